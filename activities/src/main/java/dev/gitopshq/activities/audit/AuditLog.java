@@ -1,0 +1,149 @@
+package dev.gitopshq.activities.audit;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Appends to and verifies the hash-chained audit log.
+ *
+ * <p>Each entry's hash is SHA-256 over the previous entry's hash and every field of the entry,
+ * length-prefixed so no two different entries can encode alike. The first entry of an organization
+ * links to 64 zeros. {@link #record} must run inside the transaction of the change it describes
+ * (it joins it), so a change and its audit entry commit or roll back together.
+ */
+public class AuditLog {
+  /** The link of an organization's first entry. */
+  public static final String GENESIS = "0".repeat(64);
+
+  private static final ObjectMapper CANONICAL =
+      new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+  private static final int VERIFY_PAGE = 1000;
+
+  private final AuditMapper mapper;
+  private final Clock clock;
+
+  public AuditLog(AuditMapper mapper, Clock clock) {
+    this.mapper = mapper;
+    this.clock = clock;
+  }
+
+  /**
+   * Appends an entry for a change in the current transaction.
+   *
+   * @param details facts an auditor needs (ids, names, old and new values); never a secret
+   */
+  @Transactional(propagation = Propagation.MANDATORY)
+  public AuditEntry record(
+      UUID orgId,
+      Actor actor,
+      String action,
+      String targetType,
+      String targetId,
+      Map<String, ?> details) {
+    mapper.lockChain(orgId);
+    String prev = mapper.lastHash(orgId);
+    if (prev == null) {
+      prev = GENESIS;
+    }
+    // PostgreSQL keeps microseconds; hash exactly what will be read back.
+    Instant at = clock.instant().truncatedTo(ChronoUnit.MICROS);
+    String json = canonicalJson(details);
+    String hash =
+        hash(
+            prev, orgId, at, actor.type(), actor.id(), actor.name(), action, targetType, targetId,
+            json);
+    AuditEntry entry =
+        new AuditEntry(
+            0, orgId, at, actor.type(), actor.id(), actor.name(), action, targetType, targetId,
+            json, prev, hash);
+    mapper.insert(entry);
+    return entry;
+  }
+
+  /** Reads entries, newest first. */
+  @Transactional(readOnly = true)
+  public List<AuditEntry> search(UUID orgId, AuditQuery query) {
+    return mapper.search(orgId, query);
+  }
+
+  /** Recomputes the organization's whole chain and reports the first broken link. */
+  @Transactional(readOnly = true)
+  public AuditVerification verify(UUID orgId) {
+    String expectedPrev = GENESIS;
+    long checked = 0;
+    long after = 0;
+    while (true) {
+      List<AuditEntry> page = mapper.chain(orgId, after, VERIFY_PAGE);
+      for (AuditEntry e : page) {
+        if (!e.prevHash().equals(expectedPrev)) {
+          return new AuditVerification(
+              false, checked, e.seq(), "entry does not link to the entry before it");
+        }
+        String recomputed =
+            hash(
+                e.prevHash(), e.orgId(), e.at(), e.actorType(), e.actorId(), e.actorName(),
+                e.action(), e.targetType(), e.targetId(), e.details());
+        if (!recomputed.equals(e.hash())) {
+          return new AuditVerification(
+              false, checked, e.seq(), "entry content does not match its hash");
+        }
+        expectedPrev = e.hash();
+        checked++;
+        after = e.seq();
+      }
+      if (page.size() < VERIFY_PAGE) {
+        return new AuditVerification(true, checked, null, null);
+      }
+    }
+  }
+
+  static String canonicalJson(Map<String, ?> details) {
+    try {
+      return CANONICAL.writeValueAsString(details == null ? Map.of() : details);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("audit details must be JSON-serializable", e);
+    }
+  }
+
+  static String hash(
+      String prev,
+      UUID orgId,
+      Instant at,
+      String actorType,
+      String actorId,
+      String actorName,
+      String action,
+      String targetType,
+      String targetId,
+      String details) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      for (String field :
+          new String[] {
+            prev, orgId.toString(), at.toString(), actorType, actorId, actorName, action,
+            targetType, targetId, details
+          }) {
+        byte[] bytes = field.getBytes(StandardCharsets.UTF_8);
+        sha.update(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));
+        sha.update((byte) ':');
+        sha.update(bytes);
+      }
+      return HexFormat.of().formatHex(sha.digest());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is not available", e);
+    }
+  }
+}

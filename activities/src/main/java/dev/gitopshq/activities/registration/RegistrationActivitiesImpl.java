@@ -1,0 +1,52 @@
+package dev.gitopshq.activities.registration;
+
+import dev.gitopshq.activities.audit.Actor;
+import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.store.ClusterTokenMapper;
+import dev.gitopshq.activities.store.ClusterTokenRow;
+import dev.gitopshq.workflows.registration.RegistrationActivities;
+import dev.gitopshq.workflows.registration.RegistrationState;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.transaction.annotation.Transactional;
+
+/** The registration workflow's activities, against PostgreSQL. */
+public class RegistrationActivitiesImpl implements RegistrationActivities {
+  private final ClusterTokenMapper tokens;
+  private final AuditLog audit;
+
+  public RegistrationActivitiesImpl(ClusterTokenMapper tokens, AuditLog audit) {
+    this.tokens = tokens;
+    this.audit = audit;
+  }
+
+  @Override
+  @Transactional(readOnly = true)
+  public boolean confirmIssued(String orgId, String clusterId, String tokenId) {
+    return tokens.findById(UUID.fromString(orgId), UUID.fromString(tokenId)).isPresent();
+  }
+
+  @Override
+  @Transactional
+  public RegistrationState expireToken(String orgId, String clusterId, String tokenId) {
+    UUID org = UUID.fromString(orgId);
+    UUID id = UUID.fromString(tokenId);
+    if (tokens.expireIfUnused(org, id) == 1) {
+      audit.record(
+          org,
+          Actor.system("registration-workflow"),
+          "cluster.registration_token.expired",
+          "cluster",
+          clusterId,
+          Map.of("tokenId", tokenId));
+      return RegistrationState.EXPIRED;
+    }
+    Optional<ClusterTokenRow> row = tokens.findById(org, id);
+    return switch (row.map(ClusterTokenRow::status).orElse("expired")) {
+      case "consumed" -> RegistrationState.REGISTERED;
+      case "superseded", "revoked" -> RegistrationState.SUPERSEDED;
+      default -> RegistrationState.EXPIRED;
+    };
+  }
+}

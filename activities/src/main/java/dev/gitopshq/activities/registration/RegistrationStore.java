@@ -1,0 +1,134 @@
+package dev.gitopshq.activities.registration;
+
+import dev.gitopshq.activities.audit.Actor;
+import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.store.ClusterMapper;
+import dev.gitopshq.activities.store.ClusterRow;
+import dev.gitopshq.activities.store.ClusterTokenMapper;
+import dev.gitopshq.activities.store.ClusterTokenRow;
+import dev.gitopshq.activities.tokens.TokenKind;
+import dev.gitopshq.activities.tokens.Tokens;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Issues and consumes cluster registration tokens. PostgreSQL is the authority on single use and
+ * expiry: a token is consumed by one conditional UPDATE, so of many concurrent {@code Register}
+ * calls with one token exactly one wins, and an expired token fails even if no workflow ever
+ * marked it.
+ */
+public class RegistrationStore {
+  /** How long a registration token works (seed: one hour). */
+  public static final Duration REGISTRATION_TOKEN_TTL = Duration.ofHours(1);
+
+  private final ClusterMapper clusters;
+  private final ClusterTokenMapper tokens;
+  private final AuditLog audit;
+  private final Clock clock;
+
+  public RegistrationStore(
+      ClusterMapper clusters, ClusterTokenMapper tokens, AuditLog audit, Clock clock) {
+    this.clusters = clusters;
+    this.tokens = tokens;
+    this.audit = audit;
+    this.clock = clock;
+  }
+
+  /**
+   * Issues a registration token for a cluster, ending any earlier unused one, and audits it. Joins
+   * the caller's transaction (the cluster's creation, or a join-token request).
+   */
+  @Transactional
+  public IssuedRegistrationToken issue(UUID orgId, UUID clusterId, Actor actor) {
+    Instant now = clock.instant();
+    List<UUID> superseded = tokens.supersedeRegistrationTokens(orgId, clusterId, now);
+    Tokens.IssuedToken token = Tokens.issue(TokenKind.REGISTRATION);
+    UUID tokenId = UUID.randomUUID();
+    Instant expiresAt = now.plus(REGISTRATION_TOKEN_TTL);
+    tokens.insert(
+        new ClusterTokenRow(
+            tokenId, orgId, clusterId, "registration", token.hash(), "active", now, expiresAt,
+            null, null));
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("tokenId", tokenId.toString());
+    details.put("expiresAt", expiresAt.toString());
+    details.put("superseded", superseded.stream().map(UUID::toString).toList());
+    audit.record(
+        orgId, actor, "cluster.registration_token.issued", "cluster", clusterId.toString(),
+        details);
+    return new IssuedRegistrationToken(tokenId, token.value(), expiresAt, superseded);
+  }
+
+  /** What the agent says about itself in {@code Register}. */
+  public record AgentDescription(
+      String clusterName, String agentVersion, List<String> capabilities) {}
+
+  /**
+   * Consumes a registration token and issues the cluster's agent token, in one transaction.
+   * Earlier agent tokens of the cluster are revoked: a cluster has one agent identity at a time,
+   * and registering again (a reinstall) replaces it.
+   *
+   * @return empty for any token that is not a live registration token (unknown, expired, consumed,
+   *     superseded): the caller answers all of them alike
+   * @throws ClusterNameMismatchException if the agent names another cluster (nothing consumed)
+   */
+  @Transactional
+  public Optional<AgentRegistration> consume(String registrationToken, AgentDescription agent) {
+    if (!TokenKind.REGISTRATION.matches(registrationToken)) {
+      return Optional.empty();
+    }
+    Instant now = clock.instant();
+    Optional<ClusterTokenRow> consumed =
+        tokens.consumeRegistration(Tokens.sha256Hex(registrationToken), now);
+    if (consumed.isEmpty()) {
+      return Optional.empty();
+    }
+    ClusterTokenRow reg = consumed.get();
+    ClusterRow cluster =
+        clusters
+            .findById(reg.orgId(), reg.clusterId())
+            .orElseThrow(() -> new IllegalStateException("token without cluster " + reg.id()));
+    if (agent.clusterName() != null
+        && !agent.clusterName().isBlank()
+        && !agent.clusterName().equals(cluster.name())) {
+      // Thrown inside the transaction: the consumption above rolls back.
+      throw new ClusterNameMismatchException(cluster.name(), agent.clusterName());
+    }
+
+    Tokens.IssuedToken agentToken = Tokens.issue(TokenKind.AGENT);
+    UUID agentTokenId = UUID.randomUUID();
+    tokens.insert(
+        new ClusterTokenRow(
+            agentTokenId, reg.orgId(), reg.clusterId(), "agent", agentToken.hash(), "active", now,
+            null, null, null));
+    List<UUID> revoked =
+        tokens.revokeAgentTokensExcept(reg.orgId(), reg.clusterId(), agentTokenId, now);
+    clusters.markRegistered(
+        reg.orgId(), reg.clusterId(), agent.agentVersion(), agent.capabilities(), now);
+
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("registrationTokenId", reg.id().toString());
+    details.put("agentTokenId", agentTokenId.toString());
+    details.put("agentVersion", agent.agentVersion());
+    details.put("capabilities", agent.capabilities());
+    details.put("revokedAgentTokens", revoked.stream().map(UUID::toString).toList());
+    audit.record(
+        reg.orgId(),
+        Actor.agent(cluster.id().toString(), cluster.name()),
+        "cluster.registered",
+        "cluster",
+        cluster.id().toString(),
+        details);
+    return Optional.of(
+        new AgentRegistration(
+            reg.orgId(), reg.clusterId(), cluster.name(), reg.id(), agentTokenId,
+            agentToken.value(), revoked));
+  }
+}

@@ -1,0 +1,57 @@
+package dev.gitopshq.activities.store;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+
+/** API tokens of members and service accounts. */
+@Mapper
+public interface ApiTokenMapper {
+  String COLUMNS =
+      "id, org_id, member_id, service_account_id, name, token_hash, scopes, created_by,"
+          + " created_at, expires_at, revoked_at";
+
+  @Insert(
+      "insert into api_tokens (id, org_id, member_id, service_account_id, name, token_hash,"
+          + " scopes, created_by, created_at, expires_at)"
+          + " values (#{id}, #{orgId}, #{memberId}, #{serviceAccountId}, #{name}, #{tokenHash},"
+          + " #{scopes,typeHandler=dev.gitopshq.activities.store.StringListTypeHandler}, #{createdBy}, #{createdAt}, #{expiresAt})")
+  void insert(ApiTokenRow token);
+
+  /**
+   * Authenticates a presented token by its hash. This lookup establishes the caller's
+   * organization, so it is the one query here that cannot filter by org_id first.
+   */
+  @Select(
+      "select t.id as token_id, t.org_id, t.member_id, t.service_account_id,"
+          + " coalesce(m.email, s.name) as name, m.role, t.scopes"
+          + " from api_tokens t"
+          + " left join members m on m.org_id = t.org_id and m.id = t.member_id"
+          + " left join service_accounts s on s.org_id = t.org_id and s.id = t.service_account_id"
+          + " where t.token_hash = #{hash} and t.revoked_at is null"
+          + " and (t.expires_at is null or t.expires_at > #{now})")
+  Optional<TokenPrincipal> authenticate(@Param("hash") String hash, @Param("now") Instant now);
+
+  @Select(
+      "select "
+          + COLUMNS
+          + " from api_tokens where org_id = #{orgId} and member_id = #{memberId}"
+          + " order by created_at")
+  List<ApiTokenRow> listForMember(@Param("orgId") UUID orgId, @Param("memberId") UUID memberId);
+
+  @Select(
+      "select "
+          + COLUMNS
+          + " from api_tokens where org_id = #{orgId} and service_account_id = #{accountId}"
+          + " order by created_at")
+  List<ApiTokenRow> listForServiceAccount(
+      @Param("orgId") UUID orgId, @Param("accountId") UUID accountId);
+
+  @Select("select exists (select 1 from api_tokens where token_hash = #{hash})")
+  boolean existsHash(@Param("hash") String hash);
+}

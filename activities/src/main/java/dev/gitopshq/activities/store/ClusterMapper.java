@@ -1,0 +1,114 @@
+package dev.gitopshq.activities.store;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+import org.apache.ibatis.annotations.Update;
+
+/** Clusters of an organization. */
+@Mapper
+public interface ClusterMapper {
+  String COLUMNS =
+      "c.id, c.org_id, c.name, c.display_name, c.provider, c.region, c.environment, c.labels,"
+          + " c.agent_version, c.capabilities, c.heartbeat_interval_seconds, c.registered_at,"
+          + " c.connected_at, c.connected_replica, c.last_seen_at, c.created_by, c.created_at,"
+          + " c.updated_at,"
+          + " exists (select 1 from cluster_tokens t where t.org_id = c.org_id"
+          + " and t.cluster_id = c.id and t.kind = 'registration' and t.status = 'active'"
+          + " and t.expires_at > now()) as registration_open";
+
+  @Insert(
+      "insert into clusters (id, org_id, name, display_name, provider, region, environment,"
+          + " labels, created_by, created_at, updated_at)"
+          + " values (#{id}, #{orgId}, #{name}, #{displayName}, #{provider}, #{region},"
+          + " #{environment}, #{labels,typeHandler=dev.gitopshq.activities.store.JsonMapTypeHandler}, #{createdBy}, #{createdAt}, #{updatedAt})")
+  void insert(ClusterRow cluster);
+
+  @Select("select " + COLUMNS + " from clusters c where c.org_id = #{orgId} and c.id = #{id}")
+  Optional<ClusterRow> findById(@Param("orgId") UUID orgId, @Param("id") UUID id);
+
+  @Select("select " + COLUMNS + " from clusters c where c.org_id = #{orgId} and c.name = #{name}")
+  Optional<ClusterRow> findByName(@Param("orgId") UUID orgId, @Param("name") String name);
+
+  /** Clusters whose labels contain every pair in {@code labels} (empty: all clusters). */
+  @Select(
+      "select "
+          + COLUMNS
+          + " from clusters c where c.org_id = #{orgId} and c.labels @> #{labels,typeHandler=dev.gitopshq.activities.store.JsonMapTypeHandler}"
+          + " order by c.name")
+  List<ClusterRow> list(@Param("orgId") UUID orgId, @Param("labels") Map<String, String> labels);
+
+  @Update(
+      "update clusters set display_name = #{displayName}, labels = #{labels,typeHandler=dev.gitopshq.activities.store.JsonMapTypeHandler},"
+          + " updated_at = #{now} where org_id = #{orgId} and id = #{id}")
+  int updateMetadata(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("displayName") String displayName,
+      @Param("labels") Map<String, String> labels,
+      @Param("now") Instant now);
+
+  @Update(
+      "update clusters set registered_at = #{now}, agent_version = #{agentVersion},"
+          + " capabilities = #{capabilities,typeHandler=dev.gitopshq.activities.store.StringListTypeHandler}, updated_at = #{now}"
+          + " where org_id = #{orgId} and id = #{id}")
+  int markRegistered(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("agentVersion") String agentVersion,
+      @Param("capabilities") List<String> capabilities,
+      @Param("now") Instant now);
+
+  @Update(
+      "update clusters set connected_replica = #{replica}, connected_at = #{now},"
+          + " last_seen_at = #{now}, agent_version = #{agentVersion},"
+          + " capabilities = #{capabilities,typeHandler=dev.gitopshq.activities.store.StringListTypeHandler}, heartbeat_interval_seconds = #{interval},"
+          + " updated_at = #{now} where org_id = #{orgId} and id = #{id}")
+  int markConnected(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("replica") String replica,
+      @Param("agentVersion") String agentVersion,
+      @Param("capabilities") List<String> capabilities,
+      @Param("interval") int heartbeatIntervalSeconds,
+      @Param("now") Instant now);
+
+  /** Clears the stream holder, but only if this replica still holds it (a reconnect may have moved it). */
+  @Update(
+      "update clusters set connected_replica = null, updated_at = #{now}"
+          + " where org_id = #{orgId} and id = #{id} and connected_replica = #{replica}"
+          + " and connected_at = #{connectedAt}")
+  int markDisconnected(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("replica") String replica,
+      @Param("connectedAt") Instant connectedAt,
+      @Param("now") Instant now);
+
+  /**
+   * Records many heartbeats in one statement. Heartbeats are batched by the gateway: one
+   * transaction per flush, not one per heartbeat.
+   */
+  @Update({
+    "<script>",
+    "update clusters c set last_seen_at = greatest(c.last_seen_at, v.seen)",
+    "from (values",
+    "<foreach collection='beats' item='b' separator=','>",
+    "(#{b.orgId}::uuid, #{b.clusterId}::uuid, #{b.seenAt}::timestamptz)",
+    "</foreach>",
+    ") as v(org_id, id, seen)",
+    "where c.org_id = v.org_id and c.id = v.id",
+    "</script>"
+  })
+  int recordHeartbeats(@Param("beats") Collection<Heartbeat> beats);
+
+  /** One agent heartbeat, as batched for {@link #recordHeartbeats}. */
+  record Heartbeat(UUID orgId, UUID clusterId, Instant seenAt) {}
+}

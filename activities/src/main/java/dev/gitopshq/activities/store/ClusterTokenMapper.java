@@ -1,0 +1,80 @@
+package dev.gitopshq.activities.store;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Options;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+import org.apache.ibatis.annotations.Update;
+
+/** Registration and agent tokens of clusters. */
+@Mapper
+public interface ClusterTokenMapper {
+  String COLUMNS =
+      "id, org_id, cluster_id, kind, token_hash, status, created_at, expires_at, consumed_at,"
+          + " revoked_at";
+
+  @Insert(
+      "insert into cluster_tokens (id, org_id, cluster_id, kind, token_hash, status, created_at,"
+          + " expires_at) values (#{id}, #{orgId}, #{clusterId}, #{kind}, #{tokenHash}, #{status},"
+          + " #{createdAt}, #{expiresAt})")
+  void insert(ClusterTokenRow token);
+
+  /**
+   * Consumes a registration token: one statement that succeeds for exactly one caller, however
+   * many present the same token at once. Like {@link ApiTokenMapper#authenticate}, it looks up by
+   * hash because the token is what tells which organization the caller belongs to.
+   */
+  @Select(
+      "update cluster_tokens set status = 'consumed', consumed_at = #{now}"
+          + " where token_hash = #{hash} and kind = 'registration' and status = 'active'"
+          + " and expires_at > #{now} returning "
+          + COLUMNS)
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  Optional<ClusterTokenRow> consumeRegistration(
+      @Param("hash") String hash, @Param("now") Instant now);
+
+  /** Authenticates an agent token for a Connect stream (looked up by hash, as above). */
+  @Select(
+      "select "
+          + COLUMNS
+          + " from cluster_tokens where token_hash = #{hash} and kind = 'agent'"
+          + " and status = 'active' and (expires_at is null or expires_at > #{now})")
+  Optional<ClusterTokenRow> findActiveAgentToken(
+      @Param("hash") String hash, @Param("now") Instant now);
+
+  @Select("select " + COLUMNS + " from cluster_tokens where org_id = #{orgId} and id = #{id}")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  Optional<ClusterTokenRow> findById(@Param("orgId") UUID orgId, @Param("id") UUID id);
+
+  /** Ends every unused registration token of a cluster; returns the ids it ended. */
+  @Select(
+      "update cluster_tokens set status = 'superseded', revoked_at = #{now}"
+          + " where org_id = #{orgId} and cluster_id = #{clusterId} and kind = 'registration'"
+          + " and status = 'active' returning id")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  List<UUID> supersedeRegistrationTokens(
+      @Param("orgId") UUID orgId, @Param("clusterId") UUID clusterId, @Param("now") Instant now);
+
+  /** Expires a registration token if, and only if, it is still unused. */
+  @Update(
+      "update cluster_tokens set status = 'expired' where org_id = #{orgId} and id = #{id}"
+          + " and kind = 'registration' and status = 'active'")
+  int expireIfUnused(@Param("orgId") UUID orgId, @Param("id") UUID id);
+
+  /** Revokes every live agent token of a cluster except {@code keep}; returns the ids. */
+  @Select(
+      "update cluster_tokens set status = 'revoked', revoked_at = #{now}"
+          + " where org_id = #{orgId} and cluster_id = #{clusterId} and kind = 'agent'"
+          + " and status in ('active', 'pending') and id <> #{keep} returning id")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  List<UUID> revokeAgentTokensExcept(
+      @Param("orgId") UUID orgId,
+      @Param("clusterId") UUID clusterId,
+      @Param("keep") UUID keep,
+      @Param("now") Instant now);
+}

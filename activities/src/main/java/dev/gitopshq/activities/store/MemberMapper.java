@@ -1,0 +1,32 @@
+package dev.gitopshq.activities.store;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+
+/** Members of an organization. */
+@Mapper
+public interface MemberMapper {
+  String COLUMNS = "id, org_id, email, name, role, created_at";
+
+  @Insert(
+      "insert into members (id, org_id, email, name, role, created_at)"
+          + " values (#{id}, #{orgId}, #{email}, #{name}, #{role}, #{createdAt})")
+  void insert(MemberRow member);
+
+  @Select("select " + COLUMNS + " from members where org_id = #{orgId} and id = #{id}")
+  Optional<MemberRow> findById(@Param("orgId") UUID orgId, @Param("id") UUID id);
+
+  @Select("select " + COLUMNS + " from members where org_id = #{orgId} and email = #{email}")
+  Optional<MemberRow> findByEmail(@Param("orgId") UUID orgId, @Param("email") String email);
+
+  @Select("select " + COLUMNS + " from members where org_id = #{orgId} order by created_at, email")
+  List<MemberRow> list(@Param("orgId") UUID orgId);
+
+  @Select("select count(*) from members where org_id = #{orgId}")
+  int count(@Param("orgId") UUID orgId);
+}

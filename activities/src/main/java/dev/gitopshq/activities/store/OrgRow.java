@@ -1,0 +1,7 @@
+package dev.gitopshq.activities.store;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/** An organization: the top-level isolation boundary. */
+public record OrgRow(UUID id, String slug, String name, String plan, Instant createdAt) {}

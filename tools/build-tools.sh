@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Builds the Go tools GitOpsHQ runs for real (OPA and the Temporal CLI / dev
+# server) from the pinned Go modules in tools/opa and tools/temporal.
+#
+#   tools/build-tools.sh [opa|temporal|all]     (default: all)
+#
+# Binaries are cached per version outside the checkout, in
+#   ${GITOPSHQ_TOOLS_CACHE:-$HOME/.cache/gitopshq/tools}/<name>-<version>/<name>
+# so a fresh clone on the same machine does not rebuild them. A binary is only
+# built when it is missing; bump the version in tools/<name>/go.mod to get a
+# new one (the old directory can simply be deleted).
+#
+# Env knobs:
+#   GITOPSHQ_TOOLS_CACHE   cache root (see above)
+#   GITOPSHQ_TOOLS_VERBOSE=1   show every package `go build -v` prints
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+
+# Print a progress line every this many compiled packages: enough to show the
+# build is alive, far fewer than the ~1,300 lines of `go build -v` for temporal.
+PROGRESS_EVERY=100
+
+# Extra linker flags per tool. -s -w drops debug info (the binaries are tools,
+# not something we debug) and the Temporal CLI only knows its own version when
+# it is stamped in, exactly as its release build (.goreleaser.yml) does.
+tool_ldflags() {
+  case "$1" in
+    temporal) echo "-s -w -X github.com/temporalio/cli/temporalcli.Version=${2#v}" ;;
+    *)        echo "-s -w" ;;
+  esac
+}
+
+# Fails with one clear line when Go is missing or older than the go directive
+# of the module (with GOTOOLCHAIN=local Go would refuse anyway, with a less
+# helpful message; with GOTOOLCHAIN=auto it downloads the right toolchain from
+# the Go module proxy, which is fine).
+require_go() {
+  local dir=$1 need have toolchain
+  command -v go >/dev/null 2>&1 ||
+    die "Go is not installed (needed once to build opa/temporal); get Go >= 1.26 from https://go.dev/dl/ (Debian 12's 'apt-get install golang-go' is too old unless from bookworm-backports)"
+  need=$(awk '$1 == "go" { print $2; exit }' "$dir/go.mod")
+  have=$(go env GOVERSION 2>/dev/null); have=${have#go}
+  toolchain=$(go env GOTOOLCHAIN 2>/dev/null || echo auto)
+  if [ -n "$need" ] && [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -n1)" != "$need" ]; then
+    case "$toolchain" in
+      local*) die "Go $have is too old for $dir/go.mod (needs >= $need); install a newer Go from https://go.dev/dl/ or run with GOTOOLCHAIN=auto" ;;
+      *) warn "Go $have is older than $need; Go will fetch toolchain $need via the module proxy (GOTOOLCHAIN=$toolchain)" ;;
+    esac
+  fi
+}
+
+# Reads `go build -v` output on stdin. Package import paths (one per line) are
+# counted and summarised every PROGRESS_EVERY lines; anything else (compiler
+# errors, "go: downloading ...") is shown as is. Everything goes to $1 too.
+progress_filter() {
+  local logfile=$1 name=$2 total=$3
+  awk -v every="$PROGRESS_EVERY" -v name="$name" -v total="$total" \
+      -v verbose="${GITOPSHQ_TOOLS_VERBOSE:-0}" -v logfile="$logfile" '
+    { print > logfile; fflush(logfile) }
+    /^go: downloading / {
+      d++; if (d % 25 == 1) { printf "    %s: downloading modules (%d so far, e.g. %s)\n", name, d, $3; fflush() }
+      next }
+    /^[A-Za-z0-9_.~+-]+(\/[A-Za-z0-9_.~+-]+)*$/ {
+      n++
+      if (verbose == 1) { print "    " $0; fflush(); next }
+      if (n % every == 0) { printf "    %s: %d of at most %d packages compiled (%s)\n", name, n, total, $0; fflush() }
+      next }
+    { print; fflush() }
+    END { if (n > 0) printf "    %s: %d packages compiled\n", name, n }'
+}
+
+build_tool() {
+  local name=$1 dir version bin cachedir tmp logfile lockfd pkg total start secs
+  dir=$(tool_dir "$name")
+  version=$(tool_version "$name")
+  bin=$(tool_bin_path "$name")
+  cachedir=$(dirname "$bin")
+
+  if [ -x "$bin" ]; then
+    log "$name $version: cached"
+    info "$bin"
+    return 0
+  fi
+
+  require_go "$dir"
+  mkdir -p "$cachedir"
+  # Two builds of the same tool at once (make test and make run in two
+  # terminals) would waste minutes and race on the final rename: serialise.
+  exec {lockfd}>"$cachedir/.lock"
+  if ! flock -n "$lockfd"; then
+    log "$name $version: another build is running, waiting for it"
+    flock "$lockfd"
+  fi
+  if [ -x "$bin" ]; then
+    flock -u "$lockfd"; exec {lockfd}>&-
+    log "$name $version: cached (built by the other process)"
+    info "$bin"
+    return 0
+  fi
+
+  pkg=$(tool_package "$name")
+  logfile="$cachedir/build.log"
+  total=$(cd "$dir" && go list -deps "$pkg" 2>/dev/null | wc -l) || total=0
+  log "building $name $version from tools/$name/go.mod ($pkg)"
+  info "first build only: this can take a few minutes (~$total packages); full log: $logfile"
+  start=$(date +%s)
+  # Build into a temporary name and rename at the end, so an interrupted
+  # build never leaves a half-written binary that looks cached.
+  tmp="$cachedir/.$name.tmp.$$"
+  # shellcheck disable=SC2064  # expand now: the trap must remove this file
+  trap "rm -f '$tmp'" EXIT
+  if ! (cd "$dir" && go build -v -trimpath -buildvcs=false \
+          -ldflags "$(tool_ldflags "$name" "$version")" -o "$tmp" "$pkg") 2>&1 |
+       progress_filter "$logfile" "$name" "$total"; then
+    echo "---- last lines of $logfile ----" >&2
+    tail -n 30 "$logfile" >&2
+    die "building $name $version failed (see $logfile)"
+  fi
+  mv -f "$tmp" "$bin"
+  trap - EXIT
+  flock -u "$lockfd"; exec {lockfd}>&-
+  secs=$(( $(date +%s) - start ))
+  log "$name $version built in ${secs}s"
+  info "$bin"
+}
+
+main() {
+  local what=${1:-all} t
+  [ $# -le 1 ] || die "usage: tools/build-tools.sh [opa|temporal|all]"
+  case "$what" in
+    all) for t in "${KNOWN_TOOLS[@]}"; do build_tool "$t"; done ;;
+    -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' ;;
+    *) is_known_tool "$what" || die "unknown tool '$what'; usage: tools/build-tools.sh [opa|temporal|all]"
+       build_tool "$what" ;;
+  esac
+}
+
+main "$@"

@@ -1,0 +1,84 @@
+# shellcheck shell=bash
+# Shared helpers for the GitOpsHQ developer scripts. Source it, don't run it:
+#
+#   . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+#
+# It defines REPO_ROOT, TOOLS_DIR, the tool cache location and the table of Go
+# tools we build (opa, temporal), plus small logging helpers. Nothing here has
+# side effects beyond setting variables and functions.
+
+# Guard against double sourcing (run.sh sources this and then calls scripts that
+# source it again in their own process; that is fine, this only protects one
+# shell from redefining readonly-ish state).
+if [ -n "${__GITOPSHQ_COMMON_SH:-}" ]; then return 0; fi
+__GITOPSHQ_COMMON_SH=1
+
+TOOLS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+REPO_ROOT="$(cd "${TOOLS_DIR}/.." && pwd)"
+
+# The cache lives outside the checkout on purpose: a fresh clone on the same
+# machine (CI does exactly that) reuses binaries that take minutes to build.
+TOOLS_CACHE="${GITOPSHQ_TOOLS_CACHE:-${HOME:-/root}/.cache/gitopshq/tools}"
+
+# Everything `make run` writes goes here (gitignored).
+STATE_DIR="${REPO_ROOT}/.gitopshq"
+
+# --- logging --------------------------------------------------------------
+# Colour only when talking to a terminal; CI logs stay plain text.
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then
+  __c_bold=$'\033[1m'; __c_red=$'\033[31m'; __c_yellow=$'\033[33m'; __c_off=$'\033[0m'
+else
+  __c_bold=''; __c_red=''; __c_yellow=''; __c_off=''
+fi
+log()  { printf '%s==>%s %s\n' "${__c_bold}" "${__c_off}" "$*"; }
+info() { printf '    %s\n' "$*"; }
+warn() { printf '%swarning:%s %s\n' "${__c_yellow}" "${__c_off}" "$*" >&2; }
+die()  { printf '%serror:%s %s\n' "${__c_red}" "${__c_off}" "$*" >&2; exit 1; }
+
+# --- Go tools ---------------------------------------------------------------
+# name -> module directory under tools/, Go module path that carries the
+# version, and the main package to build.
+KNOWN_TOOLS=(opa temporal)
+tool_module() {
+  case "$1" in
+    opa)      echo github.com/open-policy-agent/opa ;;
+    temporal) echo github.com/temporalio/cli ;;
+    *) return 1 ;;
+  esac
+}
+tool_package() {
+  case "$1" in
+    opa)      echo github.com/open-policy-agent/opa ;;
+    temporal) echo github.com/temporalio/cli/cmd/temporal ;;
+    *) return 1 ;;
+  esac
+}
+tool_dir() { echo "${TOOLS_DIR}/$1"; }
+
+is_known_tool() {
+  local t
+  for t in "${KNOWN_TOOLS[@]}"; do [ "$t" = "$1" ] && return 0; done
+  return 1
+}
+
+# The pinned version, read straight from go.mod so that this works without a
+# Go toolchain (bin-path.sh is called by the Makefile and by tests).
+tool_version() {
+  local name=$1 mod gomod v
+  mod=$(tool_module "$name") || die "unknown tool '$name' (known: ${KNOWN_TOOLS[*]})"
+  gomod="$(tool_dir "$name")/go.mod"
+  [ -f "$gomod" ] || die "missing $gomod"
+  # Matches both "require mod vX" and the indented form inside require ( ... ).
+  v=$(awk -v m="$mod" '
+        $1 == "require" && $2 == m { print $3; exit }
+        $1 == m && $2 ~ /^v/        { print $2; exit }' "$gomod")
+  [ -n "$v" ] || die "cannot find the version of $mod in $gomod"
+  echo "$v"
+}
+
+# Where the binary of the pinned version lives (whether or not it is built).
+tool_bin_path() {
+  local name=$1 v
+  v=$(tool_version "$name")
+  echo "${TOOLS_CACHE}/${name}-${v}/${name}"
+}

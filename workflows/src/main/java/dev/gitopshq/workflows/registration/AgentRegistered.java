@@ -1,0 +1,16 @@
+package dev.gitopshq.workflows.registration;
+
+import java.util.List;
+
+/**
+ * Signalled by the gateway after it consumed the registration token in PostgreSQL.
+ *
+ * @param agentTokenId the id of the agent token issued in exchange (its value is never here)
+ * @param agentVersion the version the agent reported
+ * @param capabilities the capabilities the agent reported
+ */
+public record AgentRegistered(String agentTokenId, String agentVersion, List<String> capabilities) {
+  public AgentRegistered {
+    capabilities = capabilities == null ? List.of() : List.copyOf(capabilities);
+  }
+}

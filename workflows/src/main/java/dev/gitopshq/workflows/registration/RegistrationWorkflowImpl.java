@@ -1,0 +1,87 @@
+package dev.gitopshq.workflows.registration;
+
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import org.slf4j.Logger;
+
+/** See {@link RegistrationWorkflow}. Deterministic: time and waiting go through {@link Workflow}. */
+public class RegistrationWorkflowImpl implements RegistrationWorkflow {
+
+  private static final Logger log = Workflow.getLogger(RegistrationWorkflowImpl.class);
+
+  /**
+   * How long to wait for the gateway's signal when the store says the token was consumed but the
+   * signal has not arrived (the gateway signals after its commit, so the two can cross).
+   */
+  static final Duration LATE_SIGNAL_WAIT = Duration.ofMinutes(5);
+
+  private final RegistrationActivities store =
+      Workflow.newActivityStub(
+          RegistrationActivities.class,
+          ActivityOptions.newBuilder()
+              .setStartToCloseTimeout(Duration.ofSeconds(30))
+              .setRetryOptions(
+                  RetryOptions.newBuilder()
+                      .setInitialInterval(Duration.ofSeconds(1))
+                      .setMaximumInterval(Duration.ofMinutes(1))
+                      .setBackoffCoefficient(2.0)
+                      .build())
+              .build());
+
+  private RegistrationState state = RegistrationState.WAITING;
+  private AgentRegistered registration;
+  private String supersededBy;
+
+  @Override
+  public RegistrationOutcome run(RegistrationRequest request) {
+    if (!store.confirmIssued(request.orgId(), request.clusterId(), request.tokenId())) {
+      state = RegistrationState.ABANDONED;
+      return outcome();
+    }
+
+    Duration untilExpiry =
+        Duration.ofMillis(Math.max(0, request.expiresAtEpochMillis() - Workflow.currentTimeMillis()));
+    boolean settled =
+        Workflow.await(untilExpiry, () -> registration != null || supersededBy != null);
+    if (settled) {
+      state = registration != null ? RegistrationState.REGISTERED : RegistrationState.SUPERSEDED;
+      return outcome();
+    }
+
+    // The timer fired. The store is the authority on single use: it expires the token only if it
+    // is still unused, in one statement.
+    RegistrationState found =
+        store.expireToken(request.orgId(), request.clusterId(), request.tokenId());
+    if (found == RegistrationState.REGISTERED && registration == null) {
+      Workflow.await(LATE_SIGNAL_WAIT, () -> registration != null);
+    }
+    state = found;
+    log.info("registration token {} ended as {}", request.tokenId(), state);
+    return outcome();
+  }
+
+  @Override
+  public void agentRegistered(AgentRegistered event) {
+    if (registration == null) {
+      registration = event;
+    }
+  }
+
+  @Override
+  public void superseded(String byTokenId) {
+    if (supersededBy == null) {
+      supersededBy = byTokenId;
+    }
+  }
+
+  @Override
+  public RegistrationState state() {
+    return state;
+  }
+
+  private RegistrationOutcome outcome() {
+    return new RegistrationOutcome(state, registration == null ? null : registration.agentTokenId());
+  }
+}

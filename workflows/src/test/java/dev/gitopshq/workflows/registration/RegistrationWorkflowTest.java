@@ -1,0 +1,158 @@
+package dev.gitopshq.workflows.registration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gitopshq.workflows.TaskQueues;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.Worker;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Every branch of the registration workflow on the Temporal test server, with time skipping. */
+class RegistrationWorkflowTest {
+
+  private static final String ORG = "00000000-0000-0000-0000-000000000001";
+  private static final String CLUSTER = "00000000-0000-0000-0000-0000000000c1";
+  private static final Duration ONE_HOUR = Duration.ofHours(1);
+
+  private TestWorkflowEnvironment env;
+  private WorkflowClient client;
+  private FakeStore store;
+
+  /** The far side of the activities: a token row with a status, like the real table. */
+  static final class FakeStore implements RegistrationActivities {
+    volatile boolean exists = true;
+    volatile RegistrationState tokenState = RegistrationState.WAITING;
+    final AtomicInteger expireCalls = new AtomicInteger();
+
+    @Override
+    public boolean confirmIssued(String orgId, String clusterId, String tokenId) {
+      return exists;
+    }
+
+    @Override
+    public RegistrationState expireToken(String orgId, String clusterId, String tokenId) {
+      expireCalls.incrementAndGet();
+      if (tokenState == RegistrationState.WAITING) {
+        tokenState = RegistrationState.EXPIRED;
+      }
+      return tokenState;
+    }
+  }
+
+  @BeforeEach
+  void setUp() {
+    env = TestWorkflowEnvironment.newInstance();
+    Worker worker = env.newWorker(TaskQueues.HUB);
+    worker.registerWorkflowImplementationTypes(RegistrationWorkflowImpl.class);
+    store = new FakeStore();
+    worker.registerActivitiesImplementations(store);
+    env.start();
+    client = env.getWorkflowClient();
+  }
+
+  @AfterEach
+  void tearDown() {
+    env.close();
+  }
+
+  private RegistrationWorkflow start(String tokenId) {
+    RegistrationWorkflow wf =
+        client.newWorkflowStub(
+            RegistrationWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setTaskQueue(TaskQueues.HUB)
+                .setWorkflowId(RegistrationWorkflow.workflowId(tokenId))
+                .build());
+    long expiresAt = env.currentTimeMillis() + ONE_HOUR.toMillis();
+    WorkflowClient.start(wf::run, new RegistrationRequest(ORG, CLUSTER, tokenId, expiresAt));
+    return wf;
+  }
+
+  private RegistrationOutcome result(String tokenId) {
+    return client
+        .newUntypedWorkflowStub(RegistrationWorkflow.workflowId(tokenId))
+        .getResult(RegistrationOutcome.class);
+  }
+
+  @Test
+  void expiresAfterOneHour() {
+    RegistrationWorkflow wf = start("t-expire");
+
+    env.sleep(Duration.ofMinutes(59));
+    assertThat(wf.state()).isEqualTo(RegistrationState.WAITING);
+    assertThat(store.expireCalls).hasValue(0);
+
+    env.sleep(Duration.ofMinutes(2));
+    RegistrationOutcome outcome = result("t-expire");
+    assertThat(outcome.state()).isEqualTo(RegistrationState.EXPIRED);
+    assertThat(store.tokenState).isEqualTo(RegistrationState.EXPIRED);
+    assertThat(store.expireCalls).hasValue(1);
+  }
+
+  @Test
+  void completesWhenTheAgentRegistersBeforeExpiry() {
+    RegistrationWorkflow wf = start("t-register");
+    env.sleep(Duration.ofMinutes(10));
+
+    wf.agentRegistered(new AgentRegistered("agent-token-1", "0.1.0", List.of("observe")));
+
+    RegistrationOutcome outcome = result("t-register");
+    assertThat(outcome.state()).isEqualTo(RegistrationState.REGISTERED);
+    assertThat(outcome.agentTokenId()).isEqualTo("agent-token-1");
+    assertThat(store.expireCalls).as("a used token is never expired").hasValue(0);
+  }
+
+  @Test
+  void endsWhenANewJoinTokenSupersedesIt() {
+    RegistrationWorkflow wf = start("t-old");
+    wf.superseded("t-new");
+
+    assertThat(result("t-old").state()).isEqualTo(RegistrationState.SUPERSEDED);
+    assertThat(store.expireCalls).hasValue(0);
+  }
+
+  @Test
+  void endsAtOnceWhenTheIssuingRequestWasRolledBack() {
+    store.exists = false;
+    start("t-rolled-back");
+
+    assertThat(result("t-rolled-back").state()).isEqualTo(RegistrationState.ABANDONED);
+    assertThat(store.expireCalls).hasValue(0);
+  }
+
+  @Test
+  void aTokenConsumedAtTheDeadlineCountsAsRegistered() {
+    // The agent won the race in PostgreSQL just before the timer fired, and its signal is late.
+    store.tokenState = RegistrationState.REGISTERED;
+    RegistrationWorkflow wf = start("t-race");
+    env.sleep(ONE_HOUR.plusSeconds(1));
+    wf.agentRegistered(new AgentRegistered("agent-token-9", "0.1.0", List.of()));
+
+    RegistrationOutcome outcome = result("t-race");
+    assertThat(outcome.state()).isEqualTo(RegistrationState.REGISTERED);
+    assertThat(outcome.agentTokenId()).isEqualTo("agent-token-9");
+  }
+
+  @Test
+  void aSecondStartWithTheSameTokenFindsTheRunningWorkflow() {
+    start("t-dup");
+    WorkflowStub second =
+        client.newUntypedWorkflowStub(
+            "RegistrationWorkflow",
+            WorkflowOptions.newBuilder()
+                .setTaskQueue(TaskQueues.HUB)
+                .setWorkflowId(RegistrationWorkflow.workflowId("t-dup"))
+                .build());
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> second.start(new RegistrationRequest(ORG, CLUSTER, "t-dup", 0)))
+        .isInstanceOf(io.temporal.client.WorkflowExecutionAlreadyStarted.class);
+  }
+}
