@@ -1,0 +1,103 @@
+package dev.gitopshq.hub.cluster;
+
+import dev.gitopshq.activities.identity.Permission;
+import dev.gitopshq.hub.security.Authz;
+import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.web.ApiException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/** {@code /api/v2/clusters}: register clusters, read their status, issue join tokens. */
+@RestController
+@RequestMapping("/api/v2/clusters")
+public class ClusterController {
+  private final ClusterService clusters;
+  private final Clock clock;
+
+  public ClusterController(ClusterService clusters, Clock clock) {
+    this.clusters = clusters;
+    this.clock = clock;
+  }
+
+  /** The registration answer: the token is in this response and nowhere else, ever. */
+  record RegistrationResponse(
+      ClusterView cluster, String registrationToken, Instant expiresAt, String installCommand) {}
+
+  record ClusterList(List<ClusterView> items) {}
+
+  @PostMapping
+  @ResponseStatus(HttpStatus.CREATED)
+  RegistrationResponse create(@RequestBody ClusterRequests.Create body) {
+    HubPrincipal caller = Authz.require(Permission.CLUSTERS_WRITE);
+    if (body == null) {
+      throw ApiException.invalid("body", "must be a JSON object");
+    }
+    body.validate();
+    ClusterService.Registered r = clusters.create(caller, body);
+    return new RegistrationResponse(
+        view(r.cluster()), r.token().token(), r.token().expiresAt(), r.installCommand());
+  }
+
+  @GetMapping
+  ClusterList list(@RequestParam(name = "label", required = false) List<String> label) {
+    HubPrincipal caller = Authz.require(Permission.CLUSTERS_READ);
+    Map<String, String> filter = new TreeMap<>();
+    if (label != null) {
+      for (String l : label) {
+        int colon = l.indexOf(':');
+        if (colon <= 0) {
+          throw ApiException.invalid("label", "must be key:value, e.g. tier:production");
+        }
+        filter.put(l.substring(0, colon), l.substring(colon + 1));
+      }
+    }
+    return new ClusterList(clusters.list(caller.orgId(), filter).stream().map(this::view).toList());
+  }
+
+  @GetMapping("/{id}")
+  ClusterView get(@PathVariable UUID id) {
+    HubPrincipal caller = Authz.require(Permission.CLUSTERS_READ);
+    return view(clusters.get(caller.orgId(), id));
+  }
+
+  @PatchMapping("/{id}")
+  ClusterView update(@PathVariable UUID id, @RequestBody ClusterRequests.Update body) {
+    HubPrincipal caller = Authz.require(Permission.CLUSTERS_WRITE);
+    if (body == null) {
+      throw ApiException.invalid("body", "must be a JSON object");
+    }
+    body.validate();
+    return view(clusters.update(caller, id, body));
+  }
+
+  /** A fresh registration token (e.g. the first one expired, or the agent must be reinstalled). */
+  @PostMapping("/{id}/join-token")
+  @ResponseStatus(HttpStatus.CREATED)
+  RegistrationResponse joinToken(@PathVariable UUID id) {
+    HubPrincipal caller = Authz.require(Permission.CLUSTERS_WRITE);
+    ClusterService.Registered r = clusters.joinToken(caller, id);
+    return new RegistrationResponse(
+        view(clusters.get(caller.orgId(), id)),
+        r.token().token(),
+        r.token().expiresAt(),
+        r.installCommand());
+  }
+
+  private ClusterView view(dev.gitopshq.activities.store.ClusterRow row) {
+    return ClusterView.of(row, clock.instant(), clusters.disconnectTimeout());
+  }
+}

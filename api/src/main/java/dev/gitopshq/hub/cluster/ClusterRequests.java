@@ -1,0 +1,51 @@
+package dev.gitopshq.hub.cluster;
+
+import dev.gitopshq.hub.web.Checks;
+import java.util.Map;
+
+/** Request bodies of the clusters API. */
+final class ClusterRequests {
+  private ClusterRequests() {}
+
+  /** The providers the registration dialog offers; anything else is refused. */
+  static final java.util.Set<String> PROVIDERS =
+      java.util.Set.of("eks", "gke", "aks", "on-prem", "openshift", "k3s", "kind", "other");
+
+  /** {@code POST /api/v2/clusters}. */
+  record Create(
+      String name,
+      String displayName,
+      String provider,
+      String region,
+      String environment,
+      Map<String, String> labels) {
+
+    void validate() {
+      Checks c = new Checks();
+      c.dnsLabel("name", name);
+      c.text("displayName", displayName, 128);
+      if (provider != null && !provider.isEmpty() && !PROVIDERS.contains(provider)) {
+        c.fail("provider", "must be one of " + new java.util.TreeSet<>(PROVIDERS));
+      }
+      c.text("region", region, 63);
+      if (environment != null && !environment.isEmpty()) {
+        c.dnsLabel("environment", environment);
+      }
+      c.labels("labels", labels);
+      c.throwIfInvalid();
+    }
+  }
+
+  /** {@code PATCH /api/v2/clusters/{id}}: only what is present changes. */
+  record Update(String displayName, Map<String, String> labels) {
+    void validate() {
+      Checks c = new Checks();
+      c.text("displayName", displayName, 128);
+      c.labels("labels", labels);
+      if (displayName == null && labels == null) {
+        c.fail("body", "give displayName and/or labels");
+      }
+      c.throwIfInvalid();
+    }
+  }
+}

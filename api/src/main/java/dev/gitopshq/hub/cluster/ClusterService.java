@@ -1,0 +1,198 @@
+package dev.gitopshq.hub.cluster;
+
+import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.registration.IssuedRegistrationToken;
+import dev.gitopshq.activities.registration.RegistrationStore;
+import dev.gitopshq.activities.store.ClusterMapper;
+import dev.gitopshq.activities.store.ClusterRow;
+import dev.gitopshq.hub.config.HubProperties;
+import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.web.ApiException;
+import dev.gitopshq.workflows.TaskQueues;
+import dev.gitopshq.workflows.registration.RegistrationRequest;
+import dev.gitopshq.workflows.registration.RegistrationWorkflow;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Registers clusters and issues their join tokens. Each issuance starts a registration workflow
+ * inside the same transaction as the rows it follows: if starting the workflow fails, nothing is
+ * written; if the commit fails after the start, the workflow finds no token and ends as abandoned.
+ */
+@Service
+public class ClusterService {
+  private static final Logger log = LoggerFactory.getLogger(ClusterService.class);
+
+  private final ClusterMapper clusters;
+  private final RegistrationStore registration;
+  private final AuditLog audit;
+  private final WorkflowClient temporal;
+  private final HubProperties props;
+  private final Clock clock;
+
+  public ClusterService(
+      ClusterMapper clusters,
+      RegistrationStore registration,
+      AuditLog audit,
+      WorkflowClient temporal,
+      HubProperties props,
+      Clock clock) {
+    this.clusters = clusters;
+    this.registration = registration;
+    this.audit = audit;
+    this.temporal = temporal;
+    this.props = props;
+    this.clock = clock;
+  }
+
+  /** A new cluster with its first registration token. */
+  public record Registered(ClusterRow cluster, IssuedRegistrationToken token, String installCommand) {}
+
+  @Transactional
+  public Registered create(HubPrincipal caller, ClusterRequests.Create req) {
+    if (clusters.findByName(caller.orgId(), req.name()).isPresent()) {
+      throw ApiException.conflict("a cluster named '" + req.name() + "' already exists");
+    }
+    Instant now = clock.instant();
+    Map<String, String> labels = req.labels() == null ? Map.of() : new TreeMap<>(req.labels());
+    ClusterRow row =
+        new ClusterRow(
+            UUID.randomUUID(), caller.orgId(), req.name(), nz(req.displayName()),
+            nz(req.provider()), nz(req.region()), nz(req.environment()), labels, null, List.of(),
+            props.agent().heartbeatIntervalSeconds(), null, null, null, null, caller.id(), now,
+            now, true);
+    try {
+      clusters.insert(row);
+    } catch (DuplicateKeyException e) {
+      // Another request took the name between our check and the insert.
+      throw ApiException.conflict("a cluster named '" + req.name() + "' already exists");
+    }
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("name", row.name());
+    details.put("displayName", row.displayName());
+    details.put("provider", row.provider());
+    details.put("region", row.region());
+    details.put("environment", row.environment());
+    details.put("labels", labels);
+    audit.record(
+        caller.orgId(), caller.actor(), "cluster.created", "cluster", row.id().toString(), details);
+    IssuedRegistrationToken token = issueToken(caller, row);
+    ClusterRow stored = clusters.findById(caller.orgId(), row.id()).orElseThrow();
+    return new Registered(stored, token, installCommand(stored, token));
+  }
+
+  /** A new registration token for an existing cluster; earlier unused ones stop working. */
+  @Transactional
+  public Registered joinToken(HubPrincipal caller, UUID clusterId) {
+    ClusterRow cluster = get(caller.orgId(), clusterId);
+    IssuedRegistrationToken token = issueToken(caller, cluster);
+    for (UUID old : token.superseded()) {
+      signalSuperseded(old, token.tokenId());
+    }
+    return new Registered(cluster, token, installCommand(cluster, token));
+  }
+
+  @Transactional
+  public ClusterRow update(HubPrincipal caller, UUID clusterId, ClusterRequests.Update req) {
+    ClusterRow before = get(caller.orgId(), clusterId);
+    String displayName = req.displayName() != null ? req.displayName() : before.displayName();
+    Map<String, String> labels =
+        req.labels() != null ? new TreeMap<>(req.labels()) : before.labels();
+    clusters.updateMetadata(caller.orgId(), clusterId, displayName, labels, clock.instant());
+    Map<String, Object> details = new LinkedHashMap<>();
+    if (req.displayName() != null) {
+      details.put("displayName", Map.of("from", before.displayName(), "to", displayName));
+    }
+    if (req.labels() != null) {
+      details.put("labels", Map.of("from", before.labels(), "to", labels));
+    }
+    audit.record(
+        caller.orgId(), caller.actor(), "cluster.updated", "cluster", clusterId.toString(),
+        details);
+    return get(caller.orgId(), clusterId);
+  }
+
+  @Transactional(readOnly = true)
+  public ClusterRow get(UUID orgId, UUID clusterId) {
+    return clusters
+        .findById(orgId, clusterId)
+        .orElseThrow(() -> ApiException.notFound("cluster " + clusterId));
+  }
+
+  @Transactional(readOnly = true)
+  public Optional<ClusterRow> find(UUID orgId, UUID clusterId) {
+    return clusters.findById(orgId, clusterId);
+  }
+
+  @Transactional(readOnly = true)
+  public List<ClusterRow> list(UUID orgId, Map<String, String> labelFilter) {
+    return clusters.list(orgId, labelFilter);
+  }
+
+  public Duration disconnectTimeout() {
+    return Duration.ofSeconds(props.agent().disconnectTimeoutSeconds());
+  }
+
+  private IssuedRegistrationToken issueToken(HubPrincipal caller, ClusterRow cluster) {
+    IssuedRegistrationToken token =
+        registration.issue(caller.orgId(), cluster.id(), caller.actor());
+    RegistrationWorkflow wf =
+        temporal.newWorkflowStub(
+            RegistrationWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setTaskQueue(TaskQueues.HUB)
+                .setWorkflowId(RegistrationWorkflow.workflowId(token.tokenId().toString()))
+                .build());
+    // Inside the transaction: a failure to start rolls the rows back (nothing half-written).
+    WorkflowClient.start(
+        wf::run,
+        new RegistrationRequest(
+            caller.orgId().toString(),
+            cluster.id().toString(),
+            token.tokenId().toString(),
+            token.expiresAt().toEpochMilli()));
+    return token;
+  }
+
+  private void signalSuperseded(UUID oldTokenId, UUID newTokenId) {
+    try {
+      temporal
+          .newWorkflowStub(
+              RegistrationWorkflow.class, RegistrationWorkflow.workflowId(oldTokenId.toString()))
+          .superseded(newTokenId.toString());
+    } catch (RuntimeException e) {
+      // The token is already unusable in PostgreSQL; the workflow will find that at its expiry.
+      log.warn("could not signal registration workflow of token {}: {}", oldTokenId, e.toString());
+    }
+  }
+
+  private String installCommand(ClusterRow c, IssuedRegistrationToken token) {
+    return InstallCommand.build(
+        props.agent().chart(),
+        token.token(),
+        props.agent().publicAddress(),
+        c.name(),
+        c.displayName(),
+        c.provider(),
+        c.region(),
+        c.environment());
+  }
+
+  private static String nz(String s) {
+    return s == null ? "" : s;
+  }
+}

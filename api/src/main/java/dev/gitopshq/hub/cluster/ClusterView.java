@@ -1,0 +1,48 @@
+package dev.gitopshq.hub.cluster;
+
+import dev.gitopshq.activities.store.ClusterRow;
+import dev.gitopshq.activities.store.ClusterStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** A cluster as the API shows it. */
+public record ClusterView(
+    String id,
+    String name,
+    String displayName,
+    String provider,
+    String region,
+    String environment,
+    Map<String, String> labels,
+    ClusterStatus status,
+    Instant lastSeen,
+    String agentVersion,
+    List<String> capabilities,
+    int heartbeatIntervalSeconds,
+    Instant registeredAt,
+    Instant connectedAt,
+    Instant createdAt,
+    Instant updatedAt) {
+
+  static ClusterView of(ClusterRow c, Instant now, Duration disconnectTimeout) {
+    return new ClusterView(
+        c.id().toString(),
+        c.name(),
+        c.displayName(),
+        c.provider(),
+        c.region(),
+        c.environment(),
+        c.labels(),
+        ClusterStatus.of(c, now, disconnectTimeout),
+        c.lastSeenAt(),
+        c.agentVersion(),
+        c.capabilities(),
+        c.heartbeatIntervalSeconds(),
+        c.registeredAt(),
+        c.connectedAt(),
+        c.createdAt(),
+        c.updatedAt());
+  }
+}

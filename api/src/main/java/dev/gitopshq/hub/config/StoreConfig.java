@@ -1,0 +1,43 @@
+package dev.gitopshq.hub.config;
+
+import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.audit.AuditMapper;
+import dev.gitopshq.activities.registration.RegistrationActivitiesImpl;
+import dev.gitopshq.activities.registration.RegistrationStore;
+import dev.gitopshq.activities.store.ClusterMapper;
+import dev.gitopshq.activities.store.ClusterTokenMapper;
+import java.time.Clock;
+import org.mybatis.spring.annotation.MapperScan;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Wires the activities module's store-side classes into the hub. */
+@Configuration
+@MapperScan(
+    basePackages = "dev.gitopshq.activities",
+    annotationClass = org.apache.ibatis.annotations.Mapper.class)
+public class StoreConfig {
+
+  @Bean
+  @ConditionalOnMissingBean
+  Clock clock() {
+    return Clock.systemUTC();
+  }
+
+  @Bean
+  AuditLog auditLog(AuditMapper mapper, Clock clock) {
+    return new AuditLog(mapper, clock);
+  }
+
+  @Bean
+  RegistrationStore registrationStore(
+      ClusterMapper clusters, ClusterTokenMapper tokens, AuditLog audit, Clock clock) {
+    return new RegistrationStore(clusters, tokens, audit, clock);
+  }
+
+  @Bean
+  RegistrationActivitiesImpl registrationActivities(ClusterTokenMapper tokens, AuditLog audit) {
+    return new RegistrationActivitiesImpl(tokens, audit);
+  }
+}

@@ -1,0 +1,113 @@
+package dev.gitopshq.hub.gateway;
+
+import dev.gitopshq.activities.store.ClusterMapper;
+import io.grpc.Status;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent streams this replica holds, one per cluster. A new stream for a cluster replaces the
+ * old one (the agent reconnected, or a second copy started); a stream whose token is revoked, or
+ * that stays silent past the disconnect timeout, is closed.
+ */
+final class AgentConnections {
+  private static final Logger log = LoggerFactory.getLogger(AgentConnections.class);
+
+  private final Map<UUID, AgentSession> byCluster = new ConcurrentHashMap<>();
+  private final ClusterMapper clusters;
+  private final String replicaId;
+  private final Clock clock;
+
+  AgentConnections(ClusterMapper clusters, String replicaId, Clock clock) {
+    this.clusters = clusters;
+    this.replicaId = replicaId;
+    this.clock = clock;
+  }
+
+  String replicaId() {
+    return replicaId;
+  }
+
+  /** Records an accepted stream, closing the one it replaces. */
+  void add(AgentSession session) {
+    AgentSession previous = byCluster.put(session.clusterId, session);
+    if (previous != null && previous != session) {
+      previous.close(
+          Status.ALREADY_EXISTS.withDescription("replaced by a newer connection of this agent"));
+    }
+  }
+
+  /** Forgets a stream that ended, and clears the cluster's stream holder if it was this one. */
+  void remove(AgentSession session) {
+    byCluster.remove(session.clusterId, session);
+    if (session.connectedAt() != null) {
+      try {
+        clusters.markDisconnected(
+            session.orgId, session.clusterId, replicaId, session.connectedAt(), clock.instant());
+      } catch (RuntimeException e) {
+        // The status is derived from heartbeats too, so the cluster still turns Disconnected.
+        log.warn("could not record disconnect of cluster {}: {}", session.clusterId, e.toString());
+      }
+    }
+  }
+
+  Optional<AgentSession> get(UUID clusterId) {
+    return Optional.ofNullable(byCluster.get(clusterId));
+  }
+
+  boolean isConnected(UUID clusterId) {
+    AgentSession s = byCluster.get(clusterId);
+    return s != null && !s.isClosed();
+  }
+
+  int size() {
+    return byCluster.size();
+  }
+
+  /** Closes every stream opened with one of these tokens (they were revoked). */
+  int closeTokens(Collection<UUID> tokenIds, String reason) {
+    int closed = 0;
+    for (AgentSession s : List.copyOf(byCluster.values())) {
+      if (tokenIds.contains(s.tokenId)
+          && s.close(Status.UNAUTHENTICATED.withDescription(reason))) {
+        remove(s);
+        closed++;
+      }
+    }
+    return closed;
+  }
+
+  /** Closes streams that sent nothing within {@code timeout}; the agent will reconnect. */
+  int closeSilent(Duration timeout) {
+    Instant cutoff = clock.instant().minus(timeout);
+    int closed = 0;
+    for (AgentSession s : List.copyOf(byCluster.values())) {
+      if (s.lastSeen().isBefore(cutoff)
+          && s.close(
+              Status.UNAVAILABLE.withDescription(
+                  "no heartbeat within " + timeout.toSeconds() + " s"))) {
+        remove(s);
+        closed++;
+      }
+    }
+    return closed;
+  }
+
+  /** Ends every stream, e.g. when the replica shuts down; agents reconnect elsewhere. */
+  void closeAll(String reason) {
+    for (AgentSession s : List.copyOf(byCluster.values())) {
+      if (s.close(Status.UNAVAILABLE.withDescription(reason))) {
+        remove(s);
+      }
+    }
+  }
+}

@@ -1,0 +1,179 @@
+package dev.gitopshq.hub.gateway;
+
+import dev.gitopshq.activities.registration.RegistrationStore;
+import dev.gitopshq.activities.store.ClusterMapper;
+import dev.gitopshq.activities.store.ClusterTokenMapper;
+import dev.gitopshq.agent.v1.AgentHubGrpc;
+import dev.gitopshq.agent.v1.AgentSettings;
+import dev.gitopshq.hub.config.HubProperties;
+import dev.gitopshq.hub.config.HubVersion;
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.temporal.client.WorkflowClient;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Runs the agent gRPC server ({@code agent.v1.AgentHub}, {@code grpc.health.v1.Health} and server
+ * reflection) on {@code gitopshq.agent.grpc-port}, with TLS when a certificate is configured. It
+ * starts after the rest of the hub is ready and stops first, telling connected agents to
+ * reconnect elsewhere.
+ */
+@Component
+public class AgentGateway implements SmartLifecycle {
+  private static final Logger log = LoggerFactory.getLogger(AgentGateway.class);
+
+  private final HubProperties props;
+  private final AgentConnections connections;
+  private final HeartbeatBuffer heartbeats;
+  private final AgentHubService service;
+  private final HealthStatusManager health = new HealthStatusManager();
+  private ScheduledExecutorService timers;
+  private Server server;
+
+  public AgentGateway(
+      HubProperties props,
+      RegistrationStore registration,
+      ClusterTokenMapper tokens,
+      ClusterMapper clusters,
+      WorkflowClient temporal,
+      Clock clock) {
+    this.props = props;
+    String replica =
+        props.replicaId() == null || props.replicaId().isBlank() ? defaultReplicaId() : props.replicaId();
+    this.connections = new AgentConnections(clusters, replica, clock);
+    this.heartbeats = new HeartbeatBuffer(clusters);
+    AgentSettings settings =
+        AgentSettings.newBuilder()
+            .setHeartbeatIntervalSeconds(props.agent().heartbeatIntervalSeconds())
+            .setDisconnectTimeoutSeconds(props.agent().disconnectTimeoutSeconds())
+            .build();
+    this.service =
+        new AgentHubService(
+            registration, tokens, clusters, connections, heartbeats, temporal, settings,
+            HubVersion.current(), clock);
+  }
+
+  @Override
+  public synchronized void start() {
+    HubProperties.Agent a = props.agent();
+    NettyServerBuilder builder =
+        NettyServerBuilder.forAddress(new InetSocketAddress(a.grpcPort()))
+            .addService(ServerInterceptors.intercept(service, new BearerCredentials()))
+            .addService(health.getHealthService())
+            .addService(ProtoReflectionServiceV1.newInstance())
+            // Agents keep one idle stream open for days; let them ping it alive.
+            .permitKeepAliveTime(10, TimeUnit.SECONDS)
+            .permitKeepAliveWithoutCalls(true)
+            .keepAliveTime(60, TimeUnit.SECONDS)
+            .maxInboundMessageSize(16 * 1024 * 1024);
+    if (a.tlsCertFile() != null && !a.tlsCertFile().isBlank()) {
+      try {
+        builder.sslContext(
+            GrpcSslContexts.forServer(new File(a.tlsCertFile()), new File(a.tlsKeyFile())).build());
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot load the agent gateway's TLS certificate", e);
+      }
+    }
+    try {
+      server = builder.build().start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot listen on agent gRPC port " + a.grpcPort(), e);
+    }
+    health.setStatus("", ServingStatus.SERVING);
+    health.setStatus(AgentHubGrpc.SERVICE_NAME, ServingStatus.SERVING);
+
+    timers =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "agent-gateway-timers");
+              t.setDaemon(true);
+              return t;
+            });
+    timers.scheduleWithFixedDelay(
+        heartbeats::flush, a.heartbeatFlushMillis(), a.heartbeatFlushMillis(), TimeUnit.MILLISECONDS);
+    Duration timeout = Duration.ofSeconds(a.disconnectTimeoutSeconds());
+    timers.scheduleWithFixedDelay(
+        () -> connections.closeSilent(timeout), 5, 5, TimeUnit.SECONDS);
+    log.info(
+        "agent gateway listening on port {} ({}), replica {}",
+        port(),
+        a.tlsCertFile() == null || a.tlsCertFile().isBlank() ? "plaintext" : "TLS",
+        connections.replicaId());
+  }
+
+  @Override
+  public synchronized void stop() {
+    if (server == null) {
+      return;
+    }
+    health.enterTerminalState();
+    connections.closeAll("hub replica shutting down; reconnect");
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+        server.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      server.shutdownNow();
+    }
+    timers.shutdownNow();
+    heartbeats.flush();
+    server = null;
+  }
+
+  @Override
+  public boolean isRunning() {
+    return server != null;
+  }
+
+  @Override
+  public int getPhase() {
+    // Start last and stop first: agents only reach a hub that can serve them.
+    return Integer.MAX_VALUE - 1024;
+  }
+
+  /** The port actually bound (useful when configured as 0). */
+  public int port() {
+    return server == null ? -1 : server.getPort();
+  }
+
+  /** How many agents hold a stream on this replica. */
+  public int connectedAgents() {
+    return connections.size();
+  }
+
+  /** Writes buffered heartbeats now (tests and shutdown). */
+  public int flushHeartbeats() {
+    return heartbeats.flush();
+  }
+
+  private static String defaultReplicaId() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      host = "hub";
+    }
+    return host + "-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+}

@@ -1,0 +1,282 @@
+package dev.gitopshq.hub.gateway;
+
+import dev.gitopshq.activities.registration.AgentRegistration;
+import dev.gitopshq.activities.registration.ClusterNameMismatchException;
+import dev.gitopshq.activities.registration.RegistrationStore;
+import dev.gitopshq.activities.store.ClusterMapper;
+import dev.gitopshq.activities.store.ClusterTokenMapper;
+import dev.gitopshq.activities.store.ClusterTokenRow;
+import dev.gitopshq.activities.tokens.TokenKind;
+import dev.gitopshq.activities.tokens.Tokens;
+import dev.gitopshq.agent.v1.AgentHubGrpc;
+import dev.gitopshq.agent.v1.AgentMessage;
+import dev.gitopshq.agent.v1.AgentSettings;
+import dev.gitopshq.agent.v1.Capabilities;
+import dev.gitopshq.agent.v1.Hello;
+import dev.gitopshq.agent.v1.HubMessage;
+import dev.gitopshq.agent.v1.RegisterRequest;
+import dev.gitopshq.agent.v1.RegisterResponse;
+import dev.gitopshq.agent.v1.Welcome;
+import dev.gitopshq.hub.web.Checks;
+import dev.gitopshq.workflows.registration.AgentRegistered;
+import dev.gitopshq.workflows.registration.RegistrationWorkflow;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import io.temporal.client.WorkflowClient;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code agent.v1.AgentHub}. Every token problem (unknown, expired, consumed, superseded, revoked,
+ * malformed or missing) gets the same UNAUTHENTICATED answer with the same text.
+ */
+final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
+  private static final Logger log = LoggerFactory.getLogger(AgentHubService.class);
+  static final String BAD_TOKEN = "invalid or expired token";
+  private static final int MAX_VERSION_LENGTH = 64;
+
+  private final RegistrationStore registration;
+  private final ClusterTokenMapper tokens;
+  private final ClusterMapper clusters;
+  private final AgentConnections connections;
+  private final HeartbeatBuffer heartbeats;
+  private final WorkflowClient temporal;
+  private final AgentSettings settings;
+  private final String hubVersion;
+  private final Clock clock;
+
+  AgentHubService(
+      RegistrationStore registration,
+      ClusterTokenMapper tokens,
+      ClusterMapper clusters,
+      AgentConnections connections,
+      HeartbeatBuffer heartbeats,
+      WorkflowClient temporal,
+      AgentSettings settings,
+      String hubVersion,
+      Clock clock) {
+    this.registration = registration;
+    this.tokens = tokens;
+    this.clusters = clusters;
+    this.connections = connections;
+    this.heartbeats = heartbeats;
+    this.temporal = temporal;
+    this.settings = settings;
+    this.hubVersion = hubVersion;
+    this.clock = clock;
+  }
+
+  @Override
+  public void register(RegisterRequest req, StreamObserver<RegisterResponse> out) {
+    String invalid = validate(req.getClusterName(), req.getAgentVersion(), req.getCapabilitiesList());
+    if (invalid != null) {
+      out.onError(Status.INVALID_ARGUMENT.withDescription(invalid).asRuntimeException());
+      return;
+    }
+    Optional<AgentRegistration> result;
+    try {
+      result =
+          registration.consume(
+              BearerCredentials.TOKEN.get(),
+              new RegistrationStore.AgentDescription(
+                  req.getClusterName(), req.getAgentVersion(), req.getCapabilitiesList()));
+    } catch (ClusterNameMismatchException e) {
+      out.onError(Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException());
+      return;
+    } catch (RuntimeException e) {
+      log.error("registration failed", e);
+      out.onError(Status.UNAVAILABLE.withDescription("registration failed; retry").asRuntimeException());
+      return;
+    }
+    if (result.isEmpty()) {
+      out.onError(unauthenticated());
+      return;
+    }
+    AgentRegistration r = result.get();
+    log.info("cluster {} ({}) registered, agent {}", r.clusterName(), r.clusterId(), req.getAgentVersion());
+    if (!r.revokedAgentTokens().isEmpty()) {
+      connections.closeTokens(r.revokedAgentTokens(), "agent identity replaced by a new registration");
+    }
+    signalRegistered(r, req);
+    out.onNext(
+        RegisterResponse.newBuilder()
+            .setClusterId(r.clusterId().toString())
+            .setAgentToken(r.agentToken())
+            .setSettings(settings)
+            .build());
+    out.onCompleted();
+  }
+
+  @Override
+  public StreamObserver<AgentMessage> connect(StreamObserver<HubMessage> responses) {
+    ServerCallStreamObserver<HubMessage> out = (ServerCallStreamObserver<HubMessage>) responses;
+    String token = BearerCredentials.TOKEN.get();
+    Optional<ClusterTokenRow> auth = Optional.empty();
+    if (TokenKind.AGENT.matches(token)) {
+      try {
+        auth = tokens.findActiveAgentToken(Tokens.sha256Hex(token), clock.instant());
+      } catch (RuntimeException e) {
+        log.error("agent token lookup failed", e);
+        out.onError(Status.UNAVAILABLE.withDescription("hub storage unavailable; retry").asRuntimeException());
+        return Drain.INSTANCE;
+      }
+    }
+    if (auth.isEmpty()) {
+      out.onError(unauthenticated());
+      return Drain.INSTANCE;
+    }
+    ClusterTokenRow t = auth.get();
+    AgentSession session = new AgentSession(t.orgId(), t.clusterId(), t.id(), out, clock.instant());
+    out.setOnCancelHandler(() -> ended(session));
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(AgentMessage message) {
+        try {
+          handle(session, message);
+        } catch (StatusRuntimeException e) {
+          if (session.close(e.getStatus())) {
+            connections.remove(session);
+          }
+        } catch (RuntimeException e) {
+          log.error("error handling message from cluster {}", session.clusterId, e);
+          if (session.close(Status.INTERNAL.withDescription("hub error; reconnect"))) {
+            connections.remove(session);
+          }
+        }
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        ended(session);
+      }
+
+      @Override
+      public void onCompleted() {
+        if (session.close(Status.OK)) {
+          connections.remove(session);
+        }
+      }
+    };
+  }
+
+  private void handle(AgentSession session, AgentMessage message) {
+    if (session.isClosed()) {
+      return;
+    }
+    Instant now = clock.instant();
+    switch (message.getPayloadCase()) {
+      case HELLO -> hello(session, message.getHello(), now);
+      case HEARTBEAT -> {
+        requireHello(session);
+        session.seen(now);
+        heartbeats.record(session.orgId, session.clusterId, now);
+      }
+      case PAYLOAD_NOT_SET -> {
+        // A newer agent may send messages this hub does not know; they are ignored.
+      }
+    }
+  }
+
+  private void hello(AgentSession session, Hello hello, Instant now) {
+    if (session.connectedAt() != null) {
+      throw Status.INVALID_ARGUMENT.withDescription("hello was already sent on this stream").asRuntimeException();
+    }
+    String invalid = validate("", hello.getAgentVersion(), hello.getCapabilitiesList());
+    if (invalid != null) {
+      throw Status.INVALID_ARGUMENT.withDescription(invalid).asRuntimeException();
+    }
+    int interval =
+        hello.getHeartbeatIntervalSeconds() > 0
+            ? Math.min(hello.getHeartbeatIntervalSeconds(), settings.getDisconnectTimeoutSeconds())
+            : settings.getHeartbeatIntervalSeconds();
+    int updated =
+        clusters.markConnected(
+            session.orgId, session.clusterId, connections.replicaId(), hello.getAgentVersion(),
+            hello.getCapabilitiesList(), interval, now);
+    if (updated == 0) {
+      throw Status.UNAUTHENTICATED.withDescription(BAD_TOKEN).asRuntimeException();
+    }
+    session.connected(now);
+    connections.add(session);
+    session.send(
+        HubMessage.newBuilder()
+            .setWelcome(
+                Welcome.newBuilder()
+                    .setClusterId(session.clusterId.toString())
+                    .setSettings(settings.toBuilder().setHeartbeatIntervalSeconds(interval))
+                    .setHubVersion(hubVersion))
+            .build());
+    log.info("cluster {} connected (agent {})", session.clusterId, hello.getAgentVersion());
+  }
+
+  private static void requireHello(AgentSession session) {
+    if (session.connectedAt() == null) {
+      throw Status.INVALID_ARGUMENT.withDescription("the first message on a stream must be hello").asRuntimeException();
+    }
+  }
+
+  private void ended(AgentSession session) {
+    if (session.ended()) {
+      connections.remove(session);
+      log.info("cluster {} disconnected", session.clusterId);
+    }
+  }
+
+  private void signalRegistered(AgentRegistration r, RegisterRequest req) {
+    try {
+      temporal
+          .newWorkflowStub(
+              RegistrationWorkflow.class,
+              RegistrationWorkflow.workflowId(r.registrationTokenId().toString()))
+          .agentRegistered(
+              new AgentRegistered(
+                  r.agentTokenId().toString(), req.getAgentVersion(), req.getCapabilitiesList()));
+    } catch (RuntimeException e) {
+      // Registration is already committed; the workflow learns it from the store at expiry.
+      log.warn("could not signal registration workflow for cluster {}: {}", r.clusterId(), e.toString());
+    }
+  }
+
+  /** Null when valid; otherwise "field: reason". */
+  static String validate(String clusterName, String agentVersion, List<String> capabilities) {
+    if (!clusterName.isEmpty()) {
+      Checks c = new Checks().dnsLabel("cluster_name", clusterName);
+      if (!c.ok()) {
+        return "cluster_name: must be an RFC 1123 label of at most 63 characters";
+      }
+    }
+    if (agentVersion.isBlank() || agentVersion.length() > MAX_VERSION_LENGTH) {
+      return "agent_version: is required (at most " + MAX_VERSION_LENGTH + " characters)";
+    }
+    for (String capability : capabilities) {
+      if (!Capabilities.isKnown(capability)) {
+        return "capabilities: unknown capability '" + capability + "'; known: " + Capabilities.ALL;
+      }
+    }
+    return null;
+  }
+
+  private static StatusRuntimeException unauthenticated() {
+    return Status.UNAUTHENTICATED.withDescription(BAD_TOKEN).asRuntimeException();
+  }
+
+  /** Swallows messages on a stream that was refused. */
+  private enum Drain implements StreamObserver<AgentMessage> {
+    INSTANCE;
+
+    @Override
+    public void onNext(AgentMessage value) {}
+
+    @Override
+    public void onError(Throwable t) {}
+
+    @Override
+    public void onCompleted() {}
+  }
+}

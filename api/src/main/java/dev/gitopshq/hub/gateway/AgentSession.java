@@ -1,0 +1,88 @@
+package dev.gitopshq.hub.gateway;
+
+import dev.gitopshq.agent.v1.HubMessage;
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * One agent's open {@code Connect} stream on this replica. Sends are serialized here because a
+ * gRPC stream observer is not thread-safe, and the stream is ended at most once.
+ */
+final class AgentSession {
+  final UUID orgId;
+  final UUID clusterId;
+  final UUID tokenId;
+  private final ServerCallStreamObserver<HubMessage> out;
+  private volatile Instant connectedAt;
+  private volatile Instant lastSeen;
+  private volatile boolean closed;
+
+  AgentSession(
+      UUID orgId, UUID clusterId, UUID tokenId, ServerCallStreamObserver<HubMessage> out,
+      Instant now) {
+    this.orgId = orgId;
+    this.clusterId = clusterId;
+    this.tokenId = tokenId;
+    this.out = out;
+    this.lastSeen = now;
+  }
+
+  /** Set when the Hello was accepted and the cluster row now names this replica. */
+  Instant connectedAt() {
+    return connectedAt;
+  }
+
+  void connected(Instant at) {
+    this.connectedAt = at;
+    this.lastSeen = at;
+  }
+
+  Instant lastSeen() {
+    return lastSeen;
+  }
+
+  void seen(Instant at) {
+    this.lastSeen = at;
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  synchronized void send(HubMessage message) {
+    if (!closed && !out.isCancelled()) {
+      out.onNext(message);
+    }
+  }
+
+  /** Ends the stream with {@code status} (OK completes it normally). Safe to call twice. */
+  synchronized boolean close(Status status) {
+    if (closed) {
+      return false;
+    }
+    closed = true;
+    if (!out.isCancelled()) {
+      try {
+        if (status.isOk()) {
+          out.onCompleted();
+        } else {
+          out.onError(status.asRuntimeException());
+        }
+      } catch (IllegalStateException alreadyClosed) {
+        // The transport closed the call first; nothing is left to tell the agent.
+      }
+    }
+    return true;
+  }
+
+  /** Marks the session over because the agent or transport ended it. */
+  synchronized boolean ended() {
+    if (closed) {
+      return false;
+    }
+    closed = true;
+    return true;
+  }
+}

@@ -1,0 +1,117 @@
+package dev.gitopshq.hub.member;
+
+import dev.gitopshq.activities.identity.Permission;
+import dev.gitopshq.activities.identity.Role;
+import dev.gitopshq.activities.store.ApiTokenRow;
+import dev.gitopshq.activities.store.MemberRow;
+import dev.gitopshq.hub.security.Authz;
+import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.web.ApiException;
+import dev.gitopshq.hub.web.Checks;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/** {@code /api/v2/members}: people, their roles and their API tokens. */
+@RestController
+@RequestMapping("/api/v2/members")
+public class MemberController {
+  private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
+  private final PeopleService people;
+
+  public MemberController(PeopleService people) {
+    this.people = people;
+  }
+
+  record CreateMember(String email, String name, String role) {}
+
+  record MemberView(String id, String email, String name, String role, Instant createdAt) {
+    static MemberView of(MemberRow m) {
+      return new MemberView(m.id().toString(), m.email(), m.name(), m.role(), m.createdAt());
+    }
+  }
+
+  record MemberList(List<MemberView> items) {}
+
+  record CreateToken(String name, Integer expiresInDays, List<String> scopes) {}
+
+  /** A token's metadata; {@code token} is set only in the response that created it. */
+  record TokenView(
+      String id, String name, List<String> scopes, Instant createdAt, Instant expiresAt,
+      String token) {
+    static TokenView of(ApiTokenRow t, String plaintext) {
+      return new TokenView(
+          t.id().toString(), t.name(), t.scopes(), t.createdAt(), t.expiresAt(), plaintext);
+    }
+  }
+
+  @PostMapping
+  @ResponseStatus(HttpStatus.CREATED)
+  MemberView create(@RequestBody CreateMember body) {
+    HubPrincipal caller = Authz.require(Permission.MEMBERS_WRITE);
+    if (body == null) {
+      throw ApiException.invalid("body", "must be a JSON object");
+    }
+    Checks c = new Checks();
+    if (body.email() == null || body.email().length() > 254 || !EMAIL.matcher(body.email()).matches()) {
+      c.fail("email", "must be an email address");
+    }
+    c.requiredText("name", body.name(), 128);
+    Role role = Role.parse(body.role()).orElse(null);
+    if (role == null) {
+      c.fail("role", "must be one of owner, admin, member, viewer");
+    }
+    c.throwIfInvalid();
+    return MemberView.of(people.addMember(caller, body.email().toLowerCase(), body.name(), role));
+  }
+
+  @GetMapping
+  MemberList list() {
+    HubPrincipal caller = Authz.require(Permission.MEMBERS_READ);
+    return new MemberList(people.members(caller.orgId()).stream().map(MemberView::of).toList());
+  }
+
+  @PostMapping("/{id}/tokens")
+  @ResponseStatus(HttpStatus.CREATED)
+  TokenView createToken(@PathVariable UUID id, @RequestBody CreateToken body) {
+    HubPrincipal caller = Authz.caller();
+    if (!caller.isMember()) {
+      throw ApiException.forbidden("service accounts cannot create member tokens");
+    }
+    TokenRequest req = TokenRequest.validate(body == null ? null : body.name(),
+        body == null ? null : body.expiresInDays(), body == null ? null : body.scopes());
+    PeopleService.CreatedToken t =
+        people.createMemberToken(caller, id, req.name(), req.ttl(), req.scopes());
+    return TokenView.of(t.row(), t.token());
+  }
+
+  /** A validated token request, shared with service-account tokens. */
+  record TokenRequest(String name, Duration ttl, List<String> scopes) {
+    static TokenRequest validate(String name, Integer expiresInDays, List<String> scopes) {
+      Checks c = new Checks();
+      c.requiredText("name", name, 128);
+      if (expiresInDays != null && (expiresInDays < 1 || expiresInDays > 3650)) {
+        c.fail("expiresInDays", "must be between 1 and 3650");
+      }
+      List<String> s = scopes == null ? List.of() : scopes;
+      for (int i = 0; i < s.size(); i++) {
+        if (s.get(i) == null || Permission.fromScope(s.get(i)).isEmpty()) {
+          c.fail("scopes[" + i + "]", "is not a known scope");
+        }
+      }
+      c.throwIfInvalid();
+      return new TokenRequest(
+          name, expiresInDays == null ? null : Duration.ofDays(expiresInDays), List.copyOf(s));
+    }
+  }
+}

@@ -1,0 +1,192 @@
+package dev.gitopshq.hub.member;
+
+import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.identity.Permission;
+import dev.gitopshq.activities.identity.Role;
+import dev.gitopshq.activities.store.ApiTokenMapper;
+import dev.gitopshq.activities.store.ApiTokenRow;
+import dev.gitopshq.activities.store.MemberMapper;
+import dev.gitopshq.activities.store.MemberRow;
+import dev.gitopshq.activities.store.ServiceAccountMapper;
+import dev.gitopshq.activities.store.ServiceAccountRow;
+import dev.gitopshq.activities.tokens.TokenKind;
+import dev.gitopshq.activities.tokens.Tokens;
+import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.web.ApiException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/** Members, service accounts and API tokens. Every change is audited in its own transaction. */
+@Service
+public class PeopleService {
+  private final MemberMapper members;
+  private final ServiceAccountMapper accounts;
+  private final ApiTokenMapper tokens;
+  private final AuditLog audit;
+  private final Clock clock;
+
+  public PeopleService(
+      MemberMapper members,
+      ServiceAccountMapper accounts,
+      ApiTokenMapper tokens,
+      AuditLog audit,
+      Clock clock) {
+    this.members = members;
+    this.accounts = accounts;
+    this.tokens = tokens;
+    this.audit = audit;
+    this.clock = clock;
+  }
+
+  /** A token just created: the plaintext is returned once and never stored. */
+  public record CreatedToken(ApiTokenRow row, String token) {
+    @Override
+    public String toString() {
+      return "CreatedToken[id=" + row.id() + "]";
+    }
+  }
+
+  @Transactional
+  public MemberRow addMember(HubPrincipal caller, String email, String name, Role role) {
+    if (role == Role.OWNER && caller.role() != Role.OWNER) {
+      throw ApiException.forbidden("only an owner can add another owner");
+    }
+    if (members.findByEmail(caller.orgId(), email).isPresent()) {
+      throw ApiException.conflict("a member with email '" + email + "' already exists");
+    }
+    MemberRow row =
+        new MemberRow(UUID.randomUUID(), caller.orgId(), email, name, role.wireName(), clock.instant());
+    try {
+      members.insert(row);
+    } catch (DuplicateKeyException e) {
+      throw ApiException.conflict("a member with email '" + email + "' already exists");
+    }
+    audit.record(
+        caller.orgId(), caller.actor(), "member.added", "member", row.id().toString(),
+        Map.of("email", email, "name", name, "role", role.wireName()));
+    return row;
+  }
+
+  @Transactional(readOnly = true)
+  public List<MemberRow> members(UUID orgId) {
+    return members.list(orgId);
+  }
+
+  /**
+   * A new API token for a member. A member may create their own; creating one for someone else
+   * takes members:write, and an admin cannot mint tokens for an owner.
+   */
+  @Transactional
+  public CreatedToken createMemberToken(
+      HubPrincipal caller, UUID memberId, String name, Duration ttl, List<String> scopes) {
+    MemberRow member =
+        members
+            .findById(caller.orgId(), memberId)
+            .orElseThrow(() -> ApiException.notFound("member " + memberId));
+    boolean self = memberId.equals(caller.memberId());
+    if (!self) {
+      if (!caller.can(Permission.MEMBERS_WRITE)) {
+        throw ApiException.forbidden(
+            "creating a token for another member requires the 'members:write' permission");
+      }
+      Role target = Role.parse(member.role()).orElse(Role.VIEWER);
+      if (target == Role.OWNER && caller.role() != Role.OWNER) {
+        throw ApiException.forbidden("only an owner can create tokens for an owner");
+      }
+    }
+    Instant now = clock.instant();
+    Tokens.IssuedToken token = Tokens.issue(TokenKind.PERSONAL);
+    ApiTokenRow row =
+        new ApiTokenRow(
+            UUID.randomUUID(), caller.orgId(), memberId, null, name, token.hash(), scopes,
+            caller.memberId(), now, ttl == null ? null : now.plus(ttl), null);
+    tokens.insert(row);
+    audit.record(
+        caller.orgId(), caller.actor(), "member.token.created", "member", memberId.toString(),
+        tokenDetails(row));
+    return new CreatedToken(row, token.value());
+  }
+
+  @Transactional
+  public ServiceAccountRow addServiceAccount(
+      HubPrincipal caller, String name, String description, List<String> scopes) {
+    for (String scope : scopes) {
+      Permission p = Permission.fromScope(scope).orElseThrow();
+      if (!caller.can(p)) {
+        throw ApiException.forbidden(
+            "you cannot grant the '" + scope + "' scope: you do not hold it yourself");
+      }
+    }
+    if (accounts.findByName(caller.orgId(), name).isPresent()) {
+      throw ApiException.conflict("a service account named '" + name + "' already exists");
+    }
+    ServiceAccountRow row =
+        new ServiceAccountRow(
+            UUID.randomUUID(), caller.orgId(), name, description, scopes,
+            caller.memberId(), clock.instant());
+    try {
+      accounts.insert(row);
+    } catch (DuplicateKeyException e) {
+      throw ApiException.conflict("a service account named '" + name + "' already exists");
+    }
+    audit.record(
+        caller.orgId(), caller.actor(), "service_account.created", "service_account",
+        row.id().toString(), Map.of("name", name, "scopes", scopes));
+    return row;
+  }
+
+  @Transactional(readOnly = true)
+  public List<ServiceAccountRow> serviceAccounts(UUID orgId) {
+    return accounts.list(orgId);
+  }
+
+  /** A token for a service account, with a subset of the account's scopes (all when empty). */
+  @Transactional
+  public CreatedToken createServiceAccountToken(
+      HubPrincipal caller, UUID accountId, String name, Duration ttl, List<String> scopes) {
+    ServiceAccountRow account =
+        accounts
+            .findById(caller.orgId(), accountId)
+            .orElseThrow(() -> ApiException.notFound("service account " + accountId));
+    List<String> granted = scopes.isEmpty() ? account.scopes() : scopes;
+    for (String s : granted) {
+      if (!account.scopes().contains(s)) {
+        throw ApiException.invalid(
+            "scopes", "'" + s + "' is not one of the service account's scopes " + account.scopes());
+      }
+    }
+    Instant now = clock.instant();
+    Tokens.IssuedToken token = Tokens.issue(TokenKind.SERVICE_ACCOUNT);
+    ApiTokenRow row =
+        new ApiTokenRow(
+            UUID.randomUUID(), caller.orgId(), null, accountId, name, token.hash(), granted,
+            caller.memberId(), now, ttl == null ? null : now.plus(ttl), null);
+    tokens.insert(row);
+    audit.record(
+        caller.orgId(), caller.actor(), "service_account.token.created", "service_account",
+        accountId.toString(), tokenDetails(row));
+    return new CreatedToken(row, token.value());
+  }
+
+  @Transactional(readOnly = true)
+  public List<ApiTokenRow> serviceAccountTokens(UUID orgId, UUID accountId) {
+    return tokens.listForServiceAccount(orgId, accountId);
+  }
+
+  private static Map<String, Object> tokenDetails(ApiTokenRow row) {
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("tokenId", row.id().toString());
+    d.put("name", row.name());
+    d.put("scopes", row.scopes());
+    d.put("expiresAt", row.expiresAt() == null ? null : row.expiresAt().toString());
+    return d;
+  }
+}

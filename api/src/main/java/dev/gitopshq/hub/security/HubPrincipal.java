@@ -1,0 +1,43 @@
+package dev.gitopshq.hub.security;
+
+import dev.gitopshq.activities.audit.Actor;
+import dev.gitopshq.activities.identity.Permission;
+import dev.gitopshq.activities.identity.Role;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The authenticated caller of a REST request.
+ *
+ * @param role the member's role; null for a service account
+ * @param permissions what this caller may do (the role's permissions, or the token's scopes)
+ */
+public record HubPrincipal(
+    UUID orgId,
+    UUID tokenId,
+    UUID memberId,
+    UUID serviceAccountId,
+    String name,
+    Role role,
+    Set<Permission> permissions) {
+
+  public boolean isMember() {
+    return memberId != null;
+  }
+
+  public boolean can(Permission permission) {
+    return permissions.contains(permission);
+  }
+
+  /** The caller as the audit log records it. */
+  public Actor actor() {
+    return isMember()
+        ? new Actor("member", memberId.toString(), name)
+        : new Actor("service_account", serviceAccountId.toString(), name);
+  }
+
+  /** The id stored in "created by" columns. */
+  public String id() {
+    return isMember() ? memberId.toString() : serviceAccountId.toString();
+  }
+}

@@ -1,0 +1,54 @@
+package dev.gitopshq.hub.security;
+
+import dev.gitopshq.activities.identity.Permission;
+import dev.gitopshq.activities.identity.Role;
+import dev.gitopshq.activities.store.ApiTokenMapper;
+import dev.gitopshq.activities.store.TokenPrincipal;
+import dev.gitopshq.activities.tokens.Tokens;
+import java.time.Clock;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+import org.springframework.stereotype.Component;
+
+/** Resolves a presented API token to a {@link HubPrincipal}, by its SHA-256 hash. */
+@Component
+public class TokenAuthenticator {
+  private final ApiTokenMapper tokens;
+  private final Clock clock;
+
+  public TokenAuthenticator(ApiTokenMapper tokens, Clock clock) {
+    this.tokens = tokens;
+    this.clock = clock;
+  }
+
+  /**
+   * The principal for a token, or empty for anything that is not a live API token. Issued tokens
+   * are {@code ghqp_}/{@code ghqs_} + 64 hex, but an operator-chosen bootstrap token
+   * (GITOPSHQ_BOOTSTRAP_TOKEN) may have any shape of 32 to 256 characters, so only the length is
+   * checked before the hash lookup.
+   */
+  public Optional<HubPrincipal> authenticate(String token) {
+    if (token == null || token.length() < 32 || token.length() > 256) {
+      return Optional.empty();
+    }
+    return tokens.authenticate(Tokens.sha256Hex(token), clock.instant()).map(this::toPrincipal);
+  }
+
+  private HubPrincipal toPrincipal(TokenPrincipal p) {
+    Set<Permission> scopes = EnumSet.noneOf(Permission.class);
+    p.scopes().forEach(s -> Permission.fromScope(s).ifPresent(scopes::add));
+    if (p.memberId() != null) {
+      Role role = Role.parse(p.role()).orElse(Role.VIEWER);
+      Set<Permission> granted = EnumSet.copyOf(role.permissions());
+      // A member token with scopes is narrowed to them; it never exceeds the member's role.
+      if (!p.scopes().isEmpty()) {
+        granted.retainAll(scopes);
+      }
+      return new HubPrincipal(
+          p.orgId(), p.tokenId(), p.memberId(), null, p.name(), role, Set.copyOf(granted));
+    }
+    return new HubPrincipal(
+        p.orgId(), p.tokenId(), null, p.serviceAccountId(), p.name(), null, Set.copyOf(scopes));
+  }
+}

@@ -1,0 +1,79 @@
+package dev.gitopshq.hub.temporal;
+
+import dev.gitopshq.hub.config.TemporalProperties;
+import dev.gitopshq.workflows.TaskQueues;
+import dev.gitopshq.workflows.registration.RegistrationActivities;
+import dev.gitopshq.workflows.registration.RegistrationWorkflowImpl;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Connects to Temporal (the dev server for {@code make run}, a cluster in production, or the
+ * in-process test server when a test supplies the {@link WorkflowServiceStubs}) and runs this
+ * replica's worker. Every replica polls the same task queue, so any of them can run any workflow.
+ */
+@Configuration
+public class TemporalConfig {
+
+  @Bean(destroyMethod = "shutdown")
+  @ConditionalOnMissingBean
+  WorkflowServiceStubs workflowServiceStubs(TemporalProperties props) {
+    return WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setTarget(props.address()).build());
+  }
+
+  @Bean
+  WorkflowClient workflowClient(WorkflowServiceStubs stubs, TemporalProperties props) {
+    return WorkflowClient.newInstance(
+        stubs, WorkflowClientOptions.newBuilder().setNamespace(props.namespace()).build());
+  }
+
+  @Bean
+  WorkerFactory workerFactory(WorkflowClient client, RegistrationActivities registration) {
+    WorkerFactory factory = WorkerFactory.newInstance(client);
+    Worker worker = factory.newWorker(TaskQueues.HUB);
+    worker.registerWorkflowImplementationTypes(RegistrationWorkflowImpl.class);
+    worker.registerActivitiesImplementations(registration);
+    return factory;
+  }
+
+  /** Starts polling once the application is up and stops before the data source goes away. */
+  @Bean
+  SmartLifecycle temporalWorkers(WorkerFactory factory) {
+    return new SmartLifecycle() {
+      private volatile boolean running;
+
+      @Override
+      public void start() {
+        factory.start();
+        running = true;
+      }
+
+      @Override
+      public void stop() {
+        factory.shutdown();
+        factory.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+        running = false;
+      }
+
+      @Override
+      public boolean isRunning() {
+        return running;
+      }
+
+      @Override
+      public int getPhase() {
+        // After the gateway (which signals workflows) is stopped, before the database is.
+        return Integer.MAX_VALUE - 2048;
+      }
+    };
+  }
+}

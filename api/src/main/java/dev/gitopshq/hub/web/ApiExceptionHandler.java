@@ -1,0 +1,79 @@
+package dev.gitopshq.hub.web;
+
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+
+/** Turns exceptions into {@link ApiError} responses. */
+@RestControllerAdvice
+public class ApiExceptionHandler {
+  private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+
+  @ExceptionHandler(ApiException.class)
+  ResponseEntity<ApiError> api(ApiException e) {
+    return ResponseEntity.status(e.error().status()).body(e.error());
+  }
+
+  /** Malformed JSON, a wrong type or an unknown field: 400 naming the field. */
+  @ExceptionHandler(HttpMessageNotReadableException.class)
+  ResponseEntity<ApiError> unreadable(HttpMessageNotReadableException e) {
+    if (e.getCause() instanceof JsonMappingException jme && !jme.getPath().isEmpty()) {
+      String field =
+          jme.getPath().stream()
+              .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+              .collect(Collectors.joining("."))
+              .replace(".[", "[");
+      String reason =
+          jme instanceof UnrecognizedPropertyException
+              ? "is not a known field"
+              : "has the wrong type or format";
+      return api(ApiException.invalid(field, reason));
+    }
+    return api(ApiException.invalid("body", "must be a JSON object"));
+  }
+
+  @ExceptionHandler(MethodArgumentTypeMismatchException.class)
+  ResponseEntity<ApiError> typeMismatch(MethodArgumentTypeMismatchException e) {
+    return api(ApiException.invalid(e.getName(), "has the wrong format"));
+  }
+
+  @ExceptionHandler(MissingServletRequestParameterException.class)
+  ResponseEntity<ApiError> missing(MissingServletRequestParameterException e) {
+    return api(ApiException.invalid(e.getParameterName(), "is required"));
+  }
+
+  @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
+  ResponseEntity<ApiError> mediaType(HttpMediaTypeNotSupportedException e) {
+    return ResponseEntity.status(415)
+        .body(new ApiError(415, "unsupported_media_type", "send application/json", null));
+  }
+
+  @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
+  ResponseEntity<ApiError> method(HttpRequestMethodNotSupportedException e) {
+    return ResponseEntity.status(405)
+        .body(new ApiError(405, "method_not_allowed", e.getMessage(), null));
+  }
+
+  @ExceptionHandler(NoResourceFoundException.class)
+  ResponseEntity<ApiError> noResource(NoResourceFoundException e) {
+    return api(ApiException.notFound("resource"));
+  }
+
+  @ExceptionHandler(Exception.class)
+  ResponseEntity<ApiError> unexpected(Exception e) {
+    log.error("unhandled error", e);
+    return ResponseEntity.status(500)
+        .body(new ApiError(500, "internal", "the hub could not complete the request", null));
+  }
+}

@@ -1,0 +1,102 @@
+package dev.gitopshq.hub.web;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Collects every problem with a request before answering, so a caller fixes all fields in one
+ * round trip. {@link #throwIfInvalid()} raises a 400 naming each field.
+ */
+public final class Checks {
+  /** RFC 1123 DNS label: lowercase alphanumerics and '-', alphanumeric at both ends. */
+  public static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+  /** Label keys and values: alphanumerics with '-', '_', '.' inside, as Kubernetes allows. */
+  private static final Pattern LABEL_PART = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+
+  private static final int MAX_LABELS = 64;
+  private final List<ApiError.FieldError> errors = new ArrayList<>();
+
+  public Checks fail(String field, String reason) {
+    errors.add(new ApiError.FieldError(field, reason));
+    return this;
+  }
+
+  /** A required RFC 1123 label of at most 63 characters. */
+  public Checks dnsLabel(String field, String value) {
+    if (value == null || value.isEmpty()) {
+      return fail(field, "is required");
+    }
+    if (value.length() > 63) {
+      return fail(field, "must be at most 63 characters (got " + value.length() + ")");
+    }
+    if (!DNS_LABEL.matcher(value).matches()) {
+      return fail(
+          field,
+          "must be an RFC 1123 label: lowercase letters, digits and '-', starting and ending with"
+              + " a letter or digit");
+    }
+    return this;
+  }
+
+  /** Optional free text: at most {@code max} characters and no control characters. */
+  public Checks text(String field, String value, int max) {
+    if (value == null) {
+      return this;
+    }
+    if (value.length() > max) {
+      return fail(field, "must be at most " + max + " characters");
+    }
+    if (value.chars().anyMatch(Character::isISOControl)) {
+      return fail(field, "must not contain control characters");
+    }
+    return this;
+  }
+
+  /** Required free text. */
+  public Checks requiredText(String field, String value, int max) {
+    if (value == null || value.isBlank()) {
+      return fail(field, "is required");
+    }
+    return text(field, value, max);
+  }
+
+  /** Cluster labels: keys and values of at most 63 characters each, at most 64 pairs. */
+  public Checks labels(String field, Map<String, String> labels) {
+    if (labels == null) {
+      return this;
+    }
+    if (labels.size() > MAX_LABELS) {
+      fail(field, "must have at most " + MAX_LABELS + " labels");
+    }
+    labels.forEach(
+        (k, v) -> {
+          if (k == null || k.length() > 63 || !LABEL_PART.matcher(k).matches()) {
+            fail(
+                field + "." + k,
+                "label key must be 1-63 letters, digits, '-', '_' or '.', starting and ending"
+                    + " with a letter or digit");
+          } else if (v == null) {
+            fail(field + "." + k, "label value must be a string");
+          } else if (!v.isEmpty() && (v.length() > 63 || !LABEL_PART.matcher(v).matches())) {
+            fail(
+                field + "." + k,
+                "label value must be at most 63 letters, digits, '-', '_' or '.', starting and"
+                    + " ending with a letter or digit");
+          }
+        });
+    return this;
+  }
+
+  public boolean ok() {
+    return errors.isEmpty();
+  }
+
+  public void throwIfInvalid() {
+    if (!errors.isEmpty()) {
+      throw ApiException.invalid(errors);
+    }
+  }
+}

@@ -1,0 +1,244 @@
+package dev.gitopshq.hub;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gitopshq.hub.gateway.AgentGateway;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.testing.TestEnvironmentOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.Environment;
+
+/**
+ * Starts real hubs for integration tests: the Spring Boot application on a random HTTP port, its
+ * gRPC gateway on a chosen port, the real PostgreSQL (database gitopshq_test, wiped once per test
+ * JVM) and the Temporal test server in-process. A hub can be stopped and started again on the same
+ * ports, against the same database and Temporal server, to prove that nothing lives in memory.
+ */
+public final class HubTestSupport implements AutoCloseable {
+  public static final String DB_URL =
+      System.getenv().getOrDefault(
+          "GITOPSHQ_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/gitopshq_test");
+  public static final String DB_USER = System.getenv().getOrDefault("GITOPSHQ_TEST_DB_USER", "gitopshq");
+  public static final String DB_PASSWORD =
+      System.getenv().getOrDefault("GITOPSHQ_TEST_DB_PASSWORD", "gitopshq");
+
+  /** The owner's token every test hub is bootstrapped with. */
+  public static final String OWNER_TOKEN = "ghq-test-bootstrap-owner-token-0123456789abcdef";
+
+  private static boolean wiped;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final TestWorkflowEnvironment temporal;
+  private final Path dataDir;
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final Map<String, Object> extraProperties = new HashMap<>();
+  private ConfigurableApplicationContext hub;
+  private int grpcPort;
+  private int httpPort;
+
+  public HubTestSupport() {
+    wipeDatabaseOnce();
+    temporal =
+        TestWorkflowEnvironment.newInstance(
+            TestEnvironmentOptions.newBuilder().setUseTimeskipping(false).build());
+    try {
+      dataDir = Files.createTempDirectory("gitopshq-hub-test");
+      grpcPort = freePort();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Sets a hub property for the next {@link #start()}. */
+  public HubTestSupport property(String key, Object value) {
+    extraProperties.put(key, value);
+    return this;
+  }
+
+  public synchronized HubTestSupport start() {
+    Map<String, Object> p = new HashMap<>();
+    p.put("spring.datasource.url", DB_URL);
+    p.put("spring.datasource.username", DB_USER);
+    p.put("spring.datasource.password", DB_PASSWORD);
+    p.put("server.port", httpPort == 0 ? 0 : httpPort);
+    p.put("temporal.namespace", temporal.getNamespace());
+    p.put("gitopshq.data-dir", dataDir.toString());
+    p.put("gitopshq.bootstrap.token", OWNER_TOKEN);
+    p.put("gitopshq.agent.grpc-port", grpcPort);
+    p.put("gitopshq.agent.public-address", "127.0.0.1:" + grpcPort);
+    p.put("gitopshq.agent.heartbeat-flush-millis", 200);
+    p.putAll(extraProperties);
+    WorkflowServiceStubs stubs = temporal.getWorkflowServiceStubs();
+    hub =
+        new SpringApplicationBuilder(HubApplication.class)
+            .properties(p)
+            .initializers(
+                ctx -> ctx.getBeanFactory().registerSingleton("workflowServiceStubs", stubs))
+            .run();
+    Environment env = hub.getEnvironment();
+    httpPort = Integer.parseInt(env.getProperty("local.server.port"));
+    return this;
+  }
+
+  /** Stops the hub like a crash would leave it: PostgreSQL and Temporal keep their state. */
+  public synchronized void stop() {
+    if (hub != null) {
+      hub.close();
+      hub = null;
+    }
+  }
+
+  public ConfigurableApplicationContext context() {
+    return hub;
+  }
+
+  public <T> T bean(Class<T> type) {
+    return hub.getBean(type);
+  }
+
+  public TestWorkflowEnvironment temporal() {
+    return temporal;
+  }
+
+  public int grpcPort() {
+    return grpcPort;
+  }
+
+  public String grpcAddress() {
+    return "127.0.0.1:" + grpcPort;
+  }
+
+  public AgentGateway gateway() {
+    return bean(AgentGateway.class);
+  }
+
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  @Override
+  public void close() {
+    stop();
+    temporal.close();
+  }
+
+  // ---- REST ------------------------------------------------------------------------------
+
+  /** A response: status and parsed JSON body (null when empty). */
+  public record Response(int status, JsonNode body, String raw) {}
+
+  public Response get(String path, String token) {
+    return send("GET", path, token, null);
+  }
+
+  public Response post(String path, String token, Object body) {
+    return send("POST", path, token, body);
+  }
+
+  public Response patch(String path, String token, Object body) {
+    return send("PATCH", path, token, body);
+  }
+
+  public Response send(String method, String path, String token, Object body) {
+    try {
+      HttpRequest.Builder b =
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path));
+      if (token != null) {
+        b.header("Authorization", "Bearer " + token);
+      }
+      String payload =
+          body == null ? null : body instanceof String s ? s : JSON.writeValueAsString(body);
+      b.method(
+          method,
+          payload == null
+              ? HttpRequest.BodyPublishers.noBody()
+              : HttpRequest.BodyPublishers.ofString(payload));
+      if (payload != null) {
+        b.header("Content-Type", "application/json");
+      }
+      HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      JsonNode json = r.body().isEmpty() ? null : JSON.readTree(r.body());
+      return new Response(r.statusCode(), json, r.body());
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  // ---- database ----------------------------------------------------------------------------
+
+  public static Connection db() throws SQLException {
+    return DriverManager.getConnection(DB_URL, DB_USER, DB_PASSWORD);
+  }
+
+  public static long count(String sql, Object... args) {
+    try (Connection c = db();
+        var ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < args.length; i++) {
+        ps.setObject(i + 1, args[i]);
+      }
+      try (var rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public static void exec(String sql, Object... args) {
+    try (Connection c = db();
+        var ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < args.length; i++) {
+        ps.setObject(i + 1, args[i]);
+      }
+      ps.execute();
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static synchronized void wipeDatabaseOnce() {
+    if (wiped) {
+      return;
+    }
+    try (Connection c = db();
+        Statement s = c.createStatement()) {
+      s.execute("drop schema if exists public cascade");
+      s.execute("create schema public");
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cannot reach the test database "
+              + DB_URL
+              + " (start it with tools/dev/postgres.sh): "
+              + e.getMessage(),
+          e);
+    }
+    wiped = true;
+  }
+
+  public static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      s.setReuseAddress(true);
+      return s.getLocalPort();
+    }
+  }
+}

@@ -1,0 +1,43 @@
+package dev.gitopshq.agent.v1;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The capability names agents report in {@code Hello} and {@code RegisterRequest}, exactly as the
+ * product documents name them. Hub and agent share this list so neither accepts a name the other
+ * would not understand.
+ */
+public final class Capabilities {
+  public static final String OBSERVE = "observe";
+  public static final String DIAGNOSTICS_READ = "diagnostics.read";
+  public static final String ARGOCD_READ = "argocd.read";
+  public static final String ARGOCD_WRITE = "argocd.write";
+  public static final String DIRECT_DEPLOY = "direct.deploy";
+  public static final String KUBERNETES_RESTART = "kubernetes.restart";
+  public static final String KUBERNETES_SCALE = "kubernetes.scale";
+  public static final String CREDENTIAL_SYNC = "credential.sync";
+  public static final String TOKEN_ROTATE = "token.rotate";
+
+  /** Every known capability, in the documents' order. */
+  public static final List<String> ALL =
+      List.of(
+          OBSERVE,
+          DIAGNOSTICS_READ,
+          ARGOCD_READ,
+          ARGOCD_WRITE,
+          DIRECT_DEPLOY,
+          KUBERNETES_RESTART,
+          KUBERNETES_SCALE,
+          CREDENTIAL_SYNC,
+          TOKEN_ROTATE);
+
+  private static final Set<String> KNOWN = Set.copyOf(ALL);
+
+  private Capabilities() {}
+
+  /** True for a capability name this version of the protocol knows. */
+  public static boolean isKnown(String name) {
+    return KNOWN.contains(name);
+  }
+}
