@@ -85,12 +85,14 @@ public final class HubTestSupport implements AutoCloseable {
     p.put("gitopshq.agent.heartbeat-flush-millis", 200);
     p.putAll(extraProperties);
     WorkflowServiceStubs stubs = temporal.getWorkflowServiceStubs();
+    // As command-line arguments: they outrank application.yml (default properties would not).
+    String[] args =
+        p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
     hub =
         new SpringApplicationBuilder(HubApplication.class)
-            .properties(p)
             .initializers(
                 ctx -> ctx.getBeanFactory().registerSingleton("workflowServiceStubs", stubs))
-            .run();
+            .run(args);
     Environment env = hub.getEnvironment();
     httpPort = Integer.parseInt(env.getProperty("local.server.port"));
     return this;

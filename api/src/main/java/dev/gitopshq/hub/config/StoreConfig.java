@@ -19,10 +19,11 @@ import org.springframework.context.annotation.Configuration;
     annotationClass = org.apache.ibatis.annotations.Mapper.class)
 public class StoreConfig {
 
+  /** UTC, ticking in microseconds: what PostgreSQL stores is exactly what the API returns. */
   @Bean
   @ConditionalOnMissingBean
   Clock clock() {
-    return Clock.systemUTC();
+    return Clock.tick(Clock.systemUTC(), java.time.Duration.ofNanos(1000));
   }
 
   @Bean
