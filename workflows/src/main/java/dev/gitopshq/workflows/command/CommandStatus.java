@@ -1,0 +1,17 @@
+package dev.gitopshq.workflows.command;
+
+/** A command's lifecycle, by the names the API shows. */
+public enum CommandStatus {
+  pending,
+  pending_approval,
+  executing,
+  completed,
+  failed,
+  rejected,
+  expired,
+  cancelled;
+
+  public boolean isFinal() {
+    return this != pending && this != pending_approval && this != executing;
+  }
+}

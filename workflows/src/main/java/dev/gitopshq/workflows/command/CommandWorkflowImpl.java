@@ -1,0 +1,270 @@
+package dev.gitopshq.workflows.command;
+
+import dev.gitopshq.workflows.approval.ApprovalRequest;
+import dev.gitopshq.workflows.approval.ApprovalResult;
+import dev.gitopshq.workflows.approval.ApprovalWorkflow;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.api.enums.v1.ParentClosePolicy;
+import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.ChildWorkflowOptions;
+import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * See {@link CommandWorkflow}. Every state change goes through {@link #move}, which numbers the
+ * timeline events so a retried activity never writes one twice.
+ */
+public class CommandWorkflowImpl implements CommandWorkflow {
+  static final Duration STORE_TIMEOUT = Duration.ofSeconds(30);
+  static final Duration DECISION_ATTEMPT_TIMEOUT = Duration.ofSeconds(15);
+  static final Duration DECISION_MAX_BACKOFF = Duration.ofSeconds(30);
+  static final Duration NOTIFY_TOTAL = Duration.ofHours(1);
+
+  private final CommandActivities store =
+      Workflow.newActivityStub(
+          CommandActivities.class,
+          ActivityOptions.newBuilder()
+              .setStartToCloseTimeout(STORE_TIMEOUT)
+              .setRetryOptions(
+                  RetryOptions.newBuilder()
+                      .setInitialInterval(Duration.ofSeconds(1))
+                      .setMaximumInterval(Duration.ofMinutes(1))
+                      .build())
+              .build());
+
+  private final CommandActivities notifier =
+      Workflow.newActivityStub(
+          CommandActivities.class,
+          ActivityOptions.newBuilder()
+              .setStartToCloseTimeout(Duration.ofSeconds(15))
+              .setScheduleToCloseTimeout(NOTIFY_TOTAL)
+              .setRetryOptions(
+                  RetryOptions.newBuilder()
+                      .setInitialInterval(Duration.ofSeconds(2))
+                      .setBackoffCoefficient(2.0)
+                      .setMaximumInterval(Duration.ofMinutes(5))
+                      .build())
+              .build());
+
+  private CommandStatus status = CommandStatus.pending;
+  private String cancelledBy;
+  private int seq;
+  private final List<Promise<Void>> deliveries = new ArrayList<>();
+
+  @Override
+  public CommandResult run(CommandRequest request) {
+    CommandSpec spec = request.spec();
+    CommandTimeouts t = request.timeouts();
+    move(spec, CommandStatus.pending, spec.requester().name(), "requested " + describe(spec));
+
+    String missing = store.missingCapability(spec.orgId(), spec.clusterId(), spec.type());
+    if (missing != null) {
+      return finish(
+          spec, CommandStatus.rejected, "system",
+          "the cluster's agent does not report the '" + missing + "' capability", null, null);
+    }
+    if (cancelledBy != null) {
+      return finish(spec, CommandStatus.cancelled, cancelledBy, "cancelled before the decision", null, null);
+    }
+
+    Decision decision;
+    try {
+      decision = decide(spec, t);
+    } catch (ActivityFailure e) {
+      return finish(
+          spec, CommandStatus.failed, "policy",
+          "no policy decision within " + t.approvalSeconds() + " s; nothing was executed", null, null);
+    }
+    move(spec, status, "policy " + decision.policy() + " v" + decision.policyVersion(),
+        "decision " + decision.outcome() + ": " + String.join("; ", decision.reasons()));
+
+    ApprovalResult approval = null;
+    switch (decision.outcome()) {
+      case Decision.DENY -> {
+        return finish(spec, CommandStatus.rejected, "policy", String.join("; ", decision.reasons()), decision, null);
+      }
+      case Decision.BREAK_GLASS -> {
+        notifyAsync(spec, "break_glass.used",
+            spec.requester().name() + " used break-glass for " + describe(spec) + ": " + spec.breakGlassJustification());
+        startReview(spec, decision, t);
+      }
+      case Decision.AUTO_APPROVE -> {
+        // Runs at once.
+      }
+      case Decision.REQUIRE_APPROVAL -> {
+        move(spec, CommandStatus.pending_approval, "policy",
+            "waiting for " + decision.requiredApprovers() + " approval(s)");
+        notifyAsync(spec, "approval.requested", describe(spec) + " needs " + decision.requiredApprovers() + " approval(s)");
+        approval = awaitApproval(spec, decision, t);
+        switch (approval.outcome()) {
+          case ApprovalResult.APPROVED -> {
+            // Approved: run it.
+          }
+          case ApprovalResult.REJECTED -> {
+            var last = approval.votes().getLast().vote();
+            return finish(spec, CommandStatus.rejected, last.name(),
+                "rejected" + (last.comment() == null || last.comment().isBlank() ? "" : ": " + last.comment()),
+                decision, approval);
+          }
+          case ApprovalResult.CANCELLED -> {
+            return finish(spec, CommandStatus.cancelled, cancelledBy, "cancelled while waiting for approval", decision, approval);
+          }
+          default -> {
+            return finish(spec, CommandStatus.expired, "system",
+                "no decision by approvers within " + t.approvalSeconds() + " s", decision, approval);
+          }
+        }
+      }
+      default -> {
+        return finish(spec, CommandStatus.rejected, "policy",
+            "the policy returned an unknown outcome '" + decision.outcome() + "'", decision, null);
+      }
+    }
+
+    if (cancelledBy != null) {
+      return finish(spec, CommandStatus.cancelled, cancelledBy, "cancelled before execution", decision, approval);
+    }
+    move(spec, CommandStatus.executing, "system", "sent to the agent");
+    long deadline = Workflow.currentTimeMillis() + (t.agentWaitSeconds() + t.executionSeconds()) * 1000;
+    AgentDispatchActivities agent =
+        Workflow.newActivityStub(
+            AgentDispatchActivities.class,
+            ActivityOptions.newBuilder()
+                .setStartToCloseTimeout(Duration.ofSeconds(t.agentWaitSeconds() + t.executionSeconds() + 30))
+                // One attempt: a command is never re-sent by Temporal; the agent's idempotency
+                // covers the rest.
+                .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build())
+                .build());
+    ExecutionResult result;
+    try {
+      result = agent.execute(spec, deadline);
+    } catch (ActivityFailure e) {
+      result =
+          new ExecutionResult(false, "",
+              "the agent did not report within " + (t.agentWaitSeconds() + t.executionSeconds())
+                  + " s (disconnected, or the command is still running)");
+    }
+    if (result.success()) {
+      return finish(spec, CommandStatus.completed, "agent", result.output(), decision, approval);
+    }
+    notifyAsync(spec, "command.failed", describe(spec) + " failed: " + result.error());
+    return finish(spec, CommandStatus.failed, "agent", result.error(), decision, approval);
+  }
+
+  private Decision decide(CommandSpec spec, CommandTimeouts t) {
+    CommandActivities policy =
+        Workflow.newActivityStub(
+            CommandActivities.class,
+            ActivityOptions.newBuilder()
+                .setStartToCloseTimeout(DECISION_ATTEMPT_TIMEOUT)
+                .setScheduleToCloseTimeout(Duration.ofSeconds(t.approvalSeconds()))
+                .setRetryOptions(
+                    RetryOptions.newBuilder()
+                        .setInitialInterval(Duration.ofSeconds(1))
+                        .setBackoffCoefficient(2.0)
+                        .setMaximumInterval(DECISION_MAX_BACKOFF)
+                        .build())
+                .build());
+    return policy.decide(spec);
+  }
+
+  private ApprovalResult awaitApproval(CommandSpec spec, Decision d, CommandTimeouts t) {
+    String approvalId = CommandWorkflow.approvalId(spec.commandId());
+    ApprovalWorkflow child =
+        Workflow.newChildWorkflowStub(
+            ApprovalWorkflow.class,
+            ChildWorkflowOptions.newBuilder()
+                .setWorkflowId(ApprovalRequest.workflowId(approvalId))
+                .setParentClosePolicy(ParentClosePolicy.PARENT_CLOSE_POLICY_TERMINATE)
+                .build());
+    Promise<ApprovalResult> result =
+        Async.function(
+            child::run,
+            new ApprovalRequest(
+                spec.orgId(), approvalId, "command", spec.commandId(), spec.clusterId(),
+                spec.requester().id(), d.requiredApprovers(), d.approverRoles(), d.approverTeams(),
+                t.approvalSeconds(), describe(spec)));
+    Workflow.getWorkflowExecution(child).get();
+    Workflow.await(() -> result.isCompleted() || cancelledBy != null);
+    if (!result.isCompleted()) {
+      Workflow.newExternalWorkflowStub(ApprovalWorkflow.class, ApprovalRequest.workflowId(approvalId))
+          .cancel(cancelledBy);
+    }
+    return result.get();
+  }
+
+  /** Break-glass runs at once; an eligible reviewer must acknowledge it afterwards. */
+  private void startReview(CommandSpec spec, Decision d, CommandTimeouts t) {
+    String reviewId = CommandWorkflow.reviewId(spec.commandId());
+    ApprovalWorkflow review =
+        Workflow.newChildWorkflowStub(
+            ApprovalWorkflow.class,
+            ChildWorkflowOptions.newBuilder()
+                .setWorkflowId(ApprovalRequest.workflowId(reviewId))
+                // The review outlives the command: it stays in the inbox until acknowledged.
+                .setParentClosePolicy(ParentClosePolicy.PARENT_CLOSE_POLICY_ABANDON)
+                .build());
+    Async.function(
+        review::run,
+        new ApprovalRequest(
+            spec.orgId(), reviewId, "break_glass_review", spec.commandId(), spec.clusterId(),
+            spec.requester().id(), 1, d.approverRoles(), d.approverTeams(),
+            Math.max(t.approvalSeconds(), Duration.ofDays(7).toSeconds()),
+            "break-glass review: " + describe(spec) + " — " + spec.breakGlassJustification()));
+    Workflow.getWorkflowExecution(review).get();
+  }
+
+  private void notifyAsync(CommandSpec spec, String event, String summary) {
+    Notification n =
+        new Notification(
+            spec.orgId(), spec.commandId() + ":" + event, event, spec.commandId(), spec.clusterId(), summary);
+    deliveries.add(Async.procedure(notifier::notify, n));
+  }
+
+  private void move(CommandSpec spec, CommandStatus next, String actor, String detail) {
+    status = next;
+    store.transition(spec.orgId(), spec.commandId(), ++seq, next, actor, detail);
+  }
+
+  private CommandResult finish(
+      CommandSpec spec, CommandStatus end, String actor, String detail, Decision d, ApprovalResult a) {
+    move(spec, end, actor == null ? "system" : actor, detail);
+    for (Promise<Void> p : deliveries) {
+      try {
+        p.get();
+      } catch (ActivityFailure e) {
+        // A webhook that stayed down for an hour is logged by the activity; the command's own
+        // outcome stands.
+      }
+    }
+    return new CommandResult(end, detail, d, a);
+  }
+
+  static String describe(CommandSpec s) {
+    StringBuilder b =
+        new StringBuilder(s.type()).append(' ').append(s.target().kind()).append(' ')
+            .append(s.target().namespace()).append('/').append(s.target().name())
+            .append(" on ").append(s.clusterName());
+    if (!s.params().isEmpty()) {
+      b.append(' ').append(new java.util.TreeMap<>(s.params()));
+    }
+    return b.toString();
+  }
+
+  @Override
+  public void cancel(String by) {
+    if (cancelledBy == null && (status == CommandStatus.pending || status == CommandStatus.pending_approval)) {
+      cancelledBy = by;
+    }
+  }
+
+  @Override
+  public CommandStatus status() {
+    return status;
+  }
+}

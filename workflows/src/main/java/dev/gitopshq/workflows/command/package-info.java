@@ -1,0 +1,7 @@
+/**
+ * A command on a cluster (sync, rollback, restart, scale): capability check, OPA decision, then
+ * auto-approve, approval through the approval child workflow, break-glass, or rejection; then
+ * execution on the agent, completed asynchronously when the agent reports. The workflow id is the
+ * command id, so a repeated request never runs twice.
+ */
+package dev.gitopshq.workflows.command;
