@@ -23,8 +23,10 @@ public class RegistrationActivitiesImpl implements RegistrationActivities {
 
   @Override
   @Transactional(readOnly = true)
-  public boolean confirmIssued(String orgId, String clusterId, String tokenId) {
-    return tokens.findById(UUID.fromString(orgId), UUID.fromString(tokenId)).isPresent();
+  public void confirmIssued(String orgId, String clusterId, String tokenId) {
+    if (tokens.findById(UUID.fromString(orgId), UUID.fromString(tokenId)).isEmpty()) {
+      throw new IllegalStateException("registration token " + tokenId + " is not committed (yet)");
+    }
   }
 
   @Override

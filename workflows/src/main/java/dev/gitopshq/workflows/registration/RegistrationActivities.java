@@ -9,14 +9,15 @@ public interface RegistrationActivities {
 
   /**
    * Confirms that the token row the workflow follows was committed. The REST call starts the
-   * workflow inside its transaction; if that transaction then rolled back, there is no token and
-   * the workflow ends at once.
+   * workflow inside its transaction, so the workflow can get here before the commit: the activity
+   * then fails and is retried until the row shows up. If it never does (the transaction rolled
+   * back), the retries run out and the workflow ends as abandoned.
    *
    * @param tokenId the idempotency key
-   * @return true when the token exists
+   * @throws IllegalStateException while the token row is not visible
    */
   @ActivityMethod
-  boolean confirmIssued(String orgId, String clusterId, String tokenId);
+  void confirmIssued(String orgId, String clusterId, String tokenId);
 
   /**
    * Marks the token expired if it is still unused, atomically, and audits the expiry.

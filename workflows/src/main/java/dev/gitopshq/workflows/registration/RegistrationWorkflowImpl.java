@@ -2,6 +2,7 @@ package dev.gitopshq.workflows.registration;
 
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -17,6 +18,9 @@ public class RegistrationWorkflowImpl implements RegistrationWorkflow {
    */
   static final Duration LATE_SIGNAL_WAIT = Duration.ofMinutes(5);
 
+  /** How long the issuing transaction has to commit before the workflow gives up on it. */
+  static final Duration CONFIRM_WINDOW = Duration.ofMinutes(2);
+
   private final RegistrationActivities store =
       Workflow.newActivityStub(
           RegistrationActivities.class,
@@ -30,13 +34,30 @@ public class RegistrationWorkflowImpl implements RegistrationWorkflow {
                       .build())
               .build());
 
+  /** Retries quickly for a short while: long enough for any commit, short for a rollback. */
+  private final RegistrationActivities confirm =
+      Workflow.newActivityStub(
+          RegistrationActivities.class,
+          ActivityOptions.newBuilder()
+              .setStartToCloseTimeout(Duration.ofSeconds(10))
+              .setScheduleToCloseTimeout(CONFIRM_WINDOW)
+              .setRetryOptions(
+                  RetryOptions.newBuilder()
+                      .setInitialInterval(Duration.ofMillis(200))
+                      .setBackoffCoefficient(2.0)
+                      .setMaximumInterval(Duration.ofSeconds(10))
+                      .build())
+              .build());
+
   private RegistrationState state = RegistrationState.WAITING;
   private AgentRegistered registration;
   private String supersededBy;
 
   @Override
   public RegistrationOutcome run(RegistrationRequest request) {
-    if (!store.confirmIssued(request.orgId(), request.clusterId(), request.tokenId())) {
+    try {
+      confirm.confirmIssued(request.orgId(), request.clusterId(), request.tokenId());
+    } catch (ActivityFailure e) {
       state = RegistrationState.ABANDONED;
       return outcome();
     }

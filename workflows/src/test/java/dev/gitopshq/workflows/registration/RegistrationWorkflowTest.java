@@ -32,9 +32,14 @@ class RegistrationWorkflowTest {
     volatile RegistrationState tokenState = RegistrationState.WAITING;
     final AtomicInteger expireCalls = new AtomicInteger();
 
+    final AtomicInteger confirmCalls = new AtomicInteger();
+    volatile int invisibleFor;
+
     @Override
-    public boolean confirmIssued(String orgId, String clusterId, String tokenId) {
-      return exists;
+    public void confirmIssued(String orgId, String clusterId, String tokenId) {
+      if (confirmCalls.incrementAndGet() <= invisibleFor || !exists) {
+        throw new IllegalStateException("token " + tokenId + " is not visible yet");
+      }
     }
 
     @Override
@@ -126,6 +131,17 @@ class RegistrationWorkflowTest {
 
     assertThat(result("t-rolled-back").state()).isEqualTo(RegistrationState.ABANDONED);
     assertThat(store.expireCalls).hasValue(0);
+  }
+
+  @Test
+  void waitsForTheIssuingTransactionToCommit() {
+    // The workflow starts inside the REST transaction and can run before the commit.
+    store.invisibleFor = 3;
+    RegistrationWorkflow wf = start("t-commit");
+    wf.agentRegistered(new AgentRegistered("agent-token-2", "0.1.0", List.of()));
+
+    assertThat(result("t-commit").state()).isEqualTo(RegistrationState.REGISTERED);
+    assertThat(store.confirmCalls).hasValue(4);
   }
 
   @Test
