@@ -83,6 +83,8 @@ public final class HubTestSupport implements AutoCloseable {
     p.put("gitopshq.agent.grpc-port", grpcPort);
     p.put("gitopshq.agent.public-address", "127.0.0.1:" + grpcPort);
     p.put("gitopshq.agent.heartbeat-flush-millis", 200);
+    // No OPA unless a test starts one: never publish into a developer's running OPA on 8181.
+    p.put("opa.url", "http://127.0.0.1:1");
     p.putAll(extraProperties);
     WorkflowServiceStubs stubs = temporal.getWorkflowServiceStubs();
     // As command-line arguments: they outrank application.yml (default properties would not).

@@ -15,7 +15,12 @@ public enum Permission {
   SERVICE_ACCOUNTS_READ("service-accounts:read"),
   SERVICE_ACCOUNTS_WRITE("service-accounts:write"),
   AUDIT_READ("audit:read"),
-  FEATURES_READ("features:read");
+  FEATURES_READ("features:read"),
+  POLICIES_READ("policies:read"),
+  POLICIES_WRITE("policies:write"),
+  COMMANDS_READ("commands:read"),
+  COMMANDS_CREATE("commands:create"),
+  APPROVALS_READ("approvals:read");
 
   private final String scope;
 

@@ -16,14 +16,17 @@ public enum Role {
           Permission.CLUSTERS_READ,
           Permission.MEMBERS_READ,
           Permission.SERVICE_ACCOUNTS_READ,
-          Permission.FEATURES_READ)),
-  MEMBER(EnumSet.noneOf(Permission.class)),
+          Permission.FEATURES_READ,
+          Permission.POLICIES_READ,
+          Permission.COMMANDS_READ)),
+  MEMBER(EnumSet.of(Permission.COMMANDS_CREATE, Permission.APPROVALS_READ)),
   ADMIN(
       EnumSet.of(
           Permission.CLUSTERS_WRITE,
           Permission.MEMBERS_WRITE,
           Permission.SERVICE_ACCOUNTS_WRITE,
-          Permission.AUDIT_READ)),
+          Permission.AUDIT_READ,
+          Permission.POLICIES_WRITE)),
   OWNER(EnumSet.noneOf(Permission.class));
 
   private final Set<Permission> own;

@@ -7,15 +7,18 @@ import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
+import org.apache.ibatis.annotations.Update;
 
 /** Members of an organization. */
 @Mapper
 public interface MemberMapper {
-  String COLUMNS = "id, org_id, email, name, role, created_at";
+  String COLUMNS = "id, org_id, email, name, role, teams, created_at";
 
   @Insert(
-      "insert into members (id, org_id, email, name, role, created_at)"
-          + " values (#{id}, #{orgId}, #{email}, #{name}, #{role}, #{createdAt})")
+      "insert into members (id, org_id, email, name, role, teams, created_at)"
+          + " values (#{id}, #{orgId}, #{email}, #{name}, #{role},"
+          + " #{teams,typeHandler=dev.gitopshq.activities.store.StringListTypeHandler},"
+          + " #{createdAt})")
   void insert(MemberRow member);
 
   @Select("select " + COLUMNS + " from members where org_id = #{orgId} and id = #{id}")
@@ -26,6 +29,16 @@ public interface MemberMapper {
 
   @Select("select " + COLUMNS + " from members where org_id = #{orgId} order by created_at, email")
   List<MemberRow> list(@Param("orgId") UUID orgId);
+
+  @Update(
+      "update members set role = #{role},"
+          + " teams = #{teams,typeHandler=dev.gitopshq.activities.store.StringListTypeHandler}"
+          + " where org_id = #{orgId} and id = #{id}")
+  int update(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("role") String role,
+      @Param("teams") List<String> teams);
 
   @Select("select count(*) from members where org_id = #{orgId}")
   int count(@Param("orgId") UUID orgId);

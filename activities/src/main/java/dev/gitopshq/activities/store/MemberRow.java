@@ -1,8 +1,18 @@
 package dev.gitopshq.activities.store;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
-/** A person in an organization, with a role (owner, admin, member, viewer). */
+/**
+ * A person in an organization, with a role (owner, admin, member, viewer) and the teams they
+ * belong to (approval policies can name teams as approvers).
+ */
 public record MemberRow(
-    UUID id, UUID orgId, String email, String name, String role, Instant createdAt) {}
+    UUID id,
+    UUID orgId,
+    String email,
+    String name,
+    String role,
+    List<String> teams,
+    Instant createdAt) {}

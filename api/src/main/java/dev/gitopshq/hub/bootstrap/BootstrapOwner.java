@@ -92,7 +92,9 @@ public class BootstrapOwner {
     }
 
     MemberRow owner =
-        new MemberRow(UUID.randomUUID(), org.id(), b.email(), "Bootstrap owner", Role.OWNER.wireName(), now);
+        new MemberRow(
+            UUID.randomUUID(), org.id(), b.email(), "Bootstrap owner", Role.OWNER.wireName(),
+            List.of(), now);
     members.insert(owner);
     String token = presetToken != null ? presetToken : Tokens.issue(TokenKind.PERSONAL).value();
     if (tokens.existsHash(Tokens.sha256Hex(token))) {

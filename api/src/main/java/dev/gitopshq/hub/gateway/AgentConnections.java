@@ -60,6 +60,11 @@ final class AgentConnections {
     }
   }
 
+  /** The streams held here right now. */
+  Collection<AgentSession> sessions() {
+    return List.copyOf(byCluster.values());
+  }
+
   Optional<AgentSession> get(UUID clusterId) {
     return Optional.ofNullable(byCluster.get(clusterId));
   }

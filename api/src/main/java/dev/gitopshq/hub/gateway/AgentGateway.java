@@ -1,5 +1,7 @@
 package dev.gitopshq.hub.gateway;
 
+import dev.gitopshq.activities.command.CommandMapper;
+import dev.gitopshq.activities.gateway.AgentGatewayPort;
 import dev.gitopshq.activities.registration.RegistrationStore;
 import dev.gitopshq.activities.store.ClusterMapper;
 import dev.gitopshq.activities.store.ClusterTokenMapper;
@@ -38,13 +40,14 @@ import org.springframework.stereotype.Component;
  * reconnect elsewhere.
  */
 @Component
-public class AgentGateway implements SmartLifecycle {
+public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
   private static final Logger log = LoggerFactory.getLogger(AgentGateway.class);
 
   private final HubProperties props;
   private final AgentConnections connections;
   private final HeartbeatBuffer heartbeats;
   private final AgentHubService service;
+  private final CommandDispatcher dispatcher;
   private final HealthStatusManager health = new HealthStatusManager();
   private ScheduledExecutorService timers;
   private Server server;
@@ -54,6 +57,7 @@ public class AgentGateway implements SmartLifecycle {
       RegistrationStore registration,
       ClusterTokenMapper tokens,
       ClusterMapper clusters,
+      CommandMapper commands,
       WorkflowClient temporal,
       Clock clock) {
     this.props = props;
@@ -66,10 +70,12 @@ public class AgentGateway implements SmartLifecycle {
             .setHeartbeatIntervalSeconds(props.agent().heartbeatIntervalSeconds())
             .setDisconnectTimeoutSeconds(props.agent().disconnectTimeoutSeconds())
             .build();
+    this.dispatcher =
+        new CommandDispatcher(commands, connections, temporal.newActivityCompletionClient(), clock);
     this.service =
         new AgentHubService(
-            registration, tokens, clusters, connections, heartbeats, temporal, settings,
-            HubVersion.current(), clock);
+            registration, tokens, clusters, connections, heartbeats, dispatcher, temporal,
+            settings, HubVersion.current(), clock);
   }
 
   @Override
@@ -113,6 +119,7 @@ public class AgentGateway implements SmartLifecycle {
     Duration timeout = Duration.ofSeconds(a.disconnectTimeoutSeconds());
     timers.scheduleWithFixedDelay(
         () -> connections.closeSilent(timeout), 5, 5, TimeUnit.SECONDS);
+    timers.scheduleWithFixedDelay(this::sweep, 2, 2, TimeUnit.SECONDS);
     log.info(
         "agent gateway listening on port {} ({}), replica {}",
         port(),
@@ -150,6 +157,20 @@ public class AgentGateway implements SmartLifecycle {
   public int getPhase() {
     // Start last and stop first: agents only reach a hub that can serve them.
     return Integer.MAX_VALUE - 1024;
+  }
+
+  @Override
+  public void commandQueued(UUID orgId, UUID clusterId) {
+    connections.get(clusterId).filter(s -> s.orgId.equals(orgId)).ifPresent(dispatcher::sendQueued);
+  }
+
+  private void sweep() {
+    try {
+      dispatcher.sweep();
+    } catch (RuntimeException e) {
+      // The next sweep tries again; commands stay parked in PostgreSQL meanwhile.
+      log.warn("command sweep failed: {}", e.toString());
+    }
   }
 
   /** The port actually bound (useful when configured as 0). */

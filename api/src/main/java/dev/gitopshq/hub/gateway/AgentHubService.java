@@ -46,6 +46,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   private final ClusterMapper clusters;
   private final AgentConnections connections;
   private final HeartbeatBuffer heartbeats;
+  private final CommandDispatcher dispatcher;
   private final WorkflowClient temporal;
   private final AgentSettings settings;
   private final String hubVersion;
@@ -57,6 +58,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       ClusterMapper clusters,
       AgentConnections connections,
       HeartbeatBuffer heartbeats,
+      CommandDispatcher dispatcher,
       WorkflowClient temporal,
       AgentSettings settings,
       String hubVersion,
@@ -66,6 +68,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     this.clusters = clusters;
     this.connections = connections;
     this.heartbeats = heartbeats;
+    this.dispatcher = dispatcher;
     this.temporal = temporal;
     this.settings = settings;
     this.hubVersion = hubVersion;
@@ -177,6 +180,11 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         session.seen(now);
         heartbeats.record(session.orgId, session.clusterId, now);
       }
+      case COMMAND_RESULT -> {
+        requireHello(session);
+        session.seen(now);
+        dispatcher.onResult(session, message.getCommandResult());
+      }
       case PAYLOAD_NOT_SET -> {
         // A newer agent may send messages this hub does not know; they are ignored.
       }
@@ -213,6 +221,8 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
                     .setHubVersion(hubVersion))
             .build());
     log.info("cluster {} connected (agent {})", session.clusterId, hello.getAgentVersion());
+    // Whatever waited for this agent goes out now.
+    dispatcher.sendQueued(session);
   }
 
   private static void requireHello(AgentSession session) {

@@ -15,6 +15,7 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -33,11 +34,15 @@ public class MemberController {
     this.people = people;
   }
 
-  record CreateMember(String email, String name, String role) {}
+  record CreateMember(String email, String name, String role, List<String> teams) {}
 
-  record MemberView(String id, String email, String name, String role, Instant createdAt) {
+  record UpdateMember(String role, List<String> teams) {}
+
+  record MemberView(
+      String id, String email, String name, String role, List<String> teams, Instant createdAt) {
     static MemberView of(MemberRow m) {
-      return new MemberView(m.id().toString(), m.email(), m.name(), m.role(), m.createdAt());
+      return new MemberView(
+          m.id().toString(), m.email(), m.name(), m.role(), m.teams(), m.createdAt());
     }
   }
 
@@ -71,8 +76,40 @@ public class MemberController {
     if (role == null) {
       c.fail("role", "must be one of owner, admin, member, viewer");
     }
+    List<String> teams = teams(c, body.teams());
     c.throwIfInvalid();
-    return MemberView.of(people.addMember(caller, body.email().toLowerCase(), body.name(), role));
+    return MemberView.of(
+        people.addMember(caller, body.email().toLowerCase(), body.name(), role, teams));
+  }
+
+  @PatchMapping("/{id}")
+  MemberView update(@PathVariable UUID id, @RequestBody UpdateMember body) {
+    HubPrincipal caller = Authz.require(Permission.MEMBERS_WRITE);
+    if (body == null || (body.role() == null && body.teams() == null)) {
+      throw ApiException.invalid("body", "give role and/or teams");
+    }
+    Checks c = new Checks();
+    Role role = null;
+    if (body.role() != null) {
+      role = Role.parse(body.role()).orElse(null);
+      if (role == null) {
+        c.fail("role", "must be one of owner, admin, member, viewer");
+      }
+    }
+    List<String> teams = body.teams() == null ? null : teams(c, body.teams());
+    c.throwIfInvalid();
+    return MemberView.of(people.updateMember(caller, id, role, teams));
+  }
+
+  /** Team names are RFC 1123 labels; duplicates collapse. */
+  private static List<String> teams(Checks c, List<String> teams) {
+    if (teams == null) {
+      return List.of();
+    }
+    for (int i = 0; i < teams.size(); i++) {
+      c.dnsLabel("teams[" + i + "]", teams.get(i));
+    }
+    return teams.stream().filter(java.util.Objects::nonNull).distinct().sorted().toList();
   }
 
   @GetMapping

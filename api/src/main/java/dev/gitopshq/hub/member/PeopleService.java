@@ -55,7 +55,8 @@ public class PeopleService {
   }
 
   @Transactional
-  public MemberRow addMember(HubPrincipal caller, String email, String name, Role role) {
+  public MemberRow addMember(
+      HubPrincipal caller, String email, String name, Role role, List<String> teams) {
     if (role == Role.OWNER && caller.role() != Role.OWNER) {
       throw ApiException.forbidden("only an owner can add another owner");
     }
@@ -63,7 +64,8 @@ public class PeopleService {
       throw ApiException.conflict("a member with email '" + email + "' already exists");
     }
     MemberRow row =
-        new MemberRow(UUID.randomUUID(), caller.orgId(), email, name, role.wireName(), clock.instant());
+        new MemberRow(
+            UUID.randomUUID(), caller.orgId(), email, name, role.wireName(), teams, clock.instant());
     try {
       members.insert(row);
     } catch (DuplicateKeyException e) {
@@ -71,8 +73,34 @@ public class PeopleService {
     }
     audit.record(
         caller.orgId(), caller.actor(), "member.added", "member", row.id().toString(),
-        Map.of("email", email, "name", name, "role", role.wireName()));
+        Map.of("email", email, "name", name, "role", role.wireName(), "teams", teams));
     return row;
+  }
+
+  /** Changes a member's role and/or teams. Only owners make or unmake owners. */
+  @Transactional
+  public MemberRow updateMember(HubPrincipal caller, UUID memberId, Role role, List<String> teams) {
+    MemberRow before =
+        members
+            .findById(caller.orgId(), memberId)
+            .orElseThrow(() -> ApiException.notFound("member " + memberId));
+    Role current = Role.parse(before.role()).orElse(Role.VIEWER);
+    Role next = role == null ? current : role;
+    if ((current == Role.OWNER || next == Role.OWNER) && current != next && caller.role() != Role.OWNER) {
+      throw ApiException.forbidden("only an owner can make or unmake an owner");
+    }
+    List<String> nextTeams = teams == null ? before.teams() : teams;
+    members.update(caller.orgId(), memberId, next.wireName(), nextTeams);
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("role", Map.of("from", before.role(), "to", next.wireName()));
+    d.put("teams", Map.of("from", before.teams(), "to", nextTeams));
+    audit.record(caller.orgId(), caller.actor(), "member.updated", "member", memberId.toString(), d);
+    return members.findById(caller.orgId(), memberId).orElseThrow();
+  }
+
+  @Transactional(readOnly = true)
+  public java.util.Optional<MemberRow> member(UUID orgId, UUID memberId) {
+    return members.findById(orgId, memberId);
   }
 
   @Transactional(readOnly = true)

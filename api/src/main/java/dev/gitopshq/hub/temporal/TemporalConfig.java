@@ -2,6 +2,11 @@ package dev.gitopshq.hub.temporal;
 
 import dev.gitopshq.hub.config.TemporalProperties;
 import dev.gitopshq.workflows.TaskQueues;
+import dev.gitopshq.workflows.approval.ApprovalActivities;
+import dev.gitopshq.workflows.approval.ApprovalWorkflowImpl;
+import dev.gitopshq.workflows.command.AgentDispatchActivities;
+import dev.gitopshq.workflows.command.CommandActivities;
+import dev.gitopshq.workflows.command.CommandWorkflowImpl;
 import dev.gitopshq.workflows.registration.RegistrationActivities;
 import dev.gitopshq.workflows.registration.RegistrationWorkflowImpl;
 import io.temporal.client.WorkflowClient;
@@ -37,11 +42,17 @@ public class TemporalConfig {
   }
 
   @Bean
-  WorkerFactory workerFactory(WorkflowClient client, RegistrationActivities registration) {
+  WorkerFactory workerFactory(
+      WorkflowClient client,
+      RegistrationActivities registration,
+      CommandActivities commands,
+      ApprovalActivities approvals,
+      AgentDispatchActivities dispatch) {
     WorkerFactory factory = WorkerFactory.newInstance(client);
     Worker worker = factory.newWorker(TaskQueues.HUB);
-    worker.registerWorkflowImplementationTypes(RegistrationWorkflowImpl.class);
-    worker.registerActivitiesImplementations(registration);
+    worker.registerWorkflowImplementationTypes(
+        RegistrationWorkflowImpl.class, CommandWorkflowImpl.class, ApprovalWorkflowImpl.class);
+    worker.registerActivitiesImplementations(registration, commands, approvals, dispatch);
     return factory;
   }
 

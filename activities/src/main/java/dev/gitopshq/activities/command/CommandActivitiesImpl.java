@@ -1,0 +1,202 @@
+package dev.gitopshq.activities.command;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gitopshq.activities.audit.Actor;
+import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.notify.WebhookNotifier;
+import dev.gitopshq.activities.policy.OpaException;
+import dev.gitopshq.activities.policy.PolicyDecision;
+import dev.gitopshq.activities.policy.PolicyService;
+import dev.gitopshq.activities.store.ClusterMapper;
+import dev.gitopshq.activities.store.ClusterRow;
+import dev.gitopshq.workflows.command.CommandActivities;
+import dev.gitopshq.workflows.command.CommandSpec;
+import dev.gitopshq.workflows.command.CommandStatus;
+import dev.gitopshq.workflows.command.Decision;
+import dev.gitopshq.workflows.command.Notification;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/** The command workflow's store, policy and notification activities. */
+public class CommandActivitiesImpl implements CommandActivities {
+  /** The capability each command type needs (seed capability names). */
+  public static final Map<String, String> REQUIRED_CAPABILITY =
+      Map.of(
+          "sync", "argocd.write",
+          "rollback", "argocd.write",
+          "restart", "kubernetes.restart",
+          "scale", "kubernetes.scale");
+
+  /** The policy every command decision comes from. */
+  public static final String APPROVAL_POLICY = "approval";
+
+  private final CommandMapper commands;
+  private final ClusterMapper clusters;
+  private final ApprovalSettingsMapper settings;
+  private final PolicyService policies;
+  private final WebhookNotifier webhook;
+  private final AuditLog audit;
+  private final TransactionTemplate tx;
+  private final Clock clock;
+  private final ObjectMapper json = new ObjectMapper();
+
+  public CommandActivitiesImpl(
+      CommandMapper commands,
+      ClusterMapper clusters,
+      ApprovalSettingsMapper settings,
+      PolicyService policies,
+      WebhookNotifier webhook,
+      AuditLog audit,
+      TransactionTemplate tx,
+      Clock clock) {
+    this.commands = commands;
+    this.clusters = clusters;
+    this.settings = settings;
+    this.policies = policies;
+    this.webhook = webhook;
+    this.audit = audit;
+    this.tx = tx;
+    this.clock = clock;
+  }
+
+  @Override
+  public void transition(
+      String orgId, String commandId, int seq, CommandStatus status, String actor, String detail) {
+    UUID org = UUID.fromString(orgId);
+    UUID id = UUID.fromString(commandId);
+    tx.executeWithoutResult(
+        t -> {
+          Instant now = clock.instant();
+          if (commands.insertEvent(org, id, seq, now, status.name(), actor, detail) == 0) {
+            return; // Already recorded by an earlier attempt of this activity.
+          }
+          commands.updateStatus(org, id, status.name(), detail, status.isFinal(), now);
+          Map<String, Object> d = new LinkedHashMap<>();
+          d.put("status", status.name());
+          d.put("detail", detail);
+          d.put("by", actor);
+          audit.record(org, new Actor("workflow", commandId, actor), "command." + status.name(), "command", commandId, d);
+        });
+  }
+
+  @Override
+  public String missingCapability(String orgId, String clusterId, String type) {
+    String needed = REQUIRED_CAPABILITY.get(type);
+    ClusterRow cluster =
+        clusters
+            .findById(UUID.fromString(orgId), UUID.fromString(clusterId))
+            .orElseThrow(() -> new IllegalStateException("cluster " + clusterId + " is gone"));
+    return needed == null || cluster.capabilities().contains(needed) ? null : needed;
+  }
+
+  @Override
+  public Decision decide(CommandSpec spec) {
+    UUID org = UUID.fromString(spec.orgId());
+    UUID id = UUID.fromString(spec.commandId());
+    PolicyDecision d;
+    try {
+      d = policies.decide(org, APPROVAL_POLICY, input(spec));
+    } catch (OpaException e) {
+      // Fail closed: record why the command waits, and let Temporal retry.
+      commands.updateDetail(
+          org, id, "waiting for a policy decision: " + e.getMessage() + " (retrying)", clock.instant());
+      throw e;
+    }
+    tx.executeWithoutResult(
+        t -> {
+          Instant now = clock.instant();
+          commands.recordDecision(
+              org, id, d.policyName(), d.policyVersion(), d.outcome().wireName(), d.reasons(), now);
+          commands.updateDetail(org, id, "", now);
+          Map<String, Object> details = new LinkedHashMap<>();
+          details.put("policy", d.policyName());
+          details.put("version", d.policyVersion());
+          details.put("outcome", d.outcome().wireName());
+          details.put("requiredApprovers", d.requiredApprovers());
+          details.put("reasons", d.reasons());
+          audit.record(org, Actor.system("opa"), "command.decision", "command", spec.commandId(), details);
+        });
+    return new Decision(
+        d.policyName(),
+        d.policyVersion(),
+        d.outcome().wireName(),
+        d.requiredApprovers(),
+        d.approverRoles(),
+        d.approverTeams(),
+        d.reasons());
+  }
+
+  /** The OPA input document (docs/policies.md describes it). */
+  ObjectNode input(CommandSpec spec) {
+    UUID org = UUID.fromString(spec.orgId());
+    UUID clusterId = UUID.fromString(spec.clusterId());
+    ClusterRow cluster =
+        clusters.findById(org, clusterId).orElseThrow(() -> new IllegalStateException("cluster gone"));
+    ObjectNode in = json.createObjectNode();
+    ObjectNode command = in.putObject("command");
+    command.put("id", spec.commandId());
+    command.put("type", spec.type());
+    ObjectNode target = command.putObject("target");
+    target.put("namespace", spec.target().namespace());
+    target.put("kind", spec.target().kind());
+    target.put("name", spec.target().name());
+    command.set("params", json.valueToTree(spec.params()));
+    command.put("reason", spec.reason() == null ? "" : spec.reason());
+    ObjectNode bg = command.putObject("break_glass");
+    bg.put("requested", spec.breakGlass());
+    bg.put("justification", spec.breakGlass() ? spec.breakGlassJustification() : "");
+
+    ObjectNode c = in.putObject("cluster");
+    c.put("id", cluster.id().toString());
+    c.put("name", cluster.name());
+    c.put("environment", cluster.environment());
+    c.set("labels", json.valueToTree(cluster.labels()));
+    c.set("capabilities", json.valueToTree(cluster.capabilities()));
+
+    ObjectNode r = in.putObject("requester");
+    r.put("id", spec.requester().id());
+    r.put("type", spec.requester().type());
+    r.put("name", spec.requester().name());
+    r.put("role", spec.requester().role() == null ? "" : spec.requester().role());
+    r.set("teams", json.valueToTree(spec.requester().teams()));
+
+    settings
+        .find(org, clusterId)
+        .ifPresentOrElse(
+            s -> {
+              ObjectNode o = in.putObject("settings");
+              o.set("require_approval", json.valueToTree(s.requireApproval()));
+              o.set("auto_approve", json.valueToTree(s.autoApprove()));
+              o.put("required_approvers", s.requiredApprovers());
+              o.set("approver_roles", json.valueToTree(s.approverRoles()));
+              o.set("approver_teams", json.valueToTree(s.approverTeams()));
+              ObjectNode b = o.putObject("break_glass");
+              b.put("allowed", s.breakGlassAllowed());
+              b.set("roles", json.valueToTree(s.breakGlassRoles()));
+            },
+            () -> in.putNull("settings"));
+    in.put("time", clock.instant().toString());
+    return in;
+  }
+
+  @Override
+  public void notify(Notification n) {
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("orgId", n.orgId());
+    data.put("subjectId", n.subjectId());
+    data.put("clusterId", n.clusterId());
+    data.put("summary", n.summary());
+    webhook.send(n.eventId(), n.event(), data);
+  }
+
+  /** Used by tests and the REST layer: the capability names a type needs. */
+  public static List<String> types() {
+    return List.copyOf(REQUIRED_CAPABILITY.keySet());
+  }
+}

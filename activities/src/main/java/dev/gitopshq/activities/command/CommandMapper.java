@@ -1,0 +1,168 @@
+package dev.gitopshq.activities.command;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Options;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+import org.apache.ibatis.annotations.Update;
+
+/** Commands and their timelines. */
+@Mapper
+public interface CommandMapper {
+  String LIST = "dev.gitopshq.activities.store.StringListTypeHandler";
+  String MAP = "dev.gitopshq.activities.store.JsonMapTypeHandler";
+  String COLUMNS =
+      "id, org_id, cluster_id, type, target_namespace, target_kind, target_name, params, reason,"
+          + " requester_id, requester_type, requester_name, break_glass, break_glass_justification,"
+          + " status, status_detail, policy_name, policy_version, decision_outcome,"
+          + " decision_reasons, output, error, dispatch_deadline, dispatched_at, created_at,"
+          + " updated_at, finished_at";
+
+  @Insert(
+      "insert into commands (id, org_id, cluster_id, type, target_namespace, target_kind,"
+          + " target_name, params, reason, requester_id, requester_type, requester_name,"
+          + " break_glass, break_glass_justification, status, created_at, updated_at)"
+          + " values (#{id}, #{orgId}, #{clusterId}, #{type}, #{targetNamespace}, #{targetKind},"
+          + " #{targetName}, #{params,typeHandler=" + MAP + "}, #{reason}, #{requesterId},"
+          + " #{requesterType}, #{requesterName}, #{breakGlass}, #{breakGlassJustification},"
+          + " #{status}, #{createdAt}, #{updatedAt})")
+  void insert(CommandRow command);
+
+  @Select("select " + COLUMNS + " from commands where org_id = #{orgId} and id = #{id}")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  Optional<CommandRow> findById(@Param("orgId") UUID orgId, @Param("id") UUID id);
+
+  @Select({
+    "<script>",
+    "select " + COLUMNS + " from commands where org_id = #{orgId} and cluster_id = #{clusterId}",
+    "<if test='q.type != null'> and type = #{q.type}</if>",
+    "<if test='q.status != null'> and status = #{q.status}</if>",
+    "<if test='q.from != null'> and created_at &gt;= #{q.from}</if>",
+    "<if test='q.to != null'> and created_at &lt; #{q.to}</if>",
+    "<if test='q.afterCreatedAt != null'>",
+    " and (created_at, id) &lt; (#{q.afterCreatedAt}, #{q.afterId})",
+    "</if>",
+    "order by created_at desc, id desc limit #{q.limit}",
+    "</script>"
+  })
+  List<CommandRow> list(
+      @Param("orgId") UUID orgId, @Param("clusterId") UUID clusterId, @Param("q") CommandQuery q);
+
+  @Update(
+      "update commands set status = #{status}, status_detail = #{detail}, updated_at = #{now},"
+          + " finished_at = case when #{terminal} then #{now} else finished_at end"
+          + " where org_id = #{orgId} and id = #{id}")
+  int updateStatus(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("status") String status,
+      @Param("detail") String detail,
+      @Param("terminal") boolean terminal,
+      @Param("now") Instant now);
+
+  /** Says why a command is waiting (e.g. OPA unreachable) without changing its status. */
+  @Update(
+      "update commands set status_detail = #{detail}, updated_at = #{now}"
+          + " where org_id = #{orgId} and id = #{id}")
+  int updateDetail(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("detail") String detail,
+      @Param("now") Instant now);
+
+  @Update(
+      "update commands set policy_name = #{policy}, policy_version = #{version},"
+          + " decision_outcome = #{outcome}, decision_reasons = #{reasons,typeHandler=" + LIST + "},"
+          + " updated_at = #{now} where org_id = #{orgId} and id = #{id}")
+  int recordDecision(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("policy") String policy,
+      @Param("version") int version,
+      @Param("outcome") String outcome,
+      @Param("reasons") List<String> reasons,
+      @Param("now") Instant now);
+
+  @Update(
+      "update commands set output = #{output}, error = #{error}, updated_at = #{now}"
+          + " where org_id = #{orgId} and id = #{id}")
+  int recordResult(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("output") String output,
+      @Param("error") String error,
+      @Param("now") Instant now);
+
+  @Insert(
+      "insert into command_events (org_id, command_id, seq, at, status, actor, detail)"
+          + " values (#{orgId}, #{commandId}, #{seq}, #{at}, #{status}, #{actor}, #{detail})"
+          + " on conflict (command_id, seq) do nothing")
+  int insertEvent(
+      @Param("orgId") UUID orgId,
+      @Param("commandId") UUID commandId,
+      @Param("seq") int seq,
+      @Param("at") Instant at,
+      @Param("status") String status,
+      @Param("actor") String actor,
+      @Param("detail") String detail);
+
+  @Select(
+      "select seq, at, status, actor, detail from command_events"
+          + " where org_id = #{orgId} and command_id = #{commandId} order by seq")
+  List<CommandEventRow> events(@Param("orgId") UUID orgId, @Param("commandId") UUID commandId);
+
+  /** Parks a command for its agent with the execute activity's task token. */
+  @Update(
+      "update commands set dispatch_task_token = #{token}, dispatch_deadline = #{deadline},"
+          + " dispatched_at = null, updated_at = #{now} where org_id = #{orgId} and id = #{id}")
+  int queue(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("token") byte[] token,
+      @Param("deadline") Instant deadline,
+      @Param("now") Instant now);
+
+  /** Commands parked for a cluster's agent, oldest first. */
+  @Select(
+      "select "
+          + COLUMNS
+          + " from commands where org_id = #{orgId} and cluster_id = #{clusterId}"
+          + " and dispatch_task_token is not null order by created_at")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  List<CommandRow> queued(@Param("orgId") UUID orgId, @Param("clusterId") UUID clusterId);
+
+  /** Parked commands not yet sent on any stream, for the replicas' periodic sweep. */
+  @Select(
+      "select "
+          + COLUMNS
+          + " from commands where org_id = #{orgId} and dispatch_task_token is not null"
+          + " and dispatched_at is null and cluster_id = any(#{clusters,typeHandler="
+          + "dev.gitopshq.activities.command.UuidArrayTypeHandler})")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  List<CommandRow> unsent(@Param("orgId") UUID orgId, @Param("clusters") List<UUID> clusters);
+
+  @Update(
+      "update commands set dispatched_at = #{now} where org_id = #{orgId} and id = #{id}"
+          + " and dispatch_task_token is not null")
+  int markSent(@Param("orgId") UUID orgId, @Param("id") UUID id, @Param("now") Instant now);
+
+  /**
+   * Takes the task token of a parked command of this cluster, atomically: of two replicas that
+   * receive the same result, one gets the token and completes the activity.
+   */
+  @Select(
+      "update commands set dispatch_task_token = null, updated_at = #{now}"
+          + " where org_id = #{orgId} and cluster_id = #{clusterId} and id = #{id}"
+          + " and dispatch_task_token is not null returning dispatch_task_token")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  byte[] takeTaskToken(
+      @Param("orgId") UUID orgId,
+      @Param("clusterId") UUID clusterId,
+      @Param("id") UUID id,
+      @Param("now") Instant now);
+}

@@ -1,0 +1,258 @@
+package dev.gitopshq.activities.policy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gitopshq.activities.audit.Actor;
+import dev.gitopshq.activities.audit.AuditLog;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Publishes versioned policies to OPA and asks OPA for decisions.
+ *
+ * <p><b>Publishing</b> keeps PostgreSQL and OPA in step: inside one transaction holding the
+ * policy's advisory lock, the new version is uploaded to OPA first (OPA compiles it; a module that
+ * does not compile is refused with OPA's errors and nothing is stored), and only when OPA accepted
+ * it is it stored as the active version, the previous one deactivated and the publish audited. If
+ * that database step fails after OPA accepted the upload, the previous active version is uploaded
+ * again. {@link #republish} repairs anything else that drifts (OPA restarted empty, an upload
+ * whose answer was lost, a replica that published while this hub's OPA was down): it compares the
+ * version OPA reports with the active one and uploads where they differ.
+ *
+ * <p><b>Deciding</b> evaluates the whole package {@code data.gitopshq.<name>} once and reads both
+ * {@code decision} and {@code gitopshq_policy_version} from that one answer, so the version
+ * recorded with a decision is always the one that produced it. Without a decision there is no
+ * approval: every failure is an exception, never a default outcome.
+ *
+ * <p>OPA policy ids are {@code gitopshq/<name>}, one namespace per OPA: one OPA serves one
+ * organization.
+ */
+public class PolicyService {
+  private static final Logger log = LoggerFactory.getLogger(PolicyService.class);
+
+  /** The actor of changes the hub makes on its own (shipped defaults). */
+  public static final Actor SYSTEM = Actor.system("policies");
+
+  private final OpaClient opa;
+  private final PolicyRepository repository;
+  private final AuditLog audit;
+  private final TransactionTemplate tx;
+  private final Clock clock;
+
+  public PolicyService(
+      OpaClient opa,
+      PolicyRepository repository,
+      AuditLog audit,
+      PlatformTransactionManager transactions,
+      Clock clock) {
+    this.opa = opa;
+    this.repository = repository;
+    this.audit = audit;
+    this.tx = new TransactionTemplate(transactions);
+    this.clock = clock;
+  }
+
+  /**
+   * The result of a publish.
+   *
+   * @param policy the active version after the publish
+   * @param previousVersion the version that was active before, or null for a new policy
+   * @param changed false when the text equals the active version's: nothing was stored
+   */
+  public record Published(PolicyRow policy, Integer previousVersion, boolean changed) {}
+
+  /**
+   * What one {@link #republish} pass did.
+   *
+   * @param uploaded the policies uploaded to OPA, as {@code name vN}
+   * @param refused policies whose active version OPA refused to compile, with OPA's message (for
+   *     example after an OPA upgrade changed the language); they need a new version
+   */
+  public record RepublishReport(List<String> uploaded, Map<String, String> refused) {}
+
+  /**
+   * Publishes a new version of a policy: uploads it to OPA, then stores it as the active version
+   * and audits {@code policy.published} (name, version, previous version, SHA-256 of the text).
+   * Text identical to the active version publishes nothing and returns that version.
+   *
+   * @throws InvalidPolicyException the name or text breaks a rule of {@link PolicyText}
+   * @throws PolicyCompileException OPA refused the text; nothing was stored, the previous version
+   *     stays active in OPA and in the database
+   * @throws OpaUnavailableException OPA could not be reached; nothing was stored
+   */
+  public Published publish(UUID orgId, String name, String rego, Actor actor) {
+    PolicyText.requireValid(name, rego);
+    String id = PolicyText.opaPolicyId(name);
+    boolean[] accepted = {false};
+    try {
+      return tx.execute(
+          status -> {
+            repository.lock(orgId, name);
+            Optional<PolicyRow> active = repository.findActive(orgId, name);
+            if (active.isPresent() && active.get().rego().equals(rego)) {
+              return new Published(active.get(), active.get().version(), false);
+            }
+            int version = repository.latestVersion(orgId, name) + 1;
+            opa.putPolicy(id, PolicyText.withVersion(rego, version));
+            accepted[0] = true;
+            PolicyRow row =
+                repository.activate(orgId, name, version, rego, actor.id(), clock.instant());
+            Integer previous = active.map(PolicyRow::version).orElse(null);
+            auditPublished(orgId, actor, row, previous, "api");
+            return new Published(row, previous, true);
+          });
+    } catch (RuntimeException e) {
+      if (accepted[0]) {
+        // OPA holds a version the database does not: put the active one back.
+        log.warn(
+            "policy {}: storing the version OPA accepted failed ({}); restoring the active version"
+                + " in OPA",
+            name,
+            e.toString());
+        restore(orgId, name);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Stores a shipped default as version 1, created by {@code system}, when the organization has no
+   * version of that policy at all; does not talk to OPA ({@link #republish} uploads it), so the hub
+   * can start while OPA is down.
+   *
+   * @return the stored version, or empty when the policy already had one
+   */
+  public Optional<PolicyRow> seedIfAbsent(UUID orgId, String name, String rego) {
+    PolicyText.requireValid(name, rego);
+    return tx.execute(
+        status -> {
+          repository.lock(orgId, name);
+          if (repository.latestVersion(orgId, name) > 0) {
+            return Optional.<PolicyRow>empty();
+          }
+          PolicyRow row = repository.activate(orgId, name, 1, rego, "system", clock.instant());
+          auditPublished(orgId, SYSTEM, row, null, "shipped default");
+          return Optional.of(row);
+        });
+  }
+
+  /**
+   * Makes OPA hold the active version of every policy of the organization: for each, asks OPA which
+   * version it has and uploads the active one where they differ.
+   *
+   * @throws OpaUnavailableException OPA could not be reached; the pass stopped there
+   */
+  public RepublishReport republish(UUID orgId) {
+    List<String> uploaded = new ArrayList<>();
+    Map<String, String> refused = new LinkedHashMap<>();
+    for (PolicyRow p : repository.listActive(orgId)) {
+      try {
+        sync(orgId, p.name()).ifPresent(v -> uploaded.add(p.name() + " v" + v));
+      } catch (PolicyCompileException e) {
+        refused.put(p.name(), e.getMessage());
+      }
+    }
+    return new RepublishReport(uploaded, refused);
+  }
+
+  /**
+   * Evaluates the policy's package with {@code input} and returns its {@code decision} document
+   * and the version that produced it.
+   *
+   * @throws UnknownPolicyException the organization has no such policy
+   * @throws OpaUnavailableException OPA is unreachable, or does not hold the policy yet (it
+   *     restarted and the hub has not republished): retry later
+   * @throws PolicyEvaluationException the policy failed or left {@code decision} undefined
+   */
+  public PolicyEvaluation evaluate(UUID orgId, String name, JsonNode input) {
+    if (repository.findActive(orgId, name).isEmpty()) {
+      throw new UnknownPolicyException("policy '" + name + "' not found");
+    }
+    String id = PolicyText.opaPolicyId(name);
+    JsonNode result = opa.evaluate(id, input);
+    JsonNode version = result.isObject() ? result.get(PolicyText.VERSION_RULE) : null;
+    if (version == null || !version.canConvertToExactIntegral()) {
+      // Not published by the hub (OPA restarted empty, or someone loaded it by hand): the
+      // republisher will upload the active version shortly.
+      throw new OpaUnavailableException(
+          "policy " + id + " is not loaded in OPA at " + opa.address() + " yet; the hub"
+              + " republishes it within seconds");
+    }
+    JsonNode decision = result.get("decision");
+    if (decision == null || decision.isNull()) {
+      throw new PolicyEvaluationException(
+          "policy " + name + " version " + version.asInt()
+              + " produced no decision for this input (data.gitopshq." + name
+              + ".decision is undefined)");
+    }
+    return new PolicyEvaluation(name, version.asInt(), decision);
+  }
+
+  /**
+   * The approval decision of policy {@code name} for {@code input}. Fails closed: every way of not
+   * getting a well-formed decision is an exception.
+   *
+   * @throws UnknownPolicyException the organization has no such policy
+   * @throws OpaUnavailableException no decision can be had now; retry
+   * @throws PolicyEvaluationException the policy gave no usable decision
+   */
+  public PolicyDecision decide(UUID orgId, String name, JsonNode input) {
+    return PolicyDecision.of(evaluate(orgId, name, input));
+  }
+
+  /**
+   * Brings OPA in line with the database for one policy, under the policy's lock.
+   *
+   * @return the version uploaded, or empty when OPA already held the active version
+   */
+  private Optional<Integer> sync(UUID orgId, String name) {
+    String id = PolicyText.opaPolicyId(name);
+    return tx.execute(
+        status -> {
+          repository.lock(orgId, name);
+          Optional<PolicyRow> active = repository.findActive(orgId, name);
+          JsonNode loaded = opa.evaluate(id + "/" + PolicyText.VERSION_RULE, null);
+          if (active.isEmpty()) {
+            if (!loaded.isMissingNode()) {
+              opa.deletePolicy(id);
+            }
+            return Optional.<Integer>empty();
+          }
+          PolicyRow row = active.get();
+          if (loaded.canConvertToExactIntegral() && loaded.asInt() == row.version()) {
+            return Optional.<Integer>empty();
+          }
+          opa.putPolicy(id, PolicyText.withVersion(row.rego(), row.version()));
+          return Optional.of(row.version());
+        });
+  }
+
+  private void restore(UUID orgId, String name) {
+    try {
+      sync(orgId, name);
+    } catch (RuntimeException e) {
+      // The republisher will retry; until then OPA's answers name the version they came from.
+      log.warn(
+          "policy {}: could not restore the active version in OPA yet: {}", name, e.toString());
+    }
+  }
+
+  private void auditPublished(
+      UUID orgId, Actor actor, PolicyRow row, Integer previous, String source) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("name", row.name());
+    details.put("version", row.version());
+    details.put("previousVersion", previous);
+    details.put("sha256", PolicyText.sha256(row.rego()));
+    details.put("source", source);
+    audit.record(orgId, actor, "policy.published", "policy", row.name(), details);
+  }
+}

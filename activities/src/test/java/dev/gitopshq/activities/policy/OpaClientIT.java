@@ -1,0 +1,179 @@
+package dev.gitopshq.activities.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link OpaClient} against the real OPA binary, and the shipped approval policy over the shared
+ * samples in {@code policies/testdata/approval}: the same files the Rego tests run, so Java and
+ * Rego agree on them.
+ */
+class OpaClientIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  static OpaTestServer server;
+  static OpaClient opa;
+
+  @BeforeAll
+  static void start() {
+    server = OpaTestServer.startNew();
+    opa = new OpaClient(server.url());
+  }
+
+  @AfterAll
+  static void stop() {
+    opa.close();
+    server.close();
+  }
+
+  @Test
+  void uploadsAPolicyAndEvaluatesItWithTheVersionItWasPublishedAs() throws IOException {
+    String rego =
+        """
+        package gitopshq.sample
+
+        allow if input.user == "ana"
+        """;
+    opa.putPolicy("gitopshq/sample", PolicyText.withVersion(rego, 7));
+
+    JsonNode result = opa.evaluate("gitopshq/sample", JSON.readTree("{\"user\":\"ana\"}"));
+    assertThat(result.get("allow").asBoolean()).isTrue();
+    assertThat(result.get("gitopshq_policy_version").asInt()).isEqualTo(7);
+
+    // Undefined is not false: the rule has no value for bob, and nothing at all is loaded at
+    // gitopshq/nothing-here.
+    JsonNode bob = opa.evaluate("gitopshq/sample/allow", JSON.readTree("{\"user\":\"bob\"}"));
+    assertThat(bob.isMissingNode()).isTrue();
+    assertThat(opa.evaluate("gitopshq/nothing-here", null).isMissingNode()).isTrue();
+    assertThat(opa.healthy()).isTrue();
+  }
+
+  @Test
+  void aModuleThatDoesNotCompileIsRefusedWithOpasRowAndColumnAndTheOldOneStays()
+      throws IOException {
+    opa.putPolicy("gitopshq/broken", "package gitopshq.broken\n\nok := true\n");
+    String bad =
+        """
+        package gitopshq.broken
+
+        ok := true
+
+        allowed if {
+        \tinput.user == missing_var
+        }
+        """;
+
+    assertThatThrownBy(() -> opa.putPolicy("gitopshq/broken", bad))
+        .isInstanceOfSatisfying(
+            PolicyCompileException.class,
+            e -> {
+              assertThat(e.policyId()).isEqualTo("gitopshq/broken");
+              assertThat(e.errors()).isNotEmpty();
+              OpaError first = e.errors().get(0);
+              assertThat(first.code()).isEqualTo("rego_unsafe_var_error");
+              assertThat(first.message()).contains("missing_var");
+              assertThat(first.location().file()).isEqualTo("gitopshq/broken");
+              assertThat(first.location().row()).isEqualTo(6);
+              assertThat(first.location().col()).isPositive();
+              assertThat(e.getMessage()).contains("gitopshq/broken:6:");
+            });
+
+    assertThatThrownBy(() -> opa.putPolicy("gitopshq/broken", "package gitopshq.broken\n\nok := {\n"))
+        .isInstanceOfSatisfying(
+            PolicyCompileException.class,
+            e -> assertThat(e.errors().get(0).code()).isEqualTo("rego_parse_error"));
+
+    // OPA kept the version that compiled.
+    assertThat(opa.evaluate("gitopshq/broken/ok", JSON.readTree("{}")).asBoolean()).isTrue();
+  }
+
+  @Test
+  void anEvaluationErrorIsReportedNotMistakenForAnAnswer() {
+    opa.putPolicy(
+        "gitopshq/conflict", "package gitopshq.conflict\n\nvalue := x if {\n\tsome x in [1, 2]\n}\n");
+    assertThatThrownBy(() -> opa.evaluate("gitopshq/conflict", null))
+        .isInstanceOf(PolicyEvaluationException.class)
+        .hasMessageContaining("conflicting");
+  }
+
+  @Test
+  void theShippedApprovalPolicyGivesEverySharedSampleItsExpectedOutcome() throws IOException {
+    Path root = OpaTestServer.repoRoot();
+    String rego = Files.readString(root.resolve("policies/gitopshq/approval/decision.rego"));
+    PolicyText.requireValid("approval", rego);
+    opa.putPolicy("gitopshq/approval", PolicyText.withVersion(rego, 1));
+
+    List<Path> samples;
+    try (Stream<Path> dirs = Files.list(root.resolve("policies/testdata/approval"))) {
+      samples =
+          dirs.map(d -> d.resolve("data.json")).filter(Files::isRegularFile).sorted().toList();
+    }
+    assertThat(samples).hasSizeGreaterThanOrEqualTo(8);
+
+    List<String> mismatches = new ArrayList<>();
+    for (Path file : samples) {
+      JsonNode sample = JSON.readTree(file.toFile());
+      JsonNode result = opa.evaluate("gitopshq/approval", sample.get("input"));
+      PolicyDecision d =
+          PolicyDecision.of(
+              "approval", result.get("gitopshq_policy_version").asInt(), result.get("decision"));
+      String expected =
+          sample.get("expected").get("outcome").asText()
+              + "/"
+              + sample.get("expected").get("required_approvers").asInt();
+      String got = d.outcome().wireName() + "/" + d.requiredApprovers();
+      if (!expected.equals(got)) {
+        mismatches.add(file.getParent().getFileName() + ": expected " + expected + ", got " + got);
+      }
+      assertThat(d.policyVersion()).isEqualTo(1);
+      assertThat(d.reasons()).as("reasons of %s", file).isNotEmpty();
+    }
+    assertThat(mismatches).isEmpty();
+  }
+
+  @Test
+  void anUnreachableOpaIsUnavailableNotAnAnswer() throws IOException {
+    OpaTestServer other = OpaTestServer.startNew();
+    try (OpaClient client =
+        new OpaClient(other.url(), Duration.ofSeconds(2), Duration.ofSeconds(5))) {
+      client.putPolicy("gitopshq/sample", "package gitopshq.sample\n\nallow := true\n");
+      other.stop();
+
+      assertThat(client.healthy()).isFalse();
+      assertThatThrownBy(() -> client.evaluate("gitopshq/sample", JSON.readTree("{}")))
+          .isInstanceOf(OpaUnavailableException.class)
+          .hasMessageContaining("unreachable")
+          .hasMessageContaining("127.0.0.1:" + other.port());
+      assertThatThrownBy(
+              () -> client.putPolicy("gitopshq/sample", "package gitopshq.sample\n\nallow := 1\n"))
+          .isInstanceOf(OpaUnavailableException.class);
+    } finally {
+      other.close();
+    }
+  }
+
+  @Test
+  void credentialsInTheUrlNeverAppearInMessages() {
+    OpaClient client = new OpaClient(URI.create("http://user:s3cret@127.0.0.1:1"));
+    assertThat(client.address()).isEqualTo("http://127.0.0.1:1");
+    assertThatThrownBy(() -> client.evaluate("gitopshq/x", null))
+        .isInstanceOf(OpaUnavailableException.class)
+        .message()
+        .doesNotContain("s3cret");
+    client.close();
+  }
+}

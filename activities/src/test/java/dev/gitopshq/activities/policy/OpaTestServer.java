@@ -1,0 +1,188 @@
+package dev.gitopshq.activities.policy;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The real OPA server as a child process on a free loopback port, for tests in any module (shared
+ * through the activities test-jar). Nothing stands in for OPA: this is the binary {@code make run}
+ * uses.
+ *
+ * <p>The binary is {@code $GITOPSHQ_OPA_BIN} when set (as {@code make test} does), otherwise what
+ * {@code tools/bin-path.sh opa} prints in the repository this test runs from. {@link #stop()} and
+ * {@link #start()} again keep the port, so a test can take OPA away and bring it back empty, as a
+ * restarted OPA pod would be.
+ */
+public final class OpaTestServer implements AutoCloseable {
+  private static final Duration STARTUP = Duration.ofSeconds(30);
+
+  private final Path binary;
+  private final int port;
+  private final Path logFile;
+  private volatile Process process;
+
+  private OpaTestServer(Path binary, int port, Path logFile) {
+    this.binary = binary;
+    this.port = port;
+    this.logFile = logFile;
+    // A test JVM that dies without closing this must not leave OPA running.
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  Process p = process;
+                  if (p != null) {
+                    p.destroyForcibly();
+                  }
+                }));
+  }
+
+  /** Starts OPA on a free port and waits until it answers {@code /health}. */
+  public static OpaTestServer startNew() {
+    try {
+      OpaTestServer s =
+          new OpaTestServer(binary(), freePort(), Files.createTempFile("gitopshq-opa-", ".log"));
+      return s.start();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot prepare an OPA test server", e);
+    }
+  }
+
+  /** Starts (again) on the same port; OPA starts empty, with no policy loaded. */
+  public synchronized OpaTestServer start() {
+    if (process != null && process.isAlive()) {
+      return this;
+    }
+    try {
+      process =
+          new ProcessBuilder(
+                  List.of(
+                      binary.toString(), "run", "--server", "--addr", "127.0.0.1:" + port,
+                      "--log-level", "error", "--skip-version-check"))
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+              .start();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot start OPA from " + binary, e);
+    }
+    Instant deadline = Instant.now().plus(STARTUP);
+    try (OpaClient probe = new OpaClient(url())) {
+      while (!probe.healthy()) {
+        if (!process.isAlive() || Instant.now().isAfter(deadline)) {
+          String log = readLog();
+          stop();
+          throw new IllegalStateException(
+              "OPA (" + binary + ") did not become healthy on port " + port + ":\n" + log);
+        }
+        sleep(50);
+      }
+    }
+    return this;
+  }
+
+  /** Stops OPA; its policies are gone, as in any OPA restart. */
+  public synchronized void stop() {
+    if (process == null) {
+      return;
+    }
+    process.destroy();
+    try {
+      if (!process.waitFor(5, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    process = null;
+  }
+
+  public URI url() {
+    return URI.create("http://127.0.0.1:" + port);
+  }
+
+  public int port() {
+    return port;
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  /**
+   * The OPA binary: {@code $GITOPSHQ_OPA_BIN}, else {@code tools/bin-path.sh opa} of this
+   * repository; fails with what to do when there is none.
+   */
+  public static Path binary() {
+    String env = System.getenv("GITOPSHQ_OPA_BIN");
+    if (env != null && !env.isBlank()) {
+      Path p = Path.of(env);
+      if (!Files.isExecutable(p)) {
+        throw new IllegalStateException("GITOPSHQ_OPA_BIN=" + env + " is not an executable file");
+      }
+      return p;
+    }
+    Path script = repoRoot().resolve("tools/bin-path.sh");
+    try {
+      Process p = new ProcessBuilder(script.toString(), "opa").redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      if (p.waitFor() != 0 || out.isEmpty()) {
+        throw new IllegalStateException(
+            "no OPA binary for the tests: set GITOPSHQ_OPA_BIN, or build it with"
+                + " 'tools/build-tools.sh opa' (tools/bin-path.sh said: " + out + ")");
+      }
+      return Path.of(out);
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "no OPA binary for the tests: set GITOPSHQ_OPA_BIN (could not run " + script + ")", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while looking for the OPA binary", e);
+    }
+  }
+
+  /** The repository root: the nearest directory above the working directory with policies/gitopshq. */
+  public static Path repoRoot() {
+    Path dir = Path.of("").toAbsolutePath();
+    for (Path d = dir; d != null; d = d.getParent()) {
+      if (Files.isDirectory(d.resolve("policies/gitopshq")) && Files.isDirectory(d.resolve("tools"))) {
+        return d;
+      }
+    }
+    throw new IllegalStateException(
+        "cannot find the repository root (a directory with policies/gitopshq and tools/) above "
+            + dir);
+  }
+
+  private String readLog() {
+    try {
+      return Files.readString(logFile);
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      s.setReuseAddress(true);
+      return s.getLocalPort();
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for OPA", e);
+    }
+  }
+}

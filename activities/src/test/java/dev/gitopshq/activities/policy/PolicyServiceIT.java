@@ -1,0 +1,280 @@
+package dev.gitopshq.activities.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.gitopshq.activities.audit.Actor;
+import dev.gitopshq.activities.audit.AuditEntry;
+import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.audit.AuditMapper;
+import dev.gitopshq.activities.store.InstantTypeHandler;
+import dev.gitopshq.activities.store.UuidTypeHandler;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.ibatis.mapping.Environment;
+import org.apache.ibatis.session.Configuration;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.apache.ibatis.session.SqlSessionFactoryBuilder;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.mybatis.spring.SqlSessionTemplate;
+import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+
+/**
+ * {@link PolicyService} on the real PostgreSQL and the real OPA: the order of publishing (OPA
+ * first, then the database), putting OPA back when the database step fails, serialized concurrent
+ * publishes, republishing into an empty OPA, and decisions that fail closed.
+ *
+ * <p>Runs in its own schema of the test database, so it neither sees nor disturbs the hub's
+ * integration tests.
+ */
+class PolicyServiceIT {
+  private static final String SCHEMA = "policy_service_it";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Actor ANA = new Actor("member", UUID.randomUUID().toString(), "ana@example.com");
+
+  static OpaTestServer server;
+  static OpaClient opa;
+  static HikariDataSource db;
+  static PolicyService policies;
+  static PolicyRepository repository;
+  static final AtomicBoolean auditFails = new AtomicBoolean();
+
+  UUID orgId;
+  String name;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = OpaTestServer.startNew();
+    opa = new OpaClient(server.url());
+
+    String url =
+        System.getenv().getOrDefault(
+            "GITOPSHQ_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/gitopshq_test");
+    db = new HikariDataSource();
+    db.setJdbcUrl(url + (url.contains("?") ? "&" : "?") + "currentSchema=" + SCHEMA);
+    db.setUsername(System.getenv().getOrDefault("GITOPSHQ_TEST_DB_USER", "gitopshq"));
+    db.setPassword(System.getenv().getOrDefault("GITOPSHQ_TEST_DB_PASSWORD", "gitopshq"));
+    db.setMaximumPoolSize(8);
+    try (Connection c = db.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("drop schema if exists " + SCHEMA + " cascade");
+    }
+    Flyway.configure().dataSource(db).schemas(SCHEMA).load().migrate();
+
+    Configuration cfg = new Configuration();
+    cfg.setMapUnderscoreToCamelCase(true);
+    cfg.setArgNameBasedConstructorAutoMapping(true);
+    cfg.getTypeHandlerRegistry().register(UuidTypeHandler.class);
+    cfg.getTypeHandlerRegistry().register(InstantTypeHandler.class);
+    cfg.addMapper(PolicyMapper.class);
+    cfg.addMapper(AuditMapper.class);
+    // As the hub's MyBatis starter does: sessions join Spring-managed transactions.
+    cfg.setEnvironment(new Environment("test", new SpringManagedTransactionFactory(), db));
+    SqlSessionFactory sessions = new SqlSessionFactoryBuilder().build(cfg);
+    SqlSessionTemplate template = new SqlSessionTemplate(sessions);
+
+    Clock clock = Clock.systemUTC();
+    AuditLog audit =
+        new AuditLog(template.getMapper(AuditMapper.class), clock) {
+          @Override
+          public AuditEntry record(
+              UUID orgId,
+              Actor actor,
+              String action,
+              String targetType,
+              String targetId,
+              Map<String, ?> details) {
+            if (auditFails.get()) {
+              throw new IllegalStateException("the audit log is not writable (test)");
+            }
+            return super.record(orgId, actor, action, targetType, targetId, details);
+          }
+        };
+    repository = new PolicyRepository(template.getMapper(PolicyMapper.class));
+    policies =
+        new PolicyService(opa, repository, audit, new DataSourceTransactionManager(db), clock);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (db != null) {
+      db.close();
+    }
+    if (opa != null) {
+      opa.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @BeforeEach
+  void newOrganization() throws SQLException {
+    auditFails.set(false);
+    orgId = UUID.randomUUID();
+    // Each test its own policy name too: OPA's policy ids carry no organization.
+    name = "p" + orgId.toString().substring(0, 8);
+    try (Connection c = db.getConnection();
+        var ps =
+            c.prepareStatement(
+                "insert into organizations (id, slug, name, created_at) values (?, ?, ?, now())")) {
+      ps.setObject(1, orgId);
+      ps.setString(2, "org-" + orgId);
+      ps.setString(3, "Test organization");
+      ps.executeUpdate();
+    }
+  }
+
+  String rego(String value) {
+    return "package gitopshq." + name + "\n\ndecision := {\"value\": \"" + value + "\"}\n";
+  }
+
+  JsonNode loadedVersion() {
+    return opa.evaluate("gitopshq/" + name + "/" + PolicyText.VERSION_RULE, null);
+  }
+
+  long rows() throws SQLException {
+    try (Connection c = db.getConnection();
+        var ps = c.prepareStatement("select count(*) from policies where org_id = ?")) {
+      ps.setObject(1, orgId);
+      try (var rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  @Test
+  void whenTheDatabaseStepFailsAfterOpaAcceptedOpaGetsTheActiveVersionBack() throws Exception {
+    policies.publish(orgId, name, rego("one"), ANA);
+    assertThat(loadedVersion().asInt()).isEqualTo(1);
+
+    auditFails.set(true);
+    assertThatThrownBy(() -> policies.publish(orgId, name, rego("two"), ANA))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("audit log is not writable");
+
+    assertThat(rows()).isEqualTo(1);
+    assertThat(repository.findActive(orgId, name).orElseThrow().version()).isEqualTo(1);
+    assertThat(loadedVersion().asInt()).isEqualTo(1);
+    PolicyEvaluation e = policies.evaluate(orgId, name, JSON.createObjectNode());
+    assertThat(e.policyVersion()).isEqualTo(1);
+    assertThat(e.decision().get("value").asText()).isEqualTo("one");
+  }
+
+  @Test
+  void aModuleOpaRefusesStoresNothingAndLeavesOpaAsItWas() throws Exception {
+    policies.publish(orgId, name, rego("one"), ANA);
+
+    assertThatThrownBy(
+            () -> policies.publish(orgId, name, rego("two") + "\nbroken if {\n", ANA))
+        .isInstanceOf(PolicyCompileException.class);
+
+    assertThat(rows()).isEqualTo(1);
+    assertThat(loadedVersion().asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void concurrentPublishesGetDistinctVersionsAndOpaEndsWithTheActiveOne() throws Exception {
+    policies.publish(orgId, name, rego("base"), ANA);
+    Map<Integer, String> writerByVersion = new java.util.TreeMap<>();
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<PolicyService.Published>> results = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        String text = rego("writer-" + i);
+        Callable<PolicyService.Published> publish = () -> policies.publish(orgId, name, text, ANA);
+        results.add(pool.submit(publish));
+      }
+      for (int i = 0; i < results.size(); i++) {
+        writerByVersion.put(results.get(i).get().policy().version(), "writer-" + i);
+      }
+    } finally {
+      pool.shutdown();
+    }
+
+    assertThat(writerByVersion).containsOnlyKeys(2, 3, 4, 5);
+    assertThat(repository.findActive(orgId, name).orElseThrow().version()).isEqualTo(5);
+    assertThat(repository.versions(orgId, name)).filteredOn(PolicyVersionRow::active).hasSize(1);
+    // OPA holds exactly what the database says is active: the last writer's text, as version 5.
+    PolicyEvaluation e = policies.evaluate(orgId, name, JSON.createObjectNode());
+    assertThat(e.policyVersion()).isEqualTo(5);
+    assertThat(e.decision().get("value").asText()).isEqualTo(writerByVersion.get(5));
+  }
+
+  @Test
+  void aSeededDefaultIsVersionOneOnceAndRepublishingFillsAnEmptyOpa() throws Exception {
+    assertThat(policies.seedIfAbsent(orgId, name, rego("shipped"))).isPresent();
+    assertThat(policies.seedIfAbsent(orgId, name, rego("shipped, newer"))).isEmpty();
+    PolicyRow v1 = repository.findActive(orgId, name).orElseThrow();
+    assertThat(v1.version()).isEqualTo(1);
+    assertThat(v1.createdBy()).isEqualTo("system");
+    // Stored without OPA: OPA does not hold it, so there is no decision yet.
+    assertThat(loadedVersion().isMissingNode()).isTrue();
+    assertThatThrownBy(() -> policies.decide(orgId, name, JSON.createObjectNode()))
+        .isInstanceOf(OpaUnavailableException.class)
+        .hasMessageContaining("not loaded in OPA");
+
+    assertThat(policies.republish(orgId).uploaded()).containsExactly(name + " v1");
+    assertThat(policies.republish(orgId).uploaded()).isEmpty();
+    assertThat(loadedVersion().asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void decisionsFailClosed() throws Exception {
+    String approval =
+        "package gitopshq."
+            + name
+            + "\n\ndecision := {\"outcome\": \"require_approval\", \"required_approvers\": 2,"
+            + " \"approver_roles\": [\"admin\"], \"reasons\": [\"because\"]} if input.ok\n";
+    policies.publish(orgId, name, approval, ANA);
+
+    PolicyDecision d = policies.decide(orgId, name, JSON.readTree("{\"ok\": true}"));
+    assertThat(d.outcome()).isEqualTo(PolicyDecision.Outcome.REQUIRE_APPROVAL);
+    assertThat(d.requiredApprovers()).isEqualTo(2);
+    assertThat(d.policyVersion()).isEqualTo(1);
+
+    // Undefined decision: an error, never an approval.
+    assertThatThrownBy(() -> policies.decide(orgId, name, JSON.readTree("{\"ok\": false}")))
+        .isInstanceOf(PolicyEvaluationException.class)
+        .hasMessageContaining("produced no decision");
+    assertThatThrownBy(() -> policies.decide(orgId, "no-such-policy", JSON.createObjectNode()))
+        .isInstanceOf(UnknownPolicyException.class);
+    // Another organization does not see this one's policies.
+    assertThatThrownBy(() -> policies.decide(UUID.randomUUID(), name, JSON.createObjectNode()))
+        .isInstanceOf(UnknownPolicyException.class);
+  }
+
+  @Test
+  void publishingTheActiveTextAgainStoresNothing() throws Exception {
+    Instant before = Instant.now();
+    PolicyService.Published first = policies.publish(orgId, name, rego("same"), ANA);
+    PolicyService.Published again = policies.publish(orgId, name, rego("same"), ANA);
+
+    assertThat(first.changed()).isTrue();
+    assertThat(first.policy().createdAt()).isAfterOrEqualTo(before.minusSeconds(1));
+    assertThat(again.changed()).isFalse();
+    assertThat(again.policy().version()).isEqualTo(1);
+    assertThat(rows()).isEqualTo(1);
+  }
+}

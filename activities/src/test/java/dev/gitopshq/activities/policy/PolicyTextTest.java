@@ -1,0 +1,85 @@
+package dev.gitopshq.activities.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Names, packages, the reserved version rule and the appended line. */
+class PolicyTextTest {
+
+  private static List<String> reasons(String name, String rego) {
+    return PolicyText.problems(name, rego).stream().map(p -> p.field() + ": " + p.reason()).toList();
+  }
+
+  @Test
+  void acceptsTheShippedShape() {
+    assertThat(reasons("approval", "# METADATA\n# title: x\npackage gitopshq.approval\n\nd := 1\n"))
+        .isEmpty();
+    assertThat(reasons("my-policy", "package gitopshq[\"my-policy\"]\n")).isEmpty();
+    assertThat(reasons("approval", "package gitopshq[\"approval\"]\n")).isEmpty();
+  }
+
+  @Test
+  void namesThePackageTheNameRequires() {
+    assertThat(reasons("approval", "package gitopshq.freeze\n"))
+        .containsExactly(
+            "rego: must declare 'package gitopshq.approval' (the policy's name decides its"
+                + " package), not 'package gitopshq.freeze'");
+    assertThat(reasons("approval", "package gitopshq.approval.sub\n")).hasSize(1);
+    assertThat(reasons("my-policy", "package gitopshq.my_policy\n"))
+        .singleElement()
+        .asString()
+        .contains("package gitopshq[\"my-policy\"]");
+    assertThat(reasons("approval", "d := 1\n"))
+        .containsExactly("rego: must declare 'package gitopshq.approval'");
+  }
+
+  @Test
+  void refusesBadNamesAndEmptyText() {
+    assertThat(reasons("Approval", "package gitopshq.approval\n"))
+        .singleElement()
+        .asString()
+        .startsWith("name: must be an RFC 1123 label");
+    assertThat(reasons("a".repeat(64), "package x\n")).hasSize(1);
+    assertThat(reasons("approval", "  ")).containsExactly("rego: is required");
+    assertThat(reasons("approval", null)).containsExactly("rego: is required");
+  }
+
+  @Test
+  void theVersionRuleIsReserved() {
+    assertThat(reasons("approval", "package gitopshq.approval\n\ngitopshq_policy_version := 9\n"))
+        .singleElement()
+        .asString()
+        .contains("must not define gitopshq_policy_version");
+    assertThat(
+            reasons("approval", "package gitopshq.approval\n\ndefault gitopshq_policy_version := 9\n"))
+        .hasSize(1);
+    // A longer name that merely starts the same is the author's to use.
+    assertThat(reasons("approval", "package gitopshq.approval\n\ngitopshq_policy_versions := 9\n"))
+        .isEmpty();
+  }
+
+  @Test
+  void appendsExactlyOneLineSoErrorLocationsStayPut() {
+    assertThat(PolicyText.withVersion("package gitopshq.a\n", 3))
+        .isEqualTo("package gitopshq.a\ngitopshq_policy_version := 3\n");
+    assertThat(PolicyText.withVersion("package gitopshq.a", 12))
+        .isEqualTo("package gitopshq.a\ngitopshq_policy_version := 12\n");
+  }
+
+  @Test
+  void requireValidListsEveryProblem() {
+    assertThatThrownBy(
+            () -> PolicyText.requireValid("approval", "package gitopshq.x\ngitopshq_policy_version := 1\n"))
+        .isInstanceOfSatisfying(
+            InvalidPolicyException.class, e -> assertThat(e.problems()).hasSize(2));
+  }
+
+  @Test
+  void sha256IsLowercaseHex() {
+    assertThat(PolicyText.sha256("abc"))
+        .isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  }
+}

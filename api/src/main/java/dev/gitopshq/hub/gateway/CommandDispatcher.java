@@ -1,0 +1,139 @@
+package dev.gitopshq.hub.gateway;
+
+import com.google.protobuf.Timestamp;
+import dev.gitopshq.activities.command.CommandMapper;
+import dev.gitopshq.activities.command.CommandRow;
+import dev.gitopshq.agent.v1.CommandResult;
+import dev.gitopshq.agent.v1.ExecuteCommand;
+import dev.gitopshq.agent.v1.HubMessage;
+import dev.gitopshq.agent.v1.Target;
+import dev.gitopshq.workflows.command.ExecutionResult;
+import io.temporal.client.ActivityCompletionClient;
+import io.temporal.client.ActivityCompletionException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves parked commands to the agents this replica holds, and completes the waiting execute
+ * activity when an agent reports. Commands wait in PostgreSQL (with the activity's task token), so
+ * whichever replica holds the agent's stream, now or after a reconnect, can deliver them, and
+ * whichever replica receives the result can complete the activity.
+ */
+final class CommandDispatcher {
+  private static final Logger log = LoggerFactory.getLogger(CommandDispatcher.class);
+
+  private final CommandMapper commands;
+  private final AgentConnections connections;
+  private final ActivityCompletionClient completions;
+  private final Clock clock;
+
+  CommandDispatcher(
+      CommandMapper commands,
+      AgentConnections connections,
+      ActivityCompletionClient completions,
+      Clock clock) {
+    this.commands = commands;
+    this.connections = connections;
+    this.completions = completions;
+    this.clock = clock;
+  }
+
+  /** Sends every parked command of the session's cluster (after Hello, or when one is queued). */
+  void sendQueued(AgentSession session) {
+    for (CommandRow c : commands.queued(session.orgId, session.clusterId)) {
+      send(session, c);
+    }
+  }
+
+  /** The periodic sweep: parked commands no stream has carried yet, for the agents held here. */
+  void sweep() {
+    Map<UUID, List<UUID>> byOrg = new HashMap<>();
+    for (AgentSession s : connections.sessions()) {
+      if (s.connectedAt() != null) {
+        byOrg.computeIfAbsent(s.orgId, k -> new ArrayList<>()).add(s.clusterId);
+      }
+    }
+    byOrg.forEach(
+        (org, clusters) -> {
+          for (CommandRow c : commands.unsent(org, clusters)) {
+            connections.get(c.clusterId()).ifPresent(s -> send(s, c));
+          }
+        });
+  }
+
+  private void send(AgentSession session, CommandRow c) {
+    Instant now = clock.instant();
+    if (c.dispatchDeadline() != null && now.isAfter(c.dispatchDeadline())) {
+      complete(
+          session.orgId, session.clusterId, c.id(),
+          new ExecutionResult(false, "", "the deadline passed before the agent could take the command; nothing was executed"));
+      return;
+    }
+    ExecuteCommand.Builder cmd =
+        ExecuteCommand.newBuilder()
+            .setCommandId(c.id().toString())
+            .setType(c.type())
+            .setTarget(
+                Target.newBuilder()
+                    .setNamespace(c.targetNamespace())
+                    .setKind(c.targetKind())
+                    .setName(c.targetName()))
+            .putAllParams(c.params())
+            .setRequestedBy(c.requesterName())
+            .setBreakGlass(c.breakGlass());
+    if (c.dispatchDeadline() != null) {
+      cmd.setDeadline(
+          Timestamp.newBuilder()
+              .setSeconds(c.dispatchDeadline().getEpochSecond())
+              .setNanos(c.dispatchDeadline().getNano()));
+    }
+    session.send(
+        HubMessage.newBuilder().setCorrelationId(c.id().toString()).setExecuteCommand(cmd).build());
+    commands.markSent(session.orgId, c.id(), now);
+    log.info("command {} ({} {}/{}) sent to cluster {}", c.id(), c.type(), c.targetNamespace(), c.targetName(), session.clusterId);
+  }
+
+  /** An agent reported; complete the waiting activity (once, whichever replica gets it). */
+  void onResult(AgentSession session, CommandResult result) {
+    UUID id;
+    try {
+      id = UUID.fromString(result.getCommandId());
+    } catch (IllegalArgumentException e) {
+      log.warn("cluster {} reported a result for a malformed command id", session.clusterId);
+      return;
+    }
+    ExecutionResult r =
+        switch (result.getOutcome()) {
+          case SUCCEEDED -> new ExecutionResult(true, result.getOutput(), "");
+          case EXPIRED -> new ExecutionResult(false, result.getOutput(), nonEmpty(result.getError(), "the deadline had passed; the agent did not run it"));
+          case REFUSED -> new ExecutionResult(false, result.getOutput(), nonEmpty(result.getError(), "the agent refused the command"));
+          default -> new ExecutionResult(false, result.getOutput(), nonEmpty(result.getError(), "the agent reported a failure"));
+        };
+    complete(session.orgId, session.clusterId, id, r);
+  }
+
+  private void complete(UUID orgId, UUID clusterId, UUID commandId, ExecutionResult r) {
+    byte[] token = commands.takeTaskToken(orgId, clusterId, commandId, clock.instant());
+    if (token == null) {
+      // Already completed (a repeated report), or not a command of this cluster.
+      return;
+    }
+    commands.recordResult(orgId, commandId, r.output(), r.success() ? null : r.error(), clock.instant());
+    try {
+      completions.complete(token, r);
+    } catch (ActivityCompletionException e) {
+      log.warn("command {} finished on the cluster, but its workflow no longer waits: {}", commandId, e.getMessage());
+    }
+  }
+
+  private static String nonEmpty(String s, String fallback) {
+    return s == null || s.isBlank() ? fallback : s;
+  }
+}

@@ -1,0 +1,45 @@
+package dev.gitopshq.hub.policy;
+
+import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.policy.OpaClient;
+import dev.gitopshq.activities.policy.PolicyMapper;
+import dev.gitopshq.activities.policy.PolicyRepository;
+import dev.gitopshq.activities.policy.PolicyService;
+import java.time.Clock;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.PlatformTransactionManager;
+
+/**
+ * Wires the activities module's OPA client and policy store into the hub. {@link PolicyMapper} is
+ * found by StoreConfig's mapper scan.
+ */
+@Configuration
+public class PolicyConfig {
+
+  /** Closed with the context (its HTTP client's threads end with the hub). */
+  @Bean
+  OpaClient opaClient(OpaProperties props) {
+    return new OpaClient(props.url());
+  }
+
+  @Bean
+  PolicyRepository policyRepository(PolicyMapper mapper) {
+    return new PolicyRepository(mapper);
+  }
+
+  @Bean
+  PolicyService policyService(
+      OpaClient opa,
+      PolicyRepository repository,
+      AuditLog audit,
+      PlatformTransactionManager transactions,
+      Clock clock) {
+    return new PolicyService(opa, repository, audit, transactions, clock);
+  }
+
+  @Bean
+  ShippedPolicies shippedPolicies() {
+    return ShippedPolicies.fromClasspath();
+  }
+}
