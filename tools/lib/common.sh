@@ -7,6 +7,8 @@
 # tools we build (opa, temporal), plus small logging helpers. Nothing here has
 # side effects beyond setting variables and functions.
 
+# shellcheck disable=SC2034  # the variables are used by the scripts sourcing this
+
 # Guard against double sourcing (run.sh sources this and then calls scripts that
 # source it again in their own process; that is fine, this only protects one
 # shell from redefining readonly-ish state).

@@ -45,6 +45,7 @@ public final class HubTestSupport implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final TestWorkflowEnvironment temporal;
+  private final TemporalDevServer devServer;
   private final Path dataDir;
   private final HttpClient http = HttpClient.newHttpClient();
   private final Map<String, Object> extraProperties = new HashMap<>();
@@ -52,11 +53,26 @@ public final class HubTestSupport implements AutoCloseable {
   private int grpcPort;
   private int httpPort;
 
+  /** A hub on the in-process Temporal test server. */
   public HubTestSupport() {
+    this(false);
+  }
+
+  /**
+   * @param realTemporal run on the real Temporal dev server instead of the in-process test server
+   *     (for tests that stop and start the hub while workflows are open)
+   */
+  public HubTestSupport(boolean realTemporal) {
     wipeDatabaseOnce();
-    temporal =
-        TestWorkflowEnvironment.newInstance(
-            TestEnvironmentOptions.newBuilder().setUseTimeskipping(false).build());
+    if (realTemporal) {
+      devServer = TemporalDevServer.start();
+      temporal = null;
+    } else {
+      devServer = null;
+      temporal =
+          TestWorkflowEnvironment.newInstance(
+              TestEnvironmentOptions.newBuilder().setUseTimeskipping(false).build());
+    }
     try {
       dataDir = Files.createTempDirectory("gitopshq-hub-test");
       grpcPort = freePort();
@@ -77,7 +93,12 @@ public final class HubTestSupport implements AutoCloseable {
     p.put("spring.datasource.username", DB_USER);
     p.put("spring.datasource.password", DB_PASSWORD);
     p.put("server.port", httpPort == 0 ? 0 : httpPort);
-    p.put("temporal.namespace", temporal.getNamespace());
+    if (devServer != null) {
+      p.put("temporal.address", devServer.address());
+      p.put("temporal.namespace", "default");
+    } else {
+      p.put("temporal.namespace", temporal.getNamespace());
+    }
     p.put("gitopshq.data-dir", dataDir.toString());
     p.put("gitopshq.bootstrap.token", OWNER_TOKEN);
     p.put("gitopshq.agent.grpc-port", grpcPort);
@@ -86,14 +107,18 @@ public final class HubTestSupport implements AutoCloseable {
     // No OPA unless a test starts one: never publish into a developer's running OPA on 8181.
     p.put("opa.url", "http://127.0.0.1:1");
     p.putAll(extraProperties);
-    WorkflowServiceStubs stubs = temporal.getWorkflowServiceStubs();
+    WorkflowServiceStubs stubs = temporal == null ? null : temporal.getWorkflowServiceStubs();
     // As command-line arguments: they outrank application.yml (default properties would not).
     String[] args =
         p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
     hub =
         new SpringApplicationBuilder(HubApplication.class)
             .initializers(
-                ctx -> ctx.getBeanFactory().registerSingleton("workflowServiceStubs", stubs))
+                ctx -> {
+                  if (stubs != null) {
+                    ctx.getBeanFactory().registerSingleton("workflowServiceStubs", stubs);
+                  }
+                })
             .run(args);
     Environment env = hub.getEnvironment();
     httpPort = Integer.parseInt(env.getProperty("local.server.port"));
@@ -139,7 +164,12 @@ public final class HubTestSupport implements AutoCloseable {
   @Override
   public void close() {
     stop();
-    temporal.close();
+    if (temporal != null) {
+      temporal.close();
+    }
+    if (devServer != null) {
+      devServer.close();
+    }
   }
 
   // ---- REST ------------------------------------------------------------------------------
@@ -160,12 +190,18 @@ public final class HubTestSupport implements AutoCloseable {
   }
 
   public Response send(String method, String path, String token, Object body) {
+    return send(method, path, token, body, Map.of());
+  }
+
+  public Response send(
+      String method, String path, String token, Object body, Map<String, String> headers) {
     try {
       HttpRequest.Builder b =
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path));
       if (token != null) {
         b.header("Authorization", "Bearer " + token);
       }
+      headers.forEach(b::header);
       String payload =
           body == null ? null : body instanceof String s ? s : JSON.writeValueAsString(body);
       b.method(

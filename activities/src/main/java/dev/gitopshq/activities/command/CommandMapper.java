@@ -14,6 +14,7 @@ import org.apache.ibatis.annotations.Update;
 /** Commands and their timelines. */
 @Mapper
 public interface CommandMapper {
+
   String LIST = "dev.gitopshq.activities.store.StringListTypeHandler";
   String MAP = "dev.gitopshq.activities.store.JsonMapTypeHandler";
   String COLUMNS =
@@ -153,16 +154,30 @@ public interface CommandMapper {
 
   /**
    * Takes the task token of a parked command of this cluster, atomically: of two replicas that
-   * receive the same result, one gets the token and completes the activity.
+   * receive the same result, one gets the token and completes the activity. (RETURNING shows the
+   * row after the update, so the old token comes from the locked CTE.)
    */
   @Select(
-      "update commands set dispatch_task_token = null, updated_at = #{now}"
+      "with taken as (select id, dispatch_task_token from commands"
           + " where org_id = #{orgId} and cluster_id = #{clusterId} and id = #{id}"
-          + " and dispatch_task_token is not null returning dispatch_task_token")
+          + " and dispatch_task_token is not null for update)"
+          + " update commands c set dispatch_task_token = null, updated_at = #{now} from taken"
+          + " where c.id = taken.id returning taken.dispatch_task_token as token")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
-  byte[] takeTaskToken(
+  Optional<TaskToken> takeTaskTokenRow(
       @Param("orgId") UUID orgId,
       @Param("clusterId") UUID clusterId,
       @Param("id") UUID id,
       @Param("now") Instant now);
+
+  /**
+   * {@link #takeTaskTokenRow}, unwrapped. (A bare {@code byte[]} result would be read by MyBatis
+   * as an array of rows, hence the wrapper record.)
+   */
+  default Optional<byte[]> takeTaskToken(UUID orgId, UUID clusterId, UUID id, Instant now) {
+    return takeTaskTokenRow(orgId, clusterId, id, now).map(TaskToken::token);
+  }
+
+  /** A taken task token. */
+  record TaskToken(byte[] token) {}
 }

@@ -108,6 +108,10 @@ public final class OpaTestServer implements AutoCloseable {
     return URI.create("http://127.0.0.1:" + port);
   }
 
+  public synchronized boolean isRunning() {
+    return process != null && process.isAlive();
+  }
+
   public int port() {
     return port;
   }

@@ -8,6 +8,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *
  * @param address host:port of the frontend (TEMPORAL_ADDRESS)
  * @param namespace the namespace the hub's workflows run in (TEMPORAL_NAMESPACE)
+ * @param workflowCacheSize how many workflow executions a replica keeps in memory between tasks
+ *     (sticky execution); 0 turns stickiness off, so every task may go to any replica
  */
 @ConfigurationProperties("temporal")
-public record TemporalProperties(String address, String namespace) {}
+public record TemporalProperties(String address, String namespace, Integer workflowCacheSize) {}

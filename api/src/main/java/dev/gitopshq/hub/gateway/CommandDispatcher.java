@@ -116,11 +116,15 @@ final class CommandDispatcher {
           case REFUSED -> new ExecutionResult(false, result.getOutput(), nonEmpty(result.getError(), "the agent refused the command"));
           default -> new ExecutionResult(false, result.getOutput(), nonEmpty(result.getError(), "the agent reported a failure"));
         };
+    log.info("cluster {} reported command {}: {}", session.clusterId, id, result.getOutcome());
     complete(session.orgId, session.clusterId, id, r);
   }
 
   private void complete(UUID orgId, UUID clusterId, UUID commandId, ExecutionResult r) {
-    byte[] token = commands.takeTaskToken(orgId, clusterId, commandId, clock.instant());
+    byte[] token =
+        commands
+            .takeTaskToken(orgId, clusterId, commandId, clock.instant())
+            .orElse(null);
     if (token == null) {
       // Already completed (a repeated report), or not a command of this cluster.
       return;

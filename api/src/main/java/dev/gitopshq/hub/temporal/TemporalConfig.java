@@ -15,6 +15,7 @@ import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
@@ -47,8 +48,13 @@ public class TemporalConfig {
       RegistrationActivities registration,
       CommandActivities commands,
       ApprovalActivities approvals,
-      AgentDispatchActivities dispatch) {
-    WorkerFactory factory = WorkerFactory.newInstance(client);
+      AgentDispatchActivities dispatch,
+      TemporalProperties props) {
+    WorkerFactoryOptions.Builder options = WorkerFactoryOptions.newBuilder();
+    if (props.workflowCacheSize() != null) {
+      options.setWorkflowCacheSize(props.workflowCacheSize());
+    }
+    WorkerFactory factory = WorkerFactory.newInstance(client, options.build());
     Worker worker = factory.newWorker(TaskQueues.HUB);
     worker.registerWorkflowImplementationTypes(
         RegistrationWorkflowImpl.class, CommandWorkflowImpl.class, ApprovalWorkflowImpl.class);

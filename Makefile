@@ -1,0 +1,72 @@
+# GitOpsHQ developer entry points. `make` alone lists them.
+#
+# The real work is in tools/ (see tools/README.md); this file only wires the
+# steps together so `make run` and `make test` behave the same for everyone,
+# on a laptop and in CI (.ci/run).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+# Extra Maven arguments, e.g. `make test MVN_ARGS="-pl agent -am"`.
+MVN_ARGS ?=
+
+# The database the Java integration tests use (created by tools/dev/postgres.sh).
+export GITOPSHQ_TEST_DB_URL ?= jdbc:postgresql://127.0.0.1:5432/gitopshq_test
+export GITOPSHQ_TEST_DB_USER ?= gitopshq
+export GITOPSHQ_TEST_DB_PASSWORD ?= gitopshq
+
+# A JDK >= 21 (the machine's default java may be 17). tools/lib/java.sh picks
+# JAVA_HOME when it is new enough, else the newest one under /usr/lib/jvm; the
+# scripts call the same finder, so everything agrees on one JDK. When there is
+# none, nothing is exported here and the first step that needs Java prints how
+# to install one.
+JAVA_HOME_FOUND := $(shell tools/lib/java.sh 2>/dev/null)
+ifneq ($(JAVA_HOME_FOUND),)
+export JAVA_HOME := $(JAVA_HOME_FOUND)
+export PATH := $(JAVA_HOME_FOUND)/bin:$(PATH)
+endif
+
+.PHONY: help run test build tools policy-test clean reset
+
+help: ## list the targets
+	@echo "GitOpsHQ: make <target>"
+	@echo
+	@awk 'BEGIN { FS = ":.*## " } /^[a-z][a-z-]*:.*## / { printf "  %-12s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+	@echo
+	@echo "Java: $(if $(JAVA_HOME_FOUND),$(JAVA_HOME_FOUND),none >= 21 found (run 'tools/lib/java.sh' for how to get one))"
+	@echo "Tool cache: $${GITOPSHQ_TOOLS_CACHE:-$$HOME/.cache/gitopshq/tools}"
+
+run: ## start the dev stack (PostgreSQL, Temporal, OPA, test Kubernetes API, hub, demo agent); Ctrl-C stops it
+	@tools/dev/run.sh
+
+# PostgreSQL up with its databases: gitopshq, gitopshq_test, and the one
+# GITOPSHQ_TEST_DB_URL names when it points at another database on this server.
+# Then the Java suite with the real OPA binary, then the Rego checks.
+test: ## the whole test suite: Maven verify (unit + integration) and the Rego checks/tests
+	@db="$${GITOPSHQ_TEST_DB_URL##*/}"; db="$${db%%\?*}"; \
+	  tools/dev/postgres.sh gitopshq gitopshq_test $$([ "$$db" = gitopshq_test ] || echo "$$db")
+	@tools/build-tools.sh opa
+	@export GITOPSHQ_OPA_BIN="$$(tools/bin-path.sh opa)"; \
+	  echo "==> mvn verify$(if $(MVN_ARGS), $(MVN_ARGS)) (GITOPSHQ_OPA_BIN=$$GITOPSHQ_OPA_BIN GITOPSHQ_TEST_DB_URL=$$GITOPSHQ_TEST_DB_URL)"; \
+	  tools/mvn.sh verify $(MVN_ARGS)
+	@GITOPSHQ_OPA_BIN="$$(tools/bin-path.sh opa)" tools/policy-test.sh
+
+policy-test: ## only the Rego checks: opa fmt, opa check --strict, opa test
+	@tools/build-tools.sh opa
+	@tools/policy-test.sh
+
+build: ## build all Java artifacts (mvn -DskipTests install)
+	@tools/dev/build-java.sh
+
+tools: ## build (or find cached) opa and temporal binaries
+	@tools/build-tools.sh all
+
+clean: ## remove Maven build output (target/); keeps the dev-stack state in .gitopshq/
+	@echo "==> mvn clean"
+	@tools/mvn.sh -q clean $(MVN_ARGS)
+	@rm -f .gitopshq/build.stamp
+
+reset: ## wipe the dev-stack state: .gitopshq/ data, logs, demo agent, and the gitopshq database
+	@tools/dev/reset.sh

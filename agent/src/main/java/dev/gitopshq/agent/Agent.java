@@ -1,0 +1,414 @@
+package dev.gitopshq.agent;
+
+import dev.gitopshq.agent.commands.CommandRunner;
+import dev.gitopshq.agent.config.Capability;
+import dev.gitopshq.agent.kube.KubeCommands;
+import dev.gitopshq.agent.v1.AgentMessage;
+import dev.gitopshq.agent.v1.CommandResult;
+import dev.gitopshq.agent.v1.HubMessage;
+import java.time.Clock;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import dev.gitopshq.agent.config.AgentConfig;
+import dev.gitopshq.agent.config.ConfigException;
+import dev.gitopshq.agent.config.IdentityStoreMode;
+import dev.gitopshq.agent.identity.AgentIdentity;
+import dev.gitopshq.agent.identity.FileIdentityStore;
+import dev.gitopshq.agent.identity.IdentityStore;
+import dev.gitopshq.agent.identity.IdentityStoreException;
+import dev.gitopshq.agent.identity.SecretIdentityStore;
+import dev.gitopshq.agent.link.HubChannels;
+import dev.gitopshq.agent.link.HubLink;
+import dev.gitopshq.agent.link.LinkFailure;
+import dev.gitopshq.agent.link.Redactor;
+import dev.gitopshq.agent.v1.RegisterResponse;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.grpc.ManagedChannel;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running GitOpsHQ agent: the programmatic entry point used by {@link AgentMain} and by tests
+ * that drive the real agent against a real or fake hub.
+ *
+ * <pre>{@code
+ * AgentConfig config = AgentConfig.fromEnv(Map.of(
+ *     "GITOPSHQ_HUB_ADDRESS", "127.0.0.1:" + hubPort,
+ *     "GITOPSHQ_HUB_PLAINTEXT", "true",
+ *     "GITOPSHQ_REGISTRATION_TOKEN", registrationToken,
+ *     "GITOPSHQ_AGENT_TOKEN_PATH", tempDir.resolve("agent.json").toString(),
+ *     "GITOPSHQ_CLUSTER_NAME", "prod-eu",
+ *     "GITOPSHQ_STATUS_INTERVAL_SECONDS", "1"));
+ * try (Agent agent = Agent.start(config, testKube::client)) {
+ *   assertThat(agent.awaitConnected(Duration.ofSeconds(10))).isTrue();
+ *   String clusterId = agent.clusterId().orElseThrow();
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p>{@link #start} returns at once; the agent works on its own thread. It loads its identity;
+ * if there is none it registers with {@code GITOPSHQ_REGISTRATION_TOKEN} and persists the result;
+ * then it keeps the Connect stream to the hub open, reconnecting with backoff, until
+ * {@link #close()} or until it gives up. Giving up completes {@link #exitCode()} with:
+ *
+ * <ul>
+ *   <li>{@value #EXIT_IDENTITY_STORE} — the identity could not be loaded, or could not be saved
+ *       after registering (the registration token is then consumed; a new join token is needed);
+ *   <li>{@value #EXIT_CONFIGURATION} — no identity and no registration token, or the hub rejected
+ *       the registration token (UNAUTHENTICATED) or the registration (FAILED_PRECONDITION,
+ *       INVALID_ARGUMENT);
+ *   <li>{@value #EXIT_IDENTITY_REJECTED} — the hub rejected the stored agent token on Connect
+ *       (revoked, or the cluster was deregistered); the agent does not retry it.
+ * </ul>
+ *
+ * <p>{@link #close()} ends the stream cleanly and completes {@link #exitCode()} with
+ * {@value #EXIT_OK} unless it had already completed. No token is ever logged.
+ */
+public final class Agent implements AutoCloseable {
+
+  /** The agent was stopped by {@link #close()} (or a signal). */
+  public static final int EXIT_OK = 0;
+  /** The identity store failed. */
+  public static final int EXIT_IDENTITY_STORE = 1;
+  /** Configuration error, missing credentials, or the registration was rejected. */
+  public static final int EXIT_CONFIGURATION = 2;
+  /** The hub rejected the agent's identity. */
+  public static final int EXIT_IDENTITY_REJECTED = 3;
+
+  private static final Logger log = LoggerFactory.getLogger(Agent.class);
+  private static final int STORE_ATTEMPTS = 5;
+  private static final Duration STORE_RETRY_DELAY = Duration.ofMillis(250);
+  private static final Duration IN_FLIGHT_GRACE = Duration.ofSeconds(1);
+  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
+  private final AgentConfig config;
+  private final IdentityStore store;
+  private final ManagedChannel channel;
+  private final HubLink link;
+  private final CommandRunner commands;
+  private final LazyClient kube;
+  private final CompletableFuture<Integer> exitCode = new CompletableFuture<>();
+  private final Thread thread;
+
+  private Agent(AgentConfig config, Supplier<KubernetesClient> kubeSupplier, boolean ownsKube) {
+    this.config = config;
+    this.kube = new LazyClient(kubeSupplier, ownsKube);
+    this.store = config.identityStoreMode() == IdentityStoreMode.FILE
+        ? new FileIdentityStore(config.agentTokenPath())
+        : new SecretIdentityStore(kube, config.identitySecretNamespace(),
+            config.identitySecretName());
+    String version = AgentVersion.current();
+    this.channel = HubChannels.create(config, version);
+    this.commands =
+        new CommandRunner(
+            capabilitySet(config.capabilities()), new KubeCommands(kube), Clock.systemUTC(), this::reply);
+    this.link = new HubLink(config, channel, version, Instant.now(), this::onHubMessage);
+    this.thread = new Thread(this::runLifecycle, "gitopshq-agent");
+  }
+
+  /**
+   * Starts an agent that creates its own Kubernetes client (in-cluster configuration, or
+   * {@code KUBECONFIG}) when it first needs one, and closes it on {@link #close()}.
+   *
+   * @throws ConfigException if the TLS settings cannot be used (e.g. an unreadable CA file)
+   */
+  public static Agent start(AgentConfig config) {
+    return start(config, () -> new KubernetesClientBuilder().build(), true);
+  }
+
+  /**
+   * Starts an agent with a Kubernetes client supplied by the caller, e.g. a TestKube's
+   * {@code client()}. The supplier is called lazily, at most once; the caller keeps ownership of
+   * the client.
+   *
+   * @throws ConfigException if the TLS settings cannot be used (e.g. an unreadable CA file)
+   */
+  public static Agent start(AgentConfig config, Supplier<KubernetesClient> kubernetes) {
+    return start(config, kubernetes, false);
+  }
+
+  private static Agent start(AgentConfig config, Supplier<KubernetesClient> kube, boolean owns) {
+    Agent agent = new Agent(config, kube, owns);
+    agent.logStartup();
+    agent.thread.start();
+    return agent;
+  }
+
+  /**
+   * Waits until the agent is connected (the hub answered Hello with Welcome) or the timeout
+   * passes or the agent gives up.
+   *
+   * @return whether the agent is connected
+   */
+  public boolean awaitConnected(Duration timeout) throws InterruptedException {
+    return link.awaitConnected(timeout);
+  }
+
+  /** True while the Connect stream is open and welcomed by the hub. */
+  public boolean isConnected() {
+    return link.isConnected();
+  }
+
+  /** The hub's id of this cluster, once known from the stored identity or the hub. */
+  public Optional<String> clusterId() {
+    return link.clusterId();
+  }
+
+  /** How many Register calls this agent made (0 when it started with a stored identity). */
+  public int registerCalls() {
+    return link.registerCalls();
+  }
+
+  /** How many Connect streams this agent opened, including failed attempts. */
+  public int connectAttempts() {
+    return link.connectAttempts();
+  }
+
+  /** How many heartbeats this agent sent, over all streams. */
+  public long heartbeatsSent() {
+    return link.heartbeatsSent();
+  }
+
+  /** Where the identity is kept, e.g. {@code file /tmp/gitopshq-agent-token}. */
+  public String identityLocation() {
+    return store.location();
+  }
+
+  /**
+   * Completes with the process exit code when the agent stops: {@value #EXIT_OK} after
+   * {@link #close()}, otherwise the code of the failure it gave up on (see the class Javadoc).
+   */
+  public CompletableFuture<Integer> exitCode() {
+    return exitCode;
+  }
+
+  /**
+   * Stops the agent: half-closes the Connect stream so the hub sees a clean disconnect, stops
+   * retrying, and releases the channel (and the Kubernetes client if the agent created it).
+   * Idempotent; returns within a few seconds.
+   */
+  @Override
+  public void close() {
+    boolean running = !exitCode.isDone();
+    link.close();
+    try {
+      // A Register call in flight gets a moment to finish, so that an identity the hub has
+      // already issued is still saved; after that the channel is cut to end any blocked call.
+      thread.join(IN_FLIGHT_GRACE.toMillis());
+      if (thread.isAlive()) {
+        channel.shutdownNow();
+        thread.join(CLOSE_TIMEOUT.toMillis());
+      }
+      if (thread.isAlive()) {
+        thread.interrupt();
+        thread.join(CLOSE_TIMEOUT.toMillis());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    release();
+    exitCode.complete(EXIT_OK);
+    if (running) {
+      log.info("agent stopped");
+    }
+  }
+
+  private void logStartup() {
+    String transport = config.hubPlaintext() ? "plaintext"
+        : config.hubInsecure() ? "TLS without certificate verification"
+        : config.hubCaFile().map(ca -> "TLS (system trust + " + ca + ")").orElse("TLS");
+    log.info("GitOpsHQ agent {} starting: hub={} ({}), cluster={}, identity={}, capabilities={}",
+        AgentVersion.current(), config.hubAddress(), transport, config.clusterName(),
+        store.location(), String.join(",", config.capabilities()));
+    if (config.hubInsecure()) {
+      log.warn("WARNING: {}=true: the hub's TLS certificate is not verified, so anyone on the"
+          + " network path can impersonate the hub; use this for development only",
+          AgentConfig.HUB_INSECURE);
+    }
+  }
+
+  private void runLifecycle() {
+    int code;
+    try {
+      code = lifecycle();
+    } catch (LinkFailure failure) {
+      log.error("{}", failure.getMessage());
+      code = failure.exitCode();
+    } catch (RuntimeException e) {
+      log.error("the agent stopped on an unexpected error: {}", Redactor.redact(e.toString()));
+      code = EXIT_IDENTITY_STORE;
+    }
+    if (code != EXIT_OK) {
+      link.close();
+      release();
+    }
+    exitCode.complete(code);
+  }
+
+  private int lifecycle() throws LinkFailure {
+    Optional<AgentIdentity> stored = loadIdentity();
+    AgentIdentity identity;
+    if (stored.isPresent()) {
+      identity = stored.get();
+      log.info("using the stored identity of cluster {} from {}", identity.clusterId(),
+          store.location());
+      if (!identity.hubAddress().equals(config.hubAddress())) {
+        log.warn("the stored identity was issued by hub {} but {} is {}; connecting to {}",
+            identity.hubAddress(), AgentConfig.HUB_ADDRESS, config.hubAddress(),
+            config.hubAddress());
+      }
+    } else {
+      Optional<String> registrationToken = config.registrationToken();
+      if (registrationToken.isEmpty()) {
+        throw new LinkFailure(EXIT_CONFIGURATION, "no identity found at " + store.location()
+            + " and " + AgentConfig.REGISTRATION_TOKEN + " is not set; create a join token with"
+            + " POST /api/v2/clusters/{id}/join-token");
+      }
+      Optional<RegisterResponse> response = link.register(registrationToken.get());
+      if (response.isEmpty()) {
+        return EXIT_OK;
+      }
+      identity = new AgentIdentity(response.get().getClusterId(), response.get().getAgentToken(),
+          config.hubAddress(), Instant.now());
+      persist(identity);
+    }
+    link.run(identity);
+    return EXIT_OK;
+  }
+
+  /** Loads the identity, retrying briefly because the Kubernetes API may still be starting. */
+  private Optional<AgentIdentity> loadIdentity() throws LinkFailure {
+    IdentityStoreException last = null;
+    for (int attempt = 1; attempt <= STORE_ATTEMPTS; attempt++) {
+      try {
+        return store.load();
+      } catch (IdentityStoreException e) {
+        last = e;
+        log.warn("cannot load the agent identity (attempt {} of {}): {}", attempt, STORE_ATTEMPTS,
+            Redactor.redact(e.getMessage()));
+        pause(attempt);
+      }
+    }
+    throw new LinkFailure(EXIT_IDENTITY_STORE, "giving up: cannot load the agent identity from "
+        + store.location() + ": " + Redactor.redact(last.getMessage()));
+  }
+
+  /**
+   * Saves a fresh identity. The registration token is consumed by now, so failing here is
+   * expensive for the operator; the store is retried a few times before giving up loudly.
+   */
+  private void persist(AgentIdentity identity) throws LinkFailure {
+    IdentityStoreException last = null;
+    for (int attempt = 1; attempt <= STORE_ATTEMPTS; attempt++) {
+      try {
+        store.save(identity);
+        log.info("saved the agent identity of cluster {} to {}", identity.clusterId(),
+            store.location());
+        return;
+      } catch (IdentityStoreException e) {
+        last = e;
+        log.warn("cannot save the agent identity (attempt {} of {}): {}", attempt, STORE_ATTEMPTS,
+            Redactor.redact(e.getMessage()));
+        pause(attempt);
+      }
+    }
+    throw new LinkFailure(EXIT_IDENTITY_STORE, "REGISTRATION LOST: the hub registered cluster "
+        + identity.clusterId() + " but its agent identity could not be saved to "
+        + store.location() + " (" + Redactor.redact(last.getMessage()) + "). The registration"
+        + " token is now consumed: fix the identity store, then create a new join token with"
+        + " POST /api/v2/clusters/" + identity.clusterId() + "/join-token and restart the agent"
+        + " with it.");
+  }
+
+  private static void pause(int attempt) {
+    try {
+      Thread.sleep(STORE_RETRY_DELAY.toMillis() * attempt);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Hub messages other than Welcome: commands go to the runner's own thread. */
+  private void onHubMessage(HubMessage message) {
+    if (message.hasExecuteCommand()) {
+      commands.submit(message.getExecuteCommand());
+    }
+  }
+
+  /**
+   * Sends a command's result. If the stream is down it is dropped here: the hub re-sends the
+   * command after the reconnect, and the runner answers the repeat from memory.
+   */
+  private void reply(CommandResult result) {
+    boolean sent =
+        link.send(
+            AgentMessage.newBuilder()
+                .setCorrelationId(result.getCommandId())
+                .setCommandResult(result)
+                .build());
+    if (!sent) {
+      log.info("result of command {} not sent (not connected); the hub will ask again", result.getCommandId());
+    }
+  }
+
+  private static Set<Capability> capabilitySet(List<String> names) {
+    EnumSet<Capability> set = EnumSet.noneOf(Capability.class);
+    names.forEach(n -> Capability.fromSeedName(n).ifPresent(set::add));
+    return set;
+  }
+
+  /** How many commands reached the cluster (repeats and refusals excluded). */
+  public int commandsExecuted() {
+    return commands.executions();
+  }
+
+  private void release() {
+    commands.close();
+    channel.shutdown();
+    try {
+      if (!channel.awaitTermination(2, TimeUnit.SECONDS)) {
+        channel.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      channel.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+    kube.close();
+  }
+
+  /** Creates the Kubernetes client on first use, and closes it only if the agent created it. */
+  private static final class LazyClient implements Supplier<KubernetesClient> {
+
+    private final Supplier<KubernetesClient> factory;
+    private final boolean owned;
+    private KubernetesClient client;
+
+    LazyClient(Supplier<KubernetesClient> factory, boolean owned) {
+      this.factory = factory;
+      this.owned = owned;
+    }
+
+    @Override
+    public synchronized KubernetesClient get() {
+      if (client == null) {
+        client = factory.get();
+      }
+      return client;
+    }
+
+    synchronized void close() {
+      if (owned && client != null) {
+        client.close();
+        client = null;
+      }
+    }
+  }
+}

@@ -1,0 +1,162 @@
+package dev.gitopshq.agent.commands;
+
+import com.google.protobuf.Timestamp;
+import dev.gitopshq.agent.config.Capability;
+import dev.gitopshq.agent.kube.KubeCommands;
+import dev.gitopshq.agent.v1.CommandResult;
+import dev.gitopshq.agent.v1.ExecuteCommand;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs commands from the hub on one worker thread, so two commands never race on one object.
+ *
+ * <p>Each command id runs at most once: a repeat (the hub re-sends after a reconnect or its own
+ * restart) is answered with the first result from memory, and across agent restarts the command
+ * stamp on the object makes the re-run a no-op. A command whose deadline has passed is not run.
+ * A type whose capability this agent was not given is refused.
+ */
+public final class CommandRunner implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(CommandRunner.class);
+  private static final int REMEMBERED = 10_000;
+  private static final Map<String, Capability> NEEDS =
+      Map.of(
+          "sync", Capability.ARGOCD_WRITE,
+          "rollback", Capability.ARGOCD_WRITE,
+          "restart", Capability.KUBERNETES_RESTART,
+          "scale", Capability.KUBERNETES_SCALE);
+
+  private final Set<Capability> capabilities;
+  private final KubeCommands kube;
+  private final Clock clock;
+  private final Consumer<CommandResult> reply;
+  private final ExecutorService worker =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "gitopshq-commands");
+            t.setDaemon(true);
+            return t;
+          });
+  private final AtomicInteger executions = new AtomicInteger();
+  private final Map<String, CommandResult> done =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(16, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, CommandResult> eldest) {
+              return size() > REMEMBERED;
+            }
+          });
+
+  public CommandRunner(
+      Set<Capability> capabilities, KubeCommands kube, Clock clock, Consumer<CommandResult> reply) {
+    this.capabilities = Set.copyOf(capabilities);
+    this.kube = kube;
+    this.clock = clock;
+    this.reply = reply;
+  }
+
+  /** Queues a command; its result goes to the reply consumer. */
+  public void submit(ExecuteCommand command) {
+    worker.execute(() -> reply.accept(run(command)));
+  }
+
+  /** How many commands actually reached the cluster (repeats and refusals excluded). */
+  public int executions() {
+    return executions.get();
+  }
+
+  CommandResult run(ExecuteCommand c) {
+    CommandResult earlier = done.get(c.getCommandId());
+    if (earlier != null) {
+      log.info("command {} was already run; repeating its result", c.getCommandId());
+      return earlier;
+    }
+    Capability needed = NEEDS.get(c.getType());
+    if (needed == null) {
+      return result(c, CommandResult.Outcome.REFUSED, "", "unknown command type '" + c.getType() + "'");
+    }
+    if (!capabilities.contains(needed)) {
+      return result(c, CommandResult.Outcome.REFUSED, "",
+          "this agent does not have the " + needed.seedName() + " capability");
+    }
+    Instant now = clock.instant();
+    if (c.hasDeadline()
+        && now.isAfter(Instant.ofEpochSecond(c.getDeadline().getSeconds(), c.getDeadline().getNanos()))) {
+      return remember(c, result(c, CommandResult.Outcome.EXPIRED, "", "the command's deadline had passed; it was not run"));
+    }
+    log.info(
+        "running command {}: {} {} {}/{}{} requested by {}",
+        c.getCommandId(), c.getType(), c.getTarget().getKind(), c.getTarget().getNamespace(),
+        c.getTarget().getName(), c.getBreakGlass() ? " (break-glass)" : "", c.getRequestedBy());
+    KubeCommands.Outcome o;
+    try {
+      o = execute(c);
+    } catch (RuntimeException e) {
+      o = new KubeCommands.Outcome(false, "", "unexpected error: " + e.getMessage());
+    }
+    executions.incrementAndGet();
+    CommandResult r =
+        o.success()
+            ? result(c, CommandResult.Outcome.SUCCEEDED, o.output(), "")
+            : result(c, CommandResult.Outcome.FAILED, "", o.error());
+    log.info("command {} {}: {}", c.getCommandId(), o.success() ? "succeeded" : "failed", o.success() ? o.output() : o.error());
+    return remember(c, r);
+  }
+
+  private KubeCommands.Outcome execute(ExecuteCommand c) {
+    String ns = c.getTarget().getNamespace();
+    String name = c.getTarget().getName();
+    Map<String, String> p = c.getParamsMap();
+    return switch (c.getType()) {
+      case "scale" -> {
+        int replicas;
+        try {
+          replicas = Integer.parseInt(p.getOrDefault("replicas", ""));
+        } catch (NumberFormatException e) {
+          yield new KubeCommands.Outcome(false, "", "params.replicas is not a number");
+        }
+        yield kube.scale(ns, name, c.getCommandId(), replicas);
+      }
+      case "restart" -> kube.restart(ns, name, c.getCommandId());
+      case "sync" -> kube.sync(ns, name, c.getCommandId(), c.getRequestedBy(), p.get("revision"));
+      default -> kube.rollback(ns, name, c.getCommandId(), c.getRequestedBy(), p.get("historyId"), p.get("revision"));
+    };
+  }
+
+  private CommandResult remember(ExecuteCommand c, CommandResult r) {
+    done.put(c.getCommandId(), r);
+    return r;
+  }
+
+  private CommandResult result(ExecuteCommand c, CommandResult.Outcome outcome, String output, String error) {
+    Instant now = clock.instant();
+    return CommandResult.newBuilder()
+        .setCommandId(c.getCommandId())
+        .setOutcome(outcome)
+        .setOutput(output == null ? "" : output)
+        .setError(error == null ? "" : error)
+        .setFinishedAt(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+        .build();
+  }
+
+  @Override
+  public void close() {
+    worker.shutdown();
+    try {
+      worker.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

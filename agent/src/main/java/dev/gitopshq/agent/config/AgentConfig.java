@@ -1,0 +1,343 @@
+package dev.gitopshq.agent.config;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The agent's configuration, read once at start from environment variables and immutable
+ * afterwards.
+ *
+ * <p>Build it with {@link #fromEnv(Map)}, which validates every value and throws a
+ * {@link ConfigException} naming the variable at fault. The registration token is a secret:
+ * {@link #toString()} only says whether it is set.
+ *
+ * @param hubAddress the hub's agent gRPC endpoint, {@code host:port}
+ * @param registrationToken the single-use registration token, needed on first run only
+ * @param identityStoreMode where the identity is persisted
+ * @param agentTokenPath the identity file in {@link IdentityStoreMode#FILE} mode
+ * @param identitySecretName the identity Secret in {@link IdentityStoreMode#SECRET} mode
+ * @param identitySecretNamespace the identity Secret's namespace
+ * @param clusterName the cluster's name in the hub (an RFC 1123 label)
+ * @param displayName human-readable name, may be empty
+ * @param provider cloud provider label, may be empty
+ * @param region region label, may be empty
+ * @param environment environment label, may be empty
+ * @param capabilities capability seed names, in configured order, without duplicates
+ * @param statusIntervalSeconds a heartbeat interval that overrides the hub's setting, if set
+ * @param hubInsecure use TLS but skip certificate verification
+ * @param hubPlaintext connect without TLS
+ * @param hubCaFile a PEM bundle of extra trusted CAs, if set
+ * @param reconnectMaxSeconds the cap of the reconnect backoff
+ */
+public record AgentConfig(
+    String hubAddress,
+    Optional<String> registrationToken,
+    IdentityStoreMode identityStoreMode,
+    Path agentTokenPath,
+    String identitySecretName,
+    String identitySecretNamespace,
+    String clusterName,
+    String displayName,
+    String provider,
+    String region,
+    String environment,
+    List<String> capabilities,
+    OptionalInt statusIntervalSeconds,
+    boolean hubInsecure,
+    boolean hubPlaintext,
+    Optional<Path> hubCaFile,
+    int reconnectMaxSeconds) {
+
+  /** Hub gRPC endpoint, {@code host:port}. Required. */
+  public static final String HUB_ADDRESS = "GITOPSHQ_HUB_ADDRESS";
+  /** One-time registration token. Required on first run only. */
+  public static final String REGISTRATION_TOKEN = "GITOPSHQ_REGISTRATION_TOKEN";
+  /** {@code file} or {@code secret}. */
+  public static final String IDENTITY_STORE_MODE = "GITOPSHQ_IDENTITY_STORE_MODE";
+  /** The identity file in file mode. */
+  public static final String AGENT_TOKEN_PATH = "GITOPSHQ_AGENT_TOKEN_PATH";
+  /** The identity Secret's name in secret mode. */
+  public static final String IDENTITY_SECRET_NAME = "GITOPSHQ_IDENTITY_SECRET_NAME";
+  /** The identity Secret's namespace in secret mode. */
+  public static final String IDENTITY_SECRET_NAMESPACE = "GITOPSHQ_IDENTITY_SECRET_NAMESPACE";
+  /** The cluster's name in the hub. */
+  public static final String CLUSTER_NAME = "GITOPSHQ_CLUSTER_NAME";
+  /** Human-readable cluster name. */
+  public static final String DISPLAY_NAME = "GITOPSHQ_DISPLAY_NAME";
+  /** Cloud provider label. */
+  public static final String PROVIDER = "GITOPSHQ_PROVIDER";
+  /** Region label. */
+  public static final String REGION = "GITOPSHQ_REGION";
+  /** Environment label. */
+  public static final String ENVIRONMENT = "GITOPSHQ_ENVIRONMENT";
+  /** Comma-separated capability seed names. */
+  public static final String CAPABILITIES = "GITOPSHQ_CAPABILITIES";
+  /** Heartbeat interval in seconds, overriding the hub's setting. */
+  public static final String STATUS_INTERVAL_SECONDS = "GITOPSHQ_STATUS_INTERVAL_SECONDS";
+  /** Use TLS without verifying the hub's certificate. */
+  public static final String HUB_INSECURE = "GITOPSHQ_HUB_INSECURE";
+  /** Connect without TLS. */
+  public static final String HUB_PLAINTEXT = "GITOPSHQ_HUB_PLAINTEXT";
+  /** PEM bundle of extra trusted CAs. */
+  public static final String HUB_CA_FILE = "GITOPSHQ_HUB_CA_FILE";
+  /** Cap of the reconnect backoff, in seconds. */
+  public static final String RECONNECT_MAX_SECONDS = "GITOPSHQ_RECONNECT_MAX_SECONDS";
+  /** The pod's namespace, set by the Downward API in the Helm chart. */
+  public static final String POD_NAMESPACE = "POD_NAMESPACE";
+
+  /** The identity file used when {@link #AGENT_TOKEN_PATH} is not set. */
+  public static final Path DEFAULT_AGENT_TOKEN_PATH = Path.of("/tmp/gitopshq-agent-token");
+  /** The identity Secret used when {@link #IDENTITY_SECRET_NAME} is not set. */
+  public static final String DEFAULT_IDENTITY_SECRET_NAME = "gitopshq-agent-identity";
+  /** The namespace used when neither the environment nor the service account names one. */
+  public static final String FALLBACK_NAMESPACE = "gitopshq-system";
+  /** The heartbeat interval when neither the environment nor the hub sets one. */
+  public static final int DEFAULT_STATUS_INTERVAL_SECONDS = 30;
+
+  static final Path SERVICE_ACCOUNT_NAMESPACE_FILE =
+      Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
+
+  private static final Pattern HOST_PORT =
+      Pattern.compile("^(\\[[0-9A-Fa-f:.]+]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?):([0-9]{1,5})$");
+  private static final Pattern DNS_LABEL = Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
+  private static final Pattern DNS_SUBDOMAIN =
+      Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
+  private static final int MAX_SECONDS = 3600;
+
+  /** Validates the components and makes the capability list immutable. */
+  public AgentConfig {
+    Objects.requireNonNull(hubAddress, "hubAddress");
+    Objects.requireNonNull(registrationToken, "registrationToken");
+    Objects.requireNonNull(identityStoreMode, "identityStoreMode");
+    Objects.requireNonNull(agentTokenPath, "agentTokenPath");
+    Objects.requireNonNull(identitySecretName, "identitySecretName");
+    Objects.requireNonNull(identitySecretNamespace, "identitySecretNamespace");
+    Objects.requireNonNull(clusterName, "clusterName");
+    Objects.requireNonNull(displayName, "displayName");
+    Objects.requireNonNull(provider, "provider");
+    Objects.requireNonNull(region, "region");
+    Objects.requireNonNull(environment, "environment");
+    Objects.requireNonNull(statusIntervalSeconds, "statusIntervalSeconds");
+    Objects.requireNonNull(hubCaFile, "hubCaFile");
+    capabilities = List.copyOf(capabilities);
+  }
+
+  /**
+   * Reads and validates the configuration from environment variables.
+   *
+   * @param env the environment, usually {@code System.getenv()}
+   * @throws ConfigException naming the first variable that is missing or invalid
+   */
+  public static AgentConfig fromEnv(Map<String, String> env) {
+    return fromEnv(env, SERVICE_ACCOUNT_NAMESPACE_FILE);
+  }
+
+  static AgentConfig fromEnv(Map<String, String> env, Path serviceAccountNamespaceFile) {
+    String hubAddress = optional(env, HUB_ADDRESS)
+        .orElseThrow(() -> new ConfigException(HUB_ADDRESS,
+            "is required: the hub's agent gRPC endpoint, e.g. agent.gitopshq.example.com:50051"));
+    if (!validHostPort(hubAddress)) {
+      throw new ConfigException(HUB_ADDRESS,
+          "must be host:port, e.g. agent.gitopshq.example.com:50051 (was '" + hubAddress + "')");
+    }
+
+    IdentityStoreMode mode = switch (optional(env, IDENTITY_STORE_MODE).orElse("file")
+        .toLowerCase(Locale.ROOT)) {
+      case "file" -> IdentityStoreMode.FILE;
+      case "secret" -> IdentityStoreMode.SECRET;
+      default -> throw new ConfigException(IDENTITY_STORE_MODE,
+          "must be 'file' or 'secret' (was '" + env.get(IDENTITY_STORE_MODE).trim() + "')");
+    };
+
+    Path tokenPath = optional(env, AGENT_TOKEN_PATH).map(value -> {
+      try {
+        return Path.of(value);
+      } catch (InvalidPathException e) {
+        throw new ConfigException(AGENT_TOKEN_PATH, "is not a valid path: " + e.getReason());
+      }
+    }).orElse(DEFAULT_AGENT_TOKEN_PATH);
+
+    String secretName = optional(env, IDENTITY_SECRET_NAME).orElse(DEFAULT_IDENTITY_SECRET_NAME);
+    if (secretName.length() > 253 || !DNS_SUBDOMAIN.matcher(secretName).matches()) {
+      throw new ConfigException(IDENTITY_SECRET_NAME,
+          "must be a valid Secret name (lowercase letters, digits, '-' and '.'), was '"
+              + secretName + "'");
+    }
+    String secretNamespace = optional(env, IDENTITY_SECRET_NAMESPACE)
+        .or(() -> optional(env, POD_NAMESPACE))
+        .or(() -> readNamespaceFile(serviceAccountNamespaceFile))
+        .orElse(FALLBACK_NAMESPACE);
+    if (!validLabel(secretNamespace)) {
+      throw new ConfigException(IDENTITY_SECRET_NAMESPACE,
+          "must be a valid namespace name (an RFC 1123 label), was '" + secretNamespace + "'");
+    }
+
+    String clusterName = optional(env, CLUSTER_NAME).orElse("default");
+    if (!validLabel(clusterName)) {
+      throw new ConfigException(CLUSTER_NAME,
+          "must be an RFC 1123 label (lowercase letters, digits and '-', at most 63 characters,"
+              + " starting and ending with a letter or digit), was '" + clusterName + "'");
+    }
+
+    OptionalInt interval = optional(env, STATUS_INTERVAL_SECONDS)
+        .map(value -> OptionalInt.of(seconds(STATUS_INTERVAL_SECONDS, value)))
+        .orElse(OptionalInt.empty());
+    int reconnectMax = optional(env, RECONNECT_MAX_SECONDS)
+        .map(value -> seconds(RECONNECT_MAX_SECONDS, value))
+        .orElse(60);
+
+    boolean insecure = bool(env, HUB_INSECURE);
+    boolean plaintext = bool(env, HUB_PLAINTEXT);
+    if (insecure && plaintext) {
+      throw new ConfigException(HUB_INSECURE,
+          "and " + HUB_PLAINTEXT + " cannot both be true: one skips certificate checks on a TLS"
+              + " connection, the other disables TLS");
+    }
+    Optional<Path> caFile = optional(env, HUB_CA_FILE).map(value -> {
+      Path path;
+      try {
+        path = Path.of(value);
+      } catch (InvalidPathException e) {
+        throw new ConfigException(HUB_CA_FILE, "is not a valid path: " + e.getReason());
+      }
+      if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
+        throw new ConfigException(HUB_CA_FILE, "names " + path + ", which is not a readable file");
+      }
+      return path;
+    });
+    if (caFile.isPresent() && plaintext) {
+      throw new ConfigException(HUB_CA_FILE,
+          "is set but " + HUB_PLAINTEXT + "=true disables TLS; unset one of them");
+    }
+
+    return new AgentConfig(
+        hubAddress,
+        optional(env, REGISTRATION_TOKEN),
+        mode,
+        tokenPath,
+        secretName,
+        secretNamespace,
+        clusterName,
+        optional(env, DISPLAY_NAME).orElse(""),
+        optional(env, PROVIDER).orElse(""),
+        optional(env, REGION).orElse(""),
+        optional(env, ENVIRONMENT).orElse(""),
+        capabilities(optional(env, CAPABILITIES).orElse("observe")),
+        interval,
+        insecure,
+        plaintext,
+        caFile,
+        reconnectMax);
+  }
+
+  /** Where the identity lives, for log lines: a file path or namespace/name of a Secret. */
+  public String identityLocation() {
+    return identityStoreMode == IdentityStoreMode.FILE
+        ? "file " + agentTokenPath
+        : "Secret " + identitySecretNamespace + "/" + identitySecretName;
+  }
+
+  /** Describes the configuration without the registration token's value. */
+  @Override
+  public String toString() {
+    return "AgentConfig[hubAddress=" + hubAddress
+        + ", registrationToken=" + (registrationToken.isPresent() ? "<set>" : "<not set>")
+        + ", identityStoreMode=" + identityStoreMode
+        + ", agentTokenPath=" + agentTokenPath
+        + ", identitySecret=" + identitySecretNamespace + "/" + identitySecretName
+        + ", clusterName=" + clusterName
+        + ", displayName=" + displayName
+        + ", provider=" + provider
+        + ", region=" + region
+        + ", environment=" + environment
+        + ", capabilities=" + capabilities
+        + ", statusIntervalSeconds=" + statusIntervalSeconds
+        + ", hubInsecure=" + hubInsecure
+        + ", hubPlaintext=" + hubPlaintext
+        + ", hubCaFile=" + hubCaFile
+        + ", reconnectMaxSeconds=" + reconnectMaxSeconds + "]";
+  }
+
+  /** A variable's trimmed value; blank counts as unset, as Helm renders unset values empty. */
+  private static Optional<String> optional(Map<String, String> env, String name) {
+    return Optional.ofNullable(env.get(name)).map(String::trim).filter(v -> !v.isEmpty());
+  }
+
+  private static boolean validHostPort(String address) {
+    var matcher = HOST_PORT.matcher(address);
+    if (!matcher.matches()) {
+      return false;
+    }
+    int port = Integer.parseInt(matcher.group(3));
+    return port >= 1 && port <= 65_535;
+  }
+
+  private static boolean validLabel(String value) {
+    return value.length() <= 63 && DNS_LABEL.matcher(value).matches();
+  }
+
+  private static Optional<String> readNamespaceFile(Path file) {
+    try {
+      return Files.isReadable(file)
+          ? Optional.of(Files.readString(file).trim()).filter(v -> !v.isEmpty())
+          : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static int seconds(String variable, String value) {
+    try {
+      int seconds = Integer.parseInt(value);
+      if (seconds >= 1 && seconds <= MAX_SECONDS) {
+        return seconds;
+      }
+    } catch (NumberFormatException e) {
+      // Reported below with the same message as an out-of-range number.
+    }
+    throw new ConfigException(variable,
+        "must be a whole number of seconds from 1 to " + MAX_SECONDS + " (was '" + value + "')");
+  }
+
+  private static boolean bool(Map<String, String> env, String variable) {
+    String value = optional(env, variable).orElse("false");
+    return switch (value.toLowerCase(Locale.ROOT)) {
+      case "true", "1", "yes" -> true;
+      case "false", "0", "no" -> false;
+      default -> throw new ConfigException(variable,
+          "must be true or false (was '" + value + "')");
+    };
+  }
+
+  private static List<String> capabilities(String value) {
+    Set<String> names = new LinkedHashSet<>();
+    for (String raw : value.split(",")) {
+      String name = raw.trim().toLowerCase(Locale.ROOT);
+      if (name.isEmpty()) {
+        continue;
+      }
+      if (Capability.fromSeedName(name).isEmpty()) {
+        throw new ConfigException(CAPABILITIES,
+            "names an unknown capability '" + raw.trim() + "'; valid capabilities are "
+                + Capability.allSeedNames());
+      }
+      names.add(name);
+    }
+    if (names.isEmpty()) {
+      throw new ConfigException(CAPABILITIES, "must name at least one capability, e.g. observe");
+    }
+    return new ArrayList<>(names);
+  }
+}

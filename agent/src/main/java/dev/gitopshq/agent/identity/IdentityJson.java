@@ -1,0 +1,73 @@
+package dev.gitopshq.agent.identity;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The JSON form of an {@link AgentIdentity}, shared by the file and Secret stores:
+ * {@code {"clusterId": ..., "agentToken": ..., "hubAddress": ..., "registeredAt": "<ISO-8601>"}}.
+ * Unknown fields are ignored so that a newer agent's file still loads after a downgrade.
+ */
+final class IdentityJson {
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private IdentityJson() {}
+
+  static byte[] encode(AgentIdentity identity) {
+    Map<String, String> json = new LinkedHashMap<>();
+    json.put("clusterId", identity.clusterId());
+    json.put("agentToken", identity.agentToken());
+    json.put("hubAddress", identity.hubAddress());
+    json.put("registeredAt", identity.registeredAt().toString());
+    try {
+      return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(json);
+    } catch (JsonProcessingException e) {
+      // Serialising a map of strings cannot fail; the cause is kept, the content is not.
+      throw new IdentityStoreException("cannot encode the agent identity", e);
+    }
+  }
+
+  /**
+   * Decodes an identity.
+   *
+   * @param where the store location, for the error message
+   */
+  static AgentIdentity decode(byte[] bytes, String where) {
+    JsonNode json;
+    try {
+      json = MAPPER.readTree(bytes);
+    } catch (IOException e) {
+      // Jackson's message can quote the input, which holds the token; it is left out.
+      throw new IdentityStoreException("the agent identity in " + where + " is not valid JSON");
+    }
+    if (json == null || !json.isObject()) {
+      throw new IdentityStoreException("the agent identity in " + where + " is not a JSON object");
+    }
+    try {
+      return new AgentIdentity(
+          text(json, "clusterId", where),
+          text(json, "agentToken", where),
+          text(json, "hubAddress", where),
+          Instant.parse(text(json, "registeredAt", where)));
+    } catch (DateTimeParseException e) {
+      throw new IdentityStoreException(
+          "the agent identity in " + where + " has an invalid registeredAt timestamp");
+    }
+  }
+
+  private static String text(JsonNode json, String field, String where) {
+    JsonNode value = json.get(field);
+    if (value == null || !value.isTextual() || value.asText().isBlank()) {
+      throw new IdentityStoreException(
+          "the agent identity in " + where + " has no '" + field + "'");
+    }
+    return value.asText();
+  }
+}

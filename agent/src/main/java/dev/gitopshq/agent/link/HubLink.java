@@ -1,0 +1,604 @@
+package dev.gitopshq.agent.link;
+
+import com.google.protobuf.Timestamp;
+import dev.gitopshq.agent.config.AgentConfig;
+import dev.gitopshq.agent.identity.AgentIdentity;
+import dev.gitopshq.agent.v1.AgentHubGrpc;
+import dev.gitopshq.agent.v1.AgentMessage;
+import dev.gitopshq.agent.v1.AgentSettings;
+import dev.gitopshq.agent.v1.Heartbeat;
+import dev.gitopshq.agent.v1.Hello;
+import dev.gitopshq.agent.v1.HubMessage;
+import dev.gitopshq.agent.v1.RegisterRequest;
+import dev.gitopshq.agent.v1.RegisterResponse;
+import dev.gitopshq.agent.v1.Welcome;
+import io.grpc.ClientInterceptor;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
+import io.grpc.stub.MetadataUtils;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's side of {@code agent.v1.AgentHub}: registration, and the one long-lived Connect
+ * stream with its heartbeats and reconnects.
+ *
+ * <p>{@link #register(String)} and {@link #run(AgentIdentity)} block the calling thread and
+ * retry transient failures with {@link Backoff} (base 1 s, doubling, capped at
+ * {@code GITOPSHQ_RECONNECT_MAX_SECONDS}, full jitter). They end in one of three ways: success
+ * (register) or {@link #close()} (both), or a {@link LinkFailure} when the hub rejects a token or
+ * the registration, which no amount of retrying fixes. Every other error, including a hub that
+ * is restarting or unreachable, is retried for as long as the link is open.
+ *
+ * <p>The heartbeat interval is {@code GITOPSHQ_STATUS_INTERVAL_SECONDS} if set, else the hub's
+ * latest setting (from RegisterResponse or Welcome), else 30 seconds. Heartbeats start when the
+ * hub answers Hello with Welcome; a hub that does not answer within {@link #WELCOME_TIMEOUT} is
+ * treated like a dropped stream.
+ */
+public final class HubLink implements AutoCloseable {
+
+  /** How long the hub may take to answer Hello before the stream is abandoned and retried. */
+  public static final Duration WELCOME_TIMEOUT = Duration.ofSeconds(30);
+
+  private static final Logger log = LoggerFactory.getLogger(HubLink.class);
+  private static final Metadata.Key<String> AUTHORIZATION =
+      Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+  private static final Duration REGISTER_DEADLINE = Duration.ofSeconds(30);
+  private static final Duration BACKOFF_BASE = Duration.ofSeconds(1);
+  private static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
+  private static final String JOIN_TOKEN_HINT =
+      "issue a new one with POST /api/v2/clusters/{id}/join-token";
+
+  private final AgentConfig config;
+  private final ManagedChannel channel;
+  private final String agentVersion;
+  private final Instant startedAt;
+  private final ScheduledExecutorService scheduler;
+  private final CountDownLatch closed = new CountDownLatch(1);
+  private final HubMessageHandler handler;
+
+  private final AtomicInteger registerCalls = new AtomicInteger();
+  private final AtomicInteger connectAttempts = new AtomicInteger();
+  private final AtomicLong heartbeatsSent = new AtomicLong();
+  private final Object stateLock = new Object();
+  private volatile boolean connected;
+  private volatile String clusterId;
+  private volatile int hubIntervalSeconds;
+  private volatile Session current;
+
+  /**
+   * Creates the link; nothing is sent until {@link #register} or {@link #run} is called.
+   *
+   * @param channel the channel to the hub, owned by the caller
+   * @param agentVersion the version reported in Register and Hello
+   * @param startedAt the agent process's start time, reported in Hello
+   */
+  public HubLink(AgentConfig config, ManagedChannel channel, String agentVersion, Instant startedAt) {
+    this(config, channel, agentVersion, startedAt, message ->
+        log.debug("ignoring hub message with payload {}", message.getPayloadCase()));
+  }
+
+  /**
+   * Creates the link with a handler for hub messages other than Welcome.
+   *
+   * @param handler receives every other hub message, e.g. ExecuteCommand; answers go back
+   *     through {@link #send(AgentMessage)}
+   */
+  public HubLink(AgentConfig config, ManagedChannel channel, String agentVersion,
+      Instant startedAt, HubMessageHandler handler) {
+    this.config = config;
+    this.channel = channel;
+    this.agentVersion = agentVersion;
+    this.startedAt = startedAt;
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+      Thread thread = new Thread(runnable, "gitopshq-agent-heartbeat");
+      thread.setDaemon(true);
+      return thread;
+    });
+    this.handler = handler;
+  }
+
+  /**
+   * Exchanges the registration token for the agent's identity, retrying transient failures.
+   *
+   * @return the hub's answer, or empty if the link was closed first
+   * @throws LinkFailure with exit code 2 if the hub rejects the token (UNAUTHENTICATED) or the
+   *     request (FAILED_PRECONDITION, INVALID_ARGUMENT), and with exit code 1 if it answers
+   *     without an agent token
+   */
+  public Optional<RegisterResponse> register(String registrationToken) throws LinkFailure {
+    RegisterRequest request = RegisterRequest.newBuilder()
+        .setClusterName(config.clusterName())
+        .setDisplayName(config.displayName())
+        .setProvider(config.provider())
+        .setRegion(config.region())
+        .setEnvironment(config.environment())
+        .setAgentVersion(agentVersion)
+        .addAllCapabilities(config.capabilities())
+        .build();
+    Backoff backoff = backoff();
+    while (!stopping()) {
+      if (registerCalls.incrementAndGet() == 1) {
+        log.info("registering cluster '{}' with hub {}", config.clusterName(), config.hubAddress());
+      }
+      try {
+        channel.resetConnectBackoff();
+        RegisterResponse response = AgentHubGrpc.newBlockingStub(channel)
+            .withInterceptors(bearer(registrationToken))
+            .withDeadlineAfter(REGISTER_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
+            .register(request);
+        if (response.getClusterId().isBlank() || response.getAgentToken().isBlank()) {
+          throw new LinkFailure(1, "the hub accepted the registration but sent no cluster id or"
+              + " agent token; the registration token is consumed, so " + JOIN_TOKEN_HINT);
+        }
+        adoptHubSettings(response.getSettings());
+        clusterId = response.getClusterId();
+        log.info("registered as cluster {}", response.getClusterId());
+        return Optional.of(response);
+      } catch (StatusRuntimeException e) {
+        if (stopping()) {
+          break;
+        }
+        Status status = e.getStatus();
+        switch (status.getCode()) {
+          case UNAUTHENTICATED -> throw new LinkFailure(2,
+              "registration token was rejected (unknown, expired or already used); "
+                  + JOIN_TOKEN_HINT);
+          case FAILED_PRECONDITION, INVALID_ARGUMENT -> throw new LinkFailure(2,
+              "the hub refused the registration of cluster '" + config.clusterName() + "': "
+                  + Redactor.redact(status.getDescription()));
+          default -> {
+            Duration delay = backoff.next();
+            log.warn("registration attempt failed ({}); retrying in {}", describe(status),
+                seconds(delay));
+            // The loop condition notices a close that ended the sleep early.
+            sleep(delay);
+          }
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Keeps the Connect stream open with the given identity until {@link #close()}, reconnecting
+   * after every disconnect.
+   *
+   * @throws LinkFailure with exit code 3 if the hub rejects the agent token (UNAUTHENTICATED);
+   *     the link does not try that identity again
+   */
+  public void run(AgentIdentity identity) throws LinkFailure {
+    clusterId = identity.clusterId();
+    Backoff backoff = backoff();
+    while (!stopping()) {
+      connectAttempts.incrementAndGet();
+      Session session = new Session(identity);
+      SessionEnd end = session.run();
+      if (stopping()) {
+        return;
+      }
+      if (end.status().getCode() == Status.Code.UNAUTHENTICATED) {
+        throw new LinkFailure(3, "the hub rejected the agent identity of cluster "
+            + identity.clusterId() + " (token revoked or cluster deregistered); not retrying"
+            + " with this identity. Register again: delete the stored identity and set"
+            + " GITOPSHQ_REGISTRATION_TOKEN to a new join token (POST /api/v2/clusters/"
+            + identity.clusterId() + "/join-token)");
+      }
+      // A stream that stayed up for two heartbeats proved the link healthy, so the next
+      // disconnect starts the backoff over instead of waiting as long as after a flapping link.
+      if (end.connectedFor().compareTo(Duration.ofSeconds(2L * end.intervalSeconds())) > 0) {
+        backoff.reset();
+      }
+      Duration delay = backoff.next();
+      log.warn("disconnected from hub {} ({}); reconnecting in {}", config.hubAddress(),
+          describe(end.status()), seconds(delay));
+      if (sleep(delay)) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * Sends a message to the hub on the current Connect stream, e.g. a CommandResult. Safe to call
+   * from any thread.
+   *
+   * @return false if no stream is connected; the message is then dropped, and the hub is expected
+   *     to ask again after the agent reconnects
+   */
+  public boolean send(AgentMessage message) {
+    Session session = current;
+    return session != null && session.welcomedAtNanos != 0 && session.send(message);
+  }
+
+  /** True while a Connect stream is open and the hub has answered it with Welcome. */
+  public boolean isConnected() {
+    return connected;
+  }
+
+  /**
+   * Waits until {@link #isConnected()} or the timeout.
+   *
+   * @return whether the link is connected
+   */
+  public boolean awaitConnected(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (stateLock) {
+      while (!connected) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || isClosed()) {
+          return connected;
+        }
+        TimeUnit.NANOSECONDS.timedWait(stateLock, left);
+      }
+      return true;
+    }
+  }
+
+  /** The cluster id, once known from the stored identity, Register or Welcome. */
+  public Optional<String> clusterId() {
+    return Optional.ofNullable(clusterId);
+  }
+
+  /** How many Register calls were made. */
+  public int registerCalls() {
+    return registerCalls.get();
+  }
+
+  /** How many Connect streams were opened. */
+  public int connectAttempts() {
+    return connectAttempts.get();
+  }
+
+  /** How many heartbeats were sent, over all streams. */
+  public long heartbeatsSent() {
+    return heartbeatsSent.get();
+  }
+
+  /**
+   * Ends the link: half-closes the open stream so the hub sees a clean goodbye, waits briefly for
+   * it to finish, and makes {@link #register} and {@link #run} return. Idempotent. The channel is
+   * the caller's to shut down afterwards.
+   */
+  @Override
+  public void close() {
+    if (isClosed()) {
+      return;
+    }
+    closed.countDown();
+    synchronized (stateLock) {
+      stateLock.notifyAll();
+    }
+    Session session = current;
+    if (session != null) {
+      session.closeGracefully();
+    }
+    scheduler.shutdownNow();
+  }
+
+  private boolean isClosed() {
+    return closed.getCount() == 0;
+  }
+
+  /** Closed, or the calling thread was interrupted, which the agent only does to stop it. */
+  private boolean stopping() {
+    return isClosed() || Thread.currentThread().isInterrupted();
+  }
+
+  /** Sleeps for the delay; returns true if the link was closed meanwhile. */
+  private boolean sleep(Duration delay) {
+    try {
+      return closed.await(delay.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return true;
+    }
+  }
+
+  private Backoff backoff() {
+    return new Backoff(BACKOFF_BASE, Duration.ofSeconds(config.reconnectMaxSeconds()),
+        () -> ThreadLocalRandom.current().nextDouble());
+  }
+
+  private void adoptHubSettings(AgentSettings settings) {
+    if (settings != null && settings.getHeartbeatIntervalSeconds() > 0) {
+      hubIntervalSeconds = settings.getHeartbeatIntervalSeconds();
+    }
+  }
+
+  /** The heartbeat interval: configured, else the hub's latest setting, else the default. */
+  private int intervalSeconds() {
+    if (config.statusIntervalSeconds().isPresent()) {
+      return config.statusIntervalSeconds().getAsInt();
+    }
+    int fromHub = hubIntervalSeconds;
+    return fromHub > 0 ? fromHub : AgentConfig.DEFAULT_STATUS_INTERVAL_SECONDS;
+  }
+
+  private void setConnected(boolean value) {
+    synchronized (stateLock) {
+      connected = value;
+      stateLock.notifyAll();
+    }
+  }
+
+  private static ClientInterceptor bearer(String token) {
+    Metadata headers = new Metadata();
+    headers.put(AUTHORIZATION, "Bearer " + token);
+    return MetadataUtils.newAttachHeadersInterceptor(headers);
+  }
+
+  private static Timestamp timestamp(Instant instant) {
+    return Timestamp.newBuilder()
+        .setSeconds(instant.getEpochSecond())
+        .setNanos(instant.getNano())
+        .build();
+  }
+
+  /**
+   * A status on one line as "CODE: description (root cause)", with anything token-shaped
+   * removed. The root cause is what an operator can act on, e.g. "Connection refused" or a
+   * certificate path error, while gRPC's own description is often generic.
+   */
+  static String describe(Status status) {
+    StringBuilder text = new StringBuilder(status.getCode().name());
+    if (status.getDescription() != null) {
+      text.append(": ").append(firstLine(status.getDescription()));
+    }
+    Throwable root = status.getCause();
+    while (root != null && root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    if (root != null && root.getMessage() != null) {
+      text.append(" (").append(firstLine(root.getMessage())).append(')');
+    }
+    return Redactor.redact(text.toString());
+  }
+
+  private static String firstLine(String text) {
+    int newline = text.indexOf('\n');
+    return (newline < 0 ? text : text.substring(0, newline)).trim();
+  }
+
+  private static String seconds(Duration delay) {
+    return String.format("%.1f s", delay.toMillis() / 1000.0);
+  }
+
+  /** How a stream ended, and how long it was connected. */
+  private record SessionEnd(Status status, Duration connectedFor, int intervalSeconds) {}
+
+  /** One Connect stream: Hello, Welcome, heartbeats, until either side ends it. */
+  private final class Session implements ClientResponseObserver<AgentMessage, HubMessage> {
+
+    private final AgentIdentity identity;
+    private final CompletableFuture<Status> ended = new CompletableFuture<>();
+    private final AtomicLong sequence = new AtomicLong();
+    private final Object sendLock = new Object();
+    private ClientCallStreamObserver<AgentMessage> requests;
+    private ScheduledFuture<?> heartbeats;
+    private ScheduledFuture<?> welcomeTimeout;
+    private volatile long welcomedAtNanos;
+    private volatile int intervalSeconds;
+
+    Session(AgentIdentity identity) {
+      this.identity = identity;
+      this.intervalSeconds = intervalSeconds();
+    }
+
+    SessionEnd run() {
+      current = this;
+      try {
+        if (isClosed()) {
+          return new SessionEnd(Status.CANCELLED, Duration.ZERO, intervalSeconds);
+        }
+        channel.resetConnectBackoff();
+        AgentHubGrpc.newStub(channel).withInterceptors(bearer(identity.agentToken())).connect(this);
+        if (isClosed()) {
+          // close() ran before this stream existed, so it could not end it; do that here.
+          cancel("agent shutting down");
+        }
+        send(AgentMessage.newBuilder()
+            .setHello(Hello.newBuilder()
+                .setAgentVersion(agentVersion)
+                .addAllCapabilities(config.capabilities())
+                .setHeartbeatIntervalSeconds(intervalSeconds)
+                .setStartedAt(timestamp(startedAt)))
+            .build());
+        ScheduledFuture<?> timeout = schedule(() -> {
+          if (welcomedAtNanos == 0) {
+            cancel("the hub did not answer Hello within " + WELCOME_TIMEOUT.toSeconds() + " s");
+          }
+        }, WELCOME_TIMEOUT.toMillis());
+        synchronized (sendLock) {
+          welcomeTimeout = timeout;
+        }
+        Status status = awaitEnd();
+        long welcomedAt = welcomedAtNanos;
+        Duration connectedFor = welcomedAt == 0
+            ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - welcomedAt);
+        return new SessionEnd(status, connectedFor, intervalSeconds);
+      } finally {
+        stopTimers();
+        setConnected(false);
+        current = null;
+      }
+    }
+
+    private Status awaitEnd() {
+      try {
+        return ended.get();
+      } catch (InterruptedException e) {
+        // The agent's thread is only interrupted to stop it; the flag stays set for the loop.
+        Thread.currentThread().interrupt();
+        cancel("agent interrupted");
+        return Status.CANCELLED.withDescription("agent interrupted");
+      } catch (ExecutionException e) {
+        return Status.fromThrowable(e.getCause());
+      }
+    }
+
+    @Override
+    public void beforeStart(ClientCallStreamObserver<AgentMessage> requestStream) {
+      synchronized (sendLock) {
+        this.requests = requestStream;
+      }
+    }
+
+    @Override
+    public void onNext(HubMessage message) {
+      if (message.getPayloadCase() == HubMessage.PayloadCase.WELCOME) {
+        onWelcome(message.getWelcome());
+        return;
+      }
+      try {
+        handler.onMessage(message);
+      } catch (RuntimeException e) {
+        // A faulty handler must not end the stream; the hub sees no answer and can ask again.
+        log.error("handling a {} message from the hub failed: {}", message.getPayloadCase(),
+            Redactor.redact(e.toString()));
+      }
+    }
+
+    private void onWelcome(Welcome welcome) {
+      adoptHubSettings(welcome.getSettings());
+      int interval = intervalSeconds();
+      if (!welcome.getClusterId().isBlank()) {
+        if (!welcome.getClusterId().equals(identity.clusterId())) {
+          log.warn("the hub welcomed this agent as cluster {} but the stored identity says {}",
+              welcome.getClusterId(), identity.clusterId());
+        }
+        clusterId = welcome.getClusterId();
+      }
+      synchronized (sendLock) {
+        if (heartbeats != null) {
+          heartbeats.cancel(false);
+        }
+        intervalSeconds = interval;
+        heartbeats = scheduleAtFixedRate(this::sendHeartbeat, interval);
+      }
+      boolean first = welcomedAtNanos == 0;
+      if (first) {
+        welcomedAtNanos = System.nanoTime();
+        log.info("connected to hub {} as cluster {} (hub version {}; heartbeat every {} s)",
+            config.hubAddress(), clusterId, blankAsUnknown(welcome.getHubVersion()), interval);
+      }
+      setConnected(true);
+    }
+
+    private void sendHeartbeat() {
+      boolean sent = send(AgentMessage.newBuilder()
+          .setHeartbeat(Heartbeat.newBuilder()
+              .setSequence(sequence.incrementAndGet())
+              .setSentAt(timestamp(Instant.now())))
+          .build());
+      if (sent) {
+        heartbeatsSent.incrementAndGet();
+      }
+    }
+
+    @Override
+    public void onError(Throwable error) {
+      ended.complete(Status.fromThrowable(error));
+    }
+
+    @Override
+    public void onCompleted() {
+      ended.complete(Status.UNAVAILABLE.withDescription("the hub closed the stream"));
+    }
+
+    /** Sends a message; false if the stream is already gone. */
+    boolean send(AgentMessage message) {
+      synchronized (sendLock) {
+        if (ended.isDone() || requests == null) {
+          return false;
+        }
+        try {
+          requests.onNext(message);
+          return true;
+        } catch (RuntimeException e) {
+          // The call was cancelled or closed between the check and the send; the stream's end
+          // is reported through onError, so this heartbeat is simply not counted.
+          return false;
+        }
+      }
+    }
+
+    private void cancel(String reason) {
+      synchronized (sendLock) {
+        if (requests != null && !ended.isDone()) {
+          requests.cancel(reason, null);
+        }
+      }
+    }
+
+    void closeGracefully() {
+      stopTimers();
+      synchronized (sendLock) {
+        if (requests != null && !ended.isDone()) {
+          try {
+            requests.onCompleted();
+          } catch (RuntimeException e) {
+            // Already closed by the hub; nothing left to say goodbye to.
+          }
+        }
+      }
+      try {
+        ended.get(CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException | ExecutionException e) {
+        cancel("agent shutting down");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        cancel("agent shutting down");
+      }
+    }
+
+    private void stopTimers() {
+      synchronized (sendLock) {
+        if (heartbeats != null) {
+          heartbeats.cancel(false);
+        }
+        if (welcomeTimeout != null) {
+          welcomeTimeout.cancel(false);
+        }
+      }
+    }
+
+    private ScheduledFuture<?> schedule(Runnable task, long delayMillis) {
+      try {
+        return scheduler.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException e) {
+        return null;
+      }
+    }
+
+    private ScheduledFuture<?> scheduleAtFixedRate(Runnable task, int seconds) {
+      try {
+        return scheduler.scheduleAtFixedRate(task, seconds, seconds, TimeUnit.SECONDS);
+      } catch (RejectedExecutionException e) {
+        return null;
+      }
+    }
+  }
+
+  private static String blankAsUnknown(String value) {
+    return value == null || value.isBlank() ? "unknown" : value;
+  }
+}

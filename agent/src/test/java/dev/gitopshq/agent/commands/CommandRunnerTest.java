@@ -1,0 +1,180 @@
+package dev.gitopshq.agent.commands;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.Timestamp;
+import dev.gitopshq.agent.config.Capability;
+import dev.gitopshq.agent.kube.KubeCommands;
+import dev.gitopshq.agent.model.CommandPlans;
+import dev.gitopshq.agent.v1.CommandResult;
+import dev.gitopshq.agent.v1.ExecuteCommand;
+import dev.gitopshq.agent.v1.Target;
+import dev.gitopshq.testkube.TestKube;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The executors against the Fabric8 mock Kubernetes API, seeded like `make run`'s demo cluster. */
+class CommandRunnerTest {
+  TestKube kube;
+  CommandRunner runner;
+  final BlockingQueue<CommandResult> results = new LinkedBlockingQueue<>();
+
+  @BeforeEach
+  void setUp() {
+    kube = TestKube.start().seedDemo();
+    runner =
+        new CommandRunner(
+            EnumSet.of(Capability.KUBERNETES_SCALE, Capability.KUBERNETES_RESTART, Capability.ARGOCD_WRITE),
+            new KubeCommands(kube::client),
+            Clock.systemUTC(),
+            results::add);
+  }
+
+  @AfterEach
+  void tearDown() {
+    runner.close();
+    kube.close();
+  }
+
+  static ExecuteCommand command(String type, String ns, String kind, String name, Map<String, String> params) {
+    Instant deadline = Instant.now().plusSeconds(60);
+    return ExecuteCommand.newBuilder()
+        .setCommandId(UUID.randomUUID().toString())
+        .setType(type)
+        .setTarget(Target.newBuilder().setNamespace(ns).setKind(kind).setName(name))
+        .putAllParams(params)
+        .setRequestedBy("alice@example.com")
+        .setDeadline(Timestamp.newBuilder().setSeconds(deadline.getEpochSecond()))
+        .build();
+  }
+
+  CommandResult next() throws InterruptedException {
+    CommandResult r = results.poll(10, TimeUnit.SECONDS);
+    assertThat(r).as("a result").isNotNull();
+    return r;
+  }
+
+  Deployment web() {
+    return kube.client().apps().deployments().inNamespace("demo").withName("web").get();
+  }
+
+  GenericKubernetesResource app() {
+    return kube.client().genericKubernetesResources(TestKube.ARGOCD_API_VERSION, "Application")
+        .inNamespace("argocd").withName("demo-app").get();
+  }
+
+  @Test
+  void scaleSetsReplicasOnceEvenWhenTheSameCommandArrivesTwice() throws Exception {
+    ExecuteCommand scale = command("scale", "demo", "Deployment", "web", Map.of("replicas", "5"));
+    runner.submit(scale);
+    CommandResult first = next();
+    assertThat(first.getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
+    assertThat(first.getOutput()).isEqualTo("deployment.apps/web scaled from 2 to 5");
+    assertThat(web().getSpec().getReplicas()).isEqualTo(5);
+    String version = web().getMetadata().getResourceVersion();
+
+    runner.submit(scale);
+    assertThat(next().getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
+    assertThat(web().getMetadata().getResourceVersion()).as("not written again").isEqualTo(version);
+    assertThat(runner.executions()).isEqualTo(1);
+  }
+
+  @Test
+  void restartStampsThePodTemplateWithTheCommandIdSoARetryCannotRestartTwice() throws Exception {
+    ExecuteCommand restart = command("restart", "demo", "Deployment", "web", Map.of());
+    runner.submit(restart);
+    assertThat(next().getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
+    assertThat(web().getSpec().getTemplate().getMetadata().getAnnotations())
+        .containsEntry(CommandPlans.RESTART, restart.getCommandId());
+    String version = web().getMetadata().getResourceVersion();
+
+    // A fresh agent (no memory of the first run) gets the same command: the stamp makes it a no-op.
+    try (CommandRunner fresh =
+        new CommandRunner(EnumSet.of(Capability.KUBERNETES_RESTART), new KubeCommands(kube::client), Clock.systemUTC(), results::add)) {
+      fresh.submit(restart);
+      CommandResult again = next();
+      assertThat(again.getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
+      assertThat(again.getOutput()).contains("already restarted");
+    }
+    assertThat(web().getMetadata().getResourceVersion()).isEqualTo(version);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void syncSetsTheApplicationOperationAndAHardRefresh() throws Exception {
+    ExecuteCommand sync = command("sync", "argocd", "Application", "demo-app", Map.of());
+    runner.submit(sync);
+    CommandResult r = next();
+    assertThat(r.getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
+
+    GenericKubernetesResource app = app();
+    assertThat(app.getMetadata().getAnnotations()).containsEntry(CommandPlans.ARGOCD_REFRESH, "hard");
+    Map<String, Object> operation = (Map<String, Object>) app.getAdditionalProperties().get("operation");
+    assertThat(operation).containsKey("sync");
+    assertThat((Map<String, Object>) operation.get("initiatedBy")).containsEntry("username", "gitopshq:alice@example.com");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void rollbackSyncsToTheRevisionOfTheChosenHistoryEntry() throws Exception {
+    List<Map<String, Object>> history =
+        (List<Map<String, Object>>) ((Map<String, Object>) app().getAdditionalProperties().get("status")).get("history");
+    Map<String, Object> oldest = history.get(0);
+
+    runner.submit(command("rollback", "argocd", "Application", "demo-app", Map.of("historyId", String.valueOf(oldest.get("id")))));
+    CommandResult r = next();
+    assertThat(r.getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
+    Map<String, Object> sync =
+        (Map<String, Object>) ((Map<String, Object>) app().getAdditionalProperties().get("operation")).get("sync");
+    assertThat(sync).containsEntry("revision", oldest.get("revision"));
+
+    runner.submit(command("rollback", "argocd", "Application", "demo-app", Map.of("historyId", "999")));
+    CommandResult missing = next();
+    assertThat(missing.getOutcome()).isEqualTo(CommandResult.Outcome.FAILED);
+    assertThat(missing.getError()).contains("no history id 999");
+  }
+
+  @Test
+  void aCommandPastItsDeadlineIsNotRun() throws Exception {
+    ExecuteCommand late =
+        command("scale", "demo", "Deployment", "web", Map.of("replicas", "9")).toBuilder()
+            .setDeadline(Timestamp.newBuilder().setSeconds(Instant.now().minusSeconds(1).getEpochSecond()))
+            .build();
+    runner.submit(late);
+    assertThat(next().getOutcome()).isEqualTo(CommandResult.Outcome.EXPIRED);
+    assertThat(web().getSpec().getReplicas()).isEqualTo(2);
+    assertThat(runner.executions()).isZero();
+  }
+
+  @Test
+  void aTypeWithoutItsCapabilityIsRefused() throws Exception {
+    try (CommandRunner readOnly =
+        new CommandRunner(EnumSet.of(Capability.OBSERVE), new KubeCommands(kube::client), Clock.systemUTC(), results::add)) {
+      readOnly.submit(command("scale", "demo", "Deployment", "web", Map.of("replicas", "9")));
+      CommandResult r = next();
+      assertThat(r.getOutcome()).isEqualTo(CommandResult.Outcome.REFUSED);
+      assertThat(r.getError()).contains("kubernetes.scale");
+    }
+    assertThat(web().getSpec().getReplicas()).isEqualTo(2);
+  }
+
+  @Test
+  void aMissingTargetFailsWithAClearError() throws Exception {
+    runner.submit(command("scale", "demo", "Deployment", "nope", Map.of("replicas", "1")));
+    CommandResult r = next();
+    assertThat(r.getOutcome()).isEqualTo(CommandResult.Outcome.FAILED);
+    assertThat(r.getError()).contains("deployment.apps/nope").contains("not found");
+  }
+}

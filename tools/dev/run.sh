@@ -1,0 +1,588 @@
+#!/usr/bin/env bash
+# Runs the whole GitOpsHQ dev stack in the foreground (`make run`):
+#
+#   PostgreSQL 15 (system service)  127.0.0.1:5432
+#   Temporal dev server             127.0.0.1:7233, Web UI http://127.0.0.1:8233
+#   OPA                             http://127.0.0.1:8181
+#   test Kubernetes API (testkube)  random port, kubeconfig .gitopshq/demo-kubeconfig
+#   hub                             http://127.0.0.1:8080 (REST, UI), gRPC 127.0.0.1:50051
+#   demo agent                      cluster "demo", connected to the hub
+#
+# Ctrl-C stops everything this script started (PostgreSQL is a system service
+# and keeps running). All state and logs live under .gitopshq/ (gitignored):
+#   .gitopshq/data/           temporal.db, the hub's data dir, bootstrap-token
+#   .gitopshq/logs/<proc>.log one log per process (the previous run's as .1)
+#   .gitopshq/demo-kubeconfig kubeconfig of the test Kubernetes API
+#   .gitopshq/demo-agent/     the demo agent's identity file
+#
+# Env knobs:
+#   KUBECONFIG                 use this cluster for the demo agent instead of testkube
+#   GITOPSHQ_DEV_DB            PostgreSQL database of the hub (gitopshq)
+#   GITOPSHQ_BOOTSTRAP_TOKEN   owner API token for the hub to use (>= 32 chars)
+#   GITOPSHQ_HUB_TIMEOUT       seconds to wait for the hub to be healthy (120)
+#   GITOPSHQ_CONNECT_TIMEOUT   seconds to wait for the demo cluster to be Connected (120)
+#   GITOPSHQ_HUB_JAVA_OPTS, GITOPSHQ_AGENT_JAVA_OPTS   extra JVM options
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+
+# --- configuration ------------------------------------------------------------
+readonly HOST=127.0.0.1
+readonly HUB_HTTP_PORT=8080 HUB_GRPC_PORT=50051
+readonly TEMPORAL_PORT=7233 TEMPORAL_UI_PORT=8233
+readonly OPA_PORT=8181
+readonly HUB_URL="http://${HOST}:${HUB_HTTP_PORT}"
+readonly OPA_URL="http://${HOST}:${OPA_PORT}"
+
+readonly DEV_DB="${GITOPSHQ_DEV_DB:-gitopshq}"
+readonly DATA_DIR="${STATE_DIR}/data"
+readonly LOG_DIR="${STATE_DIR}/logs"
+readonly DEMO_KUBECONFIG="${STATE_DIR}/demo-kubeconfig"
+readonly AGENT_DIR="${STATE_DIR}/demo-agent"
+readonly IDENTITY_FILE="${AGENT_DIR}/identity.json"
+readonly TOKEN_FILE="${DATA_DIR}/bootstrap-token"
+
+readonly HUB_JAR="${REPO_ROOT}/api/target/gitopshq-hub.jar"
+readonly AGENT_JAR="${REPO_ROOT}/agent/target/gitopshq-agent.jar"
+readonly TESTKUBE_JAR="${REPO_ROOT}/testkube/target/gitopshq-testkube-0.1.0-SNAPSHOT-all.jar"
+
+readonly HUB_TIMEOUT="${GITOPSHQ_HUB_TIMEOUT:-120}"
+readonly CONNECT_TIMEOUT="${GITOPSHQ_CONNECT_TIMEOUT:-120}"
+readonly TEMPORAL_TIMEOUT=60 OPA_TIMEOUT=30 TESTKUBE_TIMEOUT=60
+
+readonly DEMO_CLUSTER=demo
+readonly DEMO_CLUSTER_JSON='{"name":"demo","displayName":"Demo cluster","provider":"on-prem","region":"local","environment":"dev","labels":{"tier":"dev"}}'
+readonly AGENT_CAPABILITIES="observe,diagnostics.read,argocd.read,argocd.write,kubernetes.restart,kubernetes.scale,token.rotate"
+# The agent exits with this code when the hub rejects its identity (for
+# example after the database was reset): we then register it once more.
+readonly AGENT_EXIT_IDENTITY_REJECTED=3
+
+# --- state --------------------------------------------------------------------
+PROC_NAMES=()            # in start order; stopped in reverse
+declare -A PROC_PID=()   # name -> pid (== process group id, see start_proc)
+declare -A PROC_LOG=()   # name -> log file
+STOPPING=0
+FORCE_STOP=0
+REREGISTERED=0
+JAVA=''
+JVM_OPTS=()              # options for every JVM we start (see check_prerequisites)
+OPA_BIN='' TEMPORAL_BIN=''
+KUBE_URL='' AGENT_KUBECONFIG=''
+API_TOKEN='' CLUSTER_ID='' REG_TOKEN=''
+PROC_RC=0
+API_STATUS='' API_BODY=''
+
+# --- helpers ------------------------------------------------------------------
+elapsed() { echo "${SECONDS}s"; }
+
+# True when something listens on 127.0.0.1:$1 (or any address on that port).
+port_in_use() {
+  local port=$1
+  if command -v ss >/dev/null 2>&1; then
+    [ -n "$(ss -Hltn "sport = :${port}" 2>/dev/null)" ]
+  else
+    (exec 3<>"/dev/tcp/${HOST}/${port}") 2>/dev/null
+  fi
+}
+
+port_accepts() { (exec 3<>"/dev/tcp/${HOST}/$1") 2>/dev/null; }
+
+http_ok() { [ "$(curl -s -o /dev/null -m 3 -w '%{http_code}' "$1" 2>/dev/null)" = 200 ]; }
+
+# Fail with one line per missing prerequisite, before anything is started.
+check_prerequisites() {
+  local missing=0
+  command -v curl >/dev/null 2>&1   || { echo "error: curl is missing; install it with: apt-get install -y curl" >&2; missing=1; }
+  command -v jq >/dev/null 2>&1     || { echo "error: jq is missing (used to read the hub's JSON answers); install it with: apt-get install -y jq" >&2; missing=1; }
+  command -v setsid >/dev/null 2>&1 || { echo "error: setsid is missing; install it with: apt-get install -y util-linux" >&2; missing=1; }
+  [ "$missing" = 0 ] || exit 1
+  local java_home major
+  java_home=$("${TOOLS_DIR}/lib/java.sh") || exit 1
+  JAVA="${java_home}/bin/java"
+  # JDK 24+ prints eight WARNING lines per JVM because Netty (inside gRPC and
+  # the Fabric8 mock server) uses sun.misc.Unsafe and loads a native library.
+  # Both are allowed today; saying so explicitly keeps the logs readable.
+  major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "${java_home}/release" 2>/dev/null || true)
+  if [ -n "$major" ] && [ "$major" -ge 24 ]; then
+    JVM_OPTS=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
+  fi
+}
+
+# A previous `make run` that is still alive (or anything else on our ports)
+# would make the new processes fail in confusing ways: refuse early.
+check_ports() {
+  local entry port what
+  for entry in "${TEMPORAL_PORT}:Temporal" "${TEMPORAL_UI_PORT}:Temporal Web UI" "${OPA_PORT}:OPA" \
+               "${HUB_HTTP_PORT}:hub HTTP" "${HUB_GRPC_PORT}:hub gRPC"; do
+    port=${entry%%:*} what=${entry#*:}
+    if port_in_use "$port"; then
+      die "port ${port} (${what}) is already in use, is a previous 'make run' still running? See: ss -ltnp 'sport = :${port}'"
+    fi
+  done
+}
+
+# Starts "$@" in the background as process group leader of its own session,
+# with stdout and stderr in .gitopshq/logs/<name>.log. Its own session keeps
+# the terminal's Ctrl-C away from it, so we stop processes in order (agent
+# first, Temporal last) instead of all of them dying at once, and killing the
+# group also ends anything the process itself spawned.
+start_proc() {
+  local name=$1 pid log="${LOG_DIR}/$1.log"; shift
+  [ -f "$log" ] && mv -f "$log" "$log.1"
+  # Header with the command line, tokens masked (a registration token is
+  # passed in the environment of the agent's command).
+  printf '### %s started by tools/dev/run.sh at %s\n### %s\n' "$name" "$(date -Is)" \
+    "$(sed -E 's/(ghqa_reg_|ghqa_|ghqp_)[0-9A-Za-z]+/\1***/g' <<<"$*")" >"$log"
+  setsid "$@" </dev/null >>"$log" 2>&1 &
+  pid=$!
+  [ -n "${PROC_LOG[$name]:-}" ] || PROC_NAMES+=("$name")   # a restarted agent keeps its place
+  PROC_PID[$name]=$pid
+  PROC_LOG[$name]=$log
+}
+
+proc_alive() { local pid=${PROC_PID[$1]:-}; [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; }
+
+# Sets PROC_RC to the exit code of a process that has ended. bash reaps its
+# children as they exit and keeps their status until `wait` asks for it; this
+# must run in this shell, never in a $(...) subshell, which has no children.
+proc_exit_code() { PROC_RC=0; wait "${PROC_PID[$1]}" 2>/dev/null || PROC_RC=$?; }
+
+show_log_tail() {
+  local name=$1 lines=${2:-25}
+  echo "---- last ${lines} lines of ${PROC_LOG[$name]#"${REPO_ROOT}"/} ----" >&2
+  tail -n "$lines" "${PROC_LOG[$name]}" >&2 || true
+  echo "----" >&2
+}
+
+# Reports a process that died and exits (the EXIT trap stops the rest).
+died() {
+  local name=$1
+  proc_exit_code "$name"
+  unset 'PROC_PID[$name]'
+  echo >&2
+  echo "error: ${name} exited (code ${PROC_RC})${2:+ $2}" >&2
+  show_log_tail "$name"
+  exit 1
+}
+
+# Fails via died() when any started process other than $1 has exited.
+check_others_alive() {
+  local name
+  for name in "${PROC_NAMES[@]}"; do
+    if [ "$name" != "$1" ] && [ -n "${PROC_PID[$name]:-}" ] && ! proc_alive "$name"; then
+      died "$name"
+    fi
+  done
+}
+
+# wait_for <what failed, e.g. "hub did not become healthy"> <timeout s> <proc> <command...>
+# Polls the command until it succeeds; fails clearly on timeout or when the
+# watched process dies meanwhile (no point waiting 120 s for a crashed hub).
+wait_for() {
+  local what=$1 timeout=$2 proc=$3 deadline; shift 3
+  deadline=$(( SECONDS + timeout ))
+  until "$@"; do
+    if [ -n "$proc" ] && ! proc_alive "$proc"; then
+      died "$proc" "while starting"
+    fi
+    if [ "$SECONDS" -ge "$deadline" ]; then
+      echo "error: ${what} within ${timeout} s${proc:+; see ${PROC_LOG[$proc]#"${REPO_ROOT}"/}}" >&2
+      [ -z "$proc" ] || show_log_tail "$proc"
+      exit 1
+    fi
+    sleep 0.5
+  done
+}
+
+# Stops one process group: TERM, a grace period, then KILL.
+stop_proc() {
+  local name=$1 grace=$2 pid deadline
+  pid=${PROC_PID[$name]:-}
+  [ -n "$pid" ] || return 0
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+    deadline=$(( SECONDS + grace ))
+    while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ] && [ "$FORCE_STOP" = 0 ]; do
+      sleep 0.2
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      echo "    ${name} did not stop in time; killing it" >&2
+      kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+    fi
+  fi
+  # Stray members of the group (children of the process) go too.
+  kill -KILL -- "-$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  unset 'PROC_PID[$name]'
+}
+
+cleanup() {
+  local rc=$? i name grace
+  [ "$STOPPING" = 0 ] || return 0
+  STOPPING=1
+  # A second Ctrl-C while stopping skips the grace periods.
+  trap 'FORCE_STOP=1' INT TERM
+  if [ ${#PROC_PID[@]} -gt 0 ]; then
+    log "stopping: $(for ((i=${#PROC_NAMES[@]}-1; i>=0; i--)); do [ -n "${PROC_PID[${PROC_NAMES[$i]}]:-}" ] && printf '%s ' "${PROC_NAMES[$i]}"; done)"
+    for ((i=${#PROC_NAMES[@]}-1; i>=0; i--)); do
+      name=${PROC_NAMES[$i]}
+      case "$name" in hub) grace=30 ;; temporal) grace=15 ;; *) grace=10 ;; esac
+      stop_proc "$name" "$grace"
+    done
+    log "stopped (PostgreSQL keeps running; logs are in ${LOG_DIR#"${REPO_ROOT}"/}/)"
+  fi
+  exit "$rc"
+}
+
+# --- steps ----------------------------------------------------------------------
+prepare_dirs() {
+  mkdir -p "${DATA_DIR}" "${LOG_DIR}" "${AGENT_DIR}"
+  # The hub prints its first token to stdout, which lands in hub.log, and the
+  # agent's identity holds its token: keep .gitopshq/ private to the user.
+  # (Not via umask, which would leak into the Maven and Go builds.)
+  chmod 700 "${STATE_DIR}"
+}
+
+start_postgres() {
+  log "PostgreSQL"
+  "${TOOLS_DIR}/dev/postgres.sh" "${DEV_DB}"
+}
+
+build_tools() {
+  log "tools (opa, temporal)"
+  "${TOOLS_DIR}/build-tools.sh" all
+  OPA_BIN=$("${TOOLS_DIR}/bin-path.sh" opa)
+  TEMPORAL_BIN=$("${TOOLS_DIR}/bin-path.sh" temporal)
+}
+
+build_java() {
+  "${TOOLS_DIR}/dev/build-java.sh" --if-changed
+}
+
+temporal_serving() {
+  port_accepts "${TEMPORAL_PORT}" &&
+    "${TEMPORAL_BIN}" operator cluster health --address "${HOST}:${TEMPORAL_PORT}" \
+      --command-timeout 3s 2>/dev/null | grep -q SERVING
+}
+
+# Temporal, OPA and testkube do not depend on each other, so they are
+# launched together and awaited afterwards; the hub (which needs Temporal)
+# starts while testkube's JVM is still booting. Each launch_* only starts the
+# process, each await_* waits for it to be ready.
+launch_temporal() {
+  log "starting Temporal dev server"
+  start_proc temporal "${TEMPORAL_BIN}" server start-dev \
+    --db-filename "${DATA_DIR}/temporal.db" \
+    --port "${TEMPORAL_PORT}" --ui-port "${TEMPORAL_UI_PORT}" --ip "${HOST}" \
+    --log-level warn
+}
+
+await_temporal() {
+  wait_for "Temporal did not report SERVING on ${HOST}:${TEMPORAL_PORT}" "${TEMPORAL_TIMEOUT}" temporal temporal_serving
+  info "Temporal is serving ($(elapsed))"
+}
+
+launch_opa() {
+  log "starting OPA"
+  # --skip-version-check: OPA would otherwise ask GitHub for the latest release.
+  start_proc opa "${OPA_BIN}" run --server --addr "${HOST}:${OPA_PORT}" --log-level error --skip-version-check
+}
+
+await_opa() {
+  wait_for "OPA did not answer ${OPA_URL}/health" "${OPA_TIMEOUT}" opa http_ok "${OPA_URL}/health"
+  info "OPA is up ($(elapsed))"
+}
+
+testkube_ready() { grep -q '^testkube ready ' "${PROC_LOG[testkube]}"; }
+
+launch_testkube() {
+  if [ -n "${KUBECONFIG:-}" ]; then
+    log "test Kubernetes API: skipped, KUBECONFIG is set (${KUBECONFIG}); the demo agent uses that cluster"
+    AGENT_KUBECONFIG=${KUBECONFIG}
+    return 0
+  fi
+  log "starting test Kubernetes API (testkube)"
+  rm -f "${DEMO_KUBECONFIG}"
+  start_proc testkube "${JAVA}" "${JVM_OPTS[@]}" -jar "${TESTKUBE_JAR}" --kubeconfig "${DEMO_KUBECONFIG}"
+}
+
+await_testkube() {
+  [ -n "${PROC_PID[testkube]:-}" ] || return 0
+  wait_for "testkube did not print 'testkube ready'" "${TESTKUBE_TIMEOUT}" testkube testkube_ready
+  # The interface: one line "testkube ready <url> kubeconfig=<path>" on stdout.
+  KUBE_URL=$(awk '$1 == "testkube" && $2 == "ready" { print $3; exit }' "${PROC_LOG[testkube]}")
+  AGENT_KUBECONFIG=$(sed -n 's/^testkube ready .* kubeconfig=//p' "${PROC_LOG[testkube]}" | head -n 1)
+  [ -n "${AGENT_KUBECONFIG}" ] || AGENT_KUBECONFIG=${DEMO_KUBECONFIG}
+  info "test Kubernetes API at ${KUBE_URL} ($(elapsed))"
+}
+
+launch_hub() {
+  log "starting hub"
+  local -a java_opts=()
+  # shellcheck disable=SC2206  # options are split on spaces on purpose
+  [ -z "${GITOPSHQ_HUB_JAVA_OPTS:-}" ] || java_opts=(${GITOPSHQ_HUB_JAVA_OPTS})
+  start_proc hub env \
+    GITOPSHQ_DB_URL="jdbc:postgresql://${HOST}:5432/${DEV_DB}" \
+    GITOPSHQ_DB_USER=gitopshq GITOPSHQ_DB_PASSWORD=gitopshq \
+    TEMPORAL_ADDRESS="${HOST}:${TEMPORAL_PORT}" \
+    OPA_URL="${OPA_URL}" \
+    GITOPSHQ_DATA_DIR="${DATA_DIR}" \
+    AGENT_GRPC_PUBLIC_ADDRESS="${HOST}:${HUB_GRPC_PORT}" \
+    "${JAVA}" "${JVM_OPTS[@]}" "${java_opts[@]}" -jar "${HUB_JAR}"
+}
+
+await_hub() {
+  wait_for "hub did not become healthy (${HUB_URL}/actuator/health)" "${HUB_TIMEOUT}" hub \
+    http_ok "${HUB_URL}/actuator/health"
+  info "hub is healthy ($(elapsed))"
+}
+
+read_api_token() {
+  if [ -n "${GITOPSHQ_BOOTSTRAP_TOKEN:-}" ]; then
+    API_TOKEN=${GITOPSHQ_BOOTSTRAP_TOKEN}
+    info "using GITOPSHQ_BOOTSTRAP_TOKEN from the environment"
+    return 0
+  fi
+  # The hub writes the file during startup, before it reports healthy; the
+  # short wait only covers slow file systems.
+  local deadline=$(( SECONDS + 10 ))
+  while [ ! -s "${TOKEN_FILE}" ] && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.5; done
+  if [ ! -s "${TOKEN_FILE}" ]; then
+    die "the hub did not write ${TOKEN_FILE#"${REPO_ROOT}"/}: its database already has an owner from an earlier run whose token file is gone; set GITOPSHQ_BOOTSTRAP_TOKEN to that token, or start over with 'make reset'"
+  fi
+  API_TOKEN=$(tr -d '[:space:]' <"${TOKEN_FILE}")
+}
+
+# api <METHOD> <path> [json body]  -> sets API_STATUS and API_BODY.
+api() {
+  local method=$1 path=$2 body=${3:-} out
+  local -a args=(-sS -m 15 -X "$method" -H "Authorization: Bearer ${API_TOKEN}" -H 'Accept: application/json')
+  [ -z "$body" ] || args+=(-H 'Content-Type: application/json' --data "$body")
+  out=$(curl "${args[@]}" -w $'\n%{http_code}' "${HUB_URL}${path}" 2>&1) || {
+    API_STATUS=000 API_BODY=$out
+    return 0
+  }
+  API_STATUS=${out##*$'\n'}
+  API_BODY=${out%$'\n'*}
+}
+
+api_expect() {
+  local want=$1 what=$2
+  [ "${API_STATUS}" = "$want" ] && return 0
+  case "${API_STATUS}" in
+    401|403) die "${what}: the hub answered ${API_STATUS}; the API token is not accepted (GITOPSHQ_BOOTSTRAP_TOKEN or ${TOKEN_FILE#"${REPO_ROOT}"/} is from another database? 'make reset' starts over)" ;;
+    *) die "${what}: expected HTTP ${want}, got ${API_STATUS}: ${API_BODY:0:500}" ;;
+  esac
+}
+
+find_demo_cluster() {
+  api GET /api/v2/clusters
+  api_expect 200 "listing clusters (GET /api/v2/clusters)"
+  CLUSTER_ID=$(jq -r --arg n "${DEMO_CLUSTER}" \
+    'first(.items[]? | select(.name == $n) | .id) // empty' <<<"${API_BODY}")
+}
+
+# Sets REG_TOKEN to a fresh registration token for the demo cluster, creating
+# the cluster when it does not exist (and then CLUSTER_ID).
+issue_registration_token() {
+  local token
+  if [ -z "${CLUSTER_ID}" ]; then
+    api POST /api/v2/clusters "${DEMO_CLUSTER_JSON}"
+    if [ "${API_STATUS}" = 409 ]; then
+      # Created meanwhile (another client): take the existing one.
+      find_demo_cluster
+    else
+      api_expect 201 "registering cluster '${DEMO_CLUSTER}' (POST /api/v2/clusters)"
+      CLUSTER_ID=$(jq -r '.cluster.id // empty' <<<"${API_BODY}")
+      token=$(jq -r '.registrationToken // empty' <<<"${API_BODY}")
+      info "registered cluster '${DEMO_CLUSTER}' (${CLUSTER_ID})"
+    fi
+  fi
+  if [ -z "${token:-}" ]; then
+    [ -n "${CLUSTER_ID}" ] || die "could not find or create cluster '${DEMO_CLUSTER}'"
+    api POST "/api/v2/clusters/${CLUSTER_ID}/join-token"
+    api_expect 201 "issuing a join token (POST /api/v2/clusters/${CLUSTER_ID}/join-token)"
+    token=$(jq -r '.registrationToken // empty' <<<"${API_BODY}")
+    info "issued a new registration token for '${DEMO_CLUSTER}'"
+  fi
+  [[ "${token}" == ghqa_reg_* ]] || die "the hub's answer has no registration token: ${API_BODY:0:300}"
+  REG_TOKEN=${token}
+}
+
+start_agent() {
+  local reg_token=${1:-}
+  local -a java_opts=() token_env=(-u GITOPSHQ_REGISTRATION_TOKEN)
+  # shellcheck disable=SC2206
+  [ -z "${GITOPSHQ_AGENT_JAVA_OPTS:-}" ] || java_opts=(${GITOPSHQ_AGENT_JAVA_OPTS})
+  [ -z "$reg_token" ] || token_env=(GITOPSHQ_REGISTRATION_TOKEN="$reg_token")
+  start_proc agent env "${token_env[@]}" \
+    GITOPSHQ_HUB_ADDRESS="${HOST}:${HUB_GRPC_PORT}" \
+    GITOPSHQ_HUB_PLAINTEXT=true \
+    GITOPSHQ_IDENTITY_STORE_MODE=file \
+    GITOPSHQ_AGENT_TOKEN_PATH="${IDENTITY_FILE}" \
+    GITOPSHQ_CLUSTER_NAME="${DEMO_CLUSTER}" \
+    GITOPSHQ_DISPLAY_NAME="Demo cluster" \
+    GITOPSHQ_PROVIDER=on-prem GITOPSHQ_REGION=local GITOPSHQ_ENVIRONMENT=dev \
+    GITOPSHQ_CAPABILITIES="${AGENT_CAPABILITIES}" \
+    GITOPSHQ_STATUS_INTERVAL_SECONDS=10 \
+    KUBECONFIG="${AGENT_KUBECONFIG}" \
+    "${JAVA}" "${JVM_OPTS[@]}" "${java_opts[@]}" -jar "${AGENT_JAR}"
+}
+
+# Registers the demo agent from scratch: fresh token, no identity file.
+register_and_start_agent() {
+  REG_TOKEN=''
+  issue_registration_token
+  rm -f "${IDENTITY_FILE}"
+  start_agent "${REG_TOKEN}"
+}
+
+start_demo_agent() {
+  log "demo cluster and agent"
+  read_api_token
+  find_demo_cluster
+  if [ -n "${CLUSTER_ID}" ] && [ -s "${IDENTITY_FILE}" ]; then
+    info "cluster '${DEMO_CLUSTER}' exists and the agent has an identity: reconnecting"
+    start_agent
+  else
+    [ ! -e "${IDENTITY_FILE}" ] || info "removing the stale agent identity (no cluster '${DEMO_CLUSTER}' on the hub)"
+    register_and_start_agent
+  fi
+}
+
+# The agent's identity was refused (exit code 3): the database no longer knows
+# it. Register again, once per run; a second refusal is a real problem.
+reregister_agent() {
+  if [ "${REREGISTERED}" = 1 ]; then
+    return 1
+  fi
+  REREGISTERED=1
+  warn "the hub rejected the demo agent's identity (agent exit code ${AGENT_EXIT_IDENTITY_REJECTED}); registering it again"
+  find_demo_cluster
+  register_and_start_agent
+}
+
+cluster_status() {
+  api GET "/api/v2/clusters/${CLUSTER_ID}"
+  [ "${API_STATUS}" = 200 ] || { echo "HTTP ${API_STATUS}"; return 0; }
+  jq -r '(.status // .cluster.status // "unknown")' <<<"${API_BODY}" 2>/dev/null || echo unknown
+}
+
+wait_connected() {
+  local deadline=$(( SECONDS + CONNECT_TIMEOUT )) status=''
+  while :; do
+    status=$(cluster_status)
+    [ "$status" = Connected ] && break
+    check_others_alive agent
+    if ! proc_alive agent; then
+      proc_exit_code agent
+      if [ "${PROC_RC}" = "${AGENT_EXIT_IDENTITY_REJECTED}" ] && reregister_agent; then
+        deadline=$(( SECONDS + CONNECT_TIMEOUT ))
+        continue
+      fi
+      echo "error: the demo agent exited (code ${PROC_RC}) before its cluster was Connected" >&2
+      show_log_tail agent
+      exit 1
+    fi
+    if [ "$SECONDS" -ge "$deadline" ]; then
+      echo "error: cluster '${DEMO_CLUSTER}' was not Connected within ${CONNECT_TIMEOUT} s (last status: ${status}); see ${PROC_LOG[agent]#"${REPO_ROOT}"/} and ${PROC_LOG[hub]#"${REPO_ROOT}"/}" >&2
+      show_log_tail agent
+      exit 1
+    fi
+    sleep 1
+  done
+}
+
+print_summary() {
+  local rel_kc=${DEMO_KUBECONFIG#"${REPO_ROOT}"/} rel_tok=${TOKEN_FILE#"${REPO_ROOT}"/}
+  log "demo cluster '${DEMO_CLUSTER}' is Connected after ${SECONDS} s"
+  cat <<EOF
+
+  GitOpsHQ dev stack is running (Ctrl-C stops it)
+
+  Hub UI / REST        ${HUB_URL}
+  REST API base        ${HUB_URL}/api/v2
+  Agent gRPC           ${HOST}:${HUB_GRPC_PORT}
+  Temporal Web UI      http://${HOST}:${TEMPORAL_UI_PORT}   (gRPC ${HOST}:${TEMPORAL_PORT})
+  OPA                  ${OPA_URL}
+EOF
+  if [ -n "${KUBE_URL}" ]; then
+    cat <<EOF
+  test Kubernetes API  ${KUBE_URL}
+                       kubectl --kubeconfig ${rel_kc} get deployments -n demo
+EOF
+  else
+    echo "  Kubernetes           KUBECONFIG=${AGENT_KUBECONFIG} (yours; testkube not started)"
+  fi
+  if [ -n "${GITOPSHQ_BOOTSTRAP_TOKEN:-}" ]; then
+    cat <<EOF
+
+  Log in with the owner token from GITOPSHQ_BOOTSTRAP_TOKEN, e.g.
+    curl -H "Authorization: Bearer \$GITOPSHQ_BOOTSTRAP_TOKEN" ${HUB_URL}/api/v2/clusters
+EOF
+  else
+    cat <<EOF
+
+  Log in with the owner API token in ${rel_tok}, e.g.
+    curl -H "Authorization: Bearer \$(cat ${rel_tok})" ${HUB_URL}/api/v2/clusters
+EOF
+  fi
+  cat <<EOF
+
+  Logs                 ${LOG_DIR#"${REPO_ROOT}"/}/{$(IFS=,; echo "${PROC_NAMES[*]}")}.log
+  PostgreSQL           jdbc:postgresql://${HOST}:5432/${DEV_DB} (user gitopshq, password gitopshq; keeps running after Ctrl-C)
+
+EOF
+}
+
+# Waits until Ctrl-C, or until one of our processes dies.
+supervise() {
+  local name
+  while :; do
+    for name in "${PROC_NAMES[@]}"; do
+      [ -n "${PROC_PID[$name]:-}" ] || continue
+      proc_alive "$name" && continue
+      proc_exit_code "$name"
+      unset 'PROC_PID[$name]'
+      if [ "$name" = agent ] && [ "${PROC_RC}" = "${AGENT_EXIT_IDENTITY_REJECTED}" ] && reregister_agent; then
+        continue
+      fi
+      echo >&2
+      echo "error: ${name} exited (code ${PROC_RC}); stopping the rest" >&2
+      show_log_tail "$name"
+      exit 1
+    done
+    sleep 1
+  done
+}
+
+main() {
+  cd "${REPO_ROOT}"
+  trap cleanup EXIT
+  trap 'echo; exit 130' INT
+  trap 'exit 143' TERM
+  trap 'exit 129' HUP
+
+  check_prerequisites
+  check_ports
+  prepare_dirs
+  start_postgres
+  build_tools
+  build_java
+  # Ports again: a build that took minutes leaves time for someone else to
+  # take one.
+  check_ports
+  launch_temporal
+  launch_opa
+  launch_testkube
+  await_temporal
+  await_opa
+  launch_hub
+  await_testkube
+  await_hub
+  start_demo_agent
+  wait_connected
+  print_summary
+  supervise
+}
+
+main "$@"
