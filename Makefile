@@ -43,13 +43,14 @@ run: ## start the dev stack (PostgreSQL, Temporal, OPA, test Kubernetes API, hub
 
 # PostgreSQL up with its databases: gitopshq, gitopshq_test, and the one
 # GITOPSHQ_TEST_DB_URL names when it points at another database on this server.
-# Then the Java suite with the real OPA binary, then the Rego checks.
+# Then the Java suite with the real OPA and Temporal binaries (the hub-restart
+# tests run on the real Temporal dev server), then the Rego checks.
 test: ## the whole test suite: Maven verify (unit + integration) and the Rego checks/tests
 	@db="$${GITOPSHQ_TEST_DB_URL##*/}"; db="$${db%%\?*}"; \
 	  tools/dev/postgres.sh gitopshq gitopshq_test $$([ "$$db" = gitopshq_test ] || echo "$$db")
-	@tools/build-tools.sh opa
-	@export GITOPSHQ_OPA_BIN="$$(tools/bin-path.sh opa)"; \
-	  echo "==> mvn verify$(if $(MVN_ARGS), $(MVN_ARGS)) (GITOPSHQ_OPA_BIN=$$GITOPSHQ_OPA_BIN GITOPSHQ_TEST_DB_URL=$$GITOPSHQ_TEST_DB_URL)"; \
+	@tools/build-tools.sh all
+	@export GITOPSHQ_OPA_BIN="$$(tools/bin-path.sh opa)" GITOPSHQ_TEMPORAL_BIN="$$(tools/bin-path.sh temporal)"; \
+	  echo "==> mvn verify$(if $(MVN_ARGS), $(MVN_ARGS)) (GITOPSHQ_OPA_BIN=$$GITOPSHQ_OPA_BIN GITOPSHQ_TEMPORAL_BIN=$$GITOPSHQ_TEMPORAL_BIN)"; \
 	  tools/mvn.sh verify $(MVN_ARGS)
 	@GITOPSHQ_OPA_BIN="$$(tools/bin-path.sh opa)" tools/policy-test.sh
 
