@@ -1,5 +1,6 @@
 package dev.gitopshq.hub.command;
 
+import dev.gitopshq.activities.agentwatch.AgentWatchActivitiesImpl;
 import dev.gitopshq.activities.approval.ApprovalActivitiesImpl;
 import dev.gitopshq.activities.approval.ApprovalMapper;
 import dev.gitopshq.activities.audit.AuditLog;
@@ -48,6 +49,12 @@ public class CommandConfig {
   ApprovalActivitiesImpl approvalActivities(
       ApprovalMapper approvals, AuditLog audit, TransactionTemplate tx, Clock clock) {
     return new ApprovalActivitiesImpl(approvals, audit, tx, clock);
+  }
+
+  @Bean
+  AgentWatchActivitiesImpl agentWatchActivities(
+      ClusterMapper clusters, WebhookNotifier webhook, Clock clock) {
+    return new AgentWatchActivitiesImpl(clusters, webhook, clock);
   }
 
   @Bean

@@ -26,11 +26,18 @@ final class AgentConnections {
   private final ClusterMapper clusters;
   private final String replicaId;
   private final Clock clock;
+  private final java.util.function.Consumer<AgentSession> onLost;
 
-  AgentConnections(ClusterMapper clusters, String replicaId, Clock clock) {
+  /** @param onLost called once for every accepted stream that ended (the agent may come back) */
+  AgentConnections(
+      ClusterMapper clusters,
+      String replicaId,
+      Clock clock,
+      java.util.function.Consumer<AgentSession> onLost) {
     this.clusters = clusters;
     this.replicaId = replicaId;
     this.clock = clock;
+    this.onLost = onLost;
   }
 
   String replicaId() {
@@ -56,6 +63,11 @@ final class AgentConnections {
       } catch (RuntimeException e) {
         // The status is derived from heartbeats too, so the cluster still turns Disconnected.
         log.warn("could not record disconnect of cluster {}: {}", session.clusterId, e.toString());
+      }
+      try {
+        onLost.accept(session);
+      } catch (RuntimeException e) {
+        log.warn("could not start the disconnect watch of cluster {}: {}", session.clusterId, e.toString());
       }
     }
   }

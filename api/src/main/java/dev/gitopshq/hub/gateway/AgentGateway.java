@@ -9,6 +9,11 @@ import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentSettings;
 import dev.gitopshq.hub.config.HubProperties;
 import dev.gitopshq.hub.config.HubVersion;
+import dev.gitopshq.workflows.TaskQueues;
+import dev.gitopshq.workflows.agentwatch.AgentWatchRequest;
+import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflow;
+import io.temporal.client.WorkflowExecutionAlreadyStarted;
+import io.temporal.client.WorkflowOptions;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
@@ -63,7 +68,9 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
     this.props = props;
     String replica =
         props.replicaId() == null || props.replicaId().isBlank() ? defaultReplicaId() : props.replicaId();
-    this.connections = new AgentConnections(clusters, replica, clock);
+    this.connections =
+        new AgentConnections(
+            clusters, replica, clock, session -> watch(temporal, clusters, session));
     this.heartbeats = new HeartbeatBuffer(clusters);
     AgentSettings settings =
         AgentSettings.newBuilder()
@@ -162,6 +169,29 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
   @Override
   public void commandQueued(UUID orgId, UUID clusterId) {
     connections.get(clusterId).filter(s -> s.orgId.equals(orgId)).ifPresent(dispatcher::sendQueued);
+  }
+
+  /** Starts the workflow that notifies if this agent does not come back within the timeout. */
+  private void watch(WorkflowClient temporal, ClusterMapper clusters, AgentSession session) {
+    String name =
+        clusters.findById(session.orgId, session.clusterId).map(c -> c.name()).orElse(session.clusterId.toString());
+    AgentWatchRequest request =
+        new AgentWatchRequest(
+            session.orgId.toString(), session.clusterId.toString(), name,
+            session.connectedAt().toEpochMilli(), props.agent().disconnectTimeoutSeconds());
+    try {
+      WorkflowClient.start(
+          temporal.newWorkflowStub(
+                  AgentWatchWorkflow.class,
+                  WorkflowOptions.newBuilder()
+                      .setTaskQueue(TaskQueues.HUB)
+                      .setWorkflowId(request.workflowId())
+                      .build())
+              ::watch,
+          request);
+    } catch (WorkflowExecutionAlreadyStarted already) {
+      // Another replica saw the same stream end.
+    }
   }
 
   private void sweep() {

@@ -2,6 +2,8 @@ package dev.gitopshq.hub.temporal;
 
 import dev.gitopshq.hub.config.TemporalProperties;
 import dev.gitopshq.workflows.TaskQueues;
+import dev.gitopshq.workflows.agentwatch.AgentWatchActivities;
+import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflowImpl;
 import dev.gitopshq.workflows.approval.ApprovalActivities;
 import dev.gitopshq.workflows.approval.ApprovalWorkflowImpl;
 import dev.gitopshq.workflows.command.AgentDispatchActivities;
@@ -49,6 +51,7 @@ public class TemporalConfig {
       CommandActivities commands,
       ApprovalActivities approvals,
       AgentDispatchActivities dispatch,
+      AgentWatchActivities watch,
       TemporalProperties props) {
     WorkerFactoryOptions.Builder options = WorkerFactoryOptions.newBuilder();
     if (props.workflowCacheSize() != null) {
@@ -57,8 +60,11 @@ public class TemporalConfig {
     WorkerFactory factory = WorkerFactory.newInstance(client, options.build());
     Worker worker = factory.newWorker(TaskQueues.HUB);
     worker.registerWorkflowImplementationTypes(
-        RegistrationWorkflowImpl.class, CommandWorkflowImpl.class, ApprovalWorkflowImpl.class);
-    worker.registerActivitiesImplementations(registration, commands, approvals, dispatch);
+        RegistrationWorkflowImpl.class,
+        CommandWorkflowImpl.class,
+        ApprovalWorkflowImpl.class,
+        AgentWatchWorkflowImpl.class);
+    worker.registerActivitiesImplementations(registration, commands, approvals, dispatch, watch);
     return factory;
   }
 

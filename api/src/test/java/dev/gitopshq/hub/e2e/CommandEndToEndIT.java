@@ -13,7 +13,13 @@ import dev.gitopshq.hub.HubTestSupport.Response;
 import dev.gitopshq.testkube.TestKube;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.HexFormat;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -30,6 +36,9 @@ import org.junit.jupiter.api.Test;
  * Deployment and the Application really changed, exactly once.
  */
 class CommandEndToEndIT {
+  static final String WEBHOOK_SECRET = "the-receivers-shared-secret";
+  static final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+  static HttpServer webhook;
   static OpaTestServer opa;
   static HubTestSupport hub;
   static TestKube kube;
@@ -44,7 +53,29 @@ class CommandEndToEndIT {
   static void start() throws Exception {
     opa = OpaTestServer.startNew();
     kube = TestKube.start().seedDemo();
-    hub = new HubTestSupport(true).property("opa.url", opa.url()).start();
+    webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    webhook.createContext("/hook", exchange -> {
+      byte[] body = exchange.getRequestBody().readAllBytes();
+      Mac mac;
+      try {
+        mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(WEBHOOK_SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+      } catch (java.security.GeneralSecurityException e) {
+        throw new IllegalStateException(e);
+      }
+      boolean valid = ("sha256=" + HexFormat.of().formatHex(mac.doFinal(body)))
+          .equals(exchange.getRequestHeaders().getFirst("X-GitOpsHQ-Signature"));
+      events.add((valid ? "signed " : "UNSIGNED ") + exchange.getRequestHeaders().getFirst("X-GitOpsHQ-Event")
+          + " " + new String(body, StandardCharsets.UTF_8));
+      exchange.sendResponseHeaders(204, -1);
+      exchange.close();
+    });
+    webhook.start();
+    hub = new HubTestSupport(true)
+        .property("opa.url", opa.url())
+        .property("gitopshq.notify.webhook-url", "http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook")
+        .property("gitopshq.notify.webhook-secret", WEBHOOK_SECRET)
+        .start();
     awaitPolicyPublished();
 
     requester = token("member");
@@ -82,6 +113,7 @@ class CommandEndToEndIT {
 
   @AfterAll
   static void stop() {
+    webhook.stop(0);
     agent.close();
     hub.close();
     kube.close();
@@ -247,6 +279,8 @@ class CommandEndToEndIT {
     assertThat(done.get("breakGlass").asBoolean()).isTrue();
     assertThat(done.get("decision").get("outcome").asText()).isEqualTo("break_glass");
     assertThat(web().getSpec().getTemplate().getMetadata().getAnnotations()).containsEntry("gitopshq.dev/restart", id);
+    await().atMost(Duration.ofSeconds(10)).until(() ->
+        events.stream().anyMatch(e -> e.startsWith("signed break_glass.used") && e.contains("checkout is down")));
 
     await().atMost(Duration.ofSeconds(10)).until(() ->
         hub.get("/api/v2/approvals", approverB).body().get("items").findValuesAsText("kind").contains("break_glass_review"));
@@ -262,6 +296,19 @@ class CommandEndToEndIT {
         "breakGlass", Map.of("justification", "I really want to restart this right now")));
     JsonNode rejected = awaitStatus(denied, "rejected");
     assertThat(rejected.get("statusDetail").asText()).containsIgnoringCase("break-glass");
+  }
+
+  @Test
+  void aFailedCommandSendsASignedNotification() {
+    bind(Map.of("autoApprove", List.of("scale")));
+    String id = command(requester, Map.of("type", "scale",
+        "target", Map.of("namespace", "demo", "kind", "Deployment", "name", "does-not-exist"),
+        "params", Map.of("replicas", 1)));
+    JsonNode failed = awaitStatus(id, "failed");
+    assertThat(failed.get("statusDetail").asText()).contains("does-not-exist").contains("not found");
+    await().atMost(Duration.ofSeconds(10)).until(() ->
+        events.stream().anyMatch(e -> e.startsWith("signed command.failed") && e.contains(id)));
+    assertThat(events).noneMatch(e -> e.startsWith("UNSIGNED"));
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.gitopshq.workflows.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gitopshq.workflows.Histories;
 import dev.gitopshq.workflows.TaskQueues;
 import dev.gitopshq.workflows.approval.ApprovalActivities;
 import dev.gitopshq.workflows.approval.ApprovalRequest;
@@ -172,6 +173,7 @@ class CommandWorkflowTest {
     start("c-auto", null);
 
     CommandResult r = result("c-auto");
+    Histories.save(client, "c-auto", "command-auto-approve");
     assertThat(r.status()).isEqualTo(CommandStatus.completed);
     assertThat(r.detail()).contains("scaled to 3");
     assertThat(r.decision().policyVersion()).isEqualTo(3);
@@ -195,8 +197,10 @@ class CommandWorkflowTest {
     approval.vote(vote("carol", "owner", true, "lgtm"));
 
     CommandResult r = result("c-two");
+    Histories.save(client, "c-two", "command-two-approvals");
     assertThat(r.status()).isEqualTo(CommandStatus.completed);
     assertThat(r.approval().outcome()).isEqualTo(ApprovalResult.APPROVED);
+    Histories.save(client, ApprovalRequest.workflowId("c-two"), "approval-two-approvers");
     assertThat(r.approval().votes()).extracting(v -> v.vote().memberId()).containsExactly("bob", "carol");
     assertThat(agent.executions).hasValue(1);
     assertThat(store.events()).containsExactly("approval.requested");
@@ -250,6 +254,7 @@ class CommandWorkflowTest {
     approval("c-reject").vote(vote("bob", "admin", false, "not during the sale"));
 
     CommandResult r = result("c-reject");
+    Histories.save(client, "c-reject", "command-rejected");
     assertThat(r.status()).isEqualTo(CommandStatus.rejected);
     assertThat(r.detail()).contains("not during the sale");
     assertThat(store.timeline.getLast()).startsWith("rejected by bob@example.com");
@@ -267,6 +272,7 @@ class CommandWorkflowTest {
     env.sleep(Duration.ofHours(2));
 
     assertThat(result("c-expire").status()).isEqualTo(CommandStatus.expired);
+    Histories.save(client, "c-expire", "command-approval-expired");
     assertThat(inbox.closed).containsEntry("c-expire", ApprovalResult.EXPIRED);
     assertThat(agent.executions).hasValue(0);
   }
@@ -280,6 +286,7 @@ class CommandWorkflowTest {
     wf.cancel("alice@example.com");
 
     CommandResult r = result("c-cancel");
+    Histories.save(client, "c-cancel", "command-cancelled");
     assertThat(r.status()).isEqualTo(CommandStatus.cancelled);
     assertThat(inbox.closed).containsEntry("c-cancel", ApprovalResult.CANCELLED);
     assertThat(agent.executions).hasValue(0);
@@ -295,6 +302,7 @@ class CommandWorkflowTest {
     review.vote(vote("bob", "admin", true, "reviewed, justified"));
 
     CommandResult r = result("c-bg");
+    Histories.save(client, "c-bg", "command-break-glass");
     assertThat(r.status()).isEqualTo(CommandStatus.completed);
     assertThat(agent.executions).hasValue(1);
     assertThat(store.events()).containsExactly("break_glass.used");
@@ -326,6 +334,7 @@ class CommandWorkflowTest {
     start("c-cap", null);
 
     CommandResult r = result("c-cap");
+    Histories.save(client, "c-cap", "command-capability-missing");
     assertThat(r.status()).isEqualTo(CommandStatus.rejected);
     assertThat(r.detail()).contains("kubernetes.scale");
     assertThat(store.decideCalls).hasValue(0);
@@ -343,6 +352,7 @@ class CommandWorkflowTest {
     assertThat(client.newWorkflowStub(CommandWorkflow.class, "c-opa").status()).isEqualTo(CommandStatus.pending);
 
     CommandResult r = result("c-opa");
+    Histories.save(client, "c-opa", "command-opa-down-then-up");
     assertThat(r.status()).isEqualTo(CommandStatus.completed);
     assertThat(store.decideCalls.get()).isGreaterThanOrEqualTo(6);
     assertThat(agent.executions).hasValue(1);
@@ -355,6 +365,7 @@ class CommandWorkflowTest {
     start("c-fail", null);
 
     CommandResult r = result("c-fail");
+    Histories.save(client, "c-fail", "command-failed");
     assertThat(r.status()).isEqualTo(CommandStatus.failed);
     assertThat(r.detail()).contains("not found");
     assertThat(store.events()).containsExactly("command.failed");

@@ -2,6 +2,7 @@ package dev.gitopshq.workflows.registration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gitopshq.workflows.Histories;
 import dev.gitopshq.workflows.TaskQueues;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
@@ -97,6 +98,7 @@ class RegistrationWorkflowTest {
 
     env.sleep(Duration.ofMinutes(2));
     RegistrationOutcome outcome = result("t-expire");
+    Histories.save(client, RegistrationWorkflow.workflowId("t-expire"), "registration-expired");
     assertThat(outcome.state()).isEqualTo(RegistrationState.EXPIRED);
     assertThat(store.tokenState).isEqualTo(RegistrationState.EXPIRED);
     assertThat(store.expireCalls).hasValue(1);
@@ -110,6 +112,7 @@ class RegistrationWorkflowTest {
     wf.agentRegistered(new AgentRegistered("agent-token-1", "0.1.0", List.of("observe")));
 
     RegistrationOutcome outcome = result("t-register");
+    Histories.save(client, RegistrationWorkflow.workflowId("t-register"), "registration-registered");
     assertThat(outcome.state()).isEqualTo(RegistrationState.REGISTERED);
     assertThat(outcome.agentTokenId()).isEqualTo("agent-token-1");
     assertThat(store.expireCalls).as("a used token is never expired").hasValue(0);

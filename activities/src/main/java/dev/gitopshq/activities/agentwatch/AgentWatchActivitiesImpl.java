@@ -1,0 +1,43 @@
+package dev.gitopshq.activities.agentwatch;
+
+import dev.gitopshq.activities.notify.WebhookNotifier;
+import dev.gitopshq.activities.store.ClusterMapper;
+import dev.gitopshq.activities.store.ClusterStatus;
+import dev.gitopshq.workflows.agentwatch.AgentWatchActivities;
+import dev.gitopshq.workflows.command.Notification;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/** Checks the cluster's derived status and sends the disconnect notification. */
+public class AgentWatchActivitiesImpl implements AgentWatchActivities {
+  private final ClusterMapper clusters;
+  private final WebhookNotifier webhook;
+  private final Clock clock;
+
+  public AgentWatchActivitiesImpl(ClusterMapper clusters, WebhookNotifier webhook, Clock clock) {
+    this.clusters = clusters;
+    this.webhook = webhook;
+    this.clock = clock;
+  }
+
+  @Override
+  public boolean stillDisconnected(
+      String orgId, String clusterId, long connectedAtMillis, long timeoutSeconds) {
+    return clusters
+        .findById(UUID.fromString(orgId), UUID.fromString(clusterId))
+        .map(c -> ClusterStatus.of(c, clock.instant(), Duration.ofSeconds(timeoutSeconds)) == ClusterStatus.Disconnected)
+        .orElse(false);
+  }
+
+  @Override
+  public void notifyDisconnected(Notification n) {
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("orgId", n.orgId());
+    data.put("clusterId", n.clusterId());
+    data.put("summary", n.summary());
+    webhook.send(n.eventId(), n.event(), data);
+  }
+}
