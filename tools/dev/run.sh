@@ -499,7 +499,7 @@ print_summary() {
 
   GitOpsHQ dev stack is running (Ctrl-C stops it)
 
-  Hub UI / REST        ${HUB_URL}
+  Hub REST             ${HUB_URL}
   REST API base        ${HUB_URL}/api/v2
   Agent gRPC           ${HOST}:${HUB_GRPC_PORT}
   Temporal Web UI      http://${HOST}:${TEMPORAL_UI_PORT}   (gRPC ${HOST}:${TEMPORAL_PORT})
