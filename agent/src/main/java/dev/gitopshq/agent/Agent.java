@@ -6,6 +6,8 @@ import dev.gitopshq.agent.kube.KubeCommands;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.CommandResult;
 import dev.gitopshq.agent.v1.HubMessage;
+import dev.gitopshq.agent.v1.RotateToken;
+import dev.gitopshq.agent.v1.TokenRotated;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.List;
@@ -94,6 +96,13 @@ public final class Agent implements AutoCloseable {
   private final ManagedChannel channel;
   private final HubLink link;
   private final CommandRunner commands;
+  private final java.util.concurrent.ExecutorService rotations =
+      java.util.concurrent.Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "gitopshq-token-rotation");
+            t.setDaemon(true);
+            return t;
+          });
   private final LazyClient kube;
   private final CompletableFuture<Integer> exitCode = new CompletableFuture<>();
   private final Thread thread;
@@ -340,7 +349,36 @@ public final class Agent implements AutoCloseable {
   private void onHubMessage(HubMessage message) {
     if (message.hasExecuteCommand()) {
       commands.submit(message.getExecuteCommand());
+    } else if (message.hasRotateToken()) {
+      RotateToken rotation = message.getRotateToken();
+      // Persisting may call the Kubernetes API: not on the gRPC thread.
+      rotations.execute(() -> rotate(rotation));
     }
+  }
+
+  /**
+   * Persists a rotated token before acknowledging it, so that an agent restarted at any moment
+   * finds a token the hub accepts. Without the token.rotate capability the agent refuses.
+   */
+  private void rotate(RotateToken rotation) {
+    TokenRotated.Builder answer = TokenRotated.newBuilder().setRotationId(rotation.getRotationId());
+    if (!config.capabilities().contains(Capability.TOKEN_ROTATE.seedName())) {
+      answer.setPersisted(false).setError("the token.rotate capability is off on this agent");
+    } else {
+      try {
+        AgentIdentity current = store.load().orElseThrow(() -> new IllegalStateException("no stored identity"));
+        AgentIdentity next =
+            new AgentIdentity(current.clusterId(), rotation.getAgentToken(), current.hubAddress(), Instant.now());
+        persist(next);
+        link.rotated(next);
+        answer.setPersisted(true);
+        log.info("rotated the agent token (rotation {}) and persisted it to {}", rotation.getRotationId(), store.location());
+      } catch (LinkFailure | RuntimeException e) {
+        answer.setPersisted(false).setError(Redactor.redact(e.getMessage() == null ? e.toString() : e.getMessage()));
+        log.error("could not persist the rotated token (rotation {}): {}", rotation.getRotationId(), answer.getError());
+      }
+    }
+    link.send(AgentMessage.newBuilder().setCorrelationId(rotation.getRotationId()).setTokenRotated(answer).build());
   }
 
   /**
@@ -372,6 +410,7 @@ public final class Agent implements AutoCloseable {
 
   private void release() {
     commands.close();
+    rotations.shutdown();
     channel.shutdown();
     try {
       if (!channel.awaitTermination(2, TimeUnit.SECONDS)) {

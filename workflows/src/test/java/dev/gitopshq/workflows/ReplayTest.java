@@ -6,6 +6,7 @@ import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflowImpl;
 import dev.gitopshq.workflows.approval.ApprovalWorkflowImpl;
 import dev.gitopshq.workflows.command.CommandWorkflowImpl;
 import dev.gitopshq.workflows.registration.RegistrationWorkflowImpl;
+import dev.gitopshq.workflows.rotation.TokenRotationWorkflowImpl;
 import io.temporal.testing.WorkflowReplayer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,6 +38,7 @@ class ReplayTest {
         CommandWorkflowImpl.class,
         ApprovalWorkflowImpl.class,
         RegistrationWorkflowImpl.class,
-        AgentWatchWorkflowImpl.class);
+        AgentWatchWorkflowImpl.class,
+        TokenRotationWorkflowImpl.class);
   }
 }

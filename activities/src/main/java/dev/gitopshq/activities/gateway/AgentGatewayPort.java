@@ -9,4 +9,12 @@ public interface AgentGatewayPort {
    * sends it now; otherwise the replica that holds it finds it on its next sweep.
    */
   void commandQueued(UUID orgId, UUID clusterId);
+
+  /**
+   * Sends a new agent token down the cluster's stream, if this replica holds it.
+   *
+   * @param token the plaintext; it goes on the wire and nowhere else
+   * @return false when this replica holds no stream for the cluster
+   */
+  boolean sendTokenRotation(UUID orgId, UUID clusterId, String rotationId, String token);
 }

@@ -92,6 +92,10 @@ public interface ClusterMapper {
       @Param("connectedAt") Instant connectedAt,
       @Param("now") Instant now);
 
+  /** Deletes a cluster with its tokens, commands and settings (foreign keys cascade). */
+  @org.apache.ibatis.annotations.Delete("delete from clusters where org_id = #{orgId} and id = #{id}")
+  int delete(@Param("orgId") UUID orgId, @Param("id") UUID id);
+
   /**
    * Records many heartbeats in one statement. Heartbeats are batched by the gateway: one
    * transaction per flush, not one per heartbeat.

@@ -38,12 +38,16 @@ public interface ClusterTokenMapper {
   Optional<ClusterTokenRow> consumeRegistration(
       @Param("hash") String hash, @Param("now") Instant now);
 
-  /** Authenticates an agent token for a Connect stream (looked up by hash, as above). */
+  /**
+   * Authenticates an agent token for a Connect stream (looked up by hash, as above). A pending
+   * token (delivered in a rotation, not yet activated) is accepted too: the agent persisted it and
+   * may restart before the hub activates it; if the rotation fails it is revoked.
+   */
   @Select(
       "select "
           + COLUMNS
           + " from cluster_tokens where token_hash = #{hash} and kind = 'agent'"
-          + " and status = 'active' and (expires_at is null or expires_at > #{now})")
+          + " and status in ('active', 'pending') and (expires_at is null or expires_at > #{now})")
   Optional<ClusterTokenRow> findActiveAgentToken(
       @Param("hash") String hash, @Param("now") Instant now);
 
@@ -65,6 +69,51 @@ public interface ClusterTokenMapper {
       "update cluster_tokens set status = 'expired' where org_id = #{orgId} and id = #{id}"
           + " and kind = 'registration' and status = 'active'")
   int expireIfUnused(@Param("orgId") UUID orgId, @Param("id") UUID id);
+
+  /** Inserts the pending token of a rotation. */
+  @Insert(
+      "insert into cluster_tokens (id, org_id, cluster_id, kind, token_hash, status, created_at,"
+          + " rotation_id) values (#{id}, #{orgId}, #{clusterId}, 'agent', #{hash}, 'pending',"
+          + " #{now}, #{rotationId})")
+  void insertPending(
+      @Param("id") UUID id,
+      @Param("orgId") UUID orgId,
+      @Param("clusterId") UUID clusterId,
+      @Param("hash") String hash,
+      @Param("rotationId") UUID rotationId,
+      @Param("now") Instant now);
+
+  /** Revokes what an earlier attempt of this rotation issued (its plaintext is gone). */
+  @Update(
+      "update cluster_tokens set status = 'revoked', revoked_at = #{now}, rotation_id = null"
+          + " where org_id = #{orgId} and rotation_id = #{rotationId}")
+  int revokeRotation(
+      @Param("orgId") UUID orgId, @Param("rotationId") UUID rotationId, @Param("now") Instant now);
+
+  /** Activates a rotation's pending token. */
+  @Update(
+      "update cluster_tokens set status = 'active' where org_id = #{orgId} and id = #{id}"
+          + " and status = 'pending'")
+  int activate(@Param("orgId") UUID orgId, @Param("id") UUID id);
+
+  /** Limits the cluster's other live agent tokens to the grace period. */
+  @Update(
+      "update cluster_tokens set expires_at = least(coalesce(expires_at, 'infinity'), #{until})"
+          + " where org_id = #{orgId} and cluster_id = #{clusterId} and kind = 'agent'"
+          + " and status in ('active', 'pending') and id <> #{keep}")
+  int expireOthersAt(
+      @Param("orgId") UUID orgId,
+      @Param("clusterId") UUID clusterId,
+      @Param("keep") UUID keep,
+      @Param("until") Instant until);
+
+  /** Of these token ids, the ones that still authenticate. */
+  @Select(
+      "select id from cluster_tokens where id = any(#{ids,typeHandler="
+          + "dev.gitopshq.activities.command.UuidArrayTypeHandler}) and status in ('active', 'pending')"
+          + " and (expires_at is null or expires_at > #{now})")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  List<UUID> stillValid(@Param("ids") List<UUID> ids, @Param("now") Instant now);
 
   /** Revokes every live agent token of a cluster except {@code keep}; returns the ids. */
   @Select(

@@ -75,6 +75,8 @@ public final class HubLink implements AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final CountDownLatch closed = new CountDownLatch(1);
   private final HubMessageHandler handler;
+  private final java.util.concurrent.atomic.AtomicReference<AgentIdentity> identity =
+      new java.util.concurrent.atomic.AtomicReference<>();
 
   private final AtomicInteger registerCalls = new AtomicInteger();
   private final AtomicInteger connectAttempts = new AtomicInteger();
@@ -186,22 +188,31 @@ public final class HubLink implements AutoCloseable {
    * @throws LinkFailure with exit code 3 if the hub rejects the agent token (UNAUTHENTICATED);
    *     the link does not try that identity again
    */
-  public void run(AgentIdentity identity) throws LinkFailure {
-    clusterId = identity.clusterId();
+  public void run(AgentIdentity initial) throws LinkFailure {
+    clusterId = initial.clusterId();
+    identity.set(initial);
     Backoff backoff = backoff();
     while (!stopping()) {
       connectAttempts.incrementAndGet();
-      Session session = new Session(identity);
+      AgentIdentity used = identity.get();
+      Session session = new Session(used);
       SessionEnd end = session.run();
       if (stopping()) {
         return;
       }
+      if (end.status().getCode() == Status.Code.UNAUTHENTICATED && identity.get() != used) {
+        // The hub revoked the token this stream was opened with after a rotation: the agent
+        // already holds (and persisted) the new one, so it reconnects with it at once.
+        log.info("the hub ended the stream opened with the previous token; reconnecting with the rotated one");
+        continue;
+      }
+      AgentIdentity identityForError = used;
       if (end.status().getCode() == Status.Code.UNAUTHENTICATED) {
         throw new LinkFailure(3, "the hub rejected the agent identity of cluster "
-            + identity.clusterId() + " (token revoked or cluster deregistered); not retrying"
+            + identityForError.clusterId() + " (token revoked or cluster deregistered); not retrying"
             + " with this identity. Register again: delete the stored identity and set"
             + " GITOPSHQ_REGISTRATION_TOKEN to a new join token (POST /api/v2/clusters/"
-            + identity.clusterId() + "/join-token)");
+            + identityForError.clusterId() + "/join-token)");
       }
       // A stream that stayed up for two heartbeats proved the link healthy, so the next
       // disconnect starts the backoff over instead of waiting as long as after a flapping link.
@@ -227,6 +238,14 @@ public final class HubLink implements AutoCloseable {
   public boolean send(AgentMessage message) {
     Session session = current;
     return session != null && session.welcomedAtNanos != 0 && session.send(message);
+  }
+
+  /**
+   * Switches to a rotated identity (already persisted). The current stream stays up; the next
+   * connect, or the hub closing the stream opened with the old token, uses the new one.
+   */
+  public void rotated(AgentIdentity next) {
+    identity.set(next);
   }
 
   /** True while a Connect stream is open and the hub has answered it with Welcome. */

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -95,6 +96,25 @@ public class ClusterController {
         r.token().token(),
         r.token().expiresAt(),
         r.installCommand());
+  }
+
+  record Rotation(String rotationId, String workflowId) {}
+
+  /** Rotates the agent's token; the rotation runs as a workflow (see docs/agent-install.md). */
+  @PostMapping("/{id}/rotate-token")
+  @ResponseStatus(HttpStatus.ACCEPTED)
+  Rotation rotateToken(@PathVariable UUID id) {
+    HubPrincipal caller = Authz.require(Permission.CLUSTERS_WRITE);
+    String rotationId = clusters.rotateToken(caller, id);
+    return new Rotation(rotationId, dev.gitopshq.workflows.rotation.RotationRequest.workflowId(rotationId));
+  }
+
+  /** Deregisters the cluster; its agent's stream is closed and the agent stops (exit code 3). */
+  @DeleteMapping("/{id}")
+  @ResponseStatus(HttpStatus.NO_CONTENT)
+  void delete(@PathVariable UUID id) {
+    HubPrincipal caller = Authz.require(Permission.CLUSTERS_WRITE);
+    clusters.delete(caller, id);
   }
 
   private ClusterView view(dev.gitopshq.activities.store.ClusterRow row) {

@@ -6,6 +6,9 @@ import dev.gitopshq.activities.registration.RegistrationStore;
 import dev.gitopshq.activities.store.ClusterMapper;
 import dev.gitopshq.activities.store.ClusterRow;
 import dev.gitopshq.hub.config.HubProperties;
+import dev.gitopshq.hub.config.TokenProperties;
+import dev.gitopshq.workflows.rotation.RotationRequest;
+import dev.gitopshq.workflows.rotation.TokenRotationWorkflow;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.workflows.TaskQueues;
@@ -42,6 +45,7 @@ public class ClusterService {
   private final AuditLog audit;
   private final WorkflowClient temporal;
   private final HubProperties props;
+  private final TokenProperties tokenProps;
   private final Clock clock;
 
   public ClusterService(
@@ -50,12 +54,14 @@ public class ClusterService {
       AuditLog audit,
       WorkflowClient temporal,
       HubProperties props,
+      TokenProperties tokenProps,
       Clock clock) {
     this.clusters = clusters;
     this.registration = registration;
     this.audit = audit;
     this.temporal = temporal;
     this.props = props;
+    this.tokenProps = tokenProps;
     this.clock = clock;
   }
 
@@ -124,6 +130,44 @@ public class ClusterService {
         caller.orgId(), caller.actor(), "cluster.updated", "cluster", clusterId.toString(),
         details);
     return get(caller.orgId(), clusterId);
+  }
+
+  /** Starts a token rotation workflow; returns its rotation id. */
+  public String rotateToken(HubPrincipal caller, UUID clusterId) {
+    ClusterRow cluster = get(caller.orgId(), clusterId);
+    if (cluster.registeredAt() == null) {
+      throw ApiException.conflict("cluster '" + cluster.name() + "' has no agent yet; nothing to rotate");
+    }
+    if (cluster.connectedReplica() == null) {
+      throw ApiException.conflict("the agent of cluster '" + cluster.name() + "' is not connected; rotate when it is");
+    }
+    String rotationId = UUID.randomUUID().toString();
+    WorkflowClient.start(
+        temporal.newWorkflowStub(
+                TokenRotationWorkflow.class,
+                WorkflowOptions.newBuilder()
+                    .setTaskQueue(TaskQueues.HUB)
+                    .setWorkflowId(RotationRequest.workflowId(rotationId))
+                    .build())
+            ::rotate,
+        new RotationRequest(
+            caller.orgId().toString(), clusterId.toString(), rotationId, caller.name(),
+            tokenProps.rotationAckTimeout().toSeconds(), tokenProps.rotationGrace().toSeconds()));
+    return rotationId;
+  }
+
+  /**
+   * Deregisters a cluster: deletes it with its tokens (every stream opened with them is closed
+   * within a sweep, about two seconds), its commands and settings. The audit log keeps the record.
+   */
+  @Transactional
+  public void delete(HubPrincipal caller, UUID clusterId) {
+    ClusterRow cluster = get(caller.orgId(), clusterId);
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("name", cluster.name());
+    d.put("registeredAt", cluster.registeredAt() == null ? null : cluster.registeredAt().toString());
+    audit.record(caller.orgId(), caller.actor(), "cluster.deleted", "cluster", clusterId.toString(), d);
+    clusters.delete(caller.orgId(), clusterId);
   }
 
   @Transactional(readOnly = true)

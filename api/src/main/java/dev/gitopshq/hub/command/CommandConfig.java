@@ -11,7 +11,10 @@ import dev.gitopshq.activities.command.CommandMapper;
 import dev.gitopshq.activities.gateway.AgentGatewayPort;
 import dev.gitopshq.activities.notify.WebhookNotifier;
 import dev.gitopshq.activities.policy.PolicyService;
+import dev.gitopshq.activities.rotation.RotationActivitiesImpl;
+import dev.gitopshq.activities.rotation.RotationDeliveryActivitiesImpl;
 import dev.gitopshq.activities.store.ClusterMapper;
+import dev.gitopshq.activities.store.ClusterTokenMapper;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -49,6 +52,19 @@ public class CommandConfig {
   ApprovalActivitiesImpl approvalActivities(
       ApprovalMapper approvals, AuditLog audit, TransactionTemplate tx, Clock clock) {
     return new ApprovalActivitiesImpl(approvals, audit, tx, clock);
+  }
+
+  @Bean
+  RotationActivitiesImpl rotationActivities(
+      ClusterMapper clusters, ClusterTokenMapper tokens, AuditLog audit, WebhookNotifier webhook,
+      TransactionTemplate tx, Clock clock) {
+    return new RotationActivitiesImpl(clusters, tokens, audit, webhook, tx, clock);
+  }
+
+  @Bean
+  RotationDeliveryActivitiesImpl rotationDeliveryActivities(
+      ClusterTokenMapper tokens, AgentGatewayPort gateway, AuditLog audit, TransactionTemplate tx, Clock clock) {
+    return new RotationDeliveryActivitiesImpl(tokens, gateway, audit, tx, clock);
   }
 
   @Bean

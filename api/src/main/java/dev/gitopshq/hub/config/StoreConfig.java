@@ -27,6 +27,11 @@ public class StoreConfig {
   }
 
   @Bean
+  ReplicaIdentity replicaIdentity(HubProperties props) {
+    return ReplicaIdentity.of(props.replicaId());
+  }
+
+  @Bean
   AuditLog auditLog(AuditMapper mapper, Clock clock) {
     return new AuditLog(mapper, clock);
   }

@@ -9,6 +9,9 @@ import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentSettings;
 import dev.gitopshq.hub.config.HubProperties;
 import dev.gitopshq.hub.config.HubVersion;
+import dev.gitopshq.hub.config.ReplicaIdentity;
+import dev.gitopshq.agent.v1.HubMessage;
+import dev.gitopshq.agent.v1.RotateToken;
 import dev.gitopshq.workflows.TaskQueues;
 import dev.gitopshq.workflows.agentwatch.AgentWatchRequest;
 import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflow;
@@ -25,7 +28,6 @@ import io.temporal.client.WorkflowClient;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -53,6 +55,8 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
   private final HeartbeatBuffer heartbeats;
   private final AgentHubService service;
   private final CommandDispatcher dispatcher;
+  private final ClusterTokenMapper tokens;
+  private final Clock clock;
   private final HealthStatusManager health = new HealthStatusManager();
   private ScheduledExecutorService timers;
   private Server server;
@@ -64,10 +68,12 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
       ClusterMapper clusters,
       CommandMapper commands,
       WorkflowClient temporal,
+      ReplicaIdentity replicaIdentity,
       Clock clock) {
     this.props = props;
-    String replica =
-        props.replicaId() == null || props.replicaId().isBlank() ? defaultReplicaId() : props.replicaId();
+    this.tokens = tokens;
+    this.clock = clock;
+    String replica = replicaIdentity.id();
     this.connections =
         new AgentConnections(
             clusters, replica, clock, session -> watch(temporal, clusters, session));
@@ -194,8 +200,44 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
     }
   }
 
+  @Override
+  public boolean sendTokenRotation(UUID orgId, UUID clusterId, String rotationId, String token) {
+    return connections
+        .get(clusterId)
+        .filter(s -> s.orgId.equals(orgId) && s.connectedAt() != null && !s.isClosed())
+        .map(
+            s -> {
+              s.send(
+                  HubMessage.newBuilder()
+                      .setCorrelationId(rotationId)
+                      .setRotateToken(
+                          RotateToken.newBuilder().setRotationId(rotationId).setAgentToken(token))
+                      .build());
+              return true;
+            })
+        .orElse(false);
+  }
+
+  /**
+   * Closes streams whose token stopped working (revoked by a rotation's end or a
+   * deregistration, or past its grace expiry), whichever replica revoked it.
+   */
+  private void closeRevoked() {
+    java.util.Collection<AgentSession> sessions = connections.sessions();
+    if (sessions.isEmpty()) {
+      return;
+    }
+    java.util.Set<UUID> valid =
+        new java.util.HashSet<>(
+            tokens.stillValid(sessions.stream().map(s -> s.tokenId).distinct().toList(), clock.instant()));
+    connections.closeTokens(
+        sessions.stream().map(s -> s.tokenId).filter(t -> !valid.contains(t)).toList(),
+        "agent token revoked");
+  }
+
   private void sweep() {
     try {
+      closeRevoked();
       dispatcher.sweep();
     } catch (RuntimeException e) {
       // The next sweep tries again; commands stay parked in PostgreSQL meanwhile.
@@ -218,13 +260,4 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
     return heartbeats.flush();
   }
 
-  private static String defaultReplicaId() {
-    String host;
-    try {
-      host = InetAddress.getLocalHost().getHostName();
-    } catch (IOException e) {
-      host = "hub";
-    }
-    return host + "-" + UUID.randomUUID().toString().substring(0, 8);
-  }
 }

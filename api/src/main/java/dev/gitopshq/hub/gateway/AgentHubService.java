@@ -16,7 +16,11 @@ import dev.gitopshq.agent.v1.Hello;
 import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.RegisterRequest;
 import dev.gitopshq.agent.v1.RegisterResponse;
+import dev.gitopshq.agent.v1.TokenRotated;
 import dev.gitopshq.agent.v1.Welcome;
+import dev.gitopshq.workflows.rotation.RotationRequest;
+import dev.gitopshq.workflows.rotation.TokenAck;
+import dev.gitopshq.workflows.rotation.TokenRotationWorkflow;
 import dev.gitopshq.hub.web.Checks;
 import dev.gitopshq.workflows.registration.AgentRegistered;
 import dev.gitopshq.workflows.registration.RegistrationWorkflow;
@@ -184,6 +188,20 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         requireHello(session);
         session.seen(now);
         dispatcher.onResult(session, message.getCommandResult());
+      }
+      case TOKEN_ROTATED -> {
+        requireHello(session);
+        session.seen(now);
+        TokenRotated r = message.getTokenRotated();
+        log.info("cluster {} answered rotation {}: persisted={}", session.clusterId, r.getRotationId(), r.getPersisted());
+        try {
+          temporal
+              .newWorkflowStub(TokenRotationWorkflow.class, RotationRequest.workflowId(r.getRotationId()))
+              .acknowledged(new TokenAck(r.getRotationId(), r.getPersisted(), r.getError()));
+        } catch (RuntimeException e) {
+          // Unknown or finished rotation: its workflow decided without this answer.
+          log.warn("rotation {} of cluster {} no longer waits: {}", r.getRotationId(), session.clusterId, e.toString());
+        }
       }
       case PAYLOAD_NOT_SET -> {
         // A newer agent may send messages this hub does not know; they are ignored.

@@ -1,7 +1,11 @@
 package dev.gitopshq.hub.temporal;
 
 import dev.gitopshq.hub.config.TemporalProperties;
+import dev.gitopshq.hub.config.ReplicaIdentity;
 import dev.gitopshq.workflows.TaskQueues;
+import dev.gitopshq.workflows.rotation.RotationActivities;
+import dev.gitopshq.workflows.rotation.RotationDeliveryActivities;
+import dev.gitopshq.workflows.rotation.TokenRotationWorkflowImpl;
 import dev.gitopshq.workflows.agentwatch.AgentWatchActivities;
 import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflowImpl;
 import dev.gitopshq.workflows.approval.ApprovalActivities;
@@ -52,6 +56,9 @@ public class TemporalConfig {
       ApprovalActivities approvals,
       AgentDispatchActivities dispatch,
       AgentWatchActivities watch,
+      RotationActivities rotation,
+      RotationDeliveryActivities delivery,
+      ReplicaIdentity replica,
       TemporalProperties props) {
     WorkerFactoryOptions.Builder options = WorkerFactoryOptions.newBuilder();
     if (props.workflowCacheSize() != null) {
@@ -63,8 +70,14 @@ public class TemporalConfig {
         RegistrationWorkflowImpl.class,
         CommandWorkflowImpl.class,
         ApprovalWorkflowImpl.class,
-        AgentWatchWorkflowImpl.class);
-    worker.registerActivitiesImplementations(registration, commands, approvals, dispatch, watch);
+        AgentWatchWorkflowImpl.class,
+        TokenRotationWorkflowImpl.class);
+    worker.registerActivitiesImplementations(
+        registration, commands, approvals, dispatch, watch, rotation);
+    // This replica's own queue: work that must run where an agent's stream is held.
+    factory
+        .newWorker(RotationDeliveryActivities.queueOf(replica.id()))
+        .registerActivitiesImplementations(delivery);
     return factory;
   }
 

@@ -52,7 +52,7 @@ import org.junit.jupiter.api.Test;
  * The agent gateway over a real gRPC port: registration token semantics, the Connect stream,
  * heartbeats and health, against the real hub, PostgreSQL and the Temporal test server.
  */
-class AgentGatewayIT {
+public class AgentGatewayIT {
   static HubTestSupport hub;
   static ManagedChannel channel;
 
@@ -221,7 +221,7 @@ class AgentGatewayIT {
   }
 
   /** The history's JSON with every base64 payload decoded in place, so assertions see its text. */
-  static String decodePayloads(String historyJson) {
+  public static String decodePayloads(String historyJson) {
     java.util.regex.Matcher m =
         java.util.regex.Pattern.compile("\"data\": \"([A-Za-z0-9+/=\\\\u]+)\"").matcher(historyJson);
     StringBuilder out = new StringBuilder();

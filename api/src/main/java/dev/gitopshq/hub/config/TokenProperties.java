@@ -1,0 +1,15 @@
+package dev.gitopshq.hub.config;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Agent token rotation.
+ *
+ * @param rotationGrace how long the old token keeps working after the new one is active
+ *     (GITOPSHQ_TOKEN_ROTATION_GRACE, 15 min)
+ * @param rotationAckTimeout how long the agent has to persist and acknowledge a new token
+ *     (GITOPSHQ_TOKEN_ROTATION_ACK_TIMEOUT, 2 min)
+ */
+@ConfigurationProperties("gitopshq.tokens")
+public record TokenProperties(Duration rotationGrace, Duration rotationAckTimeout) {}
