@@ -7,6 +7,7 @@ import dev.gitopshq.activities.store.ClusterMapper;
 import dev.gitopshq.activities.store.ClusterRow;
 import dev.gitopshq.hub.config.HubProperties;
 import dev.gitopshq.hub.config.TokenProperties;
+import dev.gitopshq.hub.temporal.RotationSchedules;
 import dev.gitopshq.workflows.rotation.RotationRequest;
 import dev.gitopshq.workflows.rotation.TokenRotationWorkflow;
 import dev.gitopshq.hub.security.HubPrincipal;
@@ -46,6 +47,7 @@ public class ClusterService {
   private final WorkflowClient temporal;
   private final HubProperties props;
   private final TokenProperties tokenProps;
+  private final RotationSchedules schedules;
   private final Clock clock;
 
   public ClusterService(
@@ -55,6 +57,7 @@ public class ClusterService {
       WorkflowClient temporal,
       HubProperties props,
       TokenProperties tokenProps,
+      RotationSchedules schedules,
       Clock clock) {
     this.clusters = clusters;
     this.registration = registration;
@@ -62,6 +65,7 @@ public class ClusterService {
     this.temporal = temporal;
     this.props = props;
     this.tokenProps = tokenProps;
+    this.schedules = schedules;
     this.clock = clock;
   }
 
@@ -168,6 +172,7 @@ public class ClusterService {
     d.put("registeredAt", cluster.registeredAt() == null ? null : cluster.registeredAt().toString());
     audit.record(caller.orgId(), caller.actor(), "cluster.deleted", "cluster", clusterId.toString(), d);
     clusters.delete(caller.orgId(), clusterId);
+    schedules.remove(clusterId);
   }
 
   @Transactional(readOnly = true)

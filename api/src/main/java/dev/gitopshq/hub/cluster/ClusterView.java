@@ -2,12 +2,17 @@ package dev.gitopshq.hub.cluster;
 
 import dev.gitopshq.activities.store.ClusterRow;
 import dev.gitopshq.activities.store.ClusterStatus;
+import dev.gitopshq.hub.config.HubVersion;
+import dev.gitopshq.hub.config.VersionCompatibility;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** A cluster as the API shows it. */
+/**
+ * A cluster as the API shows it. {@code versionDrift} is the Clusters page's badge: the agent is
+ * more than one minor version behind the hub.
+ */
 public record ClusterView(
     String id,
     String name,
@@ -19,6 +24,7 @@ public record ClusterView(
     ClusterStatus status,
     Instant lastSeen,
     String agentVersion,
+    boolean versionDrift,
     List<String> capabilities,
     int heartbeatIntervalSeconds,
     Instant registeredAt,
@@ -38,6 +44,7 @@ public record ClusterView(
         ClusterStatus.of(c, now, disconnectTimeout),
         c.lastSeenAt(),
         c.agentVersion(),
+        VersionCompatibility.drifted(c.agentVersion(), HubVersion.current()),
         c.capabilities(),
         c.heartbeatIntervalSeconds(),
         c.registeredAt(),

@@ -10,6 +10,7 @@ import dev.gitopshq.agent.v1.AgentSettings;
 import dev.gitopshq.hub.config.HubProperties;
 import dev.gitopshq.hub.config.HubVersion;
 import dev.gitopshq.hub.config.ReplicaIdentity;
+import dev.gitopshq.hub.temporal.RotationSchedules;
 import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.RotateToken;
 import dev.gitopshq.workflows.TaskQueues;
@@ -69,6 +70,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
       CommandMapper commands,
       WorkflowClient temporal,
       ReplicaIdentity replicaIdentity,
+      RotationSchedules schedules,
       Clock clock) {
     this.props = props;
     this.tokens = tokens;
@@ -88,7 +90,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
     this.service =
         new AgentHubService(
             registration, tokens, clusters, connections, heartbeats, dispatcher, temporal,
-            settings, HubVersion.current(), clock);
+            schedules, settings, HubVersion.current(), clock);
   }
 
   @Override

@@ -21,6 +21,9 @@ import dev.gitopshq.agent.v1.Welcome;
 import dev.gitopshq.workflows.rotation.RotationRequest;
 import dev.gitopshq.workflows.rotation.TokenAck;
 import dev.gitopshq.workflows.rotation.TokenRotationWorkflow;
+import dev.gitopshq.hub.config.HubVersion;
+import dev.gitopshq.hub.temporal.RotationSchedules;
+import dev.gitopshq.hub.config.VersionCompatibility;
 import dev.gitopshq.hub.web.Checks;
 import dev.gitopshq.workflows.registration.AgentRegistered;
 import dev.gitopshq.workflows.registration.RegistrationWorkflow;
@@ -52,6 +55,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   private final HeartbeatBuffer heartbeats;
   private final CommandDispatcher dispatcher;
   private final WorkflowClient temporal;
+  private final RotationSchedules schedules;
   private final AgentSettings settings;
   private final String hubVersion;
   private final Clock clock;
@@ -64,6 +68,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       HeartbeatBuffer heartbeats,
       CommandDispatcher dispatcher,
       WorkflowClient temporal,
+      RotationSchedules schedules,
       AgentSettings settings,
       String hubVersion,
       Clock clock) {
@@ -74,6 +79,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     this.heartbeats = heartbeats;
     this.dispatcher = dispatcher;
     this.temporal = temporal;
+    this.schedules = schedules;
     this.settings = settings;
     this.hubVersion = hubVersion;
     this.clock = clock;
@@ -83,7 +89,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   public void register(RegisterRequest req, StreamObserver<RegisterResponse> out) {
     String invalid = validate(req.getClusterName(), req.getAgentVersion(), req.getCapabilitiesList());
     if (invalid != null) {
-      out.onError(Status.INVALID_ARGUMENT.withDescription(invalid).asRuntimeException());
+      out.onError(statusFor(invalid).withDescription(invalid).asRuntimeException());
       return;
     }
     Optional<AgentRegistration> result;
@@ -215,7 +221,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     }
     String invalid = validate("", hello.getAgentVersion(), hello.getCapabilitiesList());
     if (invalid != null) {
-      throw Status.INVALID_ARGUMENT.withDescription(invalid).asRuntimeException();
+      throw statusFor(invalid).withDescription(invalid).asRuntimeException();
     }
     int interval =
         hello.getHeartbeatIntervalSeconds() > 0
@@ -241,6 +247,8 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     log.info("cluster {} connected (agent {})", session.clusterId, hello.getAgentVersion());
     // Whatever waited for this agent goes out now.
     dispatcher.sendQueued(session);
+    schedules.onHello(
+        session.orgId, session.clusterId, hello.getCapabilitiesList().contains(Capabilities.TOKEN_ROTATE));
   }
 
   private static void requireHello(AgentSession session) {
@@ -282,12 +290,21 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     if (agentVersion.isBlank() || agentVersion.length() > MAX_VERSION_LENGTH) {
       return "agent_version: is required (at most " + MAX_VERSION_LENGTH + " characters)";
     }
+    var incompatible = VersionCompatibility.refusal(agentVersion, HubVersion.current());
+    if (incompatible.isPresent()) {
+      return incompatible.get();
+    }
     for (String capability : capabilities) {
       if (!Capabilities.isKnown(capability)) {
         return "capabilities: unknown capability '" + capability + "'; known: " + Capabilities.ALL;
       }
     }
     return null;
+  }
+
+  /** An incompatible agent is a precondition failure (upgrade it); anything else bad input. */
+  private static Status statusFor(String problem) {
+    return problem.contains("is not compatible with hub") ? Status.FAILED_PRECONDITION : Status.INVALID_ARGUMENT;
   }
 
   private static StatusRuntimeException unauthenticated() {

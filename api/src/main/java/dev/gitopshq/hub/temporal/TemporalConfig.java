@@ -5,6 +5,7 @@ import dev.gitopshq.hub.config.ReplicaIdentity;
 import dev.gitopshq.workflows.TaskQueues;
 import dev.gitopshq.workflows.rotation.RotationActivities;
 import dev.gitopshq.workflows.rotation.RotationDeliveryActivities;
+import dev.gitopshq.workflows.rotation.ScheduledRotationWorkflowImpl;
 import dev.gitopshq.workflows.rotation.TokenRotationWorkflowImpl;
 import dev.gitopshq.workflows.agentwatch.AgentWatchActivities;
 import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflowImpl;
@@ -71,7 +72,8 @@ public class TemporalConfig {
         CommandWorkflowImpl.class,
         ApprovalWorkflowImpl.class,
         AgentWatchWorkflowImpl.class,
-        TokenRotationWorkflowImpl.class);
+        TokenRotationWorkflowImpl.class,
+        ScheduledRotationWorkflowImpl.class);
     worker.registerActivitiesImplementations(
         registration, commands, approvals, dispatch, watch, rotation);
     // This replica's own queue: work that must run where an agent's stream is held.

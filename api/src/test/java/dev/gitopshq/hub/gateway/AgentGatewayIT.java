@@ -195,6 +195,13 @@ public class AgentGatewayIT {
     assertThat(codeOf(() -> blocking(c.registrationToken())
             .register(request(c.name()).toBuilder().addCapabilities("root.shell").build())))
         .isEqualTo(Status.Code.INVALID_ARGUMENT);
+    // An agent of another major version is refused with what to do, and consumes nothing either.
+    StatusRuntimeException incompatible =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            StatusRuntimeException.class,
+            () -> blocking(c.registrationToken()).register(request(c.name()).toBuilder().setAgentVersion("1.0.0").build()));
+    assertThat(incompatible.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+    assertThat(incompatible.getStatus().getDescription()).contains("not compatible").contains("major");
     // The same token still works once the install is fixed.
     assertThat(blocking(c.registrationToken()).register(request(c.name())).getClusterId()).isEqualTo(c.id());
   }

@@ -62,7 +62,8 @@ class TokenRotationWorkflowTest {
     store = new Store();
     store.env = env;
     Worker hub = env.newWorker(TaskQueues.HUB);
-    hub.registerWorkflowImplementationTypes(TokenRotationWorkflowImpl.class);
+    hub.registerWorkflowImplementationTypes(
+        TokenRotationWorkflowImpl.class, ScheduledRotationWorkflowImpl.class);
     hub.registerActivitiesImplementations((RotationActivities) store);
     Worker replica = env.newWorker(RotationDeliveryActivities.queueOf(REPLICA));
     replica.registerActivitiesImplementations((RotationDeliveryActivities) store);
@@ -130,6 +131,35 @@ class TokenRotationWorkflowTest {
     RotationOutcome outcome = result("rot-3");
     assertThat(outcome.state()).isEqualTo(RotationOutcome.REFUSED);
     assertThat(store.events.getLast()).contains("forbidden");
+  }
+
+  @Test
+  void aScheduledRunRotatesUnderAFreshIdTheGatewayCanSignal() {
+    String scheduled = "token-rotation-schedule-c1-run";
+    ScheduledRotationWorkflow wf =
+        client.newWorkflowStub(
+            ScheduledRotationWorkflow.class,
+            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.HUB).setWorkflowId(scheduled).build());
+    WorkflowClient.start(wf::run, new ScheduledRotation("org", "c1", 120, 900));
+    // The gateway knows the rotation id from the agent's answer; here it comes from the child's id.
+    String childId = null;
+    for (int i = 0; i < 200 && childId == null; i++) {
+      env.sleep(Duration.ofMillis(50));
+      childId = store.events.isEmpty() ? null : findChild(scheduled);
+    }
+    assertThat(childId).startsWith("token-rotation-");
+    client.newWorkflowStub(TokenRotationWorkflow.class, childId)
+        .acknowledged(new TokenAck(childId.substring("token-rotation-".length()), true, ""));
+    assertThat(client.newUntypedWorkflowStub(scheduled).getResult(RotationOutcome.class).state())
+        .isEqualTo(RotationOutcome.ROTATED);
+  }
+
+  String findChild(String parentId) {
+    return client.fetchHistory(parentId).getEvents().stream()
+        .filter(e -> e.hasStartChildWorkflowExecutionInitiatedEventAttributes())
+        .map(e -> e.getStartChildWorkflowExecutionInitiatedEventAttributes().getWorkflowId())
+        .findFirst()
+        .orElse(null);
   }
 
   @Test

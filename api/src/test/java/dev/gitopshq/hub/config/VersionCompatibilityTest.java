@@ -1,0 +1,25 @@
+package dev.gitopshq.hub.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class VersionCompatibilityTest {
+  @Test
+  void sameMajorIsAcceptedAnotherMajorIsRefusedWithWhatToDo() {
+    assertThat(VersionCompatibility.refusal("0.1.0", "0.4.2")).isEmpty();
+    assertThat(VersionCompatibility.refusal("v0.3.9-rc1", "0.4.2")).isEmpty();
+    assertThat(VersionCompatibility.refusal("1.0.0", "0.4.2"))
+        .hasValueSatisfying(r -> assertThat(r).contains("major versions differ").contains("0.x"));
+    assertThat(VersionCompatibility.refusal("latest", "0.4.2"))
+        .hasValueSatisfying(r -> assertThat(r).contains("semantic version"));
+  }
+
+  @Test
+  void driftMeansMoreThanOneMinorBehind() {
+    assertThat(VersionCompatibility.drifted("0.3.0", "0.4.0")).isFalse();
+    assertThat(VersionCompatibility.drifted("0.2.5", "0.4.0")).isTrue();
+    assertThat(VersionCompatibility.drifted("0.5.0", "0.4.0")).isFalse();
+    assertThat(VersionCompatibility.drifted(null, "0.4.0")).isFalse();
+  }
+}
