@@ -5,6 +5,7 @@ import dev.gitopshq.agent.config.ConfigException;
 import io.grpc.ChannelCredentials;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.grpc.ProxyDetector;
 import io.grpc.TlsChannelCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
@@ -18,12 +19,15 @@ import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.Collection;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
 import javax.net.ssl.X509TrustManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds the gRPC channel to the hub from the configuration: TLS verified against the system
@@ -34,6 +38,12 @@ import javax.net.ssl.X509TrustManager;
  * noticed within about 40 seconds. The hub's server must permit pings that often
  * ({@code permitKeepAliveTime} of 30 seconds or less, {@code permitKeepAliveWithoutCalls});
  * otherwise it closes the connection with {@code ENHANCE_YOUR_CALM}.
+ *
+ * <p>If {@code HTTPS_PROXY} / {@code HTTP_PROXY} (or their lowercase forms) are set, the channel
+ * tunnels to the hub through that HTTP CONNECT proxy (see {@link AgentConfig#hubProxy()}), unless
+ * the hub's host matches {@code NO_PROXY} (see {@link NoProxy}). TLS to the hub runs inside the
+ * tunnel, end to end. Without proxy variables gRPC's default applies (the JVM's proxy system
+ * properties, if any).
  */
 public final class HubChannels {
 
@@ -42,20 +52,50 @@ public final class HubChannels {
 
   private static final int KEEPALIVE_TIMEOUT_SECONDS = 10;
 
+  private static final Logger log = LoggerFactory.getLogger(HubChannels.class);
+
   private HubChannels() {}
 
   /**
-   * Creates the channel; it connects lazily, on the first call.
+   * Creates the channel; it connects lazily, on the first call. If a proxy variable is set, logs
+   * one line saying which proxy (password masked) the hub connection uses, or that
+   * {@code NO_PROXY} exempts the hub.
    *
    * @throws ConfigException if the CA file holds no usable certificate
    */
   public static ManagedChannel create(AgentConfig config, String agentVersion) {
-    return NettyChannelBuilder.forTarget(config.hubAddress(), credentials(config))
-        .keepAliveTime(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
-        .keepAliveTimeout(KEEPALIVE_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-        .keepAliveWithoutCalls(true)
-        .userAgent("gitopshq-agent/" + agentVersion)
-        .build();
+    NettyChannelBuilder builder =
+        NettyChannelBuilder.forTarget(config.hubAddress(), credentials(config))
+            .keepAliveTime(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
+            .keepAliveTimeout(KEEPALIVE_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+            .keepAliveWithoutCalls(true)
+            .userAgent("gitopshq-agent/" + agentVersion);
+    proxyDetector(config).ifPresent(builder::proxyDetector);
+    return builder.build();
+  }
+
+  /**
+   * The proxy detector for the hub channel, empty when no proxy variable is set; logs the
+   * decision.
+   */
+  static Optional<ProxyDetector> proxyDetector(AgentConfig config) {
+    Optional<AgentConfig.ProxyUrl> proxy = config.hubProxy();
+    if (proxy.isEmpty()) {
+      return Optional.empty();
+    }
+    NoProxy noProxy = NoProxy.parse(config.proxy().noProxy());
+    String address = config.hubAddress();
+    int colon = address.lastIndexOf(':');
+    String host = address.substring(0, colon);
+    int port = Integer.parseInt(address.substring(colon + 1));
+    Optional<String> exempt = noProxy.match(host, port);
+    if (exempt.isPresent()) {
+      log.info("Hub {} matches NO_PROXY entry '{}': connecting directly, not through the proxy {}",
+          address, exempt.get(), proxy.get());
+    } else {
+      log.info("Hub {} is reached through the HTTP CONNECT proxy {}", address, proxy.get());
+    }
+    return Optional.of(new HubProxyDetector(proxy.get(), noProxy));
   }
 
   private static ChannelCredentials credentials(AgentConfig config) {
