@@ -5,7 +5,7 @@
 #   Temporal dev server             127.0.0.1:7233, Web UI http://127.0.0.1:8233
 #   OPA                             http://127.0.0.1:8181
 #   test Kubernetes API (testkube)  random port, kubeconfig .gitopshq/demo-kubeconfig
-#   hub                             http://127.0.0.1:8080 (REST, UI), gRPC 127.0.0.1:50051
+#   hub                             http://127.0.0.1:8080 (REST), gRPC with TLS 127.0.0.1:50051
 #   demo agent                      cluster "demo", connected to the hub
 #
 # Ctrl-C stops everything this script started (PostgreSQL is a system service
@@ -39,6 +39,7 @@ readonly LOG_DIR="${STATE_DIR}/logs"
 readonly DEMO_KUBECONFIG="${STATE_DIR}/demo-kubeconfig"
 readonly AGENT_DIR="${STATE_DIR}/demo-agent"
 readonly IDENTITY_FILE="${AGENT_DIR}/identity.json"
+readonly TLS_DIR="${STATE_DIR}/tls"
 readonly TOKEN_FILE="${DATA_DIR}/bootstrap-token"
 
 readonly HUB_JAR="${REPO_ROOT}/api/target/gitopshq-hub.jar"
@@ -242,6 +243,26 @@ prepare_dirs() {
   chmod 700 "${STATE_DIR}"
 }
 
+# A local CA and a server certificate for the hub's agent gateway (127.0.0.1 and
+# localhost), made once: the demo agent verifies the hub against this CA, as an
+# agent in a real cluster does with tls.caBundle / GITOPSHQ_HUB_CA_FILE.
+make_tls() {
+  [ -s "${TLS_DIR}/hub.crt" ] && [ -s "${TLS_DIR}/hub.key" ] && [ -s "${TLS_DIR}/ca.crt" ] && return 0
+  command -v openssl >/dev/null 2>&1 || die "openssl is needed to make the local TLS certificates; install it with: apt-get install -y openssl"
+  log "making a local CA and the hub's TLS certificate in ${TLS_DIR}"
+  mkdir -p "${TLS_DIR}"
+  (
+    cd "${TLS_DIR}"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 825 -subj "/CN=GitOpsHQ local CA" \
+      -keyout ca.key -out ca.crt >/dev/null 2>&1
+    openssl req -newkey rsa:2048 -nodes -subj "/CN=${HOST}" -keyout hub.key -out hub.csr >/dev/null 2>&1
+    printf 'subjectAltName=IP:%s,DNS:localhost\n' "${HOST}" > san.ext
+    openssl x509 -req -in hub.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 825 \
+      -extfile san.ext -out hub.crt >/dev/null 2>&1
+    chmod 600 ca.key hub.key
+  ) || die "could not make the local TLS certificates in ${TLS_DIR}"
+}
+
 start_postgres() {
   log "PostgreSQL"
   "${TOOLS_DIR}/dev/postgres.sh" "${DEV_DB}"
@@ -327,6 +348,7 @@ launch_hub() {
     OPA_URL="${OPA_URL}" \
     GITOPSHQ_DATA_DIR="${DATA_DIR}" \
     AGENT_GRPC_PUBLIC_ADDRESS="${HOST}:${HUB_GRPC_PORT}" \
+    AGENT_GRPC_TLS_CERT="${TLS_DIR}/hub.crt" AGENT_GRPC_TLS_KEY="${TLS_DIR}/hub.key" \
     "${JAVA}" "${JVM_OPTS[@]}" "${java_opts[@]}" -jar "${HUB_JAR}"
 }
 
@@ -416,7 +438,7 @@ start_agent() {
   [ -z "$reg_token" ] || token_env=(GITOPSHQ_REGISTRATION_TOKEN="$reg_token")
   start_proc agent env "${token_env[@]}" \
     GITOPSHQ_HUB_ADDRESS="${HOST}:${HUB_GRPC_PORT}" \
-    GITOPSHQ_HUB_PLAINTEXT=true \
+    GITOPSHQ_HUB_CA_FILE="${TLS_DIR}/ca.crt" \
     GITOPSHQ_IDENTITY_STORE_MODE=file \
     GITOPSHQ_AGENT_TOKEN_PATH="${IDENTITY_FILE}" \
     GITOPSHQ_CLUSTER_NAME="${DEMO_CLUSTER}" \
@@ -501,7 +523,7 @@ print_summary() {
 
   Hub REST             ${HUB_URL}
   REST API base        ${HUB_URL}/api/v2
-  Agent gRPC           ${HOST}:${HUB_GRPC_PORT}
+  Agent gRPC (TLS)     ${HOST}:${HUB_GRPC_PORT}   (local CA: .gitopshq/tls/ca.crt)
   Temporal Web UI      http://${HOST}:${TEMPORAL_UI_PORT}   (gRPC ${HOST}:${TEMPORAL_PORT})
   OPA                  ${OPA_URL}
 EOF
@@ -565,6 +587,7 @@ main() {
   check_prerequisites
   check_ports
   prepare_dirs
+  make_tls
   start_postgres
   build_tools
   build_java
