@@ -1,0 +1,266 @@
+package dev.gitopshq.charts;
+
+import static dev.gitopshq.charts.Chart.values;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The hub chart: the environment it renders against the hub's configuration, secrets, probes. */
+class HubChartTest {
+  static final Chart CHART = Chart.hub();
+  static final String RELEASE = "gitopshq";
+  static final String NS = "gitopshq";
+  static final String OWNER_TOKEN = "ghq-bootstrap-owner-token-0123456789abcdef";
+
+  static Rendered render(Map<String, Object> v) {
+    return CHART.render(RELEASE, NS, v);
+  }
+
+  /** Every environment variable the hub's application.yml reads ({@code ${NAME:default}}). */
+  static Set<String> hubVariables() throws IOException {
+    Path yml = Chart.chartsDir().resolveSibling("api").resolve("src/main/resources/application.yml");
+    Matcher m = Pattern.compile("\\$\\{([A-Z][A-Z0-9_]*):").matcher(Files.readString(yml));
+    Set<String> names = new TreeSet<>();
+    while (m.find()) {
+      names.add(m.group(1));
+    }
+    assertThat(names).as("variables in %s", yml).contains("GITOPSHQ_DB_URL", "AGENT_GRPC_PUBLIC_ADDRESS");
+    return names;
+  }
+
+  static Map<String, Object> everything() {
+    return values(
+        "database.url", "jdbc:postgresql://db.internal:5432/gitopshq",
+        "database.user", "hub",
+        "database.password", "s3cret-db",
+        "database.poolSize", 30,
+        "temporal.address", "temporal.internal:7233",
+        "temporal.namespace", "gitopshq",
+        "opa.url", "http://opa.internal:8181",
+        "agent.publicAddress", "agents.gitopshq.example.com:443",
+        "agent.chart", "oci://registry.example.com/charts/gitopshq-agent",
+        "agent.tls.existingSecret", "hub-grpc-tls",
+        "bootstrap.token", OWNER_TOKEN,
+        "webhook.url", "https://hooks.example.com/gitopshq",
+        "webhook.secret", "whsec-0123456789abcdef",
+        "javaOptions", "-XX:MaxRAMPercentage=75",
+        "replicaCount", 3);
+  }
+
+  @Test
+  void everyVariableTheChartSetsIsOneTheHubReads() throws IOException {
+    Set<String> known = new TreeSet<>(hubVariables());
+    known.add("JAVA_TOOL_OPTIONS");
+
+    assertThat(render(values()).env().keySet()).isSubsetOf(known);
+    assertThat(render(everything()).env().keySet()).isSubsetOf(known).contains(
+        "GITOPSHQ_DB_URL", "GITOPSHQ_DB_USER", "GITOPSHQ_DB_PASSWORD", "GITOPSHQ_DB_POOL_SIZE",
+        "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "OPA_URL", "AGENT_GRPC_PUBLIC_ADDRESS",
+        "AGENT_GRPC_TLS_CERT", "AGENT_GRPC_TLS_KEY", "GITOPSHQ_BOOTSTRAP_TOKEN", "GITOPSHQ_WEBHOOK_URL",
+        "GITOPSHQ_WEBHOOK_SECRET", "GITOPSHQ_AGENT_CHART", "GITOPSHQ_HTTP_PORT", "AGENT_GRPC_PORT");
+  }
+
+  @Test
+  void valuesMapToTheHubsVariablesAndSecretsStayInSecrets() {
+    Rendered r = render(everything());
+    Map<String, String> env = r.resolvedEnv();
+
+    assertThat(env).contains(
+        entry("GITOPSHQ_DB_URL", "jdbc:postgresql://db.internal:5432/gitopshq"),
+        entry("GITOPSHQ_DB_USER", "hub"),
+        entry("GITOPSHQ_DB_PASSWORD", "s3cret-db"),
+        entry("GITOPSHQ_DB_POOL_SIZE", "30"),
+        entry("TEMPORAL_ADDRESS", "temporal.internal:7233"),
+        entry("TEMPORAL_NAMESPACE", "gitopshq"),
+        entry("OPA_URL", "http://opa.internal:8181"),
+        entry("AGENT_GRPC_PUBLIC_ADDRESS", "agents.gitopshq.example.com:443"),
+        entry("GITOPSHQ_AGENT_CHART", "oci://registry.example.com/charts/gitopshq-agent"),
+        entry("GITOPSHQ_BOOTSTRAP_TOKEN", OWNER_TOKEN),
+        entry("GITOPSHQ_WEBHOOK_URL", "https://hooks.example.com/gitopshq"),
+        entry("GITOPSHQ_WEBHOOK_SECRET", "whsec-0123456789abcdef"),
+        entry("GITOPSHQ_HTTP_PORT", "8080"),
+        entry("AGENT_GRPC_PORT", "50051"),
+        entry("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75"));
+    // The three secrets are references to one Secret, never plain values in the Deployment.
+    for (String name : List.of("GITOPSHQ_DB_PASSWORD", "GITOPSHQ_BOOTSTRAP_TOKEN", "GITOPSHQ_WEBHOOK_SECRET")) {
+      EnvVar var = r.env().get(name);
+      assertThat(var.getValue()).as(name).isNull();
+      assertThat(var.getValueFrom().getSecretKeyRef().getName()).as(name).isEqualTo("gitopshq-gitopshq-hub");
+    }
+    assertThat(r.get(Secret.class, "gitopshq-gitopshq-hub").getData())
+        .containsOnlyKeys("GITOPSHQ_DB_PASSWORD", "GITOPSHQ_BOOTSTRAP_TOKEN", "GITOPSHQ_WEBHOOK_SECRET");
+    assertThat(r.deployment().getSpec().getReplicas()).isEqualTo(3);
+  }
+
+  @Test
+  void existingSecretsAreReferencedAndNoSecretIsCreated() {
+    Rendered r = render(values(
+        "bootstrap.existingSecret", "hub-owner", "bootstrap.existingSecretKey", "owner-token",
+        "webhook.url", "https://hooks.example.com/x", "webhook.existingSecret", "hub-webhook"));
+
+    assertThat(r.all(Secret.class)).isEmpty();
+    Map<String, EnvVar> env = r.env();
+    assertThat(env.get("GITOPSHQ_DB_PASSWORD").getValueFrom().getSecretKeyRef())
+        .satisfies(ref -> {
+          assertThat(ref.getName()).isEqualTo("gitopshq-database");
+          assertThat(ref.getKey()).isEqualTo("password");
+        });
+    assertThat(env.get("GITOPSHQ_BOOTSTRAP_TOKEN").getValueFrom().getSecretKeyRef())
+        .satisfies(ref -> {
+          assertThat(ref.getName()).isEqualTo("hub-owner");
+          assertThat(ref.getKey()).isEqualTo("owner-token");
+        });
+    assertThat(env.get("GITOPSHQ_WEBHOOK_SECRET").getValueFrom().getSecretKeyRef().getName()).isEqualTo("hub-webhook");
+  }
+
+  @Test
+  void optionalSettingsAreLeftToTheHubsDefaults() {
+    Map<String, EnvVar> env = render(values()).env();
+
+    assertThat(env).doesNotContainKeys("GITOPSHQ_BOOTSTRAP_TOKEN", "GITOPSHQ_WEBHOOK_URL", "GITOPSHQ_WEBHOOK_SECRET",
+        "AGENT_GRPC_TLS_CERT", "AGENT_GRPC_TLS_KEY", "GITOPSHQ_AGENT_CHART", "JAVA_TOOL_OPTIONS");
+  }
+
+  @Test
+  void theGatewayCertificateIsMountedFromATlsSecret() {
+    Rendered r = render(values("agent.tls.existingSecret", "hub-grpc-tls"));
+
+    Volume tls = r.deployment().getSpec().getTemplate().getSpec().getVolumes().stream()
+        .filter(v -> v.getName().equals("grpc-tls")).findFirst().orElseThrow();
+    assertThat(tls.getSecret().getSecretName()).isEqualTo("hub-grpc-tls");
+    VolumeMount mount = r.container().getVolumeMounts().stream()
+        .filter(m -> m.getName().equals("grpc-tls")).findFirst().orElseThrow();
+    assertThat(mount.getReadOnly()).isTrue();
+    Map<String, EnvVar> env = r.env();
+    assertThat(env.get("AGENT_GRPC_TLS_CERT").getValue()).isEqualTo(mount.getMountPath() + "/tls.crt");
+    assertThat(env.get("AGENT_GRPC_TLS_KEY").getValue()).isEqualTo(mount.getMountPath() + "/tls.key");
+    assertThat(tls.getSecret().getItems()).extracting(i -> i.getKey() + "->" + i.getPath())
+        .containsExactlyInAnyOrder("tls.crt->tls.crt", "tls.key->tls.key");
+  }
+
+  @Test
+  void probesUseTheActuatorHealthGroups() {
+    Container c = render(values()).container();
+
+    assertThat(c.getPorts()).extracting(ContainerPort::getName, ContainerPort::getContainerPort)
+        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("http", 8080),
+            org.assertj.core.groups.Tuple.tuple("grpc", 50051));
+    assertProbe(c.getLivenessProbe(), "/actuator/health/liveness");
+    assertProbe(c.getReadinessProbe(), "/actuator/health/readiness");
+    assertProbe(c.getStartupProbe(), "/actuator/health/liveness");
+  }
+
+  static void assertProbe(Probe probe, String path) {
+    assertThat(probe).isNotNull();
+    assertThat(probe.getHttpGet().getPath()).isEqualTo(path);
+    assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo("http");
+  }
+
+  @Test
+  void theHubRunsHardenedWithoutKubernetesAccess() {
+    Rendered r = render(values());
+    PodSpec pod = r.deployment().getSpec().getTemplate().getSpec();
+    Container c = r.container();
+
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+    assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(c.getResources().getRequests()).containsKeys("cpu", "memory");
+    assertThat(c.getResources().getLimits()).containsKeys("memory");
+    // The data directory (bootstrap token file) and /tmp are the only writable paths.
+    assertThat(c.getVolumeMounts()).extracting(VolumeMount::getMountPath)
+        .containsExactlyInAnyOrder("/tmp", "/var/lib/gitopshq/data");
+    assertThat(r.env().get("GITOPSHQ_DATA_DIR").getValue()).isEqualTo("/var/lib/gitopshq/data");
+    // The hub never talks to the Kubernetes API.
+    assertThat(pod.getAutomountServiceAccountToken()).isFalse();
+    assertThat(r.get(ServiceAccount.class, "gitopshq-gitopshq-hub").getAutomountServiceAccountToken()).isFalse();
+    assertThat(r.all(ClusterRole.class)).isEmpty();
+    assertThat(r.all(Role.class)).isEmpty();
+  }
+
+  @Test
+  void theServiceCarriesRestAndGrpcAndTheIngressOnlyRest() {
+    Rendered r = render(values("ingress.enabled", true, "ingress.className", "nginx",
+        "ingress.hosts", List.of(Map.of("host", "gitopshq.example.com",
+            "paths", List.of(Map.of("path", "/", "pathType", "Prefix")))),
+        "agentService.enabled", true, "agentService.loadBalancerSourceRanges", List.of("198.51.100.0/24")));
+
+    Service svc = r.get(Service.class, "gitopshq-gitopshq-hub");
+    assertThat(svc.getSpec().getPorts()).extracting(ServicePort::getName, ServicePort::getPort)
+        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("http", 8080),
+            org.assertj.core.groups.Tuple.tuple("grpc", 50051));
+    assertThat(svc.getSpec().getSelector()).isEqualTo(r.deployment().getSpec().getSelector().getMatchLabels());
+
+    Service agents = r.get(Service.class, "gitopshq-gitopshq-hub-agents");
+    assertThat(agents.getSpec().getType()).isEqualTo("LoadBalancer");
+    assertThat(agents.getSpec().getPorts()).extracting(ServicePort::getName).containsExactly("grpc");
+    assertThat(agents.getSpec().getLoadBalancerSourceRanges()).containsExactly("198.51.100.0/24");
+
+    Ingress ing = r.get(Ingress.class, "gitopshq-gitopshq-hub");
+    assertThat(ing.getSpec().getIngressClassName()).isEqualTo("nginx");
+    assertThat(ing.getSpec().getRules()).singleElement().satisfies(rule -> {
+      assertThat(rule.getHost()).isEqualTo("gitopshq.example.com");
+      assertThat(rule.getHttp().getPaths()).singleElement().satisfies(p -> {
+        assertThat(p.getBackend().getService().getName()).isEqualTo("gitopshq-gitopshq-hub");
+        assertThat(p.getBackend().getService().getPort().getName()).isEqualTo("http");
+      });
+    });
+
+    assertThat(render(values()).all(Ingress.class)).isEmpty();
+    assertThat(render(values()).find(Service.class, "gitopshq-gitopshq-hub-agents")).isEmpty();
+  }
+
+  @Test
+  void aChangedSecretRollsThePods() {
+    Deployment a = render(values("database.password", "one")).deployment();
+    Deployment b = render(values("database.password", "two")).deployment();
+
+    assertThat(a.getSpec().getTemplate().getMetadata().getAnnotations().get("checksum/secret"))
+        .isNotEqualTo(b.getSpec().getTemplate().getMetadata().getAnnotations().get("checksum/secret"));
+  }
+
+  @Test
+  void refusesConfigurationsThatCannotWork() {
+    assertThat(CHART.renderError(values("database.existingSecret", "")))
+        .contains("set database.password or database.existingSecret");
+    assertThat(CHART.renderError(values("bootstrap.token", "too-short"))).contains("/bootstrap/token");
+    assertThat(CHART.renderError(values("plan", "platinum"))).contains("/plan");
+    assertThat(CHART.renderError(values("agent.publicAddress", "localhost"))).contains("/agent/publicAddress");
+    assertThat(CHART.renderError(values("webhook.secret", "0123456789abcdef"))).contains("webhook.url is empty");
+    assertThat(CHART.renderError(values("webhook.url", "https://hooks.example.com/x", "webhook.secret", "short")))
+        .contains("/webhook/secret");
+    assertThat(CHART.renderError(values("tokens.rotationGrace", "fifteen minutes"))).contains("/tokens/rotationGrace");
+  }
+
+  @Test
+  void theReadmeDocumentsEveryValue() throws IOException {
+    AgentChartValuesTest.assertReadmeDocumentsEveryValue(CHART);
+  }
+}
