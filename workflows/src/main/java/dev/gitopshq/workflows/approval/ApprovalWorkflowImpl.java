@@ -1,7 +1,7 @@
 package dev.gitopshq.workflows.approval;
 
-import io.temporal.activity.ActivityOptions;
-import io.temporal.common.RetryOptions;
+import dev.gitopshq.workflows.StoreActivities;
+
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,16 +19,7 @@ public class ApprovalWorkflowImpl implements ApprovalWorkflow {
   static final List<String> DEFAULT_ROLES = List.of("admin", "owner");
 
   private final ApprovalActivities inbox =
-      Workflow.newActivityStub(
-          ApprovalActivities.class,
-          ActivityOptions.newBuilder()
-              .setStartToCloseTimeout(Duration.ofSeconds(30))
-              .setRetryOptions(
-                  RetryOptions.newBuilder()
-                      .setInitialInterval(Duration.ofSeconds(1))
-                      .setMaximumInterval(Duration.ofMinutes(1))
-                      .build())
-              .build());
+      Workflow.newActivityStub(ApprovalActivities.class, StoreActivities.options());
 
   private final List<RecordedVote> votes = new ArrayList<>();
   private final List<ApprovalVote> pending = new ArrayList<>();

@@ -1,5 +1,7 @@
 package dev.gitopshq.workflows.command;
 
+import dev.gitopshq.workflows.StoreActivities;
+
 import dev.gitopshq.workflows.approval.ApprovalRequest;
 import dev.gitopshq.workflows.approval.ApprovalResult;
 import dev.gitopshq.workflows.approval.ApprovalWorkflow;
@@ -20,22 +22,12 @@ import java.util.List;
  * timeline events so a retried activity never writes one twice.
  */
 public class CommandWorkflowImpl implements CommandWorkflow {
-  static final Duration STORE_TIMEOUT = Duration.ofSeconds(30);
   static final Duration DECISION_ATTEMPT_TIMEOUT = Duration.ofSeconds(15);
   static final Duration DECISION_MAX_BACKOFF = Duration.ofSeconds(30);
   static final Duration NOTIFY_TOTAL = Duration.ofHours(1);
 
   private final CommandActivities store =
-      Workflow.newActivityStub(
-          CommandActivities.class,
-          ActivityOptions.newBuilder()
-              .setStartToCloseTimeout(STORE_TIMEOUT)
-              .setRetryOptions(
-                  RetryOptions.newBuilder()
-                      .setInitialInterval(Duration.ofSeconds(1))
-                      .setMaximumInterval(Duration.ofMinutes(1))
-                      .build())
-              .build());
+      Workflow.newActivityStub(CommandActivities.class, StoreActivities.options());
 
   private final CommandActivities notifier =
       Workflow.newActivityStub(

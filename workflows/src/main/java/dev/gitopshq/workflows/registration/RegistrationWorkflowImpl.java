@@ -1,5 +1,7 @@
 package dev.gitopshq.workflows.registration;
 
+import dev.gitopshq.workflows.StoreActivities;
+
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
@@ -22,17 +24,7 @@ public class RegistrationWorkflowImpl implements RegistrationWorkflow {
   static final Duration CONFIRM_WINDOW = Duration.ofMinutes(2);
 
   private final RegistrationActivities store =
-      Workflow.newActivityStub(
-          RegistrationActivities.class,
-          ActivityOptions.newBuilder()
-              .setStartToCloseTimeout(Duration.ofSeconds(30))
-              .setRetryOptions(
-                  RetryOptions.newBuilder()
-                      .setInitialInterval(Duration.ofSeconds(1))
-                      .setMaximumInterval(Duration.ofMinutes(1))
-                      .setBackoffCoefficient(2.0)
-                      .build())
-              .build());
+      Workflow.newActivityStub(RegistrationActivities.class, StoreActivities.options());
 
   /** Retries quickly for a short while: long enough for any commit, short for a rollback. */
   private final RegistrationActivities confirm =

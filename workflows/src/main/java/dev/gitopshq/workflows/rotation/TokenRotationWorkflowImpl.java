@@ -1,5 +1,7 @@
 package dev.gitopshq.workflows.rotation;
 
+import dev.gitopshq.workflows.StoreActivities;
+
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
@@ -9,16 +11,7 @@ import java.time.Duration;
 /** See {@link TokenRotationWorkflow}. */
 public class TokenRotationWorkflowImpl implements TokenRotationWorkflow {
   private final RotationActivities store =
-      Workflow.newActivityStub(
-          RotationActivities.class,
-          ActivityOptions.newBuilder()
-              .setStartToCloseTimeout(Duration.ofSeconds(30))
-              .setRetryOptions(
-                  RetryOptions.newBuilder()
-                      .setInitialInterval(Duration.ofSeconds(1))
-                      .setMaximumInterval(Duration.ofMinutes(1))
-                      .build())
-              .build());
+      Workflow.newActivityStub(RotationActivities.class, StoreActivities.options());
 
   private TokenAck ack;
   private String phase = "starting";
