@@ -1,0 +1,273 @@
+package dev.gitopshq.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gitopshq.activities.policy.OpaClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Benchmark 2: latency of one approval decision along four paths, from the outermost to bare OPA:
+ *
+ * <ol>
+ *   <li>{@code hub REST}: {@code POST /api/v2/policies/approval/evaluate} (bearer-token lookup,
+ *       the active-version lookup in PostgreSQL, then {@code OpaClient} to OPA);
+ *   <li>{@code OpaClient}: {@link OpaClient#evaluate} in this JVM on {@code gitopshq/approval},
+ *       the same call the hub's PolicyService makes;
+ *   <li>{@code OPA package}: a bare HTTP {@code POST /v1/data/gitopshq/approval}, the document
+ *       the hub asks for (the decision and the policy version);
+ *   <li>{@code OPA decision}: a bare HTTP {@code POST /v1/data/gitopshq/approval/decision}.
+ * </ol>
+ *
+ * <p>A fifth, reference path, {@code hub floor} ({@code GET /api/v2/features}: HTTP, the same
+ * bearer-token lookup in PostgreSQL, Spring MVC and JSON, but no policy work), splits the hub's
+ * share into what every authenticated request pays and what the evaluate endpoint adds.
+ *
+ * <p>The decision paths get the same input. Calls are sequential; each measured round calls every
+ * path once, in an order that rotates from round to round, so a slow phase of a shared machine hits
+ * all paths alike. Before measuring, the decision paths are checked to give the same {@code
+ * outcome}.
+ *
+ * <p>Token: {@code BENCH_HUB_TOKEN} (any role with {@code policies:read}).
+ */
+public final class OpaLatencyBench {
+  private static final String POLICY_ID = "gitopshq/approval";
+  private static final String HUB_FLOOR = "hub floor";
+
+  private static final String USAGE =
+      """
+      usage: java -cp gitopshq-bench.jar dev.gitopshq.bench.OpaLatencyBench \\
+               --hub-url URL --opa-url URL --input FILE --out FILE \\
+               [--decisions 2000] [--warmup 200]
+      --input: an approval input document, or a policies/testdata sample ({"input": {...}, ...})
+      environment: BENCH_HUB_TOKEN  API token with policies:read
+      Normally started by bench/run-opa-latency.sh, which brings up the stack.""";
+
+  /**
+   * One measured path: a label, what it calls, and the call, which returns the decision's outcome
+   * (empty for the reference path, which decides nothing).
+   */
+  private record Route(String label, String description, Supplier<String> call) {
+    boolean decides() {
+      return !label.equals(HUB_FLOOR);
+    }
+  }
+
+  private OpaLatencyBench() {}
+
+  public static void main(String[] argv) {
+    if (argv.length == 1 && argv[0].equals("--help")) {
+      System.out.println(USAGE);
+      return;
+    }
+    try {
+      run(new Args(argv));
+    } catch (IllegalArgumentException e) {
+      System.err.println("error: " + e.getMessage() + "\n" + USAGE);
+      System.exit(2);
+    } catch (IllegalStateException | UncheckedIOException e) {
+      System.err.println("error: " + e.getMessage());
+      System.exit(1);
+    }
+  }
+
+  private static void run(Args a) {
+    String hubUrl = a.required("hub-url");
+    String opaUrl = a.required("opa-url");
+    Path inputFile = Path.of(a.required("input"));
+    Path out = Path.of(a.required("out"));
+    int n = a.intValue("decisions", 2000, 1);
+    int warmup = a.intValue("warmup", 200, 0);
+    a.rejectUnknown();
+    String token = Args.env("BENCH_HUB_TOKEN");
+    JsonNode input = readInput(inputFile);
+    Report report = new Report("opa-latency");
+
+    ObjectNode wrapped = JsonHttp.JSON.createObjectNode();
+    wrapped.set("input", input);
+    byte[] body = JsonHttp.bytes(wrapped);
+
+    try (JsonHttp hub = new JsonHttp(hubUrl, token);
+        JsonHttp opa = new JsonHttp(opaUrl, null);
+        OpaClient client = new OpaClient(URI.create(opaUrl))) {
+      List<Route> routes =
+          List.of(
+              new Route(
+                  "hub REST", "POST /api/v2/policies/approval/evaluate",
+                  () -> hub.post("/api/v2/policies/approval/evaluate", body)
+                      .expect(200, "hub evaluate").path("decision").path("outcome").asText()),
+              new Route(
+                  "OpaClient", "OpaClient.evaluate(\"" + POLICY_ID + "\", input) in-process",
+                  () -> client.evaluate(POLICY_ID, input).path("decision").path("outcome").asText()),
+              new Route(
+                  "OPA package", "POST /v1/data/" + POLICY_ID,
+                  () -> opa.post("/v1/data/" + POLICY_ID, body)
+                      .expect(200, "OPA package").path("result").path("decision").path("outcome").asText()),
+              new Route(
+                  "OPA decision", "POST /v1/data/" + POLICY_ID + "/decision",
+                  () -> opa.post("/v1/data/" + POLICY_ID + "/decision", body)
+                      .expect(200, "OPA decision").path("result").path("outcome").asText()),
+              new Route(
+                  HUB_FLOOR, "GET /api/v2/features (token lookup, no policy work)",
+                  () -> {
+                    hub.get("/api/v2/features").expect(200, "hub features");
+                    return "";
+                  }));
+
+      String outcome = checkAgreement(routes);
+      System.out.printf(
+          Locale.ROOT,
+          "OPA decision latency: %d warm-up + %d measured rounds, each calling all %d paths once (outcome '%s')%n",
+          warmup, n, routes.size(), outcome);
+      for (int i = 0; i < warmup; i++) {
+        round(routes, i, null);
+      }
+      long[][] samples = new long[routes.size()][n];
+      for (int i = 0; i < n; i++) {
+        round(routes, i, samples);
+      }
+      report(report, routes, samples, n, warmup, outcome, hubUrl, opaUrl, inputFile, out);
+    }
+  }
+
+  /** Calls every path once, starting at a different one each round; records into samples[p][i]. */
+  private static void round(List<Route> routes, int i, long[][] samples) {
+    int count = routes.size();
+    for (int k = 0; k < count; k++) {
+      int p = (i + k) % count;
+      long t0 = System.nanoTime();
+      routes.get(p).call().get();
+      long elapsed = System.nanoTime() - t0;
+      if (samples != null) {
+        samples[p][i] = elapsed;
+      }
+    }
+  }
+
+  /** The outcome all paths agree on; fails when one differs or has none. */
+  private static String checkAgreement(List<Route> routes) {
+    Route first = null;
+    String agreed = null;
+    for (Route r : routes) {
+      String outcome = r.call().get();
+      if (!r.decides()) {
+        continue;
+      }
+      if (outcome.isEmpty()) {
+        throw new IllegalStateException(r.label() + " (" + r.description() + ") returned no decision outcome");
+      }
+      if (first == null) {
+        first = r;
+        agreed = outcome;
+      } else if (!agreed.equals(outcome)) {
+        throw new IllegalStateException(
+            "the paths disagree: " + first.label() + " says '" + agreed + "', " + r.label()
+                + " says '" + outcome + "'");
+      }
+    }
+    return agreed;
+  }
+
+  private static void report(
+      Report report, List<Route> routes, long[][] samples, int n, int warmup, String outcome, String hubUrl,
+      String opaUrl, Path inputFile, Path out) {
+    Map<String, Stats> stats = new LinkedHashMap<>();
+    for (int p = 0; p < routes.size(); p++) {
+      stats.put(routes.get(p).label(), Stats.ofNanos(samples[p]));
+    }
+    Stats bare = stats.get("OPA decision");
+    Stats pkg = stats.get("OPA package");
+    Stats client = stats.get("OpaClient");
+    Stats rest = stats.get("hub REST");
+    Stats floor = stats.get(HUB_FLOOR);
+
+    System.out.println();
+    Table t =
+        new Table("path", "n", "p50 ms", "p90 ms", "p99 ms", "max ms", "mean ms", "p50 / bare", "p99 / bare", "what");
+    for (Route r : routes) {
+      Stats s = stats.get(r.label());
+      t.row(r.label(), s.n(), s.p50(), s.p90(), s.p99(), s.max(), s.mean(),
+          x(s.p50() / bare.p50()), x(s.p99() / bare.p99()), r.description());
+    }
+    System.out.print(t);
+    System.out.println();
+    System.out.println("Differences of medians (where the time goes)");
+    Map<String, Object> split = new LinkedHashMap<>();
+    split.put("restOverheadP50Ms", Stats.round(rest.p50() - client.p50()));
+    split.put("hubFloorP50Ms", Stats.round(floor.p50()));
+    split.put("evaluateEndpointExtraP50Ms", Stats.round(rest.p50() - client.p50() - floor.p50()));
+    split.put("clientOverheadP50Ms", Stats.round(client.p50() - pkg.p50()));
+    split.put("packageVsDecisionP50Ms", Stats.round(pkg.p50() - bare.p50()));
+    System.out.print(
+        new Table("difference", "p50 ms")
+            .row("hub REST - OpaClient: everything the hub adds", rest.p50() - client.p50())
+            .row("  of which hub floor: HTTP, bearer-token lookup, Spring MVC, JSON", floor.p50())
+            .row("  of which the rest: policy lookup in PostgreSQL, request body, answer", rest.p50() - client.p50() - floor.p50())
+            .row("OpaClient - OPA package: the client (JSON, java.net.http)", client.p50() - pkg.p50())
+            .row("OPA package - OPA decision: whole package vs the one rule", pkg.p50() - bare.p50()));
+
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("decisions", n);
+    params.put("warmup", warmup);
+    params.put("order", "interleaved: each round calls every path once, rotating the first");
+    params.put("hubUrl", hubUrl);
+    params.put("opaUrl", opaUrl);
+    params.put("input", inputFile.toString());
+    params.put("outcome", outcome);
+    Map<String, Object> results = new LinkedHashMap<>();
+    Map<String, Object> ratios = new LinkedHashMap<>();
+    Map<String, Object> raw = new LinkedHashMap<>();
+    for (int p = 0; p < routes.size(); p++) {
+      Route route = routes.get(p);
+      Map<String, Object> r = new LinkedHashMap<>(stats.get(route.label()).toMap());
+      r.put("what", route.description());
+      results.put(route.label(), r);
+      raw.put(route.label(), Report.millis(samples[p]));
+    }
+    ratios.put("restVsBareDecisionP50", round2(rest.p50() / bare.p50()));
+    ratios.put("restVsBareDecisionP99", round2(rest.p99() / bare.p99()));
+    ratios.put("opaClientVsBareDecisionP50", round2(client.p50() / bare.p50()));
+    ratios.put("opaClientVsBareDecisionP99", round2(client.p99() / bare.p99()));
+    ratios.put("restVsOpaClientP50", round2(rest.p50() / client.p50()));
+    report
+        .put("parameters", params)
+        .put("results", results)
+        .put("ratios", ratios)
+        .put("differences", split)
+        .put("samplesMs", raw)
+        .write(out);
+    System.out.println();
+    System.out.println("JSON: " + out);
+  }
+
+  /** The input document: the file itself, or its {@code input} field (policies/testdata samples). */
+  private static JsonNode readInput(Path file) {
+    JsonNode doc;
+    try {
+      doc = JsonHttp.JSON.readTree(Files.readString(file));
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read the input document " + file + ": " + e.getMessage());
+    }
+    JsonNode input = doc != null && doc.has("input") ? doc.get("input") : doc;
+    if (input == null || !input.isObject()) {
+      throw new IllegalArgumentException(file + " holds no JSON object (nor an object under \"input\")");
+    }
+    return input;
+  }
+
+  private static double round2(double v) {
+    return Math.round(v * 100.0) / 100.0;
+  }
+
+  private static String x(double ratio) {
+    return String.format(Locale.ROOT, "%.2fx", ratio);
+  }
+}
