@@ -130,17 +130,8 @@ public class PeopleService {
         throw ApiException.forbidden("only an owner can create tokens for an owner");
       }
     }
-    Instant now = clock.instant();
-    Tokens.IssuedToken token = Tokens.issue(TokenKind.PERSONAL);
-    ApiTokenRow row =
-        new ApiTokenRow(
-            UUID.randomUUID(), caller.orgId(), memberId, null, name, token.hash(), scopes,
-            caller.memberId(), now, ttl == null ? null : now.plus(ttl), null);
-    tokens.insert(row);
-    audit.record(
-        caller.orgId(), caller.actor(), "member.token.created", "member", memberId.toString(),
-        tokenDetails(row));
-    return new CreatedToken(row, token.value());
+    return mint(caller, TokenKind.PERSONAL, memberId, null, name, ttl, scopes,
+        "member.token.created", "member");
   }
 
   @Transactional
@@ -191,22 +182,36 @@ public class PeopleService {
             "scopes", "'" + s + "' is not one of the service account's scopes " + account.scopes());
       }
     }
-    Instant now = clock.instant();
-    Tokens.IssuedToken token = Tokens.issue(TokenKind.SERVICE_ACCOUNT);
-    ApiTokenRow row =
-        new ApiTokenRow(
-            UUID.randomUUID(), caller.orgId(), null, accountId, name, token.hash(), granted,
-            caller.memberId(), now, ttl == null ? null : now.plus(ttl), null);
-    tokens.insert(row);
-    audit.record(
-        caller.orgId(), caller.actor(), "service_account.token.created", "service_account",
-        accountId.toString(), tokenDetails(row));
-    return new CreatedToken(row, token.value());
+    return mint(caller, TokenKind.SERVICE_ACCOUNT, null, accountId, name, ttl, granted,
+        "service_account.token.created", "service_account");
   }
 
   @Transactional(readOnly = true)
   public List<ApiTokenRow> serviceAccountTokens(UUID orgId, UUID accountId) {
     return tokens.listForServiceAccount(orgId, accountId);
+  }
+
+  /** Issues an API token for a member or a service account, stores its hash and audits it. */
+  private CreatedToken mint(
+      HubPrincipal caller,
+      TokenKind kind,
+      UUID memberId,
+      UUID accountId,
+      String name,
+      Duration ttl,
+      List<String> scopes,
+      String action,
+      String targetType) {
+    Instant now = clock.instant();
+    Tokens.IssuedToken token = Tokens.issue(kind);
+    ApiTokenRow row =
+        new ApiTokenRow(
+            UUID.randomUUID(), caller.orgId(), memberId, accountId, name, token.hash(), scopes,
+            caller.memberId(), now, ttl == null ? null : now.plus(ttl), null);
+    tokens.insert(row);
+    UUID target = memberId != null ? memberId : accountId;
+    audit.record(caller.orgId(), caller.actor(), action, targetType, target.toString(), tokenDetails(row));
+    return new CreatedToken(row, token.value());
   }
 
   private static Map<String, Object> tokenDetails(ApiTokenRow row) {

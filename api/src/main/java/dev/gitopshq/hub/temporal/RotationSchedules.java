@@ -16,7 +16,7 @@ import io.temporal.client.schedules.ScheduleOptions;
 import io.temporal.client.schedules.ScheduleSpec;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -36,7 +36,8 @@ public class RotationSchedules {
 
   private final ScheduleClient schedules;
   private final TokenProperties tokens;
-  private final Set<UUID> known = ConcurrentHashMap.newKeySet();
+  /** What this replica last did per cluster (true: ensured, false: removed), so a reconnect costs nothing. */
+  private final Map<UUID, Boolean> known = new ConcurrentHashMap<>();
   private final ExecutorService worker =
       Executors.newSingleThreadExecutor(
           r -> {
@@ -54,13 +55,17 @@ public class RotationSchedules {
 
   /** Called on every accepted Hello; does its Temporal calls off the caller's thread. */
   public void onHello(UUID orgId, UUID clusterId, boolean tokenRotate) {
-    if (tokenRotate && known.add(clusterId)) {
-      worker.execute(() -> ensure(orgId, clusterId));
-    } else if (!tokenRotate && known.remove(clusterId)) {
-      worker.execute(() -> remove(clusterId));
-    } else if (!tokenRotate) {
-      // Not known on this replica: another replica may have created it.
-      worker.execute(() -> remove(clusterId));
+    // Only the first Hello on this replica, or a change of capability, reaches Temporal. A
+    // schedule another replica made is removed here too, the first time this replica sees the
+    // agent without token.rotate.
+    if (!Boolean.valueOf(tokenRotate).equals(known.put(clusterId, tokenRotate))) {
+      worker.execute(() -> {
+        if (tokenRotate) {
+          ensure(orgId, clusterId);
+        } else {
+          deleteSchedule(clusterId);
+        }
+      });
     }
   }
 
@@ -91,14 +96,18 @@ public class RotationSchedules {
     } catch (ScheduleAlreadyRunningException exists) {
       // Created earlier, by this or another replica.
     } catch (RuntimeException e) {
-      known.remove(clusterId);
+      known.remove(clusterId); // The next Hello tries again.
       log.warn("could not schedule token rotation of cluster {}: {}", clusterId, e.toString());
     }
   }
 
-  /** Removes the cluster's schedule if there is one. */
+  /** Removes the cluster's schedule if there is one (the cluster was deleted). */
   public void remove(UUID clusterId) {
     known.remove(clusterId);
+    deleteSchedule(clusterId);
+  }
+
+  private void deleteSchedule(UUID clusterId) {
     try {
       schedules.getHandle(ScheduledRotation.scheduleId(clusterId.toString())).delete();
       log.info("removed the token rotation schedule of cluster {}", clusterId);
