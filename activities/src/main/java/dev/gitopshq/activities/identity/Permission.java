@@ -20,7 +20,18 @@ public enum Permission {
   POLICIES_WRITE("policies:write"),
   COMMANDS_READ("commands:read"),
   COMMANDS_CREATE("commands:create"),
-  APPROVALS_READ("approvals:read");
+  APPROVALS_READ("approvals:read"),
+  /** Organization-level delivery resources: environments, tenants, charts, bundles, bases, org
+   * variables, freeze windows. */
+  ORG_WRITE("org:write"),
+  PROJECTS_READ("projects:read"),
+  /** A project's configuration: environments, tenants, workloads, values, variables, bindings. */
+  PROJECTS_WRITE("projects:write"),
+  /** Create and delete projects, issue deploy tokens and webhook secrets. */
+  PROJECTS_ADMIN("projects:admin"),
+  RELEASES_READ("releases:read"),
+  /** Create releases, promote them and request rollbacks. */
+  RELEASES_CREATE("releases:create");
 
   private final String scope;
 

@@ -18,15 +18,24 @@ public enum Role {
           Permission.SERVICE_ACCOUNTS_READ,
           Permission.FEATURES_READ,
           Permission.POLICIES_READ,
-          Permission.COMMANDS_READ)),
-  MEMBER(EnumSet.of(Permission.COMMANDS_CREATE, Permission.APPROVALS_READ)),
+          Permission.COMMANDS_READ,
+          Permission.PROJECTS_READ,
+          Permission.RELEASES_READ)),
+  MEMBER(
+      EnumSet.of(
+          Permission.COMMANDS_CREATE,
+          Permission.APPROVALS_READ,
+          Permission.PROJECTS_WRITE,
+          Permission.RELEASES_CREATE)),
   ADMIN(
       EnumSet.of(
           Permission.CLUSTERS_WRITE,
           Permission.MEMBERS_WRITE,
           Permission.SERVICE_ACCOUNTS_WRITE,
           Permission.AUDIT_READ,
-          Permission.POLICIES_WRITE)),
+          Permission.POLICIES_WRITE,
+          Permission.ORG_WRITE,
+          Permission.PROJECTS_ADMIN)),
   OWNER(EnumSet.noneOf(Permission.class));
 
   private final Set<Permission> own;

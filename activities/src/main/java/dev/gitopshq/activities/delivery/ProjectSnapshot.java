@@ -1,0 +1,113 @@
+package dev.gitopshq.activities.delivery;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Everything the delivery generator needs to know about a project at one configuration revision,
+ * read from PostgreSQL in one transaction: the project's environments (in the organization's
+ * order) with their clusters, its tenants, workloads, tenant-environment values, every HQ variable
+ * that applies to it (organization-scoped ones included) and its bindings with the files of their
+ * bases and bundles. Serialized into {@code config/} of the project's repository and planned into
+ * units by {@link dev.gitopshq.activities.render.DeliveryPlanner}.
+ *
+ * <p>All names are RFC 1123 labels (checked by the API), so they are safe path segments.
+ */
+public record ProjectSnapshot(
+    UUID orgId,
+    UUID projectId,
+    String project,
+    long revision,
+    List<Environment> environments,
+    List<String> tenants,
+    List<Workload> workloads,
+    List<TenantValues> values,
+    List<Variable> variables,
+    List<Binding> bindings) {
+
+  public ProjectSnapshot {
+    environments = List.copyOf(environments);
+    tenants = List.copyOf(tenants);
+    workloads = List.copyOf(workloads);
+    values = List.copyOf(values);
+    variables = List.copyOf(variables);
+    bindings = List.copyOf(bindings);
+  }
+
+  /**
+   * An environment of the project.
+   *
+   * @param position the organization's order (lower deploys first)
+   * @param namespacePattern e.g. {@code {{ .tenant }}-{{ .environment }}}
+   * @param clusters where it delivers, by cluster name
+   */
+  public record Environment(
+      String name, int position, String namespacePattern, List<ClusterTarget> clusters) {
+    public Environment {
+      clusters = List.copyOf(clusters);
+    }
+  }
+
+  /** A cluster an environment delivers to, with its cluster-specific value overrides. */
+  public record ClusterTarget(String name, UUID clusterId, Map<String, Object> overrides) {}
+
+  /**
+   * A Helm workload (service).
+   *
+   * @param chartDigest SHA-256 of the chart version's archive (the archive is read by digest)
+   * @param values the workload's default values
+   */
+  public record Workload(
+      String name,
+      String chart,
+      String chartVersion,
+      String chartDigest,
+      Map<String, Object> values,
+      String imageTagPath) {}
+
+  /** Values of one workload for one tenant in one environment. */
+  public record TenantValues(
+      String workload, String tenant, String environment, Map<String, Object> values) {}
+
+  /**
+   * An HQ variable.
+   *
+   * @param scope org, project, environment, tenant or service
+   * @param environment set for environment scope
+   * @param tenant set for tenant scope
+   * @param service the workload or binding name, set for service scope
+   */
+  public record Variable(
+      String scope, String environment, String tenant, String service, String key, String value) {}
+
+  /**
+   * A Kustomize binding (kind {@code kustomize}, source a base) or a manifest binding (kind {@code
+   * manifests}, source a bundle).
+   *
+   * @param sourceRevision the base's or bundle's revision when the snapshot was taken
+   * @param files the base's or bundle's files, relative path to text
+   */
+  public record Binding(
+      String name,
+      String kind,
+      String source,
+      int sourceRevision,
+      Map<String, String> files,
+      List<Overlay> overlays,
+      List<Target> targets) {
+    public Binding {
+      overlays = List.copyOf(overlays);
+      targets = List.copyOf(targets);
+    }
+  }
+
+  /** A tenant-environment pair a binding applies to. */
+  public record Target(String tenant, String environment) {}
+
+  /**
+   * A JSON merge patch (RFC 7386) for the resources of a binding that match {@code kind} and
+   * {@code name} ({@code name} empty or null: every resource of that kind).
+   */
+  public record Overlay(String kind, String name, Map<String, Object> patch) {}
+}

@@ -1,0 +1,456 @@
+package dev.gitopshq.activities.git;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.stream.Stream;
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.dircache.DirCacheBuilder;
+import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.Ref;
+import org.eclipse.jgit.lib.RefUpdate;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.lib.StoredConfig;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.treewalk.TreeWalk;
+
+/**
+ * The hosted repositories: one bare repository per project under {@code
+ * <root>/<orgId>/<projectId>.git}. Only the hub writes them, and only here: every commit is built
+ * from the branch's current tree plus a list of {@link TreeEdit}s and moved onto the branch with a
+ * compare-and-set ref update, so two writers (threads or replicas sharing the directory) never lose
+ * each other's commits. The hub writes only regular files and trees: the repositories hold no
+ * symbolic links, submodules or executables.
+ */
+public final class ProjectRepos implements AutoCloseable {
+  /** The branch configuration and generated manifests are committed to. */
+  public static final String MAIN = "main";
+
+  /** How many times a commit is rebuilt when another writer moved the branch meanwhile. */
+  private static final int ATTEMPTS = 20;
+
+  private final Path root;
+  private final ConcurrentMap<Path, Repository> open = new ConcurrentHashMap<>();
+
+  public ProjectRepos(Path root) {
+    this.root = root.toAbsolutePath().normalize();
+  }
+
+  /** The branch the runtime adapters of an environment watch. */
+  public static String deployBranch(String environment) {
+    return "deploy/" + environment;
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  /** Where a project's bare repository lives. */
+  public Path dir(UUID orgId, UUID projectId) {
+    return root.resolve(orgId.toString()).resolve(projectId + ".git");
+  }
+
+  public boolean exists(UUID orgId, UUID projectId) {
+    return Files.isRegularFile(dir(orgId, projectId).resolve("HEAD"));
+  }
+
+  /** Creates the project's bare repository with HEAD on {@value #MAIN}; nothing when it exists. */
+  public Repository create(UUID orgId, UUID projectId) {
+    Path dir = dir(orgId, projectId);
+    synchronized (this) {
+      if (!exists(orgId, projectId)) {
+        try {
+          Files.createDirectories(dir.getParent());
+          try (Repository r = new FileRepositoryBuilder().setGitDir(dir.toFile()).setBare().build()) {
+            r.create(true);
+            RefUpdate head = r.updateRef(Constants.HEAD);
+            head.disableRefLog();
+            head.link(Constants.R_HEADS + MAIN);
+            StoredConfig config = r.getConfig();
+            // Keep a reflog of every branch move: who moved what, when.
+            config.setBoolean("core", null, "logAllRefUpdates", true);
+            config.save();
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot create the repository at " + dir, e);
+        }
+      }
+    }
+    return open(orgId, projectId);
+  }
+
+  /**
+   * The project's repository, kept open. JGit repositories are safe for concurrent use.
+   *
+   * @throws NoSuchRepositoryException when the project has none
+   */
+  public Repository open(UUID orgId, UUID projectId) {
+    Path dir = dir(orgId, projectId);
+    Repository cached = open.get(dir);
+    if (cached != null) {
+      return cached;
+    }
+    if (!exists(orgId, projectId)) {
+      throw new NoSuchRepositoryException("project " + projectId + " has no repository");
+    }
+    return open.computeIfAbsent(
+        dir,
+        d -> {
+          try {
+            return new FileRepositoryBuilder().setGitDir(d.toFile()).setBare().setMustExist(true).build();
+          } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the repository at " + d, e);
+          }
+        });
+  }
+
+  /** Closes and removes the project's repository. */
+  public void delete(UUID orgId, UUID projectId) {
+    Path dir = dir(orgId, projectId);
+    Repository r = open.remove(dir);
+    if (r != null) {
+      r.close();
+    }
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete the repository at " + dir, e);
+    }
+  }
+
+  /** The commit a branch points at. */
+  public Optional<ObjectId> head(UUID orgId, UUID projectId, String branch) {
+    try {
+      Ref ref = open(orgId, projectId).exactRef(Constants.R_HEADS + branch);
+      return Optional.ofNullable(ref).map(Ref::getObjectId);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Applies {@code edits} to the tip of {@code branch} and commits the result, unless the tree
+   * comes out as it was. When another writer moves the branch meanwhile, the edits are applied
+   * again to its new tip.
+   *
+   * @param expectedHead when not null, commit only if the branch is still at this commit (or, for
+   *     {@link ObjectId#zeroId()}, does not exist yet); otherwise throw {@link
+   *     ConcurrentChangeException}
+   */
+  public CommitResult commit(
+      UUID orgId,
+      UUID projectId,
+      String branch,
+      ObjectId expectedHead,
+      List<TreeEdit> edits,
+      Ident author,
+      String message) {
+    Objects.requireNonNull(author, "author");
+    Objects.requireNonNull(message, "message");
+    for (TreeEdit e : edits) {
+      if (!(e instanceof TreeEdit.PutTree && e.path().isEmpty())) {
+        RepoPaths.requireSafe(e.path());
+      }
+    }
+    Repository repo = open(orgId, projectId);
+    String refName = Constants.R_HEADS + branch;
+    for (int attempt = 1; ; attempt++) {
+      try (ObjectInserter inserter = repo.newObjectInserter();
+          ObjectReader reader = inserter.newReader();
+          RevWalk walk = new RevWalk(reader)) {
+        Ref ref = repo.exactRef(refName);
+        ObjectId head = ref == null ? null : ref.getObjectId();
+        if (expectedHead != null
+            && !expectedHead.equals(head == null ? ObjectId.zeroId() : head)) {
+          throw new ConcurrentChangeException(
+              "branch " + branch + " moved: expected " + expectedHead.name() + ", found "
+                  + (head == null ? "no branch" : head.name()));
+        }
+        SortedMap<String, Entry> before =
+            head == null ? new TreeMap<>() : entries(reader, walk.parseCommit(head).getTree(), "");
+        SortedMap<String, Entry> after = new TreeMap<>(before);
+        for (TreeEdit e : edits) {
+          apply(reader, inserter, after, e);
+        }
+        int changed = countChanges(before, after);
+        if (changed == 0) {
+          return new CommitResult(head, head, false, 0);
+        }
+        ObjectId tree = writeTree(inserter, after);
+        CommitBuilder c = new CommitBuilder();
+        c.setTreeId(tree);
+        if (head != null) {
+          c.setParentId(head);
+        }
+        Instant now = Instant.now();
+        c.setAuthor(new PersonIdent(author.name(), author.email(), now, ZoneOffset.UTC));
+        c.setCommitter(new PersonIdent(Ident.HUB.name(), Ident.HUB.email(), now, ZoneOffset.UTC));
+        c.setMessage(message);
+        ObjectId commit = inserter.insert(c);
+        inserter.flush();
+        RefUpdate update = repo.updateRef(refName);
+        update.setExpectedOldObjectId(head == null ? ObjectId.zeroId() : head);
+        update.setNewObjectId(commit);
+        update.setRefLogIdent(new PersonIdent(author.name(), author.email(), now, ZoneOffset.UTC));
+        update.setRefLogMessage("commit: " + firstLine(message), false);
+        RefUpdate.Result result = update.update(walk);
+        switch (result) {
+          case NEW, FAST_FORWARD -> {
+            return new CommitResult(commit, head, true, changed);
+          }
+          case LOCK_FAILURE, REJECTED -> {
+            if (expectedHead != null || attempt >= ATTEMPTS) {
+              throw new ConcurrentChangeException(
+                  "branch " + branch + " moved while committing (" + result + ")");
+            }
+            // Another writer got there first: apply the edits to its commit.
+          }
+          default -> throw new IllegalStateException("updating " + refName + " failed: " + result);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /**
+   * Moves {@code branch} back from {@code current} to {@code previous} (or deletes it when
+   * previous is null): undoes a commit whose database half failed. Does nothing when the branch
+   * has moved on since.
+   *
+   * @return true when the branch was moved back
+   */
+  public boolean undo(UUID orgId, UUID projectId, String branch, ObjectId current, ObjectId previous) {
+    Repository repo = open(orgId, projectId);
+    try {
+      RefUpdate update = repo.updateRef(Constants.R_HEADS + branch);
+      update.setExpectedOldObjectId(current);
+      update.setForceUpdate(true);
+      update.setRefLogMessage("undo: the change was not stored", false);
+      if (previous == null) {
+        return update.delete() == RefUpdate.Result.FORCED;
+      }
+      update.setNewObjectId(previous);
+      return update.forceUpdate() == RefUpdate.Result.FORCED;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Writes the files as blobs and a tree holding them (paths relative to the tree, checked by
+   * {@link RepoPaths}) and returns the tree's id. Nothing refers to the tree until a commit does.
+   */
+  public ObjectId writeTree(UUID orgId, UUID projectId, Map<String, byte[]> files) {
+    SortedMap<String, Entry> entries = new TreeMap<>();
+    Repository repo = open(orgId, projectId);
+    try (ObjectInserter inserter = repo.newObjectInserter()) {
+      for (Map.Entry<String, byte[]> f : files.entrySet()) {
+        String path = RepoPaths.requireSafe(f.getKey());
+        entries.put(path, new Entry(FileMode.REGULAR_FILE, inserter.insert(Constants.OBJ_BLOB, f.getValue())));
+      }
+      ObjectId tree = writeTree(inserter, entries);
+      inserter.flush();
+      return tree;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The tree at {@code path} in {@code commit} (empty path: the root), if there is one. */
+  public Optional<ObjectId> treeAt(UUID orgId, UUID projectId, ObjectId commit, String path) {
+    Repository repo = open(orgId, projectId);
+    try (RevWalk walk = new RevWalk(repo)) {
+      ObjectId root = walk.parseCommit(commit).getTree();
+      if (path.isEmpty()) {
+        return Optional.of(root);
+      }
+      try (TreeWalk tw = TreeWalk.forPath(repo, path, root)) {
+        if (tw == null || tw.getFileMode(0) != FileMode.TREE) {
+          return Optional.empty();
+        }
+        return Optional.of(tw.getObjectId(0));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The regular files under {@code prefix} in a commit or tree, keyed by their path relative to
+   * {@code prefix} (empty prefix: the whole tree), in path order.
+   */
+  public SortedMap<String, byte[]> readFiles(UUID orgId, UUID projectId, ObjectId commitOrTree, String prefix) {
+    Repository repo = open(orgId, projectId);
+    try (ObjectReader reader = repo.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
+      ObjectId tree = walk.parseAny(commitOrTree) instanceof RevCommit c ? c.getTree() : commitOrTree;
+      SortedMap<String, byte[]> out = new TreeMap<>();
+      String base = prefix.isEmpty() ? "" : prefix.endsWith("/") ? prefix : prefix + "/";
+      for (Map.Entry<String, Entry> e : entries(reader, tree, "").entrySet()) {
+        if (e.getKey().startsWith(base) && e.getValue().mode() == FileMode.REGULAR_FILE) {
+          out.put(e.getKey().substring(base.length()), reader.open(e.getValue().id()).getBytes());
+        }
+      }
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A commit as the API shows it. */
+  public record CommitInfo(
+      String id, String author, String authorEmail, Instant at, String message, List<String> parents) {}
+
+  /** The newest {@code limit} commits of a branch, newest first; empty when it does not exist. */
+  public List<CommitInfo> log(UUID orgId, UUID projectId, String branch, int limit) {
+    Optional<ObjectId> head = head(orgId, projectId, branch);
+    if (head.isEmpty()) {
+      return List.of();
+    }
+    List<CommitInfo> out = new ArrayList<>();
+    try (RevWalk walk = new RevWalk(open(orgId, projectId))) {
+      walk.markStart(walk.parseCommit(head.get()));
+      for (RevCommit c : walk) {
+        if (out.size() >= limit) {
+          break;
+        }
+        out.add(info(c));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out;
+  }
+
+  /** One commit, if the repository has it. */
+  public Optional<CommitInfo> commitInfo(UUID orgId, UUID projectId, String id) {
+    try (RevWalk walk = new RevWalk(open(orgId, projectId))) {
+      ObjectId oid = ObjectId.fromString(id);
+      return Optional.of(info(walk.parseCommit(oid)));
+    } catch (IllegalArgumentException | org.eclipse.jgit.errors.MissingObjectException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static CommitInfo info(RevCommit c) {
+    PersonIdent a = c.getAuthorIdent();
+    List<String> parents = new ArrayList<>();
+    for (RevCommit p : c.getParents()) {
+      parents.add(p.name());
+    }
+    return new CommitInfo(c.name(), a.getName(), a.getEmailAddress(), a.getWhenAsInstant(), c.getFullMessage(), parents);
+  }
+
+  @Override
+  public void close() {
+    open.values().forEach(Repository::close);
+    open.clear();
+  }
+
+  // ---- trees ---------------------------------------------------------------------------
+
+  private record Entry(FileMode mode, ObjectId id) {}
+
+  /** Every non-tree entry of a tree, by full path, with {@code prefix} in front. */
+  private static SortedMap<String, Entry> entries(ObjectReader reader, ObjectId tree, String prefix)
+      throws IOException {
+    SortedMap<String, Entry> out = new TreeMap<>();
+    try (TreeWalk tw = new TreeWalk(reader)) {
+      tw.addTree(tree);
+      tw.setRecursive(true);
+      while (tw.next()) {
+        out.put(prefix + tw.getPathString(), new Entry(tw.getFileMode(0), tw.getObjectId(0)));
+      }
+    }
+    return out;
+  }
+
+  private static void apply(ObjectReader reader, ObjectInserter inserter, SortedMap<String, Entry> files, TreeEdit edit)
+      throws IOException {
+    switch (edit) {
+      case TreeEdit.PutFile f -> {
+        removeUnder(files, f.path());
+        files.put(f.path(), new Entry(FileMode.REGULAR_FILE, inserter.insert(Constants.OBJ_BLOB, f.content())));
+      }
+      case TreeEdit.Delete d -> removeUnder(files, d.path());
+      case TreeEdit.PutTree t -> {
+        if (t.path().isEmpty()) {
+          files.clear();
+          files.putAll(entries(reader, t.tree(), ""));
+        } else {
+          removeUnder(files, t.path());
+          files.putAll(entries(reader, t.tree(), t.path() + "/"));
+        }
+      }
+    }
+  }
+
+  /** Removes {@code path} itself and everything under it. */
+  private static void removeUnder(SortedMap<String, Entry> files, String path) {
+    files.remove(path);
+    files.subMap(path + "/", path + "0").clear(); // '0' sorts right after '/'
+  }
+
+  private static int countChanges(SortedMap<String, Entry> before, SortedMap<String, Entry> after) {
+    int changed = 0;
+    for (Map.Entry<String, Entry> e : after.entrySet()) {
+      if (!e.getValue().equals(before.get(e.getKey()))) {
+        changed++;
+      }
+    }
+    for (String path : before.keySet()) {
+      if (!after.containsKey(path)) {
+        changed++;
+      }
+    }
+    return changed;
+  }
+
+  private static ObjectId writeTree(ObjectInserter inserter, SortedMap<String, Entry> files) throws IOException {
+    DirCache index = DirCache.newInCore();
+    DirCacheBuilder builder = index.builder();
+    for (Map.Entry<String, Entry> e : files.entrySet()) {
+      DirCacheEntry entry = new DirCacheEntry(e.getKey());
+      entry.setFileMode(e.getValue().mode());
+      entry.setObjectId(e.getValue().id());
+      builder.add(entry);
+    }
+    builder.finish();
+    return index.writeTree(inserter);
+  }
+
+  private static String firstLine(String message) {
+    int nl = message.indexOf('\n');
+    return nl < 0 ? message : message.substring(0, nl);
+  }
+}

@@ -1,0 +1,43 @@
+package dev.gitopshq.activities.render;
+
+import dev.gitopshq.activities.delivery.ProjectSnapshot.Overlay;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One thing the delivery generator renders into one directory of the repository, with every input
+ * already resolved (stored as JSON in {@code generation_units.input}, never in workflow history).
+ *
+ * @param path the directory in the repository, e.g. {@code
+ *     rendered/production/eu-1/acme/web}, or {@code rendered/production/_bases/redis} for a
+ *     Kustomize base
+ * @param kind {@link #HELM}, {@link #MANIFESTS}, {@link #KUSTOMIZE} or {@link #KUSTOMIZE_BASE}
+ * @param service the workload or binding name; empty for a base
+ * @param namespace the target namespace from the environment's pattern; empty for a base
+ * @param values the merged, substituted Helm values (helm units)
+ * @param files the bundle's or base's files (manifests and kustomize-base units)
+ * @param overlays JSON merge patches (manifests and kustomize units)
+ * @param basePath the base directory relative to {@code path} (kustomize units)
+ * @param variables the merged HQ variables the unit saw, for the record
+ */
+public record Unit(
+    String path,
+    String kind,
+    String environment,
+    String cluster,
+    String tenant,
+    String service,
+    String namespace,
+    String chart,
+    String chartVersion,
+    String chartDigest,
+    Map<String, Object> values,
+    Map<String, String> files,
+    List<Overlay> overlays,
+    String basePath,
+    Map<String, String> variables) {
+  public static final String HELM = "helm";
+  public static final String MANIFESTS = "manifests";
+  public static final String KUSTOMIZE = "kustomize";
+  public static final String KUSTOMIZE_BASE = "kustomize-base";
+}

@@ -1,0 +1,11 @@
+package dev.gitopshq.workflows.delivery;
+
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
+
+/** Generates one project revision's delivery; see the package documentation. */
+@WorkflowInterface
+public interface DeliveryGenerationWorkflow {
+  @WorkflowMethod
+  GenerationResult run(GenerationRequest request);
+}

@@ -1,0 +1,17 @@
+package dev.gitopshq.workflows.delivery;
+
+/**
+ * How a generation ended.
+ *
+ * @param status committed, unchanged, superseded or failed
+ * @param commit the new commit on main when committed, else null
+ * @param changedPaths how many files the commit added, changed or removed
+ * @param detail a sentence for people: what changed, or why it failed
+ */
+public record GenerationResult(
+    String generationId, String status, String commit, int units, int changedPaths, String detail) {
+  public static final String COMMITTED = "committed";
+  public static final String UNCHANGED = "unchanged";
+  public static final String SUPERSEDED = "superseded";
+  public static final String FAILED = "failed";
+}
