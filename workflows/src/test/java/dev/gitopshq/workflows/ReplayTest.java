@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflowImpl;
 import dev.gitopshq.workflows.approval.ApprovalWorkflowImpl;
 import dev.gitopshq.workflows.command.CommandWorkflowImpl;
+import dev.gitopshq.workflows.delivery.DeliveryGenerationWorkflowImpl;
+import dev.gitopshq.workflows.release.ReleaseWorkflowImpl;
+import dev.gitopshq.workflows.release.RollbackWorkflowImpl;
 import dev.gitopshq.workflows.registration.RegistrationWorkflowImpl;
 import dev.gitopshq.workflows.rotation.TokenRotationWorkflowImpl;
 import io.temporal.testing.WorkflowReplayer;
@@ -39,6 +42,9 @@ class ReplayTest {
         ApprovalWorkflowImpl.class,
         RegistrationWorkflowImpl.class,
         AgentWatchWorkflowImpl.class,
-        TokenRotationWorkflowImpl.class);
+        TokenRotationWorkflowImpl.class,
+        DeliveryGenerationWorkflowImpl.class,
+        ReleaseWorkflowImpl.class,
+        RollbackWorkflowImpl.class);
   }
 }

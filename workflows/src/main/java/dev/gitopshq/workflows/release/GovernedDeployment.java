@@ -1,0 +1,283 @@
+package dev.gitopshq.workflows.release;
+
+import dev.gitopshq.workflows.StoreActivities;
+import dev.gitopshq.workflows.approval.ApprovalRequest;
+import dev.gitopshq.workflows.approval.ApprovalResult;
+import dev.gitopshq.workflows.approval.ApprovalWorkflow;
+import dev.gitopshq.workflows.command.Decision;
+import dev.gitopshq.workflows.command.Notification;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.api.enums.v1.ParentClosePolicy;
+import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.ChildWorkflowOptions;
+import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The steps every deployment takes, for {@link ReleaseWorkflowImpl} and {@link
+ * RollbackWorkflowImpl}: source, freeze, decision, approval or break-glass, then the commits.
+ * Every state change goes through {@link #move}, which numbers the timeline events so a retried
+ * activity never writes one twice.
+ */
+abstract class GovernedDeployment {
+  static final Duration POLICY_ATTEMPT = Duration.ofSeconds(15);
+  static final Duration POLICY_MAX_BACKOFF = Duration.ofSeconds(30);
+  /** How long a release may wait for its revision's generation to finish. */
+  static final Duration SOURCE_WAIT = Duration.ofMinutes(30);
+  static final Duration NOTIFY_TOTAL = Duration.ofHours(1);
+  /** How long a break-glass review stays in the inbox at least. */
+  static final Duration REVIEW_TIMEOUT = Duration.ofDays(7);
+
+  private final ReleaseActivities store =
+      Workflow.newActivityStub(ReleaseActivities.class, StoreActivities.options());
+
+  private final ReleaseActivities writer =
+      Workflow.newActivityStub(
+          ReleaseActivities.class,
+          ActivityOptions.newBuilder(StoreActivities.options())
+              .setStartToCloseTimeout(Duration.ofMinutes(5))
+              .build());
+
+  private final ReleaseActivities notifier =
+      Workflow.newActivityStub(
+          ReleaseActivities.class,
+          ActivityOptions.newBuilder()
+              .setStartToCloseTimeout(Duration.ofSeconds(15))
+              .setScheduleToCloseTimeout(NOTIFY_TOTAL)
+              .setRetryOptions(
+                  RetryOptions.newBuilder()
+                      .setInitialInterval(Duration.ofSeconds(2))
+                      .setBackoffCoefficient(2.0)
+                      .setMaximumInterval(Duration.ofMinutes(5))
+                      .build())
+              .build());
+
+  private DeploymentStatus status = DeploymentStatus.pending;
+  private String cancelledBy;
+  private int seq;
+  private final List<Promise<Void>> deliveries = new ArrayList<>();
+
+  DeploymentResult execute(DeploymentRequest r) {
+    move(r, DeploymentStatus.pending, r.requester().name(), "requested: " + r.summary());
+
+    if (!DeploymentRequest.ROLLBACK.equals(r.action())) {
+      try {
+        sourceStub().resolveSource(r.orgId(), r.releaseId());
+      } catch (ActivityFailure e) {
+        return finish(r, DeploymentStatus.failed, "system",
+            "the release has no delivery to deploy: " + reason(e), Map.of());
+      }
+    }
+    if (cancelledBy != null) {
+      return finish(r, DeploymentStatus.cancelled, cancelledBy, "cancelled before the decision", Map.of());
+    }
+
+    FreezeCheck freeze;
+    try {
+      freeze = policyStub(r).checkFreeze(r);
+    } catch (ActivityFailure e) {
+      return finish(r, DeploymentStatus.failed, "policy",
+          "no freeze decision within " + r.approvalSeconds() + " s; nothing was deployed", Map.of());
+    }
+    if (freeze.blocked()) {
+      return finish(r, DeploymentStatus.frozen, "policy " + freeze.policy() + " v" + freeze.policyVersion(),
+          String.join("; ", freeze.reasons()), Map.of());
+    }
+    if (freeze.frozen()) {
+      move(r, status, "policy " + freeze.policy() + " v" + freeze.policyVersion(),
+          "frozen, passing under break-glass: " + String.join("; ", freeze.reasons()));
+    }
+
+    Decision decision;
+    try {
+      decision = policyStub(r).decide(r);
+    } catch (ActivityFailure e) {
+      return finish(r, DeploymentStatus.failed, "policy",
+          "no policy decision within " + r.approvalSeconds() + " s; nothing was deployed", Map.of());
+    }
+    move(r, status, "policy " + decision.policy() + " v" + decision.policyVersion(),
+        "decision " + decision.outcome() + ": " + String.join("; ", decision.reasons()));
+
+    switch (decision.outcome()) {
+      case Decision.DENY -> {
+        return finish(r, DeploymentStatus.rejected, "policy", String.join("; ", decision.reasons()), Map.of());
+      }
+      case Decision.BREAK_GLASS -> {
+        notifyAsync(r, "break_glass.used",
+            r.requester().name() + " used break-glass for " + r.summary() + ": " + r.breakGlassJustification());
+        startReview(r, decision);
+      }
+      case Decision.AUTO_APPROVE -> {
+        // Deploys at once.
+      }
+      case Decision.REQUIRE_APPROVAL -> {
+        move(r, DeploymentStatus.pending_approval, "policy",
+            "waiting for " + decision.requiredApprovers() + " approval(s)");
+        notifyAsync(r, "approval.requested", r.summary() + " needs " + decision.requiredApprovers() + " approval(s)");
+        ApprovalResult approval = awaitApproval(r, decision);
+        switch (approval.outcome()) {
+          case ApprovalResult.APPROVED -> {
+            // Approved: deploy.
+          }
+          case ApprovalResult.REJECTED -> {
+            var last = approval.votes().getLast().vote();
+            return finish(r, DeploymentStatus.rejected, last.name(),
+                "rejected" + (last.comment() == null || last.comment().isBlank() ? "" : ": " + last.comment()),
+                Map.of());
+          }
+          case ApprovalResult.CANCELLED -> {
+            return finish(r, DeploymentStatus.cancelled, cancelledBy, "cancelled while waiting for approval", Map.of());
+          }
+          default -> {
+            return finish(r, DeploymentStatus.expired, "system",
+                "no decision by approvers within " + r.approvalSeconds() + " s", Map.of());
+          }
+        }
+      }
+      default -> {
+        return finish(r, DeploymentStatus.rejected, "policy",
+            "the policy returned an unknown outcome '" + decision.outcome() + "'", Map.of());
+      }
+    }
+
+    if (cancelledBy != null) {
+      return finish(r, DeploymentStatus.cancelled, cancelledBy, "cancelled before deploying", Map.of());
+    }
+    move(r, DeploymentStatus.deploying, "system", "writing " + String.join(", ", r.environments()));
+    Map<String, String> commits;
+    try {
+      commits = writer.apply(r.orgId(), r.deploymentId());
+    } catch (ActivityFailure e) {
+      notifyAsync(r, "deployment.failed", r.summary() + " failed: " + reason(e));
+      return finish(r, DeploymentStatus.failed, "system", reason(e), Map.of());
+    }
+    StringBuilder detail = new StringBuilder("deployed");
+    new TreeMap<>(commits).forEach((env, c) -> detail.append(' ').append(env).append('@').append(c, 0, Math.min(12, c.length())));
+    return finish(r, DeploymentStatus.deployed, "system", detail.toString(), commits);
+  }
+
+  private ReleaseActivities sourceStub() {
+    return Workflow.newActivityStub(
+        ReleaseActivities.class,
+        ActivityOptions.newBuilder()
+            .setStartToCloseTimeout(Duration.ofSeconds(30))
+            .setScheduleToCloseTimeout(SOURCE_WAIT)
+            .setRetryOptions(
+                RetryOptions.newBuilder()
+                    .setInitialInterval(Duration.ofSeconds(1))
+                    .setBackoffCoefficient(1.5)
+                    .setMaximumInterval(Duration.ofSeconds(10))
+                    .setDoNotRetry(ReleaseFailures.NO_DELIVERY)
+                    .build())
+            .build());
+  }
+
+  private ReleaseActivities policyStub(DeploymentRequest r) {
+    return Workflow.newActivityStub(
+        ReleaseActivities.class,
+        ActivityOptions.newBuilder()
+            .setStartToCloseTimeout(POLICY_ATTEMPT)
+            .setScheduleToCloseTimeout(Duration.ofSeconds(Math.max(60, r.approvalSeconds())))
+            .setRetryOptions(
+                RetryOptions.newBuilder()
+                    .setInitialInterval(Duration.ofSeconds(1))
+                    .setBackoffCoefficient(2.0)
+                    .setMaximumInterval(POLICY_MAX_BACKOFF)
+                    .build())
+            .build());
+  }
+
+  private ApprovalResult awaitApproval(DeploymentRequest r, Decision d) {
+    String approvalId = r.deploymentId();
+    ApprovalWorkflow child =
+        Workflow.newChildWorkflowStub(
+            ApprovalWorkflow.class,
+            ChildWorkflowOptions.newBuilder()
+                .setWorkflowId(ApprovalRequest.workflowId(approvalId))
+                .setParentClosePolicy(ParentClosePolicy.PARENT_CLOSE_POLICY_TERMINATE)
+                .build());
+    Promise<ApprovalResult> result =
+        Async.function(
+            child::run,
+            new ApprovalRequest(
+                r.orgId(), approvalId, r.approvalKind(), r.deploymentId(), null,
+                r.requester().id(), d.requiredApprovers(), d.approverRoles(), d.approverTeams(),
+                r.approvalSeconds(), r.summary()));
+    Workflow.getWorkflowExecution(child).get();
+    Workflow.await(() -> result.isCompleted() || cancelledBy != null);
+    if (!result.isCompleted()) {
+      Workflow.newExternalWorkflowStub(ApprovalWorkflow.class, ApprovalRequest.workflowId(approvalId))
+          .cancel(cancelledBy);
+    }
+    return result.get();
+  }
+
+  /** Break-glass deploys at once; an eligible reviewer acknowledges it afterwards. */
+  private void startReview(DeploymentRequest r, Decision d) {
+    String reviewId = r.deploymentId() + "-review";
+    ApprovalWorkflow review =
+        Workflow.newChildWorkflowStub(
+            ApprovalWorkflow.class,
+            ChildWorkflowOptions.newBuilder()
+                .setWorkflowId(ApprovalRequest.workflowId(reviewId))
+                .setParentClosePolicy(ParentClosePolicy.PARENT_CLOSE_POLICY_ABANDON)
+                .build());
+    Async.function(
+        review::run,
+        new ApprovalRequest(
+            r.orgId(), reviewId, "break_glass_review", r.deploymentId(), null,
+            r.requester().id(), 1, d.approverRoles(), d.approverTeams(),
+            Math.max(r.approvalSeconds(), REVIEW_TIMEOUT.toSeconds()),
+            "break-glass review: " + r.summary() + " — " + r.breakGlassJustification()));
+    Workflow.getWorkflowExecution(review).get();
+  }
+
+  private void notifyAsync(DeploymentRequest r, String event, String summary) {
+    Notification n = new Notification(r.orgId(), r.deploymentId() + ":" + event, event, r.deploymentId(), null, summary);
+    deliveries.add(Async.procedure(notifier::notify, n));
+  }
+
+  private void move(DeploymentRequest r, DeploymentStatus next, String actor, String detail) {
+    status = next;
+    store.transition(r.orgId(), r.deploymentId(), ++seq, next, actor == null ? "system" : actor, detail);
+  }
+
+  private DeploymentResult finish(
+      DeploymentRequest r, DeploymentStatus end, String actor, String detail, Map<String, String> commits) {
+    move(r, end, actor, detail);
+    for (Promise<Void> p : deliveries) {
+      try {
+        p.get();
+      } catch (ActivityFailure e) {
+        // A webhook that stayed down for an hour is logged by the activity; the outcome stands.
+      }
+    }
+    return new DeploymentResult(end, detail, commits);
+  }
+
+  static String reason(ActivityFailure e) {
+    Throwable cause = e.getCause();
+    if (cause instanceof io.temporal.failure.ApplicationFailure af && af.getOriginalMessage() != null) {
+      return af.getOriginalMessage();
+    }
+    return cause == null ? e.getMessage() : cause.getMessage();
+  }
+
+  public void cancel(String by) {
+    if (cancelledBy == null
+        && (status == DeploymentStatus.pending || status == DeploymentStatus.pending_approval)) {
+      cancelledBy = by;
+    }
+  }
+
+  public DeploymentStatus status() {
+    return status;
+  }
+}

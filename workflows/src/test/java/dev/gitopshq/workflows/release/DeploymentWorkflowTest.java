@@ -1,0 +1,315 @@
+package dev.gitopshq.workflows.release;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gitopshq.workflows.Histories;
+import dev.gitopshq.workflows.TaskQueues;
+import dev.gitopshq.workflows.approval.ApprovalActivities;
+import dev.gitopshq.workflows.approval.ApprovalRequest;
+import dev.gitopshq.workflows.approval.ApprovalVote;
+import dev.gitopshq.workflows.approval.ApprovalWorkflow;
+import dev.gitopshq.workflows.approval.ApprovalWorkflowImpl;
+import dev.gitopshq.workflows.approval.RecordedVote;
+import dev.gitopshq.workflows.command.Decision;
+import dev.gitopshq.workflows.command.Notification;
+import dev.gitopshq.workflows.command.Requester;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.Worker;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Every branch of release deploys, promotions and rollbacks, with time skipping. */
+class DeploymentWorkflowTest {
+  static final String ORG = "00000000-0000-0000-0000-000000000001";
+  static final String PROJECT = "00000000-0000-0000-0000-0000000000a1";
+  static final Requester ALICE = new Requester("alice", "member", "alice@example.com", "member", List.of());
+  static final long APPROVAL_SECONDS = Duration.ofHours(24).toSeconds();
+
+  TestWorkflowEnvironment env;
+  WorkflowClient client;
+  FakeStore store;
+  FakeInbox inbox;
+
+  static final class FakeStore implements ReleaseActivities {
+    final List<String> timeline = new CopyOnWriteArrayList<>();
+    final Map<Integer, DeploymentStatus> seqs = new ConcurrentHashMap<>();
+    final List<Notification> notifications = new CopyOnWriteArrayList<>();
+    final AtomicInteger sourceCalls = new AtomicInteger();
+    final AtomicInteger decideCalls = new AtomicInteger();
+    final AtomicInteger applies = new AtomicInteger();
+    volatile int sourceNotReadyFor;
+    volatile boolean generationFailed;
+    volatile FreezeCheck freeze = new FreezeCheck("freeze", 1, false, false, List.of());
+    volatile Decision decision;
+
+    @Override
+    public void transition(String orgId, String deploymentId, int seq, DeploymentStatus status, String actor, String detail) {
+      if (seqs.putIfAbsent(seq, status) == null) {
+        timeline.add(status + " by " + actor + ": " + detail);
+      }
+    }
+
+    @Override
+    public String resolveSource(String orgId, String releaseId) {
+      int call = sourceCalls.incrementAndGet();
+      if (generationFailed) {
+        throw ApplicationFailure.newNonRetryableFailure(
+            "the delivery generation of revision 12 failed: web for acme: template error",
+            ReleaseFailures.NO_DELIVERY);
+      }
+      if (call <= sourceNotReadyFor) {
+        throw new IllegalStateException("revision 12 is still being generated");
+      }
+      return "abc123";
+    }
+
+    @Override
+    public FreezeCheck checkFreeze(DeploymentRequest request) {
+      return freeze;
+    }
+
+    @Override
+    public Decision decide(DeploymentRequest request) {
+      decideCalls.incrementAndGet();
+      return decision;
+    }
+
+    @Override
+    public Map<String, String> apply(String orgId, String deploymentId) {
+      applies.incrementAndGet();
+      return Map.of("production", "0123456789abcdef0123");
+    }
+
+    @Override
+    public void notify(Notification notification) {
+      notifications.add(notification);
+    }
+
+    List<String> events() {
+      return notifications.stream().map(Notification::event).toList();
+    }
+  }
+
+  static final class FakeInbox implements ApprovalActivities {
+    final Map<String, CountDownLatch> opened = new ConcurrentHashMap<>();
+    final Map<String, String> kinds = new ConcurrentHashMap<>();
+    final Map<String, String> closed = new ConcurrentHashMap<>();
+
+    CountDownLatch latch(String id) {
+      return opened.computeIfAbsent(id, k -> new CountDownLatch(1));
+    }
+
+    @Override
+    public void open(ApprovalRequest request) {
+      kinds.put(request.approvalId(), request.kind());
+      latch(request.approvalId()).countDown();
+    }
+
+    @Override
+    public void recordVote(String orgId, String approvalId, int index, RecordedVote vote) {}
+
+    @Override
+    public void close(String orgId, String approvalId, String outcome) {
+      closed.put(approvalId, outcome);
+    }
+  }
+
+  @BeforeEach
+  void setUp() {
+    env = TestWorkflowEnvironment.newInstance();
+    Worker worker = env.newWorker(TaskQueues.HUB);
+    worker.registerWorkflowImplementationTypes(
+        ReleaseWorkflowImpl.class, RollbackWorkflowImpl.class, ApprovalWorkflowImpl.class);
+    store = new FakeStore();
+    inbox = new FakeInbox();
+    worker.registerActivitiesImplementations(store, inbox);
+    env.start();
+    client = env.getWorkflowClient();
+  }
+
+  @AfterEach
+  void tearDown() {
+    env.close();
+  }
+
+  static Decision decision(String outcome, int approvers, String... reasons) {
+    return new Decision("release", 2, outcome, approvers, List.of("admin", "owner"), List.of(), List.of(reasons));
+  }
+
+  static DeploymentRequest request(String id, String action, boolean breakGlass) {
+    return new DeploymentRequest(
+        ORG, PROJECT, "rel-" + id, id, action, List.of("production"), ALICE, breakGlass,
+        breakGlass ? "checkout is down for every customer, hotfix needed" : "",
+        APPROVAL_SECONDS, "release #4 of shop to production");
+  }
+
+  DeploymentRequest start(String id, String action, boolean breakGlass) {
+    DeploymentRequest r = request(id, action, breakGlass);
+    WorkflowOptions o = WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.HUB).setWorkflowId(r.workflowId()).build();
+    if (DeploymentRequest.ROLLBACK.equals(action)) {
+      WorkflowClient.start(client.newWorkflowStub(RollbackWorkflow.class, o)::run, r);
+    } else {
+      WorkflowClient.start(client.newWorkflowStub(ReleaseWorkflow.class, o)::run, r);
+    }
+    return r;
+  }
+
+  DeploymentResult result(DeploymentRequest r) {
+    return client.newUntypedWorkflowStub(r.workflowId()).getResult(DeploymentResult.class);
+  }
+
+  ApprovalWorkflow approval(String id) throws InterruptedException {
+    assertThat(inbox.latch(id).await(10, TimeUnit.SECONDS)).as("approval opened").isTrue();
+    return client.newWorkflowStub(ApprovalWorkflow.class, ApprovalRequest.workflowId(id));
+  }
+
+  static ApprovalVote vote(String who, String role, boolean approve, String comment) {
+    return new ApprovalVote(who, who + "@example.com", role, List.of(), approve, comment);
+  }
+
+  @Test
+  void autoApprovedReleaseDeploysOnceItsDeliveryIsGenerated() {
+    store.sourceNotReadyFor = 2;
+    store.decision = decision(Decision.AUTO_APPROVE, 0, "staging deploys are auto-approved");
+    DeploymentResult r = result(start("d-auto", DeploymentRequest.DEPLOY, false));
+    Histories.save(client, "deployment-d-auto", "release-auto-approved");
+
+    assertThat(r.status()).isEqualTo(DeploymentStatus.deployed);
+    assertThat(r.commits()).containsEntry("production", "0123456789abcdef0123");
+    assertThat(store.sourceCalls).hasValue(3);
+    assertThat(store.applies).hasValue(1);
+    assertThat(store.timeline.getLast()).startsWith("deployed by system: deployed production@0123456789ab");
+  }
+
+  @Test
+  void aFrozenEnvironmentBlocksTheDeployBeforeAnyDecision() {
+    store.freeze = new FreezeCheck("freeze", 3, true, true, List.of("production is frozen until 2026-12-27T00:00:00Z: year-end freeze"));
+    DeploymentResult r = result(start("d-frozen", DeploymentRequest.PROMOTE, false));
+    Histories.save(client, "deployment-d-frozen", "release-frozen");
+
+    assertThat(r.status()).isEqualTo(DeploymentStatus.frozen);
+    assertThat(r.detail()).contains("year-end freeze");
+    assertThat(store.decideCalls).hasValue(0);
+    assertThat(store.applies).hasValue(0);
+    assertThat(store.timeline.getLast()).startsWith("frozen by policy freeze v3");
+  }
+
+  @Test
+  void breakGlassPassesAFreezeDeploysAtOnceAndLeavesAReview() throws Exception {
+    store.freeze = new FreezeCheck("freeze", 3, true, false, List.of("production is frozen: year-end freeze"));
+    store.decision = decision(Decision.BREAK_GLASS, 0, "break-glass by an admin");
+    DeploymentRequest req = start("d-bg", DeploymentRequest.DEPLOY, true);
+    DeploymentResult r = result(req);
+    Histories.save(client, "deployment-d-bg", "release-break-glass");
+
+    assertThat(r.status()).isEqualTo(DeploymentStatus.deployed);
+    assertThat(store.timeline).anyMatch(e -> e.contains("frozen, passing under break-glass"));
+    assertThat(store.events()).containsExactly("break_glass.used");
+    approval("d-bg-review");
+    assertThat(inbox.kinds).containsEntry("d-bg-review", "break_glass_review");
+  }
+
+  @Test
+  void aReleaseThatNeedsApprovalWaitsForAnEligibleApproverWhoIsNotTheRequester() throws Exception {
+    store.decision = decision(Decision.REQUIRE_APPROVAL, 1, "production needs one approval");
+    DeploymentRequest req = start("d-approve", DeploymentRequest.DEPLOY, false);
+    ApprovalWorkflow approval = approval("d-approve");
+    assertThat(inbox.kinds).containsEntry("d-approve", "release");
+
+    approval.vote(vote("alice", "admin", true, "lgtm (my own)"));
+    approval.vote(vote("bob", "admin", true, "ship it"));
+    DeploymentResult r = result(req);
+    Histories.save(client, "deployment-d-approve", "release-approved");
+
+    assertThat(r.status()).isEqualTo(DeploymentStatus.deployed);
+    assertThat(store.applies).hasValue(1);
+    assertThat(store.events()).containsExactly("approval.requested");
+    assertThat(store.timeline).anyMatch(e -> e.startsWith("pending_approval"));
+  }
+
+  @Test
+  void aRejectedReleaseIsNeverWritten() throws Exception {
+    store.decision = decision(Decision.REQUIRE_APPROVAL, 1, "production needs one approval");
+    DeploymentRequest req = start("d-reject", DeploymentRequest.PROMOTE, false);
+    approval("d-reject").vote(vote("bob", "owner", false, "not during the sale"));
+    DeploymentResult r = result(req);
+
+    assertThat(inbox.kinds).containsEntry("d-reject", "promotion");
+    assertThat(r.status()).isEqualTo(DeploymentStatus.rejected);
+    assertThat(r.detail()).contains("not during the sale");
+    assertThat(store.applies).hasValue(0);
+  }
+
+  @Test
+  void aReleaseWhoseGenerationFailedFailsWithoutDeploying() {
+    store.generationFailed = true;
+    DeploymentResult r = result(start("d-nogen", DeploymentRequest.DEPLOY, false));
+
+    assertThat(r.status()).isEqualTo(DeploymentStatus.failed);
+    assertThat(r.detail()).contains("generation of revision 12 failed");
+    assertThat(store.sourceCalls).as("not retried").hasValue(1);
+    assertThat(store.applies).hasValue(0);
+  }
+
+  @Test
+  void aRollbackIsGovernedTheSameWayAndNeedsNoGeneration() throws Exception {
+    store.decision = decision(Decision.REQUIRE_APPROVAL, 1, "rollbacks in production need one approval");
+    DeploymentRequest req = start("d-rb", DeploymentRequest.ROLLBACK, false);
+    assertThat(req.workflowId()).isEqualTo("rollback-rel-d-rb");
+    approval("d-rb").vote(vote("bob", "admin", true, ""));
+    DeploymentResult r = result(req);
+    Histories.save(client, "rollback-rel-d-rb", "rollback-approved");
+
+    assertThat(inbox.kinds).containsEntry("d-rb", "rollback");
+    assertThat(r.status()).isEqualTo(DeploymentStatus.deployed);
+    assertThat(store.sourceCalls).hasValue(0);
+    assertThat(store.applies).hasValue(1);
+  }
+
+  @Test
+  void cancellingWhileWaitingForApproversWithdrawsTheApproval() throws Exception {
+    store.decision = decision(Decision.REQUIRE_APPROVAL, 1, "production needs one approval");
+    DeploymentRequest req = start("d-cancel", DeploymentRequest.DEPLOY, false);
+    approval("d-cancel");
+    client.newWorkflowStub(ReleaseWorkflow.class, req.workflowId()).cancel("alice@example.com");
+    DeploymentResult r = result(req);
+
+    assertThat(r.status()).isEqualTo(DeploymentStatus.cancelled);
+    assertThat(inbox.closed).containsEntry("d-cancel", "cancelled");
+    assertThat(store.applies).hasValue(0);
+  }
+
+  @Test
+  void approversWhoNeverAnswerLetTheReleaseExpire() throws Exception {
+    store.decision = decision(Decision.REQUIRE_APPROVAL, 1, "production needs one approval");
+    DeploymentRequest req = start("d-expire", DeploymentRequest.DEPLOY, false);
+    approval("d-expire");
+    env.sleep(Duration.ofSeconds(APPROVAL_SECONDS + 60));
+    DeploymentResult r = result(req);
+
+    assertThat(r.status()).isEqualTo(DeploymentStatus.expired);
+    assertThat(store.applies).hasValue(0);
+  }
+
+  @Test
+  void aDeniedReleaseNamesThePolicysReason() {
+    store.decision = decision(Decision.DENY, 0, "requester pat has role viewer, and viewers cannot release");
+    DeploymentResult r = result(start("d-deny", DeploymentRequest.DEPLOY, false));
+
+    assertThat(r.status()).isEqualTo(DeploymentStatus.rejected);
+    assertThat(r.detail()).contains("viewers cannot release");
+    assertThat(store.applies).hasValue(0);
+  }
+}
