@@ -1,0 +1,148 @@
+package dev.gitopshq.activities.release;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Options;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+import org.apache.ibatis.annotations.Update;
+
+/** Deployments (deploys, promotions, rollbacks) and their timelines. */
+@Mapper
+public interface DeploymentMapper {
+  String MAP = "dev.gitopshq.activities.store.JsonMapTypeHandler";
+  String UUIDS = "dev.gitopshq.activities.command.UuidArrayTypeHandler";
+
+  /** The environment names of {@code d}, in the organization's order. */
+  String ENV_NAMES =
+      "array(select e.name from environments e where e.org_id = d.org_id"
+          + " and e.id = any(d.environment_ids) order by e.position, e.name)";
+
+  String COLUMNS =
+      "d.id, d.org_id, d.project_id, d.release_id, d.action,"
+          + " d.environment_ids::text[] as environment_ids, " + ENV_NAMES + " as environments,"
+          + " d.status, d.detail, d.policy, d.policy_version, d.outcome, d.break_glass,"
+          + " d.justification, d.commits, d.requested_by, d.requester_name, d.created_at,"
+          + " d.updated_at, d.finished_at";
+
+  @Insert(
+      "insert into deployments (id, org_id, project_id, release_id, action, environment_ids,"
+          + " status, break_glass, justification, requested_by, requester_name, created_at,"
+          + " updated_at) values (#{id}, #{orgId}, #{projectId}, #{releaseId}, #{action},"
+          + " #{environmentIds,typeHandler=" + UUIDS + "}, 'pending', #{breakGlass},"
+          + " #{justification}, #{requestedBy}, #{requesterName}, #{now}, #{now})")
+  void insert(
+      @Param("id") UUID id,
+      @Param("orgId") UUID orgId,
+      @Param("projectId") UUID projectId,
+      @Param("releaseId") UUID releaseId,
+      @Param("action") String action,
+      @Param("environmentIds") List<UUID> environmentIds,
+      @Param("breakGlass") boolean breakGlass,
+      @Param("justification") String justification,
+      @Param("requestedBy") String requestedBy,
+      @Param("requesterName") String requesterName,
+      @Param("now") Instant now);
+
+  @Select("select " + COLUMNS + " from deployments d where d.org_id = #{orgId} and d.id = #{id}")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  Optional<DeploymentRow> findById(@Param("orgId") UUID orgId, @Param("id") UUID id);
+
+  /** The deployments of a release, oldest first. */
+  @Select(
+      "select " + COLUMNS + " from deployments d"
+          + " where d.org_id = #{orgId} and d.release_id = #{releaseId} order by d.created_at, d.id")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  List<DeploymentRow> forRelease(@Param("orgId") UUID orgId, @Param("releaseId") UUID releaseId);
+
+  /** Every deployment of the project's releases, oldest first. */
+  @Select(
+      "select " + COLUMNS + " from deployments d"
+          + " where d.org_id = #{orgId} and d.project_id = #{projectId} order by d.created_at, d.id")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  List<DeploymentRow> forProject(@Param("orgId") UUID orgId, @Param("projectId") UUID projectId);
+
+  @Update(
+      "update deployments set status = #{status}, detail = #{detail}, updated_at = #{now},"
+          + " finished_at = case when #{terminal} then #{now} else finished_at end"
+          + " where org_id = #{orgId} and id = #{id}")
+  int updateStatus(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("status") String status,
+      @Param("detail") String detail,
+      @Param("terminal") boolean terminal,
+      @Param("now") Instant now);
+
+  /** Says why a deployment is waiting (e.g. OPA unreachable) without changing its status. */
+  @Update(
+      "update deployments set detail = #{detail}, updated_at = #{now}"
+          + " where org_id = #{orgId} and id = #{id}")
+  int updateDetail(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("detail") String detail,
+      @Param("now") Instant now);
+
+  @Update(
+      "update deployments set policy = #{policy}, policy_version = #{version},"
+          + " outcome = #{outcome}, updated_at = #{now} where org_id = #{orgId} and id = #{id}")
+  int recordDecision(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("policy") String policy,
+      @Param("version") int version,
+      @Param("outcome") String outcome,
+      @Param("now") Instant now);
+
+  @Update(
+      "update deployments set commits = #{commits,typeHandler=" + MAP + "}, updated_at = #{now}"
+          + " where org_id = #{orgId} and id = #{id}")
+  int recordCommits(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("commits") Map<String, String> commits,
+      @Param("now") Instant now);
+
+  @Insert(
+      "insert into deployment_events (org_id, deployment_id, seq, at, status, actor, detail)"
+          + " values (#{orgId}, #{deploymentId}, #{seq}, #{at}, #{status}, #{actor}, #{detail})"
+          + " on conflict (deployment_id, seq) do nothing")
+  int insertEvent(
+      @Param("orgId") UUID orgId,
+      @Param("deploymentId") UUID deploymentId,
+      @Param("seq") int seq,
+      @Param("at") Instant at,
+      @Param("status") String status,
+      @Param("actor") String actor,
+      @Param("detail") String detail);
+
+  @Select(
+      "select seq, at, status, actor, detail from deployment_events"
+          + " where org_id = #{orgId} and deployment_id = #{deploymentId} order by seq")
+  List<DeploymentEventRow> events(
+      @Param("orgId") UUID orgId, @Param("deploymentId") UUID deploymentId);
+
+  /** Whether the requester id is a member (otherwise a service account) of the organization. */
+  @Select(
+      "select exists (select 1 from members where org_id = #{orgId} and id::text = #{id})")
+  boolean isMember(@Param("orgId") UUID orgId, @Param("id") String id);
+
+  /** What the approvals inbox shows of a deployment. */
+  @Select(
+      "select d.id, d.project_id, p.name as project, r.number as release_number,"
+          + " r.kind as release_kind, r.description as release_description,"
+          + " o.number as rollback_of_number, d.action, " + ENV_NAMES + " as environments,"
+          + " d.requester_name, d.break_glass, d.justification"
+          + " from deployments d"
+          + " join releases r on r.org_id = d.org_id and r.id = d.release_id"
+          + " join projects p on p.org_id = d.org_id and p.id = d.project_id"
+          + " left join releases o on o.org_id = r.org_id and o.id = r.rollback_of"
+          + " where d.org_id = #{orgId} and d.id = #{id}")
+  Optional<DeploymentSubjectRow> subject(@Param("orgId") UUID orgId, @Param("id") UUID id);
+}
