@@ -6,6 +6,8 @@ import dev.gitopshq.activities.approval.ApprovalVoteRow;
 import dev.gitopshq.activities.command.CommandMapper;
 import dev.gitopshq.activities.command.CommandRow;
 import dev.gitopshq.activities.identity.Permission;
+import dev.gitopshq.activities.release.DeploymentMapper;
+import dev.gitopshq.activities.release.DeploymentSubjectRow;
 import dev.gitopshq.activities.store.MemberMapper;
 import dev.gitopshq.activities.store.MemberRow;
 import dev.gitopshq.hub.security.Authz;
@@ -36,20 +38,49 @@ public class ApprovalController {
 
   private final ApprovalMapper approvals;
   private final CommandMapper commands;
+  private final DeploymentMapper deployments;
   private final MemberMapper members;
   private final WorkflowClient temporal;
 
   public ApprovalController(
-      ApprovalMapper approvals, CommandMapper commands, MemberMapper members, WorkflowClient temporal) {
+      ApprovalMapper approvals,
+      CommandMapper commands,
+      DeploymentMapper deployments,
+      MemberMapper members,
+      WorkflowClient temporal) {
     this.approvals = approvals;
     this.commands = commands;
+    this.deployments = deployments;
     this.members = members;
     this.temporal = temporal;
   }
 
+  /**
+   * What an item asks about. A command names its type, cluster and target; a deployment (release,
+   * promotion, rollback) names its project, release number, action and environments. Fields that
+   * do not apply are left out.
+   */
   record Subject(
       String type, String commandType, String clusterId, String target, String reason,
-      String requester, boolean breakGlass, String justification) {}
+      String requester, boolean breakGlass, String justification, String projectId,
+      String project, Integer release, String releaseKind, Integer rollbackOf, String action,
+      List<String> environments) {
+    static Subject command(CommandRow c) {
+      return new Subject(
+          "command", c.type(), c.clusterId().toString(),
+          c.targetNamespace() + "/" + c.targetKind() + "/" + c.targetName(), c.reason(),
+          c.requesterName(), c.breakGlass(), c.breakGlassJustification(), null, null, null, null,
+          null, null, null);
+    }
+
+    static Subject deployment(DeploymentSubjectRow d) {
+      return new Subject(
+          "deployment", null, null, null, d.releaseDescription(), d.requesterName(),
+          d.breakGlass(), d.breakGlass() ? d.justification() : null, d.projectId().toString(),
+          d.project(), d.releaseNumber(), d.releaseKind(), d.rollbackOfNumber(), d.action(),
+          d.environments());
+    }
+  }
 
   record Item(
       String id, String kind, String status, String summary, int requiredApprovers,
@@ -137,12 +168,8 @@ public class ApprovalController {
     Subject subject =
         commands
             .findById(orgId, a.subjectId())
-            .map(
-                (CommandRow c) ->
-                    new Subject(
-                        "command", c.type(), c.clusterId().toString(),
-                        c.targetNamespace() + "/" + c.targetKind() + "/" + c.targetName(),
-                        c.reason(), c.requesterName(), c.breakGlass(), c.breakGlassJustification()))
+            .map(Subject::command)
+            .or(() -> deployments.subject(orgId, a.subjectId()).map(Subject::deployment))
             .orElse(null);
     return new Item(
         a.id(), a.kind(), a.status(), a.summary(), a.requiredApprovers(), counted,

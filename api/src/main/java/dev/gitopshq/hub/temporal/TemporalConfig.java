@@ -16,6 +16,9 @@ import dev.gitopshq.workflows.command.CommandActivities;
 import dev.gitopshq.workflows.command.CommandWorkflowImpl;
 import dev.gitopshq.workflows.registration.RegistrationActivities;
 import dev.gitopshq.workflows.registration.RegistrationWorkflowImpl;
+import dev.gitopshq.workflows.release.ReleaseActivities;
+import dev.gitopshq.workflows.release.ReleaseWorkflowImpl;
+import dev.gitopshq.workflows.release.RollbackWorkflowImpl;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
@@ -59,6 +62,7 @@ public class TemporalConfig {
       AgentWatchActivities watch,
       RotationActivities rotation,
       RotationDeliveryActivities delivery,
+      ReleaseActivities releases,
       ReplicaIdentity replica,
       TemporalProperties props) {
     WorkerFactoryOptions.Builder options = WorkerFactoryOptions.newBuilder();
@@ -73,9 +77,11 @@ public class TemporalConfig {
         ApprovalWorkflowImpl.class,
         AgentWatchWorkflowImpl.class,
         TokenRotationWorkflowImpl.class,
-        ScheduledRotationWorkflowImpl.class);
+        ScheduledRotationWorkflowImpl.class,
+        ReleaseWorkflowImpl.class,
+        RollbackWorkflowImpl.class);
     worker.registerActivitiesImplementations(
-        registration, commands, approvals, dispatch, watch, rotation);
+        registration, commands, approvals, dispatch, watch, rotation, releases);
     // This replica's own queue: work that must run where an agent's stream is held.
     factory
         .newWorker(RotationDeliveryActivities.queueOf(replica.id()))

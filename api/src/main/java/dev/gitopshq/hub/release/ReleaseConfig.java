@@ -1,0 +1,57 @@
+package dev.gitopshq.hub.release;
+
+import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.delivery.EnvironmentMapper;
+import dev.gitopshq.activities.delivery.ProjectMapper;
+import dev.gitopshq.activities.delivery.ProjectTenantMapper;
+import dev.gitopshq.activities.git.ProjectRepos;
+import dev.gitopshq.activities.notify.WebhookNotifier;
+import dev.gitopshq.activities.policy.PolicyService;
+import dev.gitopshq.activities.release.ConfigHistory;
+import dev.gitopshq.activities.release.DeliveryMapper;
+import dev.gitopshq.activities.release.DeployWriter;
+import dev.gitopshq.activities.release.DeploymentMapper;
+import dev.gitopshq.activities.release.FreezeGate;
+import dev.gitopshq.activities.release.PolicyFreezeGate;
+import dev.gitopshq.activities.release.ReleaseActivitiesImpl;
+import dev.gitopshq.activities.release.ReleaseMapper;
+import java.time.Clock;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/** Wires the release activities. */
+@Configuration
+public class ReleaseConfig {
+
+  @Bean
+  ConfigHistory configHistory(ProjectRepos repos) {
+    return new ConfigHistory(repos);
+  }
+
+  @Bean
+  FreezeGate freezeGate(PolicyService policies) {
+    return new PolicyFreezeGate(policies);
+  }
+
+  @Bean
+  ReleaseActivitiesImpl releaseActivities(
+      ReleaseMapper releases,
+      DeploymentMapper deployments,
+      DeliveryMapper deliveries,
+      ProjectMapper projects,
+      EnvironmentMapper environments,
+      ProjectTenantMapper projectTenants,
+      PolicyService policies,
+      FreezeGate freeze,
+      ProjectRepos repos,
+      ConfigHistory history,
+      WebhookNotifier webhook,
+      AuditLog audit,
+      TransactionTemplate tx,
+      Clock clock) {
+    return new ReleaseActivitiesImpl(
+        releases, deployments, deliveries, projects, environments, projectTenants, policies, freeze,
+        new DeployWriter(repos), history, webhook, audit, tx, clock);
+  }
+}
