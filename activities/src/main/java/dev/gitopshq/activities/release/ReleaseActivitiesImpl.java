@@ -14,6 +14,7 @@ import dev.gitopshq.activities.delivery.ProjectTenantRow;
 import dev.gitopshq.activities.git.CommitMessage;
 import dev.gitopshq.activities.git.Ident;
 import dev.gitopshq.activities.notify.WebhookNotifier;
+import dev.gitopshq.activities.policy.FreezeService;
 import dev.gitopshq.activities.policy.OpaException;
 import dev.gitopshq.activities.policy.PolicyDecision;
 import dev.gitopshq.activities.policy.PolicyService;
@@ -61,7 +62,7 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
   private final EnvironmentMapper environments;
   private final ProjectTenantMapper projectTenants;
   private final PolicyService policies;
-  private final FreezeGate freeze;
+  private final FreezeService freeze;
   private final DeployWriter writer;
   private final ConfigHistory history;
   private final WebhookNotifier webhook;
@@ -78,7 +79,7 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
       EnvironmentMapper environments,
       ProjectTenantMapper projectTenants,
       PolicyService policies,
-      FreezeGate freeze,
+      FreezeService freeze,
       DeployWriter writer,
       ConfigHistory history,
       WebhookNotifier webhook,
@@ -178,17 +179,15 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
   public FreezeCheck checkFreeze(DeploymentRequest r) {
     UUID org = UUID.fromString(r.orgId());
     ProjectRow project = project(org, UUID.fromString(r.projectId()));
-    ObjectNode in = json.createObjectNode();
-    in.put("action", r.action());
-    ObjectNode p = in.putObject("project");
-    p.put("id", project.id().toString());
-    p.put("name", project.name());
-    in.set("environments", environmentsInput(org, r.environments()));
-    breakGlass(in, r);
-    in.put("time", clock.instant().toString());
     FreezeCheck check;
     try {
-      check = freeze.check(org, in);
+      // Writes the current freeze windows to OPA first, so a restarted OPA cannot thaw anything.
+      check =
+          freeze.check(
+              org,
+              new FreezeService.Request(
+                  r.action(), project.id().toString(), project.name(), r.environments(),
+                  r.breakGlass(), r.breakGlass() ? r.breakGlassJustification() : "", clock.instant()));
     } catch (OpaException e) {
       deployments.updateDetail(
           org, UUID.fromString(r.deploymentId()),

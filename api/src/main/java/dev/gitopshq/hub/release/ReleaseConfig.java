@@ -6,13 +6,12 @@ import dev.gitopshq.activities.delivery.ProjectMapper;
 import dev.gitopshq.activities.delivery.ProjectTenantMapper;
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.notify.WebhookNotifier;
+import dev.gitopshq.activities.policy.FreezeService;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.activities.release.ConfigHistory;
 import dev.gitopshq.activities.release.DeliveryMapper;
 import dev.gitopshq.activities.release.DeployWriter;
 import dev.gitopshq.activities.release.DeploymentMapper;
-import dev.gitopshq.activities.release.FreezeGate;
-import dev.gitopshq.activities.release.PolicyFreezeGate;
 import dev.gitopshq.activities.release.ReleaseActivitiesImpl;
 import dev.gitopshq.activities.release.ReleaseMapper;
 import java.time.Clock;
@@ -30,11 +29,6 @@ public class ReleaseConfig {
   }
 
   @Bean
-  FreezeGate freezeGate(PolicyService policies) {
-    return new PolicyFreezeGate(policies);
-  }
-
-  @Bean
   ReleaseActivitiesImpl releaseActivities(
       ReleaseMapper releases,
       DeploymentMapper deployments,
@@ -43,7 +37,7 @@ public class ReleaseConfig {
       EnvironmentMapper environments,
       ProjectTenantMapper projectTenants,
       PolicyService policies,
-      FreezeGate freeze,
+      FreezeService freeze,
       ProjectRepos repos,
       ConfigHistory history,
       WebhookNotifier webhook,
