@@ -5,8 +5,12 @@ import dev.gitopshq.workflows.command.Notification;
 import io.temporal.activity.ActivityInterface;
 import java.util.Map;
 
-/** The store, policy and repository steps of a deployment. */
-@ActivityInterface
+/**
+ * The store, policy and repository steps of a deployment. Activity types are prefixed {@code
+ * Release} ({@code ReleaseTransition}, {@code ReleaseDecide}, ...): the hub's worker also runs the
+ * command activities, whose {@code Transition}, {@code Decide} and {@code Notify} would clash.
+ */
+@ActivityInterface(namePrefix = "Release")
 public interface ReleaseActivities {
   /**
    * Moves the deployment to {@code status} and appends a timeline event; {@code seq} is the
