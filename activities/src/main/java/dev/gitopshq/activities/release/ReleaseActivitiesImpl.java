@@ -200,7 +200,8 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
       d.put("version", check.policyVersion());
       d.put("blocked", check.blocked());
       d.put("reasons", check.reasons());
-      audit.record(org, Actor.system("opa"), "deployment.frozen_check", "deployment", r.deploymentId(), d);
+      tx.executeWithoutResult(
+          t -> audit.record(org, Actor.system("opa"), "deployment.freeze_decision", "deployment", r.deploymentId(), d));
     }
     return check;
   }
