@@ -374,6 +374,42 @@ class ReleaseEndToEndIT {
     assertThat(hub.get(project("/releases"), viewer).status()).isEqualTo(200);
   }
 
+  @Test
+  @Order(9)
+  void onlyTheRequesterCancelsADeploymentWaitingForApproval() {
+    int latest = hub.get(project("/releases"), viewer).body().get("items").get(0).get("number").asInt();
+    Response r = hub.post(project("/releases/" + latest + "/promote"), adminA, Map.of());
+    assertThat(r.status()).as(r.raw()).isEqualTo(202);
+    String id = r.body().get("id").asText();
+    awaitStatus(id, "pending_approval");
+    await().atMost(Duration.ofSeconds(20)).until(() -> inboxItem(adminB, id) != null);
+
+    Response other = hub.post(project("/deployments/" + id + "/cancel"), adminB, null);
+    assertThat(other.status()).isEqualTo(403);
+    Response mine = hub.post(project("/deployments/" + id + "/cancel"), adminA, null);
+    assertThat(mine.status()).as(mine.raw()).isEqualTo(202);
+    JsonNode d = awaitStatus(id, "cancelled");
+    assertThat(d.get("commits")).isEmpty();
+    await().atMost(Duration.ofSeconds(20)).until(() -> inboxItem(adminB, id) == null);
+    assertThat(hub.post(project("/deployments/" + id + "/cancel"), adminA, null).status()).isEqualTo(409);
+  }
+
+  @Test
+  @Order(10)
+  void aReleaseWhoseGenerationFailedFailsWithTheGenerationsReason() {
+    ok(hub.send("PUT", project("/values/web/acme/production"), OWNER_TOKEN, Map.of("values", Map.of("replicaCount", 2))));
+    String before = deployHead(STAGING);
+    long revision = FakeGeneration.fail("web for acme in production: template error");
+
+    Response r = hub.post(project("/releases"), member, Map.of());
+    assertThat(r.status()).as(r.raw()).isEqualTo(202);
+    JsonNode d = awaitStatus(r.body().get("deployment").get("id").asText(), "failed");
+    assertThat(d.get("detail").asText())
+        .isEqualTo("the release has no delivery to deploy: the delivery generation of revision " + revision
+            + " failed: web for acme in production: template error");
+    assertThat(deployHead(STAGING)).isEqualTo(before);
+  }
+
   // ---- helpers ------------------------------------------------------------------------------
 
   /**
@@ -420,6 +456,19 @@ class ReleaseEndToEndIT {
           UUID.randomUUID(), orgId, project, revision, configCommit, r.changed() ? "committed" : "unchanged",
           r.commitName());
       HubTestSupport.exec("update projects set generated_revision = ? where id = ?", revision, project);
+    }
+
+    /** Records that the current revision's generation failed; returns the revision. */
+    static long fail(String detail) {
+      UUID project = UUID.fromString(projectId);
+      long revision = HubTestSupport.count("select config_revision from projects where id = ?", project);
+      HubTestSupport.exec(
+          "insert into generations (id, org_id, project_id, revision, config_commit, status,"
+              + " trigger, actor, detail, started_at, finished_at)"
+              + " values (?, ?, ?, ?, ?, 'failed', 'config', 'test', ?, now(), now())",
+          UUID.randomUUID(), orgId, project, revision,
+          repos.head(orgId, project, ProjectRepos.MAIN).orElseThrow().name(), detail);
+      return revision;
     }
   }
 
