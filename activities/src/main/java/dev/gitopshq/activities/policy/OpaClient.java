@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 
 /**
  * A small client for OPA's REST API (v1), over {@code java.net.http}: upload a policy module,
- * evaluate a document, check health.
+ * write a data document, evaluate a document, check health.
  *
  * <p>Every call has explicit timeouts (connect 2 s, whole request 5 s by default), so a hung OPA
  * cannot hold a request thread or a database lock for long. Anything that keeps OPA from answering
@@ -105,6 +105,38 @@ public class OpaClient implements AutoCloseable {
     HttpResponse<String> response = send(request, "delete policy " + id);
     if (response.statusCode() != 200 && response.statusCode() != 404) {
       throw unexpected("delete policy " + id, response);
+    }
+  }
+
+  /**
+   * Creates or replaces the base document at {@code path} ({@code PUT /v1/data/<path>}): data that
+   * policies read, such as the freeze windows at {@code gitopshq_data/freeze_windows}. OPA keeps
+   * it in memory only; whoever writes it writes it again after OPA restarts.
+   *
+   * @param path the document's path with slashes, outside every policy package (OPA refuses to
+   *     write under a path a policy defines)
+   * @param value the whole document
+   * @throws OpaException OPA refused the write
+   * @throws OpaUnavailableException OPA could not be reached or did not answer in time
+   */
+  public void putData(String path, JsonNode value) {
+    if (value == null || value.isMissingNode()) {
+      throw new IllegalArgumentException("no document to write at " + path);
+    }
+    String payload;
+    try {
+      payload = JSON.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("the document cannot be written as JSON", e);
+    }
+    HttpRequest request =
+        request("/v1/data/" + checkPath(path))
+            .header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString(payload))
+            .build();
+    HttpResponse<String> response = send(request, "write data " + path);
+    if (response.statusCode() != 204 && response.statusCode() != 200) {
+      throw unexpected("write data " + path, response);
     }
   }
 

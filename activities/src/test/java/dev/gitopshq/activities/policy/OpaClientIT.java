@@ -18,8 +18,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link OpaClient} against the real OPA binary, and the shipped approval policy over the shared
- * samples in {@code policies/testdata/approval}: the same files the Rego tests run, so Java and
+ * {@link OpaClient} against the real OPA binary, and the shipped policies over their shared
+ * samples in {@code policies/testdata/<policy>}: the same files the Rego tests run, so Java and
  * Rego agree on them.
  */
 class OpaClientIT {
@@ -143,6 +143,123 @@ class OpaClientIT {
       assertThat(d.reasons()).as("reasons of %s", file).isNotEmpty();
     }
     assertThat(mismatches).isEmpty();
+  }
+
+  @Test
+  void writesADataDocumentThatPoliciesReadAndReplacesItWhole() throws IOException {
+    opa.putPolicy(
+        "gitopshq/reader",
+        "package gitopshq.reader\n\nnames := [w.name | some w in data.gitopshq_data.sample]\n");
+
+    opa.putData("gitopshq_data/sample", JSON.readTree("[{\"name\":\"a\"},{\"name\":\"b\"}]"));
+    assertThat(opa.evaluate("gitopshq_data/sample", null).toString())
+        .isEqualTo("[{\"name\":\"a\"},{\"name\":\"b\"}]");
+    assertThat(opa.evaluate("gitopshq/reader/names", null).toString()).isEqualTo("[\"a\",\"b\"]");
+
+    // A second write replaces the document; it does not merge into it.
+    opa.putData("gitopshq_data/sample", JSON.readTree("[{\"name\":\"c\"}]"));
+    assertThat(opa.evaluate("gitopshq/reader/names", null).toString()).isEqualTo("[\"c\"]");
+    opa.putData("gitopshq_data/sample", JSON.readTree("[]"));
+    assertThat(opa.evaluate("gitopshq/reader/names", null).toString()).isEqualTo("[]");
+  }
+
+  @Test
+  void writingDataWhereAPolicyDefinesRulesIsRefusedNotMistakenForAnOutage() throws IOException {
+    opa.putPolicy("gitopshq/owned", "package gitopshq.owned\n\nallow := true\n");
+
+    assertThatThrownBy(() -> opa.putData("gitopshq/owned/allow", JSON.readTree("false")))
+        .isInstanceOf(OpaException.class)
+        .isNotInstanceOf(OpaUnavailableException.class)
+        .hasMessageContaining("400")
+        .hasMessageContaining("conflicting rule");
+    assertThat(opa.evaluate("gitopshq/owned/allow", null).asBoolean()).isTrue();
+    assertThatThrownBy(() -> opa.putData("../escape", JSON.readTree("1")))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void theShippedReleasePolicyGivesEverySharedSampleItsExpectedOutcome() throws IOException {
+    Path root = OpaTestServer.repoRoot();
+    String rego = Files.readString(root.resolve("policies/gitopshq/release/decision.rego"));
+    PolicyText.requireValid("release", rego);
+    opa.putPolicy("gitopshq/release", PolicyText.withVersion(rego, 1));
+
+    List<String> mismatches = new ArrayList<>();
+    List<Path> samples = samples(root.resolve("policies/testdata/release"));
+    assertThat(samples).hasSizeGreaterThanOrEqualTo(12);
+    for (Path file : samples) {
+      JsonNode sample = JSON.readTree(file.toFile());
+      JsonNode result = opa.evaluate("gitopshq/release", sample.get("input"));
+      // The hub reads a release decision exactly as a command's: the same checks apply.
+      PolicyDecision d =
+          PolicyDecision.of(
+              "release", result.get("gitopshq_policy_version").asInt(), result.get("decision"));
+      String expected =
+          sample.get("expected").get("outcome").asText()
+              + "/"
+              + sample.get("expected").get("required_approvers").asInt();
+      String got = d.outcome().wireName() + "/" + d.requiredApprovers();
+      if (!expected.equals(got)) {
+        mismatches.add(file.getParent().getFileName() + ": expected " + expected + ", got " + got);
+      }
+      assertThat(d.reasons()).as("reasons of %s", file).isNotEmpty();
+    }
+    assertThat(mismatches).isEmpty();
+  }
+
+  @Test
+  void theShippedFreezePolicyReadsTheWindowsWrittenAsData() throws IOException {
+    Path root = OpaTestServer.repoRoot();
+    String rego = Files.readString(root.resolve("policies/gitopshq/freeze/decision.rego"));
+    PolicyText.requireValid("freeze", rego);
+    opa.putPolicy("gitopshq/freeze", PolicyText.withVersion(rego, 1));
+    List<Path> samples = samples(root.resolve("policies/testdata/freeze"));
+    assertThat(samples).hasSizeGreaterThanOrEqualTo(10);
+
+    // Nothing written yet (as after an OPA restart): no answer, and the caller is told to retry.
+    JsonNode first = JSON.readTree(samples.get(0).toFile());
+    JsonNode before = opa.evaluate("gitopshq/freeze", first.get("input"));
+    assertThat(before.get("decision").get("blocked").asBoolean()).isTrue();
+    assertThatThrownBy(() -> FreezeService.toCheck(evaluation(before)))
+        .isInstanceOf(OpaUnavailableException.class)
+        .hasMessageContaining("no freeze windows in OPA");
+
+    List<String> mismatches = new ArrayList<>();
+    for (Path file : samples) {
+      JsonNode sample = JSON.readTree(file.toFile());
+      opa.putData(FreezeService.DATA_PATH, sample.get("windows"));
+      var check = FreezeService.toCheck(evaluation(opa.evaluate("gitopshq/freeze", sample.get("input"))));
+      String expected =
+          "frozen=" + sample.get("expected").get("frozen").asBoolean()
+              + " blocked=" + sample.get("expected").get("blocked").asBoolean();
+      String got = "frozen=" + check.frozen() + " blocked=" + check.blocked();
+      if (!expected.equals(got)) {
+        mismatches.add(file.getParent().getFileName() + ": expected " + expected + ", got " + got);
+      }
+      assertThat(check.policy()).isEqualTo("freeze");
+      assertThat(check.policyVersion()).isEqualTo(1);
+      assertThat(check.reasons()).as("reasons of %s", file).isNotEmpty();
+    }
+    assertThat(mismatches).isEmpty();
+
+    // Emptied, the same input is no longer frozen.
+    JsonNode blocked =
+        JSON.readTree(root.resolve("policies/testdata/freeze/production_in_window_blocked/data.json").toFile());
+    opa.putData(FreezeService.DATA_PATH, JSON.readTree("[]"));
+    var check = FreezeService.toCheck(evaluation(opa.evaluate("gitopshq/freeze", blocked.get("input"))));
+    assertThat(check.frozen()).isFalse();
+    assertThat(check.reasons()).containsExactly("no freeze window covers production at 2026-12-20T10:00:00Z");
+  }
+
+  private static PolicyEvaluation evaluation(JsonNode result) {
+    return new PolicyEvaluation(
+        "freeze", result.get("gitopshq_policy_version").asInt(), result.get("decision"));
+  }
+
+  private static List<Path> samples(Path dir) throws IOException {
+    try (Stream<Path> dirs = Files.list(dir)) {
+      return dirs.map(d -> d.resolve("data.json")).filter(Files::isRegularFile).sorted().toList();
+    }
   }
 
   @Test

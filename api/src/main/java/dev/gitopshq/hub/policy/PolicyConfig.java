@@ -1,6 +1,8 @@
 package dev.gitopshq.hub.policy;
 
 import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.policy.FreezeService;
+import dev.gitopshq.activities.policy.FreezeWindowMapper;
 import dev.gitopshq.activities.policy.OpaClient;
 import dev.gitopshq.activities.policy.PolicyMapper;
 import dev.gitopshq.activities.policy.PolicyRepository;
@@ -11,8 +13,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * Wires the activities module's OPA client and policy store into the hub. {@link PolicyMapper} is
- * found by StoreConfig's mapper scan.
+ * Wires the activities module's OPA client, policy store and freeze windows into the hub. {@link
+ * PolicyMapper} and {@link FreezeWindowMapper} are found by StoreConfig's mapper scan.
  */
 @Configuration
 public class PolicyConfig {
@@ -36,6 +38,17 @@ public class PolicyConfig {
       PlatformTransactionManager transactions,
       Clock clock) {
     return new PolicyService(opa, repository, audit, transactions, clock);
+  }
+
+  @Bean
+  FreezeService freezeService(
+      OpaClient opa,
+      PolicyService policies,
+      FreezeWindowMapper windows,
+      AuditLog audit,
+      PlatformTransactionManager transactions,
+      Clock clock) {
+    return new FreezeService(opa, policies, windows, audit, transactions, clock);
   }
 
   @Bean

@@ -1,5 +1,6 @@
 package dev.gitopshq.hub.policy;
 
+import dev.gitopshq.activities.policy.FreezeService;
 import dev.gitopshq.activities.policy.OpaClient;
 import dev.gitopshq.activities.policy.OpaUnavailableException;
 import dev.gitopshq.activities.policy.PolicyService;
@@ -26,8 +27,10 @@ import org.springframework.stereotype.Component;
  * <p>When the hub is ready (after the bootstrap created the organization), every shipped policy
  * the database has no version of is stored as version 1 by {@code system}. Then, in the
  * background, every {@link OpaProperties#republishInterval()}, OPA is checked and given every
- * active version it does not hold. The hub therefore starts whether or not OPA is up, and an OPA
- * that restarts empty is loaded again within one interval; until then decisions fail closed.
+ * active version it does not hold, and the organization's freeze windows (data the {@code
+ * gitopshq.freeze} policy reads) are written to it again. The hub therefore starts whether or not
+ * OPA is up, and an OPA that restarts empty is loaded again within one interval; until then
+ * decisions fail closed.
  *
  * <p>Failures are logged once per streak, with a line when it ends, not once per attempt.
  */
@@ -36,6 +39,7 @@ class PolicySync implements ApplicationListener<ApplicationReadyEvent>, Disposab
   private static final Logger log = LoggerFactory.getLogger(PolicySync.class);
 
   private final PolicyService policies;
+  private final FreezeService freezes;
   private final ShippedPolicies shipped;
   private final OrgMapper orgs;
   private final HubProperties hub;
@@ -49,12 +53,14 @@ class PolicySync implements ApplicationListener<ApplicationReadyEvent>, Disposab
 
   PolicySync(
       PolicyService policies,
+      FreezeService freezes,
       ShippedPolicies shipped,
       OrgMapper orgs,
       HubProperties hub,
       OpaProperties opa,
       OpaClient client) {
     this.policies = policies;
+    this.freezes = freezes;
     this.shipped = shipped;
     this.orgs = orgs;
     this.hub = hub;
@@ -98,6 +104,8 @@ class PolicySync implements ApplicationListener<ApplicationReadyEvent>, Disposab
   private void republish(UUID orgId) {
     try {
       PolicyService.RepublishReport report = policies.republish(orgId);
+      // Written on every pass: it is small, and comparing would cost a read of the same size.
+      freezes.push(orgId);
       if (failing != null) {
         log.info("OPA at {} is reachable again", opaAddress);
         failing = null;

@@ -125,6 +125,7 @@ class PolicyApiIT {
     assertThat(r.body().get("decision").get("outcome").asText()).isEqualTo("auto_approve");
     assertThat(HubTestSupport.count(
             "select count(*) from audit_log where action = 'policy.published' and actor_type = 'system'"
+                + " and target_id = 'approval'"
                 + " and details like '%\"version\":1%'"))
         .isEqualTo(1);
   }

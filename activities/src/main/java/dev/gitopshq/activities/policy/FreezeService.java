@@ -1,0 +1,315 @@
+package dev.gitopshq.activities.policy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gitopshq.activities.audit.Actor;
+import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.workflows.release.FreezeCheck;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Environment freezes: stores freeze windows, keeps OPA's copy of them current, and asks the
+ * {@code gitopshq.freeze} policy whether a deployment is frozen.
+ *
+ * <p>Windows are data, not input: OPA holds the organization's whole list at {@value #DATA_PATH}
+ * ({@code [{id, environment, project, starts_at, ends_at, reason}]}, names with {@code ""} for
+ * every one, times in RFC 3339 UTC). PostgreSQL is the source of truth; OPA's copy is written
+ * after every change, by the hub's republish pass (so an OPA that restarted empty gets it back)
+ * and right before every freeze decision ({@link #check}). A change made while OPA is down is
+ * still stored, and reaches OPA with the next push.
+ */
+public class FreezeService {
+  private static final Logger log = LoggerFactory.getLogger(FreezeService.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The policy that decides freezes. */
+  public static final String POLICY = "freeze";
+
+  /** Where OPA holds the windows: {@code data.gitopshq_data.freeze_windows}. */
+  public static final String DATA_PATH = "gitopshq_data/freeze_windows";
+
+  private final OpaClient opa;
+  private final PolicyService policies;
+  private final FreezeWindowMapper windows;
+  private final AuditLog audit;
+  private final TransactionTemplate tx;
+  private final Clock clock;
+
+  // Serializes read-then-write pushes in this hub, so an older list never overwrites a newer one.
+  private final Object pushLock = new Object();
+
+  public FreezeService(
+      OpaClient opa,
+      PolicyService policies,
+      FreezeWindowMapper windows,
+      AuditLog audit,
+      PlatformTransactionManager transactions,
+      Clock clock) {
+    this.opa = opa;
+    this.policies = policies;
+    this.windows = windows;
+    this.audit = audit;
+    this.tx = new TransactionTemplate(transactions);
+    this.clock = clock;
+  }
+
+  /**
+   * A window to create; names are what the audit log and OPA show.
+   *
+   * @param environmentId null: every environment (then {@code environment} is null too)
+   * @param projectId null: every project (then {@code project} is null too)
+   */
+  public record NewWindow(
+      UUID environmentId,
+      String environment,
+      UUID projectId,
+      String project,
+      Instant startsAt,
+      Instant endsAt,
+      String reason) {
+    public NewWindow {
+      if (!endsAt.isAfter(startsAt)) {
+        throw new IllegalArgumentException("a freeze window must end after it starts");
+      }
+    }
+  }
+
+  /**
+   * What a freeze decision is asked about.
+   *
+   * @param action deploy, promote or rollback
+   * @param environments the names of the environments the deployment writes to
+   * @param breakGlass whether the requester asked for break-glass
+   * @param justification the break-glass justification; may be empty
+   * @param time when the deployment would be written
+   */
+  public record Request(
+      String action,
+      String projectId,
+      String projectName,
+      List<String> environments,
+      boolean breakGlass,
+      String justification,
+      Instant time) {
+    public Request {
+      environments = List.copyOf(environments);
+      justification = justification == null ? "" : justification;
+    }
+  }
+
+  /** Every window of the organization, by start. */
+  public List<FreezeWindowRow> list(UUID orgId) {
+    return windows.list(orgId);
+  }
+
+  /** The windows covering now ({@code active}) or not covering now ({@code !active}). */
+  public List<FreezeWindowRow> list(UUID orgId, boolean active) {
+    Instant now = clock.instant();
+    return active ? windows.listCovering(orgId, now) : windows.listNotCovering(orgId, now);
+  }
+
+  public Optional<FreezeWindowRow> find(UUID orgId, UUID id) {
+    return windows.find(orgId, id);
+  }
+
+  /** The id of the organization's environment with this name, if any. */
+  public Optional<UUID> environmentId(UUID orgId, String name) {
+    return windows.environmentId(orgId, name);
+  }
+
+  /** The id of the organization's project with this name, if any. */
+  public Optional<UUID> projectId(UUID orgId, String name) {
+    return windows.projectId(orgId, name);
+  }
+
+  /**
+   * Stores a window, audits {@code freeze_window.created}, then writes the organization's windows
+   * to OPA (a failure to reach OPA is logged: the window is stored and the next push carries it).
+   */
+  public FreezeWindowRow create(UUID orgId, Actor actor, NewWindow w) {
+    FreezeWindowRow created =
+        tx.execute(
+            status -> {
+              FreezeWindowRow row =
+                  new FreezeWindowRow(
+                      UUID.randomUUID(), orgId, w.environmentId(), w.environment(),
+                      w.projectId(), w.project(), w.startsAt(), w.endsAt(), w.reason(),
+                      actor.id(), clock.instant());
+              windows.insert(row);
+              FreezeWindowRow stored = windows.find(orgId, row.id()).orElseThrow();
+              audit.record(
+                  orgId, actor, "freeze_window.created", "freeze_window",
+                  stored.id().toString(), details(stored));
+              return stored;
+            });
+    pushAfterChange(orgId);
+    return created;
+  }
+
+  /**
+   * Deletes a window, audits {@code freeze_window.deleted}, then writes the organization's
+   * windows to OPA (failures logged, as for {@link #create}).
+   *
+   * @return the deleted window, or empty when the organization has no such window
+   */
+  public Optional<FreezeWindowRow> delete(UUID orgId, Actor actor, UUID id) {
+    Optional<FreezeWindowRow> deleted =
+        tx.execute(
+            status -> {
+              Optional<FreezeWindowRow> row = windows.find(orgId, id);
+              if (row.isEmpty() || windows.delete(orgId, id) == 0) {
+                return Optional.<FreezeWindowRow>empty();
+              }
+              audit.record(
+                  orgId, actor, "freeze_window.deleted", "freeze_window", id.toString(),
+                  details(row.get()));
+              return row;
+            });
+    if (deleted.isPresent()) {
+      pushAfterChange(orgId);
+    }
+    return deleted;
+  }
+
+  /**
+   * The organization's windows as the policy reads them: {@code [{id, environment, project,
+   * starts_at, ends_at, reason}]}, {@code ""} for every environment or project.
+   */
+  public ArrayNode document(UUID orgId) {
+    ArrayNode out = JSON.createArrayNode();
+    for (FreezeWindowRow w : windows.list(orgId)) {
+      ObjectNode o = out.addObject();
+      o.put("id", w.id().toString());
+      o.put("environment", w.environment() == null ? "" : w.environment());
+      o.put("project", w.project() == null ? "" : w.project());
+      o.put("starts_at", w.startsAt().toString());
+      o.put("ends_at", w.endsAt().toString());
+      o.put("reason", w.reason());
+    }
+    return out;
+  }
+
+  /**
+   * Writes the organization's windows to OPA at {@value #DATA_PATH}, replacing what it held. Call
+   * it before evaluating {@code gitopshq.freeze} when OPA may have restarted; {@link #check} does.
+   *
+   * @throws OpaUnavailableException OPA could not be reached
+   */
+  public void push(UUID orgId) {
+    synchronized (pushLock) {
+      opa.putData(DATA_PATH, document(orgId));
+    }
+  }
+
+  /** The input document of {@code gitopshq.freeze} for a request. */
+  public static JsonNode input(Request r) {
+    ObjectNode in = JSON.createObjectNode();
+    in.put("action", r.action());
+    ObjectNode project = in.putObject("project");
+    project.put("id", r.projectId());
+    project.put("name", r.projectName());
+    ArrayNode envs = in.putArray("environments");
+    r.environments().forEach(name -> envs.addObject().put("name", name));
+    ObjectNode bg = in.putObject("break_glass");
+    bg.put("requested", r.breakGlass());
+    bg.put("justification", r.justification());
+    in.put("time", r.time().toString());
+    return in;
+  }
+
+  /**
+   * Asks {@code gitopshq.freeze} whether the request's environments are frozen, after writing the
+   * current windows to OPA. Fails closed: every way of not getting a well-formed decision is an
+   * exception.
+   *
+   * @throws OpaUnavailableException OPA is unreachable, does not hold the policy yet, or lost the
+   *     windows between the push and the decision: retry
+   * @throws UnknownPolicyException the organization has no freeze policy
+   * @throws PolicyEvaluationException the policy gave no usable decision
+   */
+  public FreezeCheck check(UUID orgId, Request request) {
+    push(orgId);
+    return toCheck(policies.evaluate(orgId, POLICY, input(request)));
+  }
+
+  /**
+   * Maps a {@code gitopshq.freeze} decision, refusing anything not well-formed.
+   *
+   * @throws OpaUnavailableException the decision says OPA does not hold the windows
+   *     ({@code windows_loaded: false}): retry once the hub has written them
+   * @throws PolicyEvaluationException the decision is malformed
+   */
+  public static FreezeCheck toCheck(PolicyEvaluation e) {
+    String where = "policy " + e.policyName() + " version " + e.policyVersion();
+    JsonNode d = e.decision();
+    if (d == null || !d.isObject()) {
+      throw new PolicyEvaluationException(where + " returned no decision object");
+    }
+    JsonNode loaded = d.get("windows_loaded");
+    if (loaded != null && loaded.isBoolean() && !loaded.booleanValue()) {
+      throw new OpaUnavailableException(
+          where + " has no freeze windows in OPA yet; the hub writes them within seconds");
+    }
+    JsonNode frozen = d.get("frozen");
+    JsonNode blocked = d.get("blocked");
+    if (frozen == null || !frozen.isBoolean() || blocked == null || !blocked.isBoolean()) {
+      throw new PolicyEvaluationException(
+          where + " returned a malformed decision: frozen and blocked must be booleans");
+    }
+    if (blocked.booleanValue() && !frozen.booleanValue()) {
+      throw new PolicyEvaluationException(
+          where + " returned a malformed decision: blocked but not frozen");
+    }
+    List<String> reasons = new ArrayList<>();
+    JsonNode r = d.get("reasons");
+    if (r != null && !r.isNull()) {
+      if (!r.isArray()) {
+        throw new PolicyEvaluationException(
+            where + " returned a malformed decision: reasons is not an array");
+      }
+      for (JsonNode s : r) {
+        if (!s.isTextual()) {
+          throw new PolicyEvaluationException(
+              where + " returned a malformed decision: reasons holds a value that is not a string");
+        }
+        reasons.add(s.asText());
+      }
+    }
+    return new FreezeCheck(
+        e.policyName(), e.policyVersion(), frozen.booleanValue(), blocked.booleanValue(), reasons);
+  }
+
+  private void pushAfterChange(UUID orgId) {
+    try {
+      push(orgId);
+    } catch (OpaException e) {
+      log.warn(
+          "freeze windows changed but could not be written to OPA yet ({}); the hub writes them"
+              + " with its next republish pass, and before every freeze decision",
+          e.getMessage());
+    }
+  }
+
+  private static Map<String, Object> details(FreezeWindowRow w) {
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("environment", w.environment());
+    d.put("project", w.project());
+    d.put("startsAt", w.startsAt().toString());
+    d.put("endsAt", w.endsAt().toString());
+    d.put("reason", w.reason());
+    return d;
+  }
+}
