@@ -196,8 +196,7 @@ public final class ProjectRepos implements AutoCloseable {
     }
     String refName = refName(branch);
     Repository repo = open(orgId, projectId);
-    ReentrantLock lock =
-        branchLocks.computeIfAbsent(dir(orgId, projectId) + " " + refName, k -> new ReentrantLock());
+    ReentrantLock lock = branchLock(orgId, projectId, refName);
     lock.lock();
     try {
       for (int attempt = 1; ; attempt++) {
@@ -307,9 +306,14 @@ public final class ProjectRepos implements AutoCloseable {
    * @return true when the branch was moved back
    */
   public boolean undo(UUID orgId, UUID projectId, String branch, ObjectId current, ObjectId previous) {
+    String refName = refName(branch);
     Repository repo = open(orgId, projectId);
+    // Taking the branch's turn keeps a commit of this process from holding the ref's lock file
+    // just then, which would make the undo fail although the branch is still at current.
+    ReentrantLock lock = branchLock(orgId, projectId, refName);
+    lock.lock();
     try {
-      RefUpdate update = repo.updateRef(refName(branch));
+      RefUpdate update = repo.updateRef(refName);
       update.setExpectedOldObjectId(current);
       update.setForceUpdate(true);
       update.setRefLogMessage("undo: the change was not stored", false);
@@ -320,7 +324,13 @@ public final class ProjectRepos implements AutoCloseable {
       return update.forceUpdate() == RefUpdate.Result.FORCED;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      lock.unlock();
     }
+  }
+
+  private ReentrantLock branchLock(UUID orgId, UUID projectId, String refName) {
+    return branchLocks.computeIfAbsent(dir(orgId, projectId) + " " + refName, k -> new ReentrantLock());
   }
 
   /**

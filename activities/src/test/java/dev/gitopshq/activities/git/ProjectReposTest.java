@@ -267,6 +267,16 @@ class ProjectReposTest {
   }
 
   @Test
+  void branchNamesGitWouldNotAcceptAreRefused() {
+    for (String bad : List.of("../evil", "deploy/../main", "a..b", "", "x.lock", "a b", "-x/")) {
+      assertThatThrownBy(() -> repos.commit(org, project, bad, null, List.of(TreeEdit.file("a", bytes("1"))), ADA, "m"))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+    assertThat(root.resolve("evil")).doesNotExist();
+  }
+
+  @Test
   void aStaleExpectedHeadIsAConcurrentChange() {
     CommitResult first = commit(TreeEdit.file("a.yaml", bytes("1")));
     CommitResult second =

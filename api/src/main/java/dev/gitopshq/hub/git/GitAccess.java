@@ -14,6 +14,9 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
 /**
@@ -24,6 +27,8 @@ import org.springframework.stereotype.Component;
 public class GitAccess {
   /** How often a deploy token's last use is written, at most. */
   static final Duration TOUCH_INTERVAL = Duration.ofMinutes(1);
+
+  private static final Logger log = LoggerFactory.getLogger(GitAccess.class);
 
   private final DeployTokenMapper deployTokens;
   private final HostedRepoMapper repos;
@@ -129,7 +134,12 @@ public class GitAccess {
       return;
     }
     touched.put(d.tokenId(), now);
-    // The condition in the UPDATE keeps other replicas from writing within the interval too.
-    deployTokens.touch(d.orgId(), d.tokenId(), now, now.minus(TOUCH_INTERVAL));
+    try {
+      // The condition in the UPDATE keeps other replicas from writing within the interval too.
+      deployTokens.touch(d.orgId(), d.tokenId(), now, now.minus(TOUCH_INTERVAL));
+    } catch (DataAccessException e) {
+      // Bookkeeping must not fail a fetch that was authorized.
+      log.warn("could not record the use of deploy token {}: {}", d.tokenId(), e.getMessage());
+    }
   }
 }
