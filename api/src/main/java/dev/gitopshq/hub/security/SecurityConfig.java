@@ -37,6 +37,9 @@ public class SecurityConfig {
             a ->
                 a.requestMatchers("/actuator/health/**", "/actuator/health", "/error")
                     .permitAll()
+                    // Hosted Git authenticates in its own filter (HTTP Basic with deploy tokens).
+                    .requestMatchers("/git/**")
+                    .permitAll()
                     .requestMatchers("/api/**", "/actuator/**")
                     .authenticated()
                     .anyRequest()
