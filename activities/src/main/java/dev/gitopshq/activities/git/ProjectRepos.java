@@ -393,6 +393,27 @@ public final class ProjectRepos implements AutoCloseable {
     }
   }
 
+  /**
+   * The regular files under {@code prefix} in a commit or tree with their blob ids, keyed by path
+   * relative to {@code prefix}: what {@link #readFiles} reads, without reading the contents.
+   */
+  public SortedMap<String, ObjectId> listFiles(UUID orgId, UUID projectId, ObjectId commitOrTree, String prefix) {
+    Repository repo = open(orgId, projectId);
+    try (ObjectReader reader = repo.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
+      ObjectId tree = walk.parseAny(commitOrTree) instanceof RevCommit c ? c.getTree() : commitOrTree;
+      SortedMap<String, ObjectId> out = new TreeMap<>();
+      String base = prefix.isEmpty() ? "" : prefix.endsWith("/") ? prefix : prefix + "/";
+      for (Map.Entry<String, Entry> e : entries(reader, tree, "").entrySet()) {
+        if (e.getKey().startsWith(base) && e.getValue().mode() == FileMode.REGULAR_FILE) {
+          out.put(e.getKey().substring(base.length()), e.getValue().id());
+        }
+      }
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** A commit as the API shows it. */
   public record CommitInfo(
       String id, String author, String authorEmail, Instant at, String message, List<String> parents) {}
