@@ -180,10 +180,10 @@ public class GenerationActivitiesImpl implements GenerationActivities {
     if (cached != null) {
       return cached;
     }
-    byte[] archive = generations.chartArchive(org, digest);
-    if (archive == null) {
-      throw new RenderException("the chart archive with digest " + digest + " is not in the registry");
-    }
+    byte[] archive =
+        generations.chartArchive(org, digest)
+            .map(GenerationMapper.Archive::archive)
+            .orElseThrow(() -> new RenderException("the chart archive with digest " + digest + " is not in the registry"));
     if (charts.size() >= CHART_CACHE) {
       charts.clear();
     }

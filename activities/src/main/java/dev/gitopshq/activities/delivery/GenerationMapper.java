@@ -116,11 +116,14 @@ public interface GenerationMapper {
   int pruneUnits(
       @Param("orgId") UUID orgId, @Param("projectId") UUID projectId, @Param("keepFrom") long keepFrom);
 
+  /** A chart archive (MyBatis reads a bare byte[] result as rows of bytes). */
+  record Archive(byte[] archive) {}
+
   /** A chart version's archive by its digest. */
   @Select(
       "select archive from chart_versions where org_id = #{orgId} and digest = #{digest} limit 1")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
-  byte[] chartArchive(@Param("orgId") UUID orgId, @Param("digest") String digest);
+  Optional<Archive> chartArchive(@Param("orgId") UUID orgId, @Param("digest") String digest);
 
   /** Records that a tenant-environment's generated output changed in {@code commit}. */
   @Insert(
