@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
@@ -39,6 +40,9 @@ public class SecurityConfig {
                     .permitAll()
                     // Hosted Git authenticates in its own filter (HTTP Basic with deploy tokens).
                     .requestMatchers("/git/**")
+                    .permitAll()
+                    // Authenticated by the project's webhook secret (HMAC of the body) instead.
+                    .requestMatchers(HttpMethod.POST, "/api/v2/webhooks/image-update")
                     .permitAll()
                     .requestMatchers("/api/**", "/actuator/**")
                     .authenticated()

@@ -1,0 +1,70 @@
+package dev.gitopshq.activities.delivery;
+
+import java.util.List;
+import java.util.UUID;
+import org.apache.ibatis.annotations.Delete;
+import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+
+/** The environments of projects and the clusters each delivers to. */
+@Mapper
+public interface ProjectEnvironmentMapper {
+  /** The project's environments in the organization's order. */
+  @Select(
+      "select pe.org_id, pe.project_id, pe.environment_id, e.name as environment, e.position,"
+          + " pe.namespace_pattern from project_environments pe join environments e"
+          + " on e.org_id = pe.org_id and e.id = pe.environment_id"
+          + " where pe.org_id = #{orgId} and pe.project_id = #{projectId} order by e.position, e.name")
+  List<ProjectEnvironmentRow> list(@Param("orgId") UUID orgId, @Param("projectId") UUID projectId);
+
+  /** Creates or updates the project environment; returns the rows touched. */
+  @Insert(
+      "insert into project_environments (org_id, project_id, environment_id, namespace_pattern)"
+          + " values (#{orgId}, #{projectId}, #{environmentId}, #{namespacePattern})"
+          + " on conflict (project_id, environment_id) do update"
+          + " set namespace_pattern = excluded.namespace_pattern")
+  int upsert(
+      @Param("orgId") UUID orgId,
+      @Param("projectId") UUID projectId,
+      @Param("environmentId") UUID environmentId,
+      @Param("namespacePattern") String namespacePattern);
+
+  /** Removes it with its clusters, values and binding targets (foreign keys cascade). */
+  @Delete(
+      "delete from project_environments"
+          + " where org_id = #{orgId} and project_id = #{projectId} and environment_id = #{environmentId}")
+  int delete(
+      @Param("orgId") UUID orgId,
+      @Param("projectId") UUID projectId,
+      @Param("environmentId") UUID environmentId);
+
+  /** Every cluster of every environment of the project, by cluster name. */
+  @Select(
+      "select pc.org_id, pc.project_id, pc.environment_id, pc.cluster_id, c.name as cluster,"
+          + " pc.overrides from project_environment_clusters pc join clusters c"
+          + " on c.org_id = pc.org_id and c.id = pc.cluster_id"
+          + " where pc.org_id = #{orgId} and pc.project_id = #{projectId} order by c.name")
+  List<ProjectEnvironmentClusterRow> clusters(
+      @Param("orgId") UUID orgId, @Param("projectId") UUID projectId);
+
+  @Delete(
+      "delete from project_environment_clusters"
+          + " where org_id = #{orgId} and project_id = #{projectId} and environment_id = #{environmentId}")
+  int deleteClusters(
+      @Param("orgId") UUID orgId,
+      @Param("projectId") UUID projectId,
+      @Param("environmentId") UUID environmentId);
+
+  @Insert(
+      "insert into project_environment_clusters (org_id, project_id, environment_id, cluster_id,"
+          + " overrides) values (#{orgId}, #{projectId}, #{environmentId}, #{clusterId},"
+          + " #{overrides}::jsonb)")
+  void insertCluster(
+      @Param("orgId") UUID orgId,
+      @Param("projectId") UUID projectId,
+      @Param("environmentId") UUID environmentId,
+      @Param("clusterId") UUID clusterId,
+      @Param("overrides") String overrides);
+}

@@ -1,0 +1,30 @@
+package dev.gitopshq.hub.delivery;
+
+import dev.gitopshq.hub.delivery.DeliveryViews.Outcome;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code POST /api/v2/webhooks/image-update}: authenticated by the project's webhook secret
+ * (HMAC-SHA256 of the raw body), not by a bearer token; see docs/api.md.
+ */
+@RestController
+public class ImageUpdateController {
+  private final ImageUpdateWebhook webhook;
+
+  public ImageUpdateController(ImageUpdateWebhook webhook) {
+    this.webhook = webhook;
+  }
+
+  @PostMapping(path = "/api/v2/webhooks/image-update")
+  @ResponseStatus(HttpStatus.ACCEPTED)
+  Outcome imageUpdate(
+      @RequestBody(required = false) byte[] body,
+      @RequestHeader(name = ImageUpdateWebhook.SIGNATURE_HEADER, required = false) String signature) {
+    return Outcome.of(webhook.handle(body == null ? new byte[0] : body, signature));
+  }
+}
