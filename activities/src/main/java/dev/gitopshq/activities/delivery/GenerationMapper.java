@@ -33,6 +33,23 @@ public interface GenerationMapper {
   int markGenerated(
       @Param("orgId") UUID orgId, @Param("projectId") UUID projectId, @Param("revision") long revision);
 
+  /** A project whose newest configuration revision has no generation yet. */
+  record Pending(UUID orgId, UUID projectId, long revision) {}
+
+  /**
+   * Projects, across organizations, whose newest revision was never planned: their generation
+   * did not start (Temporal was unreachable after the change was committed). The catch-up sweep
+   * reads this on behalf of every organization, as the hub's other sweeps do.
+   */
+  @Select(
+      "select p.org_id, p.id as project_id, p.config_revision as revision from projects p"
+          + " where p.generated_revision < p.config_revision and p.updated_at < #{before}"
+          + " and not exists (select 1 from generations g where g.org_id = p.org_id"
+          + " and g.project_id = p.id and g.revision = p.config_revision)"
+          + " order by p.updated_at limit #{limit}")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  List<Pending> ungenerated(@Param("before") Instant before, @Param("limit") int limit);
+
   @Insert(
       "insert into generations (id, org_id, project_id, revision, config_commit, status, units,"
           + " batches, trigger, actor, detail, started_at, finished_at)"

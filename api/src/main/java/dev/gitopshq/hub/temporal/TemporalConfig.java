@@ -14,6 +14,8 @@ import dev.gitopshq.workflows.approval.ApprovalWorkflowImpl;
 import dev.gitopshq.workflows.command.AgentDispatchActivities;
 import dev.gitopshq.workflows.command.CommandActivities;
 import dev.gitopshq.workflows.command.CommandWorkflowImpl;
+import dev.gitopshq.workflows.delivery.DeliveryGenerationWorkflowImpl;
+import dev.gitopshq.workflows.delivery.GenerationActivities;
 import dev.gitopshq.workflows.registration.RegistrationActivities;
 import dev.gitopshq.workflows.registration.RegistrationWorkflowImpl;
 import io.temporal.client.WorkflowClient;
@@ -59,6 +61,7 @@ public class TemporalConfig {
       AgentWatchActivities watch,
       RotationActivities rotation,
       RotationDeliveryActivities delivery,
+      GenerationActivities generation,
       ReplicaIdentity replica,
       TemporalProperties props) {
     WorkerFactoryOptions.Builder options = WorkerFactoryOptions.newBuilder();
@@ -73,9 +76,10 @@ public class TemporalConfig {
         ApprovalWorkflowImpl.class,
         AgentWatchWorkflowImpl.class,
         TokenRotationWorkflowImpl.class,
-        ScheduledRotationWorkflowImpl.class);
+        ScheduledRotationWorkflowImpl.class,
+        DeliveryGenerationWorkflowImpl.class);
     worker.registerActivitiesImplementations(
-        registration, commands, approvals, dispatch, watch, rotation);
+        registration, commands, approvals, dispatch, watch, rotation, generation);
     // This replica's own queue: work that must run where an agent's stream is held.
     factory
         .newWorker(RotationDeliveryActivities.queueOf(replica.id()))
