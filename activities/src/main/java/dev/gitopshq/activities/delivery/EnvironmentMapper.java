@@ -6,6 +6,7 @@ import java.util.UUID;
 import org.apache.ibatis.annotations.Delete;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Options;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
@@ -22,8 +23,9 @@ public interface EnvironmentMapper {
   Optional<EnvironmentRow> findByName(@Param("orgId") UUID orgId, @Param("name") String name);
 
   /** Serializes changes to the order: every writer of positions takes this lock first. */
-  @Select("select pg_advisory_xact_lock(hashtextextended('environments:' || #{orgId}::text, 0))")
-  void lockOrder(@Param("orgId") UUID orgId);
+  @Select("select 1 from pg_advisory_xact_lock(7002, hashtext(#{orgId}::text))")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  int lockOrder(@Param("orgId") UUID orgId);
 
   @Insert(
       "insert into environments (id, org_id, name, position, description, created_at)"

@@ -7,6 +7,7 @@ import java.util.UUID;
 import org.apache.ibatis.annotations.Delete;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Options;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
@@ -35,10 +36,12 @@ public interface ProjectMapper {
 
   /** Locks the project row until the transaction ends: one configuration change at a time. */
   @Select("select " + COLUMNS + " from projects where org_id = #{orgId} and id = #{id} for update")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   Optional<ProjectRow> lock(@Param("orgId") UUID orgId, @Param("id") UUID id);
 
   /** Locks every project of the organization, in id order (so two such lockers never deadlock). */
   @Select("select " + COLUMNS + " from projects where org_id = #{orgId} order by id for update")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<ProjectRow> lockAll(@Param("orgId") UUID orgId);
 
   @Update(

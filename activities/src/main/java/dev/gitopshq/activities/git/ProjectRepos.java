@@ -17,6 +17,8 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheBuilder;
@@ -50,10 +52,20 @@ public final class ProjectRepos implements AutoCloseable {
   public static final String MAIN = "main";
 
   /** How many times a commit is rebuilt when another writer moved the branch meanwhile. */
-  private static final int ATTEMPTS = 20;
+  private static final int ATTEMPTS = 50;
+
+  /** The longest pause between two attempts, in milliseconds. */
+  private static final int MAX_BACKOFF_MILLIS = 200;
 
   private final Path root;
   private final ConcurrentMap<Path, Repository> open = new ConcurrentHashMap<>();
+
+  /**
+   * One lock per branch of a repository: writers in this process take turns instead of racing for
+   * the ref's lock file, which they would lose again and again while the winner finishes. Writers
+   * in other processes sharing the directory are still handled by the compare-and-set update.
+   */
+  private final ConcurrentMap<String, ReentrantLock> branchLocks = new ConcurrentHashMap<>();
 
   public ProjectRepos(Path root) {
     this.root = root.toAbsolutePath().normalize();
@@ -164,6 +176,8 @@ public final class ProjectRepos implements AutoCloseable {
    * @param expectedHead when not null, commit only if the branch is still at this commit (or, for
    *     {@link ObjectId#zeroId()}, does not exist yet); otherwise throw {@link
    *     ConcurrentChangeException}
+   * @throws UnsafePathException when an edit's path, or a file of a tree put by a {@link
+   *     TreeEdit.PutTree}, breaks the {@link RepoPaths} rule or is not a regular file
    */
   public CommitResult commit(
       UUID orgId,
@@ -180,65 +194,108 @@ public final class ProjectRepos implements AutoCloseable {
         RepoPaths.requireSafe(e.path());
       }
     }
+    String refName = refName(branch);
     Repository repo = open(orgId, projectId);
-    String refName = Constants.R_HEADS + branch;
-    for (int attempt = 1; ; attempt++) {
-      try (ObjectInserter inserter = repo.newObjectInserter();
-          ObjectReader reader = inserter.newReader();
-          RevWalk walk = new RevWalk(reader)) {
-        Ref ref = repo.exactRef(refName);
-        ObjectId head = ref == null ? null : ref.getObjectId();
-        if (expectedHead != null
-            && !expectedHead.equals(head == null ? ObjectId.zeroId() : head)) {
+    ReentrantLock lock = branchLock(orgId, projectId, refName);
+    lock.lock();
+    try {
+      for (int attempt = 1; ; attempt++) {
+        CommitResult done = tryCommit(repo, branch, refName, expectedHead, edits, author, message);
+        if (done != null) {
+          return done;
+        }
+        if (attempt >= ATTEMPTS) {
           throw new ConcurrentChangeException(
-              "branch " + branch + " moved: expected " + expectedHead.name() + ", found "
-                  + (head == null ? "no branch" : head.name()));
+              "branch " + branch + " kept moving: gave up after " + ATTEMPTS + " attempts");
         }
-        SortedMap<String, Entry> before =
-            head == null ? new TreeMap<>() : entries(reader, walk.parseCommit(head).getTree(), "");
-        SortedMap<String, Entry> after = new TreeMap<>(before);
-        for (TreeEdit e : edits) {
-          apply(reader, inserter, after, e);
-        }
-        int changed = countChanges(before, after);
-        if (changed == 0) {
-          return new CommitResult(head, head, false, 0);
-        }
-        ObjectId tree = writeTree(inserter, after);
-        CommitBuilder c = new CommitBuilder();
-        c.setTreeId(tree);
-        if (head != null) {
-          c.setParentId(head);
-        }
-        Instant now = Instant.now();
-        c.setAuthor(new PersonIdent(author.name(), author.email(), now, ZoneOffset.UTC));
-        c.setCommitter(new PersonIdent(Ident.HUB.name(), Ident.HUB.email(), now, ZoneOffset.UTC));
-        c.setMessage(message);
-        ObjectId commit = inserter.insert(c);
-        inserter.flush();
-        RefUpdate update = repo.updateRef(refName);
-        update.setExpectedOldObjectId(head == null ? ObjectId.zeroId() : head);
-        update.setNewObjectId(commit);
-        update.setRefLogIdent(new PersonIdent(author.name(), author.email(), now, ZoneOffset.UTC));
-        update.setRefLogMessage("commit: " + firstLine(message), false);
-        RefUpdate.Result result = update.update(walk);
-        switch (result) {
-          case NEW, FAST_FORWARD -> {
-            return new CommitResult(commit, head, true, changed);
-          }
-          case LOCK_FAILURE, REJECTED -> {
-            if (expectedHead != null || attempt >= ATTEMPTS) {
-              throw new ConcurrentChangeException(
-                  "branch " + branch + " moved while committing (" + result + ")");
-            }
-            // Another writer got there first: apply the edits to its commit.
-          }
-          default -> throw new IllegalStateException("updating " + refName + " failed: " + result);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        backOff(attempt);
       }
+    } finally {
+      lock.unlock();
     }
+  }
+
+  /**
+   * One attempt of {@link #commit}: the result, or null when the compare-and-set lost to another
+   * writer (the caller tries again on the new tip; an expected head is checked again then).
+   */
+  private static CommitResult tryCommit(
+      Repository repo,
+      String branch,
+      String refName,
+      ObjectId expectedHead,
+      List<TreeEdit> edits,
+      Ident author,
+      String message) {
+    try (ObjectInserter inserter = repo.newObjectInserter();
+        ObjectReader reader = inserter.newReader();
+        RevWalk walk = new RevWalk(reader)) {
+      Ref ref = repo.exactRef(refName);
+      ObjectId head = ref == null ? null : ref.getObjectId();
+      if (expectedHead != null && !expectedHead.equals(head == null ? ObjectId.zeroId() : head)) {
+        throw new ConcurrentChangeException(
+            "branch " + branch + " moved: expected " + expectedHead.name() + ", found "
+                + (head == null ? "no branch" : head.name()));
+      }
+      SortedMap<String, Entry> before =
+          head == null ? new TreeMap<>() : entries(reader, walk.parseCommit(head).getTree(), "");
+      SortedMap<String, Entry> after = new TreeMap<>(before);
+      for (TreeEdit e : edits) {
+        apply(reader, inserter, after, e);
+      }
+      int changed = countChanges(before, after);
+      if (changed == 0) {
+        return new CommitResult(head, head, false, 0);
+      }
+      ObjectId tree = writeTree(inserter, after);
+      CommitBuilder c = new CommitBuilder();
+      c.setTreeId(tree);
+      if (head != null) {
+        c.setParentId(head);
+      }
+      Instant now = Instant.now();
+      c.setAuthor(new PersonIdent(author.name(), author.email(), now, ZoneOffset.UTC));
+      c.setCommitter(new PersonIdent(Ident.HUB.name(), Ident.HUB.email(), now, ZoneOffset.UTC));
+      c.setMessage(message);
+      ObjectId commit = inserter.insert(c);
+      inserter.flush();
+      RefUpdate update = repo.updateRef(refName);
+      update.setExpectedOldObjectId(head == null ? ObjectId.zeroId() : head);
+      update.setNewObjectId(commit);
+      update.setRefLogIdent(new PersonIdent(author.name(), author.email(), now, ZoneOffset.UTC));
+      update.setRefLogMessage("commit: " + firstLine(message), false);
+      RefUpdate.Result result = update.update(walk);
+      return switch (result) {
+        case NEW, FAST_FORWARD -> new CommitResult(commit, head, true, changed);
+        // Another writer moved the branch, or holds its lock right now.
+        case LOCK_FAILURE, REJECTED -> null;
+        default -> throw new IllegalStateException("updating " + refName + " failed: " + result);
+      };
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Waits a little before the next attempt, longer each time and with jitter, so writers in
+   * different processes do not collide in step.
+   */
+  private static void backOff(int attempt) {
+    int ceiling = Math.min(MAX_BACKOFF_MILLIS, 1 << Math.min(attempt, 8));
+    try {
+      Thread.sleep(1 + ThreadLocalRandom.current().nextInt(ceiling));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ConcurrentChangeException("interrupted while waiting to commit");
+    }
+  }
+
+  private static String refName(String branch) {
+    String name = Constants.R_HEADS + branch;
+    if (branch == null || branch.isEmpty() || !Repository.isValidRefName(name)) {
+      throw new IllegalArgumentException("not a valid branch name: " + branch);
+    }
+    return name;
   }
 
   /**
@@ -249,9 +306,14 @@ public final class ProjectRepos implements AutoCloseable {
    * @return true when the branch was moved back
    */
   public boolean undo(UUID orgId, UUID projectId, String branch, ObjectId current, ObjectId previous) {
+    String refName = refName(branch);
     Repository repo = open(orgId, projectId);
+    // Taking the branch's turn keeps a commit of this process from holding the ref's lock file
+    // just then, which would make the undo fail although the branch is still at current.
+    ReentrantLock lock = branchLock(orgId, projectId, refName);
+    lock.lock();
     try {
-      RefUpdate update = repo.updateRef(Constants.R_HEADS + branch);
+      RefUpdate update = repo.updateRef(refName);
       update.setExpectedOldObjectId(current);
       update.setForceUpdate(true);
       update.setRefLogMessage("undo: the change was not stored", false);
@@ -262,7 +324,13 @@ public final class ProjectRepos implements AutoCloseable {
       return update.forceUpdate() == RefUpdate.Result.FORCED;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      lock.unlock();
     }
+  }
+
+  private ReentrantLock branchLock(UUID orgId, UUID projectId, String refName) {
+    return branchLocks.computeIfAbsent(dir(orgId, projectId) + " " + refName, k -> new ReentrantLock());
   }
 
   /**
@@ -325,6 +393,27 @@ public final class ProjectRepos implements AutoCloseable {
     }
   }
 
+  /**
+   * The regular files under {@code prefix} in a commit or tree with their blob ids, keyed by path
+   * relative to {@code prefix}: what {@link #readFiles} reads, without reading the contents.
+   */
+  public SortedMap<String, ObjectId> listFiles(UUID orgId, UUID projectId, ObjectId commitOrTree, String prefix) {
+    Repository repo = open(orgId, projectId);
+    try (ObjectReader reader = repo.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
+      ObjectId tree = walk.parseAny(commitOrTree) instanceof RevCommit c ? c.getTree() : commitOrTree;
+      SortedMap<String, ObjectId> out = new TreeMap<>();
+      String base = prefix.isEmpty() ? "" : prefix.endsWith("/") ? prefix : prefix + "/";
+      for (Map.Entry<String, Entry> e : entries(reader, tree, "").entrySet()) {
+        if (e.getKey().startsWith(base) && e.getValue().mode() == FileMode.REGULAR_FILE) {
+          out.put(e.getKey().substring(base.length()), e.getValue().id());
+        }
+      }
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** A commit as the API shows it. */
   public record CommitInfo(
       String id, String author, String authorEmail, Instant at, String message, List<String> parents) {}
@@ -355,7 +444,10 @@ public final class ProjectRepos implements AutoCloseable {
     try (RevWalk walk = new RevWalk(open(orgId, projectId))) {
       ObjectId oid = ObjectId.fromString(id);
       return Optional.of(info(walk.parseCommit(oid)));
-    } catch (IllegalArgumentException | org.eclipse.jgit.errors.MissingObjectException e) {
+    } catch (IllegalArgumentException
+        | org.eclipse.jgit.errors.MissingObjectException
+        | org.eclipse.jgit.errors.IncorrectObjectTypeException e) {
+      // Not an id, not in this repository, or not a commit (a tree or blob id).
       return Optional.empty();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -400,18 +492,39 @@ public final class ProjectRepos implements AutoCloseable {
     switch (edit) {
       case TreeEdit.PutFile f -> {
         removeUnder(files, f.path());
+        removeAncestors(files, f.path());
         files.put(f.path(), new Entry(FileMode.REGULAR_FILE, inserter.insert(Constants.OBJ_BLOB, f.content())));
       }
       case TreeEdit.Delete d -> removeUnder(files, d.path());
       case TreeEdit.PutTree t -> {
+        SortedMap<String, Entry> put = entries(reader, t.tree(), "");
+        for (Map.Entry<String, Entry> e : put.entrySet()) {
+          String full = t.path().isEmpty() ? e.getKey() : t.path() + "/" + e.getKey();
+          RepoPaths.requireSafe(full);
+          if (e.getValue().mode() != FileMode.REGULAR_FILE) {
+            // A symbolic link could point out of a checkout; the hub writes regular files only.
+            throw new UnsafePathException(full, "must be a regular file, not a symbolic link, submodule or executable");
+          }
+        }
         if (t.path().isEmpty()) {
           files.clear();
-          files.putAll(entries(reader, t.tree(), ""));
+          files.putAll(put);
         } else {
           removeUnder(files, t.path());
-          files.putAll(entries(reader, t.tree(), t.path() + "/"));
+          removeAncestors(files, t.path());
+          put.forEach((p, e) -> files.put(t.path() + "/" + p, e));
         }
       }
+    }
+  }
+
+  /**
+   * Removes the files that sit where a directory of {@code path} must go: writing {@code a/b}
+   * replaces a file {@code a}. Keeping both would write a tree with two entries named {@code a}.
+   */
+  private static void removeAncestors(SortedMap<String, Entry> files, String path) {
+    for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+      files.remove(path.substring(0, slash));
     }
   }
 

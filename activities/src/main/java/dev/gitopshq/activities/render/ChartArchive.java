@@ -39,7 +39,8 @@ import org.apache.commons.compress.archivers.tar.TarConstants;
  * entry that is not a plain file or directory (symbolic and hard links, devices, FIFOs); lacks
  * {@code <chart>/Chart.yaml}; has a Chart.yaml that is not YAML, lacks {@code name} or {@code
  * version}, has an {@code apiVersion} other than {@code v1}/{@code v2} or a version that is not
- * SemVer 2; is a library chart; or does not load in Helm itself (Helm's error is the reason).
+ * SemVer 2; is a library chart; or does not load in Helm itself, including a template that does
+ * not parse or a dependency missing from {@code charts/} (Helm's error is the reason).
  *
  * <p>The structural checks run on the bytes in memory, before anything touches the disk, so a
  * hostile archive never gets to create a file.
@@ -370,8 +371,11 @@ public final class ChartArchive {
   }
 
   /**
-   * Asks Helm to load the archive (Chart.yaml metadata, values.yaml, templates, bundled
-   * dependencies), the way {@code helm show chart} does; Helm's error is the reason.
+   * Asks Helm to load the archive (Chart.yaml metadata, values.yaml, bundled dependencies), the way
+   * {@code helm show chart} does, then renders it once with its default values. A render failure
+   * refuses the chart only when it cannot depend on values: a template that does not parse, or a
+   * dependency listed in Chart.yaml that is missing from charts/. Other render errors (a value the
+   * chart requires) are for the workload's values to fix and do not refuse the upload.
    */
   private static void helmLoads(byte[] archive) {
     Path dir = null;
@@ -379,14 +383,37 @@ public final class ChartArchive {
       dir = Files.createTempDirectory("gitopshq-chart-");
       Path file = dir.resolve("chart.tgz");
       Files.write(file, archive);
-      new Helm(file).show().chart().call();
+      Helm helm = new Helm(file);
+      try {
+        helm.show().chart().call();
+      } catch (IllegalStateException e) {
+        throw new InvalidChartException("Helm cannot load the chart: " + helmMessage(e), e);
+      }
+      try {
+        helm.template().withName("inspect").withNamespace("default").call();
+      } catch (IllegalStateException e) {
+        String message = helmMessage(e);
+        if (message.contains("parse error at (") || message.contains("missing in charts/ directory")) {
+          throw new InvalidChartException("Helm cannot load the chart: " + message, e);
+        }
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the chart archive for Helm to load", e);
-    } catch (IllegalStateException e) {
-      throw new InvalidChartException("Helm cannot load the chart: " + e.getMessage(), e);
     } finally {
       Workdirs.deleteQuietly(dir);
     }
+  }
+
+  /** Helm's error without the hints meant for the helm command line. */
+  static String helmMessage(RuntimeException e) {
+    String message = e.getMessage() == null ? e.toString() : e.getMessage();
+    StringBuilder b = new StringBuilder();
+    for (String line : message.split("\n")) {
+      if (!line.startsWith("Use --debug flag")) {
+        b.append(line).append('\n');
+      }
+    }
+    return b.toString().strip();
   }
 
   static String sha256(byte[] bytes) {

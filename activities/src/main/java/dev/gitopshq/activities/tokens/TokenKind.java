@@ -9,7 +9,9 @@ public enum TokenKind {
   /** A member's personal API token. */
   PERSONAL("ghqp_"),
   /** A service account's scoped API token. */
-  SERVICE_ACCOUNT("ghqs_");
+  SERVICE_ACCOUNT("ghqs_"),
+  /** A project's read-only deploy token for its hosted Git repository (clone and fetch only). */
+  DEPLOY("ghqd_");
 
   private final String prefix;
 

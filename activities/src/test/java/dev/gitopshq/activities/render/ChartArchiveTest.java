@@ -236,6 +236,44 @@ class ChartArchiveTest {
   }
 
   @Test
+  void refusesATemplateThatDoesNotParse() {
+    byte[] archive = TarGz.webappWith("webapp/templates/broken.yaml", "kind: ConfigMap\nname: {{ .Values.x \n");
+
+    assertThatThrownBy(() -> ChartArchive.inspect(archive))
+        .isInstanceOf(InvalidChartException.class)
+        .hasMessageStartingWith("Helm cannot load the chart: ")
+        .hasMessageContaining("parse error at (webapp/templates/broken.yaml")
+        .hasMessageNotContaining("--debug");
+  }
+
+  @Test
+  void refusesADependencyMissingFromChartsDirectory() {
+    byte[] archive = withChartYaml("""
+        apiVersion: v2
+        name: demo
+        version: 1.0.0
+        dependencies:
+          - name: redis
+            version: 19.0.0
+            repository: https://charts.example.com
+        """);
+
+    assertThatThrownBy(() -> ChartArchive.inspect(archive))
+        .isInstanceOf(InvalidChartException.class)
+        .hasMessageStartingWith("Helm cannot load the chart: ")
+        .hasMessageContaining("missing in charts/ directory: redis");
+  }
+
+  @Test
+  void acceptsAChartThatNeedsValuesToRender() {
+    byte[] archive = TarGz.webappWith(
+        "webapp/templates/required.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ required \"name is required\" .Values.name }}\n");
+
+    assertThat(ChartArchive.inspect(archive).name()).isEqualTo("webapp");
+  }
+
+  @Test
   void extractsIntoAFreshDirectory(@TempDir Path tmp) throws Exception {
     Path chart = ChartArchive.extract(TarGz.webapp().build(), tmp.resolve("fresh"));
 

@@ -17,7 +17,7 @@ import org.apache.commons.compress.archivers.tar.TarConstants;
  * Builds .tgz archives for tests, including hostile ones (links, devices, escaping paths) that
  * {@code helm package} would never produce.
  */
-final class TarGz {
+public final class TarGz {
   private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
   private final GZIPOutputStream gzip;
   private final TarArchiveOutputStream tar;
@@ -47,7 +47,7 @@ final class TarGz {
   }
 
   /** The webapp chart packed like {@code helm package} does (files only, under webapp/). */
-  static TarGz webapp() {
+  public static TarGz webapp() {
     TarGz t = create();
     Path dir = webappDir();
     try (var walk = Files.walk(dir)) {
@@ -119,7 +119,7 @@ final class TarGz {
     return this;
   }
 
-  byte[] build() {
+  public byte[] build() {
     try {
       tar.finish();
       tar.close();

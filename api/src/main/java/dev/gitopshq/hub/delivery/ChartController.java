@@ -82,9 +82,8 @@ public class ChartController {
               "send the chart .tgz as application/gzip, application/x-gzip, application/octet-stream"
                   + " or multipart/form-data (field 'chart')", null));
     }
-    if (request.getContentLengthLong() > ChartService.MAX_ARCHIVE_BYTES) {
-      throw tooLarge();
-    }
+    // No early answer on Content-Length: reading up to the limit first lets the server drain a
+    // body that is only a little too large, so the client gets the 413 instead of a reset.
     try (InputStream in = request.getInputStream()) {
       return readLimited(in);
     }

@@ -2,14 +2,52 @@ package dev.gitopshq.hub.git;
 
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.hub.config.GitProperties;
+import org.eclipse.jgit.http.server.GitServlet;
+import org.eclipse.jgit.http.server.resolver.AsIsFileService;
+import org.eclipse.jgit.transport.UploadPack;
+import org.eclipse.jgit.transport.resolver.ReceivePackFactory;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The hosted repositories' store. */
+/**
+ * The hosted repositories' store, and their read-only smart-HTTP endpoint at {@code /git/*}
+ * (JGit's {@link GitServlet} behind {@link GitAuthFilter}).
+ */
 @Configuration
 public class GitConfig {
+  /** Where the Git endpoint is mounted; clone URLs are {@code <public url>/git/<org>/<project>.git}. */
+  static final String MAPPING = "/git/*";
+
   @Bean(destroyMethod = "close")
   ProjectRepos projectRepos(GitProperties props) {
     return new ProjectRepos(props.root());
+  }
+
+  @Bean
+  ServletRegistrationBean<GitServlet> gitServlet(ProjectRepos repos) {
+    GitServlet servlet = new GitServlet();
+    servlet.setRepositoryResolver(new ProjectRepoResolver(repos));
+    servlet.setUploadPackFactory((req, db) -> new UploadPack(db));
+    // Read-only: the filter already refuses pushes; this keeps JGit from ever accepting one.
+    @SuppressWarnings("unchecked")
+    ReceivePackFactory<jakarta.servlet.http.HttpServletRequest> disabled =
+        (ReceivePackFactory<jakarta.servlet.http.HttpServletRequest>) ReceivePackFactory.DISABLED;
+    servlet.setReceivePackFactory(disabled);
+    // No dumb HTTP: files of the repository are never served as they are.
+    servlet.setAsIsFileService(AsIsFileService.DISABLED);
+    ServletRegistrationBean<GitServlet> bean = new ServletRegistrationBean<>(servlet, MAPPING);
+    bean.setName("git");
+    bean.setLoadOnStartup(1);
+    return bean;
+  }
+
+  @Bean
+  FilterRegistrationBean<GitAuthFilter> gitAuthFilter(GitAccess access) {
+    FilterRegistrationBean<GitAuthFilter> bean = new FilterRegistrationBean<>(new GitAuthFilter(access));
+    bean.setName("gitAuth");
+    bean.addUrlPatterns(MAPPING);
+    return bean;
   }
 }

@@ -38,6 +38,9 @@ public class SecurityConfig {
             a ->
                 a.requestMatchers("/actuator/health/**", "/actuator/health", "/error")
                     .permitAll()
+                    // Hosted Git authenticates in its own filter (HTTP Basic with deploy tokens).
+                    .requestMatchers("/git/**")
+                    .permitAll()
                     // Authenticated by the project's webhook secret (HMAC of the body) instead.
                     .requestMatchers(HttpMethod.POST, "/api/v2/webhooks/image-update")
                     .permitAll()

@@ -14,6 +14,8 @@ import dev.gitopshq.workflows.approval.ApprovalWorkflowImpl;
 import dev.gitopshq.workflows.command.AgentDispatchActivities;
 import dev.gitopshq.workflows.command.CommandActivities;
 import dev.gitopshq.workflows.command.CommandWorkflowImpl;
+import dev.gitopshq.workflows.delivery.DeliveryGenerationWorkflowImpl;
+import dev.gitopshq.workflows.delivery.GenerationActivities;
 import dev.gitopshq.workflows.registration.RegistrationActivities;
 import dev.gitopshq.workflows.registration.RegistrationWorkflowImpl;
 import dev.gitopshq.workflows.release.ReleaseActivities;
@@ -62,6 +64,7 @@ public class TemporalConfig {
       AgentWatchActivities watch,
       RotationActivities rotation,
       RotationDeliveryActivities delivery,
+      GenerationActivities generation,
       ReleaseActivities releases,
       ReplicaIdentity replica,
       TemporalProperties props) {
@@ -78,10 +81,11 @@ public class TemporalConfig {
         AgentWatchWorkflowImpl.class,
         TokenRotationWorkflowImpl.class,
         ScheduledRotationWorkflowImpl.class,
+        DeliveryGenerationWorkflowImpl.class,
         ReleaseWorkflowImpl.class,
         RollbackWorkflowImpl.class);
     worker.registerActivitiesImplementations(
-        registration, commands, approvals, dispatch, watch, rotation, releases);
+        registration, commands, approvals, dispatch, watch, rotation, generation, releases);
     // This replica's own queue: work that must run where an agent's stream is held.
     factory
         .newWorker(RotationDeliveryActivities.queueOf(replica.id()))

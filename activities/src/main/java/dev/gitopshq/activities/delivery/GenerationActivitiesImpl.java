@@ -1,0 +1,428 @@
+package dev.gitopshq.activities.delivery;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gitopshq.activities.audit.Actor;
+import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.git.CommitMessage;
+import dev.gitopshq.activities.git.CommitResult;
+import dev.gitopshq.activities.git.Ident;
+import dev.gitopshq.activities.git.ProjectRepos;
+import dev.gitopshq.activities.git.TreeEdit;
+import dev.gitopshq.activities.render.DeliveryPlanner;
+import dev.gitopshq.activities.render.PlanException;
+import dev.gitopshq.activities.render.RenderException;
+import dev.gitopshq.activities.render.Renderer;
+import dev.gitopshq.activities.render.Unit;
+import dev.gitopshq.workflows.delivery.DeliveryGenerationWorkflowImpl;
+import dev.gitopshq.workflows.delivery.GenerationActivities;
+import dev.gitopshq.workflows.delivery.GenerationPlan;
+import dev.gitopshq.workflows.delivery.GenerationRequest;
+import dev.gitopshq.workflows.delivery.GenerationResult;
+import io.temporal.failure.ApplicationFailure;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+import org.eclipse.jgit.lib.ObjectId;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The delivery generation activities: plan a project revision into units stored in PostgreSQL,
+ * render batches of them into the repository's object store, commit the assembled {@code
+ * rendered/} tree on main.
+ *
+ * <p>Nothing large crosses Temporal: unit inputs live in {@code generation_units}, rendered files
+ * are Git blobs and trees as soon as they exist, and only ids and counts are returned.
+ *
+ * <p>Ordering: every step that decides holds the project's row lock, and a generation whose
+ * revision is not newer than the project's generated revision is superseded, so an older
+ * generation finishing late never overwrites a newer delivery.
+ */
+public class GenerationActivitiesImpl implements GenerationActivities {
+  /** How many units one render activity takes. */
+  public static final int DEFAULT_BATCH_SIZE = 25;
+
+  /** The author of every delivery commit. */
+  public static final Ident GENERATOR = new Ident("GitOpsHQ delivery generator", "delivery@gitopshq.invalid");
+
+  static final String RENDERED = "rendered";
+  private static final int LISTED_UNITS = 100;
+  private static final int CHART_CACHE = 64;
+
+  private final GenerationMapper generations;
+  private final BiFunction<UUID, UUID, ProjectSnapshot> snapshots;
+  private final Renderer renderer;
+  private final ProjectRepos repos;
+  private final AuditLog audit;
+  private final TransactionTemplate tx;
+  private final Clock clock;
+  private final int batchSize;
+  private final ObjectMapper json = new ObjectMapper();
+  private final Map<String, byte[]> charts = new ConcurrentHashMap<>();
+
+  public GenerationActivitiesImpl(
+      GenerationMapper generations,
+      BiFunction<UUID, UUID, ProjectSnapshot> snapshots,
+      Renderer renderer,
+      ProjectRepos repos,
+      AuditLog audit,
+      TransactionTemplate tx,
+      Clock clock,
+      int batchSize) {
+    this.generations = generations;
+    this.snapshots = snapshots;
+    this.renderer = renderer;
+    this.repos = repos;
+    this.audit = audit;
+    this.tx = tx;
+    this.clock = clock;
+    this.batchSize = batchSize;
+  }
+
+  // ---- plan --------------------------------------------------------------------------------
+
+  /** What the plan transaction decided: a plan, or why the configuration cannot be planned. */
+  private record Planned(GenerationPlan plan, String failure) {}
+
+  @Override
+  public GenerationPlan plan(GenerationRequest request) {
+    UUID org = UUID.fromString(request.orgId());
+    UUID project = UUID.fromString(request.projectId());
+    Planned planned =
+        tx.execute(
+            t -> {
+              Optional<GenerationMapper.ProjectRevisions> p = generations.lockProject(org, project);
+              if (p.isEmpty()) {
+                return new Planned(new GenerationPlan(null, 0, 0), null); // Deleted meanwhile.
+              }
+              Optional<GenerationRow> existing = generations.findByRevision(org, project, request.revision());
+              if (existing.isPresent()) {
+                GenerationRow g = existing.get();
+                return GenerationResult.FAILED.equals(g.status())
+                    ? new Planned(null, g.detail())
+                    : new Planned(new GenerationPlan(g.id().toString(), g.units(), g.batches()), null);
+              }
+              if (p.get().configRevision() > request.revision()
+                  || p.get().generatedRevision() >= request.revision()) {
+                // A newer revision exists: its own generation delivers it.
+                return new Planned(new GenerationPlan(null, 0, 0), null);
+              }
+              String configCommit =
+                  repos.head(org, project, ProjectRepos.MAIN).map(ObjectId::name).orElse("");
+              Instant now = clock.instant();
+              UUID id = UUID.randomUUID();
+              List<Unit> units;
+              try {
+                units = DeliveryPlanner.plan(snapshots.apply(org, project));
+              } catch (PlanException e) {
+                generations.insert(
+                    new GenerationRow(id, org, project, request.revision(), configCommit, GenerationResult.FAILED,
+                        0, 0, 0, null, request.trigger(), request.actor(), e.getMessage(), now, now));
+                auditFailed(org, project, id, request.revision(), e.getMessage());
+                return new Planned(null, e.getMessage());
+              }
+              int batches = (units.size() + batchSize - 1) / batchSize;
+              generations.insert(
+                  new GenerationRow(id, org, project, request.revision(), configCommit, "rendering",
+                      units.size(), batches, 0, null, request.trigger(), request.actor(), "", now, null));
+              for (int i = 0; i < units.size(); i++) {
+                Unit u = units.get(i);
+                generations.insertUnit(org, id, new GenerationUnitRow(i, i / batchSize, u.path(), toJson(u), null));
+              }
+              return new Planned(new GenerationPlan(id.toString(), units.size(), batches), null);
+            });
+    if (planned.failure() != null) {
+      throw ApplicationFailure.newNonRetryableFailure(planned.failure(), DeliveryGenerationWorkflowImpl.PLAN_FAILED);
+    }
+    return planned.plan();
+  }
+
+  // ---- render ------------------------------------------------------------------------------
+
+  @Override
+  public int render(String orgId, String generationId, int batch) {
+    UUID org = UUID.fromString(orgId);
+    UUID id = UUID.fromString(generationId);
+    GenerationRow g = generations.find(org, id).orElseThrow(() -> new IllegalStateException("generation " + id + " is gone"));
+    int rendered = 0;
+    for (GenerationUnitRow row : generations.batch(org, id, batch)) {
+      if (row.treeId() != null) {
+        continue; // An earlier attempt of this batch got here.
+      }
+      Unit unit = fromJson(row.input());
+      SortedMap<String, byte[]> files;
+      try {
+        files = renderer.render(unit, digest -> chart(org, digest));
+      } catch (RenderException e) {
+        throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), DeliveryGenerationWorkflowImpl.RENDER_FAILED);
+      }
+      ObjectId tree = repos.writeTree(org, g.projectId(), files);
+      generations.setTree(org, id, row.idx(), tree.name());
+      rendered++;
+    }
+    return rendered;
+  }
+
+  private byte[] chart(UUID org, String digest) {
+    String key = org + "/" + digest;
+    byte[] cached = charts.get(key);
+    if (cached != null) {
+      return cached;
+    }
+    byte[] archive =
+        generations.chartArchive(org, digest)
+            .map(GenerationMapper.Archive::archive)
+            .orElseThrow(() -> new RenderException("the chart archive with digest " + digest + " is not in the registry"));
+    if (charts.size() >= CHART_CACHE) {
+      charts.clear();
+    }
+    charts.put(key, archive);
+    return archive;
+  }
+
+  // ---- commit ------------------------------------------------------------------------------
+
+  /** What the commit transaction did to Git, so a failed database half can be undone. */
+  private record Written(GenerationResult result, ObjectId commit, ObjectId previous) {}
+
+  @Override
+  public GenerationResult commit(String orgId, String generationId) {
+    UUID org = UUID.fromString(orgId);
+    UUID id = UUID.fromString(generationId);
+    Written[] written = {null};
+    try {
+      return tx.execute(
+          t -> {
+            GenerationRow g = generations.find(org, id).orElseThrow(() -> new IllegalStateException("generation " + id + " is gone"));
+            if (isFinal(g.status())) {
+              return resultOf(g);
+            }
+            GenerationMapper.ProjectRevisions p =
+                generations.lockProject(org, g.projectId()).orElseThrow(() -> new IllegalStateException("project is gone"));
+            Instant now = clock.instant();
+            if (p.generatedRevision() >= g.revision()) {
+              String detail = "revision " + g.revision() + " was superseded: revision " + p.generatedRevision() + " is already delivered";
+              generations.finish(org, id, GenerationResult.SUPERSEDED, 0, null, detail, now);
+              return new GenerationResult(generationId, GenerationResult.SUPERSEDED, null, g.units(), 0, detail);
+            }
+            List<GenerationUnitRow> units = generations.trees(org, id);
+            List<TreeEdit> edits = new ArrayList<>();
+            edits.add(TreeEdit.delete(RENDERED));
+            SortedMap<String, ObjectId> after = new TreeMap<>();
+            for (GenerationUnitRow u : units) {
+              if (u.treeId() == null) {
+                throw new IllegalStateException("unit " + u.path() + " has not been rendered yet");
+              }
+              ObjectId tree = ObjectId.fromString(u.treeId());
+              edits.add(TreeEdit.tree(u.path(), tree));
+              String rel = u.path().substring(RENDERED.length() + 1);
+              repos.listFiles(org, g.projectId(), tree, "").forEach((f, blob) -> after.put(rel + "/" + f, blob));
+            }
+            Optional<ObjectId> head = repos.head(org, g.projectId(), ProjectRepos.MAIN);
+            SortedMap<String, ObjectId> before =
+                head.map(h -> repos.listFiles(org, g.projectId(), h, RENDERED)).orElseGet(TreeMap::new);
+            Changes changes = Changes.between(before, after);
+
+            if (changes.isEmpty()) {
+              String detail = "no change: " + g.units() + " units render exactly what main holds";
+              String at = head.map(ObjectId::name).orElse(null);
+              generations.finish(org, id, GenerationResult.UNCHANGED, 0, at, detail, now);
+              generations.markGenerated(org, g.projectId(), g.revision());
+              generations.pruneUnits(org, g.projectId(), g.revision());
+              return new GenerationResult(generationId, GenerationResult.UNCHANGED, at, g.units(), 0, detail);
+            }
+            CommitResult c =
+                repos.commit(org, g.projectId(), ProjectRepos.MAIN, null, edits, GENERATOR, message(p.name(), g, changes));
+            written[0] = new Written(null, c.commit(), c.previous());
+            String detail = changes.summary(g.units());
+            generations.finish(org, id, GenerationResult.COMMITTED, c.changedPaths(), c.commitName(), detail, now);
+            generations.markGenerated(org, g.projectId(), g.revision());
+            generations.pruneUnits(org, g.projectId(), g.revision());
+            for (String[] envTenant : changes.tenantEnvironments()) {
+              generations.recordGenerated(org, g.projectId(), envTenant[0], envTenant[1], c.commitName(), now);
+            }
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("project", p.name());
+            d.put("revision", g.revision());
+            d.put("commit", c.commitName());
+            d.put("units", g.units());
+            d.put("changedUnits", changes.units().size());
+            d.put("changedFiles", c.changedPaths());
+            audit.record(org, Actor.system("delivery-generator"), "delivery.generated", "project", g.projectId().toString(), d);
+            return new GenerationResult(generationId, GenerationResult.COMMITTED, c.commitName(), g.units(), c.changedPaths(), detail);
+          });
+    } catch (RuntimeException e) {
+      Written w = written[0];
+      if (w != null) {
+        // Git moved but the database did not: put main back so they agree; a retry commits again.
+        GenerationRow g = generations.find(org, id).orElse(null);
+        if (g != null) {
+          repos.undo(org, g.projectId(), ProjectRepos.MAIN, w.commit(), w.previous());
+        }
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public GenerationResult fail(String orgId, String generationId, String reason) {
+    UUID org = UUID.fromString(orgId);
+    UUID id = UUID.fromString(generationId);
+    return tx.execute(
+        t -> {
+          GenerationRow g = generations.find(org, id).orElseThrow(() -> new IllegalStateException("generation " + id + " is gone"));
+          if (!isFinal(g.status())) {
+            generations.finish(org, id, GenerationResult.FAILED, 0, null, reason, clock.instant());
+            auditFailed(org, g.projectId(), id, g.revision(), reason);
+          }
+          return new GenerationResult(generationId, GenerationResult.FAILED, null, g.units(), 0, reason);
+        });
+  }
+
+  private void auditFailed(UUID org, UUID project, UUID generation, long revision, String reason) {
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("generation", generation.toString());
+    d.put("revision", revision);
+    d.put("reason", reason);
+    audit.record(org, Actor.system("delivery-generator"), "delivery.failed", "project", project.toString(), d);
+  }
+
+  static boolean isFinal(String status) {
+    return Set.of(GenerationResult.COMMITTED, GenerationResult.UNCHANGED, GenerationResult.SUPERSEDED, GenerationResult.FAILED)
+        .contains(status);
+  }
+
+  private static GenerationResult resultOf(GenerationRow g) {
+    return new GenerationResult(g.id().toString(), g.status(), g.commit(), g.units(), g.changedPaths(), g.detail());
+  }
+
+  private String message(String project, GenerationRow g, Changes changes) {
+    StringBuilder body = new StringBuilder("Rendered revision ").append(g.revision())
+        .append(" (config ").append(g.configCommit().isEmpty() ? "none" : g.configCommit(), 0, Math.min(12, g.configCommit().length()))
+        .append("), triggered by ").append(g.trigger()).append(" from ").append(g.actor()).append(".\n\n");
+    int listed = 0;
+    for (Map.Entry<String, String> e : changes.units().entrySet()) {
+      if (listed++ == LISTED_UNITS) {
+        body.append("... and ").append(changes.units().size() - LISTED_UNITS).append(" more\n");
+        break;
+      }
+      body.append(e.getValue()).append(": ").append(e.getKey()).append('\n');
+    }
+    Map<String, String> scope = new LinkedHashMap<>();
+    scope.put("project", project);
+    scope.put("environments", String.join(",", changes.environments()));
+    scope.put("tenants", String.join(",", changes.tenants()));
+    scope.put("services", String.join(",", changes.services()));
+    return new CommitMessage(
+            "Deliver revision " + g.revision() + " of " + project + ": " + changes.summary(g.units()),
+            body.toString(),
+            "delivery generator, for " + g.actor() + " (" + g.trigger() + ")",
+            scope,
+            "delivery.generated")
+        .format();
+  }
+
+  private String toJson(Unit u) {
+    try {
+      return json.writeValueAsString(u);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialize unit " + u.path(), e);
+    }
+  }
+
+  private Unit fromJson(String s) {
+    try {
+      return json.readValue(s, Unit.class);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot read a stored unit", e);
+    }
+  }
+
+  /**
+   * The unit directories whose files differ between two listings of {@code rendered/} (paths
+   * relative to it): {@code env/cluster/tenant/service} or {@code env/_bases/base}.
+   */
+  record Changes(SortedMap<String, String> units) {
+    static Changes between(SortedMap<String, ObjectId> before, SortedMap<String, ObjectId> after) {
+      SortedMap<String, String> units = new TreeMap<>();
+      Set<String> beforeUnits = new TreeSet<>();
+      Set<String> afterUnits = new TreeSet<>();
+      before.keySet().forEach(p -> beforeUnits.add(unitOf(p)));
+      after.keySet().forEach(p -> afterUnits.add(unitOf(p)));
+      for (Map.Entry<String, ObjectId> e : after.entrySet()) {
+        if (!e.getValue().equals(before.get(e.getKey()))) {
+          String unit = unitOf(e.getKey());
+          units.put(unit, beforeUnits.contains(unit) ? "changed" : "added");
+        }
+      }
+      for (String p : before.keySet()) {
+        if (!after.containsKey(p)) {
+          String unit = unitOf(p);
+          units.put(unit, afterUnits.contains(unit) ? "changed" : "removed");
+        }
+      }
+      return new Changes(units);
+    }
+
+    static String unitOf(String path) {
+      String[] s = path.split("/");
+      int depth = s.length > 1 && s[1].equals("_bases") ? 3 : 4;
+      return String.join("/", java.util.Arrays.copyOf(s, Math.min(depth, s.length - 1)));
+    }
+
+    boolean isEmpty() {
+      return units.isEmpty();
+    }
+
+    /** {environment, tenant} of every changed workload or binding (bases excluded). */
+    List<String[]> tenantEnvironments() {
+      Set<String> seen = new TreeSet<>();
+      List<String[]> out = new ArrayList<>();
+      for (String u : units.keySet()) {
+        String[] s = u.split("/");
+        if (s.length == 4 && seen.add(s[0] + "/" + s[2])) {
+          out.add(new String[] {s[0], s[2]});
+        }
+      }
+      return out;
+    }
+
+    Set<String> environments() {
+      return part(0);
+    }
+
+    Set<String> tenants() {
+      return part(2);
+    }
+
+    Set<String> services() {
+      return part(3);
+    }
+
+    private Set<String> part(int i) {
+      Set<String> out = new TreeSet<>();
+      for (String u : units.keySet()) {
+        String[] s = u.split("/");
+        if (s.length == 4) {
+          out.add(s[i]);
+        }
+      }
+      return out;
+    }
+
+    String summary(int total) {
+      return units.size() + " of " + total + " units changed";
+    }
+  }
+}

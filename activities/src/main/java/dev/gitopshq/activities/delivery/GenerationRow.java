@@ -1,0 +1,22 @@
+package dev.gitopshq.activities.delivery;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/** One delivery generation of a project revision (table generations). */
+public record GenerationRow(
+    UUID id,
+    UUID orgId,
+    UUID projectId,
+    long revision,
+    String configCommit,
+    String status,
+    int units,
+    int batches,
+    int changedPaths,
+    String commit,
+    String trigger,
+    String actor,
+    String detail,
+    Instant startedAt,
+    Instant finishedAt) {}

@@ -1,0 +1,57 @@
+package dev.gitopshq.hub.generation;
+
+import dev.gitopshq.activities.delivery.GenerationMapper;
+import dev.gitopshq.activities.delivery.GenerationRow;
+import dev.gitopshq.activities.identity.Permission;
+import dev.gitopshq.hub.security.Authz;
+import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.web.ApiException;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** {@code /api/v2/projects/{id}/generations}: what delivery generation did for each revision. */
+@RestController
+public class GenerationController {
+  private final GenerationMapper generations;
+
+  public GenerationController(GenerationMapper generations) {
+    this.generations = generations;
+  }
+
+  record Generation(
+      String id, long revision, String status, String configCommit, String commit, int units,
+      int changedFiles, String trigger, String actor, String detail, Instant startedAt, Instant finishedAt,
+      String workflowId) {
+    static Generation of(GenerationRow g) {
+      return new Generation(
+          g.id().toString(), g.revision(), g.status(), g.configCommit(), g.commit(), g.units(),
+          g.changedPaths(), g.trigger(), g.actor(), g.detail(), g.startedAt(), g.finishedAt(),
+          dev.gitopshq.workflows.delivery.GenerationRequest.workflowId(g.projectId().toString(), g.revision()));
+    }
+  }
+
+  record Generations(List<Generation> items) {}
+
+  @GetMapping("/api/v2/projects/{id}/generations")
+  Generations list(@PathVariable UUID id, @RequestParam(name = "limit", defaultValue = "50") int limit) {
+    HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
+    if (limit < 1 || limit > 500) {
+      throw ApiException.invalid("limit", "must be between 1 and 500");
+    }
+    return new Generations(generations.list(caller.orgId(), id, limit).stream().map(Generation::of).toList());
+  }
+
+  @GetMapping("/api/v2/projects/{id}/generations/{revision}")
+  Generation get(@PathVariable UUID id, @PathVariable long revision) {
+    HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
+    return generations
+        .findByRevision(caller.orgId(), id, revision)
+        .map(Generation::of)
+        .orElseThrow(() -> ApiException.notFound("no generation of revision " + revision + " in this project"));
+  }
+}
