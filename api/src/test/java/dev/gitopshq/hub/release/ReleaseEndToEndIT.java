@@ -39,7 +39,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * of the webapp test chart. A release deploys to staging at once (default policy), a promotion to
  * production waits for another admin, a freeze window blocks a promotion until an admin breaks the
  * glass, and a rollback of one tenant in staging restores exactly that tenant's files, checked
- * file by file. The tests build on each other and run in order.
+ * file by file. Delivery generation is the hub's own (helm-java rendering the chart). The tests
+ * build on each other and run in order.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReleaseEndToEndIT {
@@ -87,8 +88,8 @@ class ReleaseEndToEndIT {
     member = token("member");
     viewer = token("viewer");
 
-    environment(STAGING);
-    environment(PRODUCTION);
+    ok(hub.post("/api/v2/environments", OWNER_TOKEN, Map.of("name", STAGING)));
+    ok(hub.post("/api/v2/environments", OWNER_TOKEN, Map.of("name", PRODUCTION)));
     ok(hub.post("/api/v2/tenants", OWNER_TOKEN, Map.of("name", "acme")));
     ok(hub.post("/api/v2/tenants", OWNER_TOKEN, Map.of("name", "globex")));
     stagingClusterId = ok(hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", STAGING_CLUSTER, "environment", STAGING)))
@@ -397,78 +398,65 @@ class ReleaseEndToEndIT {
   @Test
   @Order(10)
   void aReleaseWhoseGenerationFailedFailsWithTheGenerationsReason() {
-    ok(hub.send("PUT", project("/values/web/acme/production"), OWNER_TOKEN, Map.of("values", Map.of("replicaCount", 2))));
+    // The chart requires a host once its ingress is enabled: this revision cannot be rendered.
+    ok(hub.send("PUT", project("/values/web/acme/production"), OWNER_TOKEN,
+        Map.of("values", Map.of("ingress", Map.of("enabled", true)))));
+    long revision = Generator.awaitFailed();
     String before = deployHead(STAGING);
-    long revision = FakeGeneration.fail("web for acme in production: template error");
 
     Response r = hub.post(project("/releases"), member, Map.of());
     assertThat(r.status()).as(r.raw()).isEqualTo(202);
     JsonNode d = awaitStatus(r.body().get("deployment").get("id").asText(), "failed");
     assertThat(d.get("detail").asText())
-        .isEqualTo("the release has no delivery to deploy: the delivery generation of revision " + revision
-            + " failed: web for acme in production: template error");
+        .startsWith("the release has no delivery to deploy: the delivery generation of revision " + revision + " failed: ")
+        .contains("ingress.host is required");
     assertThat(deployHead(STAGING)).isEqualTo(before);
   }
 
   // ---- helpers ------------------------------------------------------------------------------
 
-  /**
-   * Produces the delivery of the project's current revision and waits until it is recorded.
-   */
+  /** Delivery generation of the project's revisions, as the hub runs it. */
   static final class Generator {
-    static void awaitDelivered() {
-      FakeGeneration.run();
-    }
-  }
-
-  /**
-   * Stands in for delivery generation until its activities are merged: commits one manifest per
-   * tenant-environment-cluster-service on main under {@code rendered/}, derived from the stored
-   * values, and records the generation as the real one does.
-   */
-  static final class FakeGeneration {
-    static void run() {
-      UUID project = UUID.fromString(projectId);
-      long revision = HubTestSupport.count("select config_revision from projects where id = ?", project);
-      if (HubTestSupport.count("select count(*) from generations where project_id = ? and revision = ?", project, revision) > 0) {
-        return;
-      }
-      String configCommit = repos.head(orgId, project, ProjectRepos.MAIN).orElseThrow().name();
-      List<dev.gitopshq.activities.git.TreeEdit> edits = new ArrayList<>();
-      edits.add(dev.gitopshq.activities.git.TreeEdit.delete("rendered"));
-      Map<String, String> clusters = Map.of(STAGING, STAGING_CLUSTER, PRODUCTION, PRODUCTION_CLUSTER);
-      for (String env : List.of(STAGING, PRODUCTION)) {
-        for (String tenant : List.of("acme", "globex")) {
-          Response v = hub.get(project("/values/web/" + tenant + "/" + env), OWNER_TOKEN);
-          String values = v.status() == 200 ? v.body().path("values").toString() : "{}";
-          String base = "rendered/" + env + "/" + clusters.get(env) + "/" + tenant + "/web/";
-          edits.add(dev.gitopshq.activities.git.TreeEdit.file(base + "configmap-web.yaml",
-              ("kind: ConfigMap\nvalues: " + values + "\n").getBytes(StandardCharsets.UTF_8)));
-          edits.add(dev.gitopshq.activities.git.TreeEdit.file(base + "deployment-web.yaml",
-              ("kind: Deployment\ntenant: " + tenant + "\n").getBytes(StandardCharsets.UTF_8)));
-        }
-      }
-      var r = repos.commit(orgId, project, ProjectRepos.MAIN, null, edits,
-          dev.gitopshq.activities.git.Ident.HUB, "Generate revision " + revision);
-      HubTestSupport.exec(
-          "insert into generations (id, org_id, project_id, revision, config_commit, status, commit,"
-              + " trigger, actor, started_at, finished_at) values (?, ?, ?, ?, ?, ?, ?, 'config', 'test', now(), now())",
-          UUID.randomUUID(), orgId, project, revision, configCommit, r.changed() ? "committed" : "unchanged",
-          r.commitName());
-      HubTestSupport.exec("update projects set generated_revision = ? where id = ?", revision, project);
-    }
-
-    /** Records that the current revision's generation failed; returns the revision. */
-    static long fail(String detail) {
-      UUID project = UUID.fromString(projectId);
-      long revision = HubTestSupport.count("select config_revision from projects where id = ?", project);
-      HubTestSupport.exec(
-          "insert into generations (id, org_id, project_id, revision, config_commit, status,"
-              + " trigger, actor, detail, started_at, finished_at)"
-              + " values (?, ?, ?, ?, ?, 'failed', 'config', 'test', ?, now(), now())",
-          UUID.randomUUID(), orgId, project, revision,
-          repos.head(orgId, project, ProjectRepos.MAIN).orElseThrow().name(), detail);
+    /** Waits until the current configuration revision's delivery is generated; returns it. */
+    static long awaitDelivered() {
+      long revision = revision();
+      await()
+          .atMost(Duration.ofSeconds(120))
+          .pollInterval(Duration.ofMillis(250))
+          .until(
+              () -> generationStatus(revision),
+              st -> {
+                if ("failed".equals(st)) {
+                  throw new AssertionError("the generation of revision " + revision + " failed");
+                }
+                return "committed".equals(st) || "unchanged".equals(st);
+              });
       return revision;
+    }
+
+    /** Waits until the current revision's generation failed; returns the revision. */
+    static long awaitFailed() {
+      long revision = revision();
+      await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
+          .until(() -> "failed".equals(generationStatus(revision)));
+      return revision;
+    }
+
+    static long revision() {
+      return HubTestSupport.count("select config_revision from projects where id = ?", UUID.fromString(projectId));
+    }
+
+    static String generationStatus(long revision) {
+      try (var c = HubTestSupport.db();
+          var ps = c.prepareStatement("select status from generations where project_id = ? and revision = ?")) {
+        ps.setObject(1, UUID.fromString(projectId));
+        ps.setLong(2, revision);
+        try (var rs = ps.executeQuery()) {
+          return rs.next() ? rs.getString(1) : null;
+        }
+      } catch (java.sql.SQLException e) {
+        throw new IllegalStateException(e);
+      }
     }
   }
 
@@ -481,17 +469,6 @@ class ReleaseEndToEndIT {
     } catch (java.sql.SQLException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  /**
-   * Appends an organization environment. (Rows, not POST /api/v2/environments: its order lock is
-   * a void select that MyBatis cannot map yet.)
-   */
-  static void environment(String name) {
-    HubTestSupport.exec(
-        "insert into environments (id, org_id, name, position, created_at)"
-            + " select ?, ?, ?, coalesce(max(position), 0) + 1, now() from environments where org_id = ?",
-        UUID.randomUUID(), orgId, name, orgId);
   }
 
   static String project(String path) {
