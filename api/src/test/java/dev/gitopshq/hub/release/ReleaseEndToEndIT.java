@@ -88,10 +88,10 @@ class ReleaseEndToEndIT {
     member = token("member");
     viewer = token("viewer");
 
-    ok(hub.post("/api/v2/environments", OWNER_TOKEN, Map.of("name", STAGING)));
-    ok(hub.post("/api/v2/environments", OWNER_TOKEN, Map.of("name", PRODUCTION)));
-    ok(hub.post("/api/v2/tenants", OWNER_TOKEN, Map.of("name", "acme")));
-    ok(hub.post("/api/v2/tenants", OWNER_TOKEN, Map.of("name", "globex")));
+    environment(STAGING);
+    environment(PRODUCTION);
+    tenant("acme");
+    tenant("globex");
     stagingClusterId = ok(hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", STAGING_CLUSTER, "environment", STAGING)))
         .get("cluster").get("id").asText();
     ok(hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", PRODUCTION_CLUSTER, "environment", PRODUCTION)));
@@ -469,6 +469,25 @@ class ReleaseEndToEndIT {
     } catch (java.sql.SQLException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * Appends an organization environment unless it exists. As rows: creating one through the API
+   * recommits every project of the organization, and other tests sharing this database insert
+   * projects as bare rows without a repository.
+   */
+  static void environment(String name) {
+    HubTestSupport.exec(
+        "insert into environments (id, org_id, name, position, created_at)"
+            + " select ?, ?, ?, coalesce(max(position), 0) + 1, now() from environments where org_id = ?"
+            + " on conflict (org_id, name) do nothing",
+        UUID.randomUUID(), orgId, name, orgId);
+  }
+
+  /** Creates an organization tenant unless another test of this run already did. */
+  static void tenant(String name) {
+    Response r = hub.post("/api/v2/tenants", OWNER_TOKEN, Map.of("name", name));
+    assertThat(r.status()).as(r.raw()).isIn(201, 409);
   }
 
   static String project(String path) {
