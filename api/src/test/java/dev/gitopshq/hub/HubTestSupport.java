@@ -41,7 +41,11 @@ public final class HubTestSupport implements AutoCloseable {
   /** The owner's token every test hub is bootstrapped with. */
   public static final String OWNER_TOKEN = "ghq-test-bootstrap-owner-token-0123456789abcdef";
 
+  /** Every test hub seals secrets with this key (base64 of 32 bytes), so any hub can open them. */
+  public static final String ENCRYPTION_KEY = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+
   private static boolean wiped;
+  private static Path repos;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final TestWorkflowEnvironment temporal;
@@ -81,6 +85,18 @@ public final class HubTestSupport implements AutoCloseable {
     }
   }
 
+  /** The hosted repositories of every hub in this JVM, next to the shared database. */
+  static synchronized Path sharedRepos() {
+    if (repos == null) {
+      try {
+        repos = Files.createTempDirectory("gitopshq-test-repos");
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    return repos;
+  }
+
   /** Sets a hub property for the next {@link #start()}. */
   public HubTestSupport property(String key, Object value) {
     extraProperties.put(key, value);
@@ -100,6 +116,9 @@ public final class HubTestSupport implements AutoCloseable {
       p.put("temporal.namespace", temporal.getNamespace());
     }
     p.put("gitopshq.data-dir", dataDir.toString());
+    // The database is shared by every hub of this JVM, so the repositories it names are too.
+    p.put("gitopshq.git.root", sharedRepos().toString());
+    p.put("gitopshq.encryption-key", ENCRYPTION_KEY);
     p.put("gitopshq.bootstrap.token", OWNER_TOKEN);
     p.put("gitopshq.agent.grpc-port", grpcPort);
     p.put("gitopshq.agent.public-address", "127.0.0.1:" + grpcPort);

@@ -40,8 +40,19 @@ public final class TarGz {
   /** The test chart in src/test/resources/charts/webapp, under the top-level directory webapp/. */
   static Path webappDir() {
     try {
-      return Path.of(TarGz.class.getResource("/charts/webapp/Chart.yaml").toURI()).getParent();
-    } catch (URISyntaxException e) {
+      java.net.URI uri = TarGz.class.getResource("/charts/webapp/Chart.yaml").toURI();
+      if ("jar".equals(uri.getScheme())) {
+        // Another module's tests read the chart from this module's test jar.
+        synchronized (TarGz.class) {
+          try {
+            java.nio.file.FileSystems.getFileSystem(uri);
+          } catch (java.nio.file.FileSystemNotFoundException e) {
+            java.nio.file.FileSystems.newFileSystem(uri, java.util.Map.of());
+          }
+        }
+      }
+      return Path.of(uri).getParent();
+    } catch (URISyntaxException | IOException e) {
       throw new IllegalStateException(e);
     }
   }
@@ -63,19 +74,34 @@ public final class TarGz {
 
   /** The webapp chart with one file replaced (or added). */
   static byte[] webappWith(String path, String content) {
+    return webappWith(java.util.Map.of(path, content));
+  }
+
+  /** The webapp chart with files replaced (or added), by their path in the archive. */
+  public static byte[] webappWith(java.util.Map<String, String> replaced) {
     TarGz t = create();
     Path dir = webappDir();
     try (var walk = Files.walk(dir)) {
       for (Path f : walk.filter(Files::isRegularFile).sorted().toList()) {
         String name = "webapp/" + dir.relativize(f).toString().replace('\\', '/');
-        if (!name.equals(path)) {
+        if (!replaced.containsKey(name)) {
           t.file(name, Files.readAllBytes(f));
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return t.file(path, content).build();
+    new java.util.TreeMap<>(replaced).forEach(t::file);
+    return t.build();
+  }
+
+  /** The text of one file of the webapp chart, e.g. {@code Chart.yaml}. */
+  public static String webappFile(String relative) {
+    try {
+      return Files.readString(webappDir().resolve(relative));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   TarGz file(String name, String content) {

@@ -219,8 +219,14 @@ final class DeliveryFixtures {
     return hub.bean(ProjectRepos.class);
   }
 
+  /**
+   * main's configuration commits, newest first. The delivery generator's commits (the rendered
+   * output of each revision, which land on main as generations finish) are left out.
+   */
   List<ProjectRepos.CommitInfo> log(String projectId) {
-    return repos().log(orgOf(projectId), UUID.fromString(projectId), ProjectRepos.MAIN, 1000);
+    return repos().log(orgOf(projectId), UUID.fromString(projectId), ProjectRepos.MAIN, 1000).stream()
+        .filter(c -> !c.author().equals("GitOpsHQ delivery generator"))
+        .toList();
   }
 
   /** main's config/ files, by path relative to config/. */
