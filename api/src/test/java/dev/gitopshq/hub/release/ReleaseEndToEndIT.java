@@ -7,24 +7,19 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.policy.OpaTestServer;
+import dev.gitopshq.activities.render.TarGz;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.zip.GZIPOutputStream;
-import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,11 +43,6 @@ class ReleaseEndToEndIT {
   static final String PRODUCTION = "production";
   static final String STAGING_CLUSTER = "rel-staging-1";
   static final String PRODUCTION_CLUSTER = "rel-production-1";
-  static final String CHART_DIR = "charts/webapp/";
-  static final List<String> CHART_FILES =
-      List.of(
-          "Chart.yaml", "values.yaml", "templates/_helpers.tpl", "templates/configmap.yaml",
-          "templates/deployment.yaml", "templates/ingress.yaml", "templates/service.yaml");
 
   static OpaTestServer opa;
   static HubTestSupport hub;
@@ -597,27 +587,16 @@ class ReleaseEndToEndIT {
     return out;
   }
 
-  /** Uploads the webapp test chart (activities' test resources) as a .tgz. */
+  /**
+   * Uploads the webapp test chart (activities' test resources), unless another test of this run
+   * already uploaded its version (versions are immutable; every archive of it is the same chart).
+   */
   static void uploadChart() {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (TarArchiveOutputStream tar = new TarArchiveOutputStream(new GZIPOutputStream(bytes))) {
-      for (String f : CHART_FILES) {
-        byte[] content;
-        try (InputStream in = ReleaseEndToEndIT.class.getClassLoader().getResourceAsStream(CHART_DIR + f)) {
-          assertThat(in).as(CHART_DIR + f).isNotNull();
-          content = in.readAllBytes();
-        }
-        TarArchiveEntry e = new TarArchiveEntry("webapp/" + f);
-        e.setSize(content.length);
-        tar.putArchiveEntry(e);
-        tar.write(content);
-        tar.closeArchiveEntry();
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
+    Response up = rawPost("/api/v2/charts", TarGz.webapp().build());
+    if (up.status() == 409) {
+      assertThat(hub.get("/api/v2/charts/webapp/versions/1.2.0", OWNER_TOKEN).status()).isEqualTo(200);
+      return;
     }
-    // HubTestSupport sends JSON bodies; the archive goes raw.
-    Response up = rawPost("/api/v2/charts", bytes.toByteArray());
     assertThat(up.status()).as(up.raw()).isIn(200, 201);
   }
 
