@@ -167,6 +167,13 @@ public class ClusterService {
   @Transactional
   public void delete(HubPrincipal caller, UUID clusterId) {
     ClusterRow cluster = get(caller.orgId(), clusterId);
+    // Deleting would silently drop it from projects' configuration without a commit.
+    List<String> bound = clusters.deliveryBindings(caller.orgId(), clusterId);
+    if (!bound.isEmpty()) {
+      throw ApiException.conflict(
+          "cluster " + cluster.name() + " receives deliveries of " + String.join(", ", bound)
+              + " (project/environment); remove it from those environments first");
+    }
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("name", cluster.name());
     d.put("registeredAt", cluster.registeredAt() == null ? null : cluster.registeredAt().toString());

@@ -70,6 +70,12 @@ public class ApiExceptionHandler {
     return api(ApiException.notFound("resource"));
   }
 
+  /** A user-supplied path that could escape its directory, caught where it is used. */
+  @ExceptionHandler(dev.gitopshq.activities.git.UnsafePathException.class)
+  ResponseEntity<ApiError> unsafePath(dev.gitopshq.activities.git.UnsafePathException e) {
+    return api(ApiException.invalid("path", e.getMessage()));
+  }
+
   @ExceptionHandler(Exception.class)
   ResponseEntity<ApiError> unexpected(Exception e) {
     log.error("unhandled error", e);

@@ -127,7 +127,8 @@ class DeliveryGenerationIT {
     assertThat(actual).containsExactlyInAnyOrderElementsOf(expected);
     assertThat(String.join("\n", actual)).contains("replicas: 3", "LOG_LEVEL: \"debug\"", "1.4.2");
 
-    ProjectRepos.CommitInfo delivery = f.log(project).get(0);
+    ProjectRepos.CommitInfo delivery =
+        f.repos().log(DeliveryFixtures.orgOf(project), UUID.fromString(project), ProjectRepos.MAIN, 1).get(0);
     assertThat(delivery.author()).isEqualTo("GitOpsHQ delivery generator");
     assertThat(delivery.message()).contains("GitOpsHQ-Change: delivery.generated", "tenants=" + tenant);
   }
@@ -149,7 +150,9 @@ class DeliveryGenerationIT {
 
     assertThat(second.get("status").asText()).as(second.toString()).isEqualTo("unchanged");
     assertThat(f.log(project)).hasSize(commits + 1);
-    assertThat(f.log(project).get(0).message()).doesNotContain("delivery.generated");
+    assertThat(f.repos().log(DeliveryFixtures.orgOf(project), UUID.fromString(project), ProjectRepos.MAIN, 1).get(0).message())
+        .as("the newest commit on main is the configuration change, no delivery after it")
+        .contains("GitOpsHQ-Change: variable.set");
     assertThat(rendered(head()).keySet()).isEqualTo(rendered(ObjectId.fromString(first.get("commit").asText())).keySet());
   }
 
@@ -188,6 +191,22 @@ class DeliveryGenerationIT {
     SortedMap<String, byte[]> before = rendered(ObjectId.fromString(good.get("commit").asText()));
     assertThat(now.keySet()).isEqualTo(before.keySet());
     now.forEach((path, bytes) -> assertThat(bytes).as(path).isEqualTo(before.get(path)));
+  }
+
+  @Test
+  void aClusterThatReceivesDeliveriesCannotBeDeletedUntilUnbound() {
+    String id = null;
+    for (JsonNode c : hub.get("/api/v2/clusters", OWNER_TOKEN).body().get("items")) {
+      if (c.get("name").asText().equals(cluster)) {
+        id = c.get("id").asText();
+      }
+    }
+    Response refused = f.delete("/api/v2/clusters/" + id, OWNER_TOKEN);
+    assertThat(refused.status()).as(refused.raw()).isEqualTo(409);
+    assertThat(refused.body().get("message").asText()).contains(projectName + "/" + env);
+
+    f.ok(f.put("/api/v2/projects/" + project + "/environments/" + env, OWNER_TOKEN, Map.of("clusters", List.of())), 200);
+    assertThat(f.delete("/api/v2/clusters/" + id, OWNER_TOKEN).status()).isEqualTo(204);
   }
 
   /** The YAML documents of a multi-document stream, trimmed, without empty ones. */
