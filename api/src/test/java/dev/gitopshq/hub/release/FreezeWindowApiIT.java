@@ -110,7 +110,7 @@ class FreezeWindowApiIT {
     }
   }
 
-  /** The environments and projects API belongs to another part of the hub; rows will do here. */
+  /** Environments as rows: creating one through the API would recommit every project of the org. */
   static void insertEnvironment(String name, int position) {
     HubTestSupport.exec(
         "insert into environments (id, org_id, name, position, created_at)"
@@ -118,11 +118,10 @@ class FreezeWindowApiIT {
         UUID.randomUUID(), orgId, name, position);
   }
 
+  /** A project through the projects API (with its repository), or the one of that name. */
   static UUID insertProject(String name) throws SQLException {
-    HubTestSupport.exec(
-        "insert into projects (id, org_id, name, created_by, created_at, updated_at)"
-            + " values (?, ?, ?, 'test', now(), now()) on conflict (org_id, name) do nothing",
-        UUID.randomUUID(), orgId, name);
+    Response created = hub.post("/api/v2/projects", OWNER_TOKEN, Map.of("name", name));
+    assertThat(created.status()).as(created.raw()).isIn(201, 409);
     return uuid("select id from projects where org_id = ? and name = ?", orgId, name);
   }
 
