@@ -514,6 +514,43 @@ wait_connected() {
   done
 }
 
+# api_ok <want...> -- <what>: like api_expect, but any of several statuses is fine.
+api_ok() {
+  local what=${*: -1} s
+  for s in "${@:1:$#-1}"; do [ "${API_STATUS}" = "$s" ] && return 0; done
+  api_expect "$1" "$what"
+}
+
+# A demo project delivering chart demo-web for tenant demo to the demo cluster in
+# environment dev, so the delivery pipeline has something to show. Idempotent: existing
+# resources are kept (409 is fine).
+seed_demo_project() {
+  local chart="${DATA_DIR}/demo-web-0.1.0.tgz"
+  tar -C "${REPO_ROOT}/tools/dev/demo-chart" --owner=0 --group=0 --numeric-owner -czf "${chart}" demo-web
+  api POST /api/v2/environments '{"name":"dev","description":"make run demo"}'
+  api_ok 201 409 "creating environment dev"
+  api POST /api/v2/tenants '{"name":"demo","displayName":"Demo tenant"}'
+  api_ok 201 409 "creating tenant demo"
+  local out
+  out=$(curl -sS -m 30 -X POST -H "Authorization: Bearer ${API_TOKEN}" -H 'Content-Type: application/gzip' \
+    --data-binary "@${chart}" -w $'\n%{http_code}' "${HUB_URL}/api/v2/charts" 2>&1) || true
+  API_STATUS=${out##*$'\n'} API_BODY=${out%$'\n'*}
+  api_ok 200 201 "uploading chart demo-web"
+  api POST /api/v2/projects '{"name":"demo","description":"make run demo project"}'
+  api_ok 201 409 "creating project demo"
+  api GET /api/v2/projects
+  api_expect 200 "listing projects"
+  DEMO_PROJECT_ID=$(jq -r 'first(.items[]? | select(.name == "demo") | .id) // empty' <<<"${API_BODY}")
+  DEMO_CLONE_URL=$(jq -r 'first(.items[]? | select(.name == "demo") | .repository.cloneUrl) // empty' <<<"${API_BODY}")
+  api PUT "/api/v2/projects/${DEMO_PROJECT_ID}/environments/dev" "{\"clusters\":[{\"cluster\":\"${DEMO_CLUSTER}\"}]}"
+  api_ok 200 "binding environment dev of project demo to cluster ${DEMO_CLUSTER}"
+  api PUT "/api/v2/projects/${DEMO_PROJECT_ID}/tenants/demo"
+  api_ok 200 "adding tenant demo to project demo"
+  api POST "/api/v2/projects/${DEMO_PROJECT_ID}/workloads" '{"name":"web","chart":"demo-web","version":"0.1.0","values":{"replicaCount":2}}'
+  api_ok 201 409 "creating workload web"
+  info "demo project 'demo' (${DEMO_PROJECT_ID}): main renders rendered/dev/${DEMO_CLUSTER}/demo/web/"
+}
+
 print_summary() {
   local rel_kc=${DEMO_KUBECONFIG#"${REPO_ROOT}"/} rel_tok=${TOKEN_FILE#"${REPO_ROOT}"/}
   log "demo cluster '${DEMO_CLUSTER}' is Connected after ${SECONDS} s"
@@ -526,6 +563,10 @@ print_summary() {
   Agent gRPC (TLS)     ${HOST}:${HUB_GRPC_PORT}   (local CA: .gitopshq/tls/ca.crt)
   Temporal Web UI      http://${HOST}:${TEMPORAL_UI_PORT}   (gRPC ${HOST}:${TEMPORAL_PORT})
   OPA                  ${OPA_URL}
+  Demo project         ${HUB_URL}/api/v2/projects/${DEMO_PROJECT_ID}   (generations: …/generations)
+  Hosted Git           ${DEMO_CLONE_URL}
+                       read-only; clone with a deploy token from
+                       POST /api/v2/projects/${DEMO_PROJECT_ID}/deploy-tokens {"name":"me"}
 EOF
   if [ -n "${KUBE_URL}" ]; then
     cat <<EOF
@@ -604,6 +645,7 @@ main() {
   await_hub
   start_demo_agent
   wait_connected
+  seed_demo_project
   print_summary
   supervise
 }
