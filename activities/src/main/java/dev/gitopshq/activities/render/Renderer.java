@@ -1,0 +1,363 @@
+package dev.gitopshq.activities.render;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.marcnuri.helm.Helm;
+import dev.gitopshq.activities.delivery.ProjectSnapshot.Overlay;
+import dev.gitopshq.activities.git.RepoPaths;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/**
+ * Renders one {@link Unit} into the files of its directory (keys are paths relative to {@link
+ * Unit#path()}).
+ *
+ * <table>
+ *   <caption>What each kind of unit becomes</caption>
+ *   <tr><th>kind</th><th>files</th></tr>
+ *   <tr><td>{@code helm}</td><td>the chart rendered in-process by Helm (helm-java {@code
+ *       template}) with release name = service, the unit's namespace and values; one file per
+ *       object, each document exactly as Helm printed it (with its {@code # Source:} line)</td></tr>
+ *   <tr><td>{@code manifests}</td><td>the bundle's objects, each overlay applied as a JSON merge
+ *       patch (RFC 7386) to the objects of its kind and name (every object of the kind when the
+ *       name is empty), {@code metadata.namespace} set to the unit's namespace where a namespaced
+ *       object has none; one file per object, re-serialized with the keys in the order they were
+ *       written. An overlay that matches no object is an error, to catch typos.</td></tr>
+ *   <tr><td>{@code kustomize}</td><td>{@code kustomization.yaml}: the namespace, the base as the
+ *       only resource and one patch per overlay (target kind and name, the overlay as an inline
+ *       strategic-merge patch, which {@code kustomize build} applies like a merge patch except
+ *       that lists with merge keys, such as containers by name, are merged)</td></tr>
+ *   <tr><td>{@code kustomize-base}</td><td>the base's files as they are</td></tr>
+ * </table>
+ *
+ * <p>Object files are named {@code <kind>-<name>.yaml}, lowercase, every character outside {@code
+ * [a-z0-9.-]} replaced by {@code -}; when two objects get the same name, the later ones (in
+ * document order) get {@code -2}, {@code -3}, ... before {@code .yaml}.
+ *
+ * <p>Every Helm render runs in its own fresh directory under the work root (the chart archive and
+ * the values as a JSON file), deleted afterwards whether or not Helm succeeded, so renders never
+ * see each other's files. helm-java renders from several threads at once give the same output as
+ * one after another (RendererTest checks it), so the renderer takes no lock and a worker may run
+ * render activities in parallel.
+ */
+public final class Renderer {
+  /** Kinds that are cluster-scoped: a manifest of these kinds never gets a namespace. */
+  static final Set<String> CLUSTER_SCOPED = Set.of(
+      "Namespace", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "StorageClass",
+      "PersistentVolume", "PriorityClass", "IngressClass", "RuntimeClass",
+      "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "APIService", "CSIDriver",
+      "VolumeSnapshotClass");
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern SEPARATOR = Pattern.compile("(?m)^---[ \\t]*(?:\\r?\\n|$)");
+  private static final Pattern UNSAFE = Pattern.compile("[^a-z0-9.-]");
+
+  private final Path workRoot;
+  private final Consumer<Path> onWorkdir;
+
+  /**
+   * @param workRoot where render directories are created (created when missing); a local disk with
+   *     room for a chart and its values per parallel render
+   */
+  public Renderer(Path workRoot) {
+    this(workRoot, dir -> {});
+  }
+
+  /** For tests: {@code onWorkdir} sees each render directory while Helm runs in it. */
+  Renderer(Path workRoot, Consumer<Path> onWorkdir) {
+    this.workRoot = workRoot;
+    this.onWorkdir = onWorkdir;
+  }
+
+  /**
+   * The files of one unit, by path relative to the unit's directory.
+   *
+   * @param charts where helm units get their chart archive
+   * @throws RenderException naming the unit and the reason
+   */
+  public SortedMap<String, byte[]> render(Unit unit, ChartSource charts) {
+    return switch (unit.kind()) {
+      case Unit.HELM -> helm(unit, charts);
+      case Unit.MANIFESTS -> manifests(unit);
+      case Unit.KUSTOMIZE -> kustomize(unit);
+      case Unit.KUSTOMIZE_BASE -> base(unit);
+      default -> throw new RenderException("unit " + unit.path() + " has unknown kind '" + unit.kind() + "'");
+    };
+  }
+
+  // ---------------------------------------------------------------- helm
+
+  private SortedMap<String, byte[]> helm(Unit unit, ChartSource charts) {
+    byte[] archive = charts.archive(unit.chartDigest());
+    if (archive == null) {
+      throw new RenderException(
+          "cannot render " + describe(unit) + ": chart " + unit.chart() + " " + unit.chartVersion()
+              + " (sha256 " + unit.chartDigest() + ") is not stored");
+    }
+    if (!ChartArchive.sha256(archive).equals(unit.chartDigest())) {
+      throw new RenderException(
+          "cannot render " + describe(unit) + ": the stored archive of chart " + unit.chart() + " "
+              + unit.chartVersion() + " does not match its digest " + unit.chartDigest());
+    }
+    Path dir = null;
+    String output;
+    try {
+      Files.createDirectories(workRoot);
+      dir = Files.createTempDirectory(workRoot, "helm-");
+      Path chart = dir.resolve("chart.tgz");
+      Path values = dir.resolve("values.json");
+      Files.write(chart, archive);
+      Files.write(values, JSON.writeValueAsBytes(unit.values() == null ? Map.of() : unit.values()));
+      onWorkdir.accept(dir);
+      output = new Helm(chart).template()
+          .withName(unit.service())
+          .withNamespace(unit.namespace())
+          .withValuesFile(values)
+          .call();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot prepare the render directory for " + describe(unit), e);
+    } catch (IllegalStateException e) {
+      throw new RenderException("cannot render " + describe(unit) + ": Helm: " + ChartArchive.helmMessage(e), e);
+    } finally {
+      Workdirs.deleteQuietly(dir);
+    }
+    return helmFiles(unit, output);
+  }
+
+  /** One file per object of Helm's multi-document output, each document's text kept as printed. */
+  private static SortedMap<String, byte[]> helmFiles(Unit unit, String output) {
+    ObjectFiles out = new ObjectFiles();
+    for (String doc : SEPARATOR.split(output == null ? "" : output)) {
+      List<Object> parsed;
+      try {
+        parsed = Yaml.readAll(doc);
+      } catch (JsonProcessingException e) {
+        throw new RenderException(
+            "cannot render " + describe(unit) + ": Helm printed a document that is not YAML ("
+                + source(doc) + "): " + e.getOriginalMessage(), e);
+      }
+      if (parsed.isEmpty()) {
+        continue;
+      }
+      if (parsed.size() > 1) {
+        throw new RenderException(
+            "cannot render " + describe(unit) + ": " + source(doc) + " printed several documents in one");
+      }
+      out.add(identity(unit, parsed.get(0), source(doc)), doc.getBytes(StandardCharsets.UTF_8));
+    }
+    return out.files;
+  }
+
+  private static String source(String doc) {
+    for (String line : doc.split("\n", 5)) {
+      if (line.startsWith("# Source: ")) {
+        return line.substring("# Source: ".length()).trim();
+      }
+    }
+    return "a template";
+  }
+
+  // ---------------------------------------------------------------- manifests
+
+  private static SortedMap<String, byte[]> manifests(Unit unit) {
+    List<Map<String, Object>> objects = new ArrayList<>();
+    List<String> origins = new ArrayList<>();
+    for (Map.Entry<String, String> f : new TreeMap<>(unit.files()).entrySet()) {
+      checkPath(unit, f.getKey());
+      List<Object> docs;
+      try {
+        docs = Yaml.readAll(f.getValue());
+      } catch (JsonProcessingException e) {
+        throw new RenderException(
+            "cannot render " + describe(unit) + ": " + f.getKey() + " is not valid YAML: " + e.getOriginalMessage(), e);
+      }
+      for (Object doc : docs) {
+        if (!(doc instanceof Map<?, ?>)) {
+          throw new RenderException(
+              "cannot render " + describe(unit) + ": " + f.getKey() + " holds a document that is not a Kubernetes object");
+        }
+        objects.add(Values.asMap(Values.copy(doc)));
+        origins.add(f.getKey());
+      }
+    }
+    int number = 0;
+    for (Overlay overlay : unit.overlays()) {
+      number++;
+      boolean matched = false;
+      for (int i = 0; i < objects.size(); i++) {
+        Map<String, Object> object = objects.get(i);
+        if (overlay.kind().equals(object.get("kind"))
+            && (overlay.name() == null || overlay.name().isEmpty() || overlay.name().equals(name(object)))) {
+          objects.set(i, Values.asMap(Values.mergePatch(object, overlay.patch())));
+          matched = true;
+        }
+      }
+      if (!matched) {
+        throw new RenderException(
+            "cannot render " + describe(unit) + ": overlay " + number + " targets " + overlay.kind()
+                + (overlay.name() == null || overlay.name().isEmpty() ? " objects" : " " + overlay.name())
+                + ", which the bundle does not have");
+      }
+    }
+    ObjectFiles out = new ObjectFiles();
+    for (int i = 0; i < objects.size(); i++) {
+      Map<String, Object> object = withNamespace(objects.get(i), unit.namespace());
+      out.add(identity(unit, object, origins.get(i)), Yaml.write(object).getBytes(StandardCharsets.UTF_8));
+    }
+    return out.files;
+  }
+
+  /** The object with metadata.namespace set right after metadata.name, when it needs one. */
+  private static Map<String, Object> withNamespace(Map<String, Object> object, String namespace) {
+    if (CLUSTER_SCOPED.contains(String.valueOf(object.get("kind")))
+        || !(object.get("metadata") instanceof Map<?, ?> metadata)) {
+      return object;
+    }
+    Object current = metadata.get("namespace");
+    if (current != null && !current.toString().isEmpty()) {
+      return object;
+    }
+    Map<String, Object> newMetadata = new LinkedHashMap<>();
+    boolean placed = false;
+    for (Map.Entry<String, Object> e : Values.asMap(metadata).entrySet()) {
+      if (e.getKey().equals("namespace")) {
+        continue;
+      }
+      newMetadata.put(e.getKey(), e.getValue());
+      if (e.getKey().equals("name")) {
+        newMetadata.put("namespace", namespace);
+        placed = true;
+      }
+    }
+    if (!placed) {
+      newMetadata.put("namespace", namespace);
+    }
+    Map<String, Object> out = new LinkedHashMap<>(object);
+    out.put("metadata", newMetadata);
+    return out;
+  }
+
+  // ---------------------------------------------------------------- kustomize
+
+  private static SortedMap<String, byte[]> kustomize(Unit unit) {
+    Map<String, Object> k = new LinkedHashMap<>();
+    k.put("apiVersion", "kustomize.config.k8s.io/v1beta1");
+    k.put("kind", "Kustomization");
+    k.put("namespace", unit.namespace());
+    k.put("resources", List.of(unit.basePath()));
+    List<Object> patches = new ArrayList<>();
+    for (Overlay overlay : unit.overlays()) {
+      boolean named = overlay.name() != null && !overlay.name().isEmpty();
+      Map<String, Object> target = new LinkedHashMap<>();
+      target.put("kind", overlay.kind());
+      if (named) {
+        target.put("name", overlay.name());
+      }
+      // kustomize needs a name in a strategic-merge patch even when the target selects the
+      // objects; with a target it patches every match whatever name the patch carries.
+      Map<String, Object> metadata = new LinkedHashMap<>();
+      metadata.put("name", named ? overlay.name() : "any");
+      Map<String, Object> patch = new LinkedHashMap<>();
+      patch.put("kind", overlay.kind());
+      Map<String, Object> body = overlay.patch() == null ? Map.of() : overlay.patch();
+      if (body.get("metadata") instanceof Map<?, ?> extra) {
+        Values.asMap(extra).forEach((key, value) -> {
+          if (!key.equals("name")) {
+            metadata.put(key, Values.copy(value));
+          }
+        });
+      }
+      patch.put("metadata", metadata);
+      body.forEach((key, value) -> {
+        if (!key.equals("kind") && !key.equals("metadata")) {
+          patch.put(key, Values.copy(value));
+        }
+      });
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("target", target);
+      entry.put("patch", Yaml.write(patch));
+      patches.add(entry);
+    }
+    if (!patches.isEmpty()) {
+      k.put("patches", patches);
+    }
+    SortedMap<String, byte[]> files = new TreeMap<>();
+    files.put("kustomization.yaml", Yaml.write(k).getBytes(StandardCharsets.UTF_8));
+    return files;
+  }
+
+  private static SortedMap<String, byte[]> base(Unit unit) {
+    SortedMap<String, byte[]> files = new TreeMap<>();
+    unit.files().forEach((path, text) -> {
+      checkPath(unit, path);
+      files.put(path, text.getBytes(StandardCharsets.UTF_8));
+    });
+    return files;
+  }
+
+  // ---------------------------------------------------------------- shared
+
+  private static void checkPath(Unit unit, String path) {
+    String why = RepoPaths.problem(path);
+    if (why != null) {
+      throw new RenderException("cannot render " + describe(unit) + ": file path '" + path + "' " + why);
+    }
+  }
+
+  /** kind and metadata.name of an object, or a RenderException naming where it came from. */
+  private static String[] identity(Unit unit, Object doc, String origin) {
+    if (!(doc instanceof Map<?, ?> object)) {
+      throw new RenderException(
+          "cannot render " + describe(unit) + ": " + origin + " holds a document that is not a Kubernetes object");
+    }
+    Object kind = object.get("kind");
+    String name = name(Values.asMap(object));
+    if (!(kind instanceof String k) || k.isEmpty() || name == null || name.isEmpty()) {
+      throw new RenderException(
+          "cannot render " + describe(unit) + ": an object in " + origin
+              + " lacks kind or metadata.name (every object needs both to be applied by GitOps)");
+    }
+    return new String[] {k, name};
+  }
+
+  private static String name(Map<String, Object> object) {
+    return object.get("metadata") instanceof Map<?, ?> metadata && metadata.get("name") instanceof String name
+        ? name
+        : null;
+  }
+
+  /** File names for objects, with -2, -3 for clashes in document order. */
+  private static final class ObjectFiles {
+    final SortedMap<String, byte[]> files = new TreeMap<>();
+
+    void add(String[] identity, byte[] content) {
+      String stem = UNSAFE.matcher((identity[0] + "-" + identity[1]).toLowerCase(Locale.ROOT)).replaceAll("-");
+      String name = stem + ".yaml";
+      for (int n = 2; files.containsKey(name); n++) {
+        name = stem + "-" + n + ".yaml";
+      }
+      files.put(name, content);
+    }
+  }
+
+  static String describe(Unit unit) {
+    return switch (unit.kind()) {
+      case Unit.KUSTOMIZE_BASE -> "Kustomize base " + unit.path();
+      default -> unit.service() + " for tenant " + unit.tenant() + " in " + unit.environment()
+          + " on cluster " + unit.cluster();
+    };
+  }
+}

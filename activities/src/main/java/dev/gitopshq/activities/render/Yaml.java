@@ -1,0 +1,139 @@
+package dev.gitopshq.activities.render;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/**
+ * Reading and writing Kubernetes YAML as values trees ({@link Values}), the way {@code kubectl}
+ * users expect to read it in Git: block style, keys in the order they were written, quotes only
+ * where YAML needs them.
+ */
+final class Yaml {
+  /**
+   * Floats as BigDecimal (so {@code 1.10} stays {@code 1.10}); a duplicate key is an error, as in
+   * {@code kubectl apply}.
+   */
+  private static final ObjectReader READER =
+      new ObjectMapper(new YAMLFactory().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION))
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .readerFor(Object.class);
+
+  private static final YAMLMapper PLAIN = writer(true);
+  /** For the rare document whose plain form would not read back the same (see {@link #write}). */
+  private static final YAMLMapper QUOTED = writer(false);
+
+  private static YAMLMapper writer(boolean minimizeQuotes) {
+    YAMLMapper.Builder b = YAMLMapper.builder()
+        .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+        .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
+        .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE);
+    if (minimizeQuotes) {
+      b.enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+          .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS);
+    }
+    return b.build();
+  }
+
+  private Yaml() {}
+
+  /**
+   * The documents of a multi-document YAML text, empty ones (only comments or nothing) left out.
+   *
+   * @throws JsonProcessingException with the parser's reason and position
+   */
+  static List<Object> readAll(String text) throws JsonProcessingException {
+    List<Object> docs = new ArrayList<>();
+    try (MappingIterator<Object> it = READER.readValues(text)) {
+      while (it.hasNextValue()) {
+        Object doc = it.nextValue();
+        if (doc != null) {
+          docs.add(doc);
+        }
+      }
+    } catch (JsonProcessingException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      // MappingIterator wraps parse errors in RuntimeJsonMappingException.
+      if (e.getCause() instanceof JsonProcessingException cause) {
+        throw cause;
+      }
+      throw e;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return docs;
+  }
+
+  /**
+   * One document as YAML text (no {@code ---}). Plain scalars where safe. The plain form is read
+   * back with SnakeYAML, a YAML 1.1 reader like the go-yaml that Kubernetes tools use; should it
+   * not give the same tree (a string such a reader would take for a number, a boolean like {@code
+   * on}, a date or null), every string is quoted instead.
+   */
+  static String write(Object doc) {
+    try {
+      String plain = PLAIN.writeValueAsString(doc);
+      Object back;
+      try {
+        back = new org.yaml.snakeyaml.Yaml(new SafeConstructor(new LoaderOptions())).load(plain);
+      } catch (RuntimeException e) {
+        back = e;
+      }
+      if (Objects.equals(normalize(back), normalize(doc))) {
+        return plain;
+      }
+      return QUOTED.writeValueAsString(doc);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write YAML", e);
+    }
+  }
+
+  /** Documents separated by {@code ---}. */
+  static String writeAll(List<Object> docs) {
+    StringBuilder b = new StringBuilder();
+    for (Object doc : docs) {
+      if (!b.isEmpty()) {
+        b.append("---\n");
+      }
+      b.append(write(doc));
+    }
+    return b.toString();
+  }
+
+  /** Numbers compared by value, so an Integer written and read back as BigInteger is equal. */
+  private static Object normalize(Object node) {
+    if (node instanceof Map<?, ?> map) {
+      Map<Object, Object> out = new LinkedHashMap<>();
+      map.forEach((k, v) -> out.put(k, normalize(v)));
+      return out;
+    }
+    if (node instanceof List<?> list) {
+      return list.stream().map(Yaml::normalize).toList();
+    }
+    if (node instanceof Number n) {
+      boolean floating = n instanceof BigDecimal || n instanceof Double || n instanceof Float;
+      if (n instanceof Double d && !Double.isFinite(d) || n instanceof Float f && !Float.isFinite(f)) {
+        return n.doubleValue() + "f";
+      }
+      return new BigDecimal(n.toString()).stripTrailingZeros().toPlainString() + (floating ? "f" : "i");
+    }
+    return node;
+  }
+}
