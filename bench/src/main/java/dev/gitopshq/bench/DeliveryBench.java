@@ -35,7 +35,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.stream.Stream;
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.dircache.DirCacheBuilder;
+import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
+import org.eclipse.jgit.internal.storage.file.PackInserter;
+import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.RefUpdate;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
  * Benchmark 3: delivery generation of a project with {@code environments x tenants x workloads}
@@ -250,6 +263,10 @@ public final class DeliveryBench {
       loads.put("gitopshqCommit2", loadAverage());
       Store store2 = store(repos, DeliveryScenario.PROJECT, units, rendered2, "run 2");
 
+      // A reference for where the store's time goes: the same objects written as one pack.
+      loads.put("jgitPack", loadAverage());
+      Map<String, Object> pack = onePack(work.resolve("one-pack.git"), units, rendered1, store1.renderedTree());
+
       // ---- helm CLI --------------------------------------------------------------------------
       Path helmDir = work.resolve("helm");
       Path chartFile = helmDir.resolve(chart.name() + "-" + chart.version() + ".tgz");
@@ -286,6 +303,7 @@ public final class DeliveryBench {
       gitopshq.put("store1", store1.toMap());
       gitopshq.put("store2", store2.toMap());
       gitopshq.put("identicalRenders", sameRenders);
+      gitopshq.put("onePackReference", pack);
       report.put("gitopshq", gitopshq);
       Map<String, Object> helmCli = new LinkedHashMap<>();
       helmCli.put("render1", helm1.toMap());
@@ -295,7 +313,8 @@ public final class DeliveryBench {
       report.put("helmCli", helmCli);
       report.put("gitCli", gitCli);
 
-      print(units.size(), threads, render1, renderN, helm1, helmN, store1, store2, sameRenders, compare, gitCli, files, bytes);
+      print(units.size(), threads, render1, renderN, helm1, helmN, store1, store2, sameRenders, compare, gitCli, pack,
+          files, bytes);
       System.out.println("\nLoad average (1, 5, 15 min) when each phase started:");
       loads.forEach((phase, load) -> System.out.printf(Locale.ROOT, "  %-16s %s%n", phase, load));
       Map<String, Object> ratios = ratios(render1, renderN, helm1, helmN, store1, gitCli);
@@ -372,6 +391,64 @@ public final class DeliveryBench {
       }
     }
     return true;
+  }
+
+  /**
+   * Not the product's path: every blob, tree and the commit through one JGit {@code PackInserter}
+   * into a fresh bare repository (one pack file instead of one loose object file per blob and
+   * tree, as {@link ProjectRepos} writes). It shows how much of the store's time is writing loose
+   * objects.
+   */
+  private static Map<String, Object> onePack(
+      Path dir, List<Unit> units, List<SortedMap<String, byte[]>> rendered, ObjectId expectedTree) {
+    try (Repository repo = new FileRepositoryBuilder().setGitDir(dir.toFile()).setBare().build()) {
+      repo.create(true);
+      long s = System.nanoTime();
+      ObjectId tree;
+      try (PackInserter inserter = ((ObjectDirectory) repo.getObjectDatabase()).newPackInserter()) {
+        DirCache index = DirCache.newInCore();
+        DirCacheBuilder builder = index.builder();
+        for (int i = 0; i < units.size(); i++) {
+          for (Map.Entry<String, byte[]> f : rendered.get(i).entrySet()) {
+            DirCacheEntry entry = new DirCacheEntry(units.get(i).path() + "/" + f.getKey());
+            entry.setFileMode(FileMode.REGULAR_FILE);
+            entry.setObjectId(inserter.insert(Constants.OBJ_BLOB, f.getValue()));
+            builder.add(entry);
+          }
+        }
+        builder.finish();
+        tree = index.writeTree(inserter);
+        CommitBuilder commit = new CommitBuilder();
+        commit.setTreeId(tree);
+        PersonIdent who = new PersonIdent("bench", "bench@users.gitopshq.invalid");
+        commit.setAuthor(who);
+        commit.setCommitter(who);
+        commit.setMessage("Delivery of " + units.size() + " units");
+        ObjectId id = inserter.insert(commit);
+        inserter.flush();
+        RefUpdate update = repo.updateRef("refs/heads/main");
+        update.setNewObjectId(id);
+        update.setExpectedOldObjectId(ObjectId.zeroId());
+        update.update();
+      }
+      long total = System.nanoTime() - s;
+      ObjectId rendered1 = null;
+      try (TreeWalk tw = TreeWalk.forPath(repo, "rendered", tree)) {
+        if (tw != null) {
+          rendered1 = tw.getObjectId(0);
+        }
+      }
+      boolean same = rendered1 != null && rendered1.equals(expectedTree);
+      System.out.printf(
+          Locale.ROOT, "reference: the same objects as one JGit pack in %s ms (same tree: %s)%n",
+          Table.ms(total / 1e6), same ? "yes" : "NO");
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("totalMs", Stats.round(total / 1e6));
+      m.put("sameTreeAsGitopshq", same);
+      return m;
+    } catch (IOException e) {
+      throw new UncheckedIOException("the one-pack reference failed", e);
+    }
   }
 
   // ---- helm CLI ------------------------------------------------------------------------------
@@ -519,7 +596,7 @@ public final class DeliveryBench {
 
   private static void print(
       int units, int threads, Pass render1, Pass renderN, Pass helm1, Pass helmN, Store store1, Store store2,
-      int sameRenders, Compare compare, Map<String, Object> git, int files, long bytes) {
+      int sameRenders, Compare compare, Map<String, Object> git, Map<String, Object> pack, int files, long bytes) {
     System.out.printf(Locale.ROOT, "%nRendering %d units (%d files, %d KiB)%n", units, files, bytes / 1024);
     Table t = new Table("renderer", "threads", "wall ms", "renders/s", "p50 ms", "p90 ms", "p99 ms", "max ms");
     for (Pass p : List.of(render1, renderN, helm1, helmN)) {
@@ -544,6 +621,8 @@ public final class DeliveryBench {
     c.row("GitOpsHQ writeTree x " + units + " (run 2, same input)", store2.writeTreesNanos() / 1e6, "");
     c.row("GitOpsHQ commit (run 2, same input)", store2.commitNanos() / 1e6,
         "changed=" + store2.result().changed() + (store2.result().changed() ? "  <-- EXPECTED false" : ""));
+    c.row("reference: JGit, the same objects as one pack", (double) pack.get("totalMs"),
+        Boolean.TRUE.equals(pack.get("sameTreeAsGitopshq")) ? "same tree" : "DIFFERENT TREE");
     c.row("git CLI: write files to the working tree", (double) git.get("writeFilesMs"), "(not counted)");
     c.row("git CLI: git add -A", (double) git.get("addMs"), "");
     c.row("git CLI: git commit", (double) git.get("commitMs"), "");
