@@ -275,6 +275,9 @@ public final class DeliveryPlanner {
 
     private void addBase(Environment env, Binding b) {
       String path = "rendered/" + env.name() + "/_bases/" + b.source();
+      if (RepoPaths.problem(path) != null || path.split("/").length != 4) {
+        throw new PlanException("the name of Kustomize base " + b.source() + " does not make a safe path: " + path);
+      }
       Binding seen = baseSources.putIfAbsent(path, b);
       if (seen != null) {
         if (!seen.files().equals(b.files())) {
@@ -308,7 +311,13 @@ public final class DeliveryPlanner {
     }
 
     private static String path(String env, String cluster, String tenant, String service) {
-      return "rendered/" + env + "/" + cluster + "/" + tenant + "/" + service;
+      // Names are RFC 1123 labels (checked by the API); this only keeps a bad row from escaping.
+      String path = "rendered/" + env + "/" + cluster + "/" + tenant + "/" + service;
+      String why = RepoPaths.problem(path);
+      if (why != null || path.split("/").length != 5) {
+        throw new PlanException("names of environment, cluster, tenant and service do not make a safe path: " + path);
+      }
+      return path;
     }
 
     private void add(Unit unit, NamespacePattern pattern) {

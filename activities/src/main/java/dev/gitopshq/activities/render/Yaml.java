@@ -35,6 +35,7 @@ final class Yaml {
           .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
           .readerFor(Object.class);
 
+  private static final java.util.regex.Pattern YAML12_OCTAL = java.util.regex.Pattern.compile("[-+]?0o[0-7]+");
   private static final YAMLMapper PLAIN = writer(true);
   /** For the rare document whose plain form would not read back the same (see {@link #write}). */
   private static final YAMLMapper QUOTED = writer(false);
@@ -96,13 +97,28 @@ final class Yaml {
       } catch (RuntimeException e) {
         back = e;
       }
-      if (Objects.equals(normalize(back), normalize(doc))) {
+      if (Objects.equals(normalize(back), normalize(doc)) && !hasYaml12Octal(doc)) {
         return plain;
       }
       return QUOTED.writeValueAsString(doc);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write YAML", e);
     }
+  }
+
+  /**
+   * Whether a string looks like a YAML 1.2 octal number ({@code 0o17}): a YAML 1.1 reader keeps it
+   * a string, but kustomize's YAML 1.2 reader would take it for a number, and Jackson leaves it
+   * unquoted.
+   */
+  private static boolean hasYaml12Octal(Object node) {
+    if (node instanceof Map<?, ?> map) {
+      return map.values().stream().anyMatch(Yaml::hasYaml12Octal);
+    }
+    if (node instanceof List<?> list) {
+      return list.stream().anyMatch(Yaml::hasYaml12Octal);
+    }
+    return node instanceof String text && YAML12_OCTAL.matcher(text).matches();
   }
 
   /** Documents separated by {@code ---}. */
