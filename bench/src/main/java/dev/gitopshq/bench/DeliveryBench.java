@@ -34,6 +34,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheBuilder;
@@ -77,7 +78,8 @@ public final class DeliveryBench {
       """
       usage: java -cp gitopshq-bench.jar dev.gitopshq.bench.DeliveryBench \\
                --helm PATH --chart DIR --work-dir DIR --out FILE \\
-               [--environments 5] [--tenants 20] [--workloads 10] [--threads <cores>] [--warmup 20] [--git git]
+               [--environments 5] [--tenants 20] [--workloads 10] [--threads <cores>] [--warmup 20]
+               [--store-rounds 3] [--git git]
       --work-dir is wiped and holds the repositories, helm outputs and the git working tree.
       Normally started by bench/run-delivery.sh.""";
 
@@ -125,6 +127,10 @@ public final class DeliveryBench {
 
   /** Timings of writing all unit trees and the one commit. */
   private record Store(long writeTreesNanos, long commitNanos, CommitResult result, ObjectId renderedTree) {
+    long totalNanos() {
+      return writeTreesNanos + commitNanos;
+    }
+
     Map<String, Object> toMap() {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("writeTreesMs", Stats.round(writeTreesNanos / 1e6));
@@ -149,6 +155,7 @@ public final class DeliveryBench {
     int cores = Runtime.getRuntime().availableProcessors();
     int threads = a.intValue("threads", cores, 1);
     int warmup = a.intValue("warmup", 20, 0);
+    int rounds = a.intValue("store-rounds", 3, 1);
     String git = a.get("git", "git");
     a.rejectUnknown();
     if (!Files.isExecutable(helm)) {
@@ -162,6 +169,7 @@ public final class DeliveryBench {
     params.put("workloads", workloads);
     params.put("threads", threads);
     params.put("warmup", warmup);
+    params.put("storeRounds", rounds);
     params.put("helm", helmVersion(helm));
     params.put("git", command(work.getParent(), List.of(git, "--version")).trim());
     report.put("parameters", params);
@@ -288,10 +296,40 @@ public final class DeliveryBench {
       Pass helmN = helmAll(helm, helmDir, chartFile, units, threads, helmEnv);
       Compare compare = compare(units, rendered1, helmDir);
 
-      // ---- git CLI ---------------------------------------------------------------------------
-      loads.put("git", loadAverage());
-      Map<String, Object> gitCli = gitCli(git, work.resolve("git-cli"), units, rendered1, store1.renderedTree());
+      // ---- GitOpsHQ store vs git CLI ---------------------------------------------------------
+      // Each round commits the same files twice, into a fresh project repository and with the git
+      // CLI into a fresh repository, in alternating order, so a busy phase of a shared machine
+      // hits both alike; the comparison uses the medians.
+      loads.put("storeVsGit", loadAverage());
+      List<Store> ourRounds = new ArrayList<>();
+      List<GitRun> gitRounds = new ArrayList<>();
+      for (int r = 1; r <= rounds; r++) {
+        UUID project = DeliveryScenario.roundProject(r);
+        repos.create(DeliveryScenario.ORG, project);
+        Path gitDir = work.resolve("git-cli-" + r);
+        if (r % 2 == 1) {
+          ourRounds.add(store(repos, project, units, rendered1, "round " + r));
+          gitRounds.add(gitCli(git, gitDir, units, rendered1, store1.renderedTree()));
+        } else {
+          gitRounds.add(gitCli(git, gitDir, units, rendered1, store1.renderedTree()));
+          ourRounds.add(store(repos, project, units, rendered1, "round " + r));
+        }
+      }
       loads.put("end", loadAverage());
+
+      List<String[]> checks = new ArrayList<>();
+      check(checks, "run 1 commits every file", store1.result().changed() && store1.result().changedPaths() == files);
+      check(checks, "run 2 (same input) commits nothing: changed=false", !store2.result().changed());
+      check(checks, "run 2 leaves the branch where run 1 put it",
+          Objects.equals(store1.result().commit(), store2.result().commit()));
+      check(checks, "renders with 1 and " + threads + " threads are identical", sameRenders == units.size());
+      check(checks, "helm CLI objects = GitOpsHQ objects for every unit", compare.same() == units.size());
+      check(checks, "git CLI commits the same rendered/ tree as GitOpsHQ (every round)",
+          gitRounds.stream().allMatch(GitRun::sameTree));
+      check(checks, "every round's GitOpsHQ commit has that rendered/ tree",
+          ourRounds.stream().allMatch(o -> Objects.equals(o.renderedTree(), store1.renderedTree())));
+      check(checks, "git add -A finds nothing new after the commit", gitRounds.stream().allMatch(GitRun::clean));
+      check(checks, "the one-pack reference has the same tree", Boolean.TRUE.equals(pack.get("sameTreeAsGitopshq")));
 
       // ---- output ----------------------------------------------------------------------------
       Map<String, Object> gitopshq = new LinkedHashMap<>();
@@ -302,6 +340,7 @@ public final class DeliveryBench {
       gitopshq.put("bytes", bytes);
       gitopshq.put("store1", store1.toMap());
       gitopshq.put("store2", store2.toMap());
+      gitopshq.put("storeRounds", ourRounds.stream().map(Store::toMap).toList());
       gitopshq.put("identicalRenders", sameRenders);
       gitopshq.put("onePackReference", pack);
       report.put("gitopshq", gitopshq);
@@ -311,17 +350,33 @@ public final class DeliveryBench {
       helmCli.put("sameObjectsAsGitopshq", compare.same());
       helmCli.put("firstDifference", compare.firstDifference());
       report.put("helmCli", helmCli);
-      report.put("gitCli", gitCli);
+      report.put("gitCli", Map.of("rounds", gitRounds.stream().map(GitRun::toMap).toList()));
 
-      print(units.size(), threads, render1, renderN, helm1, helmN, store1, store2, sameRenders, compare, gitCli, pack,
-          files, bytes);
+      printRenders(units.size(), render1, renderN, helm1, helmN, files, bytes);
+      printStore(units.size(), files, store1, store2, ourRounds, gitRounds, pack);
       System.out.println("\nLoad average (1, 5, 15 min) when each phase started:");
       loads.forEach((phase, load) -> System.out.printf(Locale.ROOT, "  %-16s %s%n", phase, load));
-      Map<String, Object> ratios = ratios(render1, renderN, helm1, helmN, store1, gitCli);
-      report.put("ratios", ratios);
+      report.put("ratios", ratios(render1, renderN, helm1, helmN, ourRounds, gitRounds));
+      System.out.printf(Locale.ROOT, "%nChecks%n");
+      Table ct = new Table("check", "result");
+      checks.forEach(c -> ct.row(c[0], c[1]));
+      System.out.print(ct);
+      if (compare.firstDifference() != null) {
+        System.out.println("  first helm CLI difference: " + compare.firstDifference());
+      }
+      Map<String, Object> checkMap = new LinkedHashMap<>();
+      checks.forEach(c -> checkMap.put(c[0], c[1].equals("ok")));
+      report.put("checks", checkMap);
       report.write(out);
       System.out.println("\nReport: " + out);
+      if (checks.stream().anyMatch(c -> !c[1].equals("ok"))) {
+        throw new IllegalStateException("a check failed (see Checks above)");
+      }
     }
+  }
+
+  private static void check(List<String[]> checks, String what, boolean ok) {
+    checks.add(new String[] {what, ok ? "ok" : "FAILED"});
   }
 
   // ---- GitOpsHQ ------------------------------------------------------------------------------
@@ -540,7 +595,30 @@ public final class DeliveryBench {
 
   // ---- git CLI -------------------------------------------------------------------------------
 
-  private static Map<String, Object> gitCli(
+  /** One {@code git add -A && git commit} of the rendered files into a fresh repository. */
+  private record GitRun(
+      long writeFilesNanos, long addNanos, long commitNanos, long noChangeNanos, boolean clean, int files,
+      String tree, boolean sameTree) {
+    long addCommitNanos() {
+      return addNanos + commitNanos;
+    }
+
+    Map<String, Object> toMap() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("writeFilesMs", Stats.round(writeFilesNanos / 1e6));
+      m.put("addMs", Stats.round(addNanos / 1e6));
+      m.put("commitMs", Stats.round(commitNanos / 1e6));
+      m.put("addCommitMs", Stats.round(addCommitNanos() / 1e6));
+      m.put("noChangeAddAndCheckMs", Stats.round(noChangeNanos / 1e6));
+      m.put("noChangeClean", clean);
+      m.put("files", files);
+      m.put("renderedTree", tree);
+      m.put("sameTreeAsGitopshq", sameTree);
+      return m;
+    }
+  }
+
+  private static GitRun gitCli(
       String git, Path dir, List<Unit> units, List<SortedMap<String, byte[]>> rendered, ObjectId gitopshqTree) {
     Map<String, String> env = new LinkedHashMap<>();
     env.put("GIT_CONFIG_NOSYSTEM", "1");
@@ -579,24 +657,13 @@ public final class DeliveryBench {
     System.out.printf(
         Locale.ROOT, "git CLI: wrote %d files in %s ms, git add -A %s ms, git commit %s ms; same rendered/ tree as GitOpsHQ: %s%n",
         tracked, Table.ms(writeFiles / 1e6), Table.ms(add / 1e6), Table.ms(commit / 1e6), sameTree ? "yes" : "NO");
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("writeFilesMs", Stats.round(writeFiles / 1e6));
-    m.put("addMs", Stats.round(add / 1e6));
-    m.put("commitMs", Stats.round(commit / 1e6));
-    m.put("addCommitMs", Stats.round((add + commit) / 1e6));
-    m.put("noChangeAddAndCheckMs", Stats.round(noop / 1e6));
-    m.put("noChangeClean", clean);
-    m.put("files", tracked);
-    m.put("renderedTree", tree);
-    m.put("sameTreeAsGitopshq", sameTree);
-    return m;
+    return new GitRun(writeFiles, add, commit, noop, clean, tracked, tree, sameTree);
   }
 
   // ---- output --------------------------------------------------------------------------------
 
-  private static void print(
-      int units, int threads, Pass render1, Pass renderN, Pass helm1, Pass helmN, Store store1, Store store2,
-      int sameRenders, Compare compare, Map<String, Object> git, Map<String, Object> pack, int files, long bytes) {
+  private static void printRenders(
+      int units, Pass render1, Pass renderN, Pass helm1, Pass helmN, int files, long bytes) {
     System.out.printf(Locale.ROOT, "%nRendering %d units (%d files, %d KiB)%n", units, files, bytes / 1024);
     Table t = new Table("renderer", "threads", "wall ms", "renders/s", "p50 ms", "p90 ms", "p99 ms", "max ms");
     for (Pass p : List.of(render1, renderN, helm1, helmN)) {
@@ -605,55 +672,77 @@ public final class DeliveryBench {
           s.p50(), s.p90(), s.p99(), s.max());
     }
     System.out.print(t);
-    System.out.printf(
-        Locale.ROOT, "  identical GitOpsHQ renders across the two passes: %d/%d; helm CLI output = GitOpsHQ objects: %d/%d%n",
-        sameRenders, units, compare.same(), units);
-    if (compare.firstDifference() != null) {
-      System.out.println("  first difference: " + compare.firstDifference());
-    }
+  }
 
-    System.out.printf(Locale.ROOT, "%nCommitting %d files%n", files);
-    Table c = new Table("step", "ms", "result");
-    c.row("GitOpsHQ writeTree x " + units + " (run 1)", store1.writeTreesNanos() / 1e6, "");
-    c.row("GitOpsHQ commit, " + units + " PutTree edits (run 1)", store1.commitNanos() / 1e6,
+  private static void printStore(
+      int units, int files, Store store1, Store store2, List<Store> ours, List<GitRun> git, Map<String, Object> pack) {
+    System.out.printf(Locale.ROOT, "%nCommitting %d files of %d units%n", files, units);
+    Table r = new Table("GitOpsHQ (ProjectRepos)", "writeTree x " + units + " ms", "commit ms", "total ms", "result");
+    r.row("run 1, after the 1-thread renders", store1.writeTreesNanos() / 1e6, store1.commitNanos() / 1e6,
+        store1.totalNanos() / 1e6,
         "changed=" + store1.result().changed() + ", " + store1.result().changedPaths() + " paths");
-    c.row("GitOpsHQ total (run 1)", (store1.writeTreesNanos() + store1.commitNanos()) / 1e6, "");
-    c.row("GitOpsHQ writeTree x " + units + " (run 2, same input)", store2.writeTreesNanos() / 1e6, "");
-    c.row("GitOpsHQ commit (run 2, same input)", store2.commitNanos() / 1e6,
-        "changed=" + store2.result().changed() + (store2.result().changed() ? "  <-- EXPECTED false" : ""));
-    c.row("reference: JGit, the same objects as one pack", (double) pack.get("totalMs"),
-        Boolean.TRUE.equals(pack.get("sameTreeAsGitopshq")) ? "same tree" : "DIFFERENT TREE");
-    c.row("git CLI: write files to the working tree", (double) git.get("writeFilesMs"), "(not counted)");
-    c.row("git CLI: git add -A", (double) git.get("addMs"), "");
-    c.row("git CLI: git commit", (double) git.get("commitMs"), "");
-    c.row("git CLI: add + commit", (double) git.get("addCommitMs"), "");
-    c.row("git CLI: git add -A + diff --cached (no change)", (double) git.get("noChangeAddAndCheckMs"),
-        Boolean.TRUE.equals(git.get("noChangeClean")) ? "nothing to commit" : "CHANGED");
-    System.out.print(c);
+    r.row("run 2, same input again", store2.writeTreesNanos() / 1e6, store2.commitNanos() / 1e6,
+        store2.totalNanos() / 1e6,
+        "changed=" + store2.result().changed() + ", " + store2.result().changedPaths() + " paths");
+    System.out.print(r);
+
     System.out.printf(
-        Locale.ROOT, "  same rendered/ tree id from GitOpsHQ and git CLI: %s%n",
-        Boolean.TRUE.equals(git.get("sameTreeAsGitopshq")) ? "yes (" + git.get("renderedTree") + ")" : "NO");
+        Locale.ROOT, "%nGitOpsHQ vs git CLI, %d rounds into fresh repositories (alternating order)%n", ours.size());
+    Table c = new Table("step", "median ms", "min ms", "max ms");
+    c.row("GitOpsHQ: writeTree x " + units, median(ours, Store::writeTreesNanos), min(ours, Store::writeTreesNanos),
+        max(ours, Store::writeTreesNanos));
+    c.row("GitOpsHQ: commit of " + units + " PutTree edits", median(ours, Store::commitNanos),
+        min(ours, Store::commitNanos), max(ours, Store::commitNanos));
+    c.row("GitOpsHQ: writeTree + commit", median(ours, Store::totalNanos), min(ours, Store::totalNanos),
+        max(ours, Store::totalNanos));
+    c.row("git CLI: git add -A", median(git, GitRun::addNanos), min(git, GitRun::addNanos), max(git, GitRun::addNanos));
+    c.row("git CLI: git commit", median(git, GitRun::commitNanos), min(git, GitRun::commitNanos),
+        max(git, GitRun::commitNanos));
+    c.row("git CLI: add + commit", median(git, GitRun::addCommitNanos), min(git, GitRun::addCommitNanos),
+        max(git, GitRun::addCommitNanos));
+    c.row("git CLI: writing the files first (not counted)", median(git, GitRun::writeFilesNanos),
+        min(git, GitRun::writeFilesNanos), max(git, GitRun::writeFilesNanos));
+    c.row("git CLI: add -A + diff --cached again (no change)", median(git, GitRun::noChangeNanos),
+        min(git, GitRun::noChangeNanos), max(git, GitRun::noChangeNanos));
+    double packMs = (double) pack.get("totalMs");
+    c.row("reference: JGit, the same objects as one pack (once)", packMs, packMs, packMs);
+    System.out.print(c);
   }
 
   private static Map<String, Object> ratios(
-      Pass render1, Pass renderN, Pass helm1, Pass helmN, Store store1, Map<String, Object> git) {
+      Pass render1, Pass renderN, Pass helm1, Pass helmN, List<Store> ours, List<GitRun> git) {
     double r1 = render1.perSecond() / helm1.perSecond();
     double rN = renderN.perSecond() / helmN.perSecond();
-    double gitopshqMs = (store1.writeTreesNanos() + store1.commitNanos()) / 1e6;
-    double gitMs = (double) git.get("addCommitMs");
+    double gitopshqMs = median(ours, Store::totalNanos);
+    double gitMs = median(git, GitRun::addCommitNanos);
     System.out.printf(Locale.ROOT, "%nRatios%n");
     Table t = new Table("comparison", "GitOpsHQ", "CLI", "ratio");
-    t.row("renders/s, 1 thread (GitOpsHQ / helm CLI; > 1: GitOpsHQ faster)", fmt(render1.perSecond()), fmt(helm1.perSecond()), fmt(r1) + "x");
-    t.row("renders/s, " + renderN.threads() + " threads (GitOpsHQ / helm CLI; > 1: GitOpsHQ faster)", fmt(renderN.perSecond()),
-        fmt(helmN.perSecond()), fmt(rN) + "x");
-    t.row("ms, writeTree + commit vs git add + commit (GitOpsHQ / git; < 1: GitOpsHQ faster)", Table.ms(gitopshqMs), Table.ms(gitMs),
-        fmt(gitopshqMs / gitMs) + "x");
+    t.row("renders/s, 1 thread (GitOpsHQ / helm CLI; > 1: GitOpsHQ faster)", fmt(render1.perSecond()),
+        fmt(helm1.perSecond()), fmt(r1) + "x");
+    t.row("renders/s, " + renderN.threads() + " threads (GitOpsHQ / helm CLI; > 1: GitOpsHQ faster)",
+        fmt(renderN.perSecond()), fmt(helmN.perSecond()), fmt(rN) + "x");
+    t.row("median ms, writeTree + commit vs git add + commit (GitOpsHQ / git; < 1: GitOpsHQ faster)",
+        Table.ms(gitopshqMs), Table.ms(gitMs), fmt(gitopshqMs / gitMs) + "x");
     System.out.print(t);
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("rendersPerSecond1ThreadGitopshqOverHelm", Stats.round(r1));
     m.put("rendersPerSecondNThreadsGitopshqOverHelm", Stats.round(rN));
+    m.put("storeMedianMsGitopshq", Stats.round(gitopshqMs));
+    m.put("addCommitMedianMsGit", Stats.round(gitMs));
     m.put("commitTimeGitopshqOverGit", Stats.round(gitopshqMs / gitMs));
     return m;
+  }
+
+  private static <T> double median(List<T> items, ToLongFunction<T> nanos) {
+    return Stats.ofNanos(items.stream().mapToLong(nanos).toArray()).p50();
+  }
+
+  private static <T> double min(List<T> items, ToLongFunction<T> nanos) {
+    return items.stream().mapToLong(nanos).min().orElse(0) / 1e6;
+  }
+
+  private static <T> double max(List<T> items, ToLongFunction<T> nanos) {
+    return items.stream().mapToLong(nanos).max().orElse(0) / 1e6;
   }
 
   private static String fmt(double v) {

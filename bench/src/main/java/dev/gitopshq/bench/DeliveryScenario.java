@@ -51,6 +51,11 @@ final class DeliveryScenario {
 
   private DeliveryScenario() {}
 
+  /** The repository of one round of the store comparison (each round starts empty). */
+  static UUID roundProject(int round) {
+    return UUID.nameUUIDFromBytes(("gitopshq-bench-round-" + round).getBytes(StandardCharsets.UTF_8));
+  }
+
   /** The chart as Helm packages it: a gzipped tar with every file under {@code <chart name>/}. */
   record Chart(String name, String version, byte[] archive, String digest) {}
 
