@@ -8,7 +8,7 @@
 # `git` CLI (`git add -A`, `git commit`) in a fresh repository.
 #
 #   bench/run-delivery.sh [--environments 5] [--tenants 20] [--workloads 10]
-#                         [--threads <cores>] [--warmup 20] [--chart DIR]
+#                         [--threads <cores>] [--warmup 20] [--store-rounds 3] [--chart DIR]
 #
 # No database, Temporal or hub: the library code runs in the benchmark JVM.
 # Builds the helm CLI (tools/build-tools.sh helm, ~2.5 min the first time) and
@@ -28,7 +28,7 @@ readonly DEFAULT_CHART="${BENCH_DIR}/charts/webapp"
 main() {
   local java_home major helm_bin out repo activities_jar rc=0
   local -a jvm=()
-  check_options "$0" "environments tenants workloads threads warmup" "chart" -- "$@"
+  check_options "$0" "environments tenants workloads threads warmup store-rounds" "chart" -- "$@"
   command -v git >/dev/null 2>&1 || die "git is missing; install it with: apt-get install -y git"
   java_home=$("${TOOLS_DIR}/lib/java.sh") || exit 1
   export JAVA_HOME=${java_home}
