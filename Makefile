@@ -28,12 +28,12 @@ export JAVA_HOME := $(JAVA_HOME_FOUND)
 export PATH := $(JAVA_HOME_FOUND)/bin:$(PATH)
 endif
 
-.PHONY: help run test build tools policy-test clean reset
+.PHONY: help run test build tools policy-test clean reset bench-delivery
 
 help: ## list the targets
 	@echo "GitOpsHQ: make <target>"
 	@echo
-	@awk 'BEGIN { FS = ":.*## " } /^[a-z][a-z-]*:.*## / { printf "  %-12s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+	@awk 'BEGIN { FS = ":.*## " } /^[a-z][a-z-]*:.*## / { printf "  %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 	@echo
 	@echo "Java: $(if $(JAVA_HOME_FOUND),$(JAVA_HOME_FOUND),none >= 21 found (run 'tools/lib/java.sh' for how to get one))"
 	@echo "Tool cache: $${GITOPSHQ_TOOLS_CACHE:-$$HOME/.cache/gitopshq/tools}"
@@ -63,6 +63,11 @@ build: ## build all Java artifacts (mvn -DskipTests install)
 
 tools: ## build (or find cached) opa and temporal binaries
 	@tools/build-tools.sh all
+
+# On demand only: never part of test or build. Options go through ARGS, e.g.
+# `make bench-delivery ARGS="--tenants 5"`; see bench/README.md.
+bench-delivery: ## delivery benchmark: render + commit 1,000 units, next to the helm and git CLIs (bench/run-delivery.sh)
+	@bench/run-delivery.sh $(ARGS)
 
 clean: ## remove Maven build output (target/); keeps the dev-stack state in .gitopshq/
 	@echo "==> mvn clean"

@@ -2,7 +2,11 @@
 # Builds the Go tools GitOpsHQ runs for real (OPA and the Temporal CLI / dev
 # server) from the pinned Go modules in tools/opa and tools/temporal.
 #
-#   tools/build-tools.sh [opa|temporal|all]     (default: all)
+#   tools/build-tools.sh [opa|temporal|helm|all]     (default: all)
+#
+# `all` is opa and temporal. helm (the Helm CLI at the version helm-java
+# embeds, tools/helm) is built only when asked for by name: the delivery
+# benchmark compares against it and builds it on demand.
 #
 # Binaries are cached per version outside the checkout, in
 #   ${GITOPSHQ_TOOLS_CACHE:-$HOME/.cache/gitopshq/tools}/<name>-<version>/<name>
@@ -26,6 +30,11 @@ PROGRESS_EVERY=100
 tool_ldflags() {
   case "$1" in
     temporal) echo "-s -w -X github.com/temporalio/cli/temporalcli.Version=${2#v}" ;;
+    # The version as Helm's release build stamps it (`helm version`), but NOT
+    # its k8sVersionMajor/Minor stamps: helm-java builds its native library with
+    # plain -s -w, so both keep Helm's default .Capabilities.KubeVersion (v1.20)
+    # and render the same manifests.
+    helm)     echo "-s -w -X helm.sh/helm/v3/internal/version.version=$2 -X helm.sh/helm/v3/internal/version.gitTreeState=clean" ;;
     *)        echo "-s -w" ;;
   esac
 }
@@ -126,11 +135,11 @@ build_tool() {
 
 main() {
   local what=${1:-all} t
-  [ $# -le 1 ] || die "usage: tools/build-tools.sh [opa|temporal|all]"
+  [ $# -le 1 ] || die "usage: tools/build-tools.sh [opa|temporal|helm|all]"
   case "$what" in
-    all) for t in "${KNOWN_TOOLS[@]}"; do build_tool "$t"; done ;;
-    -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' ;;
-    *) is_known_tool "$what" || die "unknown tool '$what'; usage: tools/build-tools.sh [opa|temporal|all]"
+    all) for t in "${DEFAULT_TOOLS[@]}"; do build_tool "$t"; done ;;
+    -h|--help) sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}" ;;
+    *) is_known_tool "$what" || die "unknown tool '$what'; usage: tools/build-tools.sh [opa|temporal|helm|all]"
        build_tool "$what" ;;
   esac
 }

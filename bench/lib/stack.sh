@@ -18,7 +18,8 @@
 #
 # Env knobs: BENCH_HUB_HTTP_PORT, BENCH_HUB_GRPC_PORT, BENCH_TEMPORAL_PORT,
 # BENCH_OPA_PORT, BENCH_DB, BENCH_HUB_JAVA_OPTS, BENCH_AGENT_JAVA_OPTS,
-# BENCH_HUB_TIMEOUT (seconds to wait for the hub, default 120), and
+# BENCH_HUB_TIMEOUT (seconds to wait for the hub, default 120), BENCH_MAVEN_REPO
+# (local Maven repository to build the benchmark jar from, default ~/.m2's), and
 # GITOPSHQ_PG_PORT (PostgreSQL, 5432) as for tools/dev/postgres.sh.
 
 # shellcheck source-path=SCRIPTDIR source=../../tools/lib/common.sh
@@ -216,16 +217,23 @@ stack_init() {
   trap 'exit 143' TERM
 }
 
-# The benchmark jar, built when missing or older than its sources. Needs the
-# project's own modules in the local Maven repository (make build installs them).
+# The benchmark jar, built when missing or older than its sources or than the
+# gitopshq-activities jar it bundles. Needs the project's own modules in the
+# local Maven repository (make build installs them); BENCH_MAVEN_REPO names
+# another local repository (Maven's -Dmaven.repo.local), e.g. a private one the
+# modules were installed into without touching ~/.m2 (see README.md).
 build_bench_jar() {
+  local repo=${BENCH_MAVEN_REPO:-${HOME:-/root}/.m2/repository}
+  local -a mvn_opts=()
+  [ -z "${BENCH_MAVEN_REPO:-}" ] || mvn_opts=("-Dmaven.repo.local=${BENCH_MAVEN_REPO}")
   if [ -f "${BENCH_JAR}" ] &&
-     [ -z "$(find "${BENCH_DIR}/pom.xml" "${BENCH_DIR}/src" -newer "${BENCH_JAR}" -type f -print -quit)" ]; then
+     [ -z "$(find "${BENCH_DIR}/pom.xml" "${BENCH_DIR}/src" "${repo}/dev/gitopshq/gitopshq-activities" \
+               -newer "${BENCH_JAR}" -type f -print -quit 2>/dev/null)" ]; then
     return 0
   fi
-  log "building the benchmark jar (tools/mvn.sh -q -f bench/pom.xml package)"
-  "${TOOLS_DIR}/mvn.sh" -q -f bench/pom.xml package ||
-    die "building bench/ failed; it depends on gitopshq-activities in the local Maven repository: run 'make build' first"
+  log "building the benchmark jar (tools/mvn.sh -q -f bench/pom.xml package${mvn_opts[*]:+ ${mvn_opts[*]}})"
+  "${TOOLS_DIR}/mvn.sh" -q -f bench/pom.xml "${mvn_opts[@]}" package ||
+    die "building bench/ failed; it depends on gitopshq-activities in the local Maven repository (${repo}): run 'make build' first"
 }
 
 # Percentage of CPU time (all cores) the machine spent busy over 2 s, from

@@ -40,11 +40,16 @@ die()  { printf '%serror:%s %s\n' "${__c_red}" "${__c_off}" "$*" >&2; exit 1; }
 # --- Go tools ---------------------------------------------------------------
 # name -> module directory under tools/, Go module path that carries the
 # version, and the main package to build.
-KNOWN_TOOLS=(opa temporal)
+# DEFAULT_TOOLS are what `build-tools.sh all` (make test, make run, make tools)
+# builds; helm is only for the delivery benchmark (bench/run-delivery.sh builds
+# it on demand), so nothing else pays its first build.
+DEFAULT_TOOLS=(opa temporal)
+KNOWN_TOOLS=(opa temporal helm)
 tool_module() {
   case "$1" in
     opa)      echo github.com/open-policy-agent/opa ;;
     temporal) echo github.com/temporalio/cli ;;
+    helm)     echo helm.sh/helm/v3 ;;
     *) return 1 ;;
   esac
 }
@@ -52,6 +57,7 @@ tool_package() {
   case "$1" in
     opa)      echo github.com/open-policy-agent/opa ;;
     temporal) echo github.com/temporalio/cli/cmd/temporal ;;
+    helm)     echo helm.sh/helm/v3/cmd/helm ;;
     *) return 1 ;;
   esac
 }
