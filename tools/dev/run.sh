@@ -522,13 +522,17 @@ api_ok() {
 }
 
 # A demo project delivering chart demo-web for tenant demo to the demo cluster in
-# environment dev, so the delivery pipeline has something to show. Idempotent: existing
+# environment dev (of dev -> staging -> production), so the delivery pipeline has
+# something to show: a release of it deploys to deploy/dev without approval. Idempotent: existing
 # resources are kept (409 is fine).
 seed_demo_project() {
   local chart="${DATA_DIR}/demo-web-0.1.0.tgz"
   tar -C "${REPO_ROOT}/tools/dev/demo-chart" --owner=0 --group=0 --numeric-owner -czf "${chart}" demo-web
-  api POST /api/v2/environments '{"name":"dev","description":"make run demo"}'
-  api_ok 201 409 "creating environment dev"
+  local env
+  for env in dev staging production; do
+    api POST /api/v2/environments "{\"name\":\"${env}\",\"description\":\"make run demo\"}"
+    api_ok 201 409 "creating environment ${env}"
+  done
   api POST /api/v2/tenants '{"name":"demo","displayName":"Demo tenant"}'
   api_ok 201 409 "creating tenant demo"
   local out

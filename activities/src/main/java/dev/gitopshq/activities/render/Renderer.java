@@ -132,6 +132,7 @@ public final class Renderer {
     } catch (IllegalStateException e) {
       throw new RenderException("cannot render " + describe(unit) + ": Helm: " + ChartArchive.helmMessage(e), e);
     } finally {
+      HelmSignals.reclaim();
       Workdirs.deleteQuietly(dir);
     }
     return helmFiles(unit, output);
