@@ -22,4 +22,30 @@ public final class StoreActivities {
                 .build())
         .build();
   }
+
+  /** How long a notification webhook is retried before it is given up (and logged). */
+  public static final Duration NOTIFY_TOTAL = Duration.ofHours(1);
+
+  /** Options for notification activities: retried with backoff for up to {@link #NOTIFY_TOTAL}. */
+  public static ActivityOptions notifyOptions() {
+    return ActivityOptions.newBuilder()
+        .setStartToCloseTimeout(Duration.ofSeconds(15))
+        .setScheduleToCloseTimeout(NOTIFY_TOTAL)
+        .setRetryOptions(
+            RetryOptions.newBuilder()
+                .setInitialInterval(Duration.ofSeconds(2))
+                .setBackoffCoefficient(2.0)
+                .setMaximumInterval(Duration.ofMinutes(5))
+                .build())
+        .build();
+  }
+
+  /** The message a person should read from a failed activity: the application failure's own. */
+  public static String reason(io.temporal.failure.ActivityFailure e) {
+    Throwable cause = e.getCause();
+    if (cause instanceof io.temporal.failure.ApplicationFailure af && af.getOriginalMessage() != null) {
+      return af.getOriginalMessage();
+    }
+    return cause == null ? e.getMessage() : cause.getMessage();
+  }
 }

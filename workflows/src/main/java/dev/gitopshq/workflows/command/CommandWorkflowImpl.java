@@ -4,13 +4,11 @@ import dev.gitopshq.workflows.StoreActivities;
 
 import dev.gitopshq.workflows.approval.ApprovalRequest;
 import dev.gitopshq.workflows.approval.ApprovalResult;
-import dev.gitopshq.workflows.approval.ApprovalWorkflow;
+import dev.gitopshq.workflows.approval.Approvals;
 import io.temporal.activity.ActivityOptions;
-import io.temporal.api.enums.v1.ParentClosePolicy;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.workflow.Async;
-import io.temporal.workflow.ChildWorkflowOptions;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
@@ -24,24 +22,12 @@ import java.util.List;
 public class CommandWorkflowImpl implements CommandWorkflow {
   static final Duration DECISION_ATTEMPT_TIMEOUT = Duration.ofSeconds(15);
   static final Duration DECISION_MAX_BACKOFF = Duration.ofSeconds(30);
-  static final Duration NOTIFY_TOTAL = Duration.ofHours(1);
 
   private final CommandActivities store =
       Workflow.newActivityStub(CommandActivities.class, StoreActivities.options());
 
   private final CommandActivities notifier =
-      Workflow.newActivityStub(
-          CommandActivities.class,
-          ActivityOptions.newBuilder()
-              .setStartToCloseTimeout(Duration.ofSeconds(15))
-              .setScheduleToCloseTimeout(NOTIFY_TOTAL)
-              .setRetryOptions(
-                  RetryOptions.newBuilder()
-                      .setInitialInterval(Duration.ofSeconds(2))
-                      .setBackoffCoefficient(2.0)
-                      .setMaximumInterval(Duration.ofMinutes(5))
-                      .build())
-              .build());
+      Workflow.newActivityStub(CommandActivities.class, StoreActivities.notifyOptions());
 
   private CommandStatus status = CommandStatus.pending;
   private String cancelledBy;
@@ -166,49 +152,22 @@ public class CommandWorkflowImpl implements CommandWorkflow {
   }
 
   private ApprovalResult awaitApproval(CommandSpec spec, Decision d, CommandTimeouts t) {
-    String approvalId = CommandWorkflow.approvalId(spec.commandId());
-    ApprovalWorkflow child =
-        Workflow.newChildWorkflowStub(
-            ApprovalWorkflow.class,
-            ChildWorkflowOptions.newBuilder()
-                .setWorkflowId(ApprovalRequest.workflowId(approvalId))
-                .setParentClosePolicy(ParentClosePolicy.PARENT_CLOSE_POLICY_TERMINATE)
-                .build());
-    Promise<ApprovalResult> result =
-        Async.function(
-            child::run,
-            new ApprovalRequest(
-                spec.orgId(), approvalId, "command", spec.commandId(), spec.clusterId(),
-                spec.requester().id(), d.requiredApprovers(), d.approverRoles(), d.approverTeams(),
-                t.approvalSeconds(), describe(spec)));
-    Workflow.getWorkflowExecution(child).get();
-    Workflow.await(() -> result.isCompleted() || cancelledBy != null);
-    if (!result.isCompleted()) {
-      Workflow.newExternalWorkflowStub(ApprovalWorkflow.class, ApprovalRequest.workflowId(approvalId))
-          .cancel(cancelledBy);
-    }
-    return result.get();
+    return Approvals.await(
+        new ApprovalRequest(
+            spec.orgId(), CommandWorkflow.approvalId(spec.commandId()), "command", spec.commandId(),
+            spec.clusterId(), spec.requester().id(), d.requiredApprovers(), d.approverRoles(),
+            d.approverTeams(), t.approvalSeconds(), describe(spec)),
+        () -> cancelledBy);
   }
 
   /** Break-glass runs at once; an eligible reviewer must acknowledge it afterwards. */
   private void startReview(CommandSpec spec, Decision d, CommandTimeouts t) {
-    String reviewId = CommandWorkflow.reviewId(spec.commandId());
-    ApprovalWorkflow review =
-        Workflow.newChildWorkflowStub(
-            ApprovalWorkflow.class,
-            ChildWorkflowOptions.newBuilder()
-                .setWorkflowId(ApprovalRequest.workflowId(reviewId))
-                // The review outlives the command: it stays in the inbox until acknowledged.
-                .setParentClosePolicy(ParentClosePolicy.PARENT_CLOSE_POLICY_ABANDON)
-                .build());
-    Async.function(
-        review::run,
+    Approvals.startReview(
         new ApprovalRequest(
-            spec.orgId(), reviewId, "break_glass_review", spec.commandId(), spec.clusterId(),
-            spec.requester().id(), 1, d.approverRoles(), d.approverTeams(),
+            spec.orgId(), CommandWorkflow.reviewId(spec.commandId()), "break_glass_review", spec.commandId(),
+            spec.clusterId(), spec.requester().id(), 1, d.approverRoles(), d.approverTeams(),
             Math.max(t.approvalSeconds(), Duration.ofDays(7).toSeconds()),
             "break-glass review: " + describe(spec) + " — " + spec.breakGlassJustification()));
-    Workflow.getWorkflowExecution(review).get();
   }
 
   private void notifyAsync(CommandSpec spec, String event, String summary) {

@@ -4,7 +4,6 @@ import dev.gitopshq.workflows.StoreActivities;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
-import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
@@ -63,7 +62,7 @@ public class DeliveryGenerationWorkflowImpl implements DeliveryGenerationWorkflo
       plan = store.plan(request);
     } catch (ActivityFailure e) {
       // A configuration that cannot be planned (the plan step recorded why on the generation).
-      return new GenerationResult(null, GenerationResult.FAILED, null, 0, 0, reason(e));
+      return new GenerationResult(null, GenerationResult.FAILED, null, 0, 0, StoreActivities.reason(e));
     }
     if (plan.generationId() == null) {
       return new GenerationResult(
@@ -80,7 +79,7 @@ public class DeliveryGenerationWorkflowImpl implements DeliveryGenerationWorkflo
         p.get();
       } catch (ActivityFailure e) {
         if (failure == null) {
-          failure = reason(e);
+          failure = StoreActivities.reason(e);
         }
       }
     }
@@ -88,14 +87,5 @@ public class DeliveryGenerationWorkflowImpl implements DeliveryGenerationWorkflo
       return store.fail(request.orgId(), plan.generationId(), failure);
     }
     return store.commit(request.orgId(), plan.generationId());
-  }
-
-  /** The message a person should read: the application failure's, not Temporal's wrapper. */
-  static String reason(ActivityFailure e) {
-    Throwable cause = e.getCause();
-    if (cause instanceof ApplicationFailure af && af.getOriginalMessage() != null) {
-      return af.getOriginalMessage();
-    }
-    return cause == null ? e.getMessage() : cause.getMessage();
   }
 }

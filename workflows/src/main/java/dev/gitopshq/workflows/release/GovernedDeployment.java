@@ -3,15 +3,13 @@ package dev.gitopshq.workflows.release;
 import dev.gitopshq.workflows.StoreActivities;
 import dev.gitopshq.workflows.approval.ApprovalRequest;
 import dev.gitopshq.workflows.approval.ApprovalResult;
-import dev.gitopshq.workflows.approval.ApprovalWorkflow;
+import dev.gitopshq.workflows.approval.Approvals;
 import dev.gitopshq.workflows.command.Decision;
 import dev.gitopshq.workflows.command.Notification;
 import io.temporal.activity.ActivityOptions;
-import io.temporal.api.enums.v1.ParentClosePolicy;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.workflow.Async;
-import io.temporal.workflow.ChildWorkflowOptions;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
@@ -31,7 +29,6 @@ abstract class GovernedDeployment {
   static final Duration POLICY_MAX_BACKOFF = Duration.ofSeconds(30);
   /** How long a release may wait for its revision's generation to finish. */
   static final Duration SOURCE_WAIT = Duration.ofMinutes(30);
-  static final Duration NOTIFY_TOTAL = Duration.ofHours(1);
   /** How long a break-glass review stays in the inbox at least. */
   static final Duration REVIEW_TIMEOUT = Duration.ofDays(7);
 
@@ -46,18 +43,7 @@ abstract class GovernedDeployment {
               .build());
 
   private final ReleaseActivities notifier =
-      Workflow.newActivityStub(
-          ReleaseActivities.class,
-          ActivityOptions.newBuilder()
-              .setStartToCloseTimeout(Duration.ofSeconds(15))
-              .setScheduleToCloseTimeout(NOTIFY_TOTAL)
-              .setRetryOptions(
-                  RetryOptions.newBuilder()
-                      .setInitialInterval(Duration.ofSeconds(2))
-                      .setBackoffCoefficient(2.0)
-                      .setMaximumInterval(Duration.ofMinutes(5))
-                      .build())
-              .build());
+      Workflow.newActivityStub(ReleaseActivities.class, StoreActivities.notifyOptions());
 
   private DeploymentStatus status = DeploymentStatus.pending;
   private String cancelledBy;
@@ -72,7 +58,7 @@ abstract class GovernedDeployment {
         sourceStub().resolveSource(r.orgId(), r.releaseId());
       } catch (ActivityFailure e) {
         return finish(r, DeploymentStatus.failed, "system",
-            "the release has no delivery to deploy: " + reason(e), Map.of());
+            "the release has no delivery to deploy: " + StoreActivities.reason(e), Map.of());
       }
     }
     if (cancelledBy != null) {
@@ -155,8 +141,8 @@ abstract class GovernedDeployment {
     try {
       commits = writer.apply(r.orgId(), r.deploymentId());
     } catch (ActivityFailure e) {
-      notifyAsync(r, "deployment.failed", r.summary() + " failed: " + reason(e));
-      return finish(r, DeploymentStatus.failed, "system", reason(e), Map.of());
+      notifyAsync(r, "deployment.failed", r.summary() + " failed: " + StoreActivities.reason(e));
+      return finish(r, DeploymentStatus.failed, "system", StoreActivities.reason(e), Map.of());
     }
     StringBuilder detail = new StringBuilder("deployed");
     new TreeMap<>(commits).forEach((env, c) -> detail.append(' ').append(env).append('@').append(c, 0, Math.min(12, c.length())));
@@ -195,48 +181,22 @@ abstract class GovernedDeployment {
   }
 
   private ApprovalResult awaitApproval(DeploymentRequest r, Decision d) {
-    String approvalId = r.deploymentId();
-    ApprovalWorkflow child =
-        Workflow.newChildWorkflowStub(
-            ApprovalWorkflow.class,
-            ChildWorkflowOptions.newBuilder()
-                .setWorkflowId(ApprovalRequest.workflowId(approvalId))
-                .setParentClosePolicy(ParentClosePolicy.PARENT_CLOSE_POLICY_TERMINATE)
-                .build());
-    Promise<ApprovalResult> result =
-        Async.function(
-            child::run,
-            new ApprovalRequest(
-                r.orgId(), approvalId, r.approvalKind(), r.deploymentId(), null,
-                r.requester().id(), d.requiredApprovers(), d.approverRoles(), d.approverTeams(),
-                r.approvalSeconds(), r.summary()));
-    Workflow.getWorkflowExecution(child).get();
-    Workflow.await(() -> result.isCompleted() || cancelledBy != null);
-    if (!result.isCompleted()) {
-      Workflow.newExternalWorkflowStub(ApprovalWorkflow.class, ApprovalRequest.workflowId(approvalId))
-          .cancel(cancelledBy);
-    }
-    return result.get();
+    return Approvals.await(
+        new ApprovalRequest(
+            r.orgId(), r.deploymentId(), r.approvalKind(), r.deploymentId(), null,
+            r.requester().id(), d.requiredApprovers(), d.approverRoles(), d.approverTeams(),
+            r.approvalSeconds(), r.summary()),
+        () -> cancelledBy);
   }
 
   /** Break-glass deploys at once; an eligible reviewer acknowledges it afterwards. */
   private void startReview(DeploymentRequest r, Decision d) {
-    String reviewId = r.deploymentId() + "-review";
-    ApprovalWorkflow review =
-        Workflow.newChildWorkflowStub(
-            ApprovalWorkflow.class,
-            ChildWorkflowOptions.newBuilder()
-                .setWorkflowId(ApprovalRequest.workflowId(reviewId))
-                .setParentClosePolicy(ParentClosePolicy.PARENT_CLOSE_POLICY_ABANDON)
-                .build());
-    Async.function(
-        review::run,
+    Approvals.startReview(
         new ApprovalRequest(
-            r.orgId(), reviewId, "break_glass_review", r.deploymentId(), null,
+            r.orgId(), r.deploymentId() + "-review", "break_glass_review", r.deploymentId(), null,
             r.requester().id(), 1, d.approverRoles(), d.approverTeams(),
             Math.max(r.approvalSeconds(), REVIEW_TIMEOUT.toSeconds()),
             "break-glass review: " + r.summary() + " — " + r.breakGlassJustification()));
-    Workflow.getWorkflowExecution(review).get();
   }
 
   private void notifyAsync(DeploymentRequest r, String event, String summary) {
@@ -260,14 +220,6 @@ abstract class GovernedDeployment {
       }
     }
     return new DeploymentResult(end, detail, commits);
-  }
-
-  static String reason(ActivityFailure e) {
-    Throwable cause = e.getCause();
-    if (cause instanceof io.temporal.failure.ApplicationFailure af && af.getOriginalMessage() != null) {
-      return af.getOriginalMessage();
-    }
-    return cause == null ? e.getMessage() : cause.getMessage();
   }
 
   public void cancel(String by) {
