@@ -3,7 +3,6 @@ package dev.gitopshq.activities.delivery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.audit.AuditMapper;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.ClusterTarget;
@@ -15,8 +14,7 @@ import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.render.ChartArchive;
 import dev.gitopshq.activities.render.Renderer;
 import dev.gitopshq.activities.render.TarGz;
-import dev.gitopshq.activities.store.InstantTypeHandler;
-import dev.gitopshq.activities.store.UuidTypeHandler;
+import dev.gitopshq.activities.store.TestSchema;
 import dev.gitopshq.workflows.delivery.GenerationPlan;
 import dev.gitopshq.workflows.delivery.GenerationRequest;
 import dev.gitopshq.workflows.delivery.GenerationResult;
@@ -26,8 +24,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,20 +31,12 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.ibatis.mapping.Environment.Builder;
-import org.apache.ibatis.session.Configuration;
-import org.apache.ibatis.session.SqlSessionFactory;
-import org.apache.ibatis.session.SqlSessionFactoryBuilder;
 import org.eclipse.jgit.lib.ObjectId;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mybatis.spring.SqlSessionTemplate;
-import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -57,7 +45,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 class GenerationActivitiesIT {
   static final String SCHEMA = "generation_it";
-  static HikariDataSource db;
+  static TestSchema schema;
   static GenerationMapper mapper;
   static AuditLog audit;
   static TransactionTemplate tx;
@@ -74,38 +62,18 @@ class GenerationActivitiesIT {
 
   @BeforeAll
   static void database() throws Exception {
-    String url =
-        System.getenv().getOrDefault("GITOPSHQ_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/gitopshq_test");
-    db = new HikariDataSource();
-    db.setJdbcUrl(url + (url.contains("?") ? "&" : "?") + "currentSchema=" + SCHEMA);
-    db.setUsername(System.getenv().getOrDefault("GITOPSHQ_TEST_DB_USER", "gitopshq"));
-    db.setPassword(System.getenv().getOrDefault("GITOPSHQ_TEST_DB_PASSWORD", "gitopshq"));
-    db.setMaximumPoolSize(4);
-    try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
-      s.execute("drop schema if exists " + SCHEMA + " cascade");
-    }
-    Flyway.configure().dataSource(db).schemas(SCHEMA).load().migrate();
-    Configuration cfg = new Configuration();
-    cfg.setMapUnderscoreToCamelCase(true);
-    cfg.setArgNameBasedConstructorAutoMapping(true);
-    cfg.getTypeHandlerRegistry().register(UuidTypeHandler.class);
-    cfg.getTypeHandlerRegistry().register(InstantTypeHandler.class);
-    cfg.addMapper(GenerationMapper.class);
-    cfg.addMapper(AuditMapper.class);
-    cfg.setEnvironment(new Builder("test").transactionFactory(new SpringManagedTransactionFactory()).dataSource(db).build());
-    SqlSessionFactory sessions = new SqlSessionFactoryBuilder().build(cfg);
-    SqlSessionTemplate template = new SqlSessionTemplate(sessions);
-    mapper = template.getMapper(GenerationMapper.class);
-    audit = new AuditLog(template.getMapper(AuditMapper.class), Clock.systemUTC());
-    tx = new TransactionTemplate(new DataSourceTransactionManager(db));
+    schema = TestSchema.create(SCHEMA, GenerationMapper.class, AuditMapper.class);
+    mapper = schema.mapper(GenerationMapper.class);
+    audit = new AuditLog(schema.mapper(AuditMapper.class), Clock.systemUTC());
+    tx = schema.tx();
     chart = TarGz.webapp().build();
     digest = ChartArchive.inspect(chart).digest();
   }
 
   @AfterAll
   static void close() {
-    if (db != null) {
-      db.close();
+    if (schema != null) {
+      schema.close();
     }
   }
 
@@ -117,7 +85,7 @@ class GenerationActivitiesIT {
     sql("insert into organizations (id, slug, name, created_at) values (?, ?, 'Generation IT', now())", org, "g" + org.toString().substring(0, 8));
     sql("insert into projects (id, org_id, name, created_by, created_at, updated_at) values (?, ?, 'shop', 'test', now(), now())", project, org);
     sql("insert into charts (id, org_id, name, created_at) values (?, ?, 'webapp', now())", chartId, org);
-    try (Connection c = db.getConnection();
+    try (Connection c = schema.dataSource().getConnection();
         PreparedStatement ps = c.prepareStatement(
             "insert into chart_versions (org_id, chart_id, version, digest, size_bytes, archive, uploaded_by, created_at)"
                 + " values (?, ?, '0.1.0', ?, ?, ?, 'test', now())")) {
@@ -280,23 +248,10 @@ class GenerationActivitiesIT {
   }
 
   long count(String query, Object... args) throws Exception {
-    try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(query)) {
-      for (int i = 0; i < args.length; i++) {
-        ps.setObject(i + 1, args[i]);
-      }
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    }
+    return schema.count(query, args);
   }
 
   void sql(String statement, Object... args) throws Exception {
-    try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(statement)) {
-      for (int i = 0; i < args.length; i++) {
-        ps.setObject(i + 1, args[i]);
-      }
-      ps.executeUpdate();
-    }
+    schema.exec(statement, args);
   }
 }

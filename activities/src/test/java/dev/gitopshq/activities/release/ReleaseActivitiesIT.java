@@ -3,7 +3,6 @@ package dev.gitopshq.activities.release;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.audit.AuditMapper;
 import dev.gitopshq.activities.delivery.EnvironmentMapper;
@@ -13,35 +12,23 @@ import dev.gitopshq.activities.git.Ident;
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.git.TreeEdit;
 import dev.gitopshq.activities.notify.WebhookNotifier;
-import dev.gitopshq.activities.store.InstantTypeHandler;
-import dev.gitopshq.activities.store.UuidTypeHandler;
+import dev.gitopshq.activities.store.TestSchema;
 import dev.gitopshq.workflows.release.DeploymentStatus;
 import dev.gitopshq.workflows.release.ReleaseFailures;
 import io.temporal.failure.ApplicationFailure;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.apache.ibatis.mapping.Environment.Builder;
-import org.apache.ibatis.session.Configuration;
-import org.apache.ibatis.session.SqlSessionFactoryBuilder;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mybatis.spring.SqlSessionTemplate;
-import org.mybatis.spring.transaction.SpringManagedTransactionFactory;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -52,8 +39,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 class ReleaseActivitiesIT {
   static final String SCHEMA = "release_activities_it";
-  static HikariDataSource db;
-  static SqlSessionTemplate sessions;
+  static TestSchema schema;
   static TransactionTemplate tx;
 
   @TempDir Path dir;
@@ -64,37 +50,15 @@ class ReleaseActivitiesIT {
 
   @BeforeAll
   static void database() throws Exception {
-    String url =
-        System.getenv().getOrDefault("GITOPSHQ_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/gitopshq_test");
-    db = new HikariDataSource();
-    db.setJdbcUrl(url + (url.contains("?") ? "&" : "?") + "currentSchema=" + SCHEMA);
-    db.setUsername(System.getenv().getOrDefault("GITOPSHQ_TEST_DB_USER", "gitopshq"));
-    db.setPassword(System.getenv().getOrDefault("GITOPSHQ_TEST_DB_PASSWORD", "gitopshq"));
-    db.setMaximumPoolSize(4);
-    try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
-      s.execute("drop schema if exists " + SCHEMA + " cascade");
-    }
-    Flyway.configure().dataSource(db).schemas(SCHEMA).load().migrate();
-    Configuration cfg = new Configuration();
-    cfg.setMapUnderscoreToCamelCase(true);
-    cfg.setArgNameBasedConstructorAutoMapping(true);
-    cfg.getTypeHandlerRegistry().register(UuidTypeHandler.class);
-    cfg.getTypeHandlerRegistry().register(InstantTypeHandler.class);
-    cfg.getTypeHandlerRegistry().register(dev.gitopshq.activities.store.JsonMapTypeHandler.class);
-    cfg.getTypeHandlerRegistry().register(dev.gitopshq.activities.store.StringListTypeHandler.class);
-    for (Class<?> m : List.of(ReleaseMapper.class, DeploymentMapper.class, DeliveryMapper.class, ProjectMapper.class,
-        EnvironmentMapper.class, ProjectTenantMapper.class, AuditMapper.class)) {
-      cfg.addMapper(m);
-    }
-    cfg.setEnvironment(new Builder("test").transactionFactory(new SpringManagedTransactionFactory()).dataSource(db).build());
-    sessions = new SqlSessionTemplate(new SqlSessionFactoryBuilder().build(cfg));
-    tx = new TransactionTemplate(new DataSourceTransactionManager(db));
+    schema = TestSchema.create(SCHEMA, ReleaseMapper.class, DeploymentMapper.class, DeliveryMapper.class,
+        ProjectMapper.class, EnvironmentMapper.class, ProjectTenantMapper.class, AuditMapper.class);
+    tx = schema.tx();
   }
 
   @AfterAll
   static void close() {
-    if (db != null) {
-      db.close();
+    if (schema != null) {
+      schema.close();
     }
   }
 
@@ -124,11 +88,11 @@ class ReleaseActivitiesIT {
     Clock clock = Clock.systemUTC();
     activities =
         new ReleaseActivitiesImpl(
-            sessions.getMapper(ReleaseMapper.class), sessions.getMapper(DeploymentMapper.class),
-            sessions.getMapper(DeliveryMapper.class), sessions.getMapper(ProjectMapper.class),
-            sessions.getMapper(EnvironmentMapper.class), sessions.getMapper(ProjectTenantMapper.class),
+            schema.mapper(ReleaseMapper.class), schema.mapper(DeploymentMapper.class),
+            schema.mapper(DeliveryMapper.class), schema.mapper(ProjectMapper.class),
+            schema.mapper(EnvironmentMapper.class), schema.mapper(ProjectTenantMapper.class),
             null, null, new DeployWriter(repos), new ConfigHistory(repos),
-            new WebhookNotifier(null, null, clock), new AuditLog(sessions.getMapper(AuditMapper.class), clock),
+            new WebhookNotifier(null, null, clock), new AuditLog(schema.mapper(AuditMapper.class), clock),
             tx, clock);
   }
 
@@ -150,7 +114,7 @@ class ReleaseActivitiesIT {
 
     assertThat(count("select count(*) from deployment_events where deployment_id = ?", deployment)).isEqualTo(2);
     assertThat(count("select count(*) from audit_log where org_id = ? and action = 'deployment.pending'", org)).isEqualTo(1);
-    DeploymentRow d = sessions.getMapper(DeploymentMapper.class).findById(org, deployment).orElseThrow();
+    DeploymentRow d = schema.mapper(DeploymentMapper.class).findById(org, deployment).orElseThrow();
     assertThat(d.status()).isEqualTo("deployed");
     assertThat(d.finishedAt()).isNotNull();
     assertThat(d.environments()).containsExactly("staging");
@@ -224,7 +188,7 @@ class ReleaseActivitiesIT {
         .startsWith("Deploy release #1 of shop to staging\n");
     assertThat(count("select count(*) from deliveries where project_id = ? and deployed_release = ? and deployed_commit = ?",
         project, release, first.get("staging"))).isEqualTo(2);
-    assertThat(sessions.getMapper(DeploymentMapper.class).findById(org, deployment).orElseThrow().commits())
+    assertThat(schema.mapper(DeploymentMapper.class).findById(org, deployment).orElseThrow().commits())
         .isEqualTo(first);
   }
 
@@ -276,23 +240,10 @@ class ReleaseActivitiesIT {
   }
 
   void sql(String statement, Object... args) throws Exception {
-    try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(statement)) {
-      for (int i = 0; i < args.length; i++) {
-        ps.setObject(i + 1, args[i]);
-      }
-      ps.executeUpdate();
-    }
+    schema.exec(statement, args);
   }
 
   long count(String query, Object... args) throws Exception {
-    try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(query)) {
-      for (int i = 0; i < args.length; i++) {
-        ps.setObject(i + 1, args[i]);
-      }
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    }
+    return schema.count(query, args);
   }
 }
