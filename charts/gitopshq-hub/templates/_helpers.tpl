@@ -46,7 +46,7 @@ app.kubernetes.io/part-of: gitopshq
 
 {{/*
 The Secret the chart creates for values given in clear (database.password,
-bootstrap.token, webhook.secret); empty when there is none.
+bootstrap.token, webhook.secret, encryptionKey.value); empty when there is none.
 */}}
 {{- define "gitopshq-hub.secretData" -}}
 {{- with .Values.database.password }}
@@ -57,6 +57,51 @@ GITOPSHQ_BOOTSTRAP_TOKEN: {{ . | b64enc | quote }}
 {{- end }}
 {{- with .Values.webhook.secret }}
 GITOPSHQ_WEBHOOK_SECRET: {{ . | b64enc | quote }}
+{{- end }}
+{{- with .Values.encryptionKey.value }}
+GITOPSHQ_ENCRYPTION_KEY: {{ . | trim | b64enc | quote }}
+{{- end }}
+{{- end }}
+
+{{/*
+Where the hub keeps its state and scratch space. The data directory is the
+persistence volume; the hosted repositories are under it so that one volume
+holds everything a replica must share. Renders use their own emptyDir: scratch
+that must not fill (or outlive the pod on) the shared volume.
+*/}}
+{{- define "gitopshq-hub.dataDir" -}}/var/lib/gitopshq/data{{- end }}
+{{- define "gitopshq-hub.gitRoot" -}}/var/lib/gitopshq/data/repos{{- end }}
+{{- define "gitopshq-hub.renderDir" -}}/var/lib/gitopshq-render{{- end }}
+
+{{- define "gitopshq-hub.dataClaimName" -}}
+{{- .Values.persistence.existingClaim | default (printf "%s-data" (include "gitopshq-hub.fullname" .)) }}
+{{- end }}
+
+{{/*
+"true" when the chart creates a PVC only one node can mount.
+*/}}
+{{- define "gitopshq-hub.singleNodeVolume" -}}
+{{- if and .Values.persistence.enabled (not .Values.persistence.existingClaim) (not (has "ReadWriteMany" .Values.persistence.accessModes)) }}true{{ end }}
+{{- end }}
+
+{{/*
+GITOPSHQ_PUBLIC_URL: publicUrl, else the first ingress host (https when a TLS
+section names it), else empty (the hub's default).
+*/}}
+{{- define "gitopshq-hub.publicUrl" -}}
+{{- if .Values.publicUrl }}
+{{- .Values.publicUrl }}
+{{- else if and .Values.ingress.enabled .Values.ingress.hosts }}
+{{- $host := (first .Values.ingress.hosts).host | default "" }}
+{{- if and $host (not (hasPrefix "*" $host)) }}
+{{- $tls := false }}
+{{- range .Values.ingress.tls }}
+{{- if has $host (.hosts | default list) }}
+{{- $tls = true }}
+{{- end }}
+{{- end }}
+{{- printf "%s://%s" (ternary "https" "http" $tls) $host }}
+{{- end }}
 {{- end }}
 {{- end }}
 
@@ -75,5 +120,19 @@ Refuses combinations that cannot work, naming the values to change.
 {{- end }}
 {{- if and (or .Values.webhook.secret .Values.webhook.existingSecret) (not .Values.webhook.url) }}
 {{- fail "a webhook secret is set but webhook.url is empty" }}
+{{- end }}
+{{- if and .Values.encryptionKey.value .Values.encryptionKey.existingSecret }}
+{{- fail "set encryptionKey.value or encryptionKey.existingSecret, not both" }}
+{{- end }}
+{{- if gt (int .Values.replicaCount) 1 }}
+{{- if not .Values.persistence.enabled }}
+{{- fail "replicaCount > 1 needs persistence.enabled=true on shared storage: with an emptyDir every replica would keep its own copy of the hosted Git repositories" }}
+{{- end }}
+{{- if include "gitopshq-hub.singleNodeVolume" . }}
+{{- fail "replicaCount > 1 needs a volume every replica can mount: set persistence.accessModes to [ReadWriteMany] (with a persistence.storageClass that supports it) or persistence.existingClaim to a claim on shared storage; a ReadWriteOnce volume holds the hosted Git repositories for one node only" }}
+{{- end }}
+{{- if not (or .Values.encryptionKey.value .Values.encryptionKey.existingSecret) }}
+{{- fail "replicaCount > 1 needs one encryption key for all replicas: set encryptionKey.existingSecret or encryptionKey.value (openssl rand -base64 32)" }}
+{{- end }}
 {{- end }}
 {{- end }}

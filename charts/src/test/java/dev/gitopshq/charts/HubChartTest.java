@@ -36,6 +36,8 @@ class HubChartTest {
   static final String RELEASE = "gitopshq";
   static final String NS = "gitopshq";
   static final String OWNER_TOKEN = "ghq-bootstrap-owner-token-0123456789abcdef";
+  /** Base64 of 32 bytes, as {@code openssl rand -base64 32} prints one. */
+  static final String ENCRYPTION_KEY = "q83vASNFZ4mrze8BI0VniavN7wEjRWeJq83vASNFZ4k=";
 
   static Rendered render(Map<String, Object> v) {
     return CHART.render(RELEASE, NS, v);
@@ -69,6 +71,11 @@ class HubChartTest {
         "webhook.url", "https://hooks.example.com/gitopshq",
         "webhook.secret", "whsec-0123456789abcdef",
         "javaOptions", "-XX:MaxRAMPercentage=75",
+        "publicUrl", "https://gitopshq.example.com",
+        "persistence.accessModes", List.of("ReadWriteMany"),
+        "persistence.storageClass", "efs",
+        "encryptionKey.value", ENCRYPTION_KEY,
+        "releases.approvalTimeout", "48h",
         "replicaCount", 3);
   }
 
@@ -82,7 +89,9 @@ class HubChartTest {
         "GITOPSHQ_DB_URL", "GITOPSHQ_DB_USER", "GITOPSHQ_DB_PASSWORD", "GITOPSHQ_DB_POOL_SIZE",
         "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "OPA_URL", "AGENT_GRPC_PUBLIC_ADDRESS",
         "AGENT_GRPC_TLS_CERT", "AGENT_GRPC_TLS_KEY", "GITOPSHQ_BOOTSTRAP_TOKEN", "GITOPSHQ_WEBHOOK_URL",
-        "GITOPSHQ_WEBHOOK_SECRET", "GITOPSHQ_AGENT_CHART", "GITOPSHQ_HTTP_PORT", "AGENT_GRPC_PORT");
+        "GITOPSHQ_WEBHOOK_SECRET", "GITOPSHQ_AGENT_CHART", "GITOPSHQ_HTTP_PORT", "AGENT_GRPC_PORT",
+        "GITOPSHQ_DATA_DIR", "GITOPSHQ_GIT_ROOT", "GITOPSHQ_RENDER_DIR", "GITOPSHQ_PUBLIC_URL",
+        "GITOPSHQ_ENCRYPTION_KEY", "GITOPSHQ_RELEASE_APPROVAL_TIMEOUT");
   }
 
   @Test
@@ -105,15 +114,20 @@ class HubChartTest {
         entry("GITOPSHQ_WEBHOOK_SECRET", "whsec-0123456789abcdef"),
         entry("GITOPSHQ_HTTP_PORT", "8080"),
         entry("AGENT_GRPC_PORT", "50051"),
-        entry("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75"));
-    // The three secrets are references to one Secret, never plain values in the Deployment.
-    for (String name : List.of("GITOPSHQ_DB_PASSWORD", "GITOPSHQ_BOOTSTRAP_TOKEN", "GITOPSHQ_WEBHOOK_SECRET")) {
+        entry("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75"),
+        entry("GITOPSHQ_PUBLIC_URL", "https://gitopshq.example.com"),
+        entry("GITOPSHQ_ENCRYPTION_KEY", ENCRYPTION_KEY),
+        entry("GITOPSHQ_RELEASE_APPROVAL_TIMEOUT", "48h"));
+    // The four secrets are references to one Secret, never plain values in the Deployment.
+    for (String name : List.of("GITOPSHQ_DB_PASSWORD", "GITOPSHQ_BOOTSTRAP_TOKEN", "GITOPSHQ_WEBHOOK_SECRET",
+        "GITOPSHQ_ENCRYPTION_KEY")) {
       EnvVar var = r.env().get(name);
       assertThat(var.getValue()).as(name).isNull();
       assertThat(var.getValueFrom().getSecretKeyRef().getName()).as(name).isEqualTo("gitopshq-gitopshq-hub");
     }
     assertThat(r.get(Secret.class, "gitopshq-gitopshq-hub").getData())
-        .containsOnlyKeys("GITOPSHQ_DB_PASSWORD", "GITOPSHQ_BOOTSTRAP_TOKEN", "GITOPSHQ_WEBHOOK_SECRET");
+        .containsOnlyKeys("GITOPSHQ_DB_PASSWORD", "GITOPSHQ_BOOTSTRAP_TOKEN", "GITOPSHQ_WEBHOOK_SECRET",
+            "GITOPSHQ_ENCRYPTION_KEY");
     assertThat(r.deployment().getSpec().getReplicas()).isEqualTo(3);
   }
 
@@ -143,7 +157,8 @@ class HubChartTest {
     Map<String, EnvVar> env = render(values()).env();
 
     assertThat(env).doesNotContainKeys("GITOPSHQ_BOOTSTRAP_TOKEN", "GITOPSHQ_WEBHOOK_URL", "GITOPSHQ_WEBHOOK_SECRET",
-        "AGENT_GRPC_TLS_CERT", "AGENT_GRPC_TLS_KEY", "GITOPSHQ_AGENT_CHART", "JAVA_TOOL_OPTIONS");
+        "AGENT_GRPC_TLS_CERT", "AGENT_GRPC_TLS_KEY", "GITOPSHQ_AGENT_CHART", "JAVA_TOOL_OPTIONS",
+        "GITOPSHQ_PUBLIC_URL", "GITOPSHQ_ENCRYPTION_KEY", "GITOPSHQ_RELEASE_APPROVAL_TIMEOUT");
   }
 
   @Test
@@ -194,9 +209,9 @@ class HubChartTest {
     assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
     assertThat(c.getResources().getRequests()).containsKeys("cpu", "memory");
     assertThat(c.getResources().getLimits()).containsKeys("memory");
-    // The data directory (bootstrap token file) and /tmp are the only writable paths.
+    // /tmp, the data directory and the render scratch directory are the only writable paths.
     assertThat(c.getVolumeMounts()).extracting(VolumeMount::getMountPath)
-        .containsExactlyInAnyOrder("/tmp", "/var/lib/gitopshq/data");
+        .containsExactlyInAnyOrder("/tmp", "/var/lib/gitopshq/data", "/var/lib/gitopshq-render");
     assertThat(r.env().get("GITOPSHQ_DATA_DIR").getValue()).isEqualTo("/var/lib/gitopshq/data");
     // The hub never talks to the Kubernetes API.
     assertThat(pod.getAutomountServiceAccountToken()).isFalse();
