@@ -87,6 +87,9 @@ public class GenerationActivitiesImpl implements GenerationActivities {
     this.audit = audit;
     this.tx = tx;
     this.clock = clock;
+    if (batchSize < 1 || batchSize > 1000) {
+      throw new IllegalArgumentException("the delivery batch size must be between 1 and 1000, not " + batchSize);
+    }
     this.batchSize = batchSize;
   }
 
@@ -308,8 +311,9 @@ public class GenerationActivitiesImpl implements GenerationActivities {
   }
 
   private String message(String project, GenerationRow g, Changes changes) {
+    String config = g.configCommit().isEmpty() ? "none" : g.configCommit().substring(0, Math.min(12, g.configCommit().length()));
     StringBuilder body = new StringBuilder("Rendered revision ").append(g.revision())
-        .append(" (config ").append(g.configCommit().isEmpty() ? "none" : g.configCommit(), 0, Math.min(12, g.configCommit().length()))
+        .append(" (config ").append(config)
         .append("), triggered by ").append(g.trigger()).append(" from ").append(g.actor()).append(".\n\n");
     int listed = 0;
     for (Map.Entry<String, String> e : changes.units().entrySet()) {

@@ -50,6 +50,11 @@ public interface GenerationMapper {
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<Pending> ungenerated(@Param("before") Instant before, @Param("limit") int limit);
 
+  /** Removes a failed generation (and its units), so its revision can be generated again. */
+  @org.apache.ibatis.annotations.Delete(
+      "delete from generations where org_id = #{orgId} and id = #{id} and status = 'failed'")
+  int deleteFailed(@Param("orgId") UUID orgId, @Param("id") UUID id);
+
   @Insert(
       "insert into generations (id, org_id, project_id, revision, config_commit, status, units,"
           + " batches, trigger, actor, detail, started_at, finished_at)"

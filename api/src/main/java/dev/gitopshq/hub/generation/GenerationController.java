@@ -18,9 +18,26 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 public class GenerationController {
   private final GenerationMapper generations;
+  private final GenerationRetry retry;
 
-  public GenerationController(GenerationMapper generations) {
+  public GenerationController(GenerationMapper generations, GenerationRetry retry) {
     this.generations = generations;
+    this.retry = retry;
+  }
+
+  record Started(long revision, String workflowId) {}
+
+  /**
+   * Generates the project's current revision again when its generation failed for a reason
+   * outside the configuration (a disk that was full, a chart registry row restored), or starts it
+   * when it never started.
+   */
+  @org.springframework.web.bind.annotation.PostMapping("/api/v2/projects/{id}/generations")
+  @org.springframework.web.bind.annotation.ResponseStatus(org.springframework.http.HttpStatus.ACCEPTED)
+  Started regenerate(@PathVariable UUID id) {
+    HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
+    long revision = retry.regenerate(caller, id);
+    return new Started(revision, dev.gitopshq.workflows.delivery.GenerationRequest.workflowId(id.toString(), revision));
   }
 
   record Generation(

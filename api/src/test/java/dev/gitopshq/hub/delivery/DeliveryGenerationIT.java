@@ -191,6 +191,21 @@ class DeliveryGenerationIT {
     SortedMap<String, byte[]> before = rendered(ObjectId.fromString(good.get("commit").asText()));
     assertThat(now.keySet()).isEqualTo(before.keySet());
     now.forEach((path, bytes) -> assertThat(bytes).as(path).isEqualTo(before.get(path)));
+
+    // A failed revision can be generated again by hand (here it fails again: the chart still
+    // needs the value); a delivered one cannot.
+    Response again = hub.post("/api/v2/projects/" + project + "/generations", OWNER_TOKEN, null);
+    assertThat(again.status()).as(again.raw()).isEqualTo(202);
+    await().atMost(Duration.ofSeconds(90)).until(() -> {
+      JsonNode g = hub.get("/api/v2/projects/" + project + "/generations/" + DeliveryFixtures.revision(project), OWNER_TOKEN).body();
+      return g != null && g.has("id") && !g.get("id").asText().equals(failed.get("id").asText())
+          && g.get("status").asText().equals("failed");
+    });
+    f.ok(f.put("/api/v2/projects/" + project + "/workloads/web", OWNER_TOKEN, Map.of(
+        "chart", "webapp", "version", "1.3.0-strict", "values", Map.of("dbHost", "db.internal"))), 200);
+    assertThat(generated().get("status").asText()).isEqualTo("committed");
+    Response delivered = hub.post("/api/v2/projects/" + project + "/generations", OWNER_TOKEN, null);
+    assertThat(delivered.status()).as(delivered.raw()).isEqualTo(409);
   }
 
   @Test
