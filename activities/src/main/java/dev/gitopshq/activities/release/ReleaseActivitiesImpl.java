@@ -331,6 +331,17 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
         }
       } catch (NoRenderedManifestsException e) {
         throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), NOT_DEPLOYABLE);
+      } catch (java.io.UncheckedIOException e) {
+        if (e.getCause() instanceof org.eclipse.jgit.errors.MissingObjectException missing) {
+          // The repository lacks a commit the database names (restored from an older backup):
+          // retrying cannot help.
+          throw ApplicationFailure.newNonRetryableFailure(
+              "the repository of " + project.name() + " has no object " + missing.getObjectId().name()
+                  + " that release #" + release.number() + " needs; restore the repositories and the"
+                  + " database from the same backup",
+              NOT_DEPLOYABLE);
+        }
+        throw e;
       }
       commits.put(env, w.commit());
       UUID envId = environments.findByName(org, env).map(EnvironmentRow::id).orElse(null);
