@@ -61,6 +61,7 @@ public class GenerationActivitiesImpl implements GenerationActivities {
   private static final int CHART_CACHE = 64;
 
   private final GenerationMapper generations;
+  private final ChartMapper chartVersions;
   private final BiFunction<UUID, UUID, ProjectSnapshot> snapshots;
   private final Renderer renderer;
   private final ProjectRepos repos;
@@ -73,6 +74,7 @@ public class GenerationActivitiesImpl implements GenerationActivities {
 
   public GenerationActivitiesImpl(
       GenerationMapper generations,
+      ChartMapper chartVersions,
       BiFunction<UUID, UUID, ProjectSnapshot> snapshots,
       Renderer renderer,
       ProjectRepos repos,
@@ -81,6 +83,7 @@ public class GenerationActivitiesImpl implements GenerationActivities {
       Clock clock,
       int batchSize) {
     this.generations = generations;
+    this.chartVersions = chartVersions;
     this.snapshots = snapshots;
     this.renderer = renderer;
     this.repos = repos;
@@ -184,8 +187,8 @@ public class GenerationActivitiesImpl implements GenerationActivities {
       return cached;
     }
     byte[] archive =
-        generations.chartArchive(org, digest)
-            .map(GenerationMapper.Archive::archive)
+        chartVersions.archiveByDigest(org, digest)
+            .map(ChartArchiveRow::archive)
             .orElseThrow(() -> new RenderException("the chart archive with digest " + digest + " is not in the registry"));
     if (charts.size() >= CHART_CACHE) {
       charts.clear();

@@ -80,15 +80,6 @@ public interface GenerationMapper {
   List<GenerationRow> list(
       @Param("orgId") UUID orgId, @Param("projectId") UUID projectId, @Param("limit") int limit);
 
-  /** The newest generation before {@code revision} that wrote or confirmed main's rendered tree. */
-  @Select(
-      "select " + COLUMNS + " from generations where org_id = #{orgId} and project_id = #{projectId}"
-          + " and revision < #{revision} and status in ('committed', 'unchanged')"
-          + " order by revision desc limit 1")
-  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
-  Optional<GenerationRow> previousDelivered(
-      @Param("orgId") UUID orgId, @Param("projectId") UUID projectId, @Param("revision") long revision);
-
   @Update(
       "update generations set status = #{status}, changed_paths = #{changedPaths}, commit = #{commit},"
           + " detail = #{detail}, finished_at = #{at} where org_id = #{orgId} and id = #{id}")
@@ -137,15 +128,6 @@ public interface GenerationMapper {
           + " and revision < #{keepFrom})")
   int pruneUnits(
       @Param("orgId") UUID orgId, @Param("projectId") UUID projectId, @Param("keepFrom") long keepFrom);
-
-  /** A chart archive (MyBatis reads a bare byte[] result as rows of bytes). */
-  record Archive(byte[] archive) {}
-
-  /** A chart version's archive by its digest. */
-  @Select(
-      "select archive from chart_versions where org_id = #{orgId} and digest = #{digest} limit 1")
-  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
-  Optional<Archive> chartArchive(@Param("orgId") UUID orgId, @Param("digest") String digest);
 
   /** Records that a tenant-environment's generated output changed in {@code commit}. */
   @Insert(

@@ -27,7 +27,4 @@ public interface HostedRepoMapper {
 
   @Select("select name from projects where org_id = #{orgId} and id = #{projectId}")
   Optional<String> projectName(@Param("orgId") UUID orgId, @Param("projectId") UUID projectId);
-
-  @Select("select exists (select 1 from projects where org_id = #{orgId} and id = #{projectId})")
-  boolean projectExists(@Param("orgId") UUID orgId, @Param("projectId") UUID projectId);
 }

@@ -60,13 +60,6 @@ public interface DeploymentMapper {
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<DeploymentRow> forRelease(@Param("orgId") UUID orgId, @Param("releaseId") UUID releaseId);
 
-  /** Every deployment of the project's releases, oldest first. */
-  @Select(
-      "select " + COLUMNS + " from deployments d"
-          + " where d.org_id = #{orgId} and d.project_id = #{projectId} order by d.created_at, d.id")
-  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
-  List<DeploymentRow> forProject(@Param("orgId") UUID orgId, @Param("projectId") UUID projectId);
-
   @Update(
       "update deployments set status = #{status}, detail = #{detail}, updated_at = #{now},"
           + " finished_at = case when #{terminal} then #{now} else finished_at end"

@@ -12,9 +12,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -86,59 +84,6 @@ public final class ChartArchive {
     Info info = contents.info(sha256(archive));
     helmLoads(archive);
     return info;
-  }
-
-  /**
-   * Unpacks an archive into {@code freshDir} (created when missing, refused when not empty) after
-   * the structural checks of {@link #inspect} (Helm is not asked: the archive was inspected when
-   * it was uploaded).
-   *
-   * @return the chart directory inside {@code freshDir}
-   * @throws InvalidChartException with the reason the archive is refused
-   */
-  public static Path extract(byte[] archive, Path freshDir) {
-    Contents contents = read(archive);
-    contents.info(sha256(archive));
-    try {
-      Files.createDirectories(freshDir);
-      try (var existing = Files.list(freshDir)) {
-        if (existing.findAny().isPresent()) {
-          throw new IllegalArgumentException("not an empty directory: " + freshDir);
-        }
-      }
-      Path root = freshDir.toRealPath();
-      for (String dir : contents.directories) {
-        Files.createDirectories(inside(root, dir));
-      }
-      for (Map.Entry<String, byte[]> file : contents.files.entrySet()) {
-        Path target = inside(root, file.getKey());
-        Files.createDirectories(target.getParent());
-        // CREATE_NEW never follows a link that might already sit at the target.
-        Files.write(target, file.getValue(), StandardOpenOption.CREATE_NEW);
-      }
-      return root.resolve(contents.top);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot unpack the chart archive into " + freshDir, e);
-    }
-  }
-
-  /** Resolves a checked entry path and proves it stays below root, whatever the file system. */
-  private static Path inside(Path root, String entry) throws IOException {
-    Path target = root.resolve(entry).normalize();
-    if (!target.startsWith(root)) {
-      throw new InvalidChartException("entry '" + entry + "' would be written outside the chart");
-    }
-    Path parent = target.getParent();
-    while (parent != null && parent.startsWith(root) && !parent.equals(root)) {
-      if (Files.isSymbolicLink(parent)) {
-        throw new InvalidChartException("entry '" + entry + "' would be written through a link");
-      }
-      parent = parent.getParent();
-    }
-    if (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
-      throw new InvalidChartException("entry '" + entry + "' appears twice in the archive");
-    }
-    return target;
   }
 
   /** The entries of an archive that passed the structural checks. */

@@ -62,7 +62,7 @@ class GenerationActivitiesIT {
 
   @BeforeAll
   static void database() throws Exception {
-    schema = TestSchema.create(SCHEMA, GenerationMapper.class, AuditMapper.class);
+    schema = TestSchema.create(SCHEMA, GenerationMapper.class, ChartMapper.class, AuditMapper.class);
     mapper = schema.mapper(GenerationMapper.class);
     audit = new AuditLog(schema.mapper(AuditMapper.class), Clock.systemUTC());
     tx = schema.tx();
@@ -107,7 +107,7 @@ class GenerationActivitiesIT {
     repos.create(org, project);
     activities =
         new GenerationActivitiesImpl(
-            mapper, (o, p) -> snapshot.get(), new Renderer(Files.createDirectories(dir.resolve("render"))),
+            mapper, schema.mapper(ChartMapper.class), (o, p) -> snapshot.get(), new Renderer(Files.createDirectories(dir.resolve("render"))),
             repos, audit, tx, Clock.systemUTC(), 2);
     revision = 0;
   }

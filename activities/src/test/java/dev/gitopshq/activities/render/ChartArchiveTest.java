@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import org.apache.commons.compress.archivers.tar.TarConstants;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 class ChartArchiveTest {
   private static final String CHART_YAML = "apiVersion: v2\nname: demo\nversion: 0.1.0\n";
@@ -271,37 +268,5 @@ class ChartArchiveTest {
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ required \"name is required\" .Values.name }}\n");
 
     assertThat(ChartArchive.inspect(archive).name()).isEqualTo("webapp");
-  }
-
-  @Test
-  void extractsIntoAFreshDirectory(@TempDir Path tmp) throws Exception {
-    Path chart = ChartArchive.extract(TarGz.webapp().build(), tmp.resolve("fresh"));
-
-    assertThat(chart).isEqualTo(tmp.resolve("fresh").toRealPath().resolve("webapp"));
-    assertThat(chart.resolve("Chart.yaml"))
-        .hasSameTextualContentAs(TarGz.webappDir().resolve("Chart.yaml"));
-    assertThat(chart.resolve("templates/_helpers.tpl")).isRegularFile();
-  }
-
-  @Test
-  void extractWritesNothingFromARefusedArchive(@TempDir Path tmp) throws Exception {
-    byte[] archive = TarGz.create()
-        .file("demo/Chart.yaml", CHART_YAML)
-        .symlink("demo/templates/link.yaml", "../../../../etc/passwd")
-        .build();
-    Path fresh = tmp.resolve("fresh");
-
-    assertThatThrownBy(() -> ChartArchive.extract(archive, fresh))
-        .isInstanceOf(InvalidChartException.class)
-        .hasMessageContaining("symbolic links are not allowed");
-    assertThat(fresh).doesNotExist();
-  }
-
-  @Test
-  void extractRefusesADirectoryThatIsNotEmpty(@TempDir Path tmp) throws Exception {
-    Files.writeString(tmp.resolve("already-here"), "x");
-
-    assertThatThrownBy(() -> ChartArchive.extract(TarGz.webapp().build(), tmp))
-        .hasMessageContaining("not an empty directory");
   }
 }

@@ -1,6 +1,7 @@
 package dev.gitopshq.hub.generation;
 
 import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.delivery.ChartMapper;
 import dev.gitopshq.activities.delivery.GenerationActivitiesImpl;
 import dev.gitopshq.activities.delivery.GenerationMapper;
 import dev.gitopshq.activities.delivery.ProjectSnapshots;
@@ -35,6 +36,7 @@ public class GenerationConfig {
   @Bean
   GenerationActivitiesImpl generationActivities(
       GenerationMapper generations,
+      ChartMapper charts,
       ProjectSnapshots snapshots,
       Renderer renderer,
       ProjectRepos repos,
@@ -43,7 +45,7 @@ public class GenerationConfig {
       Clock clock,
       @Value("${gitopshq.delivery.batch-size:25}") int batchSize) {
     return new GenerationActivitiesImpl(
-        generations, snapshots::load, renderer, repos, audit, new TransactionTemplate(transactions),
+        generations, charts, snapshots::load, renderer, repos, audit, new TransactionTemplate(transactions),
         clock, batchSize);
   }
 }
