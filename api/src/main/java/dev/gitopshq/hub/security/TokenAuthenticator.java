@@ -3,7 +3,9 @@ package dev.gitopshq.hub.security;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.identity.Role;
 import dev.gitopshq.activities.store.ApiTokenMapper;
+import dev.gitopshq.activities.store.MemberSessionMapper;
 import dev.gitopshq.activities.store.TokenPrincipal;
+import dev.gitopshq.activities.tokens.TokenKind;
 import dev.gitopshq.activities.tokens.Tokens;
 import java.time.Clock;
 import java.util.EnumSet;
@@ -15,10 +17,12 @@ import org.springframework.stereotype.Component;
 @Component
 public class TokenAuthenticator {
   private final ApiTokenMapper tokens;
+  private final MemberSessionMapper sessions;
   private final Clock clock;
 
-  public TokenAuthenticator(ApiTokenMapper tokens, Clock clock) {
+  public TokenAuthenticator(ApiTokenMapper tokens, MemberSessionMapper sessions, Clock clock) {
     this.tokens = tokens;
+    this.sessions = sessions;
     this.clock = clock;
   }
 
@@ -31,6 +35,10 @@ public class TokenAuthenticator {
   public Optional<HubPrincipal> authenticate(String token) {
     if (token == null || token.length() < 32 || token.length() > 256) {
       return Optional.empty();
+    }
+    // A hub session from an SSO sign-in: the member's current role, never more.
+    if (TokenKind.SESSION.matches(token)) {
+      return sessions.authenticate(Tokens.sha256Hex(token), clock.instant()).map(this::toPrincipal);
     }
     return tokens.authenticate(Tokens.sha256Hex(token), clock.instant()).map(this::toPrincipal);
   }
