@@ -61,7 +61,7 @@ policy-test: ## only the Rego checks: opa fmt, opa check --strict, opa test
 build: ## build all Java artifacts (mvn -DskipTests install)
 	@tools/dev/build-java.sh
 
-tools: ## build (or find cached) opa and temporal binaries
+tools: ## build (or find cached) the opa, temporal and Kubernetes (kube-apiserver, controller-manager, scheduler, kwok) binaries
 	@tools/build-tools.sh all
 
 # On demand only: never part of test or build. Options go through ARGS, e.g.

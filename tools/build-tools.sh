@@ -2,11 +2,14 @@
 # Builds the Go tools GitOpsHQ runs for real (OPA and the Temporal CLI / dev
 # server) from the pinned Go modules in tools/opa and tools/temporal.
 #
-#   tools/build-tools.sh [opa|temporal|helm|all]     (default: all)
+#   tools/build-tools.sh [opa|temporal|helm|kube|<tool>|all]     (default: all)
 #
-# `all` is opa and temporal. helm (the Helm CLI at the version helm-java
+# `all` is opa, temporal and the kube tools. helm (the Helm CLI at the version helm-java
 # embeds, tools/helm) is built only when asked for by name: the delivery
-# benchmark compares against it and builds it on demand.
+# benchmark compares against it and builds it on demand. `kube` is a real
+# Kubernetes control plane for the demo cluster and the end-to-end tests:
+# kube-apiserver, kube-controller-manager and kube-scheduler from
+# k8s.io/kubernetes (tools/kube) and kwok's simulated nodes (tools/kwok).
 #
 # Binaries are cached per version outside the checkout, in
 #   ${GITOPSHQ_TOOLS_CACHE:-$HOME/.cache/gitopshq/tools}/<name>-<version>/<name>
@@ -35,6 +38,15 @@ tool_ldflags() {
     # plain -s -w, so both keep Helm's default .Capabilities.KubeVersion (v1.20)
     # and render the same manifests.
     helm)     echo "-s -w -X helm.sh/helm/v3/internal/version.version=$2 -X helm.sh/helm/v3/internal/version.gitTreeState=clean" ;;
+    # Kubernetes' own build stamps its version into component-base and client-go;
+    # without it the server says v0.0.0-master+$Format:%H$ and kubectl cannot
+    # parse it.
+    kube-*)   local v=${2#v} p flags="-s -w"
+              for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+                flags+=" -X $p.gitVersion=$2 -X $p.gitMajor=${v%%.*} -X $p.gitMinor=$(echo "$v" | cut -d. -f2)"
+                flags+=" -X $p.gitTreeState=clean -X $p.buildDate=1970-01-01T00:00:00Z"
+              done
+              echo "$flags" ;;
     *)        echo "-s -w" ;;
   esac
 }
@@ -110,7 +122,7 @@ build_tool() {
   pkg=$(tool_package "$name")
   logfile="$cachedir/build.log"
   total=$(cd "$dir" && go list -deps "$pkg" 2>/dev/null | wc -l) || total=0
-  log "building $name $version from tools/$name/go.mod ($pkg)"
+  log "building $name $version from ${dir#"${REPO_ROOT}"/}/go.mod ($pkg)"
   info "first build only: this can take a few minutes (~$total packages); full log: $logfile"
   start=$(date +%s)
   # Build into a temporary name and rename at the end, so an interrupted
@@ -135,11 +147,12 @@ build_tool() {
 
 main() {
   local what=${1:-all} t
-  [ $# -le 1 ] || die "usage: tools/build-tools.sh [opa|temporal|helm|all]"
+  [ $# -le 1 ] || die "usage: tools/build-tools.sh [opa|temporal|helm|kube|all]"
   case "$what" in
     all) for t in "${DEFAULT_TOOLS[@]}"; do build_tool "$t"; done ;;
+    kube) for t in "${KUBE_TOOLS[@]}"; do build_tool "$t"; done ;;
     -h|--help) sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}" ;;
-    *) is_known_tool "$what" || die "unknown tool '$what'; usage: tools/build-tools.sh [opa|temporal|helm|all]"
+    *) is_known_tool "$what" || die "unknown tool '$what'; usage: tools/build-tools.sh [opa|temporal|helm|kube|all]"
        build_tool "$what" ;;
   esac
 }

@@ -41,15 +41,21 @@ die()  { printf '%serror:%s %s\n' "${__c_red}" "${__c_off}" "$*" >&2; exit 1; }
 # name -> module directory under tools/, Go module path that carries the
 # version, and the main package to build.
 # DEFAULT_TOOLS are what `build-tools.sh all` (make test, make run, make tools)
-# builds; helm is only for the delivery benchmark (bench/run-delivery.sh builds
-# it on demand), so nothing else pays its first build.
-DEFAULT_TOOLS=(opa temporal)
-KNOWN_TOOLS=(opa temporal helm)
+# builds: OPA, Temporal, and KUBE_TOOLS, the real Kubernetes control plane (one
+# module, tools/kube) with kwok's simulated nodes (tools/kwok) that
+# tools/dev/kube.sh runs; `build-tools.sh kube` builds only those. helm is only
+# for the delivery benchmark (bench/run-delivery.sh builds it on demand), so
+# nothing else pays its first build.
+KUBE_TOOLS=(kube-apiserver kube-controller-manager kube-scheduler kwok)
+DEFAULT_TOOLS=(opa temporal "${KUBE_TOOLS[@]}")
+KNOWN_TOOLS=(opa temporal helm "${KUBE_TOOLS[@]}")
 tool_module() {
   case "$1" in
     opa)      echo github.com/open-policy-agent/opa ;;
     temporal) echo github.com/temporalio/cli ;;
     helm)     echo helm.sh/helm/v3 ;;
+    kube-*)   echo k8s.io/kubernetes ;;
+    kwok)     echo sigs.k8s.io/kwok ;;
     *) return 1 ;;
   esac
 }
@@ -58,10 +64,17 @@ tool_package() {
     opa)      echo github.com/open-policy-agent/opa ;;
     temporal) echo github.com/temporalio/cli/cmd/temporal ;;
     helm)     echo helm.sh/helm/v3/cmd/helm ;;
+    kube-*)   echo "k8s.io/kubernetes/cmd/$1" ;;
+    kwok)     echo sigs.k8s.io/kwok/cmd/kwok ;;
     *) return 1 ;;
   esac
 }
-tool_dir() { echo "${TOOLS_DIR}/$1"; }
+tool_dir() {
+  case "$1" in
+    kube-*) echo "${TOOLS_DIR}/kube" ;;
+    *)      echo "${TOOLS_DIR}/$1" ;;
+  esac
+}
 
 is_known_tool() {
   local t

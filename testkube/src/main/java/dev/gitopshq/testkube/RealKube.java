@@ -1,0 +1,173 @@
+package dev.gitopshq.testkube;
+
+import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real Kubernetes control plane on loopback for end-to-end tests: etcd, kube-apiserver (RBAC on,
+ * server-side apply), kube-controller-manager, kube-scheduler and kwok's simulated node, started by
+ * {@code tools/dev/kube.sh} from the binaries {@code tools/build-tools.sh kube} builds.
+ *
+ * <p>One control plane serves a whole test JVM: {@link #shared()} starts it on first use and stops
+ * it when the JVM exits. Tests isolate themselves by namespace. Where the Fabric8 mock ({@link
+ * TestKube}) only stores objects, this one runs them: Deployments get ReplicaSets and Pods, Pods are
+ * scheduled onto the kwok node and turn Running, RBAC refuses what a role does not allow, and
+ * server-side apply computes field ownership.
+ */
+public final class RealKube implements AutoCloseable {
+  private static final Duration START_TIMEOUT = Duration.ofMinutes(20);
+  private static RealKube shared;
+
+  private final Path repoRoot;
+  private final Path dir;
+  private final String url;
+  private final Path kubeconfig;
+
+  private RealKube(Path repoRoot, Path dir, String url, Path kubeconfig) {
+    this.repoRoot = repoRoot;
+    this.dir = dir;
+    this.url = url;
+    this.kubeconfig = kubeconfig;
+  }
+
+  /** The JVM's control plane, started on first use (the first start may build the binaries). */
+  public static synchronized RealKube shared() {
+    if (shared == null) {
+      try {
+        Path dir = Files.createTempDirectory("gitopshq-kube-");
+        shared = start(repoRoot(), dir);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      RealKube k = shared;
+      Runtime.getRuntime().addShutdownHook(new Thread(k::close, "real-kube-stop"));
+    }
+    return shared;
+  }
+
+  /** Starts a control plane whose state lives in {@code dir}. */
+  public static RealKube start(Path repoRoot, Path dir) {
+    List<String> ready = run(repoRoot, START_TIMEOUT, "start", dir.toString());
+    String line =
+        ready.stream()
+            .filter(l -> l.startsWith("kube ready "))
+            .findFirst()
+            .orElseThrow(() -> new IllegalStateException("kube.sh did not say ready: " + ready));
+    // "kube ready <url> kubeconfig=<path>"
+    String[] parts = line.split(" ");
+    return new RealKube(
+        repoRoot, dir, parts[2], Path.of(parts[3].substring("kubeconfig=".length())));
+  }
+
+  /** The API server's URL ({@code https://127.0.0.1:<port>}). */
+  public String url() {
+    return url;
+  }
+
+  /** The admin kubeconfig ({@code system:masters}), usable by {@code kubectl} as it is. */
+  public Path kubeconfig() {
+    return kubeconfig;
+  }
+
+  /** A client with the admin's credentials. */
+  public KubernetesClient adminClient() {
+    try {
+      String yaml = Files.readString(kubeconfig, StandardCharsets.UTF_8);
+      return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(yaml)).build();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * A client that authenticates as a ServiceAccount with a fresh bound token (TokenRequest), the
+   * way an in-cluster agent does: it gets exactly what the account's roles allow.
+   */
+  public KubernetesClient serviceAccountClient(String namespace, String name) {
+    try (KubernetesClient admin = adminClient()) {
+      TokenRequest request =
+          new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build();
+      String token =
+          admin
+              .serviceAccounts()
+              .inNamespace(namespace)
+              .withName(name)
+              .tokenRequest(request)
+              .getStatus()
+              .getToken();
+      Config base = admin.getConfiguration();
+      Config config =
+          new ConfigBuilder()
+              .withMasterUrl(url)
+              .withCaCertData(base.getCaCertData())
+              .withCaCertFile(base.getCaCertFile())
+              .withOauthToken(token)
+              .withNamespace(namespace)
+              .build();
+      return new KubernetesClientBuilder().withConfig(config).build();
+    }
+  }
+
+  @Override
+  public void close() {
+    run(repoRoot, Duration.ofMinutes(1), "stop", dir.toString());
+  }
+
+  private static List<String> run(Path repoRoot, Duration timeout, String... args) {
+    Path script = repoRoot.resolve("tools/dev/kube.sh");
+    List<String> command = new java.util.ArrayList<>(List.of("bash", script.toString()));
+    command.addAll(List.of(args));
+    try {
+      Path out = Files.createTempFile("kube-sh-", ".log");
+      Process p =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(out.toFile())
+              .start();
+      if (!p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new IllegalStateException("kube.sh " + args[0] + " took over " + timeout);
+      }
+      List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
+      Files.deleteIfExists(out);
+      if (p.exitValue() != 0) {
+        throw new IllegalStateException(
+            "kube.sh " + args[0] + " failed: " + String.join("\n", lines));
+      }
+      return lines;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  /** The repository root: the system property the build sets, else the first parent with tools/. */
+  static Path repoRoot() {
+    String prop = System.getProperty("gitopshq.repo.root");
+    if (prop != null && !prop.isBlank()) {
+      return Path.of(prop).toAbsolutePath();
+    }
+    Path p = Path.of("").toAbsolutePath();
+    while (p != null && !Files.isRegularFile(p.resolve("tools/dev/kube.sh"))) {
+      p = p.getParent();
+    }
+    if (p == null) {
+      throw new IllegalStateException("no tools/dev/kube.sh above " + Path.of("").toAbsolutePath());
+    }
+    return p;
+  }
+}

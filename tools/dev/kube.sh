@@ -1,0 +1,310 @@
+#!/usr/bin/env bash
+# A real Kubernetes control plane on loopback, for the demo cluster of
+# `make run` and the agent's end-to-end tests:
+#
+#   etcd (Debian's etcd-server)  ->  kube-apiserver (RBAC on, server-side apply)
+#                                    kube-controller-manager, kube-scheduler
+#                                    kwok (simulated nodes: Pods run, logs stream)
+#
+#   tools/dev/kube.sh start DIR    start it (idempotent), print one line
+#                                  "kube ready <https-url> kubeconfig=<DIR>/admin.kubeconfig"
+#   tools/dev/kube.sh seed DIR [HUB_URL]
+#                                  the demo workloads (namespaces demo and payments:
+#                                  Deployments, Services, an Ingress, ConfigMaps, a
+#                                  Secret, a Job, a CronJob) and three Argo CD
+#                                  Applications with their status (tools/dev/demo-cluster)
+#   tools/dev/kube.sh stop DIR     stop every process it started from DIR
+#   tools/dev/kube.sh status DIR   say what runs
+#
+# Everything lives in DIR: the PKI (a self-made CA, the API server's serving
+# certificate, the service-account key pair, kwok's kubelet certificate), the
+# static token file, etcd's data, one log per process, pid files, and the admin
+# kubeconfig, which `kubectl` uses as it is. All ports are free loopback ports
+# chosen at start. The binaries are built from their Go modules by
+# `tools/build-tools.sh kube` (cached like opa and temporal); etcd is installed
+# with apt when it is missing.
+#
+# Container logs: kwok serves DIR/pod-logs/<namespace>.log (CRI format) for every
+# container in the namespaces demo and payments, and pod-logs.sh keeps appending
+# to them, so `kubectl logs -f` streams through the real API server.
+#
+# Env knobs: GITOPSHQ_KUBE_READY_TIMEOUT (seconds, default 60).
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+
+readonly PROCS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok pod-logs)
+readonly DEMO_DIR="${TOOLS_DIR}/dev/demo-cluster"
+# The namespaces whose Pods get the growing demo logs (pod-logs.sh writes one
+# file per namespace; kwok serves it for every container there).
+readonly LOG_NAMESPACES=(demo payments)
+readonly NODE_NAME=kwok-node-0
+
+usage() { die "usage: tools/dev/kube.sh start|stop|status DIR | seed DIR [HUB_URL]"; }
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+running() { # name dir
+  local pid
+  pid=$(cat "$2/run/$1.pid" 2>/dev/null) || return 1
+  kill -0 "$pid" 2>/dev/null
+}
+
+ensure_etcd() {
+  command -v etcd >/dev/null 2>&1 && return 0
+  [ "$(id -u)" = 0 ] || die "etcd is missing; install it with: sudo apt-get install etcd-server"
+  log "installing etcd (Debian's etcd-server)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q etcd-server >/dev/null 2>&1 ||
+    { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q etcd-server >/dev/null; } ||
+    die "could not install etcd-server with apt-get"
+}
+
+# The PKI and credentials, made once per DIR.
+make_pki() {
+  local d=$1/pki
+  [ -f "$d/done" ] && return 0
+  mkdir -p "$d"
+  (
+    cd "$d"
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 3650 \
+      -subj "/CN=gitopshq-dev-ca" 2>/dev/null
+    issue() { # name cn sans
+      openssl req -newkey rsa:2048 -nodes -keyout "$1.key" -out "$1.csr" -subj "/CN=$2" 2>/dev/null
+      printf 'subjectAltName=%s\nextendedKeyUsage=serverAuth,clientAuth\n' "$3" >"$1.ext"
+      openssl x509 -req -in "$1.csr" -CA ca.crt -CAkey ca.key -CAcreateserial -out "$1.crt" \
+        -days 3650 -extfile "$1.ext" 2>/dev/null
+      rm -f "$1.csr" "$1.ext"
+    }
+    issue apiserver kube-apiserver \
+      "IP:127.0.0.1,IP:10.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc"
+    issue kubelet "$NODE_NAME" "IP:127.0.0.1,DNS:localhost,DNS:$NODE_NAME"
+    issue apiserver-kubelet-client kube-apiserver-kubelet-client "DNS:localhost"
+    openssl genrsa -out sa.key 2048 2>/dev/null
+    openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null
+    # Static bearer tokens: the admin (system:masters) and one per control-plane
+    # component, each with the identity its built-in RBAC role expects.
+    tok() { od -An -tx1 -N24 /dev/urandom | tr -d ' \n'; }
+    {
+      echo "$(tok),admin,admin,system:masters"
+      echo "$(tok),system:kube-controller-manager,system:kube-controller-manager"
+      echo "$(tok),system:kube-scheduler,system:kube-scheduler"
+      echo "$(tok),kwok,kwok,system:masters"
+    } >tokens.csv
+    chmod 600 ./*.key tokens.csv
+    touch ./done
+  )
+}
+
+token_of() { awk -F, -v u="$2" '$2 == u { print $1 }' "$1/pki/tokens.csv"; }
+
+write_kubeconfig() { # dir user file url
+  local dir=$1 user=$2 file=$3 url=$4
+  cat >"$file" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: gitopshq-dev
+  cluster:
+    server: ${url}
+    certificate-authority: ${dir}/pki/ca.crt
+users:
+- name: ${user}
+  user:
+    token: $(token_of "$dir" "$user")
+contexts:
+- name: gitopshq-dev
+  context: {cluster: gitopshq-dev, user: ${user}}
+current-context: gitopshq-dev
+EOF
+  chmod 600 "$file"
+}
+
+launch() { # dir name cmd...
+  local dir=$1 name=$2; shift 2
+  setsid "$@" >"$dir/logs/$name.log" 2>&1 </dev/null &
+  echo $! >"$dir/run/$name.pid"
+}
+
+wait_until() { # seconds cmd...
+  local deadline=$(( $(date +%s) + $1 )); shift
+  until "$@" >/dev/null 2>&1; do
+    [ "$(date +%s)" -lt "$deadline" ] || return 1
+    sleep 0.3
+  done
+}
+
+start() {
+  local dir=$1 timeout=${GITOPSHQ_KUBE_READY_TIMEOUT:-60} url name
+  mkdir -p "$dir"/{run,logs,etcd}
+  dir=$(cd "$dir" && pwd)
+  if running kube-apiserver "$dir"; then
+    url=$(cat "$dir/run/url")
+    echo "kube ready ${url} kubeconfig=${dir}/admin.kubeconfig"
+    return 0
+  fi
+  stop "$dir" >/dev/null
+  ensure_etcd
+  local t
+  for t in kube-apiserver kube-controller-manager kube-scheduler kwok; do
+    [ -x "$("${TOOLS_DIR}/bin-path.sh" --no-check "$t")" ] || "${TOOLS_DIR}/build-tools.sh" kube
+  done
+  bin() { "${TOOLS_DIR}/bin-path.sh" "$1"; }
+  make_pki "$dir"
+
+  local etcd_port etcd_peer api_port cm_port sched_port kwok_port
+  etcd_port=$(free_port); etcd_peer=$(free_port); api_port=$(free_port)
+  cm_port=$(free_port); sched_port=$(free_port); kwok_port=$(free_port)
+  url="https://127.0.0.1:${api_port}"
+  echo "$url" >"$dir/run/url"
+  write_kubeconfig "$dir" admin "$dir/admin.kubeconfig" "$url"
+  write_kubeconfig "$dir" system:kube-controller-manager "$dir/run/controller-manager.kubeconfig" "$url"
+  write_kubeconfig "$dir" system:kube-scheduler "$dir/run/scheduler.kubeconfig" "$url"
+  write_kubeconfig "$dir" kwok "$dir/run/kwok.kubeconfig" "$url"
+
+  launch "$dir" etcd etcd --name gitopshq-dev --data-dir "$dir/etcd" \
+    --listen-client-urls "http://127.0.0.1:${etcd_port}" --advertise-client-urls "http://127.0.0.1:${etcd_port}" \
+    --listen-peer-urls "http://127.0.0.1:${etcd_peer}" --initial-advertise-peer-urls "http://127.0.0.1:${etcd_peer}" \
+    --initial-cluster "gitopshq-dev=http://127.0.0.1:${etcd_peer}" --quota-backend-bytes 1073741824 \
+    --log-level warn
+
+  local p=$dir/pki
+  # --endpoint-reconciler-type=none: otherwise it complains every 10 s that
+  # 127.0.0.1 is a loopback endpoint for the kubernetes Service.
+  launch "$dir" kube-apiserver "$(bin kube-apiserver)" \
+    --etcd-servers "http://127.0.0.1:${etcd_port}" \
+    --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$api_port" \
+    --tls-cert-file "$p/apiserver.crt" --tls-private-key-file "$p/apiserver.key" \
+    --client-ca-file "$p/ca.crt" --token-auth-file "$p/tokens.csv" \
+    --authorization-mode RBAC --service-cluster-ip-range 10.0.0.0/24 \
+    --service-account-issuer https://kubernetes.default.svc \
+    --service-account-key-file "$p/sa.pub" --service-account-signing-key-file "$p/sa.key" \
+    --kubelet-client-certificate "$p/apiserver-kubelet-client.crt" \
+    --kubelet-client-key "$p/apiserver-kubelet-client.key" \
+    --kubelet-preferred-address-types InternalIP \
+    --endpoint-reconciler-type none --allow-privileged=true \
+    --enable-priority-and-fairness=false --v 1
+
+  if ! wait_until "$timeout" kubectl --kubeconfig "$dir/admin.kubeconfig" get --raw /readyz; then
+    tail -n 20 "$dir/logs/kube-apiserver.log" >&2
+    die "kube-apiserver was not ready within ${timeout}s (logs: $dir/logs)"
+  fi
+
+  launch "$dir" kube-controller-manager "$(bin kube-controller-manager)" \
+    --kubeconfig "$dir/run/controller-manager.kubeconfig" \
+    --authentication-kubeconfig "$dir/run/controller-manager.kubeconfig" \
+    --authentication-skip-lookup=true --leader-elect=false \
+    --bind-address 127.0.0.1 --secure-port "$cm_port" \
+    --service-account-private-key-file "$p/sa.key" --root-ca-file "$p/ca.crt" \
+    --use-service-account-credentials=true --controllers '*,-nodeipam' --v 1
+  launch "$dir" kube-scheduler "$(bin kube-scheduler)" \
+    --kubeconfig "$dir/run/scheduler.kubeconfig" \
+    --authentication-kubeconfig "$dir/run/scheduler.kubeconfig" \
+    --authentication-skip-lookup=true --leader-elect=false \
+    --bind-address 127.0.0.1 --secure-port "$sched_port" --v 1
+  # kwok's --node-port must equal the port of its --server-address: the API
+  # server reaches the simulated kubelet (logs, exec) there.
+  write_kwok_config "$dir"
+  launch "$dir" pod-logs "${DEMO_DIR}/pod-logs.sh" "$dir/pod-logs"
+  launch "$dir" kwok "$(bin kwok)" --kubeconfig "$dir/run/kwok.kubeconfig" \
+    --manage-all-nodes=true --node-ip 127.0.0.1 --node-port "$kwok_port" \
+    --server-address "127.0.0.1:${kwok_port}" \
+    --tls-cert-file "$p/kubelet.crt" --tls-private-key-file "$p/kubelet.key" \
+    --config "$dir/run/kwok.yaml"
+
+  kubectl --kubeconfig "$dir/admin.kubeconfig" apply -f - >/dev/null <<EOF
+apiVersion: v1
+kind: Node
+metadata:
+  name: ${NODE_NAME}
+  annotations:
+    kwok.x-k8s.io/node: fake
+    node.alpha.kubernetes.io/ttl: "0"
+  labels:
+    kubernetes.io/hostname: ${NODE_NAME}
+    kubernetes.io/os: linux
+    kubernetes.io/arch: amd64
+    node-role.kubernetes.io/agent: ""
+    type: kwok
+status:
+  allocatable: {cpu: "32", memory: 256Gi, pods: "110"}
+  capacity: {cpu: "32", memory: 256Gi, pods: "110"}
+EOF
+  for name in "${PROCS[@]}"; do
+    running "$name" "$dir" || { tail -n 20 "$dir/logs/$name.log" >&2; die "$name exited (logs: $dir/logs/$name.log)"; }
+  done
+  echo "kube ready ${url} kubeconfig=${dir}/admin.kubeconfig"
+}
+
+# kwok's ClusterLogs: every container of a Pod in a LOG_NAMESPACES namespace
+# reads that namespace's file, and follows it.
+write_kwok_config() {
+  local dir=$1 ns first=1
+  mkdir -p "$dir/pod-logs"
+  {
+    for ns in "${LOG_NAMESPACES[@]}"; do
+      [ "$first" = 1 ] || echo "---"
+      first=0
+      : >>"$dir/pod-logs/$ns.log"
+      cat <<EOF
+kind: ClusterLogs
+apiVersion: kwok.x-k8s.io/v1alpha1
+metadata:
+  name: ${ns}-logs
+spec:
+  selector:
+    matchNamespaces: [${ns}]
+  logs:
+    - logsFile: ${dir}/pod-logs/${ns}.log
+      follow: true
+EOF
+    done
+  } >"$dir/run/kwok.yaml"
+}
+
+# The demo workloads and Argo CD Applications; idempotent (server-side apply).
+seed() {
+  local dir=$1 hub=${2:-http://localhost:8080} kc f app
+  kc=(kubectl --kubeconfig "$dir/admin.kubeconfig")
+  running kube-apiserver "$dir" || die "the control plane in $dir is not running (tools/dev/kube.sh start $dir)"
+  "${kc[@]}" apply --server-side --field-manager gitopshq-demo -f "${DEMO_DIR}/00-argocd-crd.yaml" >/dev/null
+  "${kc[@]}" wait --for condition=established --timeout 30s crd/applications.argoproj.io >/dev/null
+  for f in "${DEMO_DIR}"/[1-9]*.yaml; do
+    sed "s|HUB_URL|${hub}|g" "$f" |
+      "${kc[@]}" apply --server-side --field-manager gitopshq-demo -f - >/dev/null
+  done
+  for app in demo-dev payments monitoring; do
+    sed "s|HUB_URL|${hub}|g" "${DEMO_DIR}/${app}.status.yaml" >"$dir/run/${app}.status.yaml"
+    "${kc[@]}" -n argocd patch application "$app" --subresource status --type merge \
+      --patch-file "$dir/run/${app}.status.yaml" >/dev/null
+  done
+  echo "kube seeded: namespaces demo, payments; Argo CD applications demo-dev, payments, monitoring"
+}
+
+stop() {
+  local dir=$1 name pid
+  for name in pod-logs kwok kube-scheduler kube-controller-manager kube-apiserver etcd; do
+    pid=$(cat "$dir/run/$name.pid" 2>/dev/null) || continue
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+    rm -f "$dir/run/$name.pid"
+    echo "stopped $name"
+  done
+}
+
+status() {
+  local dir=$1 name
+  for name in "${PROCS[@]}"; do
+    if running "$name" "$dir"; then echo "$name: running (pid $(cat "$dir/run/$name.pid"))"; else echo "$name: stopped"; fi
+  done
+}
+
+[ $# -ge 2 ] || usage
+case "$1" in
+  start) start "$2" ;;
+  seed) seed "$(cd "$2" && pwd)" "${3:-}" ;;
+  stop) [ -d "$2" ] && stop "$2" ;;
+  status) status "$2" ;;
+  *) usage ;;
+esac
