@@ -187,6 +187,24 @@ class SsoIT {
   }
 
   @Test
+  void anIdTokenWithoutTheSignInsNonceIsRefused() {
+    Browser browser = new Browser();
+    Browser.Page callback = toCallback(browser, "demo", "demo-pass");
+    String state = Browser.params(callback.next().getRawQuery()).get("state");
+    // The provider puts the nonce of the authorization request into the ID token; a sign-in
+    // expecting another one (a replayed or injected ID token) must not get a session.
+    HubTestSupport.exec(
+        "update oidc_logins set nonce = 'another-nonce' where state_hash = ?", Tokens.sha256Hex(state));
+    long sessions = HubTestSupport.count("select count(*) from member_sessions");
+
+    Browser.Page done = browser.get(callback.next());
+
+    assertThat(done.status()).isEqualTo(401);
+    assertThat(done.body()).contains("ID token is not valid");
+    assertThat(HubTestSupport.count("select count(*) from member_sessions")).isEqualTo(sessions);
+  }
+
+  @Test
   void aCallbackFromAnotherBrowserOrUsedTwiceIsRefused() {
     Browser browser = new Browser();
     Browser.Page callback = toCallback(browser, "demo", "demo-pass");
