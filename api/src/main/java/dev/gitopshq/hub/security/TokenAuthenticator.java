@@ -28,7 +28,8 @@ public class TokenAuthenticator {
 
   /**
    * The principal for a token, or empty for anything that is not a live API token. Issued tokens
-   * are {@code ghqp_}/{@code ghqs_} + 64 hex, but an operator-chosen bootstrap token
+   * are {@code ghqp_}/{@code ghqs_} + 64 hex (and SSO sessions {@code ghqo_} + 64 hex, looked up
+   * in their own table), but an operator-chosen bootstrap token
    * (GITOPSHQ_BOOTSTRAP_TOKEN) may have any shape of 32 to 256 characters, so only the length is
    * checked before the hash lookup.
    */
