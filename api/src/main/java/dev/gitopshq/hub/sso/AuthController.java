@@ -4,6 +4,8 @@ import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.springframework.http.HttpHeaders;
@@ -34,11 +36,13 @@ public class AuthController {
   private final OidcProperties config;
   private final SsoLogin login;
   private final SsoMembers members;
+  private final Clock clock;
 
-  public AuthController(OidcProperties config, SsoLogin login, SsoMembers members) {
+  public AuthController(OidcProperties config, SsoLogin login, SsoMembers members, Clock clock) {
     this.config = config;
     this.login = login;
     this.members = members;
+    this.clock = clock;
   }
 
   record Sso(
@@ -125,7 +129,7 @@ public class AuthController {
       throw ApiException.invalid("code", "is required");
     }
     SsoMembers.IssuedSession s = login.complete(state, code, browserState);
-    long seconds = Math.max(0, s.expiresAt().getEpochSecond() - Instant.now().getEpochSecond());
+    long seconds = Math.max(0, Duration.between(clock.instant(), s.expiresAt()).toSeconds());
     URI target =
         URI.create(config.postLoginRedirect() + "#session_token=" + s.token() + "&expires_in=" + seconds);
     return ResponseEntity.status(HttpStatus.FOUND)
