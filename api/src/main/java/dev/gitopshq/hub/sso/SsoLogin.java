@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtException;
 import org.springframework.stereotype.Service;
@@ -139,7 +140,7 @@ public class SsoLogin {
     if (!login.nonce().equals(jwt.getClaimAsString("nonce"))) {
       throw OidcProvider.refused("the identity provider's ID token is not valid");
     }
-    return members.signIn(identity(jwt), "browser");
+    return signIn(identity(jwt), "browser");
   }
 
   /**
@@ -155,7 +156,19 @@ public class SsoLogin {
     } catch (JwtException e) {
       throw ApiException.unauthorized();
     }
-    return members.signIn(identity(jwt), "cli");
+    return signIn(identity(jwt), "cli");
+  }
+
+  /**
+   * Signs the identity in. Two first sign-ins of one person at once both try to create the
+   * member; the loser's transaction rolls back on the unique email and runs again, finding it.
+   */
+  private SsoMembers.IssuedSession signIn(SsoMembers.Identity id, String client) {
+    try {
+      return members.signIn(id, client);
+    } catch (DuplicateKeyException e) {
+      return members.signIn(id, client);
+    }
   }
 
   private SsoMembers.Identity identity(Jwt jwt) {

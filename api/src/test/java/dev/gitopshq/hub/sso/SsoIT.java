@@ -149,6 +149,35 @@ class SsoIT {
   }
 
   @Test
+  void theMappingIsAppliedAgainAtEverySignInAndSessionsFollowTheCurrentRole() {
+    Browser browser = new Browser();
+    Browser.Page done = browser.get(toCallback(browser, "demo", "demo-pass").next());
+    String session = Browser.params(URI.create(done.location()).getRawFragment()).get("session_token");
+    String id = member("demo@example.com").get("id").asText();
+    assertThat(hub.get("/api/v2/audit", session).status()).isEqualTo(200);
+
+    // An owner lowers demo to viewer in the hub: the open session acts as a viewer at once.
+    assertThat(hub.patch("/api/v2/members/" + id, OWNER_TOKEN, Map.of("role", "viewer")).status())
+        .isEqualTo(200);
+    assertThat(hub.get("/api/v2/audit", session).status()).isEqualTo(403);
+
+    // The next sign-in applies the group mapping again (admin), and audits the change.
+    Browser again = new Browser();
+    String next =
+        Browser.params(URI.create(again.get(toCallback(again, "demo", "demo-pass").next()).location())
+                .getRawFragment())
+            .get("session_token");
+    assertThat(member("demo@example.com").get("role").asText()).isEqualTo("admin");
+    assertThat(hub.get("/api/v2/audit", next).status()).isEqualTo(200);
+    JsonNode applied =
+        hub.get("/api/v2/audit?action=member.sso_mapping_applied&target=" + id, OWNER_TOKEN)
+            .body().get("items").get(0);
+    assertThat(applied.get("details").get("role").get("from").asText()).isEqualTo("viewer");
+    assertThat(applied.get("details").get("role").get("to").asText()).isEqualTo("admin");
+    assertThat(applied.get("actor").get("type").asText()).isEqualTo("system");
+  }
+
+  @Test
   void theLoginRedirectCarriesStateNonceAndAnS256Challenge() {
     Browser browser = new Browser();
     Browser.Page login = browser.get(hubUri("/api/v2/auth/oidc/login"));
