@@ -23,9 +23,15 @@ public record IdpProperties(String issuer, List<User> users, List<Client> client
    * A person.
    *
    * @param groups put into the {@code groups} claim of ID and access tokens
+   * @param emailVerified the {@code email_verified} claim; left out of tokens when unset
    */
   public record User(
-      String username, String password, String email, String name, List<String> groups) {
+      String username,
+      String password,
+      String email,
+      String name,
+      List<String> groups,
+      Boolean emailVerified) {
     public User {
       groups = groups == null ? List.of() : List.copyOf(groups);
     }

@@ -146,13 +146,16 @@ public class IdpSecurityConfig {
       props
           .user(ctx.getPrincipal().getName())
           .ifPresent(
-              u ->
-                  ctx.getClaims()
-                      .claim("groups", u.groups())
-                      .claim("email", u.email())
-                      .claim("email_verified", true)
-                      .claim("name", u.name())
-                      .claim("preferred_username", u.username()));
+              u -> {
+                ctx.getClaims()
+                    .claim("groups", u.groups())
+                    .claim("email", u.email())
+                    .claim("name", u.name())
+                    .claim("preferred_username", u.username());
+                if (u.emailVerified() != null) {
+                  ctx.getClaims().claim("email_verified", u.emailVerified());
+                }
+              });
     };
   }
 

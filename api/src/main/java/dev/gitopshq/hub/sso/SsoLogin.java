@@ -190,6 +190,7 @@ public class SsoLogin {
         config.issuer(),
         jwt.getSubject(),
         email.toLowerCase(java.util.Locale.ROOT),
+        Boolean.TRUE.equals(jwt.getClaims().get("email_verified")),
         name,
         groups(jwt.getClaims().get(config.groupsClaim())));
   }

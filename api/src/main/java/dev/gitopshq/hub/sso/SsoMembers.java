@@ -58,7 +58,13 @@ public class SsoMembers {
   }
 
   /** Who the provider says signed in: verified claims of an ID token or access token. */
-  record Identity(String issuer, String subject, String email, String name, List<String> groups) {}
+  record Identity(
+      String issuer,
+      String subject,
+      String email,
+      boolean emailVerified,
+      String name,
+      List<String> groups) {}
 
   /** A session just issued: the token is returned once and only its hash is stored. */
   public record IssuedSession(String token, UUID sessionId, Instant expiresAt, MemberRow member) {
@@ -94,6 +100,13 @@ public class SsoMembers {
     } else {
       Optional<MemberRow> byEmail = members.findByEmail(orgId, id.email());
       if (byEmail.isPresent()) {
+        // Linking hands an existing account (maybe an owner's) to whoever the provider says owns
+        // the address: only when the provider vouches for it.
+        if (!id.emailVerified()) {
+          throw ApiException.forbidden(
+              "a member with your email exists; the identity provider must verify the email"
+                  + " (email_verified) before it can be linked");
+        }
         member = byEmail.get();
         if (members.linkOidcIdentity(orgId, member.id(), id.issuer(), id.subject()) != 1) {
           throw new IllegalStateException("member " + member.id() + " vanished while linking");

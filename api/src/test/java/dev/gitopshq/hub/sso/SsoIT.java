@@ -50,6 +50,11 @@ class SsoIT {
     user(users, 1, "lee", "lee-pass", List.of("developers"));
     user(users, 2, "dev", "dev-pass", List.of("developers", "unmapped"));
     user(users, 3, "outsider", "outsider-pass", List.of("contractors"));
+    // Claims the address of an existing admin, without the provider verifying it.
+    String m = "--idp.users[4].";
+    users.addAll(
+        List.of(m + "username=mallory", m + "password=mallory-pass", m + "email=kim@example.com",
+            m + "name=Mallory", m + "groups[0]=developers"));
     List<String> args = new ArrayList<>(users);
     args.addAll(
         List.of(
@@ -92,6 +97,13 @@ class SsoIT {
                     Map.of("email", "lee@example.com", "name", "Lee", "role", "member", "teams", List.of()))
                 .status())
         .isEqualTo(201);
+    assertThat(
+            hub.post(
+                    "/api/v2/members",
+                    OWNER_TOKEN,
+                    Map.of("email", "kim@example.com", "name", "Kim", "role", "admin"))
+                .status())
+        .isEqualTo(201);
     idp.awaitReady();
     otherIdp.awaitReady();
   }
@@ -102,6 +114,7 @@ class SsoIT {
     args.add(p + "password=" + password);
     args.add(p + "email=" + name + "@example.com");
     args.add(p + "name=" + name.toUpperCase());
+    args.add(p + "email-verified=true");
     for (int g = 0; g < groups.size(); g++) {
       args.add(p + "groups[" + g + "]=" + groups.get(g));
     }
@@ -260,6 +273,24 @@ class SsoIT {
     assertThat(done.status()).isEqualTo(403);
     assertThat(done.body()).contains("none of your groups");
     assertThat(HubTestSupport.count("select count(*) from members where email = 'outsider@example.com'"))
+        .isZero();
+  }
+
+  @Test
+  void anUnverifiedEmailDoesNotTakeOverAnExistingMember() {
+    Browser browser = new Browser();
+    Browser.Page done = browser.get(toCallback(browser, "mallory", "mallory-pass").next());
+    assertThat(done.status()).isEqualTo(403);
+    assertThat(done.body()).contains("email_verified");
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from members where email = 'kim@example.com' and oidc_subject is null"
+                    + " and role = 'admin'"))
+        .isEqualTo(1);
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from member_sessions s join members m on m.id = s.member_id"
+                    + " where m.email = 'kim@example.com'"))
         .isZero();
   }
 
