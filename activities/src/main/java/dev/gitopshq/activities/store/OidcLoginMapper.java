@@ -47,4 +47,8 @@ public interface OidcLoginMapper {
 
   @Delete("delete from oidc_logins where expires_at <= #{now}")
   int deleteExpired(@Param("now") Instant now);
+
+  /** Sign-ins in flight, expired or not. */
+  @Select("select count(*) from oidc_logins")
+  long count();
 }

@@ -38,6 +38,12 @@ public class SsoLogin {
   /** How long a browser has between the redirect to the provider and the callback. */
   static final Duration LOGIN_TTL = Duration.ofMinutes(10);
 
+  /**
+   * Sign-ins in flight the hub keeps at most: starting one needs no token, so a flood of them
+   * is answered with 429 instead of filling the table.
+   */
+  static final long MAX_PENDING_LOGINS = 10_000;
+
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
   private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
@@ -86,6 +92,10 @@ public class SsoLogin {
     Instant now = clock.instant();
     String stateHash = Tokens.sha256Hex(state);
     logins.deleteExpired(now);
+    if (logins.count() >= MAX_PENDING_LOGINS) {
+      throw new ApiException(
+          new ApiError(429, "too_many_requests", "too many sign-ins in progress; try again in a few minutes", null));
+    }
     logins.insert(
         new OidcLogin(
             stateHash, org.id(), nonce,

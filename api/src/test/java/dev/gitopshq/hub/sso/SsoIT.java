@@ -267,6 +267,24 @@ class SsoIT {
   }
 
   @Test
+  void aFloodOfUnfinishedSignInsIsRefusedAtTheCap() {
+    HubTestSupport.exec(
+        "insert into oidc_logins (state_hash, org_id, nonce, code_verifier, created_at, expires_at)"
+            + " select md5(g::text) || md5(g::text), (select id from organizations where slug = 'default'),"
+            + " 'n', '\\x00'::bytea, now(), now() + interval '10 minutes'"
+            + " from generate_series(1, ?) g",
+        (int) SsoLogin.MAX_PENDING_LOGINS);
+    try {
+      Browser.Page refused = new Browser().get(hubUri("/api/v2/auth/oidc/login"));
+      assertThat(refused.status()).isEqualTo(429);
+      assertThat(refused.body()).contains("too many sign-ins");
+    } finally {
+      HubTestSupport.exec("delete from oidc_logins where nonce = 'n'");
+    }
+    assertThat(new Browser().get(hubUri("/api/v2/auth/oidc/login")).status()).isEqualTo(302);
+  }
+
+  @Test
   void aUserInNoMappedGroupIsRefused() {
     Browser browser = new Browser();
     Browser.Page done = browser.get(toCallback(browser, "outsider", "outsider-pass").next());
