@@ -3,7 +3,6 @@ package dev.gitopshq.hub.sso;
 import dev.gitopshq.activities.crypto.SecretBox;
 import dev.gitopshq.activities.store.OidcLoginMapper;
 import dev.gitopshq.activities.store.OidcLoginMapper.OidcLogin;
-import dev.gitopshq.activities.store.OrgMapper;
 import dev.gitopshq.activities.store.OrgRow;
 import dev.gitopshq.activities.tokens.Tokens;
 import dev.gitopshq.hub.web.ApiError;
@@ -52,7 +51,6 @@ public class SsoLogin {
   private final OidcProperties config;
   private final OidcProvider provider;
   private final OidcLoginMapper logins;
-  private final OrgMapper orgs;
   private final SecretBox box;
   private final SsoMembers members;
   private final Clock clock;
@@ -61,14 +59,12 @@ public class SsoLogin {
       OidcProperties config,
       OidcProvider provider,
       OidcLoginMapper logins,
-      OrgMapper orgs,
       SecretBox box,
       SsoMembers members,
       Clock clock) {
     this.config = config;
     this.provider = provider;
     this.logins = logins;
-    this.orgs = orgs;
     this.box = box;
     this.members = members;
     this.clock = clock;
@@ -85,7 +81,7 @@ public class SsoLogin {
   public Started start() {
     requireEnabled();
     OidcProvider.Metadata m = provider.metadata();
-    OrgRow org = org();
+    OrgRow org = members.organization();
     String state = random();
     String nonce = random();
     String verifier = random();
@@ -218,18 +214,6 @@ public class SsoLogin {
       }
     }
     return out;
-  }
-
-  private OrgRow org() {
-    return orgs.findBySlug(config.organization())
-        .orElseThrow(
-            () ->
-                new ApiException(
-                    new ApiError(
-                        503, "sso_unavailable",
-                        "SSO is configured for organization '" + config.organization()
-                            + "', which does not exist",
-                        null)));
   }
 
   private void requireEnabled() {

@@ -74,18 +74,22 @@ public class SsoMembers {
     }
   }
 
+  /** The organization SSO members join; 503 when the configured one does not exist. */
+  OrgRow organization() {
+    return orgs.findBySlug(config.organization())
+        .orElseThrow(
+            () ->
+                new ApiException(
+                    new ApiError(
+                        503, "sso_unavailable",
+                        "SSO is configured for organization '" + config.organization()
+                            + "', which does not exist",
+                        null)));
+  }
+
   @Transactional
   public IssuedSession signIn(Identity id, String client) {
-    OrgRow org =
-        orgs.findBySlug(config.organization())
-            .orElseThrow(
-                () ->
-                    new ApiException(
-                        new ApiError(
-                            503, "sso_unavailable",
-                            "SSO is configured for organization '" + config.organization()
-                                + "', which does not exist",
-                            null)));
+    OrgRow org = organization();
     GroupMapping.Grant grant =
         GroupMapping.apply(config, id.groups())
             .orElseThrow(
