@@ -28,7 +28,7 @@ export JAVA_HOME := $(JAVA_HOME_FOUND)
 export PATH := $(JAVA_HOME_FOUND)/bin:$(PATH)
 endif
 
-.PHONY: help run test build tools policy-test clean reset bench-delivery
+.PHONY: help run test build tools policy-test ui-test clean reset bench-delivery
 
 help: ## list the targets
 	@echo "GitOpsHQ: make <target>"
@@ -45,14 +45,24 @@ run: ## start the dev stack (PostgreSQL, Temporal, OPA, test Kubernetes API, hub
 # GITOPSHQ_TEST_DB_URL names when it points at another database on this server.
 # Then the Java suite with the real OPA and Temporal binaries (the hub-restart
 # tests run on the real Temporal dev server), then the Rego checks.
-test: ## the whole test suite: Maven verify (unit + integration) and the Rego checks/tests
+test: ## the whole test suite: Maven verify (unit + integration), the Rego checks/tests, the UI's Vitest and Playwright tests
 	@db="$${GITOPSHQ_TEST_DB_URL##*/}"; db="$${db%%\?*}"; \
 	  tools/dev/postgres.sh gitopshq gitopshq_test $$([ "$$db" = gitopshq_test ] || echo "$$db")
 	@tools/build-tools.sh all
+	@tools/ui.sh build
 	@export GITOPSHQ_OPA_BIN="$$(tools/bin-path.sh opa)" GITOPSHQ_TEMPORAL_BIN="$$(tools/bin-path.sh temporal)"; \
 	  echo "==> mvn verify$(if $(MVN_ARGS), $(MVN_ARGS)) (GITOPSHQ_OPA_BIN=$$GITOPSHQ_OPA_BIN GITOPSHQ_TEMPORAL_BIN=$$GITOPSHQ_TEMPORAL_BIN)"; \
 	  tools/mvn.sh verify $(MVN_ARGS)
 	@GITOPSHQ_OPA_BIN="$$(tools/bin-path.sh opa)" tools/policy-test.sh
+	@tools/ui.sh test
+	@tools/ui.sh e2e
+
+ui-test: ## only the web UI's tests: Vitest, then Playwright in Debian's chromium against a stack it starts
+	@tools/ui.sh build
+	@tools/ui.sh test
+	@tools/build-tools.sh all
+	@tools/dev/build-java.sh --if-changed
+	@tools/ui.sh e2e
 
 policy-test: ## only the Rego checks: opa fmt, opa check --strict, opa test
 	@tools/build-tools.sh opa

@@ -17,7 +17,8 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
-STAMP="${STATE_DIR}/build.stamp"
+# The build belongs to the checkout, not to one stack's state directory.
+STAMP="${REPO_ROOT}/.gitopshq/build.stamp"
 JARS=(
   api/target/gitopshq-hub.jar
   agent/target/gitopshq-agent.jar
@@ -73,9 +74,10 @@ main() {
 
   # Missing Maven or JDK: let mvn.sh say so in one line, before we announce a build.
   "${TOOLS_DIR}/mvn.sh" --check || exit 1
+  "${TOOLS_DIR}/ui.sh" build
   log "building Java artifacts ($reason): mvn -q -DskipTests install"
   info "this takes a while; the very first build also downloads the dependencies"
-  mkdir -p "${STATE_DIR}"
+  mkdir -p "$(dirname "${STAMP}")"
   # Take the timestamp *before* Maven runs: a file saved during the build is
   # then newer than the stamp and triggers the next build.
   touch "${STAMP}.new"

@@ -23,15 +23,21 @@
 #   GITOPSHQ_HUB_TIMEOUT       seconds to wait for the hub to be healthy (120)
 #   GITOPSHQ_CONNECT_TIMEOUT   seconds to wait for the demo cluster to be Connected (120)
 #   GITOPSHQ_HUB_JAVA_OPTS, GITOPSHQ_AGENT_JAVA_OPTS   extra JVM options
+#   GITOPSHQ_STATE_DIR         where state and logs live (.gitopshq)
+#   GITOPSHQ_SKIP_JAVA_BUILD=1 run the jars as they are (the UI's end-to-end tests,
+#                              right after `mvn verify` built them)
+#   GITOPSHQ_HUB_PORT, GITOPSHQ_GRPC_PORT, GITOPSHQ_TEMPORAL_PORT,
+#   GITOPSHQ_TEMPORAL_UI_PORT, GITOPSHQ_OPA_PORT   the ports above (the UI's
+#                              end-to-end tests run a second stack on free ports)
 #   GITOPSHQ_DEV_IDP_PORT      port of the development OIDC provider (9000)
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
 # --- configuration ------------------------------------------------------------
 readonly HOST=127.0.0.1
-readonly HUB_HTTP_PORT=8080 HUB_GRPC_PORT=50051
-readonly TEMPORAL_PORT=7233 TEMPORAL_UI_PORT=8233
-readonly OPA_PORT=8181
+readonly HUB_HTTP_PORT=${GITOPSHQ_HUB_PORT:-8080} HUB_GRPC_PORT=${GITOPSHQ_GRPC_PORT:-50051}
+readonly TEMPORAL_PORT=${GITOPSHQ_TEMPORAL_PORT:-7233} TEMPORAL_UI_PORT=${GITOPSHQ_TEMPORAL_UI_PORT:-8233}
+readonly OPA_PORT=${GITOPSHQ_OPA_PORT:-8181}
 readonly HUB_URL="http://${HOST}:${HUB_HTTP_PORT}"
 readonly OPA_URL="http://${HOST}:${OPA_PORT}"
 readonly IDP_PORT="${GITOPSHQ_DEV_IDP_PORT:-9000}"
@@ -283,6 +289,10 @@ build_tools() {
 }
 
 build_java() {
+  if [ "${GITOPSHQ_SKIP_JAVA_BUILD:-0}" = 1 ]; then
+    info "Java build skipped (GITOPSHQ_SKIP_JAVA_BUILD=1): using the jars in */target as they are"
+    return 0
+  fi
   "${TOOLS_DIR}/dev/build-java.sh" --if-changed
 }
 
@@ -357,6 +367,7 @@ launch_idp() {
   start_proc idp env \
     GITOPSHQ_DEV_IDP_PORT="${IDP_PORT}" GITOPSHQ_DEV_IDP_ISSUER="${IDP_URL}" \
     GITOPSHQ_DEV_IDP_DEMO_PASSWORD="${password}" GITOPSHQ_DEV_IDP_DEV_PASSWORD="${password}" \
+    GITOPSHQ_DEV_IDP_REDIRECT_URIS="http://localhost:${HUB_HTTP_PORT}/api/v2/auth/oidc/callback,${HUB_URL}/api/v2/auth/oidc/callback" \
     "${JAVA}" "${JVM_OPTS[@]}" -Xmx192m -jar "${IDP_JAR}" --server.address="${HOST}"
 }
 
@@ -377,6 +388,7 @@ launch_hub() {
     TEMPORAL_ADDRESS="${HOST}:${TEMPORAL_PORT}" \
     OPA_URL="${OPA_URL}" \
     GITOPSHQ_DATA_DIR="${DATA_DIR}" \
+    GITOPSHQ_HTTP_PORT="${HUB_HTTP_PORT}" AGENT_GRPC_PORT="${HUB_GRPC_PORT}" \
     AGENT_GRPC_PUBLIC_ADDRESS="${HOST}:${HUB_GRPC_PORT}" \
     AGENT_GRPC_TLS_CERT="${TLS_DIR}/hub.crt" AGENT_GRPC_TLS_KEY="${TLS_DIR}/hub.key" \
     GITOPSHQ_OIDC_ISSUER="${IDP_URL}" GITOPSHQ_OIDC_CLIENT_ID=gitopshq-ui \
@@ -598,6 +610,7 @@ print_summary() {
 
   GitOpsHQ dev stack is running (Ctrl-C stops it)
 
+  Web UI               ${HUB_URL}/   (sign in with the owner API token below)
   Hub REST             ${HUB_URL}
   REST API base        ${HUB_URL}/api/v2
   Agent gRPC (TLS)     ${HOST}:${HUB_GRPC_PORT}   (local CA: .gitopshq/tls/ca.crt)

@@ -23,7 +23,7 @@ REPO_ROOT="$(cd "${TOOLS_DIR}/.." && pwd)"
 TOOLS_CACHE="${GITOPSHQ_TOOLS_CACHE:-${HOME:-/root}/.cache/gitopshq/tools}"
 
 # Everything `make run` writes goes here (gitignored).
-STATE_DIR="${REPO_ROOT}/.gitopshq"
+STATE_DIR="${GITOPSHQ_STATE_DIR:-${REPO_ROOT}/.gitopshq}"
 
 # --- logging --------------------------------------------------------------
 # Colour only when talking to a terminal; CI logs stay plain text.

@@ -58,6 +58,19 @@ class PeopleApiIT {
   }
 
   @Test
+  void meSaysWhoTheCallerIsAndWhatTheTokenMayDo() {
+    String viewer = memberWithToken("viewer");
+    Response me = hub.get("/api/v2/me", viewer);
+    assertThat(me.status()).isEqualTo(200);
+    assertThat(me.body().get("type").asText()).isEqualTo("member");
+    assertThat(me.body().get("role").asText()).isEqualTo("viewer");
+    List<String> permissions = new java.util.ArrayList<>();
+    me.body().get("permissions").forEach(p -> permissions.add(p.asText()));
+    assertThat(permissions).contains("clusters:read").doesNotContain("clusters:write", "audit:read");
+    assertThat(hub.get("/api/v2/me", "ghqp_" + "0".repeat(64)).status()).isEqualTo(401);
+  }
+
+  @Test
   void rolesDecideWhatACallerMayDo() {
     String admin = memberWithToken("admin");
     String viewer = memberWithToken("viewer");

@@ -1,0 +1,241 @@
+// End-to-end tests of the web UI in Debian's chromium (playwright-core, no browser download)
+// against a real hub stack that tools/ui.sh e2e starts: PostgreSQL, Temporal, OPA, the hub with
+// this UI in its jar, the test Kubernetes API and the demo agent.
+//
+//   GITOPSHQ_E2E_URL=http://127.0.0.1:PORT GITOPSHQ_E2E_TOKEN=<owner token> node e2e/run.mjs
+//
+// Each scenario is what a person does, found by role and label. Screenshots of the main pages go
+// to test-results/screenshots/. The last line is "N passed, N failed".
+import { chromium } from "playwright-core";
+import { readFileSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import assert from "node:assert/strict";
+
+const BASE = process.env.GITOPSHQ_E2E_URL;
+const OWNER = process.env.GITOPSHQ_E2E_TOKEN;
+if (!BASE || !OWNER) {
+  console.error("GITOPSHQ_E2E_URL and GITOPSHQ_E2E_TOKEN are required (tools/ui.sh e2e sets them)");
+  process.exit(2);
+}
+const SHOTS = "test-results/screenshots";
+mkdirSync(SHOTS, { recursive: true });
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const TIMEOUT = 60_000;
+
+/** The REST API with a token, for the setup a scenario needs before the browser part. */
+async function rest(token, method, path, body) {
+  const res = await fetch(`${BASE}/api/v2${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body ? { "Content-Type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+});
+
+async function signIn(token, width = 1280) {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  await page.goto(`${BASE}/`);
+  await page.getByLabel("API token").fill(token);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("navigation", { name: "Main" }).waitFor();
+  return page;
+}
+
+/** axe-core on the current page: no serious or critical violations. */
+async function accessible(page, what) {
+  await page.addScriptTag({ content: AXE });
+  const result = await page.evaluate(async () => await window.axe.run(document, { resultTypes: ["violations"] }));
+  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  assert.deepEqual(
+    bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    [],
+    `accessibility violations on ${what}`,
+  );
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
+
+// --- setup shared by the scenarios -------------------------------------------------------------
+const clusters = await rest(OWNER, "GET", "/clusters");
+const demo = clusters.items.find((c) => c.name === "demo");
+assert.ok(demo, "the stack has the demo cluster");
+const approver = await rest(OWNER, "POST", "/members", { email: "approver@example.com", name: "Alex Approver", role: "admin" });
+const approverToken = (await rest(OWNER, "POST", `/members/${approver.id}/tokens`, { name: "e2e" })).token;
+// Scale needs one approval by an admin or owner on the demo cluster.
+await rest(OWNER, "PUT", `/clusters/${demo.id}/approval-policy`, {
+  requireApproval: ["scale"],
+  requiredApprovers: 1,
+  approverRoles: ["admin", "owner"],
+});
+
+const scenarios = [];
+const scenario = (name, fn) => scenarios.push({ name, fn });
+
+scenario("register a cluster, and the demo agent is Connected", async () => {
+  const page = await signIn(OWNER);
+  await page.getByRole("link", { name: "Clusters" }).click();
+  const row = page.getByRole("row").filter({ hasText: "Demo cluster" });
+  await row.getByText("Connected").waitFor();
+  await accessible(page, "Clusters");
+  await shot(page, "clusters");
+  await page.getByRole("button", { name: "Register cluster" }).click();
+  const dialog = page.getByRole("dialog", { name: "Register cluster" });
+  await dialog.getByLabel("Name", { exact: true }).fill("e2e-prod");
+  await dialog.getByLabel("Environment").fill("production");
+  await dialog.getByLabel("Labels").fill("tier=production");
+  await dialog.getByRole("button", { name: "Register" }).click();
+  const token = await dialog.getByLabel("Registration token").inputValue();
+  assert.match(token, /^ghqa_reg_[0-9a-f]{64}$/);
+  await dialog.getByText(/helm upgrade --install/).waitFor();
+  await shot(page, "register-cluster");
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await page.getByRole("row").filter({ hasText: "e2e-prod" }).getByText("Pending").waitFor();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, "clusters-390px");
+  await page.context().close();
+});
+
+scenario("a scale that needs approval: the requester cannot approve it, a second admin does, it completes", async () => {
+  const owner = await signIn(OWNER);
+  await owner.goto(`${BASE}/clusters/${demo.id}/commands`);
+  const form = owner.getByRole("form", { name: "New command" });
+  await form.getByLabel("Command type").selectOption("scale");
+  await form.getByLabel("Namespace").fill("demo");
+  await form.getByLabel("Deployment").fill("web");
+  await form.getByLabel("Replicas").fill("3");
+  await form.getByLabel("Reason").fill("e2e: more replicas");
+  await form.getByRole("button", { name: "Request command" }).click();
+  await form.getByRole("link", { name: /command/ }).click();
+  await owner.getByText("pending approval", { exact: true }).first().waitFor();
+  await owner.getByText(/four-eyes rules mean someone else must approve it/).waitFor();
+  await owner.getByText(/require_approval by policy .* version \d+/).waitFor();
+  const commandUrl = owner.url();
+  await shot(owner, "command-pending");
+  // The requester's inbox does not offer their own request.
+  await owner.getByRole("link", { name: "Approvals" }).click();
+  await owner.getByText("Nothing waits for you.").waitFor();
+  await owner.context().close();
+
+  const second = await signIn(approverToken);
+  await second.getByRole("link", { name: "Approvals" }).click();
+  const item = second.getByRole("article").filter({ hasText: "scale Deployment demo/web" });
+  await item.waitFor();
+  await accessible(second, "Approvals");
+  await shot(second, "approvals");
+  await item.getByLabel(/Comment/).fill("ok for the e2e run");
+  await item.getByRole("button", { name: "Approve" }).click();
+  await second.getByText("Nothing waits for you.").waitFor();
+  await second.goto(commandUrl);
+  await second.getByText("completed", { exact: true }).first().waitFor({ timeout: 90_000 });
+  await second.getByText(/approver@example.com approved — “ok for the e2e run”/).waitFor();
+  await shot(second, "command-completed");
+  await second.context().close();
+});
+
+scenario("a policy with a syntax error shows OPA's line", async () => {
+  const page = await signIn(OWNER);
+  await page.getByRole("link", { name: "Policies" }).click();
+  await page.getByRole("link", { name: "approval", exact: true }).click();
+  await accessible(page, "Policy editor");
+  const editor = page.locator(".cm-content").first();
+  await editor.click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.press("Delete");
+  await editor.pressSequentially("package gitopshq.approval\n\ndecision := {\n  \"outcome\": \n}\n", { delay: 0 });
+  await page.getByRole("button", { name: "Publish" }).click();
+  const errors = page.getByRole("alert", { name: "OPA errors" });
+  await errors.waitFor();
+  assert.match(await errors.innerText(), /line \d+, column \d+/);
+  await shot(page, "policy-error");
+  await page.context().close();
+});
+
+scenario("a release deployed to dev, promoted to staging, and rolled back with a scope", async () => {
+  const projects = await rest(OWNER, "GET", "/projects");
+  const project = projects.items.find((p) => p.name === "demo");
+  assert.ok(project, "the stack has the demo project");
+  await rest(OWNER, "PUT", `/projects/${project.id}/environments/staging`, { clusters: [{ cluster: "demo" }] });
+  const page = await signIn(OWNER);
+  await page.goto(`${BASE}/projects/${project.id}/releases`);
+  const create = page.getByRole("form", { name: "Create release" });
+  await create.getByLabel("Description").fill("e2e release");
+  await create.getByLabel("First environment").selectOption("dev");
+  await create.getByRole("button", { name: "Create release" }).click();
+  await page.getByRole("button", { name: /Release #1/ }).click();
+  const deployments = page.getByRole("list", { name: "Deployments of release 1" });
+  await deployments.getByText("deployed", { exact: true }).first().waitFor({ timeout: 120_000 });
+  await accessible(page, "Project releases");
+  await page.getByRole("button", { name: "Promote" }).click();
+  await page.getByRole("form", { name: "Promote release" }).getByRole("button", { name: "Promote" }).click();
+  await deployments.getByText(/promote → staging/).waitFor();
+  await deployments.locator("li").filter({ hasText: "promote" }).getByText("deployed", { exact: true }).waitFor({ timeout: 120_000 });
+  await shot(page, "release-promoted");
+  await page.getByRole("button", { name: "Roll back to this release" }).click();
+  const rollback = page.getByRole("form", { name: "Roll back" });
+  await rollback.getByLabel('Everything (scope "all")').uncheck();
+  await rollback.getByLabel("Environment").fill("staging");
+  await rollback.getByLabel("Tenant").fill("demo");
+  await rollback.getByRole("button", { name: "Roll back" }).click();
+  await page.getByRole("button", { name: /Release #2.*rollback of #1/ }).waitFor();
+  const releases = await rest(OWNER, "GET", `/projects/${project.id}/releases`);
+  const rb = releases.items.find((r) => r.kind === "rollback");
+  assert.equal(rb.rollbackOf, 1);
+  assert.deepEqual(rb.scope, [{ environment: "staging", tenant: "demo" }]);
+  await shot(page, "release-rollback");
+  await page.context().close();
+});
+
+scenario("audit: entries link to their objects and the chain verifies", async () => {
+  const page = await signIn(OWNER);
+  await page.getByRole("link", { name: "Audit" }).click();
+  await page.getByText("command.completed").first().waitFor();
+  await page.getByRole("button", { name: "Verify chain" }).click();
+  await page.getByText(/Chain intact: \d+ entries checked/).waitFor();
+  await accessible(page, "Audit");
+  await shot(page, "audit");
+  await page.getByLabel("Action").fill("cluster.created");
+  await page.getByText("cluster.created").first().waitFor();
+  await page.getByRole("link", { name: /^cluster / }).first().click();
+  await page.getByRole("navigation", { name: "Cluster tabs" }).waitFor();
+  await page.context().close();
+});
+
+let passed = 0;
+let failed = 0;
+for (const s of scenarios) {
+  const start = Date.now();
+  try {
+    await s.fn();
+    passed++;
+    console.log(`ok    ${s.name} (${((Date.now() - start) / 1000).toFixed(1)} s)`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL  ${s.name}\n      ${String(e?.stack ?? e).split("\n").slice(0, 6).join("\n      ")}`);
+    for (const ctx of browser.contexts()) {
+      for (const p of ctx.pages()) await p.screenshot({ path: `${SHOTS}/failed-${passed + failed}.png`, fullPage: true }).catch(() => {});
+      await ctx.close().catch(() => {});
+    }
+  }
+}
+await browser.close();
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,108 @@
+// The one typed client for the hub's REST API (/api/v2). The token lives in sessionStorage only:
+// it is gone when the tab closes and never reaches localStorage.
+
+const TOKEN_KEY = "gitopshq.token";
+
+export function getToken(): string | null {
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+export function setToken(token: string | null): void {
+  if (token) sessionStorage.setItem(TOKEN_KEY, token);
+  else sessionStorage.removeItem(TOKEN_KEY);
+}
+
+/** One offending field of a 400, as the hub's error shape names it. */
+export interface FieldError {
+  field: string;
+  reason: string;
+}
+
+/** OPA's own error for a policy that does not compile. */
+export interface OpaError {
+  code: string;
+  message: string;
+  location?: { file?: string; row: number; col: number };
+}
+
+/** Every non-2xx answer: the hub's documented error shape. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    message: string,
+    readonly errors: FieldError[] = [],
+    readonly opaErrors: OpaError[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** Listeners told when the hub answers 401, so the app can go back to sign-in. */
+const unauthorizedListeners = new Set<() => void>();
+export function onUnauthorized(listener: () => void): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+export interface RequestOptions {
+  method?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let body: BodyInit | undefined;
+  if (options.body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    body = JSON.stringify(options.body);
+  }
+  const res = await fetch(`/api/v2${path}`, {
+    method: options.method ?? (body ? "POST" : "GET"),
+    headers,
+    body,
+    signal: options.signal,
+  });
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  const json = text ? safeJson(text) : undefined;
+  if (!res.ok) {
+    if (res.status === 401) unauthorizedListeners.forEach((l) => l());
+    const e = (json ?? {}) as Partial<{
+      error: string;
+      message: string;
+      errors: FieldError[];
+      opaErrors: OpaError[];
+    }>;
+    throw new ApiError(
+      res.status,
+      e.error ?? "error",
+      e.message ?? `${res.status} ${res.statusText}`,
+      e.errors ?? [],
+      e.opaErrors ?? [],
+    );
+  }
+  return json as T;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Query string from the defined, non-empty values. */
+export function query(params: Record<string, string | number | undefined | null>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
+  }
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}

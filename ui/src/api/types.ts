@@ -1,0 +1,238 @@
+// The shapes the hub answers with (docs/api.md). Only the fields the UI reads are typed.
+
+export interface Page<T> {
+  items: T[];
+  nextCursor?: string | null;
+}
+
+export interface Me {
+  id: string;
+  type: "member" | "service_account";
+  name: string;
+  role: string | null;
+  permissions: string[];
+}
+
+export type ClusterStatus = "Pending" | "Expired" | "Connected" | "Lagging" | "Disconnected";
+
+export interface Cluster {
+  id: string;
+  name: string;
+  displayName?: string | null;
+  provider?: string | null;
+  region?: string | null;
+  environment?: string | null;
+  labels: Record<string, string>;
+  status: ClusterStatus;
+  lastSeen?: string | null;
+  agentVersion?: string | null;
+  versionDrift?: boolean;
+  capabilities: string[];
+  heartbeatIntervalSeconds?: number;
+  registeredAt?: string | null;
+  connectedAt?: string | null;
+  createdAt: string;
+}
+
+export interface Registration {
+  cluster: Cluster;
+  registrationToken: string;
+  expiresAt: string;
+  installCommand: string;
+}
+
+export interface Decision {
+  policy: string;
+  version: number;
+  outcome: string;
+  reasons: string[];
+}
+
+export interface TimelineEvent {
+  seq: number;
+  at: string;
+  status: string;
+  actor: string;
+  detail: string;
+}
+
+export interface Vote {
+  memberId: string;
+  name: string;
+  approve: boolean;
+  comment?: string | null;
+  counted: boolean;
+  why?: string | null;
+  at: string;
+}
+
+export interface ApprovalView {
+  id: string;
+  kind: string;
+  status: string;
+  requiredApprovers: number;
+  approverRoles: string[];
+  approverTeams: string[];
+  createdAt: string;
+  expiresAt: string;
+  closedAt?: string | null;
+  votes: Vote[];
+}
+
+export interface Command {
+  id: string;
+  clusterId: string;
+  type: string;
+  target: { namespace: string; kind: string; name: string };
+  params: Record<string, string>;
+  reason?: string | null;
+  requester: { id: string; type: string; name: string };
+  breakGlass: boolean;
+  breakGlassJustification?: string | null;
+  status: string;
+  statusDetail?: string | null;
+  decision?: Decision | null;
+  approvals?: ApprovalView[];
+  output?: string | null;
+  error?: string | null;
+  timeline?: TimelineEvent[];
+  createdAt: string;
+  finishedAt?: string | null;
+}
+
+export interface ApprovalSubject {
+  type: "command" | "deployment";
+  commandType?: string;
+  clusterId?: string;
+  target?: string;
+  reason?: string | null;
+  requester?: string;
+  breakGlass: boolean;
+  justification?: string | null;
+  projectId?: string;
+  project?: string;
+  release?: number;
+  releaseKind?: string;
+  rollbackOf?: number | null;
+  action?: string;
+  environments?: string[];
+}
+
+export interface ApprovalItem {
+  id: string;
+  kind: string;
+  status: string;
+  summary: string;
+  requiredApprovers: number;
+  approvals: number;
+  approverRoles: string[];
+  approverTeams: string[];
+  subject: ApprovalSubject;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface PolicySummary {
+  name: string;
+  version: number;
+  createdBy: string;
+  createdAt: string;
+}
+
+export interface PolicyVersion {
+  version: number;
+  createdBy: string;
+  createdAt: string;
+  active: boolean;
+}
+
+export interface Policy extends PolicySummary {
+  rego: string;
+  versions?: PolicyVersion[];
+}
+
+export interface AuditEntry {
+  seq: number;
+  at: string;
+  actor: { type: string; id: string; name: string };
+  action: string;
+  target: { type: string; id: string };
+  details: Record<string, unknown>;
+  prevHash: string;
+  hash: string;
+}
+
+export interface AuditVerify {
+  valid: boolean;
+  entriesChecked: number;
+  firstBrokenSeq?: number;
+  reason?: string;
+}
+
+export interface Project {
+  id: string;
+  name: string;
+  description?: string | null;
+  configRevision: number;
+  generatedRevision?: number | null;
+  repository: { cloneUrl: string; mainBranch: string };
+  createdAt: string;
+}
+
+export interface Release {
+  id: string;
+  number: number;
+  kind: string;
+  description?: string | null;
+  configRevision: number;
+  requester: { id: string; name: string };
+  sourceCommit?: string | null;
+  rollbackOf?: number | null;
+  createdAt: string;
+  environments?: { environment: string; status: string; deploymentId: string; commit?: string | null; at?: string }[];
+  deployments?: {
+    id: string;
+    action: string;
+    environments: string[];
+    status: string;
+    detail?: string | null;
+    breakGlass?: boolean;
+    createdAt: string;
+    finishedAt?: string | null;
+  }[];
+}
+
+export interface FreezeWindow {
+  id: string;
+  environment?: string | null;
+  project?: string | null;
+  startsAt: string;
+  endsAt: string;
+  reason?: string | null;
+  active: boolean;
+  createdBy: string;
+  createdAt: string;
+}
+
+export interface Member {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  teams?: string[];
+}
+
+export interface ServiceAccount {
+  id: string;
+  name: string;
+  description?: string | null;
+  scopes: string[];
+}
+
+export interface CreatedToken {
+  id: string;
+  name: string;
+  scopes?: string[];
+  expiresAt?: string | null;
+  token: string;
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { fakeHub, ME } from "../test-utils";
+import { SessionProvider, useSession } from "./session";
+import { SignIn } from "./SignIn";
+
+function Gate() {
+  const { token, me } = useSession();
+  return token ? <p>signed in as {me?.name}</p> : <SignIn />;
+}
+
+function renderGate() {
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <SessionProvider>
+        <Gate />
+      </SessionProvider>
+    </QueryClientProvider>,
+  );
+}
+
+describe("sign-in", () => {
+  it("refuses a token the hub does not accept and keeps nothing", async () => {
+    fakeHub({ "GET /me": () => ({ status: 401, json: { status: 401, error: "unauthorized", message: "unauthorized" } }) });
+    renderGate();
+    await userEvent.type(screen.getByLabelText("API token"), "ghqp_wrong");
+    await userEvent.click(screen.getByRole("button", { name: "Sign in" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("The hub does not accept this token.");
+    expect(sessionStorage.length).toBe(0);
+    expect(localStorage.length).toBe(0);
+  });
+
+  it("signs in with a good token, kept in the session only, and hides SSO when it is off", async () => {
+    fakeHub({ "GET /me": () => ({ json: ME }) });
+    renderGate();
+    expect(screen.queryByText("Sign in with SSO")).not.toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText("API token"), "ghqp_good");
+    await userEvent.click(screen.getByRole("button", { name: "Sign in" }));
+    expect(await screen.findByText("signed in as ada@example.com")).toBeInTheDocument();
+    expect(sessionStorage.getItem("gitopshq.token")).toBe("ghqp_good");
+    expect(localStorage.length).toBe(0);
+  });
+});

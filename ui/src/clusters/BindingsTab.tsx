@@ -1,0 +1,61 @@
+import { Link } from "react-router-dom";
+import { useQuery } from "@tanstack/react-query";
+import { api } from "../api/client";
+import type { Cluster, Page } from "../api/types";
+import { Badge } from "../components/Badge";
+import { Empty, ErrorState, Loading } from "../components/States";
+import { relative } from "../components/time";
+
+interface Binding {
+  projectId: string;
+  project: string;
+  tenant: string;
+  environment: string;
+  lastDelivery?: { commit: string; release: number; at: string };
+  syncStatus: string;
+}
+
+export function BindingsTab({ cluster }: { cluster: Cluster }) {
+  const q = useQuery({ queryKey: ["bindings", cluster.id], queryFn: () => api<Page<Binding>>(`/clusters/${cluster.id}/bindings`) });
+  if (q.isPending) return <Loading what="bindings" />;
+  if (q.isError) return <ErrorState error={q.error} />;
+  if (q.data.items.length === 0) return <Empty>No project delivers to this cluster.</Empty>;
+  return (
+    <table className="min-w-full rounded border border-slate-200 bg-white text-left text-sm">
+      <thead className="bg-slate-50 text-xs uppercase text-slate-500">
+        <tr>
+          <th className="px-3 py-2">Project</th>
+          <th className="px-3 py-2">Environment</th>
+          <th className="px-3 py-2">Tenant</th>
+          <th className="px-3 py-2">Last delivery</th>
+          <th className="px-3 py-2">Sync</th>
+        </tr>
+      </thead>
+      <tbody>
+        {q.data.items.map((b) => (
+          <tr key={`${b.projectId}/${b.environment}/${b.tenant}`} className="border-t border-slate-100">
+            <td className="px-3 py-2">
+              <Link className="text-indigo-700 hover:underline" to={`/projects/${b.projectId}/releases`}>
+                {b.project}
+              </Link>
+            </td>
+            <td className="px-3 py-2">{b.environment}</td>
+            <td className="px-3 py-2">{b.tenant}</td>
+            <td className="px-3 py-2">
+              {b.lastDelivery ? (
+                <>
+                  release #{b.lastDelivery.release} <code className="text-xs">{b.lastDelivery.commit.slice(0, 12)}</code> {relative(b.lastDelivery.at)}
+                </>
+              ) : (
+                "—"
+              )}
+            </td>
+            <td className="px-3 py-2">
+              <Badge tone={b.syncStatus === "Synced" ? "green" : b.syncStatus === "OutOfSync" ? "yellow" : "gray"}>{b.syncStatus}</Badge>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,60 @@
+import { NavLink, useParams } from "react-router-dom";
+import { useQuery } from "@tanstack/react-query";
+import { api } from "../api/client";
+import type { Cluster } from "../api/types";
+import { StatusBadge } from "../components/Badge";
+import { ErrorState, Loading } from "../components/States";
+import { OverviewTab } from "./OverviewTab";
+import { CommandsTab } from "./CommandsTab";
+import { BindingsTab } from "./BindingsTab";
+import { SettingsTab } from "./SettingsTab";
+
+// Only tabs whose API exists are shown (inventory, Argo CD, drift, logs and credential sync
+// arrive with the agent's runtime visibility).
+const TABS = [
+  { id: "overview", label: "Overview" },
+  { id: "commands", label: "Commands" },
+  { id: "bindings", label: "Bindings" },
+  { id: "settings", label: "Settings" },
+];
+
+export function ClusterPage() {
+  const { id = "", tab = "overview" } = useParams();
+  const cluster = useQuery({
+    queryKey: ["cluster", id],
+    queryFn: () => api<Cluster>(`/clusters/${id}`),
+    refetchInterval: 10_000,
+  });
+  if (cluster.isPending) return <Loading what="the cluster" />;
+  if (cluster.isError) return <ErrorState error={cluster.error} />;
+  const c = cluster.data;
+  return (
+    <section aria-labelledby="cluster-title">
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 id="cluster-title" className="text-2xl font-semibold">
+          {c.displayName || c.name}
+        </h1>
+        <StatusBadge status={c.status} />
+      </div>
+      <nav aria-label="Cluster tabs" className="mt-4 flex flex-wrap gap-1 border-b border-slate-200">
+        {TABS.map((t) => (
+          <NavLink
+            key={t.id}
+            to={`/clusters/${id}/${t.id}`}
+            className={({ isActive }) =>
+              `-mb-px border-b-2 px-3 py-2 text-sm ${isActive ? "border-indigo-600 font-medium text-indigo-700" : "border-transparent text-slate-600 hover:text-slate-900"}`
+            }
+          >
+            {t.label}
+          </NavLink>
+        ))}
+      </nav>
+      <div className="mt-4">
+        {tab === "overview" && <OverviewTab cluster={c} />}
+        {tab === "commands" && <CommandsTab cluster={c} />}
+        {tab === "bindings" && <BindingsTab cluster={c} />}
+        {tab === "settings" && <SettingsTab cluster={c} />}
+      </div>
+    </section>
+  );
+}

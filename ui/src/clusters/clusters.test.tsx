@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { Cluster } from "../api/types";
+import { setToken } from "../api/client";
+import { fakeHub, ME, renderAt } from "../test-utils";
+import { ClustersPage, matches } from "./ClustersPage";
+import { commandBody } from "./CommandsTab";
+import { parseLabels } from "./RegisterClusterDialog";
+
+const cluster = (over: Partial<Cluster>): Cluster => ({
+  id: "c1",
+  name: "prod-eu",
+  labels: { tier: "production" },
+  status: "Connected",
+  capabilities: ["observe"],
+  createdAt: "2026-11-01T00:00:00Z",
+  environment: "production",
+  provider: "eks",
+  ...over,
+});
+const none = { q: "", status: "", environment: "", provider: "", label: "" };
+
+describe("clusters", () => {
+  it("filters by search, status, environment, provider and label", () => {
+    const c = cluster({});
+    expect(matches(c, none)).toBe(true);
+    expect(matches(c, { ...none, q: "PROD" })).toBe(true);
+    expect(matches(c, { ...none, q: "staging" })).toBe(false);
+    expect(matches(c, { ...none, status: "Lagging" })).toBe(false);
+    expect(matches(c, { ...none, label: "tier:production" })).toBe(true);
+    expect(matches(c, { ...none, label: "tier=dev" })).toBe(false);
+    expect(matches(c, { ...none, label: "team" })).toBe(false);
+    expect(matches(c, { ...none, provider: "gke" })).toBe(false);
+  });
+
+  it("parses labels typed as k=v pairs", () => {
+    expect(parseLabels("tier=production, team:platform")).toEqual({ tier: "production", team: "platform" });
+  });
+
+  it("builds a scale command with replicas and a break-glass justification", () => {
+    const body = commandBody({
+      type: "scale",
+      namespace: "demo",
+      name: "web",
+      replicas: "3",
+      revision: "",
+      reason: "traffic",
+      breakGlass: true,
+      justification: "checkout is down for everyone",
+    });
+    expect(body).toEqual({
+      type: "scale",
+      target: { namespace: "demo", kind: "Deployment", name: "web" },
+      params: { replicas: 3 },
+      reason: "traffic",
+      breakGlass: { justification: "checkout is down for everyone" },
+    });
+    const sync = commandBody({ type: "sync", namespace: "argocd", name: "app", replicas: "", revision: "abc123", reason: "", breakGlass: false, justification: "" });
+    expect(sync.target.kind).toBe("Application");
+    expect(sync.params).toEqual({ revision: "abc123" });
+  });
+
+  it("shows every cluster with its status badge, and an empty state when none match", async () => {
+    setToken("t");
+    fakeHub({
+      "GET /me": () => ({ json: ME }),
+      "GET /clusters": () => ({ json: { items: [cluster({}), cluster({ id: "c2", name: "dev", status: "Lagging", environment: "dev", versionDrift: true, agentVersion: "0.0.9" })] } }),
+    });
+    renderAt("/clusters", "/clusters", <ClustersPage />);
+    const table = await screen.findByRole("table");
+    expect(within(table).getByText("prod-eu", { selector: "a" })).toBeInTheDocument();
+    expect(within(table).getByText("Lagging")).toBeInTheDocument();
+    expect(within(table).getByText("behind")).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText("Search"), "nothing-like-this");
+    expect(await screen.findByText("No cluster matches these filters.")).toBeInTheDocument();
+  });
+
+  it("shows the registration token once with the install command", async () => {
+    setToken("t");
+    const calls = fakeHub({
+      "GET /me": () => ({ json: ME }),
+      "GET /clusters": () => ({ json: { items: [] } }),
+      "POST /clusters": () => ({
+        status: 201,
+        json: {
+          cluster: cluster({ status: "Pending" }),
+          registrationToken: "ghqa_reg_" + "a".repeat(64),
+          expiresAt: new Date(Date.now() + 3600_000).toISOString(),
+          installCommand: "helm upgrade --install gitopshq-agent …",
+        },
+      }),
+    });
+    renderAt("/clusters", "/clusters", <ClustersPage />);
+    await userEvent.click(await screen.findByRole("button", { name: "Register cluster" }));
+    await userEvent.type(screen.getByLabelText("Name"), "prod-eu");
+    await userEvent.type(screen.getByLabelText("Labels"), "tier=production");
+    await userEvent.click(screen.getByRole("button", { name: "Register" }));
+    expect(await screen.findByDisplayValue(/^ghqa_reg_a{64}$/)).toBeInTheDocument();
+    expect(screen.getByText("helm upgrade --install gitopshq-agent …")).toBeInTheDocument();
+    expect(screen.getByLabelText("time left").textContent).toMatch(/^(59|60):\d\d$/);
+    expect(calls.find((c) => c.method === "POST")?.body).toEqual({ name: "prod-eu", labels: { tier: "production" } });
+  });
+});

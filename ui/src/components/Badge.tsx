@@ -1,0 +1,40 @@
+const TONES: Record<string, string> = {
+  green: "bg-green-100 text-green-800 ring-green-600/30",
+  yellow: "bg-yellow-100 text-yellow-900 ring-yellow-600/30",
+  red: "bg-red-100 text-red-800 ring-red-600/30",
+  gray: "bg-slate-100 text-slate-700 ring-slate-500/30",
+  blue: "bg-blue-100 text-blue-800 ring-blue-600/30",
+};
+
+/** The colour each status the hub reports stands for. */
+const STATUS_TONE: Record<string, keyof typeof TONES> = {
+  Connected: "green",
+  Lagging: "yellow",
+  Disconnected: "red",
+  Pending: "gray",
+  Expired: "gray",
+  completed: "green",
+  deployed: "green",
+  approved: "green",
+  executing: "blue",
+  deploying: "blue",
+  pending: "gray",
+  pending_approval: "yellow",
+  failed: "red",
+  rejected: "red",
+  frozen: "red",
+  expired: "gray",
+  cancelled: "gray",
+};
+
+export function Badge({ children, tone = "gray" }: { children: string; tone?: keyof typeof TONES }) {
+  return (
+    <span className={`inline-flex items-center rounded px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[tone]}`}>
+      {children}
+    </span>
+  );
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  return <Badge tone={STATUS_TONE[status] ?? "gray"}>{status.replace("_", " ")}</Badge>;
+}

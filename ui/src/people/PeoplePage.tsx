@@ -1,0 +1,206 @@
+import { useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "../api/client";
+import type { CreatedToken, Member, Page, ServiceAccount } from "../api/types";
+import { Button, inputClass } from "../components/Button";
+import { Empty, ErrorState, FormError, Loading } from "../components/States";
+import { useSession } from "../auth/session";
+
+const ROLES = ["viewer", "member", "admin", "owner"];
+
+function ShownOnce({ token }: { token: CreatedToken | undefined }) {
+  if (!token) return null;
+  return (
+    <div role="status" className="rounded bg-yellow-50 p-3 text-sm">
+      Token “{token.name}”, shown only now: <code className="break-all">{token.token}</code>
+    </div>
+  );
+}
+
+export function PeoplePage() {
+  return (
+    <section aria-labelledby="people-title" className="space-y-8">
+      <h1 id="people-title" className="text-2xl font-semibold">
+        People
+      </h1>
+      <Members />
+      <ServiceAccounts />
+    </section>
+  );
+}
+
+function Members() {
+  const { can, me } = useSession();
+  const client = useQueryClient();
+  const members = useQuery({ queryKey: ["members"], queryFn: () => api<Page<Member>>("/members") });
+  const [f, setF] = useState({ email: "", name: "", role: "member" });
+  const [tokenName, setTokenName] = useState("");
+  const add = useMutation({
+    mutationFn: () => api<Member>("/members", { body: f }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["members"] }),
+  });
+  const mint = useMutation({ mutationFn: () => api<CreatedToken>(`/members/${me?.id}/tokens`, { body: { name: tokenName } }) });
+  return (
+    <div className="space-y-3">
+      <h2 className="text-lg font-medium">Members</h2>
+      <div className="rounded border border-slate-200 bg-white">
+        {members.isPending ? (
+          <Loading what="members" />
+        ) : members.isError ? (
+          <ErrorState error={members.error} />
+        ) : members.data.items.length === 0 ? (
+          <Empty>No members.</Empty>
+        ) : (
+          <table className="min-w-full text-left text-sm">
+            <thead className="bg-slate-50 text-xs uppercase text-slate-500">
+              <tr>
+                <th className="px-3 py-2">Name</th>
+                <th className="px-3 py-2">Email</th>
+                <th className="px-3 py-2">Role</th>
+                <th className="px-3 py-2">Teams</th>
+              </tr>
+            </thead>
+            <tbody>
+              {members.data.items.map((m) => (
+                <tr key={m.id} className="border-t border-slate-100">
+                  <td className="px-3 py-2">{m.name}</td>
+                  <td className="px-3 py-2">{m.email}</td>
+                  <td className="px-3 py-2">{m.role}</td>
+                  <td className="px-3 py-2">{m.teams?.join(", ") || "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+      {can("members:write") && (
+        <form
+          aria-label="Add member"
+          className="grid gap-2 rounded border border-slate-200 bg-white p-4 md:grid-cols-4"
+          onSubmit={(e) => {
+            e.preventDefault();
+            add.mutate();
+          }}
+        >
+          <label className="text-sm">
+            Email
+            <input type="email" className={inputClass} value={f.email} onChange={(e) => setF({ ...f, email: e.target.value })} required />
+          </label>
+          <label className="text-sm">
+            Name
+            <input className={inputClass} value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} required />
+          </label>
+          <label className="text-sm">
+            Role
+            <select className={inputClass} value={f.role} onChange={(e) => setF({ ...f, role: e.target.value })}>
+              {ROLES.map((r) => (
+                <option key={r}>{r}</option>
+              ))}
+            </select>
+          </label>
+          <div className="flex items-end">
+            <Button variant="primary" type="submit" disabled={add.isPending}>
+              Add member
+            </Button>
+          </div>
+          <div className="md:col-span-4">
+            <FormError error={add.error} />
+          </div>
+        </form>
+      )}
+      {me?.type === "member" && (
+        <form
+          aria-label="Create my API token"
+          className="flex flex-wrap items-end gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            mint.mutate();
+          }}
+        >
+          <label className="text-sm">
+            New API token for me
+            <input className={inputClass} value={tokenName} onChange={(e) => setTokenName(e.target.value)} required placeholder="laptop" />
+          </label>
+          <Button type="submit" disabled={mint.isPending}>
+            Create token
+          </Button>
+        </form>
+      )}
+      <FormError error={mint.error} />
+      <ShownOnce token={mint.data} />
+    </div>
+  );
+}
+
+function ServiceAccounts() {
+  const { can } = useSession();
+  const client = useQueryClient();
+  const accounts = useQuery({ queryKey: ["service-accounts"], queryFn: () => api<Page<ServiceAccount>>("/service-accounts") });
+  const [f, setF] = useState({ name: "", description: "", scopes: "releases:create, projects:read" });
+  const create = useMutation({
+    mutationFn: () =>
+      api<ServiceAccount>("/service-accounts", {
+        body: { name: f.name, description: f.description, scopes: f.scopes.split(",").map((s) => s.trim()).filter(Boolean) },
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["service-accounts"] }),
+  });
+  const mint = useMutation({ mutationFn: (id: string) => api<CreatedToken>(`/service-accounts/${id}/tokens`, { body: { name: "ci" } }) });
+  return (
+    <div className="space-y-3">
+      <h2 className="text-lg font-medium">Service accounts</h2>
+      <div className="rounded border border-slate-200 bg-white">
+        {accounts.isPending ? (
+          <Loading what="service accounts" />
+        ) : accounts.isError ? (
+          <ErrorState error={accounts.error} />
+        ) : accounts.data.items.length === 0 ? (
+          <Empty>No service accounts.</Empty>
+        ) : (
+          <ul className="text-sm">
+            {accounts.data.items.map((a) => (
+              <li key={a.id} className="flex flex-wrap items-center gap-2 border-t border-slate-100 px-3 py-2 first:border-t-0">
+                <span className="font-medium">{a.name}</span> <span className="text-slate-500">{a.scopes.join(", ")}</span>
+                {can("service-accounts:write") && (
+                  <Button className="ml-auto" onClick={() => mint.mutate(a.id)} aria-label={`Create a token for ${a.name}`}>
+                    Create token
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <FormError error={mint.error} />
+      <ShownOnce token={mint.data} />
+      {can("service-accounts:write") && (
+        <form
+          aria-label="New service account"
+          className="grid gap-2 rounded border border-slate-200 bg-white p-4 md:grid-cols-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            create.mutate();
+          }}
+        >
+          <label className="text-sm">
+            Name
+            <input className={inputClass} value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} required />
+          </label>
+          <label className="text-sm">
+            Description
+            <input className={inputClass} value={f.description} onChange={(e) => setF({ ...f, description: e.target.value })} />
+          </label>
+          <label className="text-sm">
+            Scopes
+            <input className={inputClass} value={f.scopes} onChange={(e) => setF({ ...f, scopes: e.target.value })} />
+          </label>
+          <div className="md:col-span-3">
+            <Button variant="primary" type="submit" disabled={create.isPending}>
+              Create service account
+            </Button>
+            <FormError error={create.error} />
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}

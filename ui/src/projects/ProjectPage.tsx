@@ -1,0 +1,53 @@
+import { NavLink, useParams } from "react-router-dom";
+import { useQuery } from "@tanstack/react-query";
+import { api } from "../api/client";
+import type { Project } from "../api/types";
+import { ErrorState, Loading } from "../components/States";
+import { ReleasesTab } from "./ReleasesTab";
+import { GenerationsTab } from "./GenerationsTab";
+import { FreezeTab } from "./FreezeTab";
+import { DeployTokensTab } from "./DeployTokensTab";
+
+const TABS = [
+  { id: "releases", label: "Releases" },
+  { id: "generations", label: "Generations" },
+  { id: "freezes", label: "Freeze windows" },
+  { id: "tokens", label: "Deploy tokens" },
+];
+
+export function ProjectPage() {
+  const { id = "", tab = "releases" } = useParams();
+  const project = useQuery({ queryKey: ["project", id], queryFn: () => api<Project>(`/projects/${id}`) });
+  if (project.isPending) return <Loading what="the project" />;
+  if (project.isError) return <ErrorState error={project.error} />;
+  const p = project.data;
+  return (
+    <section aria-labelledby="project-title">
+      <h1 id="project-title" className="text-2xl font-semibold">
+        {p.name}
+      </h1>
+      <p className="text-sm text-slate-500">
+        configuration revision {p.configRevision} · <code>{p.repository.cloneUrl}</code>
+      </p>
+      <nav aria-label="Project tabs" className="mt-4 flex flex-wrap gap-1 border-b border-slate-200">
+        {TABS.map((t) => (
+          <NavLink
+            key={t.id}
+            to={`/projects/${id}/${t.id}`}
+            className={({ isActive }) =>
+              `-mb-px border-b-2 px-3 py-2 text-sm ${isActive ? "border-indigo-600 font-medium text-indigo-700" : "border-transparent text-slate-600 hover:text-slate-900"}`
+            }
+          >
+            {t.label}
+          </NavLink>
+        ))}
+      </nav>
+      <div className="mt-4">
+        {tab === "releases" && <ReleasesTab project={p} />}
+        {tab === "generations" && <GenerationsTab project={p} />}
+        {tab === "freezes" && <FreezeTab project={p} />}
+        {tab === "tokens" && <DeployTokensTab project={p} />}
+      </div>
+    </section>
+  );
+}
