@@ -646,7 +646,7 @@ EOF
 
   SSO (OIDC provider)  ${IDP_URL}   users demo (admin) and dev (member),
                        password $(cat "${IDP_PASSWORD_FILE}")  (${IDP_PASSWORD_FILE#"${REPO_ROOT}"/})
-                       browser sign-in: http://localhost:${HUB_HTTP_PORT}/api/v2/auth/oidc/login
+                       web UI: http://localhost:${HUB_HTTP_PORT}/ -> "Sign in with SSO"
 
   Logs                 ${LOG_DIR#"${REPO_ROOT}"/}/{$(IFS=,; echo "${PROC_NAMES[*]}")}.log
   PostgreSQL           jdbc:postgresql://${HOST}:5432/${DEV_DB} (user gitopshq, password gitopshq; keeps running after Ctrl-C)
