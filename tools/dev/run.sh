@@ -392,6 +392,7 @@ launch_hub() {
     AGENT_GRPC_PUBLIC_ADDRESS="${HOST}:${HUB_GRPC_PORT}" \
     AGENT_GRPC_TLS_CERT="${TLS_DIR}/hub.crt" AGENT_GRPC_TLS_KEY="${TLS_DIR}/hub.key" \
     GITOPSHQ_OIDC_ISSUER="${IDP_URL}" GITOPSHQ_OIDC_CLIENT_ID=gitopshq-ui \
+    GITOPSHQ_OIDC_REDIRECT_URI="${HUB_URL}/api/v2/auth/oidc/callback" \
     GITOPSHQ_OIDC_CLI_CLIENT_ID=gitopshq-cli \
     GITOPSHQ_OIDC_GROUPMAPPINGS_0_GROUP=platform-admins GITOPSHQ_OIDC_GROUPMAPPINGS_0_ROLE=admin \
     GITOPSHQ_OIDC_GROUPMAPPINGS_0_TEAMS=platform \
@@ -646,7 +647,7 @@ EOF
 
   SSO (OIDC provider)  ${IDP_URL}   users demo (admin) and dev (member),
                        password $(cat "${IDP_PASSWORD_FILE}")  (${IDP_PASSWORD_FILE#"${REPO_ROOT}"/})
-                       web UI: http://localhost:${HUB_HTTP_PORT}/ -> "Sign in with SSO"
+                       web UI: ${HUB_URL}/ -> "Sign in with SSO"
 
   Logs                 ${LOG_DIR#"${REPO_ROOT}"/}/{$(IFS=,; echo "${PROC_NAMES[*]}")}.log
   PostgreSQL           jdbc:postgresql://${HOST}:5432/${DEV_DB} (user gitopshq, password gitopshq; keeps running after Ctrl-C)
