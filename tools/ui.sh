@@ -52,21 +52,21 @@ free_port() {
 # directory and database (gitopshq_e2e, dropped first), so it never touches a running `make run`.
 # The browser tests run against it; the stack is stopped afterwards whatever the outcome.
 e2e() {
-  local state="${UI_DIR}/test-results/stack" db=gitopshq_e2e hub grpc temporal temporal_ui opa pid jar skip=1
+  local state="${UI_DIR}/test-results/stack" db=gitopshq_e2e hub grpc temporal temporal_ui opa idp pid jar skip=1
   require_chromium
   rm -rf "$state"
   mkdir -p "$state"
   "${TOOLS_DIR}/dev/postgres.sh" >/dev/null
   if [ "$(id -un)" = postgres ]; then psql -qAtc "drop database if exists ${db} with (force)"
   else runuser -u postgres -- psql -qAtc "drop database if exists ${db} with (force)"; fi
-  hub=$(free_port); grpc=$(free_port); temporal=$(free_port); temporal_ui=$(free_port); opa=$(free_port)
-  for jar in api/target/gitopshq-hub.jar agent/target/gitopshq-agent.jar testkube/target/gitopshq-testkube-0.1.0-SNAPSHOT-all.jar; do
+  hub=$(free_port); grpc=$(free_port); temporal=$(free_port); temporal_ui=$(free_port); opa=$(free_port); idp=$(free_port)
+  for jar in api/target/gitopshq-hub.jar agent/target/gitopshq-agent.jar testkube/target/gitopshq-testkube-0.1.0-SNAPSHOT-all.jar idp/target/gitopshq-dev-idp.jar; do
     [ -f "${REPO_ROOT}/$jar" ] || skip=0
   done
   log "ui e2e: starting a stack on 127.0.0.1:${hub} (logs: ${state#"${REPO_ROOT}"/}/)"
   GITOPSHQ_STATE_DIR="$state" GITOPSHQ_DEV_DB="$db" GITOPSHQ_SKIP_JAVA_BUILD="$skip" \
     GITOPSHQ_HUB_PORT="$hub" GITOPSHQ_GRPC_PORT="$grpc" GITOPSHQ_TEMPORAL_PORT="$temporal" \
-    GITOPSHQ_TEMPORAL_UI_PORT="$temporal_ui" GITOPSHQ_OPA_PORT="$opa" \
+    GITOPSHQ_TEMPORAL_UI_PORT="$temporal_ui" GITOPSHQ_OPA_PORT="$opa" GITOPSHQ_DEV_IDP_PORT="$idp" \
     setsid "${TOOLS_DIR}/dev/run.sh" >"$state/run.log" 2>&1 </dev/null &
   pid=$!
   # shellcheck disable=SC2064  # expand now: the trap must stop this stack

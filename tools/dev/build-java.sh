@@ -3,6 +3,7 @@
 #   api/target/gitopshq-hub.jar                              (Spring Boot fat jar)
 #   agent/target/gitopshq-agent.jar                          (shaded)
 #   testkube/target/gitopshq-testkube-0.1.0-SNAPSHOT-all.jar (shaded)
+#   idp/target/gitopshq-dev-idp.jar                         (development OIDC provider)
 # with `mvn -B -ntp -q -DskipTests install`.
 #
 #   tools/dev/build-java.sh               always build (make build)
@@ -22,6 +23,7 @@ JARS=(
   api/target/gitopshq-hub.jar
   agent/target/gitopshq-agent.jar
   testkube/target/gitopshq-testkube-0.1.0-SNAPSHOT-all.jar
+  idp/target/gitopshq-dev-idp.jar
 )
 
 # The directories whose content goes into the jars: the root pom plus every

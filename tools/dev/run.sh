@@ -5,6 +5,7 @@
 #   Temporal dev server             127.0.0.1:7233, Web UI http://127.0.0.1:8233
 #   OPA                             http://127.0.0.1:8181
 #   test Kubernetes API (testkube)  random port, kubeconfig .gitopshq/demo-kubeconfig
+#   dev OIDC provider (idp/)        http://127.0.0.1:9000, SSO for the hub (demo users printed at the end)
 #   hub                             http://127.0.0.1:8080 (REST), gRPC with TLS 127.0.0.1:50051
 #   demo agent                      cluster "demo", connected to the hub
 #
@@ -28,6 +29,7 @@
 #   GITOPSHQ_HUB_PORT, GITOPSHQ_GRPC_PORT, GITOPSHQ_TEMPORAL_PORT,
 #   GITOPSHQ_TEMPORAL_UI_PORT, GITOPSHQ_OPA_PORT   the ports above (the UI's
 #                              end-to-end tests run a second stack on free ports)
+#   GITOPSHQ_DEV_IDP_PORT      port of the development OIDC provider (9000)
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
@@ -38,6 +40,8 @@ readonly TEMPORAL_PORT=${GITOPSHQ_TEMPORAL_PORT:-7233} TEMPORAL_UI_PORT=${GITOPS
 readonly OPA_PORT=${GITOPSHQ_OPA_PORT:-8181}
 readonly HUB_URL="http://${HOST}:${HUB_HTTP_PORT}"
 readonly OPA_URL="http://${HOST}:${OPA_PORT}"
+readonly IDP_PORT="${GITOPSHQ_DEV_IDP_PORT:-9000}"
+readonly IDP_URL="http://${HOST}:${IDP_PORT}"
 
 readonly DEV_DB="${GITOPSHQ_DEV_DB:-gitopshq}"
 readonly DATA_DIR="${STATE_DIR}/data"
@@ -51,10 +55,13 @@ readonly TOKEN_FILE="${DATA_DIR}/bootstrap-token"
 readonly HUB_JAR="${REPO_ROOT}/api/target/gitopshq-hub.jar"
 readonly AGENT_JAR="${REPO_ROOT}/agent/target/gitopshq-agent.jar"
 readonly TESTKUBE_JAR="${REPO_ROOT}/testkube/target/gitopshq-testkube-0.1.0-SNAPSHOT-all.jar"
+readonly IDP_JAR="${REPO_ROOT}/idp/target/gitopshq-dev-idp.jar"
+# The demo users' password, made once per state directory (mode 0600).
+readonly IDP_PASSWORD_FILE="${DATA_DIR}/idp-demo-password"
 
 readonly HUB_TIMEOUT="${GITOPSHQ_HUB_TIMEOUT:-120}"
 readonly CONNECT_TIMEOUT="${GITOPSHQ_CONNECT_TIMEOUT:-120}"
-readonly TEMPORAL_TIMEOUT=60 OPA_TIMEOUT=30 TESTKUBE_TIMEOUT=60
+readonly TEMPORAL_TIMEOUT=60 OPA_TIMEOUT=30 TESTKUBE_TIMEOUT=60 IDP_TIMEOUT=90
 
 readonly DEMO_CLUSTER=demo
 readonly DEMO_CLUSTER_JSON='{"name":"demo","displayName":"Demo cluster","provider":"on-prem","region":"local","environment":"dev","labels":{"tier":"dev"}}'
@@ -119,7 +126,7 @@ check_prerequisites() {
 check_ports() {
   local entry port what
   for entry in "${TEMPORAL_PORT}:Temporal" "${TEMPORAL_UI_PORT}:Temporal Web UI" "${OPA_PORT}:OPA" \
-               "${HUB_HTTP_PORT}:hub HTTP" "${HUB_GRPC_PORT}:hub gRPC"; do
+               "${HUB_HTTP_PORT}:hub HTTP" "${HUB_GRPC_PORT}:hub gRPC" "${IDP_PORT}:dev OIDC provider"; do
     port=${entry%%:*} what=${entry#*:}
     if port_in_use "$port"; then
       die "port ${port} (${what}) is already in use, is a previous 'make run' still running? See: ss -ltnp 'sport = :${port}'"
@@ -138,7 +145,7 @@ start_proc() {
   # Header with the command line, tokens masked (a registration token is
   # passed in the environment of the agent's command).
   printf '### %s started by tools/dev/run.sh at %s\n### %s\n' "$name" "$(date -Is)" \
-    "$(sed -E 's/(ghqa_reg_|ghqa_|ghqp_)[0-9A-Za-z]+/\1***/g' <<<"$*")" >"$log"
+    "$(sed -E 's/(ghqa_reg_|ghqa_|ghqp_|ghqo_)[0-9A-Za-z]+/\1***/g' <<<"$*")" >"$log"
   setsid "$@" </dev/null >>"$log" 2>&1 &
   pid=$!
   [ -n "${PROC_LOG[$name]:-}" ] || PROC_NAMES+=("$name")   # a restarted agent keeps its place
@@ -346,6 +353,30 @@ await_testkube() {
   info "test Kubernetes API at ${KUBE_URL} ($(elapsed))"
 }
 
+# The development OpenID Connect provider (idp/, Spring Authorization Server):
+# users demo (group platform-admins -> admin) and dev (group developers ->
+# member), a PKCE client for the hub and a device-flow client for a CLI. The
+# password goes through the environment, never the command line.
+launch_idp() {
+  log "starting the development OIDC provider"
+  if [ ! -s "${IDP_PASSWORD_FILE}" ]; then
+    (umask 077; tr -dc 'a-z0-9' </dev/urandom | head -c 16 >"${IDP_PASSWORD_FILE}")
+  fi
+  local password
+  password=$(cat "${IDP_PASSWORD_FILE}")
+  start_proc idp env \
+    GITOPSHQ_DEV_IDP_PORT="${IDP_PORT}" GITOPSHQ_DEV_IDP_ISSUER="${IDP_URL}" \
+    GITOPSHQ_DEV_IDP_DEMO_PASSWORD="${password}" GITOPSHQ_DEV_IDP_DEV_PASSWORD="${password}" \
+    GITOPSHQ_DEV_IDP_REDIRECT_URIS="http://localhost:${HUB_HTTP_PORT}/api/v2/auth/oidc/callback,${HUB_URL}/api/v2/auth/oidc/callback" \
+    "${JAVA}" "${JVM_OPTS[@]}" -Xmx192m -jar "${IDP_JAR}" --server.address="${HOST}"
+}
+
+await_idp() {
+  wait_for "the OIDC provider did not answer ${IDP_URL}/.well-known/openid-configuration" \
+    "${IDP_TIMEOUT}" idp http_ok "${IDP_URL}/.well-known/openid-configuration"
+  info "OIDC provider is up at ${IDP_URL} ($(elapsed))"
+}
+
 launch_hub() {
   log "starting hub"
   local -a java_opts=()
@@ -360,6 +391,13 @@ launch_hub() {
     GITOPSHQ_HTTP_PORT="${HUB_HTTP_PORT}" AGENT_GRPC_PORT="${HUB_GRPC_PORT}" \
     AGENT_GRPC_PUBLIC_ADDRESS="${HOST}:${HUB_GRPC_PORT}" \
     AGENT_GRPC_TLS_CERT="${TLS_DIR}/hub.crt" AGENT_GRPC_TLS_KEY="${TLS_DIR}/hub.key" \
+    GITOPSHQ_OIDC_ISSUER="${IDP_URL}" GITOPSHQ_OIDC_CLIENT_ID=gitopshq-ui \
+    GITOPSHQ_OIDC_REDIRECT_URI="${HUB_URL}/api/v2/auth/oidc/callback" \
+    GITOPSHQ_OIDC_CLI_CLIENT_ID=gitopshq-cli \
+    GITOPSHQ_OIDC_GROUPMAPPINGS_0_GROUP=platform-admins GITOPSHQ_OIDC_GROUPMAPPINGS_0_ROLE=admin \
+    GITOPSHQ_OIDC_GROUPMAPPINGS_0_TEAMS=platform \
+    GITOPSHQ_OIDC_GROUPMAPPINGS_1_GROUP=developers GITOPSHQ_OIDC_GROUPMAPPINGS_1_ROLE=member \
+    GITOPSHQ_OIDC_GROUPMAPPINGS_1_TEAMS=web \
     "${JAVA}" "${JVM_OPTS[@]}" "${java_opts[@]}" -jar "${HUB_JAR}"
 }
 
@@ -607,6 +645,10 @@ EOF
   fi
   cat <<EOF
 
+  SSO (OIDC provider)  ${IDP_URL}   users demo (admin) and dev (member),
+                       password $(cat "${IDP_PASSWORD_FILE}")  (${IDP_PASSWORD_FILE#"${REPO_ROOT}"/})
+                       web UI: ${HUB_URL}/ -> "Sign in with SSO"
+
   Logs                 ${LOG_DIR#"${REPO_ROOT}"/}/{$(IFS=,; echo "${PROC_NAMES[*]}")}.log
   PostgreSQL           jdbc:postgresql://${HOST}:5432/${DEV_DB} (user gitopshq, password gitopshq; keeps running after Ctrl-C)
 
@@ -654,10 +696,12 @@ main() {
   launch_temporal
   launch_opa
   launch_testkube
+  launch_idp
   await_temporal
   await_opa
   launch_hub
   await_testkube
+  await_idp
   await_hub
   start_demo_agent
   wait_connected

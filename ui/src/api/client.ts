@@ -12,6 +12,29 @@ export function setToken(token: string | null): void {
   else sessionStorage.removeItem(TOKEN_KEY);
 }
 
+/**
+ * After an SSO sign-in the hub redirects to `/#session_token=ghqo_…&expires_in=…`. Keeps a
+ * well-formed session token for this tab and removes the fragment from the address bar and the
+ * history entry, so it is neither bookmarked nor shown.
+ */
+export function takeSsoSession(): void {
+  const params = new URLSearchParams(window.location.hash.replace(/^#/, ""));
+  if (!params.has("session_token")) return;
+  const token = params.get("session_token") ?? "";
+  if (/^ghqo_[0-9a-f]{64}$/.test(token)) setToken(token);
+  history.replaceState(history.state, "", window.location.pathname + window.location.search);
+}
+
+/** Ends an SSO session at the hub (API tokens are not sessions and stay valid). */
+export async function endSsoSession(token: string): Promise<void> {
+  if (!token.startsWith("ghqo_")) return;
+  try {
+    await fetch("/api/v2/auth/logout", { method: "POST", headers: { Authorization: `Bearer ${token}` } });
+  } catch {
+    // Offline: the session still expires on its own.
+  }
+}
+
 /** One offending field of a 400, as the hub's error shape names it. */
 export interface FieldError {
   field: string;

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, getToken, onUnauthorized, setToken } from "../api/client";
+import { api, endSsoSession, getToken, onUnauthorized, setToken, takeSsoSession } from "../api/client";
 import type { Me } from "../api/types";
 
 interface Session {
@@ -14,19 +14,28 @@ interface Session {
 const SessionContext = createContext<Session | null>(null);
 
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [token, setTokenState] = useState<string | null>(getToken());
+  const [token, setTokenState] = useState<string | null>(() => {
+    takeSsoSession();
+    return getToken();
+  });
   const client = useQueryClient();
-  const signOut = useCallback(() => {
+  const clear = useCallback(() => {
     setToken(null);
     setTokenState(null);
     client.clear();
   }, [client]);
+  // Signing out revokes an SSO session at the hub; a 401 only forgets the (dead) token.
+  const signOut = useCallback(() => {
+    const current = getToken();
+    clear();
+    if (current) void endSsoSession(current);
+  }, [clear]);
   const signIn = useCallback((t: string) => {
     setToken(t);
     setTokenState(t);
   }, []);
   // Any 401 (a revoked or expired token) ends the session and shows sign-in again.
-  useEffect(() => onUnauthorized(signOut), [signOut]);
+  useEffect(() => onUnauthorized(clear), [clear]);
   const me = useQuery({
     queryKey: ["me", token],
     queryFn: () => api<Me>("/me"),

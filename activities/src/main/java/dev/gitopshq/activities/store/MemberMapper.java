@@ -40,6 +40,25 @@ public interface MemberMapper {
       @Param("role") String role,
       @Param("teams") List<String> teams);
 
+  /** The member who signed in through SSO with this provider identity. */
+  @Select(
+      "select "
+          + COLUMNS
+          + " from members where org_id = #{orgId} and oidc_issuer = #{issuer}"
+          + " and oidc_subject = #{subject}")
+  Optional<MemberRow> findByOidcIdentity(
+      @Param("orgId") UUID orgId, @Param("issuer") String issuer, @Param("subject") String subject);
+
+  /** Links a member to a provider identity (issuer and subject) at their first SSO sign-in. */
+  @Update(
+      "update members set oidc_issuer = #{issuer}, oidc_subject = #{subject}"
+          + " where org_id = #{orgId} and id = #{id}")
+  int linkOidcIdentity(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("issuer") String issuer,
+      @Param("subject") String subject);
+
   @Select("select count(*) from members where org_id = #{orgId}")
   int count(@Param("orgId") UUID orgId);
 }

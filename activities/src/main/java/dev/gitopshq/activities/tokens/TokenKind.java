@@ -11,7 +11,9 @@ public enum TokenKind {
   /** A service account's scoped API token. */
   SERVICE_ACCOUNT("ghqs_"),
   /** A project's read-only deploy token for its hosted Git repository (clone and fetch only). */
-  DEPLOY("ghqd_");
+  DEPLOY("ghqd_"),
+  /** A member's hub session, issued by an SSO sign-in (OIDC); short-lived, revoked by sign-out. */
+  SESSION("ghqo_");
 
   private final String prefix;
 

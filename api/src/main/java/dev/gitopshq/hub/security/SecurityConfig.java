@@ -44,6 +44,15 @@ public class SecurityConfig {
                     // Authenticated by the project's webhook secret (HMAC of the body) instead.
                     .requestMatchers(HttpMethod.POST, "/api/v2/webhooks/image-update")
                     .permitAll()
+                    // Sign-in: the methods on offer and the SSO flows, which end in a session.
+                    .requestMatchers(
+                        HttpMethod.GET,
+                        "/api/v2/auth/config",
+                        "/api/v2/auth/oidc/login",
+                        "/api/v2/auth/oidc/callback")
+                    .permitAll()
+                    .requestMatchers(HttpMethod.POST, "/api/v2/auth/oidc/token")
+                    .permitAll()
                     .requestMatchers("/api/**", "/actuator/**")
                     .authenticated()
                     .anyRequest()

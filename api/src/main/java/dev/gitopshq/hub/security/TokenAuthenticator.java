@@ -3,7 +3,9 @@ package dev.gitopshq.hub.security;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.identity.Role;
 import dev.gitopshq.activities.store.ApiTokenMapper;
+import dev.gitopshq.activities.store.MemberSessionMapper;
 import dev.gitopshq.activities.store.TokenPrincipal;
+import dev.gitopshq.activities.tokens.TokenKind;
 import dev.gitopshq.activities.tokens.Tokens;
 import java.time.Clock;
 import java.util.EnumSet;
@@ -15,22 +17,29 @@ import org.springframework.stereotype.Component;
 @Component
 public class TokenAuthenticator {
   private final ApiTokenMapper tokens;
+  private final MemberSessionMapper sessions;
   private final Clock clock;
 
-  public TokenAuthenticator(ApiTokenMapper tokens, Clock clock) {
+  public TokenAuthenticator(ApiTokenMapper tokens, MemberSessionMapper sessions, Clock clock) {
     this.tokens = tokens;
+    this.sessions = sessions;
     this.clock = clock;
   }
 
   /**
    * The principal for a token, or empty for anything that is not a live API token. Issued tokens
-   * are {@code ghqp_}/{@code ghqs_} + 64 hex, but an operator-chosen bootstrap token
+   * are {@code ghqp_}/{@code ghqs_} + 64 hex (and SSO sessions {@code ghqo_} + 64 hex, looked up
+   * in their own table), but an operator-chosen bootstrap token
    * (GITOPSHQ_BOOTSTRAP_TOKEN) may have any shape of 32 to 256 characters, so only the length is
    * checked before the hash lookup.
    */
   public Optional<HubPrincipal> authenticate(String token) {
     if (token == null || token.length() < 32 || token.length() > 256) {
       return Optional.empty();
+    }
+    // A hub session from an SSO sign-in: the member's current role, never more.
+    if (TokenKind.SESSION.matches(token)) {
+      return sessions.authenticate(Tokens.sha256Hex(token), clock.instant()).map(this::toPrincipal);
     }
     return tokens.authenticate(Tokens.sha256Hex(token), clock.instant()).map(this::toPrincipal);
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
@@ -22,7 +23,11 @@ public class ApiExceptionHandler {
 
   @ExceptionHandler(ApiException.class)
   ResponseEntity<ApiError> api(ApiException e) {
-    return ResponseEntity.status(e.error().status()).body(e.error());
+    // JSON whatever the request accepts: a browser (Accept: text/html) landing on the SSO
+    // callback gets the error body, not a 500 for a failed content negotiation.
+    return ResponseEntity.status(e.error().status())
+        .contentType(MediaType.APPLICATION_JSON)
+        .body(e.error());
   }
 
   /** Malformed JSON, a wrong type or an unknown field: 400 naming the field. */

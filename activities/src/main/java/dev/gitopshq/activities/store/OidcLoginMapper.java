@@ -1,0 +1,54 @@
+package dev.gitopshq.activities.store;
+
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.ibatis.annotations.Delete;
+import org.apache.ibatis.annotations.Insert;
+import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Param;
+import org.apache.ibatis.annotations.Select;
+
+/** Browser sign-ins in flight (between the redirect to the provider and its callback). */
+@Mapper
+public interface OidcLoginMapper {
+  /**
+   * A sign-in in flight.
+   *
+   * @param stateHash SHA-256 hex of the state parameter
+   * @param codeVerifier the PKCE code verifier, sealed
+   */
+  record OidcLogin(
+      String stateHash,
+      UUID orgId,
+      String nonce,
+      byte[] codeVerifier,
+      Instant createdAt,
+      Instant expiresAt) {
+    @Override
+    public String toString() {
+      return "OidcLogin[org=" + orgId + "]";
+    }
+  }
+
+  @Insert(
+      "insert into oidc_logins (state_hash, org_id, nonce, code_verifier, created_at, expires_at)"
+          + " values (#{stateHash}, #{orgId}, #{nonce}, #{codeVerifier}, #{createdAt}, #{expiresAt})")
+  void insert(OidcLogin login);
+
+  /**
+   * Takes a sign-in by its state: deletes and returns it, so each state is used once. This lookup
+   * by the state's hash is what establishes the organization of the sign-in.
+   */
+  @Select(
+      "delete from oidc_logins where state_hash = #{stateHash} and expires_at > #{now}"
+          + " returning state_hash, org_id, nonce, code_verifier, created_at, expires_at")
+  Optional<OidcLogin> take(@Param("stateHash") String stateHash, @Param("now") Instant now);
+
+  @Delete("delete from oidc_logins where expires_at <= #{now}")
+  int deleteExpired(@Param("now") Instant now);
+
+  /** Sign-ins in flight, expired or not. */
+  @Select("select count(*) from oidc_logins")
+  long count();
+}
