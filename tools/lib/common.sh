@@ -61,7 +61,7 @@ tool_module() {
 }
 tool_package() {
   case "$1" in
-    opa)      echo github.com/open-policy-agent/opa ;;
+    opa)      echo . ;;  # tools/opa/main.go: OPA's command line without the banned built-ins
     temporal) echo github.com/temporalio/cli/cmd/temporal ;;
     helm)     echo helm.sh/helm/v3/cmd/helm ;;
     kube-*)   echo "k8s.io/kubernetes/cmd/$1" ;;
@@ -97,9 +97,18 @@ tool_version() {
   echo "$v"
 }
 
+# A suffix for tools built from code of ours as well as the pinned module: a change
+# of that code gets a new cache directory, never the binary of the old code.
+tool_revision() {
+  case "$1" in
+    opa) echo "-gitopshq1" ;;  # bump when tools/opa/main.go or banned-builtins.txt change
+    *) echo "" ;;
+  esac
+}
+
 # Where the binary of the pinned version lives (whether or not it is built).
 tool_bin_path() {
   local name=$1 v
   v=$(tool_version "$name")
-  echo "${TOOLS_CACHE}/${name}-${v}/${name}"
+  echo "${TOOLS_CACHE}/${name}-${v}$(tool_revision "$name")/${name}"
 }

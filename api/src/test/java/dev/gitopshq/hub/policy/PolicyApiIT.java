@@ -43,6 +43,7 @@ class PolicyApiIT {
     hub =
         new HubTestSupport()
             .property("opa.url", opa.url())
+            .property("opa.token", opa.token())
             .property("opa.republish-interval", "300ms")
             .start();
     shippedRego =
