@@ -322,7 +322,9 @@ stack_start() {
   start_proc temporal "${TEMPORAL_BIN}" server start-dev --headless \
     --db-filename "${STACK_DIR}/temporal.db" --ip "${HOST}" --port "${TEMPORAL_PORT}" --log-level warn
   # --skip-version-check: OPA would otherwise ask GitHub for the latest release.
-  start_proc opa "${OPA_BIN}" run --server --addr "${HOST}:${OPA_PORT}" --log-level error --skip-version-check
+  opa_lockdown "${STACK_DIR}"
+  start_proc opa "${OPA_BIN}" run --server --addr "${HOST}:${OPA_PORT}" --log-level error --skip-version-check \
+    "${OPA_AUTH_ARGS[@]}"
   if [ -n "$with_kube" ]; then
     start_proc testkube "${JAVA}" "${JVM_OPTS[@]}" -jar "${TESTKUBE_JAR}" --kubeconfig "${STACK_DIR}/kubeconfig"
   fi
@@ -334,7 +336,7 @@ stack_start() {
     GITOPSHQ_DB_URL="jdbc:postgresql://${HOST}:${PG_PORT}/${BENCH_DB_NAME}" \
     GITOPSHQ_DB_USER=gitopshq GITOPSHQ_DB_PASSWORD=gitopshq \
     TEMPORAL_ADDRESS="${TEMPORAL_ADDRESS}" \
-    OPA_URL="${OPA_URL}" \
+    OPA_URL="${OPA_URL}" GITOPSHQ_OPA_TOKEN="${OPA_TOKEN}" \
     SERVER_ADDRESS="${HOST}" \
     GITOPSHQ_HTTP_PORT="${HUB_HTTP_PORT}" \
     AGENT_GRPC_PORT="${HUB_GRPC_PORT}" \
@@ -417,7 +419,7 @@ stack_start_agent() {
 # too) right away instead of after the measurement.
 run_bench() {
   local main=$1 rc=0; shift
-  BENCH_HUB_TOKEN="${MEMBER_TOKEN:-${OWNER_TOKEN}}" \
+  BENCH_HUB_TOKEN="${MEMBER_TOKEN:-${OWNER_TOKEN}}" GITOPSHQ_OPA_TOKEN="${OPA_TOKEN:-}" \
   BENCH_GIT_REVISION="$(git_revision)" \
   BENCH_JARS_BUILT="hub $(date -u -r "${HUB_JAR}" +%FT%TZ), agent $(date -u -r "${AGENT_JAR}" +%FT%TZ)" \
     "${JAVA}" "${JVM_OPTS[@]}" -cp "${BENCH_JAR}" "$main" "$@" </dev/null &

@@ -322,7 +322,10 @@ await_temporal() {
 launch_opa() {
   log "starting OPA"
   # --skip-version-check: OPA would otherwise ask GitHub for the latest release.
-  start_proc opa "${OPA_BIN}" run --server --addr "${HOST}:${OPA_PORT}" --log-level error --skip-version-check
+  # Locked to the hub: only the token in .gitopshq/data/opa-token may use OPA's API.
+  opa_lockdown "${DATA_DIR}"
+  start_proc opa "${OPA_BIN}" run --server --addr "${HOST}:${OPA_PORT}" --log-level error --skip-version-check \
+    "${OPA_AUTH_ARGS[@]}"
 }
 
 await_opa() {
@@ -386,7 +389,7 @@ launch_hub() {
     GITOPSHQ_DB_URL="jdbc:postgresql://${HOST}:5432/${DEV_DB}" \
     GITOPSHQ_DB_USER=gitopshq GITOPSHQ_DB_PASSWORD=gitopshq \
     TEMPORAL_ADDRESS="${HOST}:${TEMPORAL_PORT}" \
-    OPA_URL="${OPA_URL}" \
+    OPA_URL="${OPA_URL}" GITOPSHQ_OPA_TOKEN="${OPA_TOKEN}" \
     GITOPSHQ_DATA_DIR="${DATA_DIR}" \
     GITOPSHQ_HTTP_PORT="${HUB_HTTP_PORT}" AGENT_GRPC_PORT="${HUB_GRPC_PORT}" \
     AGENT_GRPC_PUBLIC_ADDRESS="${HOST}:${HUB_GRPC_PORT}" \

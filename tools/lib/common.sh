@@ -61,7 +61,7 @@ tool_module() {
 }
 tool_package() {
   case "$1" in
-    opa)      echo github.com/open-policy-agent/opa ;;
+    opa)      echo . ;;  # tools/opa/main.go: OPA's command line without the banned built-ins
     temporal) echo github.com/temporalio/cli/cmd/temporal ;;
     helm)     echo helm.sh/helm/v3/cmd/helm ;;
     kube-*)   echo "k8s.io/kubernetes/cmd/$1" ;;
@@ -97,9 +97,37 @@ tool_version() {
   echo "$v"
 }
 
+# A suffix for tools built from code of ours as well as the pinned module: a change
+# of that code gets a new cache directory, never the binary of the old code.
+tool_revision() {
+  case "$1" in
+    opa) echo "-gitopshq1" ;;  # bump when tools/opa/main.go or banned-builtins.txt change
+    *) echo "" ;;
+  esac
+}
+
 # Where the binary of the pinned version lives (whether or not it is built).
 tool_bin_path() {
   local name=$1 v
   v=$(tool_version "$name")
-  echo "${TOOLS_CACHE}/${name}-${v}/${name}"
+  echo "${TOOLS_CACHE}/${name}-${v}$(tool_revision "$name")/${name}"
+}
+
+# --- OPA locked to the hub ----------------------------------------------------
+# OPA runs with token authentication and the authorization policy
+# policies/system/authz, which admits one token: made once in DIR (mode 600),
+# its SHA-256 written beside it as the data that policy reads. Sets OPA_TOKEN
+# (for the hub's GITOPSHQ_OPA_TOKEN; never print it) and OPA_AUTH_ARGS (the
+# flags and files to append to `opa run --server`).
+opa_lockdown() {
+  local dir=$1 sha
+  mkdir -p "$dir"
+  if [ ! -s "$dir/opa-token" ]; then
+    (umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$dir/opa-token")
+  fi
+  OPA_TOKEN=$(cat "$dir/opa-token")
+  sha=$(printf '%s' "$OPA_TOKEN" | sha256sum | cut -d' ' -f1)
+  (umask 077 && printf '{"gitopshq_opa": {"token_sha256": "%s"}}\n' "$sha" >"$dir/opa-token-sha256.json")
+  OPA_AUTH_ARGS=(--authentication=token --authorization=basic
+    "${REPO_ROOT}/policies/system/authz/authz.rego" "$dir/opa-token-sha256.json")
 }

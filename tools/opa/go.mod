@@ -2,7 +2,7 @@ module gitopshq.dev/tools/opa
 
 go 1.26.0
 
-tool github.com/open-policy-agent/opa
+require github.com/open-policy-agent/opa v1.22.2
 
 require (
 	github.com/agnivade/levenshtein v1.2.1 // indirect
@@ -46,7 +46,6 @@ require (
 	github.com/olekukonko/errors v1.2.0 // indirect
 	github.com/olekukonko/ll v0.1.6 // indirect
 	github.com/olekukonko/tablewriter v1.1.5 // indirect
-	github.com/open-policy-agent/opa v1.22.2 // indirect
 	github.com/opencontainers/go-digest v1.0.0 // indirect
 	github.com/opencontainers/image-spec v1.1.1 // indirect
 	github.com/prometheus/client_golang v1.24.1 // indirect

@@ -55,6 +55,9 @@ GITOPSHQ_DB_PASSWORD: {{ . | b64enc | quote }}
 {{- with .Values.bootstrap.token }}
 GITOPSHQ_BOOTSTRAP_TOKEN: {{ . | b64enc | quote }}
 {{- end }}
+{{- with .Values.opa.token }}
+GITOPSHQ_OPA_TOKEN: {{ . | b64enc | quote }}
+{{- end }}
 {{- with .Values.webhook.secret }}
 GITOPSHQ_WEBHOOK_SECRET: {{ . | b64enc | quote }}
 {{- end }}

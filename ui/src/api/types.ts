@@ -44,6 +44,7 @@ export interface Registration {
 export interface Decision {
   policy: string;
   version: number;
+  sha256?: string | null;
   outcome: string;
   reasons: string[];
 }

@@ -64,6 +64,11 @@ export function CommandPage() {
           <p>
             <strong>{c.decision.outcome}</strong> by policy {c.decision.policy} version {c.decision.version}
           </p>
+          {c.decision.sha256 && (
+            <p className="text-xs text-slate-600">
+              policy text SHA-256 <code>{c.decision.sha256}</code>
+            </p>
+          )}
           <ul className="list-disc pl-5">
             {c.decision.reasons.map((r) => (
               <li key={r}>{r}</li>

@@ -49,6 +49,7 @@ public final class OpaLatencyBench {
                [--decisions 2000] [--warmup 200]
       --input: an approval input document, or a policies/testdata sample ({"input": {...}, ...})
       environment: BENCH_HUB_TOKEN  API token with policies:read
+                   GITOPSHQ_OPA_TOKEN  the token OPA's authorization policy admits (bench/lib/stack.sh makes it)
       Normally started by bench/run-opa-latency.sh, which brings up the stack.""";
 
   /**
@@ -88,6 +89,7 @@ public final class OpaLatencyBench {
     int warmup = a.intValue("warmup", 200, 0);
     a.rejectUnknown();
     String token = Args.env("BENCH_HUB_TOKEN");
+    String opaToken = System.getenv("GITOPSHQ_OPA_TOKEN");
     JsonNode input = readInput(inputFile);
     Report report = new Report("opa-latency");
 
@@ -96,8 +98,8 @@ public final class OpaLatencyBench {
     byte[] body = JsonHttp.bytes(wrapped);
 
     try (JsonHttp hub = new JsonHttp(hubUrl, token);
-        JsonHttp opa = new JsonHttp(opaUrl, null);
-        OpaClient client = new OpaClient(URI.create(opaUrl))) {
+        JsonHttp opa = new JsonHttp(opaUrl, opaToken);
+        OpaClient client = new OpaClient(URI.create(opaUrl), opaToken)) {
       List<Route> routes =
           List.of(
               new Route(

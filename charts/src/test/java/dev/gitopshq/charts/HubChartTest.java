@@ -64,6 +64,7 @@ class HubChartTest {
         "temporal.address", "temporal.internal:7233",
         "temporal.namespace", "gitopshq",
         "opa.url", "http://opa.internal:8181",
+        "opa.token", "opa-token-0123456789abcdef",
         "agent.publicAddress", "agents.gitopshq.example.com:443",
         "agent.chart", "oci://registry.example.com/charts/gitopshq-agent",
         "agent.tls.existingSecret", "hub-grpc-tls",
@@ -87,7 +88,7 @@ class HubChartTest {
     assertThat(render(values()).env().keySet()).isSubsetOf(known);
     assertThat(render(everything()).env().keySet()).isSubsetOf(known).contains(
         "GITOPSHQ_DB_URL", "GITOPSHQ_DB_USER", "GITOPSHQ_DB_PASSWORD", "GITOPSHQ_DB_POOL_SIZE",
-        "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "OPA_URL", "AGENT_GRPC_PUBLIC_ADDRESS",
+        "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "OPA_URL", "GITOPSHQ_OPA_TOKEN", "AGENT_GRPC_PUBLIC_ADDRESS",
         "AGENT_GRPC_TLS_CERT", "AGENT_GRPC_TLS_KEY", "GITOPSHQ_BOOTSTRAP_TOKEN", "GITOPSHQ_WEBHOOK_URL",
         "GITOPSHQ_WEBHOOK_SECRET", "GITOPSHQ_AGENT_CHART", "GITOPSHQ_HTTP_PORT", "AGENT_GRPC_PORT",
         "GITOPSHQ_DATA_DIR", "GITOPSHQ_GIT_ROOT", "GITOPSHQ_RENDER_DIR", "GITOPSHQ_PUBLIC_URL",
@@ -107,6 +108,7 @@ class HubChartTest {
         entry("TEMPORAL_ADDRESS", "temporal.internal:7233"),
         entry("TEMPORAL_NAMESPACE", "gitopshq"),
         entry("OPA_URL", "http://opa.internal:8181"),
+        entry("GITOPSHQ_OPA_TOKEN", "opa-token-0123456789abcdef"),
         entry("AGENT_GRPC_PUBLIC_ADDRESS", "agents.gitopshq.example.com:443"),
         entry("GITOPSHQ_AGENT_CHART", "oci://registry.example.com/charts/gitopshq-agent"),
         entry("GITOPSHQ_BOOTSTRAP_TOKEN", OWNER_TOKEN),
@@ -118,16 +120,16 @@ class HubChartTest {
         entry("GITOPSHQ_PUBLIC_URL", "https://gitopshq.example.com"),
         entry("GITOPSHQ_ENCRYPTION_KEY", ENCRYPTION_KEY),
         entry("GITOPSHQ_RELEASE_APPROVAL_TIMEOUT", "48h"));
-    // The four secrets are references to one Secret, never plain values in the Deployment.
+    // The five secrets are references to one Secret, never plain values in the Deployment.
     for (String name : List.of("GITOPSHQ_DB_PASSWORD", "GITOPSHQ_BOOTSTRAP_TOKEN", "GITOPSHQ_WEBHOOK_SECRET",
-        "GITOPSHQ_ENCRYPTION_KEY")) {
+        "GITOPSHQ_ENCRYPTION_KEY", "GITOPSHQ_OPA_TOKEN")) {
       EnvVar var = r.env().get(name);
       assertThat(var.getValue()).as(name).isNull();
       assertThat(var.getValueFrom().getSecretKeyRef().getName()).as(name).isEqualTo("gitopshq-gitopshq-hub");
     }
     assertThat(r.get(Secret.class, "gitopshq-gitopshq-hub").getData())
         .containsOnlyKeys("GITOPSHQ_DB_PASSWORD", "GITOPSHQ_BOOTSTRAP_TOKEN", "GITOPSHQ_WEBHOOK_SECRET",
-            "GITOPSHQ_ENCRYPTION_KEY");
+            "GITOPSHQ_ENCRYPTION_KEY", "GITOPSHQ_OPA_TOKEN");
     assertThat(r.deployment().getSpec().getReplicas()).isEqualTo(3);
   }
 
@@ -135,7 +137,8 @@ class HubChartTest {
   void existingSecretsAreReferencedAndNoSecretIsCreated() {
     Rendered r = render(values(
         "bootstrap.existingSecret", "hub-owner", "bootstrap.existingSecretKey", "owner-token",
-        "webhook.url", "https://hooks.example.com/x", "webhook.existingSecret", "hub-webhook"));
+        "webhook.url", "https://hooks.example.com/x", "webhook.existingSecret", "hub-webhook",
+        "opa.existingSecret", "hub-opa", "opa.existingSecretKey", "opa-token"));
 
     assertThat(r.all(Secret.class)).isEmpty();
     Map<String, EnvVar> env = r.env();
@@ -143,6 +146,11 @@ class HubChartTest {
         .satisfies(ref -> {
           assertThat(ref.getName()).isEqualTo("gitopshq-database");
           assertThat(ref.getKey()).isEqualTo("password");
+        });
+    assertThat(env.get("GITOPSHQ_OPA_TOKEN").getValueFrom().getSecretKeyRef())
+        .satisfies(ref -> {
+          assertThat(ref.getName()).isEqualTo("hub-opa");
+          assertThat(ref.getKey()).isEqualTo("opa-token");
         });
     assertThat(env.get("GITOPSHQ_BOOTSTRAP_TOKEN").getValueFrom().getSecretKeyRef())
         .satisfies(ref -> {

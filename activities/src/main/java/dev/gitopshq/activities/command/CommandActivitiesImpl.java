@@ -112,11 +112,13 @@ public class CommandActivitiesImpl implements CommandActivities {
         t -> {
           Instant now = clock.instant();
           commands.recordDecision(
-              org, id, d.policyName(), d.policyVersion(), d.outcome().wireName(), d.reasons(), now);
+              org, id, d.policyName(), d.policyVersion(), d.policySha256(), d.outcome().wireName(),
+              d.reasons(), now);
           commands.updateDetail(org, id, "", now);
           Map<String, Object> details = new LinkedHashMap<>();
           details.put("policy", d.policyName());
           details.put("version", d.policyVersion());
+          details.put("sha256", d.policySha256());
           details.put("outcome", d.outcome().wireName());
           details.put("requiredApprovers", d.requiredApprovers());
           details.put("reasons", d.reasons());

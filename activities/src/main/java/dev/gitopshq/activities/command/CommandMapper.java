@@ -20,7 +20,7 @@ public interface CommandMapper {
   String COLUMNS =
       "id, org_id, cluster_id, type, target_namespace, target_kind, target_name, params, reason,"
           + " requester_id, requester_type, requester_name, break_glass, break_glass_justification,"
-          + " status, status_detail, policy_name, policy_version, decision_outcome,"
+          + " status, status_detail, policy_name, policy_version, policy_sha256, decision_outcome,"
           + " decision_reasons, output, error, dispatch_deadline, dispatched_at, created_at,"
           + " updated_at, finished_at";
 
@@ -78,13 +78,14 @@ public interface CommandMapper {
 
   @Update(
       "update commands set policy_name = #{policy}, policy_version = #{version},"
-          + " decision_outcome = #{outcome}, decision_reasons = #{reasons,typeHandler=" + LIST + "},"
+          + " policy_sha256 = #{sha256}, decision_outcome = #{outcome}, decision_reasons = #{reasons,typeHandler=" + LIST + "},"
           + " updated_at = #{now} where org_id = #{orgId} and id = #{id}")
   int recordDecision(
       @Param("orgId") UUID orgId,
       @Param("id") UUID id,
       @Param("policy") String policy,
       @Param("version") int version,
+      @Param("sha256") String sha256,
       @Param("outcome") String outcome,
       @Param("reasons") List<String> reasons,
       @Param("now") Instant now);

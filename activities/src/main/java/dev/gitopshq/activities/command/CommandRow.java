@@ -25,6 +25,7 @@ public record CommandRow(
     String statusDetail,
     String policyName,
     Integer policyVersion,
+    String policySha256,
     String decisionOutcome,
     List<String> decisionReasons,
     String output,

@@ -20,6 +20,10 @@ import java.util.regex.Pattern;
  * A small client for OPA's REST API (v1), over {@code java.net.http}: upload a policy module,
  * write a data document, evaluate a document, check health.
  *
+ * <p>OPA's API is locked to the hub: OPA runs with token authentication and an authorization
+ * policy (policies/system/authz) that admits only the hub's token, which this client sends as a
+ * bearer token on every call. The token is never logged nor put into a message.
+ *
  * <p>Every call has explicit timeouts (connect 2 s, whole request 5 s by default), so a hung OPA
  * cannot hold a request thread or a database lock for long. Anything that keeps OPA from answering
  * becomes an {@link OpaUnavailableException}; callers fail closed and may retry.
@@ -37,18 +41,29 @@ public class OpaClient implements AutoCloseable {
   private final String display;
   private final Duration requestTimeout;
   private final HttpClient http;
+  private final String authorization;
 
-  /** A client with the default timeouts. */
+  /** A client with the default timeouts and no token (an OPA whose API is open). */
   public OpaClient(URI baseUrl) {
-    this(baseUrl, DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT);
+    this(baseUrl, DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT, null);
+  }
+
+  /** A client with the default timeouts that authenticates with {@code token}. */
+  public OpaClient(URI baseUrl, String token) {
+    this(baseUrl, DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT, token);
+  }
+
+  public OpaClient(URI baseUrl, Duration connectTimeout, Duration requestTimeout) {
+    this(baseUrl, connectTimeout, requestTimeout, null);
   }
 
   /**
    * @param baseUrl OPA's address, e.g. {@code http://127.0.0.1:8181}
    * @param connectTimeout how long to wait for a TCP connection
    * @param requestTimeout how long to wait for a whole answer
+   * @param token the bearer token OPA's authorization policy admits; null or blank sends none
    */
-  public OpaClient(URI baseUrl, Duration connectTimeout, Duration requestTimeout) {
+  public OpaClient(URI baseUrl, Duration connectTimeout, Duration requestTimeout, String token) {
     if (baseUrl == null || baseUrl.getScheme() == null || baseUrl.getHost() == null) {
       throw new IllegalArgumentException(
           "the OPA URL must be absolute, e.g. http://127.0.0.1:8181");
@@ -63,6 +78,7 @@ public class OpaClient implements AutoCloseable {
             + (baseUrl.getPort() > 0 ? ":" + baseUrl.getPort() : "");
     this.requestTimeout = requestTimeout;
     this.http = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
+    this.authorization = token == null || token.isBlank() ? null : "Bearer " + token.strip();
   }
 
   /** OPA's address as safe to print: scheme, host and port. */
@@ -93,6 +109,28 @@ public class OpaClient implements AutoCloseable {
       throw new PolicyCompileException(id, errors(response.body()));
     }
     throw unexpected("upload policy " + id, response);
+  }
+
+  /**
+   * The text of a policy module as OPA holds it ({@code GET /v1/policies/<id>}, its {@code raw}
+   * field): what the republisher compares with the hub's version.
+   *
+   * @return the module text, or empty when OPA holds no module with that id
+   * @throws OpaUnavailableException OPA could not be reached or did not answer in time
+   */
+  public java.util.Optional<String> getPolicy(String id) {
+    HttpRequest request = request("/v1/policies/" + checkPath(id)).GET().build();
+    HttpResponse<String> response = send(request, "read policy " + id);
+    if (response.statusCode() == 404) {
+      return java.util.Optional.empty();
+    }
+    if (response.statusCode() != 200) {
+      throw unexpected("read policy " + id, response);
+    }
+    JsonNode raw = parse(response.body(), "read policy " + id).path("result").get("raw");
+    return raw == null || !raw.isTextual()
+        ? java.util.Optional.empty()
+        : java.util.Optional.of(raw.asText());
   }
 
   /**
@@ -207,7 +245,11 @@ public class OpaClient implements AutoCloseable {
   }
 
   private HttpRequest.Builder request(String path) {
-    return HttpRequest.newBuilder(URI.create(base + path)).timeout(requestTimeout);
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(requestTimeout);
+    if (authorization != null) {
+      b.header("Authorization", authorization);
+    }
+    return b;
   }
 
   private HttpResponse<String> send(HttpRequest request, String what) {
@@ -266,6 +308,11 @@ public class OpaClient implements AutoCloseable {
 
   private OpaException unexpected(String what, HttpResponse<String> response) {
     int status = response.statusCode();
+    if (status == 401) {
+      return new OpaException(
+          "OPA at " + display + " refused the hub's credentials (401) to " + what
+              + ": set GITOPSHQ_OPA_TOKEN to the token OPA's authorization policy admits");
+    }
     List<OpaError> errors = errors(response.body());
     String detail = errors.isEmpty() ? "" : ": " + errors.get(0).describe();
     // A proxy or load balancer in front of OPA answers 502-504 while OPA is down.

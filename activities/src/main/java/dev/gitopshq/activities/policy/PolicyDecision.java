@@ -20,6 +20,8 @@ import java.util.Optional;
  * @param approverTeams teams whose members may approve
  * @param reasons sentences for people: why this outcome
  * @param rawResult the decision document exactly as OPA returned it
+ * @param policySha256 the SHA-256 of the policy text that produced it (read from the same
+ *     evaluation); null only where a decision document is mapped without an evaluation
  */
 public record PolicyDecision(
     String policyName,
@@ -29,7 +31,8 @@ public record PolicyDecision(
     List<String> approverRoles,
     List<String> approverTeams,
     List<String> reasons,
-    JsonNode rawResult) {
+    JsonNode rawResult,
+    String policySha256) {
 
   public PolicyDecision {
     approverRoles = List.copyOf(approverRoles);
@@ -60,7 +63,16 @@ public record PolicyDecision(
 
   /** Maps an evaluation's decision document, refusing anything not well-formed. */
   public static PolicyDecision of(PolicyEvaluation evaluation) {
-    return of(evaluation.policyName(), evaluation.policyVersion(), evaluation.decision());
+    return of(
+        evaluation.policyName(),
+        evaluation.policyVersion(),
+        evaluation.policySha256(),
+        evaluation.decision());
+  }
+
+  /** Maps a decision document without a text hash; see {@link #of(String, int, String, JsonNode)}. */
+  public static PolicyDecision of(String policyName, int policyVersion, JsonNode decision) {
+    return of(policyName, policyVersion, null, decision);
   }
 
   /**
@@ -68,7 +80,8 @@ public record PolicyDecision(
    *
    * @throws PolicyEvaluationException the document is missing or malformed
    */
-  public static PolicyDecision of(String policyName, int policyVersion, JsonNode decision) {
+  public static PolicyDecision of(
+      String policyName, int policyVersion, String policySha256, JsonNode decision) {
     String where = "policy " + policyName + " version " + policyVersion;
     if (decision == null || !decision.isObject()) {
       throw new PolicyEvaluationException(where + " returned no decision object");
@@ -110,7 +123,8 @@ public record PolicyDecision(
         roles,
         teams,
         strings(where, decision, "reasons"),
-        decision.deepCopy());
+        decision.deepCopy(),
+        policySha256);
   }
 
   private static List<String> strings(String where, JsonNode decision, String field) {

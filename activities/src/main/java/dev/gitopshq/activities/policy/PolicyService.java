@@ -24,12 +24,13 @@ import org.springframework.transaction.support.TransactionTemplate;
  * it is it stored as the active version, the previous one deactivated and the publish audited. If
  * that database step fails after OPA accepted the upload, the previous active version is uploaded
  * again. {@link #republish} repairs anything else that drifts (OPA restarted empty, an upload
- * whose answer was lost, a replica that published while this hub's OPA was down): it compares the
- * version OPA reports with the active one and uploads where they differ.
+ * whose answer was lost, a replica that published while this hub's OPA was down, a module replaced
+ * in OPA behind the hub's back): it compares the module text OPA holds with the active version's,
+ * uploads where they differ, and audits {@code policy.restored} when OPA held a different text.
  *
  * <p><b>Deciding</b> evaluates the whole package {@code data.gitopshq.<name>} once and reads both
- * {@code decision} and {@code gitopshq_policy_version} from that one answer, so the version
- * recorded with a decision is always the one that produced it. Without a decision there is no
+ * {@code decision}, {@code gitopshq_policy_version} and {@code gitopshq_policy_sha256} from that one
+ * answer, so the version and text hash recorded with a decision are the ones that produced it. Without a decision there is no
  * approval: every failure is an exception, never a default outcome.
  *
  * <p>OPA policy ids are {@code gitopshq/<name>}, one namespace per OPA: one OPA serves one
@@ -101,7 +102,7 @@ public class PolicyService {
               return new Published(active.get(), active.get().version(), false);
             }
             int version = repository.latestVersion(orgId, name) + 1;
-            opa.putPolicy(id, PolicyText.withVersion(rego, version));
+            opa.putPolicy(id, PolicyText.forOpa(rego, version));
             accepted[0] = true;
             PolicyRow row =
                 repository.activate(orgId, name, version, rego, actor.id(), clock.instant());
@@ -186,6 +187,12 @@ public class PolicyService {
           "policy " + id + " is not loaded in OPA at " + opa.address() + " yet; the hub"
               + " republishes it within seconds");
     }
+    JsonNode sha = result.get(PolicyText.SHA_RULE);
+    if (sha == null || !sha.isTextual()) {
+      throw new OpaUnavailableException(
+          "policy " + id + " in OPA at " + opa.address() + " carries no text hash yet; the hub"
+              + " republishes it within seconds");
+    }
     JsonNode decision = result.get("decision");
     if (decision == null || decision.isNull()) {
       throw new PolicyEvaluationException(
@@ -193,7 +200,7 @@ public class PolicyService {
               + " produced no decision for this input (data.gitopshq." + name
               + ".decision is undefined)");
     }
-    return new PolicyEvaluation(name, version.asInt(), decision);
+    return new PolicyEvaluation(name, version.asInt(), sha.asText(), decision);
   }
 
   /**
@@ -209,7 +216,11 @@ public class PolicyService {
   }
 
   /**
-   * Brings OPA in line with the database for one policy, under the policy's lock.
+   * Brings OPA in line with the database for one policy, under the policy's lock: the module text
+   * OPA holds must be exactly the active version's as the hub uploads it. A module OPA holds with
+   * other text (replaced behind the hub's back, or an upload whose answer was lost) is replaced
+   * and the difference audited as {@code policy.restored}; a missing one (OPA restarted) is
+   * uploaded.
    *
    * @return the version uploaded, or empty when OPA already held the active version
    */
@@ -219,20 +230,43 @@ public class PolicyService {
         status -> {
           repository.lock(orgId, name);
           Optional<PolicyRow> active = repository.findActive(orgId, name);
-          JsonNode loaded = opa.evaluate(id + "/" + PolicyText.VERSION_RULE, null);
+          Optional<String> loaded = opa.getPolicy(id);
           if (active.isEmpty()) {
-            if (!loaded.isMissingNode()) {
+            if (loaded.isPresent()) {
               opa.deletePolicy(id);
             }
             return Optional.<Integer>empty();
           }
           PolicyRow row = active.get();
-          if (loaded.canConvertToExactIntegral() && loaded.asInt() == row.version()) {
+          String expected = PolicyText.forOpa(row.rego(), row.version());
+          if (loaded.isPresent() && loaded.get().equals(expected)) {
             return Optional.<Integer>empty();
           }
-          opa.putPolicy(id, PolicyText.withVersion(row.rego(), row.version()));
+          opa.putPolicy(id, expected);
+          if (loaded.isPresent()) {
+            auditRestored(orgId, row, expected, loaded.get());
+          }
           return Optional.of(row.version());
         });
+  }
+
+  /** OPA held other text than the hub's active version: say what was found and what was put back. */
+  private void auditRestored(UUID orgId, PolicyRow row, String expected, String found) {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("name", row.name());
+    details.put("version", row.version());
+    details.put("expectedSha256", PolicyText.sha256(expected));
+    details.put("foundSha256", PolicyText.sha256(found));
+    details.put("foundLength", found.length());
+    details.put(
+        "reason",
+        "the module text in OPA differed from the hub's active version and was replaced");
+    log.warn(
+        "policy {}: OPA held a module whose text differs from version {} (sha256 {}); restored it",
+        row.name(),
+        row.version(),
+        PolicyText.sha256(found));
+    audit.record(orgId, SYSTEM, "policy.restored", "policy", row.name(), details);
   }
 
   private void restore(UUID orgId, String name) {

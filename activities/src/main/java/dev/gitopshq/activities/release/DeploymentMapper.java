@@ -26,7 +26,7 @@ public interface DeploymentMapper {
   String COLUMNS =
       "d.id, d.org_id, d.project_id, d.release_id, d.action,"
           + " d.environment_ids::text[] as environment_ids, " + ENV_NAMES + " as environments,"
-          + " d.status, d.detail, d.policy, d.policy_version, d.outcome, d.break_glass,"
+          + " d.status, d.detail, d.policy, d.policy_version, d.policy_sha256, d.outcome, d.break_glass,"
           + " d.justification, d.commits, d.requested_by, d.requester_name, d.created_at,"
           + " d.updated_at, d.finished_at";
 
@@ -84,12 +84,13 @@ public interface DeploymentMapper {
 
   @Update(
       "update deployments set policy = #{policy}, policy_version = #{version},"
-          + " outcome = #{outcome}, updated_at = #{now} where org_id = #{orgId} and id = #{id}")
+          + " policy_sha256 = #{sha256}, outcome = #{outcome}, updated_at = #{now} where org_id = #{orgId} and id = #{id}")
   int recordDecision(
       @Param("orgId") UUID orgId,
       @Param("id") UUID id,
       @Param("policy") String policy,
       @Param("version") int version,
+      @Param("sha256") String sha256,
       @Param("outcome") String outcome,
       @Param("now") Instant now);
 

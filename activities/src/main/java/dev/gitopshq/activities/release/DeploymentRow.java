@@ -27,6 +27,7 @@ public record DeploymentRow(
     String detail,
     String policy,
     Integer policyVersion,
+    String policySha256,
     String outcome,
     boolean breakGlass,
     String justification,

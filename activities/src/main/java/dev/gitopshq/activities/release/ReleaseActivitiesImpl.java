@@ -222,10 +222,12 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
     tx.executeWithoutResult(
         t -> {
           Instant now = clock.instant();
-          deployments.recordDecision(org, id, d.policyName(), d.policyVersion(), d.outcome().wireName(), now);
+          deployments.recordDecision(
+              org, id, d.policyName(), d.policyVersion(), d.policySha256(), d.outcome().wireName(), now);
           Map<String, Object> details = new LinkedHashMap<>();
           details.put("policy", d.policyName());
           details.put("version", d.policyVersion());
+          details.put("sha256", d.policySha256());
           details.put("outcome", d.outcome().wireName());
           details.put("requiredApprovers", d.requiredApprovers());
           details.put("reasons", d.reasons());

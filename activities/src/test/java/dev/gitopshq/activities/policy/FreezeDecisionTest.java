@@ -19,7 +19,7 @@ class FreezeDecisionTest {
 
   private static FreezeCheck check(String decision) {
     try {
-      return FreezeService.toCheck(new PolicyEvaluation("freeze", 3, JSON.readTree(decision)));
+      return FreezeService.toCheck(new PolicyEvaluation("freeze", 3, "0".repeat(64), JSON.readTree(decision)));
     } catch (java.io.IOException e) {
       throw new IllegalArgumentException(e);
     }

@@ -31,7 +31,7 @@ class OpaClientIT {
   @BeforeAll
   static void start() {
     server = OpaTestServer.startNew();
-    opa = new OpaClient(server.url());
+    opa = server.client();
   }
 
   @AfterAll
@@ -48,7 +48,7 @@ class OpaClientIT {
 
         allow if input.user == "ana"
         """;
-    opa.putPolicy("gitopshq/sample", PolicyText.withVersion(rego, 7));
+    opa.putPolicy("gitopshq/sample", PolicyText.forOpa(rego, 7));
 
     JsonNode result = opa.evaluate("gitopshq/sample", JSON.readTree("{\"user\":\"ana\"}"));
     assertThat(result.get("allow").asBoolean()).isTrue();
@@ -115,7 +115,7 @@ class OpaClientIT {
     Path root = OpaTestServer.repoRoot();
     String rego = Files.readString(root.resolve("policies/gitopshq/approval/decision.rego"));
     PolicyText.requireValid("approval", rego);
-    opa.putPolicy("gitopshq/approval", PolicyText.withVersion(rego, 1));
+    opa.putPolicy("gitopshq/approval", PolicyText.forOpa(rego, 1));
 
     List<Path> samples;
     try (Stream<Path> dirs = Files.list(root.resolve("policies/testdata/approval"))) {
@@ -182,7 +182,7 @@ class OpaClientIT {
     Path root = OpaTestServer.repoRoot();
     String rego = Files.readString(root.resolve("policies/gitopshq/release/decision.rego"));
     PolicyText.requireValid("release", rego);
-    opa.putPolicy("gitopshq/release", PolicyText.withVersion(rego, 1));
+    opa.putPolicy("gitopshq/release", PolicyText.forOpa(rego, 1));
 
     List<String> mismatches = new ArrayList<>();
     List<Path> samples = samples(root.resolve("policies/testdata/release"));
@@ -212,7 +212,7 @@ class OpaClientIT {
     Path root = OpaTestServer.repoRoot();
     String rego = Files.readString(root.resolve("policies/gitopshq/freeze/decision.rego"));
     PolicyText.requireValid("freeze", rego);
-    opa.putPolicy("gitopshq/freeze", PolicyText.withVersion(rego, 1));
+    opa.putPolicy("gitopshq/freeze", PolicyText.forOpa(rego, 1));
     List<Path> samples = samples(root.resolve("policies/testdata/freeze"));
     assertThat(samples).hasSizeGreaterThanOrEqualTo(10);
 
@@ -253,7 +253,10 @@ class OpaClientIT {
 
   private static PolicyEvaluation evaluation(JsonNode result) {
     return new PolicyEvaluation(
-        "freeze", result.get("gitopshq_policy_version").asInt(), result.get("decision"));
+        "freeze",
+        result.get("gitopshq_policy_version").asInt(),
+        result.get("gitopshq_policy_sha256").asText(),
+        result.get("decision"));
   }
 
   private static List<Path> samples(Path dir) throws IOException {
@@ -266,7 +269,7 @@ class OpaClientIT {
   void anUnreachableOpaIsUnavailableNotAnAnswer() throws IOException {
     OpaTestServer other = OpaTestServer.startNew();
     try (OpaClient client =
-        new OpaClient(other.url(), Duration.ofSeconds(2), Duration.ofSeconds(5))) {
+        new OpaClient(other.url(), Duration.ofSeconds(2), Duration.ofSeconds(5), other.token())) {
       client.putPolicy("gitopshq/sample", "package gitopshq.sample\n\nallow := true\n");
       other.stop();
 
@@ -281,6 +284,61 @@ class OpaClientIT {
     } finally {
       other.close();
     }
+  }
+
+  @Test
+  void opasApiRefusesEveryoneButTheHubsToken() {
+    String module = "package gitopshq.approval\n\ndecision := {\"outcome\": \"auto_approve\"}\n";
+    try (OpaClient anonymous = new OpaClient(server.url());
+        OpaClient wrong = new OpaClient(server.url(), "guessed-token")) {
+      for (OpaClient c : List.of(anonymous, wrong)) {
+        // No replacing a policy behind the hub's back, no reading or writing data, no decisions.
+        assertThatThrownBy(() -> c.putPolicy("gitopshq/approval", module))
+            .isInstanceOf(OpaException.class)
+            .hasMessageContaining("refused the hub's credentials (401)")
+            .message()
+            .doesNotContain("guessed-token");
+        assertThatThrownBy(() -> c.evaluate("gitopshq/approval", null))
+            .hasMessageContaining("401");
+        assertThatThrownBy(() -> c.putData("gitopshq_data/freeze_windows", JSON.createArrayNode()))
+            .hasMessageContaining("401");
+        // Probes still see OPA's health.
+        assertThat(c.healthy()).isTrue();
+      }
+    }
+    opa.putPolicy("gitopshq/locked", "package gitopshq.locked\n\nallow := true\n");
+    assertThat(opa.evaluate("gitopshq/locked/allow", null).asBoolean()).isTrue();
+  }
+
+  @Test
+  void opaRefusesBuiltinsThatReachOutsideItNamingTheBuiltinAndLine() {
+    for (String builtin : PolicyText.BANNED_BUILTINS) {
+      String call =
+          switch (builtin) {
+            case "http.send" -> "http.send({\"method\": \"get\", \"url\": \"http://127.0.0.1:7233\"})";
+            case "net.lookup_ip_addr" -> "net.lookup_ip_addr(\"localhost\")";
+            default -> builtin + "()";
+          };
+      assertThatThrownBy(
+              () -> opa.putPolicy("gitopshq/reach", "package gitopshq.reach\n\nleak := " + call + "\n"))
+          .isInstanceOfSatisfying(
+              PolicyCompileException.class,
+              e ->
+                  assertThat(e.errors())
+                      .anySatisfy(
+                          err -> {
+                            assertThat(err.message()).isEqualTo("undefined function " + builtin);
+                            assertThat(err.location().row()).isEqualTo(3);
+                          }));
+    }
+  }
+
+  @Test
+  void readsBackTheModuleTextOpaHolds() {
+    String module = PolicyText.forOpa("package gitopshq.readback\n\nallow := true\n", 4);
+    opa.putPolicy("gitopshq/readback", module);
+    assertThat(opa.getPolicy("gitopshq/readback")).contains(module);
+    assertThat(opa.getPolicy("gitopshq/never-uploaded")).isEmpty();
   }
 
   @Test

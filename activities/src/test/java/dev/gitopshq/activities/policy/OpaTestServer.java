@@ -20,6 +20,11 @@ import java.util.concurrent.TimeUnit;
  * {@code tools/bin-path.sh opa} prints in the repository this test runs from. {@link #stop()} and
  * {@link #start()} again keep the port, so a test can take OPA away and bring it back empty, as a
  * restarted OPA pod would be.
+ *
+ * <p>It runs locked down as {@code make run} runs it: token authentication with the authorization
+ * policy {@code policies/system/authz}, which admits only {@link #token()} (a fresh random one per
+ * server); {@link #client()} holds it. The binary is the project's OPA build, without the
+ * built-ins that reach outside OPA.
  */
 public final class OpaTestServer implements AutoCloseable {
   private static final Duration STARTUP = Duration.ofSeconds(30);
@@ -27,12 +32,20 @@ public final class OpaTestServer implements AutoCloseable {
   private final Path binary;
   private final int port;
   private final Path logFile;
+  private final String token;
+  private final Path tokenData;
   private volatile Process process;
 
-  private OpaTestServer(Path binary, int port, Path logFile) {
+  private OpaTestServer(Path binary, int port, Path logFile) throws IOException {
     this.binary = binary;
     this.port = port;
     this.logFile = logFile;
+    this.token = "opa-test-" + java.util.UUID.randomUUID();
+    // OPA's authorization policy reads the SHA-256 of the one token it admits from this data file.
+    this.tokenData = Files.createTempFile("gitopshq-opa-token-", ".json");
+    Files.writeString(
+        tokenData,
+        "{\"gitopshq_opa\": {\"token_sha256\": \"" + PolicyText.sha256(token) + "\"}}");
     // A test JVM that dies without closing this must not leave OPA running.
     Runtime.getRuntime()
         .addShutdownHook(
@@ -66,7 +79,10 @@ public final class OpaTestServer implements AutoCloseable {
           new ProcessBuilder(
                   List.of(
                       binary.toString(), "run", "--server", "--addr", "127.0.0.1:" + port,
-                      "--log-level", "error", "--skip-version-check"))
+                      "--log-level", "error", "--skip-version-check",
+                      "--authentication=token", "--authorization=basic",
+                      repoRoot().resolve("policies/system/authz/authz.rego").toString(),
+                      tokenData.toString()))
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
               .start();
@@ -74,7 +90,7 @@ public final class OpaTestServer implements AutoCloseable {
       throw new IllegalStateException("cannot start OPA from " + binary, e);
     }
     Instant deadline = Instant.now().plus(STARTUP);
-    try (OpaClient probe = new OpaClient(url())) {
+    try (OpaClient probe = client()) {
       while (!probe.healthy()) {
         if (!process.isAlive() || Instant.now().isAfter(deadline)) {
           String log = readLog();
@@ -106,6 +122,16 @@ public final class OpaTestServer implements AutoCloseable {
 
   public URI url() {
     return URI.create("http://127.0.0.1:" + port);
+  }
+
+  /** The one bearer token this OPA's API admits. */
+  public String token() {
+    return token;
+  }
+
+  /** A client with {@link #token()}; the caller closes it. */
+  public OpaClient client() {
+    return new OpaClient(url(), token);
   }
 
   public synchronized boolean isRunning() {

@@ -65,7 +65,7 @@ class PolicyServiceIT {
   @BeforeAll
   static void start() throws Exception {
     server = OpaTestServer.startNew();
-    opa = new OpaClient(server.url());
+    opa = server.client();
 
     String url =
         System.getenv().getOrDefault(
@@ -180,6 +180,55 @@ class PolicyServiceIT {
     PolicyEvaluation e = policies.evaluate(orgId, name, JSON.createObjectNode());
     assertThat(e.policyVersion()).isEqualTo(1);
     assertThat(e.decision().get("value").asText()).isEqualTo("one");
+  }
+
+  long audited(String action) throws SQLException {
+    try (Connection c = db.getConnection();
+        var ps =
+            c.prepareStatement(
+                "select count(*) from audit_log where org_id = ? and action = ? and target_id = ?")) {
+      ps.setObject(1, orgId);
+      ps.setString(2, action);
+      ps.setString(3, name);
+      try (var rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  @Test
+  void aModuleReplacedInOpaWithTheSameVersionLineIsRestoredAndAudited() throws Exception {
+    policies.publish(orgId, name, rego("honest"), ANA);
+    String honest = PolicyText.forOpa(rego("honest"), 1);
+    // Someone with OPA's token swaps the module and keeps the version line: a version check alone
+    // would not notice, and decisions would claim version 1.
+    opa.putPolicy("gitopshq/" + name, PolicyText.forOpa(rego("forged"), 1));
+    assertThat(policies.evaluate(orgId, name, JSON.createObjectNode()).decision().get("value").asText())
+        .isEqualTo("forged");
+
+    PolicyService.RepublishReport report = policies.republish(orgId);
+
+    assertThat(report.uploaded()).contains(name + " v1");
+    assertThat(opa.getPolicy("gitopshq/" + name)).contains(honest);
+    PolicyEvaluation after = policies.evaluate(orgId, name, JSON.createObjectNode());
+    assertThat(after.decision().get("value").asText()).isEqualTo("honest");
+    assertThat(audited("policy.restored")).isEqualTo(1);
+    // A second pass finds nothing to repair and audits nothing more.
+    assertThat(policies.republish(orgId).uploaded()).doesNotContain(name + " v1");
+    assertThat(audited("policy.restored")).isEqualTo(1);
+  }
+
+  @Test
+  void everyDecisionCarriesTheSha256OfTheTextThatProducedIt() throws Exception {
+    policies.publish(orgId, name, rego("one"), ANA);
+    policies.publish(orgId, name, rego("two"), ANA);
+
+    PolicyEvaluation e = policies.evaluate(orgId, name, JSON.createObjectNode());
+
+    assertThat(e.policyVersion()).isEqualTo(2);
+    assertThat(e.policySha256()).isEqualTo(PolicyText.sha256(rego("two")));
+    assertThat(e.policySha256()).isNotEqualTo(PolicyText.sha256(rego("one")));
   }
 
   @Test

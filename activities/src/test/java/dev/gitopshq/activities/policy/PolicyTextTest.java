@@ -62,11 +62,52 @@ class PolicyTextTest {
   }
 
   @Test
-  void appendsExactlyOneLineSoErrorLocationsStayPut() {
-    assertThat(PolicyText.withVersion("package gitopshq.a\n", 3))
-        .isEqualTo("package gitopshq.a\ngitopshq_policy_version := 3\n");
-    assertThat(PolicyText.withVersion("package gitopshq.a", 12))
-        .isEqualTo("package gitopshq.a\ngitopshq_policy_version := 12\n");
+  void appendsTheVersionAndTextHashAfterTheTextSoErrorLocationsStayPut() {
+    String sha = PolicyText.sha256("package gitopshq.a\n");
+    assertThat(PolicyText.forOpa("package gitopshq.a\n", 3))
+        .isEqualTo(
+            "package gitopshq.a\ngitopshq_policy_version := 3\ngitopshq_policy_sha256 := \""
+                + sha
+                + "\"\n");
+    assertThat(PolicyText.forOpa("package gitopshq.a", 12))
+        .startsWith("package gitopshq.a\ngitopshq_policy_version := 12\n")
+        .endsWith(PolicyText.sha256("package gitopshq.a") + "\"\n");
+  }
+
+  @Test
+  void refusesBuiltinsThatReachOutsideOpaNamingTheBuiltinAndTheLine() {
+    String rego =
+        "package gitopshq.approval\n\n"
+            + "# http.send(x) in a comment is fine, and so is \"opa.runtime()\" in a string\n"
+            + "note := \"call http.send( later\"\n"
+            + "leak := http.send({\"method\": \"get\", \"url\": \"http://127.0.0.1:7233\"})\n"
+            + "env := opa.runtime ()\n"
+            + "ip := net.lookup_ip_addr(\"hub\")\n"
+            + "mine := my.http.send(1)\n";
+    assertThat(reasons("approval", rego))
+        .containsExactly(
+            "rego: line 5: calls the built-in http.send, which reaches outside OPA (the network, DNS or"
+                + " OPA's own environment); policies may not use it",
+            "rego: line 6: calls the built-in opa.runtime, which reaches outside OPA (the network, DNS or"
+                + " OPA's own environment); policies may not use it",
+            "rego: line 7: calls the built-in net.lookup_ip_addr, which reaches outside OPA (the network,"
+                + " DNS or OPA's own environment); policies may not use it");
+    assertThat(reasons("approval", "package gitopshq.approval\n\ngitopshq_policy_sha256 := \"x\"\n"))
+        .containsExactly(
+            "rego: must not define gitopshq_policy_sha256: the hub appends that rule with the version and"
+                + " text hash when it publishes");
+  }
+
+  @Test
+  void theHubAndItsOpaBuildBanTheSameBuiltins() throws Exception {
+    java.nio.file.Path opaList =
+        java.nio.file.Path.of(System.getProperty("user.dir")).getParent().resolve("tools/opa/banned-builtins.txt");
+    assertThat(java.nio.file.Files.readString(opaList))
+        .isEqualTo(
+            new String(
+                PolicyText.class.getResourceAsStream("banned-builtins.txt").readAllBytes(),
+                java.nio.charset.StandardCharsets.UTF_8));
+    assertThat(PolicyText.BANNED_BUILTINS).containsExactly("http.send", "net.lookup_ip_addr", "opa.runtime");
   }
 
   @Test

@@ -46,7 +46,9 @@ public class CommandController {
 
   record RequesterView(String id, String type, String name) {}
 
-  record DecisionView(String policy, Integer version, String outcome, List<String> reasons) {}
+  /** A policy decision: which policy, its version and the SHA-256 of that version's text. */
+  record DecisionView(
+      String policy, Integer version, String sha256, String outcome, List<String> reasons) {}
 
   record VoteView(
       String memberId, String name, boolean approve, String comment, boolean counted, String why,
@@ -154,7 +156,9 @@ public class CommandController {
         c.breakGlassJustification(), c.status(), c.statusDetail(),
         c.decisionOutcome() == null
             ? null
-            : new DecisionView(c.policyName(), c.policyVersion(), c.decisionOutcome(), c.decisionReasons()),
+            : new DecisionView(
+                c.policyName(), c.policyVersion(), c.policySha256(), c.decisionOutcome(),
+                c.decisionReasons()),
         approvals, c.output(), c.error(), timeline, c.createdAt(), c.updatedAt(), c.finishedAt());
   }
 

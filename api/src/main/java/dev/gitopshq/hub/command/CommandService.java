@@ -106,7 +106,7 @@ public class CommandService {
             req.reason() == null ? "" : req.reason(), caller.id(),
             caller.isMember() ? "member" : "service_account", caller.name(),
             justification != null, justification, "pending", "", null, null, null, null, null,
-            null, null, null, now, now, null);
+            null, null, null, null, now, now, null);
     commands.insert(row);
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("clusterId", clusterId.toString());

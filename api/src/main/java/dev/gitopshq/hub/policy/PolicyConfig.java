@@ -22,7 +22,7 @@ public class PolicyConfig {
   /** Closed with the context (its HTTP client's threads end with the hub). */
   @Bean
   OpaClient opaClient(OpaProperties props) {
-    return new OpaClient(props.url());
+    return new OpaClient(props.url(), props.token());
   }
 
   @Bean

@@ -77,7 +77,8 @@ public class PolicyController {
   record EvaluateRequest(JsonNode input) {}
 
   /** A dry run's answer: the decision document as the policy produced it. */
-  record EvaluateResponse(String policy, int version, JsonNode decision) {}
+  /** A dry run's answer: the version and the SHA-256 of its text that decided, and the decision. */
+  record EvaluateResponse(String policy, int version, String sha256, JsonNode decision) {}
 
   /**
    * The 400 for a module OPA refused: the shared error fields, each OPA error as a {@code rego}
@@ -156,7 +157,7 @@ public class PolicyController {
     }
     try {
       PolicyEvaluation e = policies.evaluate(caller.orgId(), name, body.input());
-      return new EvaluateResponse(e.policyName(), e.policyVersion(), e.decision());
+      return new EvaluateResponse(e.policyName(), e.policyVersion(), e.policySha256(), e.decision());
     } catch (UnknownPolicyException e) {
       throw ApiException.notFound("policy '" + name + "'");
     } catch (OpaUnavailableException e) {

@@ -64,7 +64,8 @@ public class ReleaseController {
       String sourceCommit, Integer rollbackOf, JsonNode scope, RequesterView requester,
       Instant createdAt, List<EnvironmentState> environments, List<DeploymentSummary> deployments) {}
 
-  record DecisionView(String policy, Integer version, String outcome) {}
+  /** A policy decision: which policy, its version and the SHA-256 of that version's text. */
+  record DecisionView(String policy, Integer version, String sha256, String outcome) {}
 
   record VoteView(
       String memberId, String name, boolean approve, String comment, boolean counted, String why, Instant at) {}
@@ -176,7 +177,7 @@ public class ReleaseController {
         d.id().toString(), new ReleaseRef(x.release().id().toString(), x.release().number(), x.release().kind()),
         d.action(), d.environments(), d.status(), d.detail(),
         new RequesterView(d.requestedBy(), d.requesterName()), d.breakGlass(), d.justification(),
-        d.outcome() == null ? null : new DecisionView(d.policy(), d.policyVersion(), d.outcome()),
+        d.outcome() == null ? null : new DecisionView(d.policy(), d.policyVersion(), d.policySha256(), d.outcome()),
         approvals, d.commits(), x.timeline().stream().map(ReleaseController::event).toList(),
         ReleaseService.workflowId(d), d.createdAt(), d.updatedAt(), d.finishedAt());
   }

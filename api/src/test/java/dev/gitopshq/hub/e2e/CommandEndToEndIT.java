@@ -73,6 +73,7 @@ class CommandEndToEndIT {
     webhook.start();
     hub = new HubTestSupport(true)
         .property("opa.url", opa.url())
+            .property("opa.token", opa.token())
         .property("gitopshq.notify.webhook-url", "http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook")
         .property("gitopshq.notify.webhook-secret", WEBHOOK_SECRET)
         .start();

@@ -43,6 +43,7 @@ class PolicyApiIT {
     hub =
         new HubTestSupport()
             .property("opa.url", opa.url())
+            .property("opa.token", opa.token())
             .property("opa.republish-interval", "300ms")
             .start();
     shippedRego =
@@ -328,5 +329,35 @@ class PolicyApiIT {
     assertThat(evaluate(OWNER_TOKEN, input).body().get("version").asInt()).isEqualTo(3);
     // A restart stores no second copy of the shipped default.
     assertThat(approvalVersions()).isEqualTo(3);
+  }
+
+  @Test
+  @Order(9)
+  void aModuleThatReachesOutsideOpaIsRefusedNamingTheBuiltinAndLineAndNothingIsStored() {
+    long before = approvalVersions();
+    String rego =
+        shippedRego
+            + "\nleak := http.send({\"method\": \"get\", \"url\": \"http://127.0.0.1:8233/api/v1/namespaces\"})\n"
+            + "env := opa.runtime()\n";
+    long lines = shippedRego.lines().count();
+
+    Response r = put(OWNER_TOKEN, rego);
+
+    assertThat(r.status()).isEqualTo(400);
+    assertThat(r.body().get("errors").findValuesAsText("reason"))
+        .anySatisfy(m -> assertThat(m).startsWith("line " + (lines + 2) + ": calls the built-in http.send"))
+        .anySatisfy(m -> assertThat(m).startsWith("line " + (lines + 3) + ": calls the built-in opa.runtime"));
+    assertThat(approvalVersions()).isEqualTo(before);
+  }
+
+  @Test
+  @Order(10)
+  void decisionsNameTheSha256OfThePolicyTextThatMadeThem() throws IOException {
+    Response active = hub.get("/api/v2/policies/approval", OWNER_TOKEN);
+    String text = active.body().get("rego").asText();
+    Response e = evaluate(OWNER_TOKEN, sample("default_production_scale_requires_approval"));
+    assertThat(e.status()).isEqualTo(200);
+    assertThat(e.body().get("sha256").asText())
+        .isEqualTo(dev.gitopshq.activities.policy.PolicyText.sha256(text));
   }
 }

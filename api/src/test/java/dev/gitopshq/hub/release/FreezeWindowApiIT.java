@@ -60,10 +60,11 @@ class FreezeWindowApiIT {
   @BeforeAll
   static void start() throws SQLException {
     opa = OpaTestServer.startNew();
-    opaDirect = new OpaClient(opa.url());
+    opaDirect = opa.client();
     hub =
         new HubTestSupport()
             .property("opa.url", opa.url())
+            .property("opa.token", opa.token())
             .property("opa.republish-interval", "1s")
             .start();
     orgId = uuid("select id from organizations where slug = 'default'");

@@ -65,6 +65,7 @@ class ReleaseEndToEndIT {
     hub =
         new HubTestSupport()
             .property("opa.url", opa.url())
+            .property("opa.token", opa.token())
             .property("opa.republish-interval", "1s")
             .start();
     repos = hub.bean(ProjectRepos.class);
