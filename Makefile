@@ -28,7 +28,7 @@ export JAVA_HOME := $(JAVA_HOME_FOUND)
 export PATH := $(JAVA_HOME_FOUND)/bin:$(PATH)
 endif
 
-.PHONY: help run test build tools policy-test ui-test clean reset bench-delivery
+.PHONY: help run test build tools policy-test ui-test lint fmt clean reset bench-delivery
 
 help: ## list the targets
 	@echo "GitOpsHQ: make <target>"
@@ -45,7 +45,10 @@ run: ## start the dev stack (PostgreSQL, Temporal, OPA, test Kubernetes API, hub
 # GITOPSHQ_TEST_DB_URL names when it points at another database on this server.
 # Then the Java suite with the real OPA and Temporal binaries (the hub-restart
 # tests run on the real Temporal dev server), then the Rego checks.
-test: ## the whole test suite: Maven verify (unit + integration), the Rego checks/tests, the UI's Vitest and Playwright tests
+test: ## the whole test suite: formatting and shell checks, Maven verify (unit + integration), the Rego checks/tests, the UI's Vitest and Playwright tests
+	@echo "==> formatting (google-java-format through Spotless; 'make fmt' fixes it)"
+	@tools/mvn.sh -q spotless:check
+	@tools/lint-shell.sh
 	@db="$${GITOPSHQ_TEST_DB_URL##*/}"; db="$${db%%\?*}"; \
 	  tools/dev/postgres.sh gitopshq gitopshq_test $$([ "$$db" = gitopshq_test ] || echo "$$db")
 	@tools/build-tools.sh all
@@ -67,6 +70,17 @@ ui-test: ## only the web UI's tests: Vitest, then Playwright in Debian's chromiu
 policy-test: ## only the Rego checks: opa fmt, opa check --strict, opa test
 	@tools/build-tools.sh opa
 	@tools/policy-test.sh
+
+lint: ## the static checks alone: Java formatting, shell scripts, opa fmt/check/test
+	@echo "==> formatting (google-java-format through Spotless; 'make fmt' fixes it)"
+	@tools/mvn.sh -q spotless:check
+	@tools/lint-shell.sh
+	@tools/policy-test.sh
+
+fmt: ## format the Java sources (google-java-format) and the Rego policies (opa fmt)
+	@tools/mvn.sh -q spotless:apply
+	@tools/build-tools.sh opa
+	@find policies -name target -prune -o -name '*.rego' -print0 | xargs -0 -r "$$(tools/bin-path.sh opa)" fmt -w
 
 build: ## build all Java artifacts (mvn -DskipTests install)
 	@tools/dev/build-java.sh

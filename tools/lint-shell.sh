@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Checks every shell script the project runs: `bash -n` (syntax) always, and
+# shellcheck (with tools/.shellcheckrc) when it is installed
+# (`apt-get install shellcheck`); `make lint` calls it.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+
+cd "${REPO_ROOT}"
+mapfile -t scripts < <(git ls-files '*.sh' .ci/run)
+log "bash -n (${#scripts[@]} scripts)"
+for f in "${scripts[@]}"; do
+  bash -n "$f" || die "syntax error in $f"
+done
+if command -v shellcheck >/dev/null 2>&1; then
+  log "shellcheck (${#scripts[@]} scripts)"
+  shellcheck -x "${scripts[@]}"
+else
+  log "shellcheck: not installed, skipped (apt-get install shellcheck)"
+fi
