@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks every shell script the project runs: `bash -n` (syntax) always, and
-# shellcheck (with tools/.shellcheckrc) when it is installed
-# (`apt-get install shellcheck`); `make lint` calls it.
+# then, when it is installed (`apt-get install shellcheck`), the shellcheck
+# linter with tools/.shellcheckrc. `make lint` and `make test` call it.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
