@@ -1,18 +1,8 @@
 package dev.gitopshq.agent;
 
 import dev.gitopshq.agent.commands.CommandRunner;
-import dev.gitopshq.agent.config.Capability;
-import dev.gitopshq.agent.kube.KubeCommands;
-import dev.gitopshq.agent.v1.AgentMessage;
-import dev.gitopshq.agent.v1.CommandResult;
-import dev.gitopshq.agent.v1.HubMessage;
-import dev.gitopshq.agent.v1.RotateToken;
-import dev.gitopshq.agent.v1.TokenRotated;
-import java.time.Clock;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Set;
 import dev.gitopshq.agent.config.AgentConfig;
+import dev.gitopshq.agent.config.Capability;
 import dev.gitopshq.agent.config.ConfigException;
 import dev.gitopshq.agent.config.IdentityStoreMode;
 import dev.gitopshq.agent.identity.AgentIdentity;
@@ -20,17 +10,27 @@ import dev.gitopshq.agent.identity.FileIdentityStore;
 import dev.gitopshq.agent.identity.IdentityStore;
 import dev.gitopshq.agent.identity.IdentityStoreException;
 import dev.gitopshq.agent.identity.SecretIdentityStore;
+import dev.gitopshq.agent.kube.KubeCommands;
 import dev.gitopshq.agent.link.HubChannels;
 import dev.gitopshq.agent.link.HubLink;
 import dev.gitopshq.agent.link.LinkFailure;
 import dev.gitopshq.agent.link.Redactor;
+import dev.gitopshq.agent.v1.AgentMessage;
+import dev.gitopshq.agent.v1.CommandResult;
+import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.RegisterResponse;
+import dev.gitopshq.agent.v1.RotateToken;
+import dev.gitopshq.agent.v1.TokenRotated;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.grpc.ManagedChannel;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -56,10 +56,10 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>{@link #start} returns at once; the agent works on its own thread. It loads its identity;
- * if there is none it registers with {@code GITOPSHQ_REGISTRATION_TOKEN} and persists the result;
- * then it keeps the Connect stream to the hub open, reconnecting with backoff, until
- * {@link #close()} or until it gives up. Giving up completes {@link #exitCode()} with:
+ * <p>{@link #start} returns at once; the agent works on its own thread. It loads its identity; if
+ * there is none it registers with {@code GITOPSHQ_REGISTRATION_TOKEN} and persists the result; then
+ * it keeps the Connect stream to the hub open, reconnecting with backoff, until {@link #close()} or
+ * until it gives up. Giving up completes {@link #exitCode()} with:
  *
  * <ul>
  *   <li>{@value #EXIT_IDENTITY_STORE} — the identity could not be loaded, or could not be saved
@@ -71,17 +71,20 @@ import org.slf4j.LoggerFactory;
  *       (revoked, or the cluster was deregistered); the agent does not retry it.
  * </ul>
  *
- * <p>{@link #close()} ends the stream cleanly and completes {@link #exitCode()} with
- * {@value #EXIT_OK} unless it had already completed. No token is ever logged.
+ * <p>{@link #close()} ends the stream cleanly and completes {@link #exitCode()} with {@value
+ * #EXIT_OK} unless it had already completed. No token is ever logged.
  */
 public final class Agent implements AutoCloseable {
 
   /** The agent was stopped by {@link #close()} (or a signal). */
   public static final int EXIT_OK = 0;
+
   /** The identity store failed. */
   public static final int EXIT_IDENTITY_STORE = 1;
+
   /** Configuration error, missing credentials, or the registration was rejected. */
   public static final int EXIT_CONFIGURATION = 2;
+
   /** The hub rejected the agent's identity. */
   public static final int EXIT_IDENTITY_REJECTED = 3;
 
@@ -110,22 +113,26 @@ public final class Agent implements AutoCloseable {
   private Agent(AgentConfig config, Supplier<KubernetesClient> kubeSupplier, boolean ownsKube) {
     this.config = config;
     this.kube = new LazyClient(kubeSupplier, ownsKube);
-    this.store = config.identityStoreMode() == IdentityStoreMode.FILE
-        ? new FileIdentityStore(config.agentTokenPath())
-        : new SecretIdentityStore(kube, config.identitySecretNamespace(),
-            config.identitySecretName());
+    this.store =
+        config.identityStoreMode() == IdentityStoreMode.FILE
+            ? new FileIdentityStore(config.agentTokenPath())
+            : new SecretIdentityStore(
+                kube, config.identitySecretNamespace(), config.identitySecretName());
     String version = AgentVersion.current();
     this.channel = HubChannels.create(config, version);
     this.commands =
         new CommandRunner(
-            capabilitySet(config.capabilities()), new KubeCommands(kube), Clock.systemUTC(), this::reply);
+            capabilitySet(config.capabilities()),
+            new KubeCommands(kube),
+            Clock.systemUTC(),
+            this::reply);
     this.link = new HubLink(config, channel, version, Instant.now(), this::onHubMessage);
     this.thread = new Thread(this::runLifecycle, "gitopshq-agent");
   }
 
   /**
-   * Starts an agent that creates its own Kubernetes client (in-cluster configuration, or
-   * {@code KUBECONFIG}) when it first needs one, and closes it on {@link #close()}.
+   * Starts an agent that creates its own Kubernetes client (in-cluster configuration, or {@code
+   * KUBECONFIG}) when it first needs one, and closes it on {@link #close()}.
    *
    * @throws ConfigException if the TLS settings cannot be used (e.g. an unreadable CA file)
    */
@@ -134,9 +141,9 @@ public final class Agent implements AutoCloseable {
   }
 
   /**
-   * Starts an agent with a Kubernetes client supplied by the caller, e.g. a TestKube's
-   * {@code client()}. The supplier is called lazily, at most once; the caller keeps ownership of
-   * the client.
+   * Starts an agent with a Kubernetes client supplied by the caller, e.g. a TestKube's {@code
+   * client()}. The supplier is called lazily, at most once; the caller keeps ownership of the
+   * client.
    *
    * @throws ConfigException if the TLS settings cannot be used (e.g. an unreadable CA file)
    */
@@ -152,8 +159,8 @@ public final class Agent implements AutoCloseable {
   }
 
   /**
-   * Waits until the agent is connected (the hub answered Hello with Welcome) or the timeout
-   * passes or the agent gives up.
+   * Waits until the agent is connected (the hub answered Hello with Welcome) or the timeout passes
+   * or the agent gives up.
    *
    * @return whether the agent is connected
    */
@@ -192,8 +199,8 @@ public final class Agent implements AutoCloseable {
   }
 
   /**
-   * Completes with the process exit code when the agent stops: {@value #EXIT_OK} after
-   * {@link #close()}, otherwise the code of the failure it gave up on (see the class Javadoc).
+   * Completes with the process exit code when the agent stops: {@value #EXIT_OK} after {@link
+   * #close()}, otherwise the code of the failure it gave up on (see the class Javadoc).
    */
   public CompletableFuture<Integer> exitCode() {
     return exitCode;
@@ -231,15 +238,24 @@ public final class Agent implements AutoCloseable {
   }
 
   private void logStartup() {
-    String transport = config.hubPlaintext() ? "plaintext"
-        : config.hubInsecure() ? "TLS without certificate verification"
-        : config.hubCaFile().map(ca -> "TLS (system trust + " + ca + ")").orElse("TLS");
-    log.info("GitOpsHQ agent {} starting: hub={} ({}), cluster={}, identity={}, capabilities={}",
-        AgentVersion.current(), config.hubAddress(), transport, config.clusterName(),
-        store.location(), String.join(",", config.capabilities()));
+    String transport =
+        config.hubPlaintext()
+            ? "plaintext"
+            : config.hubInsecure()
+                ? "TLS without certificate verification"
+                : config.hubCaFile().map(ca -> "TLS (system trust + " + ca + ")").orElse("TLS");
+    log.info(
+        "GitOpsHQ agent {} starting: hub={} ({}), cluster={}, identity={}, capabilities={}",
+        AgentVersion.current(),
+        config.hubAddress(),
+        transport,
+        config.clusterName(),
+        store.location(),
+        String.join(",", config.capabilities()));
     if (config.hubInsecure()) {
-      log.warn("WARNING: {}=true: the hub's TLS certificate is not verified, so anyone on the"
-          + " network path can impersonate the hub; use this for development only",
+      log.warn(
+          "WARNING: {}=true: the hub's TLS certificate is not verified, so anyone on the"
+              + " network path can impersonate the hub; use this for development only",
           AgentConfig.HUB_INSECURE);
     }
   }
@@ -267,26 +283,40 @@ public final class Agent implements AutoCloseable {
     AgentIdentity identity;
     if (stored.isPresent()) {
       identity = stored.get();
-      log.info("using the stored identity of cluster {} from {}", identity.clusterId(),
+      log.info(
+          "using the stored identity of cluster {} from {}",
+          identity.clusterId(),
           store.location());
       if (!identity.hubAddress().equals(config.hubAddress())) {
-        log.warn("the stored identity was issued by hub {} but {} is {}; connecting to {}",
-            identity.hubAddress(), AgentConfig.HUB_ADDRESS, config.hubAddress(),
+        log.warn(
+            "the stored identity was issued by hub {} but {} is {}; connecting to {}",
+            identity.hubAddress(),
+            AgentConfig.HUB_ADDRESS,
+            config.hubAddress(),
             config.hubAddress());
       }
     } else {
       Optional<String> registrationToken = config.registrationToken();
       if (registrationToken.isEmpty()) {
-        throw new LinkFailure(EXIT_CONFIGURATION, "no identity found at " + store.location()
-            + " and " + AgentConfig.REGISTRATION_TOKEN + " is not set; create a join token with"
-            + " POST /api/v2/clusters/{id}/join-token");
+        throw new LinkFailure(
+            EXIT_CONFIGURATION,
+            "no identity found at "
+                + store.location()
+                + " and "
+                + AgentConfig.REGISTRATION_TOKEN
+                + " is not set; create a join token with"
+                + " POST /api/v2/clusters/{id}/join-token");
       }
       Optional<RegisterResponse> response = link.register(registrationToken.get());
       if (response.isEmpty()) {
         return EXIT_OK;
       }
-      identity = new AgentIdentity(response.get().getClusterId(), response.get().getAgentToken(),
-          config.hubAddress(), Instant.now());
+      identity =
+          new AgentIdentity(
+              response.get().getClusterId(),
+              response.get().getAgentToken(),
+              config.hubAddress(),
+              Instant.now());
       persist(identity);
     }
     link.run(identity);
@@ -301,40 +331,58 @@ public final class Agent implements AutoCloseable {
         return store.load();
       } catch (IdentityStoreException e) {
         last = e;
-        log.warn("cannot load the agent identity (attempt {} of {}): {}", attempt, STORE_ATTEMPTS,
+        log.warn(
+            "cannot load the agent identity (attempt {} of {}): {}",
+            attempt,
+            STORE_ATTEMPTS,
             Redactor.redact(e.getMessage()));
         pause(attempt);
       }
     }
-    throw new LinkFailure(EXIT_IDENTITY_STORE, "giving up: cannot load the agent identity from "
-        + store.location() + ": " + Redactor.redact(last.getMessage()));
+    throw new LinkFailure(
+        EXIT_IDENTITY_STORE,
+        "giving up: cannot load the agent identity from "
+            + store.location()
+            + ": "
+            + Redactor.redact(last.getMessage()));
   }
 
   /**
-   * Saves a fresh identity. The registration token is consumed by now, so failing here is
-   * expensive for the operator; the store is retried a few times before giving up loudly.
+   * Saves a fresh identity. The registration token is consumed by now, so failing here is expensive
+   * for the operator; the store is retried a few times before giving up loudly.
    */
   private void persist(AgentIdentity identity) throws LinkFailure {
     IdentityStoreException last = null;
     for (int attempt = 1; attempt <= STORE_ATTEMPTS; attempt++) {
       try {
         store.save(identity);
-        log.info("saved the agent identity of cluster {} to {}", identity.clusterId(),
-            store.location());
+        log.info(
+            "saved the agent identity of cluster {} to {}", identity.clusterId(), store.location());
         return;
       } catch (IdentityStoreException e) {
         last = e;
-        log.warn("cannot save the agent identity (attempt {} of {}): {}", attempt, STORE_ATTEMPTS,
+        log.warn(
+            "cannot save the agent identity (attempt {} of {}): {}",
+            attempt,
+            STORE_ATTEMPTS,
             Redactor.redact(e.getMessage()));
         pause(attempt);
       }
     }
-    throw new LinkFailure(EXIT_IDENTITY_STORE, "REGISTRATION LOST: the hub registered cluster "
-        + identity.clusterId() + " but its agent identity could not be saved to "
-        + store.location() + " (" + Redactor.redact(last.getMessage()) + "). The registration"
-        + " token is now consumed: fix the identity store, then create a new join token with"
-        + " POST /api/v2/clusters/" + identity.clusterId() + "/join-token and restart the agent"
-        + " with it.");
+    throw new LinkFailure(
+        EXIT_IDENTITY_STORE,
+        "REGISTRATION LOST: the hub registered cluster "
+            + identity.clusterId()
+            + " but its agent identity could not be saved to "
+            + store.location()
+            + " ("
+            + Redactor.redact(last.getMessage())
+            + "). The registration"
+            + " token is now consumed: fix the identity store, then create a new join token with"
+            + " POST /api/v2/clusters/"
+            + identity.clusterId()
+            + "/join-token and restart the agent"
+            + " with it.");
   }
 
   private static void pause(int attempt) {
@@ -366,19 +414,33 @@ public final class Agent implements AutoCloseable {
       answer.setPersisted(false).setError("the token.rotate capability is off on this agent");
     } else {
       try {
-        AgentIdentity current = store.load().orElseThrow(() -> new IllegalStateException("no stored identity"));
+        AgentIdentity current =
+            store.load().orElseThrow(() -> new IllegalStateException("no stored identity"));
         AgentIdentity next =
-            new AgentIdentity(current.clusterId(), rotation.getAgentToken(), current.hubAddress(), Instant.now());
+            new AgentIdentity(
+                current.clusterId(), rotation.getAgentToken(), current.hubAddress(), Instant.now());
         persist(next);
         link.rotated(next);
         answer.setPersisted(true);
-        log.info("rotated the agent token (rotation {}) and persisted it to {}", rotation.getRotationId(), store.location());
+        log.info(
+            "rotated the agent token (rotation {}) and persisted it to {}",
+            rotation.getRotationId(),
+            store.location());
       } catch (LinkFailure | RuntimeException e) {
-        answer.setPersisted(false).setError(Redactor.redact(e.getMessage() == null ? e.toString() : e.getMessage()));
-        log.error("could not persist the rotated token (rotation {}): {}", rotation.getRotationId(), answer.getError());
+        answer
+            .setPersisted(false)
+            .setError(Redactor.redact(e.getMessage() == null ? e.toString() : e.getMessage()));
+        log.error(
+            "could not persist the rotated token (rotation {}): {}",
+            rotation.getRotationId(),
+            answer.getError());
       }
     }
-    link.send(AgentMessage.newBuilder().setCorrelationId(rotation.getRotationId()).setTokenRotated(answer).build());
+    link.send(
+        AgentMessage.newBuilder()
+            .setCorrelationId(rotation.getRotationId())
+            .setTokenRotated(answer)
+            .build());
   }
 
   /**
@@ -393,7 +455,9 @@ public final class Agent implements AutoCloseable {
                 .setCommandResult(result)
                 .build());
     if (!sent) {
-      log.info("result of command {} not sent (not connected); the hub will ask again", result.getCommandId());
+      log.info(
+          "result of command {} not sent (not connected); the hub will ask again",
+          result.getCommandId());
     }
   }
 

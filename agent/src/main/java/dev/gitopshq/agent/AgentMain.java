@@ -4,9 +4,9 @@ import dev.gitopshq.agent.config.AgentConfig;
 import dev.gitopshq.agent.config.ConfigException;
 
 /**
- * The agent's process entry point: reads the configuration from the environment, starts an
- * {@link Agent}, stops it cleanly on SIGTERM or SIGINT, and exits with the agent's exit code
- * (see {@link Agent} for their meaning; a configuration error exits with 2).
+ * The agent's process entry point: reads the configuration from the environment, starts an {@link
+ * Agent}, stops it cleanly on SIGTERM or SIGINT, and exits with the agent's exit code (see {@link
+ * Agent} for their meaning; a configuration error exits with 2).
  */
 public final class AgentMain {
 

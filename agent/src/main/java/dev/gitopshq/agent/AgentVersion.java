@@ -5,9 +5,9 @@ import java.io.InputStream;
 import java.util.Properties;
 
 /**
- * The agent's semantic version, e.g. {@code 0.1.0}, as reported to the hub in Register and
- * Hello. Maven writes the project version into {@code agent-version.properties} at build time;
- * a {@code -SNAPSHOT} suffix is dropped because the hub compares plain semantic versions.
+ * The agent's semantic version, e.g. {@code 0.1.0}, as reported to the hub in Register and Hello.
+ * Maven writes the project version into {@code agent-version.properties} at build time; a {@code
+ * -SNAPSHOT} suffix is dropped because the hub compares plain semantic versions.
  */
 public final class AgentVersion {
 

@@ -32,9 +32,10 @@ import org.springframework.core.env.Environment;
  */
 public final class HubTestSupport implements AutoCloseable {
   public static final String DB_URL =
-      System.getenv().getOrDefault(
-          "GITOPSHQ_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/gitopshq_test");
-  public static final String DB_USER = System.getenv().getOrDefault("GITOPSHQ_TEST_DB_USER", "gitopshq");
+      System.getenv()
+          .getOrDefault("GITOPSHQ_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/gitopshq_test");
+  public static final String DB_USER =
+      System.getenv().getOrDefault("GITOPSHQ_TEST_DB_USER", "gitopshq");
   public static final String DB_PASSWORD =
       System.getenv().getOrDefault("GITOPSHQ_TEST_DB_PASSWORD", "gitopshq");
 
@@ -129,7 +130,9 @@ public final class HubTestSupport implements AutoCloseable {
     WorkflowServiceStubs stubs = temporal == null ? null : temporal.getWorkflowServiceStubs();
     // As command-line arguments: they outrank application.yml (default properties would not).
     String[] args =
-        p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+        p.entrySet().stream()
+            .map(e -> "--" + e.getKey() + "=" + e.getValue())
+            .toArray(String[]::new);
     hub =
         new SpringApplicationBuilder(HubApplication.class)
             .initializers(

@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The real Temporal dev server ({@code temporal server start-dev}, SQLite in a temp directory) as a
  * child process, for the integration tests that restart the hub: handing a stopped worker's
- * workflows to its successor is server behaviour the in-process test server does not reproduce.
- * The binary comes from GITOPSHQ_TEMPORAL_BIN or {@code tools/bin-path.sh temporal}.
+ * workflows to its successor is server behaviour the in-process test server does not reproduce. The
+ * binary comes from GITOPSHQ_TEMPORAL_BIN or {@code tools/bin-path.sh temporal}.
  */
 public final class TemporalDevServer implements AutoCloseable {
   private static final Duration STARTUP = Duration.ofSeconds(60);
@@ -36,11 +36,22 @@ public final class TemporalDevServer implements AutoCloseable {
       Process p =
           new ProcessBuilder(
                   List.of(
-                      binary().toString(), "server", "start-dev", "--headless", "--ip", "127.0.0.1",
-                      "--port", Integer.toString(port),
-                      "--http-port", Integer.toString(HubTestSupport.freePort()),
-                      "--metrics-port", Integer.toString(HubTestSupport.freePort()),
-                      "--db-filename", dir.resolve("temporal.db").toString(), "--log-level", "error"))
+                      binary().toString(),
+                      "server",
+                      "start-dev",
+                      "--headless",
+                      "--ip",
+                      "127.0.0.1",
+                      "--port",
+                      Integer.toString(port),
+                      "--http-port",
+                      Integer.toString(HubTestSupport.freePort()),
+                      "--metrics-port",
+                      Integer.toString(HubTestSupport.freePort()),
+                      "--db-filename",
+                      dir.resolve("temporal.db").toString(),
+                      "--log-level",
+                      "error"))
               .redirectErrorStream(true)
               .redirectOutput(log.toFile())
               .start();
@@ -60,7 +71,8 @@ public final class TemporalDevServer implements AutoCloseable {
     Instant deadline = Instant.now().plus(STARTUP);
     while (Instant.now().isBefore(deadline)) {
       if (!process.isAlive()) {
-        throw new IllegalStateException("the Temporal dev server exited:\n" + Files.readString(log));
+        throw new IllegalStateException(
+            "the Temporal dev server exited:\n" + Files.readString(log));
       }
       try (Socket s = new Socket()) {
         s.connect(new InetSocketAddress("127.0.0.1", port), 200);
@@ -97,7 +109,8 @@ public final class TemporalDevServer implements AutoCloseable {
     }
     if (root != null) {
       try {
-        Process p = new ProcessBuilder(root.resolve("tools/bin-path.sh").toString(), "temporal").start();
+        Process p =
+            new ProcessBuilder(root.resolve("tools/bin-path.sh").toString(), "temporal").start();
         String out = new String(p.getInputStream().readAllBytes()).trim();
         if (p.waitFor() == 0 && !out.isEmpty()) {
           return Path.of(out);

@@ -44,13 +44,25 @@ class AgentChartDeploymentTest {
   static final String TOKEN = "ghqa_reg_" + "0123456789abcdef".repeat(4);
 
   /** The variables the agent reads, as listed in agent/README.md. */
-  static final Set<String> DOCUMENTED_AGENT_VARIABLES = Set.of(
-      "GITOPSHQ_HUB_ADDRESS", "GITOPSHQ_REGISTRATION_TOKEN", "GITOPSHQ_IDENTITY_STORE_MODE",
-      "GITOPSHQ_AGENT_TOKEN_PATH", "GITOPSHQ_IDENTITY_SECRET_NAME", "GITOPSHQ_IDENTITY_SECRET_NAMESPACE",
-      "GITOPSHQ_CLUSTER_NAME", "GITOPSHQ_DISPLAY_NAME", "GITOPSHQ_PROVIDER", "GITOPSHQ_REGION",
-      "GITOPSHQ_ENVIRONMENT", "GITOPSHQ_CAPABILITIES", "GITOPSHQ_STATUS_INTERVAL_SECONDS",
-      "GITOPSHQ_HUB_INSECURE", "GITOPSHQ_HUB_PLAINTEXT", "GITOPSHQ_HUB_CA_FILE",
-      "GITOPSHQ_RECONNECT_MAX_SECONDS");
+  static final Set<String> DOCUMENTED_AGENT_VARIABLES =
+      Set.of(
+          "GITOPSHQ_HUB_ADDRESS",
+          "GITOPSHQ_REGISTRATION_TOKEN",
+          "GITOPSHQ_IDENTITY_STORE_MODE",
+          "GITOPSHQ_AGENT_TOKEN_PATH",
+          "GITOPSHQ_IDENTITY_SECRET_NAME",
+          "GITOPSHQ_IDENTITY_SECRET_NAMESPACE",
+          "GITOPSHQ_CLUSTER_NAME",
+          "GITOPSHQ_DISPLAY_NAME",
+          "GITOPSHQ_PROVIDER",
+          "GITOPSHQ_REGION",
+          "GITOPSHQ_ENVIRONMENT",
+          "GITOPSHQ_CAPABILITIES",
+          "GITOPSHQ_STATUS_INTERVAL_SECONDS",
+          "GITOPSHQ_HUB_INSECURE",
+          "GITOPSHQ_HUB_PLAINTEXT",
+          "GITOPSHQ_HUB_CA_FILE",
+          "GITOPSHQ_RECONNECT_MAX_SECONDS");
 
   /** Every environment variable name AgentConfig declares (its public String constants). */
   static Set<String> agentConfigVariables() {
@@ -72,28 +84,32 @@ class AgentChartDeploymentTest {
 
   /** Everything switched on: every variable the chart can set is set. */
   static Map<String, Object> everything() {
-    Map<String, Object> v = values(
-        "registrationToken", TOKEN,
-        "hub.address", "hub.example.com:443",
-        "hub.statusIntervalSeconds", 15,
-        "hub.reconnectMaxSeconds", 120,
-        "agent.clusterName", "prod-eu",
-        "agent.displayName", "Production, EU",
-        "agent.provider", "eks",
-        "agent.region", "eu-west-1",
-        "agent.environment", "production",
-        "rbac.profile", "readwrite",
-        "tls.insecure", true,
-        "proxy.httpProxy", "http://proxy.corp:3128",
-        "proxy.httpsProxy", "http://proxy.corp:3128",
-        "proxy.noProxy", ".corp.example,10.0.0.0/8");
+    Map<String, Object> v =
+        values(
+            "registrationToken", TOKEN,
+            "hub.address", "hub.example.com:443",
+            "hub.statusIntervalSeconds", 15,
+            "hub.reconnectMaxSeconds", 120,
+            "agent.clusterName", "prod-eu",
+            "agent.displayName", "Production, EU",
+            "agent.provider", "eks",
+            "agent.region", "eu-west-1",
+            "agent.environment", "production",
+            "rbac.profile", "readwrite",
+            "tls.insecure", true,
+            "proxy.httpProxy", "http://proxy.corp:3128",
+            "proxy.httpsProxy", "http://proxy.corp:3128",
+            "proxy.noProxy", ".corp.example,10.0.0.0/8");
     for (Capability c : Capability.values()) {
       Chart.put(v, "capabilities." + valueKey(c), true);
     }
     return v;
   }
 
-  /** The chart's value key for a capability: its seed name in camel case (argocd.read -> argocdRead). */
+  /**
+   * The chart's value key for a capability: its seed name in camel case (argocd.read ->
+   * argocdRead).
+   */
   static String valueKey(Capability c) {
     String[] parts = c.seedName().split("\\.");
     StringBuilder key = new StringBuilder(parts[0]);
@@ -112,19 +128,46 @@ class AgentChartDeploymentTest {
   void everyVariableTheChartSetsIsOneTheAgentReads() {
     Set<String> known = new TreeSet<>(agentConfigVariables());
     // The agent reads the lowercase proxy forms too; JAVA_TOOL_OPTIONS is the JVM's own.
-    known.addAll(Set.of("http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY",
-        "JAVA_TOOL_OPTIONS"));
+    known.addAll(
+        Set.of(
+            "http_proxy",
+            "https_proxy",
+            "no_proxy",
+            "HTTP_PROXY",
+            "HTTPS_PROXY",
+            "NO_PROXY",
+            "JAVA_TOOL_OPTIONS"));
 
-    for (Map<String, Object> v : List.of(values(), everything(), values("persistence.type", "pvc"),
-        values("tls.caBundle", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----",
-            "tls.plaintext", false, "javaOptions", "-XX:MaxRAMPercentage=75"))) {
+    for (Map<String, Object> v :
+        List.of(
+            values(),
+            everything(),
+            values("persistence.type", "pvc"),
+            values(
+                "tls.caBundle",
+                "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----",
+                "tls.plaintext",
+                false,
+                "javaOptions",
+                "-XX:MaxRAMPercentage=75"))) {
       assertThat(CHART.render(v).env().keySet()).as("env for %s", v).isSubsetOf(known);
     }
-    assertThat(CHART.render(everything()).env().keySet()).contains(
-        "POD_NAMESPACE", "GITOPSHQ_HUB_ADDRESS", "GITOPSHQ_REGISTRATION_TOKEN", "GITOPSHQ_CLUSTER_NAME",
-        "GITOPSHQ_DISPLAY_NAME", "GITOPSHQ_PROVIDER", "GITOPSHQ_REGION", "GITOPSHQ_ENVIRONMENT",
-        "GITOPSHQ_CAPABILITIES", "GITOPSHQ_STATUS_INTERVAL_SECONDS", "GITOPSHQ_RECONNECT_MAX_SECONDS",
-        "GITOPSHQ_IDENTITY_STORE_MODE", "GITOPSHQ_IDENTITY_SECRET_NAME", "GITOPSHQ_HUB_INSECURE");
+    assertThat(CHART.render(everything()).env().keySet())
+        .contains(
+            "POD_NAMESPACE",
+            "GITOPSHQ_HUB_ADDRESS",
+            "GITOPSHQ_REGISTRATION_TOKEN",
+            "GITOPSHQ_CLUSTER_NAME",
+            "GITOPSHQ_DISPLAY_NAME",
+            "GITOPSHQ_PROVIDER",
+            "GITOPSHQ_REGION",
+            "GITOPSHQ_ENVIRONMENT",
+            "GITOPSHQ_CAPABILITIES",
+            "GITOPSHQ_STATUS_INTERVAL_SECONDS",
+            "GITOPSHQ_RECONNECT_MAX_SECONDS",
+            "GITOPSHQ_IDENTITY_STORE_MODE",
+            "GITOPSHQ_IDENTITY_SECRET_NAME",
+            "GITOPSHQ_HUB_INSECURE");
   }
 
   @Test
@@ -136,7 +179,8 @@ class AgentChartDeploymentTest {
     assertThat(config.hubAddress()).isEqualTo("gitopshq.example.internal:50051");
     assertThat(config.registrationToken()).contains(TOKEN);
     assertThat(config.clusterName()).isEqualTo("default");
-    assertThat(config.capabilities()).containsExactly("observe", "diagnostics.read", "argocd.read", "token.rotate");
+    assertThat(config.capabilities())
+        .containsExactly("observe", "diagnostics.read", "argocd.read", "token.rotate");
     assertThat(config.identityStoreMode()).isEqualTo(IdentityStoreMode.SECRET);
     assertThat(config.identitySecretName()).isEqualTo("gitopshq-agent-identity");
     assertThat(config.identitySecretNamespace()).isEqualTo(NAMESPACE);
@@ -166,15 +210,32 @@ class AgentChartDeploymentTest {
 
   @Test
   void capabilitiesMapToSeedNamesInTheDocumentedOrder() {
-    String all = Arrays.stream(Capability.values()).map(Capability::seedName).collect(Collectors.joining(","));
-    assertThat(all).isEqualTo("observe,diagnostics.read,argocd.read,argocd.write,direct.deploy,"
-        + "kubernetes.restart,kubernetes.scale,credential.sync,token.rotate");
+    String all =
+        Arrays.stream(Capability.values())
+            .map(Capability::seedName)
+            .collect(Collectors.joining(","));
+    assertThat(all)
+        .isEqualTo(
+            "observe,diagnostics.read,argocd.read,argocd.write,direct.deploy,"
+                + "kubernetes.restart,kubernetes.scale,credential.sync,token.rotate");
 
-    assertThat(CHART.render(everything()).env().get("GITOPSHQ_CAPABILITIES").getValue()).isEqualTo(all);
+    assertThat(CHART.render(everything()).env().get("GITOPSHQ_CAPABILITIES").getValue())
+        .isEqualTo(all);
     assertThat(CHART.render().env().get("GITOPSHQ_CAPABILITIES").getValue())
         .isEqualTo("observe,diagnostics.read,argocd.read,token.rotate");
-    assertThat(CHART.render(values("rbac.profile", "readwrite", "capabilities.kubernetesScale", true,
-            "capabilities.argocdRead", false)).env().get("GITOPSHQ_CAPABILITIES").getValue())
+    assertThat(
+            CHART
+                .render(
+                    values(
+                        "rbac.profile",
+                        "readwrite",
+                        "capabilities.kubernetesScale",
+                        true,
+                        "capabilities.argocdRead",
+                        false))
+                .env()
+                .get("GITOPSHQ_CAPABILITIES")
+                .getValue())
         .isEqualTo("observe,diagnostics.read,kubernetes.scale,token.rotate");
   }
 
@@ -195,7 +256,8 @@ class AgentChartDeploymentTest {
     }
     Chart.put(v, "capabilities.argocdWrite", true);
 
-    assertThat(CHART.renderError(v)).contains("no capability is in effect", "rbac.profile=readwrite");
+    assertThat(CHART.renderError(v))
+        .contains("no capability is in effect", "rbac.profile=readwrite");
   }
 
   @Test
@@ -207,8 +269,11 @@ class AgentChartDeploymentTest {
     assertThat(d.getSpec().getReplicas()).isEqualTo(1);
     assertThat(d.getSpec().getStrategy().getType()).isEqualTo("Recreate");
     assertThat(d.getSpec().getSelector().getMatchLabels())
-        .containsOnly(entry("app.kubernetes.io/name", "gitopshq-agent"), entry("app.kubernetes.io/instance", "gitopshq-agent"));
-    assertThat(d.getSpec().getTemplate().getMetadata().getLabels()).containsAllEntriesOf(d.getSpec().getSelector().getMatchLabels());
+        .containsOnly(
+            entry("app.kubernetes.io/name", "gitopshq-agent"),
+            entry("app.kubernetes.io/instance", "gitopshq-agent"));
+    assertThat(d.getSpec().getTemplate().getMetadata().getLabels())
+        .containsAllEntriesOf(d.getSpec().getSelector().getMatchLabels());
 
     PodSecurityContext psc = pod.getSecurityContext();
     assertThat(psc.getRunAsNonRoot()).isTrue();
@@ -243,11 +308,14 @@ class AgentChartDeploymentTest {
   void theRegistrationTokenTravelsInASecret() {
     Rendered r = CHART.render(values("registrationToken", TOKEN));
 
-    assertThat(r.secretValue("gitopshq-agent-registration", "GITOPSHQ_REGISTRATION_TOKEN")).isEqualTo(TOKEN);
+    assertThat(r.secretValue("gitopshq-agent-registration", "GITOPSHQ_REGISTRATION_TOKEN"))
+        .isEqualTo(TOKEN);
     EnvVar var = r.env().get("GITOPSHQ_REGISTRATION_TOKEN");
     assertThat(var.getValue()).isNull();
-    assertThat(var.getValueFrom().getSecretKeyRef().getName()).isEqualTo("gitopshq-agent-registration");
-    assertThat(r.manifest()).containsOnlyOnce(java.util.Base64.getEncoder().encodeToString(TOKEN.getBytes()))
+    assertThat(var.getValueFrom().getSecretKeyRef().getName())
+        .isEqualTo("gitopshq-agent-registration");
+    assertThat(r.manifest())
+        .containsOnlyOnce(java.util.Base64.getEncoder().encodeToString(TOKEN.getBytes()))
         .doesNotContain(TOKEN);
   }
 
@@ -260,7 +328,13 @@ class AgentChartDeploymentTest {
 
     Rendered existing = CHART.render(values("existingRegistrationSecret", "my-token"));
     assertThat(existing.all(Secret.class)).isEmpty();
-    assertThat(existing.env().get("GITOPSHQ_REGISTRATION_TOKEN").getValueFrom().getSecretKeyRef().getName())
+    assertThat(
+            existing
+                .env()
+                .get("GITOPSHQ_REGISTRATION_TOKEN")
+                .getValueFrom()
+                .getSecretKeyRef()
+                .getName())
         .isEqualTo("my-token");
   }
 
@@ -273,15 +347,37 @@ class AgentChartDeploymentTest {
     assertThat(r.env().get("GITOPSHQ_HUB_ADDRESS").getValueFrom().getConfigMapKeyRef().getName())
         .isEqualTo("gitopshq-agent-hub");
     // A changed address rolls the pod.
-    assertThat(r.deployment().getSpec().getTemplate().getMetadata().getAnnotations().get("checksum/hub"))
-        .isNotEqualTo(CHART.render().deployment().getSpec().getTemplate().getMetadata().getAnnotations().get("checksum/hub"));
+    assertThat(
+            r.deployment()
+                .getSpec()
+                .getTemplate()
+                .getMetadata()
+                .getAnnotations()
+                .get("checksum/hub"))
+        .isNotEqualTo(
+            CHART
+                .render()
+                .deployment()
+                .getSpec()
+                .getTemplate()
+                .getMetadata()
+                .getAnnotations()
+                .get("checksum/hub"));
   }
 
   @Test
   void emptyLabelsAreNotSet() {
-    assertThat(CHART.render().env()).doesNotContainKeys(
-        "GITOPSHQ_DISPLAY_NAME", "GITOPSHQ_PROVIDER", "GITOPSHQ_REGION", "GITOPSHQ_ENVIRONMENT",
-        "GITOPSHQ_HUB_INSECURE", "GITOPSHQ_HUB_PLAINTEXT", "GITOPSHQ_HUB_CA_FILE", "HTTPS_PROXY", "JAVA_TOOL_OPTIONS");
+    assertThat(CHART.render().env())
+        .doesNotContainKeys(
+            "GITOPSHQ_DISPLAY_NAME",
+            "GITOPSHQ_PROVIDER",
+            "GITOPSHQ_REGION",
+            "GITOPSHQ_ENVIRONMENT",
+            "GITOPSHQ_HUB_INSECURE",
+            "GITOPSHQ_HUB_PLAINTEXT",
+            "GITOPSHQ_HUB_CA_FILE",
+            "HTTPS_PROXY",
+            "JAVA_TOOL_OPTIONS");
   }
 
   @Test
@@ -289,14 +385,17 @@ class AgentChartDeploymentTest {
     Rendered r = CHART.render();
     Map<String, String> env = r.resolvedEnv();
 
-    assertThat(env).containsEntry("GITOPSHQ_IDENTITY_STORE_MODE", "secret")
+    assertThat(env)
+        .containsEntry("GITOPSHQ_IDENTITY_STORE_MODE", "secret")
         .containsEntry("GITOPSHQ_IDENTITY_SECRET_NAME", "gitopshq-agent-identity")
         .containsEntry("POD_NAMESPACE", NAMESPACE)
         .doesNotContainKey("GITOPSHQ_AGENT_TOKEN_PATH");
     assertThat(r.all(PersistentVolumeClaim.class)).isEmpty();
     // The agent creates the identity Secret itself, so helm uninstall leaves it behind.
     assertThat(r.all(Secret.class)).isEmpty();
-    assertThat(r.container().getVolumeMounts()).extracting(VolumeMount::getName).containsExactly("tmp");
+    assertThat(r.container().getVolumeMounts())
+        .extracting(VolumeMount::getName)
+        .containsExactly("tmp");
 
     assertThat(CHART.render(values("persistence.secretName", "agent-id")).resolvedEnv())
         .containsEntry("GITOPSHQ_IDENTITY_SECRET_NAME", "agent-id");
@@ -307,23 +406,36 @@ class AgentChartDeploymentTest {
 
   @Test
   void pvcPersistenceKeepsTheIdentityFileOnAClaim() {
-    Rendered r = CHART.render(values("persistence.type", "pvc", "persistence.size", "64Mi",
-        "persistence.storageClass", "fast", "agent.tokenPath", "/data/identity/agent.json"));
+    Rendered r =
+        CHART.render(
+            values(
+                "persistence.type",
+                "pvc",
+                "persistence.size",
+                "64Mi",
+                "persistence.storageClass",
+                "fast",
+                "agent.tokenPath",
+                "/data/identity/agent.json"));
 
     PersistentVolumeClaim pvc = r.get(PersistentVolumeClaim.class, "gitopshq-agent-identity");
-    assertThat(pvc.getSpec().getResources().getRequests()).containsEntry("storage", new Quantity("64Mi"));
+    assertThat(pvc.getSpec().getResources().getRequests())
+        .containsEntry("storage", new Quantity("64Mi"));
     assertThat(pvc.getSpec().getStorageClassName()).isEqualTo("fast");
     assertThat(pvc.getSpec().getAccessModes()).containsExactly("ReadWriteOnce");
     assertThat(pvc.getMetadata().getAnnotations()).containsEntry("helm.sh/resource-policy", "keep");
 
-    assertThat(r.resolvedEnv()).containsEntry("GITOPSHQ_IDENTITY_STORE_MODE", "file")
+    assertThat(r.resolvedEnv())
+        .containsEntry("GITOPSHQ_IDENTITY_STORE_MODE", "file")
         .containsEntry("GITOPSHQ_AGENT_TOKEN_PATH", "/data/identity/agent.json")
         .doesNotContainKey("GITOPSHQ_IDENTITY_SECRET_NAME");
     Volume identity = volume(r, "identity");
-    assertThat(identity.getPersistentVolumeClaim().getClaimName()).isEqualTo("gitopshq-agent-identity");
+    assertThat(identity.getPersistentVolumeClaim().getClaimName())
+        .isEqualTo("gitopshq-agent-identity");
     assertThat(mount(r, "identity").getMountPath()).isEqualTo("/data/identity");
     // The volume must be writable by the agent's non-root user.
-    assertThat(r.deployment().getSpec().getTemplate().getSpec().getSecurityContext().getFsGroup()).isEqualTo(65532L);
+    assertThat(r.deployment().getSpec().getTemplate().getSpec().getSecurityContext().getFsGroup())
+        .isEqualTo(65532L);
   }
 
   @Test
@@ -331,7 +443,8 @@ class AgentChartDeploymentTest {
     Rendered r = CHART.render(values("persistence.enabled", false));
 
     assertThat(r.all(PersistentVolumeClaim.class)).isEmpty();
-    assertThat(r.resolvedEnv()).containsEntry("GITOPSHQ_IDENTITY_STORE_MODE", "file")
+    assertThat(r.resolvedEnv())
+        .containsEntry("GITOPSHQ_IDENTITY_STORE_MODE", "file")
         .containsEntry("GITOPSHQ_AGENT_TOKEN_PATH", "/var/lib/gitopshq/identity/agent.json");
     assertThat(volume(r, "identity").getEmptyDir()).isNotNull();
     assertThat(mount(r, "identity").getMountPath()).isEqualTo("/var/lib/gitopshq/identity");
@@ -340,9 +453,11 @@ class AgentChartDeploymentTest {
   @Test
   void insecureTlsAndPlaintextAreSeparateSwitches() {
     assertThat(CHART.render(values("tls.insecure", true)).resolvedEnv())
-        .containsEntry("GITOPSHQ_HUB_INSECURE", "true").doesNotContainKey("GITOPSHQ_HUB_PLAINTEXT");
+        .containsEntry("GITOPSHQ_HUB_INSECURE", "true")
+        .doesNotContainKey("GITOPSHQ_HUB_PLAINTEXT");
     assertThat(CHART.render(values("tls.plaintext", true)).resolvedEnv())
-        .containsEntry("GITOPSHQ_HUB_PLAINTEXT", "true").doesNotContainKey("GITOPSHQ_HUB_INSECURE");
+        .containsEntry("GITOPSHQ_HUB_PLAINTEXT", "true")
+        .doesNotContainKey("GITOPSHQ_HUB_INSECURE");
     assertThat(CHART.renderError(values("tls.insecure", true, "tls.plaintext", true)))
         .contains("tls.insecure and tls.plaintext cannot both be true");
   }
@@ -352,32 +467,49 @@ class AgentChartDeploymentTest {
     String pem = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ\n-----END CERTIFICATE-----\n";
     Rendered r = CHART.render(values("tls.caBundle", pem));
 
-    assertThat(r.get(ConfigMap.class, "gitopshq-agent-hub-ca").getData().get("ca.crt")).isEqualTo(pem);
-    assertThat(r.resolvedEnv()).containsEntry("GITOPSHQ_HUB_CA_FILE", "/etc/gitopshq/hub-ca/ca.crt");
+    assertThat(r.get(ConfigMap.class, "gitopshq-agent-hub-ca").getData().get("ca.crt"))
+        .isEqualTo(pem);
+    assertThat(r.resolvedEnv())
+        .containsEntry("GITOPSHQ_HUB_CA_FILE", "/etc/gitopshq/hub-ca/ca.crt");
     assertThat(volume(r, "hub-ca").getConfigMap().getName()).isEqualTo("gitopshq-agent-hub-ca");
     VolumeMount m = mount(r, "hub-ca");
-    assertThat(Path.of(m.getMountPath()).resolve("ca.crt")).hasToString("/etc/gitopshq/hub-ca/ca.crt");
+    assertThat(Path.of(m.getMountPath()).resolve("ca.crt"))
+        .hasToString("/etc/gitopshq/hub-ca/ca.crt");
     assertThat(m.getReadOnly()).isTrue();
 
-    Rendered existing = CHART.render(values("tls.existingCaSecret", "corp-ca", "tls.existingCaSecretKey", "bundle.pem"));
+    Rendered existing =
+        CHART.render(
+            values("tls.existingCaSecret", "corp-ca", "tls.existingCaSecretKey", "bundle.pem"));
     assertThat(volume(existing, "hub-ca").getSecret().getSecretName()).isEqualTo("corp-ca");
     assertThat(volume(existing, "hub-ca").getSecret().getItems())
-        .singleElement().satisfies(i -> {
-          assertThat(i.getKey()).isEqualTo("bundle.pem");
-          assertThat(i.getPath()).isEqualTo("ca.crt");
-        });
-    assertThat(existing.resolvedEnv()).containsEntry("GITOPSHQ_HUB_CA_FILE", "/etc/gitopshq/hub-ca/ca.crt");
+        .singleElement()
+        .satisfies(
+            i -> {
+              assertThat(i.getKey()).isEqualTo("bundle.pem");
+              assertThat(i.getPath()).isEqualTo("ca.crt");
+            });
+    assertThat(existing.resolvedEnv())
+        .containsEntry("GITOPSHQ_HUB_CA_FILE", "/etc/gitopshq/hub-ca/ca.crt");
 
-    assertThat(CHART.renderError(values("tls.caBundle", pem, "tls.plaintext", true))).contains("tls.plaintext=true disables TLS");
+    assertThat(CHART.renderError(values("tls.caBundle", pem, "tls.plaintext", true)))
+        .contains("tls.plaintext=true disables TLS");
   }
 
   @Test
   void proxiesAreSetInBothCasesAndBypassTheKubernetesApi() {
-    Rendered r = CHART.render(values("proxy.httpProxy", "http://proxy.corp:3128",
-        "proxy.httpsProxy", "http://proxy.corp:3129", "proxy.noProxy", ".corp.example,10.0.0.0/8"));
+    Rendered r =
+        CHART.render(
+            values(
+                "proxy.httpProxy",
+                "http://proxy.corp:3128",
+                "proxy.httpsProxy",
+                "http://proxy.corp:3129",
+                "proxy.noProxy",
+                ".corp.example,10.0.0.0/8"));
     Map<String, String> env = r.resolvedEnv();
 
-    assertThat(env).containsEntry("HTTP_PROXY", "http://proxy.corp:3128")
+    assertThat(env)
+        .containsEntry("HTTP_PROXY", "http://proxy.corp:3128")
         .containsEntry("http_proxy", "http://proxy.corp:3128")
         .containsEntry("HTTPS_PROXY", "http://proxy.corp:3129")
         .containsEntry("https_proxy", "http://proxy.corp:3129");
@@ -386,18 +518,30 @@ class AgentChartDeploymentTest {
     // Kubernetes expands $(VAR) only for variables defined before it or service variables.
     assertThat(List.copyOf(env.keySet()).indexOf("NO_PROXY")).isPositive();
 
-    Map<String, String> httpsOnly = CHART.render(values("proxy.httpsProxy", "http://proxy.corp:3129")).resolvedEnv();
-    assertThat(httpsOnly).containsKeys("HTTPS_PROXY", "https_proxy", "NO_PROXY").doesNotContainKeys("HTTP_PROXY", "http_proxy");
-    assertThat(httpsOnly.get("NO_PROXY")).isEqualTo("kubernetes.default.svc,$(KUBERNETES_SERVICE_HOST)");
-    assertThat(CHART.render().env()).doesNotContainKeys("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "no_proxy");
+    Map<String, String> httpsOnly =
+        CHART.render(values("proxy.httpsProxy", "http://proxy.corp:3129")).resolvedEnv();
+    assertThat(httpsOnly)
+        .containsKeys("HTTPS_PROXY", "https_proxy", "NO_PROXY")
+        .doesNotContainKeys("HTTP_PROXY", "http_proxy");
+    assertThat(httpsOnly.get("NO_PROXY"))
+        .isEqualTo("kubernetes.default.svc,$(KUBERNETES_SERVICE_HOST)");
+    assertThat(CHART.render().env())
+        .doesNotContainKeys("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "no_proxy");
   }
 
   @Test
   void networkPolicyIsEgressOnly() {
     assertThat(CHART.render().all(NetworkPolicy.class)).isEmpty();
 
-    Rendered r = CHART.render(values("networkPolicy.enabled", true, "hub.address", "agent.example.com:443",
-        "networkPolicy.hubCidrs", List.of("203.0.113.0/24")));
+    Rendered r =
+        CHART.render(
+            values(
+                "networkPolicy.enabled",
+                true,
+                "hub.address",
+                "agent.example.com:443",
+                "networkPolicy.hubCidrs",
+                List.of("203.0.113.0/24")));
     NetworkPolicy np = r.get(NetworkPolicy.class, "gitopshq-agent");
 
     assertThat(np.getSpec().getPolicyTypes()).containsExactlyInAnyOrder("Ingress", "Egress");
@@ -405,39 +549,56 @@ class AgentChartDeploymentTest {
     assertThat(np.getSpec().getPodSelector().getMatchLabels())
         .isEqualTo(r.deployment().getSpec().getSelector().getMatchLabels());
     List<NetworkPolicyEgressRule> egress = np.getSpec().getEgress();
-    assertThat(egress).anySatisfy(rule -> assertThat(ports(rule)).containsExactlyInAnyOrder("UDP/53", "TCP/53"));
-    assertThat(egress).anySatisfy(rule -> {
-      assertThat(ports(rule)).containsExactly("TCP/443");
-      assertThat(rule.getTo()).extracting(p -> p.getIpBlock().getCidr()).containsExactly("203.0.113.0/24");
-    });
-    assertThat(egress).anySatisfy(rule -> assertThat(ports(rule)).containsExactly("TCP/443", "TCP/6443"));
+    assertThat(egress)
+        .anySatisfy(rule -> assertThat(ports(rule)).containsExactlyInAnyOrder("UDP/53", "TCP/53"));
+    assertThat(egress)
+        .anySatisfy(
+            rule -> {
+              assertThat(ports(rule)).containsExactly("TCP/443");
+              assertThat(rule.getTo())
+                  .extracting(p -> p.getIpBlock().getCidr())
+                  .containsExactly("203.0.113.0/24");
+            });
+    assertThat(egress)
+        .anySatisfy(rule -> assertThat(ports(rule)).containsExactly("TCP/443", "TCP/6443"));
 
-    NetworkPolicy defaultPort = CHART.render(values("networkPolicy.enabled", true)).get(NetworkPolicy.class, "gitopshq-agent");
-    assertThat(defaultPort.getSpec().getEgress()).anySatisfy(rule -> assertThat(ports(rule)).containsExactly("TCP/50051"));
+    NetworkPolicy defaultPort =
+        CHART
+            .render(values("networkPolicy.enabled", true))
+            .get(NetworkPolicy.class, "gitopshq-agent");
+    assertThat(defaultPort.getSpec().getEgress())
+        .anySatisfy(rule -> assertThat(ports(rule)).containsExactly("TCP/50051"));
   }
 
   @Test
   void anExistingServiceAccountIsBoundButNotCreated() {
-    Rendered r = CHART.render(values("serviceAccount.create", false, "serviceAccount.name", "platform-agent"));
+    Rendered r =
+        CHART.render(
+            values("serviceAccount.create", false, "serviceAccount.name", "platform-agent"));
 
     assertThat(r.all(ServiceAccount.class)).isEmpty();
-    assertThat(r.deployment().getSpec().getTemplate().getSpec().getServiceAccountName()).isEqualTo("platform-agent");
-    assertThat(r.get(ClusterRoleBinding.class, "gitopshq-agent").getSubjects().get(0).getName()).isEqualTo("platform-agent");
+    assertThat(r.deployment().getSpec().getTemplate().getSpec().getServiceAccountName())
+        .isEqualTo("platform-agent");
+    assertThat(r.get(ClusterRoleBinding.class, "gitopshq-agent").getSubjects().get(0).getName())
+        .isEqualTo("platform-agent");
 
-    assertThat(CHART.renderError(values("serviceAccount.create", false))).contains("serviceAccount.name is required");
+    assertThat(CHART.renderError(values("serviceAccount.create", false)))
+        .contains("serviceAccount.name is required");
   }
 
   @Test
   void extraEnvAndSchedulingValuesArePassedThrough() {
-    Map<String, Object> v = values(
-        "extraEnv", List.of(Map.of("name", "EXTRA_SETTING", "value", "1")),
-        "nodeSelector", Map.of("kubernetes.io/os", "linux"),
-        "tolerations", List.of(Map.of("key", "dedicated", "operator", "Exists")),
-        "image.tag", "0.1.1");
+    Map<String, Object> v =
+        values(
+            "extraEnv", List.of(Map.of("name", "EXTRA_SETTING", "value", "1")),
+            "nodeSelector", Map.of("kubernetes.io/os", "linux"),
+            "tolerations", List.of(Map.of("key", "dedicated", "operator", "Exists")),
+            "image.tag", "0.1.1");
     Rendered r = CHART.render(v);
 
     assertThat(r.env()).containsKey("EXTRA_SETTING");
-    assertThat(r.deployment().getSpec().getTemplate().getSpec().getNodeSelector()).containsEntry("kubernetes.io/os", "linux");
+    assertThat(r.deployment().getSpec().getTemplate().getSpec().getNodeSelector())
+        .containsEntry("kubernetes.io/os", "linux");
     assertThat(r.deployment().getSpec().getTemplate().getSpec().getTolerations()).hasSize(1);
     assertThat(r.container().getImage()).endsWith(":0.1.1");
   }
@@ -450,30 +611,42 @@ class AgentChartDeploymentTest {
     Chart.put(v, "tls.caBundle", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----");
     Rendered r = CHART.render(v);
 
-    assertThat(r.names()).contains("ServiceAccount/gitopshq-system/gitopshq-agent",
-        "Secret/gitopshq-system/gitopshq-agent-registration", "ConfigMap/gitopshq-system/gitopshq-agent-hub",
-        "ConfigMap/gitopshq-system/gitopshq-agent-hub-ca", "ClusterRole/gitopshq-agent",
-        "ClusterRoleBinding/gitopshq-agent", "Role/gitopshq-system/gitopshq-agent-identity",
-        "Deployment/gitopshq-system/gitopshq-agent", "NetworkPolicy/gitopshq-system/gitopshq-agent");
-    r.objects().forEach(o -> {
-      assertThat(o.getMetadata().getLabels()).as(o.getKind())
-          .containsEntry("app.kubernetes.io/name", "gitopshq-agent")
-          .containsEntry("app.kubernetes.io/instance", "gitopshq-agent")
-          .containsEntry("app.kubernetes.io/managed-by", "Helm");
-      if (!o.getKind().startsWith("Cluster")) {
-        assertThat(o.getMetadata().getNamespace()).as(o.getKind()).isNotBlank();
-      }
-    });
+    assertThat(r.names())
+        .contains(
+            "ServiceAccount/gitopshq-system/gitopshq-agent",
+            "Secret/gitopshq-system/gitopshq-agent-registration",
+            "ConfigMap/gitopshq-system/gitopshq-agent-hub",
+            "ConfigMap/gitopshq-system/gitopshq-agent-hub-ca",
+            "ClusterRole/gitopshq-agent",
+            "ClusterRoleBinding/gitopshq-agent",
+            "Role/gitopshq-system/gitopshq-agent-identity",
+            "Deployment/gitopshq-system/gitopshq-agent",
+            "NetworkPolicy/gitopshq-system/gitopshq-agent");
+    r.objects()
+        .forEach(
+            o -> {
+              assertThat(o.getMetadata().getLabels())
+                  .as(o.getKind())
+                  .containsEntry("app.kubernetes.io/name", "gitopshq-agent")
+                  .containsEntry("app.kubernetes.io/instance", "gitopshq-agent")
+                  .containsEntry("app.kubernetes.io/managed-by", "Helm");
+              if (!o.getKind().startsWith("Cluster")) {
+                assertThat(o.getMetadata().getNamespace()).as(o.getKind()).isNotBlank();
+              }
+            });
   }
 
   static Volume volume(Rendered r, String name) {
     return r.deployment().getSpec().getTemplate().getSpec().getVolumes().stream()
-        .filter(v -> v.getName().equals(name)).findFirst()
+        .filter(v -> v.getName().equals(name))
+        .findFirst()
         .orElseThrow(() -> new AssertionError("no volume " + name));
   }
 
   static VolumeMount mount(Rendered r, String name) {
-    return r.container().getVolumeMounts().stream().filter(m -> m.getName().equals(name)).findFirst()
+    return r.container().getVolumeMounts().stream()
+        .filter(m -> m.getName().equals(name))
+        .findFirst()
         .orElseThrow(() -> new AssertionError("no volume mount " + name));
   }
 
@@ -482,6 +655,8 @@ class AgentChartDeploymentTest {
   }
 
   static String port(NetworkPolicyPort p) {
-    return p.getProtocol() + "/" + (p.getPort().getIntVal() != null ? p.getPort().getIntVal() : p.getPort().getStrVal());
+    return p.getProtocol()
+        + "/"
+        + (p.getPort().getIntVal() != null ? p.getPort().getIntVal() : p.getPort().getStrVal());
   }
 }

@@ -89,7 +89,8 @@ class AgentChartRbacIT {
           .serverSideApply();
       for (HasMetadata o : r.objects()) {
         if (RBAC_KINDS.contains(o.getClass())) {
-          if (o.getMetadata().getNamespace() == null && !(o instanceof ClusterRole)
+          if (o.getMetadata().getNamespace() == null
+              && !(o instanceof ClusterRole)
               && !(o instanceof ClusterRoleBinding)) {
             o.getMetadata().setNamespace(namespace);
           }
@@ -177,7 +178,8 @@ class AgentChartRbacIT {
           .atMost(java.time.Duration.ofSeconds(60))
           .untilAsserted(
               () ->
-                  assertThat(admin.pods().inNamespace(APPS).withLabel("app", "web").list().getItems())
+                  assertThat(
+                          admin.pods().inNamespace(APPS).withLabel("app", "web").list().getItems())
                       .isNotEmpty()
                       .allSatisfy(
                           p -> {

@@ -24,38 +24,53 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The agent's RBAC against the product documentation's "Agent RBAC Requirements" tables: what
- * each profile and capability grants, and nothing more.
+ * The agent's RBAC against the product documentation's "Agent RBAC Requirements" tables: what each
+ * profile and capability grants, and nothing more.
  */
 class AgentChartRbacTest {
   static final Chart CHART = Chart.agent();
 
   static final List<String> WRITE_CAPABILITIES =
-      List.of("argocdWrite", "directDeploy", "kubernetesRestart", "kubernetesScale", "credentialSync");
-  static final List<String> ALL_CAPABILITIES = List.of(
-      "observe", "diagnosticsRead", "argocdRead", "argocdWrite", "directDeploy",
-      "kubernetesRestart", "kubernetesScale", "credentialSync", "tokenRotate");
+      List.of(
+          "argocdWrite", "directDeploy", "kubernetesRestart", "kubernetesScale", "credentialSync");
+  static final List<String> ALL_CAPABILITIES =
+      List.of(
+          "observe",
+          "diagnosticsRead",
+          "argocdRead",
+          "argocdWrite",
+          "directDeploy",
+          "kubernetesRestart",
+          "kubernetesScale",
+          "credentialSync",
+          "tokenRotate");
 
   static final String OBSERVED_RESOURCES =
       "core/pods apps/deployments core/services core/configmaps core/secrets apps/statefulsets"
           + " apps/daemonsets batch/jobs batch/cronjobs networking.k8s.io/ingresses apps/replicasets";
 
   // The readonly table, row by row.
-  static final Map<String, Set<String>> OBSERVE = table(
-      OBSERVED_RESOURCES, "get,list,watch",
-      "core/events", "get,list,watch",
-      "core/namespaces", "get,list");
+  static final Map<String, Set<String>> OBSERVE =
+      table(
+          OBSERVED_RESOURCES,
+          "get,list,watch",
+          "core/events",
+          "get,list,watch",
+          "core/namespaces",
+          "get,list");
   static final Map<String, Set<String>> DIAGNOSTICS_READ = table("core/pods/log", "get");
-  static final Map<String, Set<String>> ARGOCD_READ = table("argoproj.io/applications", "get,list,watch");
+  static final Map<String, Set<String>> ARGOCD_READ =
+      table("argoproj.io/applications", "get,list,watch");
   static final Map<String, Set<String>> READONLY = union(OBSERVE, DIAGNOSTICS_READ, ARGOCD_READ);
 
   // The readwrite table's extra verbs, row by row.
-  static final Map<String, Map<String, Set<String>>> EXTRA = Map.of(
-      "kubernetesRestart", table("apps/deployments", "patch"),
-      "kubernetesScale", table("apps/deployments", "patch"),
-      "argocdWrite", table("argoproj.io/applications", "patch,update"),
-      "credentialSync", table("core/secrets", "create,get,update,patch"),
-      "directDeploy", table(OBSERVED_RESOURCES, "create,update,patch,delete"));
+  static final Map<String, Map<String, Set<String>>> EXTRA =
+      Map.of(
+          "kubernetesRestart", table("apps/deployments", "patch"),
+          "kubernetesScale", table("apps/deployments", "patch"),
+          "argocdWrite", table("argoproj.io/applications", "patch,update"),
+          "credentialSync", table("core/secrets", "create,get,update,patch"),
+          "directDeploy", table(OBSERVED_RESOURCES, "create,update,patch,delete"));
 
   /** Capabilities exactly as given: every other capability off. */
   static Map<String, Object> only(String profile, String... enabled) {
@@ -68,7 +83,8 @@ class AgentChartRbacTest {
   }
 
   static Map<String, Set<String>> clusterWide(Rendered r) {
-    return Permissions.of(r.all(ClusterRole.class).stream().flatMap(c -> c.getRules().stream()).toList());
+    return Permissions.of(
+        r.all(ClusterRole.class).stream().flatMap(c -> c.getRules().stream()).toList());
   }
 
   static List<PolicyRule> allRules(Rendered r) {
@@ -94,9 +110,11 @@ class AgentChartRbacTest {
 
     assertThat(r.all(ClusterRole.class)).hasSize(1);
     assertThat(clusterWide(r)).isEqualTo(READONLY);
-    assertThat(Permissions.verbs(workloadRules(r))).containsExactlyInAnyOrder("get", "list", "watch");
+    assertThat(Permissions.verbs(workloadRules(r)))
+        .containsExactlyInAnyOrder("get", "list", "watch");
     ClusterRole role = r.get(ClusterRole.class, "gitopshq-agent");
-    assertThat(role.getMetadata().getAnnotations()).containsEntry("gitopshq.dev/rbac-profile", "readonly");
+    assertThat(role.getMetadata().getAnnotations())
+        .containsEntry("gitopshq.dev/rbac-profile", "readonly");
   }
 
   @Test
@@ -106,8 +124,10 @@ class AgentChartRbacTest {
     Rendered r = CHART.render(v);
 
     assertThat(clusterWide(r)).isEqualTo(READONLY);
-    assertThat(Permissions.verbs(workloadRules(r))).doesNotContainAnyElementsOf(Permissions.WRITE_VERBS);
-    assertThat(r.all(Role.class)).extracting(role -> role.getMetadata().getName())
+    assertThat(Permissions.verbs(workloadRules(r)))
+        .doesNotContainAnyElementsOf(Permissions.WRITE_VERBS);
+    assertThat(r.all(Role.class))
+        .extracting(role -> role.getMetadata().getName())
         .containsExactly("gitopshq-agent-identity");
   }
 
@@ -117,8 +137,10 @@ class AgentChartRbacTest {
 
   @ParameterizedTest(name = "readwrite + {0}")
   @MethodSource("writeCapabilities")
-  void eachWriteCapabilityAddsItsOwnVerbsAndNoOthers(String capability, Map<String, Set<String>> extra) {
-    Rendered with = CHART.render(only("readwrite", "observe", "diagnosticsRead", "argocdRead", capability));
+  void eachWriteCapabilityAddsItsOwnVerbsAndNoOthers(
+      String capability, Map<String, Set<String>> extra) {
+    Rendered with =
+        CHART.render(only("readwrite", "observe", "diagnosticsRead", "argocdRead", capability));
     Rendered without = CHART.render(only("readwrite", "observe", "diagnosticsRead", "argocdRead"));
 
     assertThat(clusterWide(with)).isEqualTo(union(READONLY, extra));
@@ -137,16 +159,22 @@ class AgentChartRbacTest {
     Rendered r = CHART.render(values("rbac.profile", "readwrite"));
 
     assertThat(clusterWide(r)).isEqualTo(READONLY);
-    assertThat(Permissions.verbs(workloadRules(r))).doesNotContainAnyElementsOf(Permissions.WRITE_VERBS);
+    assertThat(Permissions.verbs(workloadRules(r)))
+        .doesNotContainAnyElementsOf(Permissions.WRITE_VERBS);
   }
 
   @Test
   void readwriteWithEverythingGrantsBothTables() {
     Rendered r = CHART.render(only("readwrite", ALL_CAPABILITIES.toArray(String[]::new)));
 
-    assertThat(clusterWide(r)).isEqualTo(union(READONLY,
-        EXTRA.get("kubernetesRestart"), EXTRA.get("argocdWrite"), EXTRA.get("credentialSync"),
-        EXTRA.get("directDeploy")));
+    assertThat(clusterWide(r))
+        .isEqualTo(
+            union(
+                READONLY,
+                EXTRA.get("kubernetesRestart"),
+                EXTRA.get("argocdWrite"),
+                EXTRA.get("credentialSync"),
+                EXTRA.get("directDeploy")));
     assertThat(r.get(ClusterRole.class, "gitopshq-agent").getMetadata().getAnnotations())
         .containsEntry("gitopshq.dev/rbac-profile", "readwrite");
   }
@@ -154,7 +182,8 @@ class AgentChartRbacTest {
   @Test
   void eachReadCapabilityGrantsOnlyItsRows() {
     assertThat(clusterWide(CHART.render(only("readonly", "observe")))).isEqualTo(OBSERVE);
-    assertThat(clusterWide(CHART.render(only("readonly", "diagnosticsRead")))).isEqualTo(DIAGNOSTICS_READ);
+    assertThat(clusterWide(CHART.render(only("readonly", "diagnosticsRead"))))
+        .isEqualTo(DIAGNOSTICS_READ);
     assertThat(clusterWide(CHART.render(only("readonly", "argocdRead")))).isEqualTo(ARGOCD_READ);
   }
 
@@ -164,7 +193,8 @@ class AgentChartRbacTest {
 
     assertThat(r.all(ClusterRole.class)).isEmpty();
     assertThat(r.all(ClusterRoleBinding.class)).isEmpty();
-    assertThat(r.all(Role.class)).extracting(role -> role.getMetadata().getName())
+    assertThat(r.all(Role.class))
+        .extracting(role -> role.getMetadata().getName())
         .containsExactly("gitopshq-agent-identity");
   }
 
@@ -177,7 +207,13 @@ class AgentChartRbacTest {
         only("readonly", ALL_CAPABILITIES.toArray(String[]::new)),
         only("readwrite", ALL_CAPABILITIES.toArray(String[]::new)),
         scoped,
-        values("persistence.type", "pvc", "rbac.profile", "readwrite", "capabilities.directDeploy", true));
+        values(
+            "persistence.type",
+            "pvc",
+            "rbac.profile",
+            "readwrite",
+            "capabilities.directDeploy",
+            true));
   }
 
   @ParameterizedTest
@@ -186,33 +222,52 @@ class AgentChartRbacTest {
     Rendered r = CHART.render(v);
 
     for (PolicyRule rule : allRules(r)) {
-      Stream.of(rule.getApiGroups(), rule.getResources(), rule.getVerbs(),
+      Stream.of(
+              rule.getApiGroups(),
+              rule.getResources(),
+              rule.getVerbs(),
               rule.getResourceNames() == null ? List.<String>of() : rule.getResourceNames())
           .flatMap(List::stream)
           .forEach(s -> assertThat(s).as("rule %s", rule).doesNotContain("*"));
       assertThat(rule.getVerbs()).doesNotContainAnyElementsOf(Permissions.ESCALATING_VERBS);
-      assertThat(rule.getResources()).doesNotContain("roles", "rolebindings", "clusterroles",
-          "clusterrolebindings", "serviceaccounts/token", "nodes/proxy", "pods/exec");
+      assertThat(rule.getResources())
+          .doesNotContain(
+              "roles",
+              "rolebindings",
+              "clusterroles",
+              "clusterrolebindings",
+              "serviceaccounts/token",
+              "nodes/proxy",
+              "pods/exec");
     }
     for (ClusterRoleBinding b : r.all(ClusterRoleBinding.class)) {
       assertThat(b.getRoleRef().getKind()).isEqualTo("ClusterRole");
       assertThat(r.find(ClusterRole.class, b.getRoleRef().getName())).isPresent();
-      assertThat(b.getSubjects()).singleElement().satisfies(s -> {
-        assertThat(s.getKind()).isEqualTo("ServiceAccount");
-        assertThat(s.getName()).isEqualTo("gitopshq-agent");
-        assertThat(s.getNamespace()).isEqualTo(NAMESPACE);
-      });
+      assertThat(b.getSubjects())
+          .singleElement()
+          .satisfies(
+              s -> {
+                assertThat(s.getKind()).isEqualTo("ServiceAccount");
+                assertThat(s.getName()).isEqualTo("gitopshq-agent");
+                assertThat(s.getNamespace()).isEqualTo(NAMESPACE);
+              });
     }
     for (RoleBinding b : r.all(RoleBinding.class)) {
       assertThat(b.getRoleRef().getKind()).isEqualTo("Role");
-      assertThat(r.all(Role.class)).anySatisfy(role -> {
-        assertThat(role.getMetadata().getName()).isEqualTo(b.getRoleRef().getName());
-        assertThat(role.getMetadata().getNamespace()).isEqualTo(b.getMetadata().getNamespace());
-      });
-      assertThat(b.getSubjects()).singleElement().satisfies(s -> {
-        assertThat(s.getName()).isEqualTo("gitopshq-agent");
-        assertThat(s.getNamespace()).isEqualTo(NAMESPACE);
-      });
+      assertThat(r.all(Role.class))
+          .anySatisfy(
+              role -> {
+                assertThat(role.getMetadata().getName()).isEqualTo(b.getRoleRef().getName());
+                assertThat(role.getMetadata().getNamespace())
+                    .isEqualTo(b.getMetadata().getNamespace());
+              });
+      assertThat(b.getSubjects())
+          .singleElement()
+          .satisfies(
+              s -> {
+                assertThat(s.getName()).isEqualTo("gitopshq-agent");
+                assertThat(s.getNamespace()).isEqualTo(NAMESPACE);
+              });
     }
   }
 
@@ -223,9 +278,11 @@ class AgentChartRbacTest {
     Role role = r.get(Role.class, "gitopshq-agent-identity");
     assertThat(role.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
     // create cannot be limited by resourceNames in Kubernetes; it is the only unnamed rule.
-    assertThat(Permissions.of(role.getRules())).isEqualTo(table(
-        "core/secrets[gitopshq-agent-identity]", "get,update,patch",
-        "core/secrets", "create"));
+    assertThat(Permissions.of(role.getRules()))
+        .isEqualTo(
+            table(
+                "core/secrets[gitopshq-agent-identity]", "get,update,patch",
+                "core/secrets", "create"));
     assertThat(r.get(RoleBinding.class, "gitopshq-agent-identity").getRoleRef().getName())
         .isEqualTo("gitopshq-agent-identity");
 
@@ -245,11 +302,16 @@ class AgentChartRbacTest {
     Rendered r = CHART.render(values("diagnostics.allowedNamespaces", List.of("web", "payments")));
 
     assertThat(clusterWide(r)).isEqualTo(union(OBSERVE, ARGOCD_READ));
-    List<Role> roles = r.all(Role.class).stream()
-        .filter(role -> role.getMetadata().getName().equals("gitopshq-agent-diagnostics")).toList();
-    assertThat(roles).extracting(role -> role.getMetadata().getNamespace()).containsExactly("web", "payments");
+    List<Role> roles =
+        r.all(Role.class).stream()
+            .filter(role -> role.getMetadata().getName().equals("gitopshq-agent-diagnostics"))
+            .toList();
+    assertThat(roles)
+        .extracting(role -> role.getMetadata().getNamespace())
+        .containsExactly("web", "payments");
     roles.forEach(role -> assertThat(Permissions.of(role.getRules())).isEqualTo(DIAGNOSTICS_READ));
-    assertThat(r.all(RoleBinding.class)).extracting(b -> b.getMetadata().getNamespace() + "/" + b.getMetadata().getName())
+    assertThat(r.all(RoleBinding.class))
+        .extracting(b -> b.getMetadata().getNamespace() + "/" + b.getMetadata().getName())
         .contains("web/gitopshq-agent-diagnostics", "payments/gitopshq-agent-diagnostics");
   }
 
@@ -267,8 +329,17 @@ class AgentChartRbacTest {
 
   @Test
   void rbacCreateFalseRendersNoRbacAtAll() {
-    Rendered r = CHART.render(values("rbac.create", false, "rbac.profile", "readwrite",
-        "capabilities.directDeploy", true, "diagnostics.allowedNamespaces", List.of("web")));
+    Rendered r =
+        CHART.render(
+            values(
+                "rbac.create",
+                false,
+                "rbac.profile",
+                "readwrite",
+                "capabilities.directDeploy",
+                true,
+                "diagnostics.allowedNamespaces",
+                List.of("web")));
 
     List<Class<? extends HasMetadata>> rbacKinds =
         List.of(ClusterRole.class, ClusterRoleBinding.class, Role.class, RoleBinding.class);

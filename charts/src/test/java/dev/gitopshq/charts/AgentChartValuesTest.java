@@ -73,11 +73,12 @@ class AgentChartValuesTest {
   void valuesYamlHasEveryDocumentedValueWithItsDefault() {
     JsonNode values = CHART.defaultValues();
 
-    DOCUMENTED_DEFAULTS.forEach((key, expected) -> {
-      JsonNode node = values.at("/" + key.replace('.', '/'));
-      assertThat(node.isMissingNode()).as("%s is missing from values.yaml", key).isFalse();
-      assertThat(JSON.convertValue(node, Object.class)).as(key).isEqualTo(expected);
-    });
+    DOCUMENTED_DEFAULTS.forEach(
+        (key, expected) -> {
+          JsonNode node = values.at("/" + key.replace('.', '/'));
+          assertThat(node.isMissingNode()).as("%s is missing from values.yaml", key).isFalse();
+          assertThat(JSON.convertValue(node, Object.class)).as(key).isEqualTo(expected);
+        });
   }
 
   @Test
@@ -92,10 +93,22 @@ class AgentChartValuesTest {
     Set<String> leaves = new TreeSet<>();
     leaves(defaults, "", leaves);
 
-    assertThat(documented).as("README rows that are not values").allSatisfy(key ->
-        assertThat(defaults.at("/" + key.replace('.', '/')).isMissingNode()).as(key).isFalse());
-    assertThat(leaves).as("values missing from the README").allSatisfy(leaf ->
-        assertThat(documented).as(leaf).anySatisfy(key -> assertThat(leaf.equals(key) || leaf.startsWith(key + ".")).isTrue()));
+    assertThat(documented)
+        .as("README rows that are not values")
+        .allSatisfy(
+            key ->
+                assertThat(defaults.at("/" + key.replace('.', '/')).isMissingNode())
+                    .as(key)
+                    .isFalse());
+    assertThat(leaves)
+        .as("values missing from the README")
+        .allSatisfy(
+            leaf ->
+                assertThat(documented)
+                    .as(leaf)
+                    .anySatisfy(
+                        key ->
+                            assertThat(leaf.equals(key) || leaf.startsWith(key + ".")).isTrue()));
   }
 
   /** The first column of the tables in the README's "## Values" section. */
@@ -116,7 +129,13 @@ class AgentChartValuesTest {
   /** Every value, or map of free-form values, that values.yaml defines, as dotted keys. */
   static void leaves(JsonNode node, String prefix, Set<String> out) {
     if (node.isObject() && !node.isEmpty()) {
-      node.properties().forEach(e -> leaves(e.getValue(), prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(), out));
+      node.properties()
+          .forEach(
+              e ->
+                  leaves(
+                      e.getValue(),
+                      prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(),
+                      out));
     } else {
       out.add(prefix);
     }
@@ -126,47 +145,58 @@ class AgentChartValuesTest {
   void theSchemaRejectsAnUnknownRbacProfileNamingTheChoices() {
     String error = CHART.renderError(values("rbac.profile", "admin"));
 
-    assertThat(error).contains("values don't meet the specifications of the schema")
-        .contains("/rbac/profile").contains("'readonly', 'readwrite'");
+    assertThat(error)
+        .contains("values don't meet the specifications of the schema")
+        .contains("/rbac/profile")
+        .contains("'readonly', 'readwrite'");
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "persistence.type      | hostpath       | /persistence/type",
-      "credentialSync.mode   | copied         | /credentialSync/mode",
-      "registrationToken     | ghqa_reg_short | /registrationToken",
-      "agent.clusterName     | Prod_EU        | /agent/clusterName",
-      "agent.provider        | mainframe      | /agent/provider",
-      "agent.environment     | Prod EU        | /agent/environment",
-      "hub.address           | hub.example.com | /hub/address",
-      "persistence.secretName | Agent_Identity | /persistence/secretName",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "persistence.type      | hostpath       | /persistence/type",
+        "credentialSync.mode   | copied         | /credentialSync/mode",
+        "registrationToken     | ghqa_reg_short | /registrationToken",
+        "agent.clusterName     | Prod_EU        | /agent/clusterName",
+        "agent.provider        | mainframe      | /agent/provider",
+        "agent.environment     | Prod EU        | /agent/environment",
+        "hub.address           | hub.example.com | /hub/address",
+        "persistence.secretName | Agent_Identity | /persistence/secretName",
+      })
   void theSchemaRejectsInvalidStrings(String key, String value, String pointer) {
     assertThat(CHART.renderError(values(key, value))).contains(pointer);
   }
 
   @Test
   void theSchemaRejectsWrongTypesAndTypos() {
-    assertThat(CHART.renderError(values("capabilities.observe", "yes"))).contains("/capabilities/observe");
-    assertThat(CHART.renderError(values("hub.statusIntervalSeconds", 0))).contains("/hub/statusIntervalSeconds");
-    assertThat(CHART.renderError(values("hub.statusIntervalSeconds", "30"))).contains("/hub/statusIntervalSeconds");
+    assertThat(CHART.renderError(values("capabilities.observe", "yes")))
+        .contains("/capabilities/observe");
+    assertThat(CHART.renderError(values("hub.statusIntervalSeconds", 0)))
+        .contains("/hub/statusIntervalSeconds");
+    assertThat(CHART.renderError(values("hub.statusIntervalSeconds", "30")))
+        .contains("/hub/statusIntervalSeconds");
     assertThat(CHART.renderError(values("capabilites.observe", true))).contains("capabilites");
-    assertThat(CHART.renderError(values("capabilities.kubernetesRollback", true))).contains("kubernetesRollback");
+    assertThat(CHART.renderError(values("capabilities.kubernetesRollback", true)))
+        .contains("kubernetesRollback");
   }
 
   @Test
   void theSchemaAcceptsWhatTheHubsInstallCommandSets() {
     // Every value the hub sets is a string (--set-string), including a display name with a comma.
-    Rendered r = CHART.render(values(
-        "registrationToken", "ghqa_reg_" + "ab".repeat(32),
-        "hub.address", "[2001:db8::1]:50051",
-        "agent.clusterName", "0123",
-        "agent.displayName", "Production, EU \"west\"",
-        "agent.provider", "on-prem",
-        "agent.region", "eu-west-1",
-        "agent.environment", "production"));
+    Rendered r =
+        CHART.render(
+            values(
+                "registrationToken", "ghqa_reg_" + "ab".repeat(32),
+                "hub.address", "[2001:db8::1]:50051",
+                "agent.clusterName", "0123",
+                "agent.displayName", "Production, EU \"west\"",
+                "agent.provider", "on-prem",
+                "agent.region", "eu-west-1",
+                "agent.environment", "production"));
 
-    assertThat(r.resolvedEnv()).containsEntry("GITOPSHQ_CLUSTER_NAME", "0123")
+    assertThat(r.resolvedEnv())
+        .containsEntry("GITOPSHQ_CLUSTER_NAME", "0123")
         .containsEntry("GITOPSHQ_HUB_ADDRESS", "[2001:db8::1]:50051")
         .containsEntry("GITOPSHQ_DISPLAY_NAME", "Production, EU \"west\"");
   }
@@ -174,26 +204,44 @@ class AgentChartValuesTest {
   @Test
   void theNotesWarnAboutRiskyChoicesOnly() {
     String defaults = CHART.notes(values("registrationToken", "ghqa_reg_" + "ab".repeat(32)));
-    assertThat(defaults).contains("capabilities: observe,diagnostics.read,argocd.read,token.rotate",
-        "rbac:         readonly", "identity:     Secret gitopshq-agent-identity")
+    assertThat(defaults)
+        .contains(
+            "capabilities: observe,diagnostics.read,argocd.read,token.rotate",
+            "rbac:         readonly",
+            "identity:     Secret gitopshq-agent-identity")
         .doesNotContain("WARNING", "No registration token");
 
-    String risky = CHART.notes(values("persistence.enabled", false, "capabilities.kubernetesScale", true,
-        "tls.insecure", true));
-    assertThat(risky).contains("WARNING: persistence.enabled=false",
-        "WARNING: capabilities.kubernetesScale ignored: write capabilities need rbac.profile=readwrite",
-        "WARNING: tls.insecure=true", "No registration token is set");
+    String risky =
+        CHART.notes(
+            values(
+                "persistence.enabled",
+                false,
+                "capabilities.kubernetesScale",
+                true,
+                "tls.insecure",
+                true));
+    assertThat(risky)
+        .contains(
+            "WARNING: persistence.enabled=false",
+            "WARNING: capabilities.kubernetesScale ignored: write capabilities need rbac.profile=readwrite",
+            "WARNING: tls.insecure=true",
+            "No registration token is set");
 
-    assertThat(Chart.hub().notes(values())).contains("agent gRPC:  gitopshq.example.internal:50051 (PLAINTEXT)",
-        "WARNING: agent.tls.existingSecret is empty");
+    assertThat(Chart.hub().notes(values()))
+        .contains(
+            "agent gRPC:  gitopshq.example.internal:50051 (PLAINTEXT)",
+            "WARNING: agent.tls.existingSecret is empty");
   }
 
   @Test
   void bothChartsPassStrictLint() {
     for (Chart chart : List.of(Chart.agent(), Chart.hub())) {
       LintResult lint = chart.lint();
-      assertThat(lint.isFailed()).as("helm lint --strict %s: %s", chart.dir(), lint.getMessages()).isFalse();
-      assertThat(lint.getMessages()).as(chart.dir().toString())
+      assertThat(lint.isFailed())
+          .as("helm lint --strict %s: %s", chart.dir(), lint.getMessages())
+          .isFalse();
+      assertThat(lint.getMessages())
+          .as(chart.dir().toString())
           .noneMatch(msg -> msg.contains("[ERROR]") || msg.contains("[WARNING]"));
     }
   }

@@ -23,6 +23,7 @@ import java.util.Map;
 public final class Chart {
   /** The release name the hub's install command uses. */
   public static final String RELEASE = "gitopshq-agent";
+
   /** The namespace the hub's install command uses. */
   public static final String NAMESPACE = "gitopshq-system";
 
@@ -72,7 +73,11 @@ public final class Chart {
       valuesFile = Files.createTempFile("values-", ".json");
       Files.writeString(valuesFile, JSON.writeValueAsString(values));
       TemplateCommand template =
-          new Helm(dir).template().withName(release).withNamespace(namespace).withValuesFile(valuesFile);
+          new Helm(dir)
+              .template()
+              .withName(release)
+              .withNamespace(namespace)
+              .withValuesFile(valuesFile);
       return Rendered.parse(template.call());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -109,8 +114,16 @@ public final class Chart {
     try {
       valuesFile = Files.createTempFile("values-", ".json");
       Files.writeString(valuesFile, JSON.writeValueAsString(values));
-      String output = new Helm(dir).install().withName(RELEASE).withNamespace(NAMESPACE)
-          .clientOnly().dryRun().withValuesFile(valuesFile).call().getOutput();
+      String output =
+          new Helm(dir)
+              .install()
+              .withName(RELEASE)
+              .withNamespace(NAMESPACE)
+              .clientOnly()
+              .dryRun()
+              .withValuesFile(valuesFile)
+              .call()
+              .getOutput();
       int notes = output.indexOf("NOTES:");
       if (notes < 0) {
         throw new AssertionError("no NOTES in the install output:\n" + output);
@@ -156,7 +169,9 @@ public final class Chart {
     String[] parts = dottedKey.split("\\.");
     Map<String, Object> node = root;
     for (int i = 0; i < parts.length - 1; i++) {
-      node = (Map<String, Object>) node.computeIfAbsent(parts[i], k -> new LinkedHashMap<String, Object>());
+      node =
+          (Map<String, Object>)
+              node.computeIfAbsent(parts[i], k -> new LinkedHashMap<String, Object>());
     }
     node.put(parts[parts.length - 1], value);
   }

@@ -22,8 +22,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The hub's state on disk and the settings delivery generation added: the data volume with the
- * hosted Git repositories, the render scratch directory, the public URL, the encryption key and
- * the release approval timeout — and the combinations of replicas and storage that cannot work.
+ * hosted Git repositories, the render scratch directory, the public URL, the encryption key and the
+ * release approval timeout — and the combinations of replicas and storage that cannot work.
  */
 class HubChartStorageTest {
   static final String PVC = "gitopshq-gitopshq-hub-data";
@@ -32,13 +32,16 @@ class HubChartStorageTest {
 
   static Volume volume(Rendered r, String name) {
     return r.deployment().getSpec().getTemplate().getSpec().getVolumes().stream()
-        .filter(v -> v.getName().equals(name)).findFirst()
+        .filter(v -> v.getName().equals(name))
+        .findFirst()
         .orElseThrow(() -> new AssertionError("no volume " + name));
   }
 
   static String mountPath(Rendered r, String volume) {
-    return r.container().getVolumeMounts().stream().filter(m -> m.getName().equals(volume))
-        .map(VolumeMount::getMountPath).findFirst()
+    return r.container().getVolumeMounts().stream()
+        .filter(m -> m.getName().equals(volume))
+        .map(VolumeMount::getMountPath)
+        .findFirst()
         .orElseThrow(() -> new AssertionError("volume " + volume + " is not mounted"));
   }
 
@@ -53,26 +56,41 @@ class HubChartStorageTest {
     assertThat(pvc.getMetadata().getNamespace()).isEqualTo("gitopshq");
     assertThat(pvc.getMetadata().getAnnotations()).containsEntry("helm.sh/resource-policy", "keep");
     assertThat(pvc.getSpec().getAccessModes()).containsExactly("ReadWriteOnce");
-    assertThat(pvc.getSpec().getResources().getRequests()).containsEntry("storage", new Quantity("10Gi"));
+    assertThat(pvc.getSpec().getResources().getRequests())
+        .containsEntry("storage", new Quantity("10Gi"));
     assertThat(pvc.getSpec().getStorageClassName()).as("the cluster's default class").isNull();
     assertThat(volume(defaults, "data").getPersistentVolumeClaim().getClaimName()).isEqualTo(PVC);
     // One node can mount a ReadWriteOnce volume: a rolling update would leave the new pod pending.
     assertThat(strategy(defaults)).isEqualTo("Recreate");
 
-    Rendered custom = render(values("persistence.storageClass", "efs-sc", "persistence.size", "50Gi",
-        "persistence.accessModes", List.of("ReadWriteMany"),
-        "persistence.annotations", Map.of("backup.velero.io/backup-volumes", "data")));
+    Rendered custom =
+        render(
+            values(
+                "persistence.storageClass",
+                "efs-sc",
+                "persistence.size",
+                "50Gi",
+                "persistence.accessModes",
+                List.of("ReadWriteMany"),
+                "persistence.annotations",
+                Map.of("backup.velero.io/backup-volumes", "data")));
     pvc = custom.get(PersistentVolumeClaim.class, PVC);
     assertThat(pvc.getSpec().getStorageClassName()).isEqualTo("efs-sc");
     assertThat(pvc.getSpec().getAccessModes()).containsExactly("ReadWriteMany");
-    assertThat(pvc.getSpec().getResources().getRequests()).containsEntry("storage", new Quantity("50Gi"));
-    assertThat(pvc.getMetadata().getAnnotations()).containsEntry("helm.sh/resource-policy", "keep")
+    assertThat(pvc.getSpec().getResources().getRequests())
+        .containsEntry("storage", new Quantity("50Gi"));
+    assertThat(pvc.getMetadata().getAnnotations())
+        .containsEntry("helm.sh/resource-policy", "keep")
         .containsEntry("backup.velero.io/backup-volumes", "data");
     assertThat(strategy(custom)).isEqualTo("RollingUpdate");
 
     // "-" asks for no class at all (a pre-provisioned volume), not the default one.
-    assertThat(render(values("persistence.storageClass", "-")).get(PersistentVolumeClaim.class, PVC)
-        .getSpec().getStorageClassName()).isEmpty();
+    assertThat(
+            render(values("persistence.storageClass", "-"))
+                .get(PersistentVolumeClaim.class, PVC)
+                .getSpec()
+                .getStorageClassName())
+        .isEmpty();
   }
 
   @Test
@@ -92,25 +110,52 @@ class HubChartStorageTest {
     assertThat(render.getEmptyDir().getSizeLimit()).isNull();
     assertThat(r.container().getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
     // Ownership of a volume full of repositories is fixed once, not file by file on every start.
-    assertThat(r.deployment().getSpec().getTemplate().getSpec().getSecurityContext().getFsGroupChangePolicy())
+    assertThat(
+            r.deployment()
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getSecurityContext()
+                .getFsGroupChangePolicy())
         .isEqualTo("OnRootMismatch");
 
-    assertThat(volume(render(values("render.sizeLimit", "2Gi")), "render").getEmptyDir().getSizeLimit())
+    assertThat(
+            volume(render(values("render.sizeLimit", "2Gi")), "render")
+                .getEmptyDir()
+                .getSizeLimit())
         .isEqualTo(new Quantity("2Gi"));
   }
 
   @Test
   void anExistingClaimIsMountedAndNoPvcIsCreated() {
-    Rendered r = render(values("persistence.existingClaim", "shared-repos",
-        "replicaCount", 3, "encryptionKey.existingSecret", "hub-encryption"));
+    Rendered r =
+        render(
+            values(
+                "persistence.existingClaim",
+                "shared-repos",
+                "replicaCount",
+                3,
+                "encryptionKey.existingSecret",
+                "hub-encryption"));
 
     assertThat(r.all(PersistentVolumeClaim.class)).isEmpty();
-    assertThat(volume(r, "data").getPersistentVolumeClaim().getClaimName()).isEqualTo("shared-repos");
+    assertThat(volume(r, "data").getPersistentVolumeClaim().getClaimName())
+        .isEqualTo("shared-repos");
     assertThat(mountPath(r, "data")).isEqualTo(DATA);
     assertThat(r.deployment().getSpec().getReplicas()).isEqualTo(3);
     assertThat(strategy(r)).isEqualTo("RollingUpdate");
-    assertThat(render(values("persistence.existingClaim", "shared-repos", "updateStrategy.type", "Recreate"))
-        .deployment().getSpec().getStrategy().getType()).isEqualTo("Recreate");
+    assertThat(
+            render(
+                    values(
+                        "persistence.existingClaim",
+                        "shared-repos",
+                        "updateStrategy.type",
+                        "Recreate"))
+                .deployment()
+                .getSpec()
+                .getStrategy()
+                .getType())
+        .isEqualTo("Recreate");
   }
 
   @Test
@@ -126,7 +171,8 @@ class HubChartStorageTest {
     assertThat(CHART.notes(values("persistence.enabled", false)))
         .contains("WARNING: persistence.enabled=false", "lost with the pod");
     assertThat(CHART.notes(values("publicUrl", "https://gitopshq.example.com")))
-        .contains("data:        PVC gitopshq-agent-gitopshq-hub-data (10Gi, ReadWriteOnce; kept on helm uninstall)",
+        .contains(
+            "data:        PVC gitopshq-agent-gitopshq-hub-data (10Gi, ReadWriteOnce; kept on helm uninstall)",
             "hosted Git:  https://gitopshq.example.com/git/<org>/<project>.git")
         .doesNotContain("persistence.enabled=false", "publicUrl is empty");
   }
@@ -136,18 +182,41 @@ class HubChartStorageTest {
     assertThat(CHART.renderError(values("replicaCount", 2, "encryptionKey.value", ENCRYPTION_KEY)))
         .contains("replicaCount > 1 needs a volume every replica can mount")
         .contains("persistence.accessModes to [ReadWriteMany]", "persistence.existingClaim");
-    assertThat(CHART.renderError(values("replicaCount", 2, "encryptionKey.value", ENCRYPTION_KEY,
-        "persistence.accessModes", List.of("ReadWriteOncePod"))))
+    assertThat(
+            CHART.renderError(
+                values(
+                    "replicaCount",
+                    2,
+                    "encryptionKey.value",
+                    ENCRYPTION_KEY,
+                    "persistence.accessModes",
+                    List.of("ReadWriteOncePod"))))
         .contains("replicaCount > 1 needs a volume every replica can mount");
-    assertThat(CHART.renderError(values("replicaCount", 2, "encryptionKey.value", ENCRYPTION_KEY,
-        "persistence.enabled", false)))
+    assertThat(
+            CHART.renderError(
+                values(
+                    "replicaCount",
+                    2,
+                    "encryptionKey.value",
+                    ENCRYPTION_KEY,
+                    "persistence.enabled",
+                    false)))
         .contains("replicaCount > 1 needs persistence.enabled=true on shared storage");
-    assertThat(CHART.renderError(values("replicaCount", 2, "persistence.accessModes", List.of("ReadWriteMany"))))
+    assertThat(
+            CHART.renderError(
+                values("replicaCount", 2, "persistence.accessModes", List.of("ReadWriteMany"))))
         .contains("replicaCount > 1 needs one encryption key for all replicas")
         .contains("encryptionKey.existingSecret", "encryptionKey.value");
 
-    Rendered shared = render(values("replicaCount", 2, "persistence.accessModes", List.of("ReadWriteMany"),
-        "encryptionKey.existingSecret", "hub-encryption"));
+    Rendered shared =
+        render(
+            values(
+                "replicaCount",
+                2,
+                "persistence.accessModes",
+                List.of("ReadWriteMany"),
+                "encryptionKey.existingSecret",
+                "hub-encryption"));
     assertThat(shared.deployment().getSpec().getReplicas()).isEqualTo(2);
     assertThat(shared.get(PersistentVolumeClaim.class, PVC).getSpec().getAccessModes())
         .containsExactly("ReadWriteMany");
@@ -158,8 +227,13 @@ class HubChartStorageTest {
 
   @Test
   void anEncryptionKeyFromAnExistingSecretIsReferencedNeverCopied() {
-    Rendered r = render(values("encryptionKey.existingSecret", "hub-encryption",
-        "encryptionKey.existingSecretKey", "aes-key"));
+    Rendered r =
+        render(
+            values(
+                "encryptionKey.existingSecret",
+                "hub-encryption",
+                "encryptionKey.existingSecretKey",
+                "aes-key"));
 
     EnvVar key = r.env().get("GITOPSHQ_ENCRYPTION_KEY");
     assertThat(key.getValue()).isNull();
@@ -176,28 +250,43 @@ class HubChartStorageTest {
     EnvVar key = r.env().get("GITOPSHQ_ENCRYPTION_KEY");
     assertThat(key.getValue()).isNull();
     assertThat(key.getValueFrom().getSecretKeyRef().getName()).isEqualTo("gitopshq-gitopshq-hub");
-    assertThat(r.secretValue("gitopshq-gitopshq-hub", key.getValueFrom().getSecretKeyRef().getKey()))
+    assertThat(
+            r.secretValue("gitopshq-gitopshq-hub", key.getValueFrom().getSecretKeyRef().getKey()))
         .isEqualTo(ENCRYPTION_KEY);
     assertThat(r.manifest()).doesNotContain(ENCRYPTION_KEY);
     // A new key rolls the pods.
     String other = Base64.getEncoder().encodeToString(new byte[32]);
-    assertThat(render(values("encryptionKey.value", other)).deployment().getSpec().getTemplate()
-        .getMetadata().getAnnotations().get("checksum/secret"))
-        .isNotEqualTo(r.deployment().getSpec().getTemplate().getMetadata().getAnnotations().get("checksum/secret"));
+    assertThat(
+            render(values("encryptionKey.value", other))
+                .deployment()
+                .getSpec()
+                .getTemplate()
+                .getMetadata()
+                .getAnnotations()
+                .get("checksum/secret"))
+        .isNotEqualTo(
+            r.deployment()
+                .getSpec()
+                .getTemplate()
+                .getMetadata()
+                .getAnnotations()
+                .get("checksum/secret"));
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "not base64 at all",
-      "q83vASNFZ4mrze8BI0VniQ==",                          // 16 bytes
-      "q83vASNFZ4mrze8BI0VniavN7wEjRWeJq83vASNFZ4mr",      // 33 bytes
-      "q83vASNFZ4mrze8BI0VniavN7wEjRWeJq83vASNF",          // 30 bytes
-      "q83vASNFZ4mrze8BI0VniavN7wEjRWeJq83vASNFZ4k",       // unpadded
-      "q83vASNFZ4mrze8BI0VniavN7wEjRWeJq83vASNFZ4k=trailing",
-  })
+  @ValueSource(
+      strings = {
+        "not base64 at all",
+        "q83vASNFZ4mrze8BI0VniQ==", // 16 bytes
+        "q83vASNFZ4mrze8BI0VniavN7wEjRWeJq83vASNFZ4mr", // 33 bytes
+        "q83vASNFZ4mrze8BI0VniavN7wEjRWeJq83vASNF", // 30 bytes
+        "q83vASNFZ4mrze8BI0VniavN7wEjRWeJq83vASNFZ4k", // unpadded
+        "q83vASNFZ4mrze8BI0VniavN7wEjRWeJq83vASNFZ4k=trailing",
+      })
   void theSchemaRefusesAnythingButBase64Of32Bytes(String key) {
     assertThat(CHART.renderError(values("encryptionKey.value", key)))
-        .contains("values don't meet the specifications of the schema").contains("/encryptionKey/value");
+        .contains("values don't meet the specifications of the schema")
+        .contains("/encryptionKey/value");
   }
 
   @Test
@@ -207,38 +296,63 @@ class HubChartStorageTest {
       raw[i] = (byte) (255 - i * 7);
     }
     String key = Base64.getEncoder().encodeToString(raw);
-    assertThat(render(values("encryptionKey.value", key)).secretValue("gitopshq-gitopshq-hub",
-        "GITOPSHQ_ENCRYPTION_KEY")).isEqualTo(key);
+    assertThat(
+            render(values("encryptionKey.value", key))
+                .secretValue("gitopshq-gitopshq-hub", "GITOPSHQ_ENCRYPTION_KEY"))
+        .isEqualTo(key);
     // --set-file keeps the file's newline; the chart stores the key without it.
-    assertThat(render(values("encryptionKey.value", key + "\n")).secretValue("gitopshq-gitopshq-hub",
-        "GITOPSHQ_ENCRYPTION_KEY")).isEqualTo(key);
-    assertThat(CHART.renderError(values("encryptionKey.value", key, "encryptionKey.existingSecret", "x")))
+    assertThat(
+            render(values("encryptionKey.value", key + "\n"))
+                .secretValue("gitopshq-gitopshq-hub", "GITOPSHQ_ENCRYPTION_KEY"))
+        .isEqualTo(key);
+    assertThat(
+            CHART.renderError(
+                values("encryptionKey.value", key, "encryptionKey.existingSecret", "x")))
         .contains("set encryptionKey.value or encryptionKey.existingSecret, not both");
   }
 
   @Test
   void thePublicUrlIsTheValueOrTheIngressHost() {
-    assertThat(render(values("publicUrl", "https://git.example.com/hub")).env().get("GITOPSHQ_PUBLIC_URL").getValue())
+    assertThat(
+            render(values("publicUrl", "https://git.example.com/hub"))
+                .env()
+                .get("GITOPSHQ_PUBLIC_URL")
+                .getValue())
         .isEqualTo("https://git.example.com/hub");
 
-    Map<String, Object> ingress = values("ingress.enabled", true,
-        "ingress.hosts", List.of(Map.of("host", "gitopshq.example.com", "paths", List.of(Map.of("path", "/")))));
-    assertThat(render(ingress).env().get("GITOPSHQ_PUBLIC_URL").getValue()).isEqualTo("http://gitopshq.example.com");
-    Chart.put(ingress, "ingress.tls", List.of(Map.of("secretName", "hub-tls", "hosts", List.of("gitopshq.example.com"))));
-    assertThat(render(ingress).env().get("GITOPSHQ_PUBLIC_URL").getValue()).isEqualTo("https://gitopshq.example.com");
+    Map<String, Object> ingress =
+        values(
+            "ingress.enabled",
+            true,
+            "ingress.hosts",
+            List.of(Map.of("host", "gitopshq.example.com", "paths", List.of(Map.of("path", "/")))));
+    assertThat(render(ingress).env().get("GITOPSHQ_PUBLIC_URL").getValue())
+        .isEqualTo("http://gitopshq.example.com");
+    Chart.put(
+        ingress,
+        "ingress.tls",
+        List.of(Map.of("secretName", "hub-tls", "hosts", List.of("gitopshq.example.com"))));
+    assertThat(render(ingress).env().get("GITOPSHQ_PUBLIC_URL").getValue())
+        .isEqualTo("https://gitopshq.example.com");
     Chart.put(ingress, "publicUrl", "https://other.example.com");
-    assertThat(render(ingress).env().get("GITOPSHQ_PUBLIC_URL").getValue()).isEqualTo("https://other.example.com");
+    assertThat(render(ingress).env().get("GITOPSHQ_PUBLIC_URL").getValue())
+        .isEqualTo("https://other.example.com");
 
     // Without either, the hub's own default applies, and the notes say clone URLs will be wrong.
     assertThat(render(values()).env()).doesNotContainKey("GITOPSHQ_PUBLIC_URL");
     assertThat(CHART.notes(values())).contains("WARNING: publicUrl is empty");
-    assertThat(CHART.renderError(values("publicUrl", "gitopshq.example.com"))).contains("/publicUrl");
+    assertThat(CHART.renderError(values("publicUrl", "gitopshq.example.com")))
+        .contains("/publicUrl");
   }
 
   @Test
   void theReleaseApprovalTimeoutIsPassedWhenSet() {
-    assertThat(render(values("releases.approvalTimeout", "72h")).env().get("GITOPSHQ_RELEASE_APPROVAL_TIMEOUT")
-        .getValue()).isEqualTo("72h");
+    assertThat(
+            render(values("releases.approvalTimeout", "72h"))
+                .env()
+                .get("GITOPSHQ_RELEASE_APPROVAL_TIMEOUT")
+                .getValue())
+        .isEqualTo("72h");
     assertThat(render(values()).env()).doesNotContainKey("GITOPSHQ_RELEASE_APPROVAL_TIMEOUT");
     assertThat(CHART.renderError(values("releases.approvalTimeout", "three days")))
         .contains("/releases/approvalTimeout");
@@ -246,11 +360,14 @@ class HubChartStorageTest {
 
   @Test
   void theSchemaRefusesMalformedStorageValues() {
-    assertThat(CHART.renderError(values("persistence.size", "10 gigabytes"))).contains("/persistence/size");
+    assertThat(CHART.renderError(values("persistence.size", "10 gigabytes")))
+        .contains("/persistence/size");
     assertThat(CHART.renderError(values("persistence.accessModes", List.of("ReadWriteAll"))))
         .contains("/persistence/accessModes");
-    assertThat(CHART.renderError(values("persistence.accessModes", List.of()))).contains("/persistence/accessModes");
+    assertThat(CHART.renderError(values("persistence.accessModes", List.of())))
+        .contains("/persistence/accessModes");
     assertThat(CHART.renderError(values("render.sizeLimit", "lots"))).contains("/render/sizeLimit");
-    assertThat(CHART.renderError(values("persistence.existingclaim", "typo"))).contains("existingclaim");
+    assertThat(CHART.renderError(values("persistence.existingclaim", "typo")))
+        .contains("existingclaim");
   }
 }

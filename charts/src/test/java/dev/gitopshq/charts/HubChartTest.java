@@ -36,6 +36,7 @@ class HubChartTest {
   static final String RELEASE = "gitopshq";
   static final String NS = "gitopshq";
   static final String OWNER_TOKEN = "ghq-bootstrap-owner-token-0123456789abcdef";
+
   /** Base64 of 32 bytes, as {@code openssl rand -base64 32} prints one. */
   static final String ENCRYPTION_KEY = "q83vASNFZ4mrze8BI0VniavN7wEjRWeJq83vASNFZ4k=";
 
@@ -45,13 +46,16 @@ class HubChartTest {
 
   /** Every environment variable the hub's application.yml reads ({@code ${NAME:default}}). */
   static Set<String> hubVariables() throws IOException {
-    Path yml = Chart.chartsDir().resolveSibling("api").resolve("src/main/resources/application.yml");
+    Path yml =
+        Chart.chartsDir().resolveSibling("api").resolve("src/main/resources/application.yml");
     Matcher m = Pattern.compile("\\$\\{([A-Z][A-Z0-9_]*):").matcher(Files.readString(yml));
     Set<String> names = new TreeSet<>();
     while (m.find()) {
       names.add(m.group(1));
     }
-    assertThat(names).as("variables in %s", yml).contains("GITOPSHQ_DB_URL", "AGENT_GRPC_PUBLIC_ADDRESS");
+    assertThat(names)
+        .as("variables in %s", yml)
+        .contains("GITOPSHQ_DB_URL", "AGENT_GRPC_PUBLIC_ADDRESS");
     return names;
   }
 
@@ -86,13 +90,32 @@ class HubChartTest {
     known.add("JAVA_TOOL_OPTIONS");
 
     assertThat(render(values()).env().keySet()).isSubsetOf(known);
-    assertThat(render(everything()).env().keySet()).isSubsetOf(known).contains(
-        "GITOPSHQ_DB_URL", "GITOPSHQ_DB_USER", "GITOPSHQ_DB_PASSWORD", "GITOPSHQ_DB_POOL_SIZE",
-        "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "OPA_URL", "GITOPSHQ_OPA_TOKEN", "AGENT_GRPC_PUBLIC_ADDRESS",
-        "AGENT_GRPC_TLS_CERT", "AGENT_GRPC_TLS_KEY", "GITOPSHQ_BOOTSTRAP_TOKEN", "GITOPSHQ_WEBHOOK_URL",
-        "GITOPSHQ_WEBHOOK_SECRET", "GITOPSHQ_AGENT_CHART", "GITOPSHQ_HTTP_PORT", "AGENT_GRPC_PORT",
-        "GITOPSHQ_DATA_DIR", "GITOPSHQ_GIT_ROOT", "GITOPSHQ_RENDER_DIR", "GITOPSHQ_PUBLIC_URL",
-        "GITOPSHQ_ENCRYPTION_KEY", "GITOPSHQ_RELEASE_APPROVAL_TIMEOUT");
+    assertThat(render(everything()).env().keySet())
+        .isSubsetOf(known)
+        .contains(
+            "GITOPSHQ_DB_URL",
+            "GITOPSHQ_DB_USER",
+            "GITOPSHQ_DB_PASSWORD",
+            "GITOPSHQ_DB_POOL_SIZE",
+            "TEMPORAL_ADDRESS",
+            "TEMPORAL_NAMESPACE",
+            "OPA_URL",
+            "GITOPSHQ_OPA_TOKEN",
+            "AGENT_GRPC_PUBLIC_ADDRESS",
+            "AGENT_GRPC_TLS_CERT",
+            "AGENT_GRPC_TLS_KEY",
+            "GITOPSHQ_BOOTSTRAP_TOKEN",
+            "GITOPSHQ_WEBHOOK_URL",
+            "GITOPSHQ_WEBHOOK_SECRET",
+            "GITOPSHQ_AGENT_CHART",
+            "GITOPSHQ_HTTP_PORT",
+            "AGENT_GRPC_PORT",
+            "GITOPSHQ_DATA_DIR",
+            "GITOPSHQ_GIT_ROOT",
+            "GITOPSHQ_RENDER_DIR",
+            "GITOPSHQ_PUBLIC_URL",
+            "GITOPSHQ_ENCRYPTION_KEY",
+            "GITOPSHQ_RELEASE_APPROVAL_TIMEOUT");
   }
 
   @Test
@@ -100,89 +123,134 @@ class HubChartTest {
     Rendered r = render(everything());
     Map<String, String> env = r.resolvedEnv();
 
-    assertThat(env).contains(
-        entry("GITOPSHQ_DB_URL", "jdbc:postgresql://db.internal:5432/gitopshq"),
-        entry("GITOPSHQ_DB_USER", "hub"),
-        entry("GITOPSHQ_DB_PASSWORD", "s3cret-db"),
-        entry("GITOPSHQ_DB_POOL_SIZE", "30"),
-        entry("TEMPORAL_ADDRESS", "temporal.internal:7233"),
-        entry("TEMPORAL_NAMESPACE", "gitopshq"),
-        entry("OPA_URL", "http://opa.internal:8181"),
-        entry("GITOPSHQ_OPA_TOKEN", "opa-token-0123456789abcdef"),
-        entry("AGENT_GRPC_PUBLIC_ADDRESS", "agents.gitopshq.example.com:443"),
-        entry("GITOPSHQ_AGENT_CHART", "oci://registry.example.com/charts/gitopshq-agent"),
-        entry("GITOPSHQ_BOOTSTRAP_TOKEN", OWNER_TOKEN),
-        entry("GITOPSHQ_WEBHOOK_URL", "https://hooks.example.com/gitopshq"),
-        entry("GITOPSHQ_WEBHOOK_SECRET", "whsec-0123456789abcdef"),
-        entry("GITOPSHQ_HTTP_PORT", "8080"),
-        entry("AGENT_GRPC_PORT", "50051"),
-        entry("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75"),
-        entry("GITOPSHQ_PUBLIC_URL", "https://gitopshq.example.com"),
-        entry("GITOPSHQ_ENCRYPTION_KEY", ENCRYPTION_KEY),
-        entry("GITOPSHQ_RELEASE_APPROVAL_TIMEOUT", "48h"));
+    assertThat(env)
+        .contains(
+            entry("GITOPSHQ_DB_URL", "jdbc:postgresql://db.internal:5432/gitopshq"),
+            entry("GITOPSHQ_DB_USER", "hub"),
+            entry("GITOPSHQ_DB_PASSWORD", "s3cret-db"),
+            entry("GITOPSHQ_DB_POOL_SIZE", "30"),
+            entry("TEMPORAL_ADDRESS", "temporal.internal:7233"),
+            entry("TEMPORAL_NAMESPACE", "gitopshq"),
+            entry("OPA_URL", "http://opa.internal:8181"),
+            entry("GITOPSHQ_OPA_TOKEN", "opa-token-0123456789abcdef"),
+            entry("AGENT_GRPC_PUBLIC_ADDRESS", "agents.gitopshq.example.com:443"),
+            entry("GITOPSHQ_AGENT_CHART", "oci://registry.example.com/charts/gitopshq-agent"),
+            entry("GITOPSHQ_BOOTSTRAP_TOKEN", OWNER_TOKEN),
+            entry("GITOPSHQ_WEBHOOK_URL", "https://hooks.example.com/gitopshq"),
+            entry("GITOPSHQ_WEBHOOK_SECRET", "whsec-0123456789abcdef"),
+            entry("GITOPSHQ_HTTP_PORT", "8080"),
+            entry("AGENT_GRPC_PORT", "50051"),
+            entry("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75"),
+            entry("GITOPSHQ_PUBLIC_URL", "https://gitopshq.example.com"),
+            entry("GITOPSHQ_ENCRYPTION_KEY", ENCRYPTION_KEY),
+            entry("GITOPSHQ_RELEASE_APPROVAL_TIMEOUT", "48h"));
     // The five secrets are references to one Secret, never plain values in the Deployment.
-    for (String name : List.of("GITOPSHQ_DB_PASSWORD", "GITOPSHQ_BOOTSTRAP_TOKEN", "GITOPSHQ_WEBHOOK_SECRET",
-        "GITOPSHQ_ENCRYPTION_KEY", "GITOPSHQ_OPA_TOKEN")) {
+    for (String name :
+        List.of(
+            "GITOPSHQ_DB_PASSWORD",
+            "GITOPSHQ_BOOTSTRAP_TOKEN",
+            "GITOPSHQ_WEBHOOK_SECRET",
+            "GITOPSHQ_ENCRYPTION_KEY",
+            "GITOPSHQ_OPA_TOKEN")) {
       EnvVar var = r.env().get(name);
       assertThat(var.getValue()).as(name).isNull();
-      assertThat(var.getValueFrom().getSecretKeyRef().getName()).as(name).isEqualTo("gitopshq-gitopshq-hub");
+      assertThat(var.getValueFrom().getSecretKeyRef().getName())
+          .as(name)
+          .isEqualTo("gitopshq-gitopshq-hub");
     }
     assertThat(r.get(Secret.class, "gitopshq-gitopshq-hub").getData())
-        .containsOnlyKeys("GITOPSHQ_DB_PASSWORD", "GITOPSHQ_BOOTSTRAP_TOKEN", "GITOPSHQ_WEBHOOK_SECRET",
-            "GITOPSHQ_ENCRYPTION_KEY", "GITOPSHQ_OPA_TOKEN");
+        .containsOnlyKeys(
+            "GITOPSHQ_DB_PASSWORD",
+            "GITOPSHQ_BOOTSTRAP_TOKEN",
+            "GITOPSHQ_WEBHOOK_SECRET",
+            "GITOPSHQ_ENCRYPTION_KEY",
+            "GITOPSHQ_OPA_TOKEN");
     assertThat(r.deployment().getSpec().getReplicas()).isEqualTo(3);
   }
 
   @Test
   void existingSecretsAreReferencedAndNoSecretIsCreated() {
-    Rendered r = render(values(
-        "bootstrap.existingSecret", "hub-owner", "bootstrap.existingSecretKey", "owner-token",
-        "webhook.url", "https://hooks.example.com/x", "webhook.existingSecret", "hub-webhook",
-        "opa.existingSecret", "hub-opa", "opa.existingSecretKey", "opa-token"));
+    Rendered r =
+        render(
+            values(
+                "bootstrap.existingSecret",
+                "hub-owner",
+                "bootstrap.existingSecretKey",
+                "owner-token",
+                "webhook.url",
+                "https://hooks.example.com/x",
+                "webhook.existingSecret",
+                "hub-webhook",
+                "opa.existingSecret",
+                "hub-opa",
+                "opa.existingSecretKey",
+                "opa-token"));
 
     assertThat(r.all(Secret.class)).isEmpty();
     Map<String, EnvVar> env = r.env();
     assertThat(env.get("GITOPSHQ_DB_PASSWORD").getValueFrom().getSecretKeyRef())
-        .satisfies(ref -> {
-          assertThat(ref.getName()).isEqualTo("gitopshq-database");
-          assertThat(ref.getKey()).isEqualTo("password");
-        });
+        .satisfies(
+            ref -> {
+              assertThat(ref.getName()).isEqualTo("gitopshq-database");
+              assertThat(ref.getKey()).isEqualTo("password");
+            });
     assertThat(env.get("GITOPSHQ_OPA_TOKEN").getValueFrom().getSecretKeyRef())
-        .satisfies(ref -> {
-          assertThat(ref.getName()).isEqualTo("hub-opa");
-          assertThat(ref.getKey()).isEqualTo("opa-token");
-        });
+        .satisfies(
+            ref -> {
+              assertThat(ref.getName()).isEqualTo("hub-opa");
+              assertThat(ref.getKey()).isEqualTo("opa-token");
+            });
     assertThat(env.get("GITOPSHQ_BOOTSTRAP_TOKEN").getValueFrom().getSecretKeyRef())
-        .satisfies(ref -> {
-          assertThat(ref.getName()).isEqualTo("hub-owner");
-          assertThat(ref.getKey()).isEqualTo("owner-token");
-        });
-    assertThat(env.get("GITOPSHQ_WEBHOOK_SECRET").getValueFrom().getSecretKeyRef().getName()).isEqualTo("hub-webhook");
+        .satisfies(
+            ref -> {
+              assertThat(ref.getName()).isEqualTo("hub-owner");
+              assertThat(ref.getKey()).isEqualTo("owner-token");
+            });
+    assertThat(env.get("GITOPSHQ_WEBHOOK_SECRET").getValueFrom().getSecretKeyRef().getName())
+        .isEqualTo("hub-webhook");
   }
 
   @Test
   void optionalSettingsAreLeftToTheHubsDefaults() {
     Map<String, EnvVar> env = render(values()).env();
 
-    assertThat(env).doesNotContainKeys("GITOPSHQ_BOOTSTRAP_TOKEN", "GITOPSHQ_WEBHOOK_URL", "GITOPSHQ_WEBHOOK_SECRET",
-        "AGENT_GRPC_TLS_CERT", "AGENT_GRPC_TLS_KEY", "GITOPSHQ_AGENT_CHART", "JAVA_TOOL_OPTIONS",
-        "GITOPSHQ_PUBLIC_URL", "GITOPSHQ_ENCRYPTION_KEY", "GITOPSHQ_RELEASE_APPROVAL_TIMEOUT");
+    assertThat(env)
+        .doesNotContainKeys(
+            "GITOPSHQ_BOOTSTRAP_TOKEN",
+            "GITOPSHQ_WEBHOOK_URL",
+            "GITOPSHQ_WEBHOOK_SECRET",
+            "AGENT_GRPC_TLS_CERT",
+            "AGENT_GRPC_TLS_KEY",
+            "GITOPSHQ_AGENT_CHART",
+            "JAVA_TOOL_OPTIONS",
+            "GITOPSHQ_PUBLIC_URL",
+            "GITOPSHQ_ENCRYPTION_KEY",
+            "GITOPSHQ_RELEASE_APPROVAL_TIMEOUT");
   }
 
   @Test
   void theGatewayCertificateIsMountedFromATlsSecret() {
     Rendered r = render(values("agent.tls.existingSecret", "hub-grpc-tls"));
 
-    Volume tls = r.deployment().getSpec().getTemplate().getSpec().getVolumes().stream()
-        .filter(v -> v.getName().equals("grpc-tls")).findFirst().orElseThrow();
+    Volume tls =
+        r.deployment().getSpec().getTemplate().getSpec().getVolumes().stream()
+            .filter(v -> v.getName().equals("grpc-tls"))
+            .findFirst()
+            .orElseThrow();
     assertThat(tls.getSecret().getSecretName()).isEqualTo("hub-grpc-tls");
-    VolumeMount mount = r.container().getVolumeMounts().stream()
-        .filter(m -> m.getName().equals("grpc-tls")).findFirst().orElseThrow();
+    VolumeMount mount =
+        r.container().getVolumeMounts().stream()
+            .filter(m -> m.getName().equals("grpc-tls"))
+            .findFirst()
+            .orElseThrow();
     assertThat(mount.getReadOnly()).isTrue();
     Map<String, EnvVar> env = r.env();
-    assertThat(env.get("AGENT_GRPC_TLS_CERT").getValue()).isEqualTo(mount.getMountPath() + "/tls.crt");
-    assertThat(env.get("AGENT_GRPC_TLS_KEY").getValue()).isEqualTo(mount.getMountPath() + "/tls.key");
-    assertThat(tls.getSecret().getItems()).extracting(i -> i.getKey() + "->" + i.getPath())
+    assertThat(env.get("AGENT_GRPC_TLS_CERT").getValue())
+        .isEqualTo(mount.getMountPath() + "/tls.crt");
+    assertThat(env.get("AGENT_GRPC_TLS_KEY").getValue())
+        .isEqualTo(mount.getMountPath() + "/tls.key");
+    assertThat(tls.getSecret().getItems())
+        .extracting(i -> i.getKey() + "->" + i.getPath())
         .containsExactlyInAnyOrder("tls.crt->tls.crt", "tls.key->tls.key");
   }
 
@@ -190,8 +258,10 @@ class HubChartTest {
   void probesUseTheActuatorHealthGroups() {
     Container c = render(values()).container();
 
-    assertThat(c.getPorts()).extracting(ContainerPort::getName, ContainerPort::getContainerPort)
-        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("http", 8080),
+    assertThat(c.getPorts())
+        .extracting(ContainerPort::getName, ContainerPort::getContainerPort)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple("http", 8080),
             org.assertj.core.groups.Tuple.tuple("grpc", 50051));
     assertProbe(c.getLivenessProbe(), "/actuator/health/liveness");
     assertProbe(c.getReadinessProbe(), "/actuator/health/readiness");
@@ -218,43 +288,73 @@ class HubChartTest {
     assertThat(c.getResources().getRequests()).containsKeys("cpu", "memory");
     assertThat(c.getResources().getLimits()).containsKeys("memory");
     // /tmp, the data directory and the render scratch directory are the only writable paths.
-    assertThat(c.getVolumeMounts()).extracting(VolumeMount::getMountPath)
+    assertThat(c.getVolumeMounts())
+        .extracting(VolumeMount::getMountPath)
         .containsExactlyInAnyOrder("/tmp", "/var/lib/gitopshq/data", "/var/lib/gitopshq-render");
     assertThat(r.env().get("GITOPSHQ_DATA_DIR").getValue()).isEqualTo("/var/lib/gitopshq/data");
     // The hub never talks to the Kubernetes API.
     assertThat(pod.getAutomountServiceAccountToken()).isFalse();
-    assertThat(r.get(ServiceAccount.class, "gitopshq-gitopshq-hub").getAutomountServiceAccountToken()).isFalse();
+    assertThat(
+            r.get(ServiceAccount.class, "gitopshq-gitopshq-hub").getAutomountServiceAccountToken())
+        .isFalse();
     assertThat(r.all(ClusterRole.class)).isEmpty();
     assertThat(r.all(Role.class)).isEmpty();
   }
 
   @Test
   void theServiceCarriesRestAndGrpcAndTheIngressOnlyRest() {
-    Rendered r = render(values("ingress.enabled", true, "ingress.className", "nginx",
-        "ingress.hosts", List.of(Map.of("host", "gitopshq.example.com",
-            "paths", List.of(Map.of("path", "/", "pathType", "Prefix")))),
-        "agentService.enabled", true, "agentService.loadBalancerSourceRanges", List.of("198.51.100.0/24")));
+    Rendered r =
+        render(
+            values(
+                "ingress.enabled",
+                true,
+                "ingress.className",
+                "nginx",
+                "ingress.hosts",
+                List.of(
+                    Map.of(
+                        "host",
+                        "gitopshq.example.com",
+                        "paths",
+                        List.of(Map.of("path", "/", "pathType", "Prefix")))),
+                "agentService.enabled",
+                true,
+                "agentService.loadBalancerSourceRanges",
+                List.of("198.51.100.0/24")));
 
     Service svc = r.get(Service.class, "gitopshq-gitopshq-hub");
-    assertThat(svc.getSpec().getPorts()).extracting(ServicePort::getName, ServicePort::getPort)
-        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("http", 8080),
+    assertThat(svc.getSpec().getPorts())
+        .extracting(ServicePort::getName, ServicePort::getPort)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple("http", 8080),
             org.assertj.core.groups.Tuple.tuple("grpc", 50051));
-    assertThat(svc.getSpec().getSelector()).isEqualTo(r.deployment().getSpec().getSelector().getMatchLabels());
+    assertThat(svc.getSpec().getSelector())
+        .isEqualTo(r.deployment().getSpec().getSelector().getMatchLabels());
 
     Service agents = r.get(Service.class, "gitopshq-gitopshq-hub-agents");
     assertThat(agents.getSpec().getType()).isEqualTo("LoadBalancer");
-    assertThat(agents.getSpec().getPorts()).extracting(ServicePort::getName).containsExactly("grpc");
+    assertThat(agents.getSpec().getPorts())
+        .extracting(ServicePort::getName)
+        .containsExactly("grpc");
     assertThat(agents.getSpec().getLoadBalancerSourceRanges()).containsExactly("198.51.100.0/24");
 
     Ingress ing = r.get(Ingress.class, "gitopshq-gitopshq-hub");
     assertThat(ing.getSpec().getIngressClassName()).isEqualTo("nginx");
-    assertThat(ing.getSpec().getRules()).singleElement().satisfies(rule -> {
-      assertThat(rule.getHost()).isEqualTo("gitopshq.example.com");
-      assertThat(rule.getHttp().getPaths()).singleElement().satisfies(p -> {
-        assertThat(p.getBackend().getService().getName()).isEqualTo("gitopshq-gitopshq-hub");
-        assertThat(p.getBackend().getService().getPort().getName()).isEqualTo("http");
-      });
-    });
+    assertThat(ing.getSpec().getRules())
+        .singleElement()
+        .satisfies(
+            rule -> {
+              assertThat(rule.getHost()).isEqualTo("gitopshq.example.com");
+              assertThat(rule.getHttp().getPaths())
+                  .singleElement()
+                  .satisfies(
+                      p -> {
+                        assertThat(p.getBackend().getService().getName())
+                            .isEqualTo("gitopshq-gitopshq-hub");
+                        assertThat(p.getBackend().getService().getPort().getName())
+                            .isEqualTo("http");
+                      });
+            });
 
     assertThat(render(values()).all(Ingress.class)).isEmpty();
     assertThat(render(values()).find(Service.class, "gitopshq-gitopshq-hub-agents")).isEmpty();
@@ -266,20 +366,27 @@ class HubChartTest {
     Deployment b = render(values("database.password", "two")).deployment();
 
     assertThat(a.getSpec().getTemplate().getMetadata().getAnnotations().get("checksum/secret"))
-        .isNotEqualTo(b.getSpec().getTemplate().getMetadata().getAnnotations().get("checksum/secret"));
+        .isNotEqualTo(
+            b.getSpec().getTemplate().getMetadata().getAnnotations().get("checksum/secret"));
   }
 
   @Test
   void refusesConfigurationsThatCannotWork() {
     assertThat(CHART.renderError(values("database.existingSecret", "")))
         .contains("set database.password or database.existingSecret");
-    assertThat(CHART.renderError(values("bootstrap.token", "too-short"))).contains("/bootstrap/token");
+    assertThat(CHART.renderError(values("bootstrap.token", "too-short")))
+        .contains("/bootstrap/token");
     assertThat(CHART.renderError(values("plan", "platinum"))).contains("/plan");
-    assertThat(CHART.renderError(values("agent.publicAddress", "localhost"))).contains("/agent/publicAddress");
-    assertThat(CHART.renderError(values("webhook.secret", "0123456789abcdef"))).contains("webhook.url is empty");
-    assertThat(CHART.renderError(values("webhook.url", "https://hooks.example.com/x", "webhook.secret", "short")))
+    assertThat(CHART.renderError(values("agent.publicAddress", "localhost")))
+        .contains("/agent/publicAddress");
+    assertThat(CHART.renderError(values("webhook.secret", "0123456789abcdef")))
+        .contains("webhook.url is empty");
+    assertThat(
+            CHART.renderError(
+                values("webhook.url", "https://hooks.example.com/x", "webhook.secret", "short")))
         .contains("/webhook/secret");
-    assertThat(CHART.renderError(values("tokens.rotationGrace", "fifteen minutes"))).contains("/tokens/rotationGrace");
+    assertThat(CHART.renderError(values("tokens.rotationGrace", "fifteen minutes")))
+        .contains("/tokens/rotationGrace");
   }
 
   @Test

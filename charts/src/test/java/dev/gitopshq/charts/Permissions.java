@@ -17,6 +17,7 @@ public final class Permissions {
   /** Verbs that change the cluster. */
   public static final Set<String> WRITE_VERBS =
       Set.of("create", "update", "patch", "delete", "deletecollection");
+
   /** Verbs that grant more than their own rule: never granted by the charts. */
   public static final Set<String> ESCALATING_VERBS = Set.of("escalate", "bind", "impersonate");
 
@@ -31,8 +32,11 @@ public final class Permissions {
       List<String> names = rule.getResourceNames() == null ? List.of() : rule.getResourceNames();
       for (String group : rule.getApiGroups()) {
         for (String resource : rule.getResources()) {
-          String key = (group.isEmpty() ? "core" : group) + "/" + resource
-              + (names.isEmpty() ? "" : names.stream().sorted().toList().toString());
+          String key =
+              (group.isEmpty() ? "core" : group)
+                  + "/"
+                  + resource
+                  + (names.isEmpty() ? "" : names.stream().sorted().toList().toString());
           grants.computeIfAbsent(key, k -> new TreeSet<>()).addAll(rule.getVerbs());
         }
       }
@@ -45,7 +49,9 @@ public final class Permissions {
     Map<String, Set<String>> table = new TreeMap<>();
     for (int i = 0; i < resourcesAndVerbs.length; i += 2) {
       for (String resource : resourcesAndVerbs[i].split(" ")) {
-        table.computeIfAbsent(resource, k -> new TreeSet<>()).addAll(List.of(resourcesAndVerbs[i + 1].split(",")));
+        table
+            .computeIfAbsent(resource, k -> new TreeSet<>())
+            .addAll(List.of(resourcesAndVerbs[i + 1].split(",")));
       }
     }
     return table;

@@ -64,8 +64,14 @@ public final class Rendered {
   /** Every rendered object as {@code Kind/name}, or {@code Kind/namespace/name} when namespaced. */
   public List<String> names() {
     return objects.stream()
-        .map(o -> o.getKind() + "/" + (o.getMetadata().getNamespace() == null ? "" : o.getMetadata().getNamespace() + "/")
-            + o.getMetadata().getName())
+        .map(
+            o ->
+                o.getKind()
+                    + "/"
+                    + (o.getMetadata().getNamespace() == null
+                        ? ""
+                        : o.getMetadata().getNamespace() + "/")
+                    + o.getMetadata().getName())
         .toList();
   }
 
@@ -79,7 +85,8 @@ public final class Rendered {
 
   public <T extends HasMetadata> T get(Class<T> type, String name) {
     return find(type, name)
-        .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name + " in " + names()));
+        .orElseThrow(
+            () -> new AssertionError("no " + type.getSimpleName() + " " + name + " in " + names()));
   }
 
   /** The one Deployment. */
@@ -132,12 +139,16 @@ public final class Rendered {
     var from = var.getValueFrom();
     if (from.getConfigMapKeyRef() != null) {
       ConfigMap cm = get(ConfigMap.class, from.getConfigMapKeyRef().getName());
-      return requireKey(cm.getData(), from.getConfigMapKeyRef().getKey(), "ConfigMap " + cm.getMetadata().getName());
+      return requireKey(
+          cm.getData(),
+          from.getConfigMapKeyRef().getKey(),
+          "ConfigMap " + cm.getMetadata().getName());
     }
     if (from.getSecretKeyRef() != null) {
       return secretValue(from.getSecretKeyRef().getName(), from.getSecretKeyRef().getKey());
     }
-    if (from.getFieldRef() != null && "metadata.namespace".equals(from.getFieldRef().getFieldPath())) {
+    if (from.getFieldRef() != null
+        && "metadata.namespace".equals(from.getFieldRef().getFieldPath())) {
       return namespace;
     }
     throw new AssertionError("cannot resolve env var " + var.getName() + ": " + from);

@@ -6,9 +6,9 @@ import org.springframework.security.oauth2.server.authorization.authentication.O
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
 
 /**
- * A public client (no secret) on the device authorization and token endpoints of the device
- * grant. Spring Authorization Server authenticates public clients only with PKCE, which the device
- * grant has no place for, so {@link DeviceClientAuthentication} accepts them by client id.
+ * A public client (no secret) on the device authorization and token endpoints of the device grant.
+ * Spring Authorization Server authenticates public clients only with PKCE, which the device grant
+ * has no place for, so {@link DeviceClientAuthentication} accepts them by client id.
  */
 @Transient
 final class DeviceClientToken extends OAuth2ClientAuthenticationToken {

@@ -46,12 +46,13 @@ public record IdpProperties(String issuer, List<User> users, List<Client> client
    * A public client (no secret).
    *
    * @param id the client id
-   * @param grant {@code authorization_code} (with PKCE, for browser sign-in) or {@code
-   *     device_code} (the device authorization grant, for a CLI)
+   * @param grant {@code authorization_code} (with PKCE, for browser sign-in) or {@code device_code}
+   *     (the device authorization grant, for a CLI)
    * @param redirectUris where authorization codes may be sent (authorization_code only)
    * @param accessTokenTtl how long its access tokens live (5 minutes when unset)
    */
-  public record Client(String id, String grant, List<String> redirectUris, Duration accessTokenTtl) {
+  public record Client(
+      String id, String grant, List<String> redirectUris, Duration accessTokenTtl) {
     public Client {
       redirectUris = redirectUris == null ? List.of() : List.copyOf(redirectUris);
       accessTokenTtl = accessTokenTtl == null ? Duration.ofMinutes(5) : accessTokenTtl;

@@ -22,9 +22,9 @@ import org.springframework.security.core.userdetails.User;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.oauth2.core.AuthorizationGrantType;
 import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
-import org.springframework.security.oauth2.server.authorization.OAuth2TokenType;
 import org.springframework.security.oauth2.core.oidc.OidcScopes;
 import org.springframework.security.oauth2.core.oidc.endpoint.OidcParameterNames;
+import org.springframework.security.oauth2.server.authorization.OAuth2TokenType;
 import org.springframework.security.oauth2.server.authorization.client.InMemoryRegisteredClientRepository;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
@@ -116,13 +116,17 @@ public class IdpSecurityConfig {
             .scope(OidcScopes.PROFILE)
             .scope(OidcScopes.EMAIL)
             .scope("groups")
-            .tokenSettings(TokenSettings.builder().accessTokenTimeToLive(c.accessTokenTtl()).build());
+            .tokenSettings(
+                TokenSettings.builder().accessTokenTimeToLive(c.accessTokenTtl()).build());
     switch (c.grant()) {
       case "authorization_code" -> {
         b.authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE);
         c.redirectUris().forEach(b::redirectUri);
         b.clientSettings(
-            ClientSettings.builder().requireProofKey(true).requireAuthorizationConsent(false).build());
+            ClientSettings.builder()
+                .requireProofKey(true)
+                .requireAuthorizationConsent(false)
+                .build());
       }
       case "device_code" -> {
         b.authorizationGrantType(AuthorizationGrantType.DEVICE_CODE);

@@ -26,14 +26,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The HTTP front of TestKube: answers what the Fabric8 CRUD dispatcher cannot and hands the rest
- * to it.
+ * The HTTP front of TestKube: answers what the Fabric8 CRUD dispatcher cannot and hands the rest to
+ * it.
  *
  * <p>The CRUD dispatcher stores objects faithfully but knows nothing of discovery, server-side
  * tables, the {@code scale} subresource, strategic merge patch or server-side apply, all of which
- * {@code kubectl} relies on. The mock server's own expectation queue cannot fill those gaps next
- * to CRUD (the mixed dispatcher only consults it for exact, pre-recorded paths), so this
- * dispatcher wraps the CRUD one instead:
+ * {@code kubectl} relies on. The mock server's own expectation queue cannot fill those gaps next to
+ * CRUD (the mixed dispatcher only consults it for exact, pre-recorded paths), so this dispatcher
+ * wraps the CRUD one instead:
  *
  * <ul>
  *   <li>discovery ({@code /version}, {@code /api}, {@code /apis}, per group-version lists);
@@ -49,8 +49,7 @@ import java.util.regex.Pattern;
 final class ApiDispatcher extends Dispatcher {
 
   private static final String JSON = "application/json";
-  private static final String CRD_PATH =
-      "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+  private static final String CRD_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
   private static final Pattern SCALE =
       Pattern.compile(
           "^(/apis/apps/v1/namespaces/[^/]+/(?:deployments|statefulsets|replicasets)/[^/]+)/scale$");
@@ -115,7 +114,9 @@ final class ApiDispatcher extends Dispatcher {
     if (contentType.contains("protobuf")) {
       // The store understands JSON only. A real server accepts protobuf; kubectl's typed
       // "create <kind>" commands send it, while "apply -f" and Fabric8 send JSON.
-      return status(415, "UnsupportedMediaType",
+      return status(
+          415,
+          "UnsupportedMediaType",
           "testkube accepts JSON bodies only; use 'kubectl apply -f' instead of "
               + "'kubectl create <kind>'");
     }
@@ -146,7 +147,8 @@ final class ApiDispatcher extends Dispatcher {
       }
       default -> {
         if (path.equals("/openapi") || path.startsWith("/openapi/")) {
-          return discovery.openApi(path)
+          return discovery
+              .openApi(path)
               .map(doc -> ok(serialization.asJson(doc)))
               .orElseGet(this::notFound);
         }
@@ -189,8 +191,8 @@ final class ApiDispatcher extends Dispatcher {
   }
 
   /**
-   * Applies a strategic merge patch, or a server-side apply when {@code apply} is set, by
-   * reading the object, merging, and writing it back with an update.
+   * Applies a strategic merge patch, or a server-side apply when {@code apply} is set, by reading
+   * the object, merging, and writing it back with an update.
    */
   private MockResponse mergeInto(String path, JsonNode patch, boolean apply) {
     if (patch == null || !patch.isObject()) {
@@ -204,8 +206,9 @@ final class ApiDispatcher extends Dispatcher {
         }
         // Server-side apply creates what does not exist yet.
         String collection = withoutQuery(path).replaceFirst("/[^/]+$", "");
-        return finish(stub(collection), crud.handleCreate(request(HttpMethod.POST, collection,
-            patch.toString())));
+        return finish(
+            stub(collection),
+            crud.handleCreate(request(HttpMethod.POST, collection, patch.toString())));
       }
       JsonNode merged = StrategicMerge.apply(json(utf8(current)), patch);
       MockResponse updated = crud.handleUpdate(request(HttpMethod.PUT, path, merged.toString()));
@@ -232,9 +235,10 @@ final class ApiDispatcher extends Dispatcher {
         desired = json(body);
       } else if ("PATCH".equals(method)) {
         JsonNode patch = json(body);
-        desired = contentType.contains("json-patch")
-            ? JsonPatch.apply(patch, toScale(parent))
-            : StrategicMerge.apply(toScale(parent), patch);
+        desired =
+            contentType.contains("json-patch")
+                ? JsonPatch.apply(patch, toScale(parent))
+                : StrategicMerge.apply(toScale(parent), patch);
       } else {
         return status(405, "MethodNotAllowed", "scale supports get, update and patch");
       }
@@ -264,7 +268,8 @@ final class ApiDispatcher extends Dispatcher {
     scale.put("kind", "Scale");
     ObjectNode metadata = scale.putObject("metadata");
     JsonNode source = workload.path("metadata");
-    for (String field : List.of("name", "namespace", "uid", "resourceVersion", "creationTimestamp")) {
+    for (String field :
+        List.of("name", "namespace", "uid", "resourceVersion", "creationTimestamp")) {
       if (source.hasNonNull(field)) {
         metadata.set(field, source.get(field));
       }
@@ -273,7 +278,11 @@ final class ApiDispatcher extends Dispatcher {
     ObjectNode status = scale.putObject("status");
     status.put("replicas", workload.path("status").path("replicas").asInt(0));
     StringJoiner selector = new StringJoiner(",");
-    workload.path("spec").path("selector").path("matchLabels").properties()
+    workload
+        .path("spec")
+        .path("selector")
+        .path("matchLabels")
+        .properties()
         .forEach(label -> selector.add(label.getKey() + "=" + label.getValue().asText()));
     status.put("selector", selector.toString());
     return scale;
@@ -293,18 +302,24 @@ final class ApiDispatcher extends Dispatcher {
     String[] groupVersion = BuiltInApis.split(item.path("apiVersion").asText());
     String kind = item.path("kind").asText();
     return storedCrds().stream()
-        .filter(crd -> crd.getSpec() != null
-            && groupVersion[0].equals(crd.getSpec().getGroup())
-            && crd.getSpec().getNames() != null
-            && kind.equals(crd.getSpec().getNames().getKind()))
+        .filter(
+            crd ->
+                crd.getSpec() != null
+                    && groupVersion[0].equals(crd.getSpec().getGroup())
+                    && crd.getSpec().getNames() != null
+                    && kind.equals(crd.getSpec().getNames().getKind()))
         .flatMap(crd -> crd.getSpec().getVersions().stream())
-        .filter(version -> groupVersion[1].equals(version.getName())
-            && version.getAdditionalPrinterColumns() != null)
+        .filter(
+            version ->
+                groupVersion[1].equals(version.getName())
+                    && version.getAdditionalPrinterColumns() != null)
         .flatMap(version -> version.getAdditionalPrinterColumns().stream())
-        .map(column -> new TableConverter.Column(
-            column.getName(),
-            column.getType(),
-            object -> TableConverter.readJsonPath(object, column.getJsonPath())))
+        .map(
+            column ->
+                new TableConverter.Column(
+                    column.getName(),
+                    column.getType(),
+                    object -> TableConverter.readJsonPath(object, column.getJsonPath())))
         .toList();
   }
 
@@ -327,8 +342,8 @@ final class ApiDispatcher extends Dispatcher {
 
   /** A stand-in request for {@link #finish}, which only looks at the method and Accept. */
   private static RecordedRequest stub(String path) {
-    return new RecordedRequest("HTTP/1.1", HttpMethod.POST, path, Headers.builder().build(),
-        new Buffer());
+    return new RecordedRequest(
+        "HTTP/1.1", HttpMethod.POST, path, Headers.builder().build(), new Buffer());
   }
 
   private static String body(RecordedRequest request) {

@@ -10,11 +10,10 @@ import java.util.Map;
 /**
  * The built-in API groups and resources TestKube advertises through discovery.
  *
- * <p>The Fabric8 CRUD dispatcher stores any object under any path, but clients such as
- * {@code kubectl} only call paths that discovery told them exist. This table is what a
- * small real cluster would advertise for the kinds GitOpsHQ reads and writes; custom
- * resources are not listed here because TestKube derives them from the stored
- * CustomResourceDefinition objects.
+ * <p>The Fabric8 CRUD dispatcher stores any object under any path, but clients such as {@code
+ * kubectl} only call paths that discovery told them exist. This table is what a small real cluster
+ * would advertise for the kinds GitOpsHQ reads and writes; custom resources are not listed here
+ * because TestKube derives them from the stored CustomResourceDefinition objects.
  */
 final class BuiltInApis {
 
@@ -48,23 +47,33 @@ final class BuiltInApis {
                 .withShortNames("ns")
                 .build(),
             resource("events", "event", "Event", true, List.of("ev"), List.of()),
-            resource("serviceaccounts", "serviceaccount", "ServiceAccount", true, List.of("sa"),
+            resource(
+                "serviceaccounts",
+                "serviceaccount",
+                "ServiceAccount",
+                true,
+                List.of("sa"),
                 List.of()),
-            resource("persistentvolumeclaims", "persistentvolumeclaim", "PersistentVolumeClaim",
-                true, List.of("pvc"), List.of())));
+            resource(
+                "persistentvolumeclaims",
+                "persistentvolumeclaim",
+                "PersistentVolumeClaim",
+                true,
+                List.of("pvc"),
+                List.of())));
     apis.put(
         "apps/v1",
         List.of(
-            resource("deployments", "deployment", "Deployment", true, List.of("deploy"),
-                List.of("all")),
+            resource(
+                "deployments", "deployment", "Deployment", true, List.of("deploy"), List.of("all")),
             subresource("deployments/scale", "Scale", "autoscaling", "v1"),
             subresource("deployments/status", "Deployment", null, null),
-            resource("statefulsets", "statefulset", "StatefulSet", true, List.of("sts"),
-                List.of("all")),
+            resource(
+                "statefulsets", "statefulset", "StatefulSet", true, List.of("sts"), List.of("all")),
             subresource("statefulsets/scale", "Scale", "autoscaling", "v1"),
             resource("daemonsets", "daemonset", "DaemonSet", true, List.of("ds"), List.of("all")),
-            resource("replicasets", "replicaset", "ReplicaSet", true, List.of("rs"),
-                List.of("all")),
+            resource(
+                "replicasets", "replicaset", "ReplicaSet", true, List.of("rs"), List.of("all")),
             subresource("replicasets/scale", "Scale", "autoscaling", "v1")));
     apis.put(
         "batch/v1",
@@ -75,25 +84,40 @@ final class BuiltInApis {
         "networking.k8s.io/v1",
         List.of(
             resource("ingresses", "ingress", "Ingress", true, List.of("ing"), List.of()),
-            resource("networkpolicies", "networkpolicy", "NetworkPolicy", true,
-                List.of("netpol"), List.of()),
-            resource("ingressclasses", "ingressclass", "IngressClass", false, List.of(),
-                List.of())));
+            resource(
+                "networkpolicies",
+                "networkpolicy",
+                "NetworkPolicy",
+                true,
+                List.of("netpol"),
+                List.of()),
+            resource(
+                "ingressclasses", "ingressclass", "IngressClass", false, List.of(), List.of())));
     apis.put(
         "rbac.authorization.k8s.io/v1",
         List.of(
             resource("roles", "role", "Role", true, List.of(), List.of()),
             resource("rolebindings", "rolebinding", "RoleBinding", true, List.of(), List.of()),
             resource("clusterroles", "clusterrole", "ClusterRole", false, List.of(), List.of()),
-            resource("clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false,
-                List.of(), List.of())));
+            resource(
+                "clusterrolebindings",
+                "clusterrolebinding",
+                "ClusterRoleBinding",
+                false,
+                List.of(),
+                List.of())));
     apis.put(
         "apiextensions.k8s.io/v1",
         List.of(
-            resource("customresourcedefinitions", "customresourcedefinition",
-                "CustomResourceDefinition", false, List.of("crd", "crds"), List.of("api-extensions")),
-            subresource("customresourcedefinitions/status", "CustomResourceDefinition", null,
-                null)));
+            resource(
+                "customresourcedefinitions",
+                "customresourcedefinition",
+                "CustomResourceDefinition",
+                false,
+                List.of("crd", "crds"),
+                List.of("api-extensions")),
+            subresource(
+                "customresourcedefinitions/status", "CustomResourceDefinition", null, null)));
     return Collections.unmodifiableMap(apis);
   }
 

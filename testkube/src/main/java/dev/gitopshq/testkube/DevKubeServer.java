@@ -12,10 +12,9 @@ import java.util.concurrent.CountDownLatch;
  * </pre>
  *
  * <p>It starts the API on 127.0.0.1 (port 0, the default, means any free port), creates the demo
- * objects, writes the kubeconfig, prints exactly one line to stdout,
- * {@code testkube ready <url> kubeconfig=<path>}, and serves until SIGTERM or SIGINT. Scripts
- * wait for that line; everything else goes to stderr. Usage errors exit with 2, a port that
- * cannot be bound with 1.
+ * objects, writes the kubeconfig, prints exactly one line to stdout, {@code testkube ready <url>
+ * kubeconfig=<path>}, and serves until SIGTERM or SIGINT. Scripts wait for that line; everything
+ * else goes to stderr. Usage errors exit with 2, a port that cannot be bound with 1.
  */
 public final class DevKubeServer {
 

@@ -22,13 +22,13 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
- * Builds the legacy discovery documents: {@code /api}, {@code /api/v1}, {@code /apis},
- * {@code /apis/<group>} and {@code /apis/<group>/<version>}.
+ * Builds the legacy discovery documents: {@code /api}, {@code /api/v1}, {@code /apis}, {@code
+ * /apis/<group>} and {@code /apis/<group>/<version>}.
  *
  * <p>Built-in groups come from {@link BuiltInApis}; custom resources from the CRDs currently
  * stored, so a CRD created through the API is discoverable at once, as on a real API server.
- * Aggregated discovery is deliberately not offered: the documents are served as plain
- * {@code application/json}, which makes client-go fall back to these legacy documents.
+ * Aggregated discovery is deliberately not offered: the documents are served as plain {@code
+ * application/json}, which makes client-go fall back to these legacy documents.
  */
 final class Discovery {
 
@@ -39,8 +39,8 @@ final class Discovery {
   }
 
   /**
-   * The discovery document for a path, or empty if the path is not a discovery path. A
-   * group or group-version that does not exist yields {@code Optional.of(NOT_FOUND)}.
+   * The discovery document for a path, or empty if the path is not a discovery path. A group or
+   * group-version that does not exist yields {@code Optional.of(NOT_FOUND)}.
    */
   Optional<Object> document(String path, String serverAddress) {
     return switch (path) {
@@ -79,11 +79,12 @@ final class Discovery {
           groups().stream()
               .filter(group -> group.getName().equals(segments[0]))
               .findFirst()
-              .<Object>map(group -> {
-                group.setApiVersion("v1");
-                group.setKind("APIGroup");
-                return group;
-              })
+              .<Object>map(
+                  group -> {
+                    group.setApiVersion("v1");
+                    group.setKind("APIGroup");
+                    return group;
+                  })
               .orElse(NOT_FOUND));
     }
     if (segments.length == 2) {
@@ -97,11 +98,11 @@ final class Discovery {
   /**
    * The OpenAPI v3 index, or the document of one built-in group-version, or empty.
    *
-   * <p>kubectl reads these only to learn that the server validates fields itself (the
-   * {@code fieldValidation} parameter on PATCH); without them it insists on downloading a full
-   * schema to validate on the client, which TestKube cannot provide. The documents therefore
-   * describe the PATCH operation of every built-in resource and nothing more. Custom resources
-   * are left out on purpose: kubectl then checks the Namespace document, as it does for CRDs.
+   * <p>kubectl reads these only to learn that the server validates fields itself (the {@code
+   * fieldValidation} parameter on PATCH); without them it insists on downloading a full schema to
+   * validate on the client, which TestKube cannot provide. The documents therefore describe the
+   * PATCH operation of every built-in resource and nothing more. Custom resources are left out on
+   * purpose: kubectl then checks the Namespace document, as it does for CRDs.
    */
   Optional<Map<String, Object>> openApi(String path) {
     if (path.equals("/openapi/v3")) {
@@ -123,16 +124,22 @@ final class Discovery {
         if (resource.getName().contains("/")) {
           continue;
         }
-        String item = Boolean.TRUE.equals(resource.getNamespaced())
-            ? "/" + prefix + "/namespaces/{namespace}/" + resource.getName() + "/{name}"
-            : "/" + prefix + "/" + resource.getName() + "/{name}";
+        String item =
+            Boolean.TRUE.equals(resource.getNamespaced())
+                ? "/" + prefix + "/namespaces/{namespace}/" + resource.getName() + "/{name}"
+                : "/" + prefix + "/" + resource.getName() + "/{name}";
         Map<String, Object> patch = new LinkedHashMap<>();
         patch.put("operationId", "patch" + resource.getKind());
-        patch.put("x-kubernetes-group-version-kind", Map.of(
-            "group", groupVersion[0], "version", groupVersion[1], "kind", resource.getKind()));
-        patch.put("parameters", List.of(
-            Map.of("name", "fieldValidation", "in", "query", "schema", Map.of("type", "string")),
-            Map.of("name", "fieldManager", "in", "query", "schema", Map.of("type", "string"))));
+        patch.put(
+            "x-kubernetes-group-version-kind",
+            Map.of(
+                "group", groupVersion[0], "version", groupVersion[1], "kind", resource.getKind()));
+        patch.put(
+            "parameters",
+            List.of(
+                Map.of(
+                    "name", "fieldValidation", "in", "query", "schema", Map.of("type", "string")),
+                Map.of("name", "fieldManager", "in", "query", "schema", Map.of("type", "string"))));
         patch.put("responses", Map.of("200", Map.of("description", "OK")));
         paths.put(item, Map.of("patch", patch));
       }

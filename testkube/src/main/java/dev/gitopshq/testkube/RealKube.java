@@ -22,8 +22,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>One control plane serves a whole test JVM: {@link #shared()} starts it on first use and stops
  * it when the JVM exits. Tests isolate themselves by namespace. Where the Fabric8 mock ({@link
- * TestKube}) only stores objects, this one runs them: Deployments get ReplicaSets and Pods, Pods are
- * scheduled onto the kwok node and turn Running, RBAC refuses what a role does not allow, and
+ * TestKube}) only stores objects, this one runs them: Deployments get ReplicaSets and Pods, Pods
+ * are scheduled onto the kwok node and turn Running, RBAC refuses what a role does not allow, and
  * server-side apply computes field ownership.
  */
 public final class RealKube implements AutoCloseable {

@@ -12,15 +12,15 @@ import java.util.Map;
  * A practical subset of Kubernetes strategic merge patch, for the patches {@code kubectl} and
  * server-side apply send to built-in kinds.
  *
- * <p>The Fabric8 CRUD store understands JSON patch and JSON merge patch only, while
- * {@code kubectl apply}, {@code rollout restart} and {@code label} send strategic merge patches.
- * A real API server merges lists by a per-field key from the OpenAPI schema; without the schema
- * this class merges lists of objects by the first of the usual keys ({@code name},
- * {@code mountPath}, {@code containerPort}, {@code type}, {@code devicePath}, {@code ip}) that
- * every element on both sides has, and replaces other lists, which is what the schema says for
- * the fields those commands touch. Directives ({@code $patch}, {@code $setElementOrder/...},
- * {@code $retainKeys}, {@code $deleteFromPrimitiveList/...}) are honoured where they matter for
- * those commands and otherwise dropped.
+ * <p>The Fabric8 CRUD store understands JSON patch and JSON merge patch only, while {@code kubectl
+ * apply}, {@code rollout restart} and {@code label} send strategic merge patches. A real API server
+ * merges lists by a per-field key from the OpenAPI schema; without the schema this class merges
+ * lists of objects by the first of the usual keys ({@code name}, {@code mountPath}, {@code
+ * containerPort}, {@code type}, {@code devicePath}, {@code ip}) that every element on both sides
+ * has, and replaces other lists, which is what the schema says for the fields those commands touch.
+ * Directives ({@code $patch}, {@code $setElementOrder/...}, {@code $retainKeys}, {@code
+ * $deleteFromPrimitiveList/...}) are honoured where they matter for those commands and otherwise
+ * dropped.
  */
 final class StrategicMerge {
 
@@ -41,7 +41,8 @@ final class StrategicMerge {
       return clean(patch);
     }
     ObjectNode merged = original.deepCopy();
-    for (Iterator<Map.Entry<String, JsonNode>> fields = patch.properties().iterator(); fields.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> fields = patch.properties().iterator();
+        fields.hasNext(); ) {
       Map.Entry<String, JsonNode> field = fields.next();
       String name = field.getKey();
       JsonNode value = field.getValue();
@@ -49,11 +50,12 @@ final class StrategicMerge {
         String list = name.substring(name.indexOf('/') + 1);
         if (merged.get(list) instanceof ArrayNode existing && value.isArray()) {
           ArrayNode kept = JsonNodeFactory.instance.arrayNode();
-          existing.forEach(item -> {
-            if (!contains(value, item)) {
-              kept.add(item);
-            }
-          });
+          existing.forEach(
+              item -> {
+                if (!contains(value, item)) {
+                  kept.add(item);
+                }
+              });
           merged.set(list, kept);
         }
         continue;
@@ -137,11 +139,14 @@ final class StrategicMerge {
   private static JsonNode clean(JsonNode value) {
     if (value.isObject()) {
       ObjectNode copy = JsonNodeFactory.instance.objectNode();
-      value.properties().forEach(field -> {
-        if (!field.getKey().startsWith("$")) {
-          copy.set(field.getKey(), clean(field.getValue()));
-        }
-      });
+      value
+          .properties()
+          .forEach(
+              field -> {
+                if (!field.getKey().startsWith("$")) {
+                  copy.set(field.getKey(), clean(field.getValue()));
+                }
+              });
       return copy;
     }
     if (value.isArray()) {

@@ -15,10 +15,10 @@ import java.util.function.Function;
 /**
  * Turns stored objects into the {@code meta.k8s.io/v1 Table} that {@code kubectl get} asks for.
  *
- * <p>A real API server prints tables on the server side; without them kubectl falls back to
- * NAME and AGE only. This converter covers the kinds people look at in a demo (Deployments,
- * Pods, Namespaces) and custom resources through their CRD's additional printer columns, which
- * is how {@code kubectl get applications} shows the sync and health status.
+ * <p>A real API server prints tables on the server side; without them kubectl falls back to NAME
+ * and AGE only. This converter covers the kinds people look at in a demo (Deployments, Pods,
+ * Namespaces) and custom resources through their CRD's additional printer columns, which is how
+ * {@code kubectl get applications} shows the sync and health status.
  */
 final class TableConverter {
 
@@ -95,31 +95,49 @@ final class TableConverter {
     String kind = sample == null ? "" : sample.path("kind").asText();
     switch (kind) {
       case "Deployment", "StatefulSet", "ReplicaSet" -> {
-        columns.add(new Column("Ready", "string", item -> item.path("status").path("readyReplicas")
-            .asInt(0) + "/" + item.path("spec").path("replicas").asInt(1)));
+        columns.add(
+            new Column(
+                "Ready",
+                "string",
+                item ->
+                    item.path("status").path("readyReplicas").asInt(0)
+                        + "/"
+                        + item.path("spec").path("replicas").asInt(1)));
         if (kind.equals("Deployment")) {
-          columns.add(new Column("Up-to-date", "integer",
-              item -> item.path("status").path("updatedReplicas").asInt(0)));
-          columns.add(new Column("Available", "integer",
-              item -> item.path("status").path("availableReplicas").asInt(0)));
+          columns.add(
+              new Column(
+                  "Up-to-date",
+                  "integer",
+                  item -> item.path("status").path("updatedReplicas").asInt(0)));
+          columns.add(
+              new Column(
+                  "Available",
+                  "integer",
+                  item -> item.path("status").path("availableReplicas").asInt(0)));
         }
       }
       case "Pod" -> {
         columns.add(new Column("Ready", "string", TableConverter::podReady));
-        columns.add(new Column("Status", "string",
-            item -> item.path("status").path("phase").asText("Pending")));
+        columns.add(
+            new Column(
+                "Status", "string", item -> item.path("status").path("phase").asText("Pending")));
         columns.add(new Column("Restarts", "integer", TableConverter::podRestarts));
       }
-      case "Namespace" -> columns.add(new Column("Status", "string",
-          item -> item.path("status").path("phase").asText("Active")));
+      case "Namespace" ->
+          columns.add(
+              new Column(
+                  "Status", "string", item -> item.path("status").path("phase").asText("Active")));
       default -> {
         if (sample != null) {
           columns.addAll(customColumns.apply(sample));
         }
       }
     }
-    columns.add(new Column("Age", "string",
-        item -> age(item.path("metadata").path("creationTimestamp").asText(""))));
+    columns.add(
+        new Column(
+            "Age",
+            "string",
+            item -> age(item.path("metadata").path("creationTimestamp").asText(""))));
     return columns;
   }
 
@@ -129,7 +147,9 @@ final class TableConverter {
     for (String field : jsonPath.replaceFirst("^\\.", "").split("\\.")) {
       node = node.path(field);
     }
-    return node.isMissingNode() || node.isNull() ? "" : node.isValueNode() ? node.asText() : node.toString();
+    return node.isMissingNode() || node.isNull()
+        ? ""
+        : node.isValueNode() ? node.asText() : node.toString();
   }
 
   private static Object podReady(JsonNode pod) {

@@ -50,8 +50,8 @@ import java.util.logging.Logger;
  * }
  * }</pre>
  *
- * <p>The server speaks plain HTTP on 127.0.0.1 and accepts any bearer token; it is a test
- * fixture, never to be exposed beyond the machine.
+ * <p>The server speaks plain HTTP on 127.0.0.1 and accepts any bearer token; it is a test fixture,
+ * never to be exposed beyond the machine.
  */
 public final class TestKube implements AutoCloseable {
 
@@ -87,8 +87,8 @@ public final class TestKube implements AutoCloseable {
   private static final String DUMMY_TOKEN = "testkube-not-a-secret";
 
   /**
-   * The mock web server logs every request at INFO through java.util.logging. The logger is
-   * held here because JUL keeps loggers weakly and would forget the level once collected.
+   * The mock web server logs every request at INFO through java.util.logging. The logger is held
+   * here because JUL keeps loggers weakly and would forget the level once collected.
    */
   private static final Logger REQUEST_LOG = Logger.getLogger(MockWebServer.class.getName());
 
@@ -157,8 +157,8 @@ public final class TestKube implements AutoCloseable {
   }
 
   /**
-   * A new client for this API, owned by the caller, for tests that need their own settings or
-   * want to close a client without closing TestKube.
+   * A new client for this API, owned by the caller, for tests that need their own settings or want
+   * to close a client without closing TestKube.
    */
   public KubernetesClient newClient() {
     return new KubernetesClientBuilder().withConfig(clientConfig(url)).build();
@@ -175,9 +175,8 @@ public final class TestKube implements AutoCloseable {
   }
 
   /**
-   * Writes a kubeconfig that points at this API (context, cluster and user all named
-   * {@code testkube}, default namespace {@code default}) with file mode 600, creating parent
-   * directories.
+   * Writes a kubeconfig that points at this API (context, cluster and user all named {@code
+   * testkube}, default namespace {@code default}) with file mode 600, creating parent directories.
    *
    * @return {@code file}
    */
@@ -225,8 +224,8 @@ public final class TestKube implements AutoCloseable {
   /**
    * Creates the demo objects: namespace {@code demo} with Deployment {@code web} (2 replicas of
    * nginx, label {@code app=web}, status 2/2 ready), and namespace {@code argocd} with the Argo CD
-   * Application {@code demo-app} (Synced, Healthy, two history entries). Calling it again
-   * replaces the objects with fresh copies.
+   * Application {@code demo-app} (Synced, Healthy, two history entries). Calling it again replaces
+   * the objects with fresh copies.
    *
    * @return this, for chaining
    */
@@ -411,26 +410,53 @@ public final class TestKube implements AutoCloseable {
             "targetRevision", "main");
     Map<String, Object> spec =
         Map.of(
-            "project", "default",
-            "source", source,
+            "project",
+            "default",
+            "source",
+            source,
             "destination",
-                Map.of("server", "https://kubernetes.default.svc", "namespace", DEMO_NAMESPACE));
+            Map.of("server", "https://kubernetes.default.svc", "namespace", DEMO_NAMESPACE));
     Map<String, Object> status =
         Map.of(
             "sync",
-            Map.of("status", "Synced", "revision", current, "comparedTo",
-                Map.of("source", source, "destination",
-                    Map.of("server", "https://kubernetes.default.svc", "namespace",
-                        DEMO_NAMESPACE))),
-            "health", Map.of("status", "Healthy"),
+            Map.of(
+                "status",
+                "Synced",
+                "revision",
+                current,
+                "comparedTo",
+                Map.of(
+                    "source",
+                    source,
+                    "destination",
+                    Map.of(
+                        "server", "https://kubernetes.default.svc", "namespace", DEMO_NAMESPACE))),
+            "health",
+            Map.of("status", "Healthy"),
             "history",
             List.of(
-                Map.of("id", 0, "revision", previous, "deployedAt", "2025-01-01T10:00:00Z",
-                    "source", source),
-                Map.of("id", 1, "revision", current, "deployedAt", "2025-01-02T10:00:00Z",
-                    "source", source)),
-            "reconciledAt", "2025-01-02T10:00:05Z",
-            "sourceType", "Directory");
+                Map.of(
+                    "id",
+                    0,
+                    "revision",
+                    previous,
+                    "deployedAt",
+                    "2025-01-01T10:00:00Z",
+                    "source",
+                    source),
+                Map.of(
+                    "id",
+                    1,
+                    "revision",
+                    current,
+                    "deployedAt",
+                    "2025-01-02T10:00:00Z",
+                    "source",
+                    source)),
+            "reconciledAt",
+            "2025-01-02T10:00:05Z",
+            "sourceType",
+            "Directory");
     return new GenericKubernetesResourceBuilder()
         .withApiVersion(ARGOCD_API_VERSION)
         .withKind(APPLICATION_KIND)

@@ -10,7 +10,9 @@ class DevKubeServerTest {
 
   @Test
   void parsesKubeconfigAndPortInBothSpellings() {
-    assertThat(DevKubeServer.Arguments.parse(new String[] {"--kubeconfig", "/tmp/k", "--port", "6443"}))
+    assertThat(
+            DevKubeServer.Arguments.parse(
+                new String[] {"--kubeconfig", "/tmp/k", "--port", "6443"}))
         .isEqualTo(new DevKubeServer.Arguments(Path.of("/tmp/k"), 6443));
     assertThat(DevKubeServer.Arguments.parse(new String[] {"--kubeconfig=/tmp/k"}))
         .isEqualTo(new DevKubeServer.Arguments(Path.of("/tmp/k"), 0));
@@ -20,10 +22,13 @@ class DevKubeServerTest {
   void rejectsMissingKubeconfigBadPortAndUnknownArguments() {
     assertThatThrownBy(() -> DevKubeServer.Arguments.parse(new String[] {"--port", "1"}))
         .hasMessageContaining("--kubeconfig");
-    assertThatThrownBy(() -> DevKubeServer.Arguments.parse(
-        new String[] {"--kubeconfig", "k", "--port", "70000"}))
+    assertThatThrownBy(
+            () ->
+                DevKubeServer.Arguments.parse(
+                    new String[] {"--kubeconfig", "k", "--port", "70000"}))
         .hasMessageContaining("--port");
-    assertThatThrownBy(() -> DevKubeServer.Arguments.parse(new String[] {"--kubeconfig", "k", "-x"}))
+    assertThatThrownBy(
+            () -> DevKubeServer.Arguments.parse(new String[] {"--kubeconfig", "k", "-x"}))
         .hasMessageContaining("unknown argument -x");
   }
 }

@@ -16,26 +16,38 @@ class StrategicMergeTest {
 
   @Test
   void mergesContainersByNameInsteadOfReplacingTheList() throws Exception {
-    JsonNode original = json("{'spec':{'containers':[{'name':'web','image':'nginx:1.27','ports':"
-        + "[{'containerPort':80}]},{'name':'sidecar','image':'envoy:1'}]}}");
-    JsonNode patch = json("{'spec':{'$setElementOrder/containers':[{'name':'web'},"
-        + "{'name':'sidecar'}],'containers':[{'name':'web','image':'nginx:1.28'}]}}");
+    JsonNode original =
+        json(
+            "{'spec':{'containers':[{'name':'web','image':'nginx:1.27','ports':"
+                + "[{'containerPort':80}]},{'name':'sidecar','image':'envoy:1'}]}}");
+    JsonNode patch =
+        json(
+            "{'spec':{'$setElementOrder/containers':[{'name':'web'},"
+                + "{'name':'sidecar'}],'containers':[{'name':'web','image':'nginx:1.28'}]}}");
 
     JsonNode merged = StrategicMerge.apply(original, patch);
 
-    assertThat(merged).isEqualTo(json("{'spec':{'containers':[{'name':'web','image':'nginx:1.28',"
-        + "'ports':[{'containerPort':80}]},{'name':'sidecar','image':'envoy:1'}]}}"));
+    assertThat(merged)
+        .isEqualTo(
+            json(
+                "{'spec':{'containers':[{'name':'web','image':'nginx:1.28',"
+                    + "'ports':[{'containerPort':80}]},{'name':'sidecar','image':'envoy:1'}]}}"));
   }
 
   @Test
   void deletesFieldsSetToNullAndListItemsMarkedForDeletion() throws Exception {
-    JsonNode original = json("{'metadata':{'labels':{'a':'1','b':'2'}},"
-        + "'spec':{'containers':[{'name':'web'},{'name':'sidecar'}]}}");
-    JsonNode patch = json("{'metadata':{'labels':{'b':null}},"
-        + "'spec':{'containers':[{'name':'sidecar','$patch':'delete'}]}}");
+    JsonNode original =
+        json(
+            "{'metadata':{'labels':{'a':'1','b':'2'}},"
+                + "'spec':{'containers':[{'name':'web'},{'name':'sidecar'}]}}");
+    JsonNode patch =
+        json(
+            "{'metadata':{'labels':{'b':null}},"
+                + "'spec':{'containers':[{'name':'sidecar','$patch':'delete'}]}}");
 
-    assertThat(StrategicMerge.apply(original, patch)).isEqualTo(json(
-        "{'metadata':{'labels':{'a':'1'}},'spec':{'containers':[{'name':'web'}]}}"));
+    assertThat(StrategicMerge.apply(original, patch))
+        .isEqualTo(
+            json("{'metadata':{'labels':{'a':'1'}},'spec':{'containers':[{'name':'web'}]}}"));
   }
 
   @Test

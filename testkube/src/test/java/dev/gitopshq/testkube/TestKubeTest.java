@@ -51,10 +51,11 @@ class TestKubeTest {
   @BeforeAll
   static void start() {
     kube = TestKube.start().seedDemo();
-    http = HttpClient.newBuilder()
-        .version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(5))
-        .build();
+    http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
   }
 
   @AfterAll
@@ -91,24 +92,38 @@ class TestKubeTest {
     assertThat(app.<String>get("status", "health", "status")).isEqualTo("Healthy");
     assertThat((List<?>) status.get("history")).hasSize(2);
     assertThat(app.<String>get("spec", "destination", "namespace")).isEqualTo("demo");
-    assertThat(kube.client().apiextensions().v1().customResourceDefinitions()
-        .withName("applications.argoproj.io").get()).isNotNull();
+    assertThat(
+            kube.client()
+                .apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName("applications.argoproj.io")
+                .get())
+        .isNotNull();
   }
 
   @Test
   void storesApplicationsCreatedThroughTheGenericResourceApi() {
     KubernetesClient client = kube.client();
-    GenericKubernetesResource app = new GenericKubernetesResourceBuilder()
-        .withApiVersion(TestKube.ARGOCD_API_VERSION)
-        .withKind(TestKube.APPLICATION_KIND)
-        .withNewMetadata().withName("created-app").withNamespace("argocd").endMetadata()
-        .addToAdditionalProperties("spec", Map.of("project", "default"))
-        .build();
+    GenericKubernetesResource app =
+        new GenericKubernetesResourceBuilder()
+            .withApiVersion(TestKube.ARGOCD_API_VERSION)
+            .withKind(TestKube.APPLICATION_KIND)
+            .withNewMetadata()
+            .withName("created-app")
+            .withNamespace("argocd")
+            .endMetadata()
+            .addToAdditionalProperties("spec", Map.of("project", "default"))
+            .build();
 
     client.resource(app).create();
 
-    assertThat(client.genericKubernetesResources(TestKube.APPLICATION).inNamespace("argocd")
-        .list().getItems())
+    assertThat(
+            client
+                .genericKubernetesResources(TestKube.APPLICATION)
+                .inNamespace("argocd")
+                .list()
+                .getItems())
         .extracting(item -> item.getMetadata().getName())
         .contains("demo-app", "created-app");
   }
@@ -117,38 +132,68 @@ class TestKubeTest {
   void scalesThroughTheScaleSubresource() {
     KubernetesClient client = kube.newClient();
     try (client) {
-      Deployment copy = new DeploymentBuilder(
-          client.apps().deployments().inNamespace("demo").withName("web").get())
-          .editMetadata().withName("scaled").withResourceVersion(null).withUid(null).endMetadata()
-          .build();
+      Deployment copy =
+          new DeploymentBuilder(
+                  client.apps().deployments().inNamespace("demo").withName("web").get())
+              .editMetadata()
+              .withName("scaled")
+              .withResourceVersion(null)
+              .withUid(null)
+              .endMetadata()
+              .build();
       client.apps().deployments().inNamespace("demo").resource(copy).create();
 
       client.apps().deployments().inNamespace("demo").withName("scaled").scale(4);
 
-      assertThat(client.apps().deployments().inNamespace("demo").withName("scaled").get()
-          .getSpec().getReplicas()).isEqualTo(4);
-      assertThat(client.apps().deployments().inNamespace("demo").withName("scaled").scale()
-          .getStatus().getSelector()).isEqualTo("app=web");
+      assertThat(
+              client
+                  .apps()
+                  .deployments()
+                  .inNamespace("demo")
+                  .withName("scaled")
+                  .get()
+                  .getSpec()
+                  .getReplicas())
+          .isEqualTo(4);
+      assertThat(
+              client
+                  .apps()
+                  .deployments()
+                  .inNamespace("demo")
+                  .withName("scaled")
+                  .scale()
+                  .getStatus()
+                  .getSelector())
+          .isEqualTo("app=web");
     }
   }
 
   @Test
   void deliversWatchEventsToFabric8Clients() throws Exception {
     BlockingQueue<String> events = new LinkedBlockingQueue<>();
-    Watcher<ConfigMap> watcher = new Watcher<>() {
-      @Override
-      public void eventReceived(Action action, ConfigMap configMap) {
-        events.add(action + " " + configMap.getMetadata().getName());
-      }
+    Watcher<ConfigMap> watcher =
+        new Watcher<>() {
+          @Override
+          public void eventReceived(Action action, ConfigMap configMap) {
+            events.add(action + " " + configMap.getMetadata().getName());
+          }
 
-      @Override
-      public void onClose(WatcherException cause) {}
-    };
+          @Override
+          public void onClose(WatcherException cause) {}
+        };
     Watch watch = kube.client().configMaps().inNamespace("default").watch(watcher);
     try {
-      kube.client().configMaps().inNamespace("default").resource(new ConfigMapBuilder()
-          .withNewMetadata().withName("watched").endMetadata()
-          .addToData("k", "v").build()).create();
+      kube.client()
+          .configMaps()
+          .inNamespace("default")
+          .resource(
+              new ConfigMapBuilder()
+                  .withNewMetadata()
+                  .withName("watched")
+                  .endMetadata()
+                  .addToData("k", "v")
+                  .build())
+          .create();
 
       assertThat(events.poll(5, TimeUnit.SECONDS)).isEqualTo("ADDED watched");
     } finally {
@@ -170,19 +215,36 @@ class TestKubeTest {
     assertThat(pods.path("verbs").toString()).contains("list", "watch", "create");
     assertThat(resource(coreResources, "namespaces").path("namespaced").asBoolean()).isFalse();
     assertThat(names(coreResources))
-        .contains("pods", "services", "configmaps", "secrets", "namespaces", "events",
-            "serviceaccounts", "persistentvolumeclaims");
+        .contains(
+            "pods",
+            "services",
+            "configmaps",
+            "secrets",
+            "namespaces",
+            "events",
+            "serviceaccounts",
+            "persistentvolumeclaims");
   }
 
   @Test
   void servesGroupDiscoveryIncludingTheArgoCrd() throws Exception {
     JsonNode groups = get("/apis");
     List<String> groupVersions = new ArrayList<>();
-    groups.path("groups").forEach(group -> group.path("versions")
-        .forEach(version -> groupVersions.add(version.path("groupVersion").asText())));
+    groups
+        .path("groups")
+        .forEach(
+            group ->
+                group
+                    .path("versions")
+                    .forEach(version -> groupVersions.add(version.path("groupVersion").asText())));
     assertThat(groupVersions)
-        .contains("apps/v1", "batch/v1", "networking.k8s.io/v1", "rbac.authorization.k8s.io/v1",
-            "apiextensions.k8s.io/v1", "argoproj.io/v1alpha1");
+        .contains(
+            "apps/v1",
+            "batch/v1",
+            "networking.k8s.io/v1",
+            "rbac.authorization.k8s.io/v1",
+            "apiextensions.k8s.io/v1",
+            "argoproj.io/v1alpha1");
 
     JsonNode apps = get("/apis/apps/v1");
     assertThat(names(apps))
@@ -214,15 +276,24 @@ class TestKubeTest {
     assertThat(kubectl(kubeconfig, "get", "deployments", "-n", "demo", "-o", "name"))
         .isEqualTo("deployment.apps/web");
     assertThat(kubectl(kubeconfig, "get", "applications", "-n", "argocd"))
-        .contains("demo-app").contains("Synced").contains("Healthy");
+        .contains("demo-app")
+        .contains("Synced")
+        .contains("Healthy");
     assertThat(kubectl(kubeconfig, "get", "ns", "-o", "name"))
         .contains("namespace/demo", "namespace/argocd");
   }
 
   private static String kubectl(Path kubeconfig, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(KUBECTL.toString(), "--kubeconfig",
-        kubeconfig.toString(), "--cache-dir", temp.resolve("kubectl-cache").toString(),
-        "--request-timeout", "10s"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                KUBECTL.toString(),
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--cache-dir",
+                temp.resolve("kubectl-cache").toString(),
+                "--request-timeout",
+                "10s"));
     command.addAll(List.of(args));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("kubectl finished").isTrue();
@@ -232,17 +303,20 @@ class TestKubeTest {
   }
 
   private static JsonNode get(String path) throws Exception {
-    HttpResponse<String> response = http.send(
-        HttpRequest.newBuilder(URI.create(kube.url() + path)).GET().build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(URI.create(kube.url() + path)).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).as("GET " + path).isEqualTo(200);
     assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
     return JSON.readTree(response.body());
   }
 
   private static int status(String path) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create(kube.url() + path)).GET().build(),
-        HttpResponse.BodyHandlers.discarding()).statusCode();
+    return http.send(
+            HttpRequest.newBuilder(URI.create(kube.url() + path)).GET().build(),
+            HttpResponse.BodyHandlers.discarding())
+        .statusCode();
   }
 
   private static JsonNode resource(JsonNode list, String name) {

@@ -5,8 +5,8 @@ import io.temporal.common.RetryOptions;
 import java.time.Duration;
 
 /**
- * The options every workflow uses for its store-side activities (PostgreSQL writes, audit
- * entries): short attempts, retried with backoff until the database answers.
+ * The options every workflow uses for its store-side activities (PostgreSQL writes, audit entries):
+ * short attempts, retried with backoff until the database answers.
  */
 public final class StoreActivities {
   private StoreActivities() {}
@@ -43,7 +43,8 @@ public final class StoreActivities {
   /** The message a person should read from a failed activity: the application failure's own. */
   public static String reason(io.temporal.failure.ActivityFailure e) {
     Throwable cause = e.getCause();
-    if (cause instanceof io.temporal.failure.ApplicationFailure af && af.getOriginalMessage() != null) {
+    if (cause instanceof io.temporal.failure.ApplicationFailure af
+        && af.getOriginalMessage() != null) {
       return af.getOriginalMessage();
     }
     return cause == null ? e.getMessage() : cause.getMessage();

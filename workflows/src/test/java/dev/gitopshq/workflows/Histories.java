@@ -7,10 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Records workflow histories for {@link ReplayTest}. Off by default; run a test class with
- * {@code -Dgitopshq.recordHistories=true} to (re)write {@code src/test/resources/histories/}. A
- * history is recorded only when a workflow's behaviour changes on purpose; the replay test then
- * proves every change since is compatible with executions already running.
+ * Records workflow histories for {@link ReplayTest}. Off by default; run a test class with {@code
+ * -Dgitopshq.recordHistories=true} to (re)write {@code src/test/resources/histories/}. A history is
+ * recorded only when a workflow's behaviour changes on purpose; the replay test then proves every
+ * change since is compatible with executions already running.
  */
 public final class Histories {
   public static final Path DIR = Path.of("src/test/resources/histories");

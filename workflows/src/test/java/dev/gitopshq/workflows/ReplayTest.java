@@ -6,9 +6,9 @@ import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflowImpl;
 import dev.gitopshq.workflows.approval.ApprovalWorkflowImpl;
 import dev.gitopshq.workflows.command.CommandWorkflowImpl;
 import dev.gitopshq.workflows.delivery.DeliveryGenerationWorkflowImpl;
+import dev.gitopshq.workflows.registration.RegistrationWorkflowImpl;
 import dev.gitopshq.workflows.release.ReleaseWorkflowImpl;
 import dev.gitopshq.workflows.release.RollbackWorkflowImpl;
-import dev.gitopshq.workflows.registration.RegistrationWorkflowImpl;
 import dev.gitopshq.workflows.rotation.TokenRotationWorkflowImpl;
 import io.temporal.testing.WorkflowReplayer;
 import java.io.IOException;
@@ -20,8 +20,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Replays recorded histories (src/test/resources/histories) against today's workflow code. A
- * change that would break executions already running in production (non-determinism) fails here.
+ * Replays recorded histories (src/test/resources/histories) against today's workflow code. A change
+ * that would break executions already running in production (non-determinism) fails here.
  */
 class ReplayTest {
   static Stream<Path> histories() throws IOException {

@@ -28,7 +28,10 @@ public class AgentWatchActivitiesImpl implements AgentWatchActivities {
       String orgId, String clusterId, long connectedAtMillis, long timeoutSeconds) {
     return clusters
         .findById(UUID.fromString(orgId), UUID.fromString(clusterId))
-        .map(c -> ClusterStatus.of(c, clock.instant(), Duration.ofSeconds(timeoutSeconds)) == ClusterStatus.Disconnected)
+        .map(
+            c ->
+                ClusterStatus.of(c, clock.instant(), Duration.ofSeconds(timeoutSeconds))
+                    == ClusterStatus.Disconnected)
         .orElse(false);
   }
 

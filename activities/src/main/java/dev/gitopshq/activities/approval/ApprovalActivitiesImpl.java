@@ -36,11 +36,20 @@ public class ApprovalActivitiesImpl implements ApprovalActivities {
           int inserted =
               approvals.insert(
                   new ApprovalRow(
-                      r.approvalId(), org, r.kind(), UUID.fromString(r.subjectId()),
+                      r.approvalId(),
+                      org,
+                      r.kind(),
+                      UUID.fromString(r.subjectId()),
                       r.clusterId() == null ? null : UUID.fromString(r.clusterId()),
-                      r.requesterId(), r.requiredApprovers(), r.approverRoles(),
-                      r.approverTeams(), r.summary(), "open", now,
-                      now.plusSeconds(r.timeoutSeconds()), null));
+                      r.requesterId(),
+                      r.requiredApprovers(),
+                      r.approverRoles(),
+                      r.approverTeams(),
+                      r.summary(),
+                      "open",
+                      now,
+                      now.plusSeconds(r.timeoutSeconds()),
+                      null));
           if (inserted == 1) {
             Map<String, Object> d = new LinkedHashMap<>();
             d.put("kind", r.kind());
@@ -48,7 +57,13 @@ public class ApprovalActivitiesImpl implements ApprovalActivities {
             d.put("requiredApprovers", r.requiredApprovers());
             d.put("approverRoles", r.approverRoles());
             d.put("approverTeams", r.approverTeams());
-            audit.record(org, Actor.system("approval-workflow"), "approval.opened", "approval", r.approvalId(), d);
+            audit.record(
+                org,
+                Actor.system("approval-workflow"),
+                "approval.opened",
+                "approval",
+                r.approvalId(),
+                d);
           }
         });
   }
@@ -60,8 +75,15 @@ public class ApprovalActivitiesImpl implements ApprovalActivities {
         t -> {
           int inserted =
               approvals.insertVote(
-                  org, approvalId, index, v.vote().memberId(), v.vote().name(), v.vote().approve(),
-                  v.vote().comment() == null ? "" : v.vote().comment(), v.counted(), v.why(),
+                  org,
+                  approvalId,
+                  index,
+                  v.vote().memberId(),
+                  v.vote().name(),
+                  v.vote().approve(),
+                  v.vote().comment() == null ? "" : v.vote().comment(),
+                  v.counted(),
+                  v.why(),
                   clock.instant());
           if (inserted == 1) {
             Map<String, Object> d = new LinkedHashMap<>();
@@ -87,7 +109,11 @@ public class ApprovalActivitiesImpl implements ApprovalActivities {
         t -> {
           if (approvals.close(org, approvalId, outcome, clock.instant()) == 1) {
             audit.record(
-                org, Actor.system("approval-workflow"), "approval." + outcome, "approval", approvalId,
+                org,
+                Actor.system("approval-workflow"),
+                "approval." + outcome,
+                "approval",
+                approvalId,
                 Map.of("outcome", outcome));
           }
         });

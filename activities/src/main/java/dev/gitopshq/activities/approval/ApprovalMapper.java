@@ -23,8 +23,12 @@ public interface ApprovalMapper {
       "insert into approvals (id, org_id, kind, subject_id, cluster_id, requester_id,"
           + " required_approvers, approver_roles, approver_teams, summary, status, created_at,"
           + " expires_at) values (#{id}, #{orgId}, #{kind}, #{subjectId}, #{clusterId},"
-          + " #{requesterId}, #{requiredApprovers}, #{approverRoles,typeHandler=" + LIST + "},"
-          + " #{approverTeams,typeHandler=" + LIST + "}, #{summary}, #{status}, #{createdAt},"
+          + " #{requesterId}, #{requiredApprovers}, #{approverRoles,typeHandler="
+          + LIST
+          + "},"
+          + " #{approverTeams,typeHandler="
+          + LIST
+          + "}, #{summary}, #{status}, #{createdAt},"
           + " #{expiresAt}) on conflict (id) do nothing")
   int insert(ApprovalRow approval);
 
@@ -33,12 +37,16 @@ public interface ApprovalMapper {
   Optional<ApprovalRow> findById(@Param("orgId") UUID orgId, @Param("id") String id);
 
   @Select(
-      "select " + COLUMNS + " from approvals where org_id = #{orgId} and status = 'open'"
+      "select "
+          + COLUMNS
+          + " from approvals where org_id = #{orgId} and status = 'open'"
           + " order by created_at")
   List<ApprovalRow> open(@Param("orgId") UUID orgId);
 
   @Select(
-      "select " + COLUMNS + " from approvals where org_id = #{orgId} and subject_id = #{subjectId}"
+      "select "
+          + COLUMNS
+          + " from approvals where org_id = #{orgId} and subject_id = #{subjectId}"
           + " order by created_at")
   List<ApprovalRow> forSubject(@Param("orgId") UUID orgId, @Param("subjectId") UUID subjectId);
 

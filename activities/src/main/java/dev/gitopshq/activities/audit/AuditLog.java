@@ -21,8 +21,8 @@ import org.springframework.transaction.annotation.Transactional;
  *
  * <p>Each entry's hash is SHA-256 over the previous entry's hash and every field of the entry,
  * length-prefixed so no two different entries can encode alike. The first entry of an organization
- * links to 64 zeros. {@link #record} must run inside the transaction of the change it describes
- * (it joins it), so a change and its audit entry commit or roll back together.
+ * links to 64 zeros. {@link #record} must run inside the transaction of the change it describes (it
+ * joins it), so a change and its audit entry commit or roll back together.
  */
 public class AuditLog {
   /** The link of an organization's first entry. */
@@ -63,12 +63,30 @@ public class AuditLog {
     String json = canonicalJson(details);
     String hash =
         hash(
-            prev, orgId, at, actor.type(), actor.id(), actor.name(), action, targetType, targetId,
+            prev,
+            orgId,
+            at,
+            actor.type(),
+            actor.id(),
+            actor.name(),
+            action,
+            targetType,
+            targetId,
             json);
     AuditEntry entry =
         new AuditEntry(
-            0, orgId, at, actor.type(), actor.id(), actor.name(), action, targetType, targetId,
-            json, prev, hash);
+            0,
+            orgId,
+            at,
+            actor.type(),
+            actor.id(),
+            actor.name(),
+            action,
+            targetType,
+            targetId,
+            json,
+            prev,
+            hash);
     mapper.insert(entry);
     return entry;
   }
@@ -94,8 +112,16 @@ public class AuditLog {
         }
         String recomputed =
             hash(
-                e.prevHash(), e.orgId(), e.at(), e.actorType(), e.actorId(), e.actorName(),
-                e.action(), e.targetType(), e.targetId(), e.details());
+                e.prevHash(),
+                e.orgId(),
+                e.at(),
+                e.actorType(),
+                e.actorId(),
+                e.actorName(),
+                e.action(),
+                e.targetType(),
+                e.targetId(),
+                e.details());
         if (!recomputed.equals(e.hash())) {
           return new AuditVerification(
               false, checked, e.seq(), "entry content does not match its hash");
@@ -133,8 +159,16 @@ public class AuditLog {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       for (String field :
           new String[] {
-            prev, orgId.toString(), at.toString(), actorType, actorId, actorName, action,
-            targetType, targetId, details
+            prev,
+            orgId.toString(),
+            at.toString(),
+            actorType,
+            actorId,
+            actorName,
+            action,
+            targetType,
+            targetId,
+            details
           }) {
         byte[] bytes = field.getBytes(StandardCharsets.UTF_8);
         sha.update(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));

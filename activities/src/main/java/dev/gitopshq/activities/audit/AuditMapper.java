@@ -16,15 +16,14 @@ public interface AuditMapper {
           + " details, prev_hash, hash";
 
   /**
-   * Serializes appends per organization until the transaction ends, so each entry links to the
-   * one before it even under concurrent writers.
+   * Serializes appends per organization until the transaction ends, so each entry links to the one
+   * before it even under concurrent writers.
    */
   @Select("select 1 from pg_advisory_xact_lock(7001, hashtext(#{orgId}::text))")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   int lockChain(@Param("orgId") UUID orgId);
 
-  @Select(
-      "select hash from audit_log where org_id = #{orgId} order by seq desc limit 1")
+  @Select("select hash from audit_log where org_id = #{orgId} order by seq desc limit 1")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   String lastHash(@Param("orgId") UUID orgId);
 

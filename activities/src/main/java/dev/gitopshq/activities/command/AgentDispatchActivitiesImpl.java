@@ -19,7 +19,8 @@ public class AgentDispatchActivitiesImpl implements AgentDispatchActivities {
   private final AgentGatewayPort gateway;
   private final Clock clock;
 
-  public AgentDispatchActivitiesImpl(CommandMapper commands, AgentGatewayPort gateway, Clock clock) {
+  public AgentDispatchActivitiesImpl(
+      CommandMapper commands, AgentGatewayPort gateway, Clock clock) {
     this.commands = commands;
     this.gateway = gateway;
     this.clock = clock;

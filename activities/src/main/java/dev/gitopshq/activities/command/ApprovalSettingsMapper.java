@@ -16,10 +16,20 @@ public interface ApprovalSettingsMapper {
       "insert into cluster_approval_policies (org_id, cluster_id, require_approval, auto_approve,"
           + " required_approvers, approver_roles, approver_teams, break_glass_allowed,"
           + " break_glass_roles, updated_by, updated_at) values (#{orgId}, #{clusterId},"
-          + " #{requireApproval,typeHandler=" + LIST + "}, #{autoApprove,typeHandler=" + LIST + "},"
-          + " #{requiredApprovers}, #{approverRoles,typeHandler=" + LIST + "},"
-          + " #{approverTeams,typeHandler=" + LIST + "}, #{breakGlassAllowed},"
-          + " #{breakGlassRoles,typeHandler=" + LIST + "}, #{updatedBy}, #{updatedAt})"
+          + " #{requireApproval,typeHandler="
+          + LIST
+          + "}, #{autoApprove,typeHandler="
+          + LIST
+          + "},"
+          + " #{requiredApprovers}, #{approverRoles,typeHandler="
+          + LIST
+          + "},"
+          + " #{approverTeams,typeHandler="
+          + LIST
+          + "}, #{breakGlassAllowed},"
+          + " #{breakGlassRoles,typeHandler="
+          + LIST
+          + "}, #{updatedBy}, #{updatedAt})"
           + " on conflict (org_id, cluster_id) do update set"
           + " require_approval = excluded.require_approval, auto_approve = excluded.auto_approve,"
           + " required_approvers = excluded.required_approvers,"

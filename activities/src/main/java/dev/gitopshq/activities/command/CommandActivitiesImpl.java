@@ -81,7 +81,13 @@ public class CommandActivitiesImpl implements CommandActivities {
           d.put("status", status.name());
           d.put("detail", detail);
           d.put("by", actor);
-          audit.record(org, new Actor("workflow", commandId, actor), "command." + status.name(), "command", commandId, d);
+          audit.record(
+              org,
+              new Actor("workflow", commandId, actor),
+              "command." + status.name(),
+              "command",
+              commandId,
+              d);
         });
   }
 
@@ -105,15 +111,24 @@ public class CommandActivitiesImpl implements CommandActivities {
     } catch (OpaException e) {
       // Fail closed: record why the command waits, and let Temporal retry.
       commands.updateDetail(
-          org, id, "waiting for a policy decision: " + e.getMessage() + " (retrying)", clock.instant());
+          org,
+          id,
+          "waiting for a policy decision: " + e.getMessage() + " (retrying)",
+          clock.instant());
       throw e;
     }
     tx.executeWithoutResult(
         t -> {
           Instant now = clock.instant();
           commands.recordDecision(
-              org, id, d.policyName(), d.policyVersion(), d.policySha256(), d.outcome().wireName(),
-              d.reasons(), now);
+              org,
+              id,
+              d.policyName(),
+              d.policyVersion(),
+              d.policySha256(),
+              d.outcome().wireName(),
+              d.reasons(),
+              now);
           commands.updateDetail(org, id, "", now);
           Map<String, Object> details = new LinkedHashMap<>();
           details.put("policy", d.policyName());
@@ -122,7 +137,8 @@ public class CommandActivitiesImpl implements CommandActivities {
           details.put("outcome", d.outcome().wireName());
           details.put("requiredApprovers", d.requiredApprovers());
           details.put("reasons", d.reasons());
-          audit.record(org, Actor.system("opa"), "command.decision", "command", spec.commandId(), details);
+          audit.record(
+              org, Actor.system("opa"), "command.decision", "command", spec.commandId(), details);
         });
     return new Decision(
         d.policyName(),
@@ -139,7 +155,9 @@ public class CommandActivitiesImpl implements CommandActivities {
     UUID org = UUID.fromString(spec.orgId());
     UUID clusterId = UUID.fromString(spec.clusterId());
     ClusterRow cluster =
-        clusters.findById(org, clusterId).orElseThrow(() -> new IllegalStateException("cluster gone"));
+        clusters
+            .findById(org, clusterId)
+            .orElseThrow(() -> new IllegalStateException("cluster gone"));
     ObjectNode in = json.createObjectNode();
     ObjectNode command = in.putObject("command");
     command.put("id", spec.commandId());

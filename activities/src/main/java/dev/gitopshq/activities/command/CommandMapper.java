@@ -29,7 +29,9 @@ public interface CommandMapper {
           + " target_name, params, reason, requester_id, requester_type, requester_name,"
           + " break_glass, break_glass_justification, status, created_at, updated_at)"
           + " values (#{id}, #{orgId}, #{clusterId}, #{type}, #{targetNamespace}, #{targetKind},"
-          + " #{targetName}, #{params,typeHandler=" + MAP + "}, #{reason}, #{requesterId},"
+          + " #{targetName}, #{params,typeHandler="
+          + MAP
+          + "}, #{reason}, #{requesterId},"
           + " #{requesterType}, #{requesterName}, #{breakGlass}, #{breakGlassJustification},"
           + " #{status}, #{createdAt}, #{updatedAt})")
   void insert(CommandRow command);
@@ -78,7 +80,9 @@ public interface CommandMapper {
 
   @Update(
       "update commands set policy_name = #{policy}, policy_version = #{version},"
-          + " policy_sha256 = #{sha256}, decision_outcome = #{outcome}, decision_reasons = #{reasons,typeHandler=" + LIST + "},"
+          + " policy_sha256 = #{sha256}, decision_outcome = #{outcome}, decision_reasons = #{reasons,typeHandler="
+          + LIST
+          + "},"
           + " updated_at = #{now} where org_id = #{orgId} and id = #{id}")
   int recordDecision(
       @Param("orgId") UUID orgId,
@@ -172,8 +176,8 @@ public interface CommandMapper {
       @Param("now") Instant now);
 
   /**
-   * {@link #takeTaskTokenRow}, unwrapped. (A bare {@code byte[]} result would be read by MyBatis
-   * as an array of rows, hence the wrapper record.)
+   * {@link #takeTaskTokenRow}, unwrapped. (A bare {@code byte[]} result would be read by MyBatis as
+   * an array of rows, hence the wrapper record.)
    */
   default Optional<byte[]> takeTaskToken(UUID orgId, UUID clusterId, UUID id, Instant now) {
     return takeTaskTokenRow(orgId, clusterId, id, now).map(TaskToken::token);

@@ -67,7 +67,11 @@ public final class SecretBox {
       c.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, nonce));
       c.updateAAD(aad(context));
       byte[] ct = c.doFinal(plaintext);
-      return ByteBuffer.allocate(1 + NONCE_BYTES + ct.length).put(VERSION).put(nonce).put(ct).array();
+      return ByteBuffer.allocate(1 + NONCE_BYTES + ct.length)
+          .put(VERSION)
+          .put(nonce)
+          .put(ct)
+          .array();
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("AES-GCM is not available", e);
     }
@@ -91,7 +95,8 @@ public final class SecretBox {
       c.updateAAD(aad(context));
       return c.doFinal(sealed, 1 + NONCE_BYTES, sealed.length - 1 - NONCE_BYTES);
     } catch (AEADBadTagException e) {
-      throw new SecretBoxException("the sealed value does not verify (wrong key, wrong context or tampered)");
+      throw new SecretBoxException(
+          "the sealed value does not verify (wrong key, wrong context or tampered)");
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("AES-GCM is not available", e);
     }

@@ -24,12 +24,16 @@ public interface BindingMapper {
           + " and kb.org_id = b.org_id and kb.id = b.source_id";
 
   @Select(
-      "select " + COLUMNS + FROM
+      "select "
+          + COLUMNS
+          + FROM
           + " where b.org_id = #{orgId} and b.project_id = #{projectId} order by b.name")
   List<BindingRow> list(@Param("orgId") UUID orgId, @Param("projectId") UUID projectId);
 
   @Select(
-      "select " + COLUMNS + FROM
+      "select "
+          + COLUMNS
+          + FROM
           + " where b.org_id = #{orgId} and b.project_id = #{projectId} and b.name = #{name}")
   Optional<BindingRow> findByName(
       @Param("orgId") UUID orgId, @Param("projectId") UUID projectId, @Param("name") String name);

@@ -44,19 +44,25 @@ public interface ChartMapper {
 
   /** Every version of every chart of the organization. */
   @Select(
-      "select " + VERSION_COLUMNS + " from chart_versions v join charts c"
+      "select "
+          + VERSION_COLUMNS
+          + " from chart_versions v join charts c"
           + " on c.org_id = v.org_id and c.id = v.chart_id where v.org_id = #{orgId}"
           + " order by c.name, v.created_at desc")
   List<ChartVersionRow> allVersions(@Param("orgId") UUID orgId);
 
   @Select(
-      "select " + VERSION_COLUMNS + " from chart_versions v join charts c"
+      "select "
+          + VERSION_COLUMNS
+          + " from chart_versions v join charts c"
           + " on c.org_id = v.org_id and c.id = v.chart_id"
           + " where v.org_id = #{orgId} and v.chart_id = #{chartId} order by v.created_at desc")
   List<ChartVersionRow> versions(@Param("orgId") UUID orgId, @Param("chartId") UUID chartId);
 
   @Select(
-      "select " + VERSION_COLUMNS + " from chart_versions v join charts c"
+      "select "
+          + VERSION_COLUMNS
+          + " from chart_versions v join charts c"
           + " on c.org_id = v.org_id and c.id = v.chart_id"
           + " where v.org_id = #{orgId} and v.chart_id = #{chartId} and v.version = #{version}")
   Optional<ChartVersionRow> findVersion(

@@ -16,7 +16,8 @@ import org.apache.ibatis.annotations.Update;
 public interface EnvironmentMapper {
   String COLUMNS = "id, org_id, name, position, description, created_at";
 
-  @Select("select " + COLUMNS + " from environments where org_id = #{orgId} order by position, name")
+  @Select(
+      "select " + COLUMNS + " from environments where org_id = #{orgId} order by position, name")
   List<EnvironmentRow> list(@Param("orgId") UUID orgId);
 
   @Select("select " + COLUMNS + " from environments where org_id = #{orgId} and name = #{name}")
@@ -39,7 +40,8 @@ public interface EnvironmentMapper {
   int shiftFrom(@Param("orgId") UUID orgId, @Param("position") int position);
 
   @Update("update environments set position = #{position} where org_id = #{orgId} and id = #{id}")
-  int setPosition(@Param("orgId") UUID orgId, @Param("id") UUID id, @Param("position") int position);
+  int setPosition(
+      @Param("orgId") UUID orgId, @Param("id") UUID id, @Param("position") int position);
 
   @Update(
       "update environments set description = #{description} where org_id = #{orgId} and id = #{id}")

@@ -39,22 +39,23 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The delivery generation activities: plan a project revision into units stored in PostgreSQL,
- * render batches of them into the repository's object store, commit the assembled {@code
- * rendered/} tree on main.
+ * render batches of them into the repository's object store, commit the assembled {@code rendered/}
+ * tree on main.
  *
  * <p>Nothing large crosses Temporal: unit inputs live in {@code generation_units}, rendered files
  * are Git blobs and trees as soon as they exist, and only ids and counts are returned.
  *
  * <p>Ordering: every step that decides holds the project's row lock, and a generation whose
- * revision is not newer than the project's generated revision is superseded, so an older
- * generation finishing late never overwrites a newer delivery.
+ * revision is not newer than the project's generated revision is superseded, so an older generation
+ * finishing late never overwrites a newer delivery.
  */
 public class GenerationActivitiesImpl implements GenerationActivities {
   /** How many units one render activity takes. */
   public static final int DEFAULT_BATCH_SIZE = 25;
 
   /** The author of every delivery commit. */
-  public static final Ident GENERATOR = new Ident("GitOpsHQ delivery generator", "delivery@gitopshq.invalid");
+  public static final Ident GENERATOR =
+      new Ident("GitOpsHQ delivery generator", "delivery@gitopshq.invalid");
 
   static final String RENDERED = "rendered";
   private static final int LISTED_UNITS = 100;
@@ -91,7 +92,8 @@ public class GenerationActivitiesImpl implements GenerationActivities {
     this.tx = tx;
     this.clock = clock;
     if (batchSize < 1 || batchSize > 1000) {
-      throw new IllegalArgumentException("the delivery batch size must be between 1 and 1000, not " + batchSize);
+      throw new IllegalArgumentException(
+          "the delivery batch size must be between 1 and 1000, not " + batchSize);
     }
     this.batchSize = batchSize;
   }
@@ -112,12 +114,14 @@ public class GenerationActivitiesImpl implements GenerationActivities {
               if (p.isEmpty()) {
                 return new Planned(new GenerationPlan(null, 0, 0), null); // Deleted meanwhile.
               }
-              Optional<GenerationRow> existing = generations.findByRevision(org, project, request.revision());
+              Optional<GenerationRow> existing =
+                  generations.findByRevision(org, project, request.revision());
               if (existing.isPresent()) {
                 GenerationRow g = existing.get();
                 return GenerationResult.FAILED.equals(g.status())
                     ? new Planned(null, g.detail())
-                    : new Planned(new GenerationPlan(g.id().toString(), g.units(), g.batches()), null);
+                    : new Planned(
+                        new GenerationPlan(g.id().toString(), g.units(), g.batches()), null);
               }
               if (p.get().configRevision() > request.revision()
                   || p.get().generatedRevision() >= request.revision()) {
@@ -133,23 +137,53 @@ public class GenerationActivitiesImpl implements GenerationActivities {
                 units = DeliveryPlanner.plan(snapshots.apply(org, project));
               } catch (PlanException e) {
                 generations.insert(
-                    new GenerationRow(id, org, project, request.revision(), configCommit, GenerationResult.FAILED,
-                        0, 0, 0, null, request.trigger(), request.actor(), e.getMessage(), now, now));
+                    new GenerationRow(
+                        id,
+                        org,
+                        project,
+                        request.revision(),
+                        configCommit,
+                        GenerationResult.FAILED,
+                        0,
+                        0,
+                        0,
+                        null,
+                        request.trigger(),
+                        request.actor(),
+                        e.getMessage(),
+                        now,
+                        now));
                 auditFailed(org, project, id, request.revision(), e.getMessage());
                 return new Planned(null, e.getMessage());
               }
               int batches = (units.size() + batchSize - 1) / batchSize;
               generations.insert(
-                  new GenerationRow(id, org, project, request.revision(), configCommit, "rendering",
-                      units.size(), batches, 0, null, request.trigger(), request.actor(), "", now, null));
+                  new GenerationRow(
+                      id,
+                      org,
+                      project,
+                      request.revision(),
+                      configCommit,
+                      "rendering",
+                      units.size(),
+                      batches,
+                      0,
+                      null,
+                      request.trigger(),
+                      request.actor(),
+                      "",
+                      now,
+                      null));
               for (int i = 0; i < units.size(); i++) {
                 Unit u = units.get(i);
-                generations.insertUnit(org, id, new GenerationUnitRow(i, i / batchSize, u.path(), toJson(u), null));
+                generations.insertUnit(
+                    org, id, new GenerationUnitRow(i, i / batchSize, u.path(), toJson(u), null));
               }
               return new Planned(new GenerationPlan(id.toString(), units.size(), batches), null);
             });
     if (planned.failure() != null) {
-      throw ApplicationFailure.newNonRetryableFailure(planned.failure(), DeliveryGenerationWorkflowImpl.PLAN_FAILED);
+      throw ApplicationFailure.newNonRetryableFailure(
+          planned.failure(), DeliveryGenerationWorkflowImpl.PLAN_FAILED);
     }
     return planned.plan();
   }
@@ -160,7 +194,10 @@ public class GenerationActivitiesImpl implements GenerationActivities {
   public int render(String orgId, String generationId, int batch) {
     UUID org = UUID.fromString(orgId);
     UUID id = UUID.fromString(generationId);
-    GenerationRow g = generations.find(org, id).orElseThrow(() -> new IllegalStateException("generation " + id + " is gone"));
+    GenerationRow g =
+        generations
+            .find(org, id)
+            .orElseThrow(() -> new IllegalStateException("generation " + id + " is gone"));
     int rendered = 0;
     for (GenerationUnitRow row : generations.batch(org, id, batch)) {
       if (row.treeId() != null) {
@@ -171,7 +208,8 @@ public class GenerationActivitiesImpl implements GenerationActivities {
       try {
         files = renderer.render(unit, digest -> chart(org, digest));
       } catch (RenderException e) {
-        throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), DeliveryGenerationWorkflowImpl.RENDER_FAILED);
+        throw ApplicationFailure.newNonRetryableFailure(
+            e.getMessage(), DeliveryGenerationWorkflowImpl.RENDER_FAILED);
       }
       ObjectId tree = repos.writeTree(org, g.projectId(), files);
       generations.setTree(org, id, row.idx(), tree.name());
@@ -187,9 +225,13 @@ public class GenerationActivitiesImpl implements GenerationActivities {
       return cached;
     }
     byte[] archive =
-        chartVersions.archiveByDigest(org, digest)
+        chartVersions
+            .archiveByDigest(org, digest)
             .map(ChartArchiveRow::archive)
-            .orElseThrow(() -> new RenderException("the chart archive with digest " + digest + " is not in the registry"));
+            .orElseThrow(
+                () ->
+                    new RenderException(
+                        "the chart archive with digest " + digest + " is not in the registry"));
     if (charts.size() >= CHART_CACHE) {
       charts.clear();
     }
@@ -210,17 +252,28 @@ public class GenerationActivitiesImpl implements GenerationActivities {
     try {
       return tx.execute(
           t -> {
-            GenerationRow g = generations.find(org, id).orElseThrow(() -> new IllegalStateException("generation " + id + " is gone"));
+            GenerationRow g =
+                generations
+                    .find(org, id)
+                    .orElseThrow(() -> new IllegalStateException("generation " + id + " is gone"));
             if (isFinal(g.status())) {
               return resultOf(g);
             }
             GenerationMapper.ProjectRevisions p =
-                generations.lockProject(org, g.projectId()).orElseThrow(() -> new IllegalStateException("project is gone"));
+                generations
+                    .lockProject(org, g.projectId())
+                    .orElseThrow(() -> new IllegalStateException("project is gone"));
             Instant now = clock.instant();
             if (p.generatedRevision() >= g.revision()) {
-              String detail = "revision " + g.revision() + " was superseded: revision " + p.generatedRevision() + " is already delivered";
+              String detail =
+                  "revision "
+                      + g.revision()
+                      + " was superseded: revision "
+                      + p.generatedRevision()
+                      + " is already delivered";
               generations.finish(org, id, GenerationResult.SUPERSEDED, 0, null, detail, now);
-              return new GenerationResult(generationId, GenerationResult.SUPERSEDED, null, g.units(), 0, detail);
+              return new GenerationResult(
+                  generationId, GenerationResult.SUPERSEDED, null, g.units(), 0, detail);
             }
             List<GenerationUnitRow> units = generations.trees(org, id);
             List<TreeEdit> edits = new ArrayList<>();
@@ -233,11 +286,14 @@ public class GenerationActivitiesImpl implements GenerationActivities {
               ObjectId tree = ObjectId.fromString(u.treeId());
               edits.add(TreeEdit.tree(u.path(), tree));
               String rel = u.path().substring(RENDERED.length() + 1);
-              repos.listFiles(org, g.projectId(), tree, "").forEach((f, blob) -> after.put(rel + "/" + f, blob));
+              repos
+                  .listFiles(org, g.projectId(), tree, "")
+                  .forEach((f, blob) -> after.put(rel + "/" + f, blob));
             }
             Optional<ObjectId> head = repos.head(org, g.projectId(), ProjectRepos.MAIN);
             SortedMap<String, ObjectId> before =
-                head.map(h -> repos.listFiles(org, g.projectId(), h, RENDERED)).orElseGet(TreeMap::new);
+                head.map(h -> repos.listFiles(org, g.projectId(), h, RENDERED))
+                    .orElseGet(TreeMap::new);
             Changes changes = Changes.between(before, after);
 
             if (changes.isEmpty()) {
@@ -246,17 +302,27 @@ public class GenerationActivitiesImpl implements GenerationActivities {
               generations.finish(org, id, GenerationResult.UNCHANGED, 0, at, detail, now);
               generations.markGenerated(org, g.projectId(), g.revision());
               generations.pruneUnits(org, g.projectId(), g.revision());
-              return new GenerationResult(generationId, GenerationResult.UNCHANGED, at, g.units(), 0, detail);
+              return new GenerationResult(
+                  generationId, GenerationResult.UNCHANGED, at, g.units(), 0, detail);
             }
             CommitResult c =
-                repos.commit(org, g.projectId(), ProjectRepos.MAIN, null, edits, GENERATOR, message(p.name(), g, changes));
+                repos.commit(
+                    org,
+                    g.projectId(),
+                    ProjectRepos.MAIN,
+                    null,
+                    edits,
+                    GENERATOR,
+                    message(p.name(), g, changes));
             written[0] = new Written(null, c.commit(), c.previous());
             String detail = changes.summary(g.units());
-            generations.finish(org, id, GenerationResult.COMMITTED, c.changedPaths(), c.commitName(), detail, now);
+            generations.finish(
+                org, id, GenerationResult.COMMITTED, c.changedPaths(), c.commitName(), detail, now);
             generations.markGenerated(org, g.projectId(), g.revision());
             generations.pruneUnits(org, g.projectId(), g.revision());
             for (String[] envTenant : changes.tenantEnvironments()) {
-              generations.recordGenerated(org, g.projectId(), envTenant[0], envTenant[1], c.commitName(), now);
+              generations.recordGenerated(
+                  org, g.projectId(), envTenant[0], envTenant[1], c.commitName(), now);
             }
             Map<String, Object> d = new LinkedHashMap<>();
             d.put("project", p.name());
@@ -265,8 +331,20 @@ public class GenerationActivitiesImpl implements GenerationActivities {
             d.put("units", g.units());
             d.put("changedUnits", changes.units().size());
             d.put("changedFiles", c.changedPaths());
-            audit.record(org, Actor.system("delivery-generator"), "delivery.generated", "project", g.projectId().toString(), d);
-            return new GenerationResult(generationId, GenerationResult.COMMITTED, c.commitName(), g.units(), c.changedPaths(), detail);
+            audit.record(
+                org,
+                Actor.system("delivery-generator"),
+                "delivery.generated",
+                "project",
+                g.projectId().toString(),
+                d);
+            return new GenerationResult(
+                generationId,
+                GenerationResult.COMMITTED,
+                c.commitName(),
+                g.units(),
+                c.changedPaths(),
+                detail);
           });
     } catch (RuntimeException e) {
       Written w = written[0];
@@ -287,12 +365,16 @@ public class GenerationActivitiesImpl implements GenerationActivities {
     UUID id = UUID.fromString(generationId);
     return tx.execute(
         t -> {
-          GenerationRow g = generations.find(org, id).orElseThrow(() -> new IllegalStateException("generation " + id + " is gone"));
+          GenerationRow g =
+              generations
+                  .find(org, id)
+                  .orElseThrow(() -> new IllegalStateException("generation " + id + " is gone"));
           if (!isFinal(g.status())) {
             generations.finish(org, id, GenerationResult.FAILED, 0, null, reason, clock.instant());
             auditFailed(org, g.projectId(), id, g.revision(), reason);
           }
-          return new GenerationResult(generationId, GenerationResult.FAILED, null, g.units(), 0, reason);
+          return new GenerationResult(
+              generationId, GenerationResult.FAILED, null, g.units(), 0, reason);
         });
   }
 
@@ -301,23 +383,44 @@ public class GenerationActivitiesImpl implements GenerationActivities {
     d.put("generation", generation.toString());
     d.put("revision", revision);
     d.put("reason", reason);
-    audit.record(org, Actor.system("delivery-generator"), "delivery.failed", "project", project.toString(), d);
+    audit.record(
+        org,
+        Actor.system("delivery-generator"),
+        "delivery.failed",
+        "project",
+        project.toString(),
+        d);
   }
 
   static boolean isFinal(String status) {
-    return Set.of(GenerationResult.COMMITTED, GenerationResult.UNCHANGED, GenerationResult.SUPERSEDED, GenerationResult.FAILED)
+    return Set.of(
+            GenerationResult.COMMITTED,
+            GenerationResult.UNCHANGED,
+            GenerationResult.SUPERSEDED,
+            GenerationResult.FAILED)
         .contains(status);
   }
 
   private static GenerationResult resultOf(GenerationRow g) {
-    return new GenerationResult(g.id().toString(), g.status(), g.commit(), g.units(), g.changedPaths(), g.detail());
+    return new GenerationResult(
+        g.id().toString(), g.status(), g.commit(), g.units(), g.changedPaths(), g.detail());
   }
 
   private String message(String project, GenerationRow g, Changes changes) {
-    String config = g.configCommit().isEmpty() ? "none" : g.configCommit().substring(0, Math.min(12, g.configCommit().length()));
-    StringBuilder body = new StringBuilder("Rendered revision ").append(g.revision())
-        .append(" (config ").append(config)
-        .append("), triggered by ").append(g.trigger()).append(" from ").append(g.actor()).append(".\n\n");
+    String config =
+        g.configCommit().isEmpty()
+            ? "none"
+            : g.configCommit().substring(0, Math.min(12, g.configCommit().length()));
+    StringBuilder body =
+        new StringBuilder("Rendered revision ")
+            .append(g.revision())
+            .append(" (config ")
+            .append(config)
+            .append("), triggered by ")
+            .append(g.trigger())
+            .append(" from ")
+            .append(g.actor())
+            .append(".\n\n");
     int listed = 0;
     for (Map.Entry<String, String> e : changes.units().entrySet()) {
       if (listed++ == LISTED_UNITS) {
@@ -332,7 +435,12 @@ public class GenerationActivitiesImpl implements GenerationActivities {
     scope.put("tenants", String.join(",", changes.tenants()));
     scope.put("services", String.join(",", changes.services()));
     return new CommitMessage(
-            "Deliver revision " + g.revision() + " of " + project + ": " + changes.summary(g.units()),
+            "Deliver revision "
+                + g.revision()
+                + " of "
+                + project
+                + ": "
+                + changes.summary(g.units()),
             body.toString(),
             "delivery generator, for " + g.actor() + " (" + g.trigger() + ")",
             scope,

@@ -25,21 +25,24 @@ public interface GenerationMapper {
       "select name, config_revision, generated_revision from projects"
           + " where org_id = #{orgId} and id = #{projectId} for update")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
-  Optional<ProjectRevisions> lockProject(@Param("orgId") UUID orgId, @Param("projectId") UUID projectId);
+  Optional<ProjectRevisions> lockProject(
+      @Param("orgId") UUID orgId, @Param("projectId") UUID projectId);
 
   @Update(
       "update projects set generated_revision = greatest(generated_revision, #{revision})"
           + " where org_id = #{orgId} and id = #{projectId}")
   int markGenerated(
-      @Param("orgId") UUID orgId, @Param("projectId") UUID projectId, @Param("revision") long revision);
+      @Param("orgId") UUID orgId,
+      @Param("projectId") UUID projectId,
+      @Param("revision") long revision);
 
   /** A project whose newest configuration revision has no generation yet. */
   record Pending(UUID orgId, UUID projectId, long revision) {}
 
   /**
-   * Projects, across organizations, whose newest revision was never planned: their generation
-   * did not start (Temporal was unreachable after the change was committed). The catch-up sweep
-   * reads this on behalf of every organization, as the hub's other sweeps do.
+   * Projects, across organizations, whose newest revision was never planned: their generation did
+   * not start (Temporal was unreachable after the change was committed). The catch-up sweep reads
+   * this on behalf of every organization, as the hub's other sweeps do.
    */
   @Select(
       "select p.org_id, p.id as project_id, p.config_revision as revision from projects p"
@@ -67,14 +70,20 @@ public interface GenerationMapper {
   Optional<GenerationRow> find(@Param("orgId") UUID orgId, @Param("id") UUID id);
 
   @Select(
-      "select " + COLUMNS + " from generations"
+      "select "
+          + COLUMNS
+          + " from generations"
           + " where org_id = #{orgId} and project_id = #{projectId} and revision = #{revision}")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   Optional<GenerationRow> findByRevision(
-      @Param("orgId") UUID orgId, @Param("projectId") UUID projectId, @Param("revision") long revision);
+      @Param("orgId") UUID orgId,
+      @Param("projectId") UUID projectId,
+      @Param("revision") long revision);
 
   @Select(
-      "select " + COLUMNS + " from generations where org_id = #{orgId} and project_id = #{projectId}"
+      "select "
+          + COLUMNS
+          + " from generations where org_id = #{orgId} and project_id = #{projectId}"
           + " order by revision desc limit #{limit}")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<GenerationRow> list(
@@ -96,21 +105,26 @@ public interface GenerationMapper {
       "insert into generation_units (org_id, generation_id, idx, batch, path, input)"
           + " values (#{orgId}, #{generationId}, #{u.idx}, #{u.batch}, #{u.path}, #{u.input}::jsonb)")
   void insertUnit(
-      @Param("orgId") UUID orgId, @Param("generationId") UUID generationId, @Param("u") GenerationUnitRow unit);
+      @Param("orgId") UUID orgId,
+      @Param("generationId") UUID generationId,
+      @Param("u") GenerationUnitRow unit);
 
   @Select(
       "select idx, batch, path, input::text as input, tree_id from generation_units"
           + " where org_id = #{orgId} and generation_id = #{generationId} and batch = #{batch} order by idx")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<GenerationUnitRow> batch(
-      @Param("orgId") UUID orgId, @Param("generationId") UUID generationId, @Param("batch") int batch);
+      @Param("orgId") UUID orgId,
+      @Param("generationId") UUID generationId,
+      @Param("batch") int batch);
 
   /** Every unit's path and tree, without the inputs. */
   @Select(
       "select idx, batch, path, null as input, tree_id from generation_units"
           + " where org_id = #{orgId} and generation_id = #{generationId} order by idx")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
-  List<GenerationUnitRow> trees(@Param("orgId") UUID orgId, @Param("generationId") UUID generationId);
+  List<GenerationUnitRow> trees(
+      @Param("orgId") UUID orgId, @Param("generationId") UUID generationId);
 
   @Update(
       "update generation_units set tree_id = #{treeId}"
@@ -127,7 +141,9 @@ public interface GenerationMapper {
           + " (select id from generations where org_id = #{orgId} and project_id = #{projectId}"
           + " and revision < #{keepFrom})")
   int pruneUnits(
-      @Param("orgId") UUID orgId, @Param("projectId") UUID projectId, @Param("keepFrom") long keepFrom);
+      @Param("orgId") UUID orgId,
+      @Param("projectId") UUID projectId,
+      @Param("keepFrom") long keepFrom);
 
   /** Records that a tenant-environment's generated output changed in {@code commit}. */
   @Insert(

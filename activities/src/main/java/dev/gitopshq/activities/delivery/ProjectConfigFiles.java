@@ -49,7 +49,8 @@ public final class ProjectConfigFiles {
   public static final int FORMAT = 1;
 
   /** Scope order: the precedence of HQ variables, lowest first. */
-  public static final List<String> SCOPES = List.of("org", "project", "environment", "tenant", "service");
+  public static final List<String> SCOPES =
+      List.of("org", "project", "environment", "tenant", "service");
 
   private static final ObjectMapper YAML =
       new ObjectMapper(
@@ -63,7 +64,9 @@ public final class ProjectConfigFiles {
 
   private ProjectConfigFiles() {}
 
-  /** The files, by path relative to the repository root (every path starts with {@code config/}). */
+  /**
+   * The files, by path relative to the repository root (every path starts with {@code config/}).
+   */
   public static SortedMap<String, byte[]> files(ProjectSnapshot s) {
     SortedMap<String, byte[]> out = new TreeMap<>();
 

@@ -6,11 +6,11 @@ import java.util.UUID;
 
 /**
  * Everything the delivery generator needs to know about a project at one configuration revision,
- * read from PostgreSQL in one transaction: the project's environments (in the organization's
- * order) with their clusters, its tenants, workloads, tenant-environment values, every HQ variable
- * that applies to it (organization-scoped ones included) and its bindings with the files of their
- * bases and bundles. Serialized into {@code config/} of the project's repository and planned into
- * units by {@link dev.gitopshq.activities.render.DeliveryPlanner}.
+ * read from PostgreSQL in one transaction: the project's environments (in the organization's order)
+ * with their clusters, its tenants, workloads, tenant-environment values, every HQ variable that
+ * applies to it (organization-scoped ones included) and its bindings with the files of their bases
+ * and bundles. Serialized into {@code config/} of the project's repository and planned into units
+ * by {@link dev.gitopshq.activities.render.DeliveryPlanner}.
  *
  * <p>All names are RFC 1123 labels (checked by the API), so they are safe path segments.
  */
@@ -106,8 +106,8 @@ public record ProjectSnapshot(
   public record Target(String tenant, String environment) {}
 
   /**
-   * A JSON merge patch (RFC 7386) for the resources of a binding that match {@code kind} and
-   * {@code name} ({@code name} empty or null: every resource of that kind).
+   * A JSON merge patch (RFC 7386) for the resources of a binding that match {@code kind} and {@code
+   * name} ({@code name} empty or null: every resource of that kind).
    */
   public record Overlay(String kind, String name, Map<String, Object> patch) {}
 }

@@ -56,7 +56,8 @@ public class ProjectSnapshots {
    */
   public ProjectSnapshot load(UUID orgId, UUID projectId) {
     return find(orgId, projectId)
-        .orElseThrow(() -> new IllegalArgumentException("no project " + projectId + " in org " + orgId));
+        .orElseThrow(
+            () -> new IllegalArgumentException("no project " + projectId + " in org " + orgId));
   }
 
   private ProjectSnapshot load(ProjectRow p) {
@@ -87,7 +88,11 @@ public class ProjectSnapshots {
             .map(
                 w ->
                     new Workload(
-                        w.name(), w.chart(), w.chartVersion(), w.chartDigest(), w.valueMap(),
+                        w.name(),
+                        w.chart(),
+                        w.chartVersion(),
+                        w.chartDigest(),
+                        w.valueMap(),
                         w.imageTagPath()))
             .toList();
 
@@ -116,7 +121,8 @@ public class ProjectSnapshots {
       SourceRow source =
           sources
               .findById(kind, orgId, b.sourceId())
-              .orElseThrow(() -> new IllegalStateException("binding " + b.name() + " has no source"));
+              .orElseThrow(
+                  () -> new IllegalStateException("binding " + b.name() + " has no source"));
       bindingList.add(
           new Binding(
               b.name(),
@@ -129,8 +135,16 @@ public class ProjectSnapshots {
     }
 
     return new ProjectSnapshot(
-        orgId, projectId, p.name(), p.configRevision(), envs, tenantNames, workloadList, values,
-        vars, bindingList);
+        orgId,
+        projectId,
+        p.name(),
+        p.configRevision(),
+        envs,
+        tenantNames,
+        workloadList,
+        values,
+        vars,
+        bindingList);
   }
 
   private static Variable variable(VariableRow v) {

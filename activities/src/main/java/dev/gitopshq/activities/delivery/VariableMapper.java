@@ -26,7 +26,10 @@ public interface VariableMapper {
   List<VariableRow> listOrg(@Param("orgId") UUID orgId);
 
   @Select(
-      "select " + COLUMNS + FROM + " where v.org_id = #{orgId} and v.project_id = #{projectId}"
+      "select "
+          + COLUMNS
+          + FROM
+          + " where v.org_id = #{orgId} and v.project_id = #{projectId}"
           + ORDER)
   List<VariableRow> listProject(@Param("orgId") UUID orgId, @Param("projectId") UUID projectId);
 

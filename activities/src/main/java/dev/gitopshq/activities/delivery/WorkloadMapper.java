@@ -22,12 +22,16 @@ public interface WorkloadMapper {
           + " join chart_versions v on v.chart_id = w.chart_id and v.version = w.chart_version";
 
   @Select(
-      "select " + COLUMNS + FROM
+      "select "
+          + COLUMNS
+          + FROM
           + " where w.org_id = #{orgId} and w.project_id = #{projectId} order by w.name")
   List<WorkloadRow> list(@Param("orgId") UUID orgId, @Param("projectId") UUID projectId);
 
   @Select(
-      "select " + COLUMNS + FROM
+      "select "
+          + COLUMNS
+          + FROM
           + " where w.org_id = #{orgId} and w.project_id = #{projectId} and w.name = #{name}")
   Optional<WorkloadRow> findByName(
       @Param("orgId") UUID orgId, @Param("projectId") UUID projectId, @Param("name") String name);
@@ -66,13 +70,17 @@ public interface WorkloadMapper {
           + " join environments e on e.org_id = tv.org_id and e.id = tv.environment_id";
 
   @Select(
-      "select " + VALUE_COLUMNS + VALUE_FROM
+      "select "
+          + VALUE_COLUMNS
+          + VALUE_FROM
           + " where tv.org_id = #{orgId} and tv.project_id = #{projectId}"
           + " order by w.name, t.name, e.position, e.name")
   List<TenantValuesRow> values(@Param("orgId") UUID orgId, @Param("projectId") UUID projectId);
 
   @Select(
-      "select " + VALUE_COLUMNS + VALUE_FROM
+      "select "
+          + VALUE_COLUMNS
+          + VALUE_FROM
           + " where tv.org_id = #{orgId} and tv.workload_id = #{workloadId}"
           + " and tv.tenant_id = #{tenantId} and tv.environment_id = #{environmentId}")
   Optional<TenantValuesRow> findValues(

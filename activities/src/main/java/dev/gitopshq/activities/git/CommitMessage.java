@@ -4,9 +4,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The structured message of every commit the hub writes: a readable description as the subject,
- * an optional body, and trailers stating who made the change, what it touched and what kind of
- * change it was.
+ * The structured message of every commit the hub writes: a readable description as the subject, an
+ * optional body, and trailers stating who made the change, what it touched and what kind of change
+ * it was.
  *
  * <pre>
  * Set values of web for acme in production
@@ -38,10 +38,12 @@ public record CommitMessage(
       b.append(body.strip()).append("\n\n");
     }
     b.append(AUTHOR).append(": ").append(oneLine(author)).append('\n');
-    b.append(SCOPE).append(": ")
-        .append(scope.entrySet().stream()
-            .map(e -> e.getKey() + "=" + oneLine(e.getValue()))
-            .collect(Collectors.joining(" ")))
+    b.append(SCOPE)
+        .append(": ")
+        .append(
+            scope.entrySet().stream()
+                .map(e -> e.getKey() + "=" + oneLine(e.getValue()))
+                .collect(Collectors.joining(" ")))
         .append('\n');
     b.append(CHANGE).append(": ").append(oneLine(change)).append('\n');
     return b.toString();

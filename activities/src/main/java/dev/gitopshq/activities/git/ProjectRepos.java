@@ -96,7 +96,8 @@ public final class ProjectRepos implements AutoCloseable {
       if (!exists(orgId, projectId)) {
         try {
           Files.createDirectories(dir.getParent());
-          try (Repository r = new FileRepositoryBuilder().setGitDir(dir.toFile()).setBare().build()) {
+          try (Repository r =
+              new FileRepositoryBuilder().setGitDir(dir.toFile()).setBare().build()) {
             r.create(true);
             RefUpdate head = r.updateRef(Constants.HEAD);
             head.disableRefLog();
@@ -132,7 +133,11 @@ public final class ProjectRepos implements AutoCloseable {
         dir,
         d -> {
           try {
-            return new FileRepositoryBuilder().setGitDir(d.toFile()).setBare().setMustExist(true).build();
+            return new FileRepositoryBuilder()
+                .setGitDir(d.toFile())
+                .setBare()
+                .setMustExist(true)
+                .build();
           } catch (IOException e) {
             throw new UncheckedIOException("cannot open the repository at " + d, e);
           }
@@ -234,7 +239,11 @@ public final class ProjectRepos implements AutoCloseable {
       ObjectId head = ref == null ? null : ref.getObjectId();
       if (expectedHead != null && !expectedHead.equals(head == null ? ObjectId.zeroId() : head)) {
         throw new ConcurrentChangeException(
-            "branch " + branch + " moved: expected " + expectedHead.name() + ", found "
+            "branch "
+                + branch
+                + " moved: expected "
+                + expectedHead.name()
+                + ", found "
                 + (head == null ? "no branch" : head.name()));
       }
       SortedMap<String, Entry> before =
@@ -299,13 +308,14 @@ public final class ProjectRepos implements AutoCloseable {
   }
 
   /**
-   * Moves {@code branch} back from {@code current} to {@code previous} (or deletes it when
-   * previous is null): undoes a commit whose database half failed. Does nothing when the branch
-   * has moved on since.
+   * Moves {@code branch} back from {@code current} to {@code previous} (or deletes it when previous
+   * is null): undoes a commit whose database half failed. Does nothing when the branch has moved on
+   * since.
    *
    * @return true when the branch was moved back
    */
-  public boolean undo(UUID orgId, UUID projectId, String branch, ObjectId current, ObjectId previous) {
+  public boolean undo(
+      UUID orgId, UUID projectId, String branch, ObjectId current, ObjectId previous) {
     String refName = refName(branch);
     Repository repo = open(orgId, projectId);
     // Taking the branch's turn keeps a commit of this process from holding the ref's lock file
@@ -330,7 +340,8 @@ public final class ProjectRepos implements AutoCloseable {
   }
 
   private ReentrantLock branchLock(UUID orgId, UUID projectId, String refName) {
-    return branchLocks.computeIfAbsent(dir(orgId, projectId) + " " + refName, k -> new ReentrantLock());
+    return branchLocks.computeIfAbsent(
+        dir(orgId, projectId) + " " + refName, k -> new ReentrantLock());
   }
 
   /**
@@ -343,7 +354,9 @@ public final class ProjectRepos implements AutoCloseable {
     try (ObjectInserter inserter = repo.newObjectInserter()) {
       for (Map.Entry<String, byte[]> f : files.entrySet()) {
         String path = RepoPaths.requireSafe(f.getKey());
-        entries.put(path, new Entry(FileMode.REGULAR_FILE, inserter.insert(Constants.OBJ_BLOB, f.getValue())));
+        entries.put(
+            path,
+            new Entry(FileMode.REGULAR_FILE, inserter.insert(Constants.OBJ_BLOB, f.getValue())));
       }
       ObjectId tree = writeTree(inserter, entries);
       inserter.flush();
@@ -376,10 +389,13 @@ public final class ProjectRepos implements AutoCloseable {
    * The regular files under {@code prefix} in a commit or tree, keyed by their path relative to
    * {@code prefix} (empty prefix: the whole tree), in path order.
    */
-  public SortedMap<String, byte[]> readFiles(UUID orgId, UUID projectId, ObjectId commitOrTree, String prefix) {
+  public SortedMap<String, byte[]> readFiles(
+      UUID orgId, UUID projectId, ObjectId commitOrTree, String prefix) {
     Repository repo = open(orgId, projectId);
-    try (ObjectReader reader = repo.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
-      ObjectId tree = walk.parseAny(commitOrTree) instanceof RevCommit c ? c.getTree() : commitOrTree;
+    try (ObjectReader reader = repo.newObjectReader();
+        RevWalk walk = new RevWalk(reader)) {
+      ObjectId tree =
+          walk.parseAny(commitOrTree) instanceof RevCommit c ? c.getTree() : commitOrTree;
       SortedMap<String, byte[]> out = new TreeMap<>();
       String base = prefix.isEmpty() ? "" : prefix.endsWith("/") ? prefix : prefix + "/";
       for (Map.Entry<String, Entry> e : entries(reader, tree, "").entrySet()) {
@@ -397,10 +413,13 @@ public final class ProjectRepos implements AutoCloseable {
    * The regular files under {@code prefix} in a commit or tree with their blob ids, keyed by path
    * relative to {@code prefix}: what {@link #readFiles} reads, without reading the contents.
    */
-  public SortedMap<String, ObjectId> listFiles(UUID orgId, UUID projectId, ObjectId commitOrTree, String prefix) {
+  public SortedMap<String, ObjectId> listFiles(
+      UUID orgId, UUID projectId, ObjectId commitOrTree, String prefix) {
     Repository repo = open(orgId, projectId);
-    try (ObjectReader reader = repo.newObjectReader(); RevWalk walk = new RevWalk(reader)) {
-      ObjectId tree = walk.parseAny(commitOrTree) instanceof RevCommit c ? c.getTree() : commitOrTree;
+    try (ObjectReader reader = repo.newObjectReader();
+        RevWalk walk = new RevWalk(reader)) {
+      ObjectId tree =
+          walk.parseAny(commitOrTree) instanceof RevCommit c ? c.getTree() : commitOrTree;
       SortedMap<String, ObjectId> out = new TreeMap<>();
       String base = prefix.isEmpty() ? "" : prefix.endsWith("/") ? prefix : prefix + "/";
       for (Map.Entry<String, Entry> e : entries(reader, tree, "").entrySet()) {
@@ -416,7 +435,12 @@ public final class ProjectRepos implements AutoCloseable {
 
   /** A commit as the API shows it. */
   public record CommitInfo(
-      String id, String author, String authorEmail, Instant at, String message, List<String> parents) {}
+      String id,
+      String author,
+      String authorEmail,
+      Instant at,
+      String message,
+      List<String> parents) {}
 
   /** The newest {@code limit} commits of a branch, newest first; empty when it does not exist. */
   public List<CommitInfo> log(UUID orgId, UUID projectId, String branch, int limit) {
@@ -460,7 +484,13 @@ public final class ProjectRepos implements AutoCloseable {
     for (RevCommit p : c.getParents()) {
       parents.add(p.name());
     }
-    return new CommitInfo(c.name(), a.getName(), a.getEmailAddress(), a.getWhenAsInstant(), c.getFullMessage(), parents);
+    return new CommitInfo(
+        c.name(),
+        a.getName(),
+        a.getEmailAddress(),
+        a.getWhenAsInstant(),
+        c.getFullMessage(),
+        parents);
   }
 
   @Override
@@ -487,13 +517,16 @@ public final class ProjectRepos implements AutoCloseable {
     return out;
   }
 
-  private static void apply(ObjectReader reader, ObjectInserter inserter, SortedMap<String, Entry> files, TreeEdit edit)
+  private static void apply(
+      ObjectReader reader, ObjectInserter inserter, SortedMap<String, Entry> files, TreeEdit edit)
       throws IOException {
     switch (edit) {
       case TreeEdit.PutFile f -> {
         removeUnder(files, f.path());
         removeAncestors(files, f.path());
-        files.put(f.path(), new Entry(FileMode.REGULAR_FILE, inserter.insert(Constants.OBJ_BLOB, f.content())));
+        files.put(
+            f.path(),
+            new Entry(FileMode.REGULAR_FILE, inserter.insert(Constants.OBJ_BLOB, f.content())));
       }
       case TreeEdit.Delete d -> removeUnder(files, d.path());
       case TreeEdit.PutTree t -> {
@@ -503,7 +536,8 @@ public final class ProjectRepos implements AutoCloseable {
           RepoPaths.requireSafe(full);
           if (e.getValue().mode() != FileMode.REGULAR_FILE) {
             // A symbolic link could point out of a checkout; the hub writes regular files only.
-            throw new UnsafePathException(full, "must be a regular file, not a symbolic link, submodule or executable");
+            throw new UnsafePathException(
+                full, "must be a regular file, not a symbolic link, submodule or executable");
           }
         }
         if (t.path().isEmpty()) {
@@ -549,7 +583,8 @@ public final class ProjectRepos implements AutoCloseable {
     return changed;
   }
 
-  private static ObjectId writeTree(ObjectInserter inserter, SortedMap<String, Entry> files) throws IOException {
+  private static ObjectId writeTree(ObjectInserter inserter, SortedMap<String, Entry> files)
+      throws IOException {
     DirCache index = DirCache.newInCore();
     DirCacheBuilder builder = index.builder();
     for (Map.Entry<String, Entry> e : files.entrySet()) {

@@ -4,12 +4,12 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * The rule for every path a user hands the hub (a bundle's file, a base's file, an entry of a
- * chart archive): relative, forward slashes, no empty, {@code .} or {@code ..} segment, no {@code
- * .git} segment (in any case, and in the spellings Windows and macOS open as {@code .git}: with
- * trailing dots or spaces, {@code git~1}, or with characters macOS ignores), no control
- * characters. A path that passes cannot name anything outside the directory it is resolved
- * against, and no clone of the repository checks it out into its own {@code .git} directory.
+ * The rule for every path a user hands the hub (a bundle's file, a base's file, an entry of a chart
+ * archive): relative, forward slashes, no empty, {@code .} or {@code ..} segment, no {@code .git}
+ * segment (in any case, and in the spellings Windows and macOS open as {@code .git}: with trailing
+ * dots or spaces, {@code git~1}, or with characters macOS ignores), no control characters. A path
+ * that passes cannot name anything outside the directory it is resolved against, and no clone of
+ * the repository checks it out into its own {@code .git} directory.
  */
 public final class RepoPaths {
   /** The longest path accepted, in characters. */
@@ -62,9 +62,9 @@ public final class RepoPaths {
   }
 
   /**
-   * True when a checkout on some file system would open {@code segment} as {@code .git}: NTFS
-   * drops trailing dots and spaces and knows the short name {@code GIT~1}; HFS+ ignores some
-   * zero-width characters; both ignore case.
+   * True when a checkout on some file system would open {@code segment} as {@code .git}: NTFS drops
+   * trailing dots and spaces and knows the short name {@code GIT~1}; HFS+ ignores some zero-width
+   * characters; both ignore case.
    */
   private static boolean isGitDirectory(String segment) {
     String s = IGNORED_BY_HFS.matcher(segment).replaceAll("").toLowerCase(Locale.ROOT);

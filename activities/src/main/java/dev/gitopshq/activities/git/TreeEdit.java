@@ -2,7 +2,9 @@ package dev.gitopshq.activities.git;
 
 import org.eclipse.jgit.lib.ObjectId;
 
-/** One change to a branch's tree. Paths are repository-relative and checked by {@link RepoPaths}. */
+/**
+ * One change to a branch's tree. Paths are repository-relative and checked by {@link RepoPaths}.
+ */
 public sealed interface TreeEdit {
   String path();
 

@@ -24,13 +24,16 @@ public class UnsafePathException extends IllegalArgumentException {
       return "";
     }
     StringBuilder b = new StringBuilder();
-    p.codePoints().limit(200).forEach(c -> {
-      if (c < 0x20 || c == 0x7f) {
-        b.append(String.format("\\x%02x", c));
-      } else {
-        b.appendCodePoint(c);
-      }
-    });
+    p.codePoints()
+        .limit(200)
+        .forEach(
+            c -> {
+              if (c < 0x20 || c == 0x7f) {
+                b.append(String.format("\\x%02x", c));
+              } else {
+                b.appendCodePoint(c);
+              }
+            });
     return b.toString();
   }
 }

@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * An action on a kind of resource. A service-account token's scopes are permissions by their
- * {@link #scope()} names, e.g. {@code clusters:write}.
+ * An action on a kind of resource. A service-account token's scopes are permissions by their {@link
+ * #scope()} names, e.g. {@code clusters:write}.
  */
 public enum Permission {
   CLUSTERS_READ("clusters:read"),
@@ -21,8 +21,10 @@ public enum Permission {
   COMMANDS_READ("commands:read"),
   COMMANDS_CREATE("commands:create"),
   APPROVALS_READ("approvals:read"),
-  /** Organization-level delivery resources: environments, tenants, charts, bundles, bases, org
-   * variables, freeze windows. */
+  /**
+   * Organization-level delivery resources: environments, tenants, charts, bundles, bases, org
+   * variables, freeze windows.
+   */
   ORG_WRITE("org:write"),
   PROJECTS_READ("projects:read"),
   /** A project's configuration: environments, tenants, workloads, values, variables, bindings. */

@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
  * Delivers events to the notification webhook (GITOPSHQ_WEBHOOK_URL). The body is JSON; the header
  * {@code X-GitOpsHQ-Signature: sha256=<hex>} is the HMAC-SHA256 of the exact body bytes with
  * GITOPSHQ_WEBHOOK_SECRET, so a receiver can check it came from this hub. {@code
- * X-GitOpsHQ-Delivery} carries the event id: retries reuse it, so receivers can drop duplicates.
- * A non-2xx answer or a network error throws, and the calling activity retries.
+ * X-GitOpsHQ-Delivery} carries the event id: retries reuse it, so receivers can drop duplicates. A
+ * non-2xx answer or a network error throws, and the calling activity retries.
  */
 public class WebhookNotifier {
   private static final Logger log = LoggerFactory.getLogger(WebhookNotifier.class);

@@ -21,15 +21,15 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Environment freezes: stores freeze windows, keeps OPA's copy of them current, and asks the
- * {@code gitopshq.freeze} policy whether a deployment is frozen.
+ * Environment freezes: stores freeze windows, keeps OPA's copy of them current, and asks the {@code
+ * gitopshq.freeze} policy whether a deployment is frozen.
  *
  * <p>Windows are data, not input: OPA holds the organization's whole list at {@value #DATA_PATH}
  * ({@code [{id, environment, project, starts_at, ends_at, reason}]}, names with {@code ""} for
- * every one, times in RFC 3339 UTC). PostgreSQL is the source of truth; OPA's copy is written
- * after every change, by the hub's republish pass (so an OPA that restarted empty gets it back)
- * and right before every freeze decision ({@link #check}). A change made while OPA is down is
- * still stored, and reaches OPA with the next push.
+ * every one, times in RFC 3339 UTC). PostgreSQL is the source of truth; OPA's copy is written after
+ * every change, by the hub's republish pass (so an OPA that restarted empty gets it back) and right
+ * before every freeze decision ({@link #check}). A change made while OPA is down is still stored,
+ * and reaches OPA with the next push.
  */
 public class FreezeService {
   private static final Logger log = LoggerFactory.getLogger(FreezeService.class);
@@ -145,14 +145,26 @@ public class FreezeService {
             status -> {
               FreezeWindowRow row =
                   new FreezeWindowRow(
-                      UUID.randomUUID(), orgId, w.environmentId(), w.environment(),
-                      w.projectId(), w.project(), w.startsAt(), w.endsAt(), w.reason(),
-                      actor.id(), clock.instant());
+                      UUID.randomUUID(),
+                      orgId,
+                      w.environmentId(),
+                      w.environment(),
+                      w.projectId(),
+                      w.project(),
+                      w.startsAt(),
+                      w.endsAt(),
+                      w.reason(),
+                      actor.id(),
+                      clock.instant());
               windows.insert(row);
               FreezeWindowRow stored = windows.find(orgId, row.id()).orElseThrow();
               audit.record(
-                  orgId, actor, "freeze_window.created", "freeze_window",
-                  stored.id().toString(), details(stored));
+                  orgId,
+                  actor,
+                  "freeze_window.created",
+                  "freeze_window",
+                  stored.id().toString(),
+                  details(stored));
               return stored;
             });
     pushAfterChange(orgId);
@@ -160,8 +172,8 @@ public class FreezeService {
   }
 
   /**
-   * Deletes a window, audits {@code freeze_window.deleted}, then writes the organization's
-   * windows to OPA (failures logged, as for {@link #create}).
+   * Deletes a window, audits {@code freeze_window.deleted}, then writes the organization's windows
+   * to OPA (failures logged, as for {@link #create}).
    *
    * @return the deleted window, or empty when the organization has no such window
    */
@@ -174,7 +186,11 @@ public class FreezeService {
                 return Optional.<FreezeWindowRow>empty();
               }
               audit.record(
-                  orgId, actor, "freeze_window.deleted", "freeze_window", id.toString(),
+                  orgId,
+                  actor,
+                  "freeze_window.deleted",
+                  "freeze_window",
+                  id.toString(),
                   details(row.get()));
               return row;
             });
@@ -248,8 +264,8 @@ public class FreezeService {
   /**
    * Maps a {@code gitopshq.freeze} decision, refusing anything not well-formed.
    *
-   * @throws OpaUnavailableException the decision says OPA does not hold the windows
-   *     ({@code windows_loaded: false}): retry once the hub has written them
+   * @throws OpaUnavailableException the decision says OPA does not hold the windows ({@code
+   *     windows_loaded: false}): retry once the hub has written them
    * @throws PolicyEvaluationException the decision is malformed
    */
   public static FreezeCheck toCheck(PolicyEvaluation e) {

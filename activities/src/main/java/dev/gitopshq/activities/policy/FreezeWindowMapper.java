@@ -11,9 +11,9 @@ import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
 
 /**
- * Freeze windows of an organization, with the names of their environment and project (windows
- * are stored by id, so renaming an environment keeps its windows). Every statement filters by
- * {@code org_id}.
+ * Freeze windows of an organization, with the names of their environment and project (windows are
+ * stored by id, so renaming an environment keeps its windows). Every statement filters by {@code
+ * org_id}.
  */
 @Mapper
 public interface FreezeWindowMapper {

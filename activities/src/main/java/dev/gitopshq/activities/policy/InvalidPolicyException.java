@@ -19,7 +19,9 @@ public class InvalidPolicyException extends RuntimeException {
 
   public InvalidPolicyException(List<Problem> problems) {
     super(
-        problems.stream().map(p -> p.field() + ": " + p.reason()).reduce((a, b) -> a + "; " + b)
+        problems.stream()
+            .map(p -> p.field() + ": " + p.reason())
+            .reduce((a, b) -> a + "; " + b)
             .orElse("invalid policy"),
         null,
         false,

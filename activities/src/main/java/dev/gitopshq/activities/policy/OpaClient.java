@@ -17,12 +17,12 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * A small client for OPA's REST API (v1), over {@code java.net.http}: upload a policy module,
- * write a data document, evaluate a document, check health.
+ * A small client for OPA's REST API (v1), over {@code java.net.http}: upload a policy module, write
+ * a data document, evaluate a document, check health.
  *
- * <p>OPA's API is locked to the hub: OPA runs with token authentication and an authorization
- * policy (policies/system/authz) that admits only the hub's token, which this client sends as a
- * bearer token on every call. The token is never logged nor put into a message.
+ * <p>OPA's API is locked to the hub: OPA runs with token authentication and an authorization policy
+ * (policies/system/authz) that admits only the hub's token, which this client sends as a bearer
+ * token on every call. The token is never logged nor put into a message.
  *
  * <p>Every call has explicit timeouts (connect 2 s, whole request 5 s by default), so a hung OPA
  * cannot hold a request thread or a database lock for long. Anything that keeps OPA from answering
@@ -148,8 +148,8 @@ public class OpaClient implements AutoCloseable {
 
   /**
    * Creates or replaces the base document at {@code path} ({@code PUT /v1/data/<path>}): data that
-   * policies read, such as the freeze windows at {@code gitopshq_data/freeze_windows}. OPA keeps
-   * it in memory only; whoever writes it writes it again after OPA restarts.
+   * policies read, such as the freeze windows at {@code gitopshq_data/freeze_windows}. OPA keeps it
+   * in memory only; whoever writes it writes it again after OPA restarts.
    *
    * @param path the document's path with slashes, outside every policy package (OPA refuses to
    *     write under a path a policy defines)
@@ -310,7 +310,10 @@ public class OpaClient implements AutoCloseable {
     int status = response.statusCode();
     if (status == 401) {
       return new OpaException(
-          "OPA at " + display + " refused the hub's credentials (401) to " + what
+          "OPA at "
+              + display
+              + " refused the hub's credentials (401) to "
+              + what
               + ": set GITOPSHQ_OPA_TOKEN to the token OPA's authorization policy admits");
     }
     List<OpaError> errors = errors(response.body());
@@ -320,8 +323,7 @@ public class OpaClient implements AutoCloseable {
       return new OpaUnavailableException(
           "OPA at " + display + " is unavailable (" + what + "): status " + status + detail);
     }
-    return new OpaException(
-        "OPA at " + display + " answered " + status + " to " + what + detail);
+    return new OpaException("OPA at " + display + " answered " + status + " to " + what + detail);
   }
 
   private static String checkPath(String path) {

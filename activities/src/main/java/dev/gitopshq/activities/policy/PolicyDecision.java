@@ -70,7 +70,9 @@ public record PolicyDecision(
         evaluation.decision());
   }
 
-  /** Maps a decision document without a text hash; see {@link #of(String, int, String, JsonNode)}. */
+  /**
+   * Maps a decision document without a text hash; see {@link #of(String, int, String, JsonNode)}.
+   */
   public static PolicyDecision of(String policyName, int policyVersion, JsonNode decision) {
     return of(policyName, policyVersion, null, decision);
   }

@@ -51,11 +51,10 @@ public interface PolicyMapper {
 
   /**
    * Serializes publishing of one policy of one organization, across hub replicas, until the end of
-   * the current transaction. The session cache is flushed so nothing read before the lock is
-   * served again after it.
+   * the current transaction. The session cache is flushed so nothing read before the lock is served
+   * again after it.
    */
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
-  @Select(
-      "select 1 from pg_advisory_xact_lock(7003, hashtext(#{orgId}::text || '/' || #{name}))")
+  @Select("select 1 from pg_advisory_xact_lock(7003, hashtext(#{orgId}::text || '/' || #{name}))")
   Integer lock(@Param("orgId") UUID orgId, @Param("name") String name);
 }

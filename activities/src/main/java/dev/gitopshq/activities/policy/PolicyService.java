@@ -23,15 +23,15 @@ import org.springframework.transaction.support.TransactionTemplate;
  * does not compile is refused with OPA's errors and nothing is stored), and only when OPA accepted
  * it is it stored as the active version, the previous one deactivated and the publish audited. If
  * that database step fails after OPA accepted the upload, the previous active version is uploaded
- * again. {@link #republish} repairs anything else that drifts (OPA restarted empty, an upload
- * whose answer was lost, a replica that published while this hub's OPA was down, a module replaced
- * in OPA behind the hub's back): it compares the module text OPA holds with the active version's,
- * uploads where they differ, and audits {@code policy.restored} when OPA held a different text.
+ * again. {@link #republish} repairs anything else that drifts (OPA restarted empty, an upload whose
+ * answer was lost, a replica that published while this hub's OPA was down, a module replaced in OPA
+ * behind the hub's back): it compares the module text OPA holds with the active version's, uploads
+ * where they differ, and audits {@code policy.restored} when OPA held a different text.
  *
  * <p><b>Deciding</b> evaluates the whole package {@code data.gitopshq.<name>} once and reads both
- * {@code decision}, {@code gitopshq_policy_version} and {@code gitopshq_policy_sha256} from that one
- * answer, so the version and text hash recorded with a decision are the ones that produced it. Without a decision there is no
- * approval: every failure is an exception, never a default outcome.
+ * {@code decision}, {@code gitopshq_policy_version} and {@code gitopshq_policy_sha256} from that
+ * one answer, so the version and text hash recorded with a decision are the ones that produced it.
+ * Without a decision there is no approval: every failure is an exception, never a default outcome.
  *
  * <p>OPA policy ids are {@code gitopshq/<name>}, one namespace per OPA: one OPA serves one
  * organization.
@@ -165,8 +165,8 @@ public class PolicyService {
   }
 
   /**
-   * Evaluates the policy's package with {@code input} and returns its {@code decision} document
-   * and the version that produced it.
+   * Evaluates the policy's package with {@code input} and returns its {@code decision} document and
+   * the version that produced it.
    *
    * @throws UnknownPolicyException the organization has no such policy
    * @throws OpaUnavailableException OPA is unreachable, or does not hold the policy yet (it
@@ -184,20 +184,32 @@ public class PolicyService {
       // Not published by the hub (OPA restarted empty, or someone loaded it by hand): the
       // republisher will upload the active version shortly.
       throw new OpaUnavailableException(
-          "policy " + id + " is not loaded in OPA at " + opa.address() + " yet; the hub"
+          "policy "
+              + id
+              + " is not loaded in OPA at "
+              + opa.address()
+              + " yet; the hub"
               + " republishes it within seconds");
     }
     JsonNode sha = result.get(PolicyText.SHA_RULE);
     if (sha == null || !sha.isTextual()) {
       throw new OpaUnavailableException(
-          "policy " + id + " in OPA at " + opa.address() + " carries no text hash yet; the hub"
+          "policy "
+              + id
+              + " in OPA at "
+              + opa.address()
+              + " carries no text hash yet; the hub"
               + " republishes it within seconds");
     }
     JsonNode decision = result.get("decision");
     if (decision == null || decision.isNull()) {
       throw new PolicyEvaluationException(
-          "policy " + name + " version " + version.asInt()
-              + " produced no decision for this input (data.gitopshq." + name
+          "policy "
+              + name
+              + " version "
+              + version.asInt()
+              + " produced no decision for this input (data.gitopshq."
+              + name
               + ".decision is undefined)");
     }
     return new PolicyEvaluation(name, version.asInt(), sha.asText(), decision);
@@ -218,9 +230,8 @@ public class PolicyService {
   /**
    * Brings OPA in line with the database for one policy, under the policy's lock: the module text
    * OPA holds must be exactly the active version's as the hub uploads it. A module OPA holds with
-   * other text (replaced behind the hub's back, or an upload whose answer was lost) is replaced
-   * and the difference audited as {@code policy.restored}; a missing one (OPA restarted) is
-   * uploaded.
+   * other text (replaced behind the hub's back, or an upload whose answer was lost) is replaced and
+   * the difference audited as {@code policy.restored}; a missing one (OPA restarted) is uploaded.
    *
    * @return the version uploaded, or empty when OPA already held the active version
    */
@@ -250,7 +261,9 @@ public class PolicyService {
         });
   }
 
-  /** OPA held other text than the hub's active version: say what was found and what was put back. */
+  /**
+   * OPA held other text than the hub's active version: say what was found and what was put back.
+   */
   private void auditRestored(UUID orgId, PolicyRow row, String expected, String found) {
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("name", row.name());
@@ -259,8 +272,7 @@ public class PolicyService {
     details.put("foundSha256", PolicyText.sha256(found));
     details.put("foundLength", found.length());
     details.put(
-        "reason",
-        "the module text in OPA differed from the hub's active version and was replaced");
+        "reason", "the module text in OPA differed from the hub's active version and was replaced");
     log.warn(
         "policy {}: OPA held a module whose text differs from version {} (sha256 {}); restored it",
         row.name(),

@@ -22,8 +22,8 @@ import java.util.regex.Pattern;
  * version and the text hash that produced it, read in the same evaluation.
  *
  * <p>Built-ins that reach outside OPA ({@code banned-builtins.txt} beside this class: {@code
- * http.send}, {@code net.lookup_ip_addr}, {@code opa.runtime}) are refused, naming the built-in
- * and the line; the OPA the hub runs does not have them either (tools/opa/main.go).
+ * http.send}, {@code net.lookup_ip_addr}, {@code opa.runtime}) are refused, naming the built-in and
+ * the line; the OPA the hub runs does not have them either (tools/opa/main.go).
  */
 public final class PolicyText {
   /** The rule the hub appends; policy authors must not define it. */
@@ -59,9 +59,7 @@ public final class PolicyText {
 
   /** The Rego package a policy must declare, in the form to show people. */
   public static String expectedPackage(String name) {
-    return IDENTIFIER.matcher(name).matches()
-        ? "gitopshq." + name
-        : "gitopshq[\"" + name + "\"]";
+    return IDENTIFIER.matcher(name).matches() ? "gitopshq." + name : "gitopshq[\"" + name + "\"]";
   }
 
   /** Everything wrong with a name and text, in order; empty when the policy may be uploaded. */
@@ -164,8 +162,8 @@ public final class PolicyText {
   }
 
   /**
-   * The text with comments and string literals blanked out (newlines kept), so a built-in's name
-   * in a comment or a string is not taken for a call.
+   * The text with comments and string literals blanked out (newlines kept), so a built-in's name in
+   * a comment or a string is not taken for a call.
    */
   static String code(String rego) {
     StringBuilder b = new StringBuilder(rego.length());

@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * The result of a successful {@code Register}: the consumed registration token, and the agent
- * token issued in exchange. {@link #agentToken()} is handed to the agent once; {@link #toString()}
- * leaves it out.
+ * The result of a successful {@code Register}: the consumed registration token, and the agent token
+ * issued in exchange. {@link #agentToken()} is handed to the agent once; {@link #toString()} leaves
+ * it out.
  *
  * @param revokedAgentTokens agent tokens of an earlier install of this cluster, now revoked
  */

@@ -21,8 +21,8 @@ import org.springframework.transaction.annotation.Transactional;
 /**
  * Issues and consumes cluster registration tokens. PostgreSQL is the authority on single use and
  * expiry: a token is consumed by one conditional UPDATE, so of many concurrent {@code Register}
- * calls with one token exactly one wins, and an expired token fails even if no workflow ever
- * marked it.
+ * calls with one token exactly one wins, and an expired token fails even if no workflow ever marked
+ * it.
  */
 public class RegistrationStore {
   /** How long a registration token works (seed: one hour). */
@@ -54,14 +54,26 @@ public class RegistrationStore {
     Instant expiresAt = now.plus(REGISTRATION_TOKEN_TTL);
     tokens.insert(
         new ClusterTokenRow(
-            tokenId, orgId, clusterId, "registration", token.hash(), "active", now, expiresAt,
-            null, null));
+            tokenId,
+            orgId,
+            clusterId,
+            "registration",
+            token.hash(),
+            "active",
+            now,
+            expiresAt,
+            null,
+            null));
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("tokenId", tokenId.toString());
     details.put("expiresAt", expiresAt.toString());
     details.put("superseded", superseded.stream().map(UUID::toString).toList());
     audit.record(
-        orgId, actor, "cluster.registration_token.issued", "cluster", clusterId.toString(),
+        orgId,
+        actor,
+        "cluster.registration_token.issued",
+        "cluster",
+        clusterId.toString(),
         details);
     return new IssuedRegistrationToken(tokenId, token.value(), expiresAt, superseded);
   }
@@ -71,9 +83,9 @@ public class RegistrationStore {
       String clusterName, String agentVersion, List<String> capabilities) {}
 
   /**
-   * Consumes a registration token and issues the cluster's agent token, in one transaction.
-   * Earlier agent tokens of the cluster are revoked: a cluster has one agent identity at a time,
-   * and registering again (a reinstall) replaces it.
+   * Consumes a registration token and issues the cluster's agent token, in one transaction. Earlier
+   * agent tokens of the cluster are revoked: a cluster has one agent identity at a time, and
+   * registering again (a reinstall) replaces it.
    *
    * @return empty for any token that is not a live registration token (unknown, expired, consumed,
    *     superseded): the caller answers all of them alike
@@ -106,8 +118,16 @@ public class RegistrationStore {
     UUID agentTokenId = UUID.randomUUID();
     tokens.insert(
         new ClusterTokenRow(
-            agentTokenId, reg.orgId(), reg.clusterId(), "agent", agentToken.hash(), "active", now,
-            null, null, null));
+            agentTokenId,
+            reg.orgId(),
+            reg.clusterId(),
+            "agent",
+            agentToken.hash(),
+            "active",
+            now,
+            null,
+            null,
+            null));
     List<UUID> revoked =
         tokens.revokeAgentTokensExcept(reg.orgId(), reg.clusterId(), agentTokenId, now);
     clusters.markRegistered(
@@ -128,7 +148,12 @@ public class RegistrationStore {
         details);
     return Optional.of(
         new AgentRegistration(
-            reg.orgId(), reg.clusterId(), cluster.name(), reg.id(), agentTokenId,
-            agentToken.value(), revoked));
+            reg.orgId(),
+            reg.clusterId(),
+            cluster.name(),
+            reg.id(),
+            agentTokenId,
+            agentToken.value(),
+            revoked));
   }
 }

@@ -15,10 +15,10 @@ import org.eclipse.jgit.treewalk.filter.PathFilter;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
- * The configuration changes on main: the commits that changed something under {@code config/}.
- * Each configuration revision of a project is one such commit (generation commits touch only
- * {@code rendered/}), so the changes a release collects are the newest {@code revision -
- * previous release's revision} of them at the release's revision.
+ * The configuration changes on main: the commits that changed something under {@code config/}. Each
+ * configuration revision of a project is one such commit (generation commits touch only {@code
+ * rendered/}), so the changes a release collects are the newest {@code revision - previous
+ * release's revision} of them at the release's revision.
  */
 public final class ConfigHistory {
   /** Where the project configuration lives on main. */
@@ -52,7 +52,9 @@ public final class ConfigHistory {
         }
         out.add(
             new Change(
-                c.name(), c.getShortMessage(), c.getAuthorIdent().getName(),
+                c.name(),
+                c.getShortMessage(),
+                c.getAuthorIdent().getName(),
                 c.getAuthorIdent().getWhenAsInstant()));
         if (out.size() >= count) {
           break;

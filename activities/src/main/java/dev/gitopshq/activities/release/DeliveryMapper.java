@@ -30,8 +30,8 @@ public interface DeliveryMapper {
       @Param("at") Instant at);
 
   /**
-   * Every tenant-environment of the project (its tenants in its environments, in the
-   * organization's environment order), with what was generated and deployed for it so far.
+   * Every tenant-environment of the project (its tenants in its environments, in the organization's
+   * environment order), with what was generated and deployed for it so far.
    */
   @Select(
       "select pe.project_id, pe.environment_id, e.name as environment, e.position,"

@@ -17,8 +17,8 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
- * Writes the deploy branches ({@code deploy/<environment>}) the runtime adapters watch. A deploy
- * or promotion makes the branch's root exactly the release's {@code rendered/<environment>/}; a
+ * Writes the deploy branches ({@code deploy/<environment>}) the runtime adapters watch. A deploy or
+ * promotion makes the branch's root exactly the release's {@code rendered/<environment>/}; a
  * rollback puts back, from an earlier release, only the unit directories {@code
  * <cluster>/<tenant>/<service>} its scope names and leaves every other file as it is. Both apply
  * their edits to the branch's tip with the repositories' compare-and-set commit, so a retry that
@@ -44,7 +44,8 @@ public final class DeployWriter {
    * @param changed false when the branch already held these files
    * @param tenants the tenants whose unit directories the commit wrote (or removed)
    */
-  public record Written(String commit, boolean changed, int changedPaths, SortedSet<String> tenants) {}
+  public record Written(
+      String commit, boolean changed, int changedPaths, SortedSet<String> tenants) {}
 
   /** The path of an environment's manifests on main. */
   public static String renderedPath(String environment) {
@@ -58,13 +59,23 @@ public final class DeployWriter {
    * @throws NoRenderedManifestsException the source has no manifests for the environment
    */
   public Written deploy(
-      UUID orgId, UUID projectId, String environment, ObjectId source, Ident author, String message,
+      UUID orgId,
+      UUID projectId,
+      String environment,
+      ObjectId source,
+      Ident author,
+      String message,
       String releaseLabel) {
     ObjectId tree = rendered(orgId, projectId, source, environment, releaseLabel);
     CommitResult r =
         repos.commit(
-            orgId, projectId, ProjectRepos.deployBranch(environment), null,
-            List.of(TreeEdit.tree("", tree)), author, message);
+            orgId,
+            projectId,
+            ProjectRepos.deployBranch(environment),
+            null,
+            List.of(TreeEdit.tree("", tree)),
+            author,
+            message);
     SortedSet<String> tenants = new TreeSet<>();
     units(orgId, projectId, tree).forEach(u -> tenants.add(u.split("/")[1]));
     return new Written(r.commitName(), r.changed(), r.changedPaths(), tenants);
@@ -77,8 +88,14 @@ public final class DeployWriter {
    * original did not have is removed. Nothing else changes.
    */
   public Written rollback(
-      UUID orgId, UUID projectId, String environment, ObjectId original, RollbackScope scope,
-      Ident author, String message, String releaseLabel) {
+      UUID orgId,
+      UUID projectId,
+      String environment,
+      ObjectId original,
+      RollbackScope scope,
+      Ident author,
+      String message,
+      String releaseLabel) {
     ObjectId originalRoot = rendered(orgId, projectId, original, environment, releaseLabel);
     String branch = ProjectRepos.deployBranch(environment);
     Optional<ObjectId> head = repos.head(orgId, projectId, branch);
@@ -104,7 +121,9 @@ public final class DeployWriter {
         tenants.add(p[1]);
         if (restored.contains(unit)) {
           ObjectId subtree =
-              repos.treeAt(orgId, projectId, original, renderedPath(environment) + "/" + unit).orElseThrow();
+              repos
+                  .treeAt(orgId, projectId, original, renderedPath(environment) + "/" + unit)
+                  .orElseThrow();
           edits.add(TreeEdit.tree(unit, subtree));
         } else {
           edits.add(TreeEdit.delete(unit));
@@ -114,8 +133,12 @@ public final class DeployWriter {
     CommitResult r = repos.commit(orgId, projectId, branch, null, edits, author, message);
     if (r.commit() == null) {
       throw new NoRenderedManifestsException(
-          "deploy/" + environment + " does not exist and " + releaseLabel
-              + " has nothing in the rollback's scope for " + environment);
+          "deploy/"
+              + environment
+              + " does not exist and "
+              + releaseLabel
+              + " has nothing in the rollback's scope for "
+              + environment);
     }
     return new Written(r.commitName(), r.changed(), r.changedPaths(), tenants);
   }
@@ -127,7 +150,9 @@ public final class DeployWriter {
         .orElseThrow(
             () ->
                 new NoRenderedManifestsException(
-                    releaseLabel + " has no rendered manifests for " + environment
+                    releaseLabel
+                        + " has no rendered manifests for "
+                        + environment
                         + ": bind a cluster to it"));
   }
 

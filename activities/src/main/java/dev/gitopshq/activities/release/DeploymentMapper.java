@@ -25,7 +25,9 @@ public interface DeploymentMapper {
 
   String COLUMNS =
       "d.id, d.org_id, d.project_id, d.release_id, d.action,"
-          + " d.environment_ids::text[] as environment_ids, " + ENV_NAMES + " as environments,"
+          + " d.environment_ids::text[] as environment_ids, "
+          + ENV_NAMES
+          + " as environments,"
           + " d.status, d.detail, d.policy, d.policy_version, d.policy_sha256, d.outcome, d.break_glass,"
           + " d.justification, d.commits, d.requested_by, d.requester_name, d.created_at,"
           + " d.updated_at, d.finished_at";
@@ -34,7 +36,9 @@ public interface DeploymentMapper {
       "insert into deployments (id, org_id, project_id, release_id, action, environment_ids,"
           + " status, break_glass, justification, requested_by, requester_name, created_at,"
           + " updated_at) values (#{id}, #{orgId}, #{projectId}, #{releaseId}, #{action},"
-          + " #{environmentIds,typeHandler=" + UUIDS + "}, 'pending', #{breakGlass},"
+          + " #{environmentIds,typeHandler="
+          + UUIDS
+          + "}, 'pending', #{breakGlass},"
           + " #{justification}, #{requestedBy}, #{requesterName}, #{now}, #{now})")
   void insert(
       @Param("id") UUID id,
@@ -55,7 +59,9 @@ public interface DeploymentMapper {
 
   /** The deployments of a release, oldest first. */
   @Select(
-      "select " + COLUMNS + " from deployments d"
+      "select "
+          + COLUMNS
+          + " from deployments d"
           + " where d.org_id = #{orgId} and d.release_id = #{releaseId} order by d.created_at, d.id")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<DeploymentRow> forRelease(@Param("orgId") UUID orgId, @Param("releaseId") UUID releaseId);
@@ -95,7 +101,9 @@ public interface DeploymentMapper {
       @Param("now") Instant now);
 
   @Update(
-      "update deployments set commits = #{commits,typeHandler=" + MAP + "}, updated_at = #{now}"
+      "update deployments set commits = #{commits,typeHandler="
+          + MAP
+          + "}, updated_at = #{now}"
           + " where org_id = #{orgId} and id = #{id}")
   int recordCommits(
       @Param("orgId") UUID orgId,
@@ -123,15 +131,16 @@ public interface DeploymentMapper {
       @Param("orgId") UUID orgId, @Param("deploymentId") UUID deploymentId);
 
   /** Whether the requester id is a member (otherwise a service account) of the organization. */
-  @Select(
-      "select exists (select 1 from members where org_id = #{orgId} and id::text = #{id})")
+  @Select("select exists (select 1 from members where org_id = #{orgId} and id::text = #{id})")
   boolean isMember(@Param("orgId") UUID orgId, @Param("id") String id);
 
   /** What the approvals inbox shows of a deployment. */
   @Select(
       "select d.id, d.project_id, p.name as project, r.number as release_number,"
           + " r.kind as release_kind, r.description as release_description,"
-          + " o.number as rollback_of_number, d.action, " + ENV_NAMES + " as environments,"
+          + " o.number as rollback_of_number, d.action, "
+          + ENV_NAMES
+          + " as environments,"
           + " d.requester_name, d.break_glass, d.justification"
           + " from deployments d"
           + " join releases r on r.org_id = d.org_id and r.id = d.release_id"

@@ -106,7 +106,12 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
 
   @Override
   public void transition(
-      String orgId, String deploymentId, int seq, DeploymentStatus status, String actor, String detail) {
+      String orgId,
+      String deploymentId,
+      int seq,
+      DeploymentStatus status,
+      String actor,
+      String detail) {
     UUID org = UUID.fromString(orgId);
     UUID id = UUID.fromString(deploymentId);
     tx.executeWithoutResult(
@@ -121,8 +126,12 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
           d.put("detail", detail);
           d.put("by", actor);
           audit.record(
-              org, new Actor("workflow", deploymentId, actor), "deployment." + status.name(),
-              "deployment", deploymentId, d);
+              org,
+              new Actor("workflow", deploymentId, actor),
+              "deployment." + status.name(),
+              "deployment",
+              deploymentId,
+              d);
         });
   }
 
@@ -153,15 +162,22 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
               d.put("sourceCommit", commit);
               d.put("generatedRevision", delivered.get().revision());
               audit.record(
-                  org, Actor.system("release-workflow"), "release.source_resolved", "release",
-                  release.id().toString(), d);
+                  org,
+                  Actor.system("release-workflow"),
+                  "release.source_resolved",
+                  "release",
+                  release.id().toString(),
+                  d);
             }
           });
       return release(org, release.id()).sourceCommit();
     }
     Optional<GenerationStateRow> failed =
-        gens.stream().filter(g -> g.revision() == revision && "failed".equals(g.status())).findFirst();
-    boolean newerUnderWay = gens.stream().anyMatch(g -> g.revision() > revision && !"failed".equals(g.status()));
+        gens.stream()
+            .filter(g -> g.revision() == revision && "failed".equals(g.status()))
+            .findFirst();
+    boolean newerUnderWay =
+        gens.stream().anyMatch(g -> g.revision() > revision && !"failed".equals(g.status()));
     if (failed.isPresent() && delivered.isEmpty() && !newerUnderWay) {
       throw ApplicationFailure.newNonRetryableFailure(
           "the delivery generation of revision " + revision + " failed: " + failed.get().detail(),
@@ -169,8 +185,11 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
     }
     // Retried by the workflow until the generation has finished.
     throw new IllegalStateException(
-        "revision " + revision + " of the project is still being generated (generated revision "
-            + generated + ")");
+        "revision "
+            + revision
+            + " of the project is still being generated (generated revision "
+            + generated
+            + ")");
   }
 
   // ---- decisions --------------------------------------------------------------------------
@@ -186,12 +205,19 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
           freeze.check(
               org,
               new FreezeService.Request(
-                  r.action(), project.id().toString(), project.name(), r.environments(),
-                  r.breakGlass(), r.breakGlass() ? r.breakGlassJustification() : "", clock.instant()));
+                  r.action(),
+                  project.id().toString(),
+                  project.name(),
+                  r.environments(),
+                  r.breakGlass(),
+                  r.breakGlass() ? r.breakGlassJustification() : "",
+                  clock.instant()));
     } catch (OpaException e) {
       deployments.updateDetail(
-          org, UUID.fromString(r.deploymentId()),
-          "waiting for a freeze decision: " + e.getMessage() + " (retrying)", clock.instant());
+          org,
+          UUID.fromString(r.deploymentId()),
+          "waiting for a freeze decision: " + e.getMessage() + " (retrying)",
+          clock.instant());
       throw e;
     }
     if (check.frozen()) {
@@ -201,7 +227,14 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
       d.put("blocked", check.blocked());
       d.put("reasons", check.reasons());
       tx.executeWithoutResult(
-          t -> audit.record(org, Actor.system("opa"), "deployment.freeze_decision", "deployment", r.deploymentId(), d));
+          t ->
+              audit.record(
+                  org,
+                  Actor.system("opa"),
+                  "deployment.freeze_decision",
+                  "deployment",
+                  r.deploymentId(),
+                  d));
     }
     return check;
   }
@@ -216,14 +249,23 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
     } catch (OpaException e) {
       // Fail closed: record why the deployment waits, and let Temporal retry.
       deployments.updateDetail(
-          org, id, "waiting for a policy decision: " + e.getMessage() + " (retrying)", clock.instant());
+          org,
+          id,
+          "waiting for a policy decision: " + e.getMessage() + " (retrying)",
+          clock.instant());
       throw e;
     }
     tx.executeWithoutResult(
         t -> {
           Instant now = clock.instant();
           deployments.recordDecision(
-              org, id, d.policyName(), d.policyVersion(), d.policySha256(), d.outcome().wireName(), now);
+              org,
+              id,
+              d.policyName(),
+              d.policyVersion(),
+              d.policySha256(),
+              d.outcome().wireName(),
+              now);
           Map<String, Object> details = new LinkedHashMap<>();
           details.put("policy", d.policyName());
           details.put("version", d.policyVersion());
@@ -231,11 +273,22 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
           details.put("outcome", d.outcome().wireName());
           details.put("requiredApprovers", d.requiredApprovers());
           details.put("reasons", d.reasons());
-          audit.record(org, Actor.system("opa"), "deployment.decision", "deployment", r.deploymentId(), details);
+          audit.record(
+              org,
+              Actor.system("opa"),
+              "deployment.decision",
+              "deployment",
+              r.deploymentId(),
+              details);
         });
     return new Decision(
-        d.policyName(), d.policyVersion(), d.outcome().wireName(), d.requiredApprovers(),
-        d.approverRoles(), d.approverTeams(), d.reasons());
+        d.policyName(),
+        d.policyVersion(),
+        d.outcome().wireName(),
+        d.requiredApprovers(),
+        d.approverRoles(),
+        d.approverTeams(),
+        d.reasons());
   }
 
   /** The {@code gitopshq.release} input document (docs/policies.md describes it). */
@@ -300,7 +353,9 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
   private static void breakGlass(ObjectNode in, DeploymentRequest r) {
     ObjectNode bg = in.putObject("break_glass");
     bg.put("requested", r.breakGlass());
-    bg.put("justification", r.breakGlass() && r.breakGlassJustification() != null ? r.breakGlassJustification() : "");
+    bg.put(
+        "justification",
+        r.breakGlass() && r.breakGlassJustification() != null ? r.breakGlassJustification() : "");
   }
 
   // ---- the commits ------------------------------------------------------------------------
@@ -311,12 +366,14 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
     DeploymentRow d =
         deployments
             .findById(org, UUID.fromString(deploymentId))
-            .orElseThrow(() -> new IllegalStateException("deployment " + deploymentId + " is gone"));
+            .orElseThrow(
+                () -> new IllegalStateException("deployment " + deploymentId + " is gone"));
     ReleaseRow release = release(org, d.releaseId());
     ProjectRow project = project(org, d.projectId());
     String type = deployments.isMember(org, d.requestedBy()) ? "member" : "service_account";
     Ident author = Ident.of(type, d.requestedBy(), d.requesterName());
-    String authorLabel = author.name() + " (" + type.replace('_', ' ') + " " + d.requestedBy() + ")";
+    String authorLabel =
+        author.name() + " (" + type.replace('_', ' ') + " " + d.requestedBy() + ")";
     Map<String, UUID> tenantIds =
         projectTenants.list(org, project.id()).stream()
             .collect(Collectors.toMap(ProjectTenantRow::tenant, ProjectTenantRow::tenantId));
@@ -338,8 +395,13 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
           // The repository lacks a commit the database names (restored from an older backup):
           // retrying cannot help.
           throw ApplicationFailure.newNonRetryableFailure(
-              "the repository of " + project.name() + " has no object " + missing.getObjectId().name()
-                  + " that release #" + release.number() + " needs; restore the repositories and the"
+              "the repository of "
+                  + project.name()
+                  + " has no object "
+                  + missing.getObjectId().name()
+                  + " that release #"
+                  + release.number()
+                  + " needs; restore the repositories and the"
                   + " database from the same backup",
               NOT_DEPLOYABLE);
         }
@@ -354,7 +416,8 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
               for (String tenant : w.tenants()) {
                 UUID tenantId = tenantIds.get(tenant);
                 if (tenantId != null) {
-                  deliveries.recordDeployed(org, project.id(), envId, tenantId, w.commit(), deliveredRelease, now);
+                  deliveries.recordDeployed(
+                      org, project.id(), envId, tenantId, w.commit(), deliveredRelease, now);
                 }
               }
             }
@@ -368,23 +431,37 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
             a.put("changedPaths", w.changedPaths());
             a.put("tenants", List.copyOf(w.tenants()));
             audit.record(
-                org, new Actor("workflow", deploymentId, d.requesterName()), "deployment.committed",
-                "deployment", deploymentId, a);
+                org,
+                new Actor("workflow", deploymentId, d.requesterName()),
+                "deployment.committed",
+                "deployment",
+                deploymentId,
+                a);
           });
     }
     return commits;
   }
 
   private DeployWriter.Written deploy(
-      UUID org, ProjectRow project, ReleaseRow release, String action, String env, Ident author,
+      UUID org,
+      ProjectRow project,
+      ReleaseRow release,
+      String action,
+      String env,
+      Ident author,
       String authorLabel) {
     if (release.sourceCommit() == null) {
       throw new IllegalStateException("release #" + release.number() + " has no source commit yet");
     }
     boolean promote = DeploymentRequest.PROMOTE.equals(action);
     String subject =
-        (promote ? "Promote" : "Deploy") + " release #" + release.number() + " of " + project.name()
-            + " to " + env;
+        (promote ? "Promote" : "Deploy")
+            + " release #"
+            + release.number()
+            + " of "
+            + project.name()
+            + " to "
+            + env;
     StringBuilder body = new StringBuilder();
     if (!release.description().isBlank()) {
       body.append(release.description().strip()).append("\n\n");
@@ -393,49 +470,91 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
     if (!changes.isEmpty()) {
       body.append("Configuration changes:\n");
       for (ConfigHistory.Change c : changes) {
-        body.append("- ").append(c.commit(), 0, 12).append(' ').append(c.description()).append('\n');
+        body.append("- ")
+            .append(c.commit(), 0, 12)
+            .append(' ')
+            .append(c.description())
+            .append('\n');
       }
     }
     String message =
         new CommitMessage(
-                subject, body.toString(), authorLabel,
-                scope(project.name(), env), promote ? "release.promoted" : "release.deployed")
+                subject,
+                body.toString(),
+                authorLabel,
+                scope(project.name(), env),
+                promote ? "release.promoted" : "release.deployed")
             .format();
     return writer.deploy(
-        org, project.id(), env, ObjectId.fromString(release.sourceCommit()), author, message,
+        org,
+        project.id(),
+        env,
+        ObjectId.fromString(release.sourceCommit()),
+        author,
+        message,
         "release #" + release.number());
   }
 
   private DeployWriter.Written rollback(
-      UUID org, ProjectRow project, ReleaseRow release, String env, Ident author, String authorLabel) {
+      UUID org,
+      ProjectRow project,
+      ReleaseRow release,
+      String env,
+      Ident author,
+      String authorLabel) {
     ReleaseRow original = release(org, release.rollbackOf());
     if (original.sourceCommit() == null) {
       throw new NoRenderedManifestsException(
-          "release #" + original.number() + " was never resolved to a delivery and cannot be restored");
+          "release #"
+              + original.number()
+              + " was never resolved to a delivery and cannot be restored");
     }
     RollbackScope scope = RollbackScope.fromJson(release.scope());
     String label = scope.label(env);
     String subject =
-        "Roll back " + project.name() + " " + env + " to release #" + original.number()
+        "Roll back "
+            + project.name()
+            + " "
+            + env
+            + " to release #"
+            + original.number()
             + (label.isEmpty() ? "" : " " + label);
     StringBuilder body = new StringBuilder();
     if (!release.description().isBlank()) {
       body.append(release.description().strip()).append("\n\n");
     }
-    body.append("Release #").append(release.number()).append(" restores the files of release #")
-        .append(original.number()).append(" (").append(original.sourceCommit(), 0, 12).append(")")
-        .append(" for scope ").append(scope.toJson()).append("; every other file is unchanged.");
+    body.append("Release #")
+        .append(release.number())
+        .append(" restores the files of release #")
+        .append(original.number())
+        .append(" (")
+        .append(original.sourceCommit(), 0, 12)
+        .append(")")
+        .append(" for scope ")
+        .append(scope.toJson())
+        .append("; every other file is unchanged.");
     String message =
-        new CommitMessage(subject, body.toString(), authorLabel, scope(project.name(), env), "release.rolled_back")
+        new CommitMessage(
+                subject,
+                body.toString(),
+                authorLabel,
+                scope(project.name(), env),
+                "release.rolled_back")
             .format();
     return writer.rollback(
-        org, project.id(), env, ObjectId.fromString(original.sourceCommit()), scope, author, message,
+        org,
+        project.id(),
+        env,
+        ObjectId.fromString(original.sourceCommit()),
+        scope,
+        author,
+        message,
         "release #" + original.number());
   }
 
   /**
-   * The configuration commits a standard release collects, read from the generation that
-   * delivered it: the newest {@code changes} configuration commits at its revision.
+   * The configuration commits a standard release collects, read from the generation that delivered
+   * it: the newest {@code changes} configuration commits at its revision.
    */
   List<ConfigHistory.Change> collectedChanges(UUID org, ReleaseRow release) {
     long count = Math.min(changeCount(org, release), MAX_LISTED_CHANGES);
@@ -451,8 +570,11 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
     }
     try {
       return history.changes(
-          org, release.projectId(), ObjectId.fromString(g.get().configCommit()),
-          g.get().revision() - release.configRevision(), count);
+          org,
+          release.projectId(),
+          ObjectId.fromString(g.get().configCommit()),
+          g.get().revision() - release.configRevision(),
+          count);
     } catch (RuntimeException e) {
       // The list is for readers of the commit; a configuration commit that cannot be read (an
       // unexpected config_commit value) must not stop the deployment.
@@ -481,10 +603,14 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
   // ---- lookups ----------------------------------------------------------------------------
 
   private ReleaseRow release(UUID org, UUID id) {
-    return releases.findById(org, id).orElseThrow(() -> new IllegalStateException("release " + id + " is gone"));
+    return releases
+        .findById(org, id)
+        .orElseThrow(() -> new IllegalStateException("release " + id + " is gone"));
   }
 
   private ProjectRow project(UUID org, UUID id) {
-    return projects.findById(org, id).orElseThrow(() -> new IllegalStateException("project " + id + " is gone"));
+    return projects
+        .findById(org, id)
+        .orElseThrow(() -> new IllegalStateException("project " + id + " is gone"));
   }
 }

@@ -30,7 +30,9 @@ public interface ReleaseMapper {
   Optional<ReleaseRow> findById(@Param("orgId") UUID orgId, @Param("id") UUID id);
 
   @Select(
-      "select " + COLUMNS + " from releases"
+      "select "
+          + COLUMNS
+          + " from releases"
           + " where org_id = #{orgId} and project_id = #{projectId} and number = #{number}")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   Optional<ReleaseRow> findByNumber(
@@ -38,7 +40,9 @@ public interface ReleaseMapper {
 
   /** The project's releases, newest first. */
   @Select(
-      "select " + COLUMNS + " from releases where org_id = #{orgId} and project_id = #{projectId}"
+      "select "
+          + COLUMNS
+          + " from releases where org_id = #{orgId} and project_id = #{projectId}"
           + " order by number desc limit #{limit}")
   List<ReleaseRow> list(
       @Param("orgId") UUID orgId, @Param("projectId") UUID projectId, @Param("limit") int limit);

@@ -7,10 +7,10 @@ import java.util.UUID;
  * A release of a project.
  *
  * @param number counts the project's releases from 1, rollbacks included
- * @param kind standard (the configuration at a revision) or rollback (restores an earlier
- *     release's files for a scope)
- * @param configRevision the configuration revision a standard release delivers; for a rollback,
- *     the rolled-back release's
+ * @param kind standard (the configuration at a revision) or rollback (restores an earlier release's
+ *     files for a scope)
+ * @param configRevision the configuration revision a standard release delivers; for a rollback, the
+ *     rolled-back release's
  * @param sourceCommit the commit on main whose {@code rendered/} tree the release delivers, once
  *     known (a rollback carries the rolled-back release's)
  * @param rollbackOf the release a rollback restores

@@ -44,7 +44,9 @@ public record RollbackScope(boolean all, List<Entry> entries) {
       return environment == null || environment.equals(env);
     }
 
-    /** Whether the unit of {@code tenant} and {@code service} is in this entry (environment aside). */
+    /**
+     * Whether the unit of {@code tenant} and {@code service} is in this entry (environment aside).
+     */
     public boolean covers(String tenant, String service) {
       return (this.tenant == null || this.tenant.equals(tenant))
           && (this.service == null || this.service.equals(service));

@@ -30,15 +30,15 @@ import org.apache.commons.compress.archivers.tar.TarConstants;
 /**
  * Checks uploaded Helm chart archives (.tgz) and unpacks them safely.
  *
- * <p>An archive is refused, with a reason the uploader understands, when it is not a gzip-compressed
- * tar file; is larger than {@value #MAX_COMPRESSED_BYTES} bytes compressed or {@value
- * #MAX_UNCOMPRESSED_BYTES} bytes unpacked, or has more than {@value #MAX_ENTRIES} entries; has an
- * entry whose path breaks {@link RepoPaths} or lies outside one top-level chart directory, or an
- * entry that is not a plain file or directory (symbolic and hard links, devices, FIFOs); lacks
- * {@code <chart>/Chart.yaml}; has a Chart.yaml that is not YAML, lacks {@code name} or {@code
+ * <p>An archive is refused, with a reason the uploader understands, when it is not a
+ * gzip-compressed tar file; is larger than {@value #MAX_COMPRESSED_BYTES} bytes compressed or
+ * {@value #MAX_UNCOMPRESSED_BYTES} bytes unpacked, or has more than {@value #MAX_ENTRIES} entries;
+ * has an entry whose path breaks {@link RepoPaths} or lies outside one top-level chart directory,
+ * or an entry that is not a plain file or directory (symbolic and hard links, devices, FIFOs);
+ * lacks {@code <chart>/Chart.yaml}; has a Chart.yaml that is not YAML, lacks {@code name} or {@code
  * version}, has an {@code apiVersion} other than {@code v1}/{@code v2} or a version that is not
- * SemVer 2; is a library chart; or does not load in Helm itself, including a template that does
- * not parse or a dependency missing from {@code charts/} (Helm's error is the reason).
+ * SemVer 2; is a library chart; or does not load in Helm itself, including a template that does not
+ * parse or a dependency missing from {@code charts/} (Helm's error is the reason).
  *
  * <p>The structural checks run on the bytes in memory, before anything touches the disk, so a
  * hostile archive never gets to create a file.
@@ -96,7 +96,9 @@ public final class ChartArchive {
       byte[] chartYaml = files.get(top + "/Chart.yaml");
       if (chartYaml == null) {
         throw new InvalidChartException(
-            "the archive has no " + top + "/Chart.yaml: a chart archive holds one chart directory"
+            "the archive has no "
+                + top
+                + "/Chart.yaml: a chart archive holds one chart directory"
                 + " with its Chart.yaml at the top");
       }
       JsonNode chart;
@@ -109,12 +111,14 @@ public final class ChartArchive {
         throw new UncheckedIOException(e);
       }
       if (chart == null || !chart.isObject()) {
-        throw new InvalidChartException(top + "/Chart.yaml must be a YAML mapping (name, version, ...)");
+        throw new InvalidChartException(
+            top + "/Chart.yaml must be a YAML mapping (name, version, ...)");
       }
       String apiVersion = text(chart, "apiVersion");
       if (!"v1".equals(apiVersion) && !"v2".equals(apiVersion)) {
         throw new InvalidChartException(
-            top + "/Chart.yaml: apiVersion must be v1 or v2, not "
+            top
+                + "/Chart.yaml: apiVersion must be v1 or v2, not "
                 + (apiVersion == null ? "missing" : "'" + apiVersion + "'"));
       }
       String name = text(chart, "name");
@@ -127,12 +131,18 @@ public final class ChartArchive {
       }
       if (!SEMVER.matcher(version).matches()) {
         throw new InvalidChartException(
-            top + "/Chart.yaml: version '" + version + "' of chart " + name
+            top
+                + "/Chart.yaml: version '"
+                + version
+                + "' of chart "
+                + name
                 + " is not a SemVer 2 version (MAJOR.MINOR.PATCH, e.g. 1.4.0 or 2.0.0-rc.1)");
       }
       if ("library".equals(text(chart, "type"))) {
         throw new InvalidChartException(
-            "chart " + name + " is a library chart, which cannot be deployed by itself; upload the"
+            "chart "
+                + name
+                + " is a library chart, which cannot be deployed by itself; upload the"
                 + " application chart that uses it (with the library in its charts/ directory)");
       }
       return new Info(name, version, text(chart, "appVersion"), text(chart, "description"), digest);
@@ -154,7 +164,10 @@ public final class ChartArchive {
     }
     if (archive.length > MAX_COMPRESSED_BYTES) {
       throw new InvalidChartException(
-          "the archive is " + archive.length + " bytes; at most " + MAX_COMPRESSED_BYTES
+          "the archive is "
+              + archive.length
+              + " bytes; at most "
+              + MAX_COMPRESSED_BYTES
               + " bytes (10 MiB) are accepted");
     }
     if (archive.length < 2 || (archive[0] & 0xff) != 0x1f || (archive[1] & 0xff) != 0x8b) {
@@ -168,8 +181,7 @@ public final class ChartArchive {
       TarArchiveEntry entry;
       while ((entry = nextEntry(tar)) != null) {
         if (++entries > MAX_ENTRIES) {
-          throw new InvalidChartException(
-              "the archive has more than " + MAX_ENTRIES + " entries");
+          throw new InvalidChartException("the archive has more than " + MAX_ENTRIES + " entries");
         }
         String name = entry.getName();
         refuseSpecial(entry, name);
@@ -182,7 +194,9 @@ public final class ChartArchive {
         int slash = path.indexOf('/');
         if (slash < 0 && !directory) {
           throw new InvalidChartException(
-              "entry '" + path + "' is not inside the chart directory: a chart archive holds"
+              "entry '"
+                  + path
+                  + "' is not inside the chart directory: a chart archive holds"
                   + " exactly one top-level chart directory");
         }
         String top = slash < 0 ? path : path.substring(0, slash);
@@ -190,7 +204,11 @@ public final class ChartArchive {
           contents.top = top;
         } else if (!contents.top.equals(top)) {
           throw new InvalidChartException(
-              "entries lie under both '" + contents.top + "/' and '" + top + "/': a chart archive"
+              "entries lie under both '"
+                  + contents.top
+                  + "/' and '"
+                  + top
+                  + "/': a chart archive"
                   + " holds exactly one top-level chart directory");
         }
         if (directory) {
@@ -243,12 +261,16 @@ public final class ChartArchive {
     String what = null;
     if (entry.isSymbolicLink()) {
       throw new InvalidChartException(
-          "symbolic links are not allowed in a chart archive: " + printable(name) + " -> "
+          "symbolic links are not allowed in a chart archive: "
+              + printable(name)
+              + " -> "
               + printable(entry.getLinkName()));
     }
     if (entry.isLink()) {
       throw new InvalidChartException(
-          "hard links are not allowed in a chart archive: " + printable(name) + " -> "
+          "hard links are not allowed in a chart archive: "
+              + printable(name)
+              + " -> "
               + printable(entry.getLinkName()));
     }
     if (entry.isCharacterDevice() || entry.isBlockDevice()) {
@@ -259,7 +281,9 @@ public final class ChartArchive {
       what = "sparse files";
     } else if (!entry.isDirectory()) {
       byte flag = entry.getLinkFlag();
-      if (flag != TarConstants.LF_NORMAL && flag != TarConstants.LF_OLDNORM && flag != TarConstants.LF_CONTIG) {
+      if (flag != TarConstants.LF_NORMAL
+          && flag != TarConstants.LF_OLDNORM
+          && flag != TarConstants.LF_CONTIG) {
         what = "entries of type '" + (char) flag + "'";
       }
     }
@@ -338,7 +362,8 @@ public final class ChartArchive {
         helm.template().withName("inspect").withNamespace("default").call();
       } catch (IllegalStateException e) {
         String message = helmMessage(e);
-        if (message.contains("parse error at (") || message.contains("missing in charts/ directory")) {
+        if (message.contains("parse error at (")
+            || message.contains("missing in charts/ directory")) {
           throw new InvalidChartException("Helm cannot load the chart: " + message, e);
         }
       }
@@ -375,13 +400,16 @@ public final class ChartArchive {
       return "";
     }
     StringBuilder b = new StringBuilder();
-    s.codePoints().limit(200).forEach(c -> {
-      if (c < 0x20 || c == 0x7f) {
-        b.append(String.format("\\x%02x", c));
-      } else {
-        b.appendCodePoint(c);
-      }
-    });
+    s.codePoints()
+        .limit(200)
+        .forEach(
+            c -> {
+              if (c < 0x20 || c == 0x7f) {
+                b.append(String.format("\\x%02x", c));
+              } else {
+                b.appendCodePoint(c);
+              }
+            });
     return b.toString();
   }
 }

@@ -79,13 +79,14 @@ import java.util.TreeMap;
  * <p>Planning fails with a {@link PlanException} saying what to fix when: a namespace pattern uses
  * other template text or gives an invalid namespace; a value refers to a variable nobody defines;
  * two units would put the same release or binding into the same namespace of the same cluster (a
- * pattern without {@code {{ .tenant }}} and several tenants); two units would share a directory
- * (a workload and a binding with the same name); a binding targets a tenant or environment the
- * project does not have; a bundle file is not YAML; a base has no kustomization.yaml; a file path
- * of a bundle or base is unsafe ({@link RepoPaths}).
+ * pattern without {@code {{ .tenant }}} and several tenants); two units would share a directory (a
+ * workload and a binding with the same name); a binding targets a tenant or environment the project
+ * does not have; a bundle file is not YAML; a base has no kustomization.yaml; a file path of a
+ * bundle or base is unsafe ({@link RepoPaths}).
  */
 public final class DeliveryPlanner {
-  private static final List<String> SCOPES = List.of("org", "project", "environment", "tenant", "service");
+  private static final List<String> SCOPES =
+      List.of("org", "project", "environment", "tenant", "service");
   private static final Set<String> KUSTOMIZATION_FILES =
       Set.of("kustomization.yaml", "kustomization.yml", "Kustomization");
 
@@ -105,8 +106,10 @@ public final class DeliveryPlanner {
     private final ProjectSnapshot snapshot;
     private final Map<String, TenantValues> tenantValues = new HashMap<>();
     private final Map<String, Unit> byPath = new HashMap<>();
+
     /** cluster / namespace / service: who renders it, to catch two units fighting over it. */
     private final Map<String, Unit> byRelease = new HashMap<>();
+
     private final List<Unit> units = new ArrayList<>();
     private final Map<String, Binding> baseSources = new HashMap<>();
 
@@ -154,18 +157,30 @@ public final class DeliveryPlanner {
       for (Binding b : snapshot.bindings()) {
         if (!kinds.contains(b.kind())) {
           throw new PlanException(
-              "binding " + b.name() + " has kind '" + b.kind() + "'; a binding is 'kustomize' or 'manifests'");
+              "binding "
+                  + b.name()
+                  + " has kind '"
+                  + b.kind()
+                  + "'; a binding is 'kustomize' or 'manifests'");
         }
         for (Target t : b.targets()) {
           if (!snapshot.tenants().contains(t.tenant())) {
             throw new PlanException(
-                "binding " + b.name() + " targets tenant " + t.tenant() + ", which is not a tenant of project "
+                "binding "
+                    + b.name()
+                    + " targets tenant "
+                    + t.tenant()
+                    + ", which is not a tenant of project "
                     + snapshot.project());
           }
           if (!environments.contains(t.environment())) {
             throw new PlanException(
-                "binding " + b.name() + " targets environment " + t.environment()
-                    + ", which is not an environment of project " + snapshot.project());
+                "binding "
+                    + b.name()
+                    + " targets environment "
+                    + t.environment()
+                    + ", which is not an environment of project "
+                    + snapshot.project());
           }
         }
       }
@@ -175,17 +190,24 @@ public final class DeliveryPlanner {
       for (Variable v : snapshot.variables()) {
         if (!SCOPES.contains(v.scope())) {
           throw new PlanException(
-              "HQ variable " + v.key() + " has scope '" + v.scope() + "'; the scopes are " + SCOPES);
+              "HQ variable "
+                  + v.key()
+                  + " has scope '"
+                  + v.scope()
+                  + "'; the scopes are "
+                  + SCOPES);
         }
       }
     }
 
-    private String namespace(NamespacePattern pattern, Environment env, ClusterTarget cluster, String tenant) {
-      return pattern.apply(Map.of(
-          "tenant", tenant,
-          "environment", env.name(),
-          "project", snapshot.project(),
-          "cluster", cluster.name()));
+    private String namespace(
+        NamespacePattern pattern, Environment env, ClusterTarget cluster, String tenant) {
+      return pattern.apply(
+          Map.of(
+              "tenant", tenant,
+              "environment", env.name(),
+              "project", snapshot.project(),
+              "cluster", cluster.name()));
     }
 
     /** The variables one service of one tenant in one environment sees (later scopes win). */
@@ -196,12 +218,13 @@ public final class DeliveryPlanner {
           if (!v.scope().equals(scope)) {
             continue;
           }
-          boolean applies = switch (scope) {
-            case "environment" -> environment.equals(v.environment());
-            case "tenant" -> tenant.equals(v.tenant());
-            case "service" -> service.equals(v.service());
-            default -> true;
-          };
+          boolean applies =
+              switch (scope) {
+                case "environment" -> environment.equals(v.environment());
+                case "tenant" -> tenant.equals(v.tenant());
+                case "service" -> service.equals(v.service());
+                default -> true;
+              };
           if (applies) {
             merged.put(v.key(), v.value());
           }
@@ -210,22 +233,44 @@ public final class DeliveryPlanner {
       return Collections.unmodifiableMap(merged);
     }
 
-    private Unit helm(Environment env, ClusterTarget cluster, String tenant, String namespace, Workload w) {
+    private Unit helm(
+        Environment env, ClusterTarget cluster, String tenant, String namespace, Workload w) {
       Map<String, String> variables = variables(env.name(), tenant, w.name());
       TenantValues tv = tenantValues.get(w.name() + "/" + tenant + "/" + env.name());
       Map<String, Object> merged =
           Values.deepMerge(w.values(), tv == null ? null : tv.values(), cluster.overrides());
-      Map<String, Object> values = Values.substitute(
-          merged, variables,
-          "values of " + w.name() + " for tenant " + tenant + " in " + env.name() + " on cluster "
-              + cluster.name());
+      Map<String, Object> values =
+          Values.substitute(
+              merged,
+              variables,
+              "values of "
+                  + w.name()
+                  + " for tenant "
+                  + tenant
+                  + " in "
+                  + env.name()
+                  + " on cluster "
+                  + cluster.name());
       return new Unit(
-          path(env.name(), cluster.name(), tenant, w.name()), Unit.HELM, env.name(), cluster.name(),
-          tenant, w.name(), namespace, w.chart(), w.chartVersion(), w.chartDigest(),
-          Collections.unmodifiableMap(values), Map.of(), List.of(), "", variables);
+          path(env.name(), cluster.name(), tenant, w.name()),
+          Unit.HELM,
+          env.name(),
+          cluster.name(),
+          tenant,
+          w.name(),
+          namespace,
+          w.chart(),
+          w.chartVersion(),
+          w.chartDigest(),
+          Collections.unmodifiableMap(values),
+          Map.of(),
+          List.of(),
+          "",
+          variables);
     }
 
-    private Unit bound(Environment env, ClusterTarget cluster, String tenant, String namespace, Binding b) {
+    private Unit bound(
+        Environment env, ClusterTarget cluster, String tenant, String namespace, Binding b) {
       Map<String, String> variables = variables(env.name(), tenant, b.name());
       String scope = " of binding " + b.name() + " for tenant " + tenant + " in " + env.name();
       List<Overlay> overlays = new ArrayList<>();
@@ -235,25 +280,55 @@ public final class DeliveryPlanner {
           throw new PlanException("overlay " + (i + 1) + scope + " has no kind");
         }
         Map<String, Object> patch = o.patch() == null ? Map.of() : o.patch();
-        overlays.add(new Overlay(
-            o.kind(), o.name() == null ? "" : o.name(),
-            Collections.unmodifiableMap(Values.substitute(
-                patch, variables, "overlay " + (i + 1) + " (" + o.kind() + ")" + scope))));
+        overlays.add(
+            new Overlay(
+                o.kind(),
+                o.name() == null ? "" : o.name(),
+                Collections.unmodifiableMap(
+                    Values.substitute(
+                        patch, variables, "overlay " + (i + 1) + " (" + o.kind() + ")" + scope))));
       }
       String path = path(env.name(), cluster.name(), tenant, b.name());
       if (b.kind().equals(Unit.MANIFESTS)) {
         return new Unit(
-            path, Unit.MANIFESTS, env.name(), cluster.name(), tenant, b.name(), namespace, "", "",
-            "", Map.of(), manifestFiles(b, variables, scope), List.copyOf(overlays), "", variables);
+            path,
+            Unit.MANIFESTS,
+            env.name(),
+            cluster.name(),
+            tenant,
+            b.name(),
+            namespace,
+            "",
+            "",
+            "",
+            Map.of(),
+            manifestFiles(b, variables, scope),
+            List.copyOf(overlays),
+            "",
+            variables);
       }
       addBase(env, b);
       return new Unit(
-          path, Unit.KUSTOMIZE, env.name(), cluster.name(), tenant, b.name(), namespace, "", "",
-          "", Map.of(), Map.of(), List.copyOf(overlays), "../../../_bases/" + b.source(), variables);
+          path,
+          Unit.KUSTOMIZE,
+          env.name(),
+          cluster.name(),
+          tenant,
+          b.name(),
+          namespace,
+          "",
+          "",
+          "",
+          Map.of(),
+          Map.of(),
+          List.copyOf(overlays),
+          "../../../_bases/" + b.source(),
+          variables);
     }
 
     /** The bundle's files with variables substituted in their string values. */
-    private Map<String, String> manifestFiles(Binding b, Map<String, String> variables, String scope) {
+    private Map<String, String> manifestFiles(
+        Binding b, Map<String, String> variables, String scope) {
       Map<String, String> files = new TreeMap<>();
       for (Map.Entry<String, String> f : new TreeMap<>(b.files()).entrySet()) {
         checkPath(f.getKey(), "bundle " + b.source());
@@ -262,11 +337,19 @@ public final class DeliveryPlanner {
           docs = Yaml.readAll(f.getValue());
         } catch (JsonProcessingException e) {
           throw new PlanException(
-              "file " + f.getKey() + " of bundle " + b.source() + " is not valid YAML: " + e.getOriginalMessage(), e);
+              "file "
+                  + f.getKey()
+                  + " of bundle "
+                  + b.source()
+                  + " is not valid YAML: "
+                  + e.getOriginalMessage(),
+              e);
         }
         List<Object> substituted = new ArrayList<>();
         for (Object doc : docs) {
-          substituted.add(Values.substitute(doc, variables, "file " + f.getKey() + " of bundle " + b.source() + scope));
+          substituted.add(
+              Values.substitute(
+                  doc, variables, "file " + f.getKey() + " of bundle " + b.source() + scope));
         }
         files.put(f.getKey(), Yaml.writeAll(substituted));
       }
@@ -276,29 +359,59 @@ public final class DeliveryPlanner {
     private void addBase(Environment env, Binding b) {
       String path = "rendered/" + env.name() + "/_bases/" + b.source();
       if (RepoPaths.problem(path) != null || path.split("/").length != 4) {
-        throw new PlanException("the name of Kustomize base " + b.source() + " does not make a safe path: " + path);
+        throw new PlanException(
+            "the name of Kustomize base " + b.source() + " does not make a safe path: " + path);
       }
       Binding seen = baseSources.putIfAbsent(path, b);
       if (seen != null) {
         if (!seen.files().equals(b.files())) {
           throw new PlanException(
-              "bindings " + seen.name() + " and " + b.name() + " use different contents of base " + b.source()
-                  + " (revisions " + seen.sourceRevision() + " and " + b.sourceRevision() + ")");
+              "bindings "
+                  + seen.name()
+                  + " and "
+                  + b.name()
+                  + " use different contents of base "
+                  + b.source()
+                  + " (revisions "
+                  + seen.sourceRevision()
+                  + " and "
+                  + b.sourceRevision()
+                  + ")");
         }
         return;
       }
       if (b.files().keySet().stream().noneMatch(KUSTOMIZATION_FILES::contains)) {
         throw new PlanException(
-            "Kustomize base " + b.source() + " (binding " + b.name() + ") has no kustomization.yaml at its top");
+            "Kustomize base "
+                + b.source()
+                + " (binding "
+                + b.name()
+                + ") has no kustomization.yaml at its top");
       }
       Map<String, String> files = new TreeMap<>();
-      b.files().forEach((name, text) -> {
-        checkPath(name, "Kustomize base " + b.source());
-        files.put(name, text);
-      });
-      Unit base = new Unit(
-          path, Unit.KUSTOMIZE_BASE, env.name(), "", "", "", "", "", "", "", Map.of(),
-          Collections.unmodifiableMap(files), List.of(), "", Map.of());
+      b.files()
+          .forEach(
+              (name, text) -> {
+                checkPath(name, "Kustomize base " + b.source());
+                files.put(name, text);
+              });
+      Unit base =
+          new Unit(
+              path,
+              Unit.KUSTOMIZE_BASE,
+              env.name(),
+              "",
+              "",
+              "",
+              "",
+              "",
+              "",
+              "",
+              Map.of(),
+              Collections.unmodifiableMap(files),
+              List.of(),
+              "",
+              Map.of());
       byPath.put(path, base);
       units.add(base);
     }
@@ -315,7 +428,8 @@ public final class DeliveryPlanner {
       String path = "rendered/" + env + "/" + cluster + "/" + tenant + "/" + service;
       String why = RepoPaths.problem(path);
       if (why != null || path.split("/").length != 5) {
-        throw new PlanException("names of environment, cluster, tenant and service do not make a safe path: " + path);
+        throw new PlanException(
+            "names of environment, cluster, tenant and service do not make a safe path: " + path);
       }
       return path;
     }
@@ -324,24 +438,42 @@ public final class DeliveryPlanner {
       Unit samePath = byPath.putIfAbsent(unit.path(), unit);
       if (samePath != null) {
         throw new PlanException(
-            describe(samePath) + " and " + describe(unit) + " would both render into " + unit.path()
+            describe(samePath)
+                + " and "
+                + describe(unit)
+                + " would both render into "
+                + unit.path()
                 + ": give one of them another name");
       }
       String release = unit.cluster() + "/" + unit.namespace() + "/" + unit.service();
       Unit other = byRelease.putIfAbsent(release, unit);
       if (other != null) {
         StringBuilder b = new StringBuilder();
-        b.append(describe(unit)).append(" would be rendered into namespace ").append(unit.namespace())
-            .append(" on cluster ").append(unit.cluster()).append(" twice (tenant ").append(other.tenant())
-            .append(" in ").append(other.environment()).append(" and tenant ").append(unit.tenant())
-            .append(" in ").append(unit.environment()).append("): ");
+        b.append(describe(unit))
+            .append(" would be rendered into namespace ")
+            .append(unit.namespace())
+            .append(" on cluster ")
+            .append(unit.cluster())
+            .append(" twice (tenant ")
+            .append(other.tenant())
+            .append(" in ")
+            .append(other.environment())
+            .append(" and tenant ")
+            .append(unit.tenant())
+            .append(" in ")
+            .append(unit.environment())
+            .append("): ");
         if (!other.tenant().equals(unit.tenant()) && !pattern.uses("tenant")) {
-          b.append("put {{ .tenant }} in the namespace pattern '").append(pattern.pattern())
-              .append("' of environment ").append(unit.environment())
+          b.append("put {{ .tenant }} in the namespace pattern '")
+              .append(pattern.pattern())
+              .append("' of environment ")
+              .append(unit.environment())
               .append(" so that every tenant gets its own namespace");
         } else {
-          b.append("put {{ .environment }} in the namespace patterns of ").append(other.environment())
-              .append(" and ").append(unit.environment())
+          b.append("put {{ .environment }} in the namespace patterns of ")
+              .append(other.environment())
+              .append(" and ")
+              .append(unit.environment())
               .append(" so that the environments sharing this cluster get their own namespaces");
         }
         throw new PlanException(b.toString());

@@ -10,11 +10,11 @@ import sun.misc.Signal;
  *
  * <p>helm-java's {@code template} runs Helm's install action, which registers Go signal handlers
  * ({@code os/signal.Notify}) for termination signals. In a shared library that replaces the JVM's
- * handlers for the whole process, so a hub that has rendered a chart would ignore {@code kill}
- * and Kubernetes' SIGTERM: no graceful shutdown, killed after the grace period. After every call
- * the JVM's handling is installed again: the signal exits the JVM with 128 + the signal's number,
- * running the shutdown hooks (Spring's graceful shutdown), exactly what the JVM does by default.
- * A signal that arrives during a render is still Go's and is lost; the next one is not.
+ * handlers for the whole process, so a hub that has rendered a chart would ignore {@code kill} and
+ * Kubernetes' SIGTERM: no graceful shutdown, killed after the grace period. After every call the
+ * JVM's handling is installed again: the signal exits the JVM with 128 + the signal's number,
+ * running the shutdown hooks (Spring's graceful shutdown), exactly what the JVM does by default. A
+ * signal that arrives during a render is still Go's and is lost; the next one is not.
  */
 final class HelmSignals {
   private static final Logger log = LoggerFactory.getLogger(HelmSignals.class);
@@ -25,11 +25,14 @@ final class HelmSignals {
   static void reclaim() {
     for (String name : SIGNALS) {
       try {
-        Signal.handle(new Signal(name), s -> {
-          Thread exit = new Thread(() -> System.exit(128 + s.getNumber()), "signal-" + s.getName());
-          exit.setDaemon(false);
-          exit.start();
-        });
+        Signal.handle(
+            new Signal(name),
+            s -> {
+              Thread exit =
+                  new Thread(() -> System.exit(128 + s.getNumber()), "signal-" + s.getName());
+              exit.setDaemon(false);
+              exit.start();
+            });
       } catch (IllegalArgumentException e) {
         // The JVM runs with -Xrs or the signal is reserved here: leave it as it is.
         log.debug("cannot take back SIG{}: {}", name, e.getMessage());

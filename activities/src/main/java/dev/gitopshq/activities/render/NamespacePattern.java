@@ -59,7 +59,12 @@ final class NamespacePattern {
       int close = open < 0 ? -1 : text.indexOf("}}", open);
       String bad = open >= 0 && close > open ? text.substring(open, close + 2) : text.trim();
       throw new PlanException(
-          "namespace pattern '" + pattern + "' of environment " + environment + " contains '" + bad
+          "namespace pattern '"
+              + pattern
+              + "' of environment "
+              + environment
+              + " contains '"
+              + bad
               + "': only {{ .tenant }}, {{ .environment }}, {{ .project }} and {{ .cluster }} may be"
               + " used");
     }
@@ -90,14 +95,24 @@ final class NamespacePattern {
     if (namespace.length() > 63) {
       why = "it is " + namespace.length() + " characters long; a namespace has at most 63";
     } else if (!LABEL.matcher(namespace).matches()) {
-      why = "a namespace must be an RFC 1123 label: lowercase letters, digits and '-',"
-          + " starting and ending with a letter or digit";
+      why =
+          "a namespace must be an RFC 1123 label: lowercase letters, digits and '-',"
+              + " starting and ending with a letter or digit";
     }
     if (why != null) {
       throw new PlanException(
-          "namespace pattern '" + pattern + "' of environment " + environment + " gives '"
-              + namespace + "' for tenant " + fields.get("tenant") + " on cluster "
-              + fields.get("cluster") + ", which is not a valid namespace: " + why);
+          "namespace pattern '"
+              + pattern
+              + "' of environment "
+              + environment
+              + " gives '"
+              + namespace
+              + "' for tenant "
+              + fields.get("tenant")
+              + " on cluster "
+              + fields.get("cluster")
+              + ", which is not a valid namespace: "
+              + why);
     }
     return namespace;
   }

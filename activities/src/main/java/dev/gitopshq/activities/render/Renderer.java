@@ -55,11 +55,22 @@ import java.util.regex.Pattern;
  */
 public final class Renderer {
   /** Kinds that are cluster-scoped: a manifest of these kinds never gets a namespace. */
-  static final Set<String> CLUSTER_SCOPED = Set.of(
-      "Namespace", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "StorageClass",
-      "PersistentVolume", "PriorityClass", "IngressClass", "RuntimeClass",
-      "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "APIService", "CSIDriver",
-      "VolumeSnapshotClass");
+  static final Set<String> CLUSTER_SCOPED =
+      Set.of(
+          "Namespace",
+          "ClusterRole",
+          "ClusterRoleBinding",
+          "CustomResourceDefinition",
+          "StorageClass",
+          "PersistentVolume",
+          "PriorityClass",
+          "IngressClass",
+          "RuntimeClass",
+          "ValidatingWebhookConfiguration",
+          "MutatingWebhookConfiguration",
+          "APIService",
+          "CSIDriver",
+          "VolumeSnapshotClass");
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern SEPARATOR = Pattern.compile("(?m)^---[ \\t]*(?:\\r?\\n|$)");
@@ -94,7 +105,9 @@ public final class Renderer {
       case Unit.MANIFESTS -> manifests(unit);
       case Unit.KUSTOMIZE -> kustomize(unit);
       case Unit.KUSTOMIZE_BASE -> base(unit);
-      default -> throw new RenderException("unit " + unit.path() + " has unknown kind '" + unit.kind() + "'");
+      default ->
+          throw new RenderException(
+              "unit " + unit.path() + " has unknown kind '" + unit.kind() + "'");
     };
   }
 
@@ -104,13 +117,26 @@ public final class Renderer {
     byte[] archive = charts.archive(unit.chartDigest());
     if (archive == null) {
       throw new RenderException(
-          "cannot render " + describe(unit) + ": chart " + unit.chart() + " " + unit.chartVersion()
-              + " (sha256 " + unit.chartDigest() + ") is not stored");
+          "cannot render "
+              + describe(unit)
+              + ": chart "
+              + unit.chart()
+              + " "
+              + unit.chartVersion()
+              + " (sha256 "
+              + unit.chartDigest()
+              + ") is not stored");
     }
     if (!ChartArchive.sha256(archive).equals(unit.chartDigest())) {
       throw new RenderException(
-          "cannot render " + describe(unit) + ": the stored archive of chart " + unit.chart() + " "
-              + unit.chartVersion() + " does not match its digest " + unit.chartDigest());
+          "cannot render "
+              + describe(unit)
+              + ": the stored archive of chart "
+              + unit.chart()
+              + " "
+              + unit.chartVersion()
+              + " does not match its digest "
+              + unit.chartDigest());
     }
     Path dir = null;
     String output;
@@ -122,15 +148,19 @@ public final class Renderer {
       Files.write(chart, archive);
       Files.write(values, JSON.writeValueAsBytes(unit.values() == null ? Map.of() : unit.values()));
       onWorkdir.accept(dir);
-      output = new Helm(chart).template()
-          .withName(unit.service())
-          .withNamespace(unit.namespace())
-          .withValuesFile(values)
-          .call();
+      output =
+          new Helm(chart)
+              .template()
+              .withName(unit.service())
+              .withNamespace(unit.namespace())
+              .withValuesFile(values)
+              .call();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot prepare the render directory for " + describe(unit), e);
+      throw new UncheckedIOException(
+          "cannot prepare the render directory for " + describe(unit), e);
     } catch (IllegalStateException e) {
-      throw new RenderException("cannot render " + describe(unit) + ": Helm: " + ChartArchive.helmMessage(e), e);
+      throw new RenderException(
+          "cannot render " + describe(unit) + ": Helm: " + ChartArchive.helmMessage(e), e);
     } finally {
       HelmSignals.reclaim();
       Workdirs.deleteQuietly(dir);
@@ -147,15 +177,24 @@ public final class Renderer {
         parsed = Yaml.readAll(doc);
       } catch (JsonProcessingException e) {
         throw new RenderException(
-            "cannot render " + describe(unit) + ": Helm printed a document that is not YAML ("
-                + source(doc) + "): " + e.getOriginalMessage(), e);
+            "cannot render "
+                + describe(unit)
+                + ": Helm printed a document that is not YAML ("
+                + source(doc)
+                + "): "
+                + e.getOriginalMessage(),
+            e);
       }
       if (parsed.isEmpty()) {
         continue;
       }
       if (parsed.size() > 1) {
         throw new RenderException(
-            "cannot render " + describe(unit) + ": " + source(doc) + " printed several documents in one");
+            "cannot render "
+                + describe(unit)
+                + ": "
+                + source(doc)
+                + " printed several documents in one");
       }
       out.add(identity(unit, parsed.get(0), source(doc)), doc.getBytes(StandardCharsets.UTF_8));
     }
@@ -183,12 +222,22 @@ public final class Renderer {
         docs = Yaml.readAll(f.getValue());
       } catch (JsonProcessingException e) {
         throw new RenderException(
-            "cannot render " + describe(unit) + ": " + f.getKey() + " is not valid YAML: " + e.getOriginalMessage(), e);
+            "cannot render "
+                + describe(unit)
+                + ": "
+                + f.getKey()
+                + " is not valid YAML: "
+                + e.getOriginalMessage(),
+            e);
       }
       for (Object doc : docs) {
         if (!(doc instanceof Map<?, ?>)) {
           throw new RenderException(
-              "cannot render " + describe(unit) + ": " + f.getKey() + " holds a document that is not a Kubernetes object");
+              "cannot render "
+                  + describe(unit)
+                  + ": "
+                  + f.getKey()
+                  + " holds a document that is not a Kubernetes object");
         }
         objects.add(Values.asMap(Values.copy(doc)));
         origins.add(f.getKey());
@@ -201,22 +250,33 @@ public final class Renderer {
       for (int i = 0; i < objects.size(); i++) {
         Map<String, Object> object = objects.get(i);
         if (overlay.kind().equals(object.get("kind"))
-            && (overlay.name() == null || overlay.name().isEmpty() || overlay.name().equals(name(object)))) {
+            && (overlay.name() == null
+                || overlay.name().isEmpty()
+                || overlay.name().equals(name(object)))) {
           objects.set(i, Values.asMap(Values.mergePatch(object, overlay.patch())));
           matched = true;
         }
       }
       if (!matched) {
         throw new RenderException(
-            "cannot render " + describe(unit) + ": overlay " + number + " targets " + overlay.kind()
-                + (overlay.name() == null || overlay.name().isEmpty() ? " objects" : " " + overlay.name())
+            "cannot render "
+                + describe(unit)
+                + ": overlay "
+                + number
+                + " targets "
+                + overlay.kind()
+                + (overlay.name() == null || overlay.name().isEmpty()
+                    ? " objects"
+                    : " " + overlay.name())
                 + ", which the bundle does not have");
       }
     }
     ObjectFiles out = new ObjectFiles();
     for (int i = 0; i < objects.size(); i++) {
       Map<String, Object> object = withNamespace(objects.get(i), unit.namespace());
-      out.add(identity(unit, object, origins.get(i)), Yaml.write(object).getBytes(StandardCharsets.UTF_8));
+      out.add(
+          identity(unit, object, origins.get(i)),
+          Yaml.write(object).getBytes(StandardCharsets.UTF_8));
     }
     return out.files;
   }
@@ -275,18 +335,21 @@ public final class Renderer {
       patch.put("kind", overlay.kind());
       Map<String, Object> body = overlay.patch() == null ? Map.of() : overlay.patch();
       if (body.get("metadata") instanceof Map<?, ?> extra) {
-        Values.asMap(extra).forEach((key, value) -> {
-          if (!key.equals("name")) {
-            metadata.put(key, Values.copy(value));
-          }
-        });
+        Values.asMap(extra)
+            .forEach(
+                (key, value) -> {
+                  if (!key.equals("name")) {
+                    metadata.put(key, Values.copy(value));
+                  }
+                });
       }
       patch.put("metadata", metadata);
-      body.forEach((key, value) -> {
-        if (!key.equals("kind") && !key.equals("metadata")) {
-          patch.put(key, Values.copy(value));
-        }
-      });
+      body.forEach(
+          (key, value) -> {
+            if (!key.equals("kind") && !key.equals("metadata")) {
+              patch.put(key, Values.copy(value));
+            }
+          });
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("target", target);
       entry.put("patch", Yaml.write(patch));
@@ -302,10 +365,12 @@ public final class Renderer {
 
   private static SortedMap<String, byte[]> base(Unit unit) {
     SortedMap<String, byte[]> files = new TreeMap<>();
-    unit.files().forEach((path, text) -> {
-      checkPath(unit, path);
-      files.put(path, text.getBytes(StandardCharsets.UTF_8));
-    });
+    unit.files()
+        .forEach(
+            (path, text) -> {
+              checkPath(unit, path);
+              files.put(path, text.getBytes(StandardCharsets.UTF_8));
+            });
     return files;
   }
 
@@ -314,7 +379,8 @@ public final class Renderer {
   private static void checkPath(Unit unit, String path) {
     String why = RepoPaths.problem(path);
     if (why != null) {
-      throw new RenderException("cannot render " + describe(unit) + ": file path '" + path + "' " + why);
+      throw new RenderException(
+          "cannot render " + describe(unit) + ": file path '" + path + "' " + why);
     }
   }
 
@@ -322,20 +388,28 @@ public final class Renderer {
   private static String[] identity(Unit unit, Object doc, String origin) {
     if (!(doc instanceof Map<?, ?> object)) {
       throw new RenderException(
-          "cannot render " + describe(unit) + ": " + origin + " holds a document that is not a Kubernetes object");
+          "cannot render "
+              + describe(unit)
+              + ": "
+              + origin
+              + " holds a document that is not a Kubernetes object");
     }
     Object kind = object.get("kind");
     String name = name(Values.asMap(object));
     if (!(kind instanceof String k) || k.isEmpty() || name == null || name.isEmpty()) {
       throw new RenderException(
-          "cannot render " + describe(unit) + ": an object in " + origin
+          "cannot render "
+              + describe(unit)
+              + ": an object in "
+              + origin
               + " lacks kind or metadata.name (every object needs both to be applied by GitOps)");
     }
     return new String[] {k, name};
   }
 
   private static String name(Map<String, Object> object) {
-    return object.get("metadata") instanceof Map<?, ?> metadata && metadata.get("name") instanceof String name
+    return object.get("metadata") instanceof Map<?, ?> metadata
+            && metadata.get("name") instanceof String name
         ? name
         : null;
   }
@@ -345,7 +419,10 @@ public final class Renderer {
     final SortedMap<String, byte[]> files = new TreeMap<>();
 
     void add(String[] identity, byte[] content) {
-      String stem = UNSAFE.matcher((identity[0] + "-" + identity[1]).toLowerCase(Locale.ROOT)).replaceAll("-");
+      String stem =
+          UNSAFE
+              .matcher((identity[0] + "-" + identity[1]).toLowerCase(Locale.ROOT))
+              .replaceAll("-");
       String name = stem + ".yaml";
       for (int n = 2; files.containsKey(name); n++) {
         name = stem + "-" + n + ".yaml";
@@ -357,8 +434,14 @@ public final class Renderer {
   static String describe(Unit unit) {
     return switch (unit.kind()) {
       case Unit.KUSTOMIZE_BASE -> "Kustomize base " + unit.path();
-      default -> unit.service() + " for tenant " + unit.tenant() + " in " + unit.environment()
-          + " on cluster " + unit.cluster();
+      default ->
+          unit.service()
+              + " for tenant "
+              + unit.tenant()
+              + " in "
+              + unit.environment()
+              + " on cluster "
+              + unit.cluster();
     };
   }
 }

@@ -8,9 +8,8 @@ import java.util.Map;
  * One thing the delivery generator renders into one directory of the repository, with every input
  * already resolved (stored as JSON in {@code generation_units.input}, never in workflow history).
  *
- * @param path the directory in the repository, e.g. {@code
- *     rendered/production/eu-1/acme/web}, or {@code rendered/production/_bases/redis} for a
- *     Kustomize base
+ * @param path the directory in the repository, e.g. {@code rendered/production/eu-1/acme/web}, or
+ *     {@code rendered/production/_bases/redis} for a Kustomize base
  * @param kind {@link #HELM}, {@link #MANIFESTS}, {@link #KUSTOMIZE} or {@link #KUSTOMIZE_BASE}
  * @param service the workload or binding name; empty for a base
  * @param namespace the target namespace from the environment's pattern; empty for a base

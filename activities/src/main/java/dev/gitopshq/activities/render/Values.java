@@ -16,10 +16,10 @@ import java.util.regex.Pattern;
  *   <li>{@link #deepMerge}: how Helm combines values files ({@code -f a.yaml -f b.yaml}): maps
  *       merge key by key, recursively; a list or scalar in the higher layer replaces what was below
  *       it; an explicit {@code null} in the higher layer drops the lower layers' value and stays in
- *       the result as {@code null}, which Helm reads as "remove this key", so it removes the chart's
- *       own default too.
- *   <li>{@link #mergePatch}: JSON Merge Patch (RFC 7386), used for overlays on manifests: like
- *       the above, but a {@code null} removes the key and never appears in the result.
+ *       the result as {@code null}, which Helm reads as "remove this key", so it removes the
+ *       chart's own default too.
+ *   <li>{@link #mergePatch}: JSON Merge Patch (RFC 7386), used for overlays on manifests: like the
+ *       above, but a {@code null} removes the key and never appears in the result.
  *   <li>{@link #substitute}: HQ variables in string values.
  * </ul>
  */
@@ -83,9 +83,9 @@ public final class Values {
   }
 
   /**
-   * Replaces {@code ${NAME}} in every string value of {@code tree} (map keys are left alone) by
-   * the variable's value, taken literally (a value is not substituted again); {@code $${NAME}}
-   * becomes the literal text {@code ${NAME}}. NAME matches {@code [A-Za-z_][A-Za-z0-9_]*}.
+   * Replaces {@code ${NAME}} in every string value of {@code tree} (map keys are left alone) by the
+   * variable's value, taken literally (a value is not substituted again); {@code $${NAME}} becomes
+   * the literal text {@code ${NAME}}. NAME matches {@code [A-Za-z_][A-Za-z0-9_]*}.
    *
    * @param where what the tree is, for the error, e.g. "values of web for tenant acme in
    *     production"
@@ -101,12 +101,14 @@ public final class Values {
     return asMap(substitute((Object) tree, variables, where, ""));
   }
 
-  private static Object substitute(Object node, Map<String, String> variables, String where, String at) {
+  private static Object substitute(
+      Object node, Map<String, String> variables, String where, String at) {
     if (node instanceof Map<?, ?> map) {
       Map<String, Object> out = new LinkedHashMap<>();
       for (Map.Entry<String, Object> e : asMap(map).entrySet()) {
         String key = e.getKey();
-        out.put(key, substitute(e.getValue(), variables, where, at.isEmpty() ? key : at + "." + key));
+        out.put(
+            key, substitute(e.getValue(), variables, where, at.isEmpty() ? key : at + "." + key));
       }
       return out;
     }
@@ -123,7 +125,8 @@ public final class Values {
     return node;
   }
 
-  private static String substituteText(String text, Map<String, String> variables, String where, String at) {
+  private static String substituteText(
+      String text, Map<String, String> variables, String where, String at) {
     if (text.indexOf('$') < 0) {
       return text;
     }
@@ -139,7 +142,11 @@ public final class Values {
         if (replacement == null) {
           throw new UndefinedVariableException(
               name,
-              where + " reference ${" + name + "}" + (at.isEmpty() ? "" : " (at " + at + ")")
+              where
+                  + " reference ${"
+                  + name
+                  + "}"
+                  + (at.isEmpty() ? "" : " (at " + at + ")")
                   + ", which no HQ variable defines");
         }
       }

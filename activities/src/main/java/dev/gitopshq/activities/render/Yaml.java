@@ -35,16 +35,19 @@ final class Yaml {
           .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
           .readerFor(Object.class);
 
-  private static final java.util.regex.Pattern YAML12_OCTAL = java.util.regex.Pattern.compile("[-+]?0o[0-7]+");
+  private static final java.util.regex.Pattern YAML12_OCTAL =
+      java.util.regex.Pattern.compile("[-+]?0o[0-7]+");
   private static final YAMLMapper PLAIN = writer(true);
+
   /** For the rare document whose plain form would not read back the same (see {@link #write}). */
   private static final YAMLMapper QUOTED = writer(false);
 
   private static YAMLMapper writer(boolean minimizeQuotes) {
-    YAMLMapper.Builder b = YAMLMapper.builder()
-        .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-        .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
-        .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE);
+    YAMLMapper.Builder b =
+        YAMLMapper.builder()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
+            .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE);
     if (minimizeQuotes) {
       b.enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
           .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS);
@@ -145,10 +148,12 @@ final class Yaml {
     }
     if (node instanceof Number n) {
       boolean floating = n instanceof BigDecimal || n instanceof Double || n instanceof Float;
-      if (n instanceof Double d && !Double.isFinite(d) || n instanceof Float f && !Float.isFinite(f)) {
+      if (n instanceof Double d && !Double.isFinite(d)
+          || n instanceof Float f && !Float.isFinite(f)) {
         return n.doubleValue() + "f";
       }
-      return new BigDecimal(n.toString()).stripTrailingZeros().toPlainString() + (floating ? "f" : "i");
+      return new BigDecimal(n.toString()).stripTrailingZeros().toPlainString()
+          + (floating ? "f" : "i");
     }
     return node;
   }

@@ -49,7 +49,8 @@ public class RotationActivitiesImpl implements RotationActivities {
   }
 
   @Override
-  public void activate(String orgId, String clusterId, String rotationId, String newTokenId, long graceSeconds) {
+  public void activate(
+      String orgId, String clusterId, String rotationId, String newTokenId, long graceSeconds) {
     UUID org = UUID.fromString(orgId);
     UUID cluster = UUID.fromString(clusterId);
     UUID token = UUID.fromString(newTokenId);
@@ -69,23 +70,34 @@ public class RotationActivitiesImpl implements RotationActivities {
   }
 
   @Override
-  public List<String> revokeOlder(String orgId, String clusterId, String rotationId, String newTokenId) {
+  public List<String> revokeOlder(
+      String orgId, String clusterId, String rotationId, String newTokenId) {
     UUID org = UUID.fromString(orgId);
     return tx.execute(
         t -> {
           List<UUID> revoked =
-              tokens.revokeAgentTokensExcept(org, UUID.fromString(clusterId), UUID.fromString(newTokenId), clock.instant());
+              tokens.revokeAgentTokensExcept(
+                  org, UUID.fromString(clusterId), UUID.fromString(newTokenId), clock.instant());
           if (!revoked.isEmpty()) {
             audit.record(
-                org, ACTOR, "cluster.token_rotation.completed", "cluster", clusterId,
-                Map.of("rotationId", rotationId, "revokedTokenIds", revoked.stream().map(UUID::toString).toList()));
+                org,
+                ACTOR,
+                "cluster.token_rotation.completed",
+                "cluster",
+                clusterId,
+                Map.of(
+                    "rotationId",
+                    rotationId,
+                    "revokedTokenIds",
+                    revoked.stream().map(UUID::toString).toList()));
           }
           return revoked.stream().map(UUID::toString).toList();
         });
   }
 
   @Override
-  public void abandon(String orgId, String clusterId, String rotationId, String newTokenId, String reason) {
+  public void abandon(
+      String orgId, String clusterId, String rotationId, String newTokenId, String reason) {
     UUID org = UUID.fromString(orgId);
     tx.executeWithoutResult(
         t -> {

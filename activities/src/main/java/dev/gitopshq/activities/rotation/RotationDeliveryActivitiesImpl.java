@@ -25,7 +25,11 @@ public class RotationDeliveryActivitiesImpl implements RotationDeliveryActivitie
   private final Clock clock;
 
   public RotationDeliveryActivitiesImpl(
-      ClusterTokenMapper tokens, AgentGatewayPort gateway, AuditLog audit, TransactionTemplate tx, Clock clock) {
+      ClusterTokenMapper tokens,
+      AgentGatewayPort gateway,
+      AuditLog audit,
+      TransactionTemplate tx,
+      Clock clock) {
     this.tokens = tokens;
     this.gateway = gateway;
     this.audit = audit;
@@ -43,16 +47,22 @@ public class RotationDeliveryActivitiesImpl implements RotationDeliveryActivitie
     tx.executeWithoutResult(
         t -> {
           Instant now = clock.instant();
-          // A retried attempt cannot resend the earlier plaintext (it was never stored): replace it.
+          // A retried attempt cannot resend the earlier plaintext (it was never stored): replace
+          // it.
           tokens.revokeRotation(org, rotation, now);
           tokens.insertPending(tokenId, org, cluster, token.hash(), rotation, now);
           audit.record(
-              org, Actor.system("token-rotation"), "cluster.token_rotation.issued", "cluster", clusterId,
+              org,
+              Actor.system("token-rotation"),
+              "cluster.token_rotation.issued",
+              "cluster",
+              clusterId,
               Map.of("rotationId", rotationId, "newTokenId", tokenId.toString()));
         });
     if (!gateway.sendTokenRotation(org, cluster, rotationId, token.value())) {
       tokens.revokeRotation(org, rotation, clock.instant());
-      throw new IllegalStateException("the agent of cluster " + clusterId + " is not connected to this replica");
+      throw new IllegalStateException(
+          "the agent of cluster " + clusterId + " is not connected to this replica");
     }
     return tokenId.toString();
   }

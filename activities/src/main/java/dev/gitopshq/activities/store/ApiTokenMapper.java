@@ -24,8 +24,8 @@ public interface ApiTokenMapper {
   void insert(ApiTokenRow token);
 
   /**
-   * Authenticates a presented token by its hash. This lookup establishes the caller's
-   * organization, so it is the one query here that cannot filter by org_id first.
+   * Authenticates a presented token by its hash. This lookup establishes the caller's organization,
+   * so it is the one query here that cannot filter by org_id first.
    */
   @Select(
       "select t.id as token_id, t.org_id, t.member_id, t.service_account_id,"

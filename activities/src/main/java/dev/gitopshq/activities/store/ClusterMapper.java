@@ -80,7 +80,10 @@ public interface ClusterMapper {
       @Param("interval") int heartbeatIntervalSeconds,
       @Param("now") Instant now);
 
-  /** Clears the stream holder, but only if this replica still holds it (a reconnect may have moved it). */
+  /**
+   * Clears the stream holder, but only if this replica still holds it (a reconnect may have moved
+   * it).
+   */
   @Update(
       "update clusters set connected_replica = null, updated_at = #{now}"
           + " where org_id = #{orgId} and id = #{id} and connected_replica = #{replica}"
@@ -101,7 +104,8 @@ public interface ClusterMapper {
           + " where b.org_id = #{orgId} and b.cluster_id = #{id} order by 1")
   List<String> deliveryBindings(@Param("orgId") UUID orgId, @Param("id") UUID id);
 
-  @org.apache.ibatis.annotations.Delete("delete from clusters where org_id = #{orgId} and id = #{id}")
+  @org.apache.ibatis.annotations.Delete(
+      "delete from clusters where org_id = #{orgId} and id = #{id}")
   int delete(@Param("orgId") UUID orgId, @Param("id") UUID id);
 
   /**

@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * A registered cluster as stored, plus one derived fact: whether an unused, unexpired
- * registration token exists for it ({@code registrationOpen}). The connection status shown to
- * users is computed from these fields by {@link ClusterStatus}.
+ * A registered cluster as stored, plus one derived fact: whether an unused, unexpired registration
+ * token exists for it ({@code registrationOpen}). The connection status shown to users is computed
+ * from these fields by {@link ClusterStatus}.
  */
 public record ClusterRow(
     UUID id,

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * A cluster's connection health as the Clusters page shows it. Derived, never stored, so that a
- * hub replica that dies with streams open cannot leave clusters looking Connected: without fresh
+ * A cluster's connection health as the Clusters page shows it. Derived, never stored, so that a hub
+ * replica that dies with streams open cannot leave clusters looking Connected: without fresh
  * heartbeats every cluster drifts to Lagging and then Disconnected on its own.
  */
 public enum ClusterStatus {
@@ -38,7 +38,10 @@ public enum ClusterStatus {
     }
     // One and a half intervals of grace, plus the hub's heartbeat flush period, before "late".
     Duration lateAfter =
-        Duration.ofSeconds(c.heartbeatIntervalSeconds()).multipliedBy(3).dividedBy(2).plusSeconds(5);
+        Duration.ofSeconds(c.heartbeatIntervalSeconds())
+            .multipliedBy(3)
+            .dividedBy(2)
+            .plusSeconds(5);
     return silence.compareTo(lateAfter) > 0 ? Lagging : Connected;
   }
 }

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * A person in an organization, with a role (owner, admin, member, viewer) and the teams they
- * belong to (approval policies can name teams as approvers).
+ * A person in an organization, with a role (owner, admin, member, viewer) and the teams they belong
+ * to (approval policies can name teams as approvers).
  */
 public record MemberRow(
     UUID id,

@@ -7,8 +7,8 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 
 /**
- * Generates bearer tokens ({@code prefix + 64 lowercase hex}, 32 random bytes) and hashes them.
- * The store keeps only {@link #sha256Hex(String)} of a token; lookups hash the presented value.
+ * Generates bearer tokens ({@code prefix + 64 lowercase hex}, 32 random bytes) and hashes them. The
+ * store keeps only {@link #sha256Hex(String)} of a token; lookups hash the presented value.
  */
 public final class Tokens {
   private static final SecureRandom RANDOM = new SecureRandom();

@@ -1,2 +1,4 @@
-/** Token generation and hashing. Plaintext tokens exist only in memory on their way to the caller. */
+/**
+ * Token generation and hashing. Plaintext tokens exist only in memory on their way to the caller.
+ */
 package dev.gitopshq.activities.tokens;

@@ -31,7 +31,8 @@ class SecretBoxTest {
       assertThatThrownBy(() -> box.open(t, "ctx")).isInstanceOf(SecretBox.SecretBoxException.class);
     }
     byte[] truncated = java.util.Arrays.copyOf(sealed, 10);
-    assertThatThrownBy(() -> box.open(truncated, "ctx")).isInstanceOf(SecretBox.SecretBoxException.class);
+    assertThatThrownBy(() -> box.open(truncated, "ctx"))
+        .isInstanceOf(SecretBox.SecretBoxException.class);
   }
 
   @Test
@@ -49,7 +50,9 @@ class SecretBoxTest {
 
   @Test
   void refusesKeysOfTheWrongSize() {
-    assertThatThrownBy(() -> new SecretBox(new byte[16])).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> SecretBox.ofBase64("not base64!")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new SecretBox(new byte[16]))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> SecretBox.ofBase64("not base64!"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -62,7 +62,8 @@ class GenerationActivitiesIT {
 
   @BeforeAll
   static void database() throws Exception {
-    schema = TestSchema.create(SCHEMA, GenerationMapper.class, ChartMapper.class, AuditMapper.class);
+    schema =
+        TestSchema.create(SCHEMA, GenerationMapper.class, ChartMapper.class, AuditMapper.class);
     mapper = schema.mapper(GenerationMapper.class);
     audit = new AuditLog(schema.mapper(AuditMapper.class), Clock.systemUTC());
     tx = schema.tx();
@@ -82,13 +83,23 @@ class GenerationActivitiesIT {
     org = UUID.randomUUID();
     project = UUID.randomUUID();
     UUID chartId = UUID.randomUUID();
-    sql("insert into organizations (id, slug, name, created_at) values (?, ?, 'Generation IT', now())", org, "g" + org.toString().substring(0, 8));
-    sql("insert into projects (id, org_id, name, created_by, created_at, updated_at) values (?, ?, 'shop', 'test', now(), now())", project, org);
-    sql("insert into charts (id, org_id, name, created_at) values (?, ?, 'webapp', now())", chartId, org);
+    sql(
+        "insert into organizations (id, slug, name, created_at) values (?, ?, 'Generation IT', now())",
+        org,
+        "g" + org.toString().substring(0, 8));
+    sql(
+        "insert into projects (id, org_id, name, created_by, created_at, updated_at) values (?, ?, 'shop', 'test', now(), now())",
+        project,
+        org);
+    sql(
+        "insert into charts (id, org_id, name, created_at) values (?, ?, 'webapp', now())",
+        chartId,
+        org);
     try (Connection c = schema.dataSource().getConnection();
-        PreparedStatement ps = c.prepareStatement(
-            "insert into chart_versions (org_id, chart_id, version, digest, size_bytes, archive, uploaded_by, created_at)"
-                + " values (?, ?, '0.1.0', ?, ?, ?, 'test', now())")) {
+        PreparedStatement ps =
+            c.prepareStatement(
+                "insert into chart_versions (org_id, chart_id, version, digest, size_bytes, archive, uploaded_by, created_at)"
+                    + " values (?, ?, '0.1.0', ?, ?, ?, 'test', now())")) {
       ps.setObject(1, org);
       ps.setObject(2, chartId);
       ps.setString(3, digest);
@@ -97,30 +108,69 @@ class GenerationActivitiesIT {
       ps.executeUpdate();
     }
     for (String env : List.of("staging", "production")) {
-      sql("insert into environments (id, org_id, name, position, created_at) values (?, ?, ?, ?, now())",
-          UUID.randomUUID(), org, env, env.equals("staging") ? 1 : 2);
+      sql(
+          "insert into environments (id, org_id, name, position, created_at) values (?, ?, ?, ?, now())",
+          UUID.randomUUID(),
+          org,
+          env,
+          env.equals("staging") ? 1 : 2);
     }
     for (String tenant : List.of("acme", "globex")) {
-      sql("insert into tenants (id, org_id, name, created_at) values (?, ?, ?, now())", UUID.randomUUID(), org, tenant);
+      sql(
+          "insert into tenants (id, org_id, name, created_at) values (?, ?, ?, now())",
+          UUID.randomUUID(),
+          org,
+          tenant);
     }
     repos = new ProjectRepos(dir.resolve("repos"));
     repos.create(org, project);
     activities =
         new GenerationActivitiesImpl(
-            mapper, schema.mapper(ChartMapper.class), (o, p) -> snapshot.get(), new Renderer(Files.createDirectories(dir.resolve("render"))),
-            repos, audit, tx, Clock.systemUTC(), 2);
+            mapper,
+            schema.mapper(ChartMapper.class),
+            (o, p) -> snapshot.get(),
+            new Renderer(Files.createDirectories(dir.resolve("render"))),
+            repos,
+            audit,
+            tx,
+            Clock.systemUTC(),
+            2);
     revision = 0;
   }
 
-  static ProjectSnapshot snapshot(UUID org, UUID project, long revision, String acmeReplicas, String logLevel) {
+  static ProjectSnapshot snapshot(
+      UUID org, UUID project, long revision, String acmeReplicas, String logLevel) {
     return new ProjectSnapshot(
-        org, project, "shop", revision,
+        org,
+        project,
+        "shop",
+        revision,
         List.of(
-            new Environment("staging", 1, "{{ .tenant }}-{{ .environment }}", List.of(new ClusterTarget("eu-1", UUID.randomUUID(), Map.of()))),
-            new Environment("production", 2, "{{ .tenant }}-{{ .environment }}", List.of(new ClusterTarget("eu-2", UUID.randomUUID(), Map.of())))),
+            new Environment(
+                "staging",
+                1,
+                "{{ .tenant }}-{{ .environment }}",
+                List.of(new ClusterTarget("eu-1", UUID.randomUUID(), Map.of()))),
+            new Environment(
+                "production",
+                2,
+                "{{ .tenant }}-{{ .environment }}",
+                List.of(new ClusterTarget("eu-2", UUID.randomUUID(), Map.of())))),
         List.of("acme", "globex"),
-        List.of(new Workload("web", "webapp", "0.1.0", digest, Map.of("image", Map.of("tag", "1.4.2")), "image.tag")),
-        List.of(new TenantValues("web", "acme", "production", Map.of("replicaCount", Integer.parseInt(acmeReplicas)))),
+        List.of(
+            new Workload(
+                "web",
+                "webapp",
+                "0.1.0",
+                digest,
+                Map.of("image", Map.of("tag", "1.4.2")),
+                "image.tag")),
+        List.of(
+            new TenantValues(
+                "web",
+                "acme",
+                "production",
+                Map.of("replicaCount", Integer.parseInt(acmeReplicas)))),
         List.of(new Variable("project", null, null, null, "LOG", logLevel)),
         List.of());
   }
@@ -130,7 +180,8 @@ class GenerationActivitiesIT {
     revision++;
     sql("update projects set config_revision = ? where id = ?", revision, project);
     snapshot.set(s);
-    GenerationRequest request = new GenerationRequest(org.toString(), project.toString(), revision, "config", "Ada Admin");
+    GenerationRequest request =
+        new GenerationRequest(org.toString(), project.toString(), revision, "config", "Ada Admin");
     GenerationPlan plan = activities.plan(request);
     for (int b = 0; b < plan.batches(); b++) {
       activities.render(org.toString(), plan.generationId(), b);
@@ -153,9 +204,16 @@ class GenerationActivitiesIT {
             "staging/eu-1/globex/web/deployment-web.yaml",
             "production/eu-2/acme/web/deployment-web.yaml",
             "production/eu-2/globex/web/deployment-web.yaml");
-    String acmeProd = new String(files.get("production/eu-2/acme/web/deployment-web.yaml"), StandardCharsets.UTF_8);
-    assertThat(acmeProd).contains("namespace: acme-production").contains("replicas: 5").contains("1.4.2");
-    String globexProd = new String(files.get("production/eu-2/globex/web/deployment-web.yaml"), StandardCharsets.UTF_8);
+    String acmeProd =
+        new String(
+            files.get("production/eu-2/acme/web/deployment-web.yaml"), StandardCharsets.UTF_8);
+    assertThat(acmeProd)
+        .contains("namespace: acme-production")
+        .contains("replicas: 5")
+        .contains("1.4.2");
+    String globexProd =
+        new String(
+            files.get("production/eu-2/globex/web/deployment-web.yaml"), StandardCharsets.UTF_8);
     assertThat(globexProd).contains("namespace: globex-production").contains("replicas: 1");
 
     ProjectRepos.CommitInfo info = repos.log(org, project, ProjectRepos.MAIN, 1).getFirst();
@@ -163,10 +221,16 @@ class GenerationActivitiesIT {
     assertThat(info.message())
         .startsWith("Deliver revision 1 of shop: 4 of 4 units changed")
         .contains("GitOpsHQ-Author: delivery generator, for Ada Admin (config)")
-        .contains("GitOpsHQ-Scope: project=shop environments=production,staging tenants=acme,globex services=web")
+        .contains(
+            "GitOpsHQ-Scope: project=shop environments=production,staging tenants=acme,globex services=web")
         .contains("GitOpsHQ-Change: delivery.generated")
         .contains("added: production/eu-2/acme/web");
-    assertThat(count("select count(*) from deliveries where project_id = ? and generated_commit = ?", project, r.commit())).isEqualTo(4);
+    assertThat(
+            count(
+                "select count(*) from deliveries where project_id = ? and generated_commit = ?",
+                project,
+                r.commit()))
+        .isEqualTo(4);
     assertThat(count("select generated_revision from projects where id = ?", project)).isEqualTo(1);
   }
 
@@ -193,11 +257,12 @@ class GenerationActivitiesIT {
     SortedMap<String, ObjectId> before = repos.listFiles(org, project, a, "rendered");
     SortedMap<String, ObjectId> after = repos.listFiles(org, project, b, "rendered");
     List<String> differing = new ArrayList<>();
-    after.forEach((path, id) -> {
-      if (!id.equals(before.get(path))) {
-        differing.add(path);
-      }
-    });
+    after.forEach(
+        (path, id) -> {
+          if (!id.equals(before.get(path))) {
+            differing.add(path);
+          }
+        });
     assertThat(differing)
         .contains("production/eu-2/acme/web/deployment-web.yaml")
         .allMatch(p -> p.startsWith("production/eu-2/acme/web/"));
@@ -213,7 +278,9 @@ class GenerationActivitiesIT {
     revision++;
     sql("update projects set config_revision = ? where id = ?", revision, project);
     snapshot.set(snapshot(org, project, 2, "6", "info"));
-    GenerationPlan late = activities.plan(new GenerationRequest(org.toString(), project.toString(), 2, "config", "Ada"));
+    GenerationPlan late =
+        activities.plan(
+            new GenerationRequest(org.toString(), project.toString(), 2, "config", "Ada"));
     for (int b = 0; b < late.batches(); b++) {
       activities.render(org.toString(), late.generationId(), b);
     }
@@ -222,12 +289,22 @@ class GenerationActivitiesIT {
 
     assertThat(third.status()).isEqualTo(GenerationResult.COMMITTED);
     assertThat(second.status()).isEqualTo(GenerationResult.SUPERSEDED);
-    String acme = new String(
-        repos.readFiles(org, project, repos.head(org, project, ProjectRepos.MAIN).orElseThrow(), "rendered")
-            .get("production/eu-2/acme/web/deployment-web.yaml"), StandardCharsets.UTF_8);
+    String acme =
+        new String(
+            repos
+                .readFiles(
+                    org,
+                    project,
+                    repos.head(org, project, ProjectRepos.MAIN).orElseThrow(),
+                    "rendered")
+                .get("production/eu-2/acme/web/deployment-web.yaml"),
+            StandardCharsets.UTF_8);
     assertThat(acme).contains("replicas: 9");
     // A revision older than the generated one is not even planned.
-    assertThat(activities.plan(new GenerationRequest(org.toString(), project.toString(), 2, "config", "Ada")).generationId())
+    assertThat(
+            activities
+                .plan(new GenerationRequest(org.toString(), project.toString(), 2, "config", "Ada"))
+                .generationId())
         .isEqualTo(late.generationId());
   }
 
@@ -236,14 +313,32 @@ class GenerationActivitiesIT {
     revision++;
     sql("update projects set config_revision = ? where id = ?", revision, project);
     ProjectSnapshot good = snapshot(org, project, 1, "5", "info");
-    snapshot.set(new ProjectSnapshot(org, project, "shop", 1,
-        List.of(new Environment("production", 2, "{{ .environment }}", good.environments().get(1).clusters())),
-        good.tenants(), good.workloads(), List.of(), good.variables(), List.of()));
+    snapshot.set(
+        new ProjectSnapshot(
+            org,
+            project,
+            "shop",
+            1,
+            List.of(
+                new Environment(
+                    "production", 2, "{{ .environment }}", good.environments().get(1).clusters())),
+            good.tenants(),
+            good.workloads(),
+            List.of(),
+            good.variables(),
+            List.of()));
 
-    assertThatThrownBy(() -> activities.plan(new GenerationRequest(org.toString(), project.toString(), 1, "config", "Ada")))
+    assertThatThrownBy(
+            () ->
+                activities.plan(
+                    new GenerationRequest(org.toString(), project.toString(), 1, "config", "Ada")))
         .isInstanceOf(ApplicationFailure.class)
         .hasMessageContaining("{{ .tenant }}");
-    assertThat(count("select count(*) from generations where project_id = ? and status = 'failed'", project)).isEqualTo(1);
+    assertThat(
+            count(
+                "select count(*) from generations where project_id = ? and status = 'failed'",
+                project))
+        .isEqualTo(1);
     assertThat(repos.head(org, project, ProjectRepos.MAIN)).isEmpty();
   }
 

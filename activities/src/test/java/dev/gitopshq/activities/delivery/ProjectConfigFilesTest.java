@@ -60,7 +60,8 @@ class ProjectConfigFilesTest {
 
   @Test
   void writesTheDocumentedLayout() {
-    SortedMap<String, byte[]> files = ProjectConfigFiles.files(snapshot(Map.of("image", Map.of("tag", "1.0")), 3));
+    SortedMap<String, byte[]> files =
+        ProjectConfigFiles.files(snapshot(Map.of("image", Map.of("tag", "1.0")), 3));
     assertThat(files.keySet())
         .containsExactly(
             "config/bindings/redis.yaml",
@@ -85,13 +86,17 @@ class ProjectConfigFilesTest {
             position: 2
             """);
     // Versions that look like numbers stay strings.
-    assertThat(text(files, "config/workloads/web.yaml")).contains("version: \"1.10\"").contains("tag: \"1.0\"");
+    assertThat(text(files, "config/workloads/web.yaml"))
+        .contains("version: \"1.10\"")
+        .contains("tag: \"1.0\"");
     assertThat(text(files, "config/tenants.yaml")).isEqualTo("tenants:\n- acme\n- globex\n");
     assertThat(text(files, "config/variables.yaml"))
         .containsSubsequence("scope: org", "scope: environment", "scope: tenant");
     assertThat(text(files, "config/bindings/redis.yaml"))
         .containsSubsequence("environment: dev", "environment: production")
-        .contains("sha256: " + ProjectConfigFiles.filesDigest(Map.of("kustomization.yaml", "resources: []\n")))
+        .contains(
+            "sha256: "
+                + ProjectConfigFiles.filesDigest(Map.of("kustomization.yaml", "resources: []\n")))
         .contains("sourceRevision: 4");
     assertThat(text(files, "config/values/production/acme/web.yaml")).isEqualTo("replicas: 3\n");
   }
@@ -108,7 +113,8 @@ class ProjectConfigFilesTest {
     SortedMap<String, byte[]> two = ProjectConfigFiles.files(snapshot(b, 7));
     assertThat(one.keySet()).isEqualTo(two.keySet());
     one.forEach((path, bytes) -> assertThat(two.get(path)).as(path).isEqualTo(bytes));
-    assertThat(text(one, "config/workloads/web.yaml")).containsSubsequence("  a:", "    b: 3", "    x: 2", "  z: 1");
+    assertThat(text(one, "config/workloads/web.yaml"))
+        .containsSubsequence("  a:", "    b: 3", "    x: 2", "  z: 1");
   }
 
   @Test

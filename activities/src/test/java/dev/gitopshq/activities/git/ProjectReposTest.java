@@ -92,7 +92,9 @@ class ProjectReposTest {
   void aCommitWritesFilesThatReadBack() {
     CommitResult r =
         commit(
-            TreeEdit.file("rendered/production/eu-1/acme/web/deployment-web.yaml", bytes("kind: Deployment\n")),
+            TreeEdit.file(
+                "rendered/production/eu-1/acme/web/deployment-web.yaml",
+                bytes("kind: Deployment\n")),
             TreeEdit.file("config/project.yaml", bytes("name: shop\n")));
     assertThat(r.changed()).isTrue();
     assertThat(r.previous()).isNull();
@@ -101,7 +103,8 @@ class ProjectReposTest {
     assertThat(text(files(r.commit())))
         .containsExactly(
             Map.entry("config/project.yaml", "name: shop\n"),
-            Map.entry("rendered/production/eu-1/acme/web/deployment-web.yaml", "kind: Deployment\n"));
+            Map.entry(
+                "rendered/production/eu-1/acme/web/deployment-web.yaml", "kind: Deployment\n"));
     assertThat(text(repos.readFiles(org, project, r.commit(), "rendered/production")))
         .containsOnlyKeys("eu-1/acme/web/deployment-web.yaml");
 
@@ -147,11 +150,13 @@ class ProjectReposTest {
     CommitResult r = commit(TreeEdit.delete("rendered/prod"));
     assertThat(r.changedPaths()).isEqualTo(2);
     assertThat(files(r.commit()))
-        .containsOnlyKeys("rendered/prod-eu/c.yaml", "rendered/prod.yaml", "rendered/production/e.yaml");
+        .containsOnlyKeys(
+            "rendered/prod-eu/c.yaml", "rendered/prod.yaml", "rendered/production/e.yaml");
 
     CommitResult one = commit(TreeEdit.delete("rendered/prod.yaml"));
     assertThat(one.changedPaths()).isEqualTo(1);
-    assertThat(files(one.commit())).containsOnlyKeys("rendered/prod-eu/c.yaml", "rendered/production/e.yaml");
+    assertThat(files(one.commit()))
+        .containsOnlyKeys("rendered/prod-eu/c.yaml", "rendered/production/e.yaml");
   }
 
   @Test
@@ -162,7 +167,9 @@ class ProjectReposTest {
         TreeEdit.file("rendered/staging/s.yaml", bytes("s")));
     ObjectId tree =
         repos.writeTree(
-            org, project, Map.of("keep-name.yaml", bytes("new content"), "eu-1/acme/web/d.yaml", bytes("d")));
+            org,
+            project,
+            Map.of("keep-name.yaml", bytes("new content"), "eu-1/acme/web/d.yaml", bytes("d")));
 
     CommitResult r = commit(TreeEdit.tree("rendered/prod", tree));
     assertThat(text(files(r.commit())))
@@ -183,12 +190,19 @@ class ProjectReposTest {
   @Test
   void putTreeAtTheRootReplacesTheWholeBranch() {
     CommitResult main =
-        commit(TreeEdit.file("rendered/prod/eu-1/acme/web/d.yaml", bytes("d")), TreeEdit.file("config/p.yaml", bytes("p")));
+        commit(
+            TreeEdit.file("rendered/prod/eu-1/acme/web/d.yaml", bytes("d")),
+            TreeEdit.file("config/p.yaml", bytes("p")));
     ObjectId released = repos.treeAt(org, project, main.commit(), "rendered/prod").orElseThrow();
     CommitResult deploy =
         repos.commit(
-            org, project, ProjectRepos.deployBranch("prod"), ObjectId.zeroId(),
-            List.of(TreeEdit.tree("", released)), ADA, "release 1\n");
+            org,
+            project,
+            ProjectRepos.deployBranch("prod"),
+            ObjectId.zeroId(),
+            List.of(TreeEdit.tree("", released)),
+            ADA,
+            "release 1\n");
     assertThat(deploy.changed()).isTrue();
     assertThat(files(deploy.commit())).containsOnlyKeys("eu-1/acme/web/d.yaml");
     assertThat(repos.head(org, project, "deploy/prod")).contains(deploy.commit());
@@ -199,8 +213,11 @@ class ProjectReposTest {
   @Test
   void aFileCanReplaceADirectoryAndADirectoryAFile() throws Exception {
     commit(TreeEdit.file("a/b.yaml", bytes("1")), TreeEdit.file("c", bytes("2")));
-    CommitResult r = commit(TreeEdit.file("a", bytes("now a file")), TreeEdit.file("c/d.yaml", bytes("now a dir")));
-    assertThat(text(files(r.commit()))).containsExactly(Map.entry("a", "now a file"), Map.entry("c/d.yaml", "now a dir"));
+    CommitResult r =
+        commit(
+            TreeEdit.file("a", bytes("now a file")), TreeEdit.file("c/d.yaml", bytes("now a dir")));
+    assertThat(text(files(r.commit())))
+        .containsExactly(Map.entry("a", "now a file"), Map.entry("c/d.yaml", "now a dir"));
     assertTreeIsWellFormed(r.commit());
 
     // The same through a tree put below a file.
@@ -214,7 +231,8 @@ class ProjectReposTest {
   /** No tree of the commit holds two entries of the same name (git fsck would call it broken). */
   private void assertTreeIsWellFormed(ObjectId commit) throws Exception {
     Repository repo = repos.open(org, project);
-    try (RevWalk walk = new RevWalk(repo); TreeWalk tw = new TreeWalk(repo)) {
+    try (RevWalk walk = new RevWalk(repo);
+        TreeWalk tw = new TreeWalk(repo)) {
       tw.addTree(walk.parseCommit(commit).getTree());
       tw.setRecursive(false);
       List<String> seen = new ArrayList<>();
@@ -232,14 +250,17 @@ class ProjectReposTest {
   void unsafePathsAreRefusedBeforeAnythingIsWritten() {
     commit(TreeEdit.file("ok.yaml", bytes("1")));
     for (String bad : List.of("../escape.yaml", "/etc/passwd", ".git/config", "a//b", "a\\b")) {
-      assertThatThrownBy(() -> commit(TreeEdit.file("fine.yaml", bytes("2")), TreeEdit.file(bad, bytes("x"))))
+      assertThatThrownBy(
+              () -> commit(TreeEdit.file("fine.yaml", bytes("2")), TreeEdit.file(bad, bytes("x"))))
           .isInstanceOf(UnsafePathException.class);
-      assertThatThrownBy(() -> commit(TreeEdit.delete(bad))).isInstanceOf(UnsafePathException.class);
+      assertThatThrownBy(() -> commit(TreeEdit.delete(bad)))
+          .isInstanceOf(UnsafePathException.class);
       assertThatThrownBy(() -> repos.writeTree(org, project, Map.of(bad, bytes("x"))))
           .isInstanceOf(UnsafePathException.class);
     }
     assertThat(repos.log(org, project, ProjectRepos.MAIN, 10)).hasSize(1);
-    assertThat(files(repos.head(org, project, ProjectRepos.MAIN).orElseThrow())).containsOnlyKeys("ok.yaml");
+    assertThat(files(repos.head(org, project, ProjectRepos.MAIN).orElseThrow()))
+        .containsOnlyKeys("ok.yaml");
   }
 
   @Test
@@ -249,10 +270,14 @@ class ProjectReposTest {
     ObjectId withDotGit;
     try (ObjectInserter ins = repo.newObjectInserter()) {
       TreeFormatter f = new TreeFormatter();
-      f.append("link", FileMode.SYMLINK, ins.insert(Constants.OBJ_BLOB, bytes("../../../etc/passwd")));
+      f.append(
+          "link", FileMode.SYMLINK, ins.insert(Constants.OBJ_BLOB, bytes("../../../etc/passwd")));
       withLink = ins.insert(f);
       TreeFormatter hooks = new TreeFormatter();
-      hooks.append("post-checkout", FileMode.REGULAR_FILE, ins.insert(Constants.OBJ_BLOB, bytes("#!/bin/sh")));
+      hooks.append(
+          "post-checkout",
+          FileMode.REGULAR_FILE,
+          ins.insert(Constants.OBJ_BLOB, bytes("#!/bin/sh")));
       TreeFormatter g = new TreeFormatter();
       g.append(".GIT", FileMode.TREE, ins.insert(hooks));
       g.append("x.yaml", FileMode.REGULAR_FILE, ins.insert(Constants.OBJ_BLOB, bytes("x")));
@@ -260,16 +285,22 @@ class ProjectReposTest {
       ins.flush();
     }
     commit(TreeEdit.file("ok.yaml", bytes("1")));
-    assertThatThrownBy(() -> commit(TreeEdit.tree("rendered", withLink))).isInstanceOf(UnsafePathException.class);
-    assertThatThrownBy(() -> commit(TreeEdit.tree("", withLink))).isInstanceOf(UnsafePathException.class);
-    assertThatThrownBy(() -> commit(TreeEdit.tree("rendered", withDotGit))).isInstanceOf(UnsafePathException.class);
+    assertThatThrownBy(() -> commit(TreeEdit.tree("rendered", withLink)))
+        .isInstanceOf(UnsafePathException.class);
+    assertThatThrownBy(() -> commit(TreeEdit.tree("", withLink)))
+        .isInstanceOf(UnsafePathException.class);
+    assertThatThrownBy(() -> commit(TreeEdit.tree("rendered", withDotGit)))
+        .isInstanceOf(UnsafePathException.class);
     assertThat(repos.log(org, project, ProjectRepos.MAIN, 10)).hasSize(1);
   }
 
   @Test
   void branchNamesGitWouldNotAcceptAreRefused() {
     for (String bad : List.of("../evil", "deploy/../main", "a..b", "", "x.lock", "a b", "-x/")) {
-      assertThatThrownBy(() -> repos.commit(org, project, bad, null, List.of(TreeEdit.file("a", bytes("1"))), ADA, "m"))
+      assertThatThrownBy(
+              () ->
+                  repos.commit(
+                      org, project, bad, null, List.of(TreeEdit.file("a", bytes("1"))), ADA, "m"))
           .as(bad)
           .isInstanceOf(IllegalArgumentException.class);
     }
@@ -280,19 +311,40 @@ class ProjectReposTest {
   void aStaleExpectedHeadIsAConcurrentChange() {
     CommitResult first = commit(TreeEdit.file("a.yaml", bytes("1")));
     CommitResult second =
-        repos.commit(org, project, ProjectRepos.MAIN, first.commit(), List.of(TreeEdit.file("a.yaml", bytes("2"))), ADA, "m");
+        repos.commit(
+            org,
+            project,
+            ProjectRepos.MAIN,
+            first.commit(),
+            List.of(TreeEdit.file("a.yaml", bytes("2"))),
+            ADA,
+            "m");
     assertThat(second.changed()).isTrue();
     assertThat(second.previous()).isEqualTo(first.commit());
 
     assertThatThrownBy(
-            () -> repos.commit(org, project, ProjectRepos.MAIN, first.commit(),
-                List.of(TreeEdit.file("a.yaml", bytes("3"))), ADA, "m"))
+            () ->
+                repos.commit(
+                    org,
+                    project,
+                    ProjectRepos.MAIN,
+                    first.commit(),
+                    List.of(TreeEdit.file("a.yaml", bytes("3"))),
+                    ADA,
+                    "m"))
         .isInstanceOf(ConcurrentChangeException.class)
         .hasMessageContaining(first.commit().name());
     // zeroId means "the branch must not exist yet".
     assertThatThrownBy(
-            () -> repos.commit(org, project, ProjectRepos.MAIN, ObjectId.zeroId(),
-                List.of(TreeEdit.file("b.yaml", bytes("3"))), ADA, "m"))
+            () ->
+                repos.commit(
+                    org,
+                    project,
+                    ProjectRepos.MAIN,
+                    ObjectId.zeroId(),
+                    List.of(TreeEdit.file("b.yaml", bytes("3"))),
+                    ADA,
+                    "m"))
         .isInstanceOf(ConcurrentChangeException.class);
     assertThat(repos.head(org, project, ProjectRepos.MAIN)).contains(second.commit());
     assertThat(text(files(second.commit()))).containsExactly(Map.entry("a.yaml", "2"));
@@ -314,7 +366,9 @@ class ProjectReposTest {
               start.await();
               List<CommitResult> out = new ArrayList<>();
               for (int i = 0; i < each; i++) {
-                out.add(commit(TreeEdit.file("w" + writer + "/f" + i + ".yaml", bytes(writer + ":" + i))));
+                out.add(
+                    commit(
+                        TreeEdit.file("w" + writer + "/f" + i + ".yaml", bytes(writer + ":" + i))));
               }
               return out;
             };
@@ -333,11 +387,14 @@ class ProjectReposTest {
       assertThat(files).hasSize(1 + writers * each);
       for (int w = 0; w < writers; w++) {
         for (int i = 0; i < each; i++) {
-          assertThat(new String(files.get("w" + w + "/f" + i + ".yaml"), UTF_8)).isEqualTo(w + ":" + i);
+          assertThat(new String(files.get("w" + w + "/f" + i + ".yaml"), UTF_8))
+              .isEqualTo(w + ":" + i);
         }
       }
       List<String> history =
-          repos.log(org, project, ProjectRepos.MAIN, 1000).stream().map(ProjectRepos.CommitInfo::id).toList();
+          repos.log(org, project, ProjectRepos.MAIN, 1000).stream()
+              .map(ProjectRepos.CommitInfo::id)
+              .toList();
       assertThat(history).hasSize(1 + writers * each).containsAll(landed);
     } finally {
       pool.shutdownNow();
@@ -365,8 +422,14 @@ class ProjectReposTest {
                 () -> {
                   start.await();
                   for (int i = 0; i < 10; i++) {
-                    other.commit(org, project, ProjectRepos.MAIN, null,
-                        List.of(TreeEdit.file("b/" + i, bytes("b"))), ADA, "b");
+                    other.commit(
+                        org,
+                        project,
+                        ProjectRepos.MAIN,
+                        null,
+                        List.of(TreeEdit.file("b/" + i, bytes("b"))),
+                        ADA,
+                        "b");
                   }
                   return null;
                 });
@@ -389,14 +452,17 @@ class ProjectReposTest {
     CommitResult third = commit(TreeEdit.file("a.yaml", bytes("3")));
 
     // The branch moved on to third: undoing second does nothing.
-    assertThat(repos.undo(org, project, ProjectRepos.MAIN, second.commit(), first.commit())).isFalse();
+    assertThat(repos.undo(org, project, ProjectRepos.MAIN, second.commit(), first.commit()))
+        .isFalse();
     assertThat(repos.head(org, project, ProjectRepos.MAIN)).contains(third.commit());
 
-    assertThat(repos.undo(org, project, ProjectRepos.MAIN, third.commit(), second.commit())).isTrue();
+    assertThat(repos.undo(org, project, ProjectRepos.MAIN, third.commit(), second.commit()))
+        .isTrue();
     assertThat(repos.head(org, project, ProjectRepos.MAIN)).contains(second.commit());
     assertThat(text(files(second.commit()))).containsExactly(Map.entry("a.yaml", "2"));
     // Undoing it twice is a no-op.
-    assertThat(repos.undo(org, project, ProjectRepos.MAIN, third.commit(), second.commit())).isFalse();
+    assertThat(repos.undo(org, project, ProjectRepos.MAIN, third.commit(), second.commit()))
+        .isFalse();
     assertThat(repos.head(org, project, ProjectRepos.MAIN)).contains(second.commit());
   }
 
@@ -407,7 +473,14 @@ class ProjectReposTest {
     assertThat(repos.head(org, project, ProjectRepos.MAIN)).isEmpty();
 
     CommitResult deploy =
-        repos.commit(org, project, "deploy/prod", null, List.of(TreeEdit.file("d.yaml", bytes("d"))), ADA, "d");
+        repos.commit(
+            org,
+            project,
+            "deploy/prod",
+            null,
+            List.of(TreeEdit.file("d.yaml", bytes("d"))),
+            ADA,
+            "d");
     assertThat(repos.undo(org, project, "deploy/prod", first.commit(), null)).isFalse();
     assertThat(repos.head(org, project, "deploy/prod")).contains(deploy.commit());
     assertThat(repos.undo(org, project, "deploy/prod", deploy.commit(), null)).isTrue();
@@ -417,10 +490,20 @@ class ProjectReposTest {
   @Test
   void theCommitMessageAndIdentitiesAreRecorded() throws Exception {
     CommitMessage message =
-        new CommitMessage("Set values of web\nfor acme", "", "Ada Admin (member 42)",
-            new java.util.LinkedHashMap<>(Map.of("project", "shop")), "values.updated");
+        new CommitMessage(
+            "Set values of web\nfor acme",
+            "",
+            "Ada Admin (member 42)",
+            new java.util.LinkedHashMap<>(Map.of("project", "shop")),
+            "values.updated");
     CommitResult r =
-        repos.commit(org, project, ProjectRepos.MAIN, null, List.of(TreeEdit.file("v.yaml", bytes("v"))), ADA,
+        repos.commit(
+            org,
+            project,
+            ProjectRepos.MAIN,
+            null,
+            List.of(TreeEdit.file("v.yaml", bytes("v"))),
+            ADA,
             message.format());
     try (RevWalk walk = new RevWalk(repos.open(org, project))) {
       var c = walk.parseCommit(r.commit());
@@ -450,6 +533,7 @@ class ProjectReposTest {
     repos.delete(org, project);
     assertThat(Files.exists(dir)).isFalse();
     assertThat(repos.exists(org, project)).isFalse();
-    assertThatThrownBy(() -> repos.open(org, project)).isInstanceOf(NoSuchRepositoryException.class);
+    assertThatThrownBy(() -> repos.open(org, project))
+        .isInstanceOf(NoSuchRepositoryException.class);
   }
 }

@@ -3,9 +3,9 @@ package dev.gitopshq.activities.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** The rule for user paths: nothing may name a place outside the repository or inside .git. */
 class RepoPathsTest {

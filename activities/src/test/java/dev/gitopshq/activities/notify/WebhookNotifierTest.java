@@ -29,18 +29,23 @@ class WebhookNotifierTest {
   @BeforeEach
   void start() throws Exception {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.createContext("/hook", exchange -> {
-      byte[] body = exchange.getRequestBody().readAllBytes();
-      Mac mac = hmac();
-      String expected = "sha256=" + HexFormat.of().formatHex(mac.doFinal(body));
-      String got = exchange.getRequestHeaders().getFirst(WebhookNotifier.SIGNATURE_HEADER);
-      verdicts.add(expected.equals(got) ? "valid" : "invalid");
-      bodies.add(exchange.getRequestHeaders().getFirst(WebhookNotifier.EVENT_HEADER) + " "
-          + exchange.getRequestHeaders().getFirst(WebhookNotifier.DELIVERY_HEADER) + " "
-          + new String(body, StandardCharsets.UTF_8));
-      exchange.sendResponseHeaders(status.get(), -1);
-      exchange.close();
-    });
+    server.createContext(
+        "/hook",
+        exchange -> {
+          byte[] body = exchange.getRequestBody().readAllBytes();
+          Mac mac = hmac();
+          String expected = "sha256=" + HexFormat.of().formatHex(mac.doFinal(body));
+          String got = exchange.getRequestHeaders().getFirst(WebhookNotifier.SIGNATURE_HEADER);
+          verdicts.add(expected.equals(got) ? "valid" : "invalid");
+          bodies.add(
+              exchange.getRequestHeaders().getFirst(WebhookNotifier.EVENT_HEADER)
+                  + " "
+                  + exchange.getRequestHeaders().getFirst(WebhookNotifier.DELIVERY_HEADER)
+                  + " "
+                  + new String(body, StandardCharsets.UTF_8));
+          exchange.sendResponseHeaders(status.get(), -1);
+          exchange.close();
+        });
     server.start();
   }
 
@@ -60,7 +65,8 @@ class WebhookNotifierTest {
   }
 
   WebhookNotifier notifier(String secret) {
-    return new WebhookNotifier("http://127.0.0.1:" + server.getAddress().getPort() + "/hook", secret, Clock.systemUTC());
+    return new WebhookNotifier(
+        "http://127.0.0.1:" + server.getAddress().getPort() + "/hook", secret, Clock.systemUTC());
   }
 
   @Test

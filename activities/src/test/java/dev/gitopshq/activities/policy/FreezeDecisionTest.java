@@ -19,7 +19,8 @@ class FreezeDecisionTest {
 
   private static FreezeCheck check(String decision) {
     try {
-      return FreezeService.toCheck(new PolicyEvaluation("freeze", 3, "0".repeat(64), JSON.readTree(decision)));
+      return FreezeService.toCheck(
+          new PolicyEvaluation("freeze", 3, "0".repeat(64), JSON.readTree(decision)));
     } catch (java.io.IOException e) {
       throw new IllegalArgumentException(e);
     }
@@ -31,14 +32,21 @@ class FreezeDecisionTest {
         check(
             "{\"frozen\":true,\"blocked\":false,\"windows\":[\"w1\"],\"windows_loaded\":true,"
                 + "\"reasons\":[\"production is frozen until 2026-12-27T00:00:00Z: year-end freeze\"]}");
-    assertThat(c).isEqualTo(new FreezeCheck("freeze", 3, true, false,
-        List.of("production is frozen until 2026-12-27T00:00:00Z: year-end freeze")));
+    assertThat(c)
+        .isEqualTo(
+            new FreezeCheck(
+                "freeze",
+                3,
+                true,
+                false,
+                List.of("production is frozen until 2026-12-27T00:00:00Z: year-end freeze")));
   }
 
   @Test
   void windowsNotLoadedIntoOpaMeanRetryNotAnAnswer() {
     assertThatThrownBy(
-            () -> check("{\"frozen\":true,\"blocked\":true,\"windows_loaded\":false,\"reasons\":[]}"))
+            () ->
+                check("{\"frozen\":true,\"blocked\":true,\"windows_loaded\":false,\"reasons\":[]}"))
         .isInstanceOf(OpaUnavailableException.class)
         .hasMessageContaining("policy freeze version 3");
   }
@@ -64,7 +72,12 @@ class FreezeDecisionTest {
     JsonNode in =
         FreezeService.input(
             new FreezeService.Request(
-                "promote", "p-1", "shop", List.of("staging", "production"), true, null,
+                "promote",
+                "p-1",
+                "shop",
+                List.of("staging", "production"),
+                true,
+                null,
                 Instant.parse("2026-12-20T10:00:00Z")));
     assertThat(in.toString())
         .isEqualTo(

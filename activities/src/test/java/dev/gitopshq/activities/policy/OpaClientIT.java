@@ -18,9 +18,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link OpaClient} against the real OPA binary, and the shipped policies over their shared
- * samples in {@code policies/testdata/<policy>}: the same files the Rego tests run, so Java and
- * Rego agree on them.
+ * {@link OpaClient} against the real OPA binary, and the shipped policies over their shared samples
+ * in {@code policies/testdata/<policy>}: the same files the Rego tests run, so Java and Rego agree
+ * on them.
  */
 class OpaClientIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -92,7 +92,8 @@ class OpaClientIT {
               assertThat(e.getMessage()).contains("gitopshq/broken:6:");
             });
 
-    assertThatThrownBy(() -> opa.putPolicy("gitopshq/broken", "package gitopshq.broken\n\nok := {\n"))
+    assertThatThrownBy(
+            () -> opa.putPolicy("gitopshq/broken", "package gitopshq.broken\n\nok := {\n"))
         .isInstanceOfSatisfying(
             PolicyCompileException.class,
             e -> assertThat(e.errors().get(0).code()).isEqualTo("rego_parse_error"));
@@ -104,7 +105,8 @@ class OpaClientIT {
   @Test
   void anEvaluationErrorIsReportedNotMistakenForAnAnswer() {
     opa.putPolicy(
-        "gitopshq/conflict", "package gitopshq.conflict\n\nvalue := x if {\n\tsome x in [1, 2]\n}\n");
+        "gitopshq/conflict",
+        "package gitopshq.conflict\n\nvalue := x if {\n\tsome x in [1, 2]\n}\n");
     assertThatThrownBy(() -> opa.evaluate("gitopshq/conflict", null))
         .isInstanceOf(PolicyEvaluationException.class)
         .hasMessageContaining("conflicting");
@@ -228,10 +230,13 @@ class OpaClientIT {
     for (Path file : samples) {
       JsonNode sample = JSON.readTree(file.toFile());
       opa.putData(FreezeService.DATA_PATH, sample.get("windows"));
-      var check = FreezeService.toCheck(evaluation(opa.evaluate("gitopshq/freeze", sample.get("input"))));
+      var check =
+          FreezeService.toCheck(evaluation(opa.evaluate("gitopshq/freeze", sample.get("input"))));
       String expected =
-          "frozen=" + sample.get("expected").get("frozen").asBoolean()
-              + " blocked=" + sample.get("expected").get("blocked").asBoolean();
+          "frozen="
+              + sample.get("expected").get("frozen").asBoolean()
+              + " blocked="
+              + sample.get("expected").get("blocked").asBoolean();
       String got = "frozen=" + check.frozen() + " blocked=" + check.blocked();
       if (!expected.equals(got)) {
         mismatches.add(file.getParent().getFileName() + ": expected " + expected + ", got " + got);
@@ -244,11 +249,15 @@ class OpaClientIT {
 
     // Emptied, the same input is no longer frozen.
     JsonNode blocked =
-        JSON.readTree(root.resolve("policies/testdata/freeze/production_in_window_blocked/data.json").toFile());
+        JSON.readTree(
+            root.resolve("policies/testdata/freeze/production_in_window_blocked/data.json")
+                .toFile());
     opa.putData(FreezeService.DATA_PATH, JSON.readTree("[]"));
-    var check = FreezeService.toCheck(evaluation(opa.evaluate("gitopshq/freeze", blocked.get("input"))));
+    var check =
+        FreezeService.toCheck(evaluation(opa.evaluate("gitopshq/freeze", blocked.get("input"))));
     assertThat(check.frozen()).isFalse();
-    assertThat(check.reasons()).containsExactly("no freeze window covers production at 2026-12-20T10:00:00Z");
+    assertThat(check.reasons())
+        .containsExactly("no freeze window covers production at 2026-12-20T10:00:00Z");
   }
 
   private static PolicyEvaluation evaluation(JsonNode result) {
@@ -298,8 +307,7 @@ class OpaClientIT {
             .hasMessageContaining("refused the hub's credentials (401)")
             .message()
             .doesNotContain("guessed-token");
-        assertThatThrownBy(() -> c.evaluate("gitopshq/approval", null))
-            .hasMessageContaining("401");
+        assertThatThrownBy(() -> c.evaluate("gitopshq/approval", null)).hasMessageContaining("401");
         assertThatThrownBy(() -> c.putData("gitopshq_data/freeze_windows", JSON.createArrayNode()))
             .hasMessageContaining("401");
         // Probes still see OPA's health.
@@ -315,12 +323,15 @@ class OpaClientIT {
     for (String builtin : PolicyText.BANNED_BUILTINS) {
       String call =
           switch (builtin) {
-            case "http.send" -> "http.send({\"method\": \"get\", \"url\": \"http://127.0.0.1:7233\"})";
+            case "http.send" ->
+                "http.send({\"method\": \"get\", \"url\": \"http://127.0.0.1:7233\"})";
             case "net.lookup_ip_addr" -> "net.lookup_ip_addr(\"localhost\")";
             default -> builtin + "()";
           };
       assertThatThrownBy(
-              () -> opa.putPolicy("gitopshq/reach", "package gitopshq.reach\n\nleak := " + call + "\n"))
+              () ->
+                  opa.putPolicy(
+                      "gitopshq/reach", "package gitopshq.reach\n\nleak := " + call + "\n"))
           .isInstanceOfSatisfying(
               PolicyCompileException.class,
               e ->

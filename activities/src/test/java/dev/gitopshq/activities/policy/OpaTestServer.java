@@ -23,8 +23,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>It runs locked down as {@code make run} runs it: token authentication with the authorization
  * policy {@code policies/system/authz}, which admits only {@link #token()} (a fresh random one per
- * server); {@link #client()} holds it. The binary is the project's OPA build, without the
- * built-ins that reach outside OPA.
+ * server); {@link #client()} holds it. The binary is the project's OPA build, without the built-ins
+ * that reach outside OPA.
  */
 public final class OpaTestServer implements AutoCloseable {
   private static final Duration STARTUP = Duration.ofSeconds(30);
@@ -44,8 +44,7 @@ public final class OpaTestServer implements AutoCloseable {
     // OPA's authorization policy reads the SHA-256 of the one token it admits from this data file.
     this.tokenData = Files.createTempFile("gitopshq-opa-token-", ".json");
     Files.writeString(
-        tokenData,
-        "{\"gitopshq_opa\": {\"token_sha256\": \"" + PolicyText.sha256(token) + "\"}}");
+        tokenData, "{\"gitopshq_opa\": {\"token_sha256\": \"" + PolicyText.sha256(token) + "\"}}");
     // A test JVM that dies without closing this must not leave OPA running.
     Runtime.getRuntime()
         .addShutdownHook(
@@ -78,9 +77,16 @@ public final class OpaTestServer implements AutoCloseable {
       process =
           new ProcessBuilder(
                   List.of(
-                      binary.toString(), "run", "--server", "--addr", "127.0.0.1:" + port,
-                      "--log-level", "error", "--skip-version-check",
-                      "--authentication=token", "--authorization=basic",
+                      binary.toString(),
+                      "run",
+                      "--server",
+                      "--addr",
+                      "127.0.0.1:" + port,
+                      "--log-level",
+                      "error",
+                      "--skip-version-check",
+                      "--authentication=token",
+                      "--authorization=basic",
                       repoRoot().resolve("policies/system/authz/authz.rego").toString(),
                       tokenData.toString()))
               .redirectErrorStream(true)
@@ -167,7 +173,9 @@ public final class OpaTestServer implements AutoCloseable {
       if (p.waitFor() != 0 || out.isEmpty()) {
         throw new IllegalStateException(
             "no OPA binary for the tests: set GITOPSHQ_OPA_BIN, or build it with"
-                + " 'tools/build-tools.sh opa' (tools/bin-path.sh said: " + out + ")");
+                + " 'tools/build-tools.sh opa' (tools/bin-path.sh said: "
+                + out
+                + ")");
       }
       return Path.of(out);
     } catch (IOException e) {
@@ -179,11 +187,14 @@ public final class OpaTestServer implements AutoCloseable {
     }
   }
 
-  /** The repository root: the nearest directory above the working directory with policies/gitopshq. */
+  /**
+   * The repository root: the nearest directory above the working directory with policies/gitopshq.
+   */
   public static Path repoRoot() {
     Path dir = Path.of("").toAbsolutePath();
     for (Path d = dir; d != null; d = d.getParent()) {
-      if (Files.isDirectory(d.resolve("policies/gitopshq")) && Files.isDirectory(d.resolve("tools"))) {
+      if (Files.isDirectory(d.resolve("policies/gitopshq"))
+          && Files.isDirectory(d.resolve("tools"))) {
         return d;
       }
     }

@@ -40,7 +40,10 @@ class PolicyDecisionTest {
 
   @Test
   void anUnknownOrMissingOutcomeFailsClosed() {
-    assertThatThrownBy(() -> PolicyDecision.of("approval", 1, json("{\"outcome\":\"approve\",\"required_approvers\":0}")))
+    assertThatThrownBy(
+            () ->
+                PolicyDecision.of(
+                    "approval", 1, json("{\"outcome\":\"approve\",\"required_approvers\":0}")))
         .isInstanceOf(PolicyEvaluationException.class)
         .hasMessageContaining("outcome \"approve\" is not one of");
     assertThatThrownBy(() -> PolicyDecision.of("approval", 1, json("{\"required_approvers\":0}")))
@@ -58,12 +61,15 @@ class PolicyDecisionTest {
                 PolicyDecision.of(
                     "approval",
                     1,
-                    json("{\"outcome\":\"require_approval\",\"required_approvers\":0,\"approver_roles\":[\"admin\"]}")))
+                    json(
+                        "{\"outcome\":\"require_approval\",\"required_approvers\":0,\"approver_roles\":[\"admin\"]}")))
         .hasMessageContaining("at least 1");
     assertThatThrownBy(
             () ->
                 PolicyDecision.of(
-                    "approval", 1, json("{\"outcome\":\"require_approval\",\"required_approvers\":1}")))
+                    "approval",
+                    1,
+                    json("{\"outcome\":\"require_approval\",\"required_approvers\":1}")))
         .hasMessageContaining("no approver_roles and no approver_teams");
     assertThatThrownBy(
             () ->

@@ -50,7 +50,8 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 class PolicyServiceIT {
   private static final String SCHEMA = "policy_service_it";
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Actor ANA = new Actor("member", UUID.randomUUID().toString(), "ana@example.com");
+  private static final Actor ANA =
+      new Actor("member", UUID.randomUUID().toString(), "ana@example.com");
 
   static OpaTestServer server;
   static OpaClient opa;
@@ -68,8 +69,8 @@ class PolicyServiceIT {
     opa = server.client();
 
     String url =
-        System.getenv().getOrDefault(
-            "GITOPSHQ_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/gitopshq_test");
+        System.getenv()
+            .getOrDefault("GITOPSHQ_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/gitopshq_test");
     db = new HikariDataSource();
     db.setJdbcUrl(url + (url.contains("?") ? "&" : "?") + "currentSchema=" + SCHEMA);
     db.setUsername(System.getenv().getOrDefault("GITOPSHQ_TEST_DB_USER", "gitopshq"));
@@ -204,7 +205,12 @@ class PolicyServiceIT {
     // Someone with OPA's token swaps the module and keeps the version line: a version check alone
     // would not notice, and decisions would claim version 1.
     opa.putPolicy("gitopshq/" + name, PolicyText.forOpa(rego("forged"), 1));
-    assertThat(policies.evaluate(orgId, name, JSON.createObjectNode()).decision().get("value").asText())
+    assertThat(
+            policies
+                .evaluate(orgId, name, JSON.createObjectNode())
+                .decision()
+                .get("value")
+                .asText())
         .isEqualTo("forged");
 
     PolicyService.RepublishReport report = policies.republish(orgId);
@@ -235,8 +241,7 @@ class PolicyServiceIT {
   void aModuleOpaRefusesStoresNothingAndLeavesOpaAsItWas() throws Exception {
     policies.publish(orgId, name, rego("one"), ANA);
 
-    assertThatThrownBy(
-            () -> policies.publish(orgId, name, rego("two") + "\nbroken if {\n", ANA))
+    assertThatThrownBy(() -> policies.publish(orgId, name, rego("two") + "\nbroken if {\n", ANA))
         .isInstanceOf(PolicyCompileException.class);
 
     assertThat(rows()).isEqualTo(1);

@@ -10,7 +10,9 @@ import org.junit.jupiter.api.Test;
 class PolicyTextTest {
 
   private static List<String> reasons(String name, String rego) {
-    return PolicyText.problems(name, rego).stream().map(p -> p.field() + ": " + p.reason()).toList();
+    return PolicyText.problems(name, rego).stream()
+        .map(p -> p.field() + ": " + p.reason())
+        .toList();
   }
 
   @Test
@@ -54,7 +56,8 @@ class PolicyTextTest {
         .asString()
         .contains("must not define gitopshq_policy_version");
     assertThat(
-            reasons("approval", "package gitopshq.approval\n\ndefault gitopshq_policy_version := 9\n"))
+            reasons(
+                "approval", "package gitopshq.approval\n\ndefault gitopshq_policy_version := 9\n"))
         .hasSize(1);
     // A longer name that merely starts the same is the author's to use.
     assertThat(reasons("approval", "package gitopshq.approval\n\ngitopshq_policy_versions := 9\n"))
@@ -92,7 +95,8 @@ class PolicyTextTest {
                 + " OPA's own environment); policies may not use it",
             "rego: line 7: calls the built-in net.lookup_ip_addr, which reaches outside OPA (the network,"
                 + " DNS or OPA's own environment); policies may not use it");
-    assertThat(reasons("approval", "package gitopshq.approval\n\ngitopshq_policy_sha256 := \"x\"\n"))
+    assertThat(
+            reasons("approval", "package gitopshq.approval\n\ngitopshq_policy_sha256 := \"x\"\n"))
         .containsExactly(
             "rego: must not define gitopshq_policy_sha256: the hub appends that rule with the version and"
                 + " text hash when it publishes");
@@ -101,19 +105,24 @@ class PolicyTextTest {
   @Test
   void theHubAndItsOpaBuildBanTheSameBuiltins() throws Exception {
     java.nio.file.Path opaList =
-        java.nio.file.Path.of(System.getProperty("user.dir")).getParent().resolve("tools/opa/banned-builtins.txt");
+        java.nio.file.Path.of(System.getProperty("user.dir"))
+            .getParent()
+            .resolve("tools/opa/banned-builtins.txt");
     assertThat(java.nio.file.Files.readString(opaList))
         .isEqualTo(
             new String(
                 PolicyText.class.getResourceAsStream("banned-builtins.txt").readAllBytes(),
                 java.nio.charset.StandardCharsets.UTF_8));
-    assertThat(PolicyText.BANNED_BUILTINS).containsExactly("http.send", "net.lookup_ip_addr", "opa.runtime");
+    assertThat(PolicyText.BANNED_BUILTINS)
+        .containsExactly("http.send", "net.lookup_ip_addr", "opa.runtime");
   }
 
   @Test
   void requireValidListsEveryProblem() {
     assertThatThrownBy(
-            () -> PolicyText.requireValid("approval", "package gitopshq.x\ngitopshq_policy_version := 1\n"))
+            () ->
+                PolicyText.requireValid(
+                    "approval", "package gitopshq.x\ngitopshq_policy_version := 1\n"))
         .isInstanceOfSatisfying(
             InvalidPolicyException.class, e -> assertThat(e.problems()).hasSize(2));
   }

@@ -44,12 +44,17 @@ class DeployWriterTest {
     repos.close();
   }
 
-  /** Commits {@code rendered/staging/...} on main holding exactly these files; returns the commit. */
+  /**
+   * Commits {@code rendered/staging/...} on main holding exactly these files; returns the commit.
+   */
   ObjectId render(Map<String, String> files) {
     List<TreeEdit> edits = new ArrayList<>();
     edits.add(TreeEdit.delete("rendered/staging"));
-    files.forEach((p, c) -> edits.add(TreeEdit.file("rendered/staging/" + p, c.getBytes(StandardCharsets.UTF_8))));
-    CommitResult r = repos.commit(ORG, PROJECT, ProjectRepos.MAIN, null, edits, Ident.HUB, "render");
+    files.forEach(
+        (p, c) ->
+            edits.add(TreeEdit.file("rendered/staging/" + p, c.getBytes(StandardCharsets.UTF_8))));
+    CommitResult r =
+        repos.commit(ORG, PROJECT, ProjectRepos.MAIN, null, edits, Ident.HUB, "render");
     return r.commit();
   }
 
@@ -74,13 +79,15 @@ class DeployWriterTest {
   @Test
   void deployMakesTheBranchRootTheRenderedEnvironment() {
     ObjectId r1 = render(release("v1"));
-    DeployWriter.Written w = writer.deploy(ORG, PROJECT, "staging", r1, ADA, "Deploy release #1", "release #1");
+    DeployWriter.Written w =
+        writer.deploy(ORG, PROJECT, "staging", r1, ADA, "Deploy release #1", "release #1");
     assertThat(w.changed()).isTrue();
     assertThat(deployed()).isEqualTo(release("v1"));
     assertThat(w.tenants()).containsExactly("acme", "globex");
     assertThat(repos.commitInfo(ORG, PROJECT, w.commit()).orElseThrow().author()).isEqualTo("Ada");
 
-    DeployWriter.Written again = writer.deploy(ORG, PROJECT, "staging", r1, ADA, "Deploy release #1", "release #1");
+    DeployWriter.Written again =
+        writer.deploy(ORG, PROJECT, "staging", r1, ADA, "Deploy release #1", "release #1");
     assertThat(again.changed()).isFalse();
     assertThat(again.commit()).isEqualTo(w.commit());
   }
@@ -104,8 +111,14 @@ class DeployWriterTest {
 
     DeployWriter.Written w =
         writer.rollback(
-            ORG, PROJECT, "staging", r1, RollbackScope.of(List.of(new Entry("staging", "acme", null))),
-            ADA, "Roll back", "release #1");
+            ORG,
+            PROJECT,
+            "staging",
+            r1,
+            RollbackScope.of(List.of(new Entry("staging", "acme", null))),
+            ADA,
+            "Roll back",
+            "release #1");
 
     Map<String, String> expected = new TreeMap<>(v2);
     expected.remove("c1/acme/cron/cronjob-cron.yaml");
@@ -118,8 +131,14 @@ class DeployWriterTest {
 
     DeployWriter.Written again =
         writer.rollback(
-            ORG, PROJECT, "staging", r1, RollbackScope.of(List.of(new Entry("staging", "acme", null))),
-            ADA, "Roll back", "release #1");
+            ORG,
+            PROJECT,
+            "staging",
+            r1,
+            RollbackScope.of(List.of(new Entry("staging", "acme", null))),
+            ADA,
+            "Roll back",
+            "release #1");
     assertThat(again.changed()).isFalse();
     assertThat(again.commit()).isEqualTo(w.commit());
   }
@@ -131,8 +150,14 @@ class DeployWriterTest {
     writer.deploy(ORG, PROJECT, "staging", r2, ADA, "Deploy release #2", "release #2");
 
     writer.rollback(
-        ORG, PROJECT, "staging", r1, RollbackScope.of(List.of(new Entry(null, "acme", "web"))), ADA,
-        "Roll back", "release #1");
+        ORG,
+        PROJECT,
+        "staging",
+        r1,
+        RollbackScope.of(List.of(new Entry(null, "acme", "web"))),
+        ADA,
+        "Roll back",
+        "release #1");
 
     Map<String, String> expected = release("v2");
     expected.put("c1/acme/web/deployment-web.yaml", "acme web v1");
@@ -149,7 +174,8 @@ class DeployWriterTest {
     writer.deploy(ORG, PROJECT, "staging", r2, ADA, "Deploy release #2", "release #2");
 
     DeployWriter.Written w =
-        writer.rollback(ORG, PROJECT, "staging", r1, RollbackScope.ALL, ADA, "Roll back", "release #1");
+        writer.rollback(
+            ORG, PROJECT, "staging", r1, RollbackScope.ALL, ADA, "Roll back", "release #1");
 
     assertThat(deployed()).isEqualTo(release("v1"));
     assertThat(w.tenants()).containsExactly("acme", "globex", "initech");

@@ -50,8 +50,16 @@ class ReleaseActivitiesIT {
 
   @BeforeAll
   static void database() throws Exception {
-    schema = TestSchema.create(SCHEMA, ReleaseMapper.class, DeploymentMapper.class, DeliveryMapper.class,
-        ProjectMapper.class, EnvironmentMapper.class, ProjectTenantMapper.class, AuditMapper.class);
+    schema =
+        TestSchema.create(
+            SCHEMA,
+            ReleaseMapper.class,
+            DeploymentMapper.class,
+            DeliveryMapper.class,
+            ProjectMapper.class,
+            EnvironmentMapper.class,
+            ProjectTenantMapper.class,
+            AuditMapper.class);
     tx = schema.tx();
   }
 
@@ -66,34 +74,63 @@ class ReleaseActivitiesIT {
   void project() throws Exception {
     org = UUID.randomUUID();
     project = UUID.randomUUID();
-    sql("insert into organizations (id, slug, name, created_at) values (?, ?, 'Release IT', now())",
-        org, "r" + org.toString().substring(0, 8));
-    sql("insert into projects (id, org_id, name, created_by, created_at, updated_at)"
-        + " values (?, ?, 'shop', 'test', now(), now())", project, org);
+    sql(
+        "insert into organizations (id, slug, name, created_at) values (?, ?, 'Release IT', now())",
+        org,
+        "r" + org.toString().substring(0, 8));
+    sql(
+        "insert into projects (id, org_id, name, created_by, created_at, updated_at)"
+            + " values (?, ?, 'shop', 'test', now(), now())",
+        project,
+        org);
     int position = 1;
     for (String env : List.of("staging", "production")) {
       UUID id = UUID.randomUUID();
-      sql("insert into environments (id, org_id, name, position, created_at) values (?, ?, ?, ?, now())",
-          id, org, env, position++);
-      sql("insert into project_environments (org_id, project_id, environment_id, namespace_pattern)"
-          + " values (?, ?, ?, 'x')", org, project, id);
+      sql(
+          "insert into environments (id, org_id, name, position, created_at) values (?, ?, ?, ?, now())",
+          id,
+          org,
+          env,
+          position++);
+      sql(
+          "insert into project_environments (org_id, project_id, environment_id, namespace_pattern)"
+              + " values (?, ?, ?, 'x')",
+          org,
+          project,
+          id);
     }
     for (String tenant : List.of("acme", "globex")) {
       UUID id = UUID.randomUUID();
-      sql("insert into tenants (id, org_id, name, created_at) values (?, ?, ?, now())", id, org, tenant);
-      sql("insert into project_tenants (org_id, project_id, tenant_id) values (?, ?, ?)", org, project, id);
+      sql(
+          "insert into tenants (id, org_id, name, created_at) values (?, ?, ?, now())",
+          id,
+          org,
+          tenant);
+      sql(
+          "insert into project_tenants (org_id, project_id, tenant_id) values (?, ?, ?)",
+          org,
+          project,
+          id);
     }
     repos = new ProjectRepos(dir.resolve("repos"));
     repos.create(org, project);
     Clock clock = Clock.systemUTC();
     activities =
         new ReleaseActivitiesImpl(
-            schema.mapper(ReleaseMapper.class), schema.mapper(DeploymentMapper.class),
-            schema.mapper(DeliveryMapper.class), schema.mapper(ProjectMapper.class),
-            schema.mapper(EnvironmentMapper.class), schema.mapper(ProjectTenantMapper.class),
-            null, null, new DeployWriter(repos), new ConfigHistory(repos),
-            new WebhookNotifier(null, null, clock), new AuditLog(schema.mapper(AuditMapper.class), clock),
-            tx, clock);
+            schema.mapper(ReleaseMapper.class),
+            schema.mapper(DeploymentMapper.class),
+            schema.mapper(DeliveryMapper.class),
+            schema.mapper(ProjectMapper.class),
+            schema.mapper(EnvironmentMapper.class),
+            schema.mapper(ProjectTenantMapper.class),
+            null,
+            null,
+            new DeployWriter(repos),
+            new ConfigHistory(repos),
+            new WebhookNotifier(null, null, clock),
+            new AuditLog(schema.mapper(AuditMapper.class), clock),
+            tx,
+            clock);
   }
 
   @AfterEach
@@ -108,12 +145,20 @@ class ReleaseActivitiesIT {
     UUID release = release(1, 3);
     UUID deployment = deployment(release, "deploy", "staging");
 
-    activities.transition(org.toString(), deployment.toString(), 1, DeploymentStatus.pending, "ada", "requested");
-    activities.transition(org.toString(), deployment.toString(), 1, DeploymentStatus.pending, "ada", "requested");
-    activities.transition(org.toString(), deployment.toString(), 2, DeploymentStatus.deployed, "system", "deployed");
+    activities.transition(
+        org.toString(), deployment.toString(), 1, DeploymentStatus.pending, "ada", "requested");
+    activities.transition(
+        org.toString(), deployment.toString(), 1, DeploymentStatus.pending, "ada", "requested");
+    activities.transition(
+        org.toString(), deployment.toString(), 2, DeploymentStatus.deployed, "system", "deployed");
 
-    assertThat(count("select count(*) from deployment_events where deployment_id = ?", deployment)).isEqualTo(2);
-    assertThat(count("select count(*) from audit_log where org_id = ? and action = 'deployment.pending'", org)).isEqualTo(1);
+    assertThat(count("select count(*) from deployment_events where deployment_id = ?", deployment))
+        .isEqualTo(2);
+    assertThat(
+            count(
+                "select count(*) from audit_log where org_id = ? and action = 'deployment.pending'",
+                org))
+        .isEqualTo(1);
     DeploymentRow d = schema.mapper(DeploymentMapper.class).findById(org, deployment).orElseThrow();
     assertThat(d.status()).isEqualTo("deployed");
     assertThat(d.finishedAt()).isNotNull();
@@ -141,14 +186,19 @@ class ReleaseActivitiesIT {
     assertThatThrownBy(() -> activities.resolveSource(org.toString(), release.toString()))
         .isInstanceOf(IllegalStateException.class);
 
-    sql("update generations set status = 'failed', detail = 'again' where project_id = ? and revision = 4", project);
+    sql(
+        "update generations set status = 'failed', detail = 'again' where project_id = ? and revision = 4",
+        project);
     assertThatThrownBy(() -> activities.resolveSource(org.toString(), release.toString()))
-        .isInstanceOfSatisfying(ApplicationFailure.class, f -> {
-          assertThat(f.getType()).isEqualTo(ReleaseFailures.NO_DELIVERY);
-          assertThat(f.isNonRetryable()).isTrue();
-          assertThat(f.getOriginalMessage())
-              .isEqualTo("the delivery generation of revision 3 failed: web for acme in staging: template error");
-        });
+        .isInstanceOfSatisfying(
+            ApplicationFailure.class,
+            f -> {
+              assertThat(f.getType()).isEqualTo(ReleaseFailures.NO_DELIVERY);
+              assertThat(f.isNonRetryable()).isTrue();
+              assertThat(f.getOriginalMessage())
+                  .isEqualTo(
+                      "the delivery generation of revision 3 failed: web for acme in staging: template error");
+            });
   }
 
   @Test
@@ -161,10 +211,15 @@ class ReleaseActivitiesIT {
 
     assertThat(activities.resolveSource(org.toString(), release.toString()))
         .isEqualTo("4444444444444444444444444444444444444444");
-    sql("update generations set commit = '6666666666666666666666666666666666666666' where project_id = ? and revision = 4", project);
+    sql(
+        "update generations set commit = '6666666666666666666666666666666666666666' where project_id = ? and revision = 4",
+        project);
     assertThat(activities.resolveSource(org.toString(), release.toString()))
         .isEqualTo("4444444444444444444444444444444444444444");
-    assertThat(count("select count(*) from audit_log where org_id = ? and action = 'release.source_resolved'", org))
+    assertThat(
+            count(
+                "select count(*) from audit_log where org_id = ? and action = 'release.source_resolved'",
+                org))
         .isEqualTo(1);
   }
 
@@ -172,9 +227,11 @@ class ReleaseActivitiesIT {
 
   @Test
   void aRetriedApplyFindsItsCommitAndRecordsTheDeliveries() throws Exception {
-    String source = render(Map.of(
-        "rendered/staging/c1/acme/web/deployment-web.yaml", "acme",
-        "rendered/staging/c1/globex/web/deployment-web.yaml", "globex"));
+    String source =
+        render(
+            Map.of(
+                "rendered/staging/c1/acme/web/deployment-web.yaml", "acme",
+                "rendered/staging/c1/globex/web/deployment-web.yaml", "globex"));
     UUID release = release(1, 3);
     sql("update releases set source_commit = ? where id = ?", source, release);
     UUID deployment = deployment(release, "deploy", "staging");
@@ -186,9 +243,15 @@ class ReleaseActivitiesIT {
     assertThat(repos.log(org, project, "deploy/staging", 10)).hasSize(1);
     assertThat(repos.commitInfo(org, project, first.get("staging")).orElseThrow().message())
         .startsWith("Deploy release #1 of shop to staging\n");
-    assertThat(count("select count(*) from deliveries where project_id = ? and deployed_release = ? and deployed_commit = ?",
-        project, release, first.get("staging"))).isEqualTo(2);
-    assertThat(schema.mapper(DeploymentMapper.class).findById(org, deployment).orElseThrow().commits())
+    assertThat(
+            count(
+                "select count(*) from deliveries where project_id = ? and deployed_release = ? and deployed_commit = ?",
+                project,
+                release,
+                first.get("staging")))
+        .isEqualTo(2);
+    assertThat(
+            schema.mapper(DeploymentMapper.class).findById(org, deployment).orElseThrow().commits())
         .isEqualTo(first);
   }
 
@@ -200,11 +263,14 @@ class ReleaseActivitiesIT {
     UUID deployment = deployment(release, "promote", "production");
 
     assertThatThrownBy(() -> activities.apply(org.toString(), deployment.toString()))
-        .isInstanceOfSatisfying(ApplicationFailure.class, f -> {
-          assertThat(f.isNonRetryable()).isTrue();
-          assertThat(f.getOriginalMessage())
-              .isEqualTo("release #1 has no rendered manifests for production: bind a cluster to it");
-        });
+        .isInstanceOfSatisfying(
+            ApplicationFailure.class,
+            f -> {
+              assertThat(f.isNonRetryable()).isTrue();
+              assertThat(f.getOriginalMessage())
+                  .isEqualTo(
+                      "release #1 has no rendered manifests for production: bind a cluster to it");
+            });
     assertThat(repos.head(org, project, "deploy/production")).isEmpty();
   }
 
@@ -213,30 +279,52 @@ class ReleaseActivitiesIT {
   String render(Map<String, String> files) {
     List<TreeEdit> edits = new ArrayList<>();
     files.forEach((p, c) -> edits.add(TreeEdit.file(p, c.getBytes(StandardCharsets.UTF_8))));
-    return repos.commit(org, project, ProjectRepos.MAIN, null, edits, Ident.HUB, "render").commitName();
+    return repos
+        .commit(org, project, ProjectRepos.MAIN, null, edits, Ident.HUB, "render")
+        .commitName();
   }
 
   UUID release(int number, long revision) throws Exception {
     UUID id = UUID.randomUUID();
-    sql("insert into releases (id, org_id, project_id, number, kind, config_revision, requested_by,"
-        + " requester_name, created_at) values (?, ?, ?, ?, 'standard', ?, 'm1', 'Ada', now())",
-        id, org, project, number, revision);
+    sql(
+        "insert into releases (id, org_id, project_id, number, kind, config_revision, requested_by,"
+            + " requester_name, created_at) values (?, ?, ?, ?, 'standard', ?, 'm1', 'Ada', now())",
+        id,
+        org,
+        project,
+        number,
+        revision);
     return id;
   }
 
   UUID deployment(UUID release, String action, String env) throws Exception {
     UUID id = UUID.randomUUID();
-    sql("insert into deployments (id, org_id, project_id, release_id, action, environment_ids, status,"
-        + " requested_by, requester_name, created_at, updated_at)"
-        + " values (?, ?, ?, ?, ?, array[(select id from environments where org_id = ? and name = ?)], 'pending',"
-        + " 'm1', 'Ada', now(), now())", id, org, project, release, action, org, env);
+    sql(
+        "insert into deployments (id, org_id, project_id, release_id, action, environment_ids, status,"
+            + " requested_by, requester_name, created_at, updated_at)"
+            + " values (?, ?, ?, ?, ?, array[(select id from environments where org_id = ? and name = ?)], 'pending',"
+            + " 'm1', 'Ada', now(), now())",
+        id,
+        org,
+        project,
+        release,
+        action,
+        org,
+        env);
     return id;
   }
 
   void generation(long revision, String status, String commit, String detail) throws Exception {
-    sql("insert into generations (id, org_id, project_id, revision, config_commit, status, commit, trigger,"
-        + " actor, detail, started_at) values (?, ?, ?, ?, 'c', ?, ?, 'config', 'test', ?, now())",
-        UUID.randomUUID(), org, project, revision, status, commit, detail);
+    sql(
+        "insert into generations (id, org_id, project_id, revision, config_commit, status, commit, trigger,"
+            + " actor, detail, started_at) values (?, ?, ?, ?, 'c', ?, ?, 'config', 'test', ?, now())",
+        UUID.randomUUID(),
+        org,
+        project,
+        revision,
+        status,
+        commit,
+        detail);
   }
 
   void sql(String statement, Object... args) throws Exception {

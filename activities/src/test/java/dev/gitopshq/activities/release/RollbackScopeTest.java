@@ -37,7 +37,9 @@ class RollbackScopeTest {
   void labelsNameTheTenantsAndServicesOfTheEnvironment() {
     RollbackScope s =
         RollbackScope.of(
-            List.of(new Entry("production", "acme", "web"), new Entry(null, "globex", null),
+            List.of(
+                new Entry("production", "acme", "web"),
+                new Entry(null, "globex", null),
                 new Entry("staging", "initech", null)));
     assertThat(s.label("production")).isEqualTo("(tenant acme, service web; tenant globex)");
     assertThat(s.label("staging")).isEqualTo("(tenant globex; tenant initech)");
@@ -52,7 +54,9 @@ class RollbackScopeTest {
 
   @Test
   void refusesAnEmptyEntryOrAnEmptyList() {
-    assertThatThrownBy(() -> new Entry(null, null, null)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> RollbackScope.of(List.of())).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new Entry(null, null, null))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> RollbackScope.of(List.of()))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

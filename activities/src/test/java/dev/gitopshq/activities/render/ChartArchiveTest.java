@@ -33,18 +33,25 @@ class ChartArchiveTest {
 
     String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(archive));
     assertThat(info)
-        .isEqualTo(new ChartArchive.Info(
-            "webapp", "1.2.0", "2.4.1", "A small web application chart used by the rendering tests", sha));
+        .isEqualTo(
+            new ChartArchive.Info(
+                "webapp",
+                "1.2.0",
+                "2.4.1",
+                "A small web application chart used by the rendering tests",
+                sha));
   }
 
   @Test
   void acceptsDirectoryEntriesAndLeavesOptionalFieldsNull() {
-    byte[] archive = TarGz.create()
-        .dir("demo")
-        .dir("demo/templates")
-        .file("demo/Chart.yaml", "apiVersion: v1\nname: demo\nversion: 1.0.0-rc.1+build.5\n")
-        .file("demo/templates/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
-        .build();
+    byte[] archive =
+        TarGz.create()
+            .dir("demo")
+            .dir("demo/templates")
+            .file("demo/Chart.yaml", "apiVersion: v1\nname: demo\nversion: 1.0.0-rc.1+build.5\n")
+            .file(
+                "demo/templates/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
+            .build();
 
     ChartArchive.Info info = ChartArchive.inspect(archive);
 
@@ -87,10 +94,11 @@ class ChartArchiveTest {
   @Test
   void refusesAGzipBombOverFiftyMebibytesUnpacked() {
     byte[] zeros = new byte[(int) ChartArchive.MAX_UNCOMPRESSED_BYTES + 1024];
-    byte[] archive = TarGz.create()
-        .file("demo/Chart.yaml", CHART_YAML)
-        .file("demo/files/zeros.bin", zeros)
-        .build();
+    byte[] archive =
+        TarGz.create()
+            .file("demo/Chart.yaml", CHART_YAML)
+            .file("demo/files/zeros.bin", zeros)
+            .build();
     assertThat(archive.length).isLessThan(1024 * 1024);
     refused(archive, "unpacks to more than 52428800 bytes (50 MiB)");
   }
@@ -106,28 +114,28 @@ class ChartArchiveTest {
 
   @Test
   void refusesATraversalEntry() {
-    byte[] archive = TarGz.create()
-        .file("demo/Chart.yaml", CHART_YAML)
-        .file("demo/../../etc/cron.d/evil", "* * * * * root sh")
-        .build();
+    byte[] archive =
+        TarGz.create()
+            .file("demo/Chart.yaml", CHART_YAML)
+            .file("demo/../../etc/cron.d/evil", "* * * * * root sh")
+            .build();
     refused(archive, "entry 'demo/../../etc/cron.d/evil' must not contain '..'");
   }
 
   @Test
   void refusesAnAbsoluteEntry() {
-    byte[] archive = TarGz.create()
-        .file("demo/Chart.yaml", CHART_YAML)
-        .file("/etc/cron.d/evil", "* * * * * root sh")
-        .build();
+    byte[] archive =
+        TarGz.create()
+            .file("demo/Chart.yaml", CHART_YAML)
+            .file("/etc/cron.d/evil", "* * * * * root sh")
+            .build();
     refused(archive, "entry '/etc/cron.d/evil' must be relative, not absolute");
   }
 
   @Test
   void refusesABackslashEntry() {
-    byte[] archive = TarGz.create()
-        .file("demo/Chart.yaml", CHART_YAML)
-        .file("demo\\..\\evil", "x")
-        .build();
+    byte[] archive =
+        TarGz.create().file("demo/Chart.yaml", CHART_YAML).file("demo\\..\\evil", "x").build();
     refused(archive, "must use '/' as the separator");
   }
 
@@ -137,16 +145,20 @@ class ChartArchiveTest {
         TarGz.create().file("demo/Chart.yaml", CHART_YAML).file("README.md", "hi").build(),
         "entry 'README.md' is not inside the chart directory");
     refused(
-        TarGz.create().file("demo/Chart.yaml", CHART_YAML).file("other/Chart.yaml", CHART_YAML).build(),
+        TarGz.create()
+            .file("demo/Chart.yaml", CHART_YAML)
+            .file("other/Chart.yaml", CHART_YAML)
+            .build(),
         "entries lie under both 'demo/' and 'other/'");
   }
 
   @Test
   void refusesASymbolicLinkPointingOut() {
-    byte[] archive = TarGz.create()
-        .file("demo/Chart.yaml", CHART_YAML)
-        .symlink("demo/templates/secret.yaml", "/etc/shadow")
-        .build();
+    byte[] archive =
+        TarGz.create()
+            .file("demo/Chart.yaml", CHART_YAML)
+            .symlink("demo/templates/secret.yaml", "/etc/shadow")
+            .build();
     refused(
         archive,
         "symbolic links are not allowed in a chart archive: demo/templates/secret.yaml -> /etc/shadow");
@@ -154,31 +166,40 @@ class ChartArchiveTest {
 
   @Test
   void refusesAHardLink() {
-    byte[] archive = TarGz.create()
-        .file("demo/Chart.yaml", CHART_YAML)
-        .hardlink("demo/values.yaml", "demo/Chart.yaml")
-        .build();
+    byte[] archive =
+        TarGz.create()
+            .file("demo/Chart.yaml", CHART_YAML)
+            .hardlink("demo/values.yaml", "demo/Chart.yaml")
+            .build();
     refused(
-        archive, "hard links are not allowed in a chart archive: demo/values.yaml -> demo/Chart.yaml");
+        archive,
+        "hard links are not allowed in a chart archive: demo/values.yaml -> demo/Chart.yaml");
   }
 
   @Test
   void refusesDevicesAndFifos() {
     refused(
-        TarGz.create().file("demo/Chart.yaml", CHART_YAML).special("demo/tty", TarConstants.LF_CHR).build(),
+        TarGz.create()
+            .file("demo/Chart.yaml", CHART_YAML)
+            .special("demo/tty", TarConstants.LF_CHR)
+            .build(),
         "device files are not allowed in a chart archive: demo/tty");
     refused(
-        TarGz.create().file("demo/Chart.yaml", CHART_YAML).special("demo/pipe", TarConstants.LF_FIFO).build(),
+        TarGz.create()
+            .file("demo/Chart.yaml", CHART_YAML)
+            .special("demo/pipe", TarConstants.LF_FIFO)
+            .build(),
         "named pipes (FIFOs) are not allowed in a chart archive: demo/pipe");
   }
 
   @Test
   void refusesADuplicateEntry() {
-    byte[] archive = TarGz.create()
-        .file("demo/Chart.yaml", CHART_YAML)
-        .file("demo/values.yaml", "a: 1\n")
-        .file("demo/values.yaml", "a: 2\n")
-        .build();
+    byte[] archive =
+        TarGz.create()
+            .file("demo/Chart.yaml", CHART_YAML)
+            .file("demo/values.yaml", "a: 1\n")
+            .file("demo/values.yaml", "a: 2\n")
+            .build();
     refused(archive, "entry 'demo/values.yaml' appears twice");
   }
 
@@ -197,13 +218,17 @@ class ChartArchiveTest {
   @Test
   void refusesChartYamlWithoutNameOrVersion() {
     refused(withChartYaml("apiVersion: v2\nversion: 1.0.0\n"), "demo/Chart.yaml has no name");
-    refused(withChartYaml("apiVersion: v2\nname: demo\n"), "Chart.yaml of chart demo has no version");
+    refused(
+        withChartYaml("apiVersion: v2\nname: demo\n"), "Chart.yaml of chart demo has no version");
   }
 
   @Test
   void refusesAnUnknownApiVersion() {
-    refused(withChartYaml("apiVersion: v3\nname: demo\nversion: 1.0.0\n"), "apiVersion must be v1 or v2, not 'v3'");
-    refused(withChartYaml("name: demo\nversion: 1.0.0\n"), "apiVersion must be v1 or v2, not missing");
+    refused(
+        withChartYaml("apiVersion: v3\nname: demo\nversion: 1.0.0\n"),
+        "apiVersion must be v1 or v2, not 'v3'");
+    refused(
+        withChartYaml("name: demo\nversion: 1.0.0\n"), "apiVersion must be v1 or v2, not missing");
   }
 
   @Test
@@ -234,7 +259,8 @@ class ChartArchiveTest {
 
   @Test
   void refusesATemplateThatDoesNotParse() {
-    byte[] archive = TarGz.webappWith("webapp/templates/broken.yaml", "kind: ConfigMap\nname: {{ .Values.x \n");
+    byte[] archive =
+        TarGz.webappWith("webapp/templates/broken.yaml", "kind: ConfigMap\nname: {{ .Values.x \n");
 
     assertThatThrownBy(() -> ChartArchive.inspect(archive))
         .isInstanceOf(InvalidChartException.class)
@@ -245,7 +271,9 @@ class ChartArchiveTest {
 
   @Test
   void refusesADependencyMissingFromChartsDirectory() {
-    byte[] archive = withChartYaml("""
+    byte[] archive =
+        withChartYaml(
+            """
         apiVersion: v2
         name: demo
         version: 1.0.0
@@ -263,9 +291,10 @@ class ChartArchiveTest {
 
   @Test
   void acceptsAChartThatNeedsValuesToRender() {
-    byte[] archive = TarGz.webappWith(
-        "webapp/templates/required.yaml",
-        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ required \"name is required\" .Values.name }}\n");
+    byte[] archive =
+        TarGz.webappWith(
+            "webapp/templates/required.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ required \"name is required\" .Values.name }}\n");
 
     assertThat(ChartArchive.inspect(archive).name()).isEqualTo("webapp");
   }

@@ -79,17 +79,24 @@ final class Fixtures {
   }
 
   Fixtures variable(String scope, String target, String key, String value) {
-    variables.add(new Variable(
-        scope,
-        scope.equals("environment") ? target : null,
-        scope.equals("tenant") ? target : null,
-        scope.equals("service") ? target : null,
-        key, value));
+    variables.add(
+        new Variable(
+            scope,
+            scope.equals("environment") ? target : null,
+            scope.equals("tenant") ? target : null,
+            scope.equals("service") ? target : null,
+            key,
+            value));
     return this;
   }
 
-  Fixtures binding(String name, String kind, String source, Map<String, String> files,
-      List<Overlay> overlays, Target... targets) {
+  Fixtures binding(
+      String name,
+      String kind,
+      String source,
+      Map<String, String> files,
+      List<Overlay> overlays,
+      Target... targets) {
     bindings.add(new Binding(name, kind, source, 1, files, overlays, List.of(targets)));
     return this;
   }

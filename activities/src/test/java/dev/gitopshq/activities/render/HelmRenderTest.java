@@ -42,12 +42,20 @@ class HelmRenderTest {
   /** A project whose production web units merge workload, tenant and cluster values. */
   private static Fixtures shop() {
     return Fixtures.project()
-        .environment("production", "{{ .tenant }}-{{ .environment }}",
-            cluster("eu-1", "{'resources':{'limits':{'memory':'1Gi'}},'env':{'REGION':'${REGION}'}}"))
+        .environment(
+            "production",
+            "{{ .tenant }}-{{ .environment }}",
+            cluster(
+                "eu-1", "{'resources':{'limits':{'memory':'1Gi'}},'env':{'REGION':'${REGION}'}}"))
         .tenants("acme", "globex")
-        .workload("web", "{'image':{'tag':'3.0.0'},'replicaCount':2,'env':{'LOG_LEVEL':'warn','DB':'${DB_HOST}'}}",
+        .workload(
+            "web",
+            "{'image':{'tag':'3.0.0'},'replicaCount':2,'env':{'LOG_LEVEL':'warn','DB':'${DB_HOST}'}}",
             digest)
-        .values("web", "acme", "production",
+        .values(
+            "web",
+            "acme",
+            "production",
             "{'ingress':{'enabled':true,'host':'acme.example.com'},'replicaCount':4}")
         .variable("org", null, "DB_HOST", "db.internal")
         .variable("environment", "production", "REGION", "eu");
@@ -59,9 +67,7 @@ class HelmRenderTest {
 
   /** The documents of a helm template output, split the way helm itself separates them. */
   private static List<String> documents(String output) {
-    return Arrays.stream(output.split("(?m)^---\\n"))
-        .filter(d -> !d.isBlank())
-        .toList();
+    return Arrays.stream(output.split("(?m)^---\\n")).filter(d -> !d.isBlank()).toList();
   }
 
   private static List<String> contents(SortedMap<String, byte[]> files) {
@@ -71,24 +77,40 @@ class HelmRenderTest {
   @Test
   void rendersWhatHelmTemplateRendersForTheMergedValues() throws Exception {
     Unit acme = unit(shop().plan(), "rendered/production/eu-1/acme/web");
-    Map<String, Object> expectedValues = Fixtures.json("""
+    Map<String, Object> expectedValues =
+        Fixtures.json(
+            """
         {'image':{'tag':'3.0.0'},'replicaCount':4,'env':{'LOG_LEVEL':'warn','DB':'db.internal','REGION':'eu'},
          'ingress':{'enabled':true,'host':'acme.example.com'},'resources':{'limits':{'memory':'1Gi'}}}""");
     assertThat(acme.values()).isEqualTo(expectedValues);
 
     SortedMap<String, byte[]> files = new Renderer(work).render(acme, charts());
 
-    Path valuesFile = Files.writeString(work.resolve("expected-values.json"),
-        Fixtures.JSON.writeValueAsString(expectedValues));
-    String helm = new Helm(TarGz.webappDir()).template()
-        .withName("web").withNamespace("acme-production").withValuesFile(valuesFile).call();
-    assertThat(files.keySet()).containsExactly(
-        "configmap-web-env.yaml", "deployment-web.yaml", "ingress-web.yaml", "service-web.yaml");
+    Path valuesFile =
+        Files.writeString(
+            work.resolve("expected-values.json"), Fixtures.JSON.writeValueAsString(expectedValues));
+    String helm =
+        new Helm(TarGz.webappDir())
+            .template()
+            .withName("web")
+            .withNamespace("acme-production")
+            .withValuesFile(valuesFile)
+            .call();
+    assertThat(files.keySet())
+        .containsExactly(
+            "configmap-web-env.yaml",
+            "deployment-web.yaml",
+            "ingress-web.yaml",
+            "service-web.yaml");
     assertThat(contents(files)).containsExactlyInAnyOrderElementsOf(documents(helm));
     String deployment = new String(files.get("deployment-web.yaml"), StandardCharsets.UTF_8);
     assertThat(deployment)
         .startsWith("# Source: webapp/templates/deployment.yaml\n")
-        .contains("replicas: 4", "image: \"ghcr.io/example/webapp:3.0.0\"", "memory: 1Gi", "namespace: acme-production");
+        .contains(
+            "replicas: 4",
+            "image: \"ghcr.io/example/webapp:3.0.0\"",
+            "memory: 1Gi",
+            "namespace: acme-production");
     assertThat(new String(files.get("configmap-web-env.yaml"), StandardCharsets.UTF_8))
         .contains("DB: \"db.internal\"", "REGION: \"eu\"", "LOG_LEVEL: \"warn\"");
   }
@@ -99,16 +121,19 @@ class HelmRenderTest {
 
     SortedMap<String, byte[]> files = new Renderer(work).render(globex, charts());
 
-    assertThat(files.keySet()).containsExactly("configmap-web-env.yaml", "deployment-web.yaml", "service-web.yaml");
-    assertThat(new String(files.get("deployment-web.yaml"), StandardCharsets.UTF_8)).contains("replicas: 2");
+    assertThat(files.keySet())
+        .containsExactly("configmap-web-env.yaml", "deployment-web.yaml", "service-web.yaml");
+    assertThat(new String(files.get("deployment-web.yaml"), StandardCharsets.UTF_8))
+        .contains("replicas: 2");
   }
 
   @Test
   void aNullValueRemovesTheChartsDefault() {
-    Fixtures f = Fixtures.project()
-        .environment("production", "{{ .tenant }}", cluster("eu-1"))
-        .tenants("acme")
-        .workload("web", "{'resources':{'requests':null}}", digest);
+    Fixtures f =
+        Fixtures.project()
+            .environment("production", "{{ .tenant }}", cluster("eu-1"))
+            .tenants("acme")
+            .workload("web", "{'resources':{'requests':null}}", digest);
 
     SortedMap<String, byte[]> files = new Renderer(work).render(f.plan().get(0), charts());
 
@@ -118,14 +143,16 @@ class HelmRenderTest {
 
   @Test
   void aHelmErrorNamesTheUnitAndHelmsMessage() {
-    Fixtures f = Fixtures.project()
-        .environment("production", "{{ .tenant }}", cluster("eu-1"))
-        .tenants("acme")
-        .workload("web", "{'ingress':{'enabled':true}}", digest);
+    Fixtures f =
+        Fixtures.project()
+            .environment("production", "{{ .tenant }}", cluster("eu-1"))
+            .tenants("acme")
+            .workload("web", "{'ingress':{'enabled':true}}", digest);
 
     assertThatThrownBy(() -> new Renderer(work).render(f.plan().get(0), charts()))
         .isInstanceOf(RenderException.class)
-        .hasMessageStartingWith("cannot render web for tenant acme in production on cluster eu-1: Helm: ")
+        .hasMessageStartingWith(
+            "cannot render web for tenant acme in production on cluster eu-1: Helm: ")
         .hasMessageContaining("ingress.host is required when ingress.enabled is true")
         .hasMessageNotContaining("--debug");
   }
@@ -136,8 +163,11 @@ class HelmRenderTest {
 
     assertThatThrownBy(() -> new Renderer(work).render(web, d -> null))
         .isInstanceOf(RenderException.class)
-        .hasMessage("cannot render web for tenant globex in production on cluster eu-1: chart webapp 1.2.0"
-            + " (sha256 " + digest + ") is not stored");
+        .hasMessage(
+            "cannot render web for tenant globex in production on cluster eu-1: chart webapp 1.2.0"
+                + " (sha256 "
+                + digest
+                + ") is not stored");
     byte[] tampered = TarGz.webappWith("webapp/values.yaml", "replicaCount: 9\n");
     assertThatThrownBy(() -> new Renderer(work).render(web, d -> tampered))
         .isInstanceOf(RenderException.class)
@@ -149,29 +179,39 @@ class HelmRenderTest {
     Path root = work.resolve("renders");
     List<Path> seen = new CopyOnWriteArrayList<>();
     List<List<String>> contentsSeen = new CopyOnWriteArrayList<>();
-    Renderer renderer = new Renderer(root, dir -> {
-      seen.add(dir);
-      try (var list = Files.list(dir)) {
-        contentsSeen.add(list.map(p -> p.getFileName().toString()).sorted().toList());
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    });
+    Renderer renderer =
+        new Renderer(
+            root,
+            dir -> {
+              seen.add(dir);
+              try (var list = Files.list(dir)) {
+                contentsSeen.add(list.map(p -> p.getFileName().toString()).sorted().toList());
+              } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
     List<Unit> units = shop().plan();
-    Unit failing = Fixtures.project()
-        .environment("production", "{{ .tenant }}", cluster("eu-1"))
-        .tenants("acme")
-        .workload("web", "{'ingress':{'enabled':true}}", digest)
-        .plan().get(0);
+    Unit failing =
+        Fixtures.project()
+            .environment("production", "{{ .tenant }}", cluster("eu-1"))
+            .tenants("acme")
+            .workload("web", "{'ingress':{'enabled':true}}", digest)
+            .plan()
+            .get(0);
 
     renderer.render(units.get(0), charts());
     renderer.render(units.get(1), charts());
-    assertThatThrownBy(() -> renderer.render(failing, charts())).isInstanceOf(RenderException.class);
+    assertThatThrownBy(() -> renderer.render(failing, charts()))
+        .isInstanceOf(RenderException.class);
 
-    assertThat(seen).hasSize(3).doesNotHaveDuplicates().allSatisfy(dir -> {
-      assertThat(dir.getParent()).isEqualTo(root);
-      assertThat(dir).doesNotExist();
-    });
+    assertThat(seen)
+        .hasSize(3)
+        .doesNotHaveDuplicates()
+        .allSatisfy(
+            dir -> {
+              assertThat(dir.getParent()).isEqualTo(root);
+              assertThat(dir).doesNotExist();
+            });
     assertThat(contentsSeen).containsOnly(List.of("chart.tgz", "values.json"));
     try (var left = Files.list(root)) {
       assertThat(left).isEmpty();
@@ -180,16 +220,21 @@ class HelmRenderTest {
 
   @Test
   void parallelRendersGiveTheSameFilesAsSequentialOnes() throws Exception {
-    Fixtures f = Fixtures.project()
-        .environment("production", "{{ .tenant }}-{{ .environment }}", cluster("eu-1"))
-        .workload("web", "{'replicaCount':'${REPLICAS}','env':{'TENANT':'${TENANT}'}}", digest);
+    Fixtures f =
+        Fixtures.project()
+            .environment("production", "{{ .tenant }}-{{ .environment }}", cluster("eu-1"))
+            .workload("web", "{'replicaCount':'${REPLICAS}','env':{'TENANT':'${TENANT}'}}", digest);
     for (int i = 1; i <= 8; i++) {
       String tenant = "tenant-" + i;
       f.tenants(tenant)
           .variable("tenant", tenant, "REPLICAS", String.valueOf(i))
           .variable("tenant", tenant, "TENANT", tenant);
       if (i % 2 == 0) {
-        f.values("web", tenant, "production", "{'ingress':{'enabled':true,'host':'" + tenant + ".example.com'}}");
+        f.values(
+            "web",
+            tenant,
+            "production",
+            "{'ingress':{'enabled':true,'host':'" + tenant + ".example.com'}}");
       }
     }
     List<Unit> units = f.plan();
@@ -224,9 +269,12 @@ class HelmRenderTest {
 
   @Test
   void namesFilesByKindAndNameAndNumbersClashes() {
-    byte[] chart = TarGz.create()
-        .file("odd/Chart.yaml", "apiVersion: v2\nname: odd\nversion: 0.1.0\n")
-        .file("odd/templates/objects.yaml", """
+    byte[] chart =
+        TarGz.create()
+            .file("odd/Chart.yaml", "apiVersion: v2\nname: odd\nversion: 0.1.0\n")
+            .file(
+                "odd/templates/objects.yaml",
+                """
             apiVersion: v1
             kind: ConfigMap
             metadata:
@@ -252,26 +300,39 @@ class HelmRenderTest {
             metadata:
               name: My.Object:1
             """)
-        .build();
+            .build();
     String chartDigest = ChartArchive.sha256(chart);
-    Unit unit = Fixtures.project()
-        .environment("production", "{{ .tenant }}", cluster("eu-1"))
-        .tenants("acme")
-        .workload("odd", "{}", chartDigest)
-        .plan().get(0);
+    Unit unit =
+        Fixtures.project()
+            .environment("production", "{{ .tenant }}", cluster("eu-1"))
+            .tenants("acme")
+            .workload("odd", "{}", chartDigest)
+            .plan()
+            .get(0);
 
     SortedMap<String, byte[]> files = new Renderer(work).render(unit, d -> chart);
 
-    assertThat(files.keySet()).containsExactly(
-        "configmap-same-2.yaml", "configmap-same-3.yaml", "configmap-same.yaml", "odd-thing-my.object-1.yaml");
-    assertThat(new String(files.get("configmap-same.yaml"), StandardCharsets.UTF_8)).contains("namespace: one");
-    assertThat(new String(files.get("configmap-same-2.yaml"), StandardCharsets.UTF_8)).contains("namespace: two");
-    assertThat(new String(files.get("configmap-same-3.yaml"), StandardCharsets.UTF_8)).contains("namespace: three");
+    assertThat(files.keySet())
+        .containsExactly(
+            "configmap-same-2.yaml",
+            "configmap-same-3.yaml",
+            "configmap-same.yaml",
+            "odd-thing-my.object-1.yaml");
+    assertThat(new String(files.get("configmap-same.yaml"), StandardCharsets.UTF_8))
+        .contains("namespace: one");
+    assertThat(new String(files.get("configmap-same-2.yaml"), StandardCharsets.UTF_8))
+        .contains("namespace: two");
+    assertThat(new String(files.get("configmap-same-3.yaml"), StandardCharsets.UTF_8))
+        .contains("namespace: three");
   }
 
   private static Map<String, String> text(SortedMap<String, byte[]> files) {
-    return files.entrySet().stream().collect(Collectors.toMap(
-        Map.Entry::getKey, e -> new String(e.getValue(), StandardCharsets.UTF_8), (a, b) -> a,
-        java.util.TreeMap::new));
+    return files.entrySet().stream()
+        .collect(
+            Collectors.toMap(
+                Map.Entry::getKey,
+                e -> new String(e.getValue(), StandardCharsets.UTF_8),
+                (a, b) -> a,
+                java.util.TreeMap::new));
   }
 }

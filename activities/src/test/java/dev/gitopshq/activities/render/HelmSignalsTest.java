@@ -19,12 +19,27 @@ import org.junit.jupiter.api.io.TempDir;
 class HelmSignalsTest {
   /** The child JVM: renders the webapp chart, announces itself, waits to be stopped. */
   public static void main(String[] args) throws Exception {
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println("shutdown hooks ran")));
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(() -> System.out.println("shutdown hooks ran")));
     byte[] chart = TarGz.webapp().build();
     String digest = ChartArchive.inspect(chart).digest();
-    Unit unit = new Unit("rendered/production/eu-1/acme/web", Unit.HELM, "production", "eu-1", "acme", "web",
-        "acme-production", "webapp", "1.2.0", digest, java.util.Map.of(), java.util.Map.of(), List.of(), "",
-        java.util.Map.of());
+    Unit unit =
+        new Unit(
+            "rendered/production/eu-1/acme/web",
+            Unit.HELM,
+            "production",
+            "eu-1",
+            "acme",
+            "web",
+            "acme-production",
+            "webapp",
+            "1.2.0",
+            digest,
+            java.util.Map.of(),
+            java.util.Map.of(),
+            List.of(),
+            "",
+            java.util.Map.of());
     new Renderer(Path.of(args[0])).render(unit, d -> chart);
     System.out.println("rendered");
     System.out.flush();
@@ -42,7 +57,8 @@ class HelmSignalsTest {
     cmd.add(HelmSignalsTest.class.getName());
     cmd.add(dir.toString());
     Path out = dir.resolve("out.txt");
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    Process p =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
     try {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (!read(out).contains("rendered") && p.isAlive() && System.nanoTime() < deadline) {

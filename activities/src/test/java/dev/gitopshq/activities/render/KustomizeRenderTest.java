@@ -23,13 +23,16 @@ class KustomizeRenderTest {
   private static final Path KUBECTL =
       Path.of(System.getenv().getOrDefault("GITOPSHQ_KUBECTL", "/usr/bin/kubectl"));
 
-  private static final Map<String, String> REDIS = Map.of(
-      "kustomization.yaml", """
+  private static final Map<String, String> REDIS =
+      Map.of(
+          "kustomization.yaml",
+              """
           resources:
             - deployment.yaml
             - service.yaml
           """,
-      "deployment.yaml", """
+          "deployment.yaml",
+              """
           apiVersion: apps/v1
           kind: Deployment
           metadata:
@@ -49,7 +52,8 @@ class KustomizeRenderTest {
                     image: redis:7.2
                     args: ["--maxmemory", "100mb"]
           """,
-      "service.yaml", """
+          "service.yaml",
+              """
           apiVersion: v1
           kind: Service
           metadata:
@@ -69,12 +73,19 @@ class KustomizeRenderTest {
         .tenants("acme", "globex")
         .variable("tenant", "acme", "REDIS_TAG", "7.4")
         .variable("tenant", "globex", "REDIS_TAG", "7.4.1")
-        .binding("cache", "kustomize", "redis", REDIS,
+        .binding(
+            "cache",
+            "kustomize",
+            "redis",
+            REDIS,
             List.of(
-                overlay("Deployment", "redis",
+                overlay(
+                    "Deployment",
+                    "redis",
                     "{'spec':{'replicas':3,'template':{'spec':{'containers':[{'name':'redis','image':'redis:${REDIS_TAG}'}]}}}}"),
                 overlay("Service", "", "{'metadata':{'labels':{'tier':'cache'}}}")),
-            target("acme", "production"), target("globex", "production"))
+            target("acme", "production"),
+            target("globex", "production"))
         .plan();
   }
 
@@ -94,12 +105,18 @@ class KustomizeRenderTest {
 
   @Test
   void writesAKustomizationWithTheBaseTheNamespaceAndThePatches() {
-    Unit acme = plan().stream().filter(u -> u.path().equals("rendered/production/eu-1/acme/cache")).findFirst().orElseThrow();
+    Unit acme =
+        plan().stream()
+            .filter(u -> u.path().equals("rendered/production/eu-1/acme/cache"))
+            .findFirst()
+            .orElseThrow();
 
     SortedMap<String, byte[]> files = new Renderer(work).render(acme, d -> null);
 
     assertThat(files.keySet()).containsExactly("kustomization.yaml");
-    assertThat(new String(files.get("kustomization.yaml"), StandardCharsets.UTF_8)).isEqualTo("""
+    assertThat(new String(files.get("kustomization.yaml"), StandardCharsets.UTF_8))
+        .isEqualTo(
+            """
         apiVersion: kustomize.config.k8s.io/v1beta1
         kind: Kustomization
         namespace: acme-production
@@ -133,18 +150,22 @@ class KustomizeRenderTest {
 
   @Test
   void copiesTheBaseAsItIs() {
-    Unit base = plan().stream().filter(u -> u.kind().equals(Unit.KUSTOMIZE_BASE)).findFirst().orElseThrow();
+    Unit base =
+        plan().stream().filter(u -> u.kind().equals(Unit.KUSTOMIZE_BASE)).findFirst().orElseThrow();
 
     SortedMap<String, byte[]> files = new Renderer(work).render(base, d -> null);
 
     assertThat(base.path()).isEqualTo("rendered/production/_bases/redis");
-    assertThat(files.keySet()).containsExactly("deployment.yaml", "kustomization.yaml", "service.yaml");
-    assertThat(new String(files.get("deployment.yaml"), StandardCharsets.UTF_8)).isEqualTo(REDIS.get("deployment.yaml"));
+    assertThat(files.keySet())
+        .containsExactly("deployment.yaml", "kustomization.yaml", "service.yaml");
+    assertThat(new String(files.get("deployment.yaml"), StandardCharsets.UTF_8))
+        .isEqualTo(REDIS.get("deployment.yaml"));
   }
 
   @Test
   void kubectlKustomizeBuildsTheRenderedTree() throws Exception {
-    assumeTrue(Files.isExecutable(KUBECTL), "kubectl not found at " + KUBECTL + " (set GITOPSHQ_KUBECTL)");
+    assumeTrue(
+        Files.isExecutable(KUBECTL), "kubectl not found at " + KUBECTL + " (set GITOPSHQ_KUBECTL)");
     Path repo = write(plan());
 
     String acme = kustomize(repo.resolve("rendered/production/eu-1/acme/cache"));
@@ -152,26 +173,49 @@ class KustomizeRenderTest {
 
     // The strategic-merge patch merges the container by name: args from the base stay.
     assertThat(acme)
-        .contains("namespace: acme-production", "replicas: 3", "image: redis:7.4\n", "tier: cache", "--maxmemory")
+        .contains(
+            "namespace: acme-production",
+            "replicas: 3",
+            "image: redis:7.4\n",
+            "tier: cache",
+            "--maxmemory")
         .doesNotContain("redis:7.2", "namespace: globex");
-    assertThat(globex).contains("namespace: globex-production", "image: redis:7.4.1", "tier: cache");
+    assertThat(globex)
+        .contains("namespace: globex-production", "image: redis:7.4.1", "tier: cache");
   }
 
   @Test
   void refusesAnUnsafePathInABase() {
-    Unit base = new Unit("rendered/production/_bases/redis", Unit.KUSTOMIZE_BASE, "production", "", "", "", "",
-        "", "", "", Map.of(), Map.of("/etc/passwd", "x"), List.of(), "", Map.of());
+    Unit base =
+        new Unit(
+            "rendered/production/_bases/redis",
+            Unit.KUSTOMIZE_BASE,
+            "production",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            Map.of(),
+            Map.of("/etc/passwd", "x"),
+            List.of(),
+            "",
+            Map.of());
 
     assertThatThrownBy(() -> new Renderer(work).render(base, d -> null))
         .isInstanceOf(RenderException.class)
-        .hasMessage("cannot render Kustomize base rendered/production/_bases/redis: file path '/etc/passwd'"
-            + " must be relative, not absolute");
+        .hasMessage(
+            "cannot render Kustomize base rendered/production/_bases/redis: file path '/etc/passwd'"
+                + " must be relative, not absolute");
   }
 
   private static String kustomize(Path dir) throws Exception {
-    Process p = new ProcessBuilder(KUBECTL.toString(), "kustomize", dir.toString())
-        .redirectErrorStream(true)
-        .start();
+    Process p =
+        new ProcessBuilder(KUBECTL.toString(), "kustomize", dir.toString())
+            .redirectErrorStream(true)
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as("kubectl kustomize failed:\n%s", out).isZero();

@@ -19,7 +19,8 @@ import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 class ManifestRenderTest {
-  private static final String APP = """
+  private static final String APP =
+      """
       # The application.
       apiVersion: apps/v1
       kind: Deployment
@@ -55,7 +56,8 @@ class ManifestRenderTest {
         ports:
           - port: 9000
       """;
-  private static final String CLUSTER = """
+  private static final String CLUSTER =
+      """
       apiVersion: v1
       kind: Namespace
       metadata:
@@ -81,25 +83,36 @@ class ManifestRenderTest {
 
   private SortedMap<String, String> render(Fixtures f) {
     SortedMap<String, String> out = new TreeMap<>();
-    new Renderer(work).render(f.plan().get(0), d -> null)
+    new Renderer(work)
+        .render(f.plan().get(0), d -> null)
         .forEach((k, v) -> out.put(k, new String(v, StandardCharsets.UTF_8)));
     return out;
   }
 
   @Test
   void appliesOverlaysAndTheNamespaceAndWritesOneFilePerObject() {
-    Fixtures f = bundle(
-        Map.of("app.yaml", APP, "cluster.yaml", CLUSTER),
-        List.of(
-            overlay("Deployment", "web", "{'spec':{'replicas':3},'metadata':{'labels':{'tier':'front'}}}"),
-            overlay("Service", "", "{'metadata':{'annotations':{'team':'shop'}}}")));
+    Fixtures f =
+        bundle(
+            Map.of("app.yaml", APP, "cluster.yaml", CLUSTER),
+            List.of(
+                overlay(
+                    "Deployment",
+                    "web",
+                    "{'spec':{'replicas':3},'metadata':{'labels':{'tier':'front'}}}"),
+                overlay("Service", "", "{'metadata':{'annotations':{'team':'shop'}}}")));
 
     SortedMap<String, String> files = render(f);
 
-    assertThat(files.keySet()).containsExactly(
-        "clusterrole-reader.yaml", "deployment-web.yaml", "namespace-shared-tools.yaml",
-        "service-web-admin.yaml", "service-web.yaml");
-    assertThat(files.get("deployment-web.yaml")).isEqualTo("""
+    assertThat(files.keySet())
+        .containsExactly(
+            "clusterrole-reader.yaml",
+            "deployment-web.yaml",
+            "namespace-shared-tools.yaml",
+            "service-web-admin.yaml",
+            "service-web.yaml");
+    assertThat(files.get("deployment-web.yaml"))
+        .isEqualTo(
+            """
         apiVersion: apps/v1
         kind: Deployment
         metadata:
@@ -120,8 +133,10 @@ class ManifestRenderTest {
                       value: acme-db
         """);
     assertThat(files.get("service-web.yaml")).contains("namespace: acme-production", "team: shop");
-    // An object that names its namespace keeps it; an empty name in an overlay patches every Service.
-    assertThat(files.get("service-web-admin.yaml")).contains("namespace: admin", "team: shop")
+    // An object that names its namespace keeps it; an empty name in an overlay patches every
+    // Service.
+    assertThat(files.get("service-web-admin.yaml"))
+        .contains("namespace: admin", "team: shop")
         .doesNotContain("acme-production");
     // Cluster-scoped kinds never get a namespace.
     assertThat(files.get("namespace-shared-tools.yaml")).doesNotContain("namespace:");
@@ -130,21 +145,26 @@ class ManifestRenderTest {
 
   @Test
   void anOverlayCanRemoveAField() {
-    Fixtures f = bundle(Map.of("app.yaml", APP),
-        List.of(overlay("Deployment", "web", "{'metadata':{'labels':null}}")));
+    Fixtures f =
+        bundle(
+            Map.of("app.yaml", APP),
+            List.of(overlay("Deployment", "web", "{'metadata':{'labels':null}}")));
 
     assertThat(render(f).get("deployment-web.yaml")).doesNotContain("labels:", "app: web");
   }
 
   @Test
   void anOverlayThatMatchesNothingIsAnError() {
-    Fixtures f = bundle(Map.of("app.yaml", APP),
-        List.of(overlay("Deployment", "wbe", "{'spec':{'replicas':3}}")));
+    Fixtures f =
+        bundle(
+            Map.of("app.yaml", APP),
+            List.of(overlay("Deployment", "wbe", "{'spec':{'replicas':3}}")));
 
     assertThatThrownBy(() -> render(f))
         .isInstanceOf(RenderException.class)
-        .hasMessage("cannot render web for tenant acme in production on cluster eu-1: overlay 1 targets"
-            + " Deployment wbe, which the bundle does not have");
+        .hasMessage(
+            "cannot render web for tenant acme in production on cluster eu-1: overlay 1 targets"
+                + " Deployment wbe, which the bundle does not have");
 
     Fixtures kind = bundle(Map.of("app.yaml", APP), List.of(overlay("Ingress", "", "{'spec':{}}")));
     assertThatThrownBy(() -> render(kind))
@@ -153,7 +173,8 @@ class ManifestRenderTest {
 
   @Test
   void stringsThatLookLikeOtherTypesStayStrings() {
-    String cm = """
+    String cm =
+        """
         apiVersion: v1
         kind: ConfigMap
         metadata:
@@ -180,7 +201,8 @@ class ManifestRenderTest {
     String out = render(f).get("configmap-tricky.yaml");
 
     Object reread = new org.yaml.snakeyaml.Yaml(new SafeConstructor(new LoaderOptions())).load(out);
-    Object original = new org.yaml.snakeyaml.Yaml(new SafeConstructor(new LoaderOptions())).load(cm);
+    Object original =
+        new org.yaml.snakeyaml.Yaml(new SafeConstructor(new LoaderOptions())).load(cm);
     Map<?, ?> data = (Map<?, ?>) ((Map<?, ?>) reread).get("data");
     assertThat(data).isEqualTo(((Map<?, ?>) original).get("data"));
     assertThat(data.values()).allMatch(v -> v instanceof String);
@@ -189,11 +211,15 @@ class ManifestRenderTest {
 
   @Test
   void refusesADocumentWithoutKindOrName() {
-    Fixtures f = bundle(Map.of("bad.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  labels: {}\n"), List.of());
+    Fixtures f =
+        bundle(
+            Map.of("bad.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  labels: {}\n"),
+            List.of());
 
     assertThatThrownBy(() -> render(f))
         .isInstanceOf(RenderException.class)
-        .hasMessage("cannot render web for tenant acme in production on cluster eu-1: an object in bad.yaml lacks"
-            + " kind or metadata.name (every object needs both to be applied by GitOps)");
+        .hasMessage(
+            "cannot render web for tenant acme in production on cluster eu-1: an object in bad.yaml lacks"
+                + " kind or metadata.name (every object needs both to be applied by GitOps)");
   }
 }

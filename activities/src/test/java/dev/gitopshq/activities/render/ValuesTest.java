@@ -27,7 +27,8 @@ class ValuesTest {
   @ParameterizedTest(name = "{0} + {1} = {2}")
   @CsvSource(
       delimiter = '|',
-      textBlock = """
+      textBlock =
+          """
           {"a":"b"}               | {"a":"c"}                    | {"a":"c"}
           {"a":"b"}               | {"b":"c"}                    | {"a":"b","b":"c"}
           {"a":"b"}               | {"a":null}                   | {}
@@ -44,7 +45,8 @@ class ValuesTest {
           [1,2]                   | {"a":"b","c":null}           | {"a":"b"}
           {}                      | {"a":{"bb":{"ccc":null}}}    | {"a":{"bb":{}}}
           """)
-  void mergePatchFollowsRfc7386AppendixA(String original, String patch, String result) throws Exception {
+  void mergePatchFollowsRfc7386AppendixA(String original, String patch, String result)
+      throws Exception {
     assertThat(Values.mergePatch(json(original), json(patch))).isEqualTo(json(result));
   }
 
@@ -62,24 +64,33 @@ class ValuesTest {
 
   @Test
   void deepMergeMergesMapsAndReplacesListsAndScalars() throws Exception {
-    Map<String, Object> workload = map("""
+    Map<String, Object> workload =
+        map(
+            """
         {"image":{"repository":"web","tag":"1.0"},"args":["--a","--b"],"replicaCount":1,
          "env":{"LOG":"info","MODE":"x"}}""");
-    Map<String, Object> tenant = map("""
+    Map<String, Object> tenant =
+        map(
+            """
         {"image":{"tag":"1.1"},"args":["--c"],"env":{"MODE":"y"}}""");
-    Map<String, Object> cluster = map("""
+    Map<String, Object> cluster =
+        map(
+            """
         {"replicaCount":3,"env":"flat"}""");
 
     assertThat(Values.deepMerge(workload, tenant, cluster))
-        .isEqualTo(map("""
+        .isEqualTo(
+            map(
+                """
             {"image":{"repository":"web","tag":"1.1"},"args":["--c"],"replicaCount":3,"env":"flat"}"""));
   }
 
   @Test
   void deepMergeKeepsAnExplicitNullSoHelmRemovesTheKey() throws Exception {
-    Map<String, Object> merged = Values.deepMerge(
-        map("{\"resources\":{\"limits\":{\"memory\":\"1Gi\"}},\"keep\":1}"),
-        map("{\"resources\":{\"limits\":null}}"));
+    Map<String, Object> merged =
+        Values.deepMerge(
+            map("{\"resources\":{\"limits\":{\"memory\":\"1Gi\"}},\"keep\":1}"),
+            map("{\"resources\":{\"limits\":null}}"));
 
     assertThat(merged).isEqualTo(map("{\"resources\":{\"limits\":null},\"keep\":1}"));
     // A higher layer may set it again.
@@ -99,25 +110,34 @@ class ValuesTest {
 
   @Test
   void substitutesVariablesInStringValuesButNotKeys() throws Exception {
-    Map<String, Object> values = map("""
+    Map<String, Object> values =
+        map(
+            """
         {"${HOST}":"${HOST}","db":{"url":"postgres://${HOST}:${PORT}/app","hosts":["${HOST}",5,true,null]},
          "n":3}""");
 
     Object out = Values.substitute(values, Map.of("HOST", "db.internal", "PORT", "5432"), "values");
 
-    assertThat(out).isEqualTo(map("""
+    assertThat(out)
+        .isEqualTo(
+            map(
+                """
         {"${HOST}":"db.internal","db":{"url":"postgres://db.internal:5432/app","hosts":["db.internal",5,true,null]},
          "n":3}"""));
   }
 
   @Test
   void doubleDollarEscapesAReference() {
-    Object out = Values.substitute(
-        List.of("$${HOST}", "a $${UNDEFINED} b", "$$${HOST}", "${A:-x} $HOST ${1X} $${} ${HOST}"),
-        Map.of("HOST", "h"), "values");
+    Object out =
+        Values.substitute(
+            List.of(
+                "$${HOST}", "a $${UNDEFINED} b", "$$${HOST}", "${A:-x} $HOST ${1X} $${} ${HOST}"),
+            Map.of("HOST", "h"),
+            "values");
 
-    assertThat(out).isEqualTo(
-        List.of("${HOST}", "a ${UNDEFINED} b", "$${HOST}", "${A:-x} $HOST ${1X} $${} h"));
+    assertThat(out)
+        .isEqualTo(
+            List.of("${HOST}", "a ${UNDEFINED} b", "$${HOST}", "${A:-x} $HOST ${1X} $${} h"));
   }
 
   @Test
@@ -131,11 +151,14 @@ class ValuesTest {
   void anUndefinedVariableNamesTheVariableAndWhereItWasUsed() throws Exception {
     Map<String, Object> values = map("{\"database\":{\"hosts\":[\"a\",\"${DB_HOST}\"]}}");
 
-    assertThatThrownBy(() -> Values.substitute(
-            values, Map.of("OTHER", "x"), "values of web for tenant acme in production"))
+    assertThatThrownBy(
+            () ->
+                Values.substitute(
+                    values, Map.of("OTHER", "x"), "values of web for tenant acme in production"))
         .isInstanceOf(UndefinedVariableException.class)
-        .hasMessage("values of web for tenant acme in production reference ${DB_HOST}"
-            + " (at database.hosts[1]), which no HQ variable defines")
+        .hasMessage(
+            "values of web for tenant acme in production reference ${DB_HOST}"
+                + " (at database.hosts[1]), which no HQ variable defines")
         .extracting(e -> ((UndefinedVariableException) e).variable())
         .isEqualTo("DB_HOST");
   }

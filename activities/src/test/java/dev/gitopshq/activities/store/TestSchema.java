@@ -34,13 +34,15 @@ public final class TestSchema implements AutoCloseable {
   /** Drops and migrates {@code schema}, with these mappers. */
   public static TestSchema create(String schema, Class<?>... mappers) throws SQLException {
     String url =
-        System.getenv().getOrDefault("GITOPSHQ_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/gitopshq_test");
+        System.getenv()
+            .getOrDefault("GITOPSHQ_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/gitopshq_test");
     HikariDataSource db = new HikariDataSource();
     db.setJdbcUrl(url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema);
     db.setUsername(System.getenv().getOrDefault("GITOPSHQ_TEST_DB_USER", "gitopshq"));
     db.setPassword(System.getenv().getOrDefault("GITOPSHQ_TEST_DB_PASSWORD", "gitopshq"));
     db.setMaximumPoolSize(4);
-    try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
+    try (Connection c = db.getConnection();
+        Statement s = c.createStatement()) {
       s.execute("drop schema if exists " + schema + " cascade");
     }
     Flyway.configure().dataSource(db).schemas(schema).load().migrate();
@@ -76,7 +78,8 @@ public final class TestSchema implements AutoCloseable {
 
   /** Runs one statement with positional arguments. */
   public void exec(String sql, Object... args) throws SQLException {
-    try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+    try (Connection c = db.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
       bind(ps, args);
       ps.executeUpdate();
     }
@@ -84,7 +87,8 @@ public final class TestSchema implements AutoCloseable {
 
   /** The first column of the first row, as a long. */
   public long count(String sql, Object... args) throws SQLException {
-    try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+    try (Connection c = db.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
       bind(ps, args);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();

@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each command id runs at most once: a repeat (the hub re-sends after a reconnect or its own
  * restart) is answered with the first result from memory, and across agent restarts the command
- * stamp on the object makes the re-run a no-op. A command whose deadline has passed is not run.
- * A type whose capability this agent was not given is refused.
+ * stamp on the object makes the re-run a no-op. A command whose deadline has passed is not run. A
+ * type whose capability this agent was not given is refused.
  */
 public final class CommandRunner implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CommandRunner.class);
@@ -84,21 +84,37 @@ public final class CommandRunner implements AutoCloseable {
     }
     Capability needed = NEEDS.get(c.getType());
     if (needed == null) {
-      return result(c, CommandResult.Outcome.REFUSED, "", "unknown command type '" + c.getType() + "'");
+      return result(
+          c, CommandResult.Outcome.REFUSED, "", "unknown command type '" + c.getType() + "'");
     }
     if (!capabilities.contains(needed)) {
-      return result(c, CommandResult.Outcome.REFUSED, "",
+      return result(
+          c,
+          CommandResult.Outcome.REFUSED,
+          "",
           "this agent does not have the " + needed.seedName() + " capability");
     }
     Instant now = clock.instant();
     if (c.hasDeadline()
-        && now.isAfter(Instant.ofEpochSecond(c.getDeadline().getSeconds(), c.getDeadline().getNanos()))) {
-      return remember(c, result(c, CommandResult.Outcome.EXPIRED, "", "the command's deadline had passed; it was not run"));
+        && now.isAfter(
+            Instant.ofEpochSecond(c.getDeadline().getSeconds(), c.getDeadline().getNanos()))) {
+      return remember(
+          c,
+          result(
+              c,
+              CommandResult.Outcome.EXPIRED,
+              "",
+              "the command's deadline had passed; it was not run"));
     }
     log.info(
         "running command {}: {} {} {}/{}{} requested by {}",
-        c.getCommandId(), c.getType(), c.getTarget().getKind(), c.getTarget().getNamespace(),
-        c.getTarget().getName(), c.getBreakGlass() ? " (break-glass)" : "", c.getRequestedBy());
+        c.getCommandId(),
+        c.getType(),
+        c.getTarget().getKind(),
+        c.getTarget().getNamespace(),
+        c.getTarget().getName(),
+        c.getBreakGlass() ? " (break-glass)" : "",
+        c.getRequestedBy());
     KubeCommands.Outcome o;
     try {
       o = execute(c);
@@ -110,7 +126,11 @@ public final class CommandRunner implements AutoCloseable {
         o.success()
             ? result(c, CommandResult.Outcome.SUCCEEDED, o.output(), "")
             : result(c, CommandResult.Outcome.FAILED, "", o.error());
-    log.info("command {} {}: {}", c.getCommandId(), o.success() ? "succeeded" : "failed", o.success() ? o.output() : o.error());
+    log.info(
+        "command {} {}: {}",
+        c.getCommandId(),
+        o.success() ? "succeeded" : "failed",
+        o.success() ? o.output() : o.error());
     return remember(c, r);
   }
 
@@ -130,7 +150,14 @@ public final class CommandRunner implements AutoCloseable {
       }
       case "restart" -> kube.restart(ns, name, c.getCommandId());
       case "sync" -> kube.sync(ns, name, c.getCommandId(), c.getRequestedBy(), p.get("revision"));
-      default -> kube.rollback(ns, name, c.getCommandId(), c.getRequestedBy(), p.get("historyId"), p.get("revision"));
+      default ->
+          kube.rollback(
+              ns,
+              name,
+              c.getCommandId(),
+              c.getRequestedBy(),
+              p.get("historyId"),
+              p.get("revision"));
     };
   }
 
@@ -139,14 +166,16 @@ public final class CommandRunner implements AutoCloseable {
     return r;
   }
 
-  private CommandResult result(ExecuteCommand c, CommandResult.Outcome outcome, String output, String error) {
+  private CommandResult result(
+      ExecuteCommand c, CommandResult.Outcome outcome, String output, String error) {
     Instant now = clock.instant();
     return CommandResult.newBuilder()
         .setCommandId(c.getCommandId())
         .setOutcome(outcome)
         .setOutput(output == null ? "" : output)
         .setError(error == null ? "" : error)
-        .setFinishedAt(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+        .setFinishedAt(
+            Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
         .build();
   }
 

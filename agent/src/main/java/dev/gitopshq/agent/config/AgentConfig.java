@@ -23,10 +23,9 @@ import java.util.regex.Pattern;
  * The agent's configuration, read once at start from environment variables and immutable
  * afterwards.
  *
- * <p>Build it with {@link #fromEnv(Map)}, which validates every value and throws a
- * {@link ConfigException} naming the variable at fault. The registration token is a secret:
- * {@link #toString()} only says whether it is set. So is a proxy password: it is shown as
- * {@code ****}.
+ * <p>Build it with {@link #fromEnv(Map)}, which validates every value and throws a {@link
+ * ConfigException} naming the variable at fault. The registration token is a secret: {@link
+ * #toString()} only says whether it is set. So is a proxy password: it is shown as {@code ****}.
  *
  * @param hubAddress the hub's agent gRPC endpoint, {@code host:port}
  * @param registrationToken the single-use registration token, needed on first run only
@@ -45,8 +44,8 @@ import java.util.regex.Pattern;
  * @param hubPlaintext connect without TLS
  * @param hubCaFile a PEM bundle of extra trusted CAs, if set
  * @param reconnectMaxSeconds the cap of the reconnect backoff
- * @param proxy the HTTP CONNECT proxies from {@code HTTPS_PROXY} / {@code HTTP_PROXY} /
- *     {@code NO_PROXY} (or their lowercase forms); see {@link #hubProxy()}
+ * @param proxy the HTTP CONNECT proxies from {@code HTTPS_PROXY} / {@code HTTP_PROXY} / {@code
+ *     NO_PROXY} (or their lowercase forms); see {@link #hubProxy()}
  */
 public record AgentConfig(
     String hubAddress,
@@ -70,64 +69,87 @@ public record AgentConfig(
 
   /** Hub gRPC endpoint, {@code host:port}. Required. */
   public static final String HUB_ADDRESS = "GITOPSHQ_HUB_ADDRESS";
+
   /** One-time registration token. Required on first run only. */
   public static final String REGISTRATION_TOKEN = "GITOPSHQ_REGISTRATION_TOKEN";
+
   /** {@code file} or {@code secret}. */
   public static final String IDENTITY_STORE_MODE = "GITOPSHQ_IDENTITY_STORE_MODE";
+
   /** The identity file in file mode. */
   public static final String AGENT_TOKEN_PATH = "GITOPSHQ_AGENT_TOKEN_PATH";
+
   /** The identity Secret's name in secret mode. */
   public static final String IDENTITY_SECRET_NAME = "GITOPSHQ_IDENTITY_SECRET_NAME";
+
   /** The identity Secret's namespace in secret mode. */
   public static final String IDENTITY_SECRET_NAMESPACE = "GITOPSHQ_IDENTITY_SECRET_NAMESPACE";
+
   /** The cluster's name in the hub. */
   public static final String CLUSTER_NAME = "GITOPSHQ_CLUSTER_NAME";
+
   /** Human-readable cluster name. */
   public static final String DISPLAY_NAME = "GITOPSHQ_DISPLAY_NAME";
+
   /** Cloud provider label. */
   public static final String PROVIDER = "GITOPSHQ_PROVIDER";
+
   /** Region label. */
   public static final String REGION = "GITOPSHQ_REGION";
+
   /** Environment label. */
   public static final String ENVIRONMENT = "GITOPSHQ_ENVIRONMENT";
+
   /** Comma-separated capability seed names. */
   public static final String CAPABILITIES = "GITOPSHQ_CAPABILITIES";
+
   /** Heartbeat interval in seconds, overriding the hub's setting. */
   public static final String STATUS_INTERVAL_SECONDS = "GITOPSHQ_STATUS_INTERVAL_SECONDS";
+
   /** Use TLS without verifying the hub's certificate. */
   public static final String HUB_INSECURE = "GITOPSHQ_HUB_INSECURE";
+
   /** Connect without TLS. */
   public static final String HUB_PLAINTEXT = "GITOPSHQ_HUB_PLAINTEXT";
+
   /** PEM bundle of extra trusted CAs. */
   public static final String HUB_CA_FILE = "GITOPSHQ_HUB_CA_FILE";
+
   /** Cap of the reconnect backoff, in seconds. */
   public static final String RECONNECT_MAX_SECONDS = "GITOPSHQ_RECONNECT_MAX_SECONDS";
+
   /**
    * HTTP CONNECT proxy for TLS connections to the hub, {@code http://[user:password@]host[:port]};
-   * {@code https_proxy} is read when it is unset. Also used for plaintext connections when
-   * {@link #HTTP_PROXY} is unset.
+   * {@code https_proxy} is read when it is unset. Also used for plaintext connections when {@link
+   * #HTTP_PROXY} is unset.
    */
   public static final String HTTPS_PROXY = "HTTPS_PROXY";
+
   /**
-   * HTTP CONNECT proxy for plaintext connections to the hub ({@link #HUB_PLAINTEXT});
-   * {@code http_proxy} is read when it is unset. Also used for TLS connections when
-   * {@link #HTTPS_PROXY} is unset.
+   * HTTP CONNECT proxy for plaintext connections to the hub ({@link #HUB_PLAINTEXT}); {@code
+   * http_proxy} is read when it is unset. Also used for TLS connections when {@link #HTTPS_PROXY}
+   * is unset.
    */
   public static final String HTTP_PROXY = "HTTP_PROXY";
+
   /**
-   * Comma-separated hosts, domains, IP addresses and CIDR ranges to reach without the proxy;
-   * {@code no_proxy} is read when it is unset.
+   * Comma-separated hosts, domains, IP addresses and CIDR ranges to reach without the proxy; {@code
+   * no_proxy} is read when it is unset.
    */
   public static final String NO_PROXY = "NO_PROXY";
+
   /** The pod's namespace, set by the Downward API in the Helm chart. */
   public static final String POD_NAMESPACE = "POD_NAMESPACE";
 
   /** The identity file used when {@link #AGENT_TOKEN_PATH} is not set. */
   public static final Path DEFAULT_AGENT_TOKEN_PATH = Path.of("/tmp/gitopshq-agent-token");
+
   /** The identity Secret used when {@link #IDENTITY_SECRET_NAME} is not set. */
   public static final String DEFAULT_IDENTITY_SECRET_NAME = "gitopshq-agent-identity";
+
   /** The namespace used when neither the environment nor the service account names one. */
   public static final String FALLBACK_NAMESPACE = "gitopshq-system";
+
   /** The heartbeat interval when neither the environment nor the hub sets one. */
   public static final int DEFAULT_STATUS_INTERVAL_SECONDS = 30;
 
@@ -135,7 +157,8 @@ public record AgentConfig(
       Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
 
   private static final Pattern HOST_PORT =
-      Pattern.compile("^(\\[[0-9A-Fa-f:.]+]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?):([0-9]{1,5})$");
+      Pattern.compile(
+          "^(\\[[0-9A-Fa-f:.]+]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?):([0-9]{1,5})$");
   private static final Pattern DNS_LABEL = Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
   private static final Pattern DNS_SUBDOMAIN =
       Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
@@ -171,81 +194,109 @@ public record AgentConfig(
   }
 
   static AgentConfig fromEnv(Map<String, String> env, Path serviceAccountNamespaceFile) {
-    String hubAddress = optional(env, HUB_ADDRESS)
-        .orElseThrow(() -> new ConfigException(HUB_ADDRESS,
-            "is required: the hub's agent gRPC endpoint, e.g. agent.gitopshq.example.com:50051"));
+    String hubAddress =
+        optional(env, HUB_ADDRESS)
+            .orElseThrow(
+                () ->
+                    new ConfigException(
+                        HUB_ADDRESS,
+                        "is required: the hub's agent gRPC endpoint, e.g. agent.gitopshq.example.com:50051"));
     if (!validHostPort(hubAddress)) {
-      throw new ConfigException(HUB_ADDRESS,
+      throw new ConfigException(
+          HUB_ADDRESS,
           "must be host:port, e.g. agent.gitopshq.example.com:50051 (was '" + hubAddress + "')");
     }
 
-    IdentityStoreMode mode = switch (optional(env, IDENTITY_STORE_MODE).orElse("file")
-        .toLowerCase(Locale.ROOT)) {
-      case "file" -> IdentityStoreMode.FILE;
-      case "secret" -> IdentityStoreMode.SECRET;
-      default -> throw new ConfigException(IDENTITY_STORE_MODE,
-          "must be 'file' or 'secret' (was '" + env.get(IDENTITY_STORE_MODE).trim() + "')");
-    };
+    IdentityStoreMode mode =
+        switch (optional(env, IDENTITY_STORE_MODE).orElse("file").toLowerCase(Locale.ROOT)) {
+          case "file" -> IdentityStoreMode.FILE;
+          case "secret" -> IdentityStoreMode.SECRET;
+          default ->
+              throw new ConfigException(
+                  IDENTITY_STORE_MODE,
+                  "must be 'file' or 'secret' (was '" + env.get(IDENTITY_STORE_MODE).trim() + "')");
+        };
 
-    Path tokenPath = optional(env, AGENT_TOKEN_PATH).map(value -> {
-      try {
-        return Path.of(value);
-      } catch (InvalidPathException e) {
-        throw new ConfigException(AGENT_TOKEN_PATH, "is not a valid path: " + e.getReason());
-      }
-    }).orElse(DEFAULT_AGENT_TOKEN_PATH);
+    Path tokenPath =
+        optional(env, AGENT_TOKEN_PATH)
+            .map(
+                value -> {
+                  try {
+                    return Path.of(value);
+                  } catch (InvalidPathException e) {
+                    throw new ConfigException(
+                        AGENT_TOKEN_PATH, "is not a valid path: " + e.getReason());
+                  }
+                })
+            .orElse(DEFAULT_AGENT_TOKEN_PATH);
 
     String secretName = optional(env, IDENTITY_SECRET_NAME).orElse(DEFAULT_IDENTITY_SECRET_NAME);
     if (secretName.length() > 253 || !DNS_SUBDOMAIN.matcher(secretName).matches()) {
-      throw new ConfigException(IDENTITY_SECRET_NAME,
+      throw new ConfigException(
+          IDENTITY_SECRET_NAME,
           "must be a valid Secret name (lowercase letters, digits, '-' and '.'), was '"
-              + secretName + "'");
+              + secretName
+              + "'");
     }
-    String secretNamespace = optional(env, IDENTITY_SECRET_NAMESPACE)
-        .or(() -> optional(env, POD_NAMESPACE))
-        .or(() -> readNamespaceFile(serviceAccountNamespaceFile))
-        .orElse(FALLBACK_NAMESPACE);
+    String secretNamespace =
+        optional(env, IDENTITY_SECRET_NAMESPACE)
+            .or(() -> optional(env, POD_NAMESPACE))
+            .or(() -> readNamespaceFile(serviceAccountNamespaceFile))
+            .orElse(FALLBACK_NAMESPACE);
     if (!validLabel(secretNamespace)) {
-      throw new ConfigException(IDENTITY_SECRET_NAMESPACE,
+      throw new ConfigException(
+          IDENTITY_SECRET_NAMESPACE,
           "must be a valid namespace name (an RFC 1123 label), was '" + secretNamespace + "'");
     }
 
     String clusterName = optional(env, CLUSTER_NAME).orElse("default");
     if (!validLabel(clusterName)) {
-      throw new ConfigException(CLUSTER_NAME,
+      throw new ConfigException(
+          CLUSTER_NAME,
           "must be an RFC 1123 label (lowercase letters, digits and '-', at most 63 characters,"
-              + " starting and ending with a letter or digit), was '" + clusterName + "'");
+              + " starting and ending with a letter or digit), was '"
+              + clusterName
+              + "'");
     }
 
-    OptionalInt interval = optional(env, STATUS_INTERVAL_SECONDS)
-        .map(value -> OptionalInt.of(seconds(STATUS_INTERVAL_SECONDS, value)))
-        .orElse(OptionalInt.empty());
-    int reconnectMax = optional(env, RECONNECT_MAX_SECONDS)
-        .map(value -> seconds(RECONNECT_MAX_SECONDS, value))
-        .orElse(60);
+    OptionalInt interval =
+        optional(env, STATUS_INTERVAL_SECONDS)
+            .map(value -> OptionalInt.of(seconds(STATUS_INTERVAL_SECONDS, value)))
+            .orElse(OptionalInt.empty());
+    int reconnectMax =
+        optional(env, RECONNECT_MAX_SECONDS)
+            .map(value -> seconds(RECONNECT_MAX_SECONDS, value))
+            .orElse(60);
 
     boolean insecure = bool(env, HUB_INSECURE);
     boolean plaintext = bool(env, HUB_PLAINTEXT);
     if (insecure && plaintext) {
-      throw new ConfigException(HUB_INSECURE,
-          "and " + HUB_PLAINTEXT + " cannot both be true: one skips certificate checks on a TLS"
+      throw new ConfigException(
+          HUB_INSECURE,
+          "and "
+              + HUB_PLAINTEXT
+              + " cannot both be true: one skips certificate checks on a TLS"
               + " connection, the other disables TLS");
     }
-    Optional<Path> caFile = optional(env, HUB_CA_FILE).map(value -> {
-      Path path;
-      try {
-        path = Path.of(value);
-      } catch (InvalidPathException e) {
-        throw new ConfigException(HUB_CA_FILE, "is not a valid path: " + e.getReason());
-      }
-      if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
-        throw new ConfigException(HUB_CA_FILE, "names " + path + ", which is not a readable file");
-      }
-      return path;
-    });
+    Optional<Path> caFile =
+        optional(env, HUB_CA_FILE)
+            .map(
+                value -> {
+                  Path path;
+                  try {
+                    path = Path.of(value);
+                  } catch (InvalidPathException e) {
+                    throw new ConfigException(HUB_CA_FILE, "is not a valid path: " + e.getReason());
+                  }
+                  if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
+                    throw new ConfigException(
+                        HUB_CA_FILE, "names " + path + ", which is not a readable file");
+                  }
+                  return path;
+                });
     if (caFile.isPresent() && plaintext) {
-      throw new ConfigException(HUB_CA_FILE,
-          "is set but " + HUB_PLAINTEXT + "=true disables TLS; unset one of them");
+      throw new ConfigException(
+          HUB_CA_FILE, "is set but " + HUB_PLAINTEXT + "=true disables TLS; unset one of them");
     }
 
     return new AgentConfig(
@@ -278,8 +329,8 @@ public record AgentConfig(
 
   /**
    * The proxy for the connection to the hub: {@code HTTPS_PROXY} for TLS, {@code HTTP_PROXY} for
-   * plaintext ({@link #hubPlaintext()}), and whichever is set when only one is. {@code NO_PROXY}
-   * is not applied here; see {@link ProxySettings#noProxy()}.
+   * plaintext ({@link #hubPlaintext()}), and whichever is set when only one is. {@code NO_PROXY} is
+   * not applied here; see {@link ProxySettings#noProxy()}.
    */
   public Optional<ProxyUrl> hubProxy() {
     return proxy.forHub(hubPlaintext);
@@ -288,23 +339,43 @@ public record AgentConfig(
   /** Describes the configuration without the registration token's value or proxy passwords. */
   @Override
   public String toString() {
-    return "AgentConfig[hubAddress=" + hubAddress
-        + ", registrationToken=" + (registrationToken.isPresent() ? "<set>" : "<not set>")
-        + ", identityStoreMode=" + identityStoreMode
-        + ", agentTokenPath=" + agentTokenPath
-        + ", identitySecret=" + identitySecretNamespace + "/" + identitySecretName
-        + ", clusterName=" + clusterName
-        + ", displayName=" + displayName
-        + ", provider=" + provider
-        + ", region=" + region
-        + ", environment=" + environment
-        + ", capabilities=" + capabilities
-        + ", statusIntervalSeconds=" + statusIntervalSeconds
-        + ", hubInsecure=" + hubInsecure
-        + ", hubPlaintext=" + hubPlaintext
-        + ", hubCaFile=" + hubCaFile
-        + ", reconnectMaxSeconds=" + reconnectMaxSeconds
-        + ", proxy=" + proxy + "]";
+    return "AgentConfig[hubAddress="
+        + hubAddress
+        + ", registrationToken="
+        + (registrationToken.isPresent() ? "<set>" : "<not set>")
+        + ", identityStoreMode="
+        + identityStoreMode
+        + ", agentTokenPath="
+        + agentTokenPath
+        + ", identitySecret="
+        + identitySecretNamespace
+        + "/"
+        + identitySecretName
+        + ", clusterName="
+        + clusterName
+        + ", displayName="
+        + displayName
+        + ", provider="
+        + provider
+        + ", region="
+        + region
+        + ", environment="
+        + environment
+        + ", capabilities="
+        + capabilities
+        + ", statusIntervalSeconds="
+        + statusIntervalSeconds
+        + ", hubInsecure="
+        + hubInsecure
+        + ", hubPlaintext="
+        + hubPlaintext
+        + ", hubCaFile="
+        + hubCaFile
+        + ", reconnectMaxSeconds="
+        + reconnectMaxSeconds
+        + ", proxy="
+        + proxy
+        + "]";
   }
 
   /** A variable's trimmed value; blank counts as unset, as Helm renders unset values empty. */
@@ -344,7 +415,8 @@ public record AgentConfig(
     } catch (NumberFormatException e) {
       // Reported below with the same message as an out-of-range number.
     }
-    throw new ConfigException(variable,
+    throw new ConfigException(
+        variable,
         "must be a whole number of seconds from 1 to " + MAX_SECONDS + " (was '" + value + "')");
   }
 
@@ -353,8 +425,7 @@ public record AgentConfig(
     return switch (value.toLowerCase(Locale.ROOT)) {
       case "true", "1", "yes" -> true;
       case "false", "0", "no" -> false;
-      default -> throw new ConfigException(variable,
-          "must be true or false (was '" + value + "')");
+      default -> throw new ConfigException(variable, "must be true or false (was '" + value + "')");
     };
   }
 
@@ -366,8 +437,11 @@ public record AgentConfig(
         continue;
       }
       if (Capability.fromSeedName(name).isEmpty()) {
-        throw new ConfigException(CAPABILITIES,
-            "names an unknown capability '" + raw.trim() + "'; valid capabilities are "
+        throw new ConfigException(
+            CAPABILITIES,
+            "names an unknown capability '"
+                + raw.trim()
+                + "'; valid capabilities are "
                 + Capability.allSeedNames());
       }
       names.add(name);
@@ -380,8 +454,8 @@ public record AgentConfig(
 
   /**
    * An HTTP proxy from {@code HTTPS_PROXY} or {@code HTTP_PROXY}. The agent opens an HTTP CONNECT
-   * tunnel through it, with basic authentication if the URL has user-info. {@link #toString()}
-   * and {@link #masked()} never show the password.
+   * tunnel through it, with basic authentication if the URL has user-info. {@link #toString()} and
+   * {@link #masked()} never show the password.
    *
    * @param variable the environment variable it came from, e.g. {@code https_proxy}
    * @param host the proxy's host name or IP address (IPv6 without brackets)
@@ -406,8 +480,8 @@ public record AgentConfig(
 
     /** The URL for log lines, with the password (if any) replaced by {@code ****}. */
     public String masked() {
-      String userInfo = username.map(user -> user + (password.isPresent() ? ":****" : "") + "@")
-          .orElse("");
+      String userInfo =
+          username.map(user -> user + (password.isPresent() ? ":****" : "") + "@").orElse("");
       String hostPart = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
       return "http://" + userInfo + hostPart + ":" + port;
     }
@@ -443,9 +517,9 @@ public record AgentConfig(
     }
 
     /**
-     * The proxy for a connection to the hub: {@link #httpsProxy} for TLS, {@link #httpProxy}
-     * for plaintext, and whichever is set when only one is (the tunnel is the same HTTP CONNECT
-     * either way, and a cluster that sets only one of them still expects it to be used).
+     * The proxy for a connection to the hub: {@link #httpsProxy} for TLS, {@link #httpProxy} for
+     * plaintext, and whichever is set when only one is (the tunnel is the same HTTP CONNECT either
+     * way, and a cluster that sets only one of them still expects it to be used).
      */
     public Optional<ProxyUrl> forHub(boolean plaintext) {
       return plaintext ? httpProxy.or(() -> httpsProxy) : httpsProxy.or(() -> httpProxy);
@@ -454,22 +528,28 @@ public record AgentConfig(
     /** Describes the settings with every password masked. */
     @Override
     public String toString() {
-      return "ProxySettings[httpsProxy=" + httpsProxy.map(ProxyUrl::toString).orElse("<not set>")
-          + ", httpProxy=" + httpProxy.map(ProxyUrl::toString).orElse("<not set>")
-          + ", noProxy=" + noProxy + "]";
+      return "ProxySettings[httpsProxy="
+          + httpsProxy.map(ProxyUrl::toString).orElse("<not set>")
+          + ", httpProxy="
+          + httpProxy.map(ProxyUrl::toString).orElse("<not set>")
+          + ", noProxy="
+          + noProxy
+          + "]";
     }
   }
 
   private static ProxySettings proxySettings(Map<String, String> env) {
     List<String> noProxy = new ArrayList<>();
-    upperOrLower(env, NO_PROXY).ifPresent(value -> {
-      for (String entry : value.split(",")) {
-        String trimmed = entry.trim().toLowerCase(Locale.ROOT);
-        if (!trimmed.isEmpty()) {
-          noProxy.add(trimmed);
-        }
-      }
-    });
+    upperOrLower(env, NO_PROXY)
+        .ifPresent(
+            value -> {
+              for (String entry : value.split(",")) {
+                String trimmed = entry.trim().toLowerCase(Locale.ROOT);
+                if (!trimmed.isEmpty()) {
+                  noProxy.add(trimmed);
+                }
+              }
+            });
     return new ProxySettings(proxyUrl(env, HTTPS_PROXY), proxyUrl(env, HTTP_PROXY), noProxy);
   }
 
@@ -479,9 +559,8 @@ public record AgentConfig(
   }
 
   private static Optional<ProxyUrl> proxyUrl(Map<String, String> env, String upperName) {
-    String variable = optional(env, upperName).isPresent()
-        ? upperName
-        : upperName.toLowerCase(Locale.ROOT);
+    String variable =
+        optional(env, upperName).isPresent() ? upperName : upperName.toLowerCase(Locale.ROOT);
     return optional(env, variable).map(value -> parseProxyUrl(variable, value));
   }
 
@@ -490,8 +569,10 @@ public record AgentConfig(
    * its password masked.
    */
   static ProxyUrl parseProxyUrl(String variable, String value) {
-    String expected = "must be an HTTP proxy URL, http://[user:password@]host[:port] (was '"
-        + maskProxyPassword(value) + "')";
+    String expected =
+        "must be an HTTP proxy URL, http://[user:password@]host[:port] (was '"
+            + maskProxyPassword(value)
+            + "')";
     URI uri;
     try {
       uri = new URI(value.contains("://") ? value : "http://" + value);
@@ -504,16 +585,26 @@ public record AgentConfig(
     }
     String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http")) {
-      throw new ConfigException(variable, "uses the unsupported scheme '" + scheme + "': the"
-          + " agent reaches the hub through an HTTP CONNECT proxy,"
-          + " http://[user:password@]host[:port]"
-          + " (was '" + maskProxyPassword(value) + "')");
+      throw new ConfigException(
+          variable,
+          "uses the unsupported scheme '"
+              + scheme
+              + "': the"
+              + " agent reaches the hub through an HTTP CONNECT proxy,"
+              + " http://[user:password@]host[:port]"
+              + " (was '"
+              + maskProxyPassword(value)
+              + "')");
     }
     String host = uri.getHost();
     String path = uri.getRawPath();
-    if (host == null || host.isEmpty() || uri.getRawQuery() != null
-        || uri.getRawFragment() != null || (path != null && !path.isEmpty() && !path.equals("/"))
-        || uri.getPort() == 0 || uri.getPort() > 65_535) {
+    if (host == null
+        || host.isEmpty()
+        || uri.getRawQuery() != null
+        || uri.getRawFragment() != null
+        || (path != null && !path.isEmpty() && !path.equals("/"))
+        || uri.getPort() == 0
+        || uri.getPort() > 65_535) {
       throw new ConfigException(variable, expected);
     }
     if (host.startsWith("[") && host.endsWith("]")) {
@@ -530,12 +621,16 @@ public record AgentConfig(
         password = Optional.of(percentDecode(userInfo.substring(colon + 1)));
       }
       if (username.get().isEmpty()) {
-        throw new ConfigException(variable, "has user-info without a user name (was '"
-            + maskProxyPassword(value) + "')");
+        throw new ConfigException(
+            variable, "has user-info without a user name (was '" + maskProxyPassword(value) + "')");
       }
     }
-    return new ProxyUrl(variable, host.toLowerCase(Locale.ROOT),
-        uri.getPort() < 0 ? 80 : uri.getPort(), username, password);
+    return new ProxyUrl(
+        variable,
+        host.toLowerCase(Locale.ROOT),
+        uri.getPort() < 0 ? 80 : uri.getPort(),
+        username,
+        password);
   }
 
   /** Decodes %XX escapes (URI has checked them); unlike form decoding, '+' stays '+'. */
@@ -544,8 +639,8 @@ public record AgentConfig(
   }
 
   /**
-   * The value with whatever stands between the first ':' of the user-info and the last '@'
-   * replaced by {@code ****}; masks too much rather than too little on odd input.
+   * The value with whatever stands between the first ':' of the user-info and the last '@' replaced
+   * by {@code ****}; masks too much rather than too little on odd input.
    */
   static String maskProxyPassword(String value) {
     int schemeEnd = value.indexOf("://");

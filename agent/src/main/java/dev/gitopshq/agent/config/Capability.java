@@ -5,8 +5,8 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * A capability the agent can be configured with, by its seed name (the name that travels in
- * {@code RegisterRequest.capabilities} and {@code Hello.capabilities}).
+ * A capability the agent can be configured with, by its seed name (the name that travels in {@code
+ * RegisterRequest.capabilities} and {@code Hello.capabilities}).
  */
 public enum Capability {
   /** Inventory browsing and resource inspection. */

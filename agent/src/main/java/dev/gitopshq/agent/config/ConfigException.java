@@ -1,8 +1,8 @@
 package dev.gitopshq.agent.config;
 
 /**
- * A configuration value is missing or invalid. The message names the environment variable and
- * the problem, and never contains a secret value.
+ * A configuration value is missing or invalid. The message names the environment variable and the
+ * problem, and never contains a secret value.
  */
 public final class ConfigException extends RuntimeException {
 

@@ -35,7 +35,12 @@ public record AgentIdentity(
   /** Describes the identity without the agent token. */
   @Override
   public String toString() {
-    return "AgentIdentity[clusterId=" + clusterId + ", hubAddress=" + hubAddress
-        + ", registeredAt=" + registeredAt + ", agentToken=<redacted>]";
+    return "AgentIdentity[clusterId="
+        + clusterId
+        + ", hubAddress="
+        + hubAddress
+        + ", registeredAt="
+        + registeredAt
+        + ", agentToken=<redacted>]";
   }
 }

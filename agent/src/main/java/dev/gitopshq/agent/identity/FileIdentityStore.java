@@ -19,10 +19,10 @@ import java.util.Set;
 /**
  * Keeps the identity in a JSON file readable by its owner only (mode 600).
  *
- * <p>A save writes a temporary file in the same directory, flushes it to disk and renames it
- * over the old file in one atomic step, so a crash leaves either the old identity or the new one,
- * never a torn file. The temporary file is created with mode 600 from the start, so the token is
- * never readable by others, not even for a moment.
+ * <p>A save writes a temporary file in the same directory, flushes it to disk and renames it over
+ * the old file in one atomic step, so a crash leaves either the old identity or the new one, never
+ * a torn file. The temporary file is created with mode 600 from the start, so the token is never
+ * readable by others, not even for a moment.
  */
 public final class FileIdentityStore implements IdentityStore {
 
@@ -76,7 +76,8 @@ public final class FileIdentityStore implements IdentityStore {
       temp = null;
       syncDirectory(directory);
     } catch (IOException e) {
-      throw new IdentityStoreException("cannot write the agent identity file " + file + ": " + e, e);
+      throw new IdentityStoreException(
+          "cannot write the agent identity file " + file + ": " + e, e);
     } finally {
       if (temp != null) {
         try {
@@ -93,7 +94,8 @@ public final class FileIdentityStore implements IdentityStore {
     try {
       Files.deleteIfExists(file);
     } catch (IOException e) {
-      throw new IdentityStoreException("cannot delete the agent identity file " + file + ": " + e, e);
+      throw new IdentityStoreException(
+          "cannot delete the agent identity file " + file + ": " + e, e);
     }
   }
 

@@ -10,9 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The JSON form of an {@link AgentIdentity}, shared by the file and Secret stores:
- * {@code {"clusterId": ..., "agentToken": ..., "hubAddress": ..., "registeredAt": "<ISO-8601>"}}.
- * Unknown fields are ignored so that a newer agent's file still loads after a downgrade.
+ * The JSON form of an {@link AgentIdentity}, shared by the file and Secret stores: {@code
+ * {"clusterId": ..., "agentToken": ..., "hubAddress": ..., "registeredAt": "<ISO-8601>"}}. Unknown
+ * fields are ignored so that a newer agent's file still loads after a downgrade.
  */
 final class IdentityJson {
 

@@ -6,8 +6,8 @@ import java.util.Optional;
  * Persists the agent's identity across restarts.
  *
  * <p>A registration token works once, so losing the identity means asking an operator for a new
- * join token; implementations therefore write atomically, and report failures instead of
- * swallowing them. Messages of the exceptions they throw never contain the agent token.
+ * join token; implementations therefore write atomically, and report failures instead of swallowing
+ * them. Messages of the exceptions they throw never contain the agent token.
  */
 public interface IdentityStore {
 
@@ -20,8 +20,8 @@ public interface IdentityStore {
   Optional<AgentIdentity> load();
 
   /**
-   * Saves the identity, replacing any previous one, so that a later {@link #load()} returns it
-   * even after a crash.
+   * Saves the identity, replacing any previous one, so that a later {@link #load()} returns it even
+   * after a crash.
    *
    * @throws IdentityStoreException if the identity could not be saved
    */

@@ -11,14 +11,14 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Keeps the identity in a Kubernetes Secret, under the key {@value #KEY}, labelled
- * {@code app.kubernetes.io/name=gitopshq-agent}.
+ * Keeps the identity in a Kubernetes Secret, under the key {@value #KEY}, labelled {@code
+ * app.kubernetes.io/name=gitopshq-agent}.
  *
- * <p>The Secret may already exist without the key: the Helm chart can create it empty so that
- * its RBAC rule can name it. A save therefore adds the key to an existing Secret (keeping its
- * other keys, labels and annotations) and creates the Secret only when it is missing; a single
- * API write either way, so the identity is replaced atomically. {@link #clear()} removes the key
- * rather than the Secret, because the chart grants no delete permission.
+ * <p>The Secret may already exist without the key: the Helm chart can create it empty so that its
+ * RBAC rule can name it. A save therefore adds the key to an existing Secret (keeping its other
+ * keys, labels and annotations) and creates the Secret only when it is missing; a single API write
+ * either way, so the identity is replaced atomically. {@link #clear()} removes the key rather than
+ * the Secret, because the chart grants no delete permission.
  */
 public final class SecretIdentityStore implements IdentityStore {
 
@@ -26,7 +26,8 @@ public final class SecretIdentityStore implements IdentityStore {
   public static final String KEY = "agent.json";
 
   /** The label that marks the Secret as the agent's. */
-  public static final Map<String, String> LABELS = Map.of("app.kubernetes.io/name", "gitopshq-agent");
+  public static final Map<String, String> LABELS =
+      Map.of("app.kubernetes.io/name", "gitopshq-agent");
 
   private final Supplier<KubernetesClient> client;
   private final String namespace;
@@ -71,29 +72,41 @@ public final class SecretIdentityStore implements IdentityStore {
     try {
       Secret existing = kube.secrets().inNamespace(namespace).withName(name).get();
       if (existing == null) {
-        kube.secrets().inNamespace(namespace).resource(new SecretBuilder()
-            .withNewMetadata()
-            .withName(name)
-            .withNamespace(namespace)
-            .withLabels(LABELS)
-            .endMetadata()
-            .withType("Opaque")
-            .addToData(KEY, encoded)
-            .build()).create();
+        kube.secrets()
+            .inNamespace(namespace)
+            .resource(
+                new SecretBuilder()
+                    .withNewMetadata()
+                    .withName(name)
+                    .withNamespace(namespace)
+                    .withLabels(LABELS)
+                    .endMetadata()
+                    .withType("Opaque")
+                    .addToData(KEY, encoded)
+                    .build())
+            .create();
         return;
       }
-      kube.secrets().inNamespace(namespace).withName(name).edit(secret -> {
-        Map<String, String> data = secret.getData() == null
-            ? new HashMap<>() : new HashMap<>(secret.getData());
-        data.put(KEY, encoded);
-        Map<String, String> labels = secret.getMetadata().getLabels() == null
-            ? new HashMap<>() : new HashMap<>(secret.getMetadata().getLabels());
-        labels.putAll(LABELS);
-        return new SecretBuilder(secret)
-            .editMetadata().withLabels(labels).endMetadata()
-            .withData(data)
-            .build();
-      });
+      kube.secrets()
+          .inNamespace(namespace)
+          .withName(name)
+          .edit(
+              secret -> {
+                Map<String, String> data =
+                    secret.getData() == null ? new HashMap<>() : new HashMap<>(secret.getData());
+                data.put(KEY, encoded);
+                Map<String, String> labels =
+                    secret.getMetadata().getLabels() == null
+                        ? new HashMap<>()
+                        : new HashMap<>(secret.getMetadata().getLabels());
+                labels.putAll(LABELS);
+                return new SecretBuilder(secret)
+                    .editMetadata()
+                    .withLabels(labels)
+                    .endMetadata()
+                    .withData(data)
+                    .build();
+              });
     } catch (KubernetesClientException e) {
       throw failure("write", e);
     }
@@ -107,11 +120,15 @@ public final class SecretIdentityStore implements IdentityStore {
       if (existing == null || existing.getData() == null || !existing.getData().containsKey(KEY)) {
         return;
       }
-      kube.secrets().inNamespace(namespace).withName(name).edit(secret -> {
-        Map<String, String> data = new HashMap<>(secret.getData());
-        data.remove(KEY);
-        return new SecretBuilder(secret).withData(data).build();
-      });
+      kube.secrets()
+          .inNamespace(namespace)
+          .withName(name)
+          .edit(
+              secret -> {
+                Map<String, String> data = new HashMap<>(secret.getData());
+                data.remove(KEY);
+                return new SecretBuilder(secret).withData(data).build();
+              });
     } catch (KubernetesClientException e) {
       throw failure("clear", e);
     }
@@ -125,7 +142,14 @@ public final class SecretIdentityStore implements IdentityStore {
   private IdentityStoreException failure(String action, KubernetesClientException e) {
     // The client's message describes the request and the API status, never the Secret's data.
     return new IdentityStoreException(
-        "cannot " + action + " the agent identity " + location() + ": HTTP " + e.getCode() + " "
-            + e.getMessage(), e);
+        "cannot "
+            + action
+            + " the agent identity "
+            + location()
+            + ": HTTP "
+            + e.getCode()
+            + " "
+            + e.getMessage(),
+        e);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The agent's identity (cluster id and agent token) and the stores that keep it across
- * restarts: a private file or a Kubernetes Secret.
+ * The agent's identity (cluster id and agent token) and the stores that keep it across restarts: a
+ * private file or a Kubernetes Secret.
  */
 package dev.gitopshq.agent.identity;

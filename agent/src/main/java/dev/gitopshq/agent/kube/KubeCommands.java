@@ -37,17 +37,27 @@ public final class KubeCommands {
     return deployment(namespace, name, d -> CommandPlans.restart(d, commandId));
   }
 
-  public Outcome sync(String namespace, String name, String commandId, String requestedBy, String revision) {
-    return application(namespace, name, a -> CommandPlans.sync(a, commandId, requestedBy, revision));
+  public Outcome sync(
+      String namespace, String name, String commandId, String requestedBy, String revision) {
+    return application(
+        namespace, name, a -> CommandPlans.sync(a, commandId, requestedBy, revision));
   }
 
   public Outcome rollback(
-      String namespace, String name, String commandId, String requestedBy, String historyId, String revision) {
+      String namespace,
+      String name,
+      String commandId,
+      String requestedBy,
+      String historyId,
+      String revision) {
     return application(
-        namespace, name, a -> CommandPlans.rollback(a, commandId, requestedBy, historyId, revision));
+        namespace,
+        name,
+        a -> CommandPlans.rollback(a, commandId, requestedBy, historyId, revision));
   }
 
-  private Outcome deployment(String namespace, String name, Function<Deployment, Plan<Deployment>> plan) {
+  private Outcome deployment(
+      String namespace, String name, Function<Deployment, Plan<Deployment>> plan) {
     return apply(
         "deployment.apps/" + name + " in namespace " + namespace,
         client.get().apps().deployments().inNamespace(namespace).withName(name),
@@ -55,10 +65,16 @@ public final class KubeCommands {
   }
 
   private Outcome application(
-      String namespace, String name, Function<GenericKubernetesResource, Plan<GenericKubernetesResource>> plan) {
+      String namespace,
+      String name,
+      Function<GenericKubernetesResource, Plan<GenericKubernetesResource>> plan) {
     return apply(
         "application " + namespace + "/" + name,
-        client.get().genericKubernetesResources(ARGOCD_API_VERSION, "Application").inNamespace(namespace).withName(name),
+        client
+            .get()
+            .genericKubernetesResources(ARGOCD_API_VERSION, "Application")
+            .inNamespace(namespace)
+            .withName(name),
         plan);
   }
 
@@ -80,7 +96,8 @@ public final class KubeCommands {
           resource.edit(
               read -> {
                 if (!java.util.Objects.equals(
-                    read.getMetadata().getResourceVersion(), current.getMetadata().getResourceVersion())) {
+                    read.getMetadata().getResourceVersion(),
+                    current.getMetadata().getResourceVersion())) {
                   throw new KubernetesClientException("changed since read", 409, null);
                 }
                 return p.desired();

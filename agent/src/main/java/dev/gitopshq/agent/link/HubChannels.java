@@ -30,14 +30,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds the gRPC channel to the hub from the configuration: TLS verified against the system
- * trust store (plus {@code GITOPSHQ_HUB_CA_FILE} if set), TLS without verification, or plaintext.
+ * Builds the gRPC channel to the hub from the configuration: TLS verified against the system trust
+ * store (plus {@code GITOPSHQ_HUB_CA_FILE} if set), TLS without verification, or plaintext.
  *
- * <p>The channel sends keepalive pings every 30 seconds even without active calls, so that
- * proxies and load balancers do not drop the idle-looking Connect stream and a dead hub is
- * noticed within about 40 seconds. The hub's server must permit pings that often
- * ({@code permitKeepAliveTime} of 30 seconds or less, {@code permitKeepAliveWithoutCalls});
- * otherwise it closes the connection with {@code ENHANCE_YOUR_CALM}.
+ * <p>The channel sends keepalive pings every 30 seconds even without active calls, so that proxies
+ * and load balancers do not drop the idle-looking Connect stream and a dead hub is noticed within
+ * about 40 seconds. The hub's server must permit pings that often ({@code permitKeepAliveTime} of
+ * 30 seconds or less, {@code permitKeepAliveWithoutCalls}); otherwise it closes the connection with
+ * {@code ENHANCE_YOUR_CALM}.
  *
  * <p>If {@code HTTPS_PROXY} / {@code HTTP_PROXY} (or their lowercase forms) are set, the channel
  * tunnels to the hub through that HTTP CONNECT proxy (see {@link AgentConfig#hubProxy()}), unless
@@ -58,8 +58,8 @@ public final class HubChannels {
 
   /**
    * Creates the channel; it connects lazily, on the first call. If a proxy variable is set, logs
-   * one line saying which proxy (password masked) the hub connection uses, or that
-   * {@code NO_PROXY} exempts the hub.
+   * one line saying which proxy (password masked) the hub connection uses, or that {@code NO_PROXY}
+   * exempts the hub.
    *
    * @throws ConfigException if the CA file holds no usable certificate
    */
@@ -75,8 +75,7 @@ public final class HubChannels {
   }
 
   /**
-   * The proxy detector for the hub channel, empty when no proxy variable is set; logs the
-   * decision.
+   * The proxy detector for the hub channel, empty when no proxy variable is set; logs the decision.
    */
   static Optional<ProxyDetector> proxyDetector(AgentConfig config) {
     Optional<AgentConfig.ProxyUrl> proxy = config.hubProxy();
@@ -90,8 +89,11 @@ public final class HubChannels {
     int port = Integer.parseInt(address.substring(colon + 1));
     Optional<String> exempt = noProxy.match(host, port);
     if (exempt.isPresent()) {
-      log.info("Hub {} matches NO_PROXY entry '{}': connecting directly, not through the proxy {}",
-          address, exempt.get(), proxy.get());
+      log.info(
+          "Hub {} matches NO_PROXY entry '{}': connecting directly, not through the proxy {}",
+          address,
+          exempt.get(),
+          proxy.get());
     } else {
       log.info("Hub {} is reached through the HTTP CONNECT proxy {}", address, proxy.get());
     }
@@ -137,8 +139,8 @@ public final class HubChannels {
         extra = CertificateFactory.getInstance("X.509").generateCertificates(in);
       }
       if (extra.isEmpty()) {
-        throw new ConfigException(AgentConfig.HUB_CA_FILE,
-            "names " + caFile + ", which contains no PEM certificate");
+        throw new ConfigException(
+            AgentConfig.HUB_CA_FILE, "names " + caFile + ", which contains no PEM certificate");
       }
       for (Certificate certificate : extra) {
         trusted.setCertificateEntry("ca-file-" + index++, certificate);
@@ -148,15 +150,16 @@ public final class HubChannels {
       combined.init(trusted);
       return combined.getTrustManagers();
     } catch (IOException | GeneralSecurityException e) {
-      throw new ConfigException(AgentConfig.HUB_CA_FILE,
+      throw new ConfigException(
+          AgentConfig.HUB_CA_FILE,
           "names " + caFile + ", which cannot be read as PEM certificates: " + e.getMessage());
     }
   }
 
   /**
-   * Accepts any server certificate, for {@code GITOPSHQ_HUB_INSECURE}. It extends
-   * {@link X509ExtendedTrustManager} because the JDK adds its own hostname check around plain
-   * {@link X509TrustManager}s, which would defeat the setting.
+   * Accepts any server certificate, for {@code GITOPSHQ_HUB_INSECURE}. It extends {@link
+   * X509ExtendedTrustManager} because the JDK adds its own hostname check around plain {@link
+   * X509TrustManager}s, which would defeat the setting.
    */
   private static final class TrustEverything extends X509ExtendedTrustManager {
 

@@ -42,17 +42,17 @@ import org.slf4j.LoggerFactory;
  * The agent's side of {@code agent.v1.AgentHub}: registration, and the one long-lived Connect
  * stream with its heartbeats and reconnects.
  *
- * <p>{@link #register(String)} and {@link #run(AgentIdentity)} block the calling thread and
- * retry transient failures with {@link Backoff} (base 1 s, doubling, capped at
- * {@code GITOPSHQ_RECONNECT_MAX_SECONDS}, full jitter). They end in one of three ways: success
- * (register) or {@link #close()} (both), or a {@link LinkFailure} when the hub rejects a token or
- * the registration, which no amount of retrying fixes. Every other error, including a hub that
- * is restarting or unreachable, is retried for as long as the link is open.
+ * <p>{@link #register(String)} and {@link #run(AgentIdentity)} block the calling thread and retry
+ * transient failures with {@link Backoff} (base 1 s, doubling, capped at {@code
+ * GITOPSHQ_RECONNECT_MAX_SECONDS}, full jitter). They end in one of three ways: success (register)
+ * or {@link #close()} (both), or a {@link LinkFailure} when the hub rejects a token or the
+ * registration, which no amount of retrying fixes. Every other error, including a hub that is
+ * restarting or unreachable, is retried for as long as the link is open.
  *
  * <p>The heartbeat interval is {@code GITOPSHQ_STATUS_INTERVAL_SECONDS} if set, else the hub's
- * latest setting (from RegisterResponse or Welcome), else 30 seconds. Heartbeats start when the
- * hub answers Hello with Welcome; a hub that does not answer within {@link #WELCOME_TIMEOUT} is
- * treated like a dropped stream.
+ * latest setting (from RegisterResponse or Welcome), else 30 seconds. Heartbeats start when the hub
+ * answers Hello with Welcome; a hub that does not answer within {@link #WELCOME_TIMEOUT} is treated
+ * like a dropped stream.
  */
 public final class HubLink implements AutoCloseable {
 
@@ -94,28 +94,39 @@ public final class HubLink implements AutoCloseable {
    * @param agentVersion the version reported in Register and Hello
    * @param startedAt the agent process's start time, reported in Hello
    */
-  public HubLink(AgentConfig config, ManagedChannel channel, String agentVersion, Instant startedAt) {
-    this(config, channel, agentVersion, startedAt, message ->
-        log.debug("ignoring hub message with payload {}", message.getPayloadCase()));
+  public HubLink(
+      AgentConfig config, ManagedChannel channel, String agentVersion, Instant startedAt) {
+    this(
+        config,
+        channel,
+        agentVersion,
+        startedAt,
+        message -> log.debug("ignoring hub message with payload {}", message.getPayloadCase()));
   }
 
   /**
    * Creates the link with a handler for hub messages other than Welcome.
    *
-   * @param handler receives every other hub message, e.g. ExecuteCommand; answers go back
-   *     through {@link #send(AgentMessage)}
+   * @param handler receives every other hub message, e.g. ExecuteCommand; answers go back through
+   *     {@link #send(AgentMessage)}
    */
-  public HubLink(AgentConfig config, ManagedChannel channel, String agentVersion,
-      Instant startedAt, HubMessageHandler handler) {
+  public HubLink(
+      AgentConfig config,
+      ManagedChannel channel,
+      String agentVersion,
+      Instant startedAt,
+      HubMessageHandler handler) {
     this.config = config;
     this.channel = channel;
     this.agentVersion = agentVersion;
     this.startedAt = startedAt;
-    this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-      Thread thread = new Thread(runnable, "gitopshq-agent-heartbeat");
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "gitopshq-agent-heartbeat");
+              thread.setDaemon(true);
+              return thread;
+            });
     this.handler = handler;
   }
 
@@ -124,19 +135,20 @@ public final class HubLink implements AutoCloseable {
    *
    * @return the hub's answer, or empty if the link was closed first
    * @throws LinkFailure with exit code 2 if the hub rejects the token (UNAUTHENTICATED) or the
-   *     request (FAILED_PRECONDITION, INVALID_ARGUMENT), and with exit code 1 if it answers
-   *     without an agent token
+   *     request (FAILED_PRECONDITION, INVALID_ARGUMENT), and with exit code 1 if it answers without
+   *     an agent token
    */
   public Optional<RegisterResponse> register(String registrationToken) throws LinkFailure {
-    RegisterRequest request = RegisterRequest.newBuilder()
-        .setClusterName(config.clusterName())
-        .setDisplayName(config.displayName())
-        .setProvider(config.provider())
-        .setRegion(config.region())
-        .setEnvironment(config.environment())
-        .setAgentVersion(agentVersion)
-        .addAllCapabilities(config.capabilities())
-        .build();
+    RegisterRequest request =
+        RegisterRequest.newBuilder()
+            .setClusterName(config.clusterName())
+            .setDisplayName(config.displayName())
+            .setProvider(config.provider())
+            .setRegion(config.region())
+            .setEnvironment(config.environment())
+            .setAgentVersion(agentVersion)
+            .addAllCapabilities(config.capabilities())
+            .build();
     Backoff backoff = backoff();
     while (!stopping()) {
       if (registerCalls.incrementAndGet() == 1) {
@@ -144,13 +156,17 @@ public final class HubLink implements AutoCloseable {
       }
       try {
         channel.resetConnectBackoff();
-        RegisterResponse response = AgentHubGrpc.newBlockingStub(channel)
-            .withInterceptors(bearer(registrationToken))
-            .withDeadlineAfter(REGISTER_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
-            .register(request);
+        RegisterResponse response =
+            AgentHubGrpc.newBlockingStub(channel)
+                .withInterceptors(bearer(registrationToken))
+                .withDeadlineAfter(REGISTER_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
+                .register(request);
         if (response.getClusterId().isBlank() || response.getAgentToken().isBlank()) {
-          throw new LinkFailure(1, "the hub accepted the registration but sent no cluster id or"
-              + " agent token; the registration token is consumed, so " + JOIN_TOKEN_HINT);
+          throw new LinkFailure(
+              1,
+              "the hub accepted the registration but sent no cluster id or"
+                  + " agent token; the registration token is consumed, so "
+                  + JOIN_TOKEN_HINT);
         }
         adoptHubSettings(response.getSettings());
         clusterId = response.getClusterId();
@@ -162,15 +178,23 @@ public final class HubLink implements AutoCloseable {
         }
         Status status = e.getStatus();
         switch (status.getCode()) {
-          case UNAUTHENTICATED -> throw new LinkFailure(2,
-              "registration token was rejected (unknown, expired or already used); "
-                  + JOIN_TOKEN_HINT);
-          case FAILED_PRECONDITION, INVALID_ARGUMENT -> throw new LinkFailure(2,
-              "the hub refused the registration of cluster '" + config.clusterName() + "': "
-                  + Redactor.redact(status.getDescription()));
+          case UNAUTHENTICATED ->
+              throw new LinkFailure(
+                  2,
+                  "registration token was rejected (unknown, expired or already used); "
+                      + JOIN_TOKEN_HINT);
+          case FAILED_PRECONDITION, INVALID_ARGUMENT ->
+              throw new LinkFailure(
+                  2,
+                  "the hub refused the registration of cluster '"
+                      + config.clusterName()
+                      + "': "
+                      + Redactor.redact(status.getDescription()));
           default -> {
             Duration delay = backoff.next();
-            log.warn("registration attempt failed ({}); retrying in {}", describe(status),
+            log.warn(
+                "registration attempt failed ({}); retrying in {}",
+                describe(status),
                 seconds(delay));
             // The loop condition notices a close that ended the sleep early.
             sleep(delay);
@@ -185,8 +209,8 @@ public final class HubLink implements AutoCloseable {
    * Keeps the Connect stream open with the given identity until {@link #close()}, reconnecting
    * after every disconnect.
    *
-   * @throws LinkFailure with exit code 3 if the hub rejects the agent token (UNAUTHENTICATED);
-   *     the link does not try that identity again
+   * @throws LinkFailure with exit code 3 if the hub rejects the agent token (UNAUTHENTICATED); the
+   *     link does not try that identity again
    */
   public void run(AgentIdentity initial) throws LinkFailure {
     clusterId = initial.clusterId();
@@ -203,16 +227,21 @@ public final class HubLink implements AutoCloseable {
       if (end.status().getCode() == Status.Code.UNAUTHENTICATED && identity.get() != used) {
         // The hub revoked the token this stream was opened with after a rotation: the agent
         // already holds (and persisted) the new one, so it reconnects with it at once.
-        log.info("the hub ended the stream opened with the previous token; reconnecting with the rotated one");
+        log.info(
+            "the hub ended the stream opened with the previous token; reconnecting with the rotated one");
         continue;
       }
       AgentIdentity identityForError = used;
       if (end.status().getCode() == Status.Code.UNAUTHENTICATED) {
-        throw new LinkFailure(3, "the hub rejected the agent identity of cluster "
-            + identityForError.clusterId() + " (token revoked or cluster deregistered); not retrying"
-            + " with this identity. Register again: delete the stored identity and set"
-            + " GITOPSHQ_REGISTRATION_TOKEN to a new join token (POST /api/v2/clusters/"
-            + identityForError.clusterId() + "/join-token)");
+        throw new LinkFailure(
+            3,
+            "the hub rejected the agent identity of cluster "
+                + identityForError.clusterId()
+                + " (token revoked or cluster deregistered); not retrying"
+                + " with this identity. Register again: delete the stored identity and set"
+                + " GITOPSHQ_REGISTRATION_TOKEN to a new join token (POST /api/v2/clusters/"
+                + identityForError.clusterId()
+                + "/join-token)");
       }
       // A stream that stayed up for two heartbeats proved the link healthy, so the next
       // disconnect starts the backoff over instead of waiting as long as after a flapping link.
@@ -220,8 +249,11 @@ public final class HubLink implements AutoCloseable {
         backoff.reset();
       }
       Duration delay = backoff.next();
-      log.warn("disconnected from hub {} ({}); reconnecting in {}", config.hubAddress(),
-          describe(end.status()), seconds(delay));
+      log.warn(
+          "disconnected from hub {} ({}); reconnecting in {}",
+          config.hubAddress(),
+          describe(end.status()),
+          seconds(delay));
       if (sleep(delay)) {
         return;
       }
@@ -333,7 +365,9 @@ public final class HubLink implements AutoCloseable {
   }
 
   private Backoff backoff() {
-    return new Backoff(BACKOFF_BASE, Duration.ofSeconds(config.reconnectMaxSeconds()),
+    return new Backoff(
+        BACKOFF_BASE,
+        Duration.ofSeconds(config.reconnectMaxSeconds()),
         () -> ThreadLocalRandom.current().nextDouble());
   }
 
@@ -373,9 +407,9 @@ public final class HubLink implements AutoCloseable {
   }
 
   /**
-   * A status on one line as "CODE: description (root cause)", with anything token-shaped
-   * removed. The root cause is what an operator can act on, e.g. "Connection refused" or a
-   * certificate path error, while gRPC's own description is often generic.
+   * A status on one line as "CODE: description (root cause)", with anything token-shaped removed.
+   * The root cause is what an operator can act on, e.g. "Connection refused" or a certificate path
+   * error, while gRPC's own description is often generic.
    */
   static String describe(Status status) {
     StringBuilder text = new StringBuilder(status.getCode().name());
@@ -434,25 +468,33 @@ public final class HubLink implements AutoCloseable {
           // close() ran before this stream existed, so it could not end it; do that here.
           cancel("agent shutting down");
         }
-        send(AgentMessage.newBuilder()
-            .setHello(Hello.newBuilder()
-                .setAgentVersion(agentVersion)
-                .addAllCapabilities(config.capabilities())
-                .setHeartbeatIntervalSeconds(intervalSeconds)
-                .setStartedAt(timestamp(startedAt)))
-            .build());
-        ScheduledFuture<?> timeout = schedule(() -> {
-          if (welcomedAtNanos == 0) {
-            cancel("the hub did not answer Hello within " + WELCOME_TIMEOUT.toSeconds() + " s");
-          }
-        }, WELCOME_TIMEOUT.toMillis());
+        send(
+            AgentMessage.newBuilder()
+                .setHello(
+                    Hello.newBuilder()
+                        .setAgentVersion(agentVersion)
+                        .addAllCapabilities(config.capabilities())
+                        .setHeartbeatIntervalSeconds(intervalSeconds)
+                        .setStartedAt(timestamp(startedAt)))
+                .build());
+        ScheduledFuture<?> timeout =
+            schedule(
+                () -> {
+                  if (welcomedAtNanos == 0) {
+                    cancel(
+                        "the hub did not answer Hello within "
+                            + WELCOME_TIMEOUT.toSeconds()
+                            + " s");
+                  }
+                },
+                WELCOME_TIMEOUT.toMillis());
         synchronized (sendLock) {
           welcomeTimeout = timeout;
         }
         Status status = awaitEnd();
         long welcomedAt = welcomedAtNanos;
-        Duration connectedFor = welcomedAt == 0
-            ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - welcomedAt);
+        Duration connectedFor =
+            welcomedAt == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - welcomedAt);
         return new SessionEnd(status, connectedFor, intervalSeconds);
       } finally {
         stopTimers();
@@ -491,7 +533,9 @@ public final class HubLink implements AutoCloseable {
         handler.onMessage(message);
       } catch (RuntimeException e) {
         // A faulty handler must not end the stream; the hub sees no answer and can ask again.
-        log.error("handling a {} message from the hub failed: {}", message.getPayloadCase(),
+        log.error(
+            "handling a {} message from the hub failed: {}",
+            message.getPayloadCase(),
             Redactor.redact(e.toString()));
       }
     }
@@ -501,8 +545,10 @@ public final class HubLink implements AutoCloseable {
       int interval = intervalSeconds();
       if (!welcome.getClusterId().isBlank()) {
         if (!welcome.getClusterId().equals(identity.clusterId())) {
-          log.warn("the hub welcomed this agent as cluster {} but the stored identity says {}",
-              welcome.getClusterId(), identity.clusterId());
+          log.warn(
+              "the hub welcomed this agent as cluster {} but the stored identity says {}",
+              welcome.getClusterId(),
+              identity.clusterId());
         }
         clusterId = welcome.getClusterId();
       }
@@ -516,18 +562,25 @@ public final class HubLink implements AutoCloseable {
       boolean first = welcomedAtNanos == 0;
       if (first) {
         welcomedAtNanos = System.nanoTime();
-        log.info("connected to hub {} as cluster {} (hub version {}; heartbeat every {} s)",
-            config.hubAddress(), clusterId, blankAsUnknown(welcome.getHubVersion()), interval);
+        log.info(
+            "connected to hub {} as cluster {} (hub version {}; heartbeat every {} s)",
+            config.hubAddress(),
+            clusterId,
+            blankAsUnknown(welcome.getHubVersion()),
+            interval);
       }
       setConnected(true);
     }
 
     private void sendHeartbeat() {
-      boolean sent = send(AgentMessage.newBuilder()
-          .setHeartbeat(Heartbeat.newBuilder()
-              .setSequence(sequence.incrementAndGet())
-              .setSentAt(timestamp(Instant.now())))
-          .build());
+      boolean sent =
+          send(
+              AgentMessage.newBuilder()
+                  .setHeartbeat(
+                      Heartbeat.newBuilder()
+                          .setSequence(sequence.incrementAndGet())
+                          .setSentAt(timestamp(Instant.now())))
+                  .build());
       if (sent) {
         heartbeatsSent.incrementAndGet();
       }

@@ -36,12 +36,13 @@ final class HubProxyDetector implements ProxyDetector {
     InetSocketAddress proxyAddress = new InetSocketAddress(proxy.host(), proxy.port());
     if (proxyAddress.isUnresolved()) {
       // gRPC reports this as UNAVAILABLE and retries; the message holds no credentials.
-      throw new UnknownHostException("cannot resolve the proxy host " + proxy.host()
-          + " from " + proxy.variable());
+      throw new UnknownHostException(
+          "cannot resolve the proxy host " + proxy.host() + " from " + proxy.variable());
     }
-    HttpConnectProxiedSocketAddress.Builder builder = HttpConnectProxiedSocketAddress.newBuilder()
-        .setProxyAddress(proxyAddress)
-        .setTargetAddress(address);
+    HttpConnectProxiedSocketAddress.Builder builder =
+        HttpConnectProxiedSocketAddress.newBuilder()
+            .setProxyAddress(proxyAddress)
+            .setTargetAddress(address);
     if (proxy.username().isPresent()) {
       // gRPC sends "Proxy-Authorization: Basic ..." only with both set; "user@" means no password.
       builder.setUsername(proxy.username().get()).setPassword(proxy.password().orElse(""));

@@ -1,8 +1,8 @@
 package dev.gitopshq.agent.link;
 
 /**
- * The link cannot continue and the agent should stop with {@link #exitCode()}: the hub rejected
- * a token, or refused the registration. Retrying would not help; an operator has to act, and the
+ * The link cannot continue and the agent should stop with {@link #exitCode()}: the hub rejected a
+ * token, or refused the registration. Retrying would not help; an operator has to act, and the
  * message says what to do. The message never contains a token.
  */
 public final class LinkFailure extends Exception {

@@ -130,16 +130,20 @@ final class NoProxy {
     name = stripTrailingDot(name);
     Optional<InetAddress> ip = ipLiteral(name);
     for (Rule rule : rules) {
-      boolean matches = switch (rule) {
-        case All all -> true;
-        case Cidr cidr -> ip.isPresent() && inRange(ip.get().getAddress(), cidr);
-        case Ip exact -> ip.isPresent() && ip.get().equals(exact.address())
-            && portMatches(exact.port(), port);
-        case Domain domain -> ip.isEmpty()
-            && (name.endsWith(domain.suffix())
-                || domain.matchesItself() && name.equals(domain.suffix().substring(1)))
-            && portMatches(domain.port(), port);
-      };
+      boolean matches =
+          switch (rule) {
+            case All all -> true;
+            case Cidr cidr -> ip.isPresent() && inRange(ip.get().getAddress(), cidr);
+            case Ip exact ->
+                ip.isPresent()
+                    && ip.get().equals(exact.address())
+                    && portMatches(exact.port(), port);
+            case Domain domain ->
+                ip.isEmpty()
+                    && (name.endsWith(domain.suffix())
+                        || domain.matchesItself() && name.equals(domain.suffix().substring(1)))
+                    && portMatches(domain.port(), port);
+          };
       if (matches) {
         return Optional.of(entry(rule));
       }

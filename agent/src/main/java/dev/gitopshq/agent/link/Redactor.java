@@ -4,8 +4,8 @@ import java.util.regex.Pattern;
 
 /**
  * Removes anything that looks like a GitOpsHQ token from text that came from elsewhere (a status
- * description from the hub, an exception message) before it is logged. The agent never puts a
- * token into a message itself; this guards against a far side that does.
+ * description from the hub, an exception message) before it is logged. The agent never puts a token
+ * into a message itself; this guards against a far side that does.
  */
 public final class Redactor {
 

@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The desired state for each command type. Every plan stamps the object with the command id
- * ({@link #LAST_COMMAND}), and a plan for an object that already carries the stamp is {@link
+ * The desired state for each command type. Every plan stamps the object with the command id ({@link
+ * #LAST_COMMAND}), and a plan for an object that already carries the stamp is {@link
  * Plan#alreadyApplied}: a command that arrives twice (a reconnect, a hub restart) changes nothing
  * the second time. The restart stamp on the pod template is derived from the command id alone, so
  * even a retried restart cannot roll the pods twice.
@@ -21,8 +21,10 @@ import java.util.Objects;
 public final class CommandPlans {
   /** Annotation on the object: the id of the last command applied to it. */
   public static final String LAST_COMMAND = "gitopshq.dev/last-command";
+
   /** Pod-template annotation whose change triggers a rolling restart. */
   public static final String RESTART = "gitopshq.dev/restart";
+
   /** Argo CD's refresh annotation; "hard" also invalidates the manifest cache. */
   public static final String ARGOCD_REFRESH = "argocd.argoproj.io/refresh";
 
@@ -64,7 +66,8 @@ public final class CommandPlans {
             .withReplicas(replicas)
             .endSpec()
             .build();
-    return Plan.apply(desired, ref + " scaled from " + (before == null ? 1 : before) + " to " + replicas);
+    return Plan.apply(
+        desired, ref + " scaled from " + (before == null ? 1 : before) + " to " + replicas);
   }
 
   public static Plan<Deployment> restart(Deployment current, String commandId) {
@@ -94,16 +97,21 @@ public final class CommandPlans {
     return Plan.apply(desired, ref + " restarted (pod template " + RESTART + "=" + commandId + ")");
   }
 
-  /** Sync: an Argo CD operation to sync (to {@code revision}, or the source's target) plus a hard refresh. */
+  /**
+   * Sync: an Argo CD operation to sync (to {@code revision}, or the source's target) plus a hard
+   * refresh.
+   */
   public static Plan<GenericKubernetesResource> sync(
       GenericKubernetesResource app, String commandId, String requestedBy, String revision) {
-    String ref = "application " + app.getMetadata().getNamespace() + "/" + app.getMetadata().getName();
+    String ref =
+        "application " + app.getMetadata().getNamespace() + "/" + app.getMetadata().getName();
     if (stamped(app.getMetadata().getAnnotations(), commandId)) {
       return Plan.done(ref + " sync already requested by this command");
     }
     String rev = revision != null ? revision : targetRevision(app);
     GenericKubernetesResource desired = withOperation(app, commandId, requestedBy, rev, null);
-    return Plan.apply(desired, ref + " sync to " + (rev == null ? "HEAD" : rev) + " requested (hard refresh)");
+    return Plan.apply(
+        desired, ref + " sync to " + (rev == null ? "HEAD" : rev) + " requested (hard refresh)");
   }
 
   /**
@@ -112,8 +120,13 @@ public final class CommandPlans {
    */
   @SuppressWarnings("unchecked")
   public static Plan<GenericKubernetesResource> rollback(
-      GenericKubernetesResource app, String commandId, String requestedBy, String historyId, String revision) {
-    String ref = "application " + app.getMetadata().getNamespace() + "/" + app.getMetadata().getName();
+      GenericKubernetesResource app,
+      String commandId,
+      String requestedBy,
+      String historyId,
+      String revision) {
+    String ref =
+        "application " + app.getMetadata().getNamespace() + "/" + app.getMetadata().getName();
     if (stamped(app.getMetadata().getAnnotations(), commandId)) {
       return Plan.done(ref + " rollback already requested by this command");
     }
@@ -135,19 +148,32 @@ public final class CommandPlans {
         known.add(e.get("id") + "=" + e.get("revision"));
       }
       return Plan.fail(
-          ref + " has no " + (historyId != null ? "history id " + historyId : "revision " + revision)
-              + " in status.history" + (known.isEmpty() ? " (the history is empty)" : " (it has " + known + ")"));
+          ref
+              + " has no "
+              + (historyId != null ? "history id " + historyId : "revision " + revision)
+              + " in status.history"
+              + (known.isEmpty() ? " (the history is empty)" : " (it has " + known + ")"));
     }
     String rev = String.valueOf(entry.get("revision"));
     Object source = entry.get("source");
     GenericKubernetesResource desired =
-        withOperation(app, commandId, requestedBy, rev, source instanceof Map<?, ?> m ? (Map<String, Object>) m : null);
+        withOperation(
+            app,
+            commandId,
+            requestedBy,
+            rev,
+            source instanceof Map<?, ?> m ? (Map<String, Object>) m : null);
     return Plan.apply(
-        desired, ref + " rollback to revision " + rev + " (history " + entry.get("id") + ") requested");
+        desired,
+        ref + " rollback to revision " + rev + " (history " + entry.get("id") + ") requested");
   }
 
   private static GenericKubernetesResource withOperation(
-      GenericKubernetesResource app, String commandId, String requestedBy, String revision, Map<String, Object> source) {
+      GenericKubernetesResource app,
+      String commandId,
+      String requestedBy,
+      String revision,
+      Map<String, Object> source) {
     GenericKubernetesResource desired = new GenericKubernetesResource();
     desired.setApiVersion(app.getApiVersion());
     desired.setKind(app.getKind());
@@ -167,7 +193,8 @@ public final class CommandPlans {
       sync.put("source", source);
     }
     Map<String, Object> operation = new LinkedHashMap<>();
-    operation.put("initiatedBy", Map.of("username", "gitopshq:" + (requestedBy == null ? "" : requestedBy)));
+    operation.put(
+        "initiatedBy", Map.of("username", "gitopshq:" + (requestedBy == null ? "" : requestedBy)));
     operation.put("info", List.of(Map.of("name", "gitopshq-command", "value", commandId)));
     operation.put("sync", sync);
     desired.getAdditionalProperties().put("operation", operation);

@@ -36,7 +36,10 @@ class CommandRunnerTest {
     kube = TestKube.start().seedDemo();
     runner =
         new CommandRunner(
-            EnumSet.of(Capability.KUBERNETES_SCALE, Capability.KUBERNETES_RESTART, Capability.ARGOCD_WRITE),
+            EnumSet.of(
+                Capability.KUBERNETES_SCALE,
+                Capability.KUBERNETES_RESTART,
+                Capability.ARGOCD_WRITE),
             new KubeCommands(kube::client),
             Clock.systemUTC(),
             results::add);
@@ -48,7 +51,8 @@ class CommandRunnerTest {
     kube.close();
   }
 
-  static ExecuteCommand command(String type, String ns, String kind, String name, Map<String, String> params) {
+  static ExecuteCommand command(
+      String type, String ns, String kind, String name, Map<String, String> params) {
     Instant deadline = Instant.now().plusSeconds(60);
     return ExecuteCommand.newBuilder()
         .setCommandId(UUID.randomUUID().toString())
@@ -71,8 +75,11 @@ class CommandRunnerTest {
   }
 
   GenericKubernetesResource app() {
-    return kube.client().genericKubernetesResources(TestKube.ARGOCD_API_VERSION, "Application")
-        .inNamespace("argocd").withName("demo-app").get();
+    return kube.client()
+        .genericKubernetesResources(TestKube.ARGOCD_API_VERSION, "Application")
+        .inNamespace("argocd")
+        .withName("demo-app")
+        .get();
   }
 
   @Test
@@ -102,7 +109,11 @@ class CommandRunnerTest {
 
     // A fresh agent (no memory of the first run) gets the same command: the stamp makes it a no-op.
     try (CommandRunner fresh =
-        new CommandRunner(EnumSet.of(Capability.KUBERNETES_RESTART), new KubeCommands(kube::client), Clock.systemUTC(), results::add)) {
+        new CommandRunner(
+            EnumSet.of(Capability.KUBERNETES_RESTART),
+            new KubeCommands(kube::client),
+            Clock.systemUTC(),
+            results::add)) {
       fresh.submit(restart);
       CommandResult again = next();
       assertThat(again.getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
@@ -120,27 +131,39 @@ class CommandRunnerTest {
     assertThat(r.getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
 
     GenericKubernetesResource app = app();
-    assertThat(app.getMetadata().getAnnotations()).containsEntry(CommandPlans.ARGOCD_REFRESH, "hard");
-    Map<String, Object> operation = (Map<String, Object>) app.getAdditionalProperties().get("operation");
+    assertThat(app.getMetadata().getAnnotations())
+        .containsEntry(CommandPlans.ARGOCD_REFRESH, "hard");
+    Map<String, Object> operation =
+        (Map<String, Object>) app.getAdditionalProperties().get("operation");
     assertThat(operation).containsKey("sync");
-    assertThat((Map<String, Object>) operation.get("initiatedBy")).containsEntry("username", "gitopshq:alice@example.com");
+    assertThat((Map<String, Object>) operation.get("initiatedBy"))
+        .containsEntry("username", "gitopshq:alice@example.com");
   }
 
   @Test
   @SuppressWarnings("unchecked")
   void rollbackSyncsToTheRevisionOfTheChosenHistoryEntry() throws Exception {
     List<Map<String, Object>> history =
-        (List<Map<String, Object>>) ((Map<String, Object>) app().getAdditionalProperties().get("status")).get("history");
+        (List<Map<String, Object>>)
+            ((Map<String, Object>) app().getAdditionalProperties().get("status")).get("history");
     Map<String, Object> oldest = history.get(0);
 
-    runner.submit(command("rollback", "argocd", "Application", "demo-app", Map.of("historyId", String.valueOf(oldest.get("id")))));
+    runner.submit(
+        command(
+            "rollback",
+            "argocd",
+            "Application",
+            "demo-app",
+            Map.of("historyId", String.valueOf(oldest.get("id")))));
     CommandResult r = next();
     assertThat(r.getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
     Map<String, Object> sync =
-        (Map<String, Object>) ((Map<String, Object>) app().getAdditionalProperties().get("operation")).get("sync");
+        (Map<String, Object>)
+            ((Map<String, Object>) app().getAdditionalProperties().get("operation")).get("sync");
     assertThat(sync).containsEntry("revision", oldest.get("revision"));
 
-    runner.submit(command("rollback", "argocd", "Application", "demo-app", Map.of("historyId", "999")));
+    runner.submit(
+        command("rollback", "argocd", "Application", "demo-app", Map.of("historyId", "999")));
     CommandResult missing = next();
     assertThat(missing.getOutcome()).isEqualTo(CommandResult.Outcome.FAILED);
     assertThat(missing.getError()).contains("no history id 999");
@@ -150,7 +173,8 @@ class CommandRunnerTest {
   void aCommandPastItsDeadlineIsNotRun() throws Exception {
     ExecuteCommand late =
         command("scale", "demo", "Deployment", "web", Map.of("replicas", "9")).toBuilder()
-            .setDeadline(Timestamp.newBuilder().setSeconds(Instant.now().minusSeconds(1).getEpochSecond()))
+            .setDeadline(
+                Timestamp.newBuilder().setSeconds(Instant.now().minusSeconds(1).getEpochSecond()))
             .build();
     runner.submit(late);
     assertThat(next().getOutcome()).isEqualTo(CommandResult.Outcome.EXPIRED);
@@ -161,7 +185,11 @@ class CommandRunnerTest {
   @Test
   void aTypeWithoutItsCapabilityIsRefused() throws Exception {
     try (CommandRunner readOnly =
-        new CommandRunner(EnumSet.of(Capability.OBSERVE), new KubeCommands(kube::client), Clock.systemUTC(), results::add)) {
+        new CommandRunner(
+            EnumSet.of(Capability.OBSERVE),
+            new KubeCommands(kube::client),
+            Clock.systemUTC(),
+            results::add)) {
       readOnly.submit(command("scale", "demo", "Deployment", "web", Map.of("replicas", "9")));
       CommandResult r = next();
       assertThat(r.getOutcome()).isEqualTo(CommandResult.Outcome.REFUSED);

@@ -60,21 +60,23 @@ class AgentConfigTest {
   @Test
   void readsEveryVariable() throws IOException {
     Path ca = Files.writeString(temp.resolve("ca.pem"), "not parsed here");
-    AgentConfig config = parse(minimal(
-        "GITOPSHQ_REGISTRATION_TOKEN", " " + TOKEN + "\n",
-        "GITOPSHQ_IDENTITY_STORE_MODE", "Secret",
-        "GITOPSHQ_AGENT_TOKEN_PATH", "/var/lib/gitopshq/identity/agent.json",
-        "GITOPSHQ_IDENTITY_SECRET_NAME", "my-identity",
-        "GITOPSHQ_IDENTITY_SECRET_NAMESPACE", "agents",
-        "GITOPSHQ_CLUSTER_NAME", "prod-eu-1",
-        "GITOPSHQ_DISPLAY_NAME", "Production EU",
-        "GITOPSHQ_PROVIDER", "eks",
-        "GITOPSHQ_REGION", "eu-west-1",
-        "GITOPSHQ_ENVIRONMENT", "production",
-        "GITOPSHQ_CAPABILITIES", "observe, argocd.read,argocd.write,,observe",
-        "GITOPSHQ_STATUS_INTERVAL_SECONDS", "15",
-        "GITOPSHQ_HUB_CA_FILE", ca.toString(),
-        "GITOPSHQ_RECONNECT_MAX_SECONDS", "120"));
+    AgentConfig config =
+        parse(
+            minimal(
+                "GITOPSHQ_REGISTRATION_TOKEN", " " + TOKEN + "\n",
+                "GITOPSHQ_IDENTITY_STORE_MODE", "Secret",
+                "GITOPSHQ_AGENT_TOKEN_PATH", "/var/lib/gitopshq/identity/agent.json",
+                "GITOPSHQ_IDENTITY_SECRET_NAME", "my-identity",
+                "GITOPSHQ_IDENTITY_SECRET_NAMESPACE", "agents",
+                "GITOPSHQ_CLUSTER_NAME", "prod-eu-1",
+                "GITOPSHQ_DISPLAY_NAME", "Production EU",
+                "GITOPSHQ_PROVIDER", "eks",
+                "GITOPSHQ_REGION", "eu-west-1",
+                "GITOPSHQ_ENVIRONMENT", "production",
+                "GITOPSHQ_CAPABILITIES", "observe, argocd.read,argocd.write,,observe",
+                "GITOPSHQ_STATUS_INTERVAL_SECONDS", "15",
+                "GITOPSHQ_HUB_CA_FILE", ca.toString(),
+                "GITOPSHQ_RECONNECT_MAX_SECONDS", "120"));
 
     assertThat(config.registrationToken()).contains(TOKEN);
     assertThat(config.identityStoreMode()).isEqualTo(IdentityStoreMode.SECRET);
@@ -94,9 +96,19 @@ class AgentConfigTest {
 
   @Test
   void acceptsEverySeedCapability() {
-    String all = String.join(",", List.of("observe", "diagnostics.read", "argocd.read",
-        "argocd.write", "direct.deploy", "kubernetes.restart", "kubernetes.scale",
-        "credential.sync", "token.rotate"));
+    String all =
+        String.join(
+            ",",
+            List.of(
+                "observe",
+                "diagnostics.read",
+                "argocd.read",
+                "argocd.write",
+                "direct.deploy",
+                "kubernetes.restart",
+                "kubernetes.scale",
+                "credential.sync",
+                "token.rotate"));
 
     assertThat(parse(minimal("GITOPSHQ_CAPABILITIES", all)).capabilities()).hasSize(9);
   }
@@ -109,16 +121,20 @@ class AgentConfigTest {
     Path namespaceFile = Files.writeString(temp.resolve("namespace"), "from-sa\n");
     assertThat(AgentConfig.fromEnv(minimal(), namespaceFile).identitySecretNamespace())
         .isEqualTo("from-sa");
-    assertThat(AgentConfig.fromEnv(minimal("POD_NAMESPACE", "from-pod"), namespaceFile)
-        .identitySecretNamespace()).isEqualTo("from-pod");
+    assertThat(
+            AgentConfig.fromEnv(minimal("POD_NAMESPACE", "from-pod"), namespaceFile)
+                .identitySecretNamespace())
+        .isEqualTo("from-pod");
   }
 
   @Test
   void treatsBlankValuesAsUnset() {
-    AgentConfig config = parse(minimal(
-        "GITOPSHQ_REGISTRATION_TOKEN", "  ",
-        "GITOPSHQ_CAPABILITIES", "",
-        "GITOPSHQ_STATUS_INTERVAL_SECONDS", ""));
+    AgentConfig config =
+        parse(
+            minimal(
+                "GITOPSHQ_REGISTRATION_TOKEN", "  ",
+                "GITOPSHQ_CAPABILITIES", "",
+                "GITOPSHQ_STATUS_INTERVAL_SECONDS", ""));
 
     assertThat(config.registrationToken()).isEmpty();
     assertThat(config.capabilities()).containsExactly("observe");
@@ -133,26 +149,28 @@ class AgentConfigTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "GITOPSHQ_HUB_ADDRESS|hub.example.com|must be host:port",
-      "GITOPSHQ_HUB_ADDRESS|https://hub.example.com:443|must be host:port",
-      "GITOPSHQ_HUB_ADDRESS|hub.example.com:0|must be host:port",
-      "GITOPSHQ_HUB_ADDRESS|hub.example.com:70000|must be host:port",
-      "GITOPSHQ_IDENTITY_STORE_MODE|pvc|must be 'file' or 'secret' (was 'pvc')",
-      "GITOPSHQ_IDENTITY_SECRET_NAME|Not_Valid|must be a valid Secret name",
-      "GITOPSHQ_IDENTITY_SECRET_NAMESPACE|UPPER|must be a valid namespace name",
-      "GITOPSHQ_CLUSTER_NAME|Prod_EU|must be an RFC 1123 label",
-      "GITOPSHQ_CLUSTER_NAME|-prod|must be an RFC 1123 label",
-      "GITOPSHQ_CAPABILITIES|observe,argocd.delete|names an unknown capability 'argocd.delete'",
-      "GITOPSHQ_CAPABILITIES|,|must name at least one capability",
-      "GITOPSHQ_STATUS_INTERVAL_SECONDS|0|must be a whole number of seconds from 1 to 3600",
-      "GITOPSHQ_STATUS_INTERVAL_SECONDS|30s|must be a whole number of seconds from 1 to 3600",
-      "GITOPSHQ_RECONNECT_MAX_SECONDS|-5|must be a whole number of seconds from 1 to 3600",
-      "GITOPSHQ_RECONNECT_MAX_SECONDS|99999|must be a whole number of seconds from 1 to 3600",
-      "GITOPSHQ_HUB_INSECURE|maybe|must be true or false (was 'maybe')",
-      "GITOPSHQ_HUB_PLAINTEXT|on|must be true or false (was 'on')",
-      "GITOPSHQ_HUB_CA_FILE|/no/such/ca.pem|names /no/such/ca.pem, which is not a readable file",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "GITOPSHQ_HUB_ADDRESS|hub.example.com|must be host:port",
+        "GITOPSHQ_HUB_ADDRESS|https://hub.example.com:443|must be host:port",
+        "GITOPSHQ_HUB_ADDRESS|hub.example.com:0|must be host:port",
+        "GITOPSHQ_HUB_ADDRESS|hub.example.com:70000|must be host:port",
+        "GITOPSHQ_IDENTITY_STORE_MODE|pvc|must be 'file' or 'secret' (was 'pvc')",
+        "GITOPSHQ_IDENTITY_SECRET_NAME|Not_Valid|must be a valid Secret name",
+        "GITOPSHQ_IDENTITY_SECRET_NAMESPACE|UPPER|must be a valid namespace name",
+        "GITOPSHQ_CLUSTER_NAME|Prod_EU|must be an RFC 1123 label",
+        "GITOPSHQ_CLUSTER_NAME|-prod|must be an RFC 1123 label",
+        "GITOPSHQ_CAPABILITIES|observe,argocd.delete|names an unknown capability 'argocd.delete'",
+        "GITOPSHQ_CAPABILITIES|,|must name at least one capability",
+        "GITOPSHQ_STATUS_INTERVAL_SECONDS|0|must be a whole number of seconds from 1 to 3600",
+        "GITOPSHQ_STATUS_INTERVAL_SECONDS|30s|must be a whole number of seconds from 1 to 3600",
+        "GITOPSHQ_RECONNECT_MAX_SECONDS|-5|must be a whole number of seconds from 1 to 3600",
+        "GITOPSHQ_RECONNECT_MAX_SECONDS|99999|must be a whole number of seconds from 1 to 3600",
+        "GITOPSHQ_HUB_INSECURE|maybe|must be true or false (was 'maybe')",
+        "GITOPSHQ_HUB_PLAINTEXT|on|must be true or false (was 'on')",
+        "GITOPSHQ_HUB_CA_FILE|/no/such/ca.pem|names /no/such/ca.pem, which is not a readable file",
+      })
   void rejectsAnInvalidValueNamingTheVariable(String variable, String value, String problem) {
     assertThatThrownBy(() -> parse(minimal(variable, value)))
         .isInstanceOf(ConfigException.class)
@@ -170,12 +188,15 @@ class AgentConfigTest {
 
   @Test
   void rejectsContradictoryTransportSettings() throws IOException {
-    assertThatThrownBy(() -> parse(minimal(
-        "GITOPSHQ_HUB_INSECURE", "true", "GITOPSHQ_HUB_PLAINTEXT", "true")))
+    assertThatThrownBy(
+            () -> parse(minimal("GITOPSHQ_HUB_INSECURE", "true", "GITOPSHQ_HUB_PLAINTEXT", "true")))
         .hasMessageStartingWith("GITOPSHQ_HUB_INSECURE and GITOPSHQ_HUB_PLAINTEXT");
     Path ca = Files.writeString(temp.resolve("ca.pem"), "x");
-    assertThatThrownBy(() -> parse(minimal(
-        "GITOPSHQ_HUB_CA_FILE", ca.toString(), "GITOPSHQ_HUB_PLAINTEXT", "true")))
+    assertThatThrownBy(
+            () ->
+                parse(
+                    minimal(
+                        "GITOPSHQ_HUB_CA_FILE", ca.toString(), "GITOPSHQ_HUB_PLAINTEXT", "true")))
         .hasMessageStartingWith("GITOPSHQ_HUB_CA_FILE is set but GITOPSHQ_HUB_PLAINTEXT=true");
   }
 

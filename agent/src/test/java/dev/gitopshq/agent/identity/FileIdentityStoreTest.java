@@ -23,8 +23,8 @@ class FileIdentityStoreTest {
   @TempDir Path temp;
 
   private static AgentIdentity identity(String clusterId, String token) {
-    return new AgentIdentity(clusterId, token, "hub.example.com:50051",
-        Instant.parse("2025-03-01T12:00:00Z"));
+    return new AgentIdentity(
+        clusterId, token, "hub.example.com:50051", Instant.parse("2025-03-01T12:00:00Z"));
   }
 
   @Test
@@ -41,7 +41,11 @@ class FileIdentityStoreTest {
 
     assertThat(store.load()).contains(saved);
     assertThat(Files.readString(store.file()))
-        .contains("\"clusterId\"", "\"agentToken\"", "\"hubAddress\"", "\"registeredAt\"",
+        .contains(
+            "\"clusterId\"",
+            "\"agentToken\"",
+            "\"hubAddress\"",
+            "\"registeredAt\"",
             "2025-03-01T12:00:00Z");
   }
 
@@ -78,20 +82,22 @@ class FileIdentityStoreTest {
     store.save(first);
     AtomicBoolean writing = new AtomicBoolean(true);
     List<Throwable> readerErrors = new ArrayList<>();
-    Thread reader = new Thread(() -> {
-      FileIdentityStore readerStore = new FileIdentityStore(store.file());
-      while (writing.get()) {
-        try {
-          AgentIdentity seen = readerStore.load().orElseThrow();
-          assertThat(seen).isIn(first, second);
-        } catch (Throwable e) {
-          synchronized (readerErrors) {
-            readerErrors.add(e);
-          }
-          return;
-        }
-      }
-    });
+    Thread reader =
+        new Thread(
+            () -> {
+              FileIdentityStore readerStore = new FileIdentityStore(store.file());
+              while (writing.get()) {
+                try {
+                  AgentIdentity seen = readerStore.load().orElseThrow();
+                  assertThat(seen).isIn(first, second);
+                } catch (Throwable e) {
+                  synchronized (readerErrors) {
+                    readerErrors.add(e);
+                  }
+                  return;
+                }
+              }
+            });
     reader.start();
 
     for (int i = 0; i < 300; i++) {
@@ -133,8 +139,10 @@ class FileIdentityStoreTest {
   @Test
   void reportsAMissingField() throws IOException {
     Path file = temp.resolve("agent.json");
-    Files.writeString(file, "{\"clusterId\": \"c1\", \"hubAddress\": \"h:1\","
-        + " \"registeredAt\": \"2025-03-01T12:00:00Z\"}");
+    Files.writeString(
+        file,
+        "{\"clusterId\": \"c1\", \"hubAddress\": \"h:1\","
+            + " \"registeredAt\": \"2025-03-01T12:00:00Z\"}");
 
     assertThatThrownBy(() -> new FileIdentityStore(file).load())
         .hasMessageContaining("has no 'agentToken'");

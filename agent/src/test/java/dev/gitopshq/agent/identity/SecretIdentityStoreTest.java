@@ -24,8 +24,15 @@ class SecretIdentityStoreTest {
   @BeforeAll
   static void startKube() {
     kube = TestKube.start();
-    kube.client().namespaces().resource(new NamespaceBuilder()
-        .withNewMetadata().withName("gitopshq-system").endMetadata().build()).create();
+    kube.client()
+        .namespaces()
+        .resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName("gitopshq-system")
+                .endMetadata()
+                .build())
+        .create();
   }
 
   @AfterAll
@@ -34,8 +41,8 @@ class SecretIdentityStoreTest {
   }
 
   private static AgentIdentity identity(String clusterId, String token) {
-    return new AgentIdentity(clusterId, token, "hub.example.com:50051",
-        Instant.parse("2025-03-01T12:00:00Z"));
+    return new AgentIdentity(
+        clusterId, token, "hub.example.com:50051", Instant.parse("2025-03-01T12:00:00Z"));
   }
 
   private static Secret secret(String name) {
@@ -43,8 +50,8 @@ class SecretIdentityStoreTest {
   }
 
   private static String decoded(Secret secret) {
-    return new String(Base64.getDecoder().decode(secret.getData().get("agent.json")),
-        StandardCharsets.UTF_8);
+    return new String(
+        Base64.getDecoder().decode(secret.getData().get("agent.json")), StandardCharsets.UTF_8);
   }
 
   @Test
@@ -72,12 +79,20 @@ class SecretIdentityStoreTest {
 
   @Test
   void addsItsKeyToASecretTheChartCreatedEmpty() {
-    kube.client().secrets().inNamespace("gitopshq-system").resource(new SecretBuilder()
-        .withNewMetadata().withName("chart-identity").addToLabels("helm.sh/chart", "agent")
-        .endMetadata()
-        .addToData("other", Base64.getEncoder().encodeToString("keep me".getBytes(
-            StandardCharsets.UTF_8)))
-        .build()).create();
+    kube.client()
+        .secrets()
+        .inNamespace("gitopshq-system")
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName("chart-identity")
+                .addToLabels("helm.sh/chart", "agent")
+                .endMetadata()
+                .addToData(
+                    "other",
+                    Base64.getEncoder().encodeToString("keep me".getBytes(StandardCharsets.UTF_8)))
+                .build())
+        .create();
     SecretIdentityStore store =
         new SecretIdentityStore(kube::client, "gitopshq-system", "chart-identity");
     assertThat(store.load()).isEmpty();

@@ -22,9 +22,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A tiny real HTTP CONNECT proxy on a loopback port: it reads the CONNECT request, records the
- * target and the Proxy-Authorization header, optionally demands credentials (407), answers
- * {@code 200 Connection established} and pipes bytes both ways. Names in {@link #hosts} are
- * resolved by the proxy only, so a test can give the hub a name the agent itself cannot resolve.
+ * target and the Proxy-Authorization header, optionally demands credentials (407), answers {@code
+ * 200 Connection established} and pipes bytes both ways. Names in {@link #hosts} are resolved by
+ * the proxy only, so a test can give the hub a name the agent itself cannot resolve.
  */
 final class ConnectProxy implements AutoCloseable {
 
@@ -56,8 +56,10 @@ final class ConnectProxy implements AutoCloseable {
   }
 
   final List<Tunnel> tunnels = new CopyOnWriteArrayList<>();
+
   /** Host names the proxy resolves itself, e.g. {@code hub.gitopshq.test -> 127.0.0.1}. */
   final Map<String, InetAddress> hosts = new ConcurrentHashMap<>();
+
   /** If set, CONNECT requests without exactly this Proxy-Authorization value get a 407. */
   volatile String requiredAuthorization;
 
@@ -111,7 +113,8 @@ final class ConnectProxy implements AutoCloseable {
       for (String line = readLine(in); !line.isEmpty(); line = readLine(in)) {
         int colon = line.indexOf(':');
         if (colon > 0) {
-          headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+          headers.put(
+              line.substring(0, colon).trim().toLowerCase(Locale.ROOT),
               line.substring(colon + 1).trim());
         }
       }
@@ -125,9 +128,10 @@ final class ConnectProxy implements AutoCloseable {
       tunnels.add(tunnel);
       String required = requiredAuthorization;
       if (required != null && !required.equals(headers.get("proxy-authorization"))) {
-        out.write(("HTTP/1.1 407 Proxy Authentication Required\r\n"
-            + "Proxy-Authenticate: Basic realm=\"test\"\r\nContent-Length: 0\r\n\r\n")
-            .getBytes(StandardCharsets.ISO_8859_1));
+        out.write(
+            ("HTTP/1.1 407 Proxy Authentication Required\r\n"
+                    + "Proxy-Authenticate: Basic realm=\"test\"\r\nContent-Length: 0\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1));
         out.flush();
         client.close();
         return;
@@ -161,28 +165,36 @@ final class ConnectProxy implements AutoCloseable {
     out.flush();
   }
 
-  private void pipe(InputStream from, OutputStream to, AtomicLong counter,
-      ByteArrayOutputStream firstBytes, Socket a, Socket b) {
-    Thread thread = new Thread(() -> {
-      byte[] buffer = new byte[8192];
-      try {
-        for (int n = from.read(buffer); n >= 0; n = from.read(buffer)) {
-          if (firstBytes != null) {
-            synchronized (firstBytes) {
-              firstBytes.write(buffer, 0, Math.min(n, Math.max(0, 64 - firstBytes.size())));
-            }
-          }
-          to.write(buffer, 0, n);
-          to.flush();
-          counter.addAndGet(n);
-        }
-      } catch (IOException e) {
-        // One side went away; close both below.
-      } finally {
-        closeQuietly(a);
-        closeQuietly(b);
-      }
-    }, "connect-proxy-pipe");
+  private void pipe(
+      InputStream from,
+      OutputStream to,
+      AtomicLong counter,
+      ByteArrayOutputStream firstBytes,
+      Socket a,
+      Socket b) {
+    Thread thread =
+        new Thread(
+            () -> {
+              byte[] buffer = new byte[8192];
+              try {
+                for (int n = from.read(buffer); n >= 0; n = from.read(buffer)) {
+                  if (firstBytes != null) {
+                    synchronized (firstBytes) {
+                      firstBytes.write(buffer, 0, Math.min(n, Math.max(0, 64 - firstBytes.size())));
+                    }
+                  }
+                  to.write(buffer, 0, n);
+                  to.flush();
+                  counter.addAndGet(n);
+                }
+              } catch (IOException e) {
+                // One side went away; close both below.
+              } finally {
+                closeQuietly(a);
+                closeQuietly(b);
+              }
+            },
+            "connect-proxy-pipe");
     thread.setDaemon(true);
     thread.start();
   }

@@ -30,8 +30,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A scriptable AgentHub on a loopback port: it records what the agent sends and answers the way
- * the test tells it to. It stands in for the far side of the protocol only.
+ * A scriptable AgentHub on a loopback port: it records what the agent sends and answers the way the
+ * test tells it to. It stands in for the far side of the protocol only.
  */
 final class FakeHub implements AutoCloseable {
 
@@ -71,13 +71,19 @@ final class FakeHub implements AutoCloseable {
 
   final List<RegisterCall> registerCalls = new CopyOnWriteArrayList<>();
   final List<Stream> streams = new CopyOnWriteArrayList<>();
+
   /** Errors to answer the next Register calls with, one per call, before succeeding. */
   final Queue<Status> registerErrors = new ConcurrentLinkedQueue<>();
+
   /** If set, every Connect is answered with this error. */
   volatile Status connectError;
+
   /** The settings sent in RegisterResponse and Welcome. */
-  volatile AgentSettings settings = AgentSettings.newBuilder()
-      .setHeartbeatIntervalSeconds(30).setDisconnectTimeoutSeconds(90).build();
+  volatile AgentSettings settings =
+      AgentSettings.newBuilder()
+          .setHeartbeatIntervalSeconds(30)
+          .setDisconnectTimeoutSeconds(90)
+          .build();
 
   private volatile Server server;
   private volatile int port;
@@ -100,14 +106,15 @@ final class FakeHub implements AutoCloseable {
 
   private FakeHub startOn(int requestedPort) {
     try {
-      server = NettyServerBuilder
-          .forAddress(new InetSocketAddress("127.0.0.1", requestedPort), credentials)
-          // The agent pings every 30 s; a real hub must allow that too.
-          .permitKeepAliveTime(10, TimeUnit.SECONDS)
-          .permitKeepAliveWithoutCalls(true)
-          .addService(ServerInterceptors.intercept(new Service(), new CaptureAuthorization()))
-          .build()
-          .start();
+      server =
+          NettyServerBuilder.forAddress(
+                  new InetSocketAddress("127.0.0.1", requestedPort), credentials)
+              // The agent pings every 30 s; a real hub must allow that too.
+              .permitKeepAliveTime(10, TimeUnit.SECONDS)
+              .permitKeepAliveWithoutCalls(true)
+              .addService(ServerInterceptors.intercept(new Service(), new CaptureAuthorization()))
+              .build()
+              .start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -155,11 +162,12 @@ final class FakeHub implements AutoCloseable {
         response.onError(error.asRuntimeException());
         return;
       }
-      response.onNext(RegisterResponse.newBuilder()
-          .setClusterId(CLUSTER_ID)
-          .setAgentToken(AGENT_TOKEN)
-          .setSettings(settings)
-          .build());
+      response.onNext(
+          RegisterResponse.newBuilder()
+              .setClusterId(CLUSTER_ID)
+              .setAgentToken(AGENT_TOKEN)
+              .setSettings(settings)
+              .build());
       response.onCompleted();
     }
 
@@ -177,12 +185,14 @@ final class FakeHub implements AutoCloseable {
         public void onNext(AgentMessage message) {
           stream.received.add(new Received(message, System.nanoTime()));
           if (message.hasHello() && error == null) {
-            response.onNext(HubMessage.newBuilder()
-                .setWelcome(Welcome.newBuilder()
-                    .setClusterId(CLUSTER_ID)
-                    .setSettings(settings)
-                    .setHubVersion("fake-hub"))
-                .build());
+            response.onNext(
+                HubMessage.newBuilder()
+                    .setWelcome(
+                        Welcome.newBuilder()
+                            .setClusterId(CLUSTER_ID)
+                            .setSettings(settings)
+                            .setHubVersion("fake-hub"))
+                    .build());
           }
         }
 

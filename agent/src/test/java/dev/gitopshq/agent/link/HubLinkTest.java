@@ -38,17 +38,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Drives the real agent against a fake AgentHub on a loopback port and checks the protocol from
- * the hub's side: who registers, with which header, what Hello says, when heartbeats arrive, and
- * how the agent reacts when the hub goes away or rejects it.
+ * Drives the real agent against a fake AgentHub on a loopback port and checks the protocol from the
+ * hub's side: who registers, with which header, what Hello says, when heartbeats arrive, and how
+ * the agent reacts when the hub goes away or rejects it.
  */
 class HubLinkTest {
 
   private static final String REGISTRATION_TOKEN = "ghqa_reg_" + "3c".repeat(32);
   private static final Duration WAIT = Duration.ofSeconds(10);
-  private static final Supplier<KubernetesClient> NO_KUBE = () -> {
-    throw new AssertionError("file mode must not need a Kubernetes client");
-  };
+  private static final Supplier<KubernetesClient> NO_KUBE =
+      () -> {
+        throw new AssertionError("file mode must not need a Kubernetes client");
+      };
 
   @TempDir Path temp;
 
@@ -106,14 +107,25 @@ class HubLinkTest {
   }
 
   private void storeIdentity(String token) {
-    new FileIdentityStore(identityFile()).save(new AgentIdentity(
-        FakeHub.CLUSTER_ID, token, hub.address(), Instant.parse("2025-03-01T12:00:00Z")));
+    new FileIdentityStore(identityFile())
+        .save(
+            new AgentIdentity(
+                FakeHub.CLUSTER_ID, token, hub.address(), Instant.parse("2025-03-01T12:00:00Z")));
   }
 
   @Test
   void firstRunRegistersOnceWithTheRegistrationTokenAndPersistsTheIdentity() throws Exception {
-    Agent agent = start(config("GITOPSHQ_DISPLAY_NAME", "Prod EU", "GITOPSHQ_PROVIDER", "eks",
-        "GITOPSHQ_REGION", "eu-west-1", "GITOPSHQ_ENVIRONMENT", "production"));
+    Agent agent =
+        start(
+            config(
+                "GITOPSHQ_DISPLAY_NAME",
+                "Prod EU",
+                "GITOPSHQ_PROVIDER",
+                "eks",
+                "GITOPSHQ_REGION",
+                "eu-west-1",
+                "GITOPSHQ_ENVIRONMENT",
+                "production"));
 
     assertThat(agent.awaitConnected(WAIT)).isTrue();
 
@@ -175,10 +187,12 @@ class HubLinkTest {
     await().atMost(WAIT).until(() -> stream.heartbeats().size() >= 3);
 
     List<FakeHub.Received> beats = stream.heartbeats().subList(0, 3);
-    assertThat(beats).extracting(r -> r.message().getHeartbeat().getSequence())
+    assertThat(beats)
+        .extracting(r -> r.message().getHeartbeat().getSequence())
         .containsExactly(1L, 2L, 3L);
     for (int i = 1; i < beats.size(); i++) {
-      long gapMillis = TimeUnit.NANOSECONDS.toMillis(beats.get(i).nanos() - beats.get(i - 1).nanos());
+      long gapMillis =
+          TimeUnit.NANOSECONDS.toMillis(beats.get(i).nanos() - beats.get(i - 1).nanos());
       assertThat(gapMillis).as("gap between heartbeats").isBetween(600L, 1600L);
     }
     assertThat(beats.get(0).message().getHeartbeat().getSentAt().getSeconds()).isPositive();
@@ -213,7 +227,8 @@ class HubLinkTest {
     assertThat(again.messages().get(0).hasHello()).isTrue();
     assertThat(again.authorization).isEqualTo("Bearer " + FakeHub.AGENT_TOKEN);
     assertThat(hub.registerCalls).hasSize(1);
-    assertThat(logs.text()).contains("disconnected from hub " + hub.address())
+    assertThat(logs.text())
+        .contains("disconnected from hub " + hub.address())
         .containsPattern("reconnecting in \\d+\\.\\d s");
   }
 
@@ -254,14 +269,17 @@ class HubLinkTest {
     assertThat(hub.registerCalls).hasSize(1);
     assertThat(hub.streams).isEmpty();
     assertThat(new FileIdentityStore(identityFile()).load()).isEmpty();
-    assertThat(logs.text()).contains("registration token was rejected (unknown, expired or"
-        + " already used); issue a new one with POST /api/v2/clusters/{id}/join-token");
+    assertThat(logs.text())
+        .contains(
+            "registration token was rejected (unknown, expired or"
+                + " already used); issue a new one with POST /api/v2/clusters/{id}/join-token");
   }
 
   @Test
   void stopsWithExitCodeTwoAndTheHubsReasonWhenTheRegistrationIsRefused() throws Exception {
-    hub.registerErrors.add(Status.FAILED_PRECONDITION.withDescription(
-        "cluster name 'prod-eu' does not match the registered name 'prod-us'"));
+    hub.registerErrors.add(
+        Status.FAILED_PRECONDITION.withDescription(
+            "cluster name 'prod-eu' does not match the registered name 'prod-us'"));
 
     Agent agent = start(config());
 
@@ -275,15 +293,18 @@ class HubLinkTest {
 
     assertThat(agent.exitCode().get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(2);
     assertThat(hub.registerCalls).isEmpty();
-    assertThat(logs.text()).contains("no identity found at file " + identityFile().toAbsolutePath()
-        + " and GITOPSHQ_REGISTRATION_TOKEN is not set; create a join token with"
-        + " POST /api/v2/clusters/{id}/join-token");
+    assertThat(logs.text())
+        .contains(
+            "no identity found at file "
+                + identityFile().toAbsolutePath()
+                + " and GITOPSHQ_REGISTRATION_TOKEN is not set; create a join token with"
+                + " POST /api/v2/clusters/{id}/join-token");
   }
 
   @Test
   void redactsTokensEvenWhenTheHubEchoesThem() throws Exception {
-    hub.registerErrors.add(Status.UNAVAILABLE.withDescription(
-        "overloaded while checking " + REGISTRATION_TOKEN));
+    hub.registerErrors.add(
+        Status.UNAVAILABLE.withDescription("overloaded while checking " + REGISTRATION_TOKEN));
 
     Agent agent = start(config());
 
@@ -294,20 +315,31 @@ class HubLinkTest {
   @Test
   void persistsTheIdentityInASecretInSecretMode() throws Exception {
     try (TestKube kube = TestKube.start()) {
-      kube.client().namespaces().resource(new NamespaceBuilder()
-          .withNewMetadata().withName("gitopshq-system").endMetadata().build()).create();
-      Agent agent = Agent.start(config("GITOPSHQ_IDENTITY_STORE_MODE", "secret",
-          "POD_NAMESPACE", "gitopshq-system"), kube::client);
+      kube.client()
+          .namespaces()
+          .resource(
+              new NamespaceBuilder()
+                  .withNewMetadata()
+                  .withName("gitopshq-system")
+                  .endMetadata()
+                  .build())
+          .create();
+      Agent agent =
+          Agent.start(
+              config("GITOPSHQ_IDENTITY_STORE_MODE", "secret", "POD_NAMESPACE", "gitopshq-system"),
+              kube::client);
       agents.add(agent);
 
       assertThat(agent.awaitConnected(WAIT)).isTrue();
 
-      SecretIdentityStore store = new SecretIdentityStore(kube::client, "gitopshq-system",
-          "gitopshq-agent-identity");
-      assertThat(store.load()).hasValueSatisfying(identity -> {
-        assertThat(identity.clusterId()).isEqualTo(FakeHub.CLUSTER_ID);
-        assertThat(identity.agentToken()).isEqualTo(FakeHub.AGENT_TOKEN);
-      });
+      SecretIdentityStore store =
+          new SecretIdentityStore(kube::client, "gitopshq-system", "gitopshq-agent-identity");
+      assertThat(store.load())
+          .hasValueSatisfying(
+              identity -> {
+                assertThat(identity.clusterId()).isEqualTo(FakeHub.CLUSTER_ID);
+                assertThat(identity.agentToken()).isEqualTo(FakeHub.AGENT_TOKEN);
+              });
       agent.close();
     }
   }
@@ -317,31 +349,45 @@ class HubLinkTest {
     storeIdentity(FakeHub.AGENT_TOKEN);
     BlockingQueue<HubMessage> received = new LinkedBlockingQueue<>();
     ManagedChannel channel = ManagedChannelBuilder.forTarget(hub.address()).usePlaintext().build();
-    HubLink link = new HubLink(config(), channel, AgentVersion.current(), Instant.now(),
-        received::add);
-    Thread runner = new Thread(() -> {
-      try {
-        link.run(new FileIdentityStore(identityFile()).load().orElseThrow());
-      } catch (LinkFailure e) {
-        throw new AssertionError(e);
-      }
-    });
+    HubLink link =
+        new HubLink(config(), channel, AgentVersion.current(), Instant.now(), received::add);
+    Thread runner =
+        new Thread(
+            () -> {
+              try {
+                link.run(new FileIdentityStore(identityFile()).load().orElseThrow());
+              } catch (LinkFailure e) {
+                throw new AssertionError(e);
+              }
+            });
     runner.start();
     try {
       assertThat(link.awaitConnected(WAIT)).isTrue();
-      HubMessage command = HubMessage.newBuilder().setCorrelationId("cmd-1")
-          .setExecuteCommand(ExecuteCommand.newBuilder().setCommandId("cmd-1").setType("scale"))
-          .build();
+      HubMessage command =
+          HubMessage.newBuilder()
+              .setCorrelationId("cmd-1")
+              .setExecuteCommand(ExecuteCommand.newBuilder().setCommandId("cmd-1").setType("scale"))
+              .build();
 
       hub.streams.get(0).toAgent.onNext(command);
 
       assertThat(received.poll(5, TimeUnit.SECONDS)).isEqualTo(command);
-      assertThat(link.send(AgentMessage.newBuilder().setCorrelationId("cmd-1")
-          .setCommandResult(CommandResult.newBuilder().setCommandId("cmd-1")
-              .setOutcome(CommandResult.Outcome.SUCCEEDED))
-          .build())).isTrue();
-      await().atMost(WAIT).until(() -> hub.streams.get(0).messages().stream()
-          .anyMatch(m -> m.hasCommandResult() && m.getCorrelationId().equals("cmd-1")));
+      assertThat(
+              link.send(
+                  AgentMessage.newBuilder()
+                      .setCorrelationId("cmd-1")
+                      .setCommandResult(
+                          CommandResult.newBuilder()
+                              .setCommandId("cmd-1")
+                              .setOutcome(CommandResult.Outcome.SUCCEEDED))
+                      .build()))
+          .isTrue();
+      await()
+          .atMost(WAIT)
+          .until(
+              () ->
+                  hub.streams.get(0).messages().stream()
+                      .anyMatch(m -> m.hasCommandResult() && m.getCorrelationId().equals("cmd-1")));
     } finally {
       link.close();
       runner.join(5_000);

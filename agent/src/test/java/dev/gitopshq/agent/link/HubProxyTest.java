@@ -30,24 +30,29 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The agent behind an HTTP CONNECT proxy: a real (tiny) proxy on a loopback port between the
- * real agent and a fake hub. Checks that Register and Connect go through the tunnel, that
- * credentials from the proxy URL arrive as basic auth and never reach the log, that NO_PROXY
- * exempts the hub, and that a TLS hub is reached through HTTPS_PROXY with TLS end to end.
+ * The agent behind an HTTP CONNECT proxy: a real (tiny) proxy on a loopback port between the real
+ * agent and a fake hub. Checks that Register and Connect go through the tunnel, that credentials
+ * from the proxy URL arrive as basic auth and never reach the log, that NO_PROXY exempts the hub,
+ * and that a TLS hub is reached through HTTPS_PROXY with TLS end to end.
  */
 class HubProxyTest {
 
   private static final String REGISTRATION_TOKEN = "ghqa_reg_" + "4e".repeat(32);
   private static final String PROXY_USER = "agent@corp";
   private static final String PROXY_PASSWORD = "Pr0xy-s3cret:with@chars";
+
   /** The user-info as it appears in the URL, percent-encoded. */
   private static final String PROXY_USER_INFO = "agent%40corp:Pr0xy-s3cret%3Awith%40chars";
-  private static final String BASIC = "Basic " + Base64.getEncoder().encodeToString(
-      (PROXY_USER + ":" + PROXY_PASSWORD).getBytes(StandardCharsets.UTF_8));
+
+  private static final String BASIC =
+      "Basic "
+          + Base64.getEncoder()
+              .encodeToString((PROXY_USER + ":" + PROXY_PASSWORD).getBytes(StandardCharsets.UTF_8));
   private static final Duration WAIT = Duration.ofSeconds(10);
-  private static final Supplier<KubernetesClient> NO_KUBE = () -> {
-    throw new AssertionError("file mode must not need a Kubernetes client");
-  };
+  private static final Supplier<KubernetesClient> NO_KUBE =
+      () -> {
+        throw new AssertionError("file mode must not need a Kubernetes client");
+      };
 
   @TempDir Path temp;
 
@@ -131,8 +136,13 @@ class HubProxyTest {
     assertThat(tunnel.bytesUp.get()).isPositive();
     assertThat(tunnel.bytesDown.get()).isPositive();
 
-    assertThat(logs.text()).contains("Hub " + hub.address()
-        + " is reached through the HTTP CONNECT proxy " + proxy.url() + " (HTTP_PROXY)");
+    assertThat(logs.text())
+        .contains(
+            "Hub "
+                + hub.address()
+                + " is reached through the HTTP CONNECT proxy "
+                + proxy.url()
+                + " (HTTP_PROXY)");
   }
 
   @Test
@@ -147,8 +157,8 @@ class HubProxyTest {
     assertThat(agent.awaitConnected(WAIT)).isTrue();
     assertThat(hub.registerCalls).hasSize(1);
     assertThat(proxy.tunnels).extracting(t -> t.target).containsOnly(hubAddress);
-    assertThat(logs.text()).contains("through the HTTP CONNECT proxy " + proxy.url()
-        + " (https_proxy)");
+    assertThat(logs.text())
+        .contains("through the HTTP CONNECT proxy " + proxy.url() + " (https_proxy)");
   }
 
   @Test
@@ -159,10 +169,16 @@ class HubProxyTest {
     Agent agent = startAgent(plaintext("HTTP_PROXY", proxy.url(PROXY_USER_INFO)));
 
     assertThat(agent.awaitConnected(WAIT)).isTrue();
-    assertThat(proxy.tunnels).isNotEmpty()
+    assertThat(proxy.tunnels)
+        .isNotEmpty()
         .allSatisfy(t -> assertThat(t.proxyAuthorization()).contains(BASIC));
-    assertThat(logs.text()).contains("through the HTTP CONNECT proxy http://" + PROXY_USER
-        + ":****@127.0.0.1:" + proxy.port() + " (HTTP_PROXY)");
+    assertThat(logs.text())
+        .contains(
+            "through the HTTP CONNECT proxy http://"
+                + PROXY_USER
+                + ":****@127.0.0.1:"
+                + proxy.port()
+                + " (HTTP_PROXY)");
   }
 
   @Test
@@ -180,29 +196,52 @@ class HubProxyTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"127.0.0.1", "example.com, 127.0.0.0/8", "127.0.0.1:{port}", "*",
-      " .example.com ,[::1],127.0.0.1 "})
+  @ValueSource(
+      strings = {
+        "127.0.0.1",
+        "example.com, 127.0.0.0/8",
+        "127.0.0.1:{port}",
+        "*",
+        " .example.com ,[::1],127.0.0.1 "
+      })
   void connectsDirectlyWhenNoProxyMatchesTheHub(String noProxy) throws Exception {
     hub = new FakeHub().start();
     String entries = noProxy.replace("{port}", Integer.toString(hubPort()));
 
-    Agent agent = startAgent(plaintext("HTTP_PROXY", proxy.url(PROXY_USER_INFO),
-        "HTTPS_PROXY", proxy.url(PROXY_USER_INFO), "NO_PROXY", entries));
+    Agent agent =
+        startAgent(
+            plaintext(
+                "HTTP_PROXY",
+                proxy.url(PROXY_USER_INFO),
+                "HTTPS_PROXY",
+                proxy.url(PROXY_USER_INFO),
+                "NO_PROXY",
+                entries));
 
     assertThat(agent.awaitConnected(WAIT)).isTrue();
     assertThat(hub.registerCalls).hasSize(1);
     assertThat(proxy.tunnels).isEmpty();
-    assertThat(logs.text()).contains("Hub " + hub.address() + " matches NO_PROXY entry '")
-        .contains("connecting directly, not through the proxy http://" + PROXY_USER
-            + ":****@127.0.0.1:" + proxy.port() + " (HTTP_PROXY)");
+    assertThat(logs.text())
+        .contains("Hub " + hub.address() + " matches NO_PROXY entry '")
+        .contains(
+            "connecting directly, not through the proxy http://"
+                + PROXY_USER
+                + ":****@127.0.0.1:"
+                + proxy.port()
+                + " (HTTP_PROXY)");
   }
 
   @Test
   void noProxyEntriesForOtherHostsOrPortsLeaveTheHubBehindTheProxy() throws Exception {
     hub = new FakeHub().start();
 
-    Agent agent = startAgent(plaintext("http_proxy", proxy.url(),
-        "no_proxy", "localhost,.cluster.local,10.0.0.0/8,127.0.0.1:1,127.0.0.2"));
+    Agent agent =
+        startAgent(
+            plaintext(
+                "http_proxy",
+                proxy.url(),
+                "no_proxy",
+                "localhost,.cluster.local,10.0.0.0/8,127.0.0.1:1,127.0.0.2"));
 
     assertThat(agent.awaitConnected(WAIT)).isTrue();
     assertThat(proxy.tunnels).hasSize(1);
@@ -213,12 +252,39 @@ class HubProxyTest {
   void aTlsHubIsReachedThroughHttpsProxyWithTlsInsideTheTunnel() throws Exception {
     Path keystore = temp.resolve("hub.p12");
     Path certificate = temp.resolve("hub.pem");
-    keytool("-genkeypair", "-alias", "hub", "-keyalg", "EC", "-groupname", "secp256r1",
-        "-dname", "CN=127.0.0.1", "-ext", "san=ip:127.0.0.1", "-validity", "2",
-        "-storetype", "PKCS12", "-keystore", keystore.toString(), "-storepass", "changeit",
-        "-keypass", "changeit");
-    keytool("-exportcert", "-rfc", "-alias", "hub", "-keystore", keystore.toString(),
-        "-storepass", "changeit", "-file", certificate.toString());
+    keytool(
+        "-genkeypair",
+        "-alias",
+        "hub",
+        "-keyalg",
+        "EC",
+        "-groupname",
+        "secp256r1",
+        "-dname",
+        "CN=127.0.0.1",
+        "-ext",
+        "san=ip:127.0.0.1",
+        "-validity",
+        "2",
+        "-storetype",
+        "PKCS12",
+        "-keystore",
+        keystore.toString(),
+        "-storepass",
+        "changeit",
+        "-keypass",
+        "changeit");
+    keytool(
+        "-exportcert",
+        "-rfc",
+        "-alias",
+        "hub",
+        "-keystore",
+        keystore.toString(),
+        "-storepass",
+        "changeit",
+        "-file",
+        certificate.toString());
     KeyStore store = KeyStore.getInstance("PKCS12");
     try (InputStream in = Files.newInputStream(keystore)) {
       store.load(in, "changeit".toCharArray());
@@ -226,15 +292,24 @@ class HubProxyTest {
     KeyManagerFactory keyManagers =
         KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
     keyManagers.init(store, "changeit".toCharArray());
-    hub = new FakeHub().startTls(
-        TlsServerCredentials.newBuilder().keyManager(keyManagers.getKeyManagers()).build());
+    hub =
+        new FakeHub()
+            .startTls(
+                TlsServerCredentials.newBuilder().keyManager(keyManagers.getKeyManagers()).build());
     ConnectProxy plaintextProxy = new ConnectProxy();
     closeables.add(plaintextProxy);
 
-    Agent agent = startAgent(config(hub.address(), false,
-        "GITOPSHQ_HUB_CA_FILE", certificate.toString(),
-        "HTTPS_PROXY", proxy.url(PROXY_USER_INFO),
-        "HTTP_PROXY", plaintextProxy.url()));
+    Agent agent =
+        startAgent(
+            config(
+                hub.address(),
+                false,
+                "GITOPSHQ_HUB_CA_FILE",
+                certificate.toString(),
+                "HTTPS_PROXY",
+                proxy.url(PROXY_USER_INFO),
+                "HTTP_PROXY",
+                plaintextProxy.url()));
 
     assertThat(agent.awaitConnected(WAIT)).isTrue();
     assertThat(proxy.tunnels).hasSize(1);

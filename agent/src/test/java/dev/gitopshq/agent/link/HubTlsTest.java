@@ -32,9 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
 class HubTlsTest {
 
   private static final char[] PASSWORD = "changeit".toCharArray();
-  private static final Supplier<KubernetesClient> NO_KUBE = () -> {
-    throw new AssertionError("file mode must not need a Kubernetes client");
-  };
+  private static final Supplier<KubernetesClient> NO_KUBE =
+      () -> {
+        throw new AssertionError("file mode must not need a Kubernetes client");
+      };
 
   @TempDir static Path keys;
   @TempDir Path temp;
@@ -50,12 +51,39 @@ class HubTlsTest {
   static void createSelfSignedCertificate() throws Exception {
     keystore = keys.resolve("hub.p12");
     certificatePem = keys.resolve("hub.pem");
-    keytool("-genkeypair", "-alias", "hub", "-keyalg", "EC", "-groupname", "secp256r1",
-        "-dname", "CN=127.0.0.1", "-ext", "san=ip:127.0.0.1,dns:localhost", "-validity", "2",
-        "-storetype", "PKCS12", "-keystore", keystore.toString(), "-storepass", "changeit",
-        "-keypass", "changeit");
-    keytool("-exportcert", "-rfc", "-alias", "hub", "-keystore", keystore.toString(),
-        "-storepass", "changeit", "-file", certificatePem.toString());
+    keytool(
+        "-genkeypair",
+        "-alias",
+        "hub",
+        "-keyalg",
+        "EC",
+        "-groupname",
+        "secp256r1",
+        "-dname",
+        "CN=127.0.0.1",
+        "-ext",
+        "san=ip:127.0.0.1,dns:localhost",
+        "-validity",
+        "2",
+        "-storetype",
+        "PKCS12",
+        "-keystore",
+        keystore.toString(),
+        "-storepass",
+        "changeit",
+        "-keypass",
+        "changeit");
+    keytool(
+        "-exportcert",
+        "-rfc",
+        "-alias",
+        "hub",
+        "-keystore",
+        keystore.toString(),
+        "-storepass",
+        "changeit",
+        "-file",
+        certificatePem.toString());
   }
 
   private static void keytool(String... args) throws Exception {
@@ -78,8 +106,10 @@ class HubTlsTest {
     KeyManagerFactory keyManagers =
         KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
     keyManagers.init(store, PASSWORD);
-    hub = new FakeHub().startTls(
-        TlsServerCredentials.newBuilder().keyManager(keyManagers.getKeyManagers()).build());
+    hub =
+        new FakeHub()
+            .startTls(
+                TlsServerCredentials.newBuilder().keyManager(keyManagers.getKeyManagers()).build());
   }
 
   @AfterEach
@@ -124,7 +154,8 @@ class HubTlsTest {
   void refusesAnUntrustedCertificateByDefault() throws Exception {
     agent = Agent.start(config(), NO_KUBE);
 
-    await().atMost(Duration.ofSeconds(10))
+    await()
+        .atMost(Duration.ofSeconds(10))
         .until(() -> logs.text().contains("registration attempt failed (UNAVAILABLE"));
     assertThat(agent.isConnected()).isFalse();
     assertThat(hub.registerCalls).isEmpty();

@@ -46,8 +46,9 @@ class ProxySettingsTest {
 
   @Test
   void tlsUsesHttpsProxyAndPlaintextUsesHttpProxyWhenBothAreSet() {
-    String[] both =
-        {"HTTPS_PROXY", "http://tls-proxy:3128", "HTTP_PROXY", "http://plain-proxy:8080"};
+    String[] both = {
+      "HTTPS_PROXY", "http://tls-proxy:3128", "HTTP_PROXY", "http://plain-proxy:8080"
+    };
     assertThat(hubProxy(false, both)).contains("http://tls-proxy:3128 (HTTPS_PROXY)");
     assertThat(hubProxy(true, both)).contains("http://plain-proxy:8080 (HTTP_PROXY)");
   }
@@ -86,8 +87,10 @@ class ProxySettingsTest {
 
   @Test
   void parsesCredentialsHostAndPort() {
-    ProxyUrl url = parse("HTTPS_PROXY", " http://agent%40corp:p%3Ass+w%2Fd@Proxy.Corp:3128/ ")
-        .hubProxy().orElseThrow();
+    ProxyUrl url =
+        parse("HTTPS_PROXY", " http://agent%40corp:p%3Ass+w%2Fd@Proxy.Corp:3128/ ")
+            .hubProxy()
+            .orElseThrow();
     assertThat(url.variable()).isEqualTo("HTTPS_PROXY");
     assertThat(url.host()).isEqualTo("proxy.corp");
     assertThat(url.port()).isEqualTo(3128);
@@ -115,93 +118,112 @@ class ProxySettingsTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "HTTPS_PROXY | http://user:hunter2@",
-      "https_proxy | http://user:hunter2@proxy:99999",
-      "HTTP_PROXY  | http://user:hunter2@proxy:port",
-      "http_proxy  | http://user:hunter2@proxy:3128/some/path",
-      "HTTPS_PROXY | http://user:hunter2@proxy:3128?x=1",
-      "HTTPS_PROXY | http://us er:hunter2@proxy:3128",
-      "HTTPS_PROXY | http://user:hunter2%zz@proxy:3128",
-      "HTTPS_PROXY | http://:hunter2@proxy:3128",
-      "HTTPS_PROXY | https://user:hunter2@proxy:3128",
-      "HTTP_PROXY  | socks5://user:hunter2@proxy:1080",
-      "HTTP_PROXY  | ://user:hunter2@proxy",
-      "HTTP_PROXY  | /x://user:hunter2@proxy",
-      "HTTP_PROXY  | http://user:hunter2@with-at@proxy:3128",
-      "HTTP_PROXY  | http://user:hunter2/with-slash@proxy:3128"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "HTTPS_PROXY | http://user:hunter2@",
+        "https_proxy | http://user:hunter2@proxy:99999",
+        "HTTP_PROXY  | http://user:hunter2@proxy:port",
+        "http_proxy  | http://user:hunter2@proxy:3128/some/path",
+        "HTTPS_PROXY | http://user:hunter2@proxy:3128?x=1",
+        "HTTPS_PROXY | http://us er:hunter2@proxy:3128",
+        "HTTPS_PROXY | http://user:hunter2%zz@proxy:3128",
+        "HTTPS_PROXY | http://:hunter2@proxy:3128",
+        "HTTPS_PROXY | https://user:hunter2@proxy:3128",
+        "HTTP_PROXY  | socks5://user:hunter2@proxy:1080",
+        "HTTP_PROXY  | ://user:hunter2@proxy",
+        "HTTP_PROXY  | /x://user:hunter2@proxy",
+        "HTTP_PROXY  | http://user:hunter2@with-at@proxy:3128",
+        "HTTP_PROXY  | http://user:hunter2/with-slash@proxy:3128"
+      })
   void anInvalidProxyUrlIsAConfigurationErrorNamingTheVariableWithoutThePassword(
       String variable, String value) {
     assertThatThrownBy(() -> parse(variable, value))
-        .isInstanceOfSatisfying(ConfigException.class, e -> {
-          assertThat(e.variable()).isEqualTo(variable);
-          assertThat(e.getMessage()).startsWith(variable + " ").doesNotContain("hunter2");
-        });
+        .isInstanceOfSatisfying(
+            ConfigException.class,
+            e -> {
+              assertThat(e.variable()).isEqualTo(variable);
+              assertThat(e.getMessage()).startsWith(variable + " ").doesNotContain("hunter2");
+            });
   }
 
   @Test
   void theUnusedVariableIsValidatedToo() {
     // HTTP_PROXY is not used for a TLS hub when HTTPS_PROXY is set, but a typo is still reported.
     assertThatThrownBy(() -> parse("HTTPS_PROXY", "http://ok:1", "HTTP_PROXY", "ftp://x"))
-        .isInstanceOfSatisfying(ConfigException.class,
-            e -> assertThat(e.variable()).isEqualTo("HTTP_PROXY"));
+        .isInstanceOfSatisfying(
+            ConfigException.class, e -> assertThat(e.variable()).isEqualTo("HTTP_PROXY"));
   }
 
   @Test
   void toStringMasksTheProxyPasswords() {
-    AgentConfig config = parse("HTTPS_PROXY", "http://u:hunter2@proxy:3128",
-        "http_proxy", "http://v:s3cret@proxy:8080", "NO_PROXY", ".svc,10.0.0.0/8");
+    AgentConfig config =
+        parse(
+            "HTTPS_PROXY",
+            "http://u:hunter2@proxy:3128",
+            "http_proxy",
+            "http://v:s3cret@proxy:8080",
+            "NO_PROXY",
+            ".svc,10.0.0.0/8");
     assertThat(config.toString())
-        .doesNotContain("hunter2").doesNotContain("s3cret")
-        .contains("proxy=ProxySettings[httpsProxy=http://u:****@proxy:3128 (HTTPS_PROXY)"
-            + ", httpProxy=http://v:****@proxy:8080 (http_proxy), noProxy=[.svc, 10.0.0.0/8]]");
+        .doesNotContain("hunter2")
+        .doesNotContain("s3cret")
+        .contains(
+            "proxy=ProxySettings[httpsProxy=http://u:****@proxy:3128 (HTTPS_PROXY)"
+                + ", httpProxy=http://v:****@proxy:8080 (http_proxy), noProxy=[.svc, 10.0.0.0/8]]");
     assertThat(config.proxy().httpsProxy().orElseThrow().toString()).doesNotContain("hunter2");
   }
 
   // --- NO_PROXY matching ------------------------------------------------------------------
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      // entries                         | host                  | port | matching entry
-      "*                                 | hub.example.com       | 443  | *",
-      "example.com                       | example.com           | 443  | example.com",
-      "example.com                       | hub.example.com       | 443  | example.com",
-      "Example.COM.                      | HUB.example.com.      | 443  | example.com.",
-      "*.example.com                     | hub.example.com       | 443  | *.example.com",
-      ".example.com                      | a.b.example.com       | 443  | .example.com",
-      "other.org,example.com:443         | hub.example.com       | 443  | example.com:443",
-      "10.0.0.0/8                        | 10.20.30.40           | 443  | 10.0.0.0/8",
-      "172.16.0.0/12                     | 172.31.255.255        | 1    | 172.16.0.0/12",
-      "0.0.0.0/0                         | 192.168.1.1           | 1    | 0.0.0.0/0",
-      "10.1.2.3                          | 10.1.2.3              | 1    | 10.1.2.3",
-      "10.1.2.3:50051                    | 10.1.2.3              | 50051| 10.1.2.3:50051",
-      "::1                               | [::1]                 | 1    | ::1",
-      "[::1]:443                         | ::1                   | 443  | [::1]:443",
-      "fd00::/8                          | [fd12:3456::1]        | 1    | fd00::/8",
-      "[fd00::1]                         | [FD00:0:0::1]         | 1    | [fd00::1]"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        // entries                         | host                  | port | matching entry
+        "*                                 | hub.example.com       | 443  | *",
+        "example.com                       | example.com           | 443  | example.com",
+        "example.com                       | hub.example.com       | 443  | example.com",
+        "Example.COM.                      | HUB.example.com.      | 443  | example.com.",
+        "*.example.com                     | hub.example.com       | 443  | *.example.com",
+        ".example.com                      | a.b.example.com       | 443  | .example.com",
+        "other.org,example.com:443         | hub.example.com       | 443  | example.com:443",
+        "10.0.0.0/8                        | 10.20.30.40           | 443  | 10.0.0.0/8",
+        "172.16.0.0/12                     | 172.31.255.255        | 1    | 172.16.0.0/12",
+        "0.0.0.0/0                         | 192.168.1.1           | 1    | 0.0.0.0/0",
+        "10.1.2.3                          | 10.1.2.3              | 1    | 10.1.2.3",
+        "10.1.2.3:50051                    | 10.1.2.3              | 50051| 10.1.2.3:50051",
+        "::1                               | [::1]                 | 1    | ::1",
+        "[::1]:443                         | ::1                   | 443  | [::1]:443",
+        "fd00::/8                          | [fd12:3456::1]        | 1    | fd00::/8",
+        "[fd00::1]                         | [FD00:0:0::1]         | 1    | [fd00::1]"
+      })
   void noProxyMatches(String entries, String host, int port, String expected) {
     assertThat(NoProxy.parse(List.of(entries.split(","))).match(host, port)).contains(expected);
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "example.com                | notexample.com        | 443",
-      ".example.com               | example.com           | 443",
-      "*.example.com              | example.com           | 443",
-      "example.com:443            | hub.example.com       | 50051",
-      "hub.example.com            | example.com           | 443",
-      "10.0.0.0/8                 | 11.0.0.1              | 443",
-      "10.0.0.0/8                 | ten.example.com       | 443",
-      "172.16.0.0/12              | 172.32.0.1            | 443",
-      "10.1.2.3                   | 10.1.2.4              | 443",
-      "10.1.2.3:1                 | 10.1.2.3              | 2",
-      "127.0.0.1                  | localhost             | 443",
-      "fd00::/8                   | [fe80::1]             | 443",
-      "10.0.0.0/33                | 10.0.0.1              | 443",
-      "example.com:0              | example.com           | 443",
-      "example.com:x              | example.com           | 443",
-      "**.example.com             | hub.example.com       | 443",
-      "[::1                       | ::1                   | 443"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "example.com                | notexample.com        | 443",
+        ".example.com               | example.com           | 443",
+        "*.example.com              | example.com           | 443",
+        "example.com:443            | hub.example.com       | 50051",
+        "hub.example.com            | example.com           | 443",
+        "10.0.0.0/8                 | 11.0.0.1              | 443",
+        "10.0.0.0/8                 | ten.example.com       | 443",
+        "172.16.0.0/12              | 172.32.0.1            | 443",
+        "10.1.2.3                   | 10.1.2.4              | 443",
+        "10.1.2.3:1                 | 10.1.2.3              | 2",
+        "127.0.0.1                  | localhost             | 443",
+        "fd00::/8                   | [fe80::1]             | 443",
+        "10.0.0.0/33                | 10.0.0.1              | 443",
+        "example.com:0              | example.com           | 443",
+        "example.com:x              | example.com           | 443",
+        "**.example.com             | hub.example.com       | 443",
+        "[::1                       | ::1                   | 443"
+      })
   void noProxyDoesNotMatch(String entries, String host, int port) {
     assertThat(NoProxy.parse(List.of(entries.split(","))).match(host, port)).isEmpty();
   }
@@ -217,20 +239,27 @@ class ProxySettingsTest {
 
   @Test
   void theDetectorTunnelsToTheUnresolvedHubAddressWithBasicCredentials() throws Exception {
-    AgentConfig config = parse("HTTPS_PROXY", "http://bob:s%40cret@127.0.0.1:3128",
-        "NO_PROXY", "internal.example.com");
+    AgentConfig config =
+        parse(
+            "HTTPS_PROXY",
+            "http://bob:s%40cret@127.0.0.1:3128",
+            "NO_PROXY",
+            "internal.example.com");
     var detector = HubChannels.proxyDetector(config).orElseThrow();
     InetSocketAddress hub = InetSocketAddress.createUnresolved("hub.example.com", 443);
 
     ProxiedSocketAddress proxied = detector.proxyFor(hub);
 
-    assertThat(proxied).isInstanceOfSatisfying(HttpConnectProxiedSocketAddress.class, p -> {
-      assertThat(p.getTargetAddress()).isSameAs(hub);
-      assertThat(p.getProxyAddress()).isEqualTo(new InetSocketAddress("127.0.0.1", 3128));
-      assertThat(p.getUsername()).isEqualTo("bob");
-      assertThat(p.getPassword()).isEqualTo("s@cret");
-      assertThat(p.toString()).doesNotContain("s@cret");
-    });
+    assertThat(proxied)
+        .isInstanceOfSatisfying(
+            HttpConnectProxiedSocketAddress.class,
+            p -> {
+              assertThat(p.getTargetAddress()).isSameAs(hub);
+              assertThat(p.getProxyAddress()).isEqualTo(new InetSocketAddress("127.0.0.1", 3128));
+              assertThat(p.getUsername()).isEqualTo("bob");
+              assertThat(p.getPassword()).isEqualTo("s@cret");
+              assertThat(p.toString()).doesNotContain("s@cret");
+            });
     assertThat(detector.proxyFor(InetSocketAddress.createUnresolved("a.internal.example.com", 1)))
         .isNull();
     assertThat(detector.toString()).doesNotContain("cret");
@@ -239,22 +268,27 @@ class ProxySettingsTest {
   @Test
   void theDetectorSendsNoCredentialsWithoutUserInfoAndAnEmptyPasswordForAUserOnly()
       throws Exception {
-    var anonymous = HubChannels.proxyDetector(parse("HTTPS_PROXY", "127.0.0.1:3128"))
-        .orElseThrow().proxyFor(InetSocketAddress.createUnresolved("hub.example.com", 443));
+    var anonymous =
+        HubChannels.proxyDetector(parse("HTTPS_PROXY", "127.0.0.1:3128"))
+            .orElseThrow()
+            .proxyFor(InetSocketAddress.createUnresolved("hub.example.com", 443));
     assertThat(((HttpConnectProxiedSocketAddress) anonymous).getUsername()).isNull();
     assertThat(((HttpConnectProxiedSocketAddress) anonymous).getPassword()).isNull();
 
-    var userOnly = HubChannels.proxyDetector(parse("HTTPS_PROXY", "http://bob@127.0.0.1:3128"))
-        .orElseThrow().proxyFor(InetSocketAddress.createUnresolved("hub.example.com", 443));
+    var userOnly =
+        HubChannels.proxyDetector(parse("HTTPS_PROXY", "http://bob@127.0.0.1:3128"))
+            .orElseThrow()
+            .proxyFor(InetSocketAddress.createUnresolved("hub.example.com", 443));
     assertThat(((HttpConnectProxiedSocketAddress) userOnly).getUsername()).isEqualTo("bob");
     assertThat(((HttpConnectProxiedSocketAddress) userOnly).getPassword()).isEmpty();
   }
 
   @Test
-  void aNoProxyMatchOnTheHubStillInstallsTheDetectorSoTheJvmDefaultDoesNotApply()
-      throws Exception {
-    var detector = HubChannels.proxyDetector(
-        parse("HTTPS_PROXY", "http://127.0.0.1:3128", "NO_PROXY", ".example.com")).orElseThrow();
+  void aNoProxyMatchOnTheHubStillInstallsTheDetectorSoTheJvmDefaultDoesNotApply() throws Exception {
+    var detector =
+        HubChannels.proxyDetector(
+                parse("HTTPS_PROXY", "http://127.0.0.1:3128", "NO_PROXY", ".example.com"))
+            .orElseThrow();
     assertThat(detector.proxyFor(InetSocketAddress.createUnresolved("hub.example.com", 443)))
         .isNull();
   }

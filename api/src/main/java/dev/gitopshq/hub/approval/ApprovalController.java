@@ -57,35 +57,76 @@ public class ApprovalController {
 
   /**
    * What an item asks about. A command names its type, cluster and target; a deployment (release,
-   * promotion, rollback) names its project, release number, action and environments. Fields that
-   * do not apply are left out.
+   * promotion, rollback) names its project, release number, action and environments. Fields that do
+   * not apply are left out.
    */
   record Subject(
-      String type, String commandType, String clusterId, String target, String reason,
-      String requester, boolean breakGlass, String justification, String projectId,
-      String project, Integer release, String releaseKind, Integer rollbackOf, String action,
+      String type,
+      String commandType,
+      String clusterId,
+      String target,
+      String reason,
+      String requester,
+      boolean breakGlass,
+      String justification,
+      String projectId,
+      String project,
+      Integer release,
+      String releaseKind,
+      Integer rollbackOf,
+      String action,
       List<String> environments) {
     static Subject command(CommandRow c) {
       return new Subject(
-          "command", c.type(), c.clusterId().toString(),
-          c.targetNamespace() + "/" + c.targetKind() + "/" + c.targetName(), c.reason(),
-          c.requesterName(), c.breakGlass(), c.breakGlassJustification(), null, null, null, null,
-          null, null, null);
+          "command",
+          c.type(),
+          c.clusterId().toString(),
+          c.targetNamespace() + "/" + c.targetKind() + "/" + c.targetName(),
+          c.reason(),
+          c.requesterName(),
+          c.breakGlass(),
+          c.breakGlassJustification(),
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null);
     }
 
     static Subject deployment(DeploymentSubjectRow d) {
       return new Subject(
-          "deployment", null, null, null, d.releaseDescription(), d.requesterName(),
-          d.breakGlass(), d.breakGlass() ? d.justification() : null, d.projectId().toString(),
-          d.project(), d.releaseNumber(), d.releaseKind(), d.rollbackOfNumber(), d.action(),
+          "deployment",
+          null,
+          null,
+          null,
+          d.releaseDescription(),
+          d.requesterName(),
+          d.breakGlass(),
+          d.breakGlass() ? d.justification() : null,
+          d.projectId().toString(),
+          d.project(),
+          d.releaseNumber(),
+          d.releaseKind(),
+          d.rollbackOfNumber(),
+          d.action(),
           d.environments());
     }
   }
 
   record Item(
-      String id, String kind, String status, String summary, int requiredApprovers,
-      long approvals, List<String> approverRoles, List<String> approverTeams, Subject subject,
-      Instant createdAt, Instant expiresAt) {}
+      String id,
+      String kind,
+      String status,
+      String summary,
+      int requiredApprovers,
+      long approvals,
+      List<String> approverRoles,
+      List<String> approverTeams,
+      Subject subject,
+      Instant createdAt,
+      Instant expiresAt) {}
 
   record Inbox(List<Item> items) {}
 
@@ -104,7 +145,10 @@ public class ApprovalController {
     List<Item> items =
         approvals.open(caller.orgId()).stream()
             .filter(a -> !a.requesterId().equals(caller.id()) && eligible(a, me))
-            .filter(a -> approvals.votes(caller.orgId(), a.id()).stream().noneMatch(v -> v.memberId().equals(caller.id())))
+            .filter(
+                a ->
+                    approvals.votes(caller.orgId(), a.id()).stream()
+                        .noneMatch(v -> v.memberId().equals(caller.id())))
             .map(a -> item(caller.orgId(), a))
             .toList();
     return new Inbox(items);
@@ -133,29 +177,43 @@ public class ApprovalController {
       throw ApiException.forbidden("only members can approve or reject; service accounts cannot");
     }
     ApprovalRow a =
-        approvals.findById(caller.orgId(), id).orElseThrow(() -> ApiException.notFound("approval " + id));
+        approvals
+            .findById(caller.orgId(), id)
+            .orElseThrow(() -> ApiException.notFound("approval " + id));
     if (a.requesterId().equals(caller.id())) {
       throw ApiException.forbidden("you cannot approve or reject your own request");
     }
     MemberRow me = members.findById(caller.orgId(), caller.memberId()).orElseThrow();
     if (!eligible(a, me)) {
       throw ApiException.forbidden(
-          "you are not an eligible approver: this needs role " + roles(a) + (a.approverTeams().isEmpty() ? "" : " or team " + a.approverTeams()));
+          "you are not an eligible approver: this needs role "
+              + roles(a)
+              + (a.approverTeams().isEmpty() ? "" : " or team " + a.approverTeams()));
     }
     if (!a.status().equals("open")) {
       throw ApiException.conflict("this approval is already " + a.status());
     }
-    if (approvals.votes(caller.orgId(), id).stream().anyMatch(v -> v.memberId().equals(caller.id()))) {
+    if (approvals.votes(caller.orgId(), id).stream()
+        .anyMatch(v -> v.memberId().equals(caller.id()))) {
       throw ApiException.conflict("you already voted on this approval");
     }
     temporal
         .newWorkflowStub(ApprovalWorkflow.class, ApprovalRequest.workflowId(id))
-        .vote(new ApprovalVote(caller.id(), caller.name(), me.role(), me.teams(), approve, comment == null ? "" : comment));
+        .vote(
+            new ApprovalVote(
+                caller.id(),
+                caller.name(),
+                me.role(),
+                me.teams(),
+                approve,
+                comment == null ? "" : comment));
     return new Voted(id, a.status());
   }
 
   static List<String> roles(ApprovalRow a) {
-    return a.approverRoles().isEmpty() && a.approverTeams().isEmpty() ? DEFAULT_ROLES : a.approverRoles();
+    return a.approverRoles().isEmpty() && a.approverTeams().isEmpty()
+        ? DEFAULT_ROLES
+        : a.approverRoles();
   }
 
   static boolean eligible(ApprovalRow a, MemberRow m) {
@@ -172,7 +230,16 @@ public class ApprovalController {
             .or(() -> deployments.subject(orgId, a.subjectId()).map(Subject::deployment))
             .orElse(null);
     return new Item(
-        a.id(), a.kind(), a.status(), a.summary(), a.requiredApprovers(), counted,
-        a.approverRoles(), a.approverTeams(), subject, a.createdAt(), a.expiresAt());
+        a.id(),
+        a.kind(),
+        a.status(),
+        a.summary(),
+        a.requiredApprovers(),
+        counted,
+        a.approverRoles(),
+        a.approverTeams(),
+        subject,
+        a.createdAt(),
+        a.expiresAt());
   }
 }

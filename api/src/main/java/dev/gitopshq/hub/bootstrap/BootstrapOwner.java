@@ -71,8 +71,8 @@ public class BootstrapOwner {
   public record Result(UUID orgId, boolean createdOwner) {}
 
   /**
-   * Ensures the organization and an owner exist. Serialized across replicas by an advisory lock,
-   * so two hubs starting on an empty database create one owner.
+   * Ensures the organization and an owner exist. Serialized across replicas by an advisory lock, so
+   * two hubs starting on an empty database create one owner.
    */
   @Transactional
   public Result run() {
@@ -93,21 +93,45 @@ public class BootstrapOwner {
 
     MemberRow owner =
         new MemberRow(
-            UUID.randomUUID(), org.id(), b.email(), "Bootstrap owner", Role.OWNER.wireName(),
-            List.of(), now);
+            UUID.randomUUID(),
+            org.id(),
+            b.email(),
+            "Bootstrap owner",
+            Role.OWNER.wireName(),
+            List.of(),
+            now);
     members.insert(owner);
     String token = presetToken != null ? presetToken : Tokens.issue(TokenKind.PERSONAL).value();
     if (tokens.existsHash(Tokens.sha256Hex(token))) {
-      throw new IllegalStateException("GITOPSHQ_BOOTSTRAP_TOKEN is already in use by another token");
+      throw new IllegalStateException(
+          "GITOPSHQ_BOOTSTRAP_TOKEN is already in use by another token");
     }
     tokens.insert(
         new ApiTokenRow(
-            UUID.randomUUID(), org.id(), owner.id(), null, "bootstrap", Tokens.sha256Hex(token),
-            List.of(), null, now, null, null));
+            UUID.randomUUID(),
+            org.id(),
+            owner.id(),
+            null,
+            "bootstrap",
+            Tokens.sha256Hex(token),
+            List.of(),
+            null,
+            now,
+            null,
+            null));
     audit.record(
-        org.id(), Actor.system("bootstrap"), "member.bootstrapped", "member", owner.id().toString(),
-        Map.of("email", owner.email(), "role", owner.role(),
-            "tokenSource", presetToken != null ? "GITOPSHQ_BOOTSTRAP_TOKEN" : "generated"));
+        org.id(),
+        Actor.system("bootstrap"),
+        "member.bootstrapped",
+        "member",
+        owner.id().toString(),
+        Map.of(
+            "email",
+            owner.email(),
+            "role",
+            owner.role(),
+            "tokenSource",
+            presetToken != null ? "GITOPSHQ_BOOTSTRAP_TOKEN" : "generated"));
 
     if (presetToken == null) {
       Path file = writeTokenFile(token);
@@ -126,10 +150,17 @@ public class BootstrapOwner {
     Path file = dir.resolve(TOKEN_FILE);
     try {
       Files.createDirectories(dir);
-      Path tmp = Files.createTempFile(dir, TOKEN_FILE, ".tmp",
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      Path tmp =
+          Files.createTempFile(
+              dir,
+              TOKEN_FILE,
+              ".tmp",
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
       Files.writeString(tmp, token + "\n", StandardOpenOption.TRUNCATE_EXISTING);
-      Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+      Files.move(
+          tmp,
+          file,
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING,
           java.nio.file.StandardCopyOption.ATOMIC_MOVE);
       return file.toAbsolutePath();
     } catch (IOException e) {

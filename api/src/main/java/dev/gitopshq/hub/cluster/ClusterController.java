@@ -106,7 +106,8 @@ public class ClusterController {
   Rotation rotateToken(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_WRITE);
     String rotationId = clusters.rotateToken(caller, id);
-    return new Rotation(rotationId, dev.gitopshq.workflows.rotation.RotationRequest.workflowId(rotationId));
+    return new Rotation(
+        rotationId, dev.gitopshq.workflows.rotation.RotationRequest.workflowId(rotationId));
   }
 
   /** Deregisters the cluster; its agent's stream is closed and the agent stops (exit code 3). */

@@ -7,14 +7,14 @@ import dev.gitopshq.activities.store.ClusterMapper;
 import dev.gitopshq.activities.store.ClusterRow;
 import dev.gitopshq.hub.config.HubProperties;
 import dev.gitopshq.hub.config.TokenProperties;
-import dev.gitopshq.hub.temporal.RotationSchedules;
-import dev.gitopshq.workflows.rotation.RotationRequest;
-import dev.gitopshq.workflows.rotation.TokenRotationWorkflow;
 import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.temporal.RotationSchedules;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.workflows.TaskQueues;
 import dev.gitopshq.workflows.registration.RegistrationRequest;
 import dev.gitopshq.workflows.registration.RegistrationWorkflow;
+import dev.gitopshq.workflows.rotation.RotationRequest;
+import dev.gitopshq.workflows.rotation.TokenRotationWorkflow;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import java.time.Clock;
@@ -70,7 +70,8 @@ public class ClusterService {
   }
 
   /** A new cluster with its first registration token. */
-  public record Registered(ClusterRow cluster, IssuedRegistrationToken token, String installCommand) {}
+  public record Registered(
+      ClusterRow cluster, IssuedRegistrationToken token, String installCommand) {}
 
   @Transactional
   public Registered create(HubPrincipal caller, ClusterRequests.Create req) {
@@ -81,10 +82,25 @@ public class ClusterService {
     Map<String, String> labels = req.labels() == null ? Map.of() : new TreeMap<>(req.labels());
     ClusterRow row =
         new ClusterRow(
-            UUID.randomUUID(), caller.orgId(), req.name(), nz(req.displayName()),
-            nz(req.provider()), nz(req.region()), nz(req.environment()), labels, null, List.of(),
-            props.agent().heartbeatIntervalSeconds(), null, null, null, null, caller.id(), now,
-            now, true);
+            UUID.randomUUID(),
+            caller.orgId(),
+            req.name(),
+            nz(req.displayName()),
+            nz(req.provider()),
+            nz(req.region()),
+            nz(req.environment()),
+            labels,
+            null,
+            List.of(),
+            props.agent().heartbeatIntervalSeconds(),
+            null,
+            null,
+            null,
+            null,
+            caller.id(),
+            now,
+            now,
+            true);
     try {
       clusters.insert(row);
     } catch (DuplicateKeyException e) {
@@ -131,7 +147,11 @@ public class ClusterService {
       details.put("labels", Map.of("from", before.labels(), "to", labels));
     }
     audit.record(
-        caller.orgId(), caller.actor(), "cluster.updated", "cluster", clusterId.toString(),
+        caller.orgId(),
+        caller.actor(),
+        "cluster.updated",
+        "cluster",
+        clusterId.toString(),
         details);
     return get(caller.orgId(), clusterId);
   }
@@ -140,10 +160,12 @@ public class ClusterService {
   public String rotateToken(HubPrincipal caller, UUID clusterId) {
     ClusterRow cluster = get(caller.orgId(), clusterId);
     if (cluster.registeredAt() == null) {
-      throw ApiException.conflict("cluster '" + cluster.name() + "' has no agent yet; nothing to rotate");
+      throw ApiException.conflict(
+          "cluster '" + cluster.name() + "' has no agent yet; nothing to rotate");
     }
     if (cluster.connectedReplica() == null) {
-      throw ApiException.conflict("the agent of cluster '" + cluster.name() + "' is not connected; rotate when it is");
+      throw ApiException.conflict(
+          "the agent of cluster '" + cluster.name() + "' is not connected; rotate when it is");
     }
     String rotationId = UUID.randomUUID().toString();
     WorkflowClient.start(
@@ -155,8 +177,12 @@ public class ClusterService {
                     .build())
             ::rotate,
         new RotationRequest(
-            caller.orgId().toString(), clusterId.toString(), rotationId, caller.name(),
-            tokenProps.rotationAckTimeout().toSeconds(), tokenProps.rotationGrace().toSeconds()));
+            caller.orgId().toString(),
+            clusterId.toString(),
+            rotationId,
+            caller.name(),
+            tokenProps.rotationAckTimeout().toSeconds(),
+            tokenProps.rotationGrace().toSeconds()));
     return rotationId;
   }
 
@@ -171,13 +197,18 @@ public class ClusterService {
     List<String> bound = clusters.deliveryBindings(caller.orgId(), clusterId);
     if (!bound.isEmpty()) {
       throw ApiException.conflict(
-          "cluster " + cluster.name() + " receives deliveries of " + String.join(", ", bound)
+          "cluster "
+              + cluster.name()
+              + " receives deliveries of "
+              + String.join(", ", bound)
               + " (project/environment); remove it from those environments first");
     }
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("name", cluster.name());
-    d.put("registeredAt", cluster.registeredAt() == null ? null : cluster.registeredAt().toString());
-    audit.record(caller.orgId(), caller.actor(), "cluster.deleted", "cluster", clusterId.toString(), d);
+    d.put(
+        "registeredAt", cluster.registeredAt() == null ? null : cluster.registeredAt().toString());
+    audit.record(
+        caller.orgId(), caller.actor(), "cluster.deleted", "cluster", clusterId.toString(), d);
     clusters.delete(caller.orgId(), clusterId);
     schedules.remove(clusterId);
   }

@@ -67,9 +67,15 @@ public class ApprovalPolicyController {
       Instant updatedAt) {
     static View of(ApprovalSettingsRow s) {
       return new View(
-          true, s.requireApproval(), s.autoApprove(), s.requiredApprovers(), s.approverRoles(),
-          s.approverTeams(), new BreakGlass(s.breakGlassAllowed(), s.breakGlassRoles()),
-          s.updatedBy(), s.updatedAt());
+          true,
+          s.requireApproval(),
+          s.autoApprove(),
+          s.requiredApprovers(),
+          s.approverRoles(),
+          s.approverTeams(),
+          new BreakGlass(s.breakGlassAllowed(), s.breakGlassRoles()),
+          s.updatedBy(),
+          s.updatedAt());
     }
   }
 
@@ -109,15 +115,29 @@ public class ApprovalPolicyController {
     for (int i = 0; i < teams.size(); i++) {
       c.dnsLabel("approverTeams[" + i + "]", teams.get(i));
     }
-    boolean bgAllowed = body.breakGlass() != null && Boolean.TRUE.equals(body.breakGlass().allowed());
+    boolean bgAllowed =
+        body.breakGlass() != null && Boolean.TRUE.equals(body.breakGlass().allowed());
     List<String> bgRoles =
-        roles(c, "breakGlass.roles", body.breakGlass() == null ? null : body.breakGlass().roles(), List.of("admin", "owner"));
+        roles(
+            c,
+            "breakGlass.roles",
+            body.breakGlass() == null ? null : body.breakGlass().roles(),
+            List.of("admin", "owner"));
     c.throwIfInvalid();
 
     ApprovalSettingsRow row =
         new ApprovalSettingsRow(
-            caller.orgId(), id, require, auto, required, roles, List.copyOf(teams), bgAllowed,
-            bgRoles, caller.name(), clock.instant());
+            caller.orgId(),
+            id,
+            require,
+            auto,
+            required,
+            roles,
+            List.copyOf(teams),
+            bgAllowed,
+            bgRoles,
+            caller.name(),
+            clock.instant());
     settings.upsert(row);
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("requireApproval", require);
@@ -127,7 +147,13 @@ public class ApprovalPolicyController {
     d.put("approverTeams", teams);
     d.put("breakGlassAllowed", bgAllowed);
     d.put("breakGlassRoles", bgRoles);
-    audit.record(caller.orgId(), caller.actor(), "cluster.approval_policy.updated", "cluster", id.toString(), d);
+    audit.record(
+        caller.orgId(),
+        caller.actor(),
+        "cluster.approval_policy.updated",
+        "cluster",
+        id.toString(),
+        d);
     return View.of(settings.find(caller.orgId(), id).orElseThrow());
   }
 
@@ -147,7 +173,8 @@ public class ApprovalPolicyController {
     return v.stream().distinct().sorted().toList();
   }
 
-  private static List<String> roles(Checks c, String field, List<String> values, List<String> fallback) {
+  private static List<String> roles(
+      Checks c, String field, List<String> values, List<String> fallback) {
     if (values == null || values.isEmpty()) {
       return fallback;
     }

@@ -45,7 +45,8 @@ public class CommandConfig {
       AuditLog audit,
       TransactionTemplate tx,
       Clock clock) {
-    return new CommandActivitiesImpl(commands, clusters, settings, policies, webhook, audit, tx, clock);
+    return new CommandActivitiesImpl(
+        commands, clusters, settings, policies, webhook, audit, tx, clock);
   }
 
   @Bean
@@ -56,14 +57,22 @@ public class CommandConfig {
 
   @Bean
   RotationActivitiesImpl rotationActivities(
-      ClusterMapper clusters, ClusterTokenMapper tokens, AuditLog audit, WebhookNotifier webhook,
-      TransactionTemplate tx, Clock clock) {
+      ClusterMapper clusters,
+      ClusterTokenMapper tokens,
+      AuditLog audit,
+      WebhookNotifier webhook,
+      TransactionTemplate tx,
+      Clock clock) {
     return new RotationActivitiesImpl(clusters, tokens, audit, webhook, tx, clock);
   }
 
   @Bean
   RotationDeliveryActivitiesImpl rotationDeliveryActivities(
-      ClusterTokenMapper tokens, AgentGatewayPort gateway, AuditLog audit, TransactionTemplate tx, Clock clock) {
+      ClusterTokenMapper tokens,
+      AgentGatewayPort gateway,
+      AuditLog audit,
+      TransactionTemplate tx,
+      Clock clock) {
     return new RotationDeliveryActivitiesImpl(tokens, gateway, audit, tx, clock);
   }
 

@@ -32,7 +32,15 @@ import org.springframework.web.bind.annotation.RestController;
 public class CommandController {
   private static final int MAX_LIMIT = 200;
   private static final Set<String> STATUSES =
-      Set.of("pending", "pending_approval", "executing", "completed", "failed", "rejected", "expired", "cancelled");
+      Set.of(
+          "pending",
+          "pending_approval",
+          "executing",
+          "completed",
+          "failed",
+          "rejected",
+          "expired",
+          "cancelled");
 
   private final CommandService commands;
 
@@ -51,28 +59,65 @@ public class CommandController {
       String policy, Integer version, String sha256, String outcome, List<String> reasons) {}
 
   record VoteView(
-      String memberId, String name, boolean approve, String comment, boolean counted, String why,
+      String memberId,
+      String name,
+      boolean approve,
+      String comment,
+      boolean counted,
+      String why,
       Instant at) {}
 
   record ApprovalView(
-      String id, String kind, String status, int requiredApprovers, List<String> approverRoles,
-      List<String> approverTeams, Instant createdAt, Instant expiresAt, Instant closedAt,
+      String id,
+      String kind,
+      String status,
+      int requiredApprovers,
+      List<String> approverRoles,
+      List<String> approverTeams,
+      Instant createdAt,
+      Instant expiresAt,
+      Instant closedAt,
       List<VoteView> votes) {}
 
   record EventView(int seq, Instant at, String status, String actor, String detail) {}
 
   /** A command in a list. */
   record CommandSummary(
-      String id, String clusterId, String type, Target target, Map<String, String> params,
-      String reason, RequesterView requester, boolean breakGlass, String status,
-      String statusDetail, String output, String error, Instant createdAt, Instant finishedAt) {}
+      String id,
+      String clusterId,
+      String type,
+      Target target,
+      Map<String, String> params,
+      String reason,
+      RequesterView requester,
+      boolean breakGlass,
+      String status,
+      String statusDetail,
+      String output,
+      String error,
+      Instant createdAt,
+      Instant finishedAt) {}
 
   /** A command with everything an auditor asks for. */
   record CommandDetail(
-      String id, String clusterId, String type, Target target, Map<String, String> params,
-      String reason, RequesterView requester, boolean breakGlass, String breakGlassJustification,
-      String status, String statusDetail, DecisionView decision, List<ApprovalView> approvals,
-      String output, String error, List<EventView> timeline, Instant createdAt, Instant updatedAt,
+      String id,
+      String clusterId,
+      String type,
+      Target target,
+      Map<String, String> params,
+      String reason,
+      RequesterView requester,
+      boolean breakGlass,
+      String breakGlassJustification,
+      String status,
+      String statusDetail,
+      DecisionView decision,
+      List<ApprovalView> approvals,
+      String output,
+      String error,
+      List<EventView> timeline,
+      Instant createdAt,
+      Instant updatedAt,
       Instant finishedAt) {}
 
   record Page(List<CommandSummary> items, String nextCursor) {}
@@ -100,8 +145,10 @@ public class CommandController {
       @PathVariable UUID clusterId,
       @RequestParam(required = false) String type,
       @RequestParam(required = false) String status,
-      @RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant from,
-      @RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME) Instant to,
+      @RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME)
+          Instant from,
+      @RequestParam(required = false) @DateTimeFormat(iso = DateTimeFormat.ISO.DATE_TIME)
+          Instant to,
       @RequestParam(required = false) String cursor,
       @RequestParam(defaultValue = "50") int limit) {
     HubPrincipal caller = Authz.require(Permission.COMMANDS_READ);
@@ -127,14 +174,18 @@ public class CommandController {
       }
     }
     List<CommandRow> rows =
-        commands.list(caller.orgId(), clusterId, new CommandQuery(type, status, from, to, afterAt, afterId, limit));
+        commands.list(
+            caller.orgId(),
+            clusterId,
+            new CommandQuery(type, status, from, to, afterAt, afterId, limit));
     String next = null;
     if (rows.size() == limit) {
       CommandRow last = rows.getLast();
       next =
           Base64.getUrlEncoder()
               .withoutPadding()
-              .encodeToString((last.createdAt() + "|" + last.id()).getBytes(StandardCharsets.UTF_8));
+              .encodeToString(
+                  (last.createdAt() + "|" + last.id()).getBytes(StandardCharsets.UTF_8));
     }
     return new Page(rows.stream().map(CommandController::summary).toList(), next);
   }
@@ -150,31 +201,58 @@ public class CommandController {
             .map(e -> approval(e.getKey(), e.getValue()))
             .toList();
     return new CommandDetail(
-        c.id().toString(), c.clusterId().toString(), c.type(),
-        new Target(c.targetNamespace(), c.targetKind(), c.targetName()), c.params(), c.reason(),
-        new RequesterView(c.requesterId(), c.requesterType(), c.requesterName()), c.breakGlass(),
-        c.breakGlassJustification(), c.status(), c.statusDetail(),
+        c.id().toString(),
+        c.clusterId().toString(),
+        c.type(),
+        new Target(c.targetNamespace(), c.targetKind(), c.targetName()),
+        c.params(),
+        c.reason(),
+        new RequesterView(c.requesterId(), c.requesterType(), c.requesterName()),
+        c.breakGlass(),
+        c.breakGlassJustification(),
+        c.status(),
+        c.statusDetail(),
         c.decisionOutcome() == null
             ? null
             : new DecisionView(
-                c.policyName(), c.policyVersion(), c.policySha256(), c.decisionOutcome(),
+                c.policyName(),
+                c.policyVersion(),
+                c.policySha256(),
+                c.decisionOutcome(),
                 c.decisionReasons()),
-        approvals, c.output(), c.error(), timeline, c.createdAt(), c.updatedAt(), c.finishedAt());
+        approvals,
+        c.output(),
+        c.error(),
+        timeline,
+        c.createdAt(),
+        c.updatedAt(),
+        c.finishedAt());
   }
 
   @PostMapping("/api/v2/commands/{id}/cancel")
   ResponseEntity<Accepted> cancel(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.COMMANDS_CREATE);
     CommandRow c = commands.cancel(caller, id);
-    return ResponseEntity.status(HttpStatus.ACCEPTED).body(new Accepted(c.id().toString(), c.status()));
+    return ResponseEntity.status(HttpStatus.ACCEPTED)
+        .body(new Accepted(c.id().toString(), c.status()));
   }
 
   static CommandSummary summary(CommandRow c) {
     return new CommandSummary(
-        c.id().toString(), c.clusterId().toString(), c.type(),
-        new Target(c.targetNamespace(), c.targetKind(), c.targetName()), c.params(), c.reason(),
-        new RequesterView(c.requesterId(), c.requesterType(), c.requesterName()), c.breakGlass(),
-        c.status(), c.statusDetail(), c.output(), c.error(), c.createdAt(), c.finishedAt());
+        c.id().toString(),
+        c.clusterId().toString(),
+        c.type(),
+        new Target(c.targetNamespace(), c.targetKind(), c.targetName()),
+        c.params(),
+        c.reason(),
+        new RequesterView(c.requesterId(), c.requesterType(), c.requesterName()),
+        c.breakGlass(),
+        c.status(),
+        c.statusDetail(),
+        c.output(),
+        c.error(),
+        c.createdAt(),
+        c.finishedAt());
   }
 
   static EventView event(CommandEventRow e) {
@@ -183,10 +261,26 @@ public class CommandController {
 
   static ApprovalView approval(ApprovalRow a, List<ApprovalVoteRow> votes) {
     return new ApprovalView(
-        a.id(), a.kind(), a.status(), a.requiredApprovers(), a.approverRoles(), a.approverTeams(),
-        a.createdAt(), a.expiresAt(), a.closedAt(),
+        a.id(),
+        a.kind(),
+        a.status(),
+        a.requiredApprovers(),
+        a.approverRoles(),
+        a.approverTeams(),
+        a.createdAt(),
+        a.expiresAt(),
+        a.closedAt(),
         votes.stream()
-            .map(v -> new VoteView(v.memberId(), v.memberName(), v.approve(), v.comment(), v.counted(), v.why(), v.at()))
+            .map(
+                v ->
+                    new VoteView(
+                        v.memberId(),
+                        v.memberName(),
+                        v.approve(),
+                        v.comment(),
+                        v.counted(),
+                        v.why(),
+                        v.at()))
             .toList());
   }
 }

@@ -22,7 +22,11 @@ final class CommandRequests {
 
   /** {@code POST /api/v2/clusters/{id}/commands}. */
   record Create(
-      String type, Target target, Map<String, Object> params, String reason, BreakGlass breakGlass) {
+      String type,
+      Target target,
+      Map<String, Object> params,
+      String reason,
+      BreakGlass breakGlass) {
 
     /** Validates everything and returns the params as strings for the workflow. */
     Map<String, String> validate() {
@@ -40,8 +44,11 @@ final class CommandRequests {
         }
         if (target.name() == null || target.name().isEmpty()) {
           c.fail("target.name", "is required");
-        } else if (target.name().length() > 253 || !DNS_SUBDOMAIN.matcher(target.name()).matches()) {
-          c.fail("target.name", "must be a Kubernetes object name (RFC 1123 subdomain, at most 253 characters)");
+        } else if (target.name().length() > 253
+            || !DNS_SUBDOMAIN.matcher(target.name()).matches()) {
+          c.fail(
+              "target.name",
+              "must be a Kubernetes object name (RFC 1123 subdomain, at most 253 characters)");
         }
       }
       Map<String, String> out = new LinkedHashMap<>();
@@ -73,7 +80,9 @@ final class CommandRequests {
           }
           if (hist != null) {
             if (!(hist instanceof Integer n) || n < 0) {
-              c.fail("params.historyId", "must be a whole number from the Application's status.history");
+              c.fail(
+                  "params.historyId",
+                  "must be a whole number from the Application's status.history");
             } else {
               out.put("historyId", Integer.toString(n));
             }

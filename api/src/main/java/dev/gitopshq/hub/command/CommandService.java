@@ -72,8 +72,8 @@ public class CommandService {
   public record Created(CommandRow command, boolean existed) {}
 
   /**
-   * Creates a command. With an idempotency key the command id is derived from it, so a client
-   * that retries the same request gets the same command back, never a second one.
+   * Creates a command. With an idempotency key the command id is derived from it, so a client that
+   * retries the same request gets the same command back, never a second one.
    */
   @Transactional
   public Created create(
@@ -98,20 +98,44 @@ public class CommandService {
     }
 
     Instant now = clock.instant();
-    String justification = req.breakGlass() == null ? null : req.breakGlass().justification().trim();
+    String justification =
+        req.breakGlass() == null ? null : req.breakGlass().justification().trim();
     CommandRow row =
         new CommandRow(
-            id, caller.orgId(), clusterId, req.type(), req.target().namespace(),
-            req.target().kind(), req.target().name(), params,
-            req.reason() == null ? "" : req.reason(), caller.id(),
-            caller.isMember() ? "member" : "service_account", caller.name(),
-            justification != null, justification, "pending", "", null, null, null, null, null,
-            null, null, null, null, now, now, null);
+            id,
+            caller.orgId(),
+            clusterId,
+            req.type(),
+            req.target().namespace(),
+            req.target().kind(),
+            req.target().name(),
+            params,
+            req.reason() == null ? "" : req.reason(),
+            caller.id(),
+            caller.isMember() ? "member" : "service_account",
+            caller.name(),
+            justification != null,
+            justification,
+            "pending",
+            "",
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            now,
+            now,
+            null);
     commands.insert(row);
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("clusterId", clusterId.toString());
     d.put("type", req.type());
-    d.put("target", req.target().namespace() + "/" + req.target().kind() + "/" + req.target().name());
+    d.put(
+        "target", req.target().namespace() + "/" + req.target().kind() + "/" + req.target().name());
     d.put("params", params);
     d.put("reason", row.reason());
     d.put("breakGlass", justification != null);
@@ -122,22 +146,35 @@ public class CommandService {
 
     List<String> teams =
         caller.isMember()
-            ? members.findById(caller.orgId(), caller.memberId()).map(MemberRow::teams).orElse(List.of())
+            ? members
+                .findById(caller.orgId(), caller.memberId())
+                .map(MemberRow::teams)
+                .orElse(List.of())
             : List.of();
     CommandSpec spec =
         new CommandSpec(
-            caller.orgId().toString(), id.toString(), clusterId.toString(), cluster.name(),
+            caller.orgId().toString(),
+            id.toString(),
+            clusterId.toString(),
+            cluster.name(),
             req.type(),
             new CommandTarget(req.target().namespace(), req.target().kind(), req.target().name()),
-            params, row.reason(),
+            params,
+            row.reason(),
             new Requester(
-                caller.id(), row.requesterType(), caller.name(),
-                caller.role() == null ? "" : caller.role().wireName(), teams),
+                caller.id(),
+                row.requesterType(),
+                caller.name(),
+                caller.role() == null ? "" : caller.role().wireName(),
+                teams),
             justification);
     CommandWorkflow wf =
         temporal.newWorkflowStub(
             CommandWorkflow.class,
-            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.HUB).setWorkflowId(id.toString()).build());
+            WorkflowOptions.newBuilder()
+                .setTaskQueue(TaskQueues.HUB)
+                .setWorkflowId(id.toString())
+                .build());
     // Inside the transaction: if Temporal refuses, the row and audit entry roll back with it.
     WorkflowClient.start(
         wf::run,

@@ -6,18 +6,19 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * The hosted repositories.
  *
- * @param root where the bare repositories live (GITOPSHQ_GIT_ROOT, default
- *     {@code <data dir>/repos}); replicas share it
+ * @param root where the bare repositories live (GITOPSHQ_GIT_ROOT, default {@code <data
+ *     dir>/repos}); replicas share it
  * @param publicUrl the hub's base URL as Argo CD, Flux and people reach it (GITOPSHQ_PUBLIC_URL),
  *     used in clone URLs: {@code <publicUrl>/git/<org>/<project>.git}
- * @param renderDir where renders get their fresh working directories (GITOPSHQ_RENDER_DIR,
- *     default {@code <data dir>/render})
+ * @param renderDir where renders get their fresh working directories (GITOPSHQ_RENDER_DIR, default
+ *     {@code <data dir>/render})
  */
 @ConfigurationProperties("gitopshq.git")
 public record GitProperties(Path root, String publicUrl, Path renderDir) {
   /** The clone URL of a project's repository. */
   public String cloneUrl(String orgSlug, String project) {
-    String base = publicUrl.endsWith("/") ? publicUrl.substring(0, publicUrl.length() - 1) : publicUrl;
+    String base =
+        publicUrl.endsWith("/") ? publicUrl.substring(0, publicUrl.length() - 1) : publicUrl;
     return base + "/git/" + orgSlug + "/" + project + ".git";
   }
 }

@@ -5,8 +5,8 @@ import java.net.InetAddress;
 import java.util.UUID;
 
 /**
- * This hub replica's name: recorded as the holder of the agent streams it serves, and the suffix
- * of its own Temporal task queue, where work that must run next to a stream (token delivery) goes.
+ * This hub replica's name: recorded as the holder of the agent streams it serves, and the suffix of
+ * its own Temporal task queue, where work that must run next to a stream (token delivery) goes.
  */
 public record ReplicaIdentity(String id) {
   /** GITOPSHQ_REPLICA_ID when set, else the host name plus a random suffix. */

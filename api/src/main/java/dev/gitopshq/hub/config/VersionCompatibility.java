@@ -31,12 +31,18 @@ public final class VersionCompatibility {
     Optional<Version> a = parse(agentVersion);
     Optional<Version> h = parse(hubVersion);
     if (a.isEmpty()) {
-      return Optional.of("agent_version '" + agentVersion + "' is not a semantic version (MAJOR.MINOR.PATCH)");
+      return Optional.of(
+          "agent_version '" + agentVersion + "' is not a semantic version (MAJOR.MINOR.PATCH)");
     }
     if (h.isPresent() && a.get().major() != h.get().major()) {
       return Optional.of(
-          "agent " + agentVersion + " is not compatible with hub " + hubVersion
-              + ": major versions differ; install agent chart version " + h.get().major() + ".x");
+          "agent "
+              + agentVersion
+              + " is not compatible with hub "
+              + hubVersion
+              + ": major versions differ; install agent chart version "
+              + h.get().major()
+              + ".x");
     }
     return Optional.empty();
   }
@@ -45,7 +51,9 @@ public final class VersionCompatibility {
   public static boolean drifted(String agentVersion, String hubVersion) {
     Optional<Version> a = parse(agentVersion);
     Optional<Version> h = parse(hubVersion);
-    return a.isPresent() && h.isPresent() && a.get().major() == h.get().major()
+    return a.isPresent()
+        && h.isPresent()
+        && a.get().major() == h.get().major()
         && h.get().minor() - a.get().minor() > 1;
   }
 }

@@ -13,7 +13,8 @@ import dev.gitopshq.hub.security.HubPrincipal;
 public record Author(Actor actor, String display) {
   /** The image-update webhook: authenticated by the project's secret, not by a person. */
   public static final Author WEBHOOK =
-      new Author(new Actor("webhook", "image-update", "webhook (image-update)"), "webhook (image-update)");
+      new Author(
+          new Actor("webhook", "image-update", "webhook (image-update)"), "webhook (image-update)");
 
   public static Author of(HubPrincipal caller) {
     Actor a = caller.actor();

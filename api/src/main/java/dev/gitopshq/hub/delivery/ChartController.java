@@ -30,8 +30,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code /api/v2/charts}: the organization's Helm chart registry. Upload a chart version as the raw
- * .tgz body (application/gzip, application/x-gzip or application/octet-stream) or as the form
- * field {@code chart} of multipart/form-data; at most 10 MiB.
+ * .tgz body (application/gzip, application/x-gzip or application/octet-stream) or as the form field
+ * {@code chart} of multipart/form-data; at most 10 MiB.
  */
 @RestController
 @RequestMapping("/api/v2/charts")
@@ -52,11 +52,13 @@ public class ChartController {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     byte[] archive = read(request);
     ChartService.Uploaded u = charts.upload(caller, archive);
-    return ResponseEntity.status(u.created() ? HttpStatus.CREATED : HttpStatus.OK).body(ChartVersionView.of(u.version()));
+    return ResponseEntity.status(u.created() ? HttpStatus.CREATED : HttpStatus.OK)
+        .body(ChartVersionView.of(u.version()));
   }
 
   private static byte[] read(HttpServletRequest request) throws IOException {
-    String type = request.getContentType() == null ? "" : request.getContentType().toLowerCase(Locale.ROOT);
+    String type =
+        request.getContentType() == null ? "" : request.getContentType().toLowerCase(Locale.ROOT);
     if (type.startsWith("multipart/form-data")) {
       Part part;
       try {
@@ -78,9 +80,12 @@ public class ChartController {
         || type.startsWith("application/x-gzip")
         || type.startsWith("application/octet-stream"))) {
       throw new ApiException(
-          new ApiError(415, "unsupported_media_type",
+          new ApiError(
+              415,
+              "unsupported_media_type",
               "send the chart .tgz as application/gzip, application/x-gzip, application/octet-stream"
-                  + " or multipart/form-data (field 'chart')", null));
+                  + " or multipart/form-data (field 'chart')",
+              null));
     }
     // No early answer on Content-Length: reading up to the limit first lets the server drain a
     // body that is only a little too large, so the client gets the 413 instead of a reset.
@@ -124,8 +129,12 @@ public class ChartController {
     ChartArchiveRow a = charts.archive(caller.orgId(), name, version);
     return ResponseEntity.ok()
         .contentType(MediaType.parseMediaType("application/gzip"))
-        .header(HttpHeaders.CONTENT_DISPOSITION,
-            ContentDisposition.attachment().filename(name + "-" + version + ".tgz").build().toString())
+        .header(
+            HttpHeaders.CONTENT_DISPOSITION,
+            ContentDisposition.attachment()
+                .filename(name + "-" + version + ".tgz")
+                .build()
+                .toString())
         .header("X-Checksum-Sha256", a.digest())
         .body(a.archive());
   }

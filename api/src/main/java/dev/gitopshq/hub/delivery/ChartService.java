@@ -21,7 +21,10 @@ import java.util.UUID;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-/** The organization's Helm chart registry: uploads checked by {@link ChartArchive}, immutable versions. */
+/**
+ * The organization's Helm chart registry: uploads checked by {@link ChartArchive}, immutable
+ * versions.
+ */
 @Service
 public class ChartService {
   /** The largest archive accepted. */
@@ -72,8 +75,16 @@ public class ChartService {
     }
     int inserted =
         charts.insertVersion(
-            orgId, chart.id(), info.version(), info.appVersion() == null ? "" : info.appVersion(),
-            description, info.digest(), archive.length, archive, caller.id(), now);
+            orgId,
+            chart.id(),
+            info.version(),
+            info.appVersion() == null ? "" : info.appVersion(),
+            description,
+            info.digest(),
+            archive.length,
+            archive,
+            caller.id(),
+            now);
     if (inserted == 0) {
       // Another upload of this version committed between our read and our insert.
       return same(charts.findVersion(orgId, chart.id(), info.version()).orElseThrow(), info);
@@ -84,15 +95,21 @@ public class ChartService {
     d.put("version", info.version());
     d.put("digest", info.digest());
     d.put("size", archive.length);
-    audit.record(orgId, caller.actor(), "chart.version_uploaded", "chart", chart.id().toString(), d);
+    audit.record(
+        orgId, caller.actor(), "chart.version_uploaded", "chart", chart.id().toString(), d);
     return new Uploaded(charts.findVersion(orgId, chart.id(), info.version()).orElseThrow(), true);
   }
 
   private static Uploaded same(ChartVersionRow stored, ChartArchive.Info info) {
     if (!stored.digest().equals(info.digest())) {
       throw ApiException.conflict(
-          "chart versions are immutable: " + info.name() + " " + info.version()
-              + " was uploaded with other content (sha256 " + stored.digest() + "); publish a new version");
+          "chart versions are immutable: "
+              + info.name()
+              + " "
+              + info.version()
+              + " was uploaded with other content (sha256 "
+              + stored.digest()
+              + "); publish a new version");
     }
     return new Uploaded(stored, false);
   }
@@ -120,14 +137,16 @@ public class ChartService {
   @Transactional(readOnly = true)
   public ChartVersionRow version(UUID orgId, String name, String version) {
     ChartRow chart = chart(orgId, name);
-    return charts.findVersion(orgId, chart.id(), version)
+    return charts
+        .findVersion(orgId, chart.id(), version)
         .orElseThrow(() -> ApiException.notFound("chart " + name + " version " + version));
   }
 
   @Transactional(readOnly = true)
   public ChartArchiveRow archive(UUID orgId, String name, String version) {
     ChartRow chart = chart(orgId, name);
-    return charts.archive(orgId, chart.id(), version)
+    return charts
+        .archive(orgId, chart.id(), version)
         .orElseThrow(() -> ApiException.notFound("chart " + name + " version " + version));
   }
 
@@ -139,14 +158,19 @@ public class ChartService {
     ChartVersionRow v = version(orgId, name, version);
     List<String> using = charts.workloadsUsing(orgId, chart.id(), version);
     if (!using.isEmpty()) {
-      throw ApiException.conflict("chart " + name + " " + version + " is used by workloads " + using);
+      throw ApiException.conflict(
+          "chart " + name + " " + version + " is used by workloads " + using);
     }
     charts.deleteVersion(orgId, chart.id(), version);
     if (charts.versions(orgId, chart.id()).isEmpty()) {
       charts.delete(orgId, chart.id());
     }
     audit.record(
-        orgId, caller.actor(), "chart.version_deleted", "chart", chart.id().toString(),
+        orgId,
+        caller.actor(),
+        "chart.version_deleted",
+        "chart",
+        chart.id().toString(),
         Map.of("chart", name, "version", version, "digest", v.digest()));
   }
 
@@ -158,7 +182,8 @@ public class ChartService {
   static List<ChartVersionRow> newestFirst(List<ChartVersionRow> versions) {
     return versions.stream()
         .sorted(
-            Comparator.<ChartVersionRow, String>comparing(ChartVersionRow::version, ChartService::compareSemver)
+            Comparator.<ChartVersionRow, String>comparing(
+                    ChartVersionRow::version, ChartService::compareSemver)
                 .thenComparing(ChartVersionRow::createdAt)
                 .reversed())
         .toList();

@@ -51,7 +51,9 @@ final class DeliveryChecks {
     while (at < pattern.length()) {
       if (!m.find(at) || m.start() != at) {
         return "may use only {{ .tenant }}, {{ .environment }}, {{ .project }}, {{ .cluster }} and"
-            + " lowercase letters, digits and '-' (at character " + (at + 1) + ")";
+            + " lowercase letters, digits and '-' (at character "
+            + (at + 1)
+            + ")";
       }
       at = m.end();
     }
@@ -62,7 +64,8 @@ final class DeliveryChecks {
     if (key == null || key.isEmpty()) {
       c.fail(field, "is required");
     } else if (key.length() > MAX_VARIABLE_KEY || !VARIABLE_KEY.matcher(key).matches()) {
-      c.fail(field, "must match [A-Za-z_][A-Za-z0-9_]* (at most " + MAX_VARIABLE_KEY + " characters)");
+      c.fail(
+          field, "must match [A-Za-z_][A-Za-z0-9_]* (at most " + MAX_VARIABLE_KEY + " characters)");
     }
   }
 
@@ -107,7 +110,8 @@ final class DeliveryChecks {
         continue;
       }
       total += f.getKey().length() + f.getValue().getBytes(StandardCharsets.UTF_8).length;
-      String yamlProblem = kind == SourceKind.MANIFESTS ? manifestProblem(f.getValue()) : yamlProblem(f.getValue());
+      String yamlProblem =
+          kind == SourceKind.MANIFESTS ? manifestProblem(f.getValue()) : yamlProblem(f.getValue());
       if (yamlProblem != null) {
         c.fail(field, yamlProblem);
       }
@@ -119,7 +123,9 @@ final class DeliveryChecks {
         && !files.containsKey("kustomization.yaml")
         && !files.containsKey("kustomization.yml")
         && !files.containsKey("Kustomization")) {
-      c.fail("files", "a Kustomize base needs kustomization.yaml (or kustomization.yml, Kustomization) at its root");
+      c.fail(
+          "files",
+          "a Kustomize base needs kustomization.yaml (or kustomization.yml, Kustomization) at its root");
     }
   }
 

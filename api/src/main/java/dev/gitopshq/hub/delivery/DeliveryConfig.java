@@ -38,7 +38,8 @@ public class DeliveryConfig {
       VariableMapper variables,
       BindingMapper bindings,
       SourceMapper sources) {
-    return new ProjectSnapshots(projects, environments, tenants, workloads, variables, bindings, sources);
+    return new ProjectSnapshots(
+        projects, environments, tenants, workloads, variables, bindings, sources);
   }
 
   /**
@@ -59,7 +60,8 @@ public class DeliveryConfig {
         String generated = Base64.getEncoder().encodeToString(SecretBox.newKey());
         try {
           Files.createFile(
-              file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+              file,
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
           Files.writeString(file, generated + "\n", StandardCharsets.US_ASCII);
         } catch (FileAlreadyExistsException e) {
           // Another replica on the same data directory wrote it first: use theirs.

@@ -209,7 +209,8 @@ final class DeliveryRequests {
   }
 
   /** The fields a project variable's scope needs: exactly those, and no others. */
-  static void scopeFields(Checks c, String scope, String environment, String tenant, String service) {
+  static void scopeFields(
+      Checks c, String scope, String environment, String tenant, String service) {
     if (scope == null || !List.of("project", "environment", "tenant", "service").contains(scope)) {
       c.fail("scope", "must be project, environment, tenant or service");
       return;
@@ -277,7 +278,8 @@ final class DeliveryRequests {
           if (o.kind() == null || !DeliveryChecks.KIND.matcher(o.kind()).matches()) {
             c.fail(f + ".kind", "must be a Kubernetes kind such as Deployment");
           }
-          if (o.name() != null && !o.name().isEmpty()
+          if (o.name() != null
+              && !o.name().isEmpty()
               && !DeliveryChecks.RESOURCE_NAME.matcher(o.name()).matches()) {
             c.fail(f + ".name", "must be a Kubernetes resource name");
           }

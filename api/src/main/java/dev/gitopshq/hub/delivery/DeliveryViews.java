@@ -33,7 +33,8 @@ final class DeliveryViews {
    */
   record Changed<T>(boolean changed, long revision, String commit, @JsonUnwrapped T item) {
     static <T, R> Changed<R> of(Applied<T> a, R item) {
-      return new Changed<>(a.outcome().changed(), a.outcome().revision(), a.outcome().commit(), item);
+      return new Changed<>(
+          a.outcome().changed(), a.outcome().revision(), a.outcome().commit(), item);
     }
   }
 
@@ -53,7 +54,8 @@ final class DeliveryViews {
     }
   }
 
-  record TenantView(String name, String displayName, Map<String, String> labels, Instant createdAt) {
+  record TenantView(
+      String name, String displayName, Map<String, String> labels, Instant createdAt) {
     static TenantView of(TenantRow r) {
       return new TenantView(r.name(), r.displayName(), r.labels(), r.createdAt());
     }
@@ -70,17 +72,27 @@ final class DeliveryViews {
       Instant createdAt) {
     static ChartVersionView of(ChartVersionRow r) {
       return new ChartVersionView(
-          r.chart(), r.version(), r.appVersion(), r.description(), r.digest(), r.sizeBytes(), r.uploadedBy(),
+          r.chart(),
+          r.version(),
+          r.appVersion(),
+          r.description(),
+          r.digest(),
+          r.sizeBytes(),
+          r.uploadedBy(),
           r.createdAt());
     }
   }
 
   /** A chart; {@code versions} newest first. */
-  record ChartView(String name, String description, String latestVersion, List<ChartVersionView> versions) {
+  record ChartView(
+      String name, String description, String latestVersion, List<ChartVersionView> versions) {
     static ChartView of(ChartService.ChartWithVersions c) {
       List<ChartVersionView> versions = c.versions().stream().map(ChartVersionView::of).toList();
       return new ChartView(
-          c.chart().name(), c.chart().description(), versions.isEmpty() ? null : versions.get(0).version(), versions);
+          c.chart().name(),
+          c.chart().description(),
+          versions.isEmpty() ? null : versions.get(0).version(),
+          versions);
     }
   }
 
@@ -97,8 +109,14 @@ final class DeliveryViews {
     static SourceView of(SourceRow r, boolean withFiles) {
       Map<String, String> files = r.fileMap();
       return new SourceView(
-          r.name(), r.description(), r.revision(), files.size(), withFiles ? files : null, r.updatedBy(),
-          r.createdAt(), r.updatedAt());
+          r.name(),
+          r.description(),
+          r.revision(),
+          files.size(),
+          withFiles ? files : null,
+          r.updatedBy(),
+          r.createdAt(),
+          r.updatedAt());
     }
   }
 
@@ -113,7 +131,14 @@ final class DeliveryViews {
       Instant updatedAt) {
     static VariableView of(VariableRow r) {
       return new VariableView(
-          r.scope(), r.environment(), r.tenant(), r.service(), r.key(), r.value(), r.updatedBy(), r.updatedAt());
+          r.scope(),
+          r.environment(),
+          r.tenant(),
+          r.service(),
+          r.key(),
+          r.value(),
+          r.updatedBy(),
+          r.updatedAt());
     }
   }
 
@@ -133,11 +158,16 @@ final class DeliveryViews {
 
   record ClusterBinding(String cluster, Map<String, Object> overrides) {}
 
-  record ProjectEnvironmentView(String name, int position, String namespacePattern, List<ClusterBinding> clusters) {
+  record ProjectEnvironmentView(
+      String name, int position, String namespacePattern, List<ClusterBinding> clusters) {
     static ProjectEnvironmentView of(ProjectConfig.Environment e) {
       return new ProjectEnvironmentView(
-          e.row().environment(), e.row().position(), e.row().namespacePattern(),
-          e.clusters().stream().map(c -> new ClusterBinding(c.cluster(), c.overrideMap())).toList());
+          e.row().environment(),
+          e.row().position(),
+          e.row().namespacePattern(),
+          e.clusters().stream()
+              .map(c -> new ClusterBinding(c.cluster(), c.overrideMap()))
+              .toList());
     }
   }
 
@@ -158,15 +188,27 @@ final class DeliveryViews {
       Instant updatedAt) {
     static WorkloadView of(WorkloadRow r) {
       return new WorkloadView(
-          r.name(), r.chart(), r.chartVersion(), r.chartDigest(), r.valueMap(), r.imageTagPath(), r.createdAt(),
+          r.name(),
+          r.chart(),
+          r.chartVersion(),
+          r.chartDigest(),
+          r.valueMap(),
+          r.imageTagPath(),
+          r.createdAt(),
           r.updatedAt());
     }
   }
 
   record ValuesView(
-      String workload, String tenant, String environment, Map<String, Object> values, String updatedBy, Instant updatedAt) {
+      String workload,
+      String tenant,
+      String environment,
+      Map<String, Object> values,
+      String updatedBy,
+      Instant updatedAt) {
     static ValuesView of(TenantValuesRow r) {
-      return new ValuesView(r.workload(), r.tenant(), r.environment(), r.valueMap(), r.updatedBy(), r.updatedAt());
+      return new ValuesView(
+          r.workload(), r.tenant(), r.environment(), r.valueMap(), r.updatedBy(), r.updatedAt());
     }
   }
 
@@ -182,9 +224,13 @@ final class DeliveryViews {
       Instant updatedAt) {
     static BindingView of(ProjectConfig.Binding b) {
       return new BindingView(
-          b.row().name(), b.row().kind(), b.row().source(),
+          b.row().name(),
+          b.row().kind(),
+          b.row().source(),
           b.targets().stream().map(t -> new TargetView(t.tenant(), t.environment())).toList(),
-          b.row().overlayList(), b.row().createdAt(), b.row().updatedAt());
+          b.row().overlayList(),
+          b.row().createdAt(),
+          b.row().updatedAt());
     }
   }
 

@@ -13,8 +13,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Starts delivery generation for a committed configuration revision. Called after the change's
- * transaction committed; a failure to reach Temporal does not undo the change (the configuration
- * is in Git and PostgreSQL): the catch-up sweeper starts generations for revisions that have none.
+ * transaction committed; a failure to reach Temporal does not undo the change (the configuration is
+ * in Git and PostgreSQL): the catch-up sweeper starts generations for revisions that have none.
  */
 @Component
 public class GenerationLauncher {
@@ -49,7 +49,9 @@ public class GenerationLauncher {
       return true;
     } catch (RuntimeException e) {
       log.warn(
-          "could not start delivery generation {} (the sweeper will retry): {}", workflowId, e.toString());
+          "could not start delivery generation {} (the sweeper will retry): {}",
+          workflowId,
+          e.toString());
       return false;
     }
   }

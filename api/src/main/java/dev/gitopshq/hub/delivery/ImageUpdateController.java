@@ -24,7 +24,8 @@ public class ImageUpdateController {
   @ResponseStatus(HttpStatus.ACCEPTED)
   Outcome imageUpdate(
       @RequestBody(required = false) byte[] body,
-      @RequestHeader(name = ImageUpdateWebhook.SIGNATURE_HEADER, required = false) String signature) {
+      @RequestHeader(name = ImageUpdateWebhook.SIGNATURE_HEADER, required = false)
+          String signature) {
     return Outcome.of(webhook.handle(body == null ? new byte[0] : body, signature));
   }
 }

@@ -75,7 +75,8 @@ public class ImageUpdateWebhook {
       c.fail("tag", "must be an image tag: [A-Za-z0-9_][A-Za-z0-9_.-]{0,127}");
     }
     c.throwIfInvalid();
-    return config.setImageTag(project.orgId(), project.projectId(), req.workload(), req.tag(), Author.WEBHOOK);
+    return config.setImageTag(
+        project.orgId(), project.projectId(), req.workload(), req.tag(), Author.WEBHOOK);
   }
 
   /** The project whose secret signed the body; every candidate of the name is tried. */
@@ -108,7 +109,8 @@ public class ImageUpdateWebhook {
   /** The one answer for every request that does not prove the secret. */
   private static ApiException unauthorized() {
     return new ApiException(
-        new ApiError(401, "unauthorized", "a valid " + SIGNATURE_HEADER + " signature is required", null));
+        new ApiError(
+            401, "unauthorized", "a valid " + SIGNATURE_HEADER + " signature is required", null));
   }
 
   private static byte[] parseSignature(String header) {
@@ -123,7 +125,9 @@ public class ImageUpdateWebhook {
     }
   }
 
-  /** HMAC-SHA256 of the body under the secret (the hex text of the secret, as shown to the user). */
+  /**
+   * HMAC-SHA256 of the body under the secret (the hex text of the secret, as shown to the user).
+   */
   static byte[] hmac(byte[] secret, byte[] body) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
@@ -135,6 +139,7 @@ public class ImageUpdateWebhook {
   }
 
   static String signature(String secret, byte[] body) {
-    return PREFIX + HexFormat.of().formatHex(hmac(secret.getBytes(StandardCharsets.US_ASCII), body));
+    return PREFIX
+        + HexFormat.of().formatHex(hmac(secret.getBytes(StandardCharsets.US_ASCII), body));
   }
 }

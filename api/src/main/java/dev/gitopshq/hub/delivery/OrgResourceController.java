@@ -61,7 +61,8 @@ public class OrgResourceController {
 
   @PostMapping("/environments")
   @ResponseStatus(HttpStatus.CREATED)
-  OrgChanged<EnvironmentView> createEnvironment(@RequestBody(required = false) DeliveryRequests.EnvironmentCreate req) {
+  OrgChanged<EnvironmentView> createEnvironment(
+      @RequestBody(required = false) DeliveryRequests.EnvironmentCreate req) {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     body(req).validate();
     var a = org.createEnvironment(caller, req);
@@ -70,7 +71,8 @@ public class OrgResourceController {
 
   @PatchMapping("/environments/{name}")
   EnvironmentView updateEnvironment(
-      @PathVariable String name, @RequestBody(required = false) DeliveryRequests.EnvironmentUpdate req) {
+      @PathVariable String name,
+      @RequestBody(required = false) DeliveryRequests.EnvironmentUpdate req) {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     body(req).validate();
     return EnvironmentView.of(org.updateEnvironment(caller, name, req));
@@ -115,7 +117,8 @@ public class OrgResourceController {
   }
 
   @PatchMapping("/tenants/{name}")
-  TenantView updateTenant(@PathVariable String name, @RequestBody(required = false) DeliveryRequests.TenantUpdate req) {
+  TenantView updateTenant(
+      @PathVariable String name, @RequestBody(required = false) DeliveryRequests.TenantUpdate req) {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     body(req).validate();
     return TenantView.of(org.updateTenant(caller, name, req));
@@ -143,7 +146,10 @@ public class OrgResourceController {
   @GetMapping(SOURCES)
   Items<SourceView> sources(@PathVariable String collection) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
-    return new Items<>(org.sources(kind(collection), caller.orgId()).stream().map(s -> SourceView.of(s, false)).toList());
+    return new Items<>(
+        org.sources(kind(collection), caller.orgId()).stream()
+            .map(s -> SourceView.of(s, false))
+            .toList());
   }
 
   @GetMapping(SOURCES + "/{name}")
@@ -154,7 +160,9 @@ public class OrgResourceController {
 
   @PostMapping(SOURCES)
   @ResponseStatus(HttpStatus.CREATED)
-  SourceView createSource(@PathVariable String collection, @RequestBody(required = false) DeliveryRequests.SourceWrite req) {
+  SourceView createSource(
+      @PathVariable String collection,
+      @RequestBody(required = false) DeliveryRequests.SourceWrite req) {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     SourceKind kind = kind(collection);
     body(req).validate(kind, null);
@@ -163,7 +171,9 @@ public class OrgResourceController {
 
   @PutMapping(SOURCES + "/{name}")
   OrgChanged<SourceView> updateSource(
-      @PathVariable String collection, @PathVariable String name, @RequestBody(required = false) DeliveryRequests.SourceWrite req) {
+      @PathVariable String collection,
+      @PathVariable String name,
+      @RequestBody(required = false) DeliveryRequests.SourceWrite req) {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     SourceKind kind = kind(collection);
     body(req).validate(kind, name);
@@ -187,7 +197,8 @@ public class OrgResourceController {
   }
 
   @PutMapping("/variables/{key}")
-  OrgChanged<VariableView> setVariable(@PathVariable String key, @RequestBody(required = false) DeliveryRequests.VariableValue req) {
+  OrgChanged<VariableView> setVariable(
+      @PathVariable String key, @RequestBody(required = false) DeliveryRequests.VariableValue req) {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     body(req).validate(key);
     var a = org.setOrgVariable(caller, key, req.value());

@@ -69,11 +69,14 @@ public class OrgResources {
 
   @Transactional(readOnly = true)
   public EnvironmentRow environment(UUID orgId, String name) {
-    return environments.findByName(orgId, name).orElseThrow(() -> ApiException.notFound("environment " + name));
+    return environments
+        .findByName(orgId, name)
+        .orElseThrow(() -> ApiException.notFound("environment " + name));
   }
 
   /** Adds an environment at {@code position} (default: last); later ones move down. */
-  public OrgApplied<EnvironmentRow> createEnvironment(HubPrincipal caller, DeliveryRequests.EnvironmentCreate req) {
+  public OrgApplied<EnvironmentRow> createEnvironment(
+      HubPrincipal caller, DeliveryRequests.EnvironmentCreate req) {
     UUID orgId = caller.orgId();
     return changes.applyOrg(
         orgId,
@@ -88,34 +91,57 @@ public class OrgResources {
           int position = req.position() == null ? all.size() : Math.min(req.position(), all.size());
           environments.shiftFrom(orgId, position);
           EnvironmentRow row =
-              new EnvironmentRow(UUID.randomUUID(), orgId, req.name(), position, nz(req.description()), clock.instant());
+              new EnvironmentRow(
+                  UUID.randomUUID(),
+                  orgId,
+                  req.name(),
+                  position,
+                  nz(req.description()),
+                  clock.instant());
           try {
             environments.insert(row);
           } catch (DuplicateKeyException e) {
             throw ApiException.conflict("an environment named '" + req.name() + "' already exists");
           }
           audit.record(
-              orgId, caller.actor(), "environment.created", "environment", row.id().toString(),
+              orgId,
+              caller.actor(),
+              "environment.created",
+              "environment",
+              row.id().toString(),
               Map.of("name", row.name(), "position", position, "description", row.description()));
           return new Step<>(
               environments.findByName(orgId, req.name()).orElseThrow(),
-              Message.of("Add organization environment " + req.name() + " at position " + position,
-                  "environment.created", "environment", req.name()));
+              Message.of(
+                  "Add organization environment " + req.name() + " at position " + position,
+                  "environment.created",
+                  "environment",
+                  req.name()));
         });
   }
 
   @Transactional
-  public EnvironmentRow updateEnvironment(HubPrincipal caller, String name, DeliveryRequests.EnvironmentUpdate req) {
+  public EnvironmentRow updateEnvironment(
+      HubPrincipal caller, String name, DeliveryRequests.EnvironmentUpdate req) {
     EnvironmentRow env = environment(caller.orgId(), name);
     environments.setDescription(caller.orgId(), env.id(), req.description());
     audit.record(
-        caller.orgId(), caller.actor(), "environment.updated", "environment", env.id().toString(),
-        Map.of("name", name, "description", Map.of("from", env.description(), "to", req.description())));
+        caller.orgId(),
+        caller.actor(),
+        "environment.updated",
+        "environment",
+        env.id().toString(),
+        Map.of(
+            "name",
+            name,
+            "description",
+            Map.of("from", env.description(), "to", req.description())));
     return environment(caller.orgId(), name);
   }
 
   /** Puts the environments in a new order; projects' environment files carry the positions. */
-  public OrgApplied<List<EnvironmentRow>> reorderEnvironments(HubPrincipal caller, DeliveryRequests.EnvironmentOrder req) {
+  public OrgApplied<List<EnvironmentRow>> reorderEnvironments(
+      HubPrincipal caller, DeliveryRequests.EnvironmentOrder req) {
     UUID orgId = caller.orgId();
     return changes.applyOrg(
         orgId,
@@ -130,11 +156,17 @@ public class OrgResources {
             environments.setPosition(orgId, byName.get(req.order().get(i)).id(), i);
           }
           audit.record(
-              orgId, caller.actor(), "environment.reordered", "environment", "order",
+              orgId,
+              caller.actor(),
+              "environment.reordered",
+              "environment",
+              "order",
               Map.of("from", all.stream().map(EnvironmentRow::name).toList(), "to", req.order()));
           return new Step<>(
               environments.list(orgId),
-              Message.of("Reorder environments: " + String.join(", ", req.order()), "environment.reordered"));
+              Message.of(
+                  "Reorder environments: " + String.join(", ", req.order()),
+                  "environment.reordered"));
         });
   }
 
@@ -145,11 +177,22 @@ public class OrgResources {
     EnvironmentRow env = environment(orgId, name);
     List<String> using = environments.projectsUsing(orgId, env.id());
     if (!using.isEmpty()) {
-      throw ApiException.conflict("environment '" + name + "' is used by projects " + using + "; remove it from them first");
+      throw ApiException.conflict(
+          "environment '"
+              + name
+              + "' is used by projects "
+              + using
+              + "; remove it from them first");
     }
     environments.delete(orgId, env.id());
     normalize(orgId, environments.list(orgId));
-    audit.record(orgId, caller.actor(), "environment.deleted", "environment", env.id().toString(), Map.of("name", name));
+    audit.record(
+        orgId,
+        caller.actor(),
+        "environment.deleted",
+        "environment",
+        env.id().toString(),
+        Map.of("name", name));
   }
 
   /** Keeps positions 0..n-1 in order, so "position" always means the index. */
@@ -170,7 +213,9 @@ public class OrgResources {
 
   @Transactional(readOnly = true)
   public TenantRow tenant(UUID orgId, String name) {
-    return tenants.findByName(orgId, name).orElseThrow(() -> ApiException.notFound("tenant " + name));
+    return tenants
+        .findByName(orgId, name)
+        .orElseThrow(() -> ApiException.notFound("tenant " + name));
   }
 
   @Transactional
@@ -180,20 +225,27 @@ public class OrgResources {
       throw ApiException.conflict("a tenant named '" + req.name() + "' already exists");
     }
     Map<String, String> labels = req.labels() == null ? Map.of() : new TreeMap<>(req.labels());
-    TenantRow row = new TenantRow(UUID.randomUUID(), orgId, req.name(), nz(req.displayName()), labels, clock.instant());
+    TenantRow row =
+        new TenantRow(
+            UUID.randomUUID(), orgId, req.name(), nz(req.displayName()), labels, clock.instant());
     try {
       tenants.insert(row);
     } catch (DuplicateKeyException e) {
       throw ApiException.conflict("a tenant named '" + req.name() + "' already exists");
     }
     audit.record(
-        orgId, caller.actor(), "tenant.created", "tenant", row.id().toString(),
+        orgId,
+        caller.actor(),
+        "tenant.created",
+        "tenant",
+        row.id().toString(),
         Map.of("name", row.name(), "displayName", row.displayName(), "labels", labels));
     return tenant(orgId, req.name());
   }
 
   @Transactional
-  public TenantRow updateTenant(HubPrincipal caller, String name, DeliveryRequests.TenantUpdate req) {
+  public TenantRow updateTenant(
+      HubPrincipal caller, String name, DeliveryRequests.TenantUpdate req) {
     TenantRow t = tenant(caller.orgId(), name);
     String displayName = req.displayName() != null ? req.displayName() : t.displayName();
     Map<String, String> labels = req.labels() != null ? new TreeMap<>(req.labels()) : t.labels();
@@ -215,10 +267,17 @@ public class OrgResources {
     TenantRow t = tenant(caller.orgId(), name);
     List<String> linked = tenants.projectsLinked(caller.orgId(), t.id());
     if (!linked.isEmpty()) {
-      throw ApiException.conflict("tenant '" + name + "' is linked to projects " + linked + "; unlink it first");
+      throw ApiException.conflict(
+          "tenant '" + name + "' is linked to projects " + linked + "; unlink it first");
     }
     tenants.delete(caller.orgId(), t.id());
-    audit.record(caller.orgId(), caller.actor(), "tenant.deleted", "tenant", t.id().toString(), Map.of("name", name));
+    audit.record(
+        caller.orgId(),
+        caller.actor(),
+        "tenant.deleted",
+        "tenant",
+        t.id().toString(),
+        Map.of("name", name));
   }
 
   // ---- manifest bundles and Kustomize bases ---------------------------------------------------
@@ -230,27 +289,43 @@ public class OrgResources {
 
   @Transactional(readOnly = true)
   public SourceRow source(SourceKind kind, UUID orgId, String name) {
-    return sources.findByName(kind, orgId, name).orElseThrow(() -> ApiException.notFound(kind.label() + " " + name));
+    return sources
+        .findByName(kind, orgId, name)
+        .orElseThrow(() -> ApiException.notFound(kind.label() + " " + name));
   }
 
   @Transactional
-  public SourceRow createSource(HubPrincipal caller, SourceKind kind, DeliveryRequests.SourceWrite req) {
+  public SourceRow createSource(
+      HubPrincipal caller, SourceKind kind, DeliveryRequests.SourceWrite req) {
     UUID orgId = caller.orgId();
     if (sources.findByName(kind, orgId, req.name()).isPresent()) {
-      throw ApiException.conflict("a " + kind.label() + " named '" + req.name() + "' already exists");
+      throw ApiException.conflict(
+          "a " + kind.label() + " named '" + req.name() + "' already exists");
     }
     Instant now = clock.instant();
     SourceRow row =
         new SourceRow(
-            UUID.randomUUID(), orgId, req.name(), nz(req.description()),
-            DeliveryJson.write(new TreeMap<>(req.files())), 1, caller.id(), now, now);
+            UUID.randomUUID(),
+            orgId,
+            req.name(),
+            nz(req.description()),
+            DeliveryJson.write(new TreeMap<>(req.files())),
+            1,
+            caller.id(),
+            now,
+            now);
     try {
       sources.insert(kind, row);
     } catch (DuplicateKeyException e) {
-      throw ApiException.conflict("a " + kind.label() + " named '" + req.name() + "' already exists");
+      throw ApiException.conflict(
+          "a " + kind.label() + " named '" + req.name() + "' already exists");
     }
     audit.record(
-        orgId, caller.actor(), auditPrefix(kind) + ".created", auditPrefix(kind), row.id().toString(),
+        orgId,
+        caller.actor(),
+        auditPrefix(kind) + ".created",
+        auditPrefix(kind),
+        row.id().toString(),
         Map.of("name", row.name(), "files", new TreeMap<>(req.files()).keySet()));
     return source(kind, orgId, req.name());
   }
@@ -272,16 +347,31 @@ public class OrgResources {
           String description = req.description() != null ? req.description() : before.description();
           int revision = filesChanged ? before.revision() + 1 : before.revision();
           if (filesChanged || !description.equals(before.description())) {
-            sources.update(kind, orgId, before.id(), description, DeliveryJson.write(files), revision, caller.id(), clock.instant());
+            sources.update(
+                kind,
+                orgId,
+                before.id(),
+                description,
+                DeliveryJson.write(files),
+                revision,
+                caller.id(),
+                clock.instant());
             Map<String, Object> d = new LinkedHashMap<>();
             d.put("name", name);
             d.put("revision", revision);
             d.put("files", files.keySet());
-            audit.record(orgId, caller.actor(), auditPrefix(kind) + ".updated", auditPrefix(kind), before.id().toString(), d);
+            audit.record(
+                orgId,
+                caller.actor(),
+                auditPrefix(kind) + ".updated",
+                auditPrefix(kind),
+                before.id().toString(),
+                d);
           }
           return new Step<>(
               source(kind, orgId, name),
-              Message.of("Update " + kind.label() + " " + name + " to revision " + revision,
+              Message.of(
+                  "Update " + kind.label() + " " + name + " to revision " + revision,
                   auditPrefix(kind) + ".updated"));
         });
   }
@@ -291,10 +381,17 @@ public class OrgResources {
     SourceRow s = source(kind, caller.orgId(), name);
     List<String> bound = sources.bindingsUsing(kind, caller.orgId(), s.id());
     if (!bound.isEmpty()) {
-      throw ApiException.conflict(kind.label() + " '" + name + "' is bound by " + bound + "; remove those bindings first");
+      throw ApiException.conflict(
+          kind.label() + " '" + name + "' is bound by " + bound + "; remove those bindings first");
     }
     sources.delete(kind, caller.orgId(), s.id());
-    audit.record(caller.orgId(), caller.actor(), auditPrefix(kind) + ".deleted", auditPrefix(kind), s.id().toString(), Map.of("name", name));
+    audit.record(
+        caller.orgId(),
+        caller.actor(),
+        auditPrefix(kind) + ".deleted",
+        auditPrefix(kind),
+        s.id().toString(),
+        Map.of("name", name));
   }
 
   static String auditPrefix(SourceKind kind) {
@@ -315,11 +412,32 @@ public class OrgResources {
         Author.of(caller),
         () -> {
           int written =
-              variables.upsert(UUID.randomUUID(), orgId, "org", null, null, null, null, key, value, caller.id(), clock.instant());
+              variables.upsert(
+                  UUID.randomUUID(),
+                  orgId,
+                  "org",
+                  null,
+                  null,
+                  null,
+                  null,
+                  key,
+                  value,
+                  caller.id(),
+                  clock.instant());
           if (written > 0) {
-            audit.record(orgId, caller.actor(), "variable.set", "variable", "org:" + key, Map.of("scope", "org", "key", key));
+            audit.record(
+                orgId,
+                caller.actor(),
+                "variable.set",
+                "variable",
+                "org:" + key,
+                Map.of("scope", "org", "key", key));
           }
-          VariableRow row = variables.listOrg(orgId).stream().filter(v -> v.key().equals(key)).findFirst().orElseThrow();
+          VariableRow row =
+              variables.listOrg(orgId).stream()
+                  .filter(v -> v.key().equals(key))
+                  .findFirst()
+                  .orElseThrow();
           return new Step<>(row, Message.of("Set organization variable " + key, "variable.set"));
         });
   }
@@ -333,8 +451,15 @@ public class OrgResources {
           if (variables.delete(orgId, "org", null, null, null, null, key) == 0) {
             throw ApiException.notFound("organization variable " + key);
           }
-          audit.record(orgId, caller.actor(), "variable.deleted", "variable", "org:" + key, Map.of("scope", "org", "key", key));
-          return new Step<>(null, Message.of("Remove organization variable " + key, "variable.removed"));
+          audit.record(
+              orgId,
+              caller.actor(),
+              "variable.deleted",
+              "variable",
+              "org:" + key,
+              Map.of("scope", "org", "key", key));
+          return new Step<>(
+              null, Message.of("Remove organization variable " + key, "variable.removed"));
         });
   }
 

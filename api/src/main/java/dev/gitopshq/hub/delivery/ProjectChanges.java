@@ -108,7 +108,9 @@ public class ProjectChanges {
   /** A mutation's result with the outcome of its change. */
   public record Applied<T>(T value, Outcome outcome) {}
 
-  /** A change of an organization-level resource, with the projects whose configuration it changed. */
+  /**
+   * A change of an organization-level resource, with the projects whose configuration it changed.
+   */
   public record OrgApplied<T>(T value, List<ProjectOutcome> projects) {}
 
   /** One project's outcome of an organization-level change. */
@@ -122,7 +124,11 @@ public class ProjectChanges {
    * @throws ApiException 404 when the organization has no such project
    */
   public <T> Applied<T> apply(
-      UUID orgId, UUID projectId, Author author, String trigger, Function<ProjectRow, Step<T>> mutation) {
+      UUID orgId,
+      UUID projectId,
+      Author author,
+      String trigger,
+      Function<ProjectRow, Step<T>> mutation) {
     List<Committed> done = new ArrayList<>();
     Applied<T> applied;
     try {
@@ -130,7 +136,9 @@ public class ProjectChanges {
           tx.execute(
               status -> {
                 ProjectRow project =
-                    projects.lock(orgId, projectId).orElseThrow(() -> ApiException.notFound("project " + projectId));
+                    projects
+                        .lock(orgId, projectId)
+                        .orElseThrow(() -> ApiException.notFound("project " + projectId));
                 Step<T> step = mutation.apply(project);
                 Outcome o = commitConfig(project, author, step.message(), done);
                 return new Applied<>(step.value(), o);
@@ -186,7 +194,8 @@ public class ProjectChanges {
    *
    * @param insert inserts the row (and audits); throws {@link ApiException} to refuse
    */
-  public Applied<ProjectRow> create(UUID orgId, UUID projectId, Author author, Supplier<ProjectRow> insert) {
+  public Applied<ProjectRow> create(
+      UUID orgId, UUID projectId, Author author, Supplier<ProjectRow> insert) {
     List<Committed> done = new ArrayList<>();
     boolean[] created = {false};
     Applied<ProjectRow> applied;
@@ -200,7 +209,10 @@ public class ProjectChanges {
                 ProjectRow locked = projects.lock(orgId, projectId).orElseThrow();
                 Outcome o =
                     commitConfig(
-                        locked, author, Message.of("Create project " + row.name(), "project.created"), done);
+                        locked,
+                        author,
+                        Message.of("Create project " + row.name(), "project.created"),
+                        done);
                 return new Applied<>(projects.findById(orgId, projectId).orElseThrow(), o);
               });
     } catch (RuntimeException | Error e) {
@@ -208,7 +220,9 @@ public class ProjectChanges {
         try {
           repos.delete(orgId, projectId);
         } catch (RuntimeException cleanup) {
-          log.warn("could not remove the repository of the project that was not created: {}", cleanup.toString());
+          log.warn(
+              "could not remove the repository of the project that was not created: {}",
+              cleanup.toString());
         }
       }
       throw e;
@@ -232,19 +246,26 @@ public class ProjectChanges {
     scope.put("project", p.name());
     scope.putAll(message.scope());
     String text =
-        new CommitMessage(message.description(), "", author.display(), scope, message.change()).format();
+        new CommitMessage(message.description(), "", author.display(), scope, message.change())
+            .format();
     // No expected head: generation commits rendered/ on main too, and the edit only replaces
     // config/, which only this pipeline writes, under the project's row lock.
     CommitResult r =
         repos.commit(
-            p.orgId(), p.id(), ProjectRepos.MAIN, null, List.of(TreeEdit.tree(ProjectConfigFiles.DIR, tree)),
-            author.ident(), text);
+            p.orgId(),
+            p.id(),
+            ProjectRepos.MAIN,
+            null,
+            List.of(TreeEdit.tree(ProjectConfigFiles.DIR, tree)),
+            author.ident(),
+            text);
     if (!r.changed()) {
       return new Outcome(false, p.configRevision(), r.commitName());
     }
     done.add(new Committed(p.orgId(), p.id(), r));
     long revision = p.configRevision() + 1;
-    if (projects.setConfigRevision(p.orgId(), p.id(), p.configRevision(), revision, clock.instant()) != 1) {
+    if (projects.setConfigRevision(p.orgId(), p.id(), p.configRevision(), revision, clock.instant())
+        != 1) {
       throw new IllegalStateException("project " + p.id() + " changed revision under its lock");
     }
     Map<String, Object> details = new LinkedHashMap<>();
@@ -254,7 +275,8 @@ public class ProjectChanges {
     details.put("change", message.change());
     details.put("description", message.description());
     details.put("scope", scope);
-    audit.record(p.orgId(), author.actor(), "project.config_changed", "project", p.id().toString(), details);
+    audit.record(
+        p.orgId(), author.actor(), "project.config_changed", "project", p.id().toString(), details);
     return new Outcome(true, revision, r.commitName());
   }
 
@@ -264,26 +286,38 @@ public class ProjectChanges {
       Committed c = done.get(i);
       try {
         ObjectId previous = c.result().previous();
-        if (repos.undo(c.orgId(), c.projectId(), ProjectRepos.MAIN, c.result().commit(), previous)) {
+        if (repos.undo(
+            c.orgId(), c.projectId(), ProjectRepos.MAIN, c.result().commit(), previous)) {
           continue;
         }
         // The branch moved on (a generation committed on top): put the old config/ back instead.
         List<TreeEdit> edits =
             previous == null
                 ? List.of(TreeEdit.delete(ProjectConfigFiles.DIR))
-                : repos.treeAt(c.orgId(), c.projectId(), previous, ProjectConfigFiles.DIR)
+                : repos
+                    .treeAt(c.orgId(), c.projectId(), previous, ProjectConfigFiles.DIR)
                     .<List<TreeEdit>>map(t -> List.of(TreeEdit.tree(ProjectConfigFiles.DIR, t)))
                     .orElse(List.of(TreeEdit.delete(ProjectConfigFiles.DIR)));
         repos.commit(
-            c.orgId(), c.projectId(), ProjectRepos.MAIN, null, edits, Ident.HUB,
+            c.orgId(),
+            c.projectId(),
+            ProjectRepos.MAIN,
+            null,
+            edits,
+            Ident.HUB,
             new CommitMessage(
-                    "Revert configuration: the change was not stored", "", Ident.HUB.name(),
-                    Map.of(), "config.reverted")
+                    "Revert configuration: the change was not stored",
+                    "",
+                    Ident.HUB.name(),
+                    Map.of(),
+                    "config.reverted")
                 .format());
       } catch (RuntimeException e) {
         log.error(
             "could not undo configuration commit {} of project {}: {}",
-            c.result().commitName(), c.projectId(), e.toString());
+            c.result().commitName(),
+            c.projectId(),
+            e.toString());
       }
     }
   }

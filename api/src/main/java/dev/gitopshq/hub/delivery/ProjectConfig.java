@@ -99,14 +99,16 @@ public class ProjectConfig {
     return projects.findById(orgId, id).orElseThrow(() -> ApiException.notFound("project " + id));
   }
 
-  private <T> Applied<T> apply(HubPrincipal caller, UUID projectId, java.util.function.Function<ProjectRow, Step<T>> m) {
+  private <T> Applied<T> apply(
+      HubPrincipal caller, UUID projectId, java.util.function.Function<ProjectRow, Step<T>> m) {
     return changes.apply(caller.orgId(), projectId, Author.of(caller), "config", m);
   }
 
   // ---- environments ------------------------------------------------------------------------
 
   /** A project environment with its clusters. */
-  public record Environment(ProjectEnvironmentRow row, List<ProjectEnvironmentClusterRow> clusters) {}
+  public record Environment(
+      ProjectEnvironmentRow row, List<ProjectEnvironmentClusterRow> clusters) {}
 
   @Transactional(readOnly = true)
   public List<Environment> environments(UUID orgId, UUID projectId) {
@@ -117,12 +119,19 @@ public class ProjectConfig {
   private List<Environment> environmentsOf(UUID orgId, UUID projectId) {
     List<ProjectEnvironmentClusterRow> all = environments.clusters(orgId, projectId);
     return environments.list(orgId, projectId).stream()
-        .map(e -> new Environment(e, all.stream().filter(c -> c.environmentId().equals(e.environmentId())).toList()))
+        .map(
+            e ->
+                new Environment(
+                    e,
+                    all.stream().filter(c -> c.environmentId().equals(e.environmentId())).toList()))
         .toList();
   }
 
-  private Optional<ProjectEnvironmentRow> projectEnvironment(UUID orgId, UUID projectId, String name) {
-    return environments.list(orgId, projectId).stream().filter(e -> e.environment().equals(name)).findFirst();
+  private Optional<ProjectEnvironmentRow> projectEnvironment(
+      UUID orgId, UUID projectId, String name) {
+    return environments.list(orgId, projectId).stream()
+        .filter(e -> e.environment().equals(name))
+        .findFirst();
   }
 
   private Optional<ProjectTenantRow> projectTenant(UUID orgId, UUID projectId, String name) {
@@ -130,53 +139,82 @@ public class ProjectConfig {
   }
 
   public Applied<Environment> putEnvironment(
-      HubPrincipal caller, UUID projectId, String name, DeliveryRequests.ProjectEnvironmentPut req) {
+      HubPrincipal caller,
+      UUID projectId,
+      String name,
+      DeliveryRequests.ProjectEnvironmentPut req) {
     UUID orgId = caller.orgId();
-    return apply(caller, projectId, p -> {
-      Checks c = new Checks();
-      Optional<EnvironmentRow> env = orgEnvironments.findByName(orgId, name);
-      if (env.isEmpty()) {
-        c.fail("environment", "no environment '" + name + "' in the organization");
-      }
-      List<ClusterRow> resolved = new ArrayList<>();
-      List<DeliveryRequests.ClusterRef> refs = req.clusters() == null ? List.of() : req.clusters();
-      for (int i = 0; i < refs.size(); i++) {
-        Optional<ClusterRow> cluster = clusters.findByName(orgId, refs.get(i).cluster());
-        if (cluster.isEmpty()) {
-          c.fail("clusters[" + i + "].cluster", "no cluster '" + refs.get(i).cluster() + "' in the organization");
-        } else {
-          resolved.add(cluster.get());
-        }
-      }
-      c.throwIfInvalid();
-      UUID envId = env.get().id();
-      boolean existed = projectEnvironment(orgId, projectId, name).isPresent();
-      environments.upsert(orgId, projectId, envId, req.pattern());
-      environments.deleteClusters(orgId, projectId, envId);
-      for (int i = 0; i < refs.size(); i++) {
-        Map<String, Object> overrides = refs.get(i).overrides() == null ? Map.of() : refs.get(i).overrides();
-        environments.insertCluster(orgId, projectId, envId, resolved.get(i).id(), DeliveryJson.write(overrides));
-      }
-      Environment view =
-          environmentsOf(orgId, projectId).stream().filter(e -> e.row().environment().equals(name)).findFirst().orElseThrow();
-      String clusterNames = String.join(", ", refs.stream().map(DeliveryRequests.ClusterRef::cluster).toList());
-      String description =
-          (existed ? "Update environment " : "Add environment ") + name
-              + (clusterNames.isEmpty() ? " (no clusters)" : " on " + clusterNames);
-      return new Step<>(view, Message.of(description, existed ? "environment.updated" : "environment.added", "environment", name));
-    });
+    return apply(
+        caller,
+        projectId,
+        p -> {
+          Checks c = new Checks();
+          Optional<EnvironmentRow> env = orgEnvironments.findByName(orgId, name);
+          if (env.isEmpty()) {
+            c.fail("environment", "no environment '" + name + "' in the organization");
+          }
+          List<ClusterRow> resolved = new ArrayList<>();
+          List<DeliveryRequests.ClusterRef> refs =
+              req.clusters() == null ? List.of() : req.clusters();
+          for (int i = 0; i < refs.size(); i++) {
+            Optional<ClusterRow> cluster = clusters.findByName(orgId, refs.get(i).cluster());
+            if (cluster.isEmpty()) {
+              c.fail(
+                  "clusters[" + i + "].cluster",
+                  "no cluster '" + refs.get(i).cluster() + "' in the organization");
+            } else {
+              resolved.add(cluster.get());
+            }
+          }
+          c.throwIfInvalid();
+          UUID envId = env.get().id();
+          boolean existed = projectEnvironment(orgId, projectId, name).isPresent();
+          environments.upsert(orgId, projectId, envId, req.pattern());
+          environments.deleteClusters(orgId, projectId, envId);
+          for (int i = 0; i < refs.size(); i++) {
+            Map<String, Object> overrides =
+                refs.get(i).overrides() == null ? Map.of() : refs.get(i).overrides();
+            environments.insertCluster(
+                orgId, projectId, envId, resolved.get(i).id(), DeliveryJson.write(overrides));
+          }
+          Environment view =
+              environmentsOf(orgId, projectId).stream()
+                  .filter(e -> e.row().environment().equals(name))
+                  .findFirst()
+                  .orElseThrow();
+          String clusterNames =
+              String.join(", ", refs.stream().map(DeliveryRequests.ClusterRef::cluster).toList());
+          String description =
+              (existed ? "Update environment " : "Add environment ")
+                  + name
+                  + (clusterNames.isEmpty() ? " (no clusters)" : " on " + clusterNames);
+          return new Step<>(
+              view,
+              Message.of(
+                  description,
+                  existed ? "environment.updated" : "environment.added",
+                  "environment",
+                  name));
+        });
   }
 
   public Applied<Void> deleteEnvironment(HubPrincipal caller, UUID projectId, String name) {
     UUID orgId = caller.orgId();
-    return apply(caller, projectId, p -> {
-      ProjectEnvironmentRow env =
-          projectEnvironment(orgId, projectId, name)
-              .orElseThrow(() -> ApiException.notFound("environment " + name + " of project " + p.name()));
-      variables.deleteForEnvironment(orgId, projectId, env.environmentId());
-      environments.delete(orgId, projectId, env.environmentId());
-      return new Step<>(null, Message.of("Remove environment " + name, "environment.removed", "environment", name));
-    });
+    return apply(
+        caller,
+        projectId,
+        p -> {
+          ProjectEnvironmentRow env =
+              projectEnvironment(orgId, projectId, name)
+                  .orElseThrow(
+                      () ->
+                          ApiException.notFound("environment " + name + " of project " + p.name()));
+          variables.deleteForEnvironment(orgId, projectId, env.environmentId());
+          environments.delete(orgId, projectId, env.environmentId());
+          return new Step<>(
+              null,
+              Message.of("Remove environment " + name, "environment.removed", "environment", name));
+        });
   }
 
   // ---- tenants --------------------------------------------------------------------------------
@@ -189,27 +227,39 @@ public class ProjectConfig {
 
   public Applied<ProjectTenantRow> putTenant(HubPrincipal caller, UUID projectId, String name) {
     UUID orgId = caller.orgId();
-    return apply(caller, projectId, p -> {
-      TenantRow t =
-          orgTenants.findByName(orgId, name)
-              .orElseThrow(() -> ApiException.invalid("tenant", "no tenant '" + name + "' in the organization"));
-      tenants.insert(orgId, projectId, t.id());
-      return new Step<>(
-          projectTenant(orgId, projectId, name).orElseThrow(),
-          Message.of("Add tenant " + name, "tenant.added", "tenant", name));
-    });
+    return apply(
+        caller,
+        projectId,
+        p -> {
+          TenantRow t =
+              orgTenants
+                  .findByName(orgId, name)
+                  .orElseThrow(
+                      () ->
+                          ApiException.invalid(
+                              "tenant", "no tenant '" + name + "' in the organization"));
+          tenants.insert(orgId, projectId, t.id());
+          return new Step<>(
+              projectTenant(orgId, projectId, name).orElseThrow(),
+              Message.of("Add tenant " + name, "tenant.added", "tenant", name));
+        });
   }
 
   public Applied<Void> deleteTenant(HubPrincipal caller, UUID projectId, String name) {
     UUID orgId = caller.orgId();
-    return apply(caller, projectId, p -> {
-      ProjectTenantRow t =
-          projectTenant(orgId, projectId, name)
-              .orElseThrow(() -> ApiException.notFound("tenant " + name + " of project " + p.name()));
-      variables.deleteForTenant(orgId, projectId, t.tenantId());
-      tenants.delete(orgId, projectId, t.tenantId());
-      return new Step<>(null, Message.of("Remove tenant " + name, "tenant.removed", "tenant", name));
-    });
+    return apply(
+        caller,
+        projectId,
+        p -> {
+          ProjectTenantRow t =
+              projectTenant(orgId, projectId, name)
+                  .orElseThrow(
+                      () -> ApiException.notFound("tenant " + name + " of project " + p.name()));
+          variables.deleteForTenant(orgId, projectId, t.tenantId());
+          tenants.delete(orgId, projectId, t.tenantId());
+          return new Step<>(
+              null, Message.of("Remove tenant " + name, "tenant.removed", "tenant", name));
+        });
   }
 
   // ---- workloads ------------------------------------------------------------------------------
@@ -223,17 +273,22 @@ public class ProjectConfig {
   @Transactional(readOnly = true)
   public WorkloadRow workload(UUID orgId, UUID projectId, String name) {
     ProjectRow p = project(orgId, projectId);
-    return workloads.findByName(orgId, projectId, name)
+    return workloads
+        .findByName(orgId, projectId, name)
         .orElseThrow(() -> ApiException.notFound("workload " + name + " of project " + p.name()));
   }
 
   /** The chart version a workload names, or a 400 naming chart / version. */
   private ChartRef chartVersion(UUID orgId, String chart, String version) {
     ChartRow c =
-        charts.findByName(orgId, chart)
-            .orElseThrow(() -> ApiException.invalid("chart", "no chart '" + chart + "' in the organization"));
+        charts
+            .findByName(orgId, chart)
+            .orElseThrow(
+                () ->
+                    ApiException.invalid("chart", "no chart '" + chart + "' in the organization"));
     if (charts.findVersion(orgId, c.id(), version).isEmpty()) {
-      throw ApiException.invalid("version", "chart '" + chart + "' has no version '" + version + "'");
+      throw ApiException.invalid(
+          "version", "chart '" + chart + "' has no version '" + version + "'");
     }
     return new ChartRef(c.id(), chart, version);
   }
@@ -245,72 +300,143 @@ public class ProjectConfig {
       throw ApiException.conflict("the project already has a workload named '" + name + "'");
     }
     if (bindings.findByName(orgId, projectId, name).isPresent()) {
-      throw ApiException.conflict("the project already has a binding named '" + name + "' (workloads and bindings share names)");
+      throw ApiException.conflict(
+          "the project already has a binding named '"
+              + name
+              + "' (workloads and bindings share names)");
     }
   }
 
-  public Applied<WorkloadRow> createWorkload(HubPrincipal caller, UUID projectId, DeliveryRequests.WorkloadWrite req) {
+  public Applied<WorkloadRow> createWorkload(
+      HubPrincipal caller, UUID projectId, DeliveryRequests.WorkloadWrite req) {
     UUID orgId = caller.orgId();
-    return apply(caller, projectId, p -> {
-      nameIsFree(orgId, projectId, req.name());
-      ChartRef chart = chartVersion(orgId, req.chart(), req.version());
-      Instant now = clock.instant();
-      workloads.insert(
-          new WorkloadRow(
-              UUID.randomUUID(), orgId, projectId, req.name(), chart.id(), chart.name(), chart.version(), null,
-              DeliveryJson.write(req.values() == null ? Map.of() : req.values()), req.tagPath(), now, now));
-      return new Step<>(
-          workloads.findByName(orgId, projectId, req.name()).orElseThrow(),
-          Message.of("Create workload " + req.name() + " from chart " + chart.name() + " " + chart.version(),
-              "workload.created", "service", req.name()));
-    });
+    return apply(
+        caller,
+        projectId,
+        p -> {
+          nameIsFree(orgId, projectId, req.name());
+          ChartRef chart = chartVersion(orgId, req.chart(), req.version());
+          Instant now = clock.instant();
+          workloads.insert(
+              new WorkloadRow(
+                  UUID.randomUUID(),
+                  orgId,
+                  projectId,
+                  req.name(),
+                  chart.id(),
+                  chart.name(),
+                  chart.version(),
+                  null,
+                  DeliveryJson.write(req.values() == null ? Map.of() : req.values()),
+                  req.tagPath(),
+                  now,
+                  now));
+          return new Step<>(
+              workloads.findByName(orgId, projectId, req.name()).orElseThrow(),
+              Message.of(
+                  "Create workload "
+                      + req.name()
+                      + " from chart "
+                      + chart.name()
+                      + " "
+                      + chart.version(),
+                  "workload.created",
+                  "service",
+                  req.name()));
+        });
   }
 
   public Applied<WorkloadRow> updateWorkload(
       HubPrincipal caller, UUID projectId, String name, DeliveryRequests.WorkloadWrite req) {
     UUID orgId = caller.orgId();
-    return apply(caller, projectId, p -> {
-      WorkloadRow w =
-          workloads.findByName(orgId, projectId, name)
-              .orElseThrow(() -> ApiException.notFound("workload " + name + " of project " + p.name()));
-      ChartRef chart = chartVersion(orgId, req.chart(), req.version());
-      workloads.update(
-          orgId, w.id(), chart.id(), chart.version(),
-          DeliveryJson.write(req.values() == null ? Map.of() : req.values()), req.tagPath(), clock.instant());
-      return new Step<>(
-          workloads.findByName(orgId, projectId, name).orElseThrow(),
-          Message.of("Update workload " + name + " (chart " + chart.name() + " " + chart.version() + ")",
-              "workload.updated", "service", name));
-    });
+    return apply(
+        caller,
+        projectId,
+        p -> {
+          WorkloadRow w =
+              workloads
+                  .findByName(orgId, projectId, name)
+                  .orElseThrow(
+                      () -> ApiException.notFound("workload " + name + " of project " + p.name()));
+          ChartRef chart = chartVersion(orgId, req.chart(), req.version());
+          workloads.update(
+              orgId,
+              w.id(),
+              chart.id(),
+              chart.version(),
+              DeliveryJson.write(req.values() == null ? Map.of() : req.values()),
+              req.tagPath(),
+              clock.instant());
+          return new Step<>(
+              workloads.findByName(orgId, projectId, name).orElseThrow(),
+              Message.of(
+                  "Update workload "
+                      + name
+                      + " (chart "
+                      + chart.name()
+                      + " "
+                      + chart.version()
+                      + ")",
+                  "workload.updated",
+                  "service",
+                  name));
+        });
   }
 
   public Applied<Void> deleteWorkload(HubPrincipal caller, UUID projectId, String name) {
     UUID orgId = caller.orgId();
-    return apply(caller, projectId, p -> {
-      WorkloadRow w =
-          workloads.findByName(orgId, projectId, name)
-              .orElseThrow(() -> ApiException.notFound("workload " + name + " of project " + p.name()));
-      workloads.delete(orgId, w.id());
-      return new Step<>(null, Message.of("Delete workload " + name, "workload.deleted", "service", name));
-    });
+    return apply(
+        caller,
+        projectId,
+        p -> {
+          WorkloadRow w =
+              workloads
+                  .findByName(orgId, projectId, name)
+                  .orElseThrow(
+                      () -> ApiException.notFound("workload " + name + " of project " + p.name()));
+          workloads.delete(orgId, w.id());
+          return new Step<>(
+              null, Message.of("Delete workload " + name, "workload.deleted", "service", name));
+        });
   }
 
   /**
    * Sets a workload's image tag at its image tag path in its default values (the image-update
    * webhook), as the given author.
    */
-  public Applied<WorkloadRow> setImageTag(UUID orgId, UUID projectId, String workload, String tag, Author author) {
-    return changes.apply(orgId, projectId, author, "webhook", p -> {
-      WorkloadRow w =
-          workloads.findByName(orgId, projectId, workload)
-              .orElseThrow(() -> ApiException.notFound("workload " + workload + " of project " + p.name()));
-      Map<String, Object> values = w.valueMap();
-      setPath(values, w.imageTagPath(), tag);
-      workloads.update(orgId, w.id(), w.chartId(), w.chartVersion(), DeliveryJson.write(values), w.imageTagPath(), clock.instant());
-      return new Step<>(
-          workloads.findByName(orgId, projectId, workload).orElseThrow(),
-          Message.of("Set image tag of " + workload + " to " + tag, "workload.image_updated", "service", workload));
-    });
+  public Applied<WorkloadRow> setImageTag(
+      UUID orgId, UUID projectId, String workload, String tag, Author author) {
+    return changes.apply(
+        orgId,
+        projectId,
+        author,
+        "webhook",
+        p -> {
+          WorkloadRow w =
+              workloads
+                  .findByName(orgId, projectId, workload)
+                  .orElseThrow(
+                      () ->
+                          ApiException.notFound(
+                              "workload " + workload + " of project " + p.name()));
+          Map<String, Object> values = w.valueMap();
+          setPath(values, w.imageTagPath(), tag);
+          workloads.update(
+              orgId,
+              w.id(),
+              w.chartId(),
+              w.chartVersion(),
+              DeliveryJson.write(values),
+              w.imageTagPath(),
+              clock.instant());
+          return new Step<>(
+              workloads.findByName(orgId, projectId, workload).orElseThrow(),
+              Message.of(
+                  "Set image tag of " + workload + " to " + tag,
+                  "workload.image_updated",
+                  "service",
+                  workload));
+        });
   }
 
   /** Sets a dotted path in nested values, creating the objects on the way. */
@@ -325,15 +451,19 @@ public class ProjectConfig {
         at.put(keys[i], next);
       } else if (!(next instanceof Map)) {
         throw ApiException.conflict(
-            "the values at '" + String.join(".", java.util.Arrays.copyOf(keys, i + 1))
-                + "' are not an object, so " + path + " cannot be set");
+            "the values at '"
+                + String.join(".", java.util.Arrays.copyOf(keys, i + 1))
+                + "' are not an object, so "
+                + path
+                + " cannot be set");
       }
       at = (Map<String, Object>) next;
     }
     at.put(keys[keys.length - 1], value);
   }
 
-  // ---- tenant-environment values -----------------------------------------------------------------
+  // ---- tenant-environment values
+  // -----------------------------------------------------------------
 
   @Transactional(readOnly = true)
   public List<TenantValuesRow> values(UUID orgId, UUID projectId) {
@@ -347,8 +477,10 @@ public class ProjectConfig {
   private ValuesKey valuesKey(ProjectRow p, String workload, String tenant, String environment) {
     UUID orgId = p.orgId();
     WorkloadRow w =
-        workloads.findByName(orgId, p.id(), workload)
-            .orElseThrow(() -> ApiException.notFound("workload " + workload + " of project " + p.name()));
+        workloads
+            .findByName(orgId, p.id(), workload)
+            .orElseThrow(
+                () -> ApiException.notFound("workload " + workload + " of project " + p.name()));
     Checks c = new Checks();
     Optional<ProjectTenantRow> t = projectTenant(orgId, p.id(), tenant);
     if (t.isEmpty()) {
@@ -356,45 +488,89 @@ public class ProjectConfig {
     }
     Optional<ProjectEnvironmentRow> e = projectEnvironment(orgId, p.id(), environment);
     if (e.isEmpty()) {
-      c.fail("environment", "environment '" + environment + "' is not an environment of project " + p.name());
+      c.fail(
+          "environment",
+          "environment '" + environment + "' is not an environment of project " + p.name());
     }
     c.throwIfInvalid();
     return new ValuesKey(w, t.get().tenantId(), e.get().environmentId());
   }
 
   @Transactional(readOnly = true)
-  public TenantValuesRow values(UUID orgId, UUID projectId, String workload, String tenant, String environment) {
+  public TenantValuesRow values(
+      UUID orgId, UUID projectId, String workload, String tenant, String environment) {
     ValuesKey k = valuesKey(project(orgId, projectId), workload, tenant, environment);
-    return workloads.findValues(orgId, k.workload().id(), k.tenantId(), k.environmentId())
-        .orElseThrow(() -> ApiException.notFound("values of " + workload + " for " + tenant + " in " + environment));
+    return workloads
+        .findValues(orgId, k.workload().id(), k.tenantId(), k.environmentId())
+        .orElseThrow(
+            () ->
+                ApiException.notFound(
+                    "values of " + workload + " for " + tenant + " in " + environment));
   }
 
   public Applied<TenantValuesRow> putValues(
-      HubPrincipal caller, UUID projectId, String workload, String tenant, String environment, Map<String, Object> values) {
+      HubPrincipal caller,
+      UUID projectId,
+      String workload,
+      String tenant,
+      String environment,
+      Map<String, Object> values) {
     UUID orgId = caller.orgId();
-    return apply(caller, projectId, p -> {
-      ValuesKey k = valuesKey(p, workload, tenant, environment);
-      workloads.upsertValues(
-          orgId, projectId, k.workload().id(), k.tenantId(), k.environmentId(), DeliveryJson.write(values),
-          caller.id(), clock.instant());
-      return new Step<>(
-          workloads.findValues(orgId, k.workload().id(), k.tenantId(), k.environmentId()).orElseThrow(),
-          Message.of("Set values of " + workload + " for " + tenant + " in " + environment, "values.updated",
-              "environment", environment, "tenant", tenant, "service", workload));
-    });
+    return apply(
+        caller,
+        projectId,
+        p -> {
+          ValuesKey k = valuesKey(p, workload, tenant, environment);
+          workloads.upsertValues(
+              orgId,
+              projectId,
+              k.workload().id(),
+              k.tenantId(),
+              k.environmentId(),
+              DeliveryJson.write(values),
+              caller.id(),
+              clock.instant());
+          return new Step<>(
+              workloads
+                  .findValues(orgId, k.workload().id(), k.tenantId(), k.environmentId())
+                  .orElseThrow(),
+              Message.of(
+                  "Set values of " + workload + " for " + tenant + " in " + environment,
+                  "values.updated",
+                  "environment",
+                  environment,
+                  "tenant",
+                  tenant,
+                  "service",
+                  workload));
+        });
   }
 
-  public Applied<Void> deleteValues(HubPrincipal caller, UUID projectId, String workload, String tenant, String environment) {
+  public Applied<Void> deleteValues(
+      HubPrincipal caller, UUID projectId, String workload, String tenant, String environment) {
     UUID orgId = caller.orgId();
-    return apply(caller, projectId, p -> {
-      ValuesKey k = valuesKey(p, workload, tenant, environment);
-      if (workloads.deleteValues(orgId, k.workload().id(), k.tenantId(), k.environmentId()) == 0) {
-        throw ApiException.notFound("values of " + workload + " for " + tenant + " in " + environment);
-      }
-      return new Step<>(null,
-          Message.of("Remove values of " + workload + " for " + tenant + " in " + environment, "values.removed",
-              "environment", environment, "tenant", tenant, "service", workload));
-    });
+    return apply(
+        caller,
+        projectId,
+        p -> {
+          ValuesKey k = valuesKey(p, workload, tenant, environment);
+          if (workloads.deleteValues(orgId, k.workload().id(), k.tenantId(), k.environmentId())
+              == 0) {
+            throw ApiException.notFound(
+                "values of " + workload + " for " + tenant + " in " + environment);
+          }
+          return new Step<>(
+              null,
+              Message.of(
+                  "Remove values of " + workload + " for " + tenant + " in " + environment,
+                  "values.removed",
+                  "environment",
+                  environment,
+                  "tenant",
+                  tenant,
+                  "service",
+                  workload));
+        });
   }
 
   // ---- variables --------------------------------------------------------------------------------
@@ -405,16 +581,20 @@ public class ProjectConfig {
     return variables.listProject(orgId, projectId);
   }
 
-  private record VariableKey(String scope, UUID environmentId, UUID tenantId, String service, String describe) {}
+  private record VariableKey(
+      String scope, UUID environmentId, UUID tenantId, String service, String describe) {}
 
-  private VariableKey variableKey(ProjectRow p, String scope, String environment, String tenant, String service) {
+  private VariableKey variableKey(
+      ProjectRow p, String scope, String environment, String tenant, String service) {
     Checks c = new Checks();
     UUID envId = null;
     UUID tenantId = null;
     if (environment != null) {
       Optional<ProjectEnvironmentRow> e = projectEnvironment(p.orgId(), p.id(), environment);
       if (e.isEmpty()) {
-        c.fail("environment", "environment '" + environment + "' is not an environment of project " + p.name());
+        c.fail(
+            "environment",
+            "environment '" + environment + "' is not an environment of project " + p.name());
       } else {
         envId = e.get().environmentId();
       }
@@ -438,39 +618,83 @@ public class ProjectConfig {
     return new VariableKey(scope, envId, tenantId, service, describe);
   }
 
-  public Applied<VariableRow> putVariable(HubPrincipal caller, UUID projectId, DeliveryRequests.ProjectVariablePut req) {
+  public Applied<VariableRow> putVariable(
+      HubPrincipal caller, UUID projectId, DeliveryRequests.ProjectVariablePut req) {
     UUID orgId = caller.orgId();
-    return apply(caller, projectId, p -> {
-      VariableKey k = variableKey(p, req.scope(), req.environment(), req.tenant(), req.service());
-      variables.upsert(
-          UUID.randomUUID(), orgId, k.scope(), projectId, k.environmentId(), k.tenantId(), k.service(), req.key(),
-          req.value(), caller.id(), clock.instant());
-      VariableRow row =
-          variables.listProject(orgId, projectId).stream()
-              .filter(v -> v.scope().equals(k.scope()) && v.key().equals(req.key())
-                  && java.util.Objects.equals(v.environmentId(), k.environmentId())
-                  && java.util.Objects.equals(v.tenantId(), k.tenantId())
-                  && java.util.Objects.equals(v.service(), k.service()))
-              .findFirst()
-              .orElseThrow();
-      return new Step<>(row,
-          Message.of("Set variable " + req.key() + k.describe(), "variable.set",
-              "environment", req.environment(), "tenant", req.tenant(), "service", req.service()));
-    });
+    return apply(
+        caller,
+        projectId,
+        p -> {
+          VariableKey k =
+              variableKey(p, req.scope(), req.environment(), req.tenant(), req.service());
+          variables.upsert(
+              UUID.randomUUID(),
+              orgId,
+              k.scope(),
+              projectId,
+              k.environmentId(),
+              k.tenantId(),
+              k.service(),
+              req.key(),
+              req.value(),
+              caller.id(),
+              clock.instant());
+          VariableRow row =
+              variables.listProject(orgId, projectId).stream()
+                  .filter(
+                      v ->
+                          v.scope().equals(k.scope())
+                              && v.key().equals(req.key())
+                              && java.util.Objects.equals(v.environmentId(), k.environmentId())
+                              && java.util.Objects.equals(v.tenantId(), k.tenantId())
+                              && java.util.Objects.equals(v.service(), k.service()))
+                  .findFirst()
+                  .orElseThrow();
+          return new Step<>(
+              row,
+              Message.of(
+                  "Set variable " + req.key() + k.describe(),
+                  "variable.set",
+                  "environment",
+                  req.environment(),
+                  "tenant",
+                  req.tenant(),
+                  "service",
+                  req.service()));
+        });
   }
 
   public Applied<Void> deleteVariable(
-      HubPrincipal caller, UUID projectId, String scope, String environment, String tenant, String service, String key) {
+      HubPrincipal caller,
+      UUID projectId,
+      String scope,
+      String environment,
+      String tenant,
+      String service,
+      String key) {
     UUID orgId = caller.orgId();
-    return apply(caller, projectId, p -> {
-      VariableKey k = variableKey(p, scope, environment, tenant, service);
-      if (variables.delete(orgId, k.scope(), projectId, k.environmentId(), k.tenantId(), k.service(), key) == 0) {
-        throw ApiException.notFound("variable " + key + k.describe());
-      }
-      return new Step<>(null,
-          Message.of("Remove variable " + key + k.describe(), "variable.removed",
-              "environment", environment, "tenant", tenant, "service", service));
-    });
+    return apply(
+        caller,
+        projectId,
+        p -> {
+          VariableKey k = variableKey(p, scope, environment, tenant, service);
+          if (variables.delete(
+                  orgId, k.scope(), projectId, k.environmentId(), k.tenantId(), k.service(), key)
+              == 0) {
+            throw ApiException.notFound("variable " + key + k.describe());
+          }
+          return new Step<>(
+              null,
+              Message.of(
+                  "Remove variable " + key + k.describe(),
+                  "variable.removed",
+                  "environment",
+                  environment,
+                  "tenant",
+                  tenant,
+                  "service",
+                  service));
+        });
   }
 
   // ---- bindings ---------------------------------------------------------------------------------
@@ -496,12 +720,15 @@ public class ProjectConfig {
   private List<Binding> bindingsOf(UUID orgId, UUID projectId) {
     List<BindingTargetRow> targets = bindings.targets(orgId, projectId);
     return bindings.list(orgId, projectId).stream()
-        .map(b -> new Binding(b, targets.stream().filter(t -> t.bindingId().equals(b.id())).toList()))
+        .map(
+            b ->
+                new Binding(b, targets.stream().filter(t -> t.bindingId().equals(b.id())).toList()))
         .toList();
   }
 
   /** Resolves a binding body's source and targets, or a 400 naming each bad field. */
-  private record Resolved(SourceKind kind, SourceRow source, List<UUID[]> targets, String overlays) {}
+  private record Resolved(
+      SourceKind kind, SourceRow source, List<UUID[]> targets, String overlays) {}
 
   private Resolved resolve(ProjectRow p, DeliveryRequests.BindingWrite req) {
     UUID orgId = p.orgId();
@@ -521,17 +748,21 @@ public class ProjectConfig {
       UUID t = tenantIds.get(refs.get(i).tenant());
       UUID e = envIds.get(refs.get(i).environment());
       if (t == null) {
-        c.fail("targets[" + i + "].tenant", "'" + refs.get(i).tenant() + "' is not a tenant of project " + p.name());
+        c.fail(
+            "targets[" + i + "].tenant",
+            "'" + refs.get(i).tenant() + "' is not a tenant of project " + p.name());
       }
       if (e == null) {
-        c.fail("targets[" + i + "].environment",
+        c.fail(
+            "targets[" + i + "].environment",
             "'" + refs.get(i).environment() + "' is not an environment of project " + p.name());
       }
       targets.add(new UUID[] {t, e});
     }
     c.throwIfInvalid();
     List<Map<String, Object>> overlays = new ArrayList<>();
-    for (DeliveryRequests.OverlayRef o : req.overlays() == null ? List.<DeliveryRequests.OverlayRef>of() : req.overlays()) {
+    for (DeliveryRequests.OverlayRef o :
+        req.overlays() == null ? List.<DeliveryRequests.OverlayRef>of() : req.overlays()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("kind", o.kind());
       m.put("name", o.name() == null || o.name().isEmpty() ? null : o.name());
@@ -549,48 +780,87 @@ public class ProjectConfig {
   }
 
   private static String label(Resolved r, String name) {
-    return (r.kind() == SourceKind.KUSTOMIZE ? "Kustomize binding " : "manifest binding ") + name
-        + " of " + r.kind().label() + " " + r.source().name();
+    return (r.kind() == SourceKind.KUSTOMIZE ? "Kustomize binding " : "manifest binding ")
+        + name
+        + " of "
+        + r.kind().label()
+        + " "
+        + r.source().name();
   }
 
-  public Applied<Binding> createBinding(HubPrincipal caller, UUID projectId, DeliveryRequests.BindingWrite req) {
+  public Applied<Binding> createBinding(
+      HubPrincipal caller, UUID projectId, DeliveryRequests.BindingWrite req) {
     UUID orgId = caller.orgId();
-    return apply(caller, projectId, p -> {
-      nameIsFree(orgId, projectId, req.name());
-      Resolved r = resolve(p, req);
-      Instant now = clock.instant();
-      UUID id = UUID.randomUUID();
-      bindings.insert(new BindingRow(id, orgId, projectId, req.name(), req.kind(), r.source().id(), null, r.overlays(), now, now));
-      writeTargets(orgId, projectId, id, r.targets());
-      return new Step<>(
-          bindingsOf(orgId, projectId).stream().filter(b -> b.row().id().equals(id)).findFirst().orElseThrow(),
-          Message.of("Create " + label(r, req.name()), "binding.created", "service", req.name()));
-    });
+    return apply(
+        caller,
+        projectId,
+        p -> {
+          nameIsFree(orgId, projectId, req.name());
+          Resolved r = resolve(p, req);
+          Instant now = clock.instant();
+          UUID id = UUID.randomUUID();
+          bindings.insert(
+              new BindingRow(
+                  id,
+                  orgId,
+                  projectId,
+                  req.name(),
+                  req.kind(),
+                  r.source().id(),
+                  null,
+                  r.overlays(),
+                  now,
+                  now));
+          writeTargets(orgId, projectId, id, r.targets());
+          return new Step<>(
+              bindingsOf(orgId, projectId).stream()
+                  .filter(b -> b.row().id().equals(id))
+                  .findFirst()
+                  .orElseThrow(),
+              Message.of(
+                  "Create " + label(r, req.name()), "binding.created", "service", req.name()));
+        });
   }
 
-  public Applied<Binding> updateBinding(HubPrincipal caller, UUID projectId, String name, DeliveryRequests.BindingWrite req) {
+  public Applied<Binding> updateBinding(
+      HubPrincipal caller, UUID projectId, String name, DeliveryRequests.BindingWrite req) {
     UUID orgId = caller.orgId();
-    return apply(caller, projectId, p -> {
-      BindingRow b =
-          bindings.findByName(orgId, projectId, name)
-              .orElseThrow(() -> ApiException.notFound("binding " + name + " of project " + p.name()));
-      Resolved r = resolve(p, req);
-      bindings.update(orgId, b.id(), req.kind(), r.source().id(), r.overlays(), clock.instant());
-      writeTargets(orgId, projectId, b.id(), r.targets());
-      return new Step<>(
-          bindingsOf(orgId, projectId).stream().filter(x -> x.row().id().equals(b.id())).findFirst().orElseThrow(),
-          Message.of("Update " + label(r, name), "binding.updated", "service", name));
-    });
+    return apply(
+        caller,
+        projectId,
+        p -> {
+          BindingRow b =
+              bindings
+                  .findByName(orgId, projectId, name)
+                  .orElseThrow(
+                      () -> ApiException.notFound("binding " + name + " of project " + p.name()));
+          Resolved r = resolve(p, req);
+          bindings.update(
+              orgId, b.id(), req.kind(), r.source().id(), r.overlays(), clock.instant());
+          writeTargets(orgId, projectId, b.id(), r.targets());
+          return new Step<>(
+              bindingsOf(orgId, projectId).stream()
+                  .filter(x -> x.row().id().equals(b.id()))
+                  .findFirst()
+                  .orElseThrow(),
+              Message.of("Update " + label(r, name), "binding.updated", "service", name));
+        });
   }
 
   public Applied<Void> deleteBinding(HubPrincipal caller, UUID projectId, String name) {
     UUID orgId = caller.orgId();
-    return apply(caller, projectId, p -> {
-      BindingRow b =
-          bindings.findByName(orgId, projectId, name)
-              .orElseThrow(() -> ApiException.notFound("binding " + name + " of project " + p.name()));
-      bindings.delete(orgId, b.id());
-      return new Step<>(null, Message.of("Delete binding " + name, "binding.deleted", "service", name));
-    });
+    return apply(
+        caller,
+        projectId,
+        p -> {
+          BindingRow b =
+              bindings
+                  .findByName(orgId, projectId, name)
+                  .orElseThrow(
+                      () -> ApiException.notFound("binding " + name + " of project " + p.name()));
+          bindings.delete(orgId, b.id());
+          return new Step<>(
+              null, Message.of("Delete binding " + name, "binding.deleted", "service", name));
+        });
   }
 }

@@ -28,8 +28,8 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * A project's configuration under {@code /api/v2/projects/{id}}: environments, tenants,
- * workloads, tenant-environment values, variables and bindings. Reads need projects:read, changes
+ * A project's configuration under {@code /api/v2/projects/{id}}: environments, tenants, workloads,
+ * tenant-environment values, variables and bindings. Reads need projects:read, changes
  * projects:write; every change answers with {@code changed}, {@code revision} and {@code commit}.
  */
 @RestController
@@ -57,16 +57,19 @@ public class ProjectConfigController {
   @GetMapping("/environments")
   Items<ProjectEnvironmentView> environments(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
-    return new Items<>(config.environments(caller.orgId(), id).stream().map(ProjectEnvironmentView::of).toList());
+    return new Items<>(
+        config.environments(caller.orgId(), id).stream().map(ProjectEnvironmentView::of).toList());
   }
 
   @PutMapping("/environments/{env}")
   Changed<ProjectEnvironmentView> putEnvironment(
-      @PathVariable UUID id, @PathVariable String env,
+      @PathVariable UUID id,
+      @PathVariable String env,
       @RequestBody(required = false) DeliveryRequests.ProjectEnvironmentPut req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     label("environment", env);
-    DeliveryRequests.ProjectEnvironmentPut r = req == null ? new DeliveryRequests.ProjectEnvironmentPut(null, null) : req;
+    DeliveryRequests.ProjectEnvironmentPut r =
+        req == null ? new DeliveryRequests.ProjectEnvironmentPut(null, null) : req;
     r.validate();
     var a = config.putEnvironment(caller, id, env, r);
     return Changed.of(a, ProjectEnvironmentView.of(a.value()));
@@ -83,7 +86,8 @@ public class ProjectConfigController {
   @GetMapping("/tenants")
   Items<ProjectTenantView> tenants(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
-    return new Items<>(config.tenants(caller.orgId(), id).stream().map(ProjectTenantView::of).toList());
+    return new Items<>(
+        config.tenants(caller.orgId(), id).stream().map(ProjectTenantView::of).toList());
   }
 
   @PutMapping("/tenants/{tenant}")
@@ -105,7 +109,8 @@ public class ProjectConfigController {
   @GetMapping("/workloads")
   Items<WorkloadView> workloads(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
-    return new Items<>(config.workloads(caller.orgId(), id).stream().map(WorkloadView::of).toList());
+    return new Items<>(
+        config.workloads(caller.orgId(), id).stream().map(WorkloadView::of).toList());
   }
 
   @PostMapping("/workloads")
@@ -126,7 +131,8 @@ public class ProjectConfigController {
 
   @PutMapping("/workloads/{name}")
   Changed<WorkloadView> updateWorkload(
-      @PathVariable UUID id, @PathVariable String name,
+      @PathVariable UUID id,
+      @PathVariable String name,
       @RequestBody(required = false) DeliveryRequests.WorkloadWrite req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     body(req).validate(name);
@@ -140,7 +146,8 @@ public class ProjectConfigController {
     return Outcome.of(config.deleteWorkload(caller, id, name));
   }
 
-  // ---- tenant-environment values -----------------------------------------------------------------
+  // ---- tenant-environment values
+  // -----------------------------------------------------------------
 
   @GetMapping("/values")
   Items<ValuesView> allValues(@PathVariable UUID id) {
@@ -150,7 +157,9 @@ public class ProjectConfigController {
 
   @GetMapping("/values/{workload}/{tenant}/{environment}")
   ValuesView values(
-      @PathVariable UUID id, @PathVariable String workload, @PathVariable String tenant,
+      @PathVariable UUID id,
+      @PathVariable String workload,
+      @PathVariable String tenant,
       @PathVariable String environment) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
     return ValuesView.of(config.values(caller.orgId(), id, workload, tenant, environment));
@@ -158,8 +167,11 @@ public class ProjectConfigController {
 
   @PutMapping("/values/{workload}/{tenant}/{environment}")
   Changed<ValuesView> putValues(
-      @PathVariable UUID id, @PathVariable String workload, @PathVariable String tenant,
-      @PathVariable String environment, @RequestBody(required = false) DeliveryRequests.ValuesPut req) {
+      @PathVariable UUID id,
+      @PathVariable String workload,
+      @PathVariable String tenant,
+      @PathVariable String environment,
+      @RequestBody(required = false) DeliveryRequests.ValuesPut req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     body(req).validate();
     var a = config.putValues(caller, id, workload, tenant, environment, req.values());
@@ -168,7 +180,9 @@ public class ProjectConfigController {
 
   @DeleteMapping("/values/{workload}/{tenant}/{environment}")
   Outcome deleteValues(
-      @PathVariable UUID id, @PathVariable String workload, @PathVariable String tenant,
+      @PathVariable UUID id,
+      @PathVariable String workload,
+      @PathVariable String tenant,
       @PathVariable String environment) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     return Outcome.of(config.deleteValues(caller, id, workload, tenant, environment));
@@ -179,12 +193,14 @@ public class ProjectConfigController {
   @GetMapping("/variables")
   Items<VariableView> variables(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
-    return new Items<>(config.variables(caller.orgId(), id).stream().map(VariableView::of).toList());
+    return new Items<>(
+        config.variables(caller.orgId(), id).stream().map(VariableView::of).toList());
   }
 
   @PutMapping("/variables")
   Changed<VariableView> putVariable(
-      @PathVariable UUID id, @RequestBody(required = false) DeliveryRequests.ProjectVariablePut req) {
+      @PathVariable UUID id,
+      @RequestBody(required = false) DeliveryRequests.ProjectVariablePut req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     body(req).validate();
     var a = config.putVariable(caller, id, req);
@@ -233,7 +249,8 @@ public class ProjectConfigController {
 
   @PutMapping("/bindings/{name}")
   Changed<BindingView> updateBinding(
-      @PathVariable UUID id, @PathVariable String name,
+      @PathVariable UUID id,
+      @PathVariable String name,
       @RequestBody(required = false) DeliveryRequests.BindingWrite req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     body(req).validate(name);

@@ -25,8 +25,8 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code /api/v2/projects}: projects with their hosted repository, their configuration history
- * and snapshot, and the image-update webhook secret.
+ * {@code /api/v2/projects}: projects with their hosted repository, their configuration history and
+ * snapshot, and the image-update webhook secret.
  */
 @RestController
 @RequestMapping("/api/v2/projects")
@@ -39,9 +39,16 @@ public class ProjectController {
 
   ProjectView view(ProjectRow p) {
     return new ProjectView(
-        p.id(), p.name(), p.description(), p.configRevision(), p.generatedRevision(),
-        new Repository(projects.cloneUrl(p.orgId(), p.name()), ProjectRepos.MAIN), p.hasWebhookSecret(),
-        p.createdBy(), p.createdAt(), p.updatedAt());
+        p.id(),
+        p.name(),
+        p.description(),
+        p.configRevision(),
+        p.generatedRevision(),
+        new Repository(projects.cloneUrl(p.orgId(), p.name()), ProjectRepos.MAIN),
+        p.hasWebhookSecret(),
+        p.createdBy(),
+        p.createdAt(),
+        p.updatedAt());
   }
 
   @PostMapping
@@ -69,7 +76,8 @@ public class ProjectController {
   }
 
   @PatchMapping("/{id}")
-  ProjectView update(@PathVariable UUID id, @RequestBody(required = false) DeliveryRequests.ProjectUpdate req) {
+  ProjectView update(
+      @PathVariable UUID id, @RequestBody(required = false) DeliveryRequests.ProjectUpdate req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     if (req == null) {
       throw ApiException.invalid("body", "must be a JSON object");
@@ -86,7 +94,8 @@ public class ProjectController {
   }
 
   @GetMapping("/{id}/commits")
-  Items<ProjectService.CommitView> commits(@PathVariable UUID id, @RequestParam(defaultValue = "50") int limit) {
+  Items<ProjectService.CommitView> commits(
+      @PathVariable UUID id, @RequestParam(defaultValue = "50") int limit) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
     if (limit < 1 || limit > 500) {
       throw ApiException.invalid("limit", "must be between 1 and 500");
@@ -108,6 +117,7 @@ public class ProjectController {
   @ResponseStatus(HttpStatus.CREATED)
   Secret webhookSecret(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_ADMIN);
-    return new Secret(projects.newWebhookSecret(caller, id), ImageUpdateWebhook.SIGNATURE_HEADER, "sha256");
+    return new Secret(
+        projects.newWebhookSecret(caller, id), ImageUpdateWebhook.SIGNATURE_HEADER, "sha256");
   }
 }

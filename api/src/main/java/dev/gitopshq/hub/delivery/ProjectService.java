@@ -30,7 +30,10 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
-/** Projects: create (with their hosted repository), read, describe, delete; history; webhook secrets. */
+/**
+ * Projects: create (with their hosted repository), read, describe, delete; history; webhook
+ * secrets.
+ */
 @Service
 public class ProjectService {
   private static final Logger log = LoggerFactory.getLogger(ProjectService.class);
@@ -70,7 +73,9 @@ public class ProjectService {
     this.clock = clock;
   }
 
-  /** The context a project's webhook secret is sealed under: it opens only in that project's row. */
+  /**
+   * The context a project's webhook secret is sealed under: it opens only in that project's row.
+   */
   static String secretContext(UUID projectId) {
     return "project-webhook:" + projectId;
   }
@@ -88,15 +93,28 @@ public class ProjectService {
           }
           Instant now = clock.instant();
           ProjectRow row =
-              new ProjectRow(id, orgId, req.name(), req.description() == null ? "" : req.description(), 0, 0,
-                  false, caller.id(), now, now);
+              new ProjectRow(
+                  id,
+                  orgId,
+                  req.name(),
+                  req.description() == null ? "" : req.description(),
+                  0,
+                  0,
+                  false,
+                  caller.id(),
+                  now,
+                  now);
           try {
             projects.insert(row);
           } catch (DuplicateKeyException e) {
             throw ApiException.conflict("a project named '" + req.name() + "' already exists");
           }
           audit.record(
-              orgId, caller.actor(), "project.created", "project", id.toString(),
+              orgId,
+              caller.actor(),
+              "project.created",
+              "project",
+              id.toString(),
               Map.of("name", row.name(), "description", row.description()));
           return row;
         });
@@ -118,8 +136,13 @@ public class ProjectService {
     ProjectRow p = get(caller.orgId(), id);
     projects.setDescription(caller.orgId(), id, description, clock.instant());
     audit.record(
-        caller.orgId(), caller.actor(), "project.updated", "project", id.toString(),
-        Map.of("name", p.name(), "description", Map.of("from", p.description(), "to", description)));
+        caller.orgId(),
+        caller.actor(),
+        "project.updated",
+        "project",
+        id.toString(),
+        Map.of(
+            "name", p.name(), "description", Map.of("from", p.description(), "to", description)));
     return get(caller.orgId(), id);
   }
 
@@ -129,17 +152,28 @@ public class ProjectService {
     ProjectRow p =
         tx.execute(
             status -> {
-              ProjectRow row = projects.lock(orgId, id).orElseThrow(() -> ApiException.notFound("project " + id));
+              ProjectRow row =
+                  projects
+                      .lock(orgId, id)
+                      .orElseThrow(() -> ApiException.notFound("project " + id));
               projects.delete(orgId, id);
               audit.record(
-                  orgId, caller.actor(), "project.deleted", "project", id.toString(),
+                  orgId,
+                  caller.actor(),
+                  "project.deleted",
+                  "project",
+                  id.toString(),
                   Map.of("name", row.name(), "configRevision", row.configRevision()));
               return row;
             });
     try {
       repos.delete(orgId, id);
     } catch (RuntimeException e) {
-      log.warn("project {} ({}) is deleted but its repository could not be removed: {}", p.name(), id, e.toString());
+      log.warn(
+          "project {} ({}) is deleted but its repository could not be removed: {}",
+          p.name(),
+          id,
+          e.toString());
     }
   }
 
@@ -165,7 +199,9 @@ public class ProjectService {
 
   public List<CommitView> commits(UUID orgId, UUID id, int limit) {
     get(orgId, id);
-    return repos.log(orgId, id, ProjectRepos.MAIN, limit).stream().map(ProjectService::view).toList();
+    return repos.log(orgId, id, ProjectRepos.MAIN, limit).stream()
+        .map(ProjectService::view)
+        .toList();
   }
 
   static CommitView view(ProjectRepos.CommitInfo c) {
@@ -192,8 +228,8 @@ public class ProjectService {
   }
 
   /**
-   * Sets a new image-update webhook secret (32 random bytes, hex) and returns it: it is shown
-   * this once and stored only sealed ({@link SecretBox}).
+   * Sets a new image-update webhook secret (32 random bytes, hex) and returns it: it is shown this
+   * once and stored only sealed ({@link SecretBox}).
    */
   @Transactional
   public String newWebhookSecret(HubPrincipal caller, UUID id) {
@@ -204,7 +240,11 @@ public class ProjectService {
     byte[] sealed = secrets.seal(secret.getBytes(StandardCharsets.US_ASCII), secretContext(id));
     projects.setWebhookSecret(caller.orgId(), id, sealed, clock.instant());
     audit.record(
-        caller.orgId(), caller.actor(), "project.webhook_secret_set", "project", id.toString(),
+        caller.orgId(),
+        caller.actor(),
+        "project.webhook_secret_set",
+        "project",
+        id.toString(),
         Map.of("name", p.name(), "replaced", p.hasWebhookSecret()));
     return secret;
   }

@@ -10,16 +10,18 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The effective plan, feature gates and limits. The community build reports plan {@code
- * enterprise} with every gate on, as the product documents describe; callers should read this
- * endpoint instead of assuming a tier table.
+ * The effective plan, feature gates and limits. The community build reports plan {@code enterprise}
+ * with every gate on, as the product documents describe; callers should read this endpoint instead
+ * of assuming a tier table.
  */
 @RestController
 public class FeaturesController {
   /** Plans in ascending order. */
   static final List<String> PLANS = List.of("free", "pro", "enterprise");
 
-  /** The runtime feature gates, by their documented constant names, and the plan that opens each. */
+  /**
+   * The runtime feature gates, by their documented constant names, and the plan that opens each.
+   */
   static final Map<String, String> GATES = new LinkedHashMap<>();
 
   static {

@@ -28,7 +28,9 @@ final class AgentConnections {
   private final Clock clock;
   private final java.util.function.Consumer<AgentSession> onLost;
 
-  /** @param onLost called once for every accepted stream that ended (the agent may come back) */
+  /**
+   * @param onLost called once for every accepted stream that ended (the agent may come back)
+   */
   AgentConnections(
       ClusterMapper clusters,
       String replicaId,
@@ -67,7 +69,10 @@ final class AgentConnections {
       try {
         onLost.accept(session);
       } catch (RuntimeException e) {
-        log.warn("could not start the disconnect watch of cluster {}: {}", session.clusterId, e.toString());
+        log.warn(
+            "could not start the disconnect watch of cluster {}: {}",
+            session.clusterId,
+            e.toString());
       }
     }
   }
@@ -94,8 +99,7 @@ final class AgentConnections {
   int closeTokens(Collection<UUID> tokenIds, String reason) {
     int closed = 0;
     for (AgentSession s : List.copyOf(byCluster.values())) {
-      if (tokenIds.contains(s.tokenId)
-          && s.close(Status.UNAUTHENTICATED.withDescription(reason))) {
+      if (tokenIds.contains(s.tokenId) && s.close(Status.UNAUTHENTICATED.withDescription(reason))) {
         remove(s);
         closed++;
       }

@@ -7,25 +7,25 @@ import dev.gitopshq.activities.store.ClusterMapper;
 import dev.gitopshq.activities.store.ClusterTokenMapper;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentSettings;
+import dev.gitopshq.agent.v1.HubMessage;
+import dev.gitopshq.agent.v1.RotateToken;
 import dev.gitopshq.hub.config.HubProperties;
 import dev.gitopshq.hub.config.HubVersion;
 import dev.gitopshq.hub.config.ReplicaIdentity;
 import dev.gitopshq.hub.temporal.RotationSchedules;
-import dev.gitopshq.agent.v1.HubMessage;
-import dev.gitopshq.agent.v1.RotateToken;
 import dev.gitopshq.workflows.TaskQueues;
 import dev.gitopshq.workflows.agentwatch.AgentWatchRequest;
 import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflow;
-import io.temporal.client.WorkflowExecutionAlreadyStarted;
-import io.temporal.client.WorkflowOptions;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
-import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowExecutionAlreadyStarted;
+import io.temporal.client.WorkflowOptions;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,8 +44,8 @@ import org.springframework.stereotype.Component;
 /**
  * Runs the agent gRPC server ({@code agent.v1.AgentHub}, {@code grpc.health.v1.Health} and server
  * reflection) on {@code gitopshq.agent.grpc-port}, with TLS when a certificate is configured. It
- * starts after the rest of the hub is ready and stops first, telling connected agents to
- * reconnect elsewhere.
+ * starts after the rest of the hub is ready and stops first, telling connected agents to reconnect
+ * elsewhere.
  */
 @Component
 public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
@@ -89,8 +89,17 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
         new CommandDispatcher(commands, connections, temporal.newActivityCompletionClient(), clock);
     this.service =
         new AgentHubService(
-            registration, tokens, clusters, connections, heartbeats, dispatcher, temporal,
-            schedules, settings, HubVersion.current(), clock);
+            registration,
+            tokens,
+            clusters,
+            connections,
+            heartbeats,
+            dispatcher,
+            temporal,
+            schedules,
+            settings,
+            HubVersion.current(),
+            clock);
   }
 
   @Override
@@ -130,10 +139,12 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
               return t;
             });
     timers.scheduleWithFixedDelay(
-        heartbeats::flush, a.heartbeatFlushMillis(), a.heartbeatFlushMillis(), TimeUnit.MILLISECONDS);
+        heartbeats::flush,
+        a.heartbeatFlushMillis(),
+        a.heartbeatFlushMillis(),
+        TimeUnit.MILLISECONDS);
     Duration timeout = Duration.ofSeconds(a.disconnectTimeoutSeconds());
-    timers.scheduleWithFixedDelay(
-        () -> connections.closeSilent(timeout), 5, 5, TimeUnit.SECONDS);
+    timers.scheduleWithFixedDelay(() -> connections.closeSilent(timeout), 5, 5, TimeUnit.SECONDS);
     timers.scheduleWithFixedDelay(this::sweep, 2, 2, TimeUnit.SECONDS);
     log.info(
         "agent gateway listening on port {} ({}), replica {}",
@@ -182,11 +193,17 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
   /** Starts the workflow that notifies if this agent does not come back within the timeout. */
   private void watch(WorkflowClient temporal, ClusterMapper clusters, AgentSession session) {
     String name =
-        clusters.findById(session.orgId, session.clusterId).map(c -> c.name()).orElse(session.clusterId.toString());
+        clusters
+            .findById(session.orgId, session.clusterId)
+            .map(c -> c.name())
+            .orElse(session.clusterId.toString());
     AgentWatchRequest request =
         new AgentWatchRequest(
-            session.orgId.toString(), session.clusterId.toString(), name,
-            session.connectedAt().toEpochMilli(), props.agent().disconnectTimeoutSeconds());
+            session.orgId.toString(),
+            session.clusterId.toString(),
+            name,
+            session.connectedAt().toEpochMilli(),
+            props.agent().disconnectTimeoutSeconds());
     try {
       WorkflowClient.start(
           temporal.newWorkflowStub(
@@ -221,8 +238,8 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
   }
 
   /**
-   * Closes streams whose token stopped working (revoked by a rotation's end or a
-   * deregistration, or past its grace expiry), whichever replica revoked it.
+   * Closes streams whose token stopped working (revoked by a rotation's end or a deregistration, or
+   * past its grace expiry), whichever replica revoked it.
    */
   private void closeRevoked() {
     java.util.Collection<AgentSession> sessions = connections.sessions();
@@ -231,7 +248,8 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
     }
     java.util.Set<UUID> valid =
         new java.util.HashSet<>(
-            tokens.stillValid(sessions.stream().map(s -> s.tokenId).distinct().toList(), clock.instant()));
+            tokens.stillValid(
+                sessions.stream().map(s -> s.tokenId).distinct().toList(), clock.instant()));
     connections.closeTokens(
         sessions.stream().map(s -> s.tokenId).filter(t -> !valid.contains(t)).toList(),
         "agent token revoked");
@@ -261,5 +279,4 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
   public int flushHeartbeats() {
     return heartbeats.flush();
   }
-
 }

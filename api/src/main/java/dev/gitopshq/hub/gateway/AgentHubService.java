@@ -18,15 +18,15 @@ import dev.gitopshq.agent.v1.RegisterRequest;
 import dev.gitopshq.agent.v1.RegisterResponse;
 import dev.gitopshq.agent.v1.TokenRotated;
 import dev.gitopshq.agent.v1.Welcome;
-import dev.gitopshq.workflows.rotation.RotationRequest;
-import dev.gitopshq.workflows.rotation.TokenAck;
-import dev.gitopshq.workflows.rotation.TokenRotationWorkflow;
 import dev.gitopshq.hub.config.HubVersion;
-import dev.gitopshq.hub.temporal.RotationSchedules;
 import dev.gitopshq.hub.config.VersionCompatibility;
+import dev.gitopshq.hub.temporal.RotationSchedules;
 import dev.gitopshq.hub.web.Checks;
 import dev.gitopshq.workflows.registration.AgentRegistered;
 import dev.gitopshq.workflows.registration.RegistrationWorkflow;
+import dev.gitopshq.workflows.rotation.RotationRequest;
+import dev.gitopshq.workflows.rotation.TokenAck;
+import dev.gitopshq.workflows.rotation.TokenRotationWorkflow;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -87,7 +87,8 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
 
   @Override
   public void register(RegisterRequest req, StreamObserver<RegisterResponse> out) {
-    String invalid = validate(req.getClusterName(), req.getAgentVersion(), req.getCapabilitiesList());
+    String invalid =
+        validate(req.getClusterName(), req.getAgentVersion(), req.getCapabilitiesList());
     if (invalid != null) {
       out.onError(statusFor(invalid).withDescription(invalid).asRuntimeException());
       return;
@@ -104,7 +105,8 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       return;
     } catch (RuntimeException e) {
       log.error("registration failed", e);
-      out.onError(Status.UNAVAILABLE.withDescription("registration failed; retry").asRuntimeException());
+      out.onError(
+          Status.UNAVAILABLE.withDescription("registration failed; retry").asRuntimeException());
       return;
     }
     if (result.isEmpty()) {
@@ -112,9 +114,14 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       return;
     }
     AgentRegistration r = result.get();
-    log.info("cluster {} ({}) registered, agent {}", r.clusterName(), r.clusterId(), req.getAgentVersion());
+    log.info(
+        "cluster {} ({}) registered, agent {}",
+        r.clusterName(),
+        r.clusterId(),
+        req.getAgentVersion());
     if (!r.revokedAgentTokens().isEmpty()) {
-      connections.closeTokens(r.revokedAgentTokens(), "agent identity replaced by a new registration");
+      connections.closeTokens(
+          r.revokedAgentTokens(), "agent identity replaced by a new registration");
     }
     signalRegistered(r, req);
     out.onNext(
@@ -136,7 +143,10 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         auth = tokens.findActiveAgentToken(Tokens.sha256Hex(token), clock.instant());
       } catch (RuntimeException e) {
         log.error("agent token lookup failed", e);
-        out.onError(Status.UNAVAILABLE.withDescription("hub storage unavailable; retry").asRuntimeException());
+        out.onError(
+            Status.UNAVAILABLE
+                .withDescription("hub storage unavailable; retry")
+                .asRuntimeException());
         return Drain.INSTANCE;
       }
     }
@@ -199,14 +209,23 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         requireHello(session);
         session.seen(now);
         TokenRotated r = message.getTokenRotated();
-        log.info("cluster {} answered rotation {}: persisted={}", session.clusterId, r.getRotationId(), r.getPersisted());
+        log.info(
+            "cluster {} answered rotation {}: persisted={}",
+            session.clusterId,
+            r.getRotationId(),
+            r.getPersisted());
         try {
           temporal
-              .newWorkflowStub(TokenRotationWorkflow.class, RotationRequest.workflowId(r.getRotationId()))
+              .newWorkflowStub(
+                  TokenRotationWorkflow.class, RotationRequest.workflowId(r.getRotationId()))
               .acknowledged(new TokenAck(r.getRotationId(), r.getPersisted(), r.getError()));
         } catch (RuntimeException e) {
           // Unknown or finished rotation: its workflow decided without this answer.
-          log.warn("rotation {} of cluster {} no longer waits: {}", r.getRotationId(), session.clusterId, e.toString());
+          log.warn(
+              "rotation {} of cluster {} no longer waits: {}",
+              r.getRotationId(),
+              session.clusterId,
+              e.toString());
         }
       }
       case PAYLOAD_NOT_SET -> {
@@ -217,7 +236,9 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
 
   private void hello(AgentSession session, Hello hello, Instant now) {
     if (session.connectedAt() != null) {
-      throw Status.INVALID_ARGUMENT.withDescription("hello was already sent on this stream").asRuntimeException();
+      throw Status.INVALID_ARGUMENT
+          .withDescription("hello was already sent on this stream")
+          .asRuntimeException();
     }
     String invalid = validate("", hello.getAgentVersion(), hello.getCapabilitiesList());
     if (invalid != null) {
@@ -229,8 +250,13 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
             : settings.getHeartbeatIntervalSeconds();
     int updated =
         clusters.markConnected(
-            session.orgId, session.clusterId, connections.replicaId(), hello.getAgentVersion(),
-            hello.getCapabilitiesList(), interval, now);
+            session.orgId,
+            session.clusterId,
+            connections.replicaId(),
+            hello.getAgentVersion(),
+            hello.getCapabilitiesList(),
+            interval,
+            now);
     if (updated == 0) {
       throw Status.UNAUTHENTICATED.withDescription(BAD_TOKEN).asRuntimeException();
     }
@@ -248,12 +274,16 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     // Whatever waited for this agent goes out now.
     dispatcher.sendQueued(session);
     schedules.onHello(
-        session.orgId, session.clusterId, hello.getCapabilitiesList().contains(Capabilities.TOKEN_ROTATE));
+        session.orgId,
+        session.clusterId,
+        hello.getCapabilitiesList().contains(Capabilities.TOKEN_ROTATE));
   }
 
   private static void requireHello(AgentSession session) {
     if (session.connectedAt() == null) {
-      throw Status.INVALID_ARGUMENT.withDescription("the first message on a stream must be hello").asRuntimeException();
+      throw Status.INVALID_ARGUMENT
+          .withDescription("the first message on a stream must be hello")
+          .asRuntimeException();
     }
   }
 
@@ -275,7 +305,8 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
                   r.agentTokenId().toString(), req.getAgentVersion(), req.getCapabilitiesList()));
     } catch (RuntimeException e) {
       // Registration is already committed; the workflow learns it from the store at expiry.
-      log.warn("could not signal registration workflow for cluster {}: {}", r.clusterId(), e.toString());
+      log.warn(
+          "could not signal registration workflow for cluster {}: {}", r.clusterId(), e.toString());
     }
   }
 
@@ -304,7 +335,9 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
 
   /** An incompatible agent is a precondition failure (upgrade it); anything else bad input. */
   private static Status statusFor(String problem) {
-    return problem.contains("is not compatible with hub") ? Status.FAILED_PRECONDITION : Status.INVALID_ARGUMENT;
+    return problem.contains("is not compatible with hub")
+        ? Status.FAILED_PRECONDITION
+        : Status.INVALID_ARGUMENT;
   }
 
   private static StatusRuntimeException unauthenticated() {

@@ -7,8 +7,8 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * One agent's open {@code Connect} stream on this replica. Sends are serialized here because a
- * gRPC stream observer is not thread-safe, and the stream is ended at most once.
+ * One agent's open {@code Connect} stream on this replica. Sends are serialized here because a gRPC
+ * stream observer is not thread-safe, and the stream is ended at most once.
  */
 final class AgentSession {
   final UUID orgId;
@@ -20,7 +20,10 @@ final class AgentSession {
   private volatile boolean closed;
 
   AgentSession(
-      UUID orgId, UUID clusterId, UUID tokenId, ServerCallStreamObserver<HubMessage> out,
+      UUID orgId,
+      UUID clusterId,
+      UUID tokenId,
+      ServerCallStreamObserver<HubMessage> out,
       Instant now) {
     this.orgId = orgId;
     this.clusterId = clusterId;

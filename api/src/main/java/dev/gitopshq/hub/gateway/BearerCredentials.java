@@ -9,8 +9,8 @@ import io.grpc.ServerInterceptor;
 
 /**
  * Moves the bearer token from the {@code authorization} metadata into the call's {@link Context},
- * where the service reads it. The token is never logged; a missing header leaves it null, which
- * the service answers like any other bad token.
+ * where the service reads it. The token is never logged; a missing header leaves it null, which the
+ * service answers like any other bad token.
  */
 final class BearerCredentials implements ServerInterceptor {
   static final Context.Key<String> TOKEN = Context.key("gitopshq-bearer-token");

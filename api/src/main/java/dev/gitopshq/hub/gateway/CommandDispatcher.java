@@ -72,8 +72,13 @@ final class CommandDispatcher {
     Instant now = clock.instant();
     if (c.dispatchDeadline() != null && now.isAfter(c.dispatchDeadline())) {
       complete(
-          session.orgId, session.clusterId, c.id(),
-          new ExecutionResult(false, "", "the deadline passed before the agent could take the command; nothing was executed"));
+          session.orgId,
+          session.clusterId,
+          c.id(),
+          new ExecutionResult(
+              false,
+              "",
+              "the deadline passed before the agent could take the command; nothing was executed"));
       return;
     }
     ExecuteCommand.Builder cmd =
@@ -97,7 +102,13 @@ final class CommandDispatcher {
     session.send(
         HubMessage.newBuilder().setCorrelationId(c.id().toString()).setExecuteCommand(cmd).build());
     commands.markSent(session.orgId, c.id(), now);
-    log.info("command {} ({} {}/{}) sent to cluster {}", c.id(), c.type(), c.targetNamespace(), c.targetName(), session.clusterId);
+    log.info(
+        "command {} ({} {}/{}) sent to cluster {}",
+        c.id(),
+        c.type(),
+        c.targetNamespace(),
+        c.targetName(),
+        session.clusterId);
   }
 
   /** An agent reported; complete the waiting activity (once, whichever replica gets it). */
@@ -112,9 +123,21 @@ final class CommandDispatcher {
     ExecutionResult r =
         switch (result.getOutcome()) {
           case SUCCEEDED -> new ExecutionResult(true, result.getOutput(), "");
-          case EXPIRED -> new ExecutionResult(false, result.getOutput(), nonEmpty(result.getError(), "the deadline had passed; the agent did not run it"));
-          case REFUSED -> new ExecutionResult(false, result.getOutput(), nonEmpty(result.getError(), "the agent refused the command"));
-          default -> new ExecutionResult(false, result.getOutput(), nonEmpty(result.getError(), "the agent reported a failure"));
+          case EXPIRED ->
+              new ExecutionResult(
+                  false,
+                  result.getOutput(),
+                  nonEmpty(result.getError(), "the deadline had passed; the agent did not run it"));
+          case REFUSED ->
+              new ExecutionResult(
+                  false,
+                  result.getOutput(),
+                  nonEmpty(result.getError(), "the agent refused the command"));
+          default ->
+              new ExecutionResult(
+                  false,
+                  result.getOutput(),
+                  nonEmpty(result.getError(), "the agent reported a failure"));
         };
     log.info("cluster {} reported command {}: {}", session.clusterId, id, result.getOutcome());
     complete(session.orgId, session.clusterId, id, r);
@@ -122,18 +145,20 @@ final class CommandDispatcher {
 
   private void complete(UUID orgId, UUID clusterId, UUID commandId, ExecutionResult r) {
     byte[] token =
-        commands
-            .takeTaskToken(orgId, clusterId, commandId, clock.instant())
-            .orElse(null);
+        commands.takeTaskToken(orgId, clusterId, commandId, clock.instant()).orElse(null);
     if (token == null) {
       // Already completed (a repeated report), or not a command of this cluster.
       return;
     }
-    commands.recordResult(orgId, commandId, r.output(), r.success() ? null : r.error(), clock.instant());
+    commands.recordResult(
+        orgId, commandId, r.output(), r.success() ? null : r.error(), clock.instant());
     try {
       completions.complete(token, r);
     } catch (ActivityCompletionException e) {
-      log.warn("command {} finished on the cluster, but its workflow no longer waits: {}", commandId, e.getMessage());
+      log.warn(
+          "command {} finished on the cluster, but its workflow no longer waits: {}",
+          commandId,
+          e.getMessage());
     }
   }
 

@@ -11,10 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Collects heartbeats in memory and writes them in one statement per flush, so ten thousand
- * agents beating every 30 seconds cost a few hundred rows per statement every couple of seconds,
- * not one transaction per heartbeat. Only the newest heartbeat of a cluster is kept between
- * flushes.
+ * Collects heartbeats in memory and writes them in one statement per flush, so ten thousand agents
+ * beating every 30 seconds cost a few hundred rows per statement every couple of seconds, not one
+ * transaction per heartbeat. Only the newest heartbeat of a cluster is kept between flushes.
  */
 final class HeartbeatBuffer {
   private static final Logger log = LoggerFactory.getLogger(HeartbeatBuffer.class);

@@ -45,7 +45,14 @@ public class GenerationConfig {
       Clock clock,
       @Value("${gitopshq.delivery.batch-size:25}") int batchSize) {
     return new GenerationActivitiesImpl(
-        generations, charts, snapshots::load, renderer, repos, audit, new TransactionTemplate(transactions),
-        clock, batchSize);
+        generations,
+        charts,
+        snapshots::load,
+        renderer,
+        repos,
+        audit,
+        new TransactionTemplate(transactions),
+        clock,
+        batchSize);
   }
 }

@@ -28,39 +28,65 @@ public class GenerationController {
   record Started(long revision, String workflowId) {}
 
   /**
-   * Generates the project's current revision again when its generation failed for a reason
-   * outside the configuration (a disk that was full, a chart registry row restored), or starts it
-   * when it never started.
+   * Generates the project's current revision again when its generation failed for a reason outside
+   * the configuration (a disk that was full, a chart registry row restored), or starts it when it
+   * never started.
    */
   @org.springframework.web.bind.annotation.PostMapping("/api/v2/projects/{id}/generations")
-  @org.springframework.web.bind.annotation.ResponseStatus(org.springframework.http.HttpStatus.ACCEPTED)
+  @org.springframework.web.bind.annotation.ResponseStatus(
+      org.springframework.http.HttpStatus.ACCEPTED)
   Started regenerate(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     long revision = retry.regenerate(caller, id);
-    return new Started(revision, dev.gitopshq.workflows.delivery.GenerationRequest.workflowId(id.toString(), revision));
+    return new Started(
+        revision,
+        dev.gitopshq.workflows.delivery.GenerationRequest.workflowId(id.toString(), revision));
   }
 
   record Generation(
-      String id, long revision, String status, String configCommit, String commit, int units,
-      int changedFiles, String trigger, String actor, String detail, Instant startedAt, Instant finishedAt,
+      String id,
+      long revision,
+      String status,
+      String configCommit,
+      String commit,
+      int units,
+      int changedFiles,
+      String trigger,
+      String actor,
+      String detail,
+      Instant startedAt,
+      Instant finishedAt,
       String workflowId) {
     static Generation of(GenerationRow g) {
       return new Generation(
-          g.id().toString(), g.revision(), g.status(), g.configCommit(), g.commit(), g.units(),
-          g.changedPaths(), g.trigger(), g.actor(), g.detail(), g.startedAt(), g.finishedAt(),
-          dev.gitopshq.workflows.delivery.GenerationRequest.workflowId(g.projectId().toString(), g.revision()));
+          g.id().toString(),
+          g.revision(),
+          g.status(),
+          g.configCommit(),
+          g.commit(),
+          g.units(),
+          g.changedPaths(),
+          g.trigger(),
+          g.actor(),
+          g.detail(),
+          g.startedAt(),
+          g.finishedAt(),
+          dev.gitopshq.workflows.delivery.GenerationRequest.workflowId(
+              g.projectId().toString(), g.revision()));
     }
   }
 
   record Generations(List<Generation> items) {}
 
   @GetMapping("/api/v2/projects/{id}/generations")
-  Generations list(@PathVariable UUID id, @RequestParam(name = "limit", defaultValue = "50") int limit) {
+  Generations list(
+      @PathVariable UUID id, @RequestParam(name = "limit", defaultValue = "50") int limit) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
     if (limit < 1 || limit > 500) {
       throw ApiException.invalid("limit", "must be between 1 and 500");
     }
-    return new Generations(generations.list(caller.orgId(), id, limit).stream().map(Generation::of).toList());
+    return new Generations(
+        generations.list(caller.orgId(), id, limit).stream().map(Generation::of).toList());
   }
 
   @GetMapping("/api/v2/projects/{id}/generations/{revision}")
@@ -69,6 +95,9 @@ public class GenerationController {
     return generations
         .findByRevision(caller.orgId(), id, revision)
         .map(Generation::of)
-        .orElseThrow(() -> ApiException.notFound("no generation of revision " + revision + " in this project"));
+        .orElseThrow(
+            () ->
+                ApiException.notFound(
+                    "no generation of revision " + revision + " in this project"));
   }
 }

@@ -24,7 +24,10 @@ public class GenerationRetry {
   private final TransactionTemplate tx;
 
   public GenerationRetry(
-      GenerationMapper generations, GenerationLauncher launcher, AuditLog audit, PlatformTransactionManager transactions) {
+      GenerationMapper generations,
+      GenerationLauncher launcher,
+      AuditLog audit,
+      PlatformTransactionManager transactions) {
     this.generations = generations;
     this.launcher = launcher;
     this.audit = audit;
@@ -44,7 +47,8 @@ public class GenerationRetry {
         tx.execute(
             t -> {
               GenerationMapper.ProjectRevisions p =
-                  generations.lockProject(org, projectId)
+                  generations
+                      .lockProject(org, projectId)
                       .orElseThrow(() -> ApiException.notFound("project " + projectId));
               long rev = p.configRevision();
               Optional<GenerationRow> g = generations.findByRevision(org, projectId, rev);
@@ -52,7 +56,12 @@ public class GenerationRetry {
                 generations.deleteFailed(org, g.get().id());
               } else if (g.isPresent()) {
                 throw ApiException.conflict(
-                    "revision " + rev + " is " + (g.get().status().equals("rendering") ? "being generated" : "already " + g.get().status())
+                    "revision "
+                        + rev
+                        + " is "
+                        + (g.get().status().equals("rendering")
+                            ? "being generated"
+                            : "already " + g.get().status())
                         + "; a new generation starts with the next configuration change");
               } else if (p.generatedRevision() >= rev) {
                 throw ApiException.conflict("revision " + rev + " is already delivered");
@@ -60,7 +69,8 @@ public class GenerationRetry {
               Map<String, Object> d = new LinkedHashMap<>();
               d.put("revision", rev);
               d.put("previous", g.map(r -> r.detail()).orElse("never started"));
-              audit.record(org, caller.actor(), "delivery.regenerated", "project", projectId.toString(), d);
+              audit.record(
+                  org, caller.actor(), "delivery.regenerated", "project", projectId.toString(), d);
               return rev;
             });
     // When Temporal is unreachable the catch-up sweep starts it once it is back.

@@ -93,7 +93,8 @@ public class DeployTokenController {
   @GetMapping
   TokenList list(@PathVariable UUID projectId) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
-    return new TokenList(service.list(caller.orgId(), projectId).stream().map(TokenView::of).toList());
+    return new TokenList(
+        service.list(caller.orgId(), projectId).stream().map(TokenView::of).toList());
   }
 
   @DeleteMapping("/{tokenId}")

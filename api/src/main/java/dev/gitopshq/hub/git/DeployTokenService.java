@@ -57,8 +57,16 @@ public class DeployTokenService {
     Tokens.IssuedToken token = Tokens.issue(TokenKind.DEPLOY);
     DeployTokenRow row =
         new DeployTokenRow(
-            UUID.randomUUID(), caller.orgId(), projectId, name, token.hash(), caller.id(), now,
-            ttl == null ? null : now.plus(ttl), null, null);
+            UUID.randomUUID(),
+            caller.orgId(),
+            projectId,
+            name,
+            token.hash(),
+            caller.id(),
+            now,
+            ttl == null ? null : now.plus(ttl),
+            null,
+            null);
     tokens.insert(row);
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("projectId", projectId.toString());
@@ -67,7 +75,11 @@ public class DeployTokenService {
     details.put("name", name);
     details.put("expiresAt", row.expiresAt() == null ? null : row.expiresAt().toString());
     audit.record(
-        caller.orgId(), caller.actor(), "deploy_token.issued", "deploy_token", row.id().toString(),
+        caller.orgId(),
+        caller.actor(),
+        "deploy_token.issued",
+        "deploy_token",
+        row.id().toString(),
         details);
     return new IssuedDeployToken(row, token.value(), git.cloneUrl(org, project));
   }
@@ -93,8 +105,12 @@ public class DeployTokenService {
       details.put("tokenId", tokenId.toString());
       details.put("name", row.name());
       audit.record(
-          caller.orgId(), caller.actor(), "deploy_token.revoked", "deploy_token",
-          tokenId.toString(), details);
+          caller.orgId(),
+          caller.actor(),
+          "deploy_token.revoked",
+          "deploy_token",
+          tokenId.toString(),
+          details);
     }
   }
 

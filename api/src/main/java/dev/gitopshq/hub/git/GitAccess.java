@@ -20,8 +20,8 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
 /**
- * Decides who may read a hosted repository: a deploy token of that project, or an API token of
- * the project's organization whose caller holds {@code projects:read}.
+ * Decides who may read a hosted repository: a deploy token of that project, or an API token of the
+ * project's organization whose caller holds {@code projects:read}.
  */
 @Component
 public class GitAccess {
@@ -108,7 +108,8 @@ public class GitAccess {
           return new Decision.NotFound();
         }
         touch(d);
-        return new Decision.Allowed(d, new Target(d.orgId(), d.projectId(), request.repositoryName()));
+        return new Decision.Allowed(
+            d, new Target(d.orgId(), d.projectId(), request.repositoryName()));
       }
       case Caller.Api a -> {
         HubPrincipal p = a.principal();
@@ -120,7 +121,8 @@ public class GitAccess {
         }
         return repos
             .projectId(p.orgId(), request.project())
-            .<Decision>map(id -> new Decision.Allowed(a, new Target(p.orgId(), id, request.repositoryName())))
+            .<Decision>map(
+                id -> new Decision.Allowed(a, new Target(p.orgId(), id, request.repositoryName())))
             .orElseGet(Decision.NotFound::new);
       }
     }

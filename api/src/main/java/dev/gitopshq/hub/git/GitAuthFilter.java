@@ -14,16 +14,16 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Guards {@code /git/*}: parses the URL ({@link GitRequest}), authenticates the token (HTTP Basic
- * with the token as the password and any user name, or {@code Bearer}), and lets through only
- * reads of a repository the token may see. Git clients show a {@code text/plain} body to the user,
- * so every refusal says briefly what went wrong, without ever naming the token.
+ * with the token as the password and any user name, or {@code Bearer}), and lets through only reads
+ * of a repository the token may see. Git clients show a {@code text/plain} body to the user, so
+ * every refusal says briefly what went wrong, without ever naming the token.
  *
  * <ul>
  *   <li>a URL that names no repository: 404;
  *   <li>no token, or one that is unknown, expired or revoked: 401 with {@code WWW-Authenticate:
  *       Basic}, the same response whatever was wrong;
- *   <li>a repository the token may not read (another project's, another organization's, one
- *       that does not exist): 404, so a token does not reveal which repositories exist;
+ *   <li>a repository the token may not read (another project's, another organization's, one that
+ *       does not exist): 404, so a token does not reveal which repositories exist;
  *   <li>an API token without {@code projects:read}: 403;
  *   <li>a push: 403, the repositories are read-only.
  * </ul>
@@ -101,8 +101,8 @@ public class GitAuthFilter extends OncePerRequestFilter {
   }
 
   /**
-   * The presented token: the password of HTTP Basic (Git clients send the user name too, which
-   * does not matter), or a bearer token. Null when there is none.
+   * The presented token: the password of HTTP Basic (Git clients send the user name too, which does
+   * not matter), or a bearer token. Null when there is none.
    */
   static String token(HttpServletRequest request) {
     String header = request.getHeader("Authorization");
@@ -116,7 +116,9 @@ public class GitAuthFilter extends OncePerRequestFilter {
     if (header.regionMatches(true, 0, "Basic ", 0, 6)) {
       String decoded;
       try {
-        decoded = new String(Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
+        decoded =
+            new String(
+                Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
       } catch (IllegalArgumentException e) {
         return null;
       }

@@ -12,12 +12,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The hosted repositories' store, and their read-only smart-HTTP endpoint at {@code /git/*}
- * (JGit's {@link GitServlet} behind {@link GitAuthFilter}).
+ * The hosted repositories' store, and their read-only smart-HTTP endpoint at {@code /git/*} (JGit's
+ * {@link GitServlet} behind {@link GitAuthFilter}).
  */
 @Configuration
 public class GitConfig {
-  /** Where the Git endpoint is mounted; clone URLs are {@code <public url>/git/<org>/<project>.git}. */
+  /**
+   * Where the Git endpoint is mounted; clone URLs are {@code <public url>/git/<org>/<project>.git}.
+   */
   static final String MAPPING = "/git/*";
 
   @Bean(destroyMethod = "close")
@@ -45,7 +47,8 @@ public class GitConfig {
 
   @Bean
   FilterRegistrationBean<GitAuthFilter> gitAuthFilter(GitAccess access) {
-    FilterRegistrationBean<GitAuthFilter> bean = new FilterRegistrationBean<>(new GitAuthFilter(access));
+    FilterRegistrationBean<GitAuthFilter> bean =
+        new FilterRegistrationBean<>(new GitAuthFilter(access));
     bean.setName("gitAuth");
     bean.addUrlPatterns(MAPPING);
     return bean;

@@ -31,7 +31,11 @@ public record GitRequest(String orgSlug, String project, Service service) {
 
   private static final Pattern PATH =
       Pattern.compile(
-          "/git/(" + LABEL + ")/(" + LABEL + ")\\.git/(info/refs|git-upload-pack|git-receive-pack)");
+          "/git/("
+              + LABEL
+              + ")/("
+              + LABEL
+              + ")\\.git/(info/refs|git-upload-pack|git-receive-pack)");
 
   /** The repository's name as JGit's servlet hands it to the resolver. */
   public String repositoryName() {
@@ -41,8 +45,8 @@ public record GitRequest(String orgSlug, String project, Service service) {
   /**
    * Parses a request.
    *
-   * @param rawPath the request URI as sent, without the context path and the query (not decoded,
-   *     so an encoded {@code %2e%2e} or {@code %2f} is refused rather than interpreted)
+   * @param rawPath the request URI as sent, without the context path and the query (not decoded, so
+   *     an encoded {@code %2e%2e} or {@code %2f} is refused rather than interpreted)
    * @param query the raw query string, or null
    */
   public static Optional<GitRequest> parse(String rawPath, String query) {

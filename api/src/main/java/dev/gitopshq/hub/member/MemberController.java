@@ -52,7 +52,11 @@ public class MemberController {
 
   /** A token's metadata; {@code token} is set only in the response that created it. */
   record TokenView(
-      String id, String name, List<String> scopes, Instant createdAt, Instant expiresAt,
+      String id,
+      String name,
+      List<String> scopes,
+      Instant createdAt,
+      Instant expiresAt,
       String token) {
     static TokenView of(ApiTokenRow t, String plaintext) {
       return new TokenView(
@@ -68,7 +72,9 @@ public class MemberController {
       throw ApiException.invalid("body", "must be a JSON object");
     }
     Checks c = new Checks();
-    if (body.email() == null || body.email().length() > 254 || !EMAIL.matcher(body.email()).matches()) {
+    if (body.email() == null
+        || body.email().length() > 254
+        || !EMAIL.matcher(body.email()).matches()) {
       c.fail("email", "must be an email address");
     }
     c.requiredText("name", body.name(), 128);
@@ -125,8 +131,11 @@ public class MemberController {
     if (!caller.isMember()) {
       throw ApiException.forbidden("service accounts cannot create member tokens");
     }
-    TokenRequest req = TokenRequest.validate(body == null ? null : body.name(),
-        body == null ? null : body.expiresInDays(), body == null ? null : body.scopes());
+    TokenRequest req =
+        TokenRequest.validate(
+            body == null ? null : body.name(),
+            body == null ? null : body.expiresInDays(),
+            body == null ? null : body.scopes());
     PeopleService.CreatedToken t =
         people.createMemberToken(caller, id, req.name(), req.ttl(), req.scopes());
     return TokenView.of(t.row(), t.token());

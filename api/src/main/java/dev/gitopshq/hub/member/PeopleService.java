@@ -65,14 +65,24 @@ public class PeopleService {
     }
     MemberRow row =
         new MemberRow(
-            UUID.randomUUID(), caller.orgId(), email, name, role.wireName(), teams, clock.instant());
+            UUID.randomUUID(),
+            caller.orgId(),
+            email,
+            name,
+            role.wireName(),
+            teams,
+            clock.instant());
     try {
       members.insert(row);
     } catch (DuplicateKeyException e) {
       throw ApiException.conflict("a member with email '" + email + "' already exists");
     }
     audit.record(
-        caller.orgId(), caller.actor(), "member.added", "member", row.id().toString(),
+        caller.orgId(),
+        caller.actor(),
+        "member.added",
+        "member",
+        row.id().toString(),
         Map.of("email", email, "name", name, "role", role.wireName(), "teams", teams));
     return row;
   }
@@ -86,7 +96,9 @@ public class PeopleService {
             .orElseThrow(() -> ApiException.notFound("member " + memberId));
     Role current = Role.parse(before.role()).orElse(Role.VIEWER);
     Role next = role == null ? current : role;
-    if ((current == Role.OWNER || next == Role.OWNER) && current != next && caller.role() != Role.OWNER) {
+    if ((current == Role.OWNER || next == Role.OWNER)
+        && current != next
+        && caller.role() != Role.OWNER) {
       throw ApiException.forbidden("only an owner can make or unmake an owner");
     }
     List<String> nextTeams = teams == null ? before.teams() : teams;
@@ -94,7 +106,8 @@ public class PeopleService {
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("role", Map.of("from", before.role(), "to", next.wireName()));
     d.put("teams", Map.of("from", before.teams(), "to", nextTeams));
-    audit.record(caller.orgId(), caller.actor(), "member.updated", "member", memberId.toString(), d);
+    audit.record(
+        caller.orgId(), caller.actor(), "member.updated", "member", memberId.toString(), d);
     return members.findById(caller.orgId(), memberId).orElseThrow();
   }
 
@@ -130,8 +143,16 @@ public class PeopleService {
         throw ApiException.forbidden("only an owner can create tokens for an owner");
       }
     }
-    return mint(caller, TokenKind.PERSONAL, memberId, null, name, ttl, scopes,
-        "member.token.created", "member");
+    return mint(
+        caller,
+        TokenKind.PERSONAL,
+        memberId,
+        null,
+        name,
+        ttl,
+        scopes,
+        "member.token.created",
+        "member");
   }
 
   @Transactional
@@ -149,16 +170,25 @@ public class PeopleService {
     }
     ServiceAccountRow row =
         new ServiceAccountRow(
-            UUID.randomUUID(), caller.orgId(), name, description, scopes,
-            caller.memberId(), clock.instant());
+            UUID.randomUUID(),
+            caller.orgId(),
+            name,
+            description,
+            scopes,
+            caller.memberId(),
+            clock.instant());
     try {
       accounts.insert(row);
     } catch (DuplicateKeyException e) {
       throw ApiException.conflict("a service account named '" + name + "' already exists");
     }
     audit.record(
-        caller.orgId(), caller.actor(), "service_account.created", "service_account",
-        row.id().toString(), Map.of("name", name, "scopes", scopes));
+        caller.orgId(),
+        caller.actor(),
+        "service_account.created",
+        "service_account",
+        row.id().toString(),
+        Map.of("name", name, "scopes", scopes));
     return row;
   }
 
@@ -182,8 +212,16 @@ public class PeopleService {
             "scopes", "'" + s + "' is not one of the service account's scopes " + account.scopes());
       }
     }
-    return mint(caller, TokenKind.SERVICE_ACCOUNT, null, accountId, name, ttl, granted,
-        "service_account.token.created", "service_account");
+    return mint(
+        caller,
+        TokenKind.SERVICE_ACCOUNT,
+        null,
+        accountId,
+        name,
+        ttl,
+        granted,
+        "service_account.token.created",
+        "service_account");
   }
 
   @Transactional(readOnly = true)
@@ -206,11 +244,21 @@ public class PeopleService {
     Tokens.IssuedToken token = Tokens.issue(kind);
     ApiTokenRow row =
         new ApiTokenRow(
-            UUID.randomUUID(), caller.orgId(), memberId, accountId, name, token.hash(), scopes,
-            caller.memberId(), now, ttl == null ? null : now.plus(ttl), null);
+            UUID.randomUUID(),
+            caller.orgId(),
+            memberId,
+            accountId,
+            name,
+            token.hash(),
+            scopes,
+            caller.memberId(),
+            now,
+            ttl == null ? null : now.plus(ttl),
+            null);
     tokens.insert(row);
     UUID target = memberId != null ? memberId : accountId;
-    audit.record(caller.orgId(), caller.actor(), action, targetType, target.toString(), tokenDetails(row));
+    audit.record(
+        caller.orgId(), caller.actor(), action, targetType, target.toString(), tokenDetails(row));
     return new CreatedToken(row, token.value());
   }
 

@@ -64,7 +64,9 @@ public class ServiceAccountController {
     c.throwIfInvalid();
     return ServiceAccountView.of(
         people.addServiceAccount(
-            caller, body.name(), body.description() == null ? "" : body.description(),
+            caller,
+            body.name(),
+            body.description() == null ? "" : body.description(),
             List.copyOf(scopes)));
   }
 

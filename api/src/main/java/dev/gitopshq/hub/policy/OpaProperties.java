@@ -13,8 +13,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param republishInterval how often the hub checks that OPA holds every active policy version's
  *     exact text and uploads what is missing or different (after an OPA restart, while OPA was
  *     unreachable at start, or when a module was replaced behind the hub's back)
- * @param token the bearer token OPA's authorization policy admits (GITOPSHQ_OPA_TOKEN); empty
- *     for an OPA whose API is open, which only a test should run
+ * @param token the bearer token OPA's authorization policy admits (GITOPSHQ_OPA_TOKEN); empty for
+ *     an OPA whose API is open, which only a test should run
  */
 @ConfigurationProperties("opa")
 public record OpaProperties(
@@ -25,7 +25,12 @@ public record OpaProperties(
   /** Never prints the token. */
   @Override
   public String toString() {
-    return "OpaProperties[url=" + url + ", republishInterval=" + republishInterval
-        + ", token=" + (token.isBlank() ? "(none)" : "(set)") + "]";
+    return "OpaProperties[url="
+        + url
+        + ", republishInterval="
+        + republishInterval
+        + ", token="
+        + (token.isBlank() ? "(none)" : "(set)")
+        + "]";
   }
 }

@@ -141,7 +141,9 @@ public class PolicyController {
       throw unavailable(
           "the policy engine (OPA) is unreachable, so the policy could not be compiled; nothing was"
               + " stored and version "
-              + repository.findActive(caller.orgId(), name).map(p -> p.version() + " stays active")
+              + repository
+                  .findActive(caller.orgId(), name)
+                  .map(p -> p.version() + " stays active")
                   .orElse("none exists yet")
               + ". Try again when OPA is back");
     }
@@ -157,7 +159,8 @@ public class PolicyController {
     }
     try {
       PolicyEvaluation e = policies.evaluate(caller.orgId(), name, body.input());
-      return new EvaluateResponse(e.policyName(), e.policyVersion(), e.policySha256(), e.decision());
+      return new EvaluateResponse(
+          e.policyName(), e.policyVersion(), e.policySha256(), e.decision());
     } catch (UnknownPolicyException e) {
       throw ApiException.notFound("policy '" + name + "'");
     } catch (OpaUnavailableException e) {
@@ -184,9 +187,7 @@ public class PolicyController {
 
   private PolicyDetail detail(PolicyRow row, Integer previousVersion, Boolean changed) {
     List<VersionView> versions =
-        repository.versions(row.orgId(), row.name()).stream()
-            .map(PolicyController::view)
-            .toList();
+        repository.versions(row.orgId(), row.name()).stream().map(PolicyController::view).toList();
     return new PolicyDetail(
         row.name(),
         row.version(),

@@ -24,13 +24,12 @@ import org.springframework.stereotype.Component;
 /**
  * Keeps OPA loaded with the organization's policies.
  *
- * <p>When the hub is ready (after the bootstrap created the organization), every shipped policy
- * the database has no version of is stored as version 1 by {@code system}. Then, in the
- * background, every {@link OpaProperties#republishInterval()}, OPA is checked and given every
- * active version it does not hold, and the organization's freeze windows (data the {@code
- * gitopshq.freeze} policy reads) are written to it again. The hub therefore starts whether or not
- * OPA is up, and an OPA that restarts empty is loaded again within one interval; until then
- * decisions fail closed.
+ * <p>When the hub is ready (after the bootstrap created the organization), every shipped policy the
+ * database has no version of is stored as version 1 by {@code system}. Then, in the background,
+ * every {@link OpaProperties#republishInterval()}, OPA is checked and given every active version it
+ * does not hold, and the organization's freeze windows (data the {@code gitopshq.freeze} policy
+ * reads) are written to it again. The hub therefore starts whether or not OPA is up, and an OPA
+ * that restarts empty is loaded again within one interval; until then decisions fail closed.
  *
  * <p>Failures are logged once per streak, with a line when it ends, not once per attempt.
  */

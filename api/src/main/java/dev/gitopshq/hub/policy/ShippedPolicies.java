@@ -46,8 +46,13 @@ public final class ShippedPolicies {
         String name = m.group(1);
         if (found.containsKey(name) && !source.get(name).equals(m.group(2))) {
           throw new IllegalStateException(
-              "shipped policy '" + name + "' has two modules (" + source.get(name) + ", "
-                  + m.group(2) + "); a policy is one module: merge them");
+              "shipped policy '"
+                  + name
+                  + "' has two modules ("
+                  + source.get(name)
+                  + ", "
+                  + m.group(2)
+                  + "); a policy is one module: merge them");
         }
         try (InputStream in = r.getInputStream()) {
           found.putIfAbsent(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));

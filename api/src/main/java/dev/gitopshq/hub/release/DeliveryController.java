@@ -29,22 +29,32 @@ public class DeliveryController {
   private final ReleaseService releases;
   private final ClusterMapper clusters;
 
-  public DeliveryController(DeliveryMapper deliveries, ReleaseService releases, ClusterMapper clusters) {
+  public DeliveryController(
+      DeliveryMapper deliveries, ReleaseService releases, ClusterMapper clusters) {
     this.deliveries = deliveries;
     this.releases = releases;
     this.clusters = clusters;
   }
 
   record DeliveryView(
-      String environment, String tenant, String generatedCommit, Instant generatedAt,
-      String deployedCommit, Integer deployedRelease, Instant deployedAt) {}
+      String environment,
+      String tenant,
+      String generatedCommit,
+      Instant generatedAt,
+      String deployedCommit,
+      Integer deployedRelease,
+      Instant deployedAt) {}
 
   record Deliveries(List<DeliveryView> items) {}
 
   record LastDelivery(String commit, Integer release, Instant at) {}
 
   record BindingView(
-      String projectId, String project, String tenant, String environment, LastDelivery lastDelivery,
+      String projectId,
+      String project,
+      String tenant,
+      String environment,
+      LastDelivery lastDelivery,
       String syncStatus) {}
 
   record Bindings(List<BindingView> items) {}
@@ -66,18 +76,28 @@ public class DeliveryController {
       throw ApiException.notFound("cluster " + clusterId);
     }
     return new Bindings(
-        deliveries.forCluster(caller.orgId(), clusterId).stream().map(DeliveryController::view).toList());
+        deliveries.forCluster(caller.orgId(), clusterId).stream()
+            .map(DeliveryController::view)
+            .toList());
   }
 
   static DeliveryView view(DeliveryRow d) {
     return new DeliveryView(
-        d.environment(), d.tenant(), d.generatedCommit(), d.generatedAt(), d.deployedCommit(),
-        d.deployedReleaseNumber(), d.deployedAt());
+        d.environment(),
+        d.tenant(),
+        d.generatedCommit(),
+        d.generatedAt(),
+        d.deployedCommit(),
+        d.deployedReleaseNumber(),
+        d.deployedAt());
   }
 
   static BindingView view(ClusterBindingRow b) {
     return new BindingView(
-        b.projectId().toString(), b.project(), b.tenant(), b.environment(),
+        b.projectId().toString(),
+        b.project(),
+        b.tenant(),
+        b.environment(),
         b.deployedCommit() == null
             ? null
             : new LastDelivery(b.deployedCommit(), b.deployedReleaseNumber(), b.deployedAt()),

@@ -26,9 +26,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code /api/v2/freeze-windows}: the organization's freeze windows, the data of the {@code
- * gitopshq.freeze} policy. While a window covers the current time, deployments into its
- * environment (or every environment) of its project (or every project) are blocked unless they are
- * break-glass. Environments and projects are named, not referenced by id.
+ * gitopshq.freeze} policy. While a window covers the current time, deployments into its environment
+ * (or every environment) of its project (or every project) are blocked unless they are break-glass.
+ * Environments and projects are named, not referenced by id.
  */
 @RestController
 @RequestMapping("/api/v2/freeze-windows")
@@ -44,8 +44,8 @@ public class FreezeWindowController {
   }
 
   /**
-   * A new window. {@code environment} and {@code project} are names; absent means every one.
-   * Times are RFC 3339 with an offset.
+   * A new window. {@code environment} and {@code project} are names; absent means every one. Times
+   * are RFC 3339 with an offset.
    */
   record CreateRequest(
       String environment, String project, String startsAt, String endsAt, String reason) {}
@@ -70,7 +70,9 @@ public class FreezeWindowController {
 
   record WindowList(List<WindowView> items) {}
 
-  /** Every window, by start; {@code ?active=true} only those covering now, {@code false} the others. */
+  /**
+   * Every window, by start; {@code ?active=true} only those covering now, {@code false} the others.
+   */
   @GetMapping
   WindowList list(@RequestParam(name = "active", required = false) Boolean active) {
     HubPrincipal caller = Authz.require(Permission.RELEASES_READ);
@@ -100,12 +102,12 @@ public class FreezeWindowController {
     Checks checks = new Checks();
     UUID environmentId = null;
     if (body.environment() != null) {
-      environmentId =
-          freezes.environmentId(caller.orgId(), body.environment()).orElse(null);
+      environmentId = freezes.environmentId(caller.orgId(), body.environment()).orElse(null);
       if (environmentId == null) {
         checks.fail(
             "environment",
-            "no environment named '" + printable(body.environment())
+            "no environment named '"
+                + printable(body.environment())
                 + "' exists; omit the field to freeze every environment");
       }
     }
@@ -115,7 +117,8 @@ public class FreezeWindowController {
       if (projectId == null) {
         checks.fail(
             "project",
-            "no project named '" + printable(body.project())
+            "no project named '"
+                + printable(body.project())
                 + "' exists; omit the field to freeze every project");
       }
     }
@@ -132,7 +135,12 @@ public class FreezeWindowController {
             caller.orgId(),
             caller.actor(),
             new FreezeService.NewWindow(
-                environmentId, body.environment(), projectId, body.project(), startsAt, endsAt,
+                environmentId,
+                body.environment(),
+                projectId,
+                body.project(),
+                startsAt,
+                endsAt,
                 body.reason().strip()));
     return view(created, clock.instant());
   }
@@ -162,15 +170,24 @@ public class FreezeWindowController {
 
   /** A name for an error message: short, and without control characters. */
   private static String printable(String s) {
-    String clean = s.codePoints().filter(c -> !Character.isISOControl(c))
-        .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
-        .toString();
+    String clean =
+        s.codePoints()
+            .filter(c -> !Character.isISOControl(c))
+            .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+            .toString();
     return clean.length() > 63 ? clean.substring(0, 63) + "…" : clean;
   }
 
   private static WindowView view(FreezeWindowRow w, Instant now) {
     return new WindowView(
-        w.id(), w.environment(), w.project(), w.startsAt(), w.endsAt(), w.reason(),
-        w.covers(now), w.createdBy(), w.createdAt());
+        w.id(),
+        w.environment(),
+        w.project(),
+        w.startsAt(),
+        w.endsAt(),
+        w.reason(),
+        w.covers(now),
+        w.createdBy(),
+        w.createdAt());
   }
 }

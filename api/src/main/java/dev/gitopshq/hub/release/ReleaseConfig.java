@@ -45,7 +45,19 @@ public class ReleaseConfig {
       TransactionTemplate tx,
       Clock clock) {
     return new ReleaseActivitiesImpl(
-        releases, deployments, deliveries, projects, environments, projectTenants, policies, freeze,
-        new DeployWriter(repos), history, webhook, audit, tx, clock);
+        releases,
+        deployments,
+        deliveries,
+        projects,
+        environments,
+        projectTenants,
+        policies,
+        freeze,
+        new DeployWriter(repos),
+        history,
+        webhook,
+        audit,
+        tx,
+        clock);
   }
 }

@@ -43,13 +43,28 @@ public class ReleaseController {
   record ChangeView(String commit, String description, String author, Instant at) {}
 
   record ReleaseView(
-      String id, int number, String kind, String description, long configRevision,
-      String sourceCommit, Integer rollbackOf, JsonNode scope, RequesterView requester,
-      Instant createdAt, List<ChangeView> changes) {}
+      String id,
+      int number,
+      String kind,
+      String description,
+      long configRevision,
+      String sourceCommit,
+      Integer rollbackOf,
+      JsonNode scope,
+      RequesterView requester,
+      Instant createdAt,
+      List<ChangeView> changes) {}
 
   record DeploymentSummary(
-      String id, String action, List<String> environments, String status, String detail,
-      boolean breakGlass, Map<String, String> commits, String workflowId, Instant createdAt,
+      String id,
+      String action,
+      List<String> environments,
+      String status,
+      String detail,
+      boolean breakGlass,
+      Map<String, String> commits,
+      String workflowId,
+      Instant createdAt,
       Instant finishedAt) {}
 
   record Accepted(ReleaseView release, DeploymentSummary deployment) {}
@@ -57,32 +72,74 @@ public class ReleaseController {
   record Page(List<ReleaseView> items) {}
 
   /** Where a release stands in one environment: its newest deployment there. */
-  record EnvironmentState(String environment, String status, String deploymentId, String action, String commit, Instant at) {}
+  record EnvironmentState(
+      String environment,
+      String status,
+      String deploymentId,
+      String action,
+      String commit,
+      Instant at) {}
 
   record ReleaseDetail(
-      String id, int number, String kind, String description, long configRevision,
-      String sourceCommit, Integer rollbackOf, JsonNode scope, RequesterView requester,
-      Instant createdAt, List<EnvironmentState> environments, List<DeploymentSummary> deployments) {}
+      String id,
+      int number,
+      String kind,
+      String description,
+      long configRevision,
+      String sourceCommit,
+      Integer rollbackOf,
+      JsonNode scope,
+      RequesterView requester,
+      Instant createdAt,
+      List<EnvironmentState> environments,
+      List<DeploymentSummary> deployments) {}
 
   /** A policy decision: which policy, its version and the SHA-256 of that version's text. */
   record DecisionView(String policy, Integer version, String sha256, String outcome) {}
 
   record VoteView(
-      String memberId, String name, boolean approve, String comment, boolean counted, String why, Instant at) {}
+      String memberId,
+      String name,
+      boolean approve,
+      String comment,
+      boolean counted,
+      String why,
+      Instant at) {}
 
   record ApprovalView(
-      String id, String kind, String status, int requiredApprovers, List<String> approverRoles,
-      List<String> approverTeams, Instant createdAt, Instant expiresAt, Instant closedAt, List<VoteView> votes) {}
+      String id,
+      String kind,
+      String status,
+      int requiredApprovers,
+      List<String> approverRoles,
+      List<String> approverTeams,
+      Instant createdAt,
+      Instant expiresAt,
+      Instant closedAt,
+      List<VoteView> votes) {}
 
   record EventView(int seq, Instant at, String status, String actor, String detail) {}
 
   record ReleaseRef(String id, int number, String kind) {}
 
   record DeploymentDetail(
-      String id, ReleaseRef release, String action, List<String> environments, String status,
-      String detail, RequesterView requester, boolean breakGlass, String justification,
-      DecisionView decision, List<ApprovalView> approvals, Map<String, String> commits,
-      List<EventView> timeline, String workflowId, Instant createdAt, Instant updatedAt, Instant finishedAt) {}
+      String id,
+      ReleaseRef release,
+      String action,
+      List<String> environments,
+      String status,
+      String detail,
+      RequesterView requester,
+      boolean breakGlass,
+      String justification,
+      DecisionView decision,
+      List<ApprovalView> approvals,
+      Map<String, String> commits,
+      List<EventView> timeline,
+      String workflowId,
+      Instant createdAt,
+      Instant updatedAt,
+      Instant finishedAt) {}
 
   // ---- releases ---------------------------------------------------------------------------
 
@@ -90,7 +147,8 @@ public class ReleaseController {
   ResponseEntity<Accepted> create(
       @PathVariable UUID projectId, @RequestBody(required = false) ReleaseRequests.Create body) {
     HubPrincipal caller = Authz.require(Permission.RELEASES_CREATE);
-    ReleaseRequests.Create req = body == null ? new ReleaseRequests.Create(null, null, null, null) : body;
+    ReleaseRequests.Create req =
+        body == null ? new ReleaseRequests.Create(null, null, null, null) : body;
     req.validate();
     ReleaseService.Created c = releases.create(caller, projectId, req);
     return ResponseEntity.status(HttpStatus.ACCEPTED)
@@ -106,7 +164,9 @@ public class ReleaseController {
     List<ReleaseRow> rows = releases.list(caller.orgId(), projectId, limit);
     Map<UUID, Integer> numbers = releases.numbers(caller.orgId(), projectId);
     return new Page(
-        rows.stream().map(r -> view(r, r.rollbackOf() == null ? null : numbers.get(r.rollbackOf()), null)).toList());
+        rows.stream()
+            .map(r -> view(r, r.rollbackOf() == null ? null : numbers.get(r.rollbackOf()), null))
+            .toList());
   }
 
   @GetMapping("/api/v2/projects/{projectId}/releases/{number}")
@@ -120,7 +180,11 @@ public class ReleaseController {
         byEnv.put(
             env,
             new EnvironmentState(
-                env, dep.status(), dep.id().toString(), dep.action(), dep.commits().get(env),
+                env,
+                dep.status(),
+                dep.id().toString(),
+                dep.action(),
+                dep.commits().get(env),
                 dep.finishedAt() == null ? dep.updatedAt() : dep.finishedAt()));
       }
     }
@@ -132,18 +196,28 @@ public class ReleaseController {
     }
     states.addAll(byEnv.values()); // environments the project no longer has
     return new ReleaseDetail(
-        r.id().toString(), r.number(), r.kind(), r.description(), r.configRevision(), r.sourceCommit(),
-        d.rollbackOf() == null ? null : d.rollbackOf().number(), scope(r),
-        new RequesterView(r.requestedBy(), r.requesterName()), r.createdAt(), states,
+        r.id().toString(),
+        r.number(),
+        r.kind(),
+        r.description(),
+        r.configRevision(),
+        r.sourceCommit(),
+        d.rollbackOf() == null ? null : d.rollbackOf().number(),
+        scope(r),
+        new RequesterView(r.requestedBy(), r.requesterName()),
+        r.createdAt(),
+        states,
         d.deployments().stream().map(ReleaseController::summary).toList());
   }
 
   @PostMapping("/api/v2/projects/{projectId}/releases/{number}/promote")
   ResponseEntity<DeploymentSummary> promote(
-      @PathVariable UUID projectId, @PathVariable int number,
+      @PathVariable UUID projectId,
+      @PathVariable int number,
       @RequestBody(required = false) ReleaseRequests.Promote body) {
     HubPrincipal caller = Authz.require(Permission.RELEASES_CREATE);
-    ReleaseRequests.Promote req = body == null ? new ReleaseRequests.Promote(null, null, null) : body;
+    ReleaseRequests.Promote req =
+        body == null ? new ReleaseRequests.Promote(null, null, null) : body;
     req.validate();
     ReleaseService.Started s = releases.promote(caller, projectId, number, req);
     return ResponseEntity.status(HttpStatus.ACCEPTED).body(summary(s.deployment()));
@@ -169,21 +243,36 @@ public class ReleaseController {
   @GetMapping("/api/v2/projects/{projectId}/deployments/{deploymentId}")
   DeploymentDetail deployment(@PathVariable UUID projectId, @PathVariable UUID deploymentId) {
     HubPrincipal caller = Authz.require(Permission.RELEASES_READ);
-    ReleaseService.DeploymentDetail x = releases.deployment(caller.orgId(), projectId, deploymentId);
+    ReleaseService.DeploymentDetail x =
+        releases.deployment(caller.orgId(), projectId, deploymentId);
     DeploymentRow d = x.deployment();
     List<ApprovalView> approvals = new ArrayList<>();
     x.approvals().forEach((a, votes) -> approvals.add(approval(a, votes)));
     return new DeploymentDetail(
-        d.id().toString(), new ReleaseRef(x.release().id().toString(), x.release().number(), x.release().kind()),
-        d.action(), d.environments(), d.status(), d.detail(),
-        new RequesterView(d.requestedBy(), d.requesterName()), d.breakGlass(), d.justification(),
-        d.outcome() == null ? null : new DecisionView(d.policy(), d.policyVersion(), d.policySha256(), d.outcome()),
-        approvals, d.commits(), x.timeline().stream().map(ReleaseController::event).toList(),
-        ReleaseService.workflowId(d), d.createdAt(), d.updatedAt(), d.finishedAt());
+        d.id().toString(),
+        new ReleaseRef(x.release().id().toString(), x.release().number(), x.release().kind()),
+        d.action(),
+        d.environments(),
+        d.status(),
+        d.detail(),
+        new RequesterView(d.requestedBy(), d.requesterName()),
+        d.breakGlass(),
+        d.justification(),
+        d.outcome() == null
+            ? null
+            : new DecisionView(d.policy(), d.policyVersion(), d.policySha256(), d.outcome()),
+        approvals,
+        d.commits(),
+        x.timeline().stream().map(ReleaseController::event).toList(),
+        ReleaseService.workflowId(d),
+        d.createdAt(),
+        d.updatedAt(),
+        d.finishedAt());
   }
 
   @PostMapping("/api/v2/projects/{projectId}/deployments/{deploymentId}/cancel")
-  ResponseEntity<DeploymentSummary> cancel(@PathVariable UUID projectId, @PathVariable UUID deploymentId) {
+  ResponseEntity<DeploymentSummary> cancel(
+      @PathVariable UUID projectId, @PathVariable UUID deploymentId) {
     HubPrincipal caller = Authz.require(Permission.RELEASES_CREATE);
     DeploymentRow d = releases.cancel(caller, projectId, deploymentId);
     return ResponseEntity.status(HttpStatus.ACCEPTED).body(summary(d));
@@ -193,11 +282,21 @@ public class ReleaseController {
 
   static ReleaseView view(ReleaseRow r, Integer rollbackOf, List<ConfigHistory.Change> changes) {
     return new ReleaseView(
-        r.id().toString(), r.number(), r.kind(), r.description(), r.configRevision(), r.sourceCommit(),
-        rollbackOf, scope(r), new RequesterView(r.requestedBy(), r.requesterName()), r.createdAt(),
+        r.id().toString(),
+        r.number(),
+        r.kind(),
+        r.description(),
+        r.configRevision(),
+        r.sourceCommit(),
+        rollbackOf,
+        scope(r),
+        new RequesterView(r.requestedBy(), r.requesterName()),
+        r.createdAt(),
         changes == null
             ? null
-            : changes.stream().map(c -> new ChangeView(c.commit(), c.description(), c.author(), c.at())).toList());
+            : changes.stream()
+                .map(c -> new ChangeView(c.commit(), c.description(), c.author(), c.at()))
+                .toList());
   }
 
   static JsonNode scope(ReleaseRow r) {
@@ -207,8 +306,16 @@ public class ReleaseController {
 
   static DeploymentSummary summary(DeploymentRow d) {
     return new DeploymentSummary(
-        d.id().toString(), d.action(), d.environments(), d.status(), d.detail(), d.breakGlass(),
-        d.commits(), ReleaseService.workflowId(d), d.createdAt(), d.finishedAt());
+        d.id().toString(),
+        d.action(),
+        d.environments(),
+        d.status(),
+        d.detail(),
+        d.breakGlass(),
+        d.commits(),
+        ReleaseService.workflowId(d),
+        d.createdAt(),
+        d.finishedAt());
   }
 
   static EventView event(DeploymentEventRow e) {
@@ -217,10 +324,26 @@ public class ReleaseController {
 
   static ApprovalView approval(ApprovalRow a, List<ApprovalVoteRow> votes) {
     return new ApprovalView(
-        a.id(), a.kind(), a.status(), a.requiredApprovers(), a.approverRoles(), a.approverTeams(),
-        a.createdAt(), a.expiresAt(), a.closedAt(),
+        a.id(),
+        a.kind(),
+        a.status(),
+        a.requiredApprovers(),
+        a.approverRoles(),
+        a.approverTeams(),
+        a.createdAt(),
+        a.expiresAt(),
+        a.closedAt(),
         votes.stream()
-            .map(v -> new VoteView(v.memberId(), v.memberName(), v.approve(), v.comment(), v.counted(), v.why(), v.at()))
+            .map(
+                v ->
+                    new VoteView(
+                        v.memberId(),
+                        v.memberName(),
+                        v.approve(),
+                        v.comment(),
+                        v.counted(),
+                        v.why(),
+                        v.at()))
             .toList());
   }
 }

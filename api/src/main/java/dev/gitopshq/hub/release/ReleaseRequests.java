@@ -43,7 +43,11 @@ final class ReleaseRequests {
 
   /** {@code POST /api/v2/projects/{id}/rollbacks}. */
   record Rollback(
-      Integer toRelease, JsonNode scope, String description, Boolean breakGlass, String justification) {
+      Integer toRelease,
+      JsonNode scope,
+      String description,
+      Boolean breakGlass,
+      String justification) {
     /** Validates the body and returns the scope. */
     RollbackScope validate() {
       Checks c = new Checks().text("description", description, MAX_DESCRIPTION);

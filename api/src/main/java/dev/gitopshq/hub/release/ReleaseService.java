@@ -98,7 +98,10 @@ public class ReleaseService {
 
   /** A created release (or rollback) with its first deployment and the changes it collects. */
   public record Created(
-      ReleaseRow release, DeploymentRow deployment, List<ConfigHistory.Change> changes, String workflowId) {}
+      ReleaseRow release,
+      DeploymentRow deployment,
+      List<ConfigHistory.Change> changes,
+      String workflowId) {}
 
   /** A started promotion. */
   public record Started(DeploymentRow deployment, String workflowId) {}
@@ -111,30 +114,46 @@ public class ReleaseService {
     ProjectRow project = lock(org, projectId);
     List<ProjectEnvironmentRow> envs = projectEnvironments.list(org, projectId);
     if (envs.isEmpty()) {
-      throw ApiException.conflict("project " + project.name() + " has no environments to release to");
+      throw ApiException.conflict(
+          "project " + project.name() + " has no environments to release to");
     }
     ProjectEnvironmentRow target =
-        req.environment() == null ? envs.getFirst() : environment(project, envs, req.environment(), "environment");
+        req.environment() == null
+            ? envs.getFirst()
+            : environment(project, envs, req.environment(), "environment");
 
     ReleaseRow previous = releases.previousStandard(org, projectId, null).orElse(null);
     long previousRevision = previous == null ? 0 : previous.configRevision();
     long revision = project.configRevision();
     if (revision <= previousRevision) {
       throw ApiException.conflict(
-          "nothing to release: the configuration of " + project.name() + " has not changed since "
+          "nothing to release: the configuration of "
+              + project.name()
+              + " has not changed since "
               + (previous == null ? "the project was created" : "release #" + previous.number()));
     }
     List<ConfigHistory.Change> changes =
         repos.exists(org, projectId)
-            ? history.changesAtHead(org, projectId, 0, Math.min(revision - previousRevision, MAX_LISTED_CHANGES))
+            ? history.changesAtHead(
+                org, projectId, 0, Math.min(revision - previousRevision, MAX_LISTED_CHANGES))
             : List.of();
 
     Instant now = clock.instant();
     ReleaseRow release =
         new ReleaseRow(
-            UUID.randomUUID(), org, projectId, releases.nextNumber(org, projectId), ReleaseRow.STANDARD,
-            req.description() == null ? "" : req.description().strip(), revision, null, null, null,
-            caller.id(), caller.name(), now);
+            UUID.randomUUID(),
+            org,
+            projectId,
+            releases.nextNumber(org, projectId),
+            ReleaseRow.STANDARD,
+            req.description() == null ? "" : req.description().strip(),
+            revision,
+            null,
+            null,
+            null,
+            caller.id(),
+            caller.name(),
+            now);
     releases.insert(release);
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("project", project.name());
@@ -147,20 +166,33 @@ public class ReleaseService {
 
     DeploymentRow deployment =
         startDeployment(
-            caller, project, release, DeploymentRequest.DEPLOY, List.of(target),
-            Boolean.TRUE.equals(req.breakGlass()), req.justification(),
-            "Deploy release #" + release.number() + " of " + project.name() + " to " + target.environment());
+            caller,
+            project,
+            release,
+            DeploymentRequest.DEPLOY,
+            List.of(target),
+            Boolean.TRUE.equals(req.breakGlass()),
+            req.justification(),
+            "Deploy release #"
+                + release.number()
+                + " of "
+                + project.name()
+                + " to "
+                + target.environment());
     return new Created(release, deployment, changes, workflowId(deployment));
   }
 
   @Transactional
-  public Started promote(HubPrincipal caller, UUID projectId, int number, ReleaseRequests.Promote req) {
+  public Started promote(
+      HubPrincipal caller, UUID projectId, int number, ReleaseRequests.Promote req) {
     UUID org = caller.orgId();
     ProjectRow project = lock(org, projectId);
     ReleaseRow release = release(org, project, number);
     if (release.isRollback()) {
       throw ApiException.conflict(
-          "release #" + number + " is a rollback; promote the release it restores, or create a new release");
+          "release #"
+              + number
+              + " is a rollback; promote the release it restores, or create a new release");
     }
     List<ProjectEnvironmentRow> envs = projectEnvironments.list(org, projectId);
     List<String> order = envs.stream().map(ProjectEnvironmentRow::environment).toList();
@@ -173,13 +205,19 @@ public class ReleaseService {
       int i = order.indexOf(target.environment());
       if (i == 0) {
         throw ApiException.conflict(
-            target.environment() + " is the first environment of " + project.name()
+            target.environment()
+                + " is the first environment of "
+                + project.name()
                 + ": releases are deployed there when they are created, not promoted");
       }
       String before = order.get(i - 1);
       if (!deployedTo.contains(before)) {
         throw ApiException.conflict(
-            "release #" + number + " is not deployed to " + before + ", the environment before "
+            "release #"
+                + number
+                + " is not deployed to "
+                + before
+                + ", the environment before "
                 + target.environment());
       }
     } else {
@@ -190,11 +228,16 @@ public class ReleaseService {
         }
       }
       if (furthest < 0) {
-        throw ApiException.conflict("release #" + number + " is not deployed to any environment yet");
+        throw ApiException.conflict(
+            "release #" + number + " is not deployed to any environment yet");
       }
       if (furthest == order.size() - 1) {
         throw ApiException.conflict(
-            "release #" + number + " is already in " + order.getLast() + ", the last environment of "
+            "release #"
+                + number
+                + " is already in "
+                + order.getLast()
+                + ", the last environment of "
                 + project.name());
       }
       target = envs.get(furthest + 1);
@@ -202,33 +245,54 @@ public class ReleaseService {
     for (DeploymentRow d : history) {
       if (!d.isFinal() && d.environments().contains(target.environment())) {
         throw ApiException.conflict(
-            "release #" + number + " is already on its way to " + target.environment()
-                + " (deployment " + d.id() + " is " + d.status() + ")");
+            "release #"
+                + number
+                + " is already on its way to "
+                + target.environment()
+                + " (deployment "
+                + d.id()
+                + " is "
+                + d.status()
+                + ")");
       }
     }
     DeploymentRow deployment =
         startDeployment(
-            caller, project, release, DeploymentRequest.PROMOTE, List.of(target),
-            Boolean.TRUE.equals(req.breakGlass()), req.justification(),
+            caller,
+            project,
+            release,
+            DeploymentRequest.PROMOTE,
+            List.of(target),
+            Boolean.TRUE.equals(req.breakGlass()),
+            req.justification(),
             "Promote release #" + number + " of " + project.name() + " to " + target.environment());
     return new Started(deployment, workflowId(deployment));
   }
 
   @Transactional
-  public Created rollback(HubPrincipal caller, UUID projectId, ReleaseRequests.Rollback req, RollbackScope scope) {
+  public Created rollback(
+      HubPrincipal caller, UUID projectId, ReleaseRequests.Rollback req, RollbackScope scope) {
     UUID org = caller.orgId();
     ProjectRow project = lock(org, projectId);
     ReleaseRow original =
         releases
             .findByNumber(org, projectId, req.toRelease())
-            .orElseThrow(() -> ApiException.invalid("toRelease", "project " + project.name() + " has no release #" + req.toRelease()));
+            .orElseThrow(
+                () ->
+                    ApiException.invalid(
+                        "toRelease",
+                        "project " + project.name() + " has no release #" + req.toRelease()));
     if (original.isRollback()) {
       throw ApiException.conflict(
-          "release #" + original.number() + " is itself a rollback; roll back to a standard release");
+          "release #"
+              + original.number()
+              + " is itself a rollback; roll back to a standard release");
     }
     List<ProjectEnvironmentRow> envs = projectEnvironments.list(org, projectId);
     Set<String> tenants =
-        projectTenants.list(org, projectId).stream().map(ProjectTenantRow::tenant).collect(Collectors.toSet());
+        projectTenants.list(org, projectId).stream()
+            .map(ProjectTenantRow::tenant)
+            .collect(Collectors.toSet());
     if (!scope.all()) {
       for (int i = 0; i < scope.entries().size(); i++) {
         RollbackScope.Entry e = scope.entries().get(i);
@@ -238,7 +302,10 @@ public class ReleaseService {
         if (e.tenant() != null && !tenants.contains(e.tenant())) {
           throw ApiException.invalid(
               "scope[" + i + "].tenant",
-              "is not a tenant of project " + project.name() + ": " + String.join(", ", new TreeSet<>(tenants)));
+              "is not a tenant of project "
+                  + project.name()
+                  + ": "
+                  + String.join(", ", new TreeSet<>(tenants)));
         }
       }
     }
@@ -248,28 +315,45 @@ public class ReleaseService {
       if (!scope.touches(env.environment())) {
         continue;
       }
-      boolean named = !scope.all()
-          && scope.forEnvironment(env.environment()).stream().anyMatch(e -> env.environment().equals(e.environment()));
+      boolean named =
+          !scope.all()
+              && scope.forEnvironment(env.environment()).stream()
+                  .anyMatch(e -> env.environment().equals(e.environment()));
       if (deployedTo.contains(env.environment())) {
         targets.add(env);
       } else if (named) {
         throw ApiException.conflict(
-            "release #" + original.number() + " was never deployed to " + env.environment()
+            "release #"
+                + original.number()
+                + " was never deployed to "
+                + env.environment()
                 + ": there is nothing of it to restore there");
       }
     }
     if (targets.isEmpty()) {
       throw ApiException.conflict(
-          "release #" + original.number() + " was never deployed to "
+          "release #"
+              + original.number()
+              + " was never deployed to "
               + (scope.all() ? "any environment" : "an environment of the scope"));
     }
 
     Instant now = clock.instant();
     ReleaseRow release =
         new ReleaseRow(
-            UUID.randomUUID(), org, projectId, releases.nextNumber(org, projectId), ReleaseRow.ROLLBACK,
-            req.description() == null ? "" : req.description().strip(), original.configRevision(),
-            original.sourceCommit(), original.id(), scope.toJson(), caller.id(), caller.name(), now);
+            UUID.randomUUID(),
+            org,
+            projectId,
+            releases.nextNumber(org, projectId),
+            ReleaseRow.ROLLBACK,
+            req.description() == null ? "" : req.description().strip(),
+            original.configRevision(),
+            original.sourceCommit(),
+            original.id(),
+            scope.toJson(),
+            caller.id(),
+            caller.name(),
+            now);
     releases.insert(release);
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("project", project.name());
@@ -280,13 +364,25 @@ public class ReleaseService {
     d.put("description", release.description());
     audit.record(org, caller.actor(), "release.created", "release", release.id().toString(), d);
 
-    String names = targets.stream().map(ProjectEnvironmentRow::environment).collect(Collectors.joining(", "));
+    String names =
+        targets.stream().map(ProjectEnvironmentRow::environment).collect(Collectors.joining(", "));
     String label = scope.all() ? "" : " " + scopeLabel(scope);
     DeploymentRow deployment =
         startDeployment(
-            caller, project, release, DeploymentRequest.ROLLBACK, targets,
-            Boolean.TRUE.equals(req.breakGlass()), req.justification(),
-            "Roll back " + project.name() + " " + names + " to release #" + original.number() + label);
+            caller,
+            project,
+            release,
+            DeploymentRequest.ROLLBACK,
+            targets,
+            Boolean.TRUE.equals(req.breakGlass()),
+            req.justification(),
+            "Roll back "
+                + project.name()
+                + " "
+                + names
+                + " to release #"
+                + original.number()
+                + label);
     return new Created(release, deployment, List.of(), workflowId(deployment));
   }
 
@@ -301,15 +397,29 @@ public class ReleaseService {
   }
 
   private DeploymentRow startDeployment(
-      HubPrincipal caller, ProjectRow project, ReleaseRow release, String action,
-      List<ProjectEnvironmentRow> targets, boolean breakGlass, String justification, String summary) {
+      HubPrincipal caller,
+      ProjectRow project,
+      ReleaseRow release,
+      String action,
+      List<ProjectEnvironmentRow> targets,
+      boolean breakGlass,
+      String justification,
+      String summary) {
     UUID org = caller.orgId();
     UUID id = UUID.randomUUID();
     String why = breakGlass ? justification.strip() : "";
     deployments.insert(
-        id, org, project.id(), release.id(), action,
-        targets.stream().map(ProjectEnvironmentRow::environmentId).toList(), breakGlass, why,
-        caller.id(), caller.name(), clock.instant());
+        id,
+        org,
+        project.id(),
+        release.id(),
+        action,
+        targets.stream().map(ProjectEnvironmentRow::environmentId).toList(),
+        breakGlass,
+        why,
+        caller.id(),
+        caller.name(),
+        clock.instant());
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("project", project.name());
     d.put("release", release.number());
@@ -327,14 +437,27 @@ public class ReleaseService {
             : List.of();
     DeploymentRequest request =
         new DeploymentRequest(
-            org.toString(), project.id().toString(), release.id().toString(), id.toString(), action,
+            org.toString(),
+            project.id().toString(),
+            release.id().toString(),
+            id.toString(),
+            action,
             targets.stream().map(ProjectEnvironmentRow::environment).toList(),
             new Requester(
-                caller.id(), caller.isMember() ? "member" : "service_account", caller.name(),
-                caller.role() == null ? "" : caller.role().wireName(), teams),
-            breakGlass, breakGlass ? why : null, props.approvalTimeout().toSeconds(), summary);
+                caller.id(),
+                caller.isMember() ? "member" : "service_account",
+                caller.name(),
+                caller.role() == null ? "" : caller.role().wireName(),
+                teams),
+            breakGlass,
+            breakGlass ? why : null,
+            props.approvalTimeout().toSeconds(),
+            summary);
     WorkflowOptions options =
-        WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.HUB).setWorkflowId(request.workflowId()).build();
+        WorkflowOptions.newBuilder()
+            .setTaskQueue(TaskQueues.HUB)
+            .setWorkflowId(request.workflowId())
+            .build();
     // Inside the transaction: if Temporal refuses, the rows and audit entries roll back with it.
     if (DeploymentRequest.ROLLBACK.equals(action)) {
       WorkflowClient.start(temporal.newWorkflowStub(RollbackWorkflow.class, options)::run, request);
@@ -354,17 +477,28 @@ public class ReleaseService {
 
   /** A release with its deployments, oldest first. */
   public record ReleaseDetail(
-      ProjectRow project, ReleaseRow release, ReleaseRow rollbackOf, List<DeploymentRow> deployments,
+      ProjectRow project,
+      ReleaseRow release,
+      ReleaseRow rollbackOf,
+      List<DeploymentRow> deployments,
       List<String> environmentOrder) {}
 
   @Transactional(readOnly = true)
   public ReleaseDetail get(UUID org, UUID projectId, int number) {
     ProjectRow project = project(org, projectId);
     ReleaseRow release = release(org, project, number);
-    ReleaseRow of = release.rollbackOf() == null ? null : releases.findById(org, release.rollbackOf()).orElse(null);
+    ReleaseRow of =
+        release.rollbackOf() == null
+            ? null
+            : releases.findById(org, release.rollbackOf()).orElse(null);
     return new ReleaseDetail(
-        project, release, of, deployments.forRelease(org, release.id()),
-        projectEnvironments.list(org, projectId).stream().map(ProjectEnvironmentRow::environment).toList());
+        project,
+        release,
+        of,
+        deployments.forRelease(org, release.id()),
+        projectEnvironments.list(org, projectId).stream()
+            .map(ProjectEnvironmentRow::environment)
+            .toList());
   }
 
   /** The release numbers of the given release ids, for lists. */
@@ -379,7 +513,9 @@ public class ReleaseService {
 
   /** A deployment with its release, timeline and approvals. */
   public record DeploymentDetail(
-      DeploymentRow deployment, ReleaseRow release, List<DeploymentEventRow> timeline,
+      DeploymentRow deployment,
+      ReleaseRow release,
+      List<DeploymentEventRow> timeline,
       Map<ApprovalRow, List<ApprovalVoteRow>> approvals) {}
 
   @Transactional(readOnly = true)
@@ -391,7 +527,10 @@ public class ReleaseService {
       a.put(row, approvals.votes(org, row.id()));
     }
     return new DeploymentDetail(
-        d, releases.findById(org, d.releaseId()).orElseThrow(), deployments.events(org, deploymentId), a);
+        d,
+        releases.findById(org, d.releaseId()).orElseThrow(),
+        deployments.events(org, deploymentId),
+        a);
   }
 
   /** Asks the workflow to cancel; only the requester may, and only before anything is written. */
@@ -433,17 +572,22 @@ public class ReleaseService {
   // ---- lookups --------------------------------------------------------------------------
 
   ProjectRow project(UUID org, UUID projectId) {
-    return projects.findById(org, projectId).orElseThrow(() -> ApiException.notFound("project " + projectId));
+    return projects
+        .findById(org, projectId)
+        .orElseThrow(() -> ApiException.notFound("project " + projectId));
   }
 
   private ProjectRow lock(UUID org, UUID projectId) {
-    return projects.lock(org, projectId).orElseThrow(() -> ApiException.notFound("project " + projectId));
+    return projects
+        .lock(org, projectId)
+        .orElseThrow(() -> ApiException.notFound("project " + projectId));
   }
 
   private ReleaseRow release(UUID org, ProjectRow project, int number) {
     return releases
         .findByNumber(org, project.id(), number)
-        .orElseThrow(() -> ApiException.notFound("release #" + number + " of project " + project.name()));
+        .orElseThrow(
+            () -> ApiException.notFound("release #" + number + " of project " + project.name()));
   }
 
   private DeploymentRow deploymentRow(UUID org, UUID projectId, UUID id) {
@@ -462,7 +606,11 @@ public class ReleaseService {
             () ->
                 ApiException.invalid(
                     field,
-                    "is not an environment of project " + project.name() + ": "
-                        + envs.stream().map(ProjectEnvironmentRow::environment).collect(Collectors.joining(", "))));
+                    "is not an environment of project "
+                        + project.name()
+                        + ": "
+                        + envs.stream()
+                            .map(ProjectEnvironmentRow::environment)
+                            .collect(Collectors.joining(", "))));
   }
 }

@@ -22,7 +22,8 @@ public final class Authz {
   public static HubPrincipal require(Permission permission) {
     HubPrincipal p = caller();
     if (!p.can(permission)) {
-      throw ApiException.forbidden("this action requires the '" + permission.scope() + "' permission");
+      throw ApiException.forbidden(
+          "this action requires the '" + permission.scope() + "' permission");
     }
     return p;
   }

@@ -58,9 +58,7 @@ public class SecurityConfig {
                     .anyRequest()
                     .permitAll())
         .exceptionHandling(
-            e ->
-                e.authenticationEntryPoint(
-                    (req, res, ex) -> write(res, json, UNAUTHORIZED)));
+            e -> e.authenticationEntryPoint((req, res, ex) -> write(res, json, UNAUTHORIZED)));
     return http.build();
   }
 

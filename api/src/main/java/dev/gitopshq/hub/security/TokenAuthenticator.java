@@ -28,10 +28,9 @@ public class TokenAuthenticator {
 
   /**
    * The principal for a token, or empty for anything that is not a live API token. Issued tokens
-   * are {@code ghqp_}/{@code ghqs_} + 64 hex (and SSO sessions {@code ghqo_} + 64 hex, looked up
-   * in their own table), but an operator-chosen bootstrap token
-   * (GITOPSHQ_BOOTSTRAP_TOKEN) may have any shape of 32 to 256 characters, so only the length is
-   * checked before the hash lookup.
+   * are {@code ghqp_}/{@code ghqs_} + 64 hex (and SSO sessions {@code ghqo_} + 64 hex, looked up in
+   * their own table), but an operator-chosen bootstrap token (GITOPSHQ_BOOTSTRAP_TOKEN) may have
+   * any shape of 32 to 256 characters, so only the length is checked before the hash lookup.
    */
   public Optional<HubPrincipal> authenticate(String token) {
     if (token == null || token.length() < 32 || token.length() > 256) {

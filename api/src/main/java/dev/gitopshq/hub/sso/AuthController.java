@@ -70,10 +70,15 @@ public class AuthController {
   record SessionView(String token, String sessionId, Instant expiresAt, MemberRef member) {
     static SessionView of(SsoMembers.IssuedSession s) {
       return new SessionView(
-          s.token(), s.sessionId().toString(), s.expiresAt(),
+          s.token(),
+          s.sessionId().toString(),
+          s.expiresAt(),
           new MemberRef(
-              s.member().id().toString(), s.member().email(), s.member().name(),
-              s.member().role(), s.member().teams()));
+              s.member().id().toString(),
+              s.member().email(),
+              s.member().name(),
+              s.member().role(),
+              s.member().teams()));
     }
 
     @Override
@@ -89,8 +94,14 @@ public class AuthController {
     }
     return new AuthConfig(
         new Sso(
-            true, config.issuer(), config.clientId(), config.cliClientId(), config.scopes(),
-            config.cliScopes(), "/api/v2/auth/oidc/login", "/api/v2/auth/oidc/token"),
+            true,
+            config.issuer(),
+            config.clientId(),
+            config.cliClientId(),
+            config.scopes(),
+            config.cliScopes(),
+            "/api/v2/auth/oidc/login",
+            "/api/v2/auth/oidc/token"),
         true);
   }
 
@@ -100,7 +111,9 @@ public class AuthController {
     SsoLogin.Started s = login.start();
     return ResponseEntity.status(HttpStatus.FOUND)
         .location(s.redirect())
-        .header(HttpHeaders.SET_COOKIE, stateCookie(s.state(), SsoLogin.LOGIN_TTL.toSeconds()).toString())
+        .header(
+            HttpHeaders.SET_COOKIE,
+            stateCookie(s.state(), SsoLogin.LOGIN_TTL.toSeconds()).toString())
         .header(HttpHeaders.CACHE_CONTROL, "no-store")
         .build();
   }
@@ -131,7 +144,8 @@ public class AuthController {
     SsoMembers.IssuedSession s = login.complete(state, code, browserState);
     long seconds = Math.max(0, Duration.between(clock.instant(), s.expiresAt()).toSeconds());
     URI target =
-        URI.create(config.postLoginRedirect() + "#session_token=" + s.token() + "&expires_in=" + seconds);
+        URI.create(
+            config.postLoginRedirect() + "#session_token=" + s.token() + "&expires_in=" + seconds);
     return ResponseEntity.status(HttpStatus.FOUND)
         .location(target)
         .header(HttpHeaders.SET_COOKIE, stateCookie("", 0).toString())
@@ -147,7 +161,8 @@ public class AuthController {
       throw ApiException.invalid("accessToken", "is required");
     }
     if (body.accessToken().length() > MAX_TOKEN_CHARS) {
-      throw ApiException.invalid("accessToken", "is longer than " + MAX_TOKEN_CHARS + " characters");
+      throw ApiException.invalid(
+          "accessToken", "is longer than " + MAX_TOKEN_CHARS + " characters");
     }
     return ResponseEntity.status(HttpStatus.CREATED)
         .header(HttpHeaders.CACHE_CONTROL, "no-store")

@@ -10,8 +10,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * SSO through an OpenID Connect provider ({@code gitopshq.oidc.*}, each with an environment
  * variable). SSO is on when {@code issuer} is set.
  *
- * @param issuer the provider's issuer URL (GITOPSHQ_OIDC_ISSUER), exactly as its discovery
- *     document states it
+ * @param issuer the provider's issuer URL (GITOPSHQ_OIDC_ISSUER), exactly as its discovery document
+ *     states it
  * @param clientId the client the hub signs browsers in with (GITOPSHQ_OIDC_CLIENT_ID); ID tokens
  *     must be addressed to it
  * @param clientSecret that client's secret, for providers that make web clients confidential
@@ -21,8 +21,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param audiences the {@code aud} values an access token presented to {@code POST
  *     /api/v2/auth/oidc/token} may carry (GITOPSHQ_OIDC_AUDIENCES); the CLI client id when empty
  * @param scopes what the hub asks for in a browser sign-in (GITOPSHQ_OIDC_SCOPES)
- * @param cliScopes what a command line should ask for in the device flow
- *     (GITOPSHQ_OIDC_CLI_SCOPES)
+ * @param cliScopes what a command line should ask for in the device flow (GITOPSHQ_OIDC_CLI_SCOPES)
  * @param groupsClaim the claim holding the user's groups (GITOPSHQ_OIDC_GROUPS_CLAIM)
  * @param organization the slug of the organization SSO members join (GITOPSHQ_OIDC_ORG)
  * @param defaultRole the role of a user none of whose groups is mapped
@@ -67,8 +66,10 @@ public record OidcProperties(
     if (audiences.isEmpty() && cliClientId != null) {
       audiences = List.of(cliClientId);
     }
-    scopes = clean(scopes).isEmpty() ? List.of("openid", "profile", "email", "groups") : clean(scopes);
-    cliScopes = clean(cliScopes).isEmpty() ? List.of("profile", "email", "groups") : clean(cliScopes);
+    scopes =
+        clean(scopes).isEmpty() ? List.of("openid", "profile", "email", "groups") : clean(scopes);
+    cliScopes =
+        clean(cliScopes).isEmpty() ? List.of("profile", "email", "groups") : clean(cliScopes);
     groupsClaim = blankToNull(groupsClaim) == null ? "groups" : groupsClaim;
     organization = blankToNull(organization) == null ? "default" : organization;
     defaultRole = blankToNull(defaultRole);
@@ -107,10 +108,12 @@ public record OidcProperties(
       Duration sessionTtl) {
     URI.create(issuer);
     if (clientId == null) {
-      throw new IllegalArgumentException("gitopshq.oidc.client-id (GITOPSHQ_OIDC_CLIENT_ID) is required with an issuer");
+      throw new IllegalArgumentException(
+          "gitopshq.oidc.client-id (GITOPSHQ_OIDC_CLIENT_ID) is required with an issuer");
     }
     if (redirectUri == null) {
-      throw new IllegalArgumentException("gitopshq.oidc.redirect-uri (GITOPSHQ_OIDC_REDIRECT_URI) is required with an issuer");
+      throw new IllegalArgumentException(
+          "gitopshq.oidc.redirect-uri (GITOPSHQ_OIDC_REDIRECT_URI) is required with an issuer");
     }
     if (defaultRole != null) {
       grantable("gitopshq.oidc.default-role", defaultRole);
@@ -118,18 +121,26 @@ public record OidcProperties(
     for (int i = 0; i < mappings.size(); i++) {
       GroupMapping m = mappings.get(i);
       if (m.group() == null || m.group().isBlank()) {
-        throw new IllegalArgumentException("gitopshq.oidc.group-mappings[" + i + "].group is required");
+        throw new IllegalArgumentException(
+            "gitopshq.oidc.group-mappings[" + i + "].group is required");
       }
       grantable("gitopshq.oidc.group-mappings[" + i + "].role", m.role());
       for (String team : m.teams()) {
         if (!team.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
           throw new IllegalArgumentException(
-              "gitopshq.oidc.group-mappings[" + i + "].teams: '" + team + "' is not an RFC 1123 label");
+              "gitopshq.oidc.group-mappings["
+                  + i
+                  + "].teams: '"
+                  + team
+                  + "' is not an RFC 1123 label");
         }
       }
     }
-    if (sessionTtl.isNegative() || sessionTtl.isZero() || sessionTtl.compareTo(Duration.ofDays(7)) > 0) {
-      throw new IllegalArgumentException("gitopshq.oidc.session-ttl must be between 1 s and 7 days");
+    if (sessionTtl.isNegative()
+        || sessionTtl.isZero()
+        || sessionTtl.compareTo(Duration.ofDays(7)) > 0) {
+      throw new IllegalArgumentException(
+          "gitopshq.oidc.session-ttl must be between 1 s and 7 days");
     }
   }
 

@@ -42,8 +42,10 @@ import org.springframework.stereotype.Component;
 @Component
 public class OidcProvider {
   private static final Logger log = LoggerFactory.getLogger(OidcProvider.class);
+
   /** Discovery documents and token responses are small; a larger answer is refused unread. */
   private static final int MAX_RESPONSE_BYTES = 256 * 1024;
+
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
   private final OidcProperties config;
@@ -87,7 +89,10 @@ public class OidcProvider {
     try {
       HttpResponse<InputStream> r =
           http.send(
-              HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Accept", "application/json").build(),
+              HttpRequest.newBuilder(uri)
+                  .timeout(TIMEOUT)
+                  .header("Accept", "application/json")
+                  .build(),
               HttpResponse.BodyHandlers.ofInputStream());
       byte[] body = readBounded(r.body());
       if (r.statusCode() != 200) {
@@ -161,8 +166,8 @@ public class OidcProvider {
   }
 
   /**
-   * Redeems an authorization code at the token endpoint (with the PKCE verifier) and returns the
-   * ID token. A refusal is a 401 naming the provider's error code, never the code itself.
+   * Redeems an authorization code at the token endpoint (with the PKCE verifier) and returns the ID
+   * token. A refusal is a 401 naming the provider's error code, never the code itself.
    */
   String redeem(String code, String codeVerifier) {
     Map<String, String> form = new LinkedHashMap<>();
@@ -213,7 +218,10 @@ public class OidcProvider {
   private ApiException unavailable(String why) {
     return new ApiException(
         new ApiError(
-            503, "sso_unavailable", "the identity provider " + config.issuer() + " is unavailable: " + why, null));
+            503,
+            "sso_unavailable",
+            "the identity provider " + config.issuer() + " is unavailable: " + why,
+            null));
   }
 
   private URI endpoint(JsonNode doc, String name, boolean required) {

@@ -29,8 +29,8 @@ import org.springframework.stereotype.Service;
 
 /**
  * The two ways into a hub session: the browser's authorization code flow with PKCE (state, nonce
- * and code verifier kept in {@code oidc_logins}, used once), and the exchange of an access token
- * a command line got through the device flow.
+ * and code verifier kept in {@code oidc_logins}, used once), and the exchange of an access token a
+ * command line got through the device flow.
  */
 @Service
 public class SsoLogin {
@@ -38,8 +38,8 @@ public class SsoLogin {
   static final Duration LOGIN_TTL = Duration.ofMinutes(10);
 
   /**
-   * Sign-ins in flight the hub keeps at most: starting one needs no token, so a flood of them
-   * is answered with 429 instead of filling the table.
+   * Sign-ins in flight the hub keeps at most: starting one needs no token, so a flood of them is
+   * answered with 429 instead of filling the table.
    */
   static final long MAX_PENDING_LOGINS = 10_000;
 
@@ -90,13 +90,20 @@ public class SsoLogin {
     logins.deleteExpired(now);
     if (logins.count() >= MAX_PENDING_LOGINS) {
       throw new ApiException(
-          new ApiError(429, "too_many_requests", "too many sign-ins in progress; try again in a few minutes", null));
+          new ApiError(
+              429,
+              "too_many_requests",
+              "too many sign-ins in progress; try again in a few minutes",
+              null));
     }
     logins.insert(
         new OidcLogin(
-            stateHash, org.id(), nonce,
+            stateHash,
+            org.id(),
+            nonce,
             box.seal(verifier.getBytes(StandardCharsets.US_ASCII), verifierContext(stateHash)),
-            now, now.plus(LOGIN_TTL)));
+            now,
+            now.plus(LOGIN_TTL)));
     Map<String, String> q = new LinkedHashMap<>();
     q.put("response_type", "code");
     q.put("client_id", config.clientId());
@@ -112,15 +119,16 @@ public class SsoLogin {
   }
 
   /**
-   * Completes a browser sign-in: the state must be the one this browser started with (its
-   * cookie) and still pending; the code is redeemed with the verifier; the ID token must verify
-   * and carry the sign-in's nonce.
+   * Completes a browser sign-in: the state must be the one this browser started with (its cookie)
+   * and still pending; the code is redeemed with the verifier; the ID token must verify and carry
+   * the sign-in's nonce.
    */
   public SsoMembers.IssuedSession complete(String state, String code, String browserState) {
     requireEnabled();
     if (browserState == null
         || !MessageDigest.isEqual(
-            state.getBytes(StandardCharsets.UTF_8), browserState.getBytes(StandardCharsets.UTF_8))) {
+            state.getBytes(StandardCharsets.UTF_8),
+            browserState.getBytes(StandardCharsets.UTF_8))) {
       throw ApiException.invalid("state", "does not belong to a sign-in started by this browser");
     }
     String stateHash = Tokens.sha256Hex(state);
@@ -128,11 +136,14 @@ public class SsoLogin {
         logins
             .take(stateHash, clock.instant())
             .orElseThrow(
-                () -> ApiException.invalid("state", "unknown, used or expired sign-in; start again"));
+                () ->
+                    ApiException.invalid("state", "unknown, used or expired sign-in; start again"));
     String verifier;
     try {
       verifier =
-          new String(box.open(login.codeVerifier(), verifierContext(stateHash)), StandardCharsets.US_ASCII);
+          new String(
+              box.open(login.codeVerifier(), verifierContext(stateHash)),
+              StandardCharsets.US_ASCII);
     } catch (SecretBox.SecretBoxException e) {
       throw ApiException.invalid("state", "unknown, used or expired sign-in; start again");
     }
@@ -166,8 +177,8 @@ public class SsoLogin {
   }
 
   /**
-   * Signs the identity in. Two first sign-ins of one person at once both try to create the
-   * member; the loser's transaction rolls back on the unique email and runs again, finding it.
+   * Signs the identity in. Two first sign-ins of one person at once both try to create the member;
+   * the loser's transaction rolls back on the unique email and runs again, finding it.
    */
   private SsoMembers.IssuedSession signIn(SsoMembers.Identity id, String client) {
     try {
@@ -230,7 +241,8 @@ public class SsoLogin {
   static String challenge(String verifier) {
     try {
       return B64URL.encodeToString(
-          MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII)));
+          MessageDigest.getInstance("SHA-256")
+              .digest(verifier.getBytes(StandardCharsets.US_ASCII)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

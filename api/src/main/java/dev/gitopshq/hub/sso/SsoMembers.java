@@ -27,8 +27,8 @@ import org.springframework.transaction.annotation.Transactional;
 /**
  * Turns a verified provider identity into a member and a hub session: finds the member by issuer
  * and subject (or links the member with that email at the first sign-in, or provisions one),
- * applies the group mapping, and issues a {@code ghqo_} session. Each step that changes a member
- * is audited, in the same transaction as the change.
+ * applies the group mapping, and issues a {@code ghqo_} session. Each step that changes a member is
+ * audited, in the same transaction as the change.
  */
 @Service
 public class SsoMembers {
@@ -81,8 +81,10 @@ public class SsoMembers {
             () ->
                 new ApiException(
                     new ApiError(
-                        503, "sso_unavailable",
-                        "SSO is configured for organization '" + config.organization()
+                        503,
+                        "sso_unavailable",
+                        "SSO is configured for organization '"
+                            + config.organization()
                             + "', which does not exist",
                         null)));
   }
@@ -116,7 +118,11 @@ public class SsoMembers {
           throw new IllegalStateException("member " + member.id() + " vanished while linking");
         }
         audit.record(
-            orgId, MAPPING, "member.sso_linked", "member", member.id().toString(),
+            orgId,
+            MAPPING,
+            "member.sso_linked",
+            "member",
+            member.id().toString(),
             Map.of("email", id.email(), "issuer", id.issuer(), "subject", id.subject()));
       } else {
         member = provision(orgId, id, grant);
@@ -129,8 +135,13 @@ public class SsoMembers {
   private MemberRow provision(UUID orgId, Identity id, GroupMapping.Grant grant) {
     MemberRow row =
         new MemberRow(
-            UUID.randomUUID(), orgId, id.email(), id.name(), grant.role().wireName(),
-            grant.teams(), clock.instant());
+            UUID.randomUUID(),
+            orgId,
+            id.email(),
+            id.name(),
+            grant.role().wireName(),
+            grant.teams(),
+            clock.instant());
     members.insert(row);
     members.linkOidcIdentity(orgId, row.id(), id.issuer(), id.subject());
     Map<String, Object> d = new LinkedHashMap<>();
@@ -146,10 +157,11 @@ public class SsoMembers {
   }
 
   /**
-   * Sets the member's role and teams to what their groups grant, and audits the change. Owners
-   * keep their role: owners are made and unmade in the hub, never by a provider's groups.
+   * Sets the member's role and teams to what their groups grant, and audits the change. Owners keep
+   * their role: owners are made and unmade in the hub, never by a provider's groups.
    */
-  private MemberRow applyGrant(UUID orgId, MemberRow member, Identity id, GroupMapping.Grant grant) {
+  private MemberRow applyGrant(
+      UUID orgId, MemberRow member, Identity id, GroupMapping.Grant grant) {
     Role current = Role.parse(member.role()).orElse(Role.VIEWER);
     Role next = current == Role.OWNER ? Role.OWNER : grant.role();
     List<String> teams = grant.teams();
@@ -171,13 +183,28 @@ public class SsoMembers {
     Tokens.IssuedToken token = Tokens.issue(TokenKind.SESSION);
     MemberSession s =
         new MemberSession(
-            UUID.randomUUID(), orgId, member.id(), token.hash(), client, now,
-            now.plus(config.sessionTtl()), null);
+            UUID.randomUUID(),
+            orgId,
+            member.id(),
+            token.hash(),
+            client,
+            now,
+            now.plus(config.sessionTtl()),
+            null);
     sessions.insert(s);
     audit.record(
-        orgId, new Actor("member", member.id().toString(), member.email()), "member.signed_in",
-        "member", member.id().toString(),
-        Map.of("sessionId", s.id().toString(), "client", client, "expiresAt", s.expiresAt().toString()));
+        orgId,
+        new Actor("member", member.id().toString(), member.email()),
+        "member.signed_in",
+        "member",
+        member.id().toString(),
+        Map.of(
+            "sessionId",
+            s.id().toString(),
+            "client",
+            client,
+            "expiresAt",
+            s.expiresAt().toString()));
     return new IssuedSession(token.value(), s.id(), s.expiresAt(), member);
   }
 
@@ -185,11 +212,16 @@ public class SsoMembers {
   @Transactional
   public boolean signOut(HubPrincipal caller) {
     if (!caller.isMember()
-        || sessions.revoke(caller.orgId(), caller.memberId(), caller.tokenId(), clock.instant()) != 1) {
+        || sessions.revoke(caller.orgId(), caller.memberId(), caller.tokenId(), clock.instant())
+            != 1) {
       return false;
     }
     audit.record(
-        caller.orgId(), caller.actor(), "member.signed_out", "member", caller.memberId().toString(),
+        caller.orgId(),
+        caller.actor(),
+        "member.signed_out",
+        "member",
+        caller.memberId().toString(),
         Map.of("sessionId", caller.tokenId().toString()));
     return true;
   }

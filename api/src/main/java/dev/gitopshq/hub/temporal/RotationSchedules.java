@@ -36,8 +36,13 @@ public class RotationSchedules {
 
   private final ScheduleClient schedules;
   private final TokenProperties tokens;
-  /** What this replica last did per cluster (true: ensured, false: removed), so a reconnect costs nothing. */
+
+  /**
+   * What this replica last did per cluster (true: ensured, false: removed), so a reconnect costs
+   * nothing.
+   */
   private final Map<UUID, Boolean> known = new ConcurrentHashMap<>();
+
   private final ExecutorService worker =
       Executors.newSingleThreadExecutor(
           r -> {
@@ -46,7 +51,8 @@ public class RotationSchedules {
             return t;
           });
 
-  public RotationSchedules(WorkflowServiceStubs stubs, TemporalProperties temporal, TokenProperties tokens) {
+  public RotationSchedules(
+      WorkflowServiceStubs stubs, TemporalProperties temporal, TokenProperties tokens) {
     this.schedules =
         ScheduleClient.newInstance(
             stubs, ScheduleClientOptions.newBuilder().setNamespace(temporal.namespace()).build());
@@ -59,13 +65,14 @@ public class RotationSchedules {
     // schedule another replica made is removed here too, the first time this replica sees the
     // agent without token.rotate.
     if (!Boolean.valueOf(tokenRotate).equals(known.put(clusterId, tokenRotate))) {
-      worker.execute(() -> {
-        if (tokenRotate) {
-          ensure(orgId, clusterId);
-        } else {
-          deleteSchedule(clusterId);
-        }
-      });
+      worker.execute(
+          () -> {
+            if (tokenRotate) {
+              ensure(orgId, clusterId);
+            } else {
+              deleteSchedule(clusterId);
+            }
+          });
     }
   }
 
@@ -78,7 +85,8 @@ public class RotationSchedules {
                     .setArguments(
                         new ScheduledRotation(
                             orgId.toString(), clusterId.toString(),
-                            tokens.rotationAckTimeout().toSeconds(), tokens.rotationGrace().toSeconds()))
+                            tokens.rotationAckTimeout().toSeconds(),
+                                tokens.rotationGrace().toSeconds()))
                     .setOptions(
                         WorkflowOptions.newBuilder()
                             .setWorkflowId("token-rotation-scheduled-" + clusterId)
@@ -91,8 +99,12 @@ public class RotationSchedules {
                     .build())
             .build();
     try {
-      schedules.createSchedule(ScheduledRotation.scheduleId(clusterId.toString()), schedule, ScheduleOptions.newBuilder().build());
-      log.info("scheduled token rotation of cluster {} every {}", clusterId, tokens.rotationInterval());
+      schedules.createSchedule(
+          ScheduledRotation.scheduleId(clusterId.toString()),
+          schedule,
+          ScheduleOptions.newBuilder().build());
+      log.info(
+          "scheduled token rotation of cluster {} every {}", clusterId, tokens.rotationInterval());
     } catch (ScheduleAlreadyRunningException exists) {
       // Created earlier, by this or another replica.
     } catch (RuntimeException e) {

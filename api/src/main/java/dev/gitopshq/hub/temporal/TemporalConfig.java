@@ -1,12 +1,8 @@
 package dev.gitopshq.hub.temporal;
 
-import dev.gitopshq.hub.config.TemporalProperties;
 import dev.gitopshq.hub.config.ReplicaIdentity;
+import dev.gitopshq.hub.config.TemporalProperties;
 import dev.gitopshq.workflows.TaskQueues;
-import dev.gitopshq.workflows.rotation.RotationActivities;
-import dev.gitopshq.workflows.rotation.RotationDeliveryActivities;
-import dev.gitopshq.workflows.rotation.ScheduledRotationWorkflowImpl;
-import dev.gitopshq.workflows.rotation.TokenRotationWorkflowImpl;
 import dev.gitopshq.workflows.agentwatch.AgentWatchActivities;
 import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflowImpl;
 import dev.gitopshq.workflows.approval.ApprovalActivities;
@@ -21,6 +17,10 @@ import dev.gitopshq.workflows.registration.RegistrationWorkflowImpl;
 import dev.gitopshq.workflows.release.ReleaseActivities;
 import dev.gitopshq.workflows.release.ReleaseWorkflowImpl;
 import dev.gitopshq.workflows.release.RollbackWorkflowImpl;
+import dev.gitopshq.workflows.rotation.RotationActivities;
+import dev.gitopshq.workflows.rotation.RotationDeliveryActivities;
+import dev.gitopshq.workflows.rotation.ScheduledRotationWorkflowImpl;
+import dev.gitopshq.workflows.rotation.TokenRotationWorkflowImpl;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;

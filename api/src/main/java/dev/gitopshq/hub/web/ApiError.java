@@ -6,8 +6,8 @@ import java.util.List;
  * The body of every error response.
  *
  * @param status the HTTP status
- * @param error a stable machine-readable code (invalid_request, unauthorized, forbidden,
- *     not_found, conflict, internal)
+ * @param error a stable machine-readable code (invalid_request, unauthorized, forbidden, not_found,
+ *     conflict, internal)
  * @param message a sentence for people
  * @param errors for 400: each offending field and the reason
  */

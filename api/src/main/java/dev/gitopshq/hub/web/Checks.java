@@ -6,15 +6,16 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Collects every problem with a request before answering, so a caller fixes all fields in one
- * round trip. {@link #throwIfInvalid()} raises a 400 naming each field.
+ * Collects every problem with a request before answering, so a caller fixes all fields in one round
+ * trip. {@link #throwIfInvalid()} raises a 400 naming each field.
  */
 public final class Checks {
   /** RFC 1123 DNS label: lowercase alphanumerics and '-', alphanumeric at both ends. */
   public static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
   /** Label keys and values: alphanumerics with '-', '_', '.' inside, as Kubernetes allows. */
-  private static final Pattern LABEL_PART = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+  private static final Pattern LABEL_PART =
+      Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
 
   private static final int MAX_LABELS = 64;
   private final List<ApiError.FieldError> errors = new ArrayList<>();

@@ -11,9 +11,9 @@ import org.springframework.web.servlet.resource.PathResourceResolver;
 
 /**
  * Serves the web UI (built from {@code ui/} into the jar's {@code static/}) at {@code /}. A path
- * that is not a file, such as {@code /clusters/42/commands}, is one of the UI's own routes and
- * gets {@code index.html}, so a bookmarked or reloaded page opens. Paths the hub serves itself
- * (the API, Git, actuator) never fall back: an unknown API path stays a JSON 404.
+ * that is not a file, such as {@code /clusters/42/commands}, is one of the UI's own routes and gets
+ * {@code index.html}, so a bookmarked or reloaded page opens. Paths the hub serves itself (the API,
+ * Git, actuator) never fall back: an unknown API path stays a JSON 404.
  */
 @Configuration
 public class SinglePageApp implements WebMvcConfigurer {

@@ -32,7 +32,12 @@ class AuditApiIT {
   @Test
   void everyChangeIsAuditedAndFilterable() {
     String name = "audited-" + UUID.randomUUID().toString().substring(0, 8);
-    String id = hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", name)).body().get("cluster").get("id").asText();
+    String id =
+        hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", name))
+            .body()
+            .get("cluster")
+            .get("id")
+            .asText();
     hub.post("/api/v2/clusters/" + id + "/join-token", OWNER_TOKEN, null);
 
     JsonNode items = hub.get("/api/v2/audit?target=" + id, OWNER_TOKEN).body().get("items");
@@ -47,11 +52,15 @@ class AuditApiIT {
     assertThat(created.get("details").get("name").asText()).isEqualTo(name);
     assertThat(items.get(0).get("details").get("superseded")).hasSize(1);
 
-    assertThat(hub.get("/api/v2/audit?action=cluster.created&actor=admin@gitopshq.local", OWNER_TOKEN)
-            .body().get("items").findValuesAsText("action"))
+    assertThat(
+            hub.get("/api/v2/audit?action=cluster.created&actor=admin@gitopshq.local", OWNER_TOKEN)
+                .body()
+                .get("items")
+                .findValuesAsText("action"))
         .isNotEmpty()
         .containsOnly("cluster.created");
-    assertThat(hub.get("/api/v2/audit?from=2999-01-01T00:00:00Z", OWNER_TOKEN).body().get("items")).isEmpty();
+    assertThat(hub.get("/api/v2/audit?from=2999-01-01T00:00:00Z", OWNER_TOKEN).body().get("items"))
+        .isEmpty();
     assertThat(hub.get("/api/v2/audit?limit=0", OWNER_TOKEN).status()).isEqualTo(400);
     assertThat(hub.get("/api/v2/audit?from=yesterday", OWNER_TOKEN).status()).isEqualTo(400);
   }
@@ -59,7 +68,10 @@ class AuditApiIT {
   @Test
   void pagesWithACursorWithoutGapsOrRepeats() {
     for (int i = 0; i < 5; i++) {
-      hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", "page-" + UUID.randomUUID().toString().substring(0, 8)));
+      hub.post(
+          "/api/v2/clusters",
+          OWNER_TOKEN,
+          Map.of("name", "page-" + UUID.randomUUID().toString().substring(0, 8)));
     }
     Response first = hub.get("/api/v2/audit?limit=3", OWNER_TOKEN);
     String cursor = first.body().get("nextCursor").asText();
@@ -73,7 +85,10 @@ class AuditApiIT {
 
   @Test
   void theLogIsAppendOnlyAndVerificationFindsTheFirstTamperedEntry() throws Exception {
-    hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", "chain-" + UUID.randomUUID().toString().substring(0, 8)));
+    hub.post(
+        "/api/v2/clusters",
+        OWNER_TOKEN,
+        Map.of("name", "chain-" + UUID.randomUUID().toString().substring(0, 8)));
     Response ok = hub.get("/api/v2/audit/verify", OWNER_TOKEN);
     assertThat(ok.body().get("valid").asBoolean()).isTrue();
     assertThat(ok.body().get("entriesChecked").asLong()).isPositive();
@@ -84,7 +99,12 @@ class AuditApiIT {
         .hasMessageContaining("append-only");
 
     long victim =
-        hub.get("/api/v2/audit?action=cluster.created&limit=1", OWNER_TOKEN).body().get("items").get(0).get("seq").asLong();
+        hub.get("/api/v2/audit?action=cluster.created&limit=1", OWNER_TOKEN)
+            .body()
+            .get("items")
+            .get(0)
+            .get("seq")
+            .asLong();
     // Someone with the table owner's rights goes around the trigger.
     try (Connection c = HubTestSupport.db();
         Statement s = c.createStatement()) {
@@ -108,6 +128,7 @@ class AuditApiIT {
       s.execute("alter table audit_log enable trigger audit_log_append_only");
       c.commit();
     }
-    assertThat(hub.get("/api/v2/audit/verify", OWNER_TOKEN).body().get("valid").asBoolean()).isTrue();
+    assertThat(hub.get("/api/v2/audit/verify", OWNER_TOKEN).body().get("valid").asBoolean())
+        .isTrue();
   }
 }

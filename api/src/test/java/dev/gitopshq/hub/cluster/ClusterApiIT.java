@@ -28,7 +28,13 @@ class ClusterApiIT {
         hub.post(
             "/api/v2/members",
             OWNER_TOKEN,
-            Map.of("email", "viewer-" + UUID.randomUUID() + "@example.com", "name", "Vi Ewer", "role", "viewer"));
+            Map.of(
+                "email",
+                "viewer-" + UUID.randomUUID() + "@example.com",
+                "name",
+                "Vi Ewer",
+                "role",
+                "viewer"));
     assertThat(viewer.status()).isEqualTo(201);
     Response token =
         hub.post(
@@ -76,7 +82,8 @@ class ClusterApiIT {
 
     String install = r.body().get("installCommand").asText();
     assertThat(install)
-        .startsWith("helm upgrade --install gitopshq-agent oci://ghcr.io/gitopshq-io/charts/gitopshq-agent")
+        .startsWith(
+            "helm upgrade --install gitopshq-agent oci://ghcr.io/gitopshq-io/charts/gitopshq-agent")
         .contains("--namespace gitopshq-system --create-namespace")
         .contains("--set-string registrationToken=" + token)
         .contains("--set-string hub.address=" + hub.grpcAddress())
@@ -87,10 +94,16 @@ class ClusterApiIT {
         .contains("--set-string agent.environment=production");
 
     // Shown once: the hub keeps only the hash, and nothing returns the token again.
-    assertThat(HubTestSupport.count("select count(*) from cluster_tokens where token_hash = ?", Tokens.sha256Hex(token)))
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from cluster_tokens where token_hash = ?",
+                Tokens.sha256Hex(token)))
         .isEqualTo(1);
-    assertThat(HubTestSupport.count(
-            "select count(*) from audit_log where details like ? or actor_name like ?", "%" + token + "%", "%" + token + "%"))
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from audit_log where details like ? or actor_name like ?",
+                "%" + token + "%",
+                "%" + token + "%"))
         .isZero();
     Response get = hub.get("/api/v2/clusters/" + cluster.get("id").asText(), OWNER_TOKEN);
     assertThat(get.raw()).doesNotContain(token);
@@ -125,7 +138,8 @@ class ClusterApiIT {
     assertThat(unknownField.body().get("errors").get(0).get("field").asText()).isEqualTo("colour");
 
     Response wrongType =
-        hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", "ok-name", "labels", List.of("x")));
+        hub.post(
+            "/api/v2/clusters", OWNER_TOKEN, Map.of("name", "ok-name", "labels", List.of("x")));
     assertThat(wrongType.status()).isEqualTo(400);
     assertThat(wrongType.body().get("errors").get(0).get("field").asText()).isEqualTo("labels");
 
@@ -139,13 +153,15 @@ class ClusterApiIT {
   @Test
   void aTakenNameIsAConflictAndLeavesTheFirstClusterAlone() {
     String name = uniqueName("dup");
-    assertThat(hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", name)).status()).isEqualTo(201);
+    assertThat(hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", name)).status())
+        .isEqualTo(201);
     long tokens = HubTestSupport.count("select count(*) from cluster_tokens");
 
     Response again = hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", name, "region", "x"));
     assertThat(again.status()).isEqualTo(409);
     assertThat(again.body().get("message").asText()).contains(name);
-    assertThat(HubTestSupport.count("select count(*) from clusters where name = ?", name)).isEqualTo(1);
+    assertThat(HubTestSupport.count("select count(*) from clusters where name = ?", name))
+        .isEqualTo(1);
     assertThat(HubTestSupport.count("select count(*) from cluster_tokens")).isEqualTo(tokens);
   }
 
@@ -181,7 +197,9 @@ class ClusterApiIT {
     Response r = hub.get("/api/v2/clusters/" + UUID.randomUUID(), OWNER_TOKEN);
     assertThat(r.status()).isEqualTo(404);
     assertThat(hub.get("/api/v2/clusters/not-a-uuid", OWNER_TOKEN).status()).isEqualTo(400);
-    assertThat(hub.post("/api/v2/clusters/" + UUID.randomUUID() + "/join-token", OWNER_TOKEN, null).status())
+    assertThat(
+            hub.post("/api/v2/clusters/" + UUID.randomUUID() + "/join-token", OWNER_TOKEN, null)
+                .status())
         .isEqualTo(404);
   }
 
@@ -190,12 +208,21 @@ class ClusterApiIT {
     String prod = uniqueName("lbl-prod");
     String dev = uniqueName("lbl-dev");
     String id =
-        hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", prod, "labels", Map.of("tier", "production")))
-            .body().get("cluster").get("id").asText();
+        hub.post(
+                "/api/v2/clusters",
+                OWNER_TOKEN,
+                Map.of("name", prod, "labels", Map.of("tier", "production")))
+            .body()
+            .get("cluster")
+            .get("id")
+            .asText();
     hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", dev, "labels", Map.of("tier", "dev")));
 
     List<String> names =
-        hub.get("/api/v2/clusters?label=tier:production", OWNER_TOKEN).body().get("items").findValuesAsText("name");
+        hub.get("/api/v2/clusters?label=tier:production", OWNER_TOKEN)
+            .body()
+            .get("items")
+            .findValuesAsText("name");
     assertThat(names).contains(prod).doesNotContain(dev);
     assertThat(hub.get("/api/v2/clusters?label=tier", OWNER_TOKEN).status()).isEqualTo(400);
 
@@ -203,7 +230,11 @@ class ClusterApiIT {
         hub.patch(
             "/api/v2/clusters/" + id,
             OWNER_TOKEN,
-            Map.of("displayName", "Prod EU", "labels", Map.of("tier", "production", "region", "eu-west-1")));
+            Map.of(
+                "displayName",
+                "Prod EU",
+                "labels",
+                Map.of("tier", "production", "region", "eu-west-1")));
     assertThat(patched.status()).isEqualTo(200);
     assertThat(patched.body().get("displayName").asText()).isEqualTo("Prod EU");
     assertThat(patched.body().get("labels").get("region").asText()).isEqualTo("eu-west-1");
@@ -213,13 +244,15 @@ class ClusterApiIT {
 
     Response audit = hub.get("/api/v2/audit?action=cluster.updated&target=" + id, OWNER_TOKEN);
     assertThat(audit.body().get("items")).hasSize(1);
-    assertThat(audit.body().get("items").get(0).get("details").get("displayName").get("to").asText())
+    assertThat(
+            audit.body().get("items").get(0).get("details").get("displayName").get("to").asText())
         .isEqualTo("Prod EU");
   }
 
   @Test
   void aJoinTokenReplacesEarlierUnusedTokens() {
-    Response created = hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", uniqueName("join")));
+    Response created =
+        hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", uniqueName("join")));
     String id = created.body().get("cluster").get("id").asText();
     String first = created.body().get("registrationToken").asText();
 
@@ -229,20 +262,25 @@ class ClusterApiIT {
     assertThat(second).matches("ghqa_reg_[0-9a-f]{64}").isNotEqualTo(first);
     assertThat(join.body().get("installCommand").asText()).contains(second);
 
-    assertThat(HubTestSupport.count(
-            "select count(*) from cluster_tokens where token_hash = ? and status = 'superseded'",
-            Tokens.sha256Hex(first)))
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from cluster_tokens where token_hash = ? and status = 'superseded'",
+                Tokens.sha256Hex(first)))
         .isEqualTo(1);
-    assertThat(hub.get("/api/v2/clusters/" + id, OWNER_TOKEN).body().get("status").asText()).isEqualTo("Pending");
+    assertThat(hub.get("/api/v2/clusters/" + id, OWNER_TOKEN).body().get("status").asText())
+        .isEqualTo("Pending");
   }
 
   @Test
   void anExpiredRegistrationShowsAsExpired() {
-    Response created = hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", uniqueName("late")));
+    Response created =
+        hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", uniqueName("late")));
     String id = created.body().get("cluster").get("id").asText();
     HubTestSupport.exec(
-        "update cluster_tokens set expires_at = now() - interval '1 second' where cluster_id = ?::uuid", id);
-    assertThat(hub.get("/api/v2/clusters/" + id, OWNER_TOKEN).body().get("status").asText()).isEqualTo("Expired");
+        "update cluster_tokens set expires_at = now() - interval '1 second' where cluster_id = ?::uuid",
+        id);
+    assertThat(hub.get("/api/v2/clusters/" + id, OWNER_TOKEN).body().get("status").asText())
+        .isEqualTo("Expired");
   }
 
   @Test

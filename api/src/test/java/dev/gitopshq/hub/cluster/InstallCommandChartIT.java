@@ -25,8 +25,8 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * The install command a real hub returns, run the way a user runs it: split by a POSIX shell, its
  * {@code --set-string} values parsed as Helm parses them, and charts/gitopshq-agent rendered
- * in-process with exactly those values (helm-java). The agent's Deployment must carry what the
- * hub put in, including a display name with a comma, quotes and a backslash.
+ * in-process with exactly those values (helm-java). The agent's Deployment must carry what the hub
+ * put in, including a display name with a comma, quotes and a backslash.
  */
 class InstallCommandChartIT {
   static HubTestSupport hub;
@@ -45,9 +45,21 @@ class InstallCommandChartIT {
   void theInstallCommandRendersAnAgentWithTheRegisteredValues() throws IOException {
     String name = "chart-" + UUID.randomUUID().toString().substring(0, 8);
     String displayName = "Production, EU \"west\" 'blue' a\\b";
-    Response r = hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of(
-        "name", name, "displayName", displayName, "provider", "on-prem",
-        "region", "eu-west-1", "environment", "production"));
+    Response r =
+        hub.post(
+            "/api/v2/clusters",
+            OWNER_TOKEN,
+            Map.of(
+                "name",
+                name,
+                "displayName",
+                displayName,
+                "provider",
+                "on-prem",
+                "region",
+                "eu-west-1",
+                "environment",
+                "production"));
     assertThat(r.status()).isEqualTo(201);
     String token = r.body().get("registrationToken").asText();
     String installCommand = r.body().get("installCommand").asText();
@@ -61,7 +73,7 @@ class InstallCommandChartIT {
       String arg = argv.get(i);
       switch (arg) {
         case "--namespace" -> namespace = argv.get(++i);
-        case "--create-namespace" -> { }
+        case "--create-namespace" -> {}
         case "--set-string" -> parseSetString(argv.get(++i), values);
         default -> {
           assertThat(arg).as("an option the test does not know").doesNotStartWith("-");
@@ -69,15 +81,19 @@ class InstallCommandChartIT {
         }
       }
     }
-    assertThat(positional).containsExactly("gitopshq-agent", "oci://ghcr.io/gitopshq-io/charts/gitopshq-agent");
+    assertThat(positional)
+        .containsExactly("gitopshq-agent", "oci://ghcr.io/gitopshq-io/charts/gitopshq-agent");
     assertThat(namespace).isEqualTo("gitopshq-system");
 
     Map<String, Map<String, Object>> objects = render(positional.get(0), namespace, values);
 
     Map<String, Object> secret = objects.get("Secret/gitopshq-agent-registration");
     assertThat(secret).as("registration Secret in %s", objects.keySet()).isNotNull();
-    String stored = new String(Base64.getDecoder().decode(
-        (String) map(secret, "data").get("GITOPSHQ_REGISTRATION_TOKEN")), StandardCharsets.UTF_8);
+    String stored =
+        new String(
+            Base64.getDecoder()
+                .decode((String) map(secret, "data").get("GITOPSHQ_REGISTRATION_TOKEN")),
+            StandardCharsets.UTF_8);
     assertThat(stored).isEqualTo(token);
 
     Map<String, Object> deployment = objects.get("Deployment/gitopshq-agent");
@@ -86,7 +102,8 @@ class InstallCommandChartIT {
     assertThat(map(env.get("GITOPSHQ_REGISTRATION_TOKEN"), "valueFrom", "secretKeyRef"))
         .containsEntry("name", "gitopshq-agent-registration")
         .containsEntry("key", "GITOPSHQ_REGISTRATION_TOKEN");
-    Map<String, Object> hubRef = map(env.get("GITOPSHQ_HUB_ADDRESS"), "valueFrom", "configMapKeyRef");
+    Map<String, Object> hubRef =
+        map(env.get("GITOPSHQ_HUB_ADDRESS"), "valueFrom", "configMapKeyRef");
     Map<String, Object> hubConfig = objects.get("ConfigMap/" + hubRef.get("name"));
     assertThat(map(hubConfig, "data")).containsEntry((String) hubRef.get("key"), hub.grpcAddress());
     assertThat(env.get("GITOPSHQ_CLUSTER_NAME")).containsEntry("value", name);
@@ -104,7 +121,8 @@ class InstallCommandChartIT {
         .containsExactly("a", "b c", "it's", "d \"e\"", "f g");
     Map<String, Object> values = new LinkedHashMap<>();
     parseSetString("agent.displayName=Prod\\, EU \\\\ x,agent.region=eu", values);
-    assertThat(values).isEqualTo(Map.of("agent", Map.of("displayName", "Prod, EU \\ x", "region", "eu")));
+    assertThat(values)
+        .isEqualTo(Map.of("agent", Map.of("displayName", "Prod, EU \\ x", "region", "eu")));
   }
 
   // ---- a POSIX shell's word splitting and quote removal ----------------------------------------
@@ -141,7 +159,9 @@ class InstallCommandChartIT {
       } else if (c == '\\') {
         word.append(line.charAt(++i));
       } else {
-        assertThat("$`|&;<>()*?[#~").as("shell metacharacter in %s", line).doesNotContain(String.valueOf(c));
+        assertThat("$`|&;<>()*?[#~")
+            .as("shell metacharacter in %s", line)
+            .doesNotContain(String.valueOf(c));
         word.append(c);
       }
     }
@@ -177,7 +197,9 @@ class InstallCommandChartIT {
       String[] path = key.split("\\.");
       Map<String, Object> node = values;
       for (int p = 0; p < path.length - 1; p++) {
-        node = (Map<String, Object>) node.computeIfAbsent(path[p], k -> new LinkedHashMap<String, Object>());
+        node =
+            (Map<String, Object>)
+                node.computeIfAbsent(path[p], k -> new LinkedHashMap<String, Object>());
       }
       node.put(path[path.length - 1], value.toString());
     }
@@ -186,13 +208,18 @@ class InstallCommandChartIT {
   // ---- rendering -----------------------------------------------------------------------------
 
   /** helm template with these values (as a JSON values file, so strings stay strings). */
-  static Map<String, Map<String, Object>> render(String release, String namespace, Map<String, Object> values)
-      throws IOException {
+  static Map<String, Map<String, Object>> render(
+      String release, String namespace, Map<String, Object> values) throws IOException {
     Path valuesFile = Files.createTempFile("install-command-values", ".json");
     try {
       Files.writeString(valuesFile, new ObjectMapper().writeValueAsString(values));
-      String manifest = new Helm(agentChart()).template()
-          .withName(release).withNamespace(namespace).withValuesFile(valuesFile).call();
+      String manifest =
+          new Helm(agentChart())
+              .template()
+              .withName(release)
+              .withNamespace(namespace)
+              .withValuesFile(valuesFile)
+              .call();
       Map<String, Map<String, Object>> objects = new LinkedHashMap<>();
       for (Object doc : new Yaml().loadAll(manifest)) {
         if (doc instanceof Map<?, ?> m) {
@@ -215,7 +242,8 @@ class InstallCommandChartIT {
         return chart;
       }
     }
-    throw new IllegalStateException("charts/gitopshq-agent not found above " + Path.of("").toAbsolutePath());
+    throw new IllegalStateException(
+        "charts/gitopshq-agent not found above " + Path.of("").toAbsolutePath());
   }
 
   @SuppressWarnings("unchecked")

@@ -50,8 +50,15 @@ final class DeliveryFixtures {
     return tgz(
         Map.of(
             name + "/Chart.yaml",
-            "apiVersion: v2\nname: " + name + "\nversion: " + version + "\nappVersion: \"" + version
-                + "\"\ndescription: " + description + "\ntype: application\n",
+            "apiVersion: v2\nname: "
+                + name
+                + "\nversion: "
+                + version
+                + "\nappVersion: \""
+                + version
+                + "\"\ndescription: "
+                + description
+                + "\ntype: application\n",
             name + "/values.yaml",
             "replicaCount: 1\nimage:\n  repository: nginx\n  tag: stable\n",
             name + "/templates/deployment.yaml",
@@ -86,11 +93,19 @@ final class DeliveryFixtures {
   Response uploadMultipart(String token, byte[] archive) {
     String boundary = "gitopshq" + UUID.randomUUID().toString().replace("-", "");
     ByteArrayOutputStream b = new ByteArrayOutputStream();
-    b.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"chart\"; filename=\"c.tgz\"\r\n"
-        + "Content-Type: application/gzip\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+    b.writeBytes(
+        ("--"
+                + boundary
+                + "\r\nContent-Disposition: form-data; name=\"chart\"; filename=\"c.tgz\"\r\n"
+                + "Content-Type: application/gzip\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
     b.writeBytes(archive);
     b.writeBytes(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.US_ASCII));
-    return raw("POST", "/api/v2/charts", token, b.toByteArray(),
+    return raw(
+        "POST",
+        "/api/v2/charts",
+        token,
+        b.toByteArray(),
         Map.of("Content-Type", "multipart/form-data; boundary=" + boundary));
   }
 
@@ -101,12 +116,17 @@ final class DeliveryFixtures {
       b.header("Authorization", "Bearer " + token);
     }
     headers.forEach(b::header);
-    b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+    b.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofByteArray(body));
     try {
       HttpResponse<byte[]> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
       String text = new String(r.body(), StandardCharsets.UTF_8);
       JsonNode json = null;
-      if (r.headers().firstValue("Content-Type").orElse("").contains("json") && r.body().length > 0) {
+      if (r.headers().firstValue("Content-Type").orElse("").contains("json")
+          && r.body().length > 0) {
         json = JSON.readTree(text);
       }
       return new Response(r.statusCode(), json, text);
@@ -119,12 +139,16 @@ final class DeliveryFixtures {
   }
 
   byte[] download(String path, String token) {
-    HttpRequest r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path))
-        .header("Authorization", "Bearer " + token).GET().build();
+    HttpRequest r =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path))
+            .header("Authorization", "Bearer " + token)
+            .GET()
+            .build();
     try {
       HttpResponse<byte[]> resp = HTTP.send(r, HttpResponse.BodyHandlers.ofByteArray());
       assertThat(resp.statusCode()).isEqualTo(200);
-      assertThat(resp.headers().firstValue("Content-Type").orElse("")).startsWith("application/gzip");
+      assertThat(resp.headers().firstValue("Content-Type").orElse(""))
+          .startsWith("application/gzip");
       return resp.body();
     } catch (IOException e) {
       throw new IllegalStateException(e);
@@ -147,8 +171,11 @@ final class DeliveryFixtures {
 
   /** A project with the given name; returns its id. */
   String project(String name) {
-    return ok(hub.post("/api/v2/projects", OWNER_TOKEN, Map.of("name", name, "description", "test")), 201)
-        .get("id").asText();
+    return ok(
+            hub.post("/api/v2/projects", OWNER_TOKEN, Map.of("name", name, "description", "test")),
+            201)
+        .get("id")
+        .asText();
   }
 
   String environment(String name) {
@@ -157,7 +184,12 @@ final class DeliveryFixtures {
   }
 
   String tenant(String name) {
-    ok(hub.post("/api/v2/tenants", OWNER_TOKEN, Map.of("name", name, "displayName", name.toUpperCase())), 201);
+    ok(
+        hub.post(
+            "/api/v2/tenants",
+            OWNER_TOKEN,
+            Map.of("name", name, "displayName", name.toUpperCase())),
+        201);
     return name;
   }
 
@@ -182,19 +214,35 @@ final class DeliveryFixtures {
   }
 
   String memberToken(String role) {
-    Response m = hub.post("/api/v2/members", OWNER_TOKEN,
-        Map.of("email", uniq(role) + "@example.com", "name", "A " + role, "role", role));
+    Response m =
+        hub.post(
+            "/api/v2/members",
+            OWNER_TOKEN,
+            Map.of("email", uniq(role) + "@example.com", "name", "A " + role, "role", role));
     assertThat(m.status()).isEqualTo(201);
-    return ok(hub.post("/api/v2/members/" + m.body().get("id").asText() + "/tokens", OWNER_TOKEN, Map.of("name", "t")), 201)
-        .get("token").asText();
+    return ok(
+            hub.post(
+                "/api/v2/members/" + m.body().get("id").asText() + "/tokens",
+                OWNER_TOKEN,
+                Map.of("name", "t")),
+            201)
+        .get("token")
+        .asText();
   }
 
   String serviceAccountToken(List<String> scopes) {
-    Response sa = hub.post("/api/v2/service-accounts", OWNER_TOKEN, Map.of("name", uniq("ci"), "scopes", scopes));
+    Response sa =
+        hub.post(
+            "/api/v2/service-accounts", OWNER_TOKEN, Map.of("name", uniq("ci"), "scopes", scopes));
     assertThat(sa.status()).as(sa.raw()).isEqualTo(201);
-    return ok(hub.post("/api/v2/service-accounts/" + sa.body().get("id").asText() + "/tokens", OWNER_TOKEN,
-            Map.of("name", "pipeline")), 201)
-        .get("token").asText();
+    return ok(
+            hub.post(
+                "/api/v2/service-accounts/" + sa.body().get("id").asText() + "/tokens",
+                OWNER_TOKEN,
+                Map.of("name", "pipeline")),
+            201)
+        .get("token")
+        .asText();
   }
 
   // ---- the hosted repository -------------------------------------------------------------------
@@ -212,7 +260,8 @@ final class DeliveryFixtures {
   }
 
   static long revision(String projectId) {
-    return HubTestSupport.count("select config_revision from projects where id = ?", UUID.fromString(projectId));
+    return HubTestSupport.count(
+        "select config_revision from projects where id = ?", UUID.fromString(projectId));
   }
 
   ProjectRepos repos() {
@@ -224,7 +273,9 @@ final class DeliveryFixtures {
    * output of each revision, which land on main as generations finish) are left out.
    */
   List<ProjectRepos.CommitInfo> log(String projectId) {
-    return repos().log(orgOf(projectId), UUID.fromString(projectId), ProjectRepos.MAIN, 1000).stream()
+    return repos()
+        .log(orgOf(projectId), UUID.fromString(projectId), ProjectRepos.MAIN, 1000)
+        .stream()
         .filter(c -> !c.author().equals("GitOpsHQ delivery generator"))
         .toList();
   }

@@ -69,58 +69,107 @@ class DeliveryGenerationIT {
     env = f.environment(uniq("prod"));
     tenant = f.tenant(uniq("acme"));
     cluster = f.cluster(uniq("eu"));
-    f.ok(f.put("/api/v2/projects/" + project + "/environments/" + env, OWNER_TOKEN,
-        Map.of("clusters", List.of(Map.of("cluster", cluster)))), 200);
+    f.ok(
+        f.put(
+            "/api/v2/projects/" + project + "/environments/" + env,
+            OWNER_TOKEN,
+            Map.of("clusters", List.of(Map.of("cluster", cluster)))),
+        200);
     f.ok(f.put("/api/v2/projects/" + project + "/tenants/" + tenant, OWNER_TOKEN, Map.of()), 200);
-    f.ok(hub.post("/api/v2/projects/" + project + "/workloads", OWNER_TOKEN, Map.of(
-        "name", "web", "chart", "webapp", "version", "1.2.0",
-        "values", Map.of("image", Map.of("tag", "1.4.2"), "env", Map.of("LOG_LEVEL", "${LOG}")))), 201);
-    f.ok(f.put("/api/v2/projects/" + project + "/variables", OWNER_TOKEN,
-        Map.of("scope", "project", "key", "LOG", "value", "debug")), 200);
+    f.ok(
+        hub.post(
+            "/api/v2/projects/" + project + "/workloads",
+            OWNER_TOKEN,
+            Map.of(
+                "name",
+                "web",
+                "chart",
+                "webapp",
+                "version",
+                "1.2.0",
+                "values",
+                Map.of("image", Map.of("tag", "1.4.2"), "env", Map.of("LOG_LEVEL", "${LOG}")))),
+        201);
+    f.ok(
+        f.put(
+            "/api/v2/projects/" + project + "/variables",
+            OWNER_TOKEN,
+            Map.of("scope", "project", "key", "LOG", "value", "debug")),
+        200);
   }
 
   /** Waits for the generation of the project's current revision to end, and returns it. */
   JsonNode generated() {
     long revision = DeliveryFixtures.revision(project);
     JsonNode[] g = {null};
-    await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> {
-      Response r = hub.get("/api/v2/projects/" + project + "/generations/" + revision, OWNER_TOKEN);
-      if (r.status() != 200) {
-        return false;
-      }
-      g[0] = r.body();
-      return List.of("committed", "unchanged", "failed", "superseded").contains(r.body().get("status").asText());
-    });
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> {
+              Response r =
+                  hub.get("/api/v2/projects/" + project + "/generations/" + revision, OWNER_TOKEN);
+              if (r.status() != 200) {
+                return false;
+              }
+              g[0] = r.body();
+              return List.of("committed", "unchanged", "failed", "superseded")
+                  .contains(r.body().get("status").asText());
+            });
     return g[0];
   }
 
   ObjectId head() {
-    return f.repos().head(DeliveryFixtures.orgOf(project), UUID.fromString(project), ProjectRepos.MAIN).orElseThrow();
+    return f.repos()
+        .head(DeliveryFixtures.orgOf(project), UUID.fromString(project), ProjectRepos.MAIN)
+        .orElseThrow();
   }
 
   SortedMap<String, byte[]> rendered(ObjectId commit) {
-    return f.repos().readFiles(DeliveryFixtures.orgOf(project), UUID.fromString(project), commit, "rendered");
+    return f.repos()
+        .readFiles(DeliveryFixtures.orgOf(project), UUID.fromString(project), commit, "rendered");
   }
 
   @Test
-  void aConfigurationChangeIsRenderedExactlyAsHelmTemplatesTheSameChartAndValues() throws Exception {
-    f.ok(f.put("/api/v2/projects/" + project + "/values/web/" + tenant + "/" + env, OWNER_TOKEN,
-        Map.of("values", Map.of("replicaCount", 3))), 200);
+  void aConfigurationChangeIsRenderedExactlyAsHelmTemplatesTheSameChartAndValues()
+      throws Exception {
+    f.ok(
+        f.put(
+            "/api/v2/projects/" + project + "/values/web/" + tenant + "/" + env,
+            OWNER_TOKEN,
+            Map.of("values", Map.of("replicaCount", 3))),
+        200);
     JsonNode g = generated();
 
     assertThat(g.get("status").asText()).as(g.toString()).isEqualTo("committed");
     assertThat(g.get("commit").asText()).isEqualTo(head().name());
     String unit = env + "/" + cluster + "/" + tenant + "/web/";
     SortedMap<String, byte[]> files = rendered(head());
-    assertThat(files.keySet()).allMatch(p -> p.startsWith(unit)).contains(unit + "deployment-web.yaml");
+    assertThat(files.keySet())
+        .allMatch(p -> p.startsWith(unit))
+        .contains(unit + "deployment-web.yaml");
 
     // helm-java's own template of the same archive with the values the hub merged by hand.
     Path chart = tmp.resolve("webapp-1.2.0.tgz");
     Files.write(chart, webapp);
     Path values = tmp.resolve("values.json");
-    Files.writeString(values, JSON.writeValueAsString(Map.of(
-        "image", Map.of("tag", "1.4.2"), "env", Map.of("LOG_LEVEL", "debug"), "replicaCount", 3)));
-    String helm = new Helm(chart).template().withName("web").withNamespace(tenant + "-" + env).withValuesFile(values).call();
+    Files.writeString(
+        values,
+        JSON.writeValueAsString(
+            Map.of(
+                "image",
+                Map.of("tag", "1.4.2"),
+                "env",
+                Map.of("LOG_LEVEL", "debug"),
+                "replicaCount",
+                3)));
+    String helm =
+        new Helm(chart)
+            .template()
+            .withName("web")
+            .withNamespace(tenant + "-" + env)
+            .withValuesFile(values)
+            .call();
     List<String> expected = documents(helm);
     List<String> actual = new ArrayList<>();
     files.values().forEach(b -> actual.addAll(documents(new String(b, StandardCharsets.UTF_8))));
@@ -128,9 +177,12 @@ class DeliveryGenerationIT {
     assertThat(String.join("\n", actual)).contains("replicas: 3", "LOG_LEVEL: \"debug\"", "1.4.2");
 
     ProjectRepos.CommitInfo delivery =
-        f.repos().log(DeliveryFixtures.orgOf(project), UUID.fromString(project), ProjectRepos.MAIN, 1).get(0);
+        f.repos()
+            .log(DeliveryFixtures.orgOf(project), UUID.fromString(project), ProjectRepos.MAIN, 1)
+            .get(0);
     assertThat(delivery.author()).isEqualTo("GitOpsHQ delivery generator");
-    assertThat(delivery.message()).contains("GitOpsHQ-Change: delivery.generated", "tenants=" + tenant);
+    assertThat(delivery.message())
+        .contains("GitOpsHQ-Change: delivery.generated", "tenants=" + tenant);
   }
 
   @Test
@@ -140,49 +192,94 @@ class DeliveryGenerationIT {
     int commits = f.log(project).size();
 
     // The same values again: no configuration commit at all.
-    Response same = f.put("/api/v2/projects/" + project + "/variables", OWNER_TOKEN,
-        Map.of("scope", "project", "key", "LOG", "value", "debug"));
+    Response same =
+        f.put(
+            "/api/v2/projects/" + project + "/variables",
+            OWNER_TOKEN,
+            Map.of("scope", "project", "key", "LOG", "value", "debug"));
     assertThat(same.body().get("changed").asBoolean()).isFalse();
-    // A variable nothing references: a configuration commit, and a generation with nothing to commit.
-    f.ok(f.put("/api/v2/projects/" + project + "/variables", OWNER_TOKEN,
-        Map.of("scope", "project", "key", "UNUSED", "value", "x")), 200);
+    // A variable nothing references: a configuration commit, and a generation with nothing to
+    // commit.
+    f.ok(
+        f.put(
+            "/api/v2/projects/" + project + "/variables",
+            OWNER_TOKEN,
+            Map.of("scope", "project", "key", "UNUSED", "value", "x")),
+        200);
     JsonNode second = generated();
 
     assertThat(second.get("status").asText()).as(second.toString()).isEqualTo("unchanged");
     assertThat(f.log(project)).hasSize(commits + 1);
-    assertThat(f.repos().log(DeliveryFixtures.orgOf(project), UUID.fromString(project), ProjectRepos.MAIN, 1).get(0).message())
+    assertThat(
+            f.repos()
+                .log(
+                    DeliveryFixtures.orgOf(project), UUID.fromString(project), ProjectRepos.MAIN, 1)
+                .get(0)
+                .message())
         .as("the newest commit on main is the configuration change, no delivery after it")
         .contains("GitOpsHQ-Change: variable.set");
-    assertThat(rendered(head()).keySet()).isEqualTo(rendered(ObjectId.fromString(first.get("commit").asText())).keySet());
+    assertThat(rendered(head()).keySet())
+        .isEqualTo(rendered(ObjectId.fromString(first.get("commit").asText())).keySet());
   }
 
   @Test
   void anImageUpdateFromCiIsDeliveredToEveryTenant() {
     generated();
-    String key = hub.post("/api/v2/projects/" + project + "/webhook-secret", OWNER_TOKEN, null).body().get("secret").asText();
-    byte[] body = ("{\"project\":\"" + projectName + "\",\"workload\":\"web\",\"tag\":\"2.0.1\"}").getBytes(StandardCharsets.UTF_8);
-    Response hook = f.raw("POST", "/api/v2/webhooks/image-update", null, body, Map.of(
-        "Content-Type", "application/json", "X-GitOpsHQ-Signature", ImageUpdateWebhook.signature(key, body)));
+    String key =
+        hub.post("/api/v2/projects/" + project + "/webhook-secret", OWNER_TOKEN, null)
+            .body()
+            .get("secret")
+            .asText();
+    byte[] body =
+        ("{\"project\":\"" + projectName + "\",\"workload\":\"web\",\"tag\":\"2.0.1\"}")
+            .getBytes(StandardCharsets.UTF_8);
+    Response hook =
+        f.raw(
+            "POST",
+            "/api/v2/webhooks/image-update",
+            null,
+            body,
+            Map.of(
+                "Content-Type",
+                "application/json",
+                "X-GitOpsHQ-Signature",
+                ImageUpdateWebhook.signature(key, body)));
     assertThat(hook.status()).as(hook.raw()).isEqualTo(202);
     JsonNode g = generated();
 
     assertThat(g.get("status").asText()).isEqualTo("committed");
-    String deployment = new String(rendered(head()).get(env + "/" + cluster + "/" + tenant + "/web/deployment-web.yaml"), StandardCharsets.UTF_8);
+    String deployment =
+        new String(
+            rendered(head()).get(env + "/" + cluster + "/" + tenant + "/web/deployment-web.yaml"),
+            StandardCharsets.UTF_8);
     assertThat(deployment).contains(":2.0.1").doesNotContain("1.4.2");
   }
 
   @Test
   void aChartThatCannotRenderFailsTheGenerationAndMainKeepsTheLastDelivery() {
     JsonNode good = generated();
-    byte[] strict = TarGz.webappWith(Map.of(
-        "webapp/Chart.yaml", TarGz.webappFile("Chart.yaml").replace("version: 1.2.0", "version: 1.3.0-strict"),
-        "webapp/templates/required.yaml",
-        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-db\ndata:\n"
-            + "  host: {{ required \"dbHost is required\" .Values.dbHost }}\n"));
+    byte[] strict =
+        TarGz.webappWith(
+            Map.of(
+                "webapp/Chart.yaml",
+                TarGz.webappFile("Chart.yaml").replace("version: 1.2.0", "version: 1.3.0-strict"),
+                "webapp/templates/required.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-db\ndata:\n"
+                    + "  host: {{ required \"dbHost is required\" .Values.dbHost }}\n"));
     Response up = f.upload(OWNER_TOKEN, strict, "application/gzip");
     assertThat(up.status()).as(up.raw()).isIn(200, 201);
-    f.ok(f.put("/api/v2/projects/" + project + "/workloads/web", OWNER_TOKEN, Map.of(
-        "chart", "webapp", "version", "1.3.0-strict", "values", Map.of("image", Map.of("tag", "1.4.2")))), 200);
+    f.ok(
+        f.put(
+            "/api/v2/projects/" + project + "/workloads/web",
+            OWNER_TOKEN,
+            Map.of(
+                "chart",
+                "webapp",
+                "version",
+                "1.3.0-strict",
+                "values",
+                Map.of("image", Map.of("tag", "1.4.2")))),
+        200);
     JsonNode failed = generated();
 
     assertThat(failed.get("status").asText()).as(failed.toString()).isEqualTo("failed");
@@ -196,15 +293,38 @@ class DeliveryGenerationIT {
     // needs the value); a delivered one cannot.
     Response again = hub.post("/api/v2/projects/" + project + "/generations", OWNER_TOKEN, null);
     assertThat(again.status()).as(again.raw()).isEqualTo(202);
-    await().atMost(Duration.ofSeconds(90)).until(() -> {
-      JsonNode g = hub.get("/api/v2/projects/" + project + "/generations/" + DeliveryFixtures.revision(project), OWNER_TOKEN).body();
-      return g != null && g.has("id") && !g.get("id").asText().equals(failed.get("id").asText())
-          && g.get("status").asText().equals("failed");
-    });
-    f.ok(f.put("/api/v2/projects/" + project + "/workloads/web", OWNER_TOKEN, Map.of(
-        "chart", "webapp", "version", "1.3.0-strict", "values", Map.of("dbHost", "db.internal"))), 200);
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .until(
+            () -> {
+              JsonNode g =
+                  hub.get(
+                          "/api/v2/projects/"
+                              + project
+                              + "/generations/"
+                              + DeliveryFixtures.revision(project),
+                          OWNER_TOKEN)
+                      .body();
+              return g != null
+                  && g.has("id")
+                  && !g.get("id").asText().equals(failed.get("id").asText())
+                  && g.get("status").asText().equals("failed");
+            });
+    f.ok(
+        f.put(
+            "/api/v2/projects/" + project + "/workloads/web",
+            OWNER_TOKEN,
+            Map.of(
+                "chart",
+                "webapp",
+                "version",
+                "1.3.0-strict",
+                "values",
+                Map.of("dbHost", "db.internal"))),
+        200);
     assertThat(generated().get("status").asText()).isEqualTo("committed");
-    Response delivered = hub.post("/api/v2/projects/" + project + "/generations", OWNER_TOKEN, null);
+    Response delivered =
+        hub.post("/api/v2/projects/" + project + "/generations", OWNER_TOKEN, null);
     assertThat(delivered.status()).as(delivered.raw()).isEqualTo(409);
   }
 
@@ -220,7 +340,12 @@ class DeliveryGenerationIT {
     assertThat(refused.status()).as(refused.raw()).isEqualTo(409);
     assertThat(refused.body().get("message").asText()).contains(projectName + "/" + env);
 
-    f.ok(f.put("/api/v2/projects/" + project + "/environments/" + env, OWNER_TOKEN, Map.of("clusters", List.of())), 200);
+    f.ok(
+        f.put(
+            "/api/v2/projects/" + project + "/environments/" + env,
+            OWNER_TOKEN,
+            Map.of("clusters", List.of())),
+        200);
     assertThat(f.delete("/api/v2/clusters/" + id, OWNER_TOKEN).status()).isEqualTo(204);
   }
 

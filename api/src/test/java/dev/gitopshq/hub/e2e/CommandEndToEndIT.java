@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
 import dev.gitopshq.activities.policy.OpaTestServer;
 import dev.gitopshq.agent.Agent;
 import dev.gitopshq.agent.config.AgentConfig;
@@ -13,19 +14,18 @@ import dev.gitopshq.hub.HubTestSupport.Response;
 import dev.gitopshq.testkube.TestKube;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import com.sun.net.httpserver.HttpServer;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.util.HexFormat;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,29 +54,39 @@ class CommandEndToEndIT {
     opa = OpaTestServer.startNew();
     kube = TestKube.start().seedDemo();
     webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    webhook.createContext("/hook", exchange -> {
-      byte[] body = exchange.getRequestBody().readAllBytes();
-      Mac mac;
-      try {
-        mac = Mac.getInstance("HmacSHA256");
-        mac.init(new SecretKeySpec(WEBHOOK_SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-      } catch (java.security.GeneralSecurityException e) {
-        throw new IllegalStateException(e);
-      }
-      boolean valid = ("sha256=" + HexFormat.of().formatHex(mac.doFinal(body)))
-          .equals(exchange.getRequestHeaders().getFirst("X-GitOpsHQ-Signature"));
-      events.add((valid ? "signed " : "UNSIGNED ") + exchange.getRequestHeaders().getFirst("X-GitOpsHQ-Event")
-          + " " + new String(body, StandardCharsets.UTF_8));
-      exchange.sendResponseHeaders(204, -1);
-      exchange.close();
-    });
+    webhook.createContext(
+        "/hook",
+        exchange -> {
+          byte[] body = exchange.getRequestBody().readAllBytes();
+          Mac mac;
+          try {
+            mac = Mac.getInstance("HmacSHA256");
+            mac.init(
+                new SecretKeySpec(WEBHOOK_SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+          } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+          }
+          boolean valid =
+              ("sha256=" + HexFormat.of().formatHex(mac.doFinal(body)))
+                  .equals(exchange.getRequestHeaders().getFirst("X-GitOpsHQ-Signature"));
+          events.add(
+              (valid ? "signed " : "UNSIGNED ")
+                  + exchange.getRequestHeaders().getFirst("X-GitOpsHQ-Event")
+                  + " "
+                  + new String(body, StandardCharsets.UTF_8));
+          exchange.sendResponseHeaders(204, -1);
+          exchange.close();
+        });
     webhook.start();
-    hub = new HubTestSupport(true)
-        .property("opa.url", opa.url())
+    hub =
+        new HubTestSupport(true)
+            .property("opa.url", opa.url())
             .property("opa.token", opa.token())
-        .property("gitopshq.notify.webhook-url", "http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook")
-        .property("gitopshq.notify.webhook-secret", WEBHOOK_SECRET)
-        .start();
+            .property(
+                "gitopshq.notify.webhook-url",
+                "http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook")
+            .property("gitopshq.notify.webhook-secret", WEBHOOK_SECRET)
+            .start();
     awaitPolicyPublished();
 
     requester = token("member");
@@ -86,12 +96,22 @@ class CommandEndToEndIT {
     approverB = token("owner");
 
     JsonNode created =
-        hub.post("/api/v2/clusters", OWNER_TOKEN,
-                Map.of("name", "cmd-prod", "environment", "production", "labels", Map.of("tier", "production")))
+        hub.post(
+                "/api/v2/clusters",
+                OWNER_TOKEN,
+                Map.of(
+                    "name",
+                    "cmd-prod",
+                    "environment",
+                    "production",
+                    "labels",
+                    Map.of("tier", "production")))
             .body();
     clusterId = created.get("cluster").get("id").asText();
     identity = Files.createTempDirectory("agent").resolve("identity.json");
-    agent = Agent.start(AgentConfig.fromEnv(agentEnv(created.get("registrationToken").asText())), kube::client);
+    agent =
+        Agent.start(
+            AgentConfig.fromEnv(agentEnv(created.get("registrationToken").asText())), kube::client);
     assertThat(agent.awaitConnected(Duration.ofSeconds(30))).isTrue();
   }
 
@@ -106,7 +126,9 @@ class CommandEndToEndIT {
       env.put(AgentConfig.REGISTRATION_TOKEN, registrationToken);
     }
     env.put(AgentConfig.CLUSTER_NAME, "cmd-prod");
-    env.put(AgentConfig.CAPABILITIES, "observe,argocd.read,argocd.write,kubernetes.restart,kubernetes.scale");
+    env.put(
+        AgentConfig.CAPABILITIES,
+        "observe,argocd.read,argocd.write,kubernetes.restart,kubernetes.scale");
     env.put(AgentConfig.STATUS_INTERVAL_SECONDS, "1");
     env.put(AgentConfig.RECONNECT_MAX_SECONDS, "2");
     return env;
@@ -122,11 +144,17 @@ class CommandEndToEndIT {
   }
 
   static void awaitPolicyPublished() {
-    await().atMost(Duration.ofSeconds(30)).until(() -> {
-      Response r = hub.post("/api/v2/policies/approval/evaluate", OWNER_TOKEN,
-          Map.of("input", Map.of("command", Map.of("type", "sync"))));
-      return r.status() == 200;
-    });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              Response r =
+                  hub.post(
+                      "/api/v2/policies/approval/evaluate",
+                      OWNER_TOKEN,
+                      Map.of("input", Map.of("command", Map.of("type", "sync"))));
+              return r.status() == 200;
+            });
   }
 
   static String token(String role) {
@@ -134,16 +162,30 @@ class CommandEndToEndIT {
   }
 
   static String[] tokenAndId(String role) {
-    Response m = hub.post("/api/v2/members", OWNER_TOKEN,
-        Map.of("email", role + "-" + UUID.randomUUID().toString().substring(0, 6) + "@example.com", "name", role, "role", role));
+    Response m =
+        hub.post(
+            "/api/v2/members",
+            OWNER_TOKEN,
+            Map.of(
+                "email",
+                role + "-" + UUID.randomUUID().toString().substring(0, 6) + "@example.com",
+                "name",
+                role,
+                "role",
+                role));
     String id = m.body().get("id").asText();
     return new String[] {
-      hub.post("/api/v2/members/" + id + "/tokens", OWNER_TOKEN, Map.of("name", "t")).body().get("token").asText(), id
+      hub.post("/api/v2/members/" + id + "/tokens", OWNER_TOKEN, Map.of("name", "t"))
+          .body()
+          .get("token")
+          .asText(),
+      id
     };
   }
 
   static void bind(Map<String, Object> policy) {
-    Response r = hub.send("PUT", "/api/v2/clusters/" + clusterId + "/approval-policy", OWNER_TOKEN, policy);
+    Response r =
+        hub.send("PUT", "/api/v2/clusters/" + clusterId + "/approval-policy", OWNER_TOKEN, policy);
     assertThat(r.status()).as(r.raw()).isEqualTo(200);
   }
 
@@ -158,7 +200,9 @@ class CommandEndToEndIT {
   }
 
   static JsonNode awaitStatus(String id, String status) {
-    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(200))
         .until(() -> status.equals(get(id).get("status").asText()));
     return get(id);
   }
@@ -175,15 +219,35 @@ class CommandEndToEndIT {
   }
 
   static Map<String, Object> scale(int replicas) {
-    return Map.of("type", "scale", "target", Map.of("namespace", "demo", "kind", "Deployment", "name", "web"),
-        "params", Map.of("replicas", replicas), "reason", "load test");
+    return Map.of(
+        "type",
+        "scale",
+        "target",
+        Map.of("namespace", "demo", "kind", "Deployment", "name", "web"),
+        "params",
+        Map.of("replicas", replicas),
+        "reason",
+        "load test");
   }
 
   @Test
   void anAutoApprovedSyncSetsTheApplicationOperation() {
-    bind(Map.of("autoApprove", List.of("sync"), "requireApproval", List.of("scale", "rollback", "restart"), "requiredApprovers", 2));
-    String id = command(requester, Map.of("type", "sync",
-        "target", Map.of("namespace", "argocd", "kind", "Application", "name", "demo-app")));
+    bind(
+        Map.of(
+            "autoApprove",
+            List.of("sync"),
+            "requireApproval",
+            List.of("scale", "rollback", "restart"),
+            "requiredApprovers",
+            2));
+    String id =
+        command(
+            requester,
+            Map.of(
+                "type",
+                "sync",
+                "target",
+                Map.of("namespace", "argocd", "kind", "Application", "name", "demo-app")));
 
     JsonNode done = awaitStatus(id, "completed");
     assertThat(done.get("decision").get("outcome").asText()).isEqualTo("auto_approve");
@@ -191,36 +255,67 @@ class CommandEndToEndIT {
     assertThat(done.get("output").asText()).contains("sync").contains("requested");
     assertThat(done.get("timeline").findValuesAsText("status"))
         .containsSubsequence("pending", "executing", "completed");
-    GenericKubernetesResource app = kube.client().genericKubernetesResources(TestKube.ARGOCD_API_VERSION, "Application")
-        .inNamespace("argocd").withName("demo-app").get();
+    GenericKubernetesResource app =
+        kube.client()
+            .genericKubernetesResources(TestKube.ARGOCD_API_VERSION, "Application")
+            .inNamespace("argocd")
+            .withName("demo-app")
+            .get();
     assertThat(app.getAdditionalProperties()).containsKey("operation");
     assertThat(app.getMetadata().getAnnotations()).containsEntry("gitopshq.dev/last-command", id);
   }
 
   @Test
   void aScaleNeedingTwoApprovalsWaitsForItsAgentAndRunsOnceAcrossAHubRestart() throws Exception {
-    bind(Map.of("requireApproval", List.of("scale"), "autoApprove", List.of("sync"), "requiredApprovers", 2));
+    bind(
+        Map.of(
+            "requireApproval",
+            List.of("scale"),
+            "autoApprove",
+            List.of("sync"),
+            "requiredApprovers",
+            2));
     int before = web().getSpec().getReplicas();
     int target = before + 3;
     String id = command(requester, scale(target));
     awaitStatus(id, "pending_approval");
 
     // The inbox shows it to approvers, not to the requester; self-approval is refused.
-    await().atMost(Duration.ofSeconds(10)).until(() ->
-        hub.get("/api/v2/approvals", approverA).body().get("items").findValuesAsText("id").contains(id));
-    assertThat(hub.get("/api/v2/approvals", requester).body().get("items").findValuesAsText("id")).doesNotContain(id);
-    Response self = hub.post("/api/v2/approvals/" + id + "/approve", requester, Map.of("comment", "mine"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                hub.get("/api/v2/approvals", approverA)
+                    .body()
+                    .get("items")
+                    .findValuesAsText("id")
+                    .contains(id));
+    assertThat(hub.get("/api/v2/approvals", requester).body().get("items").findValuesAsText("id"))
+        .doesNotContain(id);
+    Response self =
+        hub.post("/api/v2/approvals/" + id + "/approve", requester, Map.of("comment", "mine"));
     assertThat(self.status()).isEqualTo(403);
 
-    assertThat(hub.post("/api/v2/approvals/" + id + "/approve", approverA, Map.of("comment", "ok")).status()).isEqualTo(202);
-    await().atMost(Duration.ofSeconds(10)).until(() -> get(id).get("approvals").get(0).get("votes").size() == 1);
-    assertThat(hub.post("/api/v2/approvals/" + id + "/approve", approverA, Map.of("comment", "again")).status()).isEqualTo(409);
+    assertThat(
+            hub.post("/api/v2/approvals/" + id + "/approve", approverA, Map.of("comment", "ok"))
+                .status())
+        .isEqualTo(202);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> get(id).get("approvals").get(0).get("votes").size() == 1);
+    assertThat(
+            hub.post("/api/v2/approvals/" + id + "/approve", approverA, Map.of("comment", "again"))
+                .status())
+        .isEqualTo(409);
     assertThat(get(id).get("status").asText()).isEqualTo("pending_approval");
     assertThat(web().getSpec().getReplicas()).isEqualTo(before);
 
     // The agent goes away; the second approval arrives: the command is due but waits, parked.
     agent.close();
-    assertThat(hub.post("/api/v2/approvals/" + id + "/approve", approverB, Map.of("comment", "lgtm")).status()).isEqualTo(202);
+    assertThat(
+            hub.post("/api/v2/approvals/" + id + "/approve", approverB, Map.of("comment", "lgtm"))
+                .status())
+        .isEqualTo(202);
     awaitStatus(id, "executing");
     Thread.sleep(1000);
     assertThat(web().getSpec().getReplicas()).isEqualTo(before);
@@ -234,11 +329,15 @@ class CommandEndToEndIT {
 
     JsonNode done = awaitStatus(id, "completed");
     assertThat(web().getSpec().getReplicas()).isEqualTo(target);
-    assertThat(done.get("output").asText()).isEqualTo("deployment.apps/web scaled from " + before + " to " + target);
-    assertThat(done.get("approvals").get(0).get("votes").findValuesAsText("comment")).containsExactly("ok", "lgtm");
+    assertThat(done.get("output").asText())
+        .isEqualTo("deployment.apps/web scaled from " + before + " to " + target);
+    assertThat(done.get("approvals").get(0).get("votes").findValuesAsText("comment"))
+        .containsExactly("ok", "lgtm");
     assertThat(agent.commandsExecuted()).isEqualTo(1);
     String version = web().getMetadata().getResourceVersion();
-    await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+    await()
+        .during(Duration.ofSeconds(3))
+        .atMost(Duration.ofSeconds(5))
         .until(() -> version.equals(web().getMetadata().getResourceVersion()));
   }
 
@@ -249,8 +348,10 @@ class CommandEndToEndIT {
     String id = command(requester, scale(before + 10));
     awaitStatus(id, "pending_approval");
     await().atMost(Duration.ofSeconds(10)).until(() -> get(id).get("approvals").size() == 1);
-    assertThat(hub.post("/api/v2/approvals/" + id + "/reject", approverA, Map.of()).status()).isEqualTo(400);
-    hub.post("/api/v2/approvals/" + id + "/reject", approverA, Map.of("comment", "not during the sale"));
+    assertThat(hub.post("/api/v2/approvals/" + id + "/reject", approverA, Map.of()).status())
+        .isEqualTo(400);
+    hub.post(
+        "/api/v2/approvals/" + id + "/reject", approverA, Map.of("comment", "not during the sale"));
     JsonNode done = awaitStatus(id, "rejected");
     assertThat(done.get("statusDetail").asText()).contains("not during the sale");
     assertThat(web().getSpec().getReplicas()).isEqualTo(before);
@@ -259,42 +360,100 @@ class CommandEndToEndIT {
   @Test
   void theRequesterCanCancelWhileWaiting() {
     bind(Map.of("requireApproval", List.of("restart"), "requiredApprovers", 1));
-    String id = command(requester, Map.of("type", "restart",
-        "target", Map.of("namespace", "demo", "kind", "Deployment", "name", "web")));
+    String id =
+        command(
+            requester,
+            Map.of(
+                "type",
+                "restart",
+                "target",
+                Map.of("namespace", "demo", "kind", "Deployment", "name", "web")));
     awaitStatus(id, "pending_approval");
     await().atMost(Duration.ofSeconds(10)).until(() -> get(id).get("approvals").size() == 1);
-    assertThat(hub.post("/api/v2/commands/" + id + "/cancel", approverA, null).status()).isEqualTo(403);
-    assertThat(hub.post("/api/v2/commands/" + id + "/cancel", requester, null).status()).isEqualTo(202);
+    assertThat(hub.post("/api/v2/commands/" + id + "/cancel", approverA, null).status())
+        .isEqualTo(403);
+    assertThat(hub.post("/api/v2/commands/" + id + "/cancel", requester, null).status())
+        .isEqualTo(202);
     awaitStatus(id, "cancelled");
-    assertThat(hub.post("/api/v2/commands/" + id + "/cancel", requester, null).status()).isEqualTo(409);
+    assertThat(hub.post("/api/v2/commands/" + id + "/cancel", requester, null).status())
+        .isEqualTo(409);
   }
 
   @Test
   void breakGlassRunsAtOnceIsFlaggedAndLeavesAReviewInTheInbox() {
-    bind(Map.of("requireApproval", List.of("restart"), "requiredApprovers", 2,
-        "breakGlass", Map.of("allowed", true, "roles", List.of("admin", "owner"))));
-    String id = command(approverA, Map.of("type", "restart",
-        "target", Map.of("namespace", "demo", "kind", "Deployment", "name", "web"),
-        "breakGlass", Map.of("justification", "checkout is down, the on-call lead is unreachable")));
+    bind(
+        Map.of(
+            "requireApproval",
+            List.of("restart"),
+            "requiredApprovers",
+            2,
+            "breakGlass",
+            Map.of("allowed", true, "roles", List.of("admin", "owner"))));
+    String id =
+        command(
+            approverA,
+            Map.of(
+                "type",
+                "restart",
+                "target",
+                Map.of("namespace", "demo", "kind", "Deployment", "name", "web"),
+                "breakGlass",
+                Map.of("justification", "checkout is down, the on-call lead is unreachable")));
     JsonNode done = awaitStatus(id, "completed");
     assertThat(done.get("breakGlass").asBoolean()).isTrue();
     assertThat(done.get("decision").get("outcome").asText()).isEqualTo("break_glass");
-    assertThat(web().getSpec().getTemplate().getMetadata().getAnnotations()).containsEntry("gitopshq.dev/restart", id);
-    await().atMost(Duration.ofSeconds(10)).until(() ->
-        events.stream().anyMatch(e -> e.startsWith("signed break_glass.used") && e.contains("checkout is down")));
+    assertThat(web().getSpec().getTemplate().getMetadata().getAnnotations())
+        .containsEntry("gitopshq.dev/restart", id);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                events.stream()
+                    .anyMatch(
+                        e ->
+                            e.startsWith("signed break_glass.used")
+                                && e.contains("checkout is down")));
 
-    await().atMost(Duration.ofSeconds(10)).until(() ->
-        hub.get("/api/v2/approvals", approverB).body().get("items").findValuesAsText("kind").contains("break_glass_review"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                hub.get("/api/v2/approvals", approverB)
+                    .body()
+                    .get("items")
+                    .findValuesAsText("kind")
+                    .contains("break_glass_review"));
     String review = id + "-review";
-    assertThat(hub.get("/api/v2/approvals", approverA).body().get("items").findValuesAsText("id")).doesNotContain(review);
-    assertThat(hub.post("/api/v2/approvals/" + review + "/approve", approverB, Map.of("comment", "justified")).status()).isEqualTo(202);
-    await().atMost(Duration.ofSeconds(10)).until(() ->
-        !hub.get("/api/v2/approvals", approverB).body().get("items").findValuesAsText("id").contains(review));
+    assertThat(hub.get("/api/v2/approvals", approverA).body().get("items").findValuesAsText("id"))
+        .doesNotContain(review);
+    assertThat(
+            hub.post(
+                    "/api/v2/approvals/" + review + "/approve",
+                    approverB,
+                    Map.of("comment", "justified"))
+                .status())
+        .isEqualTo(202);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                !hub.get("/api/v2/approvals", approverB)
+                    .body()
+                    .get("items")
+                    .findValuesAsText("id")
+                    .contains(review));
 
     // A member may not break glass under this policy: rejected with the reason.
-    String denied = command(requester, Map.of("type", "restart",
-        "target", Map.of("namespace", "demo", "kind", "Deployment", "name", "web"),
-        "breakGlass", Map.of("justification", "I really want to restart this right now")));
+    String denied =
+        command(
+            requester,
+            Map.of(
+                "type",
+                "restart",
+                "target",
+                Map.of("namespace", "demo", "kind", "Deployment", "name", "web"),
+                "breakGlass",
+                Map.of("justification", "I really want to restart this right now")));
     JsonNode rejected = awaitStatus(denied, "rejected");
     assertThat(rejected.get("statusDetail").asText()).containsIgnoringCase("break-glass");
   }
@@ -302,40 +461,88 @@ class CommandEndToEndIT {
   @Test
   void aFailedCommandSendsASignedNotification() {
     bind(Map.of("autoApprove", List.of("scale")));
-    String id = command(requester, Map.of("type", "scale",
-        "target", Map.of("namespace", "demo", "kind", "Deployment", "name", "does-not-exist"),
-        "params", Map.of("replicas", 1)));
+    String id =
+        command(
+            requester,
+            Map.of(
+                "type",
+                "scale",
+                "target",
+                Map.of("namespace", "demo", "kind", "Deployment", "name", "does-not-exist"),
+                "params",
+                Map.of("replicas", 1)));
     JsonNode failed = awaitStatus(id, "failed");
-    assertThat(failed.get("statusDetail").asText()).contains("does-not-exist").contains("not found");
-    await().atMost(Duration.ofSeconds(10)).until(() ->
-        events.stream().anyMatch(e -> e.startsWith("signed command.failed") && e.contains(id)));
+    assertThat(failed.get("statusDetail").asText())
+        .contains("does-not-exist")
+        .contains("not found");
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                events.stream()
+                    .anyMatch(e -> e.startsWith("signed command.failed") && e.contains(id)));
     assertThat(events).noneMatch(e -> e.startsWith("UNSIGNED"));
   }
 
   @Test
   void invalidCommandsAreRefusedNamingTheField() {
-    Response negative = hub.post("/api/v2/clusters/" + clusterId + "/commands", requester, scale(-1));
+    Response negative =
+        hub.post("/api/v2/clusters/" + clusterId + "/commands", requester, scale(-1));
     assertThat(negative.status()).isEqualTo(400);
-    assertThat(negative.body().get("errors").get(0).get("field").asText()).isEqualTo("params.replicas");
-    Response wrongKind = hub.post("/api/v2/clusters/" + clusterId + "/commands", requester,
-        Map.of("type", "sync", "target", Map.of("namespace", "demo", "kind", "Deployment", "name", "web")));
+    assertThat(negative.body().get("errors").get(0).get("field").asText())
+        .isEqualTo("params.replicas");
+    Response wrongKind =
+        hub.post(
+            "/api/v2/clusters/" + clusterId + "/commands",
+            requester,
+            Map.of(
+                "type",
+                "sync",
+                "target",
+                Map.of("namespace", "demo", "kind", "Deployment", "name", "web")));
     assertThat(wrongKind.status()).isEqualTo(400);
-    assertThat(wrongKind.body().get("errors").get(0).get("field").asText()).isEqualTo("target.kind");
-    Response shortJustification = hub.post("/api/v2/clusters/" + clusterId + "/commands", requester,
-        Map.of("type", "restart", "target", Map.of("namespace", "demo", "kind", "Deployment", "name", "web"),
-            "breakGlass", Map.of("justification", "urgent")));
+    assertThat(wrongKind.body().get("errors").get(0).get("field").asText())
+        .isEqualTo("target.kind");
+    Response shortJustification =
+        hub.post(
+            "/api/v2/clusters/" + clusterId + "/commands",
+            requester,
+            Map.of(
+                "type",
+                "restart",
+                "target",
+                Map.of("namespace", "demo", "kind", "Deployment", "name", "web"),
+                "breakGlass",
+                Map.of("justification", "urgent")));
     assertThat(shortJustification.status()).isEqualTo(400);
-    assertThat(shortJustification.body().get("errors").get(0).get("field").asText()).isEqualTo("breakGlass.justification");
+    assertThat(shortJustification.body().get("errors").get(0).get("field").asText())
+        .isEqualTo("breakGlass.justification");
   }
 
   @Test
   void aRepeatedRequestWithTheSameIdempotencyKeyIsOneCommand() {
     bind(Map.of("autoApprove", List.of("sync"), "requireApproval", List.of("scale")));
-    Map<String, Object> body = Map.of("type", "sync",
-        "target", Map.of("namespace", "argocd", "kind", "Application", "name", "demo-app"));
+    Map<String, Object> body =
+        Map.of(
+            "type",
+            "sync",
+            "target",
+            Map.of("namespace", "argocd", "kind", "Application", "name", "demo-app"));
     String key = UUID.randomUUID().toString();
-    Response first = hub.send("POST", "/api/v2/clusters/" + clusterId + "/commands", requester, body, Map.of("Idempotency-Key", key));
-    Response second = hub.send("POST", "/api/v2/clusters/" + clusterId + "/commands", requester, body, Map.of("Idempotency-Key", key));
+    Response first =
+        hub.send(
+            "POST",
+            "/api/v2/clusters/" + clusterId + "/commands",
+            requester,
+            body,
+            Map.of("Idempotency-Key", key));
+    Response second =
+        hub.send(
+            "POST",
+            "/api/v2/clusters/" + clusterId + "/commands",
+            requester,
+            body,
+            Map.of("Idempotency-Key", key));
     assertThat(first.status()).isEqualTo(202);
     assertThat(second.status()).isEqualTo(200);
     assertThat(second.body().get("id").asText()).isEqualTo(first.body().get("id").asText());
@@ -349,12 +556,16 @@ class CommandEndToEndIT {
     opa.stop();
     try {
       String id = command(requester, scale(before + 1));
-      await().atMost(Duration.ofSeconds(20)).until(() -> get(id).get("statusDetail").asText().contains("policy decision"));
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> get(id).get("statusDetail").asText().contains("policy decision"));
       assertThat(get(id).get("status").asText()).isEqualTo("pending");
       assertThat(web().getSpec().getReplicas()).isEqualTo(before);
 
       opa.start();
-      await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(500))
           .until(() -> "completed".equals(get(id).get("status").asText()));
       assertThat(web().getSpec().getReplicas()).isEqualTo(before + 1);
     } finally {
@@ -367,21 +578,42 @@ class CommandEndToEndIT {
   @Test
   void commandHistoryFiltersAndPages() {
     bind(Map.of("autoApprove", List.of("sync")));
-    awaitStatus(command(requester, Map.of("type", "sync",
-        "target", Map.of("namespace", "argocd", "kind", "Application", "name", "demo-app"))), "completed");
+    awaitStatus(
+        command(
+            requester,
+            Map.of(
+                "type",
+                "sync",
+                "target",
+                Map.of("namespace", "argocd", "kind", "Application", "name", "demo-app"))),
+        "completed");
     Response all = hub.get("/api/v2/clusters/" + clusterId + "/commands?limit=1", OWNER_TOKEN);
     assertThat(all.status()).isEqualTo(200);
     assertThat(all.body().get("items")).hasSize(1);
-    assertThat(hub.get("/api/v2/clusters/" + clusterId + "/commands?type=reboot", OWNER_TOKEN).status()).isEqualTo(400);
-    JsonNode syncs = hub.get("/api/v2/clusters/" + clusterId + "/commands?type=sync", OWNER_TOKEN).body().get("items");
+    assertThat(
+            hub.get("/api/v2/clusters/" + clusterId + "/commands?type=reboot", OWNER_TOKEN)
+                .status())
+        .isEqualTo(400);
+    JsonNode syncs =
+        hub.get("/api/v2/clusters/" + clusterId + "/commands?type=sync", OWNER_TOKEN)
+            .body()
+            .get("items");
     assertThat(top(syncs, "type")).isNotEmpty().containsOnly("sync");
     JsonNode completed =
-        hub.get("/api/v2/clusters/" + clusterId + "/commands?status=completed&limit=1", OWNER_TOKEN).body();
+        hub.get("/api/v2/clusters/" + clusterId + "/commands?status=completed&limit=1", OWNER_TOKEN)
+            .body();
     assertThat(top(completed.get("items"), "status")).containsOnly("completed");
     if (completed.hasNonNull("nextCursor")) {
-      JsonNode page2 = hub.get("/api/v2/clusters/" + clusterId + "/commands?status=completed&limit=1&cursor="
-          + completed.get("nextCursor").asText(), OWNER_TOKEN).body();
-      assertThat(page2.get("items").findValuesAsText("id")).doesNotContain(completed.get("items").get(0).get("id").asText());
+      JsonNode page2 =
+          hub.get(
+                  "/api/v2/clusters/"
+                      + clusterId
+                      + "/commands?status=completed&limit=1&cursor="
+                      + completed.get("nextCursor").asText(),
+                  OWNER_TOKEN)
+              .body();
+      assertThat(page2.get("items").findValuesAsText("id"))
+          .doesNotContain(completed.get("items").get(0).get("id").asText());
     }
   }
 }

@@ -30,11 +30,12 @@ class RotationScheduleIT {
   @BeforeAll
   static void start() {
     kube = TestKube.start();
-    hub = new HubTestSupport(true)
-        .property("gitopshq.tokens.rotation-interval", "5s")
-        .property("gitopshq.tokens.rotation-grace", "2s")
-        .property("gitopshq.tokens.rotation-ack-timeout", "10s")
-        .start();
+    hub =
+        new HubTestSupport(true)
+            .property("gitopshq.tokens.rotation-interval", "5s")
+            .property("gitopshq.tokens.rotation-grace", "2s")
+            .property("gitopshq.tokens.rotation-ack-timeout", "10s")
+            .start();
   }
 
   @AfterAll
@@ -49,8 +50,10 @@ class RotationScheduleIT {
   }
 
   @Test
-  void anAgentWithTokenRotateIsRotatedOnScheduleAndTheScheduleGoesWithTheCluster() throws Exception {
-    JsonNode created = hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", "scheduled")).body();
+  void anAgentWithTokenRotateIsRotatedOnScheduleAndTheScheduleGoesWithTheCluster()
+      throws Exception {
+    JsonNode created =
+        hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", "scheduled")).body();
     String clusterId = created.get("cluster").get("id").asText();
     Path file = Files.createTempDirectory("agent").resolve("identity.json");
     Map<String, String> env = new HashMap<>();
@@ -67,15 +70,29 @@ class RotationScheduleIT {
     try (Agent agent = Agent.start(AgentConfig.fromEnv(env), kube::client)) {
       assertThat(agent.awaitConnected(Duration.ofSeconds(30))).isTrue();
       String first = storedToken(file);
-      await().atMost(Duration.ofSeconds(15)).until(() -> schedules.exists(UUID.fromString(clusterId)));
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .until(() -> schedules.exists(UUID.fromString(clusterId)));
       await().atMost(Duration.ofSeconds(30)).until(() -> !first.equals(storedToken(file)));
-      await().atMost(Duration.ofSeconds(30)).until(() ->
-          hub.get("/api/v2/audit?action=cluster.token_rotation.completed&target=" + clusterId, OWNER_TOKEN)
-              .body().get("items").size() >= 1);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  hub.get(
+                              "/api/v2/audit?action=cluster.token_rotation.completed&target="
+                                  + clusterId,
+                              OWNER_TOKEN)
+                          .body()
+                          .get("items")
+                          .size()
+                      >= 1);
       assertThat(agent.isConnected() || agent.awaitConnected(Duration.ofSeconds(10))).isTrue();
 
-      assertThat(hub.send("DELETE", "/api/v2/clusters/" + clusterId, OWNER_TOKEN, null).status()).isEqualTo(204);
-      await().atMost(Duration.ofSeconds(10)).until(() -> !schedules.exists(UUID.fromString(clusterId)));
+      assertThat(hub.send("DELETE", "/api/v2/clusters/" + clusterId, OWNER_TOKEN, null).status())
+          .isEqualTo(204);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> !schedules.exists(UUID.fromString(clusterId)));
     }
   }
 }

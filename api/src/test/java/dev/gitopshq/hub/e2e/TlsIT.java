@@ -31,17 +31,54 @@ class TlsIT {
   @BeforeAll
   static void start() throws Exception {
     dir = Files.createTempDirectory("gitopshq-tls");
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=GitOpsHQ test CA",
-        "-keyout", "ca.key", "-out", "ca.crt");
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "hub.key", "-out", "hub.csr");
+    openssl(
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=GitOpsHQ test CA",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.crt");
+    openssl(
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-keyout",
+        "hub.key",
+        "-out",
+        "hub.csr");
     Files.writeString(dir.resolve("san.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
-    openssl("x509", "-req", "-in", "hub.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
-        "-days", "2", "-extfile", "san.ext", "-out", "hub.crt");
+    openssl(
+        "x509",
+        "-req",
+        "-in",
+        "hub.csr",
+        "-CA",
+        "ca.crt",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-days",
+        "2",
+        "-extfile",
+        "san.ext",
+        "-out",
+        "hub.crt");
     kube = TestKube.start();
-    hub = new HubTestSupport()
-        .property("gitopshq.agent.tls-cert-file", dir.resolve("hub.crt"))
-        .property("gitopshq.agent.tls-key-file", dir.resolve("hub.key"))
-        .start();
+    hub =
+        new HubTestSupport()
+            .property("gitopshq.agent.tls-cert-file", dir.resolve("hub.crt"))
+            .property("gitopshq.agent.tls-key-file", dir.resolve("hub.key"))
+            .start();
   }
 
   @AfterAll
@@ -65,7 +102,9 @@ class TlsIT {
     lastClusterId = created.get("cluster").get("id").asText();
     Map<String, String> env = new HashMap<>(tls);
     env.put(AgentConfig.HUB_ADDRESS, hub.grpcAddress());
-    env.put(AgentConfig.AGENT_TOKEN_PATH, Files.createTempDirectory("agent").resolve("id.json").toString());
+    env.put(
+        AgentConfig.AGENT_TOKEN_PATH,
+        Files.createTempDirectory("agent").resolve("id.json").toString());
     env.put(AgentConfig.CLUSTER_NAME, name);
     env.put(AgentConfig.STATUS_INTERVAL_SECONDS, "1");
     env.put(AgentConfig.RECONNECT_MAX_SECONDS, "1");
@@ -75,9 +114,11 @@ class TlsIT {
 
   @Test
   void anAgentTrustingThePrivateCaConnects() throws Exception {
-    try (Agent agent = Agent.start(
-        AgentConfig.fromEnv(env("tls-ca", Map.of(AgentConfig.HUB_CA_FILE, dir.resolve("ca.crt").toString()))),
-        kube::client)) {
+    try (Agent agent =
+        Agent.start(
+            AgentConfig.fromEnv(
+                env("tls-ca", Map.of(AgentConfig.HUB_CA_FILE, dir.resolve("ca.crt").toString()))),
+            kube::client)) {
       assertThat(agent.awaitConnected(Duration.ofSeconds(30))).isTrue();
     }
   }
@@ -87,7 +128,11 @@ class TlsIT {
     try (Agent agent = Agent.start(AgentConfig.fromEnv(env("tls-no-ca", Map.of())), kube::client)) {
       assertThat(agent.awaitConnected(Duration.ofSeconds(5))).isFalse();
       // The handshake failed before Register could reach the hub: the token is still unused.
-      assertThat(hub.get("/api/v2/clusters/" + lastClusterId, OWNER_TOKEN).body().get("status").asText())
+      assertThat(
+              hub.get("/api/v2/clusters/" + lastClusterId, OWNER_TOKEN)
+                  .body()
+                  .get("status")
+                  .asText())
           .isEqualTo("Pending");
       assertThat(agent.exitCode().isDone()).as("it keeps retrying, it does not give up").isFalse();
     }
@@ -95,16 +140,20 @@ class TlsIT {
 
   @Test
   void insecureModeConnectsWithoutVerification() throws Exception {
-    try (Agent agent = Agent.start(
-        AgentConfig.fromEnv(env("tls-insecure", Map.of(AgentConfig.HUB_INSECURE, "true"))), kube::client)) {
+    try (Agent agent =
+        Agent.start(
+            AgentConfig.fromEnv(env("tls-insecure", Map.of(AgentConfig.HUB_INSECURE, "true"))),
+            kube::client)) {
       assertThat(agent.awaitConnected(Duration.ofSeconds(30))).isTrue();
     }
   }
 
   @Test
   void aPlaintextAgentCannotTalkToATlsHub() throws Exception {
-    try (Agent agent = Agent.start(
-        AgentConfig.fromEnv(env("tls-plain", Map.of(AgentConfig.HUB_PLAINTEXT, "true"))), kube::client)) {
+    try (Agent agent =
+        Agent.start(
+            AgentConfig.fromEnv(env("tls-plain", Map.of(AgentConfig.HUB_PLAINTEXT, "true"))),
+            kube::client)) {
       assertThat(agent.awaitConnected(Duration.ofSeconds(5))).isFalse();
       assertThat(agent.exitCode().isDone()).isFalse();
     }

@@ -45,10 +45,11 @@ class TokenLifecycleIT {
   @BeforeAll
   static void start() {
     kube = TestKube.start();
-    hub = new HubTestSupport()
-        .property("gitopshq.tokens.rotation-grace", "4s")
-        .property("gitopshq.tokens.rotation-ack-timeout", "10s")
-        .start();
+    hub =
+        new HubTestSupport()
+            .property("gitopshq.tokens.rotation-grace", "4s")
+            .property("gitopshq.tokens.rotation-ack-timeout", "10s")
+            .start();
   }
 
   @AfterAll
@@ -80,7 +81,9 @@ class TokenLifecycleIT {
     return m.group();
   }
 
-  /** Opens a Connect stream with a given token and returns how it ended (or OK if it was welcomed). */
+  /**
+   * Opens a Connect stream with a given token and returns how it ended (or OK if it was welcomed).
+   */
   static Status connectWith(String token) throws Exception {
     ManagedChannel ch = NettyChannelBuilder.forTarget(hub.grpcAddress()).usePlaintext().build();
     try {
@@ -88,24 +91,27 @@ class TokenLifecycleIT {
       md.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
       CompletableFuture<Status> result = new CompletableFuture<>();
       StreamObserver<AgentMessage> out =
-          AgentHubGrpc.newStub(ch).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(md))
-              .connect(new StreamObserver<HubMessage>() {
-                @Override
-                public void onNext(HubMessage value) {
-                  result.complete(Status.OK);
-                }
+          AgentHubGrpc.newStub(ch)
+              .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(md))
+              .connect(
+                  new StreamObserver<HubMessage>() {
+                    @Override
+                    public void onNext(HubMessage value) {
+                      result.complete(Status.OK);
+                    }
 
-                @Override
-                public void onError(Throwable t) {
-                  result.complete(Status.fromThrowable(t));
-                }
+                    @Override
+                    public void onError(Throwable t) {
+                      result.complete(Status.fromThrowable(t));
+                    }
 
-                @Override
-                public void onCompleted() {
-                  result.complete(Status.OK);
-                }
-              });
-      out.onNext(AgentMessage.newBuilder().setHello(Hello.newBuilder().setAgentVersion("0.1.0")).build());
+                    @Override
+                    public void onCompleted() {
+                      result.complete(Status.OK);
+                    }
+                  });
+      out.onNext(
+          AgentMessage.newBuilder().setHello(Hello.newBuilder().setAgentVersion("0.1.0")).build());
       Status s = result.get(10, TimeUnit.SECONDS);
       out.onCompleted();
       return s;
@@ -115,7 +121,9 @@ class TokenLifecycleIT {
   }
 
   static JsonNode audit(String action, String target) {
-    return hub.get("/api/v2/audit?action=" + action + "&target=" + target, OWNER_TOKEN).body().get("items");
+    return hub.get("/api/v2/audit?action=" + action + "&target=" + target, OWNER_TOKEN)
+        .body()
+        .get("items");
   }
 
   @Test
@@ -126,9 +134,16 @@ class TokenLifecycleIT {
       assertThat(agent.awaitConnected(Duration.ofSeconds(30))).isTrue();
       oldToken = storedToken(a.identityFile());
 
-      assertThat(hub.post("/api/v2/clusters/" + a.clusterId() + "/rotate-token", OWNER_TOKEN, null).status()).isEqualTo(202);
-      await().atMost(Duration.ofSeconds(15)).until(() -> !storedToken(a.identityFile()).equals(oldToken));
-      await().atMost(Duration.ofSeconds(15)).until(() -> audit("cluster.token_rotation.activated", a.clusterId()).size() == 1);
+      assertThat(
+              hub.post("/api/v2/clusters/" + a.clusterId() + "/rotate-token", OWNER_TOKEN, null)
+                  .status())
+          .isEqualTo(202);
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .until(() -> !storedToken(a.identityFile()).equals(oldToken));
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .until(() -> audit("cluster.token_rotation.activated", a.clusterId()).size() == 1);
       // Inside the grace period both tokens work.
       assertThat(connectWith(oldToken).getCode()).isEqualTo(Status.Code.OK);
     }
@@ -140,7 +155,9 @@ class TokenLifecycleIT {
     try (Agent agent = Agent.start(AgentConfig.fromEnv(restart), kube::client)) {
       assertThat(agent.awaitConnected(Duration.ofSeconds(30))).isTrue();
       assertThat(agent.registerCalls()).isZero();
-      await().atMost(Duration.ofSeconds(20)).until(() -> audit("cluster.token_rotation.completed", a.clusterId()).size() == 1);
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> audit("cluster.token_rotation.completed", a.clusterId()).size() == 1);
       assertThat(connectWith(oldToken).getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
       assertThat(connectWith(newToken).getCode()).isEqualTo(Status.Code.OK);
       // That probe replaced the agent's stream for a moment; the agent reconnects on its own.
@@ -148,10 +165,21 @@ class TokenLifecycleIT {
     }
 
     // The history of the rotation holds token ids, never tokens.
-    String history = hub.temporal().getWorkflowClient()
-        .fetchHistory("token-rotation-" + audit("cluster.token_rotation.activated", a.clusterId()).get(0)
-            .get("details").get("rotationId").asText()).toJson(true);
-    assertThat(AgentGatewayIT.decodePayloads(history)).doesNotContain(newToken).doesNotContain(oldToken).doesNotContain("ghqa_");
+    String history =
+        hub.temporal()
+            .getWorkflowClient()
+            .fetchHistory(
+                "token-rotation-"
+                    + audit("cluster.token_rotation.activated", a.clusterId())
+                        .get(0)
+                        .get("details")
+                        .get("rotationId")
+                        .asText())
+            .toJson(true);
+    assertThat(AgentGatewayIT.decodePayloads(history))
+        .doesNotContain(newToken)
+        .doesNotContain(oldToken)
+        .doesNotContain("ghqa_");
   }
 
   @Test
@@ -161,8 +189,15 @@ class TokenLifecycleIT {
       assertThat(agent.awaitConnected(Duration.ofSeconds(30))).isTrue();
       String token = storedToken(a.identityFile());
       hub.post("/api/v2/clusters/" + a.clusterId() + "/rotate-token", OWNER_TOKEN, null);
-      await().atMost(Duration.ofSeconds(15)).until(() -> audit("cluster.token_rotation.failed", a.clusterId()).size() == 1);
-      assertThat(audit("cluster.token_rotation.failed", a.clusterId()).get(0).get("details").get("reason").asText())
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .until(() -> audit("cluster.token_rotation.failed", a.clusterId()).size() == 1);
+      assertThat(
+              audit("cluster.token_rotation.failed", a.clusterId())
+                  .get(0)
+                  .get("details")
+                  .get("reason")
+                  .asText())
           .contains("token.rotate");
       assertThat(storedToken(a.identityFile())).isEqualTo(token);
       assertThat(connectWith(token).getCode()).isEqualTo(Status.Code.OK);
@@ -174,8 +209,11 @@ class TokenLifecycleIT {
     Installed a = install("to-delete", "observe");
     try (Agent agent = Agent.start(AgentConfig.fromEnv(a.env()), kube::client)) {
       assertThat(agent.awaitConnected(Duration.ofSeconds(30))).isTrue();
-      assertThat(hub.send("DELETE", "/api/v2/clusters/" + a.clusterId(), OWNER_TOKEN, null).status()).isEqualTo(204);
-      assertThat(agent.exitCode().get(15, TimeUnit.SECONDS)).isEqualTo(Agent.EXIT_IDENTITY_REJECTED);
+      assertThat(
+              hub.send("DELETE", "/api/v2/clusters/" + a.clusterId(), OWNER_TOKEN, null).status())
+          .isEqualTo(204);
+      assertThat(agent.exitCode().get(15, TimeUnit.SECONDS))
+          .isEqualTo(Agent.EXIT_IDENTITY_REJECTED);
       assertThat(hub.get("/api/v2/clusters/" + a.clusterId(), OWNER_TOKEN).status()).isEqualTo(404);
       assertThat(audit("cluster.deleted", a.clusterId())).hasSize(1);
     }

@@ -2,7 +2,6 @@ package dev.gitopshq.hub.gateway;
 
 import static dev.gitopshq.hub.HubTestSupport.OWNER_TOKEN;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -73,7 +72,8 @@ public class AgentGatewayIT {
   static Cluster newCluster() {
     String name = "gw-" + UUID.randomUUID().toString().substring(0, 8);
     JsonNode body =
-        hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", name, "environment", "staging")).body();
+        hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", name, "environment", "staging"))
+            .body();
     return new Cluster(
         body.get("cluster").get("id").asText(), name, body.get("registrationToken").asText());
   }
@@ -89,7 +89,8 @@ public class AgentGatewayIT {
   static AgentHubGrpc.AgentHubStub async(String token) {
     Metadata md = new Metadata();
     md.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
-    return AgentHubGrpc.newStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(md));
+    return AgentHubGrpc.newStub(channel)
+        .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(md));
   }
 
   static RegisterRequest request(String name) {
@@ -148,8 +149,10 @@ public class AgentGatewayIT {
     assertThat(win.getClusterId()).isEqualTo(c.id());
     assertThat(win.getAgentToken()).matches("ghqa_[0-9a-f]{64}");
     assertThat(win.getSettings().getHeartbeatIntervalSeconds()).isEqualTo(30);
-    assertThat(HubTestSupport.count(
-            "select count(*) from cluster_tokens where cluster_id = ?::uuid and kind = 'agent'", c.id()))
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from cluster_tokens where cluster_id = ?::uuid and kind = 'agent'",
+                c.id()))
         .isEqualTo(1);
   }
 
@@ -181,29 +184,40 @@ public class AgentGatewayIT {
       messages.add(e.getStatus().getDescription());
     }
     assertThat(messages).containsOnly(messages.get(0));
-    assertThat(hub.get("/api/v2/clusters/" + expired.id(), OWNER_TOKEN).body().get("status").asText())
+    assertThat(
+            hub.get("/api/v2/clusters/" + expired.id(), OWNER_TOKEN).body().get("status").asText())
         .isEqualTo("Expired");
   }
 
   @Test
   void aMismatchedClusterNameConsumesNothing() {
     Cluster c = newCluster();
-    assertThat(codeOf(() -> blocking(c.registrationToken()).register(request("some-other-cluster"))))
+    assertThat(
+            codeOf(() -> blocking(c.registrationToken()).register(request("some-other-cluster"))))
         .isEqualTo(Status.Code.FAILED_PRECONDITION);
     assertThat(codeOf(() -> blocking(c.registrationToken()).register(request("BAD NAME"))))
         .isEqualTo(Status.Code.INVALID_ARGUMENT);
-    assertThat(codeOf(() -> blocking(c.registrationToken())
-            .register(request(c.name()).toBuilder().addCapabilities("root.shell").build())))
+    assertThat(
+            codeOf(
+                () ->
+                    blocking(c.registrationToken())
+                        .register(
+                            request(c.name()).toBuilder().addCapabilities("root.shell").build())))
         .isEqualTo(Status.Code.INVALID_ARGUMENT);
     // An agent of another major version is refused with what to do, and consumes nothing either.
     StatusRuntimeException incompatible =
         org.junit.jupiter.api.Assertions.assertThrows(
             StatusRuntimeException.class,
-            () -> blocking(c.registrationToken()).register(request(c.name()).toBuilder().setAgentVersion("1.0.0").build()));
+            () ->
+                blocking(c.registrationToken())
+                    .register(request(c.name()).toBuilder().setAgentVersion("1.0.0").build()));
     assertThat(incompatible.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
-    assertThat(incompatible.getStatus().getDescription()).contains("not compatible").contains("major");
+    assertThat(incompatible.getStatus().getDescription())
+        .contains("not compatible")
+        .contains("major");
     // The same token still works once the install is fixed.
-    assertThat(blocking(c.registrationToken()).register(request(c.name())).getClusterId()).isEqualTo(c.id());
+    assertThat(blocking(c.registrationToken()).register(request(c.name())).getClusterId())
+        .isEqualTo(c.id());
   }
 
   @Test
@@ -230,12 +244,14 @@ public class AgentGatewayIT {
   /** The history's JSON with every base64 payload decoded in place, so assertions see its text. */
   public static String decodePayloads(String historyJson) {
     java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("\"data\": \"([A-Za-z0-9+/=\\\\u]+)\"").matcher(historyJson);
+        java.util.regex.Pattern.compile("\"data\": \"([A-Za-z0-9+/=\\\\u]+)\"")
+            .matcher(historyJson);
     StringBuilder out = new StringBuilder();
     while (m.find()) {
       String b64 = m.group(1).replace("\\u003d", "=");
       String decoded =
-          new String(java.util.Base64.getDecoder().decode(b64), java.nio.charset.StandardCharsets.UTF_8);
+          new String(
+              java.util.Base64.getDecoder().decode(b64), java.nio.charset.StandardCharsets.UTF_8);
       m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement("\"data\": " + decoded));
     }
     m.appendTail(out);
@@ -285,9 +301,7 @@ public class AgentGatewayIT {
 
     void beat(long seq) {
       out.onNext(
-          AgentMessage.newBuilder()
-              .setHeartbeat(Heartbeat.newBuilder().setSequence(seq))
-              .build());
+          AgentMessage.newBuilder().setHeartbeat(Heartbeat.newBuilder().setSequence(seq)).build());
     }
 
     @Override
@@ -333,7 +347,10 @@ public class AgentGatewayIT {
         .atMost(Duration.ofSeconds(5))
         .until(
             () ->
-                !hub.get("/api/v2/clusters/" + c.id(), OWNER_TOKEN).body().get("lastSeen").asText()
+                !hub.get("/api/v2/clusters/" + c.id(), OWNER_TOKEN)
+                    .body()
+                    .get("lastSeen")
+                    .asText()
                     .equals(firstSeen));
 
     s.out.onCompleted();
@@ -342,7 +359,10 @@ public class AgentGatewayIT {
         .atMost(Duration.ofSeconds(5))
         .until(
             () ->
-                hub.get("/api/v2/clusters/" + c.id(), OWNER_TOKEN).body().get("status").asText()
+                hub.get("/api/v2/clusters/" + c.id(), OWNER_TOKEN)
+                    .body()
+                    .get("status")
+                    .asText()
                     .equals("Disconnected"));
   }
 
@@ -361,7 +381,9 @@ public class AgentGatewayIT {
     // Reinstalling with a join token replaces the identity: the old stream is closed at once.
     String join =
         hub.post("/api/v2/clusters/" + c.id() + "/join-token", OWNER_TOKEN, null)
-            .body().get("registrationToken").asText();
+            .body()
+            .get("registrationToken")
+            .asText();
     blocking(join).register(request(c.name()));
     assertThat(live.closed.await(5, TimeUnit.SECONDS)).isTrue();
     assertThat(live.status.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
@@ -369,13 +391,15 @@ public class AgentGatewayIT {
     Stream again = Stream.open(first);
     assertThat(again.closed.await(5, TimeUnit.SECONDS)).isTrue();
     assertThat(again.status.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
-    assertThat(again.status.getDescription()).isEqualTo(withRegistrationToken.status.getDescription());
+    assertThat(again.status.getDescription())
+        .isEqualTo(withRegistrationToken.status.getDescription());
   }
 
   @Test
   void theFirstMessageMustBeHello() throws Exception {
     Cluster c = newCluster();
-    Stream s = Stream.open(blocking(c.registrationToken()).register(request(c.name())).getAgentToken());
+    Stream s =
+        Stream.open(blocking(c.registrationToken()).register(request(c.name())).getAgentToken());
     s.beat(1);
     assertThat(s.closed.await(5, TimeUnit.SECONDS)).isTrue();
     assertThat(s.status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);

@@ -38,7 +38,8 @@ class HeartbeatBufferTest {
 
     assertThat(buffer.flush()).isEqualTo(100);
 
-    ArgumentCaptor<Collection<ClusterMapper.Heartbeat>> batch = ArgumentCaptor.forClass(Collection.class);
+    ArgumentCaptor<Collection<ClusterMapper.Heartbeat>> batch =
+        ArgumentCaptor.forClass(Collection.class);
     verify(mapper, times(1)).recordHeartbeats(batch.capture());
     assertThat(batch.getValue()).hasSize(100).allMatch(h -> h.seenAt().equals(t0.plusSeconds(9)));
     assertThat(buffer.flush()).as("nothing left to write").isZero();
@@ -48,7 +49,9 @@ class HeartbeatBufferTest {
   void aFailedWriteKeepsTheBeatsForTheNextFlush() {
     UUID org = UUID.randomUUID();
     buffer.record(org, UUID.randomUUID(), Instant.now());
-    doThrow(new IllegalStateException("database down")).when(mapper).recordHeartbeats(anyCollection());
+    doThrow(new IllegalStateException("database down"))
+        .when(mapper)
+        .recordHeartbeats(anyCollection());
 
     assertThat(buffer.flush()).isZero();
 

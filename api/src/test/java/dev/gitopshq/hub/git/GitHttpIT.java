@@ -38,7 +38,8 @@ import org.junit.jupiter.api.Test;
  * tokens and API tokens as passwords, read-only, and no way out of the repository root.
  */
 class GitHttpIT {
-  private static final String DEPLOYMENT_PATH = "rendered/production/eu-1/acme/web/deployment-web.yaml";
+  private static final String DEPLOYMENT_PATH =
+      "rendered/production/eu-1/acme/web/deployment-web.yaml";
   private static final String DEPLOYMENT =
       "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: acme-production\n";
   private static final String VALUES = "replicas: 3\n";
@@ -78,16 +79,26 @@ class GitHttpIT {
     HubTestSupport.exec(
         "insert into projects (id, org_id, name, created_by, created_at, updated_at)"
             + " values (?, ?, ?, 'test', now(), now())",
-        id, org, name);
+        id,
+        org,
+        name);
     repos.create(org, id);
     CommitResult main =
         repos.commit(
-            org, id, ProjectRepos.MAIN, null,
+            org,
+            id,
+            ProjectRepos.MAIN,
+            null,
             List.of(
                 TreeEdit.file(DEPLOYMENT_PATH, DEPLOYMENT.getBytes(UTF_8)),
                 TreeEdit.file("config/workloads/web/values.yaml", VALUES.getBytes(UTF_8))),
             Ident.of("member", "test", "Test"),
-            new CommitMessage("Deliver shop", "", "Test (member test)", Map.of("project", name), "delivery.generated")
+            new CommitMessage(
+                    "Deliver shop",
+                    "",
+                    "Test (member test)",
+                    Map.of("project", name),
+                    "delivery.generated")
                 .format());
     return new Project(org, id, name, main);
   }
@@ -124,7 +135,11 @@ class GitHttpIT {
   }
 
   static String url(Project p, String token) {
-    return "http://" + (token == null ? "" : "deploy:" + token + "@") + "127.0.0.1:" + port + repoPath(p);
+    return "http://"
+        + (token == null ? "" : "deploy:" + token + "@")
+        + "127.0.0.1:"
+        + port
+        + repoPath(p);
   }
 
   static UUID uuid(String sql) throws Exception {
@@ -139,11 +154,21 @@ class GitHttpIT {
   static String memberToken(String role) {
     Response m =
         hub.post(
-            "/api/v2/members", OWNER_TOKEN,
-            Map.of("email", role + "-" + UUID.randomUUID().toString().substring(0, 8) + "@example.com",
-                "name", role, "role", role));
+            "/api/v2/members",
+            OWNER_TOKEN,
+            Map.of(
+                "email",
+                role + "-" + UUID.randomUUID().toString().substring(0, 8) + "@example.com",
+                "name",
+                role,
+                "role",
+                role));
     assertThat(m.status()).isEqualTo(201);
-    Response t = hub.post("/api/v2/members/" + m.body().get("id").asText() + "/tokens", OWNER_TOKEN, Map.of("name", "git"));
+    Response t =
+        hub.post(
+            "/api/v2/members/" + m.body().get("id").asText() + "/tokens",
+            OWNER_TOKEN,
+            Map.of("name", "git"));
     assertThat(t.status()).isEqualTo(201);
     return t.body().get("token").asText();
   }
@@ -154,7 +179,8 @@ class GitHttpIT {
 
   /** Runs git with no user or system configuration, no credential helper and no prompts. */
   static Run git(Path dir, String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of("git", "-c", "credential.helper=", "-c", "http.lowSpeedTime=30"));
+    List<String> cmd =
+        new ArrayList<>(List.of("git", "-c", "credential.helper=", "-c", "http.lowSpeedTime=30"));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
     Map<String, String> env = pb.environment();
@@ -197,7 +223,9 @@ class GitHttpIT {
   static Raw raw(String method, String target, String token) throws IOException {
     try (Socket s = new Socket("127.0.0.1", port)) {
       s.setSoTimeout(30_000);
-      StringBuilder req = new StringBuilder(method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n");
+      StringBuilder req =
+          new StringBuilder(
+              method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n");
       if (token != null) {
         req.append("Authorization: Basic ")
             .append(Base64.getEncoder().encodeToString(("deploy:" + token).getBytes(UTF_8)))
@@ -231,7 +259,9 @@ class GitHttpIT {
     Path into = newDir();
     Run run = clone(url(p, null), into);
     assertThat(run.exit()).as(run.output()).isNotZero();
-    assertThat(run.output()).containsAnyOf("Authentication failed", "could not read Username", "terminal prompts disabled");
+    assertThat(run.output())
+        .containsAnyOf(
+            "Authentication failed", "could not read Username", "terminal prompts disabled");
     assertThat(into.resolve(DEPLOYMENT_PATH)).doesNotExist();
 
     Raw r = infoRefs(p, null);
@@ -248,17 +278,20 @@ class GitHttpIT {
     String token = issued.body().get("token").asText();
     assertThat(token).matches("ghqd_[0-9a-f]{64}");
     assertThat(issued.body().get("username").asText()).isEqualTo("deploy");
-    assertThat(issued.body().get("cloneUrl").asText()).endsWith("/git/default/" + p.name() + ".git");
+    assertThat(issued.body().get("cloneUrl").asText())
+        .endsWith("/git/default/" + p.name() + ".git");
     assertThat(issued.body().get("expiresAt").asText()).isNotEmpty();
 
     Path into = newDir();
     Run run = clone(url(p, token), into);
     assertThat(run.exit()).as(run.output()).isZero();
     assertThat(Files.readString(into.resolve(DEPLOYMENT_PATH))).isEqualTo(DEPLOYMENT);
-    assertThat(Files.readString(into.resolve("config/workloads/web/values.yaml"))).isEqualTo(VALUES);
+    assertThat(Files.readString(into.resolve("config/workloads/web/values.yaml")))
+        .isEqualTo(VALUES);
     Run head = git(into, "rev-parse", "HEAD");
     assertThat(head.output().strip()).isEqualTo(p.main().commitName());
-    assertThat(git(into, "log", "-1", "--format=%B").output()).contains("GitOpsHQ-Change: delivery.generated");
+    assertThat(git(into, "log", "-1", "--format=%B").output())
+        .contains("GitOpsHQ-Change: delivery.generated");
 
     // The use is recorded; the list shows metadata only.
     Response list = hub.get("/api/v2/projects/" + p.id() + "/deploy-tokens", OWNER_TOKEN);
@@ -266,10 +299,15 @@ class GitHttpIT {
     assertThat(list.body().get("items")).hasSize(1);
     assertThat(list.body().get("items").get(0).get("name").asText()).isEqualTo("argocd-prod");
     assertThat(list.body().get("items").get(0).get("lastUsedAt")).isNotNull();
-    assertThat(list.raw()).doesNotContain(token).doesNotContain(Tokens.sha256Hex(token)).doesNotContain("\"token\"");
+    assertThat(list.raw())
+        .doesNotContain(token)
+        .doesNotContain(Tokens.sha256Hex(token))
+        .doesNotContain("\"token\"");
 
     // Only the hash is stored.
-    assertThat(HubTestSupport.count("select count(*) from deploy_tokens where token_hash = ?", Tokens.sha256Hex(token)))
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from deploy_tokens where token_hash = ?", Tokens.sha256Hex(token)))
         .isEqualTo(1);
   }
 
@@ -281,28 +319,40 @@ class GitHttpIT {
     assertThat(clone(url(p, token), into).exit()).isZero();
     CommitResult next =
         repos.commit(
-            orgId, p.id(), ProjectRepos.MAIN, p.main().commit(),
+            orgId,
+            p.id(),
+            ProjectRepos.MAIN,
+            p.main().commit(),
             List.of(TreeEdit.file(DEPLOYMENT_PATH, "kind: Deployment\n# v2\n".getBytes(UTF_8))),
-            Ident.HUB, "v2\n");
+            Ident.HUB,
+            "v2\n");
     Run pull = git(into, "pull", "--ff-only");
     assertThat(pull.exit()).as(pull.output()).isZero();
     assertThat(git(into, "rev-parse", "HEAD").output().strip()).isEqualTo(next.commitName());
-    assertThat(Files.readString(into.resolve(DEPLOYMENT_PATH))).isEqualTo("kind: Deployment\n# v2\n");
+    assertThat(Files.readString(into.resolve(DEPLOYMENT_PATH)))
+        .isEqualTo("kind: Deployment\n# v2\n");
   }
 
   @Test
   void theDeployBranchOfAnEnvironmentClonesWithItsTreeAtTheRoot() throws Exception {
     Project p = project("shop");
     String token = deployToken(p);
-    ObjectId released = repos.treeAt(orgId, p.id(), p.main().commit(), "rendered/production").orElseThrow();
+    ObjectId released =
+        repos.treeAt(orgId, p.id(), p.main().commit(), "rendered/production").orElseThrow();
     repos.commit(
-        orgId, p.id(), ProjectRepos.deployBranch("production"), ObjectId.zeroId(),
-        List.of(TreeEdit.tree("", released)), Ident.HUB, "Release 1 to production\n");
+        orgId,
+        p.id(),
+        ProjectRepos.deployBranch("production"),
+        ObjectId.zeroId(),
+        List.of(TreeEdit.tree("", released)),
+        Ident.HUB,
+        "Release 1 to production\n");
 
     Path into = newDir();
     Run run = clone(url(p, token), into, "--branch", "deploy/production");
     assertThat(run.exit()).as(run.output()).isZero();
-    assertThat(Files.readString(into.resolve("eu-1/acme/web/deployment-web.yaml"))).isEqualTo(DEPLOYMENT);
+    assertThat(Files.readString(into.resolve("eu-1/acme/web/deployment-web.yaml")))
+        .isEqualTo(DEPLOYMENT);
     assertThat(into.resolve("config")).doesNotExist();
 
     Run missing = clone(url(p, token), newDir(), "--branch", "deploy/staging");
@@ -329,7 +379,8 @@ class GitHttpIT {
     assertThat(repos.head(orgId, p.id(), "evil")).isEmpty();
     // Straight to the endpoint, too: refused before JGit sees it.
     assertThat(raw("POST", repoPath(p) + "/git-receive-pack", token).status()).isEqualTo(403);
-    assertThat(raw("GET", repoPath(p) + "/info/refs?service=git-receive-pack", token).status()).isEqualTo(403);
+    assertThat(raw("GET", repoPath(p) + "/info/refs?service=git-receive-pack", token).status())
+        .isEqualTo(403);
   }
 
   @Test
@@ -345,7 +396,11 @@ class GitHttpIT {
     assertThat(r.status()).isEqualTo(404);
     assertThat(r.body()).doesNotContain("refs/heads");
     // The same answer as for a project that does not exist at all.
-    Raw none = raw("GET", "/git/default/no-such-project.git/info/refs?service=git-upload-pack", otherToken);
+    Raw none =
+        raw(
+            "GET",
+            "/git/default/no-such-project.git/info/refs?service=git-upload-pack",
+            otherToken);
     assertThat(none.status()).isEqualTo(404);
     assertThat(none.body()).isEqualTo(r.body());
     // And it still reads its own project.
@@ -357,7 +412,9 @@ class GitHttpIT {
     UUID otherOrg = UUID.randomUUID();
     String otherSlug = "other-" + otherOrg.toString().substring(0, 8);
     HubTestSupport.exec(
-        "insert into organizations (id, slug, name, created_at) values (?, ?, 'Other', now())", otherOrg, otherSlug);
+        "insert into organizations (id, slug, name, created_at) values (?, ?, 'Other', now())",
+        otherOrg,
+        otherSlug);
     Project theirs = project(otherOrg, "shop");
     Project mine = project("shop");
     String mineToken = deployToken(mine);
@@ -366,7 +423,12 @@ class GitHttpIT {
     assertThat(infoRefs(theirs, OWNER_TOKEN).status()).isEqualTo(404);
     assertThat(infoRefs(theirs, mineToken).status()).isEqualTo(404);
     // The same project name under the default organization's slug is a different project.
-    assertThat(raw("GET", "/git/default/" + theirs.name() + ".git/info/refs?service=git-upload-pack", mineToken).status())
+    assertThat(
+            raw(
+                    "GET",
+                    "/git/default/" + theirs.name() + ".git/info/refs?service=git-upload-pack",
+                    mineToken)
+                .status())
         .isEqualTo(404);
   }
 
@@ -378,7 +440,13 @@ class GitHttpIT {
     String id = issued.body().get("id").asText();
     assertThat(infoRefs(p, token).status()).isEqualTo(200);
 
-    assertThat(hub.send("DELETE", "/api/v2/projects/" + p.id() + "/deploy-tokens/" + id, OWNER_TOKEN, null).status())
+    assertThat(
+            hub.send(
+                    "DELETE",
+                    "/api/v2/projects/" + p.id() + "/deploy-tokens/" + id,
+                    OWNER_TOKEN,
+                    null)
+                .status())
         .isEqualTo(204);
     Raw revoked = infoRefs(p, token);
     assertThat(revoked.status()).isEqualTo(401);
@@ -387,24 +455,42 @@ class GitHttpIT {
     assertThat(run.exit()).isNotZero();
     assertThat(run.output()).contains("Authentication failed");
     // Revoking again is no change; the list shows when it was revoked.
-    assertThat(hub.send("DELETE", "/api/v2/projects/" + p.id() + "/deploy-tokens/" + id, OWNER_TOKEN, null).status())
+    assertThat(
+            hub.send(
+                    "DELETE",
+                    "/api/v2/projects/" + p.id() + "/deploy-tokens/" + id,
+                    OWNER_TOKEN,
+                    null)
+                .status())
         .isEqualTo(204);
-    assertThat(hub.get("/api/v2/projects/" + p.id() + "/deploy-tokens", OWNER_TOKEN).body().get("items").get(0).get("revokedAt"))
+    assertThat(
+            hub.get("/api/v2/projects/" + p.id() + "/deploy-tokens", OWNER_TOKEN)
+                .body()
+                .get("items")
+                .get(0)
+                .get("revokedAt"))
         .isNotNull();
-    assertThat(HubTestSupport.count("select count(*) from audit_log where action = 'deploy_token.revoked' and target_id = ?", id))
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from audit_log where action = 'deploy_token.revoked' and target_id = ?",
+                id))
         .isEqualTo(1);
 
     String expiring = deployToken(p);
     assertThat(infoRefs(p, expiring).status()).isEqualTo(200);
     HubTestSupport.exec(
-        "update deploy_tokens set expires_at = now() - interval '1 minute' where token_hash = ?", Tokens.sha256Hex(expiring));
+        "update deploy_tokens set expires_at = now() - interval '1 minute' where token_hash = ?",
+        Tokens.sha256Hex(expiring));
     Raw expired = infoRefs(p, expiring);
     assertThat(expired.status()).isEqualTo(401);
     // Whatever was wrong, the answer is the same.
     Raw garbage = infoRefs(p, "ghqd_" + "0".repeat(64));
     Raw malformed = infoRefs(p, "not-a-token");
-    assertThat(List.of(revoked, expired, garbage, malformed)).extracting(Raw::status).containsOnly(401);
-    assertThat(List.of(expired.body(), garbage.body(), malformed.body())).containsOnly(revoked.body());
+    assertThat(List.of(revoked, expired, garbage, malformed))
+        .extracting(Raw::status)
+        .containsOnly(401);
+    assertThat(List.of(expired.body(), garbage.body(), malformed.body()))
+        .containsOnly(revoked.body());
     assertThat(clone(url(p, expiring), newDir()).exit()).isNotZero();
   }
 
@@ -426,7 +512,9 @@ class GitHttpIT {
             "/git/default/%2E%2E%2F%2E%2E%2Foutside.git/info/refs?service=git-upload-pack",
             "/git/default/" + p.name() + ".git/../../etc",
             "/git/default/" + p.name() + ".git/../../../../../../etc/passwd",
-            "/git/default/" + p.name() + ".git/info/../../../outside.git/info/refs?service=git-upload-pack",
+            "/git/default/"
+                + p.name()
+                + ".git/info/../../../outside.git/info/refs?service=git-upload-pack",
             "/git/default/" + p.name() + ".git/%2e%2e/%2e%2e/etc/passwd",
             "/git/default/" + p.name() + ".git/HEAD",
             "/git/default/" + p.name() + ".git/config",
@@ -441,17 +529,25 @@ class GitHttpIT {
     for (String target : targets) {
       Raw r = raw("GET", target, token);
       assertThat(r.status()).as(target).isIn(400, 404);
-      assertThat(r.body()).as(target).doesNotContain("refs/heads").doesNotContain("[core]").doesNotContain("root:");
+      assertThat(r.body())
+          .as(target)
+          .doesNotContain("refs/heads")
+          .doesNotContain("[core]")
+          .doesNotContain("root:");
     }
     // The dumb protocol is not served either, even for the right repository.
     assertThat(raw("GET", repoPath(p) + "/info/refs", token).status()).isEqualTo(403);
 
     // git itself, asked for a traversal URL, gets nothing.
     Run run =
-        clone("http://deploy:" + token + "@127.0.0.1:" + port + "/git/default/../../outside.git", newDir());
+        clone(
+            "http://deploy:" + token + "@127.0.0.1:" + port + "/git/default/../../outside.git",
+            newDir());
     assertThat(run.exit()).isNotZero();
     Run encoded =
-        clone("http://deploy:" + token + "@127.0.0.1:" + port + "/git/%2e%2e/%2e%2e/outside.git", newDir());
+        clone(
+            "http://deploy:" + token + "@127.0.0.1:" + port + "/git/%2e%2e/%2e%2e/outside.git",
+            newDir());
     assertThat(encoded.exit()).isNotZero();
   }
 
@@ -473,11 +569,21 @@ class GitHttpIT {
     // A service account limited to clusters:read is refused: 403, it may not read projects.
     Response sa =
         hub.post(
-            "/api/v2/service-accounts", OWNER_TOKEN,
-            Map.of("name", "ci-" + UUID.randomUUID().toString().substring(0, 8), "scopes", List.of("clusters:read")));
+            "/api/v2/service-accounts",
+            OWNER_TOKEN,
+            Map.of(
+                "name",
+                "ci-" + UUID.randomUUID().toString().substring(0, 8),
+                "scopes",
+                List.of("clusters:read")));
     String ci =
-        hub.post("/api/v2/service-accounts/" + sa.body().get("id").asText() + "/tokens", OWNER_TOKEN, Map.of("name", "t"))
-            .body().get("token").asText();
+        hub.post(
+                "/api/v2/service-accounts/" + sa.body().get("id").asText() + "/tokens",
+                OWNER_TOKEN,
+                Map.of("name", "t"))
+            .body()
+            .get("token")
+            .asText();
     assertThat(infoRefs(p, ci).status()).isEqualTo(403);
     assertThat(clone(url(p, ci), newDir()).exit()).isNotZero();
   }
@@ -517,27 +623,43 @@ class GitHttpIT {
     // Validation names the field.
     Response noName = hub.post(base, OWNER_TOKEN, Map.of("expiresInDays", 0));
     assertThat(noName.status()).isEqualTo(400);
-    assertThat(noName.body().get("errors").findValuesAsText("field")).containsExactlyInAnyOrder("name", "expiresInDays");
-    assertThat(hub.post(base, OWNER_TOKEN, Map.of("name", "x".repeat(101))).status()).isEqualTo(400);
-    assertThat(hub.post(base, OWNER_TOKEN, Map.of("name", "x", "expiresInDays", 3651)).status()).isEqualTo(400);
-    assertThat(hub.post(base, OWNER_TOKEN, Map.of("name", "x", "scopes", List.of("a"))).status()).isEqualTo(400);
-    assertThat(hub.post(base, OWNER_TOKEN, Map.of("name", "x".repeat(100), "expiresInDays", 3650)).status()).isEqualTo(201);
+    assertThat(noName.body().get("errors").findValuesAsText("field"))
+        .containsExactlyInAnyOrder("name", "expiresInDays");
+    assertThat(hub.post(base, OWNER_TOKEN, Map.of("name", "x".repeat(101))).status())
+        .isEqualTo(400);
+    assertThat(hub.post(base, OWNER_TOKEN, Map.of("name", "x", "expiresInDays", 3651)).status())
+        .isEqualTo(400);
+    assertThat(hub.post(base, OWNER_TOKEN, Map.of("name", "x", "scopes", List.of("a"))).status())
+        .isEqualTo(400);
+    assertThat(
+            hub.post(base, OWNER_TOKEN, Map.of("name", "x".repeat(100), "expiresInDays", 3650))
+                .status())
+        .isEqualTo(201);
 
     // A project that is not in the caller's organization, or a token of another project: 404.
     String unknown = "/api/v2/projects/" + UUID.randomUUID() + "/deploy-tokens";
     assertThat(hub.post(unknown, OWNER_TOKEN, Map.of("name", "x")).status()).isEqualTo(404);
     assertThat(hub.get(unknown, OWNER_TOKEN).status()).isEqualTo(404);
     Project other = project("other");
-    assertThat(hub.send("DELETE", "/api/v2/projects/" + other.id() + "/deploy-tokens/" + id, OWNER_TOKEN, null).status())
+    assertThat(
+            hub.send(
+                    "DELETE",
+                    "/api/v2/projects/" + other.id() + "/deploy-tokens/" + id,
+                    OWNER_TOKEN,
+                    null)
+                .status())
         .isEqualTo(404);
-    assertThat(hub.send("DELETE", base + "/" + UUID.randomUUID(), OWNER_TOKEN, null).status()).isEqualTo(404);
+    assertThat(hub.send("DELETE", base + "/" + UUID.randomUUID(), OWNER_TOKEN, null).status())
+        .isEqualTo(404);
 
     // Issuing is audited with ids and names, never the token.
-    assertThat(HubTestSupport.count(
-            "select count(*) from audit_log where action = 'deploy_token.issued' and target_id = ?"
-                + " and details like '%argocd%' and details like ?",
-            id, "%" + p.id() + "%"))
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from audit_log where action = 'deploy_token.issued' and target_id = ?"
+                    + " and details like '%argocd%' and details like ?",
+                id, "%" + p.id() + "%"))
         .isEqualTo(1);
-    assertThat(HubTestSupport.count("select count(*) from audit_log where details like '%ghqd_%'")).isZero();
+    assertThat(HubTestSupport.count("select count(*) from audit_log where details like '%ghqd_%'"))
+        .isZero();
   }
 }

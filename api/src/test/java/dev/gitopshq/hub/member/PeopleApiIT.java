@@ -33,10 +33,16 @@ class PeopleApiIT {
 
   static String memberWithToken(String role) {
     Response m =
-        hub.post("/api/v2/members", OWNER_TOKEN, Map.of("email", email(role), "name", role, "role", role));
+        hub.post(
+            "/api/v2/members",
+            OWNER_TOKEN,
+            Map.of("email", email(role), "name", role, "role", role));
     assertThat(m.status()).isEqualTo(201);
     Response t =
-        hub.post("/api/v2/members/" + m.body().get("id").asText() + "/tokens", OWNER_TOKEN, Map.of("name", "t"));
+        hub.post(
+            "/api/v2/members/" + m.body().get("id").asText() + "/tokens",
+            OWNER_TOKEN,
+            Map.of("name", "t"));
     assertThat(t.status()).isEqualTo(201);
     return t.body().get("token").asText();
   }
@@ -49,10 +55,13 @@ class PeopleApiIT {
 
     String token = memberWithToken("member");
     assertThat(token).matches("ghqp_[0-9a-f]{64}");
-    assertThat(HubTestSupport.count("select count(*) from api_tokens where token_hash = ?", Tokens.sha256Hex(token)))
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from api_tokens where token_hash = ?", Tokens.sha256Hex(token)))
         .isEqualTo(1);
-    assertThat(HubTestSupport.count(
-            "select count(*) from api_tokens where token_hash = ? or name = ?", token, token))
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from api_tokens where token_hash = ? or name = ?", token, token))
         .isZero();
     assertThat(hub.get("/api/v2/clusters", token).status()).isEqualTo(200);
   }
@@ -66,7 +75,9 @@ class PeopleApiIT {
     assertThat(me.body().get("role").asText()).isEqualTo("viewer");
     List<String> permissions = new java.util.ArrayList<>();
     me.body().get("permissions").forEach(p -> permissions.add(p.asText()));
-    assertThat(permissions).contains("clusters:read").doesNotContain("clusters:write", "audit:read");
+    assertThat(permissions)
+        .contains("clusters:read")
+        .doesNotContain("clusters:write", "audit:read");
     assertThat(hub.get("/api/v2/me", "ghqp_" + "0".repeat(64)).status()).isEqualTo(401);
   }
 
@@ -76,15 +87,22 @@ class PeopleApiIT {
     String viewer = memberWithToken("viewer");
 
     // An admin manages members but cannot create an owner.
-    assertThat(hub.post("/api/v2/members", admin, Map.of("email", email("x"), "name", "X", "role", "member")).status())
+    assertThat(
+            hub.post(
+                    "/api/v2/members",
+                    admin,
+                    Map.of("email", email("x"), "name", "X", "role", "member"))
+                .status())
         .isEqualTo(201);
     Response ownerByAdmin =
-        hub.post("/api/v2/members", admin, Map.of("email", email("o"), "name", "O", "role", "owner"));
+        hub.post(
+            "/api/v2/members", admin, Map.of("email", email("o"), "name", "O", "role", "owner"));
     assertThat(ownerByAdmin.status()).isEqualTo(403);
 
     // A viewer reads but changes nothing, and each refusal names the permission.
     Response byViewer =
-        hub.post("/api/v2/members", viewer, Map.of("email", email("y"), "name", "Y", "role", "viewer"));
+        hub.post(
+            "/api/v2/members", viewer, Map.of("email", email("y"), "name", "Y", "role", "viewer"));
     assertThat(byViewer.status()).isEqualTo(403);
     assertThat(byViewer.body().get("message").asText()).contains("members:write");
     assertThat(hub.get("/api/v2/members", viewer).status()).isEqualTo(200);
@@ -95,16 +113,35 @@ class PeopleApiIT {
   @Test
   void memberRequestsAreValidated() {
     Response bad =
-        hub.post("/api/v2/members", OWNER_TOKEN, Map.of("email", "not-an-email", "name", "", "role", "king"));
+        hub.post(
+            "/api/v2/members",
+            OWNER_TOKEN,
+            Map.of("email", "not-an-email", "name", "", "role", "king"));
     assertThat(bad.status()).isEqualTo(400);
-    assertThat(bad.body().get("errors").findValuesAsText("field")).containsExactlyInAnyOrder("email", "name", "role");
+    assertThat(bad.body().get("errors").findValuesAsText("field"))
+        .containsExactlyInAnyOrder("email", "name", "role");
 
     String e = email("dup");
-    assertThat(hub.post("/api/v2/members", OWNER_TOKEN, Map.of("email", e, "name", "A", "role", "viewer")).status())
+    assertThat(
+            hub.post(
+                    "/api/v2/members",
+                    OWNER_TOKEN,
+                    Map.of("email", e, "name", "A", "role", "viewer"))
+                .status())
         .isEqualTo(201);
-    assertThat(hub.post("/api/v2/members", OWNER_TOKEN, Map.of("email", e, "name", "B", "role", "admin")).status())
+    assertThat(
+            hub.post(
+                    "/api/v2/members",
+                    OWNER_TOKEN,
+                    Map.of("email", e, "name", "B", "role", "admin"))
+                .status())
         .isEqualTo(409);
-    assertThat(hub.post("/api/v2/members/" + UUID.randomUUID() + "/tokens", OWNER_TOKEN, Map.of("name", "t")).status())
+    assertThat(
+            hub.post(
+                    "/api/v2/members/" + UUID.randomUUID() + "/tokens",
+                    OWNER_TOKEN,
+                    Map.of("name", "t"))
+                .status())
         .isEqualTo(404);
   }
 
@@ -115,10 +152,19 @@ class PeopleApiIT {
         hub.post(
             "/api/v2/service-accounts",
             OWNER_TOKEN,
-            Map.of("name", name, "description", "release pipeline", "scopes", List.of("clusters:read")));
+            Map.of(
+                "name",
+                name,
+                "description",
+                "release pipeline",
+                "scopes",
+                List.of("clusters:read")));
     assertThat(sa.status()).isEqualTo(201);
     Response token =
-        hub.post("/api/v2/service-accounts/" + sa.body().get("id").asText() + "/tokens", OWNER_TOKEN, Map.of("name", "gha"));
+        hub.post(
+            "/api/v2/service-accounts/" + sa.body().get("id").asText() + "/tokens",
+            OWNER_TOKEN,
+            Map.of("name", "gha"));
     assertThat(token.status()).isEqualTo(201);
     String ci = token.body().get("token").asText();
     assertThat(ci).matches("ghqs_[0-9a-f]{64}");
@@ -129,31 +175,53 @@ class PeopleApiIT {
     assertThat(write.body().get("message").asText()).contains("clusters:write");
 
     // A token cannot exceed its account's scopes, and unknown scopes are refused.
-    assertThat(hub.post("/api/v2/service-accounts/" + sa.body().get("id").asText() + "/tokens", OWNER_TOKEN,
-            Map.of("name", "wide", "scopes", List.of("clusters:write"))).status())
+    assertThat(
+            hub.post(
+                    "/api/v2/service-accounts/" + sa.body().get("id").asText() + "/tokens",
+                    OWNER_TOKEN,
+                    Map.of("name", "wide", "scopes", List.of("clusters:write")))
+                .status())
         .isEqualTo(400);
     Response unknown =
-        hub.post("/api/v2/service-accounts", OWNER_TOKEN, Map.of("name", "x-" + name, "scopes", List.of("root")));
+        hub.post(
+            "/api/v2/service-accounts",
+            OWNER_TOKEN,
+            Map.of("name", "x-" + name, "scopes", List.of("root")));
     assertThat(unknown.status()).isEqualTo(400);
     assertThat(unknown.body().get("errors").get(0).get("field").asText()).isEqualTo("scopes[0]");
 
-    assertThat(hub.get("/api/v2/service-accounts", OWNER_TOKEN).body().get("items").findValuesAsText("name"))
+    assertThat(
+            hub.get("/api/v2/service-accounts", OWNER_TOKEN)
+                .body()
+                .get("items")
+                .findValuesAsText("name"))
         .contains(name);
     // The listing of tokens never includes a token value.
-    Response tokens = hub.get("/api/v2/service-accounts/" + sa.body().get("id").asText() + "/tokens", OWNER_TOKEN);
+    Response tokens =
+        hub.get(
+            "/api/v2/service-accounts/" + sa.body().get("id").asText() + "/tokens", OWNER_TOKEN);
     assertThat(tokens.raw()).doesNotContain(ci).contains("gha");
   }
 
   @Test
   void anExpiredTokenIsRefused() {
-    Response m = hub.post("/api/v2/members", OWNER_TOKEN, Map.of("email", email("exp"), "name", "E", "role", "viewer"));
+    Response m =
+        hub.post(
+            "/api/v2/members",
+            OWNER_TOKEN,
+            Map.of("email", email("exp"), "name", "E", "role", "viewer"));
     String token =
-        hub.post("/api/v2/members/" + m.body().get("id").asText() + "/tokens", OWNER_TOKEN,
+        hub.post(
+                "/api/v2/members/" + m.body().get("id").asText() + "/tokens",
+                OWNER_TOKEN,
                 Map.of("name", "short", "expiresInDays", 1))
-            .body().get("token").asText();
+            .body()
+            .get("token")
+            .asText();
     assertThat(hub.get("/api/v2/members", token).status()).isEqualTo(200);
     HubTestSupport.exec(
-        "update api_tokens set expires_at = now() - interval '1 second' where token_hash = ?", Tokens.sha256Hex(token));
+        "update api_tokens set expires_at = now() - interval '1 second' where token_hash = ?",
+        Tokens.sha256Hex(token));
     assertThat(hub.get("/api/v2/members", token).status()).isEqualTo(401);
   }
 }

@@ -24,9 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * The policy API on a real hub, PostgreSQL and the real OPA binary: shipped default, publishing
- * new versions, compile errors from OPA, dry runs, permissions, OPA outages and recovery. The
- * tests share one hub and one policy history, so they run in order.
+ * The policy API on a real hub, PostgreSQL and the real OPA binary: shipped default, publishing new
+ * versions, compile errors from OPA, dry runs, permissions, OPA outages and recovery. The tests
+ * share one hub and one policy history, so they run in order.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PolicyApiIT {
@@ -47,16 +47,28 @@ class PolicyApiIT {
             .property("opa.republish-interval", "300ms")
             .start();
     shippedRego =
-        Files.readString(OpaTestServer.repoRoot().resolve("policies/gitopshq/approval/decision.rego"));
+        Files.readString(
+            OpaTestServer.repoRoot().resolve("policies/gitopshq/approval/decision.rego"));
     Response viewer =
         hub.post(
             "/api/v2/members",
             OWNER_TOKEN,
-            Map.of("email", "policy-viewer-" + UUID.randomUUID() + "@example.com", "name", "Pat Viewer", "role", "viewer"));
+            Map.of(
+                "email",
+                "policy-viewer-" + UUID.randomUUID() + "@example.com",
+                "name",
+                "Pat Viewer",
+                "role",
+                "viewer"));
     assertThat(viewer.status()).isEqualTo(201);
     viewerToken =
-        hub.post("/api/v2/members/" + viewer.body().get("id").asText() + "/tokens", OWNER_TOKEN, Map.of("name", "t"))
-            .body().get("token").asText();
+        hub.post(
+                "/api/v2/members/" + viewer.body().get("id").asText() + "/tokens",
+                OWNER_TOKEN,
+                Map.of("name", "t"))
+            .body()
+            .get("token")
+            .asText();
   }
 
   @AfterAll
@@ -71,7 +83,8 @@ class PolicyApiIT {
 
   /** A shared sample input from policies/testdata/approval/<name>/data.json. */
   static JsonNode sample(String name) throws IOException {
-    Path file = OpaTestServer.repoRoot().resolve("policies/testdata/approval/" + name + "/data.json");
+    Path file =
+        OpaTestServer.repoRoot().resolve("policies/testdata/approval/" + name + "/data.json");
     return JSON.readTree(file.toFile()).get("input");
   }
 
@@ -119,15 +132,18 @@ class PolicyApiIT {
 
     // Published in the background right after start: OPA answers with version 1.
     JsonNode input = sample("default_production_sync_auto_approved");
-    await().atMost(Duration.ofSeconds(15)).until(() -> evaluate(OWNER_TOKEN, input).status() == 200);
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .until(() -> evaluate(OWNER_TOKEN, input).status() == 200);
     Response r = evaluate(OWNER_TOKEN, input);
     assertThat(r.body().get("policy").asText()).isEqualTo("approval");
     assertThat(r.body().get("version").asInt()).isEqualTo(1);
     assertThat(r.body().get("decision").get("outcome").asText()).isEqualTo("auto_approve");
-    assertThat(HubTestSupport.count(
-            "select count(*) from audit_log where action = 'policy.published' and actor_type = 'system'"
-                + " and target_id = 'approval'"
-                + " and details like '%\"version\":1%'"))
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from audit_log where action = 'policy.published' and actor_type = 'system'"
+                    + " and target_id = 'approval'"
+                    + " and details like '%\"version\":1%'"))
         .isEqualTo(1);
   }
 
@@ -148,7 +164,8 @@ class PolicyApiIT {
     Response decided = evaluate(OWNER_TOKEN, sample("default_production_sync_auto_approved"));
     assertThat(decided.status()).isEqualTo(200);
     assertThat(decided.body().get("version").asInt()).isEqualTo(2);
-    assertThat(decided.body().get("decision").get("outcome").asText()).isEqualTo("require_approval");
+    assertThat(decided.body().get("decision").get("outcome").asText())
+        .isEqualTo("require_approval");
 
     // The audit entry names the versions and fingerprints the text instead of copying it.
     Response audit = hub.get("/api/v2/audit?action=policy.published", OWNER_TOKEN);
@@ -171,7 +188,8 @@ class PolicyApiIT {
     assertThat(old.status()).isEqualTo(200);
     assertThat(old.body().get("rego").asText()).isEqualTo(shippedRego);
     assertThat(old.body().get("active").asBoolean()).isFalse();
-    assertThat(hub.get("/api/v2/policies/approval/versions/9", viewerToken).status()).isEqualTo(404);
+    assertThat(hub.get("/api/v2/policies/approval/versions/9", viewerToken).status())
+        .isEqualTo(404);
   }
 
   @Test
@@ -219,7 +237,8 @@ class PolicyApiIT {
     assertThat(d.get("required_approvers").asInt()).isEqualTo(1);
     assertThat(d.get("approver_roles").toString()).isEqualTo("[\"admin\",\"owner\"]");
     assertThat(d.get("reasons").get(0).asText())
-        .isEqualTo("scale requires 1 approval on cluster prod-eu (tier:production): default for production clusters");
+        .isEqualTo(
+            "scale requires 1 approval on cluster prod-eu (tier:production): default for production clusters");
 
     Response denied = evaluate(viewerToken, sample("viewer_denied"));
     assertThat(denied.body().get("decision").get("outcome").asText()).isEqualTo("deny");
@@ -255,7 +274,10 @@ class PolicyApiIT {
 
     assertThat(hub.get("/api/v2/policies/no-such-policy", OWNER_TOKEN).status()).isEqualTo(404);
     assertThat(
-            hub.post("/api/v2/policies/no-such-policy/evaluate", OWNER_TOKEN, Map.of("input", Map.of()))
+            hub.post(
+                    "/api/v2/policies/no-such-policy/evaluate",
+                    OWNER_TOKEN,
+                    Map.of("input", Map.of()))
                 .status())
         .isEqualTo(404);
     assertThat(approvalVersions()).isEqualTo(2);
@@ -286,7 +308,9 @@ class PolicyApiIT {
 
     assertThat(r.status()).isEqualTo(503);
     assertThat(r.body().get("error").asText()).isEqualTo("opa_unavailable");
-    assertThat(r.body().get("message").asText()).contains("nothing was stored").contains("version 2 stays active");
+    assertThat(r.body().get("message").asText())
+        .contains("nothing was stored")
+        .contains("version 2 stays active");
     assertThat(approvalVersions()).isEqualTo(2);
     assertThat(HubTestSupport.count("select count(*) from audit_log")).isEqualTo(auditBefore);
     // No decision without OPA: the dry run fails closed too.
@@ -300,7 +324,8 @@ class PolicyApiIT {
         .until(() -> evaluate(OWNER_TOKEN, input).status() == 200);
     Response decided = evaluate(OWNER_TOKEN, input);
     assertThat(decided.body().get("version").asInt()).isEqualTo(2);
-    assertThat(decided.body().get("decision").get("outcome").asText()).isEqualTo("require_approval");
+    assertThat(decided.body().get("decision").get("outcome").asText())
+        .isEqualTo("require_approval");
 
     // And publishing works again.
     Response back = put(OWNER_TOKEN, shippedRego);
@@ -345,8 +370,12 @@ class PolicyApiIT {
 
     assertThat(r.status()).isEqualTo(400);
     assertThat(r.body().get("errors").findValuesAsText("reason"))
-        .anySatisfy(m -> assertThat(m).startsWith("line " + (lines + 2) + ": calls the built-in http.send"))
-        .anySatisfy(m -> assertThat(m).startsWith("line " + (lines + 3) + ": calls the built-in opa.runtime"));
+        .anySatisfy(
+            m -> assertThat(m).startsWith("line " + (lines + 2) + ": calls the built-in http.send"))
+        .anySatisfy(
+            m ->
+                assertThat(m)
+                    .startsWith("line " + (lines + 3) + ": calls the built-in opa.runtime"));
     assertThat(approvalVersions()).isEqualTo(before);
   }
 

@@ -35,8 +35,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * Freeze windows on a real hub, PostgreSQL and the real OPA binary: a window created through the
  * API freezes its environment in the {@code gitopshq.freeze} decision the release pipeline asks
  * for, break-glass with a justification passes, deleting it unfreezes, an OPA that restarts empty
- * gets the windows back from the hub's sync, bad requests name their fields, and viewers only
- * read. The tests share one hub and one list of windows, so they run in order.
+ * gets the windows back from the hub's sync, bad requests name their fields, and viewers only read.
+ * The tests share one hub and one list of windows, so they run in order.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FreezeWindowApiIT {
@@ -116,7 +116,10 @@ class FreezeWindowApiIT {
     HubTestSupport.exec(
         "insert into environments (id, org_id, name, position, created_at)"
             + " values (?, ?, ?, ?, now()) on conflict (org_id, name) do nothing",
-        UUID.randomUUID(), orgId, name, position);
+        UUID.randomUUID(),
+        orgId,
+        name,
+        position);
   }
 
   /** A project through the projects API (with its repository), or the one of that name. */
@@ -131,10 +134,21 @@ class FreezeWindowApiIT {
         hub.post(
             "/api/v2/members",
             OWNER_TOKEN,
-            Map.of("email", "freeze-" + role + "-" + UUID.randomUUID() + "@example.com", "name", "Pat " + role, "role", role));
+            Map.of(
+                "email",
+                "freeze-" + role + "-" + UUID.randomUUID() + "@example.com",
+                "name",
+                "Pat " + role,
+                "role",
+                role));
     assertThat(member.status()).isEqualTo(201);
-    return hub.post("/api/v2/members/" + member.body().get("id").asText() + "/tokens", OWNER_TOKEN, Map.of("name", "t"))
-        .body().get("token").asText();
+    return hub.post(
+            "/api/v2/members/" + member.body().get("id").asText() + "/tokens",
+            OWNER_TOKEN,
+            Map.of("name", "t"))
+        .body()
+        .get("token")
+        .asText();
   }
 
   /** The freeze decision through the hub's service, as the release activity asks for it. */
@@ -148,14 +162,21 @@ class FreezeWindowApiIT {
         .check(
             orgId,
             new FreezeService.Request(
-                "promote", projectId.toString(), PROJECT, environments, breakGlass, justification, at));
+                "promote",
+                projectId.toString(),
+                PROJECT,
+                environments,
+                breakGlass,
+                justification,
+                at));
   }
 
   static Response create(String token, Map<String, ?> body) {
     return hub.post("/api/v2/freeze-windows", token, body);
   }
 
-  static Map<String, Object> window(String environment, String project, String startsAt, String endsAt, String reason) {
+  static Map<String, Object> window(
+      String environment, String project, String startsAt, String endsAt, String reason) {
     Map<String, Object> m = new LinkedHashMap<>();
     if (environment != null) {
       m.put("environment", environment);
@@ -195,7 +216,14 @@ class FreezeWindowApiIT {
     assertThat(check(PRODUCTION, false, "").frozen()).isFalse();
 
     Response r =
-        create(OWNER_TOKEN, window(PRODUCTION, null, "2030-12-18T00:00:00Z", "2030-12-27T00:00:00Z", "year-end freeze"));
+        create(
+            OWNER_TOKEN,
+            window(
+                PRODUCTION,
+                null,
+                "2030-12-18T00:00:00Z",
+                "2030-12-27T00:00:00Z",
+                "year-end freeze"));
 
     assertThat(r.status()).isEqualTo(201);
     yearEndId = r.body().get("id").asText();
@@ -214,7 +242,8 @@ class FreezeWindowApiIT {
             "environments", List.of(Map.of("name", PRODUCTION)),
             "break_glass", Map.of("requested", false, "justification", ""),
             "time", "2030-12-20T10:00:00Z");
-    Response dryRun = hub.post("/api/v2/policies/freeze/evaluate", OWNER_TOKEN, Map.of("input", input));
+    Response dryRun =
+        hub.post("/api/v2/policies/freeze/evaluate", OWNER_TOKEN, Map.of("input", input));
     assertThat(dryRun.status()).isEqualTo(200);
     assertThat(dryRun.body().get("decision").get("blocked").asBoolean()).isTrue();
     assertThat(dryRun.body().get("decision").get("windows").get(0).asText()).isEqualTo(yearEndId);
@@ -228,13 +257,19 @@ class FreezeWindowApiIT {
         .isEqualTo(PRODUCTION + " is frozen until 2030-12-27T00:00:00Z: year-end freeze");
 
     // Outside the window, production deploys again: the start is inclusive, the end is not.
-    assertThat(checkAt(Instant.parse("2030-12-18T00:00:00Z"), List.of(PRODUCTION), false, "").blocked()).isTrue();
-    assertThat(checkAt(Instant.parse("2030-12-27T00:00:00Z"), List.of(PRODUCTION), false, "").frozen()).isFalse();
+    assertThat(
+            checkAt(Instant.parse("2030-12-18T00:00:00Z"), List.of(PRODUCTION), false, "")
+                .blocked())
+        .isTrue();
+    assertThat(
+            checkAt(Instant.parse("2030-12-27T00:00:00Z"), List.of(PRODUCTION), false, "").frozen())
+        .isFalse();
 
-    assertThat(HubTestSupport.count(
-            "select count(*) from audit_log where action = 'freeze_window.created' and target_id = ?"
-                + " and details like '%year-end freeze%' and details like ?",
-            yearEndId, "%\"environment\":\"" + PRODUCTION + "\"%"))
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from audit_log where action = 'freeze_window.created' and target_id = ?"
+                    + " and details like '%year-end freeze%' and details like ?",
+                yearEndId, "%\"environment\":\"" + PRODUCTION + "\"%"))
         .isEqualTo(1);
   }
 
@@ -244,7 +279,8 @@ class FreezeWindowApiIT {
     FreezeCheck c = check(STAGING, false, "");
     assertThat(c.frozen()).isFalse();
     assertThat(c.blocked()).isFalse();
-    assertThat(c.reasons()).containsExactly("no freeze window covers " + STAGING + " at 2030-12-20T10:00:00Z");
+    assertThat(c.reasons())
+        .containsExactly("no freeze window covers " + STAGING + " at 2030-12-20T10:00:00Z");
 
     // A promotion that also touches production is blocked, naming only production.
     FreezeCheck both = checkAt(INSIDE, List.of(STAGING, PRODUCTION), false, "");
@@ -266,7 +302,8 @@ class FreezeWindowApiIT {
     FreezeCheck blank = check(PRODUCTION, true, "   ");
     assertThat(blank.blocked()).isTrue();
     assertThat(blank.reasons().get(1))
-        .isEqualTo("break-glass was requested without a justification, so the freeze blocks this promotion");
+        .isEqualTo(
+            "break-glass was requested without a justification, so the freeze blocks this promotion");
   }
 
   @Test
@@ -274,7 +311,14 @@ class FreezeWindowApiIT {
   void listsWindowsAndFiltersThoseCoveringNow() {
     Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     Response current =
-        create(OWNER_TOKEN, window(null, PROJECT, now.minusSeconds(3600).toString(), now.plusSeconds(3600).toString(), "launch day"));
+        create(
+            OWNER_TOKEN,
+            window(
+                null,
+                PROJECT,
+                now.minusSeconds(3600).toString(),
+                now.plusSeconds(3600).toString(),
+                "launch day"));
     assertThat(current.status()).isEqualTo(201);
     String currentId = current.body().get("id").asText();
     assertThat(current.body().has("environment")).isFalse();
@@ -286,9 +330,13 @@ class FreezeWindowApiIT {
     assertThat(all.body().get("items").findValuesAsText("id")).contains(yearEndId, currentId);
 
     Response active = hub.get("/api/v2/freeze-windows?active=true", viewerToken);
-    assertThat(active.body().get("items").findValuesAsText("id")).contains(currentId).doesNotContain(yearEndId);
+    assertThat(active.body().get("items").findValuesAsText("id"))
+        .contains(currentId)
+        .doesNotContain(yearEndId);
     Response inactive = hub.get("/api/v2/freeze-windows?active=false", viewerToken);
-    assertThat(inactive.body().get("items").findValuesAsText("id")).contains(yearEndId).doesNotContain(currentId);
+    assertThat(inactive.body().get("items").findValuesAsText("id"))
+        .contains(yearEndId)
+        .doesNotContain(currentId);
 
     Response one = hub.get("/api/v2/freeze-windows/" + yearEndId, viewerToken);
     assertThat(one.status()).isEqualTo(200);
@@ -297,13 +345,19 @@ class FreezeWindowApiIT {
     // The project window freezes every environment of that project now, and no other project.
     FreezeCheck shop = checkAt(now, List.of(STAGING), false, "");
     assertThat(shop.blocked()).isTrue();
-    assertThat(shop.reasons().get(0)).startsWith(STAGING + " is frozen for project " + PROJECT + " until");
+    assertThat(shop.reasons().get(0))
+        .startsWith(STAGING + " is frozen for project " + PROJECT + " until");
     FreezeCheck billing =
         hub.bean(FreezeService.class)
-            .check(orgId, new FreezeService.Request("deploy", "x", OTHER_PROJECT, List.of(STAGING), false, "", now));
+            .check(
+                orgId,
+                new FreezeService.Request(
+                    "deploy", "x", OTHER_PROJECT, List.of(STAGING), false, "", now));
     assertThat(billing.frozen()).isFalse();
 
-    assertThat(hub.send("DELETE", "/api/v2/freeze-windows/" + currentId, OWNER_TOKEN, null).status()).isEqualTo(204);
+    assertThat(
+            hub.send("DELETE", "/api/v2/freeze-windows/" + currentId, OWNER_TOKEN, null).status())
+        .isEqualTo(204);
   }
 
   @Test
@@ -317,11 +371,14 @@ class FreezeWindowApiIT {
     assertThat(c.frozen()).isFalse();
     assertThat(c.blocked()).isFalse();
     assertThat(hub.get("/api/v2/freeze-windows/" + yearEndId, OWNER_TOKEN).status()).isEqualTo(404);
-    assertThat(hub.send("DELETE", "/api/v2/freeze-windows/" + yearEndId, OWNER_TOKEN, null).status()).isEqualTo(404);
-    assertThat(HubTestSupport.count(
-            "select count(*) from audit_log where action = 'freeze_window.deleted' and target_id = ?"
-                + " and details like '%year-end freeze%'",
-            yearEndId))
+    assertThat(
+            hub.send("DELETE", "/api/v2/freeze-windows/" + yearEndId, OWNER_TOKEN, null).status())
+        .isEqualTo(404);
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from audit_log where action = 'freeze_window.deleted' and target_id = ?"
+                    + " and details like '%year-end freeze%'",
+                yearEndId))
         .isEqualTo(1);
   }
 
@@ -329,17 +386,30 @@ class FreezeWindowApiIT {
   @Order(6)
   void anOpaThatRestartsEmptyGetsTheWindowsBackFromTheSync() {
     Response before =
-        create(OWNER_TOKEN, window(PRODUCTION, PROJECT, "2030-12-18T00:00:00Z", "2030-12-27T00:00:00Z", "year-end freeze"));
+        create(
+            OWNER_TOKEN,
+            window(
+                PRODUCTION,
+                PROJECT,
+                "2030-12-18T00:00:00Z",
+                "2030-12-27T00:00:00Z",
+                "year-end freeze"));
     assertThat(before.status()).isEqualTo(201);
     String first = before.body().get("id").asText();
 
     opa.stop();
     // OPA is down: the window is still stored (and the push is only logged).
     Response during =
-        create(OWNER_TOKEN, window(null, null, "2030-05-01T00:00:00Z", "2030-05-02T00:00:00Z", "data-center move"));
+        create(
+            OWNER_TOKEN,
+            window(null, null, "2030-05-01T00:00:00Z", "2030-05-02T00:00:00Z", "data-center move"));
     assertThat(during.status()).isEqualTo(201);
     String second = during.body().get("id").asText();
-    assertThat(HubTestSupport.count("select count(*) from freeze_windows where id in (?, ?)", UUID.fromString(first), UUID.fromString(second)))
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from freeze_windows where id in (?, ?)",
+                UUID.fromString(first),
+                UUID.fromString(second)))
         .isEqualTo(2);
 
     opa.start();
@@ -350,7 +420,10 @@ class FreezeWindowApiIT {
         .ignoreException(OpaUnavailableException.class)
         .until(() -> idsInOpa().containsAll(List.of(first, second)));
     assertThat(check(PRODUCTION, false, "").blocked()).isTrue();
-    assertThat(checkAt(Instant.parse("2030-05-01T12:00:00Z"), List.of(STAGING), false, "").reasons().get(0))
+    assertThat(
+            checkAt(Instant.parse("2030-05-01T12:00:00Z"), List.of(STAGING), false, "")
+                .reasons()
+                .get(0))
         .isEqualTo(STAGING + " is frozen until 2030-05-02T00:00:00Z: data-center move");
 
     hub.send("DELETE", "/api/v2/freeze-windows/" + first, OWNER_TOKEN, null);
@@ -368,16 +441,23 @@ class FreezeWindowApiIT {
     assertThat(fields(empty)).containsExactly("startsAt", "endsAt", "reason");
 
     Response backwards =
-        create(OWNER_TOKEN, window(PRODUCTION, null, "2030-12-27T00:00:00Z", "2030-12-27T00:00:00Z", "zero length"));
+        create(
+            OWNER_TOKEN,
+            window(
+                PRODUCTION, null, "2030-12-27T00:00:00Z", "2030-12-27T00:00:00Z", "zero length"));
     assertThat(backwards.status()).isEqualTo(400);
     assertThat(backwards.body().get("errors").get(0).get("field").asText()).isEqualTo("endsAt");
-    assertThat(backwards.body().get("errors").get(0).get("reason").asText()).isEqualTo("must be after startsAt");
+    assertThat(backwards.body().get("errors").get(0).get("reason").asText())
+        .isEqualTo("must be after startsAt");
 
     Response unknown =
-        create(OWNER_TOKEN, window("moon", "no-such-project", "2030-12-18T00:00:00Z", "2030-12-27T00:00:00Z", "x"));
+        create(
+            OWNER_TOKEN,
+            window("moon", "no-such-project", "2030-12-18T00:00:00Z", "2030-12-27T00:00:00Z", "x"));
     assertThat(unknown.status()).isEqualTo(400);
     assertThat(fields(unknown)).containsExactly("environment", "project");
-    assertThat(unknown.body().get("errors").get(0).get("reason").asText()).contains("no environment named 'moon'");
+    assertThat(unknown.body().get("errors").get(0).get("reason").asText())
+        .contains("no environment named 'moon'");
 
     Response badTime =
         create(OWNER_TOKEN, window(PRODUCTION, null, "next tuesday", "2030-12-27", "  "));
@@ -385,14 +465,17 @@ class FreezeWindowApiIT {
     assertThat(fields(badTime)).containsExactly("startsAt", "endsAt", "reason");
     assertThat(badTime.body().get("errors").get(0).get("reason").asText()).contains("RFC 3339");
 
-    Map<String, Object> extra = window(PRODUCTION, null, "2030-12-18T00:00:00Z", "2030-12-27T00:00:00Z", "x");
+    Map<String, Object> extra =
+        window(PRODUCTION, null, "2030-12-18T00:00:00Z", "2030-12-27T00:00:00Z", "x");
     extra.put("clusters", List.of("prod-eu"));
     Response unknownField = create(OWNER_TOKEN, extra);
     assertThat(unknownField.status()).isEqualTo(400);
     assertThat(fields(unknownField)).containsExactly("clusters");
 
     assertThat(hub.get("/api/v2/freeze-windows/not-a-uuid", OWNER_TOKEN).status()).isEqualTo(400);
-    assertThat(hub.send("DELETE", "/api/v2/freeze-windows/" + UUID.randomUUID(), OWNER_TOKEN, null).status())
+    assertThat(
+            hub.send("DELETE", "/api/v2/freeze-windows/" + UUID.randomUUID(), OWNER_TOKEN, null)
+                .status())
         .isEqualTo(404);
     assertThat(windowCount()).isEqualTo(before);
     assertThat(HubTestSupport.count("select count(*) from audit_log")).isEqualTo(audit);
@@ -402,20 +485,26 @@ class FreezeWindowApiIT {
   @Order(8)
   void viewersAndMembersReadButCannotChangeWindows() {
     Response created =
-        create(OWNER_TOKEN, window(STAGING, null, "2031-01-01T00:00:00Z", "2031-01-02T00:00:00Z", "new year"));
+        create(
+            OWNER_TOKEN,
+            window(STAGING, null, "2031-01-01T00:00:00Z", "2031-01-02T00:00:00Z", "new year"));
     String id = created.body().get("id").asText();
     long before = windowCount();
 
     for (String token : List.of(viewerToken, memberToken)) {
       Response post =
-          create(token, window(PRODUCTION, null, "2030-12-18T00:00:00Z", "2030-12-27T00:00:00Z", "mine"));
+          create(
+              token,
+              window(PRODUCTION, null, "2030-12-18T00:00:00Z", "2030-12-27T00:00:00Z", "mine"));
       assertThat(post.status()).isEqualTo(403);
       assertThat(post.body().get("message").asText()).contains("org:write");
-      assertThat(hub.send("DELETE", "/api/v2/freeze-windows/" + id, token, null).status()).isEqualTo(403);
+      assertThat(hub.send("DELETE", "/api/v2/freeze-windows/" + id, token, null).status())
+          .isEqualTo(403);
       assertThat(hub.get("/api/v2/freeze-windows", token).status()).isEqualTo(200);
     }
     assertThat(windowCount()).isEqualTo(before);
     assertThat(hub.get("/api/v2/freeze-windows", null).status()).isEqualTo(401);
-    assertThat(hub.send("DELETE", "/api/v2/freeze-windows/" + id, OWNER_TOKEN, null).status()).isEqualTo(204);
+    assertThat(hub.send("DELETE", "/api/v2/freeze-windows/" + id, OWNER_TOKEN, null).status())
+        .isEqualTo(204);
   }
 }

@@ -30,12 +30,12 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Releases end to end on a real hub, PostgreSQL, the real OPA and the hosted repositories: a
- * project with staging and production (one cluster each), tenants acme and globex and a workload
- * of the webapp test chart. A release deploys to staging at once (default policy), a promotion to
+ * project with staging and production (one cluster each), tenants acme and globex and a workload of
+ * the webapp test chart. A release deploys to staging at once (default policy), a promotion to
  * production waits for another admin, a freeze window blocks a promotion until an admin breaks the
- * glass, and a rollback of one tenant in staging restores exactly that tenant's files, checked
- * file by file. Delivery generation is the hub's own (helm-java rendering the chart). The tests
- * build on each other and run in order.
+ * glass, and a rollback of one tenant in staging restores exactly that tenant's files, checked file
+ * by file. Delivery generation is the hub's own (helm-java rendering the chart). The tests build on
+ * each other and run in order.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReleaseEndToEndIT {
@@ -57,6 +57,7 @@ class ReleaseEndToEndIT {
 
   /** Release #1's source commit and the deploy/staging files right after release #2. */
   static String release1Source;
+
   static String release2Source;
 
   @BeforeAll
@@ -70,9 +71,23 @@ class ReleaseEndToEndIT {
             .start();
     repos = hub.bean(ProjectRepos.class);
     orgId = UUID.fromString(orgOf());
-    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).until(
-        () -> hub.post("/api/v2/policies/release/evaluate", OWNER_TOKEN, Map.of("input", Map.of())).status() == 200
-            && hub.post("/api/v2/policies/freeze/evaluate", OWNER_TOKEN, Map.of("input", Map.of())).status() == 200);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(300))
+        .until(
+            () ->
+                hub.post(
+                                "/api/v2/policies/release/evaluate",
+                                OWNER_TOKEN,
+                                Map.of("input", Map.of()))
+                            .status()
+                        == 200
+                    && hub.post(
+                                "/api/v2/policies/freeze/evaluate",
+                                OWNER_TOKEN,
+                                Map.of("input", Map.of()))
+                            .status()
+                        == 200);
 
     adminA = token("admin");
     adminB = token("admin");
@@ -83,21 +98,50 @@ class ReleaseEndToEndIT {
     environment(PRODUCTION);
     tenant("acme");
     tenant("globex");
-    stagingClusterId = ok(hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", STAGING_CLUSTER, "environment", STAGING)))
-        .get("cluster").get("id").asText();
-    ok(hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", PRODUCTION_CLUSTER, "environment", PRODUCTION)));
+    stagingClusterId =
+        ok(hub.post(
+                "/api/v2/clusters",
+                OWNER_TOKEN,
+                Map.of("name", STAGING_CLUSTER, "environment", STAGING)))
+            .get("cluster")
+            .get("id")
+            .asText();
+    ok(
+        hub.post(
+            "/api/v2/clusters",
+            OWNER_TOKEN,
+            Map.of("name", PRODUCTION_CLUSTER, "environment", PRODUCTION)));
     uploadChart();
 
-    projectId = ok(hub.post("/api/v2/projects", OWNER_TOKEN, Map.of("name", "shop"))).get("id").asText();
-    ok(hub.send("PUT", project("/environments/" + STAGING), OWNER_TOKEN,
-        Map.of("clusters", List.of(Map.of("cluster", STAGING_CLUSTER)))));
-    ok(hub.send("PUT", project("/environments/" + PRODUCTION), OWNER_TOKEN,
-        Map.of("clusters", List.of(Map.of("cluster", PRODUCTION_CLUSTER)))));
+    projectId =
+        ok(hub.post("/api/v2/projects", OWNER_TOKEN, Map.of("name", "shop"))).get("id").asText();
+    ok(
+        hub.send(
+            "PUT",
+            project("/environments/" + STAGING),
+            OWNER_TOKEN,
+            Map.of("clusters", List.of(Map.of("cluster", STAGING_CLUSTER)))));
+    ok(
+        hub.send(
+            "PUT",
+            project("/environments/" + PRODUCTION),
+            OWNER_TOKEN,
+            Map.of("clusters", List.of(Map.of("cluster", PRODUCTION_CLUSTER)))));
     ok(hub.send("PUT", project("/tenants/acme"), OWNER_TOKEN, Map.of()));
     ok(hub.send("PUT", project("/tenants/globex"), OWNER_TOKEN, Map.of()));
-    ok(hub.post(project("/workloads"), OWNER_TOKEN,
-        Map.of("name", "web", "chart", "webapp", "version", "1.2.0",
-            "values", Map.of("image", Map.of("tag", "1.0.0")))));
+    ok(
+        hub.post(
+            project("/workloads"),
+            OWNER_TOKEN,
+            Map.of(
+                "name",
+                "web",
+                "chart",
+                "webapp",
+                "version",
+                "1.2.0",
+                "values",
+                Map.of("image", Map.of("tag", "1.0.0")))));
     Generator.awaitDelivered();
   }
 
@@ -116,7 +160,8 @@ class ReleaseEndToEndIT {
   @Test
   @Order(1)
   void aReleaseDeploysToTheFirstEnvironmentWithoutApproval() {
-    Response r = hub.post(project("/releases"), member, Map.of("description", "first release of shop"));
+    Response r =
+        hub.post(project("/releases"), member, Map.of("description", "first release of shop"));
     assertThat(r.status()).as(r.raw()).isEqualTo(202);
     JsonNode release = r.body().get("release");
     assertThat(release.get("number").asInt()).isEqualTo(1);
@@ -126,7 +171,8 @@ class ReleaseEndToEndIT {
     JsonNode deployment = r.body().get("deployment");
     assertThat(deployment.get("action").asText()).isEqualTo("deploy");
     assertThat(texts(deployment.get("environments"))).containsExactly(STAGING);
-    assertThat(deployment.get("workflowId").asText()).isEqualTo("deployment-" + deployment.get("id").asText());
+    assertThat(deployment.get("workflowId").asText())
+        .isEqualTo("deployment-" + deployment.get("id").asText());
 
     JsonNode done = awaitStatus(deployment.get("id").asText(), "deployed");
     assertThat(done.get("decision").get("outcome").asText()).isEqualTo("auto_approve");
@@ -136,7 +182,11 @@ class ReleaseEndToEndIT {
     assertThat(deployFiles(STAGING)).isNotEmpty().isEqualTo(rendered(release1Source, STAGING));
     assertThat(deployFiles(STAGING).keySet())
         .allSatisfy(p -> assertThat(p).startsWith(STAGING_CLUSTER + "/"));
-    var commit = repos.commitInfo(orgId, UUID.fromString(projectId), done.get("commits").get(STAGING).asText()).orElseThrow();
+    var commit =
+        repos
+            .commitInfo(
+                orgId, UUID.fromString(projectId), done.get("commits").get(STAGING).asText())
+            .orElseThrow();
     assertThat(commit.message())
         .startsWith("Deploy release #1 of shop to staging\n")
         .contains("first release of shop")
@@ -152,12 +202,14 @@ class ReleaseEndToEndIT {
     for (JsonNode d : deliveries) {
       if (d.get("environment").asText().equals(STAGING)) {
         assertThat(d.get("deployedRelease").asInt()).isEqualTo(1);
-        assertThat(d.get("deployedCommit").asText()).isEqualTo(done.get("commits").get(STAGING).asText());
+        assertThat(d.get("deployedCommit").asText())
+            .isEqualTo(done.get("commits").get(STAGING).asText());
       } else {
         assertThat(d.has("deployedRelease")).isFalse();
       }
     }
-    JsonNode bindings = hub.get("/api/v2/clusters/" + stagingClusterId + "/bindings", viewer).body().get("items");
+    JsonNode bindings =
+        hub.get("/api/v2/clusters/" + stagingClusterId + "/bindings", viewer).body().get("items");
     assertThat(texts(bindings, "tenant")).containsExactly("acme", "globex");
     for (JsonNode b : bindings) {
       assertThat(b.get("project").asText()).isEqualTo("shop");
@@ -172,7 +224,9 @@ class ReleaseEndToEndIT {
   void nothingToReleaseWithoutAConfigurationChange() {
     Response r = hub.post(project("/releases"), member, Map.of());
     assertThat(r.status()).as(r.raw()).isEqualTo(409);
-    assertThat(r.body().get("message").asText()).contains("nothing to release").contains("release #1");
+    assertThat(r.body().get("message").asText())
+        .contains("nothing to release")
+        .contains("release #1");
   }
 
   @Test
@@ -186,7 +240,8 @@ class ReleaseEndToEndIT {
     assertThat(deployHead(PRODUCTION)).isNull();
 
     assertThat(inboxItem(adminA, id)).as("the requester's own inbox").isNull();
-    JsonNode item = await().atMost(Duration.ofSeconds(20)).until(() -> inboxItem(adminB, id), x -> x != null);
+    JsonNode item =
+        await().atMost(Duration.ofSeconds(20)).until(() -> inboxItem(adminB, id), x -> x != null);
     assertThat(item.get("kind").asText()).isEqualTo("promotion");
     JsonNode subject = item.get("subject");
     assertThat(subject.get("type").asText()).isEqualTo("deployment");
@@ -195,17 +250,28 @@ class ReleaseEndToEndIT {
     assertThat(subject.get("action").asText()).isEqualTo("promote");
     assertThat(texts(subject.get("environments"))).containsExactly(PRODUCTION);
 
-    Response self = hub.post("/api/v2/approvals/" + item.get("id").asText() + "/approve", adminA, Map.of());
+    Response self =
+        hub.post("/api/v2/approvals/" + item.get("id").asText() + "/approve", adminA, Map.of());
     assertThat(self.status()).isEqualTo(403);
-    Response approved = hub.post("/api/v2/approvals/" + item.get("id").asText() + "/approve", adminB, Map.of("comment", "ok"));
+    Response approved =
+        hub.post(
+            "/api/v2/approvals/" + item.get("id").asText() + "/approve",
+            adminB,
+            Map.of("comment", "ok"));
     assertThat(approved.status()).as(approved.raw()).isEqualTo(202);
 
     JsonNode done = awaitStatus(id, "deployed");
     assertThat(done.get("decision").get("outcome").asText()).isEqualTo("require_approval");
     assertThat(done.get("approvals").get(0).get("status").asText()).isEqualTo("approved");
-    assertThat(deployFiles(PRODUCTION)).isNotEmpty().isEqualTo(rendered(release1Source, PRODUCTION));
-    assertThat(repos.commitInfo(orgId, UUID.fromString(projectId), done.get("commits").get(PRODUCTION).asText())
-            .orElseThrow().message())
+    assertThat(deployFiles(PRODUCTION))
+        .isNotEmpty()
+        .isEqualTo(rendered(release1Source, PRODUCTION));
+    assertThat(
+            repos
+                .commitInfo(
+                    orgId, UUID.fromString(projectId), done.get("commits").get(PRODUCTION).asText())
+                .orElseThrow()
+                .message())
         .startsWith("Promote release #1 of shop to production\n")
         .contains("GitOpsHQ-Change: release.promoted");
 
@@ -218,12 +284,24 @@ class ReleaseEndToEndIT {
   @Order(4)
   void aFreezeBlocksThePromotionUntilAnAdminBreaksTheGlass() {
     // Release #2: new values for acme and for globex, deployed to staging.
-    ok(hub.send("PUT", project("/values/web/acme/staging"), OWNER_TOKEN,
-        Map.of("values", Map.of("env", Map.of("LOG_LEVEL", "debug")))));
-    ok(hub.send("PUT", project("/values/web/globex/staging"), OWNER_TOKEN,
-        Map.of("values", Map.of("replicaCount", 3))));
+    ok(
+        hub.send(
+            "PUT",
+            project("/values/web/acme/staging"),
+            OWNER_TOKEN,
+            Map.of("values", Map.of("env", Map.of("LOG_LEVEL", "debug")))));
+    ok(
+        hub.send(
+            "PUT",
+            project("/values/web/globex/staging"),
+            OWNER_TOKEN,
+            Map.of("values", Map.of("replicaCount", 3))));
     Generator.awaitDelivered();
-    Response created = hub.post(project("/releases"), member, Map.of("description", "debug logs for acme, more globex"));
+    Response created =
+        hub.post(
+            project("/releases"),
+            member,
+            Map.of("description", "debug logs for acme, more globex"));
     assertThat(created.status()).as(created.raw()).isEqualTo(202);
     assertThat(created.body().get("release").get("number").asInt()).isEqualTo(2);
     assertThat(texts(created.body().get("release").get("changes"), "description")).hasSize(2);
@@ -232,39 +310,64 @@ class ReleaseEndToEndIT {
     assertThat(deployFiles(STAGING)).isEqualTo(rendered(release2Source, STAGING));
 
     Instant now = Instant.now();
-    Response window = hub.post("/api/v2/freeze-windows", OWNER_TOKEN,
-        Map.of("environment", PRODUCTION, "startsAt", now.minusSeconds(3600).toString(),
-            "endsAt", now.plusSeconds(3600).toString(), "reason", "release-end-to-end freeze"));
+    Response window =
+        hub.post(
+            "/api/v2/freeze-windows",
+            OWNER_TOKEN,
+            Map.of(
+                "environment",
+                PRODUCTION,
+                "startsAt",
+                now.minusSeconds(3600).toString(),
+                "endsAt",
+                now.plusSeconds(3600).toString(),
+                "reason",
+                "release-end-to-end freeze"));
     assertThat(window.status()).as(window.raw()).isEqualTo(201);
     try {
       String before = deployHead(PRODUCTION);
       Response frozen = hub.post(project("/releases/2/promote"), member, Map.of());
       assertThat(frozen.status()).as(frozen.raw()).isEqualTo(202);
       JsonNode f = awaitStatus(frozen.body().get("id").asText(), "frozen");
-      assertThat(f.get("detail").asText()).contains("production").contains("release-end-to-end freeze");
+      assertThat(f.get("detail").asText())
+          .contains("production")
+          .contains("release-end-to-end freeze");
       assertThat(deployHead(PRODUCTION)).isEqualTo(before);
 
       // Release #2 never reached production: there is nothing of it to restore there.
-      Response never = hub.post(project("/rollbacks"), adminA,
-          Map.of("toRelease", 2, "scope", List.of(Map.of("environment", PRODUCTION))));
+      Response never =
+          hub.post(
+              project("/rollbacks"),
+              adminA,
+              Map.of("toRelease", 2, "scope", List.of(Map.of("environment", PRODUCTION))));
       assertThat(never.status()).as(never.raw()).isEqualTo(409);
       assertThat(never.body().get("message").asText()).contains("never deployed to production");
 
-      Response glass = hub.post(project("/releases/2/promote"), adminA,
-          Map.of("breakGlass", true, "justification", "checkout is down for every acme customer"));
+      Response glass =
+          hub.post(
+              project("/releases/2/promote"),
+              adminA,
+              Map.of(
+                  "breakGlass", true, "justification", "checkout is down for every acme customer"));
       assertThat(glass.status()).as(glass.raw()).isEqualTo(202);
       String id = glass.body().get("id").asText();
       JsonNode done = awaitStatus(id, "deployed");
       assertThat(done.get("breakGlass").asBoolean()).isTrue();
       assertThat(done.get("decision").get("outcome").asText()).isEqualTo("break_glass");
-      assertThat(texts(done.get("timeline"), "detail")).anySatisfy(d -> assertThat(d).contains("passing under break-glass"));
+      assertThat(texts(done.get("timeline"), "detail"))
+          .anySatisfy(d -> assertThat(d).contains("passing under break-glass"));
       assertThat(deployFiles(PRODUCTION)).isEqualTo(rendered(release2Source, PRODUCTION));
 
-      JsonNode review = await().atMost(Duration.ofSeconds(20)).until(() -> inboxItem(adminB, id), x -> x != null);
+      JsonNode review =
+          await().atMost(Duration.ofSeconds(20)).until(() -> inboxItem(adminB, id), x -> x != null);
       assertThat(review.get("kind").asText()).isEqualTo("break_glass_review");
       assertThat(review.get("subject").get("justification").asText()).contains("checkout is down");
     } finally {
-      hub.send("DELETE", "/api/v2/freeze-windows/" + window.body().get("id").asText(), OWNER_TOKEN, null);
+      hub.send(
+          "DELETE",
+          "/api/v2/freeze-windows/" + window.body().get("id").asText(),
+          OWNER_TOKEN,
+          null);
     }
   }
 
@@ -273,10 +376,15 @@ class ReleaseEndToEndIT {
   void malformedRollbackScopesNameTheField() {
     assertInvalid(Map.of("toRelease", 1, "scope", "everything"), "scope");
     assertInvalid(Map.of("toRelease", 1, "scope", List.of()), "scope");
-    assertInvalid(Map.of("toRelease", 1, "scope", List.of(Map.of("tenant", "Acme!"))), "scope[0].tenant");
-    assertInvalid(Map.of("toRelease", 1, "scope", List.of(Map.of("cluster", "x"))), "scope[0].cluster");
-    assertInvalid(Map.of("toRelease", 1, "scope", List.of(Map.of("tenant", "initech"))), "scope[0].tenant");
-    assertInvalid(Map.of("toRelease", 1, "scope", List.of(Map.of("environment", "qa"))), "scope[0].environment");
+    assertInvalid(
+        Map.of("toRelease", 1, "scope", List.of(Map.of("tenant", "Acme!"))), "scope[0].tenant");
+    assertInvalid(
+        Map.of("toRelease", 1, "scope", List.of(Map.of("cluster", "x"))), "scope[0].cluster");
+    assertInvalid(
+        Map.of("toRelease", 1, "scope", List.of(Map.of("tenant", "initech"))), "scope[0].tenant");
+    assertInvalid(
+        Map.of("toRelease", 1, "scope", List.of(Map.of("environment", "qa"))),
+        "scope[0].environment");
     assertInvalid(Map.of("scope", "all"), "toRelease");
     assertInvalid(Map.of("toRelease", 99, "scope", "all"), "toRelease");
   }
@@ -289,11 +397,20 @@ class ReleaseEndToEndIT {
     String acme = STAGING_CLUSTER + "/acme/";
     // The scenario only means something when acme's and globex's files changed in release #2.
     assertThat(differing(before, release1)).anySatisfy(p -> assertThat(p).startsWith(acme));
-    assertThat(differing(before, release1)).anySatisfy(p -> assertThat(p).startsWith(STAGING_CLUSTER + "/globex/"));
+    assertThat(differing(before, release1))
+        .anySatisfy(p -> assertThat(p).startsWith(STAGING_CLUSTER + "/globex/"));
 
-    Response r = hub.post(project("/rollbacks"), member,
-        Map.of("toRelease", 1, "scope", List.of(Map.of("environment", STAGING, "tenant", "acme")),
-            "description", "acme's debug logs flood the disk"));
+    Response r =
+        hub.post(
+            project("/rollbacks"),
+            member,
+            Map.of(
+                "toRelease",
+                1,
+                "scope",
+                List.of(Map.of("environment", STAGING, "tenant", "acme")),
+                "description",
+                "acme's debug logs flood the disk"));
     assertThat(r.status()).as(r.raw()).isEqualTo(202);
     JsonNode release = r.body().get("release");
     assertThat(release.get("number").asInt()).isEqualTo(3);
@@ -303,7 +420,8 @@ class ReleaseEndToEndIT {
     JsonNode deployment = r.body().get("deployment");
     assertThat(deployment.get("action").asText()).isEqualTo("rollback");
     assertThat(texts(deployment.get("environments"))).containsExactly(STAGING);
-    assertThat(deployment.get("workflowId").asText()).isEqualTo("rollback-" + release.get("id").asText());
+    assertThat(deployment.get("workflowId").asText())
+        .isEqualTo("rollback-" + release.get("id").asText());
 
     JsonNode done = awaitStatus(deployment.get("id").asText(), "deployed");
     SortedMap<String, byte[]> after = deployBytes(STAGING);
@@ -314,11 +432,17 @@ class ReleaseEndToEndIT {
         assertThat(after.get(path)).as(path + " is untouched").isEqualTo(before.get(path));
       }
     }
-    assertThat(differing(before, after)).isNotEmpty().allSatisfy(p -> assertThat(p).startsWith(acme));
+    assertThat(differing(before, after))
+        .isNotEmpty()
+        .allSatisfy(p -> assertThat(p).startsWith(acme));
     assertThat(deployFiles(PRODUCTION)).isEqualTo(rendered(release2Source, PRODUCTION));
 
-    String message = repos.commitInfo(orgId, UUID.fromString(projectId), done.get("commits").get(STAGING).asText())
-        .orElseThrow().message();
+    String message =
+        repos
+            .commitInfo(
+                orgId, UUID.fromString(projectId), done.get("commits").get(STAGING).asText())
+            .orElseThrow()
+            .message();
     assertThat(message)
         .startsWith("Roll back shop staging to release #1 (tenant acme)\n")
         .contains("GitOpsHQ-Change: release.rolled_back");
@@ -328,7 +452,8 @@ class ReleaseEndToEndIT {
     assertThat(listed.get(0).get("rollbackOf").asInt()).isEqualTo(1);
     JsonNode acmeStaging = null;
     for (JsonNode d : hub.get(project("/deliveries"), viewer).body().get("items")) {
-      if (d.get("environment").asText().equals(STAGING) && d.get("tenant").asText().equals("acme")) {
+      if (d.get("environment").asText().equals(STAGING)
+          && d.get("tenant").asText().equals("acme")) {
         acmeStaging = d;
       } else if (d.get("environment").asText().equals(STAGING)) {
         assertThat(d.get("deployedRelease").asInt()).as("globex in staging").isEqualTo(2);
@@ -340,19 +465,39 @@ class ReleaseEndToEndIT {
   @Test
   @Order(7)
   void aServiceAccountWithReleasesCreateCreatesARelease() {
-    JsonNode sa = ok(hub.post("/api/v2/service-accounts", OWNER_TOKEN,
-        Map.of("name", "ci-releases", "scopes", List.of("releases:create", "releases:read"))));
-    String token = ok(hub.post("/api/v2/service-accounts/" + sa.get("id").asText() + "/tokens", OWNER_TOKEN,
-        Map.of("name", "ci"))).get("token").asText();
-    ok(hub.send("PUT", project("/values/web/globex/staging"), OWNER_TOKEN, Map.of("values", Map.of("replicaCount", 4))));
+    JsonNode sa =
+        ok(
+            hub.post(
+                "/api/v2/service-accounts",
+                OWNER_TOKEN,
+                Map.of(
+                    "name", "ci-releases", "scopes", List.of("releases:create", "releases:read"))));
+    String token =
+        ok(hub.post(
+                "/api/v2/service-accounts/" + sa.get("id").asText() + "/tokens",
+                OWNER_TOKEN,
+                Map.of("name", "ci")))
+            .get("token")
+            .asText();
+    ok(
+        hub.send(
+            "PUT",
+            project("/values/web/globex/staging"),
+            OWNER_TOKEN,
+            Map.of("values", Map.of("replicaCount", 4))));
     Generator.awaitDelivered();
 
     Response r = hub.post(project("/releases"), token, Map.of("description", "from CI"));
     assertThat(r.status()).as(r.raw()).isEqualTo(202);
-    assertThat(r.body().get("release").get("requester").get("name").asText()).isEqualTo("ci-releases");
+    assertThat(r.body().get("release").get("requester").get("name").asText())
+        .isEqualTo("ci-releases");
     JsonNode done = awaitStatus(r.body().get("deployment").get("id").asText(), "deployed");
-    assertThat(repos.commitInfo(orgId, UUID.fromString(projectId), done.get("commits").get(STAGING).asText())
-            .orElseThrow().author())
+    assertThat(
+            repos
+                .commitInfo(
+                    orgId, UUID.fromString(projectId), done.get("commits").get(STAGING).asText())
+                .orElseThrow()
+                .author())
         .isEqualTo("ci-releases");
   }
 
@@ -362,14 +507,18 @@ class ReleaseEndToEndIT {
     Response r = hub.post(project("/releases"), viewer, Map.of());
     assertThat(r.status()).isEqualTo(403);
     assertThat(hub.post(project("/releases/1/promote"), viewer, Map.of()).status()).isEqualTo(403);
-    assertThat(hub.post(project("/rollbacks"), viewer, Map.of("toRelease", 1, "scope", "all")).status()).isEqualTo(403);
+    assertThat(
+            hub.post(project("/rollbacks"), viewer, Map.of("toRelease", 1, "scope", "all"))
+                .status())
+        .isEqualTo(403);
     assertThat(hub.get(project("/releases"), viewer).status()).isEqualTo(200);
   }
 
   @Test
   @Order(9)
   void onlyTheRequesterCancelsADeploymentWaitingForApproval() {
-    int latest = hub.get(project("/releases"), viewer).body().get("items").get(0).get("number").asInt();
+    int latest =
+        hub.get(project("/releases"), viewer).body().get("items").get(0).get("number").asInt();
     Response r = hub.post(project("/releases/" + latest + "/promote"), adminA, Map.of());
     assertThat(r.status()).as(r.raw()).isEqualTo(202);
     String id = r.body().get("id").asText();
@@ -383,15 +532,20 @@ class ReleaseEndToEndIT {
     JsonNode d = awaitStatus(id, "cancelled");
     assertThat(d.get("commits")).isEmpty();
     await().atMost(Duration.ofSeconds(20)).until(() -> inboxItem(adminB, id) == null);
-    assertThat(hub.post(project("/deployments/" + id + "/cancel"), adminA, null).status()).isEqualTo(409);
+    assertThat(hub.post(project("/deployments/" + id + "/cancel"), adminA, null).status())
+        .isEqualTo(409);
   }
 
   @Test
   @Order(10)
   void aReleaseWhoseGenerationFailedFailsWithTheGenerationsReason() {
     // The chart requires a host once its ingress is enabled: this revision cannot be rendered.
-    ok(hub.send("PUT", project("/values/web/acme/production"), OWNER_TOKEN,
-        Map.of("values", Map.of("ingress", Map.of("enabled", true)))));
+    ok(
+        hub.send(
+            "PUT",
+            project("/values/web/acme/production"),
+            OWNER_TOKEN,
+            Map.of("values", Map.of("ingress", Map.of("enabled", true)))));
     long revision = Generator.awaitFailed();
     String before = deployHead(STAGING);
 
@@ -399,7 +553,10 @@ class ReleaseEndToEndIT {
     assertThat(r.status()).as(r.raw()).isEqualTo(202);
     JsonNode d = awaitStatus(r.body().get("deployment").get("id").asText(), "failed");
     assertThat(d.get("detail").asText())
-        .startsWith("the release has no delivery to deploy: the delivery generation of revision " + revision + " failed: ")
+        .startsWith(
+            "the release has no delivery to deploy: the delivery generation of revision "
+                + revision
+                + " failed: ")
         .contains("ingress.host is required");
     assertThat(deployHead(STAGING)).isEqualTo(before);
   }
@@ -428,18 +585,23 @@ class ReleaseEndToEndIT {
     /** Waits until the current revision's generation failed; returns the revision. */
     static long awaitFailed() {
       long revision = revision();
-      await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
+      await()
+          .atMost(Duration.ofSeconds(120))
+          .pollInterval(Duration.ofMillis(250))
           .until(() -> "failed".equals(generationStatus(revision)));
       return revision;
     }
 
     static long revision() {
-      return HubTestSupport.count("select config_revision from projects where id = ?", UUID.fromString(projectId));
+      return HubTestSupport.count(
+          "select config_revision from projects where id = ?", UUID.fromString(projectId));
     }
 
     static String generationStatus(long revision) {
       try (var c = HubTestSupport.db();
-          var ps = c.prepareStatement("select status from generations where project_id = ? and revision = ?")) {
+          var ps =
+              c.prepareStatement(
+                  "select status from generations where project_id = ? and revision = ?")) {
         ps.setObject(1, UUID.fromString(projectId));
         ps.setLong(2, revision);
         try (var rs = ps.executeQuery()) {
@@ -472,7 +634,10 @@ class ReleaseEndToEndIT {
         "insert into environments (id, org_id, name, position, created_at)"
             + " select ?, ?, ?, coalesce(max(position), 0) + 1, now() from environments where org_id = ?"
             + " on conflict (org_id, name) do nothing",
-        UUID.randomUUID(), orgId, name, orgId);
+        UUID.randomUUID(),
+        orgId,
+        name,
+        orgId);
   }
 
   /** Creates an organization tenant unless another test of this run already did. */
@@ -491,12 +656,25 @@ class ReleaseEndToEndIT {
   }
 
   static String token(String role) {
-    Response m = hub.post("/api/v2/members", OWNER_TOKEN,
-        Map.of("email", "rel-" + role + "-" + UUID.randomUUID().toString().substring(0, 8) + "@example.com",
-            "name", "Rel " + role, "role", role));
+    Response m =
+        hub.post(
+            "/api/v2/members",
+            OWNER_TOKEN,
+            Map.of(
+                "email",
+                "rel-" + role + "-" + UUID.randomUUID().toString().substring(0, 8) + "@example.com",
+                "name",
+                "Rel " + role,
+                "role",
+                role));
     assertThat(m.status()).as(m.raw()).isEqualTo(201);
-    return hub.post("/api/v2/members/" + m.body().get("id").asText() + "/tokens", OWNER_TOKEN, Map.of("name", "t"))
-        .body().get("token").asText();
+    return hub.post(
+            "/api/v2/members/" + m.body().get("id").asText() + "/tokens",
+            OWNER_TOKEN,
+            Map.of("name", "t"))
+        .body()
+        .get("token")
+        .asText();
   }
 
   static JsonNode awaitStatus(String deploymentId, String status) {
@@ -507,8 +685,11 @@ class ReleaseEndToEndIT {
             () -> hub.get(project("/deployments/" + deploymentId), OWNER_TOKEN).body(),
             d -> {
               String s = d.get("status").asText();
-              if (!s.equals(status) && List.of("deployed", "frozen", "rejected", "expired", "cancelled", "failed").contains(s)) {
-                throw new AssertionError("deployment ended " + s + " instead of " + status + ": " + d);
+              if (!s.equals(status)
+                  && List.of("deployed", "frozen", "rejected", "expired", "cancelled", "failed")
+                      .contains(s)) {
+                throw new AssertionError(
+                    "deployment ended " + s + " instead of " + status + ": " + d);
               }
               return s.equals(status);
             });
@@ -531,16 +712,23 @@ class ReleaseEndToEndIT {
   }
 
   static String deployHead(String env) {
-    return repos.head(orgId, UUID.fromString(projectId), ProjectRepos.deployBranch(env)).map(ObjectId::name).orElse(null);
+    return repos
+        .head(orgId, UUID.fromString(projectId), ProjectRepos.deployBranch(env))
+        .map(ObjectId::name)
+        .orElse(null);
   }
 
   static SortedMap<String, byte[]> deployBytes(String env) {
-    return repos.readFiles(orgId, UUID.fromString(projectId),
-        repos.head(orgId, UUID.fromString(projectId), ProjectRepos.deployBranch(env)).orElseThrow(), "");
+    return repos.readFiles(
+        orgId,
+        UUID.fromString(projectId),
+        repos.head(orgId, UUID.fromString(projectId), ProjectRepos.deployBranch(env)).orElseThrow(),
+        "");
   }
 
   static SortedMap<String, byte[]> renderedBytes(String commit, String env) {
-    return repos.readFiles(orgId, UUID.fromString(projectId), ObjectId.fromString(commit), "rendered/" + env);
+    return repos.readFiles(
+        orgId, UUID.fromString(projectId), ObjectId.fromString(commit), "rendered/" + env);
   }
 
   static Map<String, String> deployFiles(String env) {
@@ -595,7 +783,8 @@ class ReleaseEndToEndIT {
   static void uploadChart() {
     Response up = rawPost("/api/v2/charts", TarGz.webapp().build());
     if (up.status() == 409) {
-      assertThat(hub.get("/api/v2/charts/webapp/versions/1.2.0", OWNER_TOKEN).status()).isEqualTo(200);
+      assertThat(hub.get("/api/v2/charts/webapp/versions/1.2.0", OWNER_TOKEN).status())
+          .isEqualTo(200);
       return;
     }
     assertThat(up.status()).as(up.raw()).isIn(200, 201);
@@ -604,14 +793,23 @@ class ReleaseEndToEndIT {
   static Response rawPost(String path, byte[] body) {
     try {
       var http = java.net.http.HttpClient.newHttpClient();
-      var req = java.net.http.HttpRequest.newBuilder(
-              java.net.URI.create("http://127.0.0.1:" + hub.context().getEnvironment().getProperty("local.server.port") + path))
-          .header("Authorization", "Bearer " + OWNER_TOKEN)
-          .header("Content-Type", "application/gzip")
-          .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body))
-          .build();
+      var req =
+          java.net.http.HttpRequest.newBuilder(
+                  java.net.URI.create(
+                      "http://127.0.0.1:"
+                          + hub.context().getEnvironment().getProperty("local.server.port")
+                          + path))
+              .header("Authorization", "Bearer " + OWNER_TOKEN)
+              .header("Content-Type", "application/gzip")
+              .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body))
+              .build();
       var res = http.send(req, java.net.http.HttpResponse.BodyHandlers.ofString());
-      return new Response(res.statusCode(), res.body().isEmpty() ? null : new com.fasterxml.jackson.databind.ObjectMapper().readTree(res.body()), res.body());
+      return new Response(
+          res.statusCode(),
+          res.body().isEmpty()
+              ? null
+              : new com.fasterxml.jackson.databind.ObjectMapper().readTree(res.body()),
+          res.body());
     } catch (IOException e) {
       throw new IllegalStateException(e);
     } catch (InterruptedException e) {

@@ -37,9 +37,14 @@ class ReleaseRequestsTest {
   @Test
   void readsAllAndEntries() throws Exception {
     assertThat(rollback("\"all\"").validate()).isEqualTo(RollbackScope.ALL);
-    assertThat(rollback("[{\"environment\":\"staging\",\"tenant\":\"acme\"},{\"service\":\"web\"}]").validate())
-        .isEqualTo(RollbackScope.of(List.of(
-            new RollbackScope.Entry("staging", "acme", null), new RollbackScope.Entry(null, null, "web"))));
+    assertThat(
+            rollback("[{\"environment\":\"staging\",\"tenant\":\"acme\"},{\"service\":\"web\"}]")
+                .validate())
+        .isEqualTo(
+            RollbackScope.of(
+                List.of(
+                    new RollbackScope.Entry("staging", "acme", null),
+                    new RollbackScope.Entry(null, null, "web"))));
   }
 
   @Test
@@ -49,19 +54,30 @@ class ReleaseRequestsTest {
     assertThat(fields(() -> rollback("[]").validate())).containsExactly("scope");
     assertThat(fields(() -> rollback("[{}]").validate())).containsExactly("scope[0]");
     assertThat(fields(() -> rollback("[\"acme\"]").validate())).containsExactly("scope[0]");
-    assertThat(fields(() -> rollback("[{\"tenant\":\"acme\"},{\"tenant\":\"Acme!\",\"cluster\":\"c1\"}]").validate()))
+    assertThat(
+            fields(
+                () ->
+                    rollback("[{\"tenant\":\"acme\"},{\"tenant\":\"Acme!\",\"cluster\":\"c1\"}]")
+                        .validate()))
         .containsExactlyInAnyOrder("scope[1].tenant", "scope[1].cluster");
-    assertThat(fields(() -> rollback("[{\"service\":7}]").validate())).containsExactly("scope[0].service");
-    assertThat(fields(() -> new ReleaseRequests.Rollback(null, JSON.readTree("\"all\""), null, null, null).validate()))
+    assertThat(fields(() -> rollback("[{\"service\":7}]").validate()))
+        .containsExactly("scope[0].service");
+    assertThat(
+            fields(
+                () ->
+                    new ReleaseRequests.Rollback(null, JSON.readTree("\"all\""), null, null, null)
+                        .validate()))
         .containsExactly("toRelease");
   }
 
   @Test
   void breakGlassNeedsAJustificationAndAJustificationNeedsBreakGlass() {
-    assertThat(fields(() -> new ReleaseRequests.Promote(null, true, " ").validate())).containsExactly("justification");
+    assertThat(fields(() -> new ReleaseRequests.Promote(null, true, " ").validate()))
+        .containsExactly("justification");
     assertThat(fields(() -> new ReleaseRequests.Create(null, null, null, "because").validate()))
         .containsExactly("justification");
-    new ReleaseRequests.Create("x", "staging", true, "checkout is down for every customer").validate();
+    new ReleaseRequests.Create("x", "staging", true, "checkout is down for every customer")
+        .validate();
     assertThatThrownBy(() -> new ReleaseRequests.Create(null, "Not_An_Env", null, null).validate())
         .isInstanceOf(ApiException.class);
   }

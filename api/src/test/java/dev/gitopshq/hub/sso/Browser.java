@@ -24,7 +24,10 @@ import java.util.stream.Collectors;
 final class Browser {
   private final CookieManager cookies = new CookieManager(null, CookiePolicy.ACCEPT_ALL);
   private final HttpClient http =
-      HttpClient.newBuilder().cookieHandler(cookies).followRedirects(HttpClient.Redirect.NEVER).build();
+      HttpClient.newBuilder()
+          .cookieHandler(cookies)
+          .followRedirects(HttpClient.Redirect.NEVER)
+          .build();
 
   record Page(int status, URI uri, String location, String body) {
     URI next() {
@@ -59,8 +62,8 @@ final class Browser {
   }
 
   /**
-   * Signs in on the provider's login form (the page {@code loginRedirect} leads to) and returns
-   * the redirect the provider answers with.
+   * Signs in on the provider's login form (the page {@code loginRedirect} leads to) and returns the
+   * redirect the provider answers with.
    */
   Page signIn(Page loginRedirect, String username, String password) {
     Page form = get(loginRedirect.next());

@@ -8,10 +8,24 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class GroupMappingTest {
-  private static OidcProperties config(String defaultRole, OidcProperties.GroupMapping... mappings) {
+  private static OidcProperties config(
+      String defaultRole, OidcProperties.GroupMapping... mappings) {
     return new OidcProperties(
-        "https://idp.example.com", "hub", null, "cli", null, null, null, null, null, defaultRole,
-        List.of(mappings), "https://hub.example.com/api/v2/auth/oidc/callback", null, null, null);
+        "https://idp.example.com",
+        "hub",
+        null,
+        "cli",
+        null,
+        null,
+        null,
+        null,
+        null,
+        defaultRole,
+        List.of(mappings),
+        "https://hub.example.com/api/v2/auth/oidc/callback",
+        null,
+        null,
+        null);
   }
 
   private static OidcProperties.GroupMapping map(String group, String role, String... teams) {
@@ -21,8 +35,13 @@ class GroupMappingTest {
   @Test
   void theHighestRoleWinsAndTeamsAreJoined() {
     OidcProperties c =
-        config(null, map("devs", "member", "web"), map("ops", "admin", "platform"), map("qa", "viewer", "web"));
-    GroupMapping.Grant g = GroupMapping.apply(c, List.of("qa", "ops", "devs", "unknown")).orElseThrow();
+        config(
+            null,
+            map("devs", "member", "web"),
+            map("ops", "admin", "platform"),
+            map("qa", "viewer", "web"));
+    GroupMapping.Grant g =
+        GroupMapping.apply(c, List.of("qa", "ops", "devs", "unknown")).orElseThrow();
     assertThat(g.role()).isEqualTo(Role.ADMIN);
     assertThat(g.teams()).containsExactly("platform", "web");
     assertThat(g.matchedGroups()).containsExactly("devs", "ops", "qa");
@@ -31,7 +50,8 @@ class GroupMappingTest {
   @Test
   void unmappedUsersGetTheDefaultRoleOrNothing() {
     assertThat(GroupMapping.apply(config(null, map("ops", "admin")), List.of("devs"))).isEmpty();
-    GroupMapping.Grant g = GroupMapping.apply(config("viewer", map("ops", "admin")), List.of()).orElseThrow();
+    GroupMapping.Grant g =
+        GroupMapping.apply(config("viewer", map("ops", "admin")), List.of()).orElseThrow();
     assertThat(g.role()).isEqualTo(Role.VIEWER);
     assertThat(g.teams()).isEmpty();
   }

@@ -53,8 +53,12 @@ class SsoIT {
     // Claims the address of an existing admin, without the provider verifying it.
     String m = "--idp.users[4].";
     users.addAll(
-        List.of(m + "username=mallory", m + "password=mallory-pass", m + "email=kim@example.com",
-            m + "name=Mallory", m + "groups[0]=developers"));
+        List.of(
+            m + "username=mallory",
+            m + "password=mallory-pass",
+            m + "email=kim@example.com",
+            m + "name=Mallory",
+            m + "groups[0]=developers"));
     List<String> args = new ArrayList<>(users);
     args.addAll(
         List.of(
@@ -71,7 +75,8 @@ class SsoIT {
             "--idp.clients[3].access-token-ttl=4s"));
     idp = DevIdp.start(idpPort, args);
     List<String> otherArgs = new ArrayList<>(users);
-    otherArgs.addAll(List.of("--idp.clients[0].id=gitopshq-cli", "--idp.clients[0].grant=device_code"));
+    otherArgs.addAll(
+        List.of("--idp.clients[0].id=gitopshq-cli", "--idp.clients[0].grant=device_code"));
     otherIdp = DevIdp.start(DevIdp.freePort(), otherArgs);
     hub =
         new HubTestSupport()
@@ -94,7 +99,15 @@ class SsoIT {
             hub.post(
                     "/api/v2/members",
                     OWNER_TOKEN,
-                    Map.of("email", "lee@example.com", "name", "Lee", "role", "member", "teams", List.of()))
+                    Map.of(
+                        "email",
+                        "lee@example.com",
+                        "name",
+                        "Lee",
+                        "role",
+                        "member",
+                        "teams",
+                        List.of()))
                 .status())
         .isEqualTo(201);
     assertThat(
@@ -108,7 +121,8 @@ class SsoIT {
     otherIdp.awaitReady();
   }
 
-  private static void user(List<String> args, int i, String name, String password, List<String> groups) {
+  private static void user(
+      List<String> args, int i, String name, String password, List<String> groups) {
     String p = "--idp.users[" + i + "].";
     args.add(p + "username=" + name);
     args.add(p + "password=" + password);
@@ -143,17 +157,23 @@ class SsoIT {
 
     assertThat(done.status()).isEqualTo(302);
     assertThat(done.location()).startsWith("/#session_token=ghqo_");
-    String session = Browser.params(URI.create(done.location()).getRawFragment()).get("session_token");
+    String session =
+        Browser.params(URI.create(done.location()).getRawFragment()).get("session_token");
     assertThat(session).matches("ghqo_[0-9a-f]{64}");
     // Only the hash is stored.
-    assertThat(HubTestSupport.count("select count(*) from member_sessions where token_hash = ?", Tokens.sha256Hex(session)))
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from member_sessions where token_hash = ?",
+                Tokens.sha256Hex(session)))
         .isEqualTo(1);
 
     JsonNode me = member("demo@example.com");
     assertThat(me.get("role").asText()).isEqualTo("admin");
     assertThat(me.get("teams").get(0).asText()).isEqualTo("platform");
     // An admin may read the audit log; the provisioning is in it, naming the mapped group.
-    HubTestSupport.Response audit = hub.get("/api/v2/audit?action=member.sso_provisioned&target=" + me.get("id").asText(), session);
+    HubTestSupport.Response audit =
+        hub.get(
+            "/api/v2/audit?action=member.sso_provisioned&target=" + me.get("id").asText(), session);
     assertThat(audit.status()).isEqualTo(200);
     JsonNode entry = audit.body().get("items").get(0);
     assertThat(entry.get("details").get("role").asText()).isEqualTo("admin");
@@ -165,7 +185,8 @@ class SsoIT {
   void theMappingIsAppliedAgainAtEverySignInAndSessionsFollowTheCurrentRole() {
     Browser browser = new Browser();
     Browser.Page done = browser.get(toCallback(browser, "demo", "demo-pass").next());
-    String session = Browser.params(URI.create(done.location()).getRawFragment()).get("session_token");
+    String session =
+        Browser.params(URI.create(done.location()).getRawFragment()).get("session_token");
     String id = member("demo@example.com").get("id").asText();
     assertThat(hub.get("/api/v2/audit", session).status()).isEqualTo(200);
 
@@ -177,14 +198,17 @@ class SsoIT {
     // The next sign-in applies the group mapping again (admin), and audits the change.
     Browser again = new Browser();
     String next =
-        Browser.params(URI.create(again.get(toCallback(again, "demo", "demo-pass").next()).location())
-                .getRawFragment())
+        Browser.params(
+                URI.create(again.get(toCallback(again, "demo", "demo-pass").next()).location())
+                    .getRawFragment())
             .get("session_token");
     assertThat(member("demo@example.com").get("role").asText()).isEqualTo("admin");
     assertThat(hub.get("/api/v2/audit", next).status()).isEqualTo(200);
     JsonNode applied =
         hub.get("/api/v2/audit?action=member.sso_mapping_applied&target=" + id, OWNER_TOKEN)
-            .body().get("items").get(0);
+            .body()
+            .get("items")
+            .get(0);
     assertThat(applied.get("details").get("role").get("from").asText()).isEqualTo("viewer");
     assertThat(applied.get("details").get("role").get("to").asText()).isEqualTo("admin");
     assertThat(applied.get("actor").get("type").asText()).isEqualTo("system");
@@ -198,7 +222,9 @@ class SsoIT {
     URI to = login.next();
     assertThat(to.toString()).startsWith(idp.issuer() + "/oauth2/authorize?");
     Map<String, String> q = Browser.params(to.getRawQuery());
-    assertThat(q).containsEntry("response_type", "code").containsEntry("client_id", "gitopshq-ui")
+    assertThat(q)
+        .containsEntry("response_type", "code")
+        .containsEntry("client_id", "gitopshq-ui")
         .containsEntry("code_challenge_method", "S256")
         .containsEntry("redirect_uri", "http://127.0.0.1:" + hubPort + CALLBACK);
     assertThat(q.get("state")).hasSize(43);
@@ -216,9 +242,11 @@ class SsoIT {
     String stateHash = Tokens.sha256Hex(state);
     byte[] wrong =
         hub.bean(SecretBox.class)
-            .seal("a-different-verifier-of-43-characters-xxxxx".getBytes(StandardCharsets.US_ASCII),
+            .seal(
+                "a-different-verifier-of-43-characters-xxxxx".getBytes(StandardCharsets.US_ASCII),
                 SsoLogin.verifierContext(stateHash));
-    HubTestSupport.exec("update oidc_logins set code_verifier = ? where state_hash = ?", wrong, stateHash);
+    HubTestSupport.exec(
+        "update oidc_logins set code_verifier = ? where state_hash = ?", wrong, stateHash);
     long sessions = HubTestSupport.count("select count(*) from member_sessions");
 
     Browser.Page done = browser.get(callback.next());
@@ -236,7 +264,8 @@ class SsoIT {
     // The provider puts the nonce of the authorization request into the ID token; a sign-in
     // expecting another one (a replayed or injected ID token) must not get a session.
     HubTestSupport.exec(
-        "update oidc_logins set nonce = 'another-nonce' where state_hash = ?", Tokens.sha256Hex(state));
+        "update oidc_logins set nonce = 'another-nonce' where state_hash = ?",
+        Tokens.sha256Hex(state));
     long sessions = HubTestSupport.count("select count(*) from member_sessions");
 
     Browser.Page done = browser.get(callback.next());
@@ -260,7 +289,11 @@ class SsoIT {
     URI again = callback.next();
     String state = Browser.params(again.getRawQuery()).get("state");
     HubTestSupport.Response replay =
-        hub.send("GET", again.getRawPath() + "?" + again.getRawQuery(), null, null,
+        hub.send(
+            "GET",
+            again.getRawPath() + "?" + again.getRawQuery(),
+            null,
+            null,
             Map.of("Cookie", AuthController.STATE_COOKIE + "=" + state));
     assertThat(replay.status()).isEqualTo(400);
     assertThat(replay.raw()).contains("used or expired");
@@ -290,7 +323,9 @@ class SsoIT {
     Browser.Page done = browser.get(toCallback(browser, "outsider", "outsider-pass").next());
     assertThat(done.status()).isEqualTo(403);
     assertThat(done.body()).contains("none of your groups");
-    assertThat(HubTestSupport.count("select count(*) from members where email = 'outsider@example.com'"))
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from members where email = 'outsider@example.com'"))
         .isZero();
   }
 
@@ -336,7 +371,9 @@ class SsoIT {
     assertThat(hub.get("/api/v2/clusters", session).status()).isEqualTo(200);
     assertThat(hub.get("/api/v2/audit", session).status()).isEqualTo(403);
     assertThat(
-            hub.post("/api/v2/members", session,
+            hub.post(
+                    "/api/v2/members",
+                    session,
                     Map.of("email", "x@example.com", "name", "X", "role", "viewer"))
                 .status())
         .isEqualTo(403);
@@ -358,16 +395,19 @@ class SsoIT {
     Device foreign = authorize(otherIdp, "gitopshq-cli");
     approve(otherIdp, foreign, "dev", "dev-pass");
     String foreignToken = accessToken(poll(otherIdp, "gitopshq-cli", foreign));
-    assertUnauthorized(hub.post("/api/v2/auth/oidc/token", null, Map.of("accessToken", foreignToken)));
+    assertUnauthorized(
+        hub.post("/api/v2/auth/oidc/token", null, Map.of("accessToken", foreignToken)));
 
     Device otherApp = authorize(idp, "other-app");
     approve(idp, otherApp, "dev", "dev-pass");
     String otherAppToken = accessToken(poll(idp, "other-app", otherApp));
-    assertUnauthorized(hub.post("/api/v2/auth/oidc/token", null, Map.of("accessToken", otherAppToken)));
+    assertUnauthorized(
+        hub.post("/api/v2/auth/oidc/token", null, Map.of("accessToken", otherAppToken)));
 
     // The provider's token is not a hub bearer token: it only buys a session through the exchange.
     assertUnauthorized(hub.get("/api/v2/clusters", otherAppToken));
-    assertUnauthorized(hub.post("/api/v2/auth/oidc/token", null, Map.of("accessToken", "not.a.jwt")));
+    assertUnauthorized(
+        hub.post("/api/v2/auth/oidc/token", null, Map.of("accessToken", "not.a.jwt")));
   }
 
   @Test
@@ -378,7 +418,8 @@ class SsoIT {
     // Accepted while it lives (short-cli is one of the hub's audiences)...
     assertThat(hub.post("/api/v2/auth/oidc/token", null, Map.of("accessToken", token)).status())
         .isEqualTo(201);
-    long exp = JSON.readTree(Base64.getUrlDecoder().decode(token.split("\\.")[1])).get("exp").asLong();
+    long exp =
+        JSON.readTree(Base64.getUrlDecoder().decode(token.split("\\.")[1])).get("exp").asLong();
     while (Instant.now().getEpochSecond() <= exp + 1) {
       Thread.sleep(250);
     }
@@ -392,7 +433,8 @@ class SsoIT {
   void signOutRevokesTheSessionAndApiTokensKeepWorking() {
     Browser browser = new Browser();
     Browser.Page done = browser.get(toCallback(browser, "demo", "demo-pass").next());
-    String session = Browser.params(URI.create(done.location()).getRawFragment()).get("session_token");
+    String session =
+        Browser.params(URI.create(done.location()).getRawFragment()).get("session_token");
     assertThat(hub.get("/api/v2/clusters", session).status()).isEqualTo(200);
 
     assertThat(hub.post("/api/v2/auth/logout", session, null).status()).isEqualTo(204);
@@ -442,19 +484,26 @@ class SsoIT {
 
   private Device authorize(DevIdp provider, String clientId) {
     HttpResponse<String> r =
-        form(provider.issuer() + "/oauth2/device_authorization",
+        form(
+            provider.issuer() + "/oauth2/device_authorization",
             "client_id=" + clientId + "&scope=" + Browser.enc("profile email groups"));
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     JsonNode body = readTree(r.body());
     return new Device(
-        body.get("device_code").asText(), body.get("user_code").asText(),
+        body.get("device_code").asText(),
+        body.get("user_code").asText(),
         URI.create(body.get("verification_uri").asText()));
   }
 
   private HttpResponse<String> poll(DevIdp provider, String clientId, Device d) {
-    return form(provider.issuer() + "/oauth2/token",
-        "grant_type=" + Browser.enc("urn:ietf:params:oauth:grant-type:device_code")
-            + "&client_id=" + clientId + "&device_code=" + Browser.enc(d.deviceCode()));
+    return form(
+        provider.issuer() + "/oauth2/token",
+        "grant_type="
+            + Browser.enc("urn:ietf:params:oauth:grant-type:device_code")
+            + "&client_id="
+            + clientId
+            + "&device_code="
+            + Browser.enc(d.deviceCode()));
   }
 
   /** The user opens the verification page, signs in, enters the code and gives consent. */

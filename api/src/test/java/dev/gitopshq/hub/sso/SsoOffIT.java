@@ -29,7 +29,9 @@ class SsoOffIT {
     assertThat(config.body().get("sso").has("issuer")).isFalse();
 
     assertThat(hub.get("/api/v2/auth/oidc/login", null).status()).isEqualTo(404);
-    assertThat(hub.post("/api/v2/auth/oidc/token", null, java.util.Map.of("accessToken", "x")).status())
+    assertThat(
+            hub.post("/api/v2/auth/oidc/token", null, java.util.Map.of("accessToken", "x"))
+                .status())
         .isEqualTo(404);
     // A token in the shape of a session that was never issued is the usual 401.
     assertThat(hub.get("/api/v2/clusters", "ghqo_" + "0".repeat(64)).status()).isEqualTo(401);

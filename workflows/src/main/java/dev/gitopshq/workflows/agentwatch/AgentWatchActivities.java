@@ -10,7 +10,8 @@ public interface AgentWatchActivities {
    * True when the agent did not come back: no newer stream than the one that ended, and no
    * heartbeat within the timeout.
    */
-  boolean stillDisconnected(String orgId, String clusterId, long connectedAtMillis, long timeoutSeconds);
+  boolean stillDisconnected(
+      String orgId, String clusterId, long connectedAtMillis, long timeoutSeconds);
 
   /** Sends the notification; the event id is the idempotency key. */
   void notifyDisconnected(Notification notification);

@@ -27,7 +27,8 @@ public class AgentWatchWorkflowImpl implements AgentWatchWorkflow {
   @Override
   public boolean watch(AgentWatchRequest r) {
     Workflow.sleep(Duration.ofSeconds(r.disconnectTimeoutSeconds()).plus(GRACE));
-    if (!store.stillDisconnected(r.orgId(), r.clusterId(), r.connectedAtMillis(), r.disconnectTimeoutSeconds())) {
+    if (!store.stillDisconnected(
+        r.orgId(), r.clusterId(), r.connectedAtMillis(), r.disconnectTimeoutSeconds())) {
       return false;
     }
     store.notifyDisconnected(
@@ -37,8 +38,11 @@ public class AgentWatchWorkflowImpl implements AgentWatchWorkflow {
             "agent.disconnected",
             r.clusterId(),
             r.clusterId(),
-            "the agent of cluster " + r.clusterName() + " has been disconnected for more than "
-                + r.disconnectTimeoutSeconds() + " s"));
+            "the agent of cluster "
+                + r.clusterName()
+                + " has been disconnected for more than "
+                + r.disconnectTimeoutSeconds()
+                + " s"));
     return true;
   }
 }

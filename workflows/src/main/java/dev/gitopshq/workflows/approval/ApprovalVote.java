@@ -8,7 +8,12 @@ import java.util.List;
  * @param approve true to approve, false to reject
  */
 public record ApprovalVote(
-    String memberId, String name, String role, List<String> teams, boolean approve, String comment) {
+    String memberId,
+    String name,
+    String role,
+    List<String> teams,
+    boolean approve,
+    String comment) {
   public ApprovalVote {
     teams = teams == null ? List.of() : List.copyOf(teams);
   }

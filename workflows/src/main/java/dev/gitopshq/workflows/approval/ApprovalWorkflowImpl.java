@@ -1,7 +1,6 @@
 package dev.gitopshq.workflows.approval;
 
 import dev.gitopshq.workflows.StoreActivities;
-
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,8 +48,7 @@ public class ApprovalWorkflowImpl implements ApprovalWorkflow {
       }
       ApprovalVote v = pending.remove(0);
       String why = refusal(request, v, voted);
-      RecordedVote recorded =
-          new RecordedVote(v, why == null, why, Workflow.currentTimeMillis());
+      RecordedVote recorded = new RecordedVote(v, why == null, why, Workflow.currentTimeMillis());
       votes.add(recorded);
       inbox.recordVote(request.orgId(), request.approvalId(), votes.size() - 1, recorded);
       if (why != null) {

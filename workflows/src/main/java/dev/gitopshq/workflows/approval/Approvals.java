@@ -32,15 +32,16 @@ public final class Approvals {
     Workflow.getWorkflowExecution(child).get();
     Workflow.await(() -> result.isCompleted() || cancelledBy.get() != null);
     if (!result.isCompleted()) {
-      Workflow.newExternalWorkflowStub(ApprovalWorkflow.class, ApprovalRequest.workflowId(request.approvalId()))
+      Workflow.newExternalWorkflowStub(
+              ApprovalWorkflow.class, ApprovalRequest.workflowId(request.approvalId()))
           .cancel(cancelledBy.get());
     }
     return result.get();
   }
 
   /**
-   * Starts a break-glass review: an inbox item an eligible reviewer acknowledges after the fact.
-   * It outlives the parent and stays in the inbox until acknowledged or expired.
+   * Starts a break-glass review: an inbox item an eligible reviewer acknowledges after the fact. It
+   * outlives the parent and stays in the inbox until acknowledged or expired.
    */
   public static void startReview(ApprovalRequest review) {
     ApprovalWorkflow child =

@@ -15,8 +15,8 @@ public interface CommandActivities {
       String orgId, String commandId, int seq, CommandStatus status, String actor, String detail);
 
   /**
-   * The capability the command type needs that the cluster's agent did not report, or null when
-   * it has it.
+   * The capability the command type needs that the cluster's agent did not report, or null when it
+   * has it.
    */
   String missingCapability(String orgId, String clusterId, String type);
 

@@ -1,7 +1,6 @@
 package dev.gitopshq.workflows.command;
 
 import dev.gitopshq.workflows.StoreActivities;
-
 import dev.gitopshq.workflows.approval.ApprovalRequest;
 import dev.gitopshq.workflows.approval.ApprovalResult;
 import dev.gitopshq.workflows.approval.Approvals;
@@ -43,11 +42,16 @@ public class CommandWorkflowImpl implements CommandWorkflow {
     String missing = store.missingCapability(spec.orgId(), spec.clusterId(), spec.type());
     if (missing != null) {
       return finish(
-          spec, CommandStatus.rejected, "system",
-          "the cluster's agent does not report the '" + missing + "' capability", null, null);
+          spec,
+          CommandStatus.rejected,
+          "system",
+          "the cluster's agent does not report the '" + missing + "' capability",
+          null,
+          null);
     }
     if (cancelledBy != null) {
-      return finish(spec, CommandStatus.cancelled, cancelledBy, "cancelled before the decision", null, null);
+      return finish(
+          spec, CommandStatus.cancelled, cancelledBy, "cancelled before the decision", null, null);
     }
 
     Decision decision;
@@ -55,29 +59,54 @@ public class CommandWorkflowImpl implements CommandWorkflow {
       decision = decide(spec, t);
     } catch (ActivityFailure e) {
       return finish(
-          spec, CommandStatus.failed, "policy",
-          "no policy decision within " + t.approvalSeconds() + " s; nothing was executed", null, null);
+          spec,
+          CommandStatus.failed,
+          "policy",
+          "no policy decision within " + t.approvalSeconds() + " s; nothing was executed",
+          null,
+          null);
     }
-    move(spec, status, "policy " + decision.policy() + " v" + decision.policyVersion(),
+    move(
+        spec,
+        status,
+        "policy " + decision.policy() + " v" + decision.policyVersion(),
         "decision " + decision.outcome() + ": " + String.join("; ", decision.reasons()));
 
     ApprovalResult approval = null;
     switch (decision.outcome()) {
       case Decision.DENY -> {
-        return finish(spec, CommandStatus.rejected, "policy", String.join("; ", decision.reasons()), decision, null);
+        return finish(
+            spec,
+            CommandStatus.rejected,
+            "policy",
+            String.join("; ", decision.reasons()),
+            decision,
+            null);
       }
       case Decision.BREAK_GLASS -> {
-        notifyAsync(spec, "break_glass.used",
-            spec.requester().name() + " used break-glass for " + describe(spec) + ": " + spec.breakGlassJustification());
+        notifyAsync(
+            spec,
+            "break_glass.used",
+            spec.requester().name()
+                + " used break-glass for "
+                + describe(spec)
+                + ": "
+                + spec.breakGlassJustification());
         startReview(spec, decision, t);
       }
       case Decision.AUTO_APPROVE -> {
         // Runs at once.
       }
       case Decision.REQUIRE_APPROVAL -> {
-        move(spec, CommandStatus.pending_approval, "policy",
+        move(
+            spec,
+            CommandStatus.pending_approval,
+            "policy",
             "waiting for " + decision.requiredApprovers() + " approval(s)");
-        notifyAsync(spec, "approval.requested", describe(spec) + " needs " + decision.requiredApprovers() + " approval(s)");
+        notifyAsync(
+            spec,
+            "approval.requested",
+            describe(spec) + " needs " + decision.requiredApprovers() + " approval(s)");
         approval = awaitApproval(spec, decision, t);
         switch (approval.outcome()) {
           case ApprovalResult.APPROVED -> {
@@ -85,35 +114,66 @@ public class CommandWorkflowImpl implements CommandWorkflow {
           }
           case ApprovalResult.REJECTED -> {
             var last = approval.votes().getLast().vote();
-            return finish(spec, CommandStatus.rejected, last.name(),
-                "rejected" + (last.comment() == null || last.comment().isBlank() ? "" : ": " + last.comment()),
-                decision, approval);
+            return finish(
+                spec,
+                CommandStatus.rejected,
+                last.name(),
+                "rejected"
+                    + (last.comment() == null || last.comment().isBlank()
+                        ? ""
+                        : ": " + last.comment()),
+                decision,
+                approval);
           }
           case ApprovalResult.CANCELLED -> {
-            return finish(spec, CommandStatus.cancelled, cancelledBy, "cancelled while waiting for approval", decision, approval);
+            return finish(
+                spec,
+                CommandStatus.cancelled,
+                cancelledBy,
+                "cancelled while waiting for approval",
+                decision,
+                approval);
           }
           default -> {
-            return finish(spec, CommandStatus.expired, "system",
-                "no decision by approvers within " + t.approvalSeconds() + " s", decision, approval);
+            return finish(
+                spec,
+                CommandStatus.expired,
+                "system",
+                "no decision by approvers within " + t.approvalSeconds() + " s",
+                decision,
+                approval);
           }
         }
       }
       default -> {
-        return finish(spec, CommandStatus.rejected, "policy",
-            "the policy returned an unknown outcome '" + decision.outcome() + "'", decision, null);
+        return finish(
+            spec,
+            CommandStatus.rejected,
+            "policy",
+            "the policy returned an unknown outcome '" + decision.outcome() + "'",
+            decision,
+            null);
       }
     }
 
     if (cancelledBy != null) {
-      return finish(spec, CommandStatus.cancelled, cancelledBy, "cancelled before execution", decision, approval);
+      return finish(
+          spec,
+          CommandStatus.cancelled,
+          cancelledBy,
+          "cancelled before execution",
+          decision,
+          approval);
     }
     move(spec, CommandStatus.executing, "system", "sent to the agent");
-    long deadline = Workflow.currentTimeMillis() + (t.agentWaitSeconds() + t.executionSeconds()) * 1000;
+    long deadline =
+        Workflow.currentTimeMillis() + (t.agentWaitSeconds() + t.executionSeconds()) * 1000;
     AgentDispatchActivities agent =
         Workflow.newActivityStub(
             AgentDispatchActivities.class,
             ActivityOptions.newBuilder()
-                .setStartToCloseTimeout(Duration.ofSeconds(t.agentWaitSeconds() + t.executionSeconds() + 30))
+                .setStartToCloseTimeout(
+                    Duration.ofSeconds(t.agentWaitSeconds() + t.executionSeconds() + 30))
                 // One attempt: a command is never re-sent by Temporal; the agent's idempotency
                 // covers the rest.
                 .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build())
@@ -123,8 +183,11 @@ public class CommandWorkflowImpl implements CommandWorkflow {
       result = agent.execute(spec, deadline);
     } catch (ActivityFailure e) {
       result =
-          new ExecutionResult(false, "",
-              "the agent did not report within " + (t.agentWaitSeconds() + t.executionSeconds())
+          new ExecutionResult(
+              false,
+              "",
+              "the agent did not report within "
+                  + (t.agentWaitSeconds() + t.executionSeconds())
                   + " s (disconnected, or the command is still running)");
     }
     if (result.success()) {
@@ -154,9 +217,17 @@ public class CommandWorkflowImpl implements CommandWorkflow {
   private ApprovalResult awaitApproval(CommandSpec spec, Decision d, CommandTimeouts t) {
     return Approvals.await(
         new ApprovalRequest(
-            spec.orgId(), CommandWorkflow.approvalId(spec.commandId()), "command", spec.commandId(),
-            spec.clusterId(), spec.requester().id(), d.requiredApprovers(), d.approverRoles(),
-            d.approverTeams(), t.approvalSeconds(), describe(spec)),
+            spec.orgId(),
+            CommandWorkflow.approvalId(spec.commandId()),
+            "command",
+            spec.commandId(),
+            spec.clusterId(),
+            spec.requester().id(),
+            d.requiredApprovers(),
+            d.approverRoles(),
+            d.approverTeams(),
+            t.approvalSeconds(),
+            describe(spec)),
         () -> cancelledBy);
   }
 
@@ -164,8 +235,15 @@ public class CommandWorkflowImpl implements CommandWorkflow {
   private void startReview(CommandSpec spec, Decision d, CommandTimeouts t) {
     Approvals.startReview(
         new ApprovalRequest(
-            spec.orgId(), CommandWorkflow.reviewId(spec.commandId()), "break_glass_review", spec.commandId(),
-            spec.clusterId(), spec.requester().id(), 1, d.approverRoles(), d.approverTeams(),
+            spec.orgId(),
+            CommandWorkflow.reviewId(spec.commandId()),
+            "break_glass_review",
+            spec.commandId(),
+            spec.clusterId(),
+            spec.requester().id(),
+            1,
+            d.approverRoles(),
+            d.approverTeams(),
             Math.max(t.approvalSeconds(), Duration.ofDays(7).toSeconds()),
             "break-glass review: " + describe(spec) + " — " + spec.breakGlassJustification()));
   }
@@ -173,7 +251,12 @@ public class CommandWorkflowImpl implements CommandWorkflow {
   private void notifyAsync(CommandSpec spec, String event, String summary) {
     Notification n =
         new Notification(
-            spec.orgId(), spec.commandId() + ":" + event, event, spec.commandId(), spec.clusterId(), summary);
+            spec.orgId(),
+            spec.commandId() + ":" + event,
+            event,
+            spec.commandId(),
+            spec.clusterId(),
+            summary);
     deliveries.add(Async.procedure(notifier::notify, n));
   }
 
@@ -183,7 +266,12 @@ public class CommandWorkflowImpl implements CommandWorkflow {
   }
 
   private CommandResult finish(
-      CommandSpec spec, CommandStatus end, String actor, String detail, Decision d, ApprovalResult a) {
+      CommandSpec spec,
+      CommandStatus end,
+      String actor,
+      String detail,
+      Decision d,
+      ApprovalResult a) {
     move(spec, end, actor == null ? "system" : actor, detail);
     for (Promise<Void> p : deliveries) {
       try {
@@ -198,9 +286,15 @@ public class CommandWorkflowImpl implements CommandWorkflow {
 
   static String describe(CommandSpec s) {
     StringBuilder b =
-        new StringBuilder(s.type()).append(' ').append(s.target().kind()).append(' ')
-            .append(s.target().namespace()).append('/').append(s.target().name())
-            .append(" on ").append(s.clusterName());
+        new StringBuilder(s.type())
+            .append(' ')
+            .append(s.target().kind())
+            .append(' ')
+            .append(s.target().namespace())
+            .append('/')
+            .append(s.target().name())
+            .append(" on ")
+            .append(s.clusterName());
     if (!s.params().isEmpty()) {
       b.append(' ').append(new java.util.TreeMap<>(s.params()));
     }
@@ -209,7 +303,8 @@ public class CommandWorkflowImpl implements CommandWorkflow {
 
   @Override
   public void cancel(String by) {
-    if (cancelledBy == null && (status == CommandStatus.pending || status == CommandStatus.pending_approval)) {
+    if (cancelledBy == null
+        && (status == CommandStatus.pending || status == CommandStatus.pending_approval)) {
       cancelledBy = by;
     }
   }

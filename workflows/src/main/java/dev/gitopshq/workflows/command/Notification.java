@@ -7,4 +7,9 @@ package dev.gitopshq.workflows.command;
  * @param eventId idempotency key: the receiver may see a retried delivery twice and dedupe on it
  */
 public record Notification(
-    String orgId, String eventId, String event, String subjectId, String clusterId, String summary) {}
+    String orgId,
+    String eventId,
+    String event,
+    String subjectId,
+    String clusterId,
+    String summary) {}

@@ -62,11 +62,16 @@ public class DeliveryGenerationWorkflowImpl implements DeliveryGenerationWorkflo
       plan = store.plan(request);
     } catch (ActivityFailure e) {
       // A configuration that cannot be planned (the plan step recorded why on the generation).
-      return new GenerationResult(null, GenerationResult.FAILED, null, 0, 0, StoreActivities.reason(e));
+      return new GenerationResult(
+          null, GenerationResult.FAILED, null, 0, 0, StoreActivities.reason(e));
     }
     if (plan.generationId() == null) {
       return new GenerationResult(
-          null, GenerationResult.SUPERSEDED, null, 0, 0,
+          null,
+          GenerationResult.SUPERSEDED,
+          null,
+          0,
+          0,
           "revision " + request.revision() + " was superseded by a newer generated revision");
     }
     List<Promise<Integer>> batches = new ArrayList<>();

@@ -15,8 +15,8 @@ public interface GenerationActivities {
   /**
    * Renders one batch (Helm charts in-process, bundles with their overlays, Kustomize bindings as
    * kustomization files) into fresh directories, writes each unit's files into the repository's
-   * object store and records the unit's tree. A unit whose chart fails to render fails the
-   * activity with a non-retryable {@code RenderFailed} naming the unit.
+   * object store and records the unit's tree. A unit whose chart fails to render fails the activity
+   * with a non-retryable {@code RenderFailed} naming the unit.
    *
    * @return how many units were rendered
    */

@@ -1,7 +1,6 @@
 package dev.gitopshq.workflows.registration;
 
 import dev.gitopshq.workflows.StoreActivities;
-
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
@@ -9,7 +8,9 @@ import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import org.slf4j.Logger;
 
-/** See {@link RegistrationWorkflow}. Deterministic: time and waiting go through {@link Workflow}. */
+/**
+ * See {@link RegistrationWorkflow}. Deterministic: time and waiting go through {@link Workflow}.
+ */
 public class RegistrationWorkflowImpl implements RegistrationWorkflow {
 
   private static final Logger log = Workflow.getLogger(RegistrationWorkflowImpl.class);
@@ -55,7 +56,8 @@ public class RegistrationWorkflowImpl implements RegistrationWorkflow {
     }
 
     Duration untilExpiry =
-        Duration.ofMillis(Math.max(0, request.expiresAtEpochMillis() - Workflow.currentTimeMillis()));
+        Duration.ofMillis(
+            Math.max(0, request.expiresAtEpochMillis() - Workflow.currentTimeMillis()));
     boolean settled =
         Workflow.await(untilExpiry, () -> registration != null || supersededBy != null);
     if (settled) {
@@ -95,6 +97,7 @@ public class RegistrationWorkflowImpl implements RegistrationWorkflow {
   }
 
   private RegistrationOutcome outcome() {
-    return new RegistrationOutcome(state, registration == null ? null : registration.agentTokenId());
+    return new RegistrationOutcome(
+        state, registration == null ? null : registration.agentTokenId());
   }
 }

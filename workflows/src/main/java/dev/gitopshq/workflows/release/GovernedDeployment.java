@@ -20,15 +20,17 @@ import java.util.TreeMap;
 
 /**
  * The steps every deployment takes, for {@link ReleaseWorkflowImpl} and {@link
- * RollbackWorkflowImpl}: source, freeze, decision, approval or break-glass, then the commits.
- * Every state change goes through {@link #move}, which numbers the timeline events so a retried
- * activity never writes one twice.
+ * RollbackWorkflowImpl}: source, freeze, decision, approval or break-glass, then the commits. Every
+ * state change goes through {@link #move}, which numbers the timeline events so a retried activity
+ * never writes one twice.
  */
 abstract class GovernedDeployment {
   static final Duration POLICY_ATTEMPT = Duration.ofSeconds(15);
   static final Duration POLICY_MAX_BACKOFF = Duration.ofSeconds(30);
+
   /** How long a release may wait for its revision's generation to finish. */
   static final Duration SOURCE_WAIT = Duration.ofMinutes(30);
+
   /** How long a break-glass review stays in the inbox at least. */
   static final Duration REVIEW_TIMEOUT = Duration.ofDays(7);
 
@@ -57,27 +59,43 @@ abstract class GovernedDeployment {
       try {
         sourceStub().resolveSource(r.orgId(), r.releaseId());
       } catch (ActivityFailure e) {
-        return finish(r, DeploymentStatus.failed, "system",
-            "the release has no delivery to deploy: " + StoreActivities.reason(e), Map.of());
+        return finish(
+            r,
+            DeploymentStatus.failed,
+            "system",
+            "the release has no delivery to deploy: " + StoreActivities.reason(e),
+            Map.of());
       }
     }
     if (cancelledBy != null) {
-      return finish(r, DeploymentStatus.cancelled, cancelledBy, "cancelled before the decision", Map.of());
+      return finish(
+          r, DeploymentStatus.cancelled, cancelledBy, "cancelled before the decision", Map.of());
     }
 
     FreezeCheck freeze;
     try {
       freeze = policyStub(r).checkFreeze(r);
     } catch (ActivityFailure e) {
-      return finish(r, DeploymentStatus.failed, "policy",
-          "no freeze decision within " + r.approvalSeconds() + " s; nothing was deployed", Map.of());
+      return finish(
+          r,
+          DeploymentStatus.failed,
+          "policy",
+          "no freeze decision within " + r.approvalSeconds() + " s; nothing was deployed",
+          Map.of());
     }
     if (freeze.blocked()) {
-      return finish(r, DeploymentStatus.frozen, "policy " + freeze.policy() + " v" + freeze.policyVersion(),
-          String.join("; ", freeze.reasons()), Map.of());
+      return finish(
+          r,
+          DeploymentStatus.frozen,
+          "policy " + freeze.policy() + " v" + freeze.policyVersion(),
+          String.join("; ", freeze.reasons()),
+          Map.of());
     }
     if (freeze.frozen()) {
-      move(r, status, "policy " + freeze.policy() + " v" + freeze.policyVersion(),
+      move(
+          r,
+          status,
+          "policy " + freeze.policy() + " v" + freeze.policyVersion(),
           "frozen, passing under break-glass: " + String.join("; ", freeze.reasons()));
     }
 
@@ -85,28 +103,52 @@ abstract class GovernedDeployment {
     try {
       decision = policyStub(r).decide(r);
     } catch (ActivityFailure e) {
-      return finish(r, DeploymentStatus.failed, "policy",
-          "no policy decision within " + r.approvalSeconds() + " s; nothing was deployed", Map.of());
+      return finish(
+          r,
+          DeploymentStatus.failed,
+          "policy",
+          "no policy decision within " + r.approvalSeconds() + " s; nothing was deployed",
+          Map.of());
     }
-    move(r, status, "policy " + decision.policy() + " v" + decision.policyVersion(),
+    move(
+        r,
+        status,
+        "policy " + decision.policy() + " v" + decision.policyVersion(),
         "decision " + decision.outcome() + ": " + String.join("; ", decision.reasons()));
 
     switch (decision.outcome()) {
       case Decision.DENY -> {
-        return finish(r, DeploymentStatus.rejected, "policy", String.join("; ", decision.reasons()), Map.of());
+        return finish(
+            r,
+            DeploymentStatus.rejected,
+            "policy",
+            String.join("; ", decision.reasons()),
+            Map.of());
       }
       case Decision.BREAK_GLASS -> {
-        notifyAsync(r, "break_glass.used",
-            r.requester().name() + " used break-glass for " + r.summary() + ": " + r.breakGlassJustification());
+        notifyAsync(
+            r,
+            "break_glass.used",
+            r.requester().name()
+                + " used break-glass for "
+                + r.summary()
+                + ": "
+                + r.breakGlassJustification());
         startReview(r, decision);
       }
       case Decision.AUTO_APPROVE -> {
         // Deploys at once.
       }
       case Decision.REQUIRE_APPROVAL -> {
-        move(r, DeploymentStatus.pending_approval, "policy",
+        move(
+            r,
+            DeploymentStatus.pending_approval,
+            "policy",
             "waiting for " + decision.requiredApprovers() + " approval(s)");
-        notifyAsync(r, "approval.requested", r.summary() + " needs " + decision.requiredApprovers() + " approval(s)");
+        notifyAsync(
+            r,
+            "approval.requested",
+            r.summary() + " needs " + decision.requiredApprovers() + " approval(s)");
         ApprovalResult approval = awaitApproval(r, decision);
         switch (approval.outcome()) {
           case ApprovalResult.APPROVED -> {
@@ -114,27 +156,47 @@ abstract class GovernedDeployment {
           }
           case ApprovalResult.REJECTED -> {
             var last = approval.votes().getLast().vote();
-            return finish(r, DeploymentStatus.rejected, last.name(),
-                "rejected" + (last.comment() == null || last.comment().isBlank() ? "" : ": " + last.comment()),
+            return finish(
+                r,
+                DeploymentStatus.rejected,
+                last.name(),
+                "rejected"
+                    + (last.comment() == null || last.comment().isBlank()
+                        ? ""
+                        : ": " + last.comment()),
                 Map.of());
           }
           case ApprovalResult.CANCELLED -> {
-            return finish(r, DeploymentStatus.cancelled, cancelledBy, "cancelled while waiting for approval", Map.of());
+            return finish(
+                r,
+                DeploymentStatus.cancelled,
+                cancelledBy,
+                "cancelled while waiting for approval",
+                Map.of());
           }
           default -> {
-            return finish(r, DeploymentStatus.expired, "system",
-                "no decision by approvers within " + r.approvalSeconds() + " s", Map.of());
+            return finish(
+                r,
+                DeploymentStatus.expired,
+                "system",
+                "no decision by approvers within " + r.approvalSeconds() + " s",
+                Map.of());
           }
         }
       }
       default -> {
-        return finish(r, DeploymentStatus.rejected, "policy",
-            "the policy returned an unknown outcome '" + decision.outcome() + "'", Map.of());
+        return finish(
+            r,
+            DeploymentStatus.rejected,
+            "policy",
+            "the policy returned an unknown outcome '" + decision.outcome() + "'",
+            Map.of());
       }
     }
 
     if (cancelledBy != null) {
-      return finish(r, DeploymentStatus.cancelled, cancelledBy, "cancelled before deploying", Map.of());
+      return finish(
+          r, DeploymentStatus.cancelled, cancelledBy, "cancelled before deploying", Map.of());
     }
     move(r, DeploymentStatus.deploying, "system", "writing " + String.join(", ", r.environments()));
     Map<String, String> commits;
@@ -145,7 +207,10 @@ abstract class GovernedDeployment {
       return finish(r, DeploymentStatus.failed, "system", StoreActivities.reason(e), Map.of());
     }
     StringBuilder detail = new StringBuilder("deployed");
-    new TreeMap<>(commits).forEach((env, c) -> detail.append(' ').append(env).append('@').append(c, 0, Math.min(12, c.length())));
+    new TreeMap<>(commits)
+        .forEach(
+            (env, c) ->
+                detail.append(' ').append(env).append('@').append(c, 0, Math.min(12, c.length())));
     return finish(r, DeploymentStatus.deployed, "system", detail.toString(), commits);
   }
 
@@ -183,9 +248,17 @@ abstract class GovernedDeployment {
   private ApprovalResult awaitApproval(DeploymentRequest r, Decision d) {
     return Approvals.await(
         new ApprovalRequest(
-            r.orgId(), r.deploymentId(), r.approvalKind(), r.deploymentId(), null,
-            r.requester().id(), d.requiredApprovers(), d.approverRoles(), d.approverTeams(),
-            r.approvalSeconds(), r.summary()),
+            r.orgId(),
+            r.deploymentId(),
+            r.approvalKind(),
+            r.deploymentId(),
+            null,
+            r.requester().id(),
+            d.requiredApprovers(),
+            d.approverRoles(),
+            d.approverTeams(),
+            r.approvalSeconds(),
+            r.summary()),
         () -> cancelledBy);
   }
 
@@ -193,24 +266,38 @@ abstract class GovernedDeployment {
   private void startReview(DeploymentRequest r, Decision d) {
     Approvals.startReview(
         new ApprovalRequest(
-            r.orgId(), r.deploymentId() + "-review", "break_glass_review", r.deploymentId(), null,
-            r.requester().id(), 1, d.approverRoles(), d.approverTeams(),
+            r.orgId(),
+            r.deploymentId() + "-review",
+            "break_glass_review",
+            r.deploymentId(),
+            null,
+            r.requester().id(),
+            1,
+            d.approverRoles(),
+            d.approverTeams(),
             Math.max(r.approvalSeconds(), REVIEW_TIMEOUT.toSeconds()),
             "break-glass review: " + r.summary() + " — " + r.breakGlassJustification()));
   }
 
   private void notifyAsync(DeploymentRequest r, String event, String summary) {
-    Notification n = new Notification(r.orgId(), r.deploymentId() + ":" + event, event, r.deploymentId(), null, summary);
+    Notification n =
+        new Notification(
+            r.orgId(), r.deploymentId() + ":" + event, event, r.deploymentId(), null, summary);
     deliveries.add(Async.procedure(notifier::notify, n));
   }
 
   private void move(DeploymentRequest r, DeploymentStatus next, String actor, String detail) {
     status = next;
-    store.transition(r.orgId(), r.deploymentId(), ++seq, next, actor == null ? "system" : actor, detail);
+    store.transition(
+        r.orgId(), r.deploymentId(), ++seq, next, actor == null ? "system" : actor, detail);
   }
 
   private DeploymentResult finish(
-      DeploymentRequest r, DeploymentStatus end, String actor, String detail, Map<String, String> commits) {
+      DeploymentRequest r,
+      DeploymentStatus end,
+      String actor,
+      String detail,
+      Map<String, String> commits) {
     move(r, end, actor, detail);
     for (Promise<Void> p : deliveries) {
       try {

@@ -17,12 +17,17 @@ public interface ReleaseActivities {
    * idempotency key.
    */
   void transition(
-      String orgId, String deploymentId, int seq, DeploymentStatus status, String actor, String detail);
+      String orgId,
+      String deploymentId,
+      int seq,
+      DeploymentStatus status,
+      String actor,
+      String detail);
 
   /**
-   * The commit on main the release delivers. For a release whose revision is still being
-   * generated this throws (and is retried) until the generation has committed or found nothing to
-   * change; a failed generation fails it for good.
+   * The commit on main the release delivers. For a release whose revision is still being generated
+   * this throws (and is retried) until the generation has committed or found nothing to change; a
+   * failed generation fails it for good.
    */
   String resolveSource(String orgId, String releaseId);
 

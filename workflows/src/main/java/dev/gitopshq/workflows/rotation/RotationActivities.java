@@ -10,10 +10,11 @@ public interface RotationActivities {
   String streamHolder(String orgId, String clusterId);
 
   /**
-   * Activates the new token and limits every older token of the cluster to the grace period
-   * (their expiry is set, so they stop working on time even if this workflow is late).
+   * Activates the new token and limits every older token of the cluster to the grace period (their
+   * expiry is set, so they stop working on time even if this workflow is late).
    */
-  void activate(String orgId, String clusterId, String rotationId, String newTokenId, long graceSeconds);
+  void activate(
+      String orgId, String clusterId, String rotationId, String newTokenId, long graceSeconds);
 
   /** Revokes every agent token of the cluster but the new one; returns the revoked ids. */
   List<String> revokeOlder(String orgId, String clusterId, String rotationId, String newTokenId);

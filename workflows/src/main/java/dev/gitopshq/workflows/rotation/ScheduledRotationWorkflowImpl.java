@@ -11,9 +11,16 @@ public class ScheduledRotationWorkflowImpl implements ScheduledRotationWorkflow 
     TokenRotationWorkflow child =
         Workflow.newChildWorkflowStub(
             TokenRotationWorkflow.class,
-            ChildWorkflowOptions.newBuilder().setWorkflowId(RotationRequest.workflowId(rotationId)).build());
+            ChildWorkflowOptions.newBuilder()
+                .setWorkflowId(RotationRequest.workflowId(rotationId))
+                .build());
     return child.rotate(
         new RotationRequest(
-            r.orgId(), r.clusterId(), rotationId, "schedule", r.ackTimeoutSeconds(), r.graceSeconds()));
+            r.orgId(),
+            r.clusterId(),
+            rotationId,
+            "schedule",
+            r.ackTimeoutSeconds(),
+            r.graceSeconds()));
   }
 }

@@ -1,7 +1,6 @@
 package dev.gitopshq.workflows.rotation;
 
 import dev.gitopshq.workflows.StoreActivities;
-
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
@@ -37,17 +36,27 @@ public class TokenRotationWorkflowImpl implements TokenRotationWorkflow {
       phase = "delivering";
       newTokenId = delivery.issueAndSend(r.orgId(), r.clusterId(), r.rotationId());
     } catch (ActivityFailure e) {
-      return fail(r, null, RotationOutcome.AGENT_NOT_CONNECTED, "the new token could not be delivered to the agent");
+      return fail(
+          r,
+          null,
+          RotationOutcome.AGENT_NOT_CONNECTED,
+          "the new token could not be delivered to the agent");
     }
 
     phase = "awaiting-ack";
     Workflow.await(Duration.ofSeconds(r.ackTimeoutSeconds()), () -> ack != null);
     if (ack == null) {
-      return fail(r, newTokenId, RotationOutcome.NOT_ACKNOWLEDGED,
+      return fail(
+          r,
+          newTokenId,
+          RotationOutcome.NOT_ACKNOWLEDGED,
           "the agent did not acknowledge within " + r.ackTimeoutSeconds() + " s");
     }
     if (!ack.persisted()) {
-      return fail(r, newTokenId, RotationOutcome.REFUSED,
+      return fail(
+          r,
+          newTokenId,
+          RotationOutcome.REFUSED,
           "the agent could not persist the new token: " + ack.error());
     }
 

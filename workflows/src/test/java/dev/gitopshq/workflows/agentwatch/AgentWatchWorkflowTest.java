@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gitopshq.workflows.TaskQueues;
 import dev.gitopshq.workflows.command.Notification;
-import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
@@ -26,7 +25,8 @@ class AgentWatchWorkflowTest {
     TestWorkflowEnvironment env;
 
     @Override
-    public boolean stillDisconnected(String orgId, String clusterId, long connectedAtMillis, long timeoutSeconds) {
+    public boolean stillDisconnected(
+        String orgId, String clusterId, long connectedAtMillis, long timeoutSeconds) {
       checkedAfterMillis = env.currentTimeMillis() - startedAt;
       return away;
     }
@@ -57,8 +57,12 @@ class AgentWatchWorkflowTest {
     AgentWatchRequest r = new AgentWatchRequest("org", "c1", "prod-eu", 1000, 90);
     store.startedAt = env.currentTimeMillis();
     return env.getWorkflowClient()
-        .newWorkflowStub(AgentWatchWorkflow.class,
-            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.HUB).setWorkflowId(r.workflowId()).build())
+        .newWorkflowStub(
+            AgentWatchWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setTaskQueue(TaskQueues.HUB)
+                .setWorkflowId(r.workflowId())
+                .build())
         .watch(r);
   }
 
@@ -66,10 +70,13 @@ class AgentWatchWorkflowTest {
   void notifiesWhenTheAgentStaysAwayPastTheTimeout() {
     assertThat(run()).isTrue();
     assertThat(store.checkedAfterMillis).isGreaterThanOrEqualTo(90_000);
-    assertThat(store.sent).singleElement().satisfies(n -> {
-      assertThat(n.event()).isEqualTo("agent.disconnected");
-      assertThat(n.summary()).contains("prod-eu").contains("90 s");
-    });
+    assertThat(store.sent)
+        .singleElement()
+        .satisfies(
+            n -> {
+              assertThat(n.event()).isEqualTo("agent.disconnected");
+              assertThat(n.summary()).contains("prod-eu").contains("90 s");
+            });
   }
 
   @Test

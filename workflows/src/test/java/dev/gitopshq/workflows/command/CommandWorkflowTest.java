@@ -31,8 +31,10 @@ import org.junit.jupiter.api.Test;
 class CommandWorkflowTest {
   static final String ORG = "00000000-0000-0000-0000-000000000001";
   static final String CLUSTER = "00000000-0000-0000-0000-0000000000c1";
-  static final Requester ALICE = new Requester("alice", "member", "alice@example.com", "member", List.of());
-  static final CommandTimeouts TIMEOUTS = new CommandTimeouts(Duration.ofHours(24).toSeconds(), 300, 60);
+  static final Requester ALICE =
+      new Requester("alice", "member", "alice@example.com", "member", List.of());
+  static final CommandTimeouts TIMEOUTS =
+      new CommandTimeouts(Duration.ofHours(24).toSeconds(), 300, 60);
 
   TestWorkflowEnvironment env;
   WorkflowClient client;
@@ -51,7 +53,13 @@ class CommandWorkflowTest {
     final AtomicInteger decideCalls = new AtomicInteger();
 
     @Override
-    public void transition(String orgId, String commandId, int seq, CommandStatus status, String actor, String detail) {
+    public void transition(
+        String orgId,
+        String commandId,
+        int seq,
+        CommandStatus status,
+        String actor,
+        String detail) {
       if (seqs.putIfAbsent(seq, status) == null) {
         timeline.add(status + " by " + actor + ": " + detail);
       }
@@ -108,7 +116,8 @@ class CommandWorkflowTest {
 
   static final class FakeAgent implements AgentDispatchActivities {
     final AtomicInteger executions = new AtomicInteger();
-    volatile ExecutionResult result = new ExecutionResult(true, "deployment.apps/web scaled to 3", "");
+    volatile ExecutionResult result =
+        new ExecutionResult(true, "deployment.apps/web scaled to 3", "");
 
     @Override
     public ExecutionResult execute(CommandSpec spec, long deadlineEpochMillis) {
@@ -121,7 +130,8 @@ class CommandWorkflowTest {
   void setUp() {
     env = TestWorkflowEnvironment.newInstance();
     Worker worker = env.newWorker(TaskQueues.HUB);
-    worker.registerWorkflowImplementationTypes(CommandWorkflowImpl.class, ApprovalWorkflowImpl.class);
+    worker.registerWorkflowImplementationTypes(
+        CommandWorkflowImpl.class, ApprovalWorkflowImpl.class);
     store = new FakeStore();
     inbox = new FakeInbox();
     agent = new FakeAgent();
@@ -136,13 +146,28 @@ class CommandWorkflowTest {
   }
 
   static Decision decision(String outcome, int approvers, String... reasons) {
-    return new Decision("approval", 3, outcome, approvers, List.of("admin", "owner"), List.of("sre"), List.of(reasons));
+    return new Decision(
+        "approval",
+        3,
+        outcome,
+        approvers,
+        List.of("admin", "owner"),
+        List.of("sre"),
+        List.of(reasons));
   }
 
   static CommandSpec spec(String id, String breakGlass) {
     return new CommandSpec(
-        ORG, id, CLUSTER, "prod-eu", "scale", new CommandTarget("demo", "Deployment", "web"),
-        Map.of("replicas", "3"), "traffic spike", ALICE, breakGlass);
+        ORG,
+        id,
+        CLUSTER,
+        "prod-eu",
+        "scale",
+        new CommandTarget("demo", "Deployment", "web"),
+        Map.of("replicas", "3"),
+        "traffic spike",
+        ALICE,
+        breakGlass);
   }
 
   CommandWorkflow start(String id, String breakGlass) {
@@ -181,12 +206,15 @@ class CommandWorkflowTest {
     assertThat(store.timeline)
         .extracting(s -> s.substring(0, s.indexOf(' ')))
         .containsExactly("pending", "pending", "executing", "completed");
-    assertThat(store.timeline.get(1)).contains("policy approval v3").contains("auto-approved on dev");
+    assertThat(store.timeline.get(1))
+        .contains("policy approval v3")
+        .contains("auto-approved on dev");
   }
 
   @Test
   void twoDistinctEligibleApprovalsRunTheCommand() throws Exception {
-    store.decision = decision(Decision.REQUIRE_APPROVAL, 2, "scale requires 2 approvals on prod-eu");
+    store.decision =
+        decision(Decision.REQUIRE_APPROVAL, 2, "scale requires 2 approvals on prod-eu");
     start("c-two", null);
     ApprovalWorkflow approval = approval("c-two");
 
@@ -201,7 +229,9 @@ class CommandWorkflowTest {
     assertThat(r.status()).isEqualTo(CommandStatus.completed);
     assertThat(r.approval().outcome()).isEqualTo(ApprovalResult.APPROVED);
     Histories.save(client, ApprovalRequest.workflowId("c-two"), "approval-two-approvers");
-    assertThat(r.approval().votes()).extracting(v -> v.vote().memberId()).containsExactly("bob", "carol");
+    assertThat(r.approval().votes())
+        .extracting(v -> v.vote().memberId())
+        .containsExactly("bob", "carol");
     assertThat(agent.executions).hasValue(1);
     assertThat(store.events()).containsExactly("approval.requested");
   }
@@ -216,10 +246,13 @@ class CommandWorkflowTest {
     env.sleep(Duration.ofMinutes(1));
     assertThat(client.newWorkflowStub(CommandWorkflow.class, "c-self").status())
         .isEqualTo(CommandStatus.pending_approval);
-    assertThat(inbox.votes).singleElement().satisfies(v -> {
-      assertThat(v.counted()).isFalse();
-      assertThat(v.why()).contains("requester");
-    });
+    assertThat(inbox.votes)
+        .singleElement()
+        .satisfies(
+            v -> {
+              assertThat(v.counted()).isFalse();
+              assertThat(v.why()).contains("requester");
+            });
     assertThat(agent.executions).hasValue(0);
 
     approval.vote(vote("bob", "admin", true, ""));
@@ -241,7 +274,8 @@ class CommandWorkflowTest {
     assertThat(inbox.votes).extracting(RecordedVote::counted).containsExactly(true, false, false);
 
     // A member of a named team is eligible whatever their role.
-    approval.vote(new ApprovalVote("erin", "erin@example.com", "member", List.of("sre"), true, "on call"));
+    approval.vote(
+        new ApprovalVote("erin", "erin@example.com", "member", List.of("sre"), true, "on call"));
     CommandResult r = result("c-dup");
     assertThat(r.status()).isEqualTo(CommandStatus.completed);
     assertThat(agent.executions).hasValue(1);
@@ -310,8 +344,11 @@ class CommandWorkflowTest {
 
     // The review is its own workflow: it outlives the command and ends when acknowledged.
     assertThat(
-            client.newUntypedWorkflowStub(ApprovalRequest.workflowId(CommandWorkflow.reviewId("c-bg")))
-                .getResult(ApprovalResult.class).outcome())
+            client
+                .newUntypedWorkflowStub(
+                    ApprovalRequest.workflowId(CommandWorkflow.reviewId("c-bg")))
+                .getResult(ApprovalResult.class)
+                .outcome())
         .isEqualTo(ApprovalResult.APPROVED);
   }
 
@@ -349,7 +386,8 @@ class CommandWorkflowTest {
 
     env.sleep(Duration.ofSeconds(20));
     assertThat(agent.executions).hasValue(0);
-    assertThat(client.newWorkflowStub(CommandWorkflow.class, "c-opa").status()).isEqualTo(CommandStatus.pending);
+    assertThat(client.newWorkflowStub(CommandWorkflow.class, "c-opa").status())
+        .isEqualTo(CommandStatus.pending);
 
     CommandResult r = result("c-opa");
     Histories.save(client, "c-opa", "command-opa-down-then-up");

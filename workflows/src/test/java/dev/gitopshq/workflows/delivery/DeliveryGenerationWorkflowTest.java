@@ -20,7 +20,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The generation workflow's branches with a fake far side: parallel batches, failure, supersession. */
+/**
+ * The generation workflow's branches with a fake far side: parallel batches, failure, supersession.
+ */
 class DeliveryGenerationWorkflowTest {
   static final String ORG = "00000000-0000-0000-0000-000000000001";
   static final String PROJECT = "00000000-0000-0000-0000-0000000000a1";
@@ -78,7 +80,8 @@ class DeliveryGenerationWorkflowTest {
     @Override
     public GenerationResult commit(String orgId, String generationId) {
       commits.add(generationId);
-      return new GenerationResult(generationId, GenerationResult.COMMITTED, "c0ffee", 30, 42, "42 files changed");
+      return new GenerationResult(
+          generationId, GenerationResult.COMMITTED, "c0ffee", 30, 42, "42 files changed");
     }
 
     @Override

@@ -112,7 +112,8 @@ class RegistrationWorkflowTest {
     wf.agentRegistered(new AgentRegistered("agent-token-1", "0.1.0", List.of("observe")));
 
     RegistrationOutcome outcome = result("t-register");
-    Histories.save(client, RegistrationWorkflow.workflowId("t-register"), "registration-registered");
+    Histories.save(
+        client, RegistrationWorkflow.workflowId("t-register"), "registration-registered");
     assertThat(outcome.state()).isEqualTo(RegistrationState.REGISTERED);
     assertThat(outcome.agentTokenId()).isEqualTo("agent-token-1");
     assertThat(store.expireCalls).as("a used token is never expired").hasValue(0);

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
 class DeploymentWorkflowTest {
   static final String ORG = "00000000-0000-0000-0000-000000000001";
   static final String PROJECT = "00000000-0000-0000-0000-0000000000a1";
-  static final Requester ALICE = new Requester("alice", "member", "alice@example.com", "member", List.of());
+  static final Requester ALICE =
+      new Requester("alice", "member", "alice@example.com", "member", List.of());
   static final long APPROVAL_SECONDS = Duration.ofHours(24).toSeconds();
 
   TestWorkflowEnvironment env;
@@ -55,7 +56,13 @@ class DeploymentWorkflowTest {
     volatile Decision decision;
 
     @Override
-    public void transition(String orgId, String deploymentId, int seq, DeploymentStatus status, String actor, String detail) {
+    public void transition(
+        String orgId,
+        String deploymentId,
+        int seq,
+        DeploymentStatus status,
+        String actor,
+        String detail) {
       if (seqs.putIfAbsent(seq, status) == null) {
         timeline.add(status + " by " + actor + ": " + detail);
       }
@@ -145,19 +152,32 @@ class DeploymentWorkflowTest {
   }
 
   static Decision decision(String outcome, int approvers, String... reasons) {
-    return new Decision("release", 2, outcome, approvers, List.of("admin", "owner"), List.of(), List.of(reasons));
+    return new Decision(
+        "release", 2, outcome, approvers, List.of("admin", "owner"), List.of(), List.of(reasons));
   }
 
   static DeploymentRequest request(String id, String action, boolean breakGlass) {
     return new DeploymentRequest(
-        ORG, PROJECT, "rel-" + id, id, action, List.of("production"), ALICE, breakGlass,
+        ORG,
+        PROJECT,
+        "rel-" + id,
+        id,
+        action,
+        List.of("production"),
+        ALICE,
+        breakGlass,
         breakGlass ? "checkout is down for every customer, hotfix needed" : "",
-        APPROVAL_SECONDS, "release #4 of shop to production");
+        APPROVAL_SECONDS,
+        "release #4 of shop to production");
   }
 
   DeploymentRequest start(String id, String action, boolean breakGlass) {
     DeploymentRequest r = request(id, action, breakGlass);
-    WorkflowOptions o = WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.HUB).setWorkflowId(r.workflowId()).build();
+    WorkflowOptions o =
+        WorkflowOptions.newBuilder()
+            .setTaskQueue(TaskQueues.HUB)
+            .setWorkflowId(r.workflowId())
+            .build();
     if (DeploymentRequest.ROLLBACK.equals(action)) {
       WorkflowClient.start(client.newWorkflowStub(RollbackWorkflow.class, o)::run, r);
     } else {
@@ -190,12 +210,19 @@ class DeploymentWorkflowTest {
     assertThat(r.commits()).containsEntry("production", "0123456789abcdef0123");
     assertThat(store.sourceCalls).hasValue(3);
     assertThat(store.applies).hasValue(1);
-    assertThat(store.timeline.getLast()).startsWith("deployed by system: deployed production@0123456789ab");
+    assertThat(store.timeline.getLast())
+        .startsWith("deployed by system: deployed production@0123456789ab");
   }
 
   @Test
   void aFrozenEnvironmentBlocksTheDeployBeforeAnyDecision() {
-    store.freeze = new FreezeCheck("freeze", 3, true, true, List.of("production is frozen until 2026-12-27T00:00:00Z: year-end freeze"));
+    store.freeze =
+        new FreezeCheck(
+            "freeze",
+            3,
+            true,
+            true,
+            List.of("production is frozen until 2026-12-27T00:00:00Z: year-end freeze"));
     DeploymentResult r = result(start("d-frozen", DeploymentRequest.PROMOTE, false));
     Histories.save(client, "deployment-d-frozen", "release-frozen");
 
@@ -208,7 +235,8 @@ class DeploymentWorkflowTest {
 
   @Test
   void breakGlassPassesAFreezeDeploysAtOnceAndLeavesAReview() throws Exception {
-    store.freeze = new FreezeCheck("freeze", 3, true, false, List.of("production is frozen: year-end freeze"));
+    store.freeze =
+        new FreezeCheck("freeze", 3, true, false, List.of("production is frozen: year-end freeze"));
     store.decision = decision(Decision.BREAK_GLASS, 0, "break-glass by an admin");
     DeploymentRequest req = start("d-bg", DeploymentRequest.DEPLOY, true);
     DeploymentResult r = result(req);
@@ -265,7 +293,8 @@ class DeploymentWorkflowTest {
 
   @Test
   void aRollbackIsGovernedTheSameWayAndNeedsNoGeneration() throws Exception {
-    store.decision = decision(Decision.REQUIRE_APPROVAL, 1, "rollbacks in production need one approval");
+    store.decision =
+        decision(Decision.REQUIRE_APPROVAL, 1, "rollbacks in production need one approval");
     DeploymentRequest req = start("d-rb", DeploymentRequest.ROLLBACK, false);
     assertThat(req.workflowId()).isEqualTo("rollback-rel-d-rb");
     approval("d-rb").vote(vote("bob", "admin", true, ""));
@@ -305,7 +334,8 @@ class DeploymentWorkflowTest {
 
   @Test
   void aDeniedReleaseNamesThePolicysReason() {
-    store.decision = decision(Decision.DENY, 0, "requester pat has role viewer, and viewers cannot release");
+    store.decision =
+        decision(Decision.DENY, 0, "requester pat has role viewer, and viewers cannot release");
     DeploymentResult r = result(start("d-deny", DeploymentRequest.DEPLOY, false));
 
     assertThat(r.status()).isEqualTo(DeploymentStatus.rejected);

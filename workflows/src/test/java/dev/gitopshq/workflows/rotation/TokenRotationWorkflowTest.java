@@ -40,18 +40,21 @@ class TokenRotationWorkflowTest {
     }
 
     @Override
-    public void activate(String orgId, String clusterId, String rotationId, String newTokenId, long graceSeconds) {
+    public void activate(
+        String orgId, String clusterId, String rotationId, String newTokenId, long graceSeconds) {
       events.add("activated@" + env.currentTimeMillis() / 1000);
     }
 
     @Override
-    public List<String> revokeOlder(String orgId, String clusterId, String rotationId, String newTokenId) {
+    public List<String> revokeOlder(
+        String orgId, String clusterId, String rotationId, String newTokenId) {
       events.add("revoked-old@" + env.currentTimeMillis() / 1000);
       return List.of("old");
     }
 
     @Override
-    public void abandon(String orgId, String clusterId, String rotationId, String newTokenId, String reason) {
+    public void abandon(
+        String orgId, String clusterId, String rotationId, String newTokenId, String reason) {
       events.add("abandoned " + newTokenId + ": " + reason);
     }
   }
@@ -84,12 +87,15 @@ class TokenRotationWorkflowTest {
                 .setTaskQueue(TaskQueues.HUB)
                 .setWorkflowId(RotationRequest.workflowId(id))
                 .build());
-    WorkflowClient.start(wf::rotate, new RotationRequest("org", "c1", id, "admin@example.com", 120, 900));
+    WorkflowClient.start(
+        wf::rotate, new RotationRequest("org", "c1", id, "admin@example.com", 120, 900));
     return wf;
   }
 
   RotationOutcome result(String id) {
-    return client.newUntypedWorkflowStub(RotationRequest.workflowId(id)).getResult(RotationOutcome.class);
+    return client
+        .newUntypedWorkflowStub(RotationRequest.workflowId(id))
+        .getResult(RotationOutcome.class);
   }
 
   void awaitPhase(TokenRotationWorkflow wf, String phase) {
@@ -119,7 +125,9 @@ class TokenRotationWorkflowTest {
     start("rot-2");
     RotationOutcome outcome = result("rot-2");
     assertThat(outcome.state()).isEqualTo(RotationOutcome.NOT_ACKNOWLEDGED);
-    assertThat(store.events).containsExactly("issued", "abandoned new-token-id: the agent did not acknowledge within 120 s");
+    assertThat(store.events)
+        .containsExactly(
+            "issued", "abandoned new-token-id: the agent did not acknowledge within 120 s");
     Histories.save(client, RotationRequest.workflowId("rot-2"), "token-rotation-not-acknowledged");
   }
 
@@ -127,7 +135,8 @@ class TokenRotationWorkflowTest {
   void anAgentThatCannotPersistTheTokenKeepsTheOldOne() {
     TokenRotationWorkflow wf = start("rot-3");
     awaitPhase(wf, "awaiting-ack");
-    wf.acknowledged(new TokenAck("rot-3", false, "secrets \"gitopshq-agent-identity\" is forbidden"));
+    wf.acknowledged(
+        new TokenAck("rot-3", false, "secrets \"gitopshq-agent-identity\" is forbidden"));
     RotationOutcome outcome = result("rot-3");
     assertThat(outcome.state()).isEqualTo(RotationOutcome.REFUSED);
     assertThat(store.events.getLast()).contains("forbidden");
@@ -139,7 +148,10 @@ class TokenRotationWorkflowTest {
     ScheduledRotationWorkflow wf =
         client.newWorkflowStub(
             ScheduledRotationWorkflow.class,
-            WorkflowOptions.newBuilder().setTaskQueue(TaskQueues.HUB).setWorkflowId(scheduled).build());
+            WorkflowOptions.newBuilder()
+                .setTaskQueue(TaskQueues.HUB)
+                .setWorkflowId(scheduled)
+                .build());
     WorkflowClient.start(wf::run, new ScheduledRotation("org", "c1", 120, 900));
     // The gateway knows the rotation id from the agent's answer; here it comes from the child's id.
     String childId = null;
@@ -148,7 +160,8 @@ class TokenRotationWorkflowTest {
       childId = store.events.isEmpty() ? null : findChild(scheduled);
     }
     assertThat(childId).startsWith("token-rotation-");
-    client.newWorkflowStub(TokenRotationWorkflow.class, childId)
+    client
+        .newWorkflowStub(TokenRotationWorkflow.class, childId)
         .acknowledged(new TokenAck(childId.substring("token-rotation-".length()), true, ""));
     assertThat(client.newUntypedWorkflowStub(scheduled).getResult(RotationOutcome.class).state())
         .isEqualTo(RotationOutcome.ROTATED);
