@@ -363,7 +363,8 @@ await_testkube() {
 launch_idp() {
   log "starting the development OIDC provider"
   if [ ! -s "${IDP_PASSWORD_FILE}" ]; then
-    (umask 077; tr -dc 'a-z0-9' </dev/urandom | head -c 16 >"${IDP_PASSWORD_FILE}")
+    # Not `tr </dev/urandom | head`: under pipefail, tr's SIGPIPE would end the script.
+    (umask 077 && od -An -tx1 -N8 /dev/urandom | tr -d ' \n' >"${IDP_PASSWORD_FILE}")
   fi
   local password
   password=$(cat "${IDP_PASSWORD_FILE}")
