@@ -25,15 +25,77 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * users expect to read it in Git: block style, keys in the order they were written, quotes only
  * where YAML needs them.
  */
-final class Yaml {
+public final class Yaml {
+  /** Aliases one document may use: a few for real anchors, never a "billion laughs" bomb. */
+  static final int MAX_ALIASES = 50;
+
+  /** How deep collections may nest. */
+  static final int MAX_NESTING = 100;
+
+  /** The most code points one text may hold (8 MiB of ASCII). */
+  static final int MAX_CODE_POINTS = 8 * 1024 * 1024;
+
   /**
    * Floats as BigDecimal (so {@code 1.10} stays {@code 1.10}); a duplicate key is an error, as in
-   * {@code kubectl apply}.
+   * {@code kubectl apply}. Bounded before anything is expanded: SnakeYAML refuses more than {@link
+   * #MAX_ALIASES} aliases to collections, nesting deeper than {@link #MAX_NESTING} and texts over
+   * {@link #MAX_CODE_POINTS} code points.
    */
   private static final ObjectReader READER =
-      new ObjectMapper(new YAMLFactory().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION))
+      new ObjectMapper(boundedFactory().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION))
           .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
           .readerFor(Object.class);
+
+  /** A YAML factory with the limits above, for every YAML the hub reads from users. */
+  static YAMLFactory boundedFactory() {
+    return YAMLFactory.builder()
+        // As `new YAMLFactory()` does: an empty document is null, not "" (the builder differs).
+        .enable(com.fasterxml.jackson.dataformat.yaml.YAMLParser.Feature.EMPTY_STRING_AS_NULL)
+        .loaderOptions(loaderOptions())
+        .streamReadConstraints(
+            com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                .maxNestingDepth(MAX_NESTING)
+                .build())
+        .build();
+  }
+
+  /**
+   * What is wrong with the aliases of a YAML text, or null: more than {@code maxAliases} aliases
+   * ({@code *name}) is refused before anything expands them (a "billion laughs" document multiplies
+   * a few lines into gigabytes in every tool that resolves aliases, such as kustomize). Reads
+   * SnakeYAML's events only, bounded like every read ({@link #loaderOptions}).
+   */
+  public static String aliasProblem(String text, int maxAliases) {
+    int aliases = 0;
+    try {
+      for (org.yaml.snakeyaml.events.Event e :
+          new org.yaml.snakeyaml.Yaml(loaderOptions()).parse(new java.io.StringReader(text))) {
+        if (e instanceof org.yaml.snakeyaml.events.AliasEvent alias && ++aliases > maxAliases) {
+          return "uses YAML aliases (*"
+              + alias.getAnchor()
+              + " at line "
+              + (alias.getStartMark().getLine() + 1)
+              + ")"
+              + (maxAliases == 0
+                  ? ", which are not supported here: write the value out"
+                  : "; at most " + maxAliases + " are allowed");
+        }
+      }
+    } catch (RuntimeException e) {
+      // Not YAML at all: the caller's own parse says why.
+      return null;
+    }
+    return null;
+  }
+
+  private static LoaderOptions loaderOptions() {
+    LoaderOptions o = new LoaderOptions();
+    o.setMaxAliasesForCollections(MAX_ALIASES);
+    o.setNestingDepthLimit(MAX_NESTING);
+    o.setCodePointLimit(MAX_CODE_POINTS);
+    o.setAllowDuplicateKeys(false);
+    return o;
+  }
 
   private static final java.util.regex.Pattern YAML12_OCTAL =
       java.util.regex.Pattern.compile("[-+]?0o[0-7]+");
@@ -63,6 +125,12 @@ final class Yaml {
    * @throws JsonProcessingException with the parser's reason and position
    */
   static List<Object> readAll(String text) throws JsonProcessingException {
+    String aliases = aliasProblem(text, 0);
+    if (aliases != null) {
+      // Jackson reads an alias as its anchor's name, not its value: refuse it rather than
+      // render something else than the author wrote.
+      throw new com.fasterxml.jackson.core.JsonParseException((JsonParser) null, aliases);
+    }
     List<Object> docs = new ArrayList<>();
     try (MappingIterator<Object> it = READER.readValues(text)) {
       while (it.hasNextValue()) {

@@ -134,11 +134,12 @@ public class BootstrapOwner {
             presetToken != null ? "GITOPSHQ_BOOTSTRAP_TOKEN" : "generated"));
 
     if (presetToken == null) {
+      // The token goes to the 0600 file only: standard output ends up in log files and log
+      // collectors, which must never hold a token.
       Path file = writeTokenFile(token);
       console.println();
       console.println("GitOpsHQ bootstrap owner: " + owner.email());
-      console.println("API token (shown once, also saved to " + file + "):");
-      console.println("  " + token);
+      console.println("Its API token is in " + file + " (readable by this user only).");
       console.println();
     }
     log.info("created organization '{}' and bootstrap owner {}", org.slug(), owner.email());

@@ -88,6 +88,9 @@ final class DeliveryChecks {
    * The files of a bundle or base: safe paths, within the limits, YAML that parses, and what the
    * kind requires (every bundle document a Kubernetes object; a base its kustomization file).
    */
+  /** Aliases a Kustomize base file may use. */
+  static final int MAX_KUSTOMIZE_ALIASES = 50;
+
   static void files(Checks c, SourceKind kind, Map<String, String> files) {
     if (files == null || files.isEmpty()) {
       c.fail("files", "must hold at least one file");
@@ -110,8 +113,17 @@ final class DeliveryChecks {
         continue;
       }
       total += f.getKey().length() + f.getValue().getBytes(StandardCharsets.UTF_8).length;
+      // Kustomize expands aliases itself: a few are fine, a bomb is not. The hub reads bundles'
+      // manifests itself and cannot resolve aliases, so they have none.
       String yamlProblem =
-          kind == SourceKind.MANIFESTS ? manifestProblem(f.getValue()) : yamlProblem(f.getValue());
+          dev.gitopshq.activities.render.Yaml.aliasProblem(
+              f.getValue(), kind == SourceKind.MANIFESTS ? 0 : MAX_KUSTOMIZE_ALIASES);
+      if (yamlProblem == null) {
+        yamlProblem =
+            kind == SourceKind.MANIFESTS
+                ? manifestProblem(f.getValue())
+                : yamlProblem(f.getValue());
+      }
       if (yamlProblem != null) {
         c.fail(field, yamlProblem);
       }

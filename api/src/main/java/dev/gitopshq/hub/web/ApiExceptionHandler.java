@@ -31,8 +31,28 @@ public class ApiExceptionHandler {
   }
 
   /** Malformed JSON, a wrong type or an unknown field: 400 naming the field. */
+  /** A body read past its route's limit ({@link RequestSizeFilter}). */
+  @ExceptionHandler(RequestSizeFilter.BodyTooLargeException.class)
+  ResponseEntity<ApiError> tooLarge(RequestSizeFilter.BodyTooLargeException e) {
+    return ResponseEntity.status(413).body(RequestSizeFilter.tooLarge(e.limit()));
+  }
+
   @ExceptionHandler(HttpMessageNotReadableException.class)
   ResponseEntity<ApiError> unreadable(HttpMessageNotReadableException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof RequestSizeFilter.BodyTooLargeException big) {
+        return tooLarge(big);
+      }
+      if (t instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException limit) {
+        // Nesting, string or number length past the hub's bounds (JsonLimits).
+        return api(
+            ApiException.invalid("body", "is too deep or too long: " + limit.getOriginalMessage()));
+      }
+      if (t instanceof com.fasterxml.jackson.core.JsonParseException parse
+          && parse.getOriginalMessage().startsWith("Duplicate field")) {
+        return api(ApiException.invalid("body", parse.getOriginalMessage().replace('\'', '"')));
+      }
+    }
     if (e.getCause() instanceof JsonMappingException jme && !jme.getPath().isEmpty()) {
       String field =
           jme.getPath().stream()
