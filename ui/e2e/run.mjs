@@ -17,6 +17,7 @@ if (!BASE || !OWNER) {
   console.error("GITOPSHQ_E2E_URL and GITOPSHQ_E2E_TOKEN are required (tools/ui.sh e2e sets them)");
   process.exit(2);
 }
+const IDP_PASSWORD = process.env.GITOPSHQ_E2E_IDP_PASSWORD;
 const SHOTS = "test-results/screenshots";
 mkdirSync(SHOTS, { recursive: true });
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -217,6 +218,54 @@ scenario("audit: entries link to their objects and the chain verifies", async ()
   await page.getByRole("link", { name: /^cluster / }).first().click();
   await page.getByRole("navigation", { name: "Cluster tabs" }).waitFor();
   await page.context().close();
+});
+
+scenario("project configuration: values typed as YAML become a configuration commit", async () => {
+  const project = (await rest(OWNER, "GET", "/projects")).items.find((p) => p.name === "demo");
+  const before = (await rest(OWNER, "GET", `/projects/${project.id}`)).configRevision;
+  const page = await signIn(OWNER);
+  await page.goto(`${BASE}/projects/${project.id}/config`);
+  const values = page.getByRole("region", { name: "Values" });
+  await values.getByLabel("Workload").selectOption("web");
+  await values.getByLabel("Tenant").selectOption("demo");
+  await values.getByLabel("Environment").selectOption("dev");
+  const editor = values.locator(".cm-content");
+  await editor.click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.press("Delete");
+  await editor.pressSequentially("replicaCount: 4\n", { delay: 0 });
+  await values.getByRole("button", { name: "Save values" }).click();
+  await values.getByText("Saved").waitFor();
+  await accessible(page, "Project configuration");
+  await shot(page, "project-config");
+  const stored = await rest(OWNER, "GET", `/projects/${project.id}/values/web/demo/dev`);
+  assert.deepEqual(stored.values, { replicaCount: 4 });
+  assert.ok((await rest(OWNER, "GET", `/projects/${project.id}`)).configRevision > before, "a new configuration revision");
+  await page.context().close();
+});
+
+scenario("sign in with SSO through the development OIDC provider, then sign out", async () => {
+  assert.ok(IDP_PASSWORD, "GITOPSHQ_E2E_IDP_PASSWORD names the demo user's password");
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  await page.goto(`${BASE}/`);
+  await page.getByRole("link", { name: "Sign in with SSO" }).click();
+  // The provider's own login form: group platform-admins maps to the admin role.
+  await page.getByLabel("Username").fill("demo");
+  await page.getByLabel("Password").fill(IDP_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("navigation", { name: "Main" }).waitFor();
+  await page.getByText("(admin)").waitFor();
+  assert.ok(!page.url().includes("session_token"), "the session token does not stay in the address bar");
+  const stored = await page.evaluate(() => ({ session: sessionStorage.length, local: localStorage.length }));
+  assert.deepEqual(stored, { session: 1, local: 0 });
+  await page.getByRole("link", { name: "Clusters" }).click();
+  await page.getByRole("row").filter({ hasText: "Demo cluster" }).waitFor();
+  await shot(page, "sso-signed-in");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByLabel("API token").waitFor();
+  await context.close();
 });
 
 let passed = 0;

@@ -7,12 +7,14 @@ import { ReleasesTab } from "./ReleasesTab";
 import { GenerationsTab } from "./GenerationsTab";
 import { FreezeTab } from "./FreezeTab";
 import { DeployTokensTab } from "./DeployTokensTab";
+import { ConfigTab } from "./ConfigTab";
 
 const TABS = [
   { id: "releases", label: "Releases" },
   { id: "generations", label: "Generations" },
   { id: "freezes", label: "Freeze windows" },
   { id: "tokens", label: "Deploy tokens" },
+  { id: "config", label: "Configuration" },
 ];
 
 export function ProjectPage() {
@@ -47,6 +49,7 @@ export function ProjectPage() {
         {tab === "generations" && <GenerationsTab project={p} />}
         {tab === "freezes" && <FreezeTab project={p} />}
         {tab === "tokens" && <DeployTokensTab project={p} />}
+        {tab === "config" && <ConfigTab project={p} />}
       </div>
     </section>
   );
