@@ -70,6 +70,15 @@ public interface ClusterTokenMapper {
           + " and kind = 'registration' and status = 'active'")
   int expireIfUnused(@Param("orgId") UUID orgId, @Param("id") UUID id);
 
+  /** Whether rotation {@code rotationId} issued a token of this cluster (of this organization). */
+  @Select(
+      "select exists (select 1 from cluster_tokens where org_id = #{orgId}"
+          + " and cluster_id = #{clusterId} and rotation_id = #{rotationId})")
+  boolean isRotationOf(
+      @Param("orgId") UUID orgId,
+      @Param("clusterId") UUID clusterId,
+      @Param("rotationId") UUID rotationId);
+
   /** Inserts the pending token of a rotation. */
   @Insert(
       "insert into cluster_tokens (id, org_id, cluster_id, kind, token_hash, status, created_at,"

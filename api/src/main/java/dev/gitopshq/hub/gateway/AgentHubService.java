@@ -118,7 +118,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         "cluster {} ({}) registered, agent {}",
         r.clusterName(),
         r.clusterId(),
-        req.getAgentVersion());
+        LogSafe.text(req.getAgentVersion()));
     if (!r.revokedAgentTokens().isEmpty()) {
       connections.closeTokens(
           r.revokedAgentTokens(), "agent identity replaced by a new registration");
@@ -209,6 +209,18 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         requireHello(session);
         session.seen(now);
         TokenRotated r = message.getTokenRotated();
+        // Only an answer about a rotation of this stream's own cluster reaches a workflow: a
+        // rotation id is not a secret, and another cluster's agent must not activate its token.
+        if (!isOwnRotation(session, r.getRotationId())) {
+          log.warn(
+              "cluster {} answered rotation {}, which is not one of its own; stream ended",
+              session.clusterId,
+              LogSafe.text(r.getRotationId()));
+          throw Status.PERMISSION_DENIED
+              .withDescription(
+                  "rotation " + LogSafe.text(r.getRotationId()) + " is not this cluster's")
+              .asRuntimeException();
+        }
         log.info(
             "cluster {} answered rotation {}: persisted={}",
             session.clusterId,
@@ -270,13 +282,26 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
                     .setSettings(settings.toBuilder().setHeartbeatIntervalSeconds(interval))
                     .setHubVersion(hubVersion))
             .build());
-    log.info("cluster {} connected (agent {})", session.clusterId, hello.getAgentVersion());
+    log.info(
+        "cluster {} connected (agent {})",
+        session.clusterId,
+        LogSafe.text(hello.getAgentVersion()));
     // Whatever waited for this agent goes out now.
     dispatcher.sendQueued(session);
     schedules.onHello(
         session.orgId,
         session.clusterId,
         hello.getCapabilitiesList().contains(Capabilities.TOKEN_ROTATE));
+  }
+
+  private boolean isOwnRotation(AgentSession session, String rotationId) {
+    java.util.UUID id;
+    try {
+      id = java.util.UUID.fromString(rotationId);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    return tokens.isRotationOf(session.orgId, session.clusterId, id);
   }
 
   private static void requireHello(AgentSession session) {

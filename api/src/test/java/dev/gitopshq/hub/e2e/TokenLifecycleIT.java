@@ -11,6 +11,8 @@ import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.Hello;
 import dev.gitopshq.agent.v1.HubMessage;
+import dev.gitopshq.agent.v1.RegisterRequest;
+import dev.gitopshq.agent.v1.TokenRotated;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.gateway.AgentGatewayIT;
 import dev.gitopshq.testkube.TestKube;
@@ -25,7 +27,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -124,6 +128,112 @@ class TokenLifecycleIT {
     return hub.get("/api/v2/audit?action=" + action + "&target=" + target, OWNER_TOKEN)
         .body()
         .get("items");
+  }
+
+  static <T extends io.grpc.stub.AbstractStub<T>> T withToken(T stub, String token) {
+    Metadata md = new Metadata();
+    md.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
+    return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(md));
+  }
+
+  /**
+   * A cluster with a hand-driven agent stream that says hello and then does only what it is told.
+   */
+  static final class RawAgent implements StreamObserver<HubMessage>, AutoCloseable {
+    final String clusterId;
+    final ManagedChannel channel =
+        NettyChannelBuilder.forTarget(hub.grpcAddress()).usePlaintext().build();
+    final BlockingQueue<HubMessage> received = new LinkedBlockingQueue<>();
+    final CompletableFuture<Status> ended = new CompletableFuture<>();
+    final StreamObserver<AgentMessage> out;
+
+    RawAgent(String name) {
+      JsonNode created = hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", name)).body();
+      clusterId = created.get("cluster").get("id").asText();
+      String agentToken =
+          withToken(
+                  AgentHubGrpc.newBlockingStub(channel), created.get("registrationToken").asText())
+              .register(
+                  RegisterRequest.newBuilder()
+                      .setClusterName(name)
+                      .setAgentVersion("0.1.0")
+                      .addCapabilities("observe")
+                      .addCapabilities("token.rotate")
+                      .build())
+              .getAgentToken();
+      out = withToken(AgentHubGrpc.newStub(channel), agentToken).connect(this);
+      out.onNext(
+          AgentMessage.newBuilder()
+              .setHello(
+                  Hello.newBuilder()
+                      .setAgentVersion("0.1.0")
+                      .addCapabilities("observe")
+                      .addCapabilities("token.rotate")
+                      .setHeartbeatIntervalSeconds(1))
+              .build());
+    }
+
+    @Override
+    public void onNext(HubMessage value) {
+      received.add(value);
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      ended.complete(Status.fromThrowable(t));
+    }
+
+    @Override
+    public void onCompleted() {
+      ended.complete(Status.OK);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void anotherClustersAgentCannotAnswerARotationItWasNotSent() throws Exception {
+    try (RawAgent a = new RawAgent("rot-victim");
+        RawAgent b = new RawAgent("rot-intruder")) {
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .until(
+              () ->
+                  hub.get("/api/v2/clusters/" + a.clusterId, OWNER_TOKEN)
+                      .body()
+                      .get("status")
+                      .asText()
+                      .equals("Connected"));
+      JsonNode started =
+          hub.post("/api/v2/clusters/" + a.clusterId + "/rotate-token", OWNER_TOKEN, null).body();
+      String rotationId = started.get("rotationId").asText();
+      // The victim's agent gets the new token and stays silent.
+      HubMessage sent = null;
+      while (sent == null || !sent.hasRotateToken()) {
+        sent = a.received.poll(15, TimeUnit.SECONDS);
+        assertThat(sent).as("the rotation reaches cluster A's stream").isNotNull();
+      }
+      assertThat(sent.getRotateToken().getRotationId()).isEqualTo(rotationId);
+
+      // Cluster B's agent claims it persisted A's rotation.
+      b.out.onNext(
+          AgentMessage.newBuilder()
+              .setTokenRotated(
+                  TokenRotated.newBuilder().setRotationId(rotationId).setPersisted(true))
+              .build());
+
+      assertThat(b.ended.get(10, TimeUnit.SECONDS).getCode())
+          .isEqualTo(Status.Code.PERMISSION_DENIED);
+      // A's rotation was never acknowledged: it fails after the acknowledgement timeout (10 s
+      // here) and A's old token stays the valid one.
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> audit("cluster.token_rotation.failed", a.clusterId).size() == 1);
+      assertThat(audit("cluster.token_rotation.activated", a.clusterId)).isEmpty();
+    }
   }
 
   @Test
