@@ -42,7 +42,22 @@ class RepoPathsTest {
         ".git /config",
         "GIT~1/config",
         ".g\u200cit/config",
-        "a/.git\ufeff/hooks"
+        "a/.git\ufeff/hooks",
+        // Git's own verify_path cases: NTFS streams, other short names, files Git reads from
+        // the tree.
+        ".git::$INDEX_ALLOCATION/config",
+        ".git:stream",
+        "GIT~2/config",
+        "a/git~10/x",
+        ".gitmodules",
+        "a/.GitModules",
+        ".gitmodules ./x",
+        "GITMOD~1",
+        "gi7eba~9",
+        ".gitattributes",
+        "sub/.gitattributes.",
+        "gi250a~1",
+        "a/b:c"
       })
   void refusesPathsThatCouldEscapeOrTouchGitMetadata(String path) {
     assertThat(RepoPaths.problem(path)).isNotNull();
