@@ -10,6 +10,7 @@ import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
+import dev.gitopshq.hub.web.Checks;
 import java.time.Instant;
 import java.util.List;
 import org.springframework.format.annotation.DateTimeFormat;
@@ -60,6 +61,8 @@ public class AuditController {
       @RequestParam(required = false) String cursor,
       @RequestParam(defaultValue = "100") int limit) {
     HubPrincipal caller = Authz.require(Permission.AUDIT_READ);
+    Checks.time("from", from);
+    Checks.time("to", to);
     if (limit < 1 || limit > MAX_LIMIT) {
       throw ApiException.invalid("limit", "must be between 1 and " + MAX_LIMIT);
     }

@@ -9,6 +9,7 @@ import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
+import dev.gitopshq.hub.web.Checks;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
@@ -152,6 +153,8 @@ public class CommandController {
       @RequestParam(required = false) String cursor,
       @RequestParam(defaultValue = "50") int limit) {
     HubPrincipal caller = Authz.require(Permission.COMMANDS_READ);
+    Checks.time("from", from);
+    Checks.time("to", to);
     if (type != null && !CommandRequests.TYPES.contains(type)) {
       throw ApiException.invalid("type", "must be one of sync, rollback, restart, scale");
     }

@@ -160,12 +160,18 @@ public class FreezeWindowController {
       checks.fail(field, "is required");
       return null;
     }
+    Instant t;
     try {
-      return OffsetDateTime.parse(value).toInstant();
+      t = OffsetDateTime.parse(value).toInstant();
     } catch (DateTimeParseException e) {
       checks.fail(field, "must be an RFC 3339 time with an offset, e.g. 2026-12-18T00:00:00Z");
       return null;
     }
+    if (t.isBefore(Checks.EARLIEST) || t.isAfter(Checks.LATEST)) {
+      checks.fail(field, "must be a time between the years 1 and 9999");
+      return null;
+    }
+    return t;
   }
 
   /** A name for an error message: short, and without control characters. */

@@ -91,6 +91,24 @@ public final class Checks {
     return this;
   }
 
+  /** The earliest and latest times the hub stores or filters by (years 1 to 9999). */
+  public static final java.time.Instant EARLIEST = java.time.Instant.parse("0001-01-01T00:00:00Z");
+
+  public static final java.time.Instant LATEST = java.time.Instant.parse("9999-12-31T23:59:59Z");
+
+  /**
+   * A time a query or a row may hold: PostgreSQL's range is far wider, but a time outside years
+   * 1-9999 is a mistake in the request (and beyond PostgreSQL's own range it would be a 500).
+   *
+   * @throws ApiException 400 naming the field
+   */
+  public static java.time.Instant time(String field, java.time.Instant value) {
+    if (value != null && (value.isBefore(EARLIEST) || value.isAfter(LATEST))) {
+      throw ApiException.invalid(field, "must be a time between the years 1 and 9999");
+    }
+    return value;
+  }
+
   public boolean ok() {
     return errors.isEmpty();
   }

@@ -159,4 +159,39 @@ class RequestLimitsIT {
     assertThat(HubTestSupport.count("select count(*) from kustomize_bases where name = ?", name))
         .isZero();
   }
+
+  @Test
+  void timesBeyondWhatCanBeStoredAre400NamingTheField() {
+    String far = "%2B300000-01-01T00:00:00Z";
+    Response audit = hub.get("/api/v2/audit?from=" + far, OWNER_TOKEN);
+    assertThat(audit.status()).isEqualTo(400);
+    assertThat(audit.body().get("errors").get(0).get("field").asText()).isEqualTo("from");
+
+    String cluster =
+        hub.post(
+                "/api/v2/clusters",
+                OWNER_TOKEN,
+                Map.of("name", "when-" + UUID.randomUUID().toString().substring(0, 8)))
+            .body()
+            .get("cluster")
+            .get("id")
+            .asText();
+    Response commands = hub.get("/api/v2/clusters/" + cluster + "/commands?to=" + far, OWNER_TOKEN);
+    assertThat(commands.status()).isEqualTo(400);
+    assertThat(commands.body().get("errors").get(0).get("field").asText()).isEqualTo("to");
+
+    Response freeze =
+        hub.post(
+            "/api/v2/freeze-windows",
+            OWNER_TOKEN,
+            Map.of(
+                "startsAt",
+                "2026-12-01T00:00:00Z",
+                "endsAt",
+                "+300000-01-01T00:00:00Z",
+                "reason",
+                "far"));
+    assertThat(freeze.status()).isEqualTo(400);
+    assertThat(freeze.body().get("errors").get(0).get("field").asText()).isEqualTo("endsAt");
+  }
 }
