@@ -161,7 +161,7 @@ function ServiceAccounts() {
               <li key={a.id} className="flex flex-wrap items-center gap-2 border-t border-slate-100 px-3 py-2 first:border-t-0">
                 <span className="font-medium">{a.name}</span> <span className="text-slate-500">{a.scopes.join(", ")}</span>
                 {can("service-accounts:write") && (
-                  <Button className="ml-auto" onClick={() => mint.mutate(a.id)} aria-label={`Create a token for ${a.name}`}>
+                  <Button className="ml-auto" onClick={() => mint.mutate(a.id)} aria-label={`Create token for ${a.name}`}>
                     Create token
                   </Button>
                 )}

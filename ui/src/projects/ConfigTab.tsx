@@ -104,7 +104,7 @@ export function ConfigTab({ project }: { project: Project }) {
             {tenants.data.items.map((t) => (
               <li key={t.name} className="flex items-center gap-2">
                 {t.name}
-                {writable && <RemoveButton label={`Unlink tenant ${t.name}`} path={`${base}/tenants/${t.name}`} onDone={refresh} />}
+                {writable && <RemoveButton label={`Remove tenant ${t.name}`} path={`${base}/tenants/${t.name}`} onDone={refresh} />}
               </li>
             ))}
           </ul>
