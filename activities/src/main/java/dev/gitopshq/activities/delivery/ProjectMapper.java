@@ -79,6 +79,25 @@ public interface ProjectMapper {
           + " where name = #{name} order by id")
   List<WebhookSecretRow> webhookSecretsByName(@Param("name") String name);
 
+  /** Records a webhook delivery; 0 when the project already had one with this id (a replay). */
+  @Insert(
+      "insert into webhook_deliveries (org_id, project_id, delivery_id, received_at)"
+          + " values (#{orgId}, #{projectId}, #{deliveryId}, #{now}) on conflict do nothing")
+  int recordDelivery(
+      @Param("orgId") UUID orgId,
+      @Param("projectId") UUID projectId,
+      @Param("deliveryId") String deliveryId,
+      @Param("now") Instant now);
+
+  /** Forgets the deliveries received before {@code before}: the timestamp check refuses those. */
+  @org.apache.ibatis.annotations.Delete(
+      "delete from webhook_deliveries where org_id = #{orgId} and project_id = #{projectId}"
+          + " and received_at < #{before}")
+  int forgetDeliveries(
+      @Param("orgId") UUID orgId,
+      @Param("projectId") UUID projectId,
+      @Param("before") Instant before);
+
   @Update(
       "update projects set webhook_secret = #{secret}, updated_at = #{now}"
           + " where org_id = #{orgId} and id = #{id}")

@@ -24,8 +24,10 @@ public class ImageUpdateController {
   @ResponseStatus(HttpStatus.ACCEPTED)
   Outcome imageUpdate(
       @RequestBody(required = false) byte[] body,
-      @RequestHeader(name = ImageUpdateWebhook.SIGNATURE_HEADER, required = false)
-          String signature) {
-    return Outcome.of(webhook.handle(body == null ? new byte[0] : body, signature));
+      @RequestHeader(name = ImageUpdateWebhook.SIGNATURE_HEADER, required = false) String signature,
+      @RequestHeader(name = ImageUpdateWebhook.TIMESTAMP_HEADER, required = false) String timestamp,
+      @RequestHeader(name = ImageUpdateWebhook.DELIVERY_HEADER, required = false) String delivery) {
+    return Outcome.of(
+        webhook.handle(body == null ? new byte[0] : body, signature, timestamp, delivery));
   }
 }

@@ -24,13 +24,24 @@ import org.springframework.stereotype.Service;
 
 /**
  * {@code POST /api/v2/webhooks/image-update}: a CI pipeline sets a workload's image tag. The caller
- * proves it holds the project's webhook secret with {@code X-GitOpsHQ-Signature: sha256=<hex
- * HMAC-SHA256 of the raw body>}; an unknown project, a project without a secret and a missing or
- * wrong signature all get the same 401, so the endpoint tells a stranger nothing.
+ * proves it holds the project's webhook secret and that the request is fresh: {@code
+ * X-GitOpsHQ-Timestamp} (Unix seconds), {@code X-GitOpsHQ-Delivery} (an id of its own, 1-128 of
+ * {@code [A-Za-z0-9._-]}) and {@code X-GitOpsHQ-Signature: sha256=<hex HMAC-SHA256 of
+ * "<timestamp>.<delivery>.<raw body>">}. An unknown project, a project without a secret, a missing
+ * or wrong signature and a timestamp outside the tolerance all get the same 401, so the endpoint
+ * tells a stranger nothing; a delivery id the project already received (a replay) is 409.
  */
 @Service
 public class ImageUpdateWebhook {
   public static final String SIGNATURE_HEADER = "X-GitOpsHQ-Signature";
+  public static final String TIMESTAMP_HEADER = "X-GitOpsHQ-Timestamp";
+  public static final String DELIVERY_HEADER = "X-GitOpsHQ-Delivery";
+
+  /** How far a signed timestamp may be from the hub's clock, either way. */
+  public static final java.time.Duration TOLERANCE = java.time.Duration.ofMinutes(5);
+
+  private static final java.util.regex.Pattern DELIVERY_ID =
+      java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,128}");
   private static final String PREFIX = "sha256=";
 
   /** Strict: an unknown field is refused, as everywhere in the API. */
@@ -40,11 +51,14 @@ public class ImageUpdateWebhook {
   private final ProjectMapper projects;
   private final SecretBox secrets;
   private final ProjectConfig config;
+  private final java.time.Clock clock;
 
-  public ImageUpdateWebhook(ProjectMapper projects, SecretBox secrets, ProjectConfig config) {
+  public ImageUpdateWebhook(
+      ProjectMapper projects, SecretBox secrets, ProjectConfig config, java.time.Clock clock) {
     this.projects = projects;
     this.secrets = secrets;
     this.config = config;
+    this.clock = clock;
   }
 
   /**
@@ -55,8 +69,20 @@ public class ImageUpdateWebhook {
    */
   record ImageUpdate(String project, String workload, String tag, String org) {}
 
-  /** Verifies the signature, then sets the tag through the change pipeline. */
-  public Applied<WorkloadRow> handle(byte[] body, String signature) {
+  /**
+   * Verifies the signature and the timestamp, refuses a delivery id seen before, then sets the tag
+   * through the change pipeline.
+   */
+  public Applied<WorkloadRow> handle(
+      byte[] body, String signature, String timestamp, String delivery) {
+    java.time.Instant now = clock.instant();
+    Long seconds = parseTimestamp(timestamp);
+    if (seconds == null
+        || delivery == null
+        || !DELIVERY_ID.matcher(delivery).matches()
+        || Math.abs(now.getEpochSecond() - seconds) > TOLERANCE.toSeconds()) {
+      throw unauthorized();
+    }
     ImageUpdate req;
     try {
       req = JSON.readValue(body, ImageUpdate.class);
@@ -67,7 +93,8 @@ public class ImageUpdateWebhook {
       throw unauthorized();
     }
     byte[] presented = parseSignature(signature);
-    WebhookSecretRow project = authenticate(req.project(), body, presented);
+    WebhookSecretRow project =
+        authenticate(req.project(), signedContent(seconds, delivery, body), presented);
 
     Checks c = new Checks();
     c.dnsLabel("workload", req.workload());
@@ -75,6 +102,14 @@ public class ImageUpdateWebhook {
       c.fail("tag", "must be an image tag: [A-Za-z0-9_][A-Za-z0-9_.-]{0,127}");
     }
     c.throwIfInvalid();
+    // Signed and fresh: accepted once per delivery id. A delivery older than the window cannot
+    // pass the timestamp check, so its row is no longer needed.
+    projects.forgetDeliveries(
+        project.orgId(), project.projectId(), now.minus(TOLERANCE.multipliedBy(2)));
+    if (projects.recordDelivery(project.orgId(), project.projectId(), delivery, now) == 0) {
+      throw new ApiException(
+          new ApiError(409, "conflict", "delivery " + delivery + " was already received", null));
+    }
     return config.setImageTag(
         project.orgId(), project.projectId(), req.workload(), req.tag(), Author.WEBHOOK);
   }
@@ -138,8 +173,28 @@ public class ImageUpdateWebhook {
     }
   }
 
-  static String signature(String secret, byte[] body) {
+  /** What the signature covers: {@code "<timestamp>.<delivery>."} and then the raw body. */
+  static byte[] signedContent(long timestamp, String delivery, byte[] body) {
+    byte[] head = (timestamp + "." + delivery + ".").getBytes(StandardCharsets.US_ASCII);
+    byte[] all = java.util.Arrays.copyOf(head, head.length + body.length);
+    System.arraycopy(body, 0, all, head.length, body.length);
+    return all;
+  }
+
+  private static Long parseTimestamp(String header) {
+    if (header == null || !header.strip().matches("[0-9]{1,12}")) {
+      return null;
+    }
+    return Long.parseLong(header.strip());
+  }
+
+  /** The signature header's value a sender computes (tests and the documentation's example). */
+  static String signature(String secret, long timestamp, String delivery, byte[] body) {
     return PREFIX
-        + HexFormat.of().formatHex(hmac(secret.getBytes(StandardCharsets.US_ASCII), body));
+        + HexFormat.of()
+            .formatHex(
+                hmac(
+                    secret.getBytes(StandardCharsets.US_ASCII),
+                    signedContent(timestamp, delivery, body)));
   }
 }

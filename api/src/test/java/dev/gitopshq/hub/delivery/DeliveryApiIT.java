@@ -1096,35 +1096,43 @@ class DeliveryApiIT {
     byte[] body =
         ("{\"project\":\"" + name + "\",\"workload\":\"web\",\"tag\":\"1.4.2\"}")
             .getBytes(StandardCharsets.UTF_8);
-    String good = ImageUpdateWebhook.signature(key, body);
+    long now = java.time.Instant.now().getEpochSecond();
+    String good = ImageUpdateWebhook.signature(key, now, "d-1", body);
 
     // Everything that does not prove the secret gets the same 401, and nothing changes.
-    Response wrong = hook(body, ImageUpdateWebhook.signature("0".repeat(64), body));
-    Response missing = hook(body, null);
-    Response garbage = hook(body, "sha256=zz");
+    Response wrong =
+        hook(body, ImageUpdateWebhook.signature("0".repeat(64), now, "d-1", body), now, "d-1");
+    Response missing = hook(body, null, now, "d-1");
+    Response garbage = hook(body, "sha256=zz", now, "d-1");
+    // A stale signed timestamp, and a signature over another delivery id or timestamp.
+    long stale = now - 3600;
+    Response old = hook(body, ImageUpdateWebhook.signature(key, stale, "d-1", body), stale, "d-1");
+    Response otherId = hook(body, good, now, "d-2");
+    Response otherTime = hook(body, good, now - 1, "d-1");
     byte[] unknownBody =
         ("{\"project\":\"" + uniq("nope") + "\",\"workload\":\"web\",\"tag\":\"1.4.2\"}")
             .getBytes(StandardCharsets.UTF_8);
-    Response unknown = hook(unknownBody, ImageUpdateWebhook.signature(key, unknownBody));
+    Response unknown = signed(key, unknownBody);
     byte[] noSecretBody =
         ("{\"project\":\""
                 + hub.get("/api/v2/projects/" + noSecret, OWNER_TOKEN).body().get("name").asText()
                 + "\",\"workload\":\"web\",\"tag\":\"1.4.2\"}")
             .getBytes(StandardCharsets.UTF_8);
-    Response unset = hook(noSecretBody, ImageUpdateWebhook.signature(key, noSecretBody));
+    Response unset = signed(key, noSecretBody);
     byte[] tampered =
         new String(body, StandardCharsets.UTF_8)
             .replace("1.4.2", "6.6.6")
             .getBytes(StandardCharsets.UTF_8);
-    Response changedBody = hook(tampered, good);
-    for (Response r : List.of(wrong, missing, garbage, unknown, unset, changedBody)) {
+    Response changedBody = hook(tampered, good, now, "d-1");
+    for (Response r :
+        List.of(wrong, missing, garbage, old, otherId, otherTime, unknown, unset, changedBody)) {
       assertThat(r.status()).as(r.raw()).isEqualTo(401);
       assertThat(r.raw()).isEqualTo(wrong.raw());
     }
     assertThat(f.log(p)).hasSize(commits);
     assertThat(f.configFile(p, "workloads/web.yaml")).contains("tag: 1.0.0");
 
-    Response ok = hook(body, good);
+    Response ok = hook(body, good, now, "d-1");
     assertThat(ok.status()).as(ok.raw()).isEqualTo(202);
     assertThat(ok.body().get("changed").asBoolean()).isTrue();
     assertThat(ok.body().get("revision").asLong()).isEqualTo(DeliveryFixtures.revision(p));
@@ -1140,14 +1148,19 @@ class DeliveryApiIT {
         .contains("tag: 1.4.2", "repository: ghcr.io/acme/web");
     assertThat(f.log(p)).hasSize(commits + 1);
 
-    // A replay changes nothing; a bad tag is refused once the signature holds.
-    Response replay = hook(body, good);
-    assertThat(replay.status()).isEqualTo(202);
-    assertThat(replay.body().get("changed").asBoolean()).isFalse();
+    // A replay of the same delivery is refused and changes nothing; the same update sent again as
+    // a new delivery changes nothing either. A bad tag is refused once the signature holds.
+    Response replay = hook(body, good, now, "d-1");
+    assertThat(replay.status()).isEqualTo(409);
+    assertThat(replay.body().get("message").asText())
+        .isEqualTo("delivery d-1 was already received");
+    Response again = signed(key, body);
+    assertThat(again.status()).isEqualTo(202);
+    assertThat(again.body().get("changed").asBoolean()).isFalse();
     byte[] badTag =
         ("{\"project\":\"" + name + "\",\"workload\":\"web\",\"tag\":\"-x y\"}")
             .getBytes(StandardCharsets.UTF_8);
-    Response refused = hook(badTag, ImageUpdateWebhook.signature(key, badTag));
+    Response refused = signed(key, badTag);
     assertThat(refused.status()).isEqualTo(400);
     assertThat(fields(refused)).containsExactly("tag");
 
@@ -1157,16 +1170,25 @@ class DeliveryApiIT {
             .body()
             .get("secret")
             .asText();
-    assertThat(hook(body, good).status()).isEqualTo(401);
-    assertThat(hook(body, ImageUpdateWebhook.signature(rotated, body)).status()).isEqualTo(202);
+    assertThat(signed(key, body).status()).isEqualTo(401);
+    assertThat(signed(rotated, body).status()).isEqualTo(202);
   }
 
-  static Response hook(byte[] body, String signature) {
+  static Response hook(byte[] body, String signature, long timestamp, String delivery) {
     Map<String, String> headers = new java.util.HashMap<>();
     headers.put("Content-Type", "application/json");
+    headers.put(ImageUpdateWebhook.TIMESTAMP_HEADER, Long.toString(timestamp));
+    headers.put(ImageUpdateWebhook.DELIVERY_HEADER, delivery);
     if (signature != null) {
       headers.put(ImageUpdateWebhook.SIGNATURE_HEADER, signature);
     }
     return f.raw("POST", "/api/v2/webhooks/image-update", null, body, headers);
+  }
+
+  /** A fresh delivery, signed with {@code key}. */
+  static Response signed(String key, byte[] body) {
+    long now = java.time.Instant.now().getEpochSecond();
+    String delivery = "d-" + UUID.randomUUID();
+    return hook(body, ImageUpdateWebhook.signature(key, now, delivery, body), now, delivery);
   }
 }

@@ -233,6 +233,7 @@ class DeliveryGenerationIT {
     byte[] body =
         ("{\"project\":\"" + projectName + "\",\"workload\":\"web\",\"tag\":\"2.0.1\"}")
             .getBytes(StandardCharsets.UTF_8);
+    long signedAt = java.time.Instant.now().getEpochSecond();
     Response hook =
         f.raw(
             "POST",
@@ -242,8 +243,12 @@ class DeliveryGenerationIT {
             Map.of(
                 "Content-Type",
                 "application/json",
-                "X-GitOpsHQ-Signature",
-                ImageUpdateWebhook.signature(key, body)));
+                ImageUpdateWebhook.TIMESTAMP_HEADER,
+                Long.toString(signedAt),
+                ImageUpdateWebhook.DELIVERY_HEADER,
+                "gen-1",
+                ImageUpdateWebhook.SIGNATURE_HEADER,
+                ImageUpdateWebhook.signature(key, signedAt, "gen-1", body)));
     assertThat(hook.status()).as(hook.raw()).isEqualTo(202);
     JsonNode g = generated();
 
