@@ -17,6 +17,7 @@ import dev.gitopshq.hub.web.Checks;
 import dev.gitopshq.workflows.approval.ApprovalRequest;
 import dev.gitopshq.workflows.approval.ApprovalVote;
 import dev.gitopshq.workflows.approval.ApprovalWorkflow;
+import dev.gitopshq.workflows.approval.Eligibility;
 import io.temporal.client.WorkflowClient;
 import java.time.Instant;
 import java.util.List;
@@ -34,9 +35,8 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 public class ApprovalController {
   /** Eligible when an approval names neither roles nor teams (as the workflow assumes). */
-  static final List<String> DEFAULT_ROLES = List.of("admin", "owner");
-
   private final ApprovalMapper approvals;
+
   private final CommandMapper commands;
   private final DeploymentMapper deployments;
   private final MemberMapper members;
@@ -211,13 +211,11 @@ public class ApprovalController {
   }
 
   static List<String> roles(ApprovalRow a) {
-    return a.approverRoles().isEmpty() && a.approverTeams().isEmpty()
-        ? DEFAULT_ROLES
-        : a.approverRoles();
+    return Eligibility.roles(a.approverRoles(), a.approverTeams());
   }
 
   static boolean eligible(ApprovalRow a, MemberRow m) {
-    return roles(a).contains(m.role()) || m.teams().stream().anyMatch(a.approverTeams()::contains);
+    return Eligibility.eligible(a.approverRoles(), a.approverTeams(), m.role(), m.teams());
   }
 
   private Item item(UUID orgId, ApprovalRow a) {

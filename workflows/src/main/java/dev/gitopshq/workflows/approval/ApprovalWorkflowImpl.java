@@ -15,8 +15,6 @@ import java.util.Set;
  */
 public class ApprovalWorkflowImpl implements ApprovalWorkflow {
   /** Eligible when a request names neither roles nor teams. */
-  static final List<String> DEFAULT_ROLES = List.of("admin", "owner");
-
   private final ApprovalActivities inbox =
       Workflow.newActivityStub(ApprovalActivities.class, StoreActivities.options());
 
@@ -86,14 +84,8 @@ public class ApprovalWorkflowImpl implements ApprovalWorkflow {
   }
 
   static boolean eligible(ApprovalRequest request, ApprovalVote v) {
-    List<String> roles =
-        request.approverRoles().isEmpty() && request.approverTeams().isEmpty()
-            ? DEFAULT_ROLES
-            : request.approverRoles();
-    if (v.role() != null && roles.contains(v.role())) {
-      return true;
-    }
-    return v.teams().stream().anyMatch(request.approverTeams()::contains);
+    return Eligibility.eligible(
+        request.approverRoles(), request.approverTeams(), v.role(), v.teams());
   }
 
   @Override

@@ -1,0 +1,30 @@
+package dev.gitopshq.workflows.approval;
+
+import java.util.List;
+
+/**
+ * Who may approve: the one rule, used by the approval workflow when it counts a vote and by the
+ * hub's inbox when it lists items and refuses a vote. A member is eligible when their role is one
+ * of the approver roles or one of their teams is an approver team; a policy that names neither
+ * leaves it to {@link #DEFAULT_ROLES}. Four eyes (never the requester) is checked beside it.
+ */
+public final class Eligibility {
+  /** The roles that may approve when a decision names no roles and no teams. */
+  public static final List<String> DEFAULT_ROLES = List.of("admin", "owner");
+
+  private Eligibility() {}
+
+  /** The roles that may approve under a decision's approver roles and teams. */
+  public static List<String> roles(List<String> approverRoles, List<String> approverTeams) {
+    return approverRoles.isEmpty() && approverTeams.isEmpty() ? DEFAULT_ROLES : approverRoles;
+  }
+
+  /** Whether a member with {@code role} and {@code teams} may approve. */
+  public static boolean eligible(
+      List<String> approverRoles, List<String> approverTeams, String role, List<String> teams) {
+    if (role != null && roles(approverRoles, approverTeams).contains(role)) {
+      return true;
+    }
+    return teams.stream().anyMatch(approverTeams::contains);
+  }
+}
