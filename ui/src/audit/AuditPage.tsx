@@ -4,6 +4,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { api, query } from "../api/client";
 import type { AuditEntry, AuditVerify, Page } from "../api/types";
 import { Button, inputClass } from "../components/Button";
+import { TimeRange, toIso } from "../components/TimeRange";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 
@@ -33,8 +34,8 @@ export function AuditPage() {
       api<Page<AuditEntry>>(
         `/audit${query({
           ...filters,
-          from: filters.from && new Date(filters.from).toISOString(),
-          to: filters.to && new Date(filters.to).toISOString(),
+          from: toIso(filters.from),
+          to: toIso(filters.to),
           limit: 50,
           cursor,
         })}`,
@@ -72,14 +73,7 @@ export function AuditPage() {
             <input className={inputClass} value={filters[k]} onChange={set(k)} />
           </label>
         ))}
-        <label className="text-sm">
-          From
-          <input type="datetime-local" className={inputClass} value={filters.from} onChange={set("from")} />
-        </label>
-        <label className="text-sm">
-          To
-          <input type="datetime-local" className={inputClass} value={filters.to} onChange={set("to")} />
-        </label>
+        <TimeRange from={filters.from} to={filters.to} onChange={(k, v) => set(k)({ target: { value: v } })} />
       </div>
       <div className="mt-4 overflow-x-auto rounded border border-slate-200 bg-white">
         {page.isPending ? (

@@ -1,4 +1,5 @@
-import { NavLink, useParams } from "react-router-dom";
+import { useParams } from "react-router-dom";
+import { TabNav } from "../components/TabNav";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
 import type { Cluster } from "../api/types";
@@ -36,19 +37,7 @@ export function ClusterPage() {
         </h1>
         <StatusBadge status={c.status} />
       </div>
-      <nav aria-label="Cluster tabs" className="mt-4 flex flex-wrap gap-1 border-b border-slate-200">
-        {TABS.map((t) => (
-          <NavLink
-            key={t.id}
-            to={`/clusters/${id}/${t.id}`}
-            className={({ isActive }) =>
-              `-mb-px border-b-2 px-3 py-2 text-sm ${isActive ? "border-indigo-600 font-medium text-indigo-700" : "border-transparent text-slate-600 hover:text-slate-900"}`
-            }
-          >
-            {t.label}
-          </NavLink>
-        ))}
-      </nav>
+      <TabNav label="Cluster tabs" base={`/clusters/${id}`} tabs={TABS} />
       <div className="mt-4">
         {tab === "overview" && <OverviewTab cluster={c} />}
         {tab === "commands" && <CommandsTab cluster={c} />}

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, query } from "../api/client";
 import type { Cluster, Command, Page } from "../api/types";
 import { Badge, StatusBadge } from "../components/Badge";
+import { TimeRange, toIso } from "../components/TimeRange";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
@@ -48,8 +49,8 @@ export function CommandsTab({ cluster }: { cluster: Cluster }) {
         `/clusters/${cluster.id}/commands${query({
           type: filters.type,
           status: filters.status,
-          from: filters.from && new Date(filters.from).toISOString(),
-          to: filters.to && new Date(filters.to).toISOString(),
+          from: toIso(filters.from),
+          to: toIso(filters.to),
         })}`,
       ),
     refetchInterval: 5_000,
@@ -77,14 +78,7 @@ export function CommandsTab({ cluster }: { cluster: Cluster }) {
               ))}
             </select>
           </label>
-          <label className="text-sm">
-            From
-            <input type="datetime-local" className={inputClass} value={filters.from} onChange={set("from")} />
-          </label>
-          <label className="text-sm">
-            To
-            <input type="datetime-local" className={inputClass} value={filters.to} onChange={set("to")} />
-          </label>
+          <TimeRange from={filters.from} to={filters.to} onChange={(k, v) => setFilters({ ...filters, [k]: v })} />
         </div>
         <div className="mt-3 overflow-x-auto rounded border border-slate-200 bg-white">
           {list.isPending ? (

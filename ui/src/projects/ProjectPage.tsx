@@ -1,4 +1,5 @@
-import { NavLink, useParams } from "react-router-dom";
+import { useParams } from "react-router-dom";
+import { TabNav } from "../components/TabNav";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
 import type { Project } from "../api/types";
@@ -31,19 +32,7 @@ export function ProjectPage() {
       <p className="text-sm text-slate-500">
         configuration revision {p.configRevision} · <code>{p.repository.cloneUrl}</code>
       </p>
-      <nav aria-label="Project tabs" className="mt-4 flex flex-wrap gap-1 border-b border-slate-200">
-        {TABS.map((t) => (
-          <NavLink
-            key={t.id}
-            to={`/projects/${id}/${t.id}`}
-            className={({ isActive }) =>
-              `-mb-px border-b-2 px-3 py-2 text-sm ${isActive ? "border-indigo-600 font-medium text-indigo-700" : "border-transparent text-slate-600 hover:text-slate-900"}`
-            }
-          >
-            {t.label}
-          </NavLink>
-        ))}
-      </nav>
+      <TabNav label="Project tabs" base={`/projects/${id}`} tabs={TABS} />
       <div className="mt-4">
         {tab === "releases" && <ReleasesTab project={p} />}
         {tab === "generations" && <GenerationsTab project={p} />}
