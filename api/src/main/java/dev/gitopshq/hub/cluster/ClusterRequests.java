@@ -23,7 +23,7 @@ final class ClusterRequests {
     void validate() {
       Checks c = new Checks();
       c.dnsLabel("name", name);
-      c.text("displayName", displayName, 128);
+      c.displayName("displayName", displayName, 128, false);
       if (provider != null && !provider.isEmpty() && !PROVIDERS.contains(provider)) {
         c.fail("provider", "must be one of " + new java.util.TreeSet<>(PROVIDERS));
       }
@@ -40,7 +40,7 @@ final class ClusterRequests {
   record Update(String displayName, Map<String, String> labels) {
     void validate() {
       Checks c = new Checks();
-      c.text("displayName", displayName, 128);
+      c.displayName("displayName", displayName, 128, false);
       c.labels("labels", labels);
       if (displayName == null && labels == null) {
         c.fail("body", "give displayName and/or labels");

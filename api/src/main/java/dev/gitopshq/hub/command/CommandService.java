@@ -68,6 +68,19 @@ public class CommandService {
     this.clock = clock;
   }
 
+  /** Whether an existing command is what {@code req} asks for: the same request sent again. */
+  static boolean sameRequest(CommandRow c, CommandRequests.Create req, Map<String, String> params) {
+    String justification =
+        req.breakGlass() == null ? null : req.breakGlass().justification().trim();
+    return c.type().equals(req.type())
+        && c.targetNamespace().equals(req.target().namespace())
+        && c.targetKind().equals(req.target().kind())
+        && c.targetName().equals(req.target().name())
+        && c.params().equals(params)
+        && c.reason().equals(req.reason() == null ? "" : req.reason())
+        && java.util.Objects.equals(c.breakGlassJustification(), justification);
+  }
+
   /** A created (or, for a repeated idempotency key, the existing) command. */
   public record Created(CommandRow command, boolean existed) {}
 
@@ -94,6 +107,17 @@ public class CommandService {
                     .getBytes(StandardCharsets.UTF_8));
     Optional<CommandRow> existing = commands.findById(caller.orgId(), id);
     if (existing.isPresent()) {
+      if (!sameRequest(existing.get(), req, params)) {
+        // The key names another request: answering with it would hide that this one never ran.
+        throw new ApiException(
+            new dev.gitopshq.hub.web.ApiError(
+                422,
+                "idempotency_key_reused",
+                "this Idempotency-Key was already used for a different command ("
+                    + existing.get().id()
+                    + "); use a new key for a new request",
+                null));
+      }
       return new Created(existing.get(), true);
     }
 

@@ -56,7 +56,7 @@ final class DeliveryRequests {
     void validate() {
       Checks c = new Checks();
       c.dnsLabel("name", name);
-      c.text("displayName", displayName, 128);
+      c.displayName("displayName", displayName, 128, false);
       c.labels("labels", labels);
       c.throwIfInvalid();
     }
@@ -66,7 +66,7 @@ final class DeliveryRequests {
   record TenantUpdate(String displayName, Map<String, String> labels) {
     void validate() {
       Checks c = new Checks();
-      c.text("displayName", displayName, 128);
+      c.displayName("displayName", displayName, 128, false);
       c.labels("labels", labels);
       if (displayName == null && labels == null) {
         c.fail("body", "give displayName and/or labels");

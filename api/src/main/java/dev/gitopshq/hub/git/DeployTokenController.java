@@ -72,7 +72,7 @@ public class DeployTokenController {
       throw ApiException.invalid("body", "must be a JSON object");
     }
     Checks c = new Checks();
-    c.requiredText("name", body.name(), 100);
+    c.displayName("name", body.name(), 100, true);
     Integer days = body.expiresInDays();
     if (days != null && (days < 1 || days > 3650)) {
       c.fail("expiresInDays", "must be between 1 and 3650");

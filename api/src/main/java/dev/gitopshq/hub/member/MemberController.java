@@ -77,7 +77,7 @@ public class MemberController {
         || !EMAIL.matcher(body.email()).matches()) {
       c.fail("email", "must be an email address");
     }
-    c.requiredText("name", body.name(), 128);
+    c.displayName("name", body.name(), 128, true);
     Role role = Role.parse(body.role()).orElse(null);
     if (role == null) {
       c.fail("role", "must be one of owner, admin, member, viewer");
@@ -145,7 +145,7 @@ public class MemberController {
   record TokenRequest(String name, Duration ttl, List<String> scopes) {
     static TokenRequest validate(String name, Integer expiresInDays, List<String> scopes) {
       Checks c = new Checks();
-      c.requiredText("name", name, 128);
+      c.displayName("name", name, 128, true);
       if (expiresInDays != null && (expiresInDays < 1 || expiresInDays > 3650)) {
         c.fail("expiresInDays", "must be between 1 and 3650");
       }

@@ -56,6 +56,25 @@ public final class Checks {
     return this;
   }
 
+  /**
+   * Bidi controls (U+200E/F, U+202A–U+202E, U+2066–U+2069) and zero-width characters
+   * (U+200B–U+200D, U+2060, U+FEFF): they make a name read differently from what it is ("Trojan
+   * Source").
+   */
+  private static final java.util.regex.Pattern INVISIBLE =
+      java.util.regex.Pattern.compile("[\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]");
+
+  /** A name or display name people read: free text without invisible or direction characters. */
+  public Checks displayName(String field, String value, int max, boolean required) {
+    if (required && (value == null || value.isBlank())) {
+      return fail(field, "is required");
+    }
+    if (value != null && INVISIBLE.matcher(value).find()) {
+      return fail(field, "must not contain bidirectional-control or zero-width characters");
+    }
+    return text(field, value, max);
+  }
+
   /** Required free text. */
   public Checks requiredText(String field, String value, int max) {
     if (value == null || value.isBlank()) {

@@ -546,6 +546,20 @@ class CommandEndToEndIT {
     assertThat(first.status()).isEqualTo(202);
     assertThat(second.status()).isEqualTo(200);
     assertThat(second.body().get("id").asText()).isEqualTo(first.body().get("id").asText());
+    // The same key for another request is refused, not answered with the first command.
+    Response other =
+        hub.send(
+            "POST",
+            "/api/v2/clusters/" + clusterId + "/commands",
+            requester,
+            Map.of(
+                "type",
+                "sync",
+                "target",
+                Map.of("namespace", "argocd", "kind", "Application", "name", "other-app")),
+            Map.of("Idempotency-Key", key));
+    assertThat(other.status()).isEqualTo(422);
+    assertThat(other.body().get("error").asText()).isEqualTo("idempotency_key_reused");
     awaitStatus(first.body().get("id").asText(), "completed");
   }
 

@@ -194,4 +194,51 @@ class RequestLimitsIT {
     assertThat(freeze.status()).isEqualTo(400);
     assertThat(freeze.body().get("errors").get(0).get("field").asText()).isEqualTo("endsAt");
   }
+
+  @Test
+  void namesThatReadDifferentlyFromWhatTheyAreAreRefused() {
+    for (String name : java.util.List.of("prod\u202e-ue", "admin\u200b", "\u2066ops\u2069")) {
+      Response r =
+          hub.post(
+              "/api/v2/clusters",
+              OWNER_TOKEN,
+              Map.of(
+                  "name",
+                  "vis-" + UUID.randomUUID().toString().substring(0, 8),
+                  "displayName",
+                  name));
+      assertThat(r.status()).isEqualTo(400);
+      assertThat(r.body().get("errors").get(0).get("field").asText()).isEqualTo("displayName");
+      assertThat(r.body().get("errors").get(0).get("reason").asText())
+          .isEqualTo("must not contain bidirectional-control or zero-width characters");
+    }
+    Response member =
+        hub.post(
+            "/api/v2/members",
+            OWNER_TOKEN,
+            Map.of(
+                "email",
+                "bidi-" + UUID.randomUUID() + "@example.com",
+                "name",
+                "Eve\u202e",
+                "role",
+                "viewer"));
+    assertThat(member.status()).isEqualTo(400);
+    assertThat(member.body().get("errors").get(0).get("field").asText()).isEqualTo("name");
+  }
+
+  @Test
+  void theFirewallsRefusalsHaveTheApisErrorShape() throws Exception {
+    HttpResponse<String> r =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(base + "/api/v2/clusters;x=1"))
+                    .header("Authorization", "Bearer " + OWNER_TOKEN)
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(400);
+    var json = JSON.readTree(r.body());
+    assertThat(json.get("status").asInt()).isEqualTo(400);
+    assertThat(json.get("error").asText()).isEqualTo("invalid_request");
+  }
 }

@@ -1,0 +1,32 @@
+package dev.gitopshq.hub.web;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.MediaType;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
+
+/**
+ * Requests Spring Security's firewall refuses (a {@code ;} or an encoded {@code /} in the path,
+ * {@code ..}, a non-printable header, …) get the API's error shape, a 400 like every other bad
+ * request, instead of the servlet container's HTML page.
+ */
+@Configuration
+public class FirewallErrors {
+
+  @Bean
+  RequestRejectedHandler requestRejectedHandler(ObjectMapper json) {
+    return (request, response, rejected) -> {
+      response.setStatus(400);
+      response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+      json.writeValue(
+          response.getOutputStream(),
+          new ApiError(
+              400,
+              "invalid_request",
+              "the request was refused: its URL or headers are not allowed (an encoded '/', ';',"
+                  + " '..', or a non-printable character)",
+              null));
+    };
+  }
+}
