@@ -22,7 +22,8 @@
 #   GITOPSHQ_BOOTSTRAP_TOKEN   owner API token for the hub to use (>= 32 chars)
 #   GITOPSHQ_HUB_TIMEOUT       seconds to wait for the hub to be healthy (120)
 #   GITOPSHQ_CONNECT_TIMEOUT   seconds to wait for the demo cluster to be Connected (120)
-#   GITOPSHQ_HUB_JAVA_OPTS, GITOPSHQ_AGENT_JAVA_OPTS   extra JVM options
+#   GITOPSHQ_HUB_JAVA_OPTS, GITOPSHQ_AGENT_JAVA_OPTS   extra JVM options (after the defaults
+#                              -Xmx768m for the hub and -Xmx128m for the agent, so they win)
 #   GITOPSHQ_STATE_DIR         where state and logs live (.gitopshq)
 #   GITOPSHQ_SKIP_JAVA_BUILD=1 run the jars as they are (the UI's end-to-end tests,
 #                              right after `mvn verify` built them)
@@ -343,7 +344,7 @@ launch_testkube() {
   fi
   log "starting test Kubernetes API (testkube)"
   rm -f "${DEMO_KUBECONFIG}"
-  start_proc testkube "${JAVA}" "${JVM_OPTS[@]}" -jar "${TESTKUBE_JAR}" --kubeconfig "${DEMO_KUBECONFIG}"
+  start_proc testkube "${JAVA}" "${JVM_OPTS[@]}" -Xmx256m -jar "${TESTKUBE_JAR}" --kubeconfig "${DEMO_KUBECONFIG}"
 }
 
 await_testkube() {
@@ -402,7 +403,7 @@ launch_hub() {
     GITOPSHQ_OIDC_GROUPMAPPINGS_0_TEAMS=platform \
     GITOPSHQ_OIDC_GROUPMAPPINGS_1_GROUP=developers GITOPSHQ_OIDC_GROUPMAPPINGS_1_ROLE=member \
     GITOPSHQ_OIDC_GROUPMAPPINGS_1_TEAMS=web \
-    "${JAVA}" "${JVM_OPTS[@]}" "${java_opts[@]}" -jar "${HUB_JAR}"
+    "${JAVA}" "${JVM_OPTS[@]}" -Xmx768m "${java_opts[@]}" -jar "${HUB_JAR}"
 }
 
 await_hub() {
@@ -500,7 +501,7 @@ start_agent() {
     GITOPSHQ_CAPABILITIES="${AGENT_CAPABILITIES}" \
     GITOPSHQ_STATUS_INTERVAL_SECONDS=10 \
     KUBECONFIG="${AGENT_KUBECONFIG}" \
-    "${JAVA}" "${JVM_OPTS[@]}" "${java_opts[@]}" -jar "${AGENT_JAR}"
+    "${JAVA}" "${JVM_OPTS[@]}" -Xmx128m "${java_opts[@]}" -jar "${AGENT_JAR}"
 }
 
 # Registers the demo agent from scratch: fresh token, no identity file.
