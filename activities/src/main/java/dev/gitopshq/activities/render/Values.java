@@ -92,41 +92,80 @@ public final class Values {
    * @throws UndefinedVariableException naming the variable, {@code where} and the key path
    */
   public static Object substitute(Object tree, Map<String, String> variables, String where) {
-    return substitute(tree, variables, where, "");
+    return substitute(tree, variables, where, "", new Budget(where));
   }
 
   /** {@link #substitute(Object, Map, String)} for a map (the usual root of values). */
   public static Map<String, Object> substitute(
       Map<String, Object> tree, Map<String, String> variables, String where) {
-    return asMap(substitute((Object) tree, variables, where, ""));
+    return asMap(substitute((Object) tree, variables, where, "", new Budget(where)));
+  }
+
+  /** The most references one tree may substitute. */
+  public static final int MAX_SUBSTITUTIONS = 10_000;
+
+  /** The most characters the substituted strings of one tree may add up to (8 MiB of text). */
+  public static final long MAX_SUBSTITUTED_CHARS = 8L * 1024 * 1024;
+
+  /**
+   * What one substitution may cost: a few kilobytes of values that reference a long variable many
+   * times would otherwise grow into hundreds of megabytes. A breach is a planning error naming the
+   * tree (its unit), before the text is built.
+   */
+  private static final class Budget {
+    private final String where;
+    private int substitutions;
+    private long chars;
+
+    Budget(String where) {
+      this.where = where;
+    }
+
+    void substituted(int count, long length) {
+      substitutions += count;
+      chars += length;
+      if (substitutions > MAX_SUBSTITUTIONS) {
+        throw new PlanException(
+            where + " makes more than " + MAX_SUBSTITUTIONS + " variable substitutions");
+      }
+      if (chars > MAX_SUBSTITUTED_CHARS) {
+        throw new PlanException(
+            where
+                + " grows past "
+                + MAX_SUBSTITUTED_CHARS / (1024 * 1024)
+                + " MiB of text once variables are substituted");
+      }
+    }
   }
 
   private static Object substitute(
-      Object node, Map<String, String> variables, String where, String at) {
+      Object node, Map<String, String> variables, String where, String at, Budget budget) {
     if (node instanceof Map<?, ?> map) {
       Map<String, Object> out = new LinkedHashMap<>();
       for (Map.Entry<String, Object> e : asMap(map).entrySet()) {
         String key = e.getKey();
         out.put(
-            key, substitute(e.getValue(), variables, where, at.isEmpty() ? key : at + "." + key));
+            key,
+            substitute(
+                e.getValue(), variables, where, at.isEmpty() ? key : at + "." + key, budget));
       }
       return out;
     }
     if (node instanceof List<?> list) {
       List<Object> out = new ArrayList<>(list.size());
       for (int i = 0; i < list.size(); i++) {
-        out.add(substitute(list.get(i), variables, where, at + "[" + i + "]"));
+        out.add(substitute(list.get(i), variables, where, at + "[" + i + "]", budget));
       }
       return out;
     }
     if (node instanceof String text) {
-      return substituteText(text, variables, where, at);
+      return substituteText(text, variables, where, at, budget);
     }
     return node;
   }
 
   private static String substituteText(
-      String text, Map<String, String> variables, String where, String at) {
+      String text, Map<String, String> variables, String where, String at, Budget budget) {
     if (text.indexOf('$') < 0) {
       return text;
     }
@@ -150,6 +189,8 @@ public final class Values {
                   + ", which no HQ variable defines");
         }
       }
+      // Counted before the text is appended: a breach stops before it is built.
+      budget.substituted(1, Math.max(0, replacement.length() - m.group().length()));
       m.appendReplacement(out, Matcher.quoteReplacement(replacement));
     }
     m.appendTail(out);

@@ -162,4 +162,35 @@ class ValuesTest {
         .extracting(e -> ((UndefinedVariableException) e).variable())
         .isEqualTo("DB_HOST");
   }
+
+  @Test
+  void substitutionIsBoundedInGrowthAndCountNamingTheTree() {
+    // 6 KB of values referencing a 1 MiB variable: 64 MiB once substituted.
+    Map<String, Object> values = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < 64; i++) {
+      values.put("k" + i, "${BIG}");
+    }
+    Map<String, String> big = Map.of("BIG", "x".repeat(1024 * 1024));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> Values.substitute(values, big, "values of web for tenant acme in production"))
+        .isInstanceOf(PlanException.class)
+        .hasMessage(
+            "values of web for tenant acme in production grows past 8 MiB of text once variables"
+                + " are substituted");
+
+    java.util.List<Object> many = new java.util.ArrayList<>();
+    for (int i = 0; i <= Values.MAX_SUBSTITUTIONS; i++) {
+      many.add("${A}");
+    }
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> Values.substitute(many, Map.of("A", "a"), "bundle shop for tenant acme"))
+        .isInstanceOf(PlanException.class)
+        .hasMessage("bundle shop for tenant acme makes more than 10000 variable substitutions");
+
+    // Within the bounds, nothing changes.
+    org.assertj.core.api.Assertions.assertThat(
+            Values.substitute(
+                Map.<String, Object>of("host", "${A}.example"), Map.of("A", "shop"), "x"))
+        .isEqualTo(Map.of("host", "shop.example"));
+  }
 }
