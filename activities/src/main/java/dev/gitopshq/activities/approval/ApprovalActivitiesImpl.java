@@ -42,6 +42,7 @@ public class ApprovalActivitiesImpl implements ApprovalActivities {
                       UUID.fromString(r.subjectId()),
                       r.clusterId() == null ? null : UUID.fromString(r.clusterId()),
                       r.requesterId(),
+                      r.requesterBehind(),
                       r.requiredApprovers(),
                       r.approverRoles(),
                       r.approverTeams(),

@@ -16,14 +16,17 @@ import org.apache.ibatis.annotations.Update;
 public interface ApprovalMapper {
   String LIST = "dev.gitopshq.activities.store.StringListTypeHandler";
   String COLUMNS =
-      "id, org_id, kind, subject_id, cluster_id, requester_id, required_approvers,"
+      "id, org_id, kind, subject_id, cluster_id, requester_id, requester_behind,"
+          + " required_approvers,"
           + " approver_roles, approver_teams, summary, status, created_at, expires_at, closed_at";
 
   @Insert(
       "insert into approvals (id, org_id, kind, subject_id, cluster_id, requester_id,"
-          + " required_approvers, approver_roles, approver_teams, summary, status, created_at,"
+          + " requester_behind, required_approvers, approver_roles, approver_teams, summary, status, created_at,"
           + " expires_at) values (#{id}, #{orgId}, #{kind}, #{subjectId}, #{clusterId},"
-          + " #{requesterId}, #{requiredApprovers}, #{approverRoles,typeHandler="
+          + " #{requesterId}, #{requesterBehind,typeHandler="
+          + LIST
+          + "}, #{requiredApprovers}, #{approverRoles,typeHandler="
           + LIST
           + "},"
           + " #{approverTeams,typeHandler="

@@ -12,6 +12,7 @@ public record ApprovalRow(
     UUID subjectId,
     UUID clusterId,
     String requesterId,
+    List<String> requesterBehind,
     int requiredApprovers,
     List<String> approverRoles,
     List<String> approverTeams,

@@ -185,6 +185,7 @@ public class CommandActivitiesImpl implements CommandActivities {
     r.put("name", spec.requester().name());
     r.put("role", spec.requester().role() == null ? "" : spec.requester().role());
     r.set("teams", json.valueToTree(spec.requester().teams()));
+    r.set("behind", json.valueToTree(spec.requester().behind()));
 
     settings
         .find(org, clusterId)

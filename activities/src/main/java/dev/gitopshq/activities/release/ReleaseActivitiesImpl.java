@@ -314,6 +314,7 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
     q.put("name", r.requester().name());
     q.put("role", r.requester().role() == null ? "" : r.requester().role());
     q.set("teams", json.valueToTree(r.requester().teams()));
+    q.set("behind", json.valueToTree(r.requester().behind()));
     breakGlass(in, r);
     in.put("time", clock.instant().toString());
     return in;

@@ -8,13 +8,14 @@ import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
+import org.apache.ibatis.annotations.Update;
 
 /** API tokens of members and service accounts. */
 @Mapper
 public interface ApiTokenMapper {
   String COLUMNS =
       "id, org_id, member_id, service_account_id, name, token_hash, scopes, created_by,"
-          + " created_at, expires_at, revoked_at";
+          + " created_at, expires_at, revoked_at, last_used_at, revoked_by";
 
   @Insert(
       "insert into api_tokens (id, org_id, member_id, service_account_id, name, token_hash,"
@@ -29,12 +30,17 @@ public interface ApiTokenMapper {
    */
   @Select(
       "select t.id as token_id, t.org_id, t.member_id, t.service_account_id,"
-          + " coalesce(m.email, s.name) as name, m.role, t.scopes"
+          + " coalesce(m.email, s.name) as name, m.role,"
+          // A service account's token never holds more than the account holds now.
+          + " case when t.service_account_id is null then t.scopes else array(select x from"
+          + " unnest(t.scopes) x where x = any(s.scopes)) end as scopes"
           + " from api_tokens t"
           + " left join members m on m.org_id = t.org_id and m.id = t.member_id"
           + " left join service_accounts s on s.org_id = t.org_id and s.id = t.service_account_id"
           + " where t.token_hash = #{hash} and t.revoked_at is null"
-          + " and (t.expires_at is null or t.expires_at > #{now})")
+          + " and (t.expires_at is null or t.expires_at > #{now})"
+          + " and (t.member_id is null or m.removed_at is null)"
+          + " and (t.service_account_id is null or s.disabled_at is null)")
   Optional<TokenPrincipal> authenticate(@Param("hash") String hash, @Param("now") Instant now);
 
   @Select(
@@ -51,6 +57,48 @@ public interface ApiTokenMapper {
           + " order by created_at")
   List<ApiTokenRow> listForServiceAccount(
       @Param("orgId") UUID orgId, @Param("accountId") UUID accountId);
+
+  @Select("select " + COLUMNS + " from api_tokens where org_id = #{orgId} and id = #{id}")
+  Optional<ApiTokenRow> findById(@Param("orgId") UUID orgId, @Param("id") UUID id);
+
+  /** Revokes one live token; 0 when it is not live (already revoked, or not this org's). */
+  @Update(
+      "update api_tokens set revoked_at = #{now}, revoked_by = #{by}"
+          + " where org_id = #{orgId} and id = #{id} and revoked_at is null")
+  int revoke(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("by") String by,
+      @Param("now") Instant now);
+
+  /** Revokes every live token of a member; the number revoked. */
+  @Update(
+      "update api_tokens set revoked_at = #{now}, revoked_by = #{by}"
+          + " where org_id = #{orgId} and member_id = #{memberId} and revoked_at is null")
+  int revokeAllOfMember(
+      @Param("orgId") UUID orgId,
+      @Param("memberId") UUID memberId,
+      @Param("by") String by,
+      @Param("now") Instant now);
+
+  /** Revokes every live token of a service account; the number revoked. */
+  @Update(
+      "update api_tokens set revoked_at = #{now}, revoked_by = #{by}"
+          + " where org_id = #{orgId} and service_account_id = #{accountId} and revoked_at is null")
+  int revokeAllOfServiceAccount(
+      @Param("orgId") UUID orgId,
+      @Param("accountId") UUID accountId,
+      @Param("by") String by,
+      @Param("now") Instant now);
+
+  /**
+   * Records a use of the token. At most one write a minute per token, so a busy token does not turn
+   * every read into a write.
+   */
+  @Update(
+      "update api_tokens set last_used_at = #{now} where id = #{id}"
+          + " and (last_used_at is null or last_used_at < #{now} - interval '1 minute')")
+  int touch(@Param("id") UUID id, @Param("now") Instant now);
 
   @Select("select exists (select 1 from api_tokens where token_hash = #{hash})")
   boolean existsHash(@Param("hash") String hash);

@@ -1,5 +1,6 @@
 package dev.gitopshq.activities.store;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -21,13 +22,25 @@ public interface MemberMapper {
           + " #{createdAt})")
   void insert(MemberRow member);
 
-  @Select("select " + COLUMNS + " from members where org_id = #{orgId} and id = #{id}")
+  @Select(
+      "select "
+          + COLUMNS
+          + " from members where org_id = #{orgId} and id = #{id}"
+          + " and removed_at is null")
   Optional<MemberRow> findById(@Param("orgId") UUID orgId, @Param("id") UUID id);
 
-  @Select("select " + COLUMNS + " from members where org_id = #{orgId} and email = #{email}")
+  @Select(
+      "select "
+          + COLUMNS
+          + " from members where org_id = #{orgId} and email = #{email}"
+          + " and removed_at is null")
   Optional<MemberRow> findByEmail(@Param("orgId") UUID orgId, @Param("email") String email);
 
-  @Select("select " + COLUMNS + " from members where org_id = #{orgId} order by created_at, email")
+  @Select(
+      "select "
+          + COLUMNS
+          + " from members where org_id = #{orgId} and removed_at is null"
+          + " order by created_at, email")
   List<MemberRow> list(@Param("orgId") UUID orgId);
 
   @Update(
@@ -45,7 +58,7 @@ public interface MemberMapper {
       "select "
           + COLUMNS
           + " from members where org_id = #{orgId} and oidc_issuer = #{issuer}"
-          + " and oidc_subject = #{subject}")
+          + " and oidc_subject = #{subject} and removed_at is null")
   Optional<MemberRow> findByOidcIdentity(
       @Param("orgId") UUID orgId, @Param("issuer") String issuer, @Param("subject") String subject);
 
@@ -59,6 +72,32 @@ public interface MemberMapper {
       @Param("issuer") String issuer,
       @Param("subject") String subject);
 
+  /** Every member row the organization ever had, removed ones included (for the bootstrap). */
   @Select("select count(*) from members where org_id = #{orgId}")
   int count(@Param("orgId") UUID orgId);
+
+  /** The number of members with this role who have not been removed. */
+  @Select(
+      "select count(*) from members where org_id = #{orgId} and role = #{role}"
+          + " and removed_at is null")
+  int countWithRole(@Param("orgId") UUID orgId, @Param("role") String role);
+
+  /**
+   * Whether a removed member had this provider identity or email: SSO does not let them back in by
+   * itself.
+   */
+  @Select(
+      "select exists (select 1 from members where org_id = #{orgId} and removed_at is not null"
+          + " and ((oidc_issuer = #{issuer} and oidc_subject = #{subject}) or email = #{email}))")
+  boolean wasRemoved(
+      @Param("orgId") UUID orgId,
+      @Param("issuer") String issuer,
+      @Param("subject") String subject,
+      @Param("email") String email);
+
+  /** Removes a member (the row stays for the record); 0 when there is no such live member. */
+  @Update(
+      "update members set removed_at = #{now} where org_id = #{orgId} and id = #{id}"
+          + " and removed_at is null")
+  int remove(@Param("orgId") UUID orgId, @Param("id") UUID id, @Param("now") Instant now);
 }

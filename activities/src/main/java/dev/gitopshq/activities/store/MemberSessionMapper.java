@@ -38,7 +38,8 @@ public interface MemberSessionMapper {
           + " m.email as name, m.role, '{}'::text[] as scopes"
           + " from member_sessions s"
           + " join members m on m.org_id = s.org_id and m.id = s.member_id"
-          + " where s.token_hash = #{hash} and s.revoked_at is null and s.expires_at > #{now}")
+          + " where s.token_hash = #{hash} and s.revoked_at is null and s.expires_at > #{now}"
+          + " and m.removed_at is null")
   Optional<TokenPrincipal> authenticate(@Param("hash") String hash, @Param("now") Instant now);
 
   /** Revokes a live session of a member; 0 when it is not one (or already revoked). */
@@ -51,4 +52,11 @@ public interface MemberSessionMapper {
       @Param("memberId") UUID memberId,
       @Param("id") UUID id,
       @Param("now") Instant now);
+
+  /** Revokes every live session of a member; the number revoked. */
+  @Update(
+      "update member_sessions set revoked_at = #{now}"
+          + " where org_id = #{orgId} and member_id = #{memberId} and revoked_at is null")
+  int revokeAll(
+      @Param("orgId") UUID orgId, @Param("memberId") UUID memberId, @Param("now") Instant now);
 }

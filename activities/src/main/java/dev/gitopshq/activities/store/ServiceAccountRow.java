@@ -12,4 +12,19 @@ public record ServiceAccountRow(
     String description,
     List<String> scopes,
     UUID createdBy,
-    Instant createdAt) {}
+    Instant createdAt,
+    UUID ownerMemberId,
+    Instant disabledAt) {
+
+  /**
+   * The members who stand behind the account: its creator and its owner. None of them may approve a
+   * request the account makes.
+   */
+  public List<String> behind() {
+    return java.util.stream.Stream.of(createdBy, ownerMemberId)
+        .filter(java.util.Objects::nonNull)
+        .map(UUID::toString)
+        .distinct()
+        .toList();
+  }
+}

@@ -144,7 +144,11 @@ public class ApprovalController {
     MemberRow me = members.findById(caller.orgId(), caller.memberId()).orElseThrow();
     List<Item> items =
         approvals.open(caller.orgId()).stream()
-            .filter(a -> !a.requesterId().equals(caller.id()) && eligible(a, me))
+            .filter(
+                a ->
+                    Eligibility.ownRequest(a.requesterId(), a.requesterBehind(), caller.id())
+                            == null
+                        && eligible(a, me))
             .filter(
                 a ->
                     approvals.votes(caller.orgId(), a.id()).stream()
@@ -182,6 +186,11 @@ public class ApprovalController {
             .orElseThrow(() -> ApiException.notFound("approval " + id));
     if (a.requesterId().equals(caller.id())) {
       throw ApiException.forbidden("you cannot approve or reject your own request");
+    }
+    if (a.requesterBehind().contains(caller.id())) {
+      throw ApiException.forbidden(
+          "you cannot approve or reject this request: it comes from a service account you created"
+              + " or own, and four eyes needs someone else");
     }
     MemberRow me = members.findById(caller.orgId(), caller.memberId()).orElseThrow();
     if (!eligible(a, me)) {

@@ -107,7 +107,7 @@ public class BootstrapOwner {
           "GITOPSHQ_BOOTSTRAP_TOKEN is already in use by another token");
     }
     tokens.insert(
-        new ApiTokenRow(
+        ApiTokenRow.issued(
             UUID.randomUUID(),
             org.id(),
             owner.id(),
@@ -117,7 +117,6 @@ public class BootstrapOwner {
             List.of(),
             null,
             now,
-            null,
             null));
     audit.record(
         org.id(),

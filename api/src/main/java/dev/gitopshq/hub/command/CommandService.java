@@ -12,6 +12,7 @@ import dev.gitopshq.activities.store.ClusterMapper;
 import dev.gitopshq.activities.store.ClusterRow;
 import dev.gitopshq.activities.store.MemberMapper;
 import dev.gitopshq.activities.store.MemberRow;
+import dev.gitopshq.hub.member.PeopleService;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.workflows.TaskQueues;
@@ -43,6 +44,7 @@ public class CommandService {
   private final CommandMapper commands;
   private final ClusterMapper clusters;
   private final MemberMapper members;
+  private final PeopleService people;
   private final ApprovalMapper approvals;
   private final AuditLog audit;
   private final WorkflowClient temporal;
@@ -53,6 +55,7 @@ public class CommandService {
       CommandMapper commands,
       ClusterMapper clusters,
       MemberMapper members,
+      PeopleService people,
       ApprovalMapper approvals,
       AuditLog audit,
       WorkflowClient temporal,
@@ -61,6 +64,7 @@ public class CommandService {
     this.commands = commands;
     this.clusters = clusters;
     this.members = members;
+    this.people = people;
     this.approvals = approvals;
     this.audit = audit;
     this.temporal = temporal;
@@ -190,7 +194,8 @@ public class CommandService {
                 row.requesterType(),
                 caller.name(),
                 caller.role() == null ? "" : caller.role().wireName(),
-                teams),
+                teams,
+                people.behind(caller)),
             justification);
     CommandWorkflow wf =
         temporal.newWorkflowStub(

@@ -8,12 +8,14 @@ import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -29,9 +31,11 @@ import org.springframework.web.bind.annotation.RestController;
 public class MemberController {
   private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
   private final PeopleService people;
+  private final Clock clock;
 
-  public MemberController(PeopleService people) {
+  public MemberController(PeopleService people, Clock clock) {
     this.people = people;
+    this.clock = clock;
   }
 
   record CreateMember(String email, String name, String role, List<String> teams) {}
@@ -50,19 +54,39 @@ public class MemberController {
 
   record CreateToken(String name, Integer expiresInDays, List<String> scopes) {}
 
-  /** A token's metadata; {@code token} is set only in the response that created it. */
+  /**
+   * A token's metadata; {@code token} is set only in the response that created it. {@code status}
+   * is {@code active}, {@code expired} or {@code revoked}.
+   */
   record TokenView(
       String id,
       String name,
       List<String> scopes,
+      String status,
       Instant createdAt,
+      String createdBy,
       Instant expiresAt,
+      Instant lastUsedAt,
+      Instant revokedAt,
+      String revokedBy,
       String token) {
-    static TokenView of(ApiTokenRow t, String plaintext) {
+    static TokenView of(ApiTokenRow t, String plaintext, Instant now) {
       return new TokenView(
-          t.id().toString(), t.name(), t.scopes(), t.createdAt(), t.expiresAt(), plaintext);
+          t.id().toString(),
+          t.name(),
+          t.scopes(),
+          t.status(now),
+          t.createdAt(),
+          t.createdBy() == null ? null : t.createdBy().toString(),
+          t.expiresAt(),
+          t.lastUsedAt(),
+          t.revokedAt(),
+          t.revokedBy(),
+          plaintext);
     }
   }
+
+  record TokenList(List<TokenView> items) {}
 
   @PostMapping
   @ResponseStatus(HttpStatus.CREATED)
@@ -138,7 +162,30 @@ public class MemberController {
             body == null ? null : body.scopes());
     PeopleService.CreatedToken t =
         people.createMemberToken(caller, id, req.name(), req.ttl(), req.scopes());
-    return TokenView.of(t.row(), t.token());
+    return TokenView.of(t.row(), t.token(), clock.instant());
+  }
+
+  /** A member's tokens, newest last: their own, or anyone's with members:write. */
+  @GetMapping("/{id}/tokens")
+  TokenList tokens(@PathVariable UUID id) {
+    HubPrincipal caller = Authz.caller();
+    Instant now = clock.instant();
+    return new TokenList(
+        people.memberTokens(caller, id).stream().map(t -> TokenView.of(t, null, now)).toList());
+  }
+
+  /** Revokes a member's token; it is refused from the next request on. */
+  @DeleteMapping("/{id}/tokens/{tokenId}")
+  TokenView revokeToken(@PathVariable UUID id, @PathVariable UUID tokenId) {
+    HubPrincipal caller = Authz.caller();
+    return TokenView.of(people.revokeMemberToken(caller, id, tokenId), null, clock.instant());
+  }
+
+  /** Removes a member with all their tokens and sessions. */
+  @DeleteMapping("/{id}")
+  @ResponseStatus(HttpStatus.NO_CONTENT)
+  void remove(@PathVariable UUID id) {
+    people.removeMember(Authz.require(Permission.MEMBERS_WRITE), id);
   }
 
   /** A validated token request, shared with service-account tokens. */

@@ -7,6 +7,7 @@ import dev.gitopshq.activities.store.ApiTokenMapper;
 import dev.gitopshq.activities.store.ApiTokenRow;
 import dev.gitopshq.activities.store.MemberMapper;
 import dev.gitopshq.activities.store.MemberRow;
+import dev.gitopshq.activities.store.MemberSessionMapper;
 import dev.gitopshq.activities.store.ServiceAccountMapper;
 import dev.gitopshq.activities.store.ServiceAccountRow;
 import dev.gitopshq.activities.tokens.TokenKind;
@@ -30,6 +31,7 @@ public class PeopleService {
   private final MemberMapper members;
   private final ServiceAccountMapper accounts;
   private final ApiTokenMapper tokens;
+  private final MemberSessionMapper sessions;
   private final AuditLog audit;
   private final Clock clock;
 
@@ -37,11 +39,13 @@ public class PeopleService {
       MemberMapper members,
       ServiceAccountMapper accounts,
       ApiTokenMapper tokens,
+      MemberSessionMapper sessions,
       AuditLog audit,
       Clock clock) {
     this.members = members;
     this.accounts = accounts;
     this.tokens = tokens;
+    this.sessions = sessions;
     this.audit = audit;
     this.clock = clock;
   }
@@ -143,6 +147,22 @@ public class PeopleService {
         throw ApiException.forbidden("only an owner can create tokens for an owner");
       }
     }
+    // A token narrows its member's role; it never claims more than the role holds.
+    Role role = Role.parse(member.role()).orElse(Role.VIEWER);
+    for (int i = 0; i < scopes.size(); i++) {
+      Permission p = Permission.fromScope(scopes.get(i)).orElseThrow();
+      if (!role.permissions().contains(p)) {
+        throw ApiException.invalid(
+            "scopes[" + i + "]",
+            "'"
+                + scopes.get(i)
+                + "' is beyond the "
+                + role.wireName()
+                + " role of "
+                + (self ? "your account" : "the member")
+                + "; a token can only narrow its member's role");
+      }
+    }
     return mint(
         caller,
         TokenKind.PERSONAL,
@@ -176,7 +196,9 @@ public class PeopleService {
             description,
             scopes,
             caller.memberId(),
-            clock.instant());
+            clock.instant(),
+            caller.memberId(),
+            null);
     try {
       accounts.insert(row);
     } catch (DuplicateKeyException e) {
@@ -192,6 +214,21 @@ public class PeopleService {
     return row;
   }
 
+  /**
+   * The members who stand behind a caller that is a service account (its creator and owner), for
+   * four eyes; empty for a member.
+   */
+  @Transactional(readOnly = true)
+  public List<String> behind(HubPrincipal caller) {
+    if (caller.isMember()) {
+      return List.of();
+    }
+    return accounts
+        .findById(caller.orgId(), caller.serviceAccountId())
+        .map(ServiceAccountRow::behind)
+        .orElse(List.of());
+  }
+
   @Transactional(readOnly = true)
   public List<ServiceAccountRow> serviceAccounts(UUID orgId) {
     return accounts.list(orgId);
@@ -205,6 +242,10 @@ public class PeopleService {
         accounts
             .findById(caller.orgId(), accountId)
             .orElseThrow(() -> ApiException.notFound("service account " + accountId));
+    if (account.disabledAt() != null) {
+      throw ApiException.conflict(
+          "service account '" + account.name() + "' is disabled; enable it before issuing tokens");
+    }
     List<String> granted = scopes.isEmpty() ? account.scopes() : scopes;
     for (String s : granted) {
       if (!account.scopes().contains(s)) {
@@ -229,6 +270,192 @@ public class PeopleService {
     return tokens.listForServiceAccount(orgId, accountId);
   }
 
+  /**
+   * A member's tokens, live and past. Members see their own; seeing someone else's takes
+   * members:write.
+   */
+  @Transactional(readOnly = true)
+  public List<ApiTokenRow> memberTokens(HubPrincipal caller, UUID memberId) {
+    requireManages(caller, memberId, "see the tokens of");
+    return tokens.listForMember(caller.orgId(), memberId);
+  }
+
+  /**
+   * Revokes one of a member's tokens. It stops working at once: every request, Git fetch and stream
+   * authenticates its token again. Revoking a token that is already revoked changes nothing.
+   */
+  @Transactional
+  public ApiTokenRow revokeMemberToken(HubPrincipal caller, UUID memberId, UUID tokenId) {
+    requireManages(caller, memberId, "revoke the tokens of");
+    ApiTokenRow token =
+        tokens
+            .findById(caller.orgId(), tokenId)
+            .filter(t -> memberId.equals(t.memberId()))
+            .orElseThrow(() -> ApiException.notFound("token " + tokenId));
+    return revoke(caller, token, "member.token.revoked", "member", memberId);
+  }
+
+  /**
+   * Removes a member: their API tokens and SSO sessions are revoked in the same transaction, and
+   * they no longer appear among the members. Owners are removed only by owners, and the last owner
+   * stays.
+   */
+  @Transactional
+  public void removeMember(HubPrincipal caller, UUID memberId) {
+    MemberRow member =
+        members
+            .findById(caller.orgId(), memberId)
+            .orElseThrow(() -> ApiException.notFound("member " + memberId));
+    Role role = Role.parse(member.role()).orElse(Role.VIEWER);
+    if (role == Role.OWNER) {
+      if (caller.role() != Role.OWNER) {
+        throw ApiException.forbidden("only an owner can remove an owner");
+      }
+      if (members.countWithRole(caller.orgId(), Role.OWNER.wireName()) <= 1) {
+        throw ApiException.conflict(
+            "'" + member.email() + "' is the organization's last owner; make another owner first");
+      }
+    }
+    Instant now = clock.instant();
+    if (members.remove(caller.orgId(), memberId, now) != 1) {
+      throw ApiException.notFound("member " + memberId);
+    }
+    int revokedTokens = tokens.revokeAllOfMember(caller.orgId(), memberId, caller.id(), now);
+    int revokedSessions = sessions.revokeAll(caller.orgId(), memberId, now);
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("email", member.email());
+    d.put("role", member.role());
+    d.put("tokensRevoked", revokedTokens);
+    d.put("sessionsRevoked", revokedSessions);
+    audit.record(
+        caller.orgId(), caller.actor(), "member.removed", "member", memberId.toString(), d);
+  }
+
+  @Transactional(readOnly = true)
+  public ServiceAccountRow serviceAccount(UUID orgId, UUID accountId) {
+    return accounts
+        .findById(orgId, accountId)
+        .orElseThrow(() -> ApiException.notFound("service account " + accountId));
+  }
+
+  /**
+   * Changes a service account. Null leaves a field as it is. Narrowing the scopes narrows every
+   * token the account holds at once (a token never holds more than its account); widening them
+   * takes holding the new scopes yourself. Disabling refuses all its tokens until it is enabled
+   * again.
+   */
+  @Transactional
+  public ServiceAccountRow updateServiceAccount(
+      HubPrincipal caller,
+      UUID accountId,
+      String description,
+      List<String> scopes,
+      UUID ownerId,
+      Boolean disabled) {
+    ServiceAccountRow before = serviceAccount(caller.orgId(), accountId);
+    if (scopes != null) {
+      for (String scope : scopes) {
+        if (!before.scopes().contains(scope)
+            && !caller.can(Permission.fromScope(scope).orElseThrow())) {
+          throw ApiException.forbidden(
+              "you cannot grant the '" + scope + "' scope: you do not hold it yourself");
+        }
+      }
+    }
+    if (ownerId != null && members.findById(caller.orgId(), ownerId).isEmpty()) {
+      throw ApiException.invalid("ownerId", "is not a member of this organization");
+    }
+    Instant disabledAt =
+        disabled == null
+            ? before.disabledAt()
+            : disabled
+                ? (before.disabledAt() != null ? before.disabledAt() : clock.instant())
+                : null;
+    ServiceAccountRow after =
+        new ServiceAccountRow(
+            before.id(),
+            before.orgId(),
+            before.name(),
+            description == null ? before.description() : description,
+            scopes == null ? before.scopes() : scopes,
+            before.createdBy(),
+            before.createdAt(),
+            ownerId == null ? before.ownerMemberId() : ownerId,
+            disabledAt);
+    accounts.update(after);
+    Map<String, Object> d = new LinkedHashMap<>();
+    if (!after.description().equals(before.description())) {
+      d.put("description", Map.of("from", before.description(), "to", after.description()));
+    }
+    if (!after.scopes().equals(before.scopes())) {
+      d.put("scopes", Map.of("from", before.scopes(), "to", after.scopes()));
+    }
+    if (!java.util.Objects.equals(after.ownerMemberId(), before.ownerMemberId())) {
+      Map<String, Object> o = new LinkedHashMap<>();
+      o.put("from", before.ownerMemberId() == null ? null : before.ownerMemberId().toString());
+      o.put("to", after.ownerMemberId().toString());
+      d.put("owner", o);
+    }
+    if ((after.disabledAt() == null) != (before.disabledAt() == null)) {
+      d.put("disabled", after.disabledAt() != null);
+    }
+    if (!d.isEmpty()) {
+      audit.record(
+          caller.orgId(),
+          caller.actor(),
+          "service_account.updated",
+          "service_account",
+          accountId.toString(),
+          d);
+    }
+    return after;
+  }
+
+  /** Revokes one of a service account's tokens; it stops working at once. */
+  @Transactional
+  public ApiTokenRow revokeServiceAccountToken(HubPrincipal caller, UUID accountId, UUID tokenId) {
+    serviceAccount(caller.orgId(), accountId);
+    ApiTokenRow token =
+        tokens
+            .findById(caller.orgId(), tokenId)
+            .filter(t -> accountId.equals(t.serviceAccountId()))
+            .orElseThrow(() -> ApiException.notFound("token " + tokenId));
+    return revoke(caller, token, "service_account.token.revoked", "service_account", accountId);
+  }
+
+  private ApiTokenRow revoke(
+      HubPrincipal caller, ApiTokenRow token, String action, String targetType, UUID target) {
+    if (token.revokedAt() != null) {
+      return token;
+    }
+    tokens.revoke(caller.orgId(), token.id(), caller.id(), clock.instant());
+    audit.record(
+        caller.orgId(), caller.actor(), action, targetType, target.toString(), tokenDetails(token));
+    return tokens.findById(caller.orgId(), token.id()).orElseThrow();
+  }
+
+  /**
+   * Refuses a caller who is neither the member nor allowed to manage them (members:write, and only
+   * owners for owners). An unknown member is a 404.
+   */
+  private void requireManages(HubPrincipal caller, UUID memberId, String what) {
+    MemberRow member =
+        members
+            .findById(caller.orgId(), memberId)
+            .orElseThrow(() -> ApiException.notFound("member " + memberId));
+    if (memberId.equals(caller.memberId())) {
+      return;
+    }
+    if (!caller.can(Permission.MEMBERS_WRITE)) {
+      throw ApiException.forbidden(
+          "to " + what + " another member you need the 'members:write' permission");
+    }
+    if (Role.parse(member.role()).orElse(Role.VIEWER) == Role.OWNER
+        && caller.role() != Role.OWNER) {
+      throw ApiException.forbidden("only an owner can " + what + " an owner");
+    }
+  }
+
   /** Issues an API token for a member or a service account, stores its hash and audits it. */
   private CreatedToken mint(
       HubPrincipal caller,
@@ -243,7 +470,7 @@ public class PeopleService {
     Instant now = clock.instant();
     Tokens.IssuedToken token = Tokens.issue(kind);
     ApiTokenRow row =
-        new ApiTokenRow(
+        ApiTokenRow.issued(
             UUID.randomUUID(),
             caller.orgId(),
             memberId,
@@ -253,8 +480,7 @@ public class PeopleService {
             scopes,
             caller.memberId(),
             now,
-            ttl == null ? null : now.plus(ttl),
-            null);
+            ttl == null ? null : now.plus(ttl));
     tokens.insert(row);
     UUID target = memberId != null ? memberId : accountId;
     audit.record(

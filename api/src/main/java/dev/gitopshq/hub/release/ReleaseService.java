@@ -20,6 +20,7 @@ import dev.gitopshq.activities.release.ReleaseRow;
 import dev.gitopshq.activities.release.RollbackScope;
 import dev.gitopshq.activities.store.MemberMapper;
 import dev.gitopshq.activities.store.MemberRow;
+import dev.gitopshq.hub.member.PeopleService;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.workflows.TaskQueues;
@@ -59,6 +60,7 @@ public class ReleaseService {
   private final ReleaseMapper releases;
   private final DeploymentMapper deployments;
   private final MemberMapper members;
+  private final PeopleService people;
   private final ApprovalMapper approvals;
   private final ProjectRepos repos;
   private final ConfigHistory history;
@@ -74,6 +76,7 @@ public class ReleaseService {
       ReleaseMapper releases,
       DeploymentMapper deployments,
       MemberMapper members,
+      PeopleService people,
       ApprovalMapper approvals,
       ProjectRepos repos,
       ConfigHistory history,
@@ -87,6 +90,7 @@ public class ReleaseService {
     this.releases = releases;
     this.deployments = deployments;
     this.members = members;
+    this.people = people;
     this.approvals = approvals;
     this.repos = repos;
     this.history = history;
@@ -448,7 +452,8 @@ public class ReleaseService {
                 caller.isMember() ? "member" : "service_account",
                 caller.name(),
                 caller.role() == null ? "" : caller.role().wireName(),
-                teams),
+                teams,
+                people.behind(caller)),
             breakGlass,
             breakGlass ? why : null,
             props.approvalTimeout().toSeconds(),

@@ -27,10 +27,13 @@ public class TokenAuthenticator {
   }
 
   /**
-   * The principal for a token, or empty for anything that is not a live API token. Issued tokens
-   * are {@code ghqp_}/{@code ghqs_} + 64 hex (and SSO sessions {@code ghqo_} + 64 hex, looked up in
-   * their own table), but an operator-chosen bootstrap token (GITOPSHQ_BOOTSTRAP_TOKEN) may have
-   * any shape of 32 to 256 characters, so only the length is checked before the hash lookup.
+   * The principal for a token, or empty for anything that is not a live API token: revoked,
+   * expired, of a removed member or of a disabled service account. Every request and every Git
+   * fetch comes through here, so a revocation takes effect on the next one. A use is recorded as
+   * the token's {@code lastUsedAt} (at most once a minute). Issued tokens are {@code ghqp_}/{@code
+   * ghqs_} + 64 hex (and SSO sessions {@code ghqo_} + 64 hex, looked up in their own table), but an
+   * operator-chosen bootstrap token (GITOPSHQ_BOOTSTRAP_TOKEN) may have any shape of 32 to 256
+   * characters, so only the length is checked before the hash lookup.
    */
   public Optional<HubPrincipal> authenticate(String token) {
     if (token == null || token.length() < 32 || token.length() > 256) {
@@ -40,7 +43,10 @@ public class TokenAuthenticator {
     if (TokenKind.SESSION.matches(token)) {
       return sessions.authenticate(Tokens.sha256Hex(token), clock.instant()).map(this::toPrincipal);
     }
-    return tokens.authenticate(Tokens.sha256Hex(token), clock.instant()).map(this::toPrincipal);
+    var now = clock.instant();
+    Optional<TokenPrincipal> principal = tokens.authenticate(Tokens.sha256Hex(token), now);
+    principal.ifPresent(p -> tokens.touch(p.tokenId(), now));
+    return principal.map(this::toPrincipal);
   }
 
   private HubPrincipal toPrincipal(TokenPrincipal p) {

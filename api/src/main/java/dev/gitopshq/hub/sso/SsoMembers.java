@@ -124,6 +124,10 @@ public class SsoMembers {
             "member",
             member.id().toString(),
             Map.of("email", id.email(), "issuer", id.issuer(), "subject", id.subject()));
+      } else if (members.wasRemoved(orgId, id.issuer(), id.subject(), id.email())) {
+        // Removing a member is an admin's decision that a sign-in does not undo.
+        throw ApiException.forbidden(
+            "your membership of this organization was removed; an admin can add you again");
       } else {
         member = provision(orgId, id, grant);
       }

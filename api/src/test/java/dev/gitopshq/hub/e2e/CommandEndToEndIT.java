@@ -342,6 +342,54 @@ class CommandEndToEndIT {
   }
 
   @Test
+  void aServiceAccountsRequestIsNotApprovedByTheMemberBehindIt() {
+    bind(Map.of("requireApproval", List.of("scale"), "requiredApprovers", 1));
+    // approverA (an admin) creates the CI account; approverB (an owner) is someone else.
+    String sa =
+        hub.post(
+                "/api/v2/service-accounts",
+                approverA,
+                Map.of(
+                    "name",
+                    "ci-" + UUID.randomUUID().toString().substring(0, 6),
+                    "scopes",
+                    List.of("clusters:read", "commands:create", "commands:read")))
+            .body()
+            .get("id")
+            .asText();
+    String ci =
+        hub.post("/api/v2/service-accounts/" + sa + "/tokens", approverA, Map.of("name", "ci"))
+            .body()
+            .get("token")
+            .asText();
+    int before = web().getSpec().getReplicas();
+    String id = command(ci, scale(before + 1));
+    awaitStatus(id, "pending_approval");
+    await().atMost(Duration.ofSeconds(10)).until(() -> get(id).get("approvals").size() == 1);
+
+    // The creator neither sees it in the inbox nor can approve it.
+    assertThat(hub.get("/api/v2/approvals", approverA).body().get("items").findValuesAsText("id"))
+        .doesNotContain(id);
+    Response mine =
+        hub.post("/api/v2/approvals/" + id + "/approve", approverA, Map.of("comment", "my bot"));
+    assertThat(mine.status()).isEqualTo(403);
+    assertThat(mine.body().get("message").asText()).contains("service account you created");
+    assertThat(get(id).get("status").asText()).isEqualTo("pending_approval");
+
+    // Handing the account to another owner does not free the creator, and binds the new owner.
+    assertThat(
+            hub.patch("/api/v2/service-accounts/" + sa, OWNER_TOKEN, Map.of("ownerId", approverAId))
+                .status())
+        .isEqualTo(200);
+    assertThat(
+            hub.post("/api/v2/approvals/" + id + "/approve", approverB, Map.of("comment", "ok"))
+                .status())
+        .isEqualTo(202);
+    awaitStatus(id, "completed");
+    assertThat(web().getSpec().getReplicas()).isEqualTo(before + 1);
+  }
+
+  @Test
   void aRejectionStopsTheCommandWithTheComment() {
     bind(Map.of("requireApproval", List.of("scale"), "requiredApprovers", 1));
     int before = web().getSpec().getReplicas();

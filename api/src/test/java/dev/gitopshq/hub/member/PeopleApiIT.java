@@ -224,4 +224,230 @@ class PeopleApiIT {
         Tokens.sha256Hex(token));
     assertThat(hub.get("/api/v2/members", token).status()).isEqualTo(401);
   }
+
+  static String memberId(String token) {
+    return hub.get("/api/v2/me", token).body().get("id").asText();
+  }
+
+  @Test
+  void aMemberListsAndRevokesTheirOwnTokensAndARevokedTokenStopsAtOnce() {
+    String first = memberWithToken("member");
+    String me = memberId(first);
+    Response second =
+        hub.post("/api/v2/members/" + me + "/tokens", first, Map.of("name", "laptop"));
+    assertThat(second.status()).isEqualTo(201);
+    String laptop = second.body().get("token").asText();
+    assertThat(hub.get("/api/v2/clusters", laptop).status()).isEqualTo(200);
+
+    Response list = hub.get("/api/v2/members/" + me + "/tokens", first);
+    assertThat(list.status()).isEqualTo(200);
+    assertThat(list.body().get("items").findValuesAsText("name")).containsExactly("t", "laptop");
+    assertThat(list.body().get("items").findValuesAsText("status")).containsOnly("active");
+    // Last use is kept; the token value never comes back.
+    assertThat(list.body().get("items").get(1).get("lastUsedAt").isNull()).isFalse();
+    assertThat(list.raw()).doesNotContain(laptop).doesNotContain(first);
+
+    String laptopId = second.body().get("id").asText();
+    Response revoked =
+        hub.send("DELETE", "/api/v2/members/" + me + "/tokens/" + laptopId, first, null);
+    assertThat(revoked.status()).isEqualTo(200);
+    assertThat(revoked.body().get("status").asText()).isEqualTo("revoked");
+    assertThat(revoked.body().get("revokedBy").asText()).isEqualTo(me);
+    assertThat(hub.get("/api/v2/clusters", laptop).status()).isEqualTo(401);
+    assertThat(hub.get("/api/v2/clusters", first).status()).isEqualTo(200);
+    // Revoking again changes nothing; a token of someone else under this member is a 404.
+    assertThat(
+            hub.send("DELETE", "/api/v2/members/" + me + "/tokens/" + laptopId, first, null)
+                .status())
+        .isEqualTo(200);
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from audit_log where action = 'member.token.revoked'"
+                    + " and target_id = ?",
+                me))
+        .isEqualTo(1);
+  }
+
+  @Test
+  void membersSeeOnlyTheirOwnTokensUnlessTheyManageMembers() {
+    String member = memberWithToken("member");
+    String other = memberWithToken("viewer");
+    String otherId = memberId(other);
+    Response peek = hub.get("/api/v2/members/" + otherId + "/tokens", member);
+    assertThat(peek.status()).isEqualTo(403);
+    assertThat(peek.body().get("message").asText()).contains("members:write");
+    String tokenId =
+        hub.get("/api/v2/members/" + otherId + "/tokens", OWNER_TOKEN)
+            .body()
+            .get("items")
+            .get(0)
+            .get("id")
+            .asText();
+    assertThat(
+            hub.send("DELETE", "/api/v2/members/" + otherId + "/tokens/" + tokenId, member, null)
+                .status())
+        .isEqualTo(403);
+    assertThat(hub.get("/api/v2/members", other).status()).isEqualTo(200);
+    // An admin revokes it; it stops at the next request.
+    String admin = memberWithToken("admin");
+    assertThat(
+            hub.send("DELETE", "/api/v2/members/" + otherId + "/tokens/" + tokenId, admin, null)
+                .status())
+        .isEqualTo(200);
+    assertThat(hub.get("/api/v2/members", other).status()).isEqualTo(401);
+  }
+
+  @Test
+  void aTokenCannotClaimScopesBeyondItsMembersRole() {
+    String viewer = memberWithToken("viewer");
+    Response wide =
+        hub.post(
+            "/api/v2/members/" + memberId(viewer) + "/tokens",
+            viewer,
+            Map.of("name", "wide", "scopes", List.of("clusters:read", "clusters:write")));
+    assertThat(wide.status()).isEqualTo(400);
+    assertThat(wide.body().get("errors").get(0).get("field").asText()).isEqualTo("scopes[1]");
+    assertThat(wide.body().get("errors").get(0).get("reason").asText()).contains("viewer role");
+    // Nothing was stored.
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from api_tokens where name = 'wide' and member_id = ?::uuid",
+                memberId(viewer)))
+        .isZero();
+    // An admin cannot mint it for the viewer either; a narrowing token is fine.
+    assertThat(
+            hub.post(
+                    "/api/v2/members/" + memberId(viewer) + "/tokens",
+                    OWNER_TOKEN,
+                    Map.of("name", "wide", "scopes", List.of("audit:read")))
+                .status())
+        .isEqualTo(400);
+    Response narrow =
+        hub.post(
+            "/api/v2/members/" + memberId(viewer) + "/tokens",
+            viewer,
+            Map.of("name", "narrow", "scopes", List.of("clusters:read")));
+    assertThat(narrow.status()).isEqualTo(201);
+    String t = narrow.body().get("token").asText();
+    assertThat(hub.get("/api/v2/clusters", t).status()).isEqualTo(200);
+    assertThat(hub.get("/api/v2/members", t).status()).isEqualTo(403);
+  }
+
+  @Test
+  void removingAMemberRevokesTheirTokensAndTheLastOwnerStays() {
+    String member = memberWithToken("member");
+    String id = memberId(member);
+    String viewer = memberWithToken("viewer");
+    assertThat(hub.send("DELETE", "/api/v2/members/" + id, viewer, null).status()).isEqualTo(403);
+    String admin = memberWithToken("admin");
+    assertThat(hub.send("DELETE", "/api/v2/members/" + id, admin, null).status()).isEqualTo(204);
+    assertThat(hub.get("/api/v2/clusters", member).status()).isEqualTo(401);
+    assertThat(hub.get("/api/v2/members", OWNER_TOKEN).raw()).doesNotContain(id);
+    assertThat(hub.send("DELETE", "/api/v2/members/" + id, admin, null).status()).isEqualTo(404);
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from api_tokens where member_id = ?::uuid and revoked_at is null",
+                id))
+        .isZero();
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from audit_log where action = 'member.removed' and target_id = ?",
+                id))
+        .isEqualTo(1);
+
+    // An admin cannot remove an owner; an owner cannot remove the last owner.
+    String ownerId = memberId(OWNER_TOKEN);
+    assertThat(hub.send("DELETE", "/api/v2/members/" + ownerId, admin, null).status())
+        .isEqualTo(403);
+    long owners =
+        HubTestSupport.count(
+            "select count(*) from members where role = 'owner' and removed_at is null"
+                + " and org_id = (select org_id from members where id = ?::uuid)",
+            ownerId);
+    if (owners == 1) {
+      Response last = hub.send("DELETE", "/api/v2/members/" + ownerId, OWNER_TOKEN, null);
+      assertThat(last.status()).isEqualTo(409);
+      assertThat(last.body().get("message").asText()).contains("last owner");
+    }
+    assertThat(hub.get("/api/v2/members", OWNER_TOKEN).status()).isEqualTo(200);
+  }
+
+  @Test
+  void aServiceAccountCanBeNarrowedDisabledAndItsTokensRevoked() {
+    String name = "deployer-" + UUID.randomUUID().toString().substring(0, 8);
+    String sa =
+        hub.post(
+                "/api/v2/service-accounts",
+                OWNER_TOKEN,
+                Map.of("name", name, "scopes", List.of("clusters:read", "members:read")))
+            .body()
+            .get("id")
+            .asText();
+    Response issued =
+        hub.post("/api/v2/service-accounts/" + sa + "/tokens", OWNER_TOKEN, Map.of("name", "ci"));
+    String ci = issued.body().get("token").asText();
+    assertThat(hub.get("/api/v2/members", ci).status()).isEqualTo(200);
+
+    // Narrowing the account narrows the token at once.
+    Response narrowed =
+        hub.patch(
+            "/api/v2/service-accounts/" + sa,
+            OWNER_TOKEN,
+            Map.of("scopes", List.of("clusters:read")));
+    assertThat(narrowed.status()).isEqualTo(200);
+    assertThat(hub.get("/api/v2/members", ci).status()).isEqualTo(403);
+    assertThat(hub.get("/api/v2/clusters", ci).status()).isEqualTo(200);
+    assertThat(hub.get("/api/v2/me", ci).body().get("permissions").toString())
+        .doesNotContain("members:read");
+
+    // Disabled: every token refused; enabled again: back.
+    assertThat(
+            hub.patch("/api/v2/service-accounts/" + sa, OWNER_TOKEN, Map.of("disabled", true))
+                .body()
+                .get("disabled")
+                .asBoolean())
+        .isTrue();
+    assertThat(hub.get("/api/v2/clusters", ci).status()).isEqualTo(401);
+    assertThat(
+            hub.post("/api/v2/service-accounts/" + sa + "/tokens", OWNER_TOKEN, Map.of("name", "x"))
+                .status())
+        .isEqualTo(409);
+    hub.patch("/api/v2/service-accounts/" + sa, OWNER_TOKEN, Map.of("disabled", false));
+    assertThat(hub.get("/api/v2/clusters", ci).status()).isEqualTo(200);
+
+    // Revoked: gone for good.
+    Response rv =
+        hub.send(
+            "DELETE",
+            "/api/v2/service-accounts/" + sa + "/tokens/" + issued.body().get("id").asText(),
+            OWNER_TOKEN,
+            null);
+    assertThat(rv.status()).isEqualTo(200);
+    assertThat(hub.get("/api/v2/clusters", ci).status()).isEqualTo(401);
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from audit_log where target_id = ? and action in"
+                    + " ('service_account.updated', 'service_account.token.revoked')",
+                sa))
+        .isEqualTo(4);
+
+    // A viewer cannot change it; a bad scope or an unknown owner is a 400 naming the field.
+    String viewer = memberWithToken("viewer");
+    assertThat(
+            hub.patch("/api/v2/service-accounts/" + sa, viewer, Map.of("disabled", true)).status())
+        .isEqualTo(403);
+    Response bad =
+        hub.patch(
+            "/api/v2/service-accounts/" + sa,
+            OWNER_TOKEN,
+            Map.of("scopes", List.of("root"), "description", "x"));
+    assertThat(bad.body().get("errors").get(0).get("field").asText()).isEqualTo("scopes[0]");
+    Response owner =
+        hub.patch(
+            "/api/v2/service-accounts/" + sa,
+            OWNER_TOKEN,
+            Map.of("ownerId", UUID.randomUUID().toString()));
+    assertThat(owner.status()).isEqualTo(400);
+    assertThat(owner.body().get("errors").get(0).get("field").asText()).isEqualTo("ownerId");
+  }
 }

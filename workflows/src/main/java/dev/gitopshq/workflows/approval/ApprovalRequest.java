@@ -8,6 +8,8 @@ import java.util.List;
  * @param kind what the inbox item is: command, break_glass_review
  * @param subjectId the id of the command (or other subject)
  * @param requesterId who asked; never counts as an approver of their own request
+ * @param requesterBehind the members who stand behind a requesting service account (its creator and
+ *     owner); they do not count as approvers either
  * @param requiredApprovers how many distinct eligible approvals settle it
  * @param approverRoles roles whose members are eligible (empty with no teams: any admin or owner)
  * @param approverTeams teams whose members are eligible
@@ -21,12 +23,14 @@ public record ApprovalRequest(
     String subjectId,
     String clusterId,
     String requesterId,
+    List<String> requesterBehind,
     int requiredApprovers,
     List<String> approverRoles,
     List<String> approverTeams,
     long timeoutSeconds,
     String summary) {
   public ApprovalRequest {
+    requesterBehind = requesterBehind == null ? List.of() : List.copyOf(requesterBehind);
     approverRoles = approverRoles == null ? List.of() : List.copyOf(approverRoles);
     approverTeams = approverTeams == null ? List.of() : List.copyOf(approverTeams);
   }

@@ -71,8 +71,10 @@ public class ApprovalWorkflowImpl implements ApprovalWorkflow {
     if (v.memberId() == null || v.memberId().isBlank()) {
       return "only members can approve";
     }
-    if (v.memberId().equals(request.requesterId())) {
-      return "the requester cannot approve their own request";
+    String own =
+        Eligibility.ownRequest(request.requesterId(), request.requesterBehind(), v.memberId());
+    if (own != null) {
+      return own;
     }
     if (voted.contains(v.memberId())) {
       return "this person already voted";

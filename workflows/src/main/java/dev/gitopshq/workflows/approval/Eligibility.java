@@ -19,6 +19,22 @@ public final class Eligibility {
     return approverRoles.isEmpty() && approverTeams.isEmpty() ? DEFAULT_ROLES : approverRoles;
   }
 
+  /**
+   * Why this member may not vote on a request at all, whatever the policy says, or null: four eyes
+   * means someone other than the requester, and other than the people behind a requesting service
+   * account (its creator and owner).
+   */
+  public static String ownRequest(String requesterId, List<String> behind, String memberId) {
+    if (memberId.equals(requesterId)) {
+      return "the requester cannot approve their own request";
+    }
+    if (behind.contains(memberId)) {
+      return "the request comes from a service account this person created or owns; four eyes"
+          + " needs someone else";
+    }
+    return null;
+  }
+
   /** Whether a member with {@code role} and {@code teams} may approve. */
   public static boolean eligible(
       List<String> approverRoles, List<String> approverTeams, String role, List<String> teams) {

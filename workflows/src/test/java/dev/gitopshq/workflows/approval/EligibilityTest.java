@@ -21,4 +21,48 @@ class EligibilityTest {
     assertThat(Eligibility.eligible(List.of("admin"), List.of(), null, List.of())).isFalse();
     assertThat(Eligibility.roles(List.of(), List.of("sre"))).isEmpty();
   }
+
+  @Test
+  void fourEyesExcludesTheRequesterAndThePeopleBehindARequestingServiceAccount() {
+    ApprovalRequest fromBot =
+        new ApprovalRequest(
+            "org",
+            "a1",
+            "command",
+            "c1",
+            null,
+            "sa-1",
+            List.of("alice", "bob"),
+            1,
+            List.of(),
+            List.of(),
+            60,
+            "scale web");
+    ApprovalVote alice = new ApprovalVote("alice", "Alice", "admin", List.of(), true, "mine");
+    ApprovalVote bob = new ApprovalVote("bob", "Bob", "owner", List.of(), true, "mine");
+    ApprovalVote carol = new ApprovalVote("carol", "Carol", "admin", List.of(), true, "ok");
+    assertThat(ApprovalWorkflowImpl.refusal(fromBot, alice, java.util.Set.of()))
+        .contains("service account this person created or owns");
+    assertThat(ApprovalWorkflowImpl.refusal(fromBot, bob, java.util.Set.of()))
+        .contains("four eyes");
+    assertThat(ApprovalWorkflowImpl.refusal(fromBot, carol, java.util.Set.of())).isNull();
+
+    ApprovalRequest fromAlice =
+        new ApprovalRequest(
+            "org",
+            "a2",
+            "command",
+            "c2",
+            null,
+            "alice",
+            List.of(),
+            1,
+            List.of(),
+            List.of(),
+            60,
+            "scale web");
+    assertThat(ApprovalWorkflowImpl.refusal(fromAlice, alice, java.util.Set.of()))
+        .isEqualTo("the requester cannot approve their own request");
+    assertThat(ApprovalWorkflowImpl.refusal(fromAlice, bob, java.util.Set.of())).isNull();
+  }
 }

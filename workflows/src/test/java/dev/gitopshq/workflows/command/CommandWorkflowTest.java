@@ -32,7 +32,7 @@ class CommandWorkflowTest {
   static final String ORG = "00000000-0000-0000-0000-000000000001";
   static final String CLUSTER = "00000000-0000-0000-0000-0000000000c1";
   static final Requester ALICE =
-      new Requester("alice", "member", "alice@example.com", "member", List.of());
+      new Requester("alice", "member", "alice@example.com", "member", List.of(), List.of());
   static final CommandTimeouts TIMEOUTS =
       new CommandTimeouts(Duration.ofHours(24).toSeconds(), 300, 60);
 

@@ -35,7 +35,7 @@ class DeploymentWorkflowTest {
   static final String ORG = "00000000-0000-0000-0000-000000000001";
   static final String PROJECT = "00000000-0000-0000-0000-0000000000a1";
   static final Requester ALICE =
-      new Requester("alice", "member", "alice@example.com", "member", List.of());
+      new Requester("alice", "member", "alice@example.com", "member", List.of(), List.of());
   static final long APPROVAL_SECONDS = Duration.ofHours(24).toSeconds();
 
   TestWorkflowEnvironment env;
