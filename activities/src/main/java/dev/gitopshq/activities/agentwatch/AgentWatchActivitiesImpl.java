@@ -41,6 +41,6 @@ public class AgentWatchActivitiesImpl implements AgentWatchActivities {
     data.put("orgId", n.orgId());
     data.put("clusterId", n.clusterId());
     data.put("summary", n.summary());
-    webhook.send(n.eventId(), n.event(), data);
+    webhook.send(n.orgId(), n.eventId(), n.event(), data);
   }
 }

@@ -213,7 +213,7 @@ public class CommandActivitiesImpl implements CommandActivities {
     data.put("subjectId", n.subjectId());
     data.put("clusterId", n.clusterId());
     data.put("summary", n.summary());
-    webhook.send(n.eventId(), n.event(), data);
+    webhook.send(n.orgId(), n.eventId(), n.event(), data);
   }
 
   /** Used by tests and the REST layer: the capability names a type needs. */

@@ -33,7 +33,13 @@ public enum Permission {
   PROJECTS_ADMIN("projects:admin"),
   RELEASES_READ("releases:read"),
   /** Create releases, promote them and request rollbacks. */
-  RELEASES_CREATE("releases:create");
+  RELEASES_CREATE("releases:create"),
+  /**
+   * Create organizations and see every organization of the instance. Only the owners of the
+   * operator organization (the one the bootstrap created) hold it, and service accounts they give
+   * it to; no role grants it elsewhere.
+   */
+  ORGS_WRITE("orgs:write");
 
   private final String scope;
 

@@ -55,6 +55,18 @@ public enum Role {
     return all;
   }
 
+  /**
+   * Everything this role may do in an organization: {@link #permissions()}, and for owners of the
+   * operator organization also {@link Permission#ORGS_WRITE}.
+   */
+  public Set<Permission> permissionsIn(boolean operatorOrg) {
+    Set<Permission> all = EnumSet.copyOf(permissions());
+    if (operatorOrg && this == OWNER) {
+      all.add(Permission.ORGS_WRITE);
+    }
+    return all;
+  }
+
   /** True when this role is at least {@code other}. */
   public boolean atLeast(Role other) {
     return ordinal() >= other.ordinal();

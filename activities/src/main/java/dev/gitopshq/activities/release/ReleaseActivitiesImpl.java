@@ -598,7 +598,7 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
     data.put("orgId", n.orgId());
     data.put("subjectId", n.subjectId());
     data.put("summary", n.summary());
-    webhook.send(n.eventId(), n.event(), data);
+    webhook.send(n.orgId(), n.eventId(), n.event(), data);
   }
 
   // ---- lookups ----------------------------------------------------------------------------

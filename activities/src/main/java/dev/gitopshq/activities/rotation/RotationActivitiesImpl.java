@@ -112,6 +112,6 @@ public class RotationActivitiesImpl implements RotationActivities {
     data.put("orgId", orgId);
     data.put("clusterId", clusterId);
     data.put("summary", "token rotation failed; the current token stays valid: " + reason);
-    webhook.send("token-rotation-" + rotationId + ":failed", "token_rotation.failed", data);
+    webhook.send(orgId, "token-rotation-" + rotationId + ":failed", "token_rotation.failed", data);
   }
 }

@@ -13,6 +13,7 @@ import java.util.UUID;
  * @param name the member's email or the service account's name
  * @param role the member's role; null for service accounts
  * @param scopes the token's scopes (service accounts: what it may do)
+ * @param operatorOrg whether the organization is the operator organization
  */
 public record TokenPrincipal(
     UUID tokenId,
@@ -21,4 +22,5 @@ public record TokenPrincipal(
     UUID serviceAccountId,
     String name,
     String role,
-    List<String> scopes) {}
+    List<String> scopes,
+    boolean operatorOrg) {}

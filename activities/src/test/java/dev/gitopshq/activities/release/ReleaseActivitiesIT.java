@@ -59,6 +59,7 @@ class ReleaseActivitiesIT {
             ProjectMapper.class,
             EnvironmentMapper.class,
             ProjectTenantMapper.class,
+            dev.gitopshq.activities.notify.NotificationSettingsMapper.class,
             AuditMapper.class);
     tx = schema.tx();
   }
@@ -127,7 +128,17 @@ class ReleaseActivitiesIT {
             null,
             new DeployWriter(repos),
             new ConfigHistory(repos),
-            new WebhookNotifier(null, null, clock),
+            new WebhookNotifier(
+                new dev.gitopshq.activities.notify.NotificationTargets(
+                    schema.mapper(dev.gitopshq.activities.notify.NotificationSettingsMapper.class),
+                    new dev.gitopshq.activities.crypto.SecretBox(
+                        dev.gitopshq.activities.crypto.SecretBox.newKey()),
+                    java.util.Optional::empty,
+                    null,
+                    null,
+                    o -> false,
+                    clock),
+                clock),
             new AuditLog(schema.mapper(AuditMapper.class), clock),
             tx,
             clock);

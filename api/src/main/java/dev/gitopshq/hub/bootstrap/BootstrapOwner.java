@@ -87,6 +87,10 @@ public class BootstrapOwner {
     Instant now = clock.instant();
     orgs.insertIfAbsent(new OrgRow(UUID.randomUUID(), b.orgSlug(), b.orgName(), props.plan(), now));
     OrgRow org = orgs.findBySlug(b.orgSlug()).orElseThrow();
+    // The first organization administers the instance: its owners create the others.
+    if (orgs.claimOperator(org.id()) == 1) {
+      log.info("organization '{}' is the operator organization", org.slug());
+    }
     if (members.count(org.id()) > 0) {
       return new Result(org.id(), false);
     }

@@ -8,13 +8,19 @@ import dev.gitopshq.activities.command.AgentDispatchActivitiesImpl;
 import dev.gitopshq.activities.command.ApprovalSettingsMapper;
 import dev.gitopshq.activities.command.CommandActivitiesImpl;
 import dev.gitopshq.activities.command.CommandMapper;
+import dev.gitopshq.activities.crypto.SecretBox;
 import dev.gitopshq.activities.gateway.AgentGatewayPort;
+import dev.gitopshq.activities.notify.NotificationSettingsMapper;
+import dev.gitopshq.activities.notify.NotificationTargets;
 import dev.gitopshq.activities.notify.WebhookNotifier;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.activities.rotation.RotationActivitiesImpl;
 import dev.gitopshq.activities.rotation.RotationDeliveryActivitiesImpl;
 import dev.gitopshq.activities.store.ClusterMapper;
 import dev.gitopshq.activities.store.ClusterTokenMapper;
+import dev.gitopshq.activities.store.OrgMapper;
+import dev.gitopshq.activities.store.OrgRow;
+import dev.gitopshq.hub.config.HubProperties;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -30,9 +36,36 @@ public class CommandConfig {
     return new TransactionTemplate(tm);
   }
 
+  /**
+   * Each organization's webhook; GITOPSHQ_WEBHOOK_URL and GITOPSHQ_WEBHOOK_SECRET serve the
+   * bootstrap organization only, while it has no settings of its own.
+   */
   @Bean
-  WebhookNotifier webhookNotifier(NotifyProperties props, Clock clock) {
-    return new WebhookNotifier(props.webhookUrl(), props.webhookSecret(), clock);
+  NotificationTargets notificationTargets(
+      NotificationSettingsMapper settings,
+      SecretBox box,
+      OrgMapper orgs,
+      HubProperties hub,
+      NotifyProperties props,
+      Clock clock) {
+    return new NotificationTargets(
+        settings,
+        box,
+        () -> orgs.findBySlug(hub.bootstrap().orgSlug()).map(OrgRow::id),
+        props.webhookUrl(),
+        props.webhookSecret(),
+        org ->
+            switch (props.privateTargets()) {
+              case "all" -> true;
+              case "none" -> false;
+              default -> orgs.isOperator(org);
+            },
+        clock);
+  }
+
+  @Bean
+  WebhookNotifier webhookNotifier(NotificationTargets targets, Clock clock) {
+    return new WebhookNotifier(targets, clock);
   }
 
   @Bean

@@ -3,13 +3,29 @@ package dev.gitopshq.hub.command;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The notification webhook.
+ * Notification settings of the hub. Each organization configures its own webhook over REST; these
+ * are the hub-wide parts.
  *
- * @param webhookUrl where JSON events are POSTed (GITOPSHQ_WEBHOOK_URL); empty disables delivery
- * @param webhookSecret the HMAC-SHA256 key for the signature header (GITOPSHQ_WEBHOOK_SECRET)
+ * @param webhookUrl the bootstrap organization's webhook while it has none of its own
+ *     (GITOPSHQ_WEBHOOK_URL); empty for none
+ * @param webhookSecret its HMAC-SHA256 key (GITOPSHQ_WEBHOOK_SECRET)
+ * @param privateTargets which organizations' webhooks may point at loopback, private or link-local
+ *     addresses (GITOPSHQ_NOTIFY_PRIVATE_TARGETS): {@code operator} (the default: only the operator
+ *     organization's), {@code all} or {@code none}
  */
 @ConfigurationProperties("gitopshq.notify")
-public record NotifyProperties(String webhookUrl, String webhookSecret) {
+public record NotifyProperties(String webhookUrl, String webhookSecret, String privateTargets) {
+  public NotifyProperties {
+    privateTargets =
+        privateTargets == null || privateTargets.isBlank() ? "operator" : privateTargets;
+    if (!java.util.List.of("operator", "all", "none").contains(privateTargets)) {
+      throw new IllegalArgumentException(
+          "GITOPSHQ_NOTIFY_PRIVATE_TARGETS must be operator, all or none, not '"
+              + privateTargets
+              + "'");
+    }
+  }
+
   @Override
   public String toString() {
     return "NotifyProperties[webhookUrl=" + webhookUrl + "]";

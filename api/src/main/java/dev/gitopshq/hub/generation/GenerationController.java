@@ -2,6 +2,7 @@ package dev.gitopshq.hub.generation;
 
 import dev.gitopshq.activities.delivery.GenerationMapper;
 import dev.gitopshq.activities.delivery.GenerationRow;
+import dev.gitopshq.activities.delivery.ProjectMapper;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
@@ -19,8 +20,11 @@ import org.springframework.web.bind.annotation.RestController;
 public class GenerationController {
   private final GenerationMapper generations;
   private final GenerationRetry retry;
+  private final ProjectMapper projects;
 
-  public GenerationController(GenerationMapper generations, GenerationRetry retry) {
+  public GenerationController(
+      GenerationMapper generations, GenerationRetry retry, ProjectMapper projects) {
+    this.projects = projects;
     this.generations = generations;
     this.retry = retry;
   }
@@ -85,6 +89,8 @@ public class GenerationController {
     if (limit < 1 || limit > 500) {
       throw ApiException.invalid("limit", "must be between 1 and 500");
     }
+    // Another organization's project (or none) is a 404, not an empty list.
+    projects.findById(caller.orgId(), id).orElseThrow(() -> ApiException.notFound("project " + id));
     return new Generations(
         generations.list(caller.orgId(), id, limit).stream().map(Generation::of).toList());
   }

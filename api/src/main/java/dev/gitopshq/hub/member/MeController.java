@@ -1,6 +1,7 @@
 package dev.gitopshq.hub.member;
 
 import dev.gitopshq.activities.identity.Permission;
+import dev.gitopshq.activities.store.OrgMapper;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import java.util.List;
@@ -19,7 +20,17 @@ public class MeController {
    * @param role the member's role; null for a service account
    * @param permissions what this token may do, as scopes
    */
-  record Me(String id, String type, String name, String role, List<String> permissions) {}
+  record Me(
+      String id, String type, String name, String role, List<String> permissions, OrgRef org) {}
+
+  /** The caller's organization; {@code operator} when it administers the instance. */
+  record OrgRef(String id, String slug, String name, boolean operator) {}
+
+  private final OrgMapper orgs;
+
+  public MeController(OrgMapper orgs) {
+    this.orgs = orgs;
+  }
 
   @GetMapping("/api/v2/me")
   Me me() {
@@ -29,6 +40,9 @@ public class MeController {
         p.isMember() ? "member" : "service_account",
         p.name(),
         p.role() == null ? null : p.role().name().toLowerCase(java.util.Locale.ROOT),
-        p.permissions().stream().map(Permission::scope).sorted().toList());
+        p.permissions().stream().map(Permission::scope).sorted().toList(),
+        orgs.findById(p.orgId())
+            .map(o -> new OrgRef(o.id().toString(), o.slug(), o.name(), p.operatorOrg()))
+            .orElse(null));
   }
 }

@@ -151,7 +151,7 @@ public class PeopleService {
     Role role = Role.parse(member.role()).orElse(Role.VIEWER);
     for (int i = 0; i < scopes.size(); i++) {
       Permission p = Permission.fromScope(scopes.get(i)).orElseThrow();
-      if (!role.permissions().contains(p)) {
+      if (!role.permissionsIn(caller.operatorOrg()).contains(p)) {
         throw ApiException.invalid(
             "scopes[" + i + "]",
             "'"

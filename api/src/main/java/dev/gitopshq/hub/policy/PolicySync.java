@@ -5,11 +5,9 @@ import dev.gitopshq.activities.policy.OpaClient;
 import dev.gitopshq.activities.policy.OpaUnavailableException;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.activities.store.OrgMapper;
-import dev.gitopshq.activities.store.OrgRow;
 import dev.gitopshq.hub.config.HubProperties;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -22,19 +20,20 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.stereotype.Component;
 
 /**
- * Keeps OPA loaded with the organization's policies.
+ * Keeps OPA loaded with every organization's policies.
  *
- * <p>When the hub is ready (after the bootstrap created the organization), every shipped policy the
- * database has no version of is stored as version 1 by {@code system}. Then, in the background,
+ * <p>When the hub is ready (after the bootstrap created the first organization), every shipped
+ * policy an organization has no version of is stored as version 1 by {@code system}; an
+ * organization created later gets them when it is created ({@link #seed}). Then, in the background,
  * every {@link OpaProperties#republishInterval()}, OPA is checked and given every active version it
- * does not hold, and the organization's freeze windows (data the {@code gitopshq.freeze} policy
+ * does not hold, and each organization's freeze windows (data the {@code gitopshq.freeze} policy
  * reads) are written to it again. The hub therefore starts whether or not OPA is up, and an OPA
  * that restarts empty is loaded again within one interval; until then decisions fail closed.
  *
  * <p>Failures are logged once per streak, with a line when it ends, not once per attempt.
  */
 @Component
-class PolicySync implements ApplicationListener<ApplicationReadyEvent>, DisposableBean {
+public class PolicySync implements ApplicationListener<ApplicationReadyEvent>, DisposableBean {
   private static final Logger log = LoggerFactory.getLogger(PolicySync.class);
 
   private final PolicyService policies;
@@ -72,22 +71,13 @@ class PolicySync implements ApplicationListener<ApplicationReadyEvent>, Disposab
     if (executor != null) {
       return;
     }
-    Optional<OrgRow> org = orgs.findBySlug(hub.bootstrap().orgSlug());
-    if (org.isEmpty()) {
+    if (orgs.findBySlug(hub.bootstrap().orgSlug()).isEmpty()) {
       log.warn(
           "organization '{}' does not exist; no policies are published to OPA",
           hub.bootstrap().orgSlug());
       return;
     }
-    UUID orgId = org.get().id();
-    shipped
-        .byName()
-        .forEach(
-            (name, rego) ->
-                policies
-                    .seedIfAbsent(orgId, name, rego)
-                    .ifPresent(
-                        row -> log.info("stored the shipped policy '{}' as version 1", name)));
+    orgs.ids().forEach(this::seed);
     executor =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -96,7 +86,47 @@ class PolicySync implements ApplicationListener<ApplicationReadyEvent>, Disposab
               return t;
             });
     long every = Math.max(100, opa.republishInterval().toMillis());
-    executor.scheduleWithFixedDelay(() -> republish(orgId), 0, every, TimeUnit.MILLISECONDS);
+    executor.scheduleWithFixedDelay(this::republishAll, 0, every, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Stores the shipped policies an organization has no version of as version 1 (in the caller's
+   * transaction, if there is one). OPA gets them in the next pass, or at once after {@link #nudge}.
+   */
+  public void seed(UUID orgId) {
+    shipped
+        .byName()
+        .forEach(
+            (name, rego) ->
+                policies
+                    .seedIfAbsent(orgId, name, rego)
+                    .ifPresent(
+                        row ->
+                            log.info(
+                                "stored the shipped policy '{}' as version 1 for organization {}",
+                                name,
+                                orgId)));
+  }
+
+  /** Runs a pass now rather than at the next interval (e.g. after an organization was created). */
+  public synchronized void nudge() {
+    if (executor != null) {
+      executor.execute(this::republishAll);
+    }
+  }
+
+  /** One pass over every organization; never throws (that would cancel every later run). */
+  private void republishAll() {
+    java.util.List<UUID> ids;
+    try {
+      ids = orgs.ids();
+    } catch (RuntimeException e) {
+      streak("listing the organizations failed", e, true);
+      return;
+    }
+    for (UUID orgId : ids) {
+      republish(orgId);
+    }
   }
 
   /** One pass; never throws, since an exception would cancel every later run. */
@@ -116,7 +146,7 @@ class PolicySync implements ApplicationListener<ApplicationReadyEvent>, Disposab
           .refused()
           .forEach(
               (name, message) -> {
-                if (!message.equals(refusedReported.put(name, message))) {
+                if (!message.equals(refusedReported.put(orgId + "/" + name, message))) {
                   log.error(
                       "OPA refuses to compile the active version of policy '{}'; until a version"
                           + " that compiles is published, OPA answers with the version it still"
@@ -126,7 +156,10 @@ class PolicySync implements ApplicationListener<ApplicationReadyEvent>, Disposab
                       message);
                 }
               });
-      refusedReported.keySet().retainAll(report.refused().keySet());
+      refusedReported
+          .keySet()
+          .removeIf(
+              k -> k.startsWith(orgId + "/") && !report.refused().containsKey(k.substring(37)));
     } catch (OpaUnavailableException e) {
       streak("OPA is unreachable", e, false);
     } catch (RuntimeException e) {

@@ -11,6 +11,7 @@ import java.util.UUID;
  *
  * @param role the member's role; null for a service account
  * @param permissions what this caller may do (the role's permissions, or the token's scopes)
+ * @param operatorOrg whether the caller's organization is the operator organization
  */
 public record HubPrincipal(
     UUID orgId,
@@ -19,7 +20,8 @@ public record HubPrincipal(
     UUID serviceAccountId,
     String name,
     Role role,
-    Set<Permission> permissions) {
+    Set<Permission> permissions,
+    boolean operatorOrg) {
 
   public boolean isMember() {
     return memberId != null;

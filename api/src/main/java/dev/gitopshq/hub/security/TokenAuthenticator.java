@@ -52,17 +52,35 @@ public class TokenAuthenticator {
   private HubPrincipal toPrincipal(TokenPrincipal p) {
     Set<Permission> scopes = EnumSet.noneOf(Permission.class);
     p.scopes().forEach(s -> Permission.fromScope(s).ifPresent(scopes::add));
+    if (!p.operatorOrg()) {
+      // Only the operator organization administers the instance, whatever a token says.
+      scopes.remove(Permission.ORGS_WRITE);
+    }
     if (p.memberId() != null) {
       Role role = Role.parse(p.role()).orElse(Role.VIEWER);
-      Set<Permission> granted = EnumSet.copyOf(role.permissions());
+      Set<Permission> granted = EnumSet.copyOf(role.permissionsIn(p.operatorOrg()));
       // A member token with scopes is narrowed to them; it never exceeds the member's role.
       if (!p.scopes().isEmpty()) {
         granted.retainAll(scopes);
       }
       return new HubPrincipal(
-          p.orgId(), p.tokenId(), p.memberId(), null, p.name(), role, Set.copyOf(granted));
+          p.orgId(),
+          p.tokenId(),
+          p.memberId(),
+          null,
+          p.name(),
+          role,
+          Set.copyOf(granted),
+          p.operatorOrg());
     }
     return new HubPrincipal(
-        p.orgId(), p.tokenId(), null, p.serviceAccountId(), p.name(), null, Set.copyOf(scopes));
+        p.orgId(),
+        p.tokenId(),
+        null,
+        p.serviceAccountId(),
+        p.name(),
+        null,
+        Set.copyOf(scopes),
+        p.operatorOrg());
   }
 }

@@ -29,13 +29,13 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.eclipse.jgit.lib.ObjectId;
 
 /** Helpers for the object model's integration tests: names, charts, raw requests, Git reads. */
-final class DeliveryFixtures {
+public final class DeliveryFixtures {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   private final HubTestSupport hub;
 
-  DeliveryFixtures(HubTestSupport hub) {
+  public DeliveryFixtures(HubTestSupport hub) {
     this.hub = hub;
   }
 
@@ -46,7 +46,7 @@ final class DeliveryFixtures {
   // ---- charts ---------------------------------------------------------------------------
 
   /** A small, real Helm chart archive: Chart.yaml, values.yaml and one template. */
-  static byte[] chart(String name, String version, String description) {
+  public static byte[] chart(String name, String version, String description) {
     return tgz(
         Map.of(
             name + "/Chart.yaml",
@@ -85,7 +85,7 @@ final class DeliveryFixtures {
   }
 
   /** POST /api/v2/charts with a raw body of the given content type. */
-  Response upload(String token, byte[] body, String contentType) {
+  public Response upload(String token, byte[] body, String contentType) {
     return raw("POST", "/api/v2/charts", token, body, Map.of("Content-Type", contentType));
   }
 

@@ -1,0 +1,595 @@
+package dev.gitopshq.hub.org;
+
+import static dev.gitopshq.hub.HubTestSupport.OWNER_TOKEN;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gitopshq.activities.policy.OpaTestServer;
+import dev.gitopshq.hub.HubTestSupport;
+import dev.gitopshq.hub.HubTestSupport.Response;
+import dev.gitopshq.hub.delivery.DeliveryFixtures;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+/**
+ * Organizations are isolated: the instance's admin creates them, and an owner of one organization
+ * reaches nothing of another. Every endpoint of the hub with a path variable is called by
+ * organization A's owner with organization B's objects (a 404, never data, and nothing changes in
+ * B), and every list A can read is searched for B's names.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class OrgIsolationIT {
+  static HubTestSupport hub;
+  static OpaTestServer opa;
+
+  /** Organization A: its owner is the caller of the matrix. */
+  static String tokenA;
+
+  /** Organization B's objects, by kind. */
+  static final Map<String, String> b = new LinkedHashMap<>();
+
+  static String tokenB;
+
+  @BeforeAll
+  static void start() {
+    opa = OpaTestServer.startNew();
+    hub =
+        new HubTestSupport()
+            .property("opa.url", opa.url())
+            .property("opa.token", opa.token())
+            .start();
+    tokenA = createOrg("org-a-" + suffix()).get("ownerToken").asText();
+    JsonNode orgB = createOrg("org-b-" + suffix());
+    tokenB = orgB.get("ownerToken").asText();
+    b.put("org", orgB.get("org").get("id").asText());
+    seedOrgB();
+  }
+
+  @AfterAll
+  static void stop() {
+    hub.close();
+    opa.close();
+  }
+
+  static String suffix() {
+    return UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  static JsonNode createOrg(String slug) {
+    Response r =
+        hub.post(
+            "/api/v2/orgs",
+            OWNER_TOKEN,
+            Map.of(
+                "slug",
+                slug,
+                "name",
+                "Org " + slug,
+                "owner",
+                Map.of("email", "owner@" + slug + ".example.com", "name", "Owner")));
+    assertThat(r.status()).as(r.raw()).isEqualTo(201);
+    return r.body();
+  }
+
+  static String id(Response r) {
+    assertThat(r.status()).as(r.raw()).isBetween(200, 202);
+    return r.body().get("id").asText();
+  }
+
+  /** Gives organization B one of every kind of object, each with a name only B has. */
+  static void seedOrgB() {
+    String s = suffix();
+    b.put("clusterName", "b-cluster-" + s);
+    JsonNode cluster =
+        hub.post("/api/v2/clusters", tokenB, Map.of("name", b.get("clusterName"))).body();
+    b.put("cluster", cluster.get("cluster").get("id").asText());
+
+    b.put("memberEmail", "b-member-" + s + "@example.com");
+    b.put(
+        "member",
+        id(
+            hub.post(
+                "/api/v2/members",
+                tokenB,
+                Map.of("email", b.get("memberEmail"), "name", "B member", "role", "admin"))));
+    b.put(
+        "memberToken",
+        id(
+            hub.post(
+                "/api/v2/members/" + b.get("member") + "/tokens", tokenB, Map.of("name", "t"))));
+
+    b.put("saName", "b-sa-" + s);
+    b.put(
+        "sa",
+        id(
+            hub.post(
+                "/api/v2/service-accounts",
+                tokenB,
+                Map.of("name", b.get("saName"), "scopes", List.of("clusters:read")))));
+    b.put(
+        "saToken",
+        id(
+            hub.post(
+                "/api/v2/service-accounts/" + b.get("sa") + "/tokens",
+                tokenB,
+                Map.of("name", "t"))));
+
+    b.put("env", "b-env-" + s);
+    assertThat(hub.post("/api/v2/environments", tokenB, Map.of("name", b.get("env"))).status())
+        .isEqualTo(201);
+    b.put("tenant", "b-tenant-" + s);
+    assertThat(hub.post("/api/v2/tenants", tokenB, Map.of("name", b.get("tenant"))).status())
+        .isEqualTo(201);
+    b.put("variable", "b_var_" + s.replace('-', '_'));
+    Response variable =
+        hub.send("PUT", "/api/v2/variables/" + b.get("variable"), tokenB, Map.of("value", "b"));
+    assertThat(variable.status()).as(variable.raw()).isBetween(200, 201);
+    b.put("chart", "b-chart-" + s);
+    Response chart =
+        new DeliveryFixtures(hub)
+            .upload(
+                tokenB,
+                DeliveryFixtures.chart(b.get("chart"), "1.0.0", "B's chart"),
+                "application/gzip");
+    assertThat(chart.status()).as(chart.raw()).isEqualTo(201);
+    b.put("policy", "b-policy-" + s);
+    Response policy =
+        hub.send(
+            "PUT",
+            "/api/v2/policies/" + b.get("policy"),
+            tokenB,
+            Map.of(
+                "rego",
+                "package gitopshq[\""
+                    + b.get("policy")
+                    + "\"]\n\ndecision := {\"outcome\": \"b\"}\n"));
+    assertThat(policy.status()).as(policy.raw()).isBetween(200, 201);
+    b.put(
+        "freeze",
+        id(
+            hub.post(
+                "/api/v2/freeze-windows",
+                tokenB,
+                Map.of(
+                    "environment",
+                    b.get("env"),
+                    "startsAt",
+                    Instant.now().plus(Duration.ofDays(1)).toString(),
+                    "endsAt",
+                    Instant.now().plus(Duration.ofDays(2)).toString(),
+                    "reason",
+                    "B's freeze"))));
+
+    b.put("projectName", "b-project-" + s);
+    b.put(
+        "project", id(hub.post("/api/v2/projects", tokenB, Map.of("name", b.get("projectName")))));
+    b.put(
+        "deployToken",
+        id(
+            hub.post(
+                "/api/v2/projects/" + b.get("project") + "/deploy-tokens",
+                tokenB,
+                Map.of("name", "argo"))));
+
+    // A command waiting for approval, so B has an approval too (its agent, never connected here,
+    // is taken to report the capability the command needs).
+    HubTestSupport.exec(
+        "update clusters set capabilities = '{observe,argocd.write}' where id = ?::uuid",
+        b.get("cluster"));
+    Response bind =
+        hub.send(
+            "PUT",
+            "/api/v2/clusters/" + b.get("cluster") + "/approval-policy",
+            tokenB,
+            Map.of("requireApproval", List.of("sync"), "requiredApprovers", 1));
+    assertThat(bind.status()).as(bind.raw()).isEqualTo(200);
+    b.put(
+        "command",
+        id(
+            hub.post(
+                "/api/v2/clusters/" + b.get("cluster") + "/commands",
+                tokenB,
+                Map.of(
+                    "type",
+                    "sync",
+                    "target",
+                    Map.of("namespace", "argocd", "kind", "Application", "name", "b-app")))));
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .alias("B's command waits for approval")
+        .untilAsserted(
+            () ->
+                assertThat(
+                        hub.get("/api/v2/commands/" + b.get("command"), tokenB)
+                            .body()
+                            .get("approvals"))
+                    .as(hub.get("/api/v2/commands/" + b.get("command"), tokenB).raw())
+                    .hasSize(1));
+    b.put(
+        "approval",
+        hub.get("/api/v2/commands/" + b.get("command"), tokenB)
+            .body()
+            .get("approvals")
+            .get(0)
+            .get("id")
+            .asText());
+  }
+
+  /** B's object for a path variable of an endpoint. */
+  static String value(String path, String variable) {
+    return switch (variable) {
+      case "clusterId" -> b.get("cluster");
+      case "projectId" -> b.get("project");
+      case "tokenId" ->
+          path.startsWith("/api/v2/members")
+              ? b.get("memberToken")
+              : path.startsWith("/api/v2/service-accounts")
+                  ? b.get("saToken")
+                  : b.get("deployToken");
+      case "deploymentId" -> UUID.randomUUID().toString();
+      case "number", "revision" -> "1";
+      case "version" -> path.startsWith("/api/v2/charts") ? "1.0.0" : "1";
+      case "key" -> b.get("variable");
+      case "env", "environment" -> b.get("env");
+      case "tenant" -> b.get("tenant");
+      case "workload" -> "web";
+      case "name" ->
+          path.startsWith("/api/v2/environments")
+              ? b.get("env")
+              : path.startsWith("/api/v2/tenants")
+                  ? b.get("tenant")
+                  : path.startsWith("/api/v2/charts")
+                      ? b.get("chart")
+                      : path.startsWith("/api/v2/policies") ? b.get("policy") : "web";
+      case "id" -> {
+        String kind = path.split("/")[3];
+        yield switch (kind) {
+          case "clusters" -> b.get("cluster");
+          case "commands" -> b.get("command");
+          case "approvals" -> b.get("approval");
+          case "members" -> b.get("member");
+          case "service-accounts" -> b.get("sa");
+          case "freeze-windows" -> b.get("freeze");
+          case "projects" -> b.get("project");
+          case "orgs" -> b.get("org");
+          default -> throw new IllegalStateException("no object of B for " + path);
+        };
+      }
+      default ->
+          throw new IllegalStateException("no object of B for {" + variable + "} in " + path);
+    };
+  }
+
+  record Endpoint(String method, String pattern) {}
+
+  /** Every REST endpoint of the hub, from Spring's own mapping. */
+  static List<Endpoint> endpoints() {
+    RequestMappingHandlerMapping mapping =
+        hub.context().getBean("requestMappingHandlerMapping", RequestMappingHandlerMapping.class);
+    Set<String> seen = new TreeSet<>();
+    List<Endpoint> out = new ArrayList<>();
+    for (RequestMappingInfo info : mapping.getHandlerMethods().keySet()) {
+      for (String declared : info.getPatternValues()) {
+        for (String pattern : alternatives(declared)) {
+          if (!pattern.startsWith("/api/v2/")) {
+            continue;
+          }
+          Set<RequestMethod> methods = info.getMethodsCondition().getMethods();
+          for (RequestMethod m : methods.isEmpty() ? Set.of(RequestMethod.GET) : methods) {
+            if (seen.add(m + " " + pattern)) {
+              out.add(new Endpoint(m.name(), pattern));
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  static final Pattern CHOICE = Pattern.compile("\\{[^}/:]+:([a-z-]+(\\|[a-z-]+)+)}");
+
+  /** A pattern with a choice of literals ({@code {collection:a|b}}) as one pattern per literal. */
+  static List<String> alternatives(String pattern) {
+    Matcher m = CHOICE.matcher(pattern);
+    if (!m.find()) {
+      return List.of(pattern);
+    }
+    List<String> out = new ArrayList<>();
+    for (String literal : m.group(1).split("\\|")) {
+      out.addAll(
+          alternatives(pattern.substring(0, m.start()) + literal + pattern.substring(m.end())));
+    }
+    return out;
+  }
+
+  static final Pattern VARIABLE = Pattern.compile("\\{([^}/]+)}");
+
+  static String fill(String pattern) {
+    Matcher m = VARIABLE.matcher(pattern);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      m.appendReplacement(out, Matcher.quoteReplacement(value(pattern, m.group(1))));
+    }
+    return m.appendTail(out).toString();
+  }
+
+  /** What organization B looks like to its own owner: objects and the audit chain's length. */
+  static String stateOfB() {
+    StringBuilder s = new StringBuilder();
+    for (String path :
+        List.of(
+            "/api/v2/clusters/" + b.get("cluster"),
+            "/api/v2/members",
+            "/api/v2/service-accounts/" + b.get("sa"),
+            "/api/v2/members/" + b.get("member") + "/tokens",
+            "/api/v2/service-accounts/" + b.get("sa") + "/tokens",
+            "/api/v2/projects/" + b.get("project"),
+            "/api/v2/projects/" + b.get("project") + "/deploy-tokens",
+            "/api/v2/environments/" + b.get("env"),
+            "/api/v2/tenants/" + b.get("tenant"),
+            "/api/v2/variables",
+            "/api/v2/charts/" + b.get("chart"),
+            "/api/v2/policies/" + b.get("policy"),
+            "/api/v2/freeze-windows/" + b.get("freeze"),
+            "/api/v2/approvals",
+            "/api/v2/clusters/" + b.get("cluster") + "/approval-policy")) {
+      Response r = hub.get(path, tokenB);
+      assertThat(r.status()).as(path + " " + r.raw()).isEqualTo(200);
+      s.append(path).append(' ').append(r.raw().replaceAll("\"lastUsedAt\":\"[^\"]*\"", ""));
+    }
+    s.append(
+        HubTestSupport.count(
+            "select count(*) from audit_log where org_id = ?::uuid", b.get("org")));
+    return s.toString();
+  }
+
+  /**
+   * Endpoints that create or replace an object of the caller's own organization by name: another
+   * organization having an object of that name does not matter to them.
+   */
+  static final Set<String> OWN_NAMESPACE =
+      Set.of("PUT /api/v2/variables/{key}", "PUT /api/v2/policies/{name}");
+
+  /** A valid body for each write, so that only the object's organization can refuse it. */
+  static Object body(Endpoint e) {
+    if (!Set.of("POST", "PUT", "PATCH", "DELETE").contains(e.method())) {
+      return null;
+    }
+    Map<String, Object> sync =
+        Map.of(
+            "type",
+            "sync",
+            "target",
+            Map.of("namespace", "argocd", "kind", "Application", "name", "b-app"));
+    return switch (e.method() + " " + e.pattern()) {
+      case "PATCH /api/v2/members/{id}" -> Map.of("role", "viewer");
+      case "PATCH /api/v2/service-accounts/{id}" -> Map.of("disabled", true);
+      case "PATCH /api/v2/environments/{name}", "PATCH /api/v2/projects/{id}" ->
+          Map.of("description", "taken over");
+      case "PATCH /api/v2/tenants/{name}", "PATCH /api/v2/clusters/{id}" ->
+          Map.of("displayName", "taken over");
+      case "POST /api/v2/projects/{projectId}/rollbacks" -> Map.of("toRelease", 1, "scope", "all");
+      case "POST /api/v2/projects/{projectId}/deploy-tokens",
+          "POST /api/v2/service-accounts/{id}/tokens",
+          "POST /api/v2/members/{id}/tokens" ->
+          Map.of("name", "stolen");
+      case "PUT /api/v2/projects/{id}/bindings/{name}" ->
+          Map.of("kind", "manifests", "source", "web");
+      case "POST /api/v2/projects/{id}/bindings" ->
+          Map.of("name", "web", "kind", "manifests", "source", "web");
+      case "POST /api/v2/projects/{id}/workloads" ->
+          Map.of("name", "web", "chart", b.get("chart"), "version", "1.0.0");
+      case "PUT /api/v2/projects/{id}/workloads/{name}" ->
+          Map.of("chart", b.get("chart"), "version", "1.0.0");
+      case "POST /api/v2/policies/{name}/evaluate" -> Map.of("input", Map.of());
+      case "POST /api/v2/clusters/{clusterId}/commands" -> sync;
+      case "PUT /api/v2/manifest-bundles/{name}" ->
+          Map.of(
+              "files",
+              Map.of("cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"));
+      case "PUT /api/v2/kustomize-bases/{name}" ->
+          Map.of(
+              "files",
+              Map.of(
+                  "kustomization.yaml",
+                  "resources: [cm.yaml]\n",
+                  "cm.yaml",
+                  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"));
+      case "PUT /api/v2/projects/{id}/variables" ->
+          Map.of("scope", "project", "key", "k", "value", "v");
+      case "PUT /api/v2/projects/{id}/values/{workload}/{tenant}/{environment}" ->
+          Map.of("values", Map.of("replicaCount", 9));
+      case "POST /api/v2/approvals/{id}/reject", "POST /api/v2/approvals/{id}/approve" ->
+          Map.of("comment", "not yours");
+      case "PUT /api/v2/variables/{key}" -> Map.of("value", "a's own");
+      case "PUT /api/v2/policies/{name}" ->
+          Map.of(
+              "rego",
+              "package gitopshq[\""
+                  + b.get("policy")
+                  + "\"]\n\ndecision := {\"outcome\": \"a\"}\n");
+      default -> e.method().equals("DELETE") ? null : Map.of();
+    };
+  }
+
+  @Test
+  @Order(2)
+  void everyEndpointAnswersAnotherOrganizationsObjectWith404AndChangesNothing() {
+    String before = stateOfB();
+    List<Endpoint> all = endpoints();
+    List<String> refusals = new ArrayList<>();
+    int called = 0;
+    // The upserts into A's own namespace go last, so that every read of B's name comes first.
+    all.sort(
+        java.util.Comparator.comparing(
+            (Endpoint e) -> OWN_NAMESPACE.contains(e.method() + " " + e.pattern())));
+    for (Endpoint e : all) {
+      if (!e.pattern().contains("{")) {
+        continue;
+      }
+      String path = fill(e.pattern());
+      if (e.pattern().equals("/api/v2/projects/{id}/variables") && e.method().equals("DELETE")) {
+        path += "?scope=project&key=k";
+      }
+      Object body = body(e);
+      Response r = hub.send(e.method(), path, tokenA, body);
+      called++;
+      if (OWN_NAMESPACE.contains(e.method() + " " + e.pattern())) {
+        // A name-keyed upsert creates the caller's own object under that name: B's stays B's.
+        assertThat(r.status()).as(e + " " + r.raw()).isBetween(200, 201);
+        continue;
+      }
+      if (r.status() != 404) {
+        refusals.add(e.method() + " " + e.pattern() + " -> " + r.status() + " " + r.raw());
+      }
+      for (String secret : List.of("clusterName", "memberEmail", "saName", "projectName")) {
+        assertThat(r.raw()).as(e.method() + " " + path).doesNotContain(b.get(secret));
+      }
+    }
+    assertThat(refusals).as("endpoints that did not answer 404").isEmpty();
+    assertThat(called).as("endpoints with path variables").isGreaterThan(80);
+    assertThat(stateOfB()).isEqualTo(before);
+    // A's policy of the same name is A's: B's decisions still come from B's module.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> {
+              Response decision =
+                  hub.post(
+                      "/api/v2/policies/" + b.get("policy") + "/evaluate",
+                      tokenB,
+                      Map.of("input", Map.of()));
+              assertThat(decision.raw()).as("B's decision").contains("\"outcome\":\"b\"");
+              assertThat(
+                      hub.post(
+                              "/api/v2/policies/" + b.get("policy") + "/evaluate",
+                              tokenA,
+                              Map.of("input", Map.of()))
+                          .raw())
+                  .as("A's decision")
+                  .contains("\"outcome\":\"a\"");
+            });
+    // B's tokens still work: nothing A did revoked them.
+    assertThat(hub.get("/api/v2/clusters", tokenB).status()).isEqualTo(200);
+  }
+
+  @Test
+  @Order(1)
+  void noListAnOrganizationReadsShowsAnotherOrganizationsObjects() {
+    int lists = 0;
+    for (Endpoint e : endpoints()) {
+      if (!e.method().equals("GET") || e.pattern().contains("{")) {
+        continue;
+      }
+      Response r = hub.get(e.pattern(), tokenA);
+      if (r.status() != 200) {
+        continue;
+      }
+      lists++;
+      for (String key :
+          List.of(
+              "cluster",
+              "clusterName",
+              "member",
+              "memberEmail",
+              "sa",
+              "saName",
+              "env",
+              "tenant",
+              "variable",
+              "chart",
+              "policy",
+              "freeze",
+              "project",
+              "projectName",
+              "command",
+              "approval",
+              "org")) {
+        assertThat(r.raw())
+            .as("GET " + e.pattern() + " shows B's " + key)
+            .doesNotContain(b.get(key));
+      }
+    }
+    assertThat(lists).isGreaterThan(10);
+  }
+
+  @Test
+  @Order(3)
+  void onlyTheInstanceAdminCreatesAndListsOrganizations() {
+    Response byA =
+        hub.post(
+            "/api/v2/orgs",
+            tokenA,
+            Map.of(
+                "slug",
+                "org-c-" + suffix(),
+                "name",
+                "C",
+                "owner",
+                Map.of("email", "c@x.io", "name", "C")));
+    assertThat(byA.status()).isEqualTo(403);
+    assertThat(byA.body().get("message").asText()).contains("orgs:write");
+    assertThat(hub.get("/api/v2/orgs", tokenA).status()).isEqualTo(403);
+    // A reads itself, not B.
+    String orgA = hub.get("/api/v2/me", tokenA).body().get("org").get("id").asText();
+    assertThat(hub.get("/api/v2/orgs/" + orgA, tokenA).status()).isEqualTo(200);
+    assertThat(hub.get("/api/v2/orgs/" + b.get("org"), tokenA).status()).isEqualTo(404);
+
+    // The instance admin sees both, with their sizes.
+    Response all = hub.get("/api/v2/orgs", OWNER_TOKEN);
+    assertThat(all.body().get("items").findValuesAsText("id")).contains(orgA, b.get("org"));
+    assertThat(hub.get("/api/v2/me", OWNER_TOKEN).body().get("org").get("operator").asBoolean())
+        .isTrue();
+
+    // Slugs are unique and validated; the owner token is shown once and stored as a hash.
+    String slug = "org-d-" + suffix();
+    JsonNode d = createOrg(slug);
+    assertThat(d.get("ownerToken").asText()).matches("ghqp_[0-9a-f]{64}");
+    assertThat(
+            hub.post(
+                    "/api/v2/orgs",
+                    OWNER_TOKEN,
+                    Map.of(
+                        "slug", slug, "name", "D", "owner", Map.of("email", "d@x.io", "name", "D")))
+                .status())
+        .isEqualTo(409);
+    Response bad =
+        hub.post(
+            "/api/v2/orgs",
+            OWNER_TOKEN,
+            Map.of("slug", "Not A Slug", "name", "", "owner", Map.of()));
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.body().get("errors").findValuesAsText("field"))
+        .contains("slug", "name", "owner.email", "owner.name");
+    // The new organization's owner can act at once, and its policies are there.
+    String dToken = d.get("ownerToken").asText();
+    assertThat(hub.get("/api/v2/members", dToken).body().get("items").findValuesAsText("email"))
+        .containsExactly("owner@" + slug + ".example.com");
+    assertThat(hub.get("/api/v2/policies", dToken).body().get("items").findValuesAsText("name"))
+        .contains("approval");
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from audit_log where action = 'org.created' and target_id = ?",
+                d.get("org").get("id").asText()))
+        .isEqualTo(2);
+  }
+}
