@@ -24,12 +24,13 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Environment freezes: stores freeze windows, keeps OPA's copy of them current, and asks the {@code
  * gitopshq.freeze} policy whether a deployment is frozen.
  *
- * <p>Windows are data, not input: OPA holds the organization's whole list at {@value #DATA_PATH}
- * ({@code [{id, environment, project, starts_at, ends_at, reason}]}, names with {@code ""} for
- * every one, times in RFC 3339 UTC). PostgreSQL is the source of truth; OPA's copy is written after
- * every change, by the hub's republish pass (so an OPA that restarted empty gets it back) and right
- * before every freeze decision ({@link #check}). A change made while OPA is down is still stored,
- * and reaches OPA with the next push.
+ * <p>Windows are data, not input: OPA holds the organization's whole list at {@code
+ * data.org_<hex>.gitopshq_data.freeze_windows} ({@link #dataPath}), which its freeze policy reads
+ * as {@code data.gitopshq_data.freeze_windows} ({@code [{id, environment, project, starts_at,
+ * ends_at, reason}]}, names with {@code ""} for every one, times in RFC 3339 UTC). PostgreSQL is
+ * the source of truth; OPA's copy is written after every change, by the hub's republish pass (so an
+ * OPA that restarted empty gets it back) and right before every freeze decision ({@link #check}). A
+ * change made while OPA is down is still stored, and reaches OPA with the next push.
  */
 public class FreezeService {
   private static final Logger log = LoggerFactory.getLogger(FreezeService.class);
@@ -38,8 +39,10 @@ public class FreezeService {
   /** The policy that decides freezes. */
   public static final String POLICY = "freeze";
 
-  /** Where OPA holds the windows: {@code data.gitopshq_data.freeze_windows}. */
-  public static final String DATA_PATH = "gitopshq_data/freeze_windows";
+  /** Where OPA holds an organization's windows. */
+  public static String dataPath(UUID orgId) {
+    return PolicyText.dataPath(orgId, "freeze_windows");
+  }
 
   private final OpaClient opa;
   private final PolicyService policies;
@@ -219,14 +222,14 @@ public class FreezeService {
   }
 
   /**
-   * Writes the organization's windows to OPA at {@value #DATA_PATH}, replacing what it held. Call
-   * it before evaluating {@code gitopshq.freeze} when OPA may have restarted; {@link #check} does.
+   * Writes the organization's windows to OPA at {@link #dataPath}, replacing what it held. Call it
+   * before evaluating {@code gitopshq.freeze} when OPA may have restarted; {@link #check} does.
    *
    * @throws OpaUnavailableException OPA could not be reached
    */
   public void push(UUID orgId) {
     synchronized (pushLock) {
-      opa.putData(DATA_PATH, document(orgId));
+      opa.putData(dataPath(orgId), document(orgId));
     }
   }
 

@@ -134,6 +134,24 @@ public class OpaClient implements AutoCloseable {
   }
 
   /**
+   * The ids of every policy module OPA holds ({@code GET /v1/policies}).
+   *
+   * @throws OpaUnavailableException OPA could not be reached or did not answer in time
+   */
+  public java.util.List<String> listPolicyIds() {
+    HttpRequest request = request("/v1/policies").GET().build();
+    HttpResponse<String> response = send(request, "list policies");
+    if (response.statusCode() != 200) {
+      throw unexpected("list policies", response);
+    }
+    java.util.List<String> ids = new java.util.ArrayList<>();
+    parse(response.body(), "list policies")
+        .path("result")
+        .forEach(p -> ids.add(p.path("id").asText()));
+    return ids;
+  }
+
+  /**
    * Removes a policy module. Removing one that does not exist is not an error.
    *
    * @throws OpaUnavailableException OPA could not be reached or did not answer in time

@@ -27,4 +27,31 @@ public class PolicyCompileException extends OpaException {
   public List<OpaError> errors() {
     return errors;
   }
+
+  /**
+   * The same errors as the author knows the module: ids without the organization's prefix ({@code
+   * orgs/<org>/}) and references without its root ({@code org_<hex>.}), so they read {@code
+   * gitopshq/approval:7:1} and {@code data.gitopshq.x} as written.
+   */
+  public PolicyCompileException asWritten(String idPrefix, String root) {
+    List<OpaError> mapped =
+        errors.stream()
+            .map(
+                e ->
+                    new OpaError(
+                        e.code(),
+                        e.message() == null ? null : e.message().replace(root + ".", ""),
+                        e.location() == null
+                            ? null
+                            : new OpaError.Location(
+                                strip(e.location().file(), idPrefix),
+                                e.location().row(),
+                                e.location().col())))
+            .toList();
+    return new PolicyCompileException(strip(policyId, idPrefix), mapped);
+  }
+
+  private static String strip(String id, String prefix) {
+    return id != null && id.startsWith(prefix) ? id.substring(prefix.length()) : id;
+  }
 }

@@ -33,8 +33,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * one answer, so the version and text hash recorded with a decision are the ones that produced it.
  * Without a decision there is no approval: every failure is an exception, never a default outcome.
  *
- * <p>OPA policy ids are {@code gitopshq/<name>}, one namespace per OPA: one OPA serves one
- * organization.
+ * <p>One OPA serves every organization, each in its own namespace: policy ids {@code
+ * orgs/<org>/gitopshq/<name>}, packages and data under {@code org_<hex>} ({@link PolicyText}).
  */
 public class PolicyService {
   private static final Logger log = LoggerFactory.getLogger(PolicyService.class);
@@ -91,7 +91,7 @@ public class PolicyService {
    */
   public Published publish(UUID orgId, String name, String rego, Actor actor) {
     PolicyText.requireValid(name, rego);
-    String id = PolicyText.opaPolicyId(name);
+    String id = PolicyText.opaPolicyId(orgId, name);
     boolean[] accepted = {false};
     try {
       return tx.execute(
@@ -102,7 +102,7 @@ public class PolicyService {
               return new Published(active.get(), active.get().version(), false);
             }
             int version = repository.latestVersion(orgId, name) + 1;
-            opa.putPolicy(id, PolicyText.forOpa(rego, version));
+            opa.putPolicy(id, PolicyText.forOpa(orgId, rego, version));
             accepted[0] = true;
             PolicyRow row =
                 repository.activate(orgId, name, version, rego, actor.id(), clock.instant());
@@ -110,6 +110,8 @@ public class PolicyService {
             auditPublished(orgId, actor, row, previous, "api");
             return new Published(row, previous, true);
           });
+    } catch (PolicyCompileException e) {
+      throw e.asWritten(PolicyText.idPrefix(orgId), PolicyText.orgRoot(orgId));
     } catch (RuntimeException e) {
       if (accepted[0]) {
         // OPA holds a version the database does not: put the active one back.
@@ -154,14 +156,38 @@ public class PolicyService {
   public RepublishReport republish(UUID orgId) {
     List<String> uploaded = new ArrayList<>();
     Map<String, String> refused = new LinkedHashMap<>();
-    for (PolicyRow p : repository.listActive(orgId)) {
+    List<PolicyRow> active = repository.listActive(orgId);
+    removeStrays(orgId, active);
+    for (PolicyRow p : active) {
       try {
         sync(orgId, p.name()).ifPresent(v -> uploaded.add(p.name() + " v" + v));
       } catch (PolicyCompileException e) {
-        refused.put(p.name(), e.getMessage());
+        refused.put(
+            p.name(),
+            e.asWritten(PolicyText.idPrefix(orgId), PolicyText.orgRoot(orgId)).getMessage());
       }
     }
     return new RepublishReport(uploaded, refused);
+  }
+
+  /**
+   * Removes from OPA what no organization's active policies explain: modules of the organization
+   * that are no longer active, and modules with the single-namespace ids of hub versions before
+   * organizations had namespaces ({@code gitopshq/<name>}), whose packages no decision reads.
+   */
+  private void removeStrays(UUID orgId, List<PolicyRow> active) {
+    String prefix = PolicyText.idPrefix(orgId);
+    java.util.Set<String> wanted = new java.util.HashSet<>();
+    active.forEach(p -> wanted.add(PolicyText.opaPolicyId(orgId, p.name())));
+    for (String id : opa.listPolicyIds()) {
+      boolean legacy = id.startsWith("gitopshq/");
+      boolean stale = id.startsWith(prefix) && !wanted.contains(id);
+      if (legacy || stale) {
+        opa.deletePolicy(id);
+        log.info(
+            "removed the module {} from OPA: no active policy of this hub is uploaded as it", id);
+      }
+    }
   }
 
   /**
@@ -177,8 +203,8 @@ public class PolicyService {
     if (repository.findActive(orgId, name).isEmpty()) {
       throw new UnknownPolicyException("policy '" + name + "' not found");
     }
-    String id = PolicyText.opaPolicyId(name);
-    JsonNode result = opa.evaluate(id, input);
+    String id = PolicyText.opaPolicyId(orgId, name);
+    JsonNode result = opa.evaluate(PolicyText.packagePath(orgId, name), input);
     JsonNode version = result.isObject() ? result.get(PolicyText.VERSION_RULE) : null;
     if (version == null || !version.canConvertToExactIntegral()) {
       // Not published by the hub (OPA restarted empty, or someone loaded it by hand): the
@@ -236,7 +262,7 @@ public class PolicyService {
    * @return the version uploaded, or empty when OPA already held the active version
    */
   private Optional<Integer> sync(UUID orgId, String name) {
-    String id = PolicyText.opaPolicyId(name);
+    String id = PolicyText.opaPolicyId(orgId, name);
     return tx.execute(
         status -> {
           repository.lock(orgId, name);
@@ -249,7 +275,7 @@ public class PolicyService {
             return Optional.<Integer>empty();
           }
           PolicyRow row = active.get();
-          String expected = PolicyText.forOpa(row.rego(), row.version());
+          String expected = PolicyText.forOpa(orgId, row.rego(), row.version());
           if (loaded.isPresent() && loaded.get().equals(expected)) {
             return Optional.<Integer>empty();
           }

@@ -6,15 +6,26 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Rules for policy names and texts, and the line the hub appends when publishing.
  *
- * <p>A policy named {@code approval} is the Rego module of package {@code gitopshq.approval},
- * uploaded to OPA as policy id {@code gitopshq/approval}. Names with '-' (or a leading digit) are
- * not Rego identifiers, so their package is written {@code gitopshq["my-policy"]}.
+ * <p>A policy named {@code approval} is the Rego module of package {@code gitopshq.approval}. Names
+ * with '-' (or a leading digit) are not Rego identifiers, so their package is written {@code
+ * gitopshq["my-policy"]}.
+ *
+ * <p><b>Organizations.</b> One OPA serves every organization, each in a namespace of its own: the
+ * hub uploads organization {@code O}'s policy {@code approval} as OPA policy id {@code
+ * orgs/<O>/gitopshq/approval}, with its package rewritten to {@code org_<O's 32
+ * hex>.gitopshq.approval} and every {@code data.gitopshq…} and {@code data.gitopshq_data…}
+ * reference in its code rewritten to {@code data.org_<hex>.gitopshq…} and {@code
+ * data.org_<hex>.gitopshq_data…} ({@link #forOpa}). Authors write, test and read plain {@code
+ * gitopshq} paths; what they publish cannot see or change another organization's modules or data,
+ * since any other reference to {@code data} is refused. Only the package line and those references
+ * change, so every line keeps its number in OPA's error messages.
  *
  * <p>The rules {@value #VERSION_RULE} and {@value #SHA_RULE} are reserved: every published version
  * gets {@code gitopshq_policy_version := <N>} and {@code gitopshq_policy_sha256 := "<hex>"} (the
@@ -44,6 +55,15 @@ public final class PolicyText {
   private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]*");
   private static final Pattern PACKAGE =
       Pattern.compile("^[ \\t]*package[ \\t]+([^\\s#]+)", Pattern.MULTILINE);
+
+  /** The root document {@code data}, not as a field of something else ({@code input.data}). */
+  private static final Pattern DATA_ROOT =
+      Pattern.compile("(?<![A-Za-z0-9_.])data(?![A-Za-z0-9_])");
+
+  /** The references to {@code data} a policy may make: its organization's own documents. */
+  private static final Pattern OWN_DATA =
+      Pattern.compile("\\s*\\.\\s*(gitopshq|gitopshq_data)(?![A-Za-z0-9_])");
+
   private static final Pattern BANNED_CALL =
       Pattern.compile(
           "(?<![A-Za-z0-9_.])("
@@ -52,9 +72,31 @@ public final class PolicyText {
 
   private PolicyText() {}
 
-  /** The OPA policy id a policy is uploaded as: {@code gitopshq/<name>}. */
-  public static String opaPolicyId(String name) {
-    return "gitopshq/" + name;
+  /** The root of an organization's documents in OPA: {@code org_<32 hex>}. */
+  public static String orgRoot(UUID orgId) {
+    return "org_" + orgId.toString().replace("-", "");
+  }
+
+  /** The OPA policy id a policy is uploaded as: {@code orgs/<org id>/gitopshq/<name>}. */
+  public static String opaPolicyId(UUID orgId, String name) {
+    return idPrefix(orgId) + "gitopshq/" + name;
+  }
+
+  /** The start of every OPA policy id of an organization. */
+  public static String idPrefix(UUID orgId) {
+    return "orgs/" + orgId + "/";
+  }
+
+  /** Where a policy's package is evaluated: {@code org_<hex>/gitopshq/<name>}. */
+  public static String packagePath(UUID orgId, String name) {
+    return orgRoot(orgId) + "/gitopshq/" + name;
+  }
+
+  /**
+   * Where an organization's data document {@code name} lives: {@code org_<hex>/gitopshq_data/…}.
+   */
+  public static String dataPath(UUID orgId, String name) {
+    return orgRoot(orgId) + "/gitopshq_data/" + name;
   }
 
   /** The Rego package a policy must declare, in the form to show people. */
@@ -115,14 +157,26 @@ public final class PolicyText {
                     + " publishes"));
       }
     }
-    Matcher call = BANNED_CALL.matcher(code(rego));
+    String code = code(rego);
+    Matcher data = DATA_ROOT.matcher(code);
+    while (data.find()) {
+      if (!OWN_DATA.matcher(code).region(data.end(), code.length()).lookingAt()) {
+        out.add(
+            new InvalidPolicyException.Problem(
+                "rego",
+                "line "
+                    + line(rego, data.start())
+                    + ": refers to data outside the organization's documents; a policy may read"
+                    + " only data.gitopshq.<policy> and data.gitopshq_data.<document>"));
+      }
+    }
+    Matcher call = BANNED_CALL.matcher(code);
     while (call.find()) {
-      int line = 1 + (int) rego.substring(0, call.start()).chars().filter(c -> c == '\n').count();
       out.add(
           new InvalidPolicyException.Problem(
               "rego",
               "line "
-                  + line
+                  + line(rego, call.start())
                   + ": calls the built-in "
                   + call.group(1)
                   + ", which reaches outside OPA (the network, DNS or OPA's own environment);"
@@ -139,14 +193,20 @@ public final class PolicyText {
     }
   }
 
+  private static int line(String text, int offset) {
+    return 1 + (int) text.substring(0, offset).chars().filter(c -> c == '\n').count();
+  }
+
   /**
-   * The module as uploaded to OPA: the stored text and two appended lines, {@code
-   * gitopshq_policy_version := <version>} and {@code gitopshq_policy_sha256 := "<sha256 of the
-   * stored text>"}. Appending keeps every line and column of the author's text where it was, so
-   * OPA's error locations point into what the author wrote.
+   * The module as uploaded to OPA for an organization: the stored text placed in the organization's
+   * namespace (its package and its {@code data.gitopshq}/{@code data.gitopshq_data} references
+   * under {@link #orgRoot}), and two appended lines, {@code gitopshq_policy_version := <version>}
+   * and {@code gitopshq_policy_sha256 := "<sha256 of the stored text>"}. Every line of the author's
+   * text keeps its number, so OPA's error locations point into what the author wrote.
    */
-  public static String forOpa(String rego, int version) {
-    StringBuilder b = new StringBuilder(rego.length() + 140).append(rego);
+  public static String forOpa(UUID orgId, String rego, int version) {
+    String placed = inNamespace(orgId, rego);
+    StringBuilder b = new StringBuilder(placed.length() + 140).append(placed);
     if (!rego.endsWith("\n")) {
       b.append('\n');
     }
@@ -225,6 +285,37 @@ public final class PolicyText {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is not available", e);
     }
+  }
+
+  /**
+   * The text with its package and its references to the organization's documents moved under the
+   * organization's root. Comments and strings are left as they are.
+   */
+  static String inNamespace(UUID orgId, String rego) {
+    String root = orgRoot(orgId);
+    String code = code(rego);
+    StringBuilder out = new StringBuilder(rego.length() + 256);
+    int at = 0;
+    Matcher pkg = PACKAGE.matcher(code);
+    int pkgStart = pkg.find() ? pkg.start(1) : -1;
+    Matcher data = DATA_ROOT.matcher(code);
+    java.util.List<Integer> inserts = new ArrayList<>();
+    if (pkgStart >= 0) {
+      inserts.add(pkgStart);
+    }
+    while (data.find()) {
+      Matcher own = OWN_DATA.matcher(code).region(data.end(), code.length());
+      if (own.lookingAt()) {
+        // data.gitopshq... -> data.org_<hex>.gitopshq...: insert before the first segment.
+        inserts.add(own.start(1));
+      }
+    }
+    java.util.Collections.sort(inserts);
+    for (int i : inserts) {
+      out.append(rego, at, i).append(root).append('.');
+      at = i;
+    }
+    return out.append(rego, at, rego.length()).toString();
   }
 
   private static String declaredPackage(String rego) {

@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Test;
  */
 class OpaClientIT {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final java.util.UUID ORG =
+      java.util.UUID.fromString("7c1e0c52-4a3f-4a51-9d2e-1b8f3c1d2e9a");
 
   static OpaTestServer server;
   static OpaClient opa;
@@ -48,15 +50,18 @@ class OpaClientIT {
 
         allow if input.user == "ana"
         """;
-    opa.putPolicy("gitopshq/sample", PolicyText.forOpa(rego, 7));
+    opa.putPolicy(PolicyText.opaPolicyId(ORG, "sample"), PolicyText.forOpa(ORG, rego, 7));
 
-    JsonNode result = opa.evaluate("gitopshq/sample", JSON.readTree("{\"user\":\"ana\"}"));
+    JsonNode result =
+        opa.evaluate(PolicyText.packagePath(ORG, "sample"), JSON.readTree("{\"user\":\"ana\"}"));
     assertThat(result.get("allow").asBoolean()).isTrue();
     assertThat(result.get("gitopshq_policy_version").asInt()).isEqualTo(7);
 
     // Undefined is not false: the rule has no value for bob, and nothing at all is loaded at
     // gitopshq/nothing-here.
-    JsonNode bob = opa.evaluate("gitopshq/sample/allow", JSON.readTree("{\"user\":\"bob\"}"));
+    JsonNode bob =
+        opa.evaluate(
+            PolicyText.packagePath(ORG, "sample") + "/allow", JSON.readTree("{\"user\":\"bob\"}"));
     assertThat(bob.isMissingNode()).isTrue();
     assertThat(opa.evaluate("gitopshq/nothing-here", null).isMissingNode()).isTrue();
     assertThat(opa.healthy()).isTrue();
@@ -117,7 +122,7 @@ class OpaClientIT {
     Path root = OpaTestServer.repoRoot();
     String rego = Files.readString(root.resolve("policies/gitopshq/approval/decision.rego"));
     PolicyText.requireValid("approval", rego);
-    opa.putPolicy("gitopshq/approval", PolicyText.forOpa(rego, 1));
+    opa.putPolicy(PolicyText.opaPolicyId(ORG, "approval"), PolicyText.forOpa(ORG, rego, 1));
 
     List<Path> samples;
     try (Stream<Path> dirs = Files.list(root.resolve("policies/testdata/approval"))) {
@@ -129,7 +134,7 @@ class OpaClientIT {
     List<String> mismatches = new ArrayList<>();
     for (Path file : samples) {
       JsonNode sample = JSON.readTree(file.toFile());
-      JsonNode result = opa.evaluate("gitopshq/approval", sample.get("input"));
+      JsonNode result = opa.evaluate(PolicyText.packagePath(ORG, "approval"), sample.get("input"));
       PolicyDecision d =
           PolicyDecision.of(
               "approval", result.get("gitopshq_policy_version").asInt(), result.get("decision"));
@@ -184,14 +189,14 @@ class OpaClientIT {
     Path root = OpaTestServer.repoRoot();
     String rego = Files.readString(root.resolve("policies/gitopshq/release/decision.rego"));
     PolicyText.requireValid("release", rego);
-    opa.putPolicy("gitopshq/release", PolicyText.forOpa(rego, 1));
+    opa.putPolicy(PolicyText.opaPolicyId(ORG, "release"), PolicyText.forOpa(ORG, rego, 1));
 
     List<String> mismatches = new ArrayList<>();
     List<Path> samples = samples(root.resolve("policies/testdata/release"));
     assertThat(samples).hasSizeGreaterThanOrEqualTo(12);
     for (Path file : samples) {
       JsonNode sample = JSON.readTree(file.toFile());
-      JsonNode result = opa.evaluate("gitopshq/release", sample.get("input"));
+      JsonNode result = opa.evaluate(PolicyText.packagePath(ORG, "release"), sample.get("input"));
       // The hub reads a release decision exactly as a command's: the same checks apply.
       PolicyDecision d =
           PolicyDecision.of(
@@ -214,13 +219,13 @@ class OpaClientIT {
     Path root = OpaTestServer.repoRoot();
     String rego = Files.readString(root.resolve("policies/gitopshq/freeze/decision.rego"));
     PolicyText.requireValid("freeze", rego);
-    opa.putPolicy("gitopshq/freeze", PolicyText.forOpa(rego, 1));
+    opa.putPolicy(PolicyText.opaPolicyId(ORG, "freeze"), PolicyText.forOpa(ORG, rego, 1));
     List<Path> samples = samples(root.resolve("policies/testdata/freeze"));
     assertThat(samples).hasSizeGreaterThanOrEqualTo(10);
 
     // Nothing written yet (as after an OPA restart): no answer, and the caller is told to retry.
     JsonNode first = JSON.readTree(samples.get(0).toFile());
-    JsonNode before = opa.evaluate("gitopshq/freeze", first.get("input"));
+    JsonNode before = opa.evaluate(PolicyText.packagePath(ORG, "freeze"), first.get("input"));
     assertThat(before.get("decision").get("blocked").asBoolean()).isTrue();
     assertThatThrownBy(() -> FreezeService.toCheck(evaluation(before)))
         .isInstanceOf(OpaUnavailableException.class)
@@ -229,9 +234,10 @@ class OpaClientIT {
     List<String> mismatches = new ArrayList<>();
     for (Path file : samples) {
       JsonNode sample = JSON.readTree(file.toFile());
-      opa.putData(FreezeService.DATA_PATH, sample.get("windows"));
+      opa.putData(PolicyText.dataPath(ORG, "freeze_windows"), sample.get("windows"));
       var check =
-          FreezeService.toCheck(evaluation(opa.evaluate("gitopshq/freeze", sample.get("input"))));
+          FreezeService.toCheck(
+              evaluation(opa.evaluate(PolicyText.packagePath(ORG, "freeze"), sample.get("input"))));
       String expected =
           "frozen="
               + sample.get("expected").get("frozen").asBoolean()
@@ -252,9 +258,10 @@ class OpaClientIT {
         JSON.readTree(
             root.resolve("policies/testdata/freeze/production_in_window_blocked/data.json")
                 .toFile());
-    opa.putData(FreezeService.DATA_PATH, JSON.readTree("[]"));
+    opa.putData(PolicyText.dataPath(ORG, "freeze_windows"), JSON.readTree("[]"));
     var check =
-        FreezeService.toCheck(evaluation(opa.evaluate("gitopshq/freeze", blocked.get("input"))));
+        FreezeService.toCheck(
+            evaluation(opa.evaluate(PolicyText.packagePath(ORG, "freeze"), blocked.get("input"))));
     assertThat(check.frozen()).isFalse();
     assertThat(check.reasons())
         .containsExactly("no freeze window covers production at 2026-12-20T10:00:00Z");
@@ -346,7 +353,7 @@ class OpaClientIT {
 
   @Test
   void readsBackTheModuleTextOpaHolds() {
-    String module = PolicyText.forOpa("package gitopshq.readback\n\nallow := true\n", 4);
+    String module = PolicyText.forOpa(ORG, "package gitopshq.readback\n\nallow := true\n", 4);
     opa.putPolicy("gitopshq/readback", module);
     assertThat(opa.getPolicy("gitopshq/readback")).contains(module);
     assertThat(opa.getPolicy("gitopshq/never-uploaded")).isEmpty();

@@ -151,7 +151,7 @@ class PolicyServiceIT {
   }
 
   JsonNode loadedVersion() {
-    return opa.evaluate("gitopshq/" + name + "/" + PolicyText.VERSION_RULE, null);
+    return opa.evaluate(PolicyText.packagePath(orgId, name) + "/" + PolicyText.VERSION_RULE, null);
   }
 
   long rows() throws SQLException {
@@ -201,10 +201,10 @@ class PolicyServiceIT {
   @Test
   void aModuleReplacedInOpaWithTheSameVersionLineIsRestoredAndAudited() throws Exception {
     policies.publish(orgId, name, rego("honest"), ANA);
-    String honest = PolicyText.forOpa(rego("honest"), 1);
+    String honest = PolicyText.forOpa(orgId, rego("honest"), 1);
     // Someone with OPA's token swaps the module and keeps the version line: a version check alone
     // would not notice, and decisions would claim version 1.
-    opa.putPolicy("gitopshq/" + name, PolicyText.forOpa(rego("forged"), 1));
+    opa.putPolicy(PolicyText.opaPolicyId(orgId, name), PolicyText.forOpa(orgId, rego("forged"), 1));
     assertThat(
             policies
                 .evaluate(orgId, name, JSON.createObjectNode())
@@ -216,7 +216,7 @@ class PolicyServiceIT {
     PolicyService.RepublishReport report = policies.republish(orgId);
 
     assertThat(report.uploaded()).contains(name + " v1");
-    assertThat(opa.getPolicy("gitopshq/" + name)).contains(honest);
+    assertThat(opa.getPolicy(PolicyText.opaPolicyId(orgId, name))).contains(honest);
     PolicyEvaluation after = policies.evaluate(orgId, name, JSON.createObjectNode());
     assertThat(after.decision().get("value").asText()).isEqualTo("honest");
     assertThat(audited("policy.restored")).isEqualTo(1);

@@ -64,17 +64,81 @@ class PolicyTextTest {
         .isEmpty();
   }
 
+  static final java.util.UUID ORG =
+      java.util.UUID.fromString("0b7c4c7e-1d2a-4f3b-8e9d-5a6b7c8d9e0f");
+  static final String ROOT = "org_0b7c4c7e1d2a4f3b8e9d5a6b7c8d9e0f";
+
   @Test
   void appendsTheVersionAndTextHashAfterTheTextSoErrorLocationsStayPut() {
     String sha = PolicyText.sha256("package gitopshq.a\n");
-    assertThat(PolicyText.forOpa("package gitopshq.a\n", 3))
+    assertThat(PolicyText.forOpa(ORG, "package gitopshq.a\n", 3))
         .isEqualTo(
-            "package gitopshq.a\ngitopshq_policy_version := 3\ngitopshq_policy_sha256 := \""
+            "package "
+                + ROOT
+                + ".gitopshq.a\ngitopshq_policy_version := 3\ngitopshq_policy_sha256 := \""
                 + sha
                 + "\"\n");
-    assertThat(PolicyText.forOpa("package gitopshq.a", 12))
-        .startsWith("package gitopshq.a\ngitopshq_policy_version := 12\n")
+    assertThat(PolicyText.forOpa(ORG, "package gitopshq.a", 12))
+        .startsWith("package " + ROOT + ".gitopshq.a\ngitopshq_policy_version := 12\n")
         .endsWith(PolicyText.sha256("package gitopshq.a") + "\"\n");
+  }
+
+  @Test
+  void placesAModuleInItsOrganizationsNamespaceKeepingEveryLine() {
+    String rego =
+        "# reads data.gitopshq_data.freeze_windows (a comment stays as written)\n"
+            + "package gitopshq[\"my-policy\"]\n\n"
+            + "import data.gitopshq.approval as approval\n\n"
+            + "note := \"data.gitopshq.x in a string stays\"\n"
+            + "windows := data.gitopshq_data.freeze_windows\n"
+            + "other := data . gitopshq[\"b-policy\"].decision\n"
+            + "field := input.data.gitopshq\n";
+    String placed = PolicyText.inNamespace(ORG, rego);
+    assertThat(placed.lines().count()).isEqualTo(rego.lines().count());
+    assertThat(placed)
+        .contains("package " + ROOT + ".gitopshq[\"my-policy\"]")
+        .contains("import data." + ROOT + ".gitopshq.approval as approval")
+        .contains("windows := data." + ROOT + ".gitopshq_data.freeze_windows")
+        .contains("other := data . " + ROOT + ".gitopshq[\"b-policy\"].decision")
+        .contains("field := input.data.gitopshq\n")
+        .contains("# reads data.gitopshq_data.freeze_windows (a comment")
+        .contains("\"data.gitopshq.x in a string stays\"");
+    assertThat(PolicyText.problems("my-policy", rego)).isEmpty();
+    // Two organizations' modules of one policy never share a package or an id.
+    java.util.UUID other = java.util.UUID.randomUUID();
+    assertThat(PolicyText.opaPolicyId(ORG, "approval"))
+        .isEqualTo("orgs/" + ORG + "/gitopshq/approval")
+        .isNotEqualTo(PolicyText.opaPolicyId(other, "approval"));
+    assertThat(PolicyText.packagePath(ORG, "approval")).isEqualTo(ROOT + "/gitopshq/approval");
+  }
+
+  @Test
+  void refusesEveryReferenceToDataOutsideTheOrganizationsDocumentsNamingTheLine() {
+    String rego =
+        "package gitopshq.approval\n\n"
+            + "all := data\n"
+            + "peek := data.org_1234.gitopshq.approval\n"
+            + "keys := data[\"system\"]\n"
+            + "sys := data.system.authz\n"
+            + "ok := data.gitopshq_data.freeze_windows\n"
+            + "near := data.gitopshqx\n";
+    assertThat(reasons("approval", rego))
+        .hasSize(5)
+        .allMatch(r -> r.contains("refers to data outside the organization's documents"))
+        .anyMatch(r -> r.startsWith("rego: line 3:"))
+        .anyMatch(r -> r.startsWith("rego: line 4:"))
+        .anyMatch(r -> r.startsWith("rego: line 5:"))
+        .anyMatch(r -> r.startsWith("rego: line 6:"))
+        .anyMatch(r -> r.startsWith("rego: line 8:"));
+  }
+
+  @Test
+  void theShippedPoliciesReadOnlyTheirOrganizationsDocuments() throws Exception {
+    java.nio.file.Path dir = OpaTestServer.repoRoot().resolve("policies/gitopshq");
+    for (String name : List.of("approval", "freeze", "release")) {
+      String rego = java.nio.file.Files.readString(dir.resolve(name).resolve("decision.rego"));
+      assertThat(PolicyText.problems(name, rego)).as(name).isEmpty();
+    }
   }
 
   @Test

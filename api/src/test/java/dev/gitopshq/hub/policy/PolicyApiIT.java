@@ -97,7 +97,9 @@ class PolicyApiIT {
   }
 
   static long approvalVersions() {
-    return HubTestSupport.count("select count(*) from policies where name = 'approval'");
+    return HubTestSupport.count(
+        "select count(*) from policies where name = 'approval'"
+            + " and org_id = (select id from organizations where operator)");
   }
 
   /** The shipped text with production clusters gating sync too: a change a dry run shows. */
@@ -142,6 +144,7 @@ class PolicyApiIT {
     assertThat(
             HubTestSupport.count(
                 "select count(*) from audit_log where action = 'policy.published' and actor_type = 'system'"
+                    + " and org_id = (select id from organizations where operator)"
                     + " and target_id = 'approval'"
                     + " and details like '%\"version\":1%'"))
         .isEqualTo(1);

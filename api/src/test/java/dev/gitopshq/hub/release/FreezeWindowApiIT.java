@@ -196,7 +196,10 @@ class FreezeWindowApiIT {
 
   /** The window ids OPA holds right now, read from OPA itself. */
   static List<String> idsInOpa() {
-    JsonNode doc = opaDirect.evaluate(FreezeService.DATA_PATH, null);
+    java.util.UUID org =
+        java.util.UUID.fromString(
+            hub.get("/api/v2/me", OWNER_TOKEN).body().get("org").get("id").asText());
+    JsonNode doc = opaDirect.evaluate(FreezeService.dataPath(org), null);
     List<String> ids = new ArrayList<>();
     doc.forEach(w -> ids.add(w.get("id").asText()));
     return ids;
