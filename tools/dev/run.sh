@@ -387,7 +387,14 @@ launch_hub() {
   local -a java_opts=()
   # shellcheck disable=SC2206  # options are split on spaces on purpose
   [ -z "${GITOPSHQ_HUB_JAVA_OPTS:-}" ] || java_opts=(${GITOPSHQ_HUB_JAVA_OPTS})
-  start_proc hub env \
+  # Helm's Go code builds a Kubernetes client from KUBECONFIG or ~/.kube/config: give the hub a
+  # kubeconfig whose one cluster is a closed port, so no chart template can reach a real one.
+  local no_cluster="${STATE_DIR}/hub-no-cluster.kubeconfig"
+  printf '%s\n' 'apiVersion: v1' 'kind: Config' 'clusters:' '- name: none' '  cluster:' \
+    '    server: http://127.0.0.1:1' 'contexts:' '- name: none' '  context:' '    cluster: none' \
+    'current-context: none' > "${no_cluster}"
+  start_proc hub env -u KUBERNETES_SERVICE_HOST -u KUBERNETES_SERVICE_PORT \
+    KUBECONFIG="${no_cluster}" \
     GITOPSHQ_DB_URL="jdbc:postgresql://${HOST}:5432/${DEV_DB}" \
     GITOPSHQ_DB_USER=gitopshq GITOPSHQ_DB_PASSWORD=gitopshq \
     TEMPORAL_ADDRESS="${HOST}:${TEMPORAL_PORT}" \

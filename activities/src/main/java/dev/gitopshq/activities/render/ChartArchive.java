@@ -10,6 +10,7 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -19,6 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
@@ -81,8 +84,53 @@ public final class ChartArchive {
   public static Info inspect(byte[] archive) {
     Contents contents = read(archive);
     Info info = contents.info(sha256(archive));
+    String lookup = lookupUse(contents, 0);
+    if (lookup != null) {
+      throw new InvalidChartException(lookupMessage(lookup));
+    }
     helmLoads(archive);
     return info;
+  }
+
+  /**
+   * Where a chart (or one of its subcharts in {@code charts/}) calls Helm's {@code lookup}, or null
+   * when none does. The hub renders charts without access to any cluster, and {@code lookup} is how
+   * a template reads one, so such charts are refused at upload and at render.
+   */
+  public static String lookupUse(byte[] archive) {
+    return lookupUse(read(archive), 0);
+  }
+
+  static String lookupMessage(String where) {
+    return where
+        + " calls lookup, which reads a live cluster; the hub renders charts without access to"
+        + " any cluster, so charts may not use lookup";
+  }
+
+  /** A template action ({@code {{ ... }}}) and, in it, the function {@code lookup}. */
+  private static final Pattern ACTION = Pattern.compile("\\{\\{(.*?)}}", Pattern.DOTALL);
+
+  private static final Pattern LOOKUP =
+      Pattern.compile("(?<![A-Za-z0-9_.$])lookup(?![A-Za-z0-9_])");
+
+  private static String lookupUse(Contents contents, int depth) {
+    for (Map.Entry<String, byte[]> f : contents.files.entrySet()) {
+      String path = f.getKey();
+      if (path.contains("/templates/")) {
+        Matcher action = ACTION.matcher(new String(f.getValue(), StandardCharsets.UTF_8));
+        while (action.find()) {
+          if (LOOKUP.matcher(action.group(1)).find()) {
+            return path;
+          }
+        }
+      } else if (depth < 4 && path.contains("/charts/") && path.endsWith(".tgz")) {
+        String nested = lookupUse(read(f.getValue()), depth + 1);
+        if (nested != null) {
+          return path + "!" + nested;
+        }
+      }
+    }
+    return null;
   }
 
   /** The entries of an archive that passed the structural checks. */
@@ -345,13 +393,65 @@ public final class ChartArchive {
    * dependency listed in Chart.yaml that is missing from charts/. Other render errors (a value the
    * chart requires) are for the workload's values to fix and do not refuse the upload.
    */
+  /**
+   * {@link #helmLoadsNow} on a Helm render slot, at most {@link HelmLimits#timeout()}: a chart
+   * whose templates loop is refused, not a request thread held. Helm's Go code cannot be
+   * interrupted, so an abandoned load keeps its slot until Go returns.
+   */
   private static void helmLoads(byte[] archive) {
+    HelmLimits limits = HelmLimits.DEFAULT;
+    boolean slot;
+    try {
+      slot = limits.permits().tryAcquire(limits.timeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting to load a chart", e);
+    }
+    if (!slot) {
+      throw new InvalidChartException(
+          "every Helm render slot is held by renders that ran over; try the upload again later");
+    }
+    java.util.concurrent.Future<?> run;
+    try {
+      run =
+          Renderer.HELM.submit(
+              () -> {
+                try {
+                  helmLoadsNow(archive);
+                } finally {
+                  limits.permits().release();
+                }
+              });
+    } catch (RuntimeException e) {
+      limits.permits().release();
+      throw e;
+    }
+    try {
+      run.get(limits.timeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      run.cancel(true);
+      throw new InvalidChartException(
+          "Helm did not finish loading and rendering the chart within "
+              + limits.timeout().toSeconds()
+              + " s (a template that loops or prints without end?)");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while loading a chart", e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  private static void helmLoadsNow(byte[] archive) {
     Path dir = null;
     try {
       dir = Files.createTempDirectory("gitopshq-chart-");
       Path file = dir.resolve("chart.tgz");
       Files.write(file, archive);
-      Helm helm = new Helm(file);
+      Helm helm = HelmProcess.helm(file);
       try {
         helm.show().chart().call();
       } catch (IllegalStateException e) {

@@ -2,7 +2,6 @@ package dev.gitopshq.activities.render;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.marcnuri.helm.Helm;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Overlay;
 import dev.gitopshq.activities.git.RepoPaths;
 import java.io.IOException;
@@ -18,6 +17,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
@@ -76,21 +81,36 @@ public final class Renderer {
   private static final Pattern SEPARATOR = Pattern.compile("(?m)^---[ \\t]*(?:\\r?\\n|$)");
   private static final Pattern UNSAFE = Pattern.compile("[^a-z0-9.-]");
 
+  /** The threads Helm renders run on: created as needed, never more than the slots allow. */
+  static final ExecutorService HELM =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "helm-render");
+            t.setDaemon(true);
+            return t;
+          });
+
   private final Path workRoot;
   private final Consumer<Path> onWorkdir;
+  private final HelmLimits limits;
 
   /**
    * @param workRoot where render directories are created (created when missing); a local disk with
    *     room for a chart and its values per parallel render
    */
   public Renderer(Path workRoot) {
-    this(workRoot, dir -> {});
+    this(workRoot, dir -> {}, HelmLimits.DEFAULT);
   }
 
   /** For tests: {@code onWorkdir} sees each render directory while Helm runs in it. */
   Renderer(Path workRoot, Consumer<Path> onWorkdir) {
+    this(workRoot, onWorkdir, HelmLimits.DEFAULT);
+  }
+
+  Renderer(Path workRoot, Consumer<Path> onWorkdir, HelmLimits limits) {
     this.workRoot = workRoot;
     this.onWorkdir = onWorkdir;
+    this.limits = limits;
   }
 
   /**
@@ -138,34 +158,127 @@ public final class Renderer {
               + " does not match its digest "
               + unit.chartDigest());
     }
-    Path dir = null;
-    String output;
+    String lookup = ChartArchive.lookupUse(archive);
+    if (lookup != null) {
+      throw new RenderException(
+          "cannot render " + describe(unit) + ": " + ChartArchive.lookupMessage(lookup));
+    }
+    Path dir;
+    Path chart;
+    Path values;
     try {
       Files.createDirectories(workRoot);
       dir = Files.createTempDirectory(workRoot, "helm-");
-      Path chart = dir.resolve("chart.tgz");
-      Path values = dir.resolve("values.json");
+      chart = dir.resolve("chart.tgz");
+      values = dir.resolve("values.json");
       Files.write(chart, archive);
       Files.write(values, JSON.writeValueAsBytes(unit.values() == null ? Map.of() : unit.values()));
-      onWorkdir.accept(dir);
-      output =
-          new Helm(chart)
-              .template()
-              .withName(unit.service())
-              .withNamespace(unit.namespace())
-              .withValuesFile(values)
-              .call();
     } catch (IOException e) {
       throw new UncheckedIOException(
           "cannot prepare the render directory for " + describe(unit), e);
-    } catch (IllegalStateException e) {
+    }
+    String output = boundedHelm(unit, dir, chart, values);
+    if (output != null && output.length() > limits.maxOutputChars()) {
       throw new RenderException(
-          "cannot render " + describe(unit) + ": Helm: " + ChartArchive.helmMessage(e), e);
-    } finally {
-      HelmSignals.reclaim();
-      Workdirs.deleteQuietly(dir);
+          "cannot render "
+              + describe(unit)
+              + ": Helm printed "
+              + output.length()
+              + " characters, more than the "
+              + limits.maxOutputChars()
+              + " one render may produce");
     }
     return helmFiles(unit, output);
+  }
+
+  /**
+   * Runs Helm's {@code template} on a render thread and waits at most {@link HelmLimits#timeout()}.
+   * Helm's Go code cannot be interrupted, so a render that runs over is abandoned: the unit fails
+   * at once, and the render keeps one of the {@link HelmLimits#slots()} until Go returns, so
+   * runaway charts cannot pile up threads; when every slot is held, renders fail instead of
+   * queueing behind them. The render directory is deleted when Go returns.
+   *
+   * <p>{@code template} is Helm's client-only dry run: no Kubernetes client is built, so a chart's
+   * {@code lookup} finds nothing, whatever KUBECONFIG or service account the hub runs with.
+   */
+  private String boundedHelm(Unit unit, Path dir, Path chart, Path values) {
+    boolean slot;
+    try {
+      slot = limits.permits().tryAcquire(limits.timeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      Workdirs.deleteQuietly(dir);
+      throw new RenderException("interrupted before rendering " + describe(unit));
+    }
+    if (!slot) {
+      Workdirs.deleteQuietly(dir);
+      throw new RenderException(
+          "cannot render "
+              + describe(unit)
+              + ": all "
+              + limits.slots()
+              + " Helm render slots are held by renders that ran over "
+              + limits.timeout().toSeconds()
+              + " s; try again when they end");
+    }
+    Future<String> run;
+    try {
+      run =
+          HELM.submit(
+              () -> {
+                try {
+                  onWorkdir.accept(dir);
+                  return HelmProcess.helm(chart)
+                      .template()
+                      .withName(unit.service())
+                      .withNamespace(unit.namespace())
+                      .withValuesFile(values)
+                      .call();
+                } finally {
+                  HelmSignals.reclaim();
+                  Workdirs.deleteQuietly(dir);
+                  limits.permits().release();
+                }
+              });
+    } catch (RuntimeException e) {
+      limits.permits().release();
+      Workdirs.deleteQuietly(dir);
+      throw e;
+    }
+    try {
+      return run.get(limits.timeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      run.cancel(true);
+      throw new RenderException(
+          "cannot render "
+              + describe(unit)
+              + ": Helm did not finish within "
+              + (limits.timeout().toMillis() < 1000
+                  ? limits.timeout().toMillis() + " ms"
+                  : limits.timeout().toSeconds() + " s")
+              + " (a chart that loops or prints without end?); the render was abandoned");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RenderException("interrupted while rendering " + describe(unit));
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IllegalStateException ise) {
+        String message = ChartArchive.helmMessage(ise);
+        if (message.contains(HelmProcess.LOOKUP_ERROR)) {
+          throw new RenderException(
+              "cannot render "
+                  + describe(unit)
+                  + ": the chart calls lookup, which reads a live cluster; the hub renders"
+                  + " without access to any cluster, so charts may not use lookup",
+              ise);
+        }
+        throw new RenderException("cannot render " + describe(unit) + ": Helm: " + message, ise);
+      }
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new RenderException("cannot render " + describe(unit) + ": " + cause, cause);
+    }
   }
 
   /** One file per object of Helm's multi-document output, each document's text kept as printed. */

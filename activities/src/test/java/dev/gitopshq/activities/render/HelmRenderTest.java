@@ -335,4 +335,130 @@ class HelmRenderTest {
                 (a, b) -> a,
                 java.util.TreeMap::new));
   }
+
+  /** A one-template chart and the helm unit that renders it. */
+  private record Probe(Unit unit, byte[] chart) {
+    String path() {
+      return unit.path();
+    }
+  }
+
+  private static Probe oneTemplate(String template) {
+    byte[] chart = probeChart(template);
+    return new Probe(
+        Fixtures.project()
+            .environment("production", "{{ .tenant }}", cluster("eu-1"))
+            .tenants("acme")
+            .workload("probe", "{}", ChartArchive.sha256(chart))
+            .plan()
+            .get(0),
+        chart);
+  }
+
+  private static SortedMap<String, byte[]> render(Renderer r, Probe p) {
+    return r.render(p.unit(), d -> p.chart());
+  }
+
+  private static byte[] probeChart(String template) {
+    return TarGz.create()
+        .file("probe/Chart.yaml", "apiVersion: v2\nname: probe\nversion: 0.1.0\n")
+        .file("probe/templates/probe.yaml", template)
+        .build();
+  }
+
+  @Test
+  void aChartThatCallsLookupIsRefusedSoNoRenderReadsACluster() {
+    String template =
+        """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: looked-up
+        data:
+          secrets: {{ (lookup "v1" "Secret" "kube-system" "") | toJson | quote }}
+        """;
+    Probe probe = oneTemplate(template);
+    assertThatThrownBy(() -> render(new Renderer(work), probe))
+        .isInstanceOf(RenderException.class)
+        .hasMessageContaining("for tenant acme in production")
+        .hasMessageContaining("probe/templates/probe.yaml calls lookup")
+        .hasMessageContaining("charts may not use lookup");
+    // At upload too, and in a subchart.
+    assertThatThrownBy(() -> ChartArchive.inspect(probe.chart()))
+        .isInstanceOf(InvalidChartException.class)
+        .hasMessageContaining("calls lookup");
+    byte[] parent =
+        TarGz.create()
+            .file("parent/Chart.yaml", "apiVersion: v2\nname: parent\nversion: 0.1.0\n")
+            .file("parent/charts/probe-0.1.0.tgz", probe.chart())
+            .build();
+    assertThat(ChartArchive.lookupUse(parent))
+        .isEqualTo("parent/charts/probe-0.1.0.tgz!probe/templates/probe.yaml");
+    // The word elsewhere is fine: a field, a variable, text outside actions.
+    String harmless =
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dns\ndata:\n  note: dns lookup\n"
+            + "  v: {{ .Values.lookup | default \"x\" | quote }}\n";
+    assertThat(ChartArchive.lookupUse(probeChart(harmless))).isNull();
+  }
+
+  @Test
+  void helmIsToldWhenItsEnvironmentNamesACluster(@TempDir Path home) throws Exception {
+    assertThat(HelmProcess.clusterSources(Map.of(), home)).isEmpty();
+    java.nio.file.Files.createDirectories(home.resolve(".kube"));
+    java.nio.file.Files.writeString(home.resolve(".kube/config"), "clusters: []\n");
+    assertThat(HelmProcess.clusterSources(Map.of(), home)).hasSize(1);
+    Path closed = home.resolve("no-cluster");
+    java.nio.file.Files.writeString(
+        closed, "clusters:\n- name: none\n  cluster:\n    server: http://127.0.0.1:1\n");
+    assertThat(HelmProcess.clusterSources(Map.of("KUBECONFIG", closed.toString()), home)).isEmpty();
+    Path real = home.resolve("real");
+    java.nio.file.Files.writeString(
+        real, "clusters:\n- name: prod\n  cluster:\n    server: https://10.0.0.1:6443\n");
+    assertThat(HelmProcess.clusterSources(Map.of("KUBECONFIG", real.toString()), home))
+        .containsExactly("KUBECONFIG " + real);
+  }
+
+  @Test
+  void aRenderThatPrintsTooMuchIsRefusedNamingTheUnit() {
+    String template =
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  x: \"{{ range until"
+            + " 20000 }}xxxxxxxxxx{{ end }}\"\n";
+    Probe unit = oneTemplate(template);
+    Renderer small =
+        new Renderer(work, d -> {}, HelmLimits.of(java.time.Duration.ofSeconds(30), 100_000, 2));
+    assertThatThrownBy(() -> render(small, unit))
+        .isInstanceOf(RenderException.class)
+        .hasMessageContaining("for tenant acme in production")
+        .hasMessageContaining("more than the 100000");
+    // The default limit takes it.
+    assertThat(render(new Renderer(work), unit)).hasSize(1);
+  }
+
+  @Test
+  void aRenderThatRunsOverItsTimeIsAbandonedAndHoldsItsSlotUntilHelmReturns()
+      throws InterruptedException {
+    String slow =
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: slow\ndata:\n  x: \"{{ range until"
+            + " 3000000 }}{{ sha256sum \"x\" | trunc 1 }}{{ end }}\"\n";
+    Probe unit = oneTemplate(slow);
+    HelmLimits tight = HelmLimits.of(java.time.Duration.ofMillis(200), 64 * 1024 * 1024, 1);
+    Renderer renderer = new Renderer(work, d -> {}, tight);
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> render(renderer, unit))
+        .isInstanceOf(RenderException.class)
+        .hasMessageContaining("for tenant acme in production")
+        .hasMessageContaining("did not finish within");
+    assertThat(java.time.Duration.ofNanos(System.nanoTime() - start))
+        .isLessThan(java.time.Duration.ofSeconds(5));
+    // The abandoned render still runs in Go and holds the only slot: the next render is refused
+    // rather than queued behind it; once Helm returns, the slot is free again.
+    String quick = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: quick\n";
+    Probe next = oneTemplate(quick);
+    assertThatThrownBy(() -> render(renderer, next)).hasMessageContaining("render slots are held");
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(120).toNanos();
+    while (tight.permits().availablePermits() == 0 && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    assertThat(render(renderer, next)).hasSize(1);
+  }
 }
