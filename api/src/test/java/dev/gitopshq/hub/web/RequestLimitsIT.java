@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -240,5 +241,42 @@ class RequestLimitsIT {
     var json = JSON.readTree(r.body());
     assertThat(json.get("status").asInt()).isEqualTo(400);
     assertThat(json.get("error").asText()).isEqualTo("invalid_request");
+  }
+
+  /** Sends raw bytes (HttpClient refuses to send what Tomcat must refuse) and reads the answer. */
+  static String raw(String request) throws Exception {
+    URI u = URI.create(base);
+    try (java.net.Socket socket = new java.net.Socket(u.getHost(), u.getPort())) {
+      socket.setSoTimeout(10_000);
+      socket
+          .getOutputStream()
+          .write(request.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+      socket.getOutputStream().flush();
+      return new String(
+          socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+  }
+
+  @Test
+  void whatTomcatRefusesBeforeTheApiAnswersInTheApisErrorShape() throws Exception {
+    for (String request :
+        List.of(
+            "GET /api/v2/clusters/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+            "GET /api/v2/a|b<script> HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+            "GET /api/v2/clusters HTTP/1.1\r\nHost: x\r\nX-Big: "
+                + "a".repeat(40_000)
+                + "\r\nConnection: close\r\n\r\n",
+            "GET /api/v2/clusters HTTP/1.1\r\nHost: x\r\nBad Header: y\r\nConnection: close\r\n\r\n")) {
+      String answer = raw(request);
+      String head = answer.substring(0, Math.max(0, answer.indexOf("\r\n\r\n")));
+      String body = answer.substring(answer.indexOf("\r\n\r\n") + 4);
+      assertThat(head).as(request.substring(0, 40)).startsWith("HTTP/1.1 4");
+      assertThat(head.toLowerCase(java.util.Locale.ROOT))
+          .contains("content-type: application/json");
+      var json = JSON.readTree(body.substring(body.indexOf('{')));
+      assertThat(json.get("status").asInt()).isBetween(400, 499);
+      assertThat(json.get("error").asText()).isNotBlank();
+      assertThat(body).doesNotContain("<html").doesNotContain("script").doesNotContain("zz");
+    }
   }
 }
