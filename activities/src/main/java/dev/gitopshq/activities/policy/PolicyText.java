@@ -223,43 +223,101 @@ public final class PolicyText {
 
   /**
    * The text with comments and string literals blanked out (newlines kept), so a built-in's name in
-   * a comment or a string is not taken for a call.
+   * a comment or a string is not taken for a call. The expressions inside template strings ({@code
+   * $"... {expr} ..."} and {@code $`... {expr} ...`}) are code and stay; the template's text and
+   * its braces are blanked.
    */
   static String code(String rego) {
-    StringBuilder b = new StringBuilder(rego.length());
-    int i = 0;
-    int n = rego.length();
+    char[] out = rego.toCharArray();
+    scanCode(rego, out, 0, false);
+    return new String(out);
+  }
+
+  /**
+   * Blanks the comments and strings of the code from {@code i}. Inside a template's braces ({@code
+   * nested}) it stops at the brace that closes them and returns its index; else at the end.
+   */
+  private static int scanCode(String s, char[] out, int i, boolean nested) {
+    int n = s.length();
+    int depth = 0;
     while (i < n) {
-      char c = rego.charAt(i);
+      char c = s.charAt(i);
       if (c == '#') {
-        while (i < n && rego.charAt(i) != '\n') {
-          b.append(' ');
-          i++;
+        while (i < n && s.charAt(i) != '\n') {
+          out[i++] = ' ';
         }
       } else if (c == '"' || c == '`') {
-        char end = c;
-        b.append(' ');
+        i = blankString(s, out, i);
+      } else if (c == '$' && i + 1 < n && (s.charAt(i + 1) == '"' || s.charAt(i + 1) == '`')) {
+        i = blankTemplate(s, out, i);
+      } else if (nested && c == '{') {
+        depth++;
         i++;
-        while (i < n && rego.charAt(i) != end) {
-          char d = rego.charAt(i);
-          if (end == '"' && d == '\\' && i + 1 < n) {
-            b.append("  ");
-            i += 2;
-            continue;
-          }
-          b.append(d == '\n' ? '\n' : ' ');
-          i++;
+      } else if (nested && c == '}') {
+        if (depth == 0) {
+          return i;
         }
-        if (i < n) {
-          b.append(' ');
-          i++;
-        }
+        depth--;
+        i++;
       } else {
-        b.append(c);
         i++;
       }
     }
-    return b.toString();
+    return n;
+  }
+
+  /** Blanks the string starting at {@code i} ({@code "..."} with escapes, or raw {@code `...`}). */
+  private static int blankString(String s, char[] out, int i) {
+    int n = s.length();
+    char end = s.charAt(i);
+    blank(out, i++);
+    while (i < n && s.charAt(i) != end) {
+      if (end == '"' && s.charAt(i) == '\\' && i + 1 < n) {
+        blank(out, i++);
+      }
+      blank(out, i++);
+    }
+    if (i < n) {
+      blank(out, i++);
+    }
+    return i;
+  }
+
+  /**
+   * Blanks the template string starting at the {@code $} at {@code i}, keeping the code in its
+   * braces. In {@code $"..."} a backslash escapes the next character; in {@code $`...`} it escapes
+   * only an opening brace (as OPA reads them).
+   */
+  private static int blankTemplate(String s, char[] out, int i) {
+    int n = s.length();
+    char end = s.charAt(i + 1);
+    blank(out, i++);
+    blank(out, i++);
+    while (i < n && s.charAt(i) != end) {
+      char c = s.charAt(i);
+      if (c == '\\' && i + 1 < n && (end == '"' || s.charAt(i + 1) == '{')) {
+        blank(out, i++);
+        blank(out, i++);
+      } else if (c == '{') {
+        blank(out, i++);
+        i = scanCode(s, out, i, true);
+        if (i < n) {
+          blank(out, i++);
+        }
+      } else {
+        blank(out, i++);
+      }
+    }
+    if (i < n) {
+      blank(out, i++);
+    }
+    return i;
+  }
+
+  private static void blank(char[] out, int i) {
+    if (out[i] != '\n') {
+      out[i] = ' ';
+    }
   }
 
   private static List<String> loadBanned() {

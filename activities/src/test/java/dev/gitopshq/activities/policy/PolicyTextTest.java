@@ -133,6 +133,20 @@ class PolicyTextTest {
   }
 
   @Test
+  void codeInsideTemplateStringsIsCheckedAndPlacedLikeAnyOtherCode() {
+    String rego =
+        "package gitopshq.approval\n\n"
+            + "a := $\"peek {data.system.authz} and {http.send({})}\"\n"
+            + "b := $\"ok {data.gitopshq_data.freeze_windows}\"\n";
+    assertThat(reasons("approval", rego))
+        .anyMatch(r -> r.startsWith("rego: line 3:") && r.contains("refers to data outside"))
+        .anyMatch(r -> r.startsWith("rego: line 3:") && r.contains("http.send"))
+        .hasSize(2);
+    assertThat(PolicyText.inNamespace(ORG, rego))
+        .contains("$\"ok {data." + ROOT + ".gitopshq_data.freeze_windows}\"");
+  }
+
+  @Test
   void theShippedPoliciesReadOnlyTheirOrganizationsDocuments() throws Exception {
     java.nio.file.Path dir = OpaTestServer.repoRoot().resolve("policies/gitopshq");
     for (String name : List.of("approval", "freeze", "release")) {
