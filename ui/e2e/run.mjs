@@ -277,6 +277,42 @@ scenario("sign in with SSO through the development OIDC provider, then sign out"
   await context.close();
 });
 
+scenario("a member's token is revoked from the People page and stops working at once", async () => {
+  const m = await rest(OWNER, "POST", "/members", { email: "leaver@example.com", name: "Lee Leaver", role: "member" });
+  const token = (await rest(OWNER, "POST", `/members/${m.id}/tokens`, { name: "laptop" })).token;
+  await rest(token, "GET", "/clusters");
+  const page = await signIn(OWNER);
+  await page.getByRole("link", { name: "People" }).click();
+  await page.getByRole("button", { name: "Tokens of leaver@example.com" }).click();
+  const tokens = page.getByRole("table", { name: "Tokens of leaver@example.com" });
+  await tokens.getByRole("row").filter({ hasText: "laptop" }).getByText("active").waitFor();
+  await accessible(page, "People with a member's tokens");
+  await shot(page, "people-tokens");
+  await tokens.getByRole("button", { name: "Revoke laptop" }).click();
+  await tokens.getByRole("row").filter({ hasText: "laptop" }).getByText("revoked").waitFor();
+  const res = await fetch(`${BASE}/api/v2/clusters`, { headers: { Authorization: `Bearer ${token}` } });
+  assert.equal(res.status, 401, "a revoked token is refused on the next request");
+  await page.context().close();
+});
+
+scenario("an organization's admin points its notifications at a webhook", async () => {
+  const page = await signIn(OWNER);
+  await page.getByRole("link", { name: "Settings" }).click();
+  await page.getByLabel("Webhook URL").fill("https://hooks.example.com/gitopshq");
+  await page.getByLabel(/Signing secret/).fill("an-e2e-secret-of-16+");
+  await page.getByLabel("approval.requested").check();
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByText("Events go to https://hooks.example.com/gitopshq").waitFor();
+  const stored = await rest(OWNER, "GET", "/notifications");
+  assert.deepEqual([stored.source, stored.events, stored.secretSet], ["organization", ["approval.requested"], true]);
+  assert.ok(!JSON.stringify(stored).includes("an-e2e-secret"), "the secret never comes back");
+  await page.getByRole("heading", { name: "Organizations" }).waitFor();
+  await accessible(page, "Settings");
+  await shot(page, "settings");
+  await rest(OWNER, "DELETE", "/notifications");
+  await page.context().close();
+});
+
 let passed = 0;
 let failed = 0;
 for (const s of scenarios) {

@@ -11,6 +11,7 @@ import { AuditPage } from "./audit/AuditPage";
 import { ProjectsPage } from "./projects/ProjectsPage";
 import { ProjectPage } from "./projects/ProjectPage";
 import { PeoplePage } from "./people/PeoplePage";
+import { SettingsPage } from "./settings/SettingsPage";
 import { CommandPage } from "./clusters/CommandPage";
 
 export function App() {
@@ -32,6 +33,7 @@ export function App() {
         <Route path="projects/:id/:tab" element={<ProjectPage />} />
         <Route path="audit" element={<AuditPage />} />
         <Route path="people" element={<PeoplePage />} />
+        <Route path="settings" element={<SettingsPage />} />
         <Route path="*" element={<p className="p-4">No such page.</p>} />
       </Route>
     </Routes>

@@ -11,6 +11,7 @@ export interface Me {
   name: string;
   role: string | null;
   permissions: string[];
+  org?: { id: string; slug: string; name: string; operator: boolean } | null;
 }
 
 export type ClusterStatus = "Pending" | "Expired" | "Connected" | "Lagging" | "Disconnected";
@@ -228,6 +229,52 @@ export interface ServiceAccount {
   name: string;
   description?: string | null;
   scopes: string[];
+  createdBy?: string | null;
+  ownerId?: string | null;
+  disabled?: boolean;
+  disabledAt?: string | null;
+}
+
+/** An API token's metadata, as the token lists show it. */
+export interface TokenView {
+  id: string;
+  name: string;
+  scopes: string[];
+  status: "active" | "expired" | "revoked";
+  createdAt: string;
+  createdBy?: string | null;
+  expiresAt?: string | null;
+  lastUsedAt?: string | null;
+  revokedAt?: string | null;
+  revokedBy?: string | null;
+}
+
+export interface Org {
+  id: string;
+  slug: string;
+  name: string;
+  plan: string;
+  operator: boolean;
+  members: number;
+  clusters: number;
+  createdAt: string;
+}
+
+export interface CreatedOrg {
+  org: Org;
+  ownerId: string;
+  ownerEmail: string;
+  ownerToken: string;
+}
+
+export interface NotificationSettings {
+  source: "organization" | "configuration" | "none";
+  webhookUrl: string | null;
+  secretSet: boolean;
+  events: string[];
+  knownEvents: string[];
+  updatedAt?: string | null;
+  updatedBy?: string | null;
 }
 
 export interface CreatedToken {

@@ -25,6 +25,9 @@ const STATUS_TONE: Record<string, keyof typeof TONES> = {
   frozen: "red",
   expired: "gray",
   cancelled: "gray",
+  active: "green",
+  revoked: "red",
+  disabled: "red",
 };
 
 export function Badge({ children, tone = "gray" }: { children: string; tone?: keyof typeof TONES }) {

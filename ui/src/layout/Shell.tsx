@@ -8,6 +8,7 @@ const NAV = [
   { to: "/policies", label: "Policies" },
   { to: "/audit", label: "Audit" },
   { to: "/people", label: "People" },
+  { to: "/settings", label: "Settings" },
 ];
 
 export function Shell() {

@@ -1,10 +1,12 @@
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
 import type { CreatedToken, Member, Page, ServiceAccount } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { useSession } from "../auth/session";
+import { Badge } from "../components/Badge";
+import { Tokens } from "./Tokens";
 
 const ROLES = ["viewer", "member", "admin", "owner"];
 
@@ -39,7 +41,15 @@ function Members() {
     mutationFn: () => api<Member>("/members", { body: f }),
     onSuccess: () => client.invalidateQueries({ queryKey: ["members"] }),
   });
-  const mint = useMutation({ mutationFn: () => api<CreatedToken>(`/members/${me?.id}/tokens`, { body: { name: tokenName } }) });
+  const mint = useMutation({
+    mutationFn: () => api<CreatedToken>(`/members/${me?.id}/tokens`, { body: { name: tokenName } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["tokens", `/members/${me?.id}`] }),
+  });
+  const [open, setOpen] = useState<string | null>(null);
+  const remove = useMutation({
+    mutationFn: (id: string) => api<void>(`/members/${id}`, { method: "DELETE" }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["members"] }),
+  });
   return (
     <div className="space-y-3">
       <h2 className="text-lg font-medium">Members</h2>
@@ -58,17 +68,49 @@ function Members() {
                 <th className="px-3 py-2">Email</th>
                 <th className="px-3 py-2">Role</th>
                 <th className="px-3 py-2">Teams</th>
+                <th className="px-3 py-2" />
               </tr>
             </thead>
             <tbody>
-              {members.data.items.map((m) => (
-                <tr key={m.id} className="border-t border-slate-100">
-                  <td className="px-3 py-2">{m.name}</td>
-                  <td className="px-3 py-2">{m.email}</td>
-                  <td className="px-3 py-2">{m.role}</td>
-                  <td className="px-3 py-2">{m.teams?.join(", ") || "—"}</td>
-                </tr>
-              ))}
+              {members.data.items.map((m) => {
+                const self = m.id === me?.id;
+                const manages = self || can("members:write");
+                return (
+                  <Fragment key={m.id}>
+                    <tr className="border-t border-slate-100">
+                      <td className="px-3 py-2">{m.name}</td>
+                      <td className="px-3 py-2">{m.email}</td>
+                      <td className="px-3 py-2">{m.role}</td>
+                      <td className="px-3 py-2">{m.teams?.join(", ") || "—"}</td>
+                      <td className="space-x-2 px-3 py-2 text-right">
+                        {manages && (
+                          <Button onClick={() => setOpen(open === m.id ? null : m.id)} aria-label={`Tokens of ${m.email}`} aria-expanded={open === m.id}>
+                            Tokens
+                          </Button>
+                        )}
+                        {can("members:write") && !self && (
+                          <Button
+                            onClick={() => {
+                              if (window.confirm(`Remove ${m.email}? Their tokens and sessions stop working at once.`)) remove.mutate(m.id);
+                            }}
+                            disabled={remove.isPending}
+                            aria-label={`Remove ${m.email}`}
+                          >
+                            Remove
+                          </Button>
+                        )}
+                      </td>
+                    </tr>
+                    {open === m.id && (
+                      <tr>
+                        <td colSpan={5} className="bg-slate-50 px-3 py-2">
+                          <Tokens base={`/members/${m.id}`} label={m.email} canRevoke={manages} />
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
+                );
+              })}
             </tbody>
           </table>
         )}
@@ -127,6 +169,7 @@ function Members() {
         </form>
       )}
       <FormError error={mint.error} />
+      <FormError error={remove.error} />
       <ShownOnce token={mint.data} />
     </div>
   );
@@ -144,7 +187,17 @@ function ServiceAccounts() {
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: ["service-accounts"] }),
   });
-  const mint = useMutation({ mutationFn: (id: string) => api<CreatedToken>(`/service-accounts/${id}/tokens`, { body: { name: "ci" } }) });
+  const mint = useMutation({
+    mutationFn: (id: string) => api<CreatedToken>(`/service-accounts/${id}/tokens`, { body: { name: "ci" } }),
+    onSuccess: (_t, id) => client.invalidateQueries({ queryKey: ["tokens", `/service-accounts/${id}`] }),
+  });
+  const update = useMutation({
+    mutationFn: ({ id, body }: { id: string; body: Record<string, unknown> }) =>
+      api<ServiceAccount>(`/service-accounts/${id}`, { method: "PATCH", body }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["service-accounts"] }),
+  });
+  const [open, setOpen] = useState<string | null>(null);
+  const [scopes, setScopes] = useState<Record<string, string>>({});
   return (
     <div className="space-y-3">
       <h2 className="text-lg font-medium">Service accounts</h2>
@@ -158,12 +211,56 @@ function ServiceAccounts() {
         ) : (
           <ul className="text-sm">
             {accounts.data.items.map((a) => (
-              <li key={a.id} className="flex flex-wrap items-center gap-2 border-t border-slate-100 px-3 py-2 first:border-t-0">
-                <span className="font-medium">{a.name}</span> <span className="text-slate-500">{a.scopes.join(", ")}</span>
-                {can("service-accounts:write") && (
-                  <Button className="ml-auto" onClick={() => mint.mutate(a.id)} aria-label={`Create token for ${a.name}`}>
-                    Create token
-                  </Button>
+              <li key={a.id} className="border-t border-slate-100 px-3 py-2 first:border-t-0">
+                <div className="flex flex-wrap items-center gap-2">
+                  <span className="font-medium">{a.name}</span> <span className="text-slate-500">{a.scopes.join(", ")}</span>
+                  {a.disabled && <Badge tone="red">disabled</Badge>}
+                  <span className="ml-auto space-x-2">
+                    <Button onClick={() => setOpen(open === a.id ? null : a.id)} aria-label={`Tokens of ${a.name}`} aria-expanded={open === a.id}>
+                      Tokens
+                    </Button>
+                    {can("service-accounts:write") && !a.disabled && (
+                      <Button onClick={() => mint.mutate(a.id)} aria-label={`Create token for ${a.name}`}>
+                        Create token
+                      </Button>
+                    )}
+                    {can("service-accounts:write") && (
+                      <Button
+                        onClick={() => update.mutate({ id: a.id, body: { disabled: !a.disabled } })}
+                        aria-label={`${a.disabled ? "Enable" : "Disable"} ${a.name}`}
+                      >
+                        {a.disabled ? "Enable" : "Disable"}
+                      </Button>
+                    )}
+                  </span>
+                </div>
+                {open === a.id && (
+                  <div className="mt-2 space-y-2 rounded bg-slate-50 p-2">
+                    <Tokens base={`/service-accounts/${a.id}`} label={a.name} canRevoke={can("service-accounts:write")} />
+                    {can("service-accounts:write") && (
+                      <form
+                        aria-label={`Scopes of ${a.name}`}
+                        className="flex flex-wrap items-end gap-2"
+                        onSubmit={(e) => {
+                          e.preventDefault();
+                          const list = (scopes[a.id] ?? a.scopes.join(", ")).split(",").map((x) => x.trim()).filter(Boolean);
+                          update.mutate({ id: a.id, body: { scopes: list } });
+                        }}
+                      >
+                        <label className="text-sm">
+                          Scopes (narrowing them narrows every token at once)
+                          <input
+                            className={inputClass}
+                            value={scopes[a.id] ?? a.scopes.join(", ")}
+                            onChange={(e) => setScopes({ ...scopes, [a.id]: e.target.value })}
+                          />
+                        </label>
+                        <Button type="submit" disabled={update.isPending}>
+                          Save scopes
+                        </Button>
+                      </form>
+                    )}
+                  </div>
                 )}
               </li>
             ))}
@@ -171,6 +268,7 @@ function ServiceAccounts() {
         )}
       </div>
       <FormError error={mint.error} />
+      <FormError error={update.error} />
       <ShownOnce token={mint.data} />
       {can("service-accounts:write") && (
         <form
