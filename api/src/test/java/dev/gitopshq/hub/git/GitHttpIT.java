@@ -586,6 +586,22 @@ class GitHttpIT {
             .asText();
     assertThat(infoRefs(p, ci).status()).isEqualTo(403);
     assertThat(clone(url(p, ci), newDir()).exit()).isNotZero();
+
+    // Revoked through REST, the member's token stops working on Git at the next fetch.
+    String me = hub.get("/api/v2/me", viewer).body().get("id").asText();
+    String tokenId =
+        hub.get("/api/v2/members/" + me + "/tokens", viewer)
+            .body()
+            .get("items")
+            .get(0)
+            .get("id")
+            .asText();
+    assertThat(
+            hub.send("DELETE", "/api/v2/members/" + me + "/tokens/" + tokenId, viewer, null)
+                .status())
+        .isEqualTo(200);
+    assertThat(infoRefs(p, viewer).status()).isEqualTo(401);
+    assertThat(git(into, "fetch", "origin").exit()).isNotZero();
   }
 
   @Test
