@@ -53,10 +53,11 @@ readonly IDENTITY_FILE="${AGENT_DIR}/identity.json"
 readonly TLS_DIR="${STATE_DIR}/tls"
 readonly TOKEN_FILE="${DATA_DIR}/bootstrap-token"
 
-readonly HUB_JAR="${REPO_ROOT}/api/target/gitopshq-hub.jar"
-readonly AGENT_JAR="${REPO_ROOT}/agent/target/gitopshq-agent.jar"
-readonly TESTKUBE_JAR="${REPO_ROOT}/testkube/target/gitopshq-testkube-0.1.0-SNAPSHOT-all.jar"
-readonly IDP_JAR="${REPO_ROOT}/idp/target/gitopshq-dev-idp.jar"
+# The jars as the build leaves them; stage_jars runs copies (see there).
+HUB_JAR="${REPO_ROOT}/api/target/gitopshq-hub.jar"
+AGENT_JAR="${REPO_ROOT}/agent/target/gitopshq-agent.jar"
+TESTKUBE_JAR="${REPO_ROOT}/testkube/target/gitopshq-testkube-0.1.0-SNAPSHOT-all.jar"
+IDP_JAR="${REPO_ROOT}/idp/target/gitopshq-dev-idp.jar"
 # The demo users' password, made once per state directory (mode 0600).
 readonly IDP_PASSWORD_FILE="${DATA_DIR}/idp-demo-password"
 
@@ -295,6 +296,20 @@ build_java() {
     return 0
   fi
   "${TOOLS_DIR}/dev/build-java.sh" --if-changed
+}
+
+# The stack runs copies of the jars in the state directory: a build or `make test` beside a
+# running stack rewrites */target, and a JVM whose jar changes under it fails to load classes
+# (the hub's Temporal worker did, 52 times, until a restart).
+stage_jars() {
+  local dir="${STATE_DIR}/jars" jar
+  mkdir -p "${dir}"
+  for jar in HUB_JAR AGENT_JAR TESTKUBE_JAR IDP_JAR; do
+    [ -f "${!jar}" ] || continue
+    cp -f "${!jar}" "${dir}/$(basename "${!jar}").tmp"
+    mv -f "${dir}/$(basename "${!jar}").tmp" "${dir}/$(basename "${!jar}")"
+    printf -v "${jar}" '%s' "${dir}/$(basename "${!jar}")"
+  done
 }
 
 temporal_serving() {
@@ -702,6 +717,7 @@ main() {
   start_postgres
   build_tools
   build_java
+  stage_jars
   # Ports again: a build that took minutes leaves time for someone else to
   # take one.
   check_ports

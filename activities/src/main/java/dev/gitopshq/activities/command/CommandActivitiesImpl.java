@@ -10,6 +10,7 @@ import dev.gitopshq.activities.policy.PolicyDecision;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.activities.store.ClusterMapper;
 import dev.gitopshq.activities.store.ClusterRow;
+import dev.gitopshq.agent.v1.CommandTypes;
 import dev.gitopshq.workflows.command.CommandActivities;
 import dev.gitopshq.workflows.command.CommandSpec;
 import dev.gitopshq.workflows.command.CommandStatus;
@@ -25,13 +26,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /** The command workflow's store, policy and notification activities. */
 public class CommandActivitiesImpl implements CommandActivities {
-  /** The capability each command type needs (seed capability names). */
-  public static final Map<String, String> REQUIRED_CAPABILITY =
-      Map.of(
-          "sync", "argocd.write",
-          "rollback", "argocd.write",
-          "restart", "kubernetes.restart",
-          "scale", "kubernetes.scale");
+  /** The capability each command type needs: the protocol's {@link CommandTypes}. */
+  public static final Map<String, String> REQUIRED_CAPABILITY = CommandTypes.REQUIRED_CAPABILITY;
 
   /** The policy every command decision comes from. */
   public static final String APPROVAL_POLICY = "approval";

@@ -4,6 +4,7 @@ import com.google.protobuf.Timestamp;
 import dev.gitopshq.agent.config.Capability;
 import dev.gitopshq.agent.kube.KubeCommands;
 import dev.gitopshq.agent.v1.CommandResult;
+import dev.gitopshq.agent.v1.CommandTypes;
 import dev.gitopshq.agent.v1.ExecuteCommand;
 import java.time.Clock;
 import java.time.Instant;
@@ -30,12 +31,13 @@ import org.slf4j.LoggerFactory;
 public final class CommandRunner implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CommandRunner.class);
   private static final int REMEMBERED = 10_000;
+
+  /** What each command type needs, from the protocol's {@link CommandTypes}. */
   private static final Map<String, Capability> NEEDS =
-      Map.of(
-          "sync", Capability.ARGOCD_WRITE,
-          "rollback", Capability.ARGOCD_WRITE,
-          "restart", Capability.KUBERNETES_RESTART,
-          "scale", Capability.KUBERNETES_SCALE);
+      CommandTypes.REQUIRED_CAPABILITY.entrySet().stream()
+          .collect(
+              java.util.stream.Collectors.toUnmodifiableMap(
+                  Map.Entry::getKey, e -> Capability.fromSeedName(e.getValue()).orElseThrow()));
 
   private final Set<Capability> capabilities;
   private final KubeCommands kube;

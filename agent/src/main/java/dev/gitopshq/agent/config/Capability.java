@@ -1,32 +1,34 @@
 package dev.gitopshq.agent.config;
 
+import dev.gitopshq.agent.v1.Capabilities;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * A capability the agent can be configured with, by its seed name (the name that travels in {@code
+ * A capability the agent can be configured with (the protocol's {@link Capabilities}, each with
+ * what it lets the agent do), by its seed name (the name that travels in {@code
  * RegisterRequest.capabilities} and {@code Hello.capabilities}).
  */
 public enum Capability {
   /** Inventory browsing and resource inspection. */
-  OBSERVE("observe"),
+  OBSERVE(Capabilities.OBSERVE),
   /** Namespace-scoped pod diagnostics and log streaming. */
-  DIAGNOSTICS_READ("diagnostics.read"),
+  DIAGNOSTICS_READ(Capabilities.DIAGNOSTICS_READ),
   /** Reading Argo CD application status. */
-  ARGOCD_READ("argocd.read"),
+  ARGOCD_READ(Capabilities.ARGOCD_READ),
   /** Syncing and rolling back Argo CD applications. */
-  ARGOCD_WRITE("argocd.write"),
+  ARGOCD_WRITE(Capabilities.ARGOCD_WRITE),
   /** Applying manifests directly, without Argo CD. */
-  DIRECT_DEPLOY("direct.deploy"),
+  DIRECT_DEPLOY(Capabilities.DIRECT_DEPLOY),
   /** Rolling restarts of Deployments. */
-  KUBERNETES_RESTART("kubernetes.restart"),
+  KUBERNETES_RESTART(Capabilities.KUBERNETES_RESTART),
   /** Scaling Deployments. */
-  KUBERNETES_SCALE("kubernetes.scale"),
+  KUBERNETES_SCALE(Capabilities.KUBERNETES_SCALE),
   /** Syncing credentials from the hub into the cluster. */
-  CREDENTIAL_SYNC("credential.sync"),
+  CREDENTIAL_SYNC(Capabilities.CREDENTIAL_SYNC),
   /** Hub-initiated rotation of the agent token. */
-  TOKEN_ROTATE("token.rotate");
+  TOKEN_ROTATE(Capabilities.TOKEN_ROTATE);
 
   private final String seedName;
 

@@ -167,7 +167,9 @@ public class ApprovalPolicyController {
     List<String> v = values == null ? List.of() : values;
     for (int i = 0; i < v.size(); i++) {
       if (!CommandRequests.TYPES.contains(v.get(i))) {
-        c.fail(field + "[" + i + "]", "must be one of sync, rollback, restart, scale");
+        c.fail(
+            field + "[" + i + "]",
+            "must be one of " + String.join(", ", dev.gitopshq.agent.v1.CommandTypes.ALL));
       }
     }
     return v.stream().distinct().sorted().toList();

@@ -32,16 +32,12 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 public class CommandController {
   private static final int MAX_LIMIT = 200;
+
+  /** The statuses a filter may name: the workflow's {@link CommandStatus}. */
   private static final Set<String> STATUSES =
-      Set.of(
-          "pending",
-          "pending_approval",
-          "executing",
-          "completed",
-          "failed",
-          "rejected",
-          "expired",
-          "cancelled");
+      java.util.Arrays.stream(dev.gitopshq.workflows.command.CommandStatus.values())
+          .map(Enum::name)
+          .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
   private final CommandService commands;
 
@@ -156,7 +152,8 @@ public class CommandController {
     Checks.time("from", from);
     Checks.time("to", to);
     if (type != null && !CommandRequests.TYPES.contains(type)) {
-      throw ApiException.invalid("type", "must be one of sync, rollback, restart, scale");
+      throw ApiException.invalid(
+          "type", "must be one of " + String.join(", ", dev.gitopshq.agent.v1.CommandTypes.ALL));
     }
     if (status != null && !STATUSES.contains(status)) {
       throw ApiException.invalid("status", "must be one of " + new java.util.TreeSet<>(STATUSES));

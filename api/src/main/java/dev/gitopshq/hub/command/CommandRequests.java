@@ -10,7 +10,9 @@ import java.util.regex.Pattern;
 final class CommandRequests {
   private CommandRequests() {}
 
-  static final Set<String> TYPES = Set.of("sync", "rollback", "restart", "scale");
+  /** The command types, from the protocol's {@link dev.gitopshq.agent.v1.CommandTypes}. */
+  static final Set<String> TYPES = Set.copyOf(dev.gitopshq.agent.v1.CommandTypes.ALL);
+
   static final int MAX_REPLICAS = 1000;
   static final int MIN_JUSTIFICATION = 20;
   private static final Pattern DNS_SUBDOMAIN =
@@ -32,7 +34,8 @@ final class CommandRequests {
     Map<String, String> validate() {
       Checks c = new Checks();
       if (type == null || !TYPES.contains(type)) {
-        c.fail("type", "must be one of sync, rollback, restart, scale");
+        c.fail(
+            "type", "must be one of " + String.join(", ", dev.gitopshq.agent.v1.CommandTypes.ALL));
       }
       String kind = "sync".equals(type) || "rollback".equals(type) ? "Application" : "Deployment";
       if (target == null) {

@@ -1,0 +1,24 @@
+package dev.gitopshq.agent.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gitopshq.agent.v1.Capabilities;
+import dev.gitopshq.agent.v1.CommandTypes;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class CapabilityTest {
+  @Test
+  void theAgentKnowsExactlyTheProtocolsCapabilitiesInItsOrder() {
+    assertThat(Arrays.stream(Capability.values()).map(Capability::seedName))
+        .containsExactlyElementsOf(Capabilities.ALL);
+  }
+
+  @Test
+  void everyCommandTypeNeedsACapabilityTheAgentKnows() {
+    assertThat(CommandTypes.ALL).containsExactly("sync", "rollback", "restart", "scale");
+    CommandTypes.REQUIRED_CAPABILITY
+        .values()
+        .forEach(c -> assertThat(Capability.fromSeedName(c)).as(c).isPresent());
+  }
+}
