@@ -190,6 +190,26 @@ public class PolicyService {
     }
   }
 
+  /** The active version of every policy of the organization. */
+  public List<PolicyRow> listActive(UUID orgId) {
+    return repository.listActive(orgId);
+  }
+
+  /** The active version of a policy. */
+  public Optional<PolicyRow> findActive(UUID orgId, String name) {
+    return repository.findActive(orgId, name);
+  }
+
+  /** One version of a policy. */
+  public Optional<PolicyRow> findVersion(UUID orgId, String name, int version) {
+    return repository.findVersion(orgId, name, version);
+  }
+
+  /** Every version of a policy, as stored. */
+  public List<PolicyVersionRow> versions(UUID orgId, String name) {
+    return repository.versions(orgId, name);
+  }
+
   /**
    * Evaluates the policy's package with {@code input} and returns its {@code decision} document and
    * the version that produced it.

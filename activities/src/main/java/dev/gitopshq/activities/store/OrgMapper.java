@@ -1,6 +1,5 @@
 package dev.gitopshq.activities.store;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -24,18 +23,6 @@ public interface OrgMapper {
 
   @Select("select id, slug, name, plan, created_at from organizations where id = #{id}")
   Optional<OrgRow> findById(UUID id);
-
-  /** An organization as the instance's admins see it. */
-  record OrgSummary(
-      UUID id,
-      String slug,
-      String name,
-      String plan,
-      boolean operator,
-      Instant createdAt,
-      String createdBy,
-      int members,
-      int clusters) {}
 
   String SUMMARY =
       "select o.id, o.slug, o.name, o.plan, o.operator, o.created_at, o.created_by,"

@@ -1,29 +1,9 @@
 package dev.gitopshq.hub.approval;
 
-import dev.gitopshq.activities.approval.ApprovalMapper;
-import dev.gitopshq.activities.approval.ApprovalRow;
-import dev.gitopshq.activities.approval.ApprovalVoteRow;
-import dev.gitopshq.activities.command.CommandMapper;
-import dev.gitopshq.activities.command.CommandRow;
 import dev.gitopshq.activities.identity.Permission;
-import dev.gitopshq.activities.release.DeploymentMapper;
-import dev.gitopshq.activities.release.DeploymentSubjectRow;
-import dev.gitopshq.activities.store.MemberMapper;
-import dev.gitopshq.activities.store.MemberRow;
 import dev.gitopshq.hub.security.Authz;
-import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
-import dev.gitopshq.hub.web.Checks;
-import dev.gitopshq.workflows.approval.ApprovalRequest;
-import dev.gitopshq.workflows.approval.ApprovalVote;
-import dev.gitopshq.workflows.approval.ApprovalWorkflow;
-import dev.gitopshq.workflows.approval.Eligibility;
-import io.temporal.client.WorkflowClient;
-import java.time.Instant;
-import java.util.List;
-import java.util.UUID;
 import org.springframework.http.HttpStatus;
-import org.springframework.transaction.annotation.Transactional;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -31,222 +11,36 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The approvals inbox: what the caller may act on, and approve / reject. */
+/** {@code /api/v2/approvals}: the approvals inbox, and approve / reject. */
 @RestController
 public class ApprovalController {
-  /** Eligible when an approval names neither roles nor teams (as the workflow assumes). */
-  private final ApprovalMapper approvals;
+  private final ApprovalInbox inbox;
 
-  private final CommandMapper commands;
-  private final DeploymentMapper deployments;
-  private final MemberMapper members;
-  private final WorkflowClient temporal;
-
-  public ApprovalController(
-      ApprovalMapper approvals,
-      CommandMapper commands,
-      DeploymentMapper deployments,
-      MemberMapper members,
-      WorkflowClient temporal) {
-    this.approvals = approvals;
-    this.commands = commands;
-    this.deployments = deployments;
-    this.members = members;
-    this.temporal = temporal;
+  public ApprovalController(ApprovalInbox inbox) {
+    this.inbox = inbox;
   }
-
-  /**
-   * What an item asks about. A command names its type, cluster and target; a deployment (release,
-   * promotion, rollback) names its project, release number, action and environments. Fields that do
-   * not apply are left out.
-   */
-  record Subject(
-      String type,
-      String commandType,
-      String clusterId,
-      String target,
-      String reason,
-      String requester,
-      boolean breakGlass,
-      String justification,
-      String projectId,
-      String project,
-      Integer release,
-      String releaseKind,
-      Integer rollbackOf,
-      String action,
-      List<String> environments) {
-    static Subject command(CommandRow c) {
-      return new Subject(
-          "command",
-          c.type(),
-          c.clusterId().toString(),
-          c.targetNamespace() + "/" + c.targetKind() + "/" + c.targetName(),
-          c.reason(),
-          c.requesterName(),
-          c.breakGlass(),
-          c.breakGlassJustification(),
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null);
-    }
-
-    static Subject deployment(DeploymentSubjectRow d) {
-      return new Subject(
-          "deployment",
-          null,
-          null,
-          null,
-          d.releaseDescription(),
-          d.requesterName(),
-          d.breakGlass(),
-          d.breakGlass() ? d.justification() : null,
-          d.projectId().toString(),
-          d.project(),
-          d.releaseNumber(),
-          d.releaseKind(),
-          d.rollbackOfNumber(),
-          d.action(),
-          d.environments());
-    }
-  }
-
-  record Item(
-      String id,
-      String kind,
-      String status,
-      String summary,
-      int requiredApprovers,
-      long approvals,
-      List<String> approverRoles,
-      List<String> approverTeams,
-      Subject subject,
-      Instant createdAt,
-      Instant expiresAt) {}
-
-  record Inbox(List<Item> items) {}
-
-  record VoteBody(String comment) {}
-
-  record Voted(String id, String status) {}
 
   @GetMapping("/api/v2/approvals")
-  @Transactional(readOnly = true)
-  Inbox inbox() {
-    HubPrincipal caller = Authz.require(Permission.APPROVALS_READ);
-    if (!caller.isMember()) {
-      return new Inbox(List.of());
-    }
-    MemberRow me = members.findById(caller.orgId(), caller.memberId()).orElseThrow();
-    List<Item> items =
-        approvals.open(caller.orgId()).stream()
-            .filter(
-                a ->
-                    Eligibility.ownRequest(a.requesterId(), a.requesterBehind(), caller.id())
-                            == null
-                        && eligible(a, me))
-            .filter(
-                a ->
-                    approvals.votes(caller.orgId(), a.id()).stream()
-                        .noneMatch(v -> v.memberId().equals(caller.id())))
-            .map(a -> item(caller.orgId(), a))
-            .toList();
-    return new Inbox(items);
+  ApprovalInbox.Inbox inbox() {
+    return inbox.inbox(Authz.require(Permission.APPROVALS_READ));
   }
 
   @PostMapping("/api/v2/approvals/{id}/approve")
   @ResponseStatus(HttpStatus.ACCEPTED)
-  Voted approve(@PathVariable String id, @RequestBody(required = false) VoteBody body) {
-    return vote(id, true, body == null ? null : body.comment());
+  ApprovalInbox.Voted approve(
+      @PathVariable String id, @RequestBody(required = false) ApprovalInbox.VoteBody body) {
+    return inbox.vote(
+        Authz.require(Permission.APPROVALS_READ), id, true, body == null ? null : body.comment());
   }
 
   @PostMapping("/api/v2/approvals/{id}/reject")
   @ResponseStatus(HttpStatus.ACCEPTED)
-  Voted reject(@PathVariable String id, @RequestBody(required = false) VoteBody body) {
+  ApprovalInbox.Voted reject(
+      @PathVariable String id, @RequestBody(required = false) ApprovalInbox.VoteBody body) {
     String comment = body == null ? null : body.comment();
     if (comment == null || comment.isBlank()) {
       throw ApiException.invalid("comment", "is required when rejecting: say why");
     }
-    return vote(id, false, comment);
-  }
-
-  private Voted vote(String id, boolean approve, String comment) {
-    HubPrincipal caller = Authz.require(Permission.APPROVALS_READ);
-    new Checks().text("comment", comment, 2048).throwIfInvalid();
-    if (!caller.isMember()) {
-      throw ApiException.forbidden("only members can approve or reject; service accounts cannot");
-    }
-    ApprovalRow a =
-        approvals
-            .findById(caller.orgId(), id)
-            .orElseThrow(() -> ApiException.notFound("approval " + id));
-    if (a.requesterId().equals(caller.id())) {
-      throw ApiException.forbidden("you cannot approve or reject your own request");
-    }
-    if (a.requesterBehind().contains(caller.id())) {
-      throw ApiException.forbidden(
-          "you cannot approve or reject this request: it comes from a service account you created"
-              + " or own, and four eyes needs someone else");
-    }
-    MemberRow me = members.findById(caller.orgId(), caller.memberId()).orElseThrow();
-    if (!eligible(a, me)) {
-      throw ApiException.forbidden(
-          "you are not an eligible approver: this needs role "
-              + roles(a)
-              + (a.approverTeams().isEmpty() ? "" : " or team " + a.approverTeams()));
-    }
-    if (!a.status().equals("open")) {
-      throw ApiException.conflict("this approval is already " + a.status());
-    }
-    if (approvals.votes(caller.orgId(), id).stream()
-        .anyMatch(v -> v.memberId().equals(caller.id()))) {
-      throw ApiException.conflict("you already voted on this approval");
-    }
-    temporal
-        .newWorkflowStub(ApprovalWorkflow.class, ApprovalRequest.workflowId(id))
-        .vote(
-            new ApprovalVote(
-                caller.id(),
-                caller.name(),
-                me.role(),
-                me.teams(),
-                approve,
-                comment == null ? "" : comment));
-    return new Voted(id, a.status());
-  }
-
-  static List<String> roles(ApprovalRow a) {
-    return Eligibility.roles(a.approverRoles(), a.approverTeams());
-  }
-
-  static boolean eligible(ApprovalRow a, MemberRow m) {
-    return Eligibility.eligible(a.approverRoles(), a.approverTeams(), m.role(), m.teams());
-  }
-
-  private Item item(UUID orgId, ApprovalRow a) {
-    List<ApprovalVoteRow> votes = approvals.votes(orgId, a.id());
-    long counted = votes.stream().filter(v -> v.counted() && v.approve()).count();
-    Subject subject =
-        commands
-            .findById(orgId, a.subjectId())
-            .map(Subject::command)
-            .or(() -> deployments.subject(orgId, a.subjectId()).map(Subject::deployment))
-            .orElse(null);
-    return new Item(
-        a.id(),
-        a.kind(),
-        a.status(),
-        a.summary(),
-        a.requiredApprovers(),
-        counted,
-        a.approverRoles(),
-        a.approverTeams(),
-        subject,
-        a.createdAt(),
-        a.expiresAt());
+    return inbox.vote(Authz.require(Permission.APPROVALS_READ), id, false, comment);
   }
 }

@@ -1,11 +1,8 @@
 package dev.gitopshq.hub.command;
 
-import dev.gitopshq.activities.audit.AuditLog;
-import dev.gitopshq.activities.command.ApprovalSettingsMapper;
 import dev.gitopshq.activities.command.ApprovalSettingsRow;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.identity.Role;
-import dev.gitopshq.activities.store.ClusterMapper;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
@@ -18,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import org.springframework.transaction.annotation.Transactional;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
@@ -32,16 +28,11 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 public class ApprovalPolicyController {
-  private final ApprovalSettingsMapper settings;
-  private final ClusterMapper clusters;
-  private final AuditLog audit;
+  private final ApprovalSettingsService settings;
   private final Clock clock;
 
-  public ApprovalPolicyController(
-      ApprovalSettingsMapper settings, ClusterMapper clusters, AuditLog audit, Clock clock) {
+  public ApprovalPolicyController(ApprovalSettingsService settings, Clock clock) {
     this.settings = settings;
-    this.clusters = clusters;
-    this.audit = audit;
     this.clock = clock;
   }
 
@@ -80,21 +71,18 @@ public class ApprovalPolicyController {
   }
 
   @GetMapping("/api/v2/clusters/{id}/approval-policy")
-  @Transactional(readOnly = true)
   View get(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_READ);
-    requireCluster(caller, id);
     return settings
-        .find(caller.orgId(), id)
+        .find(caller, id)
         .map(View::of)
         .orElse(new View(false, null, null, null, null, null, null, null, null));
   }
 
   @PutMapping("/api/v2/clusters/{id}/approval-policy")
-  @Transactional
   View put(@PathVariable UUID id, @RequestBody Body body) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_WRITE);
-    requireCluster(caller, id);
+    settings.find(caller, id); // another organization's cluster is a 404 before the body is judged
     if (body == null) {
       throw ApiException.invalid("body", "must be a JSON object");
     }
@@ -138,7 +126,6 @@ public class ApprovalPolicyController {
             bgRoles,
             caller.name(),
             clock.instant());
-    settings.upsert(row);
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("requireApproval", require);
     d.put("autoApprove", auto);
@@ -147,20 +134,7 @@ public class ApprovalPolicyController {
     d.put("approverTeams", teams);
     d.put("breakGlassAllowed", bgAllowed);
     d.put("breakGlassRoles", bgRoles);
-    audit.record(
-        caller.orgId(),
-        caller.actor(),
-        "cluster.approval_policy.updated",
-        "cluster",
-        id.toString(),
-        d);
-    return View.of(settings.find(caller.orgId(), id).orElseThrow());
-  }
-
-  private void requireCluster(HubPrincipal caller, UUID id) {
-    if (clusters.findById(caller.orgId(), id).isEmpty()) {
-      throw ApiException.notFound("cluster " + id);
-    }
+    return View.of(settings.save(caller, row, d));
   }
 
   private static List<String> types(Checks c, String field, List<String> values) {

@@ -2,9 +2,9 @@ package dev.gitopshq.hub.generation;
 
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.delivery.ChartMapper;
-import dev.gitopshq.activities.delivery.GenerationActivitiesImpl;
-import dev.gitopshq.activities.delivery.GenerationMapper;
 import dev.gitopshq.activities.delivery.ProjectSnapshots;
+import dev.gitopshq.activities.generation.GenerationActivitiesImpl;
+import dev.gitopshq.activities.generation.GenerationMapper;
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.render.Renderer;
 import dev.gitopshq.hub.config.GitProperties;

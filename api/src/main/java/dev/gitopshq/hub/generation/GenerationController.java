@@ -1,8 +1,6 @@
 package dev.gitopshq.hub.generation;
 
-import dev.gitopshq.activities.delivery.GenerationMapper;
-import dev.gitopshq.activities.delivery.GenerationRow;
-import dev.gitopshq.activities.delivery.ProjectMapper;
+import dev.gitopshq.activities.generation.GenerationRow;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
@@ -18,13 +16,10 @@ import org.springframework.web.bind.annotation.RestController;
 /** {@code /api/v2/projects/{id}/generations}: what delivery generation did for each revision. */
 @RestController
 public class GenerationController {
-  private final GenerationMapper generations;
+  private final GenerationQueries generations;
   private final GenerationRetry retry;
-  private final ProjectMapper projects;
 
-  public GenerationController(
-      GenerationMapper generations, GenerationRetry retry, ProjectMapper projects) {
-    this.projects = projects;
+  public GenerationController(GenerationQueries generations, GenerationRetry retry) {
     this.generations = generations;
     this.retry = retry;
   }
@@ -90,7 +85,6 @@ public class GenerationController {
       throw ApiException.invalid("limit", "must be between 1 and 500");
     }
     // Another organization's project (or none) is a 404, not an empty list.
-    projects.findById(caller.orgId(), id).orElseThrow(() -> ApiException.notFound("project " + id));
     return new Generations(
         generations.list(caller.orgId(), id, limit).stream().map(Generation::of).toList());
   }
@@ -99,7 +93,7 @@ public class GenerationController {
   Generation get(@PathVariable UUID id, @PathVariable long revision) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
     return generations
-        .findByRevision(caller.orgId(), id, revision)
+        .find(caller.orgId(), id, revision)
         .map(Generation::of)
         .orElseThrow(
             () ->

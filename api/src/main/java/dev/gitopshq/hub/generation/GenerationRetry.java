@@ -1,8 +1,8 @@
 package dev.gitopshq.hub.generation;
 
 import dev.gitopshq.activities.audit.AuditLog;
-import dev.gitopshq.activities.delivery.GenerationMapper;
-import dev.gitopshq.activities.delivery.GenerationRow;
+import dev.gitopshq.activities.generation.GenerationMapper;
+import dev.gitopshq.activities.generation.GenerationRow;
 import dev.gitopshq.hub.delivery.GenerationLauncher;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;

@@ -1,6 +1,6 @@
 package dev.gitopshq.hub.generation;
 
-import dev.gitopshq.activities.delivery.GenerationMapper;
+import dev.gitopshq.activities.generation.GenerationMapper;
 import dev.gitopshq.hub.delivery.GenerationLauncher;
 import java.time.Clock;
 import java.time.Duration;

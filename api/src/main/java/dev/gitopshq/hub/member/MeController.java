@@ -1,7 +1,7 @@
 package dev.gitopshq.hub.member;
 
 import dev.gitopshq.activities.identity.Permission;
-import dev.gitopshq.activities.store.OrgMapper;
+import dev.gitopshq.hub.org.OrgService;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import java.util.List;
@@ -26,9 +26,9 @@ public class MeController {
   /** The caller's organization; {@code operator} when it administers the instance. */
   record OrgRef(String id, String slug, String name, boolean operator) {}
 
-  private final OrgMapper orgs;
+  private final OrgService orgs;
 
-  public MeController(OrgMapper orgs) {
+  public MeController(OrgService orgs) {
     this.orgs = orgs;
   }
 
@@ -41,7 +41,7 @@ public class MeController {
         p.name(),
         p.role() == null ? null : p.role().name().toLowerCase(java.util.Locale.ROOT),
         p.permissions().stream().map(Permission::scope).sorted().toList(),
-        orgs.findById(p.orgId())
+        orgs.own(p.orgId())
             .map(o -> new OrgRef(o.id().toString(), o.slug(), o.name(), p.operatorOrg()))
             .orElse(null));
   }

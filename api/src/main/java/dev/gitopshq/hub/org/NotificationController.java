@@ -1,8 +1,6 @@
 package dev.gitopshq.hub.org;
 
-import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.identity.Permission;
-import dev.gitopshq.activities.notify.NotificationSettingsMapper;
 import dev.gitopshq.activities.notify.NotificationTargets;
 import dev.gitopshq.activities.notify.WebhookAddresses;
 import dev.gitopshq.activities.notify.WebhookNotifier;
@@ -12,12 +10,10 @@ import dev.gitopshq.hub.web.ApiError;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
-import org.springframework.transaction.annotation.Transactional;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -35,19 +31,14 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v2/notifications")
 public class NotificationController {
   private final NotificationTargets targets;
-  private final NotificationSettingsMapper settings;
+  private final NotificationService settings;
   private final WebhookNotifier notifier;
-  private final AuditLog audit;
 
   public NotificationController(
-      NotificationTargets targets,
-      NotificationSettingsMapper settings,
-      WebhookNotifier notifier,
-      AuditLog audit) {
+      NotificationTargets targets, NotificationService settings, WebhookNotifier notifier) {
     this.targets = targets;
     this.settings = settings;
     this.notifier = notifier;
-    this.audit = audit;
   }
 
   /**
@@ -77,14 +68,12 @@ public class NotificationController {
   record TestResult(boolean delivered, String webhookUrl, String error) {}
 
   @GetMapping
-  @Transactional(readOnly = true)
   SettingsView get() {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     return view(caller.orgId());
   }
 
   @PutMapping
-  @Transactional
   SettingsView put(@RequestBody Settings body) {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     if (body == null) {
@@ -112,35 +101,14 @@ public class NotificationController {
     }
     c.throwIfInvalid();
     List<String> distinct = events.stream().distinct().sorted().toList();
-    targets.save(caller.orgId(), body.webhookUrl(), body.secret(), distinct, caller.id());
-    Map<String, Object> d = new LinkedHashMap<>();
-    d.put("webhookUrl", body.webhookUrl());
-    d.put("events", distinct);
-    d.put("secretChanged", body.secret() != null);
-    audit.record(
-        caller.orgId(),
-        caller.actor(),
-        "notifications.updated",
-        "org",
-        caller.orgId().toString(),
-        d);
+    settings.save(caller, body.webhookUrl(), body.secret(), distinct);
     return view(caller.orgId());
   }
 
   @DeleteMapping
   @ResponseStatus(HttpStatus.NO_CONTENT)
-  @Transactional
   void delete() {
-    HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
-    if (settings.delete(caller.orgId()) == 1) {
-      audit.record(
-          caller.orgId(),
-          caller.actor(),
-          "notifications.removed",
-          "org",
-          caller.orgId().toString(),
-          Map.of());
-    }
+    settings.delete(Authz.require(Permission.ORG_WRITE));
   }
 
   /** Sends a {@code notification.test} event now and says whether the receiver accepted it. */

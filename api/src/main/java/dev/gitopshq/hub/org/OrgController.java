@@ -1,7 +1,7 @@
 package dev.gitopshq.hub.org;
 
 import dev.gitopshq.activities.identity.Permission;
-import dev.gitopshq.activities.store.OrgMapper;
+import dev.gitopshq.activities.store.OrgSummary;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
@@ -46,7 +46,7 @@ public class OrgController {
       int members,
       int clusters,
       Instant createdAt) {
-    static OrgView of(OrgMapper.OrgSummary o) {
+    static OrgView of(OrgSummary o) {
       return new OrgView(
           o.id().toString(),
           o.slug(),

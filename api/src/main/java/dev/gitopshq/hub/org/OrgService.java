@@ -9,6 +9,7 @@ import dev.gitopshq.activities.store.MemberMapper;
 import dev.gitopshq.activities.store.MemberRow;
 import dev.gitopshq.activities.store.OrgMapper;
 import dev.gitopshq.activities.store.OrgRow;
+import dev.gitopshq.activities.store.OrgSummary;
 import dev.gitopshq.activities.tokens.TokenKind;
 import dev.gitopshq.activities.tokens.Tokens;
 import dev.gitopshq.hub.config.HubProperties;
@@ -60,8 +61,7 @@ public class OrgService {
   }
 
   /** A new organization, its owner and the owner's token (the plaintext, shown once). */
-  public record Created(
-      OrgMapper.OrgSummary org, MemberRow owner, ApiTokenRow token, String value) {
+  public record Created(OrgSummary org, MemberRow owner, ApiTokenRow token, String value) {
     @Override
     public String toString() {
       return "Created[org=" + org.slug() + ", owner=" + owner.email() + "]";
@@ -142,8 +142,14 @@ public class OrgService {
     return new Created(orgs.summary(org.id()).orElseThrow(), owner, row, token.value());
   }
 
+  /** The caller's own organization. */
   @Transactional(readOnly = true)
-  public List<OrgMapper.OrgSummary> list() {
+  public java.util.Optional<OrgRow> own(UUID orgId) {
+    return orgs.findById(orgId);
+  }
+
+  @Transactional(readOnly = true)
+  public List<OrgSummary> list() {
     return orgs.listAll();
   }
 
@@ -152,7 +158,7 @@ public class OrgService {
    * organization is a 404, as for every other object).
    */
   @Transactional(readOnly = true)
-  public OrgMapper.OrgSummary get(HubPrincipal caller, UUID id, boolean instanceAdmin) {
+  public OrgSummary get(HubPrincipal caller, UUID id, boolean instanceAdmin) {
     if (!instanceAdmin && !caller.orgId().equals(id)) {
       throw ApiException.notFound("organization " + id);
     }

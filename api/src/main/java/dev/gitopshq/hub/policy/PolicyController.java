@@ -8,7 +8,6 @@ import dev.gitopshq.activities.policy.OpaUnavailableException;
 import dev.gitopshq.activities.policy.PolicyCompileException;
 import dev.gitopshq.activities.policy.PolicyEvaluation;
 import dev.gitopshq.activities.policy.PolicyEvaluationException;
-import dev.gitopshq.activities.policy.PolicyRepository;
 import dev.gitopshq.activities.policy.PolicyRow;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.activities.policy.PolicyVersionRow;
@@ -39,11 +38,9 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v2/policies")
 public class PolicyController {
   private final PolicyService policies;
-  private final PolicyRepository repository;
 
-  public PolicyController(PolicyService policies, PolicyRepository repository) {
+  public PolicyController(PolicyService policies) {
     this.policies = policies;
-    this.repository = repository;
   }
 
   /** A policy in the listing: its active version. */
@@ -95,7 +92,7 @@ public class PolicyController {
   PolicyList list() {
     HubPrincipal caller = Authz.require(Permission.POLICIES_READ);
     return new PolicyList(
-        repository.listActive(caller.orgId()).stream()
+        policies.listActive(caller.orgId()).stream()
             .map(p -> new PolicySummary(p.name(), p.version(), p.createdBy(), p.createdAt()))
             .toList());
   }
@@ -104,7 +101,7 @@ public class PolicyController {
   PolicyDetail get(@PathVariable String name) {
     HubPrincipal caller = Authz.require(Permission.POLICIES_READ);
     PolicyRow active =
-        repository
+        policies
             .findActive(caller.orgId(), name)
             .orElseThrow(() -> ApiException.notFound("policy '" + name + "'"));
     return detail(active, null, null);
@@ -114,7 +111,7 @@ public class PolicyController {
   PolicyVersionDetail version(@PathVariable String name, @PathVariable int version) {
     HubPrincipal caller = Authz.require(Permission.POLICIES_READ);
     PolicyRow row =
-        repository
+        policies
             .findVersion(caller.orgId(), name, version)
             .orElseThrow(
                 () -> ApiException.notFound("version " + version + " of policy '" + name + "'"));
@@ -141,7 +138,7 @@ public class PolicyController {
       throw unavailable(
           "the policy engine (OPA) is unreachable, so the policy could not be compiled; nothing was"
               + " stored and version "
-              + repository
+              + policies
                   .findActive(caller.orgId(), name)
                   .map(p -> p.version() + " stays active")
                   .orElse("none exists yet")
@@ -187,7 +184,7 @@ public class PolicyController {
 
   private PolicyDetail detail(PolicyRow row, Integer previousVersion, Boolean changed) {
     List<VersionView> versions =
-        repository.versions(row.orgId(), row.name()).stream().map(PolicyController::view).toList();
+        policies.versions(row.orgId(), row.name()).stream().map(PolicyController::view).toList();
     return new PolicyDetail(
         row.name(),
         row.version(),

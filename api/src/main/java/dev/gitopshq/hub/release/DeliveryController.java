@@ -2,16 +2,12 @@ package dev.gitopshq.hub.release;
 
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.release.ClusterBindingRow;
-import dev.gitopshq.activities.release.DeliveryMapper;
 import dev.gitopshq.activities.release.DeliveryRow;
-import dev.gitopshq.activities.store.ClusterMapper;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
-import dev.gitopshq.hub.web.ApiException;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-import org.springframework.transaction.annotation.Transactional;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
@@ -25,15 +21,10 @@ public class DeliveryController {
   /** The agent does not report the runtime adapters' sync state yet. */
   static final String SYNC_UNKNOWN = "unknown";
 
-  private final DeliveryMapper deliveries;
-  private final ReleaseService releases;
-  private final ClusterMapper clusters;
+  private final DeliveryQueries deliveries;
 
-  public DeliveryController(
-      DeliveryMapper deliveries, ReleaseService releases, ClusterMapper clusters) {
+  public DeliveryController(DeliveryQueries deliveries) {
     this.deliveries = deliveries;
-    this.releases = releases;
-    this.clusters = clusters;
   }
 
   record DeliveryView(
@@ -60,21 +51,17 @@ public class DeliveryController {
   record Bindings(List<BindingView> items) {}
 
   @GetMapping("/api/v2/projects/{projectId}/deliveries")
-  @Transactional(readOnly = true)
   Deliveries deliveries(@PathVariable UUID projectId) {
     HubPrincipal caller = Authz.require(Permission.RELEASES_READ);
-    releases.project(caller.orgId(), projectId);
     return new Deliveries(
-        deliveries.list(caller.orgId(), projectId).stream().map(DeliveryController::view).toList());
+        deliveries.forProject(caller.orgId(), projectId).stream()
+            .map(DeliveryController::view)
+            .toList());
   }
 
   @GetMapping("/api/v2/clusters/{clusterId}/bindings")
-  @Transactional(readOnly = true)
   Bindings bindings(@PathVariable UUID clusterId) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_READ);
-    if (clusters.findById(caller.orgId(), clusterId).isEmpty()) {
-      throw ApiException.notFound("cluster " + clusterId);
-    }
     return new Bindings(
         deliveries.forCluster(caller.orgId(), clusterId).stream()
             .map(DeliveryController::view)

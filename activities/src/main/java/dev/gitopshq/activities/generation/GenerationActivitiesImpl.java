@@ -1,9 +1,12 @@
-package dev.gitopshq.activities.delivery;
+package dev.gitopshq.activities.generation;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gitopshq.activities.audit.Actor;
 import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.delivery.ChartArchiveRow;
+import dev.gitopshq.activities.delivery.ChartMapper;
+import dev.gitopshq.activities.delivery.ProjectSnapshot;
 import dev.gitopshq.activities.git.CommitMessage;
 import dev.gitopshq.activities.git.CommitResult;
 import dev.gitopshq.activities.git.Ident;

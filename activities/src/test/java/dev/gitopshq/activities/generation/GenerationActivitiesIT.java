@@ -1,10 +1,12 @@
-package dev.gitopshq.activities.delivery;
+package dev.gitopshq.activities.generation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.audit.AuditMapper;
+import dev.gitopshq.activities.delivery.ChartMapper;
+import dev.gitopshq.activities.delivery.ProjectSnapshot;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.ClusterTarget;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Environment;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.TenantValues;

@@ -1,4 +1,4 @@
-package dev.gitopshq.activities.delivery;
+package dev.gitopshq.activities.generation;
 
 import java.time.Instant;
 import java.util.UUID;

@@ -1,4 +1,4 @@
-package dev.gitopshq.activities.delivery;
+package dev.gitopshq.activities.generation;
 
 /**
  * A planned unit of a generation.

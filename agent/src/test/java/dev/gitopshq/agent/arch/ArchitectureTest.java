@@ -1,0 +1,39 @@
+package dev.gitopshq.agent.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+
+/** The agent's boundaries, checked on every build. */
+@AnalyzeClasses(
+    packages = "dev.gitopshq.agent",
+    importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+  /**
+   * The model computes objects from objects: Fabric8's model classes and the JDK only, never a
+   * Kubernetes client, so what it decides can be tested without a cluster.
+   */
+  @ArchTest
+  void theModelUsesOnlyFabric8sModelClasses(JavaClasses classes) {
+    classes()
+        .that()
+        .resideInAPackage("dev.gitopshq.agent.model..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.gitopshq.agent.model..",
+            "java..",
+            "io.fabric8.kubernetes.api.model..",
+            "io.fabric8.kubernetes.api.builder..")
+        .check(classes);
+  }
+
+  @ArchTest
+  void noPackageCycles(JavaClasses classes) {
+    slices().matching("dev.gitopshq.agent.(*)..").should().beFreeOfCycles().check(classes);
+  }
+}
