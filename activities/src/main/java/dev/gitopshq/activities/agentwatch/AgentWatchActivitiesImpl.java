@@ -4,7 +4,7 @@ import dev.gitopshq.activities.notify.WebhookNotifier;
 import dev.gitopshq.activities.store.ClusterMapper;
 import dev.gitopshq.activities.store.ClusterStatus;
 import dev.gitopshq.workflows.agentwatch.AgentWatchActivities;
-import dev.gitopshq.workflows.command.Notification;
+import dev.gitopshq.workflows.governance.Notification;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -21,7 +21,7 @@ import dev.gitopshq.workflows.command.CommandSpec;
 import dev.gitopshq.workflows.command.CommandTarget;
 import dev.gitopshq.workflows.command.CommandTimeouts;
 import dev.gitopshq.workflows.command.CommandWorkflow;
-import dev.gitopshq.workflows.command.Requester;
+import dev.gitopshq.workflows.governance.Requester;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import java.nio.charset.StandardCharsets;

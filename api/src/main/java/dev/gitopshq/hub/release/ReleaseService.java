@@ -24,7 +24,7 @@ import dev.gitopshq.hub.member.PeopleService;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.workflows.TaskQueues;
-import dev.gitopshq.workflows.command.Requester;
+import dev.gitopshq.workflows.governance.Requester;
 import dev.gitopshq.workflows.release.DeploymentRequest;
 import dev.gitopshq.workflows.release.ReleaseWorkflow;
 import dev.gitopshq.workflows.release.RollbackWorkflow;

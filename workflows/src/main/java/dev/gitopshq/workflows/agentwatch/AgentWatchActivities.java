@@ -1,6 +1,6 @@
 package dev.gitopshq.workflows.agentwatch;
 
-import dev.gitopshq.workflows.command.Notification;
+import dev.gitopshq.workflows.governance.Notification;
 import io.temporal.activity.ActivityInterface;
 
 /** What the watch needs from the store and the notifier. */

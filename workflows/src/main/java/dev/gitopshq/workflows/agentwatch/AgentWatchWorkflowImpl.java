@@ -1,6 +1,6 @@
 package dev.gitopshq.workflows.agentwatch;
 
-import dev.gitopshq.workflows.command.Notification;
+import dev.gitopshq.workflows.governance.Notification;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.workflow.Workflow;

@@ -1,5 +1,7 @@
 package dev.gitopshq.workflows.command;
 
+import dev.gitopshq.workflows.governance.Decision;
+import dev.gitopshq.workflows.governance.Notification;
 import io.temporal.activity.ActivityInterface;
 
 /** The store, policy and notification steps of a command. */

@@ -1,6 +1,7 @@
 package dev.gitopshq.workflows.command;
 
 import dev.gitopshq.workflows.approval.ApprovalResult;
+import dev.gitopshq.workflows.governance.Decision;
 
 /**
  * How a command ended.

@@ -1,5 +1,6 @@
 package dev.gitopshq.workflows.command;
 
+import dev.gitopshq.workflows.governance.Requester;
 import java.util.Map;
 
 /**

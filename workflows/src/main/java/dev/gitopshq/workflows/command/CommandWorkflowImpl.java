@@ -4,6 +4,9 @@ import dev.gitopshq.workflows.StoreActivities;
 import dev.gitopshq.workflows.approval.ApprovalRequest;
 import dev.gitopshq.workflows.approval.ApprovalResult;
 import dev.gitopshq.workflows.approval.Approvals;
+import dev.gitopshq.workflows.governance.Decision;
+import dev.gitopshq.workflows.governance.Gate;
+import dev.gitopshq.workflows.governance.Notification;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
@@ -54,106 +57,11 @@ public class CommandWorkflowImpl implements CommandWorkflow {
           spec, CommandStatus.cancelled, cancelledBy, "cancelled before the decision", null, null);
     }
 
-    Decision decision;
-    try {
-      decision = decide(spec, t);
-    } catch (ActivityFailure e) {
-      return finish(
-          spec,
-          CommandStatus.failed,
-          "policy",
-          "no policy decision within " + t.approvalSeconds() + " s; nothing was executed",
-          null,
-          null);
-    }
-    move(
-        spec,
-        status,
-        "policy " + decision.policy() + " v" + decision.policyVersion(),
-        "decision " + decision.outcome() + ": " + String.join("; ", decision.reasons()));
-
-    ApprovalResult approval = null;
-    switch (decision.outcome()) {
-      case Decision.DENY -> {
-        return finish(
-            spec,
-            CommandStatus.rejected,
-            "policy",
-            String.join("; ", decision.reasons()),
-            decision,
-            null);
-      }
-      case Decision.BREAK_GLASS -> {
-        notifyAsync(
-            spec,
-            "break_glass.used",
-            spec.requester().name()
-                + " used break-glass for "
-                + describe(spec)
-                + ": "
-                + spec.breakGlassJustification());
-        startReview(spec, decision, t);
-      }
-      case Decision.AUTO_APPROVE -> {
-        // Runs at once.
-      }
-      case Decision.REQUIRE_APPROVAL -> {
-        move(
-            spec,
-            CommandStatus.pending_approval,
-            "policy",
-            "waiting for " + decision.requiredApprovers() + " approval(s)");
-        notifyAsync(
-            spec,
-            "approval.requested",
-            describe(spec) + " needs " + decision.requiredApprovers() + " approval(s)");
-        approval = awaitApproval(spec, decision, t);
-        switch (approval.outcome()) {
-          case ApprovalResult.APPROVED -> {
-            // Approved: run it.
-          }
-          case ApprovalResult.REJECTED -> {
-            var last = approval.votes().getLast().vote();
-            return finish(
-                spec,
-                CommandStatus.rejected,
-                last.name(),
-                "rejected"
-                    + (last.comment() == null || last.comment().isBlank()
-                        ? ""
-                        : ": " + last.comment()),
-                decision,
-                approval);
-          }
-          case ApprovalResult.CANCELLED -> {
-            return finish(
-                spec,
-                CommandStatus.cancelled,
-                cancelledBy,
-                "cancelled while waiting for approval",
-                decision,
-                approval);
-          }
-          default -> {
-            return finish(
-                spec,
-                CommandStatus.expired,
-                "system",
-                "no decision by approvers within " + t.approvalSeconds() + " s",
-                decision,
-                approval);
-          }
-        }
-      }
-      default -> {
-        return finish(
-            spec,
-            CommandStatus.rejected,
-            "policy",
-            "the policy returned an unknown outcome '" + decision.outcome() + "'",
-            decision,
-            null);
-      }
+    Gate.Result gate = Gate.pass(subject(spec, t), () -> cancelledBy);
+    Decision decision = gate.decision();
+    ApprovalResult approval = gate.approval();
+    if (!gate.proceeds()) {
+      return finish(spec, statusFor(gate.stop()), gate.actor(), gate.detail(), decision, approval);
     }
 
     if (cancelledBy != null) {
@@ -195,6 +103,75 @@ public class CommandWorkflowImpl implements CommandWorkflow {
     }
     notifyAsync(spec, "command.failed", describe(spec) + " failed: " + result.error());
     return finish(spec, CommandStatus.failed, "agent", result.error(), decision, approval);
+  }
+
+  /** The command as the governance gate sees it. */
+  private Gate.Subject subject(CommandSpec spec, CommandTimeouts t) {
+    return new Gate.Subject() {
+      @Override
+      public Decision decide() {
+        return CommandWorkflowImpl.this.decide(spec, t);
+      }
+
+      @Override
+      public void record(String actor, String detail) {
+        move(spec, status, actor, detail);
+      }
+
+      @Override
+      public void awaitingApproval(String detail) {
+        move(spec, CommandStatus.pending_approval, "policy", detail);
+      }
+
+      @Override
+      public void notifyAsync(String event, String summary) {
+        CommandWorkflowImpl.this.notifyAsync(spec, event, summary);
+      }
+
+      @Override
+      public void startReview(Decision decision) {
+        CommandWorkflowImpl.this.startReview(spec, decision, t);
+      }
+
+      @Override
+      public ApprovalResult awaitApproval(Decision decision) {
+        return CommandWorkflowImpl.this.awaitApproval(spec, decision, t);
+      }
+
+      @Override
+      public String requesterName() {
+        return spec.requester().name();
+      }
+
+      @Override
+      public String summary() {
+        return describe(spec);
+      }
+
+      @Override
+      public String breakGlassJustification() {
+        return spec.breakGlassJustification();
+      }
+
+      @Override
+      public long approvalSeconds() {
+        return t.approvalSeconds();
+      }
+
+      @Override
+      public String verb() {
+        return "executed";
+      }
+    };
+  }
+
+  static CommandStatus statusFor(Gate.Stop stop) {
+    return switch (stop) {
+      case NO_DECISION -> CommandStatus.failed;
+      case DENIED, REJECTED, UNKNOWN_OUTCOME -> CommandStatus.rejected;
+      case CANCELLED -> CommandStatus.cancelled;
+      case EXPIRED -> CommandStatus.expired;
+    };
   }
 
   private Decision decide(CommandSpec spec, CommandTimeouts t) {

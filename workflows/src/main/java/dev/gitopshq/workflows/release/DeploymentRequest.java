@@ -1,6 +1,6 @@
 package dev.gitopshq.workflows.release;
 
-import dev.gitopshq.workflows.command.Requester;
+import dev.gitopshq.workflows.governance.Requester;
 import java.util.List;
 
 /**

@@ -4,8 +4,9 @@ import dev.gitopshq.workflows.StoreActivities;
 import dev.gitopshq.workflows.approval.ApprovalRequest;
 import dev.gitopshq.workflows.approval.ApprovalResult;
 import dev.gitopshq.workflows.approval.Approvals;
-import dev.gitopshq.workflows.command.Decision;
-import dev.gitopshq.workflows.command.Notification;
+import dev.gitopshq.workflows.governance.Decision;
+import dev.gitopshq.workflows.governance.Gate;
+import dev.gitopshq.workflows.governance.Notification;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
@@ -99,99 +100,9 @@ abstract class GovernedDeployment {
           "frozen, passing under break-glass: " + String.join("; ", freeze.reasons()));
     }
 
-    Decision decision;
-    try {
-      decision = policyStub(r).decide(r);
-    } catch (ActivityFailure e) {
-      return finish(
-          r,
-          DeploymentStatus.failed,
-          "policy",
-          "no policy decision within " + r.approvalSeconds() + " s; nothing was deployed",
-          Map.of());
-    }
-    move(
-        r,
-        status,
-        "policy " + decision.policy() + " v" + decision.policyVersion(),
-        "decision " + decision.outcome() + ": " + String.join("; ", decision.reasons()));
-
-    switch (decision.outcome()) {
-      case Decision.DENY -> {
-        return finish(
-            r,
-            DeploymentStatus.rejected,
-            "policy",
-            String.join("; ", decision.reasons()),
-            Map.of());
-      }
-      case Decision.BREAK_GLASS -> {
-        notifyAsync(
-            r,
-            "break_glass.used",
-            r.requester().name()
-                + " used break-glass for "
-                + r.summary()
-                + ": "
-                + r.breakGlassJustification());
-        startReview(r, decision);
-      }
-      case Decision.AUTO_APPROVE -> {
-        // Deploys at once.
-      }
-      case Decision.REQUIRE_APPROVAL -> {
-        move(
-            r,
-            DeploymentStatus.pending_approval,
-            "policy",
-            "waiting for " + decision.requiredApprovers() + " approval(s)");
-        notifyAsync(
-            r,
-            "approval.requested",
-            r.summary() + " needs " + decision.requiredApprovers() + " approval(s)");
-        ApprovalResult approval = awaitApproval(r, decision);
-        switch (approval.outcome()) {
-          case ApprovalResult.APPROVED -> {
-            // Approved: deploy.
-          }
-          case ApprovalResult.REJECTED -> {
-            var last = approval.votes().getLast().vote();
-            return finish(
-                r,
-                DeploymentStatus.rejected,
-                last.name(),
-                "rejected"
-                    + (last.comment() == null || last.comment().isBlank()
-                        ? ""
-                        : ": " + last.comment()),
-                Map.of());
-          }
-          case ApprovalResult.CANCELLED -> {
-            return finish(
-                r,
-                DeploymentStatus.cancelled,
-                cancelledBy,
-                "cancelled while waiting for approval",
-                Map.of());
-          }
-          default -> {
-            return finish(
-                r,
-                DeploymentStatus.expired,
-                "system",
-                "no decision by approvers within " + r.approvalSeconds() + " s",
-                Map.of());
-          }
-        }
-      }
-      default -> {
-        return finish(
-            r,
-            DeploymentStatus.rejected,
-            "policy",
-            "the policy returned an unknown outcome '" + decision.outcome() + "'",
-            Map.of());
-      }
+    Gate.Result gate = Gate.pass(subject(r), () -> cancelledBy);
+    if (!gate.proceeds()) {
+      return finish(r, statusFor(gate.stop()), gate.actor(), gate.detail(), Map.of());
     }
 
     if (cancelledBy != null) {
@@ -212,6 +123,75 @@ abstract class GovernedDeployment {
             (env, c) ->
                 detail.append(' ').append(env).append('@').append(c, 0, Math.min(12, c.length())));
     return finish(r, DeploymentStatus.deployed, "system", detail.toString(), commits);
+  }
+
+  /** The deployment as the governance gate sees it. */
+  private Gate.Subject subject(DeploymentRequest r) {
+    return new Gate.Subject() {
+      @Override
+      public Decision decide() {
+        return policyStub(r).decide(r);
+      }
+
+      @Override
+      public void record(String actor, String detail) {
+        move(r, status, actor, detail);
+      }
+
+      @Override
+      public void awaitingApproval(String detail) {
+        move(r, DeploymentStatus.pending_approval, "policy", detail);
+      }
+
+      @Override
+      public void notifyAsync(String event, String summary) {
+        GovernedDeployment.this.notifyAsync(r, event, summary);
+      }
+
+      @Override
+      public void startReview(Decision decision) {
+        GovernedDeployment.this.startReview(r, decision);
+      }
+
+      @Override
+      public ApprovalResult awaitApproval(Decision decision) {
+        return GovernedDeployment.this.awaitApproval(r, decision);
+      }
+
+      @Override
+      public String requesterName() {
+        return r.requester().name();
+      }
+
+      @Override
+      public String summary() {
+        return r.summary();
+      }
+
+      @Override
+      public String breakGlassJustification() {
+        return r.breakGlassJustification();
+      }
+
+      @Override
+      public long approvalSeconds() {
+        return r.approvalSeconds();
+      }
+
+      @Override
+      public String verb() {
+        return "deployed";
+      }
+    };
+  }
+
+  static DeploymentStatus statusFor(Gate.Stop stop) {
+    return switch (stop) {
+      case NO_DECISION -> DeploymentStatus.failed;
+      case DENIED, REJECTED, UNKNOWN_OUTCOME -> DeploymentStatus.rejected;
+      case CANCELLED -> DeploymentStatus.cancelled;
+      case EXPIRED -> DeploymentStatus.expired;
+    };
   }
 
   private ReleaseActivities sourceStub() {

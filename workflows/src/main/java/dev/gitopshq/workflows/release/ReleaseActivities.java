@@ -1,7 +1,7 @@
 package dev.gitopshq.workflows.release;
 
-import dev.gitopshq.workflows.command.Decision;
-import dev.gitopshq.workflows.command.Notification;
+import dev.gitopshq.workflows.governance.Decision;
+import dev.gitopshq.workflows.governance.Notification;
 import io.temporal.activity.ActivityInterface;
 import java.util.Map;
 

@@ -3,7 +3,7 @@ package dev.gitopshq.workflows.agentwatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gitopshq.workflows.TaskQueues;
-import dev.gitopshq.workflows.command.Notification;
+import dev.gitopshq.workflows.governance.Notification;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
