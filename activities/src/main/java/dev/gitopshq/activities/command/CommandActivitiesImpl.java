@@ -2,11 +2,9 @@ package dev.gitopshq.activities.command;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gitopshq.activities.audit.Actor;
 import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.governance.Governance;
 import dev.gitopshq.activities.notify.WebhookNotifier;
-import dev.gitopshq.activities.policy.OpaException;
-import dev.gitopshq.activities.policy.PolicyDecision;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.activities.store.ClusterMapper;
 import dev.gitopshq.activities.store.ClusterRow;
@@ -17,8 +15,6 @@ import dev.gitopshq.workflows.command.CommandStatus;
 import dev.gitopshq.workflows.governance.Decision;
 import dev.gitopshq.workflows.governance.Notification;
 import java.time.Clock;
-import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -36,10 +32,9 @@ public class CommandActivitiesImpl implements CommandActivities {
   private final ClusterMapper clusters;
   private final ApprovalSettingsMapper settings;
   private final PolicyService policies;
-  private final WebhookNotifier webhook;
   private final AuditLog audit;
-  private final TransactionTemplate tx;
   private final Clock clock;
+  private final Governance governance;
   private final ObjectMapper json = new ObjectMapper();
 
   public CommandActivitiesImpl(
@@ -55,36 +50,16 @@ public class CommandActivitiesImpl implements CommandActivities {
     this.clusters = clusters;
     this.settings = settings;
     this.policies = policies;
-    this.webhook = webhook;
     this.audit = audit;
-    this.tx = tx;
     this.clock = clock;
+    this.governance = new Governance(policies, webhook, audit, tx, clock);
   }
 
   @Override
   public void transition(
       String orgId, String commandId, int seq, CommandStatus status, String actor, String detail) {
-    UUID org = UUID.fromString(orgId);
-    UUID id = UUID.fromString(commandId);
-    tx.executeWithoutResult(
-        t -> {
-          Instant now = clock.instant();
-          if (commands.insertEvent(org, id, seq, now, status.name(), actor, detail) == 0) {
-            return; // Already recorded by an earlier attempt of this activity.
-          }
-          commands.updateStatus(org, id, status.name(), detail, status.isFinal(), now);
-          Map<String, Object> d = new LinkedHashMap<>();
-          d.put("status", status.name());
-          d.put("detail", detail);
-          d.put("by", actor);
-          audit.record(
-              org,
-              new Actor("workflow", commandId, actor),
-              "command." + status.name(),
-              "command",
-              commandId,
-              d);
-        });
+    governance.transition(
+        commands, "command", orgId, commandId, seq, status.name(), status.isFinal(), actor, detail);
   }
 
   @Override
@@ -99,51 +74,8 @@ public class CommandActivitiesImpl implements CommandActivities {
 
   @Override
   public Decision decide(CommandSpec spec) {
-    UUID org = UUID.fromString(spec.orgId());
-    UUID id = UUID.fromString(spec.commandId());
-    PolicyDecision d;
-    try {
-      d = policies.decide(org, APPROVAL_POLICY, input(spec));
-    } catch (OpaException e) {
-      // Fail closed: record why the command waits, and let Temporal retry.
-      commands.updateDetail(
-          org,
-          id,
-          "waiting for a policy decision: " + e.getMessage() + " (retrying)",
-          clock.instant());
-      throw e;
-    }
-    tx.executeWithoutResult(
-        t -> {
-          Instant now = clock.instant();
-          commands.recordDecision(
-              org,
-              id,
-              d.policyName(),
-              d.policyVersion(),
-              d.policySha256(),
-              d.outcome().wireName(),
-              d.reasons(),
-              now);
-          commands.updateDetail(org, id, "", now);
-          Map<String, Object> details = new LinkedHashMap<>();
-          details.put("policy", d.policyName());
-          details.put("version", d.policyVersion());
-          details.put("sha256", d.policySha256());
-          details.put("outcome", d.outcome().wireName());
-          details.put("requiredApprovers", d.requiredApprovers());
-          details.put("reasons", d.reasons());
-          audit.record(
-              org, Actor.system("opa"), "command.decision", "command", spec.commandId(), details);
-        });
-    return new Decision(
-        d.policyName(),
-        d.policyVersion(),
-        d.outcome().wireName(),
-        d.requiredApprovers(),
-        d.approverRoles(),
-        d.approverTeams(),
-        d.reasons());
+    return governance.decide(
+        commands, "command", spec.orgId(), spec.commandId(), APPROVAL_POLICY, input(spec));
   }
 
   /** The OPA input document (docs/policies.md describes it). */
@@ -204,12 +136,7 @@ public class CommandActivitiesImpl implements CommandActivities {
 
   @Override
   public void notify(Notification n) {
-    Map<String, Object> data = new LinkedHashMap<>();
-    data.put("orgId", n.orgId());
-    data.put("subjectId", n.subjectId());
-    data.put("clusterId", n.clusterId());
-    data.put("summary", n.summary());
-    webhook.send(n.orgId(), n.eventId(), n.event(), data);
+    governance.notify(n);
   }
 
   /** Used by tests and the REST layer: the capability names a type needs. */

@@ -1,5 +1,6 @@
 package dev.gitopshq.activities.command;
 
+import dev.gitopshq.activities.governance.GovernedStore;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -13,7 +14,7 @@ import org.apache.ibatis.annotations.Update;
 
 /** Commands and their timelines. */
 @Mapper
-public interface CommandMapper {
+public interface CommandMapper extends GovernedStore {
 
   String LIST = "dev.gitopshq.activities.store.StringListTypeHandler";
   String MAP = "dev.gitopshq.activities.store.JsonMapTypeHandler";

@@ -1,5 +1,6 @@
 package dev.gitopshq.activities.release;
 
+import dev.gitopshq.activities.governance.GovernedStore;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,7 @@ import org.apache.ibatis.annotations.Update;
 
 /** Deployments (deploys, promotions, rollbacks) and their timelines. */
 @Mapper
-public interface DeploymentMapper {
+public interface DeploymentMapper extends GovernedStore {
   String MAP = "dev.gitopshq.activities.store.JsonMapTypeHandler";
   String UUIDS = "dev.gitopshq.activities.command.UuidArrayTypeHandler";
 
@@ -28,7 +29,8 @@ public interface DeploymentMapper {
           + " d.environment_ids::text[] as environment_ids, "
           + ENV_NAMES
           + " as environments,"
-          + " d.status, d.detail, d.policy, d.policy_version, d.policy_sha256, d.outcome, d.break_glass,"
+          + " d.status, d.status_detail as detail, d.policy_name as policy, d.policy_version,"
+          + " d.policy_sha256, d.decision_outcome as outcome, d.break_glass,"
           + " d.justification, d.commits, d.requested_by, d.requester_name, d.created_at,"
           + " d.updated_at, d.finished_at";
 
@@ -67,7 +69,7 @@ public interface DeploymentMapper {
   List<DeploymentRow> forRelease(@Param("orgId") UUID orgId, @Param("releaseId") UUID releaseId);
 
   @Update(
-      "update deployments set status = #{status}, detail = #{detail}, updated_at = #{now},"
+      "update deployments set status = #{status}, status_detail = #{detail}, updated_at = #{now},"
           + " finished_at = case when #{terminal} then #{now} else finished_at end"
           + " where org_id = #{orgId} and id = #{id}")
   int updateStatus(
@@ -80,7 +82,7 @@ public interface DeploymentMapper {
 
   /** Says why a deployment is waiting (e.g. OPA unreachable) without changing its status. */
   @Update(
-      "update deployments set detail = #{detail}, updated_at = #{now}"
+      "update deployments set status_detail = #{detail}, updated_at = #{now}"
           + " where org_id = #{orgId} and id = #{id}")
   int updateDetail(
       @Param("orgId") UUID orgId,
@@ -89,8 +91,10 @@ public interface DeploymentMapper {
       @Param("now") Instant now);
 
   @Update(
-      "update deployments set policy = #{policy}, policy_version = #{version},"
-          + " policy_sha256 = #{sha256}, outcome = #{outcome}, updated_at = #{now} where org_id = #{orgId} and id = #{id}")
+      "update deployments set policy_name = #{policy}, policy_version = #{version},"
+          + " policy_sha256 = #{sha256}, decision_outcome = #{outcome},"
+          + " decision_reasons = #{reasons,typeHandler=dev.gitopshq.activities.store.StringListTypeHandler},"
+          + " updated_at = #{now} where org_id = #{orgId} and id = #{id}")
   int recordDecision(
       @Param("orgId") UUID orgId,
       @Param("id") UUID id,
@@ -98,6 +102,7 @@ public interface DeploymentMapper {
       @Param("version") int version,
       @Param("sha256") String sha256,
       @Param("outcome") String outcome,
+      @Param("reasons") List<String> reasons,
       @Param("now") Instant now);
 
   @Update(

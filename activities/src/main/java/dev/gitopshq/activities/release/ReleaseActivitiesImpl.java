@@ -13,10 +13,10 @@ import dev.gitopshq.activities.delivery.ProjectTenantMapper;
 import dev.gitopshq.activities.delivery.ProjectTenantRow;
 import dev.gitopshq.activities.git.CommitMessage;
 import dev.gitopshq.activities.git.Ident;
+import dev.gitopshq.activities.governance.Governance;
 import dev.gitopshq.activities.notify.WebhookNotifier;
 import dev.gitopshq.activities.policy.FreezeService;
 import dev.gitopshq.activities.policy.OpaException;
-import dev.gitopshq.activities.policy.PolicyDecision;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.workflows.governance.Decision;
 import dev.gitopshq.workflows.governance.Notification;
@@ -65,10 +65,10 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
   private final FreezeService freeze;
   private final DeployWriter writer;
   private final ConfigHistory history;
-  private final WebhookNotifier webhook;
   private final AuditLog audit;
   private final TransactionTemplate tx;
   private final Clock clock;
+  private final Governance governance;
   private final ObjectMapper json = new ObjectMapper();
 
   public ReleaseActivitiesImpl(
@@ -96,10 +96,10 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
     this.freeze = freeze;
     this.writer = writer;
     this.history = history;
-    this.webhook = webhook;
     this.audit = audit;
     this.tx = tx;
     this.clock = clock;
+    this.governance = new Governance(policies, webhook, audit, tx, clock);
   }
 
   // ---- timeline ---------------------------------------------------------------------------
@@ -112,27 +112,16 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
       DeploymentStatus status,
       String actor,
       String detail) {
-    UUID org = UUID.fromString(orgId);
-    UUID id = UUID.fromString(deploymentId);
-    tx.executeWithoutResult(
-        t -> {
-          Instant now = clock.instant();
-          if (deployments.insertEvent(org, id, seq, now, status.name(), actor, detail) == 0) {
-            return; // Already recorded by an earlier attempt of this activity.
-          }
-          deployments.updateStatus(org, id, status.name(), detail, status.isFinal(), now);
-          Map<String, Object> d = new LinkedHashMap<>();
-          d.put("status", status.name());
-          d.put("detail", detail);
-          d.put("by", actor);
-          audit.record(
-              org,
-              new Actor("workflow", deploymentId, actor),
-              "deployment." + status.name(),
-              "deployment",
-              deploymentId,
-              d);
-        });
+    governance.transition(
+        deployments,
+        "deployment",
+        orgId,
+        deploymentId,
+        seq,
+        status.name(),
+        status.isFinal(),
+        actor,
+        detail);
   }
 
   // ---- source ---------------------------------------------------------------------------
@@ -241,54 +230,8 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
 
   @Override
   public Decision decide(DeploymentRequest r) {
-    UUID org = UUID.fromString(r.orgId());
-    UUID id = UUID.fromString(r.deploymentId());
-    PolicyDecision d;
-    try {
-      d = policies.decide(org, RELEASE_POLICY, decisionInput(r));
-    } catch (OpaException e) {
-      // Fail closed: record why the deployment waits, and let Temporal retry.
-      deployments.updateDetail(
-          org,
-          id,
-          "waiting for a policy decision: " + e.getMessage() + " (retrying)",
-          clock.instant());
-      throw e;
-    }
-    tx.executeWithoutResult(
-        t -> {
-          Instant now = clock.instant();
-          deployments.recordDecision(
-              org,
-              id,
-              d.policyName(),
-              d.policyVersion(),
-              d.policySha256(),
-              d.outcome().wireName(),
-              now);
-          Map<String, Object> details = new LinkedHashMap<>();
-          details.put("policy", d.policyName());
-          details.put("version", d.policyVersion());
-          details.put("sha256", d.policySha256());
-          details.put("outcome", d.outcome().wireName());
-          details.put("requiredApprovers", d.requiredApprovers());
-          details.put("reasons", d.reasons());
-          audit.record(
-              org,
-              Actor.system("opa"),
-              "deployment.decision",
-              "deployment",
-              r.deploymentId(),
-              details);
-        });
-    return new Decision(
-        d.policyName(),
-        d.policyVersion(),
-        d.outcome().wireName(),
-        d.requiredApprovers(),
-        d.approverRoles(),
-        d.approverTeams(),
-        d.reasons());
+    return governance.decide(
+        deployments, "deployment", r.orgId(), r.deploymentId(), RELEASE_POLICY, decisionInput(r));
   }
 
   /** The {@code gitopshq.release} input document (docs/policies.md describes it). */
@@ -594,11 +537,7 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
 
   @Override
   public void notify(Notification n) {
-    Map<String, Object> data = new LinkedHashMap<>();
-    data.put("orgId", n.orgId());
-    data.put("subjectId", n.subjectId());
-    data.put("summary", n.summary());
-    webhook.send(n.orgId(), n.eventId(), n.event(), data);
+    governance.notify(n);
   }
 
   // ---- lookups ----------------------------------------------------------------------------
