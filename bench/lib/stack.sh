@@ -24,6 +24,8 @@
 
 # shellcheck source-path=SCRIPTDIR source=../../tools/lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../tools/lib/common.sh"
+# shellcheck source=../../tools/lib/procs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../tools/lib/procs.sh"
 
 # --- configuration --------------------------------------------------------------
 BENCH_DIR="${REPO_ROOT}/bench"
@@ -55,8 +57,6 @@ readonly BENCH_CLUSTER=bench
 readonly AGENT_CAPABILITIES=observe,kubernetes.scale
 
 # --- state ----------------------------------------------------------------------
-PROC_NAMES=()              # in start order; stopped in reverse
-declare -A PROC_PID=()     # name -> pid (== process group id)
 JAVA='' OPA_BIN='' TEMPORAL_BIN=''
 JVM_OPTS=()
 OWNER_TOKEN=''             # the hub's bootstrap owner token, generated per run
@@ -64,63 +64,6 @@ API_STATUS='' API_BODY=''
 CLUSTER_ID='' MEMBER_TOKEN=''
 BENCH_PID=''               # the measuring JVM while it runs
 STOPPING=0
-
-# --- process handling -----------------------------------------------------------
-# start_proc <name> <command...>: in the background, in a session of its own
-# (the terminal's Ctrl-C then reaches only the script, which stops everything in
-# order), output in logs/<name>.log.
-start_proc() {
-  local name=$1; shift
-  setsid "$@" </dev/null >"${LOG_DIR}/${name}.log" 2>&1 &
-  PROC_PID[$name]=$!
-  PROC_NAMES+=("$name")
-}
-
-proc_alive() { local pid=${PROC_PID[$1]:-}; [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; }
-
-show_log_tail() {
-  echo "---- last 25 lines of ${LOG_DIR#"${REPO_ROOT}"/}/$1.log ----" >&2
-  tail -n 25 "${LOG_DIR}/$1.log" >&2 || true
-  echo "----" >&2
-}
-
-# wait_for <what failed> <timeout s> <process to watch> <command...>
-wait_for() {
-  local what=$1 timeout=$2 proc=$3 deadline; shift 3
-  deadline=$(( SECONDS + timeout ))
-  until "$@"; do
-    if ! proc_alive "$proc"; then
-      echo "error: ${proc} exited while starting" >&2
-      show_log_tail "$proc"
-      exit 1
-    fi
-    if [ "$SECONDS" -ge "$deadline" ]; then
-      echo "error: ${what} within ${timeout} s" >&2
-      show_log_tail "$proc"
-      exit 1
-    fi
-    sleep 0.5
-  done
-}
-
-# Stops one process group: TERM, up to <grace> seconds, then KILL.
-stop_proc() {
-  local name=$1 grace=$2 pid deadline
-  pid=${PROC_PID[$name]:-}
-  [ -n "$pid" ] || return 0
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
-    deadline=$(( SECONDS + grace ))
-    while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.2; done
-    if kill -0 "$pid" 2>/dev/null; then
-      warn "${name} did not stop within ${grace} s; killing it"
-    fi
-  fi
-  # Whatever is left of the group (the process or its children) goes now.
-  kill -KILL -- "-$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-  unset 'PROC_PID[$name]'
-}
 
 stack_stop() {
   local rc=$? i name
@@ -272,17 +215,8 @@ git_revision() {
 }
 
 # --- the stack ------------------------------------------------------------------------
-port_accepts() { (exec 3<>"/dev/tcp/${HOST}/$1") 2>/dev/null; }
 # True when anything listens on the port (any address); without ss, when
 # 127.0.0.1:<port> accepts a connection.
-port_in_use() {
-  if command -v ss >/dev/null 2>&1; then
-    [ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]
-  else
-    port_accepts "$1"
-  fi
-}
-http_ok() { [ "$(curl -s -o /dev/null -m 3 -w '%{http_code}' "$1" 2>/dev/null)" = 200 ]; }
 temporal_serving() {
   port_accepts "${TEMPORAL_PORT}" &&
     "${TEMPORAL_BIN}" operator cluster health --address "${TEMPORAL_ADDRESS}" \

@@ -33,6 +33,8 @@
 #   GITOPSHQ_DEV_IDP_PORT      port of the development OIDC provider (9000)
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+# shellcheck source=../lib/procs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/procs.sh"
 
 # --- configuration ------------------------------------------------------------
 readonly HOST=127.0.0.1
@@ -73,38 +75,18 @@ readonly AGENT_CAPABILITIES="observe,diagnostics.read,argocd.read,argocd.write,k
 readonly AGENT_EXIT_IDENTITY_REJECTED=3
 
 # --- state --------------------------------------------------------------------
-PROC_NAMES=()            # in start order; stopped in reverse
-declare -A PROC_PID=()   # name -> pid (== process group id, see start_proc)
-declare -A PROC_LOG=()   # name -> log file
 STOPPING=0
-FORCE_STOP=0
 REREGISTERED=0
 JAVA=''
 JVM_OPTS=()              # options for every JVM we start (see check_prerequisites)
 OPA_BIN='' TEMPORAL_BIN=''
 KUBE_URL='' AGENT_KUBECONFIG=''
 API_TOKEN='' CLUSTER_ID='' REG_TOKEN=''
-PROC_RC=0
 API_STATUS='' API_BODY=''
 
 # --- helpers ------------------------------------------------------------------
 elapsed() { echo "${SECONDS}s"; }
 
-# True when something listens on 127.0.0.1:$1 (or any address on that port).
-port_in_use() {
-  local port=$1
-  if command -v ss >/dev/null 2>&1; then
-    [ -n "$(ss -Hltn "sport = :${port}" 2>/dev/null)" ]
-  else
-    (exec 3<>"/dev/tcp/${HOST}/${port}") 2>/dev/null
-  fi
-}
-
-port_accepts() { (exec 3<>"/dev/tcp/${HOST}/$1") 2>/dev/null; }
-
-http_ok() { [ "$(curl -s -o /dev/null -m 3 -w '%{http_code}' "$1" 2>/dev/null)" = 200 ]; }
-
-# Fail with one line per missing prerequisite, before anything is started.
 check_prerequisites() {
   local missing=0
   command -v curl >/dev/null 2>&1   || { echo "error: curl is missing; install it with: apt-get install -y curl" >&2; missing=1; }
@@ -134,101 +116,6 @@ check_ports() {
       die "port ${port} (${what}) is already in use, is a previous 'make run' still running? See: ss -ltnp 'sport = :${port}'"
     fi
   done
-}
-
-# Starts "$@" in the background as process group leader of its own session,
-# with stdout and stderr in .gitopshq/logs/<name>.log. Its own session keeps
-# the terminal's Ctrl-C away from it, so we stop processes in order (agent
-# first, Temporal last) instead of all of them dying at once, and killing the
-# group also ends anything the process itself spawned.
-start_proc() {
-  local name=$1 pid log="${LOG_DIR}/$1.log"; shift
-  [ -f "$log" ] && mv -f "$log" "$log.1"
-  # Header with the command line, tokens masked (a registration token is
-  # passed in the environment of the agent's command).
-  printf '### %s started by tools/dev/run.sh at %s\n### %s\n' "$name" "$(date -Is)" \
-    "$(sed -E 's/(ghqa_reg_|ghqa_|ghqp_|ghqo_)[0-9A-Za-z]+/\1***/g' <<<"$*")" >"$log"
-  setsid "$@" </dev/null >>"$log" 2>&1 &
-  pid=$!
-  [ -n "${PROC_LOG[$name]:-}" ] || PROC_NAMES+=("$name")   # a restarted agent keeps its place
-  PROC_PID[$name]=$pid
-  PROC_LOG[$name]=$log
-}
-
-proc_alive() { local pid=${PROC_PID[$1]:-}; [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; }
-
-# Sets PROC_RC to the exit code of a process that has ended. bash reaps its
-# children as they exit and keeps their status until `wait` asks for it; this
-# must run in this shell, never in a $(...) subshell, which has no children.
-proc_exit_code() { PROC_RC=0; wait "${PROC_PID[$1]}" 2>/dev/null || PROC_RC=$?; }
-
-show_log_tail() {
-  local name=$1 lines=${2:-25}
-  echo "---- last ${lines} lines of ${PROC_LOG[$name]#"${REPO_ROOT}"/} ----" >&2
-  tail -n "$lines" "${PROC_LOG[$name]}" >&2 || true
-  echo "----" >&2
-}
-
-# Reports a process that died and exits (the EXIT trap stops the rest).
-died() {
-  local name=$1
-  proc_exit_code "$name"
-  unset 'PROC_PID[$name]'
-  echo >&2
-  echo "error: ${name} exited (code ${PROC_RC})${2:+ $2}" >&2
-  show_log_tail "$name"
-  exit 1
-}
-
-# Fails via died() when any started process other than $1 has exited.
-check_others_alive() {
-  local name
-  for name in "${PROC_NAMES[@]}"; do
-    if [ "$name" != "$1" ] && [ -n "${PROC_PID[$name]:-}" ] && ! proc_alive "$name"; then
-      died "$name"
-    fi
-  done
-}
-
-# wait_for <what failed, e.g. "hub did not become healthy"> <timeout s> <proc> <command...>
-# Polls the command until it succeeds; fails clearly on timeout or when the
-# watched process dies meanwhile (no point waiting 120 s for a crashed hub).
-wait_for() {
-  local what=$1 timeout=$2 proc=$3 deadline; shift 3
-  deadline=$(( SECONDS + timeout ))
-  until "$@"; do
-    if [ -n "$proc" ] && ! proc_alive "$proc"; then
-      died "$proc" "while starting"
-    fi
-    if [ "$SECONDS" -ge "$deadline" ]; then
-      echo "error: ${what} within ${timeout} s${proc:+; see ${PROC_LOG[$proc]#"${REPO_ROOT}"/}}" >&2
-      [ -z "$proc" ] || show_log_tail "$proc"
-      exit 1
-    fi
-    sleep 0.5
-  done
-}
-
-# Stops one process group: TERM, a grace period, then KILL.
-stop_proc() {
-  local name=$1 grace=$2 pid deadline
-  pid=${PROC_PID[$name]:-}
-  [ -n "$pid" ] || return 0
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
-    deadline=$(( SECONDS + grace ))
-    while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ] && [ "$FORCE_STOP" = 0 ]; do
-      sleep 0.2
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-      echo "    ${name} did not stop in time; killing it" >&2
-      kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
-    fi
-  fi
-  # Stray members of the group (children of the process) go too.
-  kill -KILL -- "-$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-  unset 'PROC_PID[$name]'
 }
 
 cleanup() {

@@ -3,6 +3,7 @@ package dev.gitopshq.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gitopshq.activities.policy.OpaClient;
+import dev.gitopshq.activities.policy.PolicyText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -12,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
@@ -20,11 +22,12 @@ import java.util.function.Supplier;
  * <ol>
  *   <li>{@code hub REST}: {@code POST /api/v2/policies/approval/evaluate} (bearer-token lookup,
  *       the active-version lookup in PostgreSQL, then {@code OpaClient} to OPA);
- *   <li>{@code OpaClient}: {@link OpaClient#evaluate} in this JVM on {@code gitopshq/approval},
+ *   <li>{@code OpaClient}: {@link OpaClient#evaluate} in this JVM on the organization's {@code
+ *       org_<hex>/gitopshq/approval} (PolicyText#packagePath),
  *       the same call the hub's PolicyService makes;
- *   <li>{@code OPA package}: a bare HTTP {@code POST /v1/data/gitopshq/approval}, the document
+ *   <li>{@code OPA package}: a bare HTTP {@code POST /v1/data/org_<hex>/gitopshq/approval}, the document
  *       the hub asks for (the decision and the policy version);
- *   <li>{@code OPA decision}: a bare HTTP {@code POST /v1/data/gitopshq/approval/decision}.
+ *   <li>{@code OPA decision}: a bare HTTP {@code POST /v1/data/org_<hex>/gitopshq/approval/decision}.
  * </ol>
  *
  * <p>A fifth, reference path, {@code hub floor} ({@code GET /api/v2/features}: HTTP, the same
@@ -39,7 +42,6 @@ import java.util.function.Supplier;
  * <p>Token: {@code BENCH_HUB_TOKEN} (any role with {@code policies:read}).
  */
 public final class OpaLatencyBench {
-  private static final String POLICY_ID = "gitopshq/approval";
   private static final String HUB_FLOOR = "hub floor";
 
   private static final String USAGE =
@@ -100,6 +102,7 @@ public final class OpaLatencyBench {
     try (JsonHttp hub = new JsonHttp(hubUrl, token);
         JsonHttp opa = new JsonHttp(opaUrl, opaToken);
         OpaClient client = new OpaClient(URI.create(opaUrl), opaToken)) {
+      String policyPath = approvalPath(client);
       List<Route> routes =
           List.of(
               new Route(
@@ -107,15 +110,15 @@ public final class OpaLatencyBench {
                   () -> hub.post("/api/v2/policies/approval/evaluate", body)
                       .expect(200, "hub evaluate").path("decision").path("outcome").asText()),
               new Route(
-                  "OpaClient", "OpaClient.evaluate(\"" + POLICY_ID + "\", input) in-process",
-                  () -> client.evaluate(POLICY_ID, input).path("decision").path("outcome").asText()),
+                  "OpaClient", "OpaClient.evaluate(\"" + policyPath + "\", input) in-process",
+                  () -> client.evaluate(policyPath, input).path("decision").path("outcome").asText()),
               new Route(
-                  "OPA package", "POST /v1/data/" + POLICY_ID,
-                  () -> opa.post("/v1/data/" + POLICY_ID, body)
+                  "OPA package", "POST /v1/data/" + policyPath,
+                  () -> opa.post("/v1/data/" + policyPath, body)
                       .expect(200, "OPA package").path("result").path("decision").path("outcome").asText()),
               new Route(
-                  "OPA decision", "POST /v1/data/" + POLICY_ID + "/decision",
-                  () -> opa.post("/v1/data/" + POLICY_ID + "/decision", body)
+                  "OPA decision", "POST /v1/data/" + policyPath + "/decision",
+                  () -> opa.post("/v1/data/" + policyPath + "/decision", body)
                       .expect(200, "OPA decision").path("result").path("outcome").asText()),
               new Route(
                   HUB_FLOOR, "GET /api/v2/features (token lookup, no policy work)",
@@ -271,5 +274,21 @@ public final class OpaLatencyBench {
 
   private static String x(double ratio) {
     return String.format(Locale.ROOT, "%.2fx", ratio);
+  }
+
+  /**
+   * The approval policy's package path in OPA for the stack's one organization (the bench's stack
+   * has only the bootstrap organization): found from the module OPA holds for it.
+   */
+  private static String approvalPath(OpaClient client) {
+    List<String> ids =
+        client.listPolicyIds().stream()
+            .filter(id -> id.startsWith("orgs/") && id.endsWith("/gitopshq/approval"))
+            .toList();
+    if (ids.size() != 1) {
+      throw new IllegalStateException(
+          "expected OPA to hold one organization's approval policy, found " + ids);
+    }
+    return PolicyText.packagePath(UUID.fromString(ids.get(0).split("/")[1]), "approval");
   }
 }
