@@ -1,8 +1,8 @@
 package dev.gitopshq.activities.agentwatch;
 
+import dev.gitopshq.activities.cluster.ClusterMapper;
+import dev.gitopshq.activities.cluster.ClusterStatus;
 import dev.gitopshq.activities.notify.WebhookNotifier;
-import dev.gitopshq.activities.store.ClusterMapper;
-import dev.gitopshq.activities.store.ClusterStatus;
 import dev.gitopshq.workflows.agentwatch.AgentWatchActivities;
 import dev.gitopshq.workflows.governance.Notification;
 import java.time.Clock;

@@ -2,8 +2,8 @@ package dev.gitopshq.activities.registration;
 
 import dev.gitopshq.activities.audit.Actor;
 import dev.gitopshq.activities.audit.AuditLog;
-import dev.gitopshq.activities.store.ClusterTokenMapper;
-import dev.gitopshq.activities.store.ClusterTokenRow;
+import dev.gitopshq.activities.cluster.ClusterTokenMapper;
+import dev.gitopshq.activities.cluster.ClusterTokenRow;
 import dev.gitopshq.workflows.registration.RegistrationActivities;
 import dev.gitopshq.workflows.registration.RegistrationState;
 import java.util.Map;

@@ -2,10 +2,10 @@ package dev.gitopshq.activities.registration;
 
 import dev.gitopshq.activities.audit.Actor;
 import dev.gitopshq.activities.audit.AuditLog;
-import dev.gitopshq.activities.store.ClusterMapper;
-import dev.gitopshq.activities.store.ClusterRow;
-import dev.gitopshq.activities.store.ClusterTokenMapper;
-import dev.gitopshq.activities.store.ClusterTokenRow;
+import dev.gitopshq.activities.cluster.ClusterMapper;
+import dev.gitopshq.activities.cluster.ClusterRow;
+import dev.gitopshq.activities.cluster.ClusterTokenMapper;
+import dev.gitopshq.activities.cluster.ClusterTokenRow;
 import dev.gitopshq.activities.tokens.TokenKind;
 import dev.gitopshq.activities.tokens.Tokens;
 import java.time.Clock;

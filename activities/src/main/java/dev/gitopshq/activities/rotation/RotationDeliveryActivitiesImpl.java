@@ -2,8 +2,8 @@ package dev.gitopshq.activities.rotation;
 
 import dev.gitopshq.activities.audit.Actor;
 import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.gateway.AgentGatewayPort;
-import dev.gitopshq.activities.store.ClusterTokenMapper;
 import dev.gitopshq.activities.tokens.TokenKind;
 import dev.gitopshq.activities.tokens.Tokens;
 import dev.gitopshq.workflows.rotation.RotationDeliveryActivities;

@@ -118,7 +118,7 @@ public class ClusterController {
     clusters.delete(caller, id);
   }
 
-  private ClusterView view(dev.gitopshq.activities.store.ClusterRow row) {
+  private ClusterView view(dev.gitopshq.activities.cluster.ClusterRow row) {
     return ClusterView.of(row, clock.instant(), clusters.disconnectTimeout());
   }
 }

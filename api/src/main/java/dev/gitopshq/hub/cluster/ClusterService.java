@@ -1,10 +1,10 @@
 package dev.gitopshq.hub.cluster;
 
 import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.cluster.ClusterMapper;
+import dev.gitopshq.activities.cluster.ClusterRow;
 import dev.gitopshq.activities.registration.IssuedRegistrationToken;
 import dev.gitopshq.activities.registration.RegistrationStore;
-import dev.gitopshq.activities.store.ClusterMapper;
-import dev.gitopshq.activities.store.ClusterRow;
 import dev.gitopshq.hub.config.HubProperties;
 import dev.gitopshq.hub.config.TokenProperties;
 import dev.gitopshq.hub.security.HubPrincipal;

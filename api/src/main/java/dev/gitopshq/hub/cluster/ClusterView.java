@@ -1,7 +1,7 @@
 package dev.gitopshq.hub.cluster;
 
-import dev.gitopshq.activities.store.ClusterRow;
-import dev.gitopshq.activities.store.ClusterStatus;
+import dev.gitopshq.activities.cluster.ClusterRow;
+import dev.gitopshq.activities.cluster.ClusterStatus;
 import dev.gitopshq.hub.config.HubVersion;
 import dev.gitopshq.hub.config.VersionCompatibility;
 import java.time.Duration;

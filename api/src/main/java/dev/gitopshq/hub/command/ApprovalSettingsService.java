@@ -1,9 +1,9 @@
 package dev.gitopshq.hub.command;
 
 import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.command.ApprovalSettingsMapper;
 import dev.gitopshq.activities.command.ApprovalSettingsRow;
-import dev.gitopshq.activities.store.ClusterMapper;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import java.util.Map;

@@ -2,10 +2,10 @@ package dev.gitopshq.hub.config;
 
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.audit.AuditMapper;
+import dev.gitopshq.activities.cluster.ClusterMapper;
+import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.registration.RegistrationActivitiesImpl;
 import dev.gitopshq.activities.registration.RegistrationStore;
-import dev.gitopshq.activities.store.ClusterMapper;
-import dev.gitopshq.activities.store.ClusterTokenMapper;
 import java.time.Clock;
 import org.mybatis.spring.annotation.MapperScan;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

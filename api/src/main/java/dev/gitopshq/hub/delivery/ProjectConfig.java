@@ -1,5 +1,7 @@
 package dev.gitopshq.hub.delivery;
 
+import dev.gitopshq.activities.cluster.ClusterMapper;
+import dev.gitopshq.activities.cluster.ClusterRow;
 import dev.gitopshq.activities.delivery.BindingMapper;
 import dev.gitopshq.activities.delivery.BindingRow;
 import dev.gitopshq.activities.delivery.BindingTargetRow;
@@ -25,8 +27,6 @@ import dev.gitopshq.activities.delivery.VariableMapper;
 import dev.gitopshq.activities.delivery.VariableRow;
 import dev.gitopshq.activities.delivery.WorkloadMapper;
 import dev.gitopshq.activities.delivery.WorkloadRow;
-import dev.gitopshq.activities.store.ClusterMapper;
-import dev.gitopshq.activities.store.ClusterRow;
 import dev.gitopshq.hub.delivery.ProjectChanges.Applied;
 import dev.gitopshq.hub.delivery.ProjectChanges.Message;
 import dev.gitopshq.hub.delivery.ProjectChanges.Step;

@@ -8,7 +8,7 @@ import dev.gitopshq.activities.delivery.ProjectSnapshot;
 import dev.gitopshq.activities.delivery.ProjectSnapshots;
 import dev.gitopshq.activities.git.CommitMessage;
 import dev.gitopshq.activities.git.ProjectRepos;
-import dev.gitopshq.activities.store.OrgMapper;
+import dev.gitopshq.activities.org.OrgMapper;
 import dev.gitopshq.hub.config.GitProperties;
 import dev.gitopshq.hub.delivery.ProjectChanges.Applied;
 import dev.gitopshq.hub.security.HubPrincipal;

@@ -1,6 +1,6 @@
 package dev.gitopshq.hub.gateway;
 
-import dev.gitopshq.activities.store.ClusterMapper;
+import dev.gitopshq.activities.cluster.ClusterMapper;
 import io.grpc.Status;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package dev.gitopshq.hub.gateway;
 
+import dev.gitopshq.activities.cluster.ClusterMapper;
+import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.command.CommandMapper;
 import dev.gitopshq.activities.gateway.AgentGatewayPort;
 import dev.gitopshq.activities.registration.RegistrationStore;
-import dev.gitopshq.activities.store.ClusterMapper;
-import dev.gitopshq.activities.store.ClusterTokenMapper;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentSettings;
 import dev.gitopshq.agent.v1.HubMessage;

@@ -1,11 +1,11 @@
 package dev.gitopshq.hub.gateway;
 
+import dev.gitopshq.activities.cluster.ClusterMapper;
+import dev.gitopshq.activities.cluster.ClusterTokenMapper;
+import dev.gitopshq.activities.cluster.ClusterTokenRow;
 import dev.gitopshq.activities.registration.AgentRegistration;
 import dev.gitopshq.activities.registration.ClusterNameMismatchException;
 import dev.gitopshq.activities.registration.RegistrationStore;
-import dev.gitopshq.activities.store.ClusterMapper;
-import dev.gitopshq.activities.store.ClusterTokenMapper;
-import dev.gitopshq.activities.store.ClusterTokenRow;
 import dev.gitopshq.activities.tokens.TokenKind;
 import dev.gitopshq.activities.tokens.Tokens;
 import dev.gitopshq.agent.v1.AgentHubGrpc;

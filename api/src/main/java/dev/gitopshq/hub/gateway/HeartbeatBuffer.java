@@ -1,6 +1,6 @@
 package dev.gitopshq.hub.gateway;
 
-import dev.gitopshq.activities.store.ClusterMapper;
+import dev.gitopshq.activities.cluster.ClusterMapper;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

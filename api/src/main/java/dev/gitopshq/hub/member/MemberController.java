@@ -1,9 +1,9 @@
 package dev.gitopshq.hub.member;
 
+import dev.gitopshq.activities.identity.ApiTokenRow;
+import dev.gitopshq.activities.identity.MemberRow;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.identity.Role;
-import dev.gitopshq.activities.store.ApiTokenRow;
-import dev.gitopshq.activities.store.MemberRow;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;

@@ -1,15 +1,15 @@
 package dev.gitopshq.hub.member;
 
 import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.identity.ApiTokenMapper;
+import dev.gitopshq.activities.identity.ApiTokenRow;
+import dev.gitopshq.activities.identity.MemberMapper;
+import dev.gitopshq.activities.identity.MemberRow;
+import dev.gitopshq.activities.identity.MemberSessionMapper;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.identity.Role;
-import dev.gitopshq.activities.store.ApiTokenMapper;
-import dev.gitopshq.activities.store.ApiTokenRow;
-import dev.gitopshq.activities.store.MemberMapper;
-import dev.gitopshq.activities.store.MemberRow;
-import dev.gitopshq.activities.store.MemberSessionMapper;
-import dev.gitopshq.activities.store.ServiceAccountMapper;
-import dev.gitopshq.activities.store.ServiceAccountRow;
+import dev.gitopshq.activities.identity.ServiceAccountMapper;
+import dev.gitopshq.activities.identity.ServiceAccountRow;
 import dev.gitopshq.activities.tokens.TokenKind;
 import dev.gitopshq.activities.tokens.Tokens;
 import dev.gitopshq.hub.security.HubPrincipal;

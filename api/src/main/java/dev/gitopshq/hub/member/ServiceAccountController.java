@@ -1,7 +1,7 @@
 package dev.gitopshq.hub.member;
 
 import dev.gitopshq.activities.identity.Permission;
-import dev.gitopshq.activities.store.ServiceAccountRow;
+import dev.gitopshq.activities.identity.ServiceAccountRow;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;

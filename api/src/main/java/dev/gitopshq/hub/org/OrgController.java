@@ -1,7 +1,7 @@
 package dev.gitopshq.hub.org;
 
 import dev.gitopshq.activities.identity.Permission;
-import dev.gitopshq.activities.store.OrgSummary;
+import dev.gitopshq.activities.org.OrgSummary;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;

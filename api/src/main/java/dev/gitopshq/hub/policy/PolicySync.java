@@ -1,10 +1,10 @@
 package dev.gitopshq.hub.policy;
 
+import dev.gitopshq.activities.org.OrgMapper;
 import dev.gitopshq.activities.policy.FreezeService;
 import dev.gitopshq.activities.policy.OpaClient;
 import dev.gitopshq.activities.policy.OpaUnavailableException;
 import dev.gitopshq.activities.policy.PolicyService;
-import dev.gitopshq.activities.store.OrgMapper;
 import dev.gitopshq.hub.config.HubProperties;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package dev.gitopshq.hub.release;
 
+import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.release.ClusterBindingRow;
 import dev.gitopshq.activities.release.DeliveryMapper;
 import dev.gitopshq.activities.release.DeliveryRow;
-import dev.gitopshq.activities.store.ClusterMapper;
 import dev.gitopshq.hub.web.ApiException;
 import java.util.List;
 import java.util.UUID;

@@ -1,10 +1,10 @@
 package dev.gitopshq.hub.security;
 
+import dev.gitopshq.activities.identity.ApiTokenMapper;
+import dev.gitopshq.activities.identity.MemberSessionMapper;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.identity.Role;
-import dev.gitopshq.activities.store.ApiTokenMapper;
-import dev.gitopshq.activities.store.MemberSessionMapper;
-import dev.gitopshq.activities.store.TokenPrincipal;
+import dev.gitopshq.activities.identity.TokenPrincipal;
 import dev.gitopshq.activities.tokens.TokenKind;
 import dev.gitopshq.activities.tokens.Tokens;
 import java.time.Clock;

@@ -1,9 +1,9 @@
 package dev.gitopshq.hub.sso;
 
 import dev.gitopshq.activities.crypto.SecretBox;
-import dev.gitopshq.activities.store.OidcLoginMapper;
-import dev.gitopshq.activities.store.OidcLoginMapper.OidcLogin;
-import dev.gitopshq.activities.store.OrgRow;
+import dev.gitopshq.activities.identity.OidcLoginMapper;
+import dev.gitopshq.activities.identity.OidcLoginMapper.OidcLogin;
+import dev.gitopshq.activities.org.OrgRow;
 import dev.gitopshq.activities.tokens.Tokens;
 import dev.gitopshq.hub.web.ApiError;
 import dev.gitopshq.hub.web.ApiException;

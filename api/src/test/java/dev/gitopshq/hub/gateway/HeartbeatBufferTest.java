@@ -8,7 +8,7 @@ import static org.mockito.Mockito.reset;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 
-import dev.gitopshq.activities.store.ClusterMapper;
+import dev.gitopshq.activities.cluster.ClusterMapper;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,4 +1,4 @@
-package dev.gitopshq.activities.store;
+package dev.gitopshq.activities.identity;
 
 import java.util.List;
 import java.util.Optional;
