@@ -26,8 +26,9 @@ public interface ClusterTokenMapper {
 
   /**
    * Consumes a registration token: one statement that succeeds for exactly one caller, however many
-   * present the same token at once. Like {@link ApiTokenMapper#authenticate}, it looks up by hash
-   * because the token is what tells which organization the caller belongs to.
+   * present the same token at once. Like {@link
+   * dev.gitopshq.activities.identity.ApiTokenMapper#authenticate}, it looks up by hash because the
+   * token is what tells which organization the caller belongs to.
    */
   @Select(
       "update cluster_tokens set status = 'consumed', consumed_at = #{now}"
