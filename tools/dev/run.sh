@@ -72,7 +72,7 @@ readonly DEMO_CLUSTER_JSON='{"name":"demo","displayName":"Demo cluster","provide
 readonly AGENT_CAPABILITIES="observe,diagnostics.read,argocd.read,argocd.write,kubernetes.restart,kubernetes.scale,token.rotate"
 # The agent exits with this code when the hub rejects its identity (for
 # example after the database was reset): we then register it once more.
-readonly AGENT_EXIT_IDENTITY_REJECTED=3
+readonly AGENT_EXIT_IDENTITY_REJECTED=3   # agent/.../config/ExitCodes.IDENTITY_REJECTED
 
 # --- state --------------------------------------------------------------------
 STOPPING=0

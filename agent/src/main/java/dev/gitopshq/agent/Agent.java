@@ -4,6 +4,7 @@ import dev.gitopshq.agent.commands.CommandRunner;
 import dev.gitopshq.agent.config.AgentConfig;
 import dev.gitopshq.agent.config.Capability;
 import dev.gitopshq.agent.config.ConfigException;
+import dev.gitopshq.agent.config.ExitCodes;
 import dev.gitopshq.agent.config.IdentityStoreMode;
 import dev.gitopshq.agent.identity.AgentIdentity;
 import dev.gitopshq.agent.identity.FileIdentityStore;
@@ -77,16 +78,16 @@ import org.slf4j.LoggerFactory;
 public final class Agent implements AutoCloseable {
 
   /** The agent was stopped by {@link #close()} (or a signal). */
-  public static final int EXIT_OK = 0;
+  public static final int EXIT_OK = ExitCodes.OK;
 
   /** The identity store failed. */
-  public static final int EXIT_IDENTITY_STORE = 1;
+  public static final int EXIT_IDENTITY_STORE = ExitCodes.IDENTITY_STORE;
 
   /** Configuration error, missing credentials, or the registration was rejected. */
-  public static final int EXIT_CONFIGURATION = 2;
+  public static final int EXIT_CONFIGURATION = ExitCodes.CONFIGURATION;
 
   /** The hub rejected the agent's identity. */
-  public static final int EXIT_IDENTITY_REJECTED = 3;
+  public static final int EXIT_IDENTITY_REJECTED = ExitCodes.IDENTITY_REJECTED;
 
   private static final Logger log = LoggerFactory.getLogger(Agent.class);
   private static final int STORE_ATTEMPTS = 5;

@@ -2,6 +2,7 @@ package dev.gitopshq.agent.link;
 
 import com.google.protobuf.Timestamp;
 import dev.gitopshq.agent.config.AgentConfig;
+import dev.gitopshq.agent.config.ExitCodes;
 import dev.gitopshq.agent.identity.AgentIdentity;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
@@ -163,7 +164,7 @@ public final class HubLink implements AutoCloseable {
                 .register(request);
         if (response.getClusterId().isBlank() || response.getAgentToken().isBlank()) {
           throw new LinkFailure(
-              1,
+              ExitCodes.IDENTITY_STORE,
               "the hub accepted the registration but sent no cluster id or"
                   + " agent token; the registration token is consumed, so "
                   + JOIN_TOKEN_HINT);
@@ -180,12 +181,12 @@ public final class HubLink implements AutoCloseable {
         switch (status.getCode()) {
           case UNAUTHENTICATED ->
               throw new LinkFailure(
-                  2,
+                  ExitCodes.CONFIGURATION,
                   "registration token was rejected (unknown, expired or already used); "
                       + JOIN_TOKEN_HINT);
           case FAILED_PRECONDITION, INVALID_ARGUMENT ->
               throw new LinkFailure(
-                  2,
+                  ExitCodes.CONFIGURATION,
                   "the hub refused the registration of cluster '"
                       + config.clusterName()
                       + "': "
@@ -234,7 +235,7 @@ public final class HubLink implements AutoCloseable {
       AgentIdentity identityForError = used;
       if (end.status().getCode() == Status.Code.UNAUTHENTICATED) {
         throw new LinkFailure(
-            3,
+            ExitCodes.IDENTITY_REJECTED,
             "the hub rejected the agent identity of cluster "
                 + identityForError.clusterId()
                 + " (token revoked or cluster deregistered); not retrying"
