@@ -40,11 +40,7 @@ class ApprovalActivitiesIT {
 
   @BeforeEach
   void org() throws Exception {
-    org = UUID.randomUUID();
-    schema.exec(
-        "insert into organizations (id, slug, name, created_at) values (?, ?, 'O', now())",
-        org,
-        "o-" + org.toString().substring(0, 8));
+    org = schema.newOrg();
     approvals = schema.mapper(ApprovalMapper.class);
     activities =
         new ApprovalActivitiesImpl(

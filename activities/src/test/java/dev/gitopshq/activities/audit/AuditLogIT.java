@@ -42,12 +42,7 @@ class AuditLogIT {
   }
 
   static UUID newOrg() throws Exception {
-    UUID id = UUID.randomUUID();
-    schema.exec(
-        "insert into organizations (id, slug, name, created_at) values (?, ?, 'O', now())",
-        id,
-        "o-" + id.toString().substring(0, 8));
-    return id;
+    return schema.newOrg();
   }
 
   void record(UUID orgId, String action, Map<String, ?> details) {

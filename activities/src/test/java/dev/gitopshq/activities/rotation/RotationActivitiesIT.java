@@ -56,17 +56,8 @@ class RotationActivitiesIT {
 
   @BeforeEach
   void cluster() throws Exception {
-    org = UUID.randomUUID();
-    cluster = UUID.randomUUID();
-    schema.exec(
-        "insert into organizations (id, slug, name, created_at) values (?, ?, 'O', now())",
-        org,
-        "o-" + org.toString().substring(0, 8));
-    schema.exec(
-        "insert into clusters (id, org_id, name, created_by, created_at, updated_at)"
-            + " values (?, ?, 'prod', 'test', now(), now())",
-        cluster,
-        org);
+    org = schema.newOrg();
+    cluster = schema.newCluster(org);
     tokens = schema.mapper(ClusterTokenMapper.class);
     Clock clock = Clock.systemUTC();
     activities =

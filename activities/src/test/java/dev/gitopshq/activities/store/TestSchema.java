@@ -85,6 +85,27 @@ public final class TestSchema implements AutoCloseable {
     }
   }
 
+  /** A new organization row; its id. */
+  public java.util.UUID newOrg() throws SQLException {
+    java.util.UUID id = java.util.UUID.randomUUID();
+    exec(
+        "insert into organizations (id, slug, name, created_at) values (?, ?, 'O', now())",
+        id,
+        "o-" + id.toString().substring(0, 8));
+    return id;
+  }
+
+  /** A new cluster row named {@code prod} in an organization; its id. */
+  public java.util.UUID newCluster(java.util.UUID orgId) throws SQLException {
+    java.util.UUID id = java.util.UUID.randomUUID();
+    exec(
+        "insert into clusters (id, org_id, name, created_by, created_at, updated_at)"
+            + " values (?, ?, 'prod', 'test', now(), now())",
+        id,
+        orgId);
+    return id;
+  }
+
   /** The first column of the first row, as a long. */
   public long count(String sql, Object... args) throws SQLException {
     try (Connection c = db.getConnection();
