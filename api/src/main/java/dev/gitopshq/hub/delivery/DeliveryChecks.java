@@ -14,32 +14,33 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** The object model's validation rules beyond {@link Checks}' generic ones. */
-final class DeliveryChecks {
+public final class DeliveryChecks {
   private DeliveryChecks() {}
 
-  static final String DEFAULT_NAMESPACE_PATTERN = "{{ .tenant }}-{{ .environment }}";
-  static final String DEFAULT_IMAGE_TAG_PATH = "image.tag";
+  public static final String DEFAULT_NAMESPACE_PATTERN = "{{ .tenant }}-{{ .environment }}";
+  public static final String DEFAULT_IMAGE_TAG_PATH = "image.tag";
 
-  static final Pattern VARIABLE_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-  static final int MAX_VARIABLE_KEY = 128;
-  static final int MAX_VARIABLE_VALUE_BYTES = 64 * 1024;
-  static final int MAX_VALUES_BYTES = 512 * 1024;
-  static final int MAX_FILES = 200;
-  static final int MAX_FILES_BYTES = 1024 * 1024;
-  static final int MAX_TARGETS = 1000;
-  static final int MAX_OVERLAYS = 100;
-  static final int MAX_CLUSTERS = 100;
-  static final Pattern IMAGE_TAG = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}");
-  static final Pattern VALUES_PATH = Pattern.compile("[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*");
-  static final Pattern KIND = Pattern.compile("[A-Za-z][A-Za-z0-9]{0,62}");
-  static final Pattern RESOURCE_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+  public static final Pattern VARIABLE_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  public static final int MAX_VARIABLE_KEY = 128;
+  public static final int MAX_VARIABLE_VALUE_BYTES = 64 * 1024;
+  public static final int MAX_VALUES_BYTES = 512 * 1024;
+  public static final int MAX_FILES = 200;
+  public static final int MAX_FILES_BYTES = 1024 * 1024;
+  public static final int MAX_TARGETS = 1000;
+  public static final int MAX_OVERLAYS = 100;
+  public static final int MAX_CLUSTERS = 100;
+  public static final Pattern IMAGE_TAG = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}");
+  public static final Pattern VALUES_PATH = Pattern.compile("[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*");
+  public static final Pattern KIND = Pattern.compile("[A-Za-z][A-Za-z0-9]{0,62}");
+  public static final Pattern RESOURCE_NAME =
+      Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
 
   private static final Pattern NAMESPACE_TOKEN =
       Pattern.compile("\\{\\{\\s*\\.(tenant|environment|project|cluster)\\s*}}|[a-z0-9-]+");
   private static final YAMLMapper YAML = new YAMLMapper(new YAMLFactory());
 
   /** Why a namespace pattern is refused, or null. */
-  static String namespacePatternProblem(String pattern) {
+  public static String namespacePatternProblem(String pattern) {
     if (pattern.isEmpty()) {
       return "must not be empty";
     }
@@ -60,7 +61,7 @@ final class DeliveryChecks {
     return null;
   }
 
-  static void variableKey(Checks c, String field, String key) {
+  public static void variableKey(Checks c, String field, String key) {
     if (key == null || key.isEmpty()) {
       c.fail(field, "is required");
     } else if (key.length() > MAX_VARIABLE_KEY || !VARIABLE_KEY.matcher(key).matches()) {
@@ -69,7 +70,7 @@ final class DeliveryChecks {
     }
   }
 
-  static void variableValue(Checks c, String field, String value) {
+  public static void variableValue(Checks c, String field, String value) {
     if (value == null) {
       c.fail(field, "is required");
     } else if (value.getBytes(StandardCharsets.UTF_8).length > MAX_VARIABLE_VALUE_BYTES) {
@@ -78,7 +79,7 @@ final class DeliveryChecks {
   }
 
   /** A values object: present (null means empty) and not too large. */
-  static void values(Checks c, String field, Map<String, Object> values) {
+  public static void values(Checks c, String field, Map<String, Object> values) {
     if (values != null && DeliveryJson.write(values).length() > MAX_VALUES_BYTES) {
       c.fail(field, "must be at most " + MAX_VALUES_BYTES / 1024 + " KiB as JSON");
     }
@@ -89,9 +90,9 @@ final class DeliveryChecks {
    * kind requires (every bundle document a Kubernetes object; a base its kustomization file).
    */
   /** Aliases a Kustomize base file may use. */
-  static final int MAX_KUSTOMIZE_ALIASES = 50;
+  public static final int MAX_KUSTOMIZE_ALIASES = 50;
 
-  static void files(Checks c, SourceKind kind, Map<String, String> files) {
+  public static void files(Checks c, SourceKind kind, Map<String, String> files) {
     if (files == null || files.isEmpty()) {
       c.fail("files", "must hold at least one file");
       return;

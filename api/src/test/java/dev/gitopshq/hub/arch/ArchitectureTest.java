@@ -35,4 +35,30 @@ class ArchitectureTest {
   void noPackageCycles(JavaClasses classes) {
     slices().matching("dev.gitopshq.hub.(*)..").should().beFreeOfCycles().check(classes);
   }
+
+  /** Delivery's shared core knows none of its parts. */
+  @ArchTest
+  void deliveryCoreKnowsNoPart(JavaClasses classes) {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.gitopshq.hub.delivery")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.gitopshq.hub.delivery.*..")
+        .because("the parts build on the core, never the other way round")
+        .check(classes);
+  }
+
+  /** Delivery's parts stand apart; only an image update reaches into the project it changes. */
+  @ArchTest
+  void deliveryPartsAreIndependent(JavaClasses classes) {
+    slices()
+        .matching("dev.gitopshq.hub.delivery.(*)..")
+        .should()
+        .notDependOnEachOther()
+        .ignoreDependency(
+            JavaClass.Predicates.resideInAPackage("dev.gitopshq.hub.delivery.image.."),
+            JavaClass.Predicates.resideInAPackage("dev.gitopshq.hub.delivery.project.."))
+        .check(classes);
+  }
 }

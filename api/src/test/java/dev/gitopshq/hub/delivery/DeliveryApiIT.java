@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
+import dev.gitopshq.hub.delivery.image.ImageUpdateWebhook;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;

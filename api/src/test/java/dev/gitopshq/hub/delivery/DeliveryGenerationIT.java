@@ -12,6 +12,7 @@ import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.render.TarGz;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
+import dev.gitopshq.hub.delivery.image.ImageUpdateWebhook;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.gitopshq.hub.delivery;
+package dev.gitopshq.hub.delivery.image;
 
 import dev.gitopshq.hub.delivery.DeliveryViews.Outcome;
 import org.springframework.http.HttpStatus;

@@ -1,10 +1,10 @@
-package dev.gitopshq.hub.delivery;
+package dev.gitopshq.hub.delivery.chart;
 
 import dev.gitopshq.activities.delivery.ChartArchiveRow;
 import dev.gitopshq.activities.identity.Permission;
-import dev.gitopshq.hub.delivery.DeliveryViews.ChartVersionView;
-import dev.gitopshq.hub.delivery.DeliveryViews.ChartView;
 import dev.gitopshq.hub.delivery.DeliveryViews.Items;
+import dev.gitopshq.hub.delivery.chart.ChartViews.ChartVersionView;
+import dev.gitopshq.hub.delivery.chart.ChartViews.ChartView;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiError;

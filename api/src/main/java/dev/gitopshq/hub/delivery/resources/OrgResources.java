@@ -1,4 +1,4 @@
-package dev.gitopshq.hub.delivery;
+package dev.gitopshq.hub.delivery.resources;
 
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.delivery.DeliveryJson;
@@ -11,6 +11,8 @@ import dev.gitopshq.activities.delivery.TenantMapper;
 import dev.gitopshq.activities.delivery.TenantRow;
 import dev.gitopshq.activities.delivery.VariableMapper;
 import dev.gitopshq.activities.delivery.VariableRow;
+import dev.gitopshq.hub.delivery.Author;
+import dev.gitopshq.hub.delivery.ProjectChanges;
 import dev.gitopshq.hub.delivery.ProjectChanges.Message;
 import dev.gitopshq.hub.delivery.ProjectChanges.OrgApplied;
 import dev.gitopshq.hub.delivery.ProjectChanges.Step;
@@ -76,7 +78,7 @@ public class OrgResources {
 
   /** Adds an environment at {@code position} (default: last); later ones move down. */
   public OrgApplied<EnvironmentRow> createEnvironment(
-      HubPrincipal caller, DeliveryRequests.EnvironmentCreate req) {
+      HubPrincipal caller, ResourceRequests.EnvironmentCreate req) {
     UUID orgId = caller.orgId();
     return changes.applyOrg(
         orgId,
@@ -122,7 +124,7 @@ public class OrgResources {
 
   @Transactional
   public EnvironmentRow updateEnvironment(
-      HubPrincipal caller, String name, DeliveryRequests.EnvironmentUpdate req) {
+      HubPrincipal caller, String name, ResourceRequests.EnvironmentUpdate req) {
     EnvironmentRow env = environment(caller.orgId(), name);
     environments.setDescription(caller.orgId(), env.id(), req.description());
     audit.record(
@@ -141,7 +143,7 @@ public class OrgResources {
 
   /** Puts the environments in a new order; projects' environment files carry the positions. */
   public OrgApplied<List<EnvironmentRow>> reorderEnvironments(
-      HubPrincipal caller, DeliveryRequests.EnvironmentOrder req) {
+      HubPrincipal caller, ResourceRequests.EnvironmentOrder req) {
     UUID orgId = caller.orgId();
     return changes.applyOrg(
         orgId,
@@ -219,7 +221,7 @@ public class OrgResources {
   }
 
   @Transactional
-  public TenantRow createTenant(HubPrincipal caller, DeliveryRequests.TenantCreate req) {
+  public TenantRow createTenant(HubPrincipal caller, ResourceRequests.TenantCreate req) {
     UUID orgId = caller.orgId();
     if (tenants.findByName(orgId, req.name()).isPresent()) {
       throw ApiException.conflict("a tenant named '" + req.name() + "' already exists");
@@ -245,7 +247,7 @@ public class OrgResources {
 
   @Transactional
   public TenantRow updateTenant(
-      HubPrincipal caller, String name, DeliveryRequests.TenantUpdate req) {
+      HubPrincipal caller, String name, ResourceRequests.TenantUpdate req) {
     TenantRow t = tenant(caller.orgId(), name);
     String displayName = req.displayName() != null ? req.displayName() : t.displayName();
     Map<String, String> labels = req.labels() != null ? new TreeMap<>(req.labels()) : t.labels();
@@ -296,7 +298,7 @@ public class OrgResources {
 
   @Transactional
   public SourceRow createSource(
-      HubPrincipal caller, SourceKind kind, DeliveryRequests.SourceWrite req) {
+      HubPrincipal caller, SourceKind kind, ResourceRequests.SourceWrite req) {
     UUID orgId = caller.orgId();
     if (sources.findByName(kind, orgId, req.name()).isPresent()) {
       throw ApiException.conflict(
@@ -335,7 +337,7 @@ public class OrgResources {
    * on and is committed into every project that binds it.
    */
   public OrgApplied<SourceRow> updateSource(
-      HubPrincipal caller, SourceKind kind, String name, DeliveryRequests.SourceWrite req) {
+      HubPrincipal caller, SourceKind kind, String name, ResourceRequests.SourceWrite req) {
     UUID orgId = caller.orgId();
     return changes.applyOrg(
         orgId,

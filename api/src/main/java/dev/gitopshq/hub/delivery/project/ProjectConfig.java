@@ -1,4 +1,4 @@
-package dev.gitopshq.hub.delivery;
+package dev.gitopshq.hub.delivery.project;
 
 import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterRow;
@@ -27,6 +27,8 @@ import dev.gitopshq.activities.delivery.VariableMapper;
 import dev.gitopshq.activities.delivery.VariableRow;
 import dev.gitopshq.activities.delivery.WorkloadMapper;
 import dev.gitopshq.activities.delivery.WorkloadRow;
+import dev.gitopshq.hub.delivery.Author;
+import dev.gitopshq.hub.delivery.ProjectChanges;
 import dev.gitopshq.hub.delivery.ProjectChanges.Applied;
 import dev.gitopshq.hub.delivery.ProjectChanges.Message;
 import dev.gitopshq.hub.delivery.ProjectChanges.Step;
@@ -139,10 +141,7 @@ public class ProjectConfig {
   }
 
   public Applied<Environment> putEnvironment(
-      HubPrincipal caller,
-      UUID projectId,
-      String name,
-      DeliveryRequests.ProjectEnvironmentPut req) {
+      HubPrincipal caller, UUID projectId, String name, ProjectRequests.ProjectEnvironmentPut req) {
     UUID orgId = caller.orgId();
     return apply(
         caller,
@@ -154,7 +153,7 @@ public class ProjectConfig {
             c.fail("environment", "no environment '" + name + "' in the organization");
           }
           List<ClusterRow> resolved = new ArrayList<>();
-          List<DeliveryRequests.ClusterRef> refs =
+          List<ProjectRequests.ClusterRef> refs =
               req.clusters() == null ? List.of() : req.clusters();
           for (int i = 0; i < refs.size(); i++) {
             Optional<ClusterRow> cluster = clusters.findByName(orgId, refs.get(i).cluster());
@@ -183,7 +182,7 @@ public class ProjectConfig {
                   .findFirst()
                   .orElseThrow();
           String clusterNames =
-              String.join(", ", refs.stream().map(DeliveryRequests.ClusterRef::cluster).toList());
+              String.join(", ", refs.stream().map(ProjectRequests.ClusterRef::cluster).toList());
           String description =
               (existed ? "Update environment " : "Add environment ")
                   + name
@@ -308,7 +307,7 @@ public class ProjectConfig {
   }
 
   public Applied<WorkloadRow> createWorkload(
-      HubPrincipal caller, UUID projectId, DeliveryRequests.WorkloadWrite req) {
+      HubPrincipal caller, UUID projectId, ProjectRequests.WorkloadWrite req) {
     UUID orgId = caller.orgId();
     return apply(
         caller,
@@ -347,7 +346,7 @@ public class ProjectConfig {
   }
 
   public Applied<WorkloadRow> updateWorkload(
-      HubPrincipal caller, UUID projectId, String name, DeliveryRequests.WorkloadWrite req) {
+      HubPrincipal caller, UUID projectId, String name, ProjectRequests.WorkloadWrite req) {
     UUID orgId = caller.orgId();
     return apply(
         caller,
@@ -619,7 +618,7 @@ public class ProjectConfig {
   }
 
   public Applied<VariableRow> putVariable(
-      HubPrincipal caller, UUID projectId, DeliveryRequests.ProjectVariablePut req) {
+      HubPrincipal caller, UUID projectId, ProjectRequests.ProjectVariablePut req) {
     UUID orgId = caller.orgId();
     return apply(
         caller,
@@ -730,7 +729,7 @@ public class ProjectConfig {
   private record Resolved(
       SourceKind kind, SourceRow source, List<UUID[]> targets, String overlays) {}
 
-  private Resolved resolve(ProjectRow p, DeliveryRequests.BindingWrite req) {
+  private Resolved resolve(ProjectRow p, ProjectRequests.BindingWrite req) {
     UUID orgId = p.orgId();
     SourceKind kind = SourceKind.ofBindingKind(req.kind());
     Checks c = new Checks();
@@ -739,7 +738,7 @@ public class ProjectConfig {
       c.fail("source", "no " + kind.label() + " '" + req.source() + "' in the organization");
     }
     List<UUID[]> targets = new ArrayList<>();
-    List<DeliveryRequests.TargetRef> refs = req.targets() == null ? List.of() : req.targets();
+    List<ProjectRequests.TargetRef> refs = req.targets() == null ? List.of() : req.targets();
     Map<String, UUID> tenantIds = new LinkedHashMap<>();
     tenants.list(orgId, p.id()).forEach(t -> tenantIds.put(t.tenant(), t.tenantId()));
     Map<String, UUID> envIds = new LinkedHashMap<>();
@@ -761,8 +760,8 @@ public class ProjectConfig {
     }
     c.throwIfInvalid();
     List<Map<String, Object>> overlays = new ArrayList<>();
-    for (DeliveryRequests.OverlayRef o :
-        req.overlays() == null ? List.<DeliveryRequests.OverlayRef>of() : req.overlays()) {
+    for (ProjectRequests.OverlayRef o :
+        req.overlays() == null ? List.<ProjectRequests.OverlayRef>of() : req.overlays()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("kind", o.kind());
       m.put("name", o.name() == null || o.name().isEmpty() ? null : o.name());
@@ -789,7 +788,7 @@ public class ProjectConfig {
   }
 
   public Applied<Binding> createBinding(
-      HubPrincipal caller, UUID projectId, DeliveryRequests.BindingWrite req) {
+      HubPrincipal caller, UUID projectId, ProjectRequests.BindingWrite req) {
     UUID orgId = caller.orgId();
     return apply(
         caller,
@@ -823,7 +822,7 @@ public class ProjectConfig {
   }
 
   public Applied<Binding> updateBinding(
-      HubPrincipal caller, UUID projectId, String name, DeliveryRequests.BindingWrite req) {
+      HubPrincipal caller, UUID projectId, String name, ProjectRequests.BindingWrite req) {
     UUID orgId = caller.orgId();
     return apply(
         caller,

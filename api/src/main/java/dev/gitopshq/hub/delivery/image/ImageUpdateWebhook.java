@@ -1,4 +1,4 @@
-package dev.gitopshq.hub.delivery;
+package dev.gitopshq.hub.delivery.image;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -6,7 +6,11 @@ import dev.gitopshq.activities.crypto.SecretBox;
 import dev.gitopshq.activities.delivery.ProjectMapper;
 import dev.gitopshq.activities.delivery.WebhookSecretRow;
 import dev.gitopshq.activities.delivery.WorkloadRow;
+import dev.gitopshq.hub.delivery.Author;
+import dev.gitopshq.hub.delivery.DeliveryChecks;
 import dev.gitopshq.hub.delivery.ProjectChanges.Applied;
+import dev.gitopshq.hub.delivery.project.ProjectConfig;
+import dev.gitopshq.hub.delivery.project.ProjectService;
 import dev.gitopshq.hub.web.ApiError;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
@@ -33,7 +37,7 @@ import org.springframework.stereotype.Service;
  */
 @Service
 public class ImageUpdateWebhook {
-  public static final String SIGNATURE_HEADER = "X-GitOpsHQ-Signature";
+  public static final String SIGNATURE_HEADER = ProjectService.WEBHOOK_SIGNATURE_HEADER;
   public static final String TIMESTAMP_HEADER = "X-GitOpsHQ-Timestamp";
   public static final String DELIVERY_HEADER = "X-GitOpsHQ-Delivery";
 
@@ -189,7 +193,7 @@ public class ImageUpdateWebhook {
   }
 
   /** The signature header's value a sender computes (tests and the documentation's example). */
-  static String signature(String secret, long timestamp, String delivery, byte[] body) {
+  public static String signature(String secret, long timestamp, String delivery, byte[] body) {
     return PREFIX
         + HexFormat.of()
             .formatHex(

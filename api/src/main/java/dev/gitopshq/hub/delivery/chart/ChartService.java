@@ -1,4 +1,4 @@
-package dev.gitopshq.hub.delivery;
+package dev.gitopshq.hub.delivery.chart;
 
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.delivery.ChartArchiveRow;

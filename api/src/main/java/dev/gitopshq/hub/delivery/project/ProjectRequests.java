@@ -1,108 +1,20 @@
-package dev.gitopshq.hub.delivery;
+package dev.gitopshq.hub.delivery.project;
 
 import dev.gitopshq.activities.delivery.SourceKind;
+import dev.gitopshq.hub.delivery.DeliveryChecks;
 import dev.gitopshq.hub.web.Checks;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Request bodies of the object model's API; each validates itself and names every bad field. */
-final class DeliveryRequests {
-  private DeliveryRequests() {}
-
-  /** {@code POST /environments}. */
-  record EnvironmentCreate(String name, String description, Integer position) {
-    void validate() {
-      Checks c = new Checks();
-      c.dnsLabel("name", name);
-      c.text("description", description, 1024);
-      if (position != null && position < 0) {
-        c.fail("position", "must be 0 or more");
-      }
-      c.throwIfInvalid();
-    }
-  }
-
-  /** {@code PATCH /environments/{name}}. */
-  record EnvironmentUpdate(String description) {
-    void validate() {
-      Checks c = new Checks();
-      if (description == null) {
-        c.fail("description", "is required");
-      }
-      c.text("description", description, 1024);
-      c.throwIfInvalid();
-    }
-  }
-
-  /** {@code PUT /environments/order}: every environment's name, in the new order. */
-  record EnvironmentOrder(List<String> order) {
-    void validate(List<String> existing) {
-      Checks c = new Checks();
-      if (order == null) {
-        c.fail("order", "is required");
-      } else if (order.size() != existing.size()
-          || new HashSet<>(order).size() != order.size()
-          || !new HashSet<>(order).equals(new HashSet<>(existing))) {
-        c.fail("order", "must name every environment exactly once: " + existing);
-      }
-      c.throwIfInvalid();
-    }
-  }
-
-  /** {@code POST /tenants}. */
-  record TenantCreate(String name, String displayName, Map<String, String> labels) {
-    void validate() {
-      Checks c = new Checks();
-      c.dnsLabel("name", name);
-      c.displayName("displayName", displayName, 128, false);
-      c.labels("labels", labels);
-      c.throwIfInvalid();
-    }
-  }
-
-  /** {@code PATCH /tenants/{name}}: only what is present changes. */
-  record TenantUpdate(String displayName, Map<String, String> labels) {
-    void validate() {
-      Checks c = new Checks();
-      c.displayName("displayName", displayName, 128, false);
-      c.labels("labels", labels);
-      if (displayName == null && labels == null) {
-        c.fail("body", "give displayName and/or labels");
-      }
-      c.throwIfInvalid();
-    }
-  }
-
-  /** {@code POST} and {@code PUT /manifest-bundles} and {@code /kustomize-bases}. */
-  record SourceWrite(String name, String description, Map<String, String> files) {
-    void validate(SourceKind kind, String pathName) {
-      Checks c = new Checks();
-      if (pathName == null) {
-        c.dnsLabel("name", name);
-      } else if (name != null && !name.equals(pathName)) {
-        c.fail("name", "must match the name in the path (renaming is not supported)");
-      }
-      c.text("description", description, 1024);
-      DeliveryChecks.files(c, kind, files);
-      c.throwIfInvalid();
-    }
-  }
-
-  /** {@code PUT /variables/{key}}. */
-  record VariableValue(String value) {
-    void validate(String key) {
-      Checks c = new Checks();
-      DeliveryChecks.variableKey(c, "key", key);
-      DeliveryChecks.variableValue(c, "value", value);
-      c.throwIfInvalid();
-    }
-  }
+/** Request bodies of the project API; each validates itself and names every bad field. */
+public final class ProjectRequests {
+  private ProjectRequests() {}
 
   /** {@code POST /projects}. */
-  record ProjectCreate(String name, String description) {
-    void validate() {
+  public record ProjectCreate(String name, String description) {
+    public void validate() {
       Checks c = new Checks();
       c.dnsLabel("name", name);
       c.text("description", description, 1024);
@@ -111,8 +23,8 @@ final class DeliveryRequests {
   }
 
   /** {@code PATCH /projects/{id}}. */
-  record ProjectUpdate(String description) {
-    void validate() {
+  public record ProjectUpdate(String description) {
+    public void validate() {
       Checks c = new Checks();
       if (description == null) {
         c.fail("description", "is required");
@@ -123,15 +35,15 @@ final class DeliveryRequests {
   }
 
   /** A cluster an environment of a project delivers to. */
-  record ClusterRef(String cluster, Map<String, Object> overrides) {}
+  public record ClusterRef(String cluster, Map<String, Object> overrides) {}
 
   /** {@code PUT /projects/{id}/environments/{env}}. */
-  record ProjectEnvironmentPut(String namespacePattern, List<ClusterRef> clusters) {
-    String pattern() {
+  public record ProjectEnvironmentPut(String namespacePattern, List<ClusterRef> clusters) {
+    public String pattern() {
       return namespacePattern == null ? DeliveryChecks.DEFAULT_NAMESPACE_PATTERN : namespacePattern;
     }
 
-    void validate() {
+    public void validate() {
       Checks c = new Checks();
       String why = DeliveryChecks.namespacePatternProblem(pattern());
       if (why != null) {
@@ -161,13 +73,13 @@ final class DeliveryRequests {
   }
 
   /** {@code POST /projects/{id}/workloads} and {@code PUT .../workloads/{name}}. */
-  record WorkloadWrite(
+  public record WorkloadWrite(
       String name, String chart, String version, Map<String, Object> values, String imageTagPath) {
     String tagPath() {
       return imageTagPath == null ? DeliveryChecks.DEFAULT_IMAGE_TAG_PATH : imageTagPath;
     }
 
-    void validate(String pathName) {
+    public void validate(String pathName) {
       Checks c = new Checks();
       if (pathName == null) {
         c.dnsLabel("name", name);
@@ -185,8 +97,8 @@ final class DeliveryRequests {
   }
 
   /** {@code PUT /projects/{id}/values/{workload}/{tenant}/{environment}}. */
-  record ValuesPut(Map<String, Object> values) {
-    void validate() {
+  public record ValuesPut(Map<String, Object> values) {
+    public void validate() {
       Checks c = new Checks();
       if (values == null) {
         c.fail("values", "is required (an object)");
@@ -197,9 +109,9 @@ final class DeliveryRequests {
   }
 
   /** {@code PUT /projects/{id}/variables}. */
-  record ProjectVariablePut(
+  public record ProjectVariablePut(
       String scope, String environment, String tenant, String service, String key, String value) {
-    void validate() {
+    public void validate() {
       Checks c = new Checks();
       scopeFields(c, scope, environment, tenant, service);
       DeliveryChecks.variableKey(c, "key", key);
@@ -209,7 +121,7 @@ final class DeliveryRequests {
   }
 
   /** The fields a project variable's scope needs: exactly those, and no others. */
-  static void scopeFields(
+  public static void scopeFields(
       Checks c, String scope, String environment, String tenant, String service) {
     if (scope == null || !List.of("project", "environment", "tenant", "service").contains(scope)) {
       c.fail("scope", "must be project, environment, tenant or service");
@@ -226,15 +138,15 @@ final class DeliveryRequests {
   }
 
   /** A tenant-environment pair of a binding. */
-  record TargetRef(String tenant, String environment) {}
+  public record TargetRef(String tenant, String environment) {}
 
   /** A JSON merge patch for a binding's resources of a kind (and name). */
-  record OverlayRef(String kind, String name, Map<String, Object> patch) {}
+  public record OverlayRef(String kind, String name, Map<String, Object> patch) {}
 
   /** {@code POST /projects/{id}/bindings} and {@code PUT .../bindings/{name}}. */
-  record BindingWrite(
+  public record BindingWrite(
       String name, String kind, String source, List<TargetRef> targets, List<OverlayRef> overlays) {
-    void validate(String pathName) {
+    public void validate(String pathName) {
       Checks c = new Checks();
       if (pathName == null) {
         c.dnsLabel("name", name);

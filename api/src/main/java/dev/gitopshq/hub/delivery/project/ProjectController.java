@@ -1,4 +1,4 @@
-package dev.gitopshq.hub.delivery;
+package dev.gitopshq.hub.delivery.project;
 
 import dev.gitopshq.activities.delivery.ProjectRow;
 import dev.gitopshq.activities.delivery.ProjectSnapshot;
@@ -6,8 +6,8 @@ import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.hub.delivery.DeliveryViews.Changed;
 import dev.gitopshq.hub.delivery.DeliveryViews.Items;
-import dev.gitopshq.hub.delivery.DeliveryViews.ProjectView;
-import dev.gitopshq.hub.delivery.DeliveryViews.Repository;
+import dev.gitopshq.hub.delivery.project.ProjectViews.ProjectView;
+import dev.gitopshq.hub.delivery.project.ProjectViews.Repository;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
@@ -53,7 +53,7 @@ public class ProjectController {
 
   @PostMapping
   @ResponseStatus(HttpStatus.CREATED)
-  Changed<ProjectView> create(@RequestBody(required = false) DeliveryRequests.ProjectCreate req) {
+  Changed<ProjectView> create(@RequestBody(required = false) ProjectRequests.ProjectCreate req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_ADMIN);
     if (req == null) {
       throw ApiException.invalid("body", "must be a JSON object");
@@ -77,7 +77,7 @@ public class ProjectController {
 
   @PatchMapping("/{id}")
   ProjectView update(
-      @PathVariable UUID id, @RequestBody(required = false) DeliveryRequests.ProjectUpdate req) {
+      @PathVariable UUID id, @RequestBody(required = false) ProjectRequests.ProjectUpdate req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     if (req == null) {
       throw ApiException.invalid("body", "must be a JSON object");
@@ -118,6 +118,6 @@ public class ProjectController {
   Secret webhookSecret(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_ADMIN);
     return new Secret(
-        projects.newWebhookSecret(caller, id), ImageUpdateWebhook.SIGNATURE_HEADER, "sha256");
+        projects.newWebhookSecret(caller, id), ProjectService.WEBHOOK_SIGNATURE_HEADER, "sha256");
   }
 }

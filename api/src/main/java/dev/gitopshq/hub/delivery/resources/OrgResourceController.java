@@ -1,13 +1,14 @@
-package dev.gitopshq.hub.delivery;
+package dev.gitopshq.hub.delivery.resources;
 
 import dev.gitopshq.activities.delivery.SourceKind;
 import dev.gitopshq.activities.identity.Permission;
-import dev.gitopshq.hub.delivery.DeliveryViews.EnvironmentView;
 import dev.gitopshq.hub.delivery.DeliveryViews.Items;
 import dev.gitopshq.hub.delivery.DeliveryViews.OrgChanged;
-import dev.gitopshq.hub.delivery.DeliveryViews.SourceView;
-import dev.gitopshq.hub.delivery.DeliveryViews.TenantView;
 import dev.gitopshq.hub.delivery.DeliveryViews.VariableView;
+import dev.gitopshq.hub.delivery.ProjectChanges;
+import dev.gitopshq.hub.delivery.resources.ResourceViews.EnvironmentView;
+import dev.gitopshq.hub.delivery.resources.ResourceViews.SourceView;
+import dev.gitopshq.hub.delivery.resources.ResourceViews.TenantView;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
@@ -62,7 +63,7 @@ public class OrgResourceController {
   @PostMapping("/environments")
   @ResponseStatus(HttpStatus.CREATED)
   OrgChanged<EnvironmentView> createEnvironment(
-      @RequestBody(required = false) DeliveryRequests.EnvironmentCreate req) {
+      @RequestBody(required = false) ResourceRequests.EnvironmentCreate req) {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     body(req).validate();
     var a = org.createEnvironment(caller, req);
@@ -72,7 +73,7 @@ public class OrgResourceController {
   @PatchMapping("/environments/{name}")
   EnvironmentView updateEnvironment(
       @PathVariable String name,
-      @RequestBody(required = false) DeliveryRequests.EnvironmentUpdate req) {
+      @RequestBody(required = false) ResourceRequests.EnvironmentUpdate req) {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     body(req).validate();
     return EnvironmentView.of(org.updateEnvironment(caller, name, req));
@@ -81,7 +82,7 @@ public class OrgResourceController {
   record Order(List<EnvironmentView> items, List<ProjectChanges.ProjectOutcome> projects) {}
 
   @PutMapping("/environments/order")
-  Order reorder(@RequestBody(required = false) DeliveryRequests.EnvironmentOrder req) {
+  Order reorder(@RequestBody(required = false) ResourceRequests.EnvironmentOrder req) {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     var a = org.reorderEnvironments(caller, body(req));
     return new Order(a.value().stream().map(EnvironmentView::of).toList(), a.projects());
@@ -110,7 +111,7 @@ public class OrgResourceController {
 
   @PostMapping("/tenants")
   @ResponseStatus(HttpStatus.CREATED)
-  TenantView createTenant(@RequestBody(required = false) DeliveryRequests.TenantCreate req) {
+  TenantView createTenant(@RequestBody(required = false) ResourceRequests.TenantCreate req) {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     body(req).validate();
     return TenantView.of(org.createTenant(caller, req));
@@ -118,7 +119,7 @@ public class OrgResourceController {
 
   @PatchMapping("/tenants/{name}")
   TenantView updateTenant(
-      @PathVariable String name, @RequestBody(required = false) DeliveryRequests.TenantUpdate req) {
+      @PathVariable String name, @RequestBody(required = false) ResourceRequests.TenantUpdate req) {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     body(req).validate();
     return TenantView.of(org.updateTenant(caller, name, req));
@@ -162,7 +163,7 @@ public class OrgResourceController {
   @ResponseStatus(HttpStatus.CREATED)
   SourceView createSource(
       @PathVariable String collection,
-      @RequestBody(required = false) DeliveryRequests.SourceWrite req) {
+      @RequestBody(required = false) ResourceRequests.SourceWrite req) {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     SourceKind kind = kind(collection);
     body(req).validate(kind, null);
@@ -173,7 +174,7 @@ public class OrgResourceController {
   OrgChanged<SourceView> updateSource(
       @PathVariable String collection,
       @PathVariable String name,
-      @RequestBody(required = false) DeliveryRequests.SourceWrite req) {
+      @RequestBody(required = false) ResourceRequests.SourceWrite req) {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     SourceKind kind = kind(collection);
     body(req).validate(kind, name);
@@ -198,7 +199,7 @@ public class OrgResourceController {
 
   @PutMapping("/variables/{key}")
   OrgChanged<VariableView> setVariable(
-      @PathVariable String key, @RequestBody(required = false) DeliveryRequests.VariableValue req) {
+      @PathVariable String key, @RequestBody(required = false) ResourceRequests.VariableValue req) {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     body(req).validate(key);
     var a = org.setOrgVariable(caller, key, req.value());

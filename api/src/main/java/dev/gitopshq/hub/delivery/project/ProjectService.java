@@ -1,4 +1,4 @@
-package dev.gitopshq.hub.delivery;
+package dev.gitopshq.hub.delivery.project;
 
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.crypto.SecretBox;
@@ -10,6 +10,8 @@ import dev.gitopshq.activities.git.CommitMessage;
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.org.OrgMapper;
 import dev.gitopshq.hub.config.GitProperties;
+import dev.gitopshq.hub.delivery.Author;
+import dev.gitopshq.hub.delivery.ProjectChanges;
 import dev.gitopshq.hub.delivery.ProjectChanges.Applied;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
@@ -73,14 +75,17 @@ public class ProjectService {
     this.clock = clock;
   }
 
+  /** The header that carries the HMAC of an image-update webhook body, signed with this secret. */
+  public static final String WEBHOOK_SIGNATURE_HEADER = "X-GitOpsHQ-Signature";
+
   /**
    * The context a project's webhook secret is sealed under: it opens only in that project's row.
    */
-  static String secretContext(UUID projectId) {
+  public static String secretContext(UUID projectId) {
     return "project-webhook:" + projectId;
   }
 
-  public Applied<ProjectRow> create(HubPrincipal caller, DeliveryRequests.ProjectCreate req) {
+  public Applied<ProjectRow> create(HubPrincipal caller, ProjectRequests.ProjectCreate req) {
     UUID orgId = caller.orgId();
     UUID id = UUID.randomUUID();
     return changes.create(

@@ -1,15 +1,16 @@
-package dev.gitopshq.hub.delivery;
+package dev.gitopshq.hub.delivery.project;
 
 import dev.gitopshq.activities.identity.Permission;
-import dev.gitopshq.hub.delivery.DeliveryViews.BindingView;
+import dev.gitopshq.hub.delivery.DeliveryChecks;
 import dev.gitopshq.hub.delivery.DeliveryViews.Changed;
 import dev.gitopshq.hub.delivery.DeliveryViews.Items;
 import dev.gitopshq.hub.delivery.DeliveryViews.Outcome;
-import dev.gitopshq.hub.delivery.DeliveryViews.ProjectEnvironmentView;
-import dev.gitopshq.hub.delivery.DeliveryViews.ProjectTenantView;
-import dev.gitopshq.hub.delivery.DeliveryViews.ValuesView;
 import dev.gitopshq.hub.delivery.DeliveryViews.VariableView;
-import dev.gitopshq.hub.delivery.DeliveryViews.WorkloadView;
+import dev.gitopshq.hub.delivery.project.ProjectViews.BindingView;
+import dev.gitopshq.hub.delivery.project.ProjectViews.ProjectEnvironmentView;
+import dev.gitopshq.hub.delivery.project.ProjectViews.ProjectTenantView;
+import dev.gitopshq.hub.delivery.project.ProjectViews.ValuesView;
+import dev.gitopshq.hub.delivery.project.ProjectViews.WorkloadView;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
@@ -65,11 +66,11 @@ public class ProjectConfigController {
   Changed<ProjectEnvironmentView> putEnvironment(
       @PathVariable UUID id,
       @PathVariable String env,
-      @RequestBody(required = false) DeliveryRequests.ProjectEnvironmentPut req) {
+      @RequestBody(required = false) ProjectRequests.ProjectEnvironmentPut req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     label("environment", env);
-    DeliveryRequests.ProjectEnvironmentPut r =
-        req == null ? new DeliveryRequests.ProjectEnvironmentPut(null, null) : req;
+    ProjectRequests.ProjectEnvironmentPut r =
+        req == null ? new ProjectRequests.ProjectEnvironmentPut(null, null) : req;
     r.validate();
     var a = config.putEnvironment(caller, id, env, r);
     return Changed.of(a, ProjectEnvironmentView.of(a.value()));
@@ -116,7 +117,7 @@ public class ProjectConfigController {
   @PostMapping("/workloads")
   @ResponseStatus(HttpStatus.CREATED)
   Changed<WorkloadView> createWorkload(
-      @PathVariable UUID id, @RequestBody(required = false) DeliveryRequests.WorkloadWrite req) {
+      @PathVariable UUID id, @RequestBody(required = false) ProjectRequests.WorkloadWrite req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     body(req).validate(null);
     var a = config.createWorkload(caller, id, req);
@@ -133,7 +134,7 @@ public class ProjectConfigController {
   Changed<WorkloadView> updateWorkload(
       @PathVariable UUID id,
       @PathVariable String name,
-      @RequestBody(required = false) DeliveryRequests.WorkloadWrite req) {
+      @RequestBody(required = false) ProjectRequests.WorkloadWrite req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     body(req).validate(name);
     var a = config.updateWorkload(caller, id, name, req);
@@ -171,7 +172,7 @@ public class ProjectConfigController {
       @PathVariable String workload,
       @PathVariable String tenant,
       @PathVariable String environment,
-      @RequestBody(required = false) DeliveryRequests.ValuesPut req) {
+      @RequestBody(required = false) ProjectRequests.ValuesPut req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     body(req).validate();
     var a = config.putValues(caller, id, workload, tenant, environment, req.values());
@@ -200,7 +201,7 @@ public class ProjectConfigController {
   @PutMapping("/variables")
   Changed<VariableView> putVariable(
       @PathVariable UUID id,
-      @RequestBody(required = false) DeliveryRequests.ProjectVariablePut req) {
+      @RequestBody(required = false) ProjectRequests.ProjectVariablePut req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     body(req).validate();
     var a = config.putVariable(caller, id, req);
@@ -217,7 +218,7 @@ public class ProjectConfigController {
       @RequestParam(required = false) String key) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     Checks c = new Checks();
-    DeliveryRequests.scopeFields(c, scope, environment, tenant, service);
+    ProjectRequests.scopeFields(c, scope, environment, tenant, service);
     DeliveryChecks.variableKey(c, "key", key);
     c.throwIfInvalid();
     return Outcome.of(config.deleteVariable(caller, id, scope, environment, tenant, service, key));
@@ -234,7 +235,7 @@ public class ProjectConfigController {
   @PostMapping("/bindings")
   @ResponseStatus(HttpStatus.CREATED)
   Changed<BindingView> createBinding(
-      @PathVariable UUID id, @RequestBody(required = false) DeliveryRequests.BindingWrite req) {
+      @PathVariable UUID id, @RequestBody(required = false) ProjectRequests.BindingWrite req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     body(req).validate(null);
     var a = config.createBinding(caller, id, req);
@@ -251,7 +252,7 @@ public class ProjectConfigController {
   Changed<BindingView> updateBinding(
       @PathVariable UUID id,
       @PathVariable String name,
-      @RequestBody(required = false) DeliveryRequests.BindingWrite req) {
+      @RequestBody(required = false) ProjectRequests.BindingWrite req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     body(req).validate(name);
     var a = config.updateBinding(caller, id, name, req);

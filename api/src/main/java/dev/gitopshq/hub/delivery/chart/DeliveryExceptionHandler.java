@@ -1,4 +1,4 @@
-package dev.gitopshq.hub.delivery;
+package dev.gitopshq.hub.delivery.chart;
 
 import dev.gitopshq.hub.web.ApiError;
 import org.springframework.core.Ordered;

@@ -1,0 +1,107 @@
+package dev.gitopshq.hub.delivery.project;
+
+import dev.gitopshq.activities.delivery.ProjectSnapshot.Overlay;
+import dev.gitopshq.activities.delivery.ProjectTenantRow;
+import dev.gitopshq.activities.delivery.TenantValuesRow;
+import dev.gitopshq.activities.delivery.WorkloadRow;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** What the project API returns. */
+public final class ProjectViews {
+  private ProjectViews() {}
+
+  public record Repository(String cloneUrl, String mainBranch) {}
+
+  public record ProjectView(
+      UUID id,
+      String name,
+      String description,
+      long configRevision,
+      long generatedRevision,
+      Repository repository,
+      boolean webhookSecretSet,
+      String createdBy,
+      Instant createdAt,
+      Instant updatedAt) {}
+
+  public record ClusterBinding(String cluster, Map<String, Object> overrides) {}
+
+  public record ProjectEnvironmentView(
+      String name, int position, String namespacePattern, List<ClusterBinding> clusters) {
+    public static ProjectEnvironmentView of(ProjectConfig.Environment e) {
+      return new ProjectEnvironmentView(
+          e.row().environment(),
+          e.row().position(),
+          e.row().namespacePattern(),
+          e.clusters().stream()
+              .map(c -> new ClusterBinding(c.cluster(), c.overrideMap()))
+              .toList());
+    }
+  }
+
+  public record ProjectTenantView(String name) {
+    public static ProjectTenantView of(ProjectTenantRow r) {
+      return new ProjectTenantView(r.tenant());
+    }
+  }
+
+  public record WorkloadView(
+      String name,
+      String chart,
+      String version,
+      String digest,
+      Map<String, Object> values,
+      String imageTagPath,
+      Instant createdAt,
+      Instant updatedAt) {
+    public static WorkloadView of(WorkloadRow r) {
+      return new WorkloadView(
+          r.name(),
+          r.chart(),
+          r.chartVersion(),
+          r.chartDigest(),
+          r.valueMap(),
+          r.imageTagPath(),
+          r.createdAt(),
+          r.updatedAt());
+    }
+  }
+
+  public record ValuesView(
+      String workload,
+      String tenant,
+      String environment,
+      Map<String, Object> values,
+      String updatedBy,
+      Instant updatedAt) {
+    public static ValuesView of(TenantValuesRow r) {
+      return new ValuesView(
+          r.workload(), r.tenant(), r.environment(), r.valueMap(), r.updatedBy(), r.updatedAt());
+    }
+  }
+
+  public record TargetView(String tenant, String environment) {}
+
+  public record BindingView(
+      String name,
+      String kind,
+      String source,
+      List<TargetView> targets,
+      List<Overlay> overlays,
+      Instant createdAt,
+      Instant updatedAt) {
+    public static BindingView of(ProjectConfig.Binding b) {
+      return new BindingView(
+          b.row().name(),
+          b.row().kind(),
+          b.row().source(),
+          b.targets().stream().map(t -> new TargetView(t.tenant(), t.environment())).toList(),
+          b.row().overlayList(),
+          b.row().createdAt(),
+          b.row().updatedAt());
+    }
+  }
+}

@@ -1,0 +1,2 @@
+/** Organization resources: environments, tenants, manifest bundles, Kustomize bases, variables. */
+package dev.gitopshq.hub.delivery.resources;
