@@ -1,10 +1,9 @@
 package dev.gitopshq.agent.config;
 
+import dev.gitopshq.agent.proxy.ProxyConfigException;
+import dev.gitopshq.agent.proxy.ProxySettings;
+import dev.gitopshq.agent.proxy.ProxyUrl;
 import java.io.IOException;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -45,7 +44,8 @@ import java.util.regex.Pattern;
  * @param hubCaFile a PEM bundle of extra trusted CAs, if set
  * @param reconnectMaxSeconds the cap of the reconnect backoff
  * @param proxy the HTTP CONNECT proxies from {@code HTTPS_PROXY} / {@code HTTP_PROXY} / {@code
- *     NO_PROXY} (or their lowercase forms); see {@link #hubProxy()}
+ *     NO_PROXY} (or their lowercase forms), read by {@link ProxySettings#fromEnv}; see {@link
+ *     #hubProxy()}
  */
 public record AgentConfig(
     String hubAddress,
@@ -117,26 +117,6 @@ public record AgentConfig(
 
   /** Cap of the reconnect backoff, in seconds. */
   public static final String RECONNECT_MAX_SECONDS = "GITOPSHQ_RECONNECT_MAX_SECONDS";
-
-  /**
-   * HTTP CONNECT proxy for TLS connections to the hub, {@code http://[user:password@]host[:port]};
-   * {@code https_proxy} is read when it is unset. Also used for plaintext connections when {@link
-   * #HTTP_PROXY} is unset.
-   */
-  public static final String HTTPS_PROXY = "HTTPS_PROXY";
-
-  /**
-   * HTTP CONNECT proxy for plaintext connections to the hub ({@link #HUB_PLAINTEXT}); {@code
-   * http_proxy} is read when it is unset. Also used for TLS connections when {@link #HTTPS_PROXY}
-   * is unset.
-   */
-  public static final String HTTP_PROXY = "HTTP_PROXY";
-
-  /**
-   * Comma-separated hosts, domains, IP addresses and CIDR ranges to reach without the proxy; {@code
-   * no_proxy} is read when it is unset.
-   */
-  public static final String NO_PROXY = "NO_PROXY";
 
   /** The pod's namespace, set by the Downward API in the Helm chart. */
   public static final String POD_NAMESPACE = "POD_NAMESPACE";
@@ -320,6 +300,14 @@ public record AgentConfig(
         proxySettings(env));
   }
 
+  private static ProxySettings proxySettings(Map<String, String> env) {
+    try {
+      return ProxySettings.fromEnv(env);
+    } catch (ProxyConfigException e) {
+      throw new ConfigException(e.variable(), e.problem());
+    }
+  }
+
   /** Where the identity lives, for log lines: a file path or namespace/name of a Secret. */
   public String identityLocation() {
     return identityStoreMode == IdentityStoreMode.FILE
@@ -450,209 +438,5 @@ public record AgentConfig(
       throw new ConfigException(CAPABILITIES, "must name at least one capability, e.g. observe");
     }
     return new ArrayList<>(names);
-  }
-
-  /**
-   * An HTTP proxy from {@code HTTPS_PROXY} or {@code HTTP_PROXY}. The agent opens an HTTP CONNECT
-   * tunnel through it, with basic authentication if the URL has user-info. {@link #toString()} and
-   * {@link #masked()} never show the password.
-   *
-   * @param variable the environment variable it came from, e.g. {@code https_proxy}
-   * @param host the proxy's host name or IP address (IPv6 without brackets)
-   * @param port the proxy's port, 80 if the URL has none
-   * @param username the basic-auth user name, percent-decoded, if the URL has user-info
-   * @param password the basic-auth password, percent-decoded, if the URL has one
-   */
-  public record ProxyUrl(
-      String variable,
-      String host,
-      int port,
-      Optional<String> username,
-      Optional<String> password) {
-
-    /** Validates the components. */
-    public ProxyUrl {
-      Objects.requireNonNull(variable, "variable");
-      Objects.requireNonNull(host, "host");
-      Objects.requireNonNull(username, "username");
-      Objects.requireNonNull(password, "password");
-    }
-
-    /** The URL for log lines, with the password (if any) replaced by {@code ****}. */
-    public String masked() {
-      String userInfo =
-          username.map(user -> user + (password.isPresent() ? ":****" : "") + "@").orElse("");
-      String hostPart = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
-      return "http://" + userInfo + hostPart + ":" + port;
-    }
-
-    /** The masked URL and the variable it came from. */
-    @Override
-    public String toString() {
-      return masked() + " (" + variable + ")";
-    }
-  }
-
-  /**
-   * The proxy environment: {@code HTTPS_PROXY}, {@code HTTP_PROXY} and {@code NO_PROXY}. Each is
-   * read in upper case first and in lower case if the upper-case form is unset or blank, as Go
-   * programs (kubectl, the GitLab agent) do.
-   *
-   * @param httpsProxy the proxy for TLS connections, if set
-   * @param httpProxy the proxy for plaintext connections, if set
-   * @param noProxy the {@code NO_PROXY} entries, trimmed and lower-cased, without empty ones
-   */
-  public record ProxySettings(
-      Optional<ProxyUrl> httpsProxy, Optional<ProxyUrl> httpProxy, List<String> noProxy) {
-
-    /** No proxy variables set. */
-    public static final ProxySettings NONE =
-        new ProxySettings(Optional.empty(), Optional.empty(), List.of());
-
-    /** Validates the components and makes the list immutable. */
-    public ProxySettings {
-      Objects.requireNonNull(httpsProxy, "httpsProxy");
-      Objects.requireNonNull(httpProxy, "httpProxy");
-      noProxy = List.copyOf(noProxy);
-    }
-
-    /**
-     * The proxy for a connection to the hub: {@link #httpsProxy} for TLS, {@link #httpProxy} for
-     * plaintext, and whichever is set when only one is (the tunnel is the same HTTP CONNECT either
-     * way, and a cluster that sets only one of them still expects it to be used).
-     */
-    public Optional<ProxyUrl> forHub(boolean plaintext) {
-      return plaintext ? httpProxy.or(() -> httpsProxy) : httpsProxy.or(() -> httpProxy);
-    }
-
-    /** Describes the settings with every password masked. */
-    @Override
-    public String toString() {
-      return "ProxySettings[httpsProxy="
-          + httpsProxy.map(ProxyUrl::toString).orElse("<not set>")
-          + ", httpProxy="
-          + httpProxy.map(ProxyUrl::toString).orElse("<not set>")
-          + ", noProxy="
-          + noProxy
-          + "]";
-    }
-  }
-
-  private static ProxySettings proxySettings(Map<String, String> env) {
-    List<String> noProxy = new ArrayList<>();
-    upperOrLower(env, NO_PROXY)
-        .ifPresent(
-            value -> {
-              for (String entry : value.split(",")) {
-                String trimmed = entry.trim().toLowerCase(Locale.ROOT);
-                if (!trimmed.isEmpty()) {
-                  noProxy.add(trimmed);
-                }
-              }
-            });
-    return new ProxySettings(proxyUrl(env, HTTPS_PROXY), proxyUrl(env, HTTP_PROXY), noProxy);
-  }
-
-  /** The upper-case variable's value, or the lower-case one's if that is unset or blank. */
-  private static Optional<String> upperOrLower(Map<String, String> env, String upperName) {
-    return optional(env, upperName).or(() -> optional(env, upperName.toLowerCase(Locale.ROOT)));
-  }
-
-  private static Optional<ProxyUrl> proxyUrl(Map<String, String> env, String upperName) {
-    String variable =
-        optional(env, upperName).isPresent() ? upperName : upperName.toLowerCase(Locale.ROOT);
-    return optional(env, variable).map(value -> parseProxyUrl(variable, value));
-  }
-
-  /**
-   * Parses {@code [http://][user[:password]@]host[:port][/]}. Error messages show the value with
-   * its password masked.
-   */
-  static ProxyUrl parseProxyUrl(String variable, String value) {
-    String expected =
-        "must be an HTTP proxy URL, http://[user:password@]host[:port] (was '"
-            + maskProxyPassword(value)
-            + "')";
-    URI uri;
-    try {
-      uri = new URI(value.contains("://") ? value : "http://" + value);
-    } catch (URISyntaxException e) {
-      // The exception's message quotes the input, password included: leave it out.
-      throw new ConfigException(variable, expected);
-    }
-    if (uri.getScheme() == null) {
-      throw new ConfigException(variable, expected);
-    }
-    String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!scheme.equals("http")) {
-      throw new ConfigException(
-          variable,
-          "uses the unsupported scheme '"
-              + scheme
-              + "': the"
-              + " agent reaches the hub through an HTTP CONNECT proxy,"
-              + " http://[user:password@]host[:port]"
-              + " (was '"
-              + maskProxyPassword(value)
-              + "')");
-    }
-    String host = uri.getHost();
-    String path = uri.getRawPath();
-    if (host == null
-        || host.isEmpty()
-        || uri.getRawQuery() != null
-        || uri.getRawFragment() != null
-        || (path != null && !path.isEmpty() && !path.equals("/"))
-        || uri.getPort() == 0
-        || uri.getPort() > 65_535) {
-      throw new ConfigException(variable, expected);
-    }
-    if (host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1);
-    }
-    Optional<String> username = Optional.empty();
-    Optional<String> password = Optional.empty();
-    String userInfo = uri.getRawUserInfo();
-    if (userInfo != null) {
-      int colon = userInfo.indexOf(':');
-      String rawUser = colon < 0 ? userInfo : userInfo.substring(0, colon);
-      username = Optional.of(percentDecode(rawUser));
-      if (colon >= 0) {
-        password = Optional.of(percentDecode(userInfo.substring(colon + 1)));
-      }
-      if (username.get().isEmpty()) {
-        throw new ConfigException(
-            variable, "has user-info without a user name (was '" + maskProxyPassword(value) + "')");
-      }
-    }
-    return new ProxyUrl(
-        variable,
-        host.toLowerCase(Locale.ROOT),
-        uri.getPort() < 0 ? 80 : uri.getPort(),
-        username,
-        password);
-  }
-
-  /** Decodes %XX escapes (URI has checked them); unlike form decoding, '+' stays '+'. */
-  private static String percentDecode(String raw) {
-    return URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
-  }
-
-  /**
-   * The value with whatever stands between the first ':' of the user-info and the last '@' replaced
-   * by {@code ****}; masks too much rather than too little on odd input.
-   */
-  static String maskProxyPassword(String value) {
-    int schemeEnd = value.indexOf("://");
-    int start = schemeEnd < 0 ? 0 : schemeEnd + 3;
-    int at = value.lastIndexOf('@');
-    if (at < start) {
-      return value;
-    }
-    int colon = value.indexOf(':', start);
-    if (colon < 0 || colon > at) {
-      return value;
-    }
-    return value.substring(0, colon + 1) + "****" + value.substring(at);
   }
 }

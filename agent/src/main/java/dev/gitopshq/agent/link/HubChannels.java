@@ -2,6 +2,7 @@ package dev.gitopshq.agent.link;
 
 import dev.gitopshq.agent.config.AgentConfig;
 import dev.gitopshq.agent.config.ConfigException;
+import dev.gitopshq.agent.proxy.HubProxyDetector;
 import io.grpc.ChannelCredentials;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -26,8 +27,6 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
 import javax.net.ssl.X509TrustManager;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Builds the gRPC channel to the hub from the configuration: TLS verified against the system trust
@@ -41,9 +40,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>If {@code HTTPS_PROXY} / {@code HTTP_PROXY} (or their lowercase forms) are set, the channel
  * tunnels to the hub through that HTTP CONNECT proxy (see {@link AgentConfig#hubProxy()}), unless
- * the hub's host matches {@code NO_PROXY} (see {@link NoProxy}). TLS to the hub runs inside the
- * tunnel, end to end. Without proxy variables gRPC's default applies (the JVM's proxy system
- * properties, if any).
+ * the hub's host matches {@code NO_PROXY} (see {@link dev.gitopshq.agent.proxy.NoProxy}). TLS to
+ * the hub runs inside the tunnel, end to end. Without proxy variables gRPC's default applies (the
+ * JVM's proxy system properties, if any).
  */
 public final class HubChannels {
 
@@ -51,8 +50,6 @@ public final class HubChannels {
   public static final int KEEPALIVE_SECONDS = 30;
 
   private static final int KEEPALIVE_TIMEOUT_SECONDS = 10;
-
-  private static final Logger log = LoggerFactory.getLogger(HubChannels.class);
 
   private HubChannels() {}
 
@@ -74,30 +71,9 @@ public final class HubChannels {
     return builder.build();
   }
 
-  /**
-   * The proxy detector for the hub channel, empty when no proxy variable is set; logs the decision.
-   */
+  /** The proxy detector for the hub channel, empty when no proxy variable is set. */
   static Optional<ProxyDetector> proxyDetector(AgentConfig config) {
-    Optional<AgentConfig.ProxyUrl> proxy = config.hubProxy();
-    if (proxy.isEmpty()) {
-      return Optional.empty();
-    }
-    NoProxy noProxy = NoProxy.parse(config.proxy().noProxy());
-    String address = config.hubAddress();
-    int colon = address.lastIndexOf(':');
-    String host = address.substring(0, colon);
-    int port = Integer.parseInt(address.substring(colon + 1));
-    Optional<String> exempt = noProxy.match(host, port);
-    if (exempt.isPresent()) {
-      log.info(
-          "Hub {} matches NO_PROXY entry '{}': connecting directly, not through the proxy {}",
-          address,
-          exempt.get(),
-          proxy.get());
-    } else {
-      log.info("Hub {} is reached through the HTTP CONNECT proxy {}", address, proxy.get());
-    }
-    return Optional.of(new HubProxyDetector(proxy.get(), noProxy));
+    return HubProxyDetector.forHub(config.hubAddress(), config.hubPlaintext(), config.proxy());
   }
 
   private static ChannelCredentials credentials(AgentConfig config) {

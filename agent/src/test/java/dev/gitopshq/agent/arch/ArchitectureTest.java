@@ -1,8 +1,10 @@
 package dev.gitopshq.agent.arch;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
@@ -29,6 +31,19 @@ class ArchitectureTest {
             "java..",
             "io.fabric8.kubernetes.api.model..",
             "io.fabric8.kubernetes.api.builder..")
+        .check(classes);
+  }
+
+  /** The proxy rules stand alone: the configuration and the link use them, never back. */
+  @ArchTest
+  void theProxyDependsOnNothingElseInTheAgent(JavaClasses classes) {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.gitopshq.agent.proxy..")
+        .should()
+        .dependOnClassesThat(
+            JavaClass.Predicates.resideInAPackage("dev.gitopshq.agent..")
+                .and(JavaClass.Predicates.resideOutsideOfPackage("dev.gitopshq.agent.proxy..")))
         .check(classes);
   }
 

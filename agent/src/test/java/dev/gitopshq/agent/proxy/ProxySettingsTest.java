@@ -1,10 +1,9 @@
-package dev.gitopshq.agent.link;
+package dev.gitopshq.agent.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gitopshq.agent.config.AgentConfig;
-import dev.gitopshq.agent.config.AgentConfig.ProxyUrl;
 import dev.gitopshq.agent.config.ConfigException;
 import io.grpc.HttpConnectProxiedSocketAddress;
 import io.grpc.ProxiedSocketAddress;
@@ -24,6 +23,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * detector hands to gRPC.
  */
 class ProxySettingsTest {
+
+  /** The detector the agent's hub channel gets for this configuration. */
+  private static java.util.Optional<io.grpc.ProxyDetector> detector(AgentConfig config) {
+    return HubProxyDetector.forHub(config.hubAddress(), config.hubPlaintext(), config.proxy());
+  }
 
   private static AgentConfig parse(String... pairs) {
     Map<String, String> env = new HashMap<>();
@@ -80,7 +84,7 @@ class ProxySettingsTest {
     assertThat(config.hubProxy()).isEmpty();
     assertThat(config.proxy().httpsProxy()).isEmpty();
     assertThat(config.proxy().httpProxy()).isEmpty();
-    assertThat(HubChannels.proxyDetector(config)).isEmpty();
+    assertThat(detector(config)).isEmpty();
   }
 
   // --- parsing ----------------------------------------------------------------------------
@@ -245,7 +249,7 @@ class ProxySettingsTest {
             "http://bob:s%40cret@127.0.0.1:3128",
             "NO_PROXY",
             "internal.example.com");
-    var detector = HubChannels.proxyDetector(config).orElseThrow();
+    var detector = detector(config).orElseThrow();
     InetSocketAddress hub = InetSocketAddress.createUnresolved("hub.example.com", 443);
 
     ProxiedSocketAddress proxied = detector.proxyFor(hub);
@@ -269,14 +273,14 @@ class ProxySettingsTest {
   void theDetectorSendsNoCredentialsWithoutUserInfoAndAnEmptyPasswordForAUserOnly()
       throws Exception {
     var anonymous =
-        HubChannels.proxyDetector(parse("HTTPS_PROXY", "127.0.0.1:3128"))
+        detector(parse("HTTPS_PROXY", "127.0.0.1:3128"))
             .orElseThrow()
             .proxyFor(InetSocketAddress.createUnresolved("hub.example.com", 443));
     assertThat(((HttpConnectProxiedSocketAddress) anonymous).getUsername()).isNull();
     assertThat(((HttpConnectProxiedSocketAddress) anonymous).getPassword()).isNull();
 
     var userOnly =
-        HubChannels.proxyDetector(parse("HTTPS_PROXY", "http://bob@127.0.0.1:3128"))
+        detector(parse("HTTPS_PROXY", "http://bob@127.0.0.1:3128"))
             .orElseThrow()
             .proxyFor(InetSocketAddress.createUnresolved("hub.example.com", 443));
     assertThat(((HttpConnectProxiedSocketAddress) userOnly).getUsername()).isEqualTo("bob");
@@ -286,8 +290,7 @@ class ProxySettingsTest {
   @Test
   void aNoProxyMatchOnTheHubStillInstallsTheDetectorSoTheJvmDefaultDoesNotApply() throws Exception {
     var detector =
-        HubChannels.proxyDetector(
-                parse("HTTPS_PROXY", "http://127.0.0.1:3128", "NO_PROXY", ".example.com"))
+        detector(parse("HTTPS_PROXY", "http://127.0.0.1:3128", "NO_PROXY", ".example.com"))
             .orElseThrow();
     assertThat(detector.proxyFor(InetSocketAddress.createUnresolved("hub.example.com", 443)))
         .isNull();

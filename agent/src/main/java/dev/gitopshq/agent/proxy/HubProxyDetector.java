@@ -1,6 +1,5 @@
-package dev.gitopshq.agent.link;
+package dev.gitopshq.agent.proxy;
 
-import dev.gitopshq.agent.config.AgentConfig.ProxyUrl;
 import io.grpc.HttpConnectProxiedSocketAddress;
 import io.grpc.ProxiedSocketAddress;
 import io.grpc.ProxyDetector;
@@ -8,6 +7,9 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.UnknownHostException;
 import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sends the hub connection through an HTTP CONNECT proxy unless {@code NO_PROXY} exempts the hub.
@@ -17,14 +19,43 @@ import java.util.Objects;
  * request names the hub as configured, e.g. {@code CONNECT hub.example.com:443}. The proxy's own
  * name is resolved on every call, so a reconnect follows DNS changes of the proxy.
  */
-final class HubProxyDetector implements ProxyDetector {
+public final class HubProxyDetector implements ProxyDetector {
+
+  private static final Logger log = LoggerFactory.getLogger(HubProxyDetector.class);
 
   private final ProxyUrl proxy;
   private final NoProxy noProxy;
 
-  HubProxyDetector(ProxyUrl proxy, NoProxy noProxy) {
+  public HubProxyDetector(ProxyUrl proxy, NoProxy noProxy) {
     this.proxy = Objects.requireNonNull(proxy, "proxy");
     this.noProxy = Objects.requireNonNull(noProxy, "noProxy");
+  }
+
+  /**
+   * The proxy detector for the connection to the hub at {@code host:port}, empty when no proxy
+   * variable applies to it; logs whether the hub is reached through the proxy or directly.
+   */
+  public static Optional<ProxyDetector> forHub(
+      String hubAddress, boolean plaintext, ProxySettings settings) {
+    Optional<ProxyUrl> proxy = settings.forHub(plaintext);
+    if (proxy.isEmpty()) {
+      return Optional.empty();
+    }
+    NoProxy noProxy = NoProxy.parse(settings.noProxy());
+    int colon = hubAddress.lastIndexOf(':');
+    String host = hubAddress.substring(0, colon);
+    int port = Integer.parseInt(hubAddress.substring(colon + 1));
+    Optional<String> exempt = noProxy.match(host, port);
+    if (exempt.isPresent()) {
+      log.info(
+          "Hub {} matches NO_PROXY entry '{}': connecting directly, not through the proxy {}",
+          hubAddress,
+          exempt.get(),
+          proxy.get());
+    } else {
+      log.info("Hub {} is reached through the HTTP CONNECT proxy {}", hubAddress, proxy.get());
+    }
+    return Optional.of(new HubProxyDetector(proxy.get(), noProxy));
   }
 
   @Override

@@ -1,4 +1,4 @@
-package dev.gitopshq.agent.link;
+package dev.gitopshq.agent.proxy;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  *
  * <p>Matching ignores case and a trailing dot. Entries that fit none of these forms never match.
  */
-final class NoProxy {
+public final class NoProxy {
 
   private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
   private static final Pattern IPV6 = Pattern.compile("[0-9a-f:.]*:[0-9a-f:.]*");
@@ -49,7 +49,7 @@ final class NoProxy {
   }
 
   /** Parses {@code NO_PROXY} entries (already split at commas); unusable entries are dropped. */
-  static NoProxy parse(List<String> entries) {
+  public static NoProxy parse(List<String> entries) {
     List<Rule> rules = new ArrayList<>();
     for (String raw : entries) {
       String entry = raw.trim().toLowerCase(Locale.ROOT);
