@@ -7,7 +7,6 @@ import dev.gitopshq.agent.identity.AgentIdentity;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.AgentSettings;
-import dev.gitopshq.agent.v1.Heartbeat;
 import dev.gitopshq.agent.v1.Hello;
 import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.RegisterRequest;
@@ -18,22 +17,15 @@ import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.stub.ClientCallStreamObserver;
-import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.MetadataUtils;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -65,7 +57,6 @@ public final class HubLink implements AutoCloseable {
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
   private static final Duration REGISTER_DEADLINE = Duration.ofSeconds(30);
   private static final Duration BACKOFF_BASE = Duration.ofSeconds(1);
-  private static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
   private static final String JOIN_TOKEN_HINT =
       "issue a new one with POST /api/v2/clusters/{id}/join-token";
 
@@ -86,7 +77,7 @@ public final class HubLink implements AutoCloseable {
   private volatile boolean connected;
   private volatile String clusterId;
   private volatile int hubIntervalSeconds;
-  private volatile Session current;
+  private volatile ConnectSession current;
 
   /**
    * Creates the link; nothing is sent until {@link #register} or {@link #run} is called.
@@ -220,8 +211,7 @@ public final class HubLink implements AutoCloseable {
     while (!stopping()) {
       connectAttempts.incrementAndGet();
       AgentIdentity used = identity.get();
-      Session session = new Session(used);
-      SessionEnd end = session.run();
+      ConnectSession.End end = connect(used);
       if (stopping()) {
         return;
       }
@@ -269,8 +259,8 @@ public final class HubLink implements AutoCloseable {
    *     to ask again after the agent reconnects
    */
   public boolean send(AgentMessage message) {
-    Session session = current;
-    return session != null && session.welcomedAtNanos != 0 && session.send(message);
+    ConnectSession session = current;
+    return session != null && session.welcomed() && session.send(message);
   }
 
   /**
@@ -339,11 +329,77 @@ public final class HubLink implements AutoCloseable {
     synchronized (stateLock) {
       stateLock.notifyAll();
     }
-    Session session = current;
+    ConnectSession session = current;
     if (session != null) {
       session.closeGracefully();
     }
     scheduler.shutdownNow();
+  }
+
+  /** Opens one Connect stream with the identity and waits for it to end. */
+  private ConnectSession.End connect(AgentIdentity used) {
+    Hello hello =
+        Hello.newBuilder()
+            .setAgentVersion(agentVersion)
+            .addAllCapabilities(config.capabilities())
+            .setHeartbeatIntervalSeconds(intervalSeconds())
+            .setStartedAt(timestamp(startedAt))
+            .build();
+    ConnectSession session = new ConnectSession(used, hello, scheduler, new SessionLink());
+    current = session;
+    try {
+      return session.run(channel);
+    } finally {
+      setConnected(false);
+      current = null;
+    }
+  }
+
+  /** What a Connect stream reports back to the link. */
+  private final class SessionLink implements ConnectSession.Link {
+    @Override
+    public boolean closed() {
+      return isClosed();
+    }
+
+    @Override
+    public int welcomed(Welcome welcome, AgentIdentity used, boolean first) {
+      adoptHubSettings(welcome.getSettings());
+      int interval = intervalSeconds();
+      if (!welcome.getClusterId().isBlank()) {
+        if (!welcome.getClusterId().equals(used.clusterId())) {
+          log.warn(
+              "the hub welcomed this agent as cluster {} but the stored identity says {}",
+              welcome.getClusterId(),
+              used.clusterId());
+        }
+        clusterId = welcome.getClusterId();
+      }
+      if (first) {
+        log.info(
+            "connected to hub {} as cluster {} (hub version {}; heartbeat every {} s)",
+            config.hubAddress(),
+            clusterId,
+            blankAsUnknown(welcome.getHubVersion()),
+            interval);
+      }
+      return interval;
+    }
+
+    @Override
+    public void connected() {
+      setConnected(true);
+    }
+
+    @Override
+    public void heartbeatSent() {
+      heartbeatsSent.incrementAndGet();
+    }
+
+    @Override
+    public void deliver(HubMessage message) {
+      handler.onMessage(message);
+    }
   }
 
   private boolean isClosed() {
@@ -394,13 +450,13 @@ public final class HubLink implements AutoCloseable {
     }
   }
 
-  private static ClientInterceptor bearer(String token) {
+  static ClientInterceptor bearer(String token) {
     Metadata headers = new Metadata();
     headers.put(AUTHORIZATION, "Bearer " + token);
     return MetadataUtils.newAttachHeadersInterceptor(headers);
   }
 
-  private static Timestamp timestamp(Instant instant) {
+  static Timestamp timestamp(Instant instant) {
     return Timestamp.newBuilder()
         .setSeconds(instant.getEpochSecond())
         .setNanos(instant.getNano())
@@ -434,241 +490,6 @@ public final class HubLink implements AutoCloseable {
 
   private static String seconds(Duration delay) {
     return String.format("%.1f s", delay.toMillis() / 1000.0);
-  }
-
-  /** How a stream ended, and how long it was connected. */
-  private record SessionEnd(Status status, Duration connectedFor, int intervalSeconds) {}
-
-  /** One Connect stream: Hello, Welcome, heartbeats, until either side ends it. */
-  private final class Session implements ClientResponseObserver<AgentMessage, HubMessage> {
-
-    private final AgentIdentity identity;
-    private final CompletableFuture<Status> ended = new CompletableFuture<>();
-    private final AtomicLong sequence = new AtomicLong();
-    private final Object sendLock = new Object();
-    private ClientCallStreamObserver<AgentMessage> requests;
-    private ScheduledFuture<?> heartbeats;
-    private ScheduledFuture<?> welcomeTimeout;
-    private volatile long welcomedAtNanos;
-    private volatile int intervalSeconds;
-
-    Session(AgentIdentity identity) {
-      this.identity = identity;
-      this.intervalSeconds = intervalSeconds();
-    }
-
-    SessionEnd run() {
-      current = this;
-      try {
-        if (isClosed()) {
-          return new SessionEnd(Status.CANCELLED, Duration.ZERO, intervalSeconds);
-        }
-        channel.resetConnectBackoff();
-        AgentHubGrpc.newStub(channel).withInterceptors(bearer(identity.agentToken())).connect(this);
-        if (isClosed()) {
-          // close() ran before this stream existed, so it could not end it; do that here.
-          cancel("agent shutting down");
-        }
-        send(
-            AgentMessage.newBuilder()
-                .setHello(
-                    Hello.newBuilder()
-                        .setAgentVersion(agentVersion)
-                        .addAllCapabilities(config.capabilities())
-                        .setHeartbeatIntervalSeconds(intervalSeconds)
-                        .setStartedAt(timestamp(startedAt)))
-                .build());
-        ScheduledFuture<?> timeout =
-            schedule(
-                () -> {
-                  if (welcomedAtNanos == 0) {
-                    cancel(
-                        "the hub did not answer Hello within "
-                            + WELCOME_TIMEOUT.toSeconds()
-                            + " s");
-                  }
-                },
-                WELCOME_TIMEOUT.toMillis());
-        synchronized (sendLock) {
-          welcomeTimeout = timeout;
-        }
-        Status status = awaitEnd();
-        long welcomedAt = welcomedAtNanos;
-        Duration connectedFor =
-            welcomedAt == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - welcomedAt);
-        return new SessionEnd(status, connectedFor, intervalSeconds);
-      } finally {
-        stopTimers();
-        setConnected(false);
-        current = null;
-      }
-    }
-
-    private Status awaitEnd() {
-      try {
-        return ended.get();
-      } catch (InterruptedException e) {
-        // The agent's thread is only interrupted to stop it; the flag stays set for the loop.
-        Thread.currentThread().interrupt();
-        cancel("agent interrupted");
-        return Status.CANCELLED.withDescription("agent interrupted");
-      } catch (ExecutionException e) {
-        return Status.fromThrowable(e.getCause());
-      }
-    }
-
-    @Override
-    public void beforeStart(ClientCallStreamObserver<AgentMessage> requestStream) {
-      synchronized (sendLock) {
-        this.requests = requestStream;
-      }
-    }
-
-    @Override
-    public void onNext(HubMessage message) {
-      if (message.getPayloadCase() == HubMessage.PayloadCase.WELCOME) {
-        onWelcome(message.getWelcome());
-        return;
-      }
-      try {
-        handler.onMessage(message);
-      } catch (RuntimeException e) {
-        // A faulty handler must not end the stream; the hub sees no answer and can ask again.
-        log.error(
-            "handling a {} message from the hub failed: {}",
-            message.getPayloadCase(),
-            Redactor.redact(e.toString()));
-      }
-    }
-
-    private void onWelcome(Welcome welcome) {
-      adoptHubSettings(welcome.getSettings());
-      int interval = intervalSeconds();
-      if (!welcome.getClusterId().isBlank()) {
-        if (!welcome.getClusterId().equals(identity.clusterId())) {
-          log.warn(
-              "the hub welcomed this agent as cluster {} but the stored identity says {}",
-              welcome.getClusterId(),
-              identity.clusterId());
-        }
-        clusterId = welcome.getClusterId();
-      }
-      synchronized (sendLock) {
-        if (heartbeats != null) {
-          heartbeats.cancel(false);
-        }
-        intervalSeconds = interval;
-        heartbeats = scheduleAtFixedRate(this::sendHeartbeat, interval);
-      }
-      boolean first = welcomedAtNanos == 0;
-      if (first) {
-        welcomedAtNanos = System.nanoTime();
-        log.info(
-            "connected to hub {} as cluster {} (hub version {}; heartbeat every {} s)",
-            config.hubAddress(),
-            clusterId,
-            blankAsUnknown(welcome.getHubVersion()),
-            interval);
-      }
-      setConnected(true);
-    }
-
-    private void sendHeartbeat() {
-      boolean sent =
-          send(
-              AgentMessage.newBuilder()
-                  .setHeartbeat(
-                      Heartbeat.newBuilder()
-                          .setSequence(sequence.incrementAndGet())
-                          .setSentAt(timestamp(Instant.now())))
-                  .build());
-      if (sent) {
-        heartbeatsSent.incrementAndGet();
-      }
-    }
-
-    @Override
-    public void onError(Throwable error) {
-      ended.complete(Status.fromThrowable(error));
-    }
-
-    @Override
-    public void onCompleted() {
-      ended.complete(Status.UNAVAILABLE.withDescription("the hub closed the stream"));
-    }
-
-    /** Sends a message; false if the stream is already gone. */
-    boolean send(AgentMessage message) {
-      synchronized (sendLock) {
-        if (ended.isDone() || requests == null) {
-          return false;
-        }
-        try {
-          requests.onNext(message);
-          return true;
-        } catch (RuntimeException e) {
-          // The call was cancelled or closed between the check and the send; the stream's end
-          // is reported through onError, so this heartbeat is simply not counted.
-          return false;
-        }
-      }
-    }
-
-    private void cancel(String reason) {
-      synchronized (sendLock) {
-        if (requests != null && !ended.isDone()) {
-          requests.cancel(reason, null);
-        }
-      }
-    }
-
-    void closeGracefully() {
-      stopTimers();
-      synchronized (sendLock) {
-        if (requests != null && !ended.isDone()) {
-          try {
-            requests.onCompleted();
-          } catch (RuntimeException e) {
-            // Already closed by the hub; nothing left to say goodbye to.
-          }
-        }
-      }
-      try {
-        ended.get(CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (TimeoutException | ExecutionException e) {
-        cancel("agent shutting down");
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        cancel("agent shutting down");
-      }
-    }
-
-    private void stopTimers() {
-      synchronized (sendLock) {
-        if (heartbeats != null) {
-          heartbeats.cancel(false);
-        }
-        if (welcomeTimeout != null) {
-          welcomeTimeout.cancel(false);
-        }
-      }
-    }
-
-    private ScheduledFuture<?> schedule(Runnable task, long delayMillis) {
-      try {
-        return scheduler.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
-      } catch (RejectedExecutionException e) {
-        return null;
-      }
-    }
-
-    private ScheduledFuture<?> scheduleAtFixedRate(Runnable task, int seconds) {
-      try {
-        return scheduler.scheduleAtFixedRate(task, seconds, seconds, TimeUnit.SECONDS);
-      } catch (RejectedExecutionException e) {
-        return null;
-      }
-    }
   }
 
   private static String blankAsUnknown(String value) {
