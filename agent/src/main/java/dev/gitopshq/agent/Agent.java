@@ -9,7 +9,6 @@ import dev.gitopshq.agent.config.IdentityStoreMode;
 import dev.gitopshq.agent.identity.AgentIdentity;
 import dev.gitopshq.agent.identity.FileIdentityStore;
 import dev.gitopshq.agent.identity.IdentityStore;
-import dev.gitopshq.agent.identity.IdentityStoreException;
 import dev.gitopshq.agent.identity.SecretIdentityStore;
 import dev.gitopshq.agent.kube.KubeCommands;
 import dev.gitopshq.agent.link.HubChannels;
@@ -21,7 +20,6 @@ import dev.gitopshq.agent.v1.CommandResult;
 import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.RegisterResponse;
 import dev.gitopshq.agent.v1.RotateToken;
-import dev.gitopshq.agent.v1.TokenRotated;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.grpc.ManagedChannel;
@@ -90,13 +88,14 @@ public final class Agent implements AutoCloseable {
   public static final int EXIT_IDENTITY_REJECTED = ExitCodes.IDENTITY_REJECTED;
 
   private static final Logger log = LoggerFactory.getLogger(Agent.class);
-  private static final int STORE_ATTEMPTS = 5;
   private static final Duration STORE_RETRY_DELAY = Duration.ofMillis(250);
   private static final Duration IN_FLIGHT_GRACE = Duration.ofSeconds(1);
   private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
   private final AgentConfig config;
   private final IdentityStore store;
+  private final IdentityKeeper identities;
+  private final TokenRotation tokenRotation;
   private final ManagedChannel channel;
   private final HubLink link;
   private final CommandRunner commands;
@@ -128,6 +127,13 @@ public final class Agent implements AutoCloseable {
             Clock.systemUTC(),
             this::reply);
     this.link = new HubLink(config, channel, version, Instant.now(), this::onHubMessage);
+    this.identities = new IdentityKeeper(store, STORE_RETRY_DELAY);
+    this.tokenRotation =
+        new TokenRotation(
+            identities,
+            config.capabilities().contains(Capability.TOKEN_ROTATE.seedName()),
+            Clock.systemUTC(),
+            link::rotated);
     this.thread = new Thread(this::runLifecycle, "gitopshq-agent");
   }
 
@@ -280,7 +286,7 @@ public final class Agent implements AutoCloseable {
   }
 
   private int lifecycle() throws LinkFailure {
-    Optional<AgentIdentity> stored = loadIdentity();
+    Optional<AgentIdentity> stored = identities.load();
     AgentIdentity identity;
     if (stored.isPresent()) {
       identity = stored.get();
@@ -318,80 +324,10 @@ public final class Agent implements AutoCloseable {
               response.get().getAgentToken(),
               config.hubAddress(),
               Instant.now());
-      persist(identity);
+      identities.saveRegistered(identity);
     }
     link.run(identity);
     return EXIT_OK;
-  }
-
-  /** Loads the identity, retrying briefly because the Kubernetes API may still be starting. */
-  private Optional<AgentIdentity> loadIdentity() throws LinkFailure {
-    IdentityStoreException last = null;
-    for (int attempt = 1; attempt <= STORE_ATTEMPTS; attempt++) {
-      try {
-        return store.load();
-      } catch (IdentityStoreException e) {
-        last = e;
-        log.warn(
-            "cannot load the agent identity (attempt {} of {}): {}",
-            attempt,
-            STORE_ATTEMPTS,
-            Redactor.redact(e.getMessage()));
-        pause(attempt);
-      }
-    }
-    throw new LinkFailure(
-        EXIT_IDENTITY_STORE,
-        "giving up: cannot load the agent identity from "
-            + store.location()
-            + ": "
-            + Redactor.redact(last.getMessage()));
-  }
-
-  /**
-   * Saves a fresh identity. The registration token is consumed by now, so failing here is expensive
-   * for the operator; the store is retried a few times before giving up loudly.
-   */
-  private void persist(AgentIdentity identity) throws LinkFailure {
-    IdentityStoreException last = null;
-    for (int attempt = 1; attempt <= STORE_ATTEMPTS; attempt++) {
-      try {
-        store.save(identity);
-        log.info(
-            "saved the agent identity of cluster {} to {}", identity.clusterId(), store.location());
-        return;
-      } catch (IdentityStoreException e) {
-        last = e;
-        log.warn(
-            "cannot save the agent identity (attempt {} of {}): {}",
-            attempt,
-            STORE_ATTEMPTS,
-            Redactor.redact(e.getMessage()));
-        pause(attempt);
-      }
-    }
-    throw new LinkFailure(
-        EXIT_IDENTITY_STORE,
-        "REGISTRATION LOST: the hub registered cluster "
-            + identity.clusterId()
-            + " but its agent identity could not be saved to "
-            + store.location()
-            + " ("
-            + Redactor.redact(last.getMessage())
-            + "). The registration"
-            + " token is now consumed: fix the identity store, then create a new join token with"
-            + " POST /api/v2/clusters/"
-            + identity.clusterId()
-            + "/join-token and restart the agent"
-            + " with it.");
-  }
-
-  private static void pause(int attempt) {
-    try {
-      Thread.sleep(STORE_RETRY_DELAY.toMillis() * attempt);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   /** Hub messages other than Welcome: commands go to the runner's own thread. */
@@ -405,42 +341,11 @@ public final class Agent implements AutoCloseable {
     }
   }
 
-  /**
-   * Persists a rotated token before acknowledging it, so that an agent restarted at any moment
-   * finds a token the hub accepts. Without the token.rotate capability the agent refuses.
-   */
   private void rotate(RotateToken rotation) {
-    TokenRotated.Builder answer = TokenRotated.newBuilder().setRotationId(rotation.getRotationId());
-    if (!config.capabilities().contains(Capability.TOKEN_ROTATE.seedName())) {
-      answer.setPersisted(false).setError("the token.rotate capability is off on this agent");
-    } else {
-      try {
-        AgentIdentity current =
-            store.load().orElseThrow(() -> new IllegalStateException("no stored identity"));
-        AgentIdentity next =
-            new AgentIdentity(
-                current.clusterId(), rotation.getAgentToken(), current.hubAddress(), Instant.now());
-        persist(next);
-        link.rotated(next);
-        answer.setPersisted(true);
-        log.info(
-            "rotated the agent token (rotation {}) and persisted it to {}",
-            rotation.getRotationId(),
-            store.location());
-      } catch (LinkFailure | RuntimeException e) {
-        answer
-            .setPersisted(false)
-            .setError(Redactor.redact(e.getMessage() == null ? e.toString() : e.getMessage()));
-        log.error(
-            "could not persist the rotated token (rotation {}): {}",
-            rotation.getRotationId(),
-            answer.getError());
-      }
-    }
     link.send(
         AgentMessage.newBuilder()
             .setCorrelationId(rotation.getRotationId())
-            .setTokenRotated(answer)
+            .setTokenRotated(tokenRotation.handle(rotation))
             .build());
   }
 
