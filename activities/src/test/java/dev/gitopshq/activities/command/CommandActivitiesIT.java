@@ -1,0 +1,335 @@
+package dev.gitopshq.activities.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.audit.AuditMapper;
+import dev.gitopshq.activities.cluster.ClusterMapper;
+import dev.gitopshq.activities.crypto.SecretBox;
+import dev.gitopshq.activities.notify.NotificationSettingsMapper;
+import dev.gitopshq.activities.notify.NotificationTargets;
+import dev.gitopshq.activities.notify.WebhookNotifier;
+import dev.gitopshq.activities.policy.OpaClient;
+import dev.gitopshq.activities.policy.OpaException;
+import dev.gitopshq.activities.policy.OpaTestServer;
+import dev.gitopshq.activities.policy.PolicyMapper;
+import dev.gitopshq.activities.policy.PolicyRepository;
+import dev.gitopshq.activities.policy.PolicyService;
+import dev.gitopshq.activities.policy.PolicyText;
+import dev.gitopshq.activities.store.TestSchema;
+import dev.gitopshq.agent.v1.Capabilities;
+import dev.gitopshq.workflows.command.CommandSpec;
+import dev.gitopshq.workflows.command.CommandStatus;
+import dev.gitopshq.workflows.command.CommandTarget;
+import dev.gitopshq.workflows.governance.Decision;
+import dev.gitopshq.workflows.governance.Requester;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The command workflow's activities on PostgreSQL and the real OPA with the shipped approval
+ * policy: the decision an approver and an auditor later see (outcome, reasons, the policy's version
+ * and text hash), what OPA is told, failing closed while OPA is down, capability checks, and a
+ * timeline that a retried activity writes once.
+ */
+class CommandActivitiesIT {
+  static TestSchema schema;
+  static OpaTestServer opaServer;
+  static OpaClient opa;
+  static PolicyService policies;
+  static String approvalRego;
+
+  UUID org;
+  UUID cluster;
+  CommandMapper commands;
+  CommandActivitiesImpl activities;
+
+  @BeforeAll
+  static void start() throws Exception {
+    schema =
+        TestSchema.create(
+            "command_activities_it",
+            CommandMapper.class,
+            ClusterMapper.class,
+            ApprovalSettingsMapper.class,
+            PolicyMapper.class,
+            NotificationSettingsMapper.class,
+            AuditMapper.class);
+    opaServer = OpaTestServer.startNew();
+    opa = opaServer.client();
+    Clock clock = Clock.systemUTC();
+    policies =
+        new PolicyService(
+            opa,
+            new PolicyRepository(schema.mapper(PolicyMapper.class)),
+            new AuditLog(schema.mapper(AuditMapper.class), clock),
+            new org.springframework.jdbc.datasource.DataSourceTransactionManager(
+                schema.dataSource()),
+            clock);
+    approvalRego =
+        Files.readString(
+            OpaTestServer.repoRoot().resolve("policies/gitopshq/approval/decision.rego"));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (opa != null) {
+      opa.close();
+    }
+    if (opaServer != null) {
+      opaServer.close();
+    }
+    if (schema != null) {
+      schema.close();
+    }
+  }
+
+  @BeforeEach
+  void organization() throws Exception {
+    org = schema.newOrg();
+    cluster = schema.newCluster(org);
+    policies.seedIfAbsent(org, CommandActivitiesImpl.APPROVAL_POLICY, approvalRego);
+    policies.republish(org);
+    commands = schema.mapper(CommandMapper.class);
+    Clock clock = Clock.systemUTC();
+    activities =
+        new CommandActivitiesImpl(
+            commands,
+            schema.mapper(ClusterMapper.class),
+            schema.mapper(ApprovalSettingsMapper.class),
+            policies,
+            new WebhookNotifier(
+                new NotificationTargets(
+                    schema.mapper(NotificationSettingsMapper.class),
+                    new SecretBox(SecretBox.newKey()),
+                    Optional::empty,
+                    null,
+                    null,
+                    o -> false,
+                    clock),
+                clock),
+            new AuditLog(schema.mapper(AuditMapper.class), clock),
+            schema.tx(),
+            clock);
+  }
+
+  void clusterIs(String environment, String... capabilities) throws Exception {
+    schema.exec(
+        "update clusters set environment = ?, capabilities = ? where org_id = ? and id = ?",
+        environment,
+        capabilities,
+        org,
+        cluster);
+  }
+
+  static final Requester ANA =
+      new Requester("m-ana", "member", "ana@example.com", "member", List.of(), List.of());
+
+  CommandSpec command(String type, Requester requester, String breakGlass) {
+    UUID id = UUID.randomUUID();
+    Instant now = Instant.now();
+    commands.insert(
+        new CommandRow(
+            id,
+            org,
+            cluster,
+            type,
+            "shop",
+            "Deployment",
+            "web",
+            Map.of("replicas", "3"),
+            "load test",
+            requester.id(),
+            requester.type(),
+            requester.name(),
+            breakGlass != null,
+            breakGlass,
+            "pending",
+            "",
+            null,
+            null,
+            null,
+            null,
+            List.of(),
+            null,
+            null,
+            null,
+            null,
+            now,
+            now,
+            null));
+    return new CommandSpec(
+        org.toString(),
+        id.toString(),
+        cluster.toString(),
+        "prod",
+        type,
+        new CommandTarget("shop", "Deployment", "web"),
+        Map.of("replicas", "3"),
+        "load test",
+        requester,
+        breakGlass);
+  }
+
+  long audited(String action, String target) throws Exception {
+    return schema.count(
+        "select count(*) from audit_log where org_id = ? and action = ? and target_id = ?",
+        org,
+        action,
+        target);
+  }
+
+  @Test
+  void aProductionScaleNeedsApprovalAndTheDecisionNamesThePolicyTextItCameFrom() throws Exception {
+    clusterIs("production", Capabilities.KUBERNETES_SCALE);
+    CommandSpec spec = command("scale", ANA, null);
+
+    Decision decision = activities.decide(spec);
+
+    assertThat(decision.outcome()).isEqualTo(Decision.REQUIRE_APPROVAL);
+    assertThat(decision.policy()).isEqualTo("approval");
+    assertThat(decision.policyVersion()).isEqualTo(1);
+    assertThat(decision.requiredApprovers()).isEqualTo(1);
+    assertThat(decision.approverRoles()).containsExactlyInAnyOrder("admin", "owner");
+    assertThat(decision.reasons()).isNotEmpty();
+    CommandRow row = commands.findById(org, UUID.fromString(spec.commandId())).orElseThrow();
+    assertThat(row.policyName()).isEqualTo("approval");
+    assertThat(row.policyVersion()).isEqualTo(1);
+    assertThat(row.policySha256()).isEqualTo(PolicyText.sha256(approvalRego));
+    assertThat(row.decisionOutcome()).isEqualTo(Decision.REQUIRE_APPROVAL);
+    assertThat(row.decisionReasons()).isEqualTo(decision.reasons());
+    assertThat(audited("command.decision", spec.commandId())).isEqualTo(1);
+  }
+
+  @Test
+  void outsideProductionAScaleIsAutoApprovedUnlessTheClustersSettingsSayOtherwise()
+      throws Exception {
+    clusterIs("staging", Capabilities.KUBERNETES_SCALE);
+    assertThat(activities.decide(command("scale", ANA, null)).outcome())
+        .isEqualTo(Decision.AUTO_APPROVE);
+
+    schema
+        .mapper(ApprovalSettingsMapper.class)
+        .upsert(
+            new ApprovalSettingsRow(
+                org,
+                cluster,
+                List.of("scale"),
+                List.of(),
+                2,
+                List.of("owner"),
+                List.of(),
+                false,
+                List.of(),
+                "admin@example.com",
+                Instant.now()));
+    Decision decision = activities.decide(command("scale", ANA, null));
+    assertThat(decision.outcome()).isEqualTo(Decision.REQUIRE_APPROVAL);
+    assertThat(decision.requiredApprovers()).isEqualTo(2);
+    assertThat(decision.approverRoles()).containsExactly("owner");
+  }
+
+  @Test
+  void opaIsToldTheCommandTheClusterTheRequesterAndWhoStandsBehindIt() throws Exception {
+    clusterIs("production", Capabilities.KUBERNETES_SCALE);
+    Requester robot =
+        new Requester(
+            "sa-ci",
+            "service_account",
+            "ci-deployer",
+            null,
+            List.of(),
+            List.of("m-creator", "m-owner"));
+    CommandSpec spec = command("scale", robot, "the checkout is down, scaling up now");
+
+    JsonNode input = activities.input(spec);
+
+    assertThat(input.at("/command/type").asText()).isEqualTo("scale");
+    assertThat(input.at("/command/target/name").asText()).isEqualTo("web");
+    assertThat(input.at("/command/params/replicas").asText()).isEqualTo("3");
+    assertThat(input.at("/command/break_glass/requested").asBoolean()).isTrue();
+    assertThat(input.at("/command/break_glass/justification").asText())
+        .isEqualTo("the checkout is down, scaling up now");
+    assertThat(input.at("/cluster/environment").asText()).isEqualTo("production");
+    assertThat(input.at("/cluster/capabilities/0").asText())
+        .isEqualTo(Capabilities.KUBERNETES_SCALE);
+    assertThat(input.at("/requester/type").asText()).isEqualTo("service_account");
+    assertThat(input.at("/requester/behind").toString()).isEqualTo("[\"m-creator\",\"m-owner\"]");
+    assertThat(input.get("settings").isNull()).isTrue();
+  }
+
+  @Test
+  void whileOpaIsDownTheDecisionFailsClosedAndTheCommandSaysSo() throws Exception {
+    clusterIs("production", Capabilities.KUBERNETES_SCALE);
+    CommandSpec spec = command("scale", ANA, null);
+    UUID id = UUID.fromString(spec.commandId());
+    opaServer.stop();
+    try {
+      assertThatThrownBy(() -> activities.decide(spec)).isInstanceOf(OpaException.class);
+      CommandRow waiting = commands.findById(org, id).orElseThrow();
+      assertThat(waiting.statusDetail()).startsWith("waiting for a policy decision");
+      assertThat(waiting.decisionOutcome()).isNull();
+      assertThat(audited("command.decision", spec.commandId())).isZero();
+    } finally {
+      opaServer.start();
+      policies.republish(org);
+    }
+
+    // Temporal retries the activity: now it decides and clears the waiting detail.
+    assertThat(activities.decide(spec).outcome()).isEqualTo(Decision.REQUIRE_APPROVAL);
+    CommandRow decided = commands.findById(org, id).orElseThrow();
+    assertThat(decided.statusDetail()).isEmpty();
+    assertThat(decided.decisionOutcome()).isEqualTo(Decision.REQUIRE_APPROVAL);
+  }
+
+  @Test
+  void aCommandTheClustersAgentCannotRunIsNamedAndAnotherOrganizationsClusterIsGone()
+      throws Exception {
+    clusterIs("production", Capabilities.KUBERNETES_RESTART);
+    assertThat(activities.missingCapability(org.toString(), cluster.toString(), "scale"))
+        .isEqualTo(Capabilities.KUBERNETES_SCALE);
+    assertThat(activities.missingCapability(org.toString(), cluster.toString(), "restart"))
+        .isNull();
+
+    UUID other = schema.newOrg();
+    assertThatThrownBy(
+            () -> activities.missingCapability(other.toString(), cluster.toString(), "restart"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("is gone");
+  }
+
+  @Test
+  void aRetriedTransitionWritesOneStepAndOneAuditEntryAndAFinalOneClosesTheCommand()
+      throws Exception {
+    clusterIs("staging", Capabilities.KUBERNETES_SCALE);
+    CommandSpec spec = command("scale", ANA, null);
+    String id = spec.commandId();
+
+    activities.transition(org.toString(), id, 1, CommandStatus.executing, "system", "sent");
+    activities.transition(org.toString(), id, 1, CommandStatus.executing, "system", "sent");
+    activities.transition(
+        org.toString(), id, 2, CommandStatus.completed, "agent", "scaled from 2 to 3");
+
+    List<CommandEventRow> events = commands.events(org, UUID.fromString(id));
+    assertThat(events)
+        .extracting(CommandEventRow::status)
+        .containsExactly("executing", "completed");
+    assertThat(audited("command.executing", id)).isEqualTo(1);
+    assertThat(audited("command.completed", id)).isEqualTo(1);
+    CommandRow row = commands.findById(org, UUID.fromString(id)).orElseThrow();
+    assertThat(row.status()).isEqualTo("completed");
+    assertThat(row.statusDetail()).isEqualTo("scaled from 2 to 3");
+    assertThat(row.finishedAt()).isNotNull();
+  }
+}
