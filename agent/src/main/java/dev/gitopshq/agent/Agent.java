@@ -10,6 +10,8 @@ import dev.gitopshq.agent.identity.AgentIdentity;
 import dev.gitopshq.agent.identity.FileIdentityStore;
 import dev.gitopshq.agent.identity.IdentityStore;
 import dev.gitopshq.agent.identity.SecretIdentityStore;
+import dev.gitopshq.agent.inventory.InventoryPublisher;
+import dev.gitopshq.agent.inventory.InventoryWatch;
 import dev.gitopshq.agent.kube.KubeCommands;
 import dev.gitopshq.agent.link.HubChannels;
 import dev.gitopshq.agent.link.HubLink;
@@ -91,6 +93,7 @@ public final class Agent implements AutoCloseable {
   private static final Duration STORE_RETRY_DELAY = Duration.ofMillis(250);
   private static final Duration IN_FLIGHT_GRACE = Duration.ofSeconds(1);
   private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+  private static final Duration INVENTORY_FLUSH = Duration.ofSeconds(1);
 
   private final AgentConfig config;
   private final IdentityStore store;
@@ -107,6 +110,9 @@ public final class Agent implements AutoCloseable {
             return t;
           });
   private final LazyClient kube;
+  private final InventoryPublisher inventory;
+  private final InventoryWatch inventoryWatch;
+  private final java.util.concurrent.ScheduledExecutorService inventoryFlusher;
   private final CompletableFuture<Integer> exitCode = new CompletableFuture<>();
   private final Thread thread;
 
@@ -135,6 +141,27 @@ public final class Agent implements AutoCloseable {
             Clock.systemUTC(),
             link::rotated);
     this.thread = new Thread(this::runLifecycle, "gitopshq-agent");
+    if (config.capabilities().contains(Capability.OBSERVE.seedName())) {
+      this.inventory = new InventoryPublisher(link::send, Clock.systemUTC());
+      this.inventoryWatch = new InventoryWatch(kube, inventory);
+      this.inventoryFlusher =
+          java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "gitopshq-inventory");
+                t.setDaemon(true);
+                return t;
+              });
+      link.onConnected(inventory::snapshotDue);
+      inventoryFlusher.scheduleWithFixedDelay(
+          this::flushInventory,
+          INVENTORY_FLUSH.toMillis(),
+          INVENTORY_FLUSH.toMillis(),
+          TimeUnit.MILLISECONDS);
+    } else {
+      this.inventory = null;
+      this.inventoryWatch = null;
+      this.inventoryFlusher = null;
+    }
   }
 
   /**
@@ -330,9 +357,29 @@ public final class Agent implements AutoCloseable {
     return EXIT_OK;
   }
 
+  /**
+   * Starts the informers once the hub has welcomed the agent (so a cluster that never connects is
+   * never listed), then sends what the inventory has due. Runs on the inventory's own thread.
+   */
+  private void flushInventory() {
+    try {
+      if (!link.isConnected()) {
+        return;
+      }
+      inventoryWatch.start();
+      inventory.flush();
+    } catch (RuntimeException e) {
+      log.warn("inventory: {}", Redactor.redact(e.toString()));
+    }
+  }
+
   /** Hub messages other than Welcome: commands go to the runner's own thread. */
   private void onHubMessage(HubMessage message) {
-    if (message.hasExecuteCommand()) {
+    if (message.hasRefreshInventory()) {
+      if (inventory != null) {
+        inventory.snapshotDue();
+      }
+    } else if (message.hasExecuteCommand()) {
       commands.submit(message.getExecuteCommand());
     } else if (message.hasRotateToken()) {
       RotateToken rotation = message.getRotateToken();
@@ -378,7 +425,16 @@ public final class Agent implements AutoCloseable {
     return commands.executions();
   }
 
+  /** How many objects the agent's inventory holds (0 without the observe capability). */
+  public int inventorySize() {
+    return inventory == null ? 0 : inventory.size();
+  }
+
   private void release() {
+    if (inventoryFlusher != null) {
+      inventoryFlusher.shutdownNow();
+      inventoryWatch.close();
+    }
     commands.close();
     rotations.shutdown();
     channel.shutdown();

@@ -78,6 +78,7 @@ public final class HubLink implements AutoCloseable {
   private volatile String clusterId;
   private volatile int hubIntervalSeconds;
   private volatile ConnectSession current;
+  private volatile Runnable onConnected = () -> {};
 
   /**
    * Creates the link; nothing is sent until {@link #register} or {@link #run} is called.
@@ -271,6 +272,14 @@ public final class HubLink implements AutoCloseable {
     identity.set(next);
   }
 
+  /**
+   * Runs {@code listener} whenever the hub welcomes a stream, on the stream's thread; it must
+   * return quickly. The inventory uses it to send a fresh snapshot on every new stream.
+   */
+  public void onConnected(Runnable listener) {
+    this.onConnected = listener;
+  }
+
   /** True while a Connect stream is open and the hub has answered it with Welcome. */
   public boolean isConnected() {
     return connected;
@@ -389,6 +398,7 @@ public final class HubLink implements AutoCloseable {
     @Override
     public void connected() {
       setConnected(true);
+      onConnected.run();
     }
 
     @Override
