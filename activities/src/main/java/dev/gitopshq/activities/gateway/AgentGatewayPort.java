@@ -17,4 +17,11 @@ public interface AgentGatewayPort {
    * @return false when this replica holds no stream for the cluster
    */
   boolean sendTokenRotation(UUID orgId, UUID clusterId, String rotationId, String token);
+
+  /**
+   * Asks the cluster's agent for a fresh inventory snapshot, if this replica holds its stream.
+   *
+   * @return false when this replica holds no stream for the cluster
+   */
+  boolean requestInventory(UUID orgId, UUID clusterId, String requestId);
 }

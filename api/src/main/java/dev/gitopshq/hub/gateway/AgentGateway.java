@@ -4,10 +4,12 @@ import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.command.CommandMapper;
 import dev.gitopshq.activities.gateway.AgentGatewayPort;
+import dev.gitopshq.activities.inventory.InventoryStore;
 import dev.gitopshq.activities.registration.RegistrationStore;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentSettings;
 import dev.gitopshq.agent.v1.HubMessage;
+import dev.gitopshq.agent.v1.RefreshInventory;
 import dev.gitopshq.agent.v1.RotateToken;
 import dev.gitopshq.hub.config.HubProperties;
 import dev.gitopshq.hub.config.HubVersion;
@@ -71,6 +73,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
       WorkflowClient temporal,
       ReplicaIdentity replicaIdentity,
       RotationSchedules schedules,
+      InventoryStore inventory,
       Clock clock) {
     this.props = props;
     this.tokens = tokens;
@@ -97,6 +100,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
             dispatcher,
             temporal,
             schedules,
+            inventory,
             settings,
             HubVersion.current(),
             clock);
@@ -231,6 +235,23 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
                       .setCorrelationId(rotationId)
                       .setRotateToken(
                           RotateToken.newBuilder().setRotationId(rotationId).setAgentToken(token))
+                      .build());
+              return true;
+            })
+        .orElse(false);
+  }
+
+  @Override
+  public boolean requestInventory(UUID orgId, UUID clusterId, String requestId) {
+    return connections
+        .get(clusterId)
+        .filter(s -> s.orgId.equals(orgId) && s.connectedAt() != null && !s.isClosed())
+        .map(
+            s -> {
+              s.send(
+                  HubMessage.newBuilder()
+                      .setCorrelationId(requestId)
+                      .setRefreshInventory(RefreshInventory.newBuilder().setRequestId(requestId))
                       .build());
               return true;
             })

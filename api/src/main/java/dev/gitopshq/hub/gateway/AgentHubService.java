@@ -3,6 +3,7 @@ package dev.gitopshq.hub.gateway;
 import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenRow;
+import dev.gitopshq.activities.inventory.InventoryStore;
 import dev.gitopshq.activities.registration.AgentRegistration;
 import dev.gitopshq.activities.registration.ClusterNameMismatchException;
 import dev.gitopshq.activities.registration.RegistrationStore;
@@ -56,6 +57,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   private final CommandDispatcher dispatcher;
   private final WorkflowClient temporal;
   private final RotationSchedules schedules;
+  private final InventoryStore inventory;
   private final AgentSettings settings;
   private final String hubVersion;
   private final Clock clock;
@@ -69,6 +71,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       CommandDispatcher dispatcher,
       WorkflowClient temporal,
       RotationSchedules schedules,
+      InventoryStore inventory,
       AgentSettings settings,
       String hubVersion,
       Clock clock) {
@@ -80,6 +83,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     this.dispatcher = dispatcher;
     this.temporal = temporal;
     this.schedules = schedules;
+    this.inventory = inventory;
     this.settings = settings;
     this.hubVersion = hubVersion;
     this.clock = clock;
@@ -240,6 +244,31 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
               e.toString());
         }
       }
+      case INVENTORY_SNAPSHOT -> {
+        requireHello(session);
+        requireObserve(session);
+        session.seen(now);
+        InventoryStore.Applied applied =
+            bounded(
+                () ->
+                    inventory.snapshot(
+                        session.orgId, session.clusterId, message.getInventorySnapshot()));
+        if (message.getInventorySnapshot().getLast()) {
+          log.info(
+              "cluster {} inventory snapshot finished ({} objects in this part, {} removed, {} skipped)",
+              session.clusterId,
+              applied.written(),
+              applied.removed(),
+              applied.skipped());
+        }
+      }
+      case INVENTORY_DELTA -> {
+        requireHello(session);
+        requireObserve(session);
+        session.seen(now);
+        bounded(
+            () -> inventory.delta(session.orgId, session.clusterId, message.getInventoryDelta()));
+      }
       case PAYLOAD_NOT_SET -> {
         // A newer agent may send messages this hub does not know; they are ignored.
       }
@@ -272,7 +301,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     if (updated == 0) {
       throw Status.UNAUTHENTICATED.withDescription(BAD_TOKEN).asRuntimeException();
     }
-    session.connected(now);
+    session.connected(now, hello.getCapabilitiesList());
     connections.add(session);
     session.send(
         HubMessage.newBuilder()
@@ -302,6 +331,29 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       return false;
     }
     return tokens.isRotationOf(session.orgId, session.clusterId, id);
+  }
+
+  /**
+   * The inventory is the observe capability's: an agent that did not announce it may not send one.
+   */
+  private static void requireObserve(AgentSession session) {
+    if (!session.capabilities().contains(Capabilities.OBSERVE)) {
+      throw Status.PERMISSION_DENIED
+          .withDescription(
+              "inventory needs the observe capability, which this agent did not announce")
+          .asRuntimeException();
+    }
+  }
+
+  /**
+   * An agent's message that breaks the inventory's bounds ends its stream with INVALID_ARGUMENT.
+   */
+  private static <T> T bounded(java.util.function.Supplier<T> write) {
+    try {
+      return write.get();
+    } catch (IllegalArgumentException e) {
+      throw Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();
+    }
   }
 
   private static void requireHello(AgentSession session) {

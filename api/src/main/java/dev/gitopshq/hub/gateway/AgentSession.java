@@ -16,6 +16,7 @@ final class AgentSession {
   final UUID tokenId;
   private final ServerCallStreamObserver<HubMessage> out;
   private volatile Instant connectedAt;
+  private volatile java.util.Set<String> capabilities = java.util.Set.of();
   private volatile Instant lastSeen;
   private volatile boolean closed;
 
@@ -37,7 +38,13 @@ final class AgentSession {
     return connectedAt;
   }
 
-  void connected(Instant at) {
+  /** The capabilities the agent announced in Hello. */
+  java.util.Set<String> capabilities() {
+    return capabilities;
+  }
+
+  void connected(Instant at, java.util.List<String> announced) {
+    this.capabilities = java.util.Set.copyOf(announced);
     this.connectedAt = at;
     this.lastSeen = at;
   }
