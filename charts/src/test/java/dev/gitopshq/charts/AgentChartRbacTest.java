@@ -49,15 +49,16 @@ class AgentChartRbacTest {
       "core/pods apps/deployments core/services core/configmaps core/secrets apps/statefulsets"
           + " apps/daemonsets batch/jobs batch/cronjobs networking.k8s.io/ingresses apps/replicasets";
 
-  // The readonly table, row by row.
+  // The readonly table, row by row; the inventory's informers also watch namespaces, nodes and
+  // persistent volume claims (the seed's table has namespaces with get and list only).
   static final Map<String, Set<String>> OBSERVE =
       table(
           OBSERVED_RESOURCES,
           "get,list,watch",
           "core/events",
           "get,list,watch",
-          "core/namespaces",
-          "get,list");
+          "core/namespaces core/nodes core/persistentvolumeclaims",
+          "get,list,watch");
   static final Map<String, Set<String>> DIAGNOSTICS_READ = table("core/pods/log", "get");
   static final Map<String, Set<String>> ARGOCD_READ =
       table("argoproj.io/applications", "get,list,watch");

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
@@ -57,6 +58,8 @@ public final class InventoryWatch implements AutoCloseable {
   private final Supplier<KubernetesClient> client;
   private final InventoryPublisher publisher;
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+  private final java.util.Set<String> unavailable =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   public InventoryWatch(Supplier<KubernetesClient> client, InventoryPublisher publisher) {
     this.client = client;
@@ -99,6 +102,17 @@ public final class InventoryWatch implements AutoCloseable {
         });
     informer.exceptionHandler(
         (isStarted, t) -> {
+          if (t instanceof KubernetesClientException k
+              && (k.getCode() == 403 || k.getCode() == 404)) {
+            // RBAC does not grant it, or the cluster does not serve it: the inventory goes on
+            // without this kind rather than waiting for it forever.
+            unavailable.add(kind.getSimpleName());
+            log.warn(
+                "inventory: cannot list {} ({}); the inventory leaves it out",
+                kind.getSimpleName(),
+                k.getCode() == 403 ? "forbidden by RBAC" : "not served by this cluster");
+            return false;
+          }
           log.warn(
               "inventory: watching {} failed ({}); retrying",
               kind.getSimpleName(),
@@ -109,9 +123,17 @@ public final class InventoryWatch implements AutoCloseable {
     return informer;
   }
 
-  /** Whether every informer has listed its kind once. */
+  /** Whether every informer has listed its kind once, or found it cannot. */
   public synchronized boolean synced() {
-    return !informers.isEmpty() && informers.stream().allMatch(SharedIndexInformer::hasSynced);
+    return !informers.isEmpty()
+        && informers.stream()
+            .allMatch(
+                i -> i.hasSynced() || unavailable.contains(i.getApiTypeClass().getSimpleName()));
+  }
+
+  /** The kinds the agent may not or cannot list, e.g. {@code Secret} when RBAC forbids it. */
+  public java.util.Set<String> unavailable() {
+    return java.util.Set.copyOf(unavailable);
   }
 
   @Override
