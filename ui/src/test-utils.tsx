@@ -7,12 +7,13 @@ import { SessionProvider } from "./auth/session";
 
 /** A fetch double that answers by "METHOD /path" and records every request. */
 export function fakeHub(routes: Record<string, (body: unknown) => { status?: number; json?: unknown }>) {
-  const calls: { method: string; path: string; body: unknown; headers: Record<string, string> }[] = [];
+  const calls: { method: string; path: string; query: string; body: unknown; headers: Record<string, string> }[] = [];
   const fetchMock = vi.fn(async (url: string, init: RequestInit = {}) => {
     const method = init.method ?? "GET";
     const path = url.replace(/^\/api\/v2/, "").split("?")[0];
     const body = init.body ? JSON.parse(String(init.body)) : undefined;
-    calls.push({ method, path, body, headers: (init.headers ?? {}) as Record<string, string> });
+    const query = url.split("?")[1] ?? "";
+    calls.push({ method, path, query, body, headers: (init.headers ?? {}) as Record<string, string> });
     const handler = routes[`${method} ${path}`];
     const answer = handler ? handler(body) : { status: 404, json: { status: 404, error: "not_found", message: "no route" } };
     const status = answer.status ?? 200;

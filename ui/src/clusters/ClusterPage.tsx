@@ -8,12 +8,14 @@ import { ErrorState, Loading } from "../components/States";
 import { OverviewTab } from "./OverviewTab";
 import { CommandsTab } from "./CommandsTab";
 import { BindingsTab } from "./BindingsTab";
+import { InventoryTab } from "./InventoryTab";
 import { SettingsTab } from "./SettingsTab";
 
-// Only tabs whose API exists are shown (inventory, Argo CD, drift, logs and credential sync
-// arrive with the agent's runtime visibility).
+// Only tabs whose API exists are shown (Argo CD, drift, logs and credential sync arrive with
+// the rest of the agent's runtime visibility).
 const TABS = [
   { id: "overview", label: "Overview" },
+  { id: "inventory", label: "Inventory" },
   { id: "commands", label: "Commands" },
   { id: "bindings", label: "Bindings" },
   { id: "settings", label: "Settings" },
@@ -40,6 +42,7 @@ export function ClusterPage() {
       <TabNav label="Cluster tabs" base={`/clusters/${id}`} tabs={TABS} />
       <div className="mt-4">
         {tab === "overview" && <OverviewTab cluster={c} />}
+        {tab === "inventory" && <InventoryTab cluster={c} />}
         {tab === "commands" && <CommandsTab cluster={c} />}
         {tab === "bindings" && <BindingsTab cluster={c} />}
         {tab === "settings" && <SettingsTab cluster={c} />}

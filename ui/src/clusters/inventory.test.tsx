@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { Cluster } from "../api/types";
+import { setToken } from "../api/client";
+import { fakeHub, ME, renderAt } from "../test-utils";
+import { ClusterPage } from "./ClusterPage";
+import type { Inventory, Resource } from "./InventoryTab";
+
+const cluster: Cluster = {
+  id: "c1",
+  name: "demo",
+  labels: {},
+  status: "Connected",
+  capabilities: ["observe"],
+  createdAt: "2026-11-01T00:00:00Z",
+  environment: "dev",
+  provider: "on-prem",
+};
+
+const inventory = (over: Partial<Inventory>): Inventory => ({
+  connected: true,
+  reported: true,
+  asOf: new Date(Date.now() - 5_000).toISOString(),
+  objects: 3,
+  clusterScoped: { Node: 1 },
+  namespaces: [{ name: "demo", total: 2, kinds: { Deployment: 1, Pod: 1 } }],
+  ...over,
+});
+
+const web: Resource = {
+  uid: "u1",
+  group: "apps",
+  version: "v1",
+  kind: "Deployment",
+  namespace: "demo",
+  name: "web",
+  status: "1/2 ready",
+  health: "Progressing",
+  labels: { app: "web" },
+  createdAt: "2026-11-24T06:00:00Z",
+};
+
+describe("cluster inventory", () => {
+  it("shows the namespaces, the resources with their health, and filters by namespace", async () => {
+    setToken("t");
+    const calls = fakeHub({
+      "GET /me": () => ({ json: ME }),
+      "GET /clusters/c1": () => ({ json: cluster }),
+      "GET /clusters/c1/inventory": () => ({ json: inventory({}) }),
+      "GET /clusters/c1/resources": () => ({ json: { items: [web], nextCursor: "abc" } }),
+      "POST /clusters/c1/inventory/refresh": () => ({ status: 202, json: { requestId: "r1" } }),
+    });
+    renderAt("/clusters/c1/inventory", "/clusters/:id/:tab", <ClusterPage />);
+
+    const namespaces = await screen.findByRole("table", { name: "Namespaces" });
+    expect(within(namespaces).getByText("1 Deployment, 1 Pod")).toBeInTheDocument();
+    const resources = await screen.findByRole("table", { name: "Resources" });
+    expect(within(resources).getByText("1/2 ready")).toBeInTheDocument();
+    expect(within(resources).getByText("Progressing")).toBeInTheDocument();
+    expect(within(resources).getByText("app=web")).toBeInTheDocument();
+
+    await userEvent.click(within(namespaces).getByRole("button", { name: "demo" }));
+    await waitFor(() =>
+      expect(calls.some((c) => c.path === "/clusters/c1/resources" && c.query.includes("namespace=demo"))).toBe(true),
+    );
+
+    await userEvent.click(screen.getByRole("button", { name: "Next" }));
+    await waitFor(() => expect(calls.some((c) => c.query.includes("cursor=abc"))).toBe(true));
+
+    await userEvent.click(screen.getByRole("button", { name: "Refresh" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "POST" && c.path === "/clusters/c1/inventory/refresh")).toBe(true));
+  });
+
+  it("says when the agent is away that the inventory is its last report, and offers no refresh", async () => {
+    setToken("t");
+    fakeHub({
+      "GET /me": () => ({ json: ME }),
+      "GET /clusters/c1": () => ({ json: { ...cluster, status: "Disconnected" } }),
+      "GET /clusters/c1/inventory": () => ({ json: inventory({ connected: false }) }),
+      "GET /clusters/c1/resources": () => ({ json: { items: [] } }),
+    });
+    renderAt("/clusters/c1/inventory", "/clusters/:id/:tab", <ClusterPage />);
+    expect(await screen.findByText(/the agent is disconnected; this is the last inventory it reported/)).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Refresh" })).toBeDisabled();
+    expect(await screen.findByText("No resources match.")).toBeInTheDocument();
+  });
+});
