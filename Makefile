@@ -38,7 +38,7 @@ help: ## list the targets
 	@echo "Java: $(if $(JAVA_HOME_FOUND),$(JAVA_HOME_FOUND),none >= 21 found (run 'tools/lib/java.sh' for how to get one))"
 	@echo "Tool cache: $${GITOPSHQ_TOOLS_CACHE:-$$HOME/.cache/gitopshq/tools}"
 
-run: ## start the dev stack (PostgreSQL, Temporal, OPA, test Kubernetes API, hub, demo agent); Ctrl-C stops it
+run: ## start the dev stack (PostgreSQL, Temporal, OPA, a demo Kubernetes cluster, hub, demo agent); Ctrl-C stops it
 	@tools/dev/run.sh
 
 # PostgreSQL up with its databases: gitopshq, gitopshq_test, and the one

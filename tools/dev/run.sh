@@ -4,7 +4,10 @@
 #   PostgreSQL 15 (system service)  127.0.0.1:5432
 #   Temporal dev server             127.0.0.1:7233, Web UI http://127.0.0.1:8233
 #   OPA                             http://127.0.0.1:8181
-#   test Kubernetes API (testkube)  random port, kubeconfig .gitopshq/demo-kubeconfig
+#   demo Kubernetes cluster         a real control plane (tools/dev/kube.sh: etcd, kube-apiserver,
+#                                   controller-manager, scheduler, kwok) on free loopback ports,
+#                                   seeded with demo workloads and Argo CD Applications;
+#                                   kubeconfig .gitopshq/kube/admin.kubeconfig
 #   dev OIDC provider (idp/)        http://127.0.0.1:9000, SSO for the hub (demo users printed at the end)
 #   hub                             http://127.0.0.1:8080 (REST), gRPC with TLS 127.0.0.1:50051
 #   demo agent                      cluster "demo", connected to the hub
@@ -13,11 +16,13 @@
 # and keeps running). All state and logs live under .gitopshq/ (gitignored):
 #   .gitopshq/data/           temporal.db, the hub's data dir, bootstrap-token
 #   .gitopshq/logs/<proc>.log one log per process (the previous run's as .1)
-#   .gitopshq/demo-kubeconfig kubeconfig of the test Kubernetes API
+#   .gitopshq/kube/           the demo cluster's PKI, etcd data, logs and admin kubeconfig
 #   .gitopshq/demo-agent/     the demo agent's identity file
 #
 # Env knobs:
-#   KUBECONFIG                 use this cluster for the demo agent instead of testkube
+#   KUBECONFIG                 use this cluster for the demo agent instead of the demo cluster
+#   GITOPSHQ_DEMO_KUBE=mock    the Fabric8 mock (testkube) instead of the real control plane,
+#                              for a machine that cannot build or run kube-apiserver
 #   GITOPSHQ_DEV_DB            PostgreSQL database of the hub (gitopshq)
 #   GITOPSHQ_BOOTSTRAP_TOKEN   owner API token for the hub to use (>= 32 chars)
 #   GITOPSHQ_HUB_TIMEOUT       seconds to wait for the hub to be healthy (120)
@@ -50,6 +55,8 @@ readonly DEV_DB="${GITOPSHQ_DEV_DB:-gitopshq}"
 readonly DATA_DIR="${STATE_DIR}/data"
 readonly LOG_DIR="${STATE_DIR}/logs"
 readonly DEMO_KUBECONFIG="${STATE_DIR}/demo-kubeconfig"
+readonly KUBE_DIR="${STATE_DIR}/kube"
+readonly DEMO_KUBE="${GITOPSHQ_DEMO_KUBE:-real}"
 readonly AGENT_DIR="${STATE_DIR}/demo-agent"
 readonly IDENTITY_FILE="${AGENT_DIR}/identity.json"
 readonly TLS_DIR="${STATE_DIR}/tls"
@@ -65,7 +72,7 @@ readonly IDP_PASSWORD_FILE="${DATA_DIR}/idp-demo-password"
 
 readonly HUB_TIMEOUT="${GITOPSHQ_HUB_TIMEOUT:-120}"
 readonly CONNECT_TIMEOUT="${GITOPSHQ_CONNECT_TIMEOUT:-120}"
-readonly TEMPORAL_TIMEOUT=60 OPA_TIMEOUT=30 TESTKUBE_TIMEOUT=60 IDP_TIMEOUT=90
+readonly TEMPORAL_TIMEOUT=60 OPA_TIMEOUT=30 TESTKUBE_TIMEOUT=60 IDP_TIMEOUT=90 KUBE_TIMEOUT=120
 
 readonly DEMO_CLUSTER=demo
 readonly DEMO_CLUSTER_JSON='{"name":"demo","displayName":"Demo cluster","provider":"on-prem","region":"local","environment":"dev","labels":{"tier":"dev"}}'
@@ -132,6 +139,10 @@ cleanup() {
       stop_proc "$name" "$grace"
     done
     log "stopped (PostgreSQL keeps running; logs are in ${LOG_DIR#"${REPO_ROOT}"/}/)"
+  fi
+  if [ "${KUBE_STARTED:-0}" = 1 ]; then
+    "${TOOLS_DIR}/dev/kube.sh" stop "${KUBE_DIR}" >/dev/null 2>&1 || true
+    log "stopped the demo cluster (its state stays in ${KUBE_DIR#"${REPO_ROOT}"/}/)"
   fi
   exit "$rc"
 }
@@ -238,18 +249,42 @@ await_opa() {
 
 testkube_ready() { grep -q '^testkube ready ' "${PROC_LOG[testkube]}"; }
 
+kube_ready() { grep -q '^kube ready ' "${PROC_LOG[kube]}"; }
+
+# The demo cluster: a real control plane unless KUBECONFIG names another cluster or
+# GITOPSHQ_DEMO_KUBE=mock asks for the Fabric8 mock. kube.sh starts its processes in the
+# background and prints "kube ready <url> kubeconfig=<path>" once the API server answers;
+# cleanup stops them.
 launch_testkube() {
   if [ -n "${KUBECONFIG:-}" ]; then
-    log "test Kubernetes API: skipped, KUBECONFIG is set (${KUBECONFIG}); the demo agent uses that cluster"
+    log "demo cluster: skipped, KUBECONFIG is set (${KUBECONFIG}); the demo agent uses that cluster"
     AGENT_KUBECONFIG=${KUBECONFIG}
     return 0
   fi
-  log "starting test Kubernetes API (testkube)"
+  if [ "${DEMO_KUBE}" = real ]; then
+    log "starting the demo cluster (kube-apiserver, controller-manager, scheduler, kwok)"
+    KUBE_STARTED=1
+    start_proc kube "${TOOLS_DIR}/dev/kube.sh" start "${KUBE_DIR}"
+    return 0
+  fi
+  log "starting test Kubernetes API (testkube, GITOPSHQ_DEMO_KUBE=mock)"
   rm -f "${DEMO_KUBECONFIG}"
   start_proc testkube "${JAVA}" "${JVM_OPTS[@]}" -Xmx256m -jar "${TESTKUBE_JAR}" --kubeconfig "${DEMO_KUBECONFIG}"
 }
 
 await_testkube() {
+  if [ -n "${PROC_PID[kube]:-}" ]; then
+    wait_for "the demo cluster did not print 'kube ready' (see ${KUBE_DIR#"${REPO_ROOT}"/}/logs/)" \
+      "${KUBE_TIMEOUT}" kube kube_ready
+    KUBE_URL=$(awk '$1 == "kube" && $2 == "ready" { print $3; exit }' "${PROC_LOG[kube]}")
+    AGENT_KUBECONFIG="${KUBE_DIR}/admin.kubeconfig"
+    "${TOOLS_DIR}/dev/kube.sh" seed "${KUBE_DIR}" "${HUB_URL}" >>"${PROC_LOG[kube]}" 2>&1 ||
+      die "seeding the demo cluster failed (see ${PROC_LOG[kube]})"
+    # kube.sh has exited; from now on watch the API server it left running.
+    PROC_PID[kube]=$(cat "${KUBE_DIR}/run/kube-apiserver.pid")
+    info "demo cluster at ${KUBE_URL}, seeded ($(elapsed))"
+    return 0
+  fi
   [ -n "${PROC_PID[testkube]:-}" ] || return 0
   wait_for "testkube did not print 'testkube ready'" "${TESTKUBE_TIMEOUT}" testkube testkube_ready
   # The interface: one line "testkube ready <url> kubeconfig=<path>" on stdout.
@@ -519,7 +554,8 @@ seed_demo_project() {
 }
 
 print_summary() {
-  local rel_kc=${DEMO_KUBECONFIG#"${REPO_ROOT}"/} rel_tok=${TOKEN_FILE#"${REPO_ROOT}"/}
+  local rel_kc=${AGENT_KUBECONFIG:-${DEMO_KUBECONFIG}} rel_tok=${TOKEN_FILE#"${REPO_ROOT}"/}
+  rel_kc=${rel_kc#"${REPO_ROOT}"/}
   log "demo cluster '${DEMO_CLUSTER}' is Connected after ${SECONDS} s"
   cat <<EOF
 
@@ -538,7 +574,7 @@ print_summary() {
 EOF
   if [ -n "${KUBE_URL}" ]; then
     cat <<EOF
-  test Kubernetes API  ${KUBE_URL}
+  demo Kubernetes API  ${KUBE_URL}
                        kubectl --kubeconfig ${rel_kc} get deployments -n demo
 EOF
   else

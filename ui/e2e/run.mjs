@@ -1,6 +1,6 @@
 // End-to-end tests of the web UI in Debian's chromium (playwright-core, no browser download)
 // against a real hub stack that tools/ui.sh e2e starts: PostgreSQL, Temporal, OPA, the hub with
-// this UI in its jar, the test Kubernetes API and the demo agent.
+// this UI in its jar, the demo cluster (a real kube-apiserver with kwok) and the demo agent.
 //
 //   GITOPSHQ_E2E_URL=http://127.0.0.1:PORT GITOPSHQ_E2E_TOKEN=<owner token> node e2e/run.mjs
 //
@@ -159,6 +159,31 @@ scenario("a scale that needs approval: the requester cannot approve it, a second
   await second.getByText(/approver@example.com approved — “ok for the e2e run”/).waitFor();
   await shot(second, "command-completed");
   await second.context().close();
+});
+
+scenario("the demo cluster's inventory: what the agent sees on the real API server", async () => {
+  const page = await signIn(OWNER);
+  await page.goto(`${BASE}/clusters/${demo.id}/inventory`);
+  // The agent's first snapshot arrives a few seconds after it connects.
+  const namespaces = page.getByRole("table", { name: "Namespaces" });
+  await namespaces.getByRole("button", { name: "demo", exact: true }).waitFor({ timeout: 90_000 });
+  await page.getByLabel("Kind").selectOption("Deployment");
+  const resources = page.getByRole("table", { name: "Resources" });
+  const web = resources.getByRole("row").filter({ hasText: /^web/ });
+  await web.getByText(/\d+\/\d+ ready/).waitFor();
+  await page.getByLabel("Kind").selectOption("Pod");
+  await resources.getByText(/^Running \d+\/\d+$/).first().waitFor({ timeout: 90_000 });
+  await page.getByLabel("Kind").selectOption("");
+  await accessible(page, "Inventory");
+  await shot(page, "cluster-inventory");
+  await page.getByRole("button", { name: "Refresh" }).click();
+  let audited = false;
+  for (let i = 0; i < 20 && !audited; i++) {
+    audited = JSON.stringify(await rest(OWNER, "GET", "/audit?action=inventory.refresh")).includes("inventory.refresh");
+    if (!audited) await new Promise((r) => setTimeout(r, 500));
+  }
+  assert.ok(audited, "the refresh is audited");
+  await page.context().close();
 });
 
 scenario("a policy with a syntax error shows OPA's line", async () => {
