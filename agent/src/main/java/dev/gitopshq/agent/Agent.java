@@ -10,6 +10,7 @@ import dev.gitopshq.agent.identity.AgentIdentity;
 import dev.gitopshq.agent.identity.FileIdentityStore;
 import dev.gitopshq.agent.identity.IdentityStore;
 import dev.gitopshq.agent.identity.SecretIdentityStore;
+import dev.gitopshq.agent.inspect.Inspector;
 import dev.gitopshq.agent.inventory.InventoryPublisher;
 import dev.gitopshq.agent.inventory.InventoryWatch;
 import dev.gitopshq.agent.kube.KubeCommands;
@@ -20,7 +21,9 @@ import dev.gitopshq.agent.link.Redactor;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.CommandResult;
 import dev.gitopshq.agent.v1.HubMessage;
+import dev.gitopshq.agent.v1.ReadResource;
 import dev.gitopshq.agent.v1.RegisterResponse;
+import dev.gitopshq.agent.v1.ResourceDetail;
 import dev.gitopshq.agent.v1.RotateToken;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -111,6 +114,22 @@ public final class Agent implements AutoCloseable {
           });
   private final LazyClient kube;
   private final InventoryPublisher inventory;
+  private final Inspector inspector;
+
+  /** Two threads and a short queue: a burst of inspections is refused, never queued unbounded. */
+  private final java.util.concurrent.ThreadPoolExecutor inspections =
+      new java.util.concurrent.ThreadPoolExecutor(
+          2,
+          2,
+          30,
+          TimeUnit.SECONDS,
+          new java.util.concurrent.ArrayBlockingQueue<>(16),
+          r -> {
+            Thread t = new Thread(r, "gitopshq-inspect");
+            t.setDaemon(true);
+            return t;
+          });
+
   private final InventoryWatch inventoryWatch;
   private final java.util.concurrent.ScheduledExecutorService inventoryFlusher;
   private final CompletableFuture<Integer> exitCode = new CompletableFuture<>();
@@ -141,6 +160,11 @@ public final class Agent implements AutoCloseable {
             Clock.systemUTC(),
             link::rotated);
     this.thread = new Thread(this::runLifecycle, "gitopshq-agent");
+    this.inspector =
+        new Inspector(
+            kube,
+            config::diagnosticsAllowed,
+            config.capabilities().contains(Capability.DIAGNOSTICS_READ.seedName()));
     if (config.capabilities().contains(Capability.OBSERVE.seedName())) {
       this.inventory = new InventoryPublisher(link::send, Clock.systemUTC());
       this.inventoryWatch = new InventoryWatch(kube, inventory);
@@ -373,9 +397,56 @@ public final class Agent implements AutoCloseable {
     }
   }
 
+  /**
+   * Reads an object for the hub on the inspection threads; refuses without observe or when busy.
+   */
+  private void inspect(ReadResource req) {
+    if (!config.capabilities().contains(Capability.OBSERVE.seedName())) {
+      answer(
+          ResourceDetail.newBuilder()
+              .setRequestId(req.getRequestId())
+              .setOutcome(ResourceDetail.Outcome.FORBIDDEN)
+              .setError("the observe capability is off on this agent")
+              .build());
+      return;
+    }
+    try {
+      inspections.execute(
+          () -> {
+            try {
+              answer(inspector.read(req));
+            } catch (RuntimeException e) {
+              answer(
+                  ResourceDetail.newBuilder()
+                      .setRequestId(req.getRequestId())
+                      .setOutcome(ResourceDetail.Outcome.FAILED)
+                      .setError(Redactor.redact(e.toString()))
+                      .build());
+            }
+          });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      answer(
+          ResourceDetail.newBuilder()
+              .setRequestId(req.getRequestId())
+              .setOutcome(ResourceDetail.Outcome.FAILED)
+              .setError("the agent is busy with other inspections; try again")
+              .build());
+    }
+  }
+
+  private void answer(ResourceDetail detail) {
+    link.send(
+        AgentMessage.newBuilder()
+            .setCorrelationId(detail.getRequestId())
+            .setResourceDetail(detail)
+            .build());
+  }
+
   /** Hub messages other than Welcome: commands go to the runner's own thread. */
   private void onHubMessage(HubMessage message) {
-    if (message.hasRefreshInventory()) {
+    if (message.hasReadResource()) {
+      inspect(message.getReadResource());
+    } else if (message.hasRefreshInventory()) {
       if (inventory != null) {
         inventory.snapshotDue();
       }
@@ -431,6 +502,7 @@ public final class Agent implements AutoCloseable {
   }
 
   private void release() {
+    inspections.shutdownNow();
     if (inventoryFlusher != null) {
       inventoryFlusher.shutdownNow();
       inventoryWatch.close();

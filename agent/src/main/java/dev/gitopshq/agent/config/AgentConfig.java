@@ -46,6 +46,8 @@ import java.util.regex.Pattern;
  * @param proxy the HTTP CONNECT proxies from {@code HTTPS_PROXY} / {@code HTTP_PROXY} / {@code
  *     NO_PROXY} (or their lowercase forms), read by {@link ProxySettings#fromEnv}; see {@link
  *     #hubProxy()}
+ * @param diagnosticsNamespaces the namespaces diagnostics and inspection of namespaced objects are
+ *     limited to (the chart's {@code diagnostics.allowedNamespaces}); empty: all
  */
 public record AgentConfig(
     String hubAddress,
@@ -65,7 +67,8 @@ public record AgentConfig(
     boolean hubPlaintext,
     Optional<Path> hubCaFile,
     int reconnectMaxSeconds,
-    ProxySettings proxy) {
+    ProxySettings proxy,
+    List<String> diagnosticsNamespaces) {
 
   /** Hub gRPC endpoint, {@code host:port}. Required. */
   public static final String HUB_ADDRESS = "GITOPSHQ_HUB_ADDRESS";
@@ -115,6 +118,13 @@ public record AgentConfig(
   /** PEM bundle of extra trusted CAs. */
   public static final String HUB_CA_FILE = "GITOPSHQ_HUB_CA_FILE";
 
+  /**
+   * Comma-separated namespaces that events, logs and the inspection of namespaced objects are
+   * limited to; unset or empty: every namespace.
+   */
+  public static final String DIAGNOSTICS_ALLOWED_NAMESPACES =
+      "GITOPSHQ_DIAGNOSTICS_ALLOWED_NAMESPACES";
+
   /** Cap of the reconnect backoff, in seconds. */
   public static final String RECONNECT_MAX_SECONDS = "GITOPSHQ_RECONNECT_MAX_SECONDS";
 
@@ -161,6 +171,7 @@ public record AgentConfig(
     Objects.requireNonNull(hubCaFile, "hubCaFile");
     Objects.requireNonNull(proxy, "proxy");
     capabilities = List.copyOf(capabilities);
+    diagnosticsNamespaces = List.copyOf(diagnosticsNamespaces);
   }
 
   /**
@@ -297,7 +308,8 @@ public record AgentConfig(
         plaintext,
         caFile,
         reconnectMax,
-        proxySettings(env));
+        proxySettings(env),
+        namespaces(optional(env, DIAGNOSTICS_ALLOWED_NAMESPACES).orElse("")));
   }
 
   private static ProxySettings proxySettings(Map<String, String> env) {
@@ -363,6 +375,8 @@ public record AgentConfig(
         + reconnectMaxSeconds
         + ", proxy="
         + proxy
+        + ", diagnosticsNamespaces="
+        + diagnosticsNamespaces
         + "]";
   }
 
@@ -415,6 +429,31 @@ public record AgentConfig(
       case "false", "0", "no" -> false;
       default -> throw new ConfigException(variable, "must be true or false (was '" + value + "')");
     };
+  }
+
+  private static List<String> namespaces(String value) {
+    Set<String> names = new LinkedHashSet<>();
+    for (String raw : value.split(",")) {
+      String name = raw.trim();
+      if (name.isEmpty()) {
+        continue;
+      }
+      if (!validLabel(name)) {
+        throw new ConfigException(
+            DIAGNOSTICS_ALLOWED_NAMESPACES,
+            "names '" + name + "', which is not a namespace name (an RFC 1123 label)");
+      }
+      names.add(name);
+    }
+    return new ArrayList<>(names);
+  }
+
+  /** Whether diagnostics may look into this namespace ("" for cluster-scoped objects: yes). */
+  public boolean diagnosticsAllowed(String namespace) {
+    return diagnosticsNamespaces.isEmpty()
+        || namespace == null
+        || namespace.isEmpty()
+        || diagnosticsNamespaces.contains(namespace);
   }
 
   private static List<String> capabilities(String value) {

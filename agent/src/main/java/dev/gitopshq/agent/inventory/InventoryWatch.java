@@ -55,6 +55,11 @@ public final class InventoryWatch implements AutoCloseable {
           PersistentVolumeClaim.class,
           Secret.class);
 
+  /** The kinds the inventory watches; inspection reads them typed. */
+  public static List<Class<? extends HasMetadata>> kinds() {
+    return KINDS;
+  }
+
   private final Supplier<KubernetesClient> client;
   private final InventoryPublisher publisher;
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();

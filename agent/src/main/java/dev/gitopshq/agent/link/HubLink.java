@@ -353,6 +353,7 @@ public final class HubLink implements AutoCloseable {
             .addAllCapabilities(config.capabilities())
             .setHeartbeatIntervalSeconds(intervalSeconds())
             .setStartedAt(timestamp(startedAt))
+            .addAllDiagnosticsNamespaces(config.diagnosticsNamespaces())
             .build();
     ConnectSession session = new ConnectSession(used, hello, scheduler, new SessionLink());
     current = session;
