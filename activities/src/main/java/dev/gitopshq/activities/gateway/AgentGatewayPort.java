@@ -24,4 +24,18 @@ public interface AgentGatewayPort {
    * @return false when this replica holds no stream for the cluster
    */
   boolean requestInventory(UUID orgId, UUID clusterId, String requestId);
+
+  /**
+   * Asks the cluster's agent for one object, live, if this replica holds its stream. The future
+   * completes with the agent's answer, or fails with a TimeoutException after {@code timeout}.
+   *
+   * @return empty when this replica holds no stream for the cluster
+   * @throws IllegalStateException when too many live reads already wait
+   */
+  java.util.Optional<java.util.concurrent.CompletableFuture<dev.gitopshq.agent.v1.ResourceDetail>>
+      readResource(
+          UUID orgId,
+          UUID clusterId,
+          dev.gitopshq.agent.v1.ReadResource request,
+          java.time.Duration timeout);
 }

@@ -46,6 +46,20 @@ public final class Yaml {
           .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
           .readerFor(Object.class);
 
+  /**
+   * One YAML document as a tree, read with the limits above; for YAML an agent sends, such as an
+   * inspected object.
+   *
+   * @throws java.io.UncheckedIOException when it is not YAML within the limits
+   */
+  public static com.fasterxml.jackson.databind.JsonNode readTree(String text) {
+    try {
+      return new ObjectMapper(boundedFactory()).readTree(text);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** A YAML factory with the limits above, for every YAML the hub reads from users. */
   static YAMLFactory boundedFactory() {
     return YAMLFactory.builder()

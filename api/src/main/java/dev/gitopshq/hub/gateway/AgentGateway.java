@@ -9,7 +9,9 @@ import dev.gitopshq.activities.registration.RegistrationStore;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentSettings;
 import dev.gitopshq.agent.v1.HubMessage;
+import dev.gitopshq.agent.v1.ReadResource;
 import dev.gitopshq.agent.v1.RefreshInventory;
+import dev.gitopshq.agent.v1.ResourceDetail;
 import dev.gitopshq.agent.v1.RotateToken;
 import dev.gitopshq.hub.config.HubProperties;
 import dev.gitopshq.hub.config.HubVersion;
@@ -34,7 +36,10 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -61,6 +66,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
   private final ClusterTokenMapper tokens;
   private final Clock clock;
   private final HealthStatusManager health = new HealthStatusManager();
+  private final LiveReads liveReads = new LiveReads();
   private ScheduledExecutorService timers;
   private Server server;
 
@@ -101,6 +107,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
             temporal,
             schedules,
             inventory,
+            liveReads,
             settings,
             HubVersion.current(),
             clock);
@@ -239,6 +246,48 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
               return true;
             })
         .orElse(false);
+  }
+
+  @Override
+  public Optional<CompletableFuture<ResourceDetail>> readResource(
+      UUID orgId, UUID clusterId, ReadResource request, Duration timeout) {
+    Optional<AgentSession> held =
+        connections
+            .get(clusterId)
+            .filter(s -> s.orgId.equals(orgId) && s.connectedAt() != null && !s.isClosed());
+    if (held.isEmpty()) {
+      return Optional.empty();
+    }
+    AgentSession session = held.get();
+    List<String> allowed = session.diagnosticsNamespaces();
+    if (!request.getNamespace().isEmpty()
+        && !allowed.isEmpty()
+        && !allowed.contains(request.getNamespace())) {
+      // The hub checks the agent's own limit too, before anything reaches the cluster.
+      return Optional.of(
+          CompletableFuture.completedFuture(
+              ResourceDetail.newBuilder()
+                  .setRequestId(request.getRequestId())
+                  .setOutcome(ResourceDetail.Outcome.FORBIDDEN)
+                  .setError(
+                      "namespace "
+                          + request.getNamespace()
+                          + " is outside the agent's diagnostics.allowedNamespaces")
+                  .build()));
+    }
+    CompletableFuture<ResourceDetail> answer =
+        liveReads.expect(clusterId, request.getRequestId(), timeout);
+    try {
+      session.send(
+          HubMessage.newBuilder()
+              .setCorrelationId(request.getRequestId())
+              .setReadResource(request)
+              .build());
+    } catch (RuntimeException e) {
+      liveReads.abandon(request.getRequestId());
+      return Optional.empty();
+    }
+    return Optional.of(answer);
   }
 
   @Override

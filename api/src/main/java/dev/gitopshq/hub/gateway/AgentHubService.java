@@ -58,6 +58,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   private final WorkflowClient temporal;
   private final RotationSchedules schedules;
   private final InventoryStore inventory;
+  private final LiveReads liveReads;
   private final AgentSettings settings;
   private final String hubVersion;
   private final Clock clock;
@@ -72,6 +73,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       WorkflowClient temporal,
       RotationSchedules schedules,
       InventoryStore inventory,
+      LiveReads liveReads,
       AgentSettings settings,
       String hubVersion,
       Clock clock) {
@@ -84,6 +86,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     this.temporal = temporal;
     this.schedules = schedules;
     this.inventory = inventory;
+    this.liveReads = liveReads;
     this.settings = settings;
     this.hubVersion = hubVersion;
     this.clock = clock;
@@ -269,6 +272,16 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         bounded(
             () -> inventory.delta(session.orgId, session.clusterId, message.getInventoryDelta()));
       }
+      case RESOURCE_DETAIL -> {
+        requireHello(session);
+        session.seen(now);
+        if (!liveReads.complete(session.clusterId, message.getResourceDetail())) {
+          log.debug(
+              "cluster {} answered live read {}, which no longer waits",
+              session.clusterId,
+              LogSafe.text(message.getResourceDetail().getRequestId()));
+        }
+      }
       case PAYLOAD_NOT_SET -> {
         // A newer agent may send messages this hub does not know; they are ignored.
       }
@@ -301,7 +314,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     if (updated == 0) {
       throw Status.UNAUTHENTICATED.withDescription(BAD_TOKEN).asRuntimeException();
     }
-    session.connected(now, hello.getCapabilitiesList());
+    session.connected(now, hello.getCapabilitiesList(), hello.getDiagnosticsNamespacesList());
     connections.add(session);
     session.send(
         HubMessage.newBuilder()

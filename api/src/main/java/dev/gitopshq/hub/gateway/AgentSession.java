@@ -17,6 +17,7 @@ final class AgentSession {
   private final ServerCallStreamObserver<HubMessage> out;
   private volatile Instant connectedAt;
   private volatile java.util.Set<String> capabilities = java.util.Set.of();
+  private volatile java.util.List<String> diagnosticsNamespaces = java.util.List.of();
   private volatile Instant lastSeen;
   private volatile boolean closed;
 
@@ -43,8 +44,15 @@ final class AgentSession {
     return capabilities;
   }
 
-  void connected(Instant at, java.util.List<String> announced) {
+  /** The namespaces the agent limits diagnostics to (empty: all), as it announced in Hello. */
+  java.util.List<String> diagnosticsNamespaces() {
+    return diagnosticsNamespaces;
+  }
+
+  void connected(
+      Instant at, java.util.List<String> announced, java.util.List<String> diagnosticsNamespaces) {
     this.capabilities = java.util.Set.copyOf(announced);
+    this.diagnosticsNamespaces = java.util.List.copyOf(diagnosticsNamespaces);
     this.connectedAt = at;
     this.lastSeen = at;
   }

@@ -202,6 +202,170 @@ public class InventoryController {
         c.connected());
   }
 
+  record Condition(
+      String type, String status, String reason, String message, String lastTransitionTime) {}
+
+  record Event(
+      String type,
+      String reason,
+      String message,
+      int count,
+      Instant firstSeen,
+      Instant lastSeen,
+      String source) {}
+
+  record Related(
+      String relation,
+      String group,
+      String version,
+      String kind,
+      String namespace,
+      String name,
+      String status,
+      String health) {}
+
+  record Detail(
+      String group,
+      String version,
+      String kind,
+      String namespace,
+      String name,
+      String yaml,
+      boolean yamlTruncated,
+      Map<String, String> labels,
+      Map<String, String> annotations,
+      List<Condition> conditions,
+      boolean eventsIncluded,
+      List<Event> events,
+      List<Related> related) {}
+
+  private static final Pattern GROUP =
+      Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
+  private static final Pattern VERSION = Pattern.compile("^v[0-9]+((alpha|beta)[0-9]+)?$");
+  private static final Pattern NAME = GROUP;
+
+  @GetMapping("/resources/{group}/{version}/{kind}/{namespace}/{name}")
+  Detail inspect(
+      @PathVariable UUID id,
+      @PathVariable String group,
+      @PathVariable String version,
+      @PathVariable String kind,
+      @PathVariable String namespace,
+      @PathVariable String name,
+      @RequestParam(defaultValue = "false") boolean managedFields) {
+    if (namespace.length() > 63 || !NAMESPACE.matcher(namespace).matches()) {
+      throw ApiException.invalid("namespace", "must be a namespace name (an RFC 1123 label)");
+    }
+    return read(id, group, version, kind, namespace, name, managedFields);
+  }
+
+  /** A cluster-scoped object, e.g. {@code /resources/core/v1/Node/kwok-node-0}. */
+  @GetMapping("/resources/{group}/{version}/{kind}/{name}")
+  Detail inspectClusterScoped(
+      @PathVariable UUID id,
+      @PathVariable String group,
+      @PathVariable String version,
+      @PathVariable String kind,
+      @PathVariable String name,
+      @RequestParam(defaultValue = "false") boolean managedFields) {
+    return read(id, group, version, kind, "", name, managedFields);
+  }
+
+  private Detail read(
+      UUID id,
+      String group,
+      String version,
+      String kind,
+      String namespace,
+      String name,
+      boolean managedFields) {
+    HubPrincipal caller = Authz.require(Permission.CLUSTERS_READ);
+    String g = group.equals("core") ? "" : group;
+    if (!g.isEmpty() && (g.length() > 253 || !GROUP.matcher(g).matches())) {
+      throw ApiException.invalid("group", "must be an API group such as apps, or core");
+    }
+    if (!VERSION.matcher(version).matches()) {
+      throw ApiException.invalid("version", "must be an API version such as v1 or v1beta1");
+    }
+    if (!KIND.matcher(kind).matches()) {
+      throw ApiException.invalid("kind", "must be a kind such as Pod or Deployment");
+    }
+    if (name.length() > 253 || !NAME.matcher(name).matches()) {
+      throw ApiException.invalid("name", "must be an object name (a DNS subdomain)");
+    }
+    InventoryService.Inspected r =
+        inventory.inspect(caller, id, g, version, kind, namespace, name, managedFields);
+    var d = r.detail();
+    Map<String, String> labels = new TreeMap<>();
+    Map<String, String> annotations = new TreeMap<>();
+    List<Condition> conditions = new ArrayList<>();
+    try {
+      var tree = dev.gitopshq.activities.render.Yaml.readTree(d.getYaml());
+      if (tree != null) {
+        tree.path("metadata")
+            .path("labels")
+            .fields()
+            .forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+        tree.path("metadata")
+            .path("annotations")
+            .fields()
+            .forEachRemaining(e -> annotations.put(e.getKey(), e.getValue().asText()));
+        for (var c : tree.path("status").path("conditions")) {
+          conditions.add(
+              new Condition(
+                  c.path("type").asText(""),
+                  c.path("status").asText(""),
+                  c.path("reason").asText(""),
+                  c.path("message").asText(""),
+                  c.path("lastTransitionTime").asText(c.path("lastUpdateTime").asText(""))));
+        }
+      }
+    } catch (RuntimeException unreadable) {
+      // The YAML is still shown as the agent sent it (e.g. cut at 1 MiB).
+    }
+    return new Detail(
+        g,
+        version,
+        kind,
+        namespace,
+        name,
+        d.getYaml(),
+        d.getYamlTruncated(),
+        labels,
+        annotations,
+        conditions,
+        r.eventsIncluded(),
+        d.getEventsList().stream()
+            .map(
+                e ->
+                    new Event(
+                        e.getType(),
+                        e.getReason(),
+                        e.getMessage(),
+                        e.getCount(),
+                        e.hasFirstSeen() ? instant(e.getFirstSeen()) : null,
+                        e.hasLastSeen() ? instant(e.getLastSeen()) : null,
+                        e.getSource()))
+            .toList(),
+        d.getRelatedList().stream()
+            .map(
+                x ->
+                    new Related(
+                        x.getRelation(),
+                        x.getGroup(),
+                        x.getVersion(),
+                        x.getKind(),
+                        x.getNamespace(),
+                        x.getName(),
+                        x.getStatus(),
+                        x.getHealth()))
+            .toList());
+  }
+
+  private static Instant instant(com.google.protobuf.Timestamp t) {
+    return Instant.ofEpochSecond(t.getSeconds(), Math.max(0, Math.min(999_999_999, t.getNanos())));
+  }
+
   record Refresh(String requestId) {}
 
   @PostMapping("/inventory/refresh")

@@ -184,6 +184,32 @@ class InventoryEndToEndIT {
       } while (cursor != null && seen.size() <= total + 3);
       assertThat(seen).hasSize(total).doesNotHaveDuplicates();
 
+      // Inspection reads live through the agent: YAML, labels, and a Secret only redacted.
+      JsonNode deployment =
+          get(
+              "/api/v2/clusters/"
+                  + id
+                  + "/resources/apps/v1/Deployment/demo/"
+                  + TestKube.DEMO_DEPLOYMENT);
+      assertThat(deployment.get("yaml").asText()).contains("kind: \"Deployment\"");
+      assertThat(deployment.get("yaml").asText()).doesNotContain("managedFields");
+      assertThat(deployment.get("eventsIncluded").asBoolean()).isFalse();
+      JsonNode secret =
+          get("/api/v2/clusters/" + id + "/resources/core/v1/Secret/demo/db-credentials");
+      assertThat(secret.get("yaml").asText()).contains("password: \"<redacted>\"");
+      assertThat(secret.get("labels").get("app").asText()).isEqualTo("web");
+      assertThat(secret.toString()).doesNotContain(SECRET_VALUE);
+      Response missing =
+          hub.get(
+              "/api/v2/clusters/" + id + "/resources/apps/v1/Deployment/demo/nope", OWNER_TOKEN);
+      assertThat(missing.status()).as(missing.raw()).isEqualTo(404);
+      assertThat(missing.raw()).contains("Deployment demo/nope");
+      Response badVersion =
+          hub.get(
+              "/api/v2/clusters/" + id + "/resources/apps/one/Deployment/demo/web", OWNER_TOKEN);
+      assertThat(badVersion.status()).isEqualTo(400);
+      assertThat(badVersion.raw()).contains("version");
+
       assertThat(
               hub.post("/api/v2/clusters/" + id + "/inventory/refresh", OWNER_TOKEN, Map.of())
                   .status())
@@ -203,6 +229,9 @@ class InventoryEndToEndIT {
         hub.post("/api/v2/clusters/" + id + "/inventory/refresh", OWNER_TOKEN, Map.of());
     assertThat(refresh.status()).as(refresh.raw()).isEqualTo(409);
     assertThat(refresh.raw()).contains("not connected");
+    Response live =
+        hub.get("/api/v2/clusters/" + id + "/resources/apps/v1/Deployment/demo/web", OWNER_TOKEN);
+    assertThat(live.status()).as(live.raw()).isEqualTo(409);
   }
 
   @Test
@@ -220,6 +249,10 @@ class InventoryEndToEndIT {
       assertThat(r.raw()).contains("observe");
       JsonNode inv = get("/api/v2/clusters/" + id + "/inventory");
       assertThat(inv.get("reported").asBoolean()).isFalse();
+      Response inspect =
+          hub.get("/api/v2/clusters/" + id + "/resources/apps/v1/Deployment/demo/web", OWNER_TOKEN);
+      assertThat(inspect.status()).isEqualTo(403);
+      assertThat(inspect.raw()).contains("observe");
     }
 
     Response bad = hub.get("/api/v2/clusters/" + id + "/resources?limit=5000", OWNER_TOKEN);
@@ -251,6 +284,10 @@ class InventoryEndToEndIT {
         .isEqualTo(404);
     assertThat(
             hub.post("/api/v2/clusters/" + id + "/inventory/refresh", otherToken, Map.of())
+                .status())
+        .isEqualTo(404);
+    assertThat(
+            hub.get("/api/v2/clusters/" + id + "/resources/apps/v1/Deployment/demo/web", otherToken)
                 .status())
         .isEqualTo(404);
   }
