@@ -171,6 +171,15 @@ scenario("the demo cluster's inventory: what the agent sees on the real API serv
   const resources = page.getByRole("table", { name: "Resources" });
   const web = resources.getByRole("row").filter({ hasText: /^web/ });
   await web.getByText(/\d+\/\d+ ready/).waitFor();
+  // Inspect it live: the real controllers' ReplicaSet and Pods, and their events.
+  await web.getByRole("button", { name: "web" }).click();
+  const panel = page.getByRole("region", { name: "Deployment demo/web" });
+  await panel.getByLabel("YAML").getByText(/kind: "Deployment"/).waitFor();
+  await panel.getByRole("list", { name: "Related resources" }).getByRole("button", { name: /^ReplicaSet web-/ }).first().waitFor();
+  await panel.getByRole("list", { name: "Events" }).getByText("ScalingReplicaSet").first().waitFor();
+  await panel.getByRole("cell", { name: "Available" }).waitFor();
+  await shot(page, "resource-inspection");
+  await panel.getByRole("button", { name: "Close" }).click();
   await page.getByLabel("Kind").selectOption("Pod");
   await resources.getByText(/^Running \d+\/\d+$/).first().waitFor({ timeout: 90_000 });
   await page.getByLabel("Kind").selectOption("");

@@ -6,6 +6,7 @@ import { Badge } from "../components/Badge";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
+import { ResourcePanel, type ResourceRef } from "./ResourcePanel";
 
 export interface Inventory {
   connected: boolean;
@@ -66,6 +67,7 @@ export function InventoryTab({ cluster }: { cluster: Cluster }) {
   const [search, setSearch] = useState("");
   const [label, setLabel] = useState("");
   const [cursors, setCursors] = useState<string[]>([]);
+  const [selected, setSelected] = useState<ResourceRef | null>(null);
   const cursor = cursors[cursors.length - 1];
 
   const inventory = useQuery({
@@ -146,6 +148,10 @@ export function InventoryTab({ cluster }: { cluster: Cluster }) {
         </div>
       )}
 
+      {selected && (
+        <ResourcePanel clusterId={cluster.id} resource={selected} onSelect={setSelected} onClose={() => setSelected(null)} />
+      )}
+
       <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()} aria-label="Filter resources">
         <label className="text-sm">
           <span className="block text-slate-600">Namespace</span>
@@ -208,7 +214,17 @@ export function InventoryTab({ cluster }: { cluster: Cluster }) {
               <tbody>
                 {resources.data.items.map((r) => (
                   <tr key={r.uid} className="border-t border-slate-100">
-                    <td className="px-3 py-2 font-medium">{r.name}</td>
+                    <td className="px-3 py-2 font-medium">
+                      <button
+                        type="button"
+                        className="text-left text-indigo-700 hover:underline disabled:text-slate-900 disabled:no-underline"
+                        disabled={!inv.connected}
+                        title={inv.connected ? "Inspect it live" : "Inspection needs the agent connected"}
+                        onClick={() => setSelected(r)}
+                      >
+                        {r.name}
+                      </button>
+                    </td>
                     <td className="px-3 py-2">{r.kind}</td>
                     <td className="px-3 py-2">{r.namespace || "—"}</td>
                     <td className="px-3 py-2">{r.status}</td>

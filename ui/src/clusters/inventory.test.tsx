@@ -86,3 +86,42 @@ describe("cluster inventory", () => {
     expect(await screen.findByText("No resources match.")).toBeInTheDocument();
   });
 });
+
+describe("resource inspection", () => {
+  it("opens a resource live: conditions, events, related resources one click away, and its YAML", async () => {
+    setToken("t");
+    const calls = fakeHub({
+      "GET /me": () => ({ json: ME }),
+      "GET /clusters/c1": () => ({ json: cluster }),
+      "GET /clusters/c1/inventory": () => ({ json: inventory({}) }),
+      "GET /clusters/c1/resources": () => ({ json: { items: [web] } }),
+      "GET /clusters/c1/resources/apps/v1/Deployment/demo/web": () => ({
+        json: {
+          ...web,
+          yaml: 'kind: "Deployment"',
+          yamlTruncated: false,
+          labels: { app: "web" },
+          annotations: {},
+          conditions: [{ type: "Available", status: "True", reason: "MinimumReplicasAvailable", message: "ok", lastTransitionTime: "" }],
+          eventsIncluded: true,
+          events: [{ type: "Normal", reason: "ScalingReplicaSet", message: "Scaled up replica set web-1 to 2", count: 1, source: "deployment-controller" }],
+          related: [{ relation: "owned", group: "apps", version: "v1", kind: "ReplicaSet", namespace: "demo", name: "web-1", status: "2/2 ready", health: "Healthy" }],
+        },
+      }),
+      "GET /clusters/c1/resources/apps/v1/ReplicaSet/demo/web-1": () => ({ status: 404, json: { status: 404, error: "not_found", message: "ReplicaSet demo/web-1 not found" } }),
+    });
+    renderAt("/clusters/c1/inventory", "/clusters/:id/:tab", <ClusterPage />);
+    const resources = await screen.findByRole("table", { name: "Resources" });
+    await userEvent.click(within(resources).getByRole("button", { name: "web" }));
+
+    const panel = await screen.findByRole("region", { name: "Deployment demo/web" });
+    expect(await within(panel).findByText("MinimumReplicasAvailable")).toBeInTheDocument();
+    expect(within(panel).getByText("Scaled up replica set web-1 to 2")).toBeInTheDocument();
+    expect(within(panel).getByLabelText("YAML").textContent).toContain('kind: "Deployment"');
+
+    await userEvent.click(within(panel).getByRole("button", { name: "ReplicaSet web-1" }));
+    const next = await screen.findByRole("region", { name: "ReplicaSet demo/web-1" });
+    expect(await within(next).findByText(/ReplicaSet demo\/web-1 not found/)).toBeInTheDocument();
+    expect(calls.some((c) => c.path === "/clusters/c1/resources/apps/v1/ReplicaSet/demo/web-1")).toBe(true);
+  });
+});
