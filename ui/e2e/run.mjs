@@ -177,7 +177,7 @@ scenario("the demo cluster's inventory: what the agent sees on the real API serv
   await panel.getByLabel("YAML").getByText(/kind: "Deployment"/).waitFor();
   await panel.getByRole("list", { name: "Related resources" }).getByRole("button", { name: /^ReplicaSet web-/ }).first().waitFor();
   await panel.getByRole("list", { name: "Events" }).getByText("ScalingReplicaSet").first().waitFor();
-  await panel.getByRole("cell", { name: "Available" }).waitFor();
+  await panel.getByRole("cell", { name: "Available", exact: true }).waitFor();
   await shot(page, "resource-inspection");
   await panel.getByRole("button", { name: "Close" }).click();
   await page.getByLabel("Kind").selectOption("Pod");
