@@ -1,13 +1,13 @@
 # METADATA
 # title: GitOpsHQ command approval
 # description: |
-#   Decides whether a cluster command (sync, rollback, restart, scale) runs at
+#   Decides whether a cluster command (sync, refresh, rollback, restart, scale) runs at
 #   once, waits for approvers, runs at once as break-glass, or is refused.
 #   The hub evaluates data.gitopshq.approval and reads the `decision` rule and
 #   the `gitopshq_policy_version` rule it appends when publishing.
 #
 #   Input document:
-#     command   {id, type: "sync"|"rollback"|"restart"|"scale",
+#     command   {id, type: "sync"|"refresh"|"rollback"|"restart"|"scale",
 #                target: {namespace, kind, name}, params: {...}, reason,
 #                break_glass: {requested: bool, justification: string}}
 #     cluster   {id, name, environment, labels: {...}, capabilities: [...]}
@@ -33,7 +33,7 @@
 package gitopshq.approval
 
 # The command types the agent can execute; anything else is refused.
-command_types := {"sync", "rollback", "restart", "scale"}
+command_types := {"sync", "refresh", "rollback", "restart", "scale"}
 
 # Roles a member can hold that may run commands at all.
 operating_roles := {"owner", "admin", "member"}
@@ -46,17 +46,18 @@ default_break_glass_roles := ["admin", "owner"]
 min_justification_length := 20
 
 # Default lists when no approval policy is bound to the cluster. Production
-# clusters gate everything but sync (Git stays the source of truth, so a sync
-# only converges on what was already reviewed); other clusters gate rollback,
+# clusters gate everything but sync and refresh (Git stays the source of truth, so a
+# sync only converges on what was already reviewed, and a refresh changes nothing in
+# the cluster); other clusters gate rollback,
 # which moves a cluster away from its reviewed state.
 production_defaults := {
 	"require_approval": ["rollback", "scale", "restart"],
-	"auto_approve": ["sync"],
+	"auto_approve": ["sync", "refresh"],
 }
 
 non_production_defaults := {
 	"require_approval": ["rollback"],
-	"auto_approve": ["sync", "restart", "scale"],
+	"auto_approve": ["sync", "refresh", "restart", "scale"],
 }
 
 # METADATA
@@ -216,7 +217,7 @@ deny_reasons contains msg if {
 
 deny_reasons contains msg if {
 	not command_type in command_types
-	msg := sprintf("command type %q is not one of rollback, restart, scale, sync", [command_type])
+	msg := sprintf("command type %q is not one of refresh, rollback, restart, scale, sync", [command_type])
 }
 
 deny_reasons contains msg if {

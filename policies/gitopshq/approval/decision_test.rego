@@ -63,7 +63,7 @@ test_viewer_reason if {
 
 test_unknown_command_type_reason if {
 	d := approval.decision with input as samples.unknown_command_type_denied.input
-	d.reasons == [`command type "delete" is not one of rollback, restart, scale, sync`]
+	d.reasons == [`command type "delete" is not one of refresh, rollback, restart, scale, sync`]
 }
 
 # ---- production detection and defaults -------------------------------------------
@@ -202,4 +202,12 @@ test_viewer_cannot_break_glass_even_when_enabled if {
 	doc := object.union(base, {"requester": {"role": "viewer"}, "settings": {"break_glass": {"roles": ["admin", "owner", "viewer"]}}})
 	d := approval.decision with input as doc
 	d.outcome == "deny"
+}
+
+# A hard refresh changes nothing in the cluster: auto-approved by default, on production too.
+test_refresh_is_auto_approved_by_default_on_production if {
+	sample := samples.default_production_scale_requires_approval.input
+	d := approval.decision with input as object.union(sample, {"command": object.union(sample.command, {"type": "refresh"})})
+	d.outcome == "auto_approve"
+	d.required_approvers == 0
 }

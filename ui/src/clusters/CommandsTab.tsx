@@ -10,7 +10,7 @@ import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { useSession } from "../auth/session";
 
-export const COMMAND_TYPES = ["scale", "restart", "sync", "rollback"] as const;
+export const COMMAND_TYPES = ["scale", "restart", "sync", "refresh", "rollback"] as const;
 const STATUSES = ["pending", "pending_approval", "executing", "completed", "failed", "rejected", "expired", "cancelled"];
 
 /** The body of POST /clusters/{id}/commands for what the form holds. */

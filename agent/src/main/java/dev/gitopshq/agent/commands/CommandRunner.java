@@ -152,6 +152,7 @@ public final class CommandRunner implements AutoCloseable {
       }
       case "restart" -> kube.restart(ns, name, c.getCommandId());
       case "sync" -> kube.sync(ns, name, c.getCommandId(), c.getRequestedBy(), p.get("revision"));
+      case "refresh" -> kube.refresh(ns, name, c.getCommandId());
       default ->
           kube.rollback(
               ns,

@@ -43,6 +43,10 @@ public final class KubeCommands {
         namespace, name, a -> CommandPlans.sync(a, commandId, requestedBy, revision));
   }
 
+  public Outcome refresh(String namespace, String name, String commandId) {
+    return application(namespace, name, a -> CommandPlans.refresh(a, commandId));
+  }
+
   public Outcome rollback(
       String namespace,
       String name,

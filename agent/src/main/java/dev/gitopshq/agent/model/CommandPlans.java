@@ -115,6 +115,30 @@ public final class CommandPlans {
   }
 
   /**
+   * Hard refresh: Argo CD re-reads the source and recomputes the diff, without syncing. The
+   * annotation is Argo CD's own; it removes it once refreshed.
+   */
+  public static Plan<GenericKubernetesResource> refresh(
+      GenericKubernetesResource app, String commandId) {
+    String ref =
+        "application " + app.getMetadata().getNamespace() + "/" + app.getMetadata().getName();
+    if (stamped(app.getMetadata().getAnnotations(), commandId)) {
+      return Plan.done(ref + " hard refresh already requested by this command");
+    }
+    GenericKubernetesResource desired = new GenericKubernetesResource();
+    desired.setApiVersion(app.getApiVersion());
+    desired.setKind(app.getKind());
+    desired.setMetadata(new ObjectMetaBuilder(app.getMetadata()).build());
+    Map<String, String> annotations =
+        new HashMap<>(Objects.requireNonNullElse(app.getMetadata().getAnnotations(), Map.of()));
+    annotations.put(LAST_COMMAND, commandId);
+    annotations.put(ARGOCD_REFRESH, "hard");
+    desired.getMetadata().setAnnotations(annotations);
+    desired.setAdditionalProperties(new LinkedHashMap<>(app.getAdditionalProperties()));
+    return Plan.apply(desired, ref + " hard refresh requested");
+  }
+
+  /**
    * Rollback: sync to a revision from the Application's {@code status.history}, chosen by history
    * id or by revision.
    */

@@ -141,6 +141,25 @@ class CommandRunnerTest {
   }
 
   @Test
+  void refreshAsksArgoCdForAHardRefreshWithoutSyncingAndOnlyOnce() throws Exception {
+    ExecuteCommand refresh = command("refresh", "argocd", "Application", "demo-app", Map.of());
+    runner.submit(refresh);
+    CommandResult r = next();
+    assertThat(r.getOutcome()).as(r.getError()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
+    assertThat(r.getOutput()).contains("hard refresh requested");
+
+    GenericKubernetesResource app = app();
+    assertThat(app.getMetadata().getAnnotations())
+        .containsEntry(CommandPlans.ARGOCD_REFRESH, "hard");
+    assertThat(app.getAdditionalProperties()).doesNotContainKey("operation");
+    String version = app.getMetadata().getResourceVersion();
+
+    runner.submit(refresh);
+    assertThat(next().getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
+    assertThat(app().getMetadata().getResourceVersion()).isEqualTo(version);
+  }
+
+  @Test
   @SuppressWarnings("unchecked")
   void rollbackSyncsToTheRevisionOfTheChosenHistoryEntry() throws Exception {
     List<Map<String, Object>> history =

@@ -16,7 +16,7 @@ class CapabilityTest {
 
   @Test
   void everyCommandTypeNeedsACapabilityTheAgentKnows() {
-    assertThat(CommandTypes.ALL).containsExactly("sync", "rollback", "restart", "scale");
+    assertThat(CommandTypes.ALL).containsExactly("sync", "rollback", "restart", "scale", "refresh");
     CommandTypes.REQUIRED_CAPABILITY
         .values()
         .forEach(c -> assertThat(Capability.fromSeedName(c)).as(c).isPresent());

@@ -37,7 +37,10 @@ final class CommandRequests {
         c.fail(
             "type", "must be one of " + String.join(", ", dev.gitopshq.agent.v1.CommandTypes.ALL));
       }
-      String kind = "sync".equals(type) || "rollback".equals(type) ? "Application" : "Deployment";
+      String kind =
+          "sync".equals(type) || "rollback".equals(type) || "refresh".equals(type)
+              ? "Application"
+              : "Deployment";
       if (target == null) {
         c.fail("target", "is required: {namespace, kind, name}");
       } else {
@@ -103,7 +106,7 @@ final class CommandRequests {
           }
           unknown(c, p, Set.of("revision"));
         }
-        case "restart" -> unknown(c, p, Set.of());
+        case "restart", "refresh" -> unknown(c, p, Set.of());
         default -> {
           // The type error above says it all.
         }

@@ -16,6 +16,9 @@ public final class CommandTypes {
   public static final String RESTART = "restart";
   public static final String SCALE = "scale";
 
+  /** Argo CD hard refresh: re-read the source and recompute the diff, without syncing. */
+  public static final String REFRESH = "refresh";
+
   /** Each command type and the capability an agent must report to run it, in the API's order. */
   public static final Map<String, String> REQUIRED_CAPABILITY;
 
@@ -25,6 +28,7 @@ public final class CommandTypes {
     m.put(ROLLBACK, Capabilities.ARGOCD_WRITE);
     m.put(RESTART, Capabilities.KUBERNETES_RESTART);
     m.put(SCALE, Capabilities.KUBERNETES_SCALE);
+    m.put(REFRESH, Capabilities.ARGOCD_WRITE);
     REQUIRED_CAPABILITY = java.util.Collections.unmodifiableMap(m);
   }
 
