@@ -10,6 +10,7 @@ import dev.gitopshq.agent.identity.AgentIdentity;
 import dev.gitopshq.agent.identity.FileIdentityStore;
 import dev.gitopshq.agent.identity.IdentityStore;
 import dev.gitopshq.agent.identity.SecretIdentityStore;
+import dev.gitopshq.agent.inspect.ArgoApplicationsReader;
 import dev.gitopshq.agent.inspect.Inspector;
 import dev.gitopshq.agent.inventory.InventoryPublisher;
 import dev.gitopshq.agent.inventory.InventoryWatch;
@@ -19,8 +20,10 @@ import dev.gitopshq.agent.link.HubLink;
 import dev.gitopshq.agent.link.LinkFailure;
 import dev.gitopshq.agent.link.Redactor;
 import dev.gitopshq.agent.v1.AgentMessage;
+import dev.gitopshq.agent.v1.ArgoApplications;
 import dev.gitopshq.agent.v1.CommandResult;
 import dev.gitopshq.agent.v1.HubMessage;
+import dev.gitopshq.agent.v1.ListApplications;
 import dev.gitopshq.agent.v1.ReadResource;
 import dev.gitopshq.agent.v1.RegisterResponse;
 import dev.gitopshq.agent.v1.ResourceDetail;
@@ -115,6 +118,7 @@ public final class Agent implements AutoCloseable {
   private final LazyClient kube;
   private final InventoryPublisher inventory;
   private final Inspector inspector;
+  private final ArgoApplicationsReader argoApplications;
 
   /** Two threads and a short queue: a burst of inspections is refused, never queued unbounded. */
   private final java.util.concurrent.ThreadPoolExecutor inspections =
@@ -165,6 +169,7 @@ public final class Agent implements AutoCloseable {
             kube,
             config::diagnosticsAllowed,
             config.capabilities().contains(Capability.DIAGNOSTICS_READ.seedName()));
+    this.argoApplications = new ArgoApplicationsReader(kube, config.argocdServer());
     if (config.capabilities().contains(Capability.OBSERVE.seedName())) {
       this.inventory = new InventoryPublisher(link::send, Clock.systemUTC());
       this.inventoryWatch = new InventoryWatch(kube, inventory);
@@ -434,6 +439,37 @@ public final class Agent implements AutoCloseable {
     }
   }
 
+  /** Lists the Argo CD Applications on the inspection threads; refuses without argocd.read. */
+  private void listApplications(ListApplications req) {
+    ArgoApplications refused =
+        ArgoApplications.newBuilder()
+            .setRequestId(req.getRequestId())
+            .setForbidden(true)
+            .setError("the argocd.read capability is off on this agent")
+            .build();
+    if (!config.capabilities().contains(Capability.ARGOCD_READ.seedName())) {
+      sendApplications(refused);
+      return;
+    }
+    try {
+      inspections.execute(() -> sendApplications(argoApplications.list(req)));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      sendApplications(
+          ArgoApplications.newBuilder()
+              .setRequestId(req.getRequestId())
+              .setError("the agent is busy with other inspections; try again")
+              .build());
+    }
+  }
+
+  private void sendApplications(ArgoApplications apps) {
+    link.send(
+        AgentMessage.newBuilder()
+            .setCorrelationId(apps.getRequestId())
+            .setArgoApplications(apps)
+            .build());
+  }
+
   private void answer(ResourceDetail detail) {
     link.send(
         AgentMessage.newBuilder()
@@ -446,6 +482,8 @@ public final class Agent implements AutoCloseable {
   private void onHubMessage(HubMessage message) {
     if (message.hasReadResource()) {
       inspect(message.getReadResource());
+    } else if (message.hasListApplications()) {
+      listApplications(message.getListApplications());
     } else if (message.hasRefreshInventory()) {
       if (inventory != null) {
         inventory.snapshotDue();

@@ -4,6 +4,8 @@ import dev.gitopshq.agent.proxy.ProxyConfigException;
 import dev.gitopshq.agent.proxy.ProxySettings;
 import dev.gitopshq.agent.proxy.ProxyUrl;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -48,6 +50,8 @@ import java.util.regex.Pattern;
  *     #hubProxy()}
  * @param diagnosticsNamespaces the namespaces diagnostics and inspection of namespaced objects are
  *     limited to (the chart's {@code diagnostics.allowedNamespaces}); empty: all
+ * @param argocdServer the Argo CD server's URL for "View in Argo CD" links (the chart's {@code
+ *     argocd.server}); empty when unknown
  */
 public record AgentConfig(
     String hubAddress,
@@ -68,7 +72,8 @@ public record AgentConfig(
     Optional<Path> hubCaFile,
     int reconnectMaxSeconds,
     ProxySettings proxy,
-    List<String> diagnosticsNamespaces) {
+    List<String> diagnosticsNamespaces,
+    String argocdServer) {
 
   /** Hub gRPC endpoint, {@code host:port}. Required. */
   public static final String HUB_ADDRESS = "GITOPSHQ_HUB_ADDRESS";
@@ -125,6 +130,9 @@ public record AgentConfig(
   public static final String DIAGNOSTICS_ALLOWED_NAMESPACES =
       "GITOPSHQ_DIAGNOSTICS_ALLOWED_NAMESPACES";
 
+  /** The Argo CD server's URL, e.g. https://argocd.example.com, for links to its UI. */
+  public static final String ARGOCD_SERVER = "GITOPSHQ_ARGOCD_SERVER";
+
   /** Cap of the reconnect backoff, in seconds. */
   public static final String RECONNECT_MAX_SECONDS = "GITOPSHQ_RECONNECT_MAX_SECONDS";
 
@@ -172,6 +180,7 @@ public record AgentConfig(
     Objects.requireNonNull(proxy, "proxy");
     capabilities = List.copyOf(capabilities);
     diagnosticsNamespaces = List.copyOf(diagnosticsNamespaces);
+    Objects.requireNonNull(argocdServer, "argocdServer");
   }
 
   /**
@@ -309,7 +318,8 @@ public record AgentConfig(
         caFile,
         reconnectMax,
         proxySettings(env),
-        namespaces(optional(env, DIAGNOSTICS_ALLOWED_NAMESPACES).orElse("")));
+        namespaces(optional(env, DIAGNOSTICS_ALLOWED_NAMESPACES).orElse("")),
+        argocdServer(optional(env, ARGOCD_SERVER).orElse("")));
   }
 
   private static ProxySettings proxySettings(Map<String, String> env) {
@@ -377,6 +387,8 @@ public record AgentConfig(
         + proxy
         + ", diagnosticsNamespaces="
         + diagnosticsNamespaces
+        + ", argocdServer="
+        + argocdServer
         + "]";
   }
 
@@ -429,6 +441,25 @@ public record AgentConfig(
       case "false", "0", "no" -> false;
       default -> throw new ConfigException(variable, "must be true or false (was '" + value + "')");
     };
+  }
+
+  private static String argocdServer(String value) {
+    if (value.isEmpty()) {
+      return "";
+    }
+    try {
+      URI uri = new URI(value);
+      if ((!"https".equals(uri.getScheme()) && !"http".equals(uri.getScheme()))
+          || uri.getHost() == null
+          || uri.getRawUserInfo() != null
+          || value.length() > 2048) {
+        throw new URISyntaxException(value, "not an http(s) URL");
+      }
+    } catch (URISyntaxException e) {
+      throw new ConfigException(
+          ARGOCD_SERVER, "must be the Argo CD server's URL, e.g. https://argocd.example.com");
+    }
+    return value.endsWith("/") ? value.substring(0, value.length() - 1) : value;
   }
 
   private static List<String> namespaces(String value) {

@@ -1,0 +1,166 @@
+package dev.gitopshq.agent.inspect;
+
+import com.google.protobuf.Timestamp;
+import dev.gitopshq.agent.link.Redactor;
+import dev.gitopshq.agent.v1.ArgoApplication;
+import dev.gitopshq.agent.v1.ArgoApplications;
+import dev.gitopshq.agent.v1.ArgoHistory;
+import dev.gitopshq.agent.v1.ListApplications;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Lists the cluster's Argo CD Applications for the hub (capability {@code argocd.read}): their sync
+ * and health status, source, destination, last sync and history, read from the Application objects
+ * through the Kubernetes API. At most {@link #MAX_APPLICATIONS}; history entries at most {@link
+ * #MAX_HISTORY} per Application (Argo CD keeps 10 by default).
+ */
+public final class ArgoApplicationsReader {
+  public static final String API_VERSION = "argoproj.io/v1alpha1";
+  static final int MAX_APPLICATIONS = 1_000;
+  static final int MAX_HISTORY = 50;
+
+  private final Supplier<KubernetesClient> kube;
+  private final String serverUrl;
+
+  /**
+   * @param serverUrl the Argo CD server's URL (the chart's {@code argocd.server}); may be empty
+   */
+  public ArgoApplicationsReader(Supplier<KubernetesClient> kube, String serverUrl) {
+    this.kube = kube;
+    this.serverUrl = serverUrl;
+  }
+
+  public ArgoApplications list(ListApplications req) {
+    ArgoApplications.Builder out =
+        ArgoApplications.newBuilder().setRequestId(req.getRequestId()).setServerUrl(serverUrl);
+    List<GenericKubernetesResource> items;
+    try {
+      items =
+          kube.get()
+              .genericKubernetesResources(API_VERSION, "Application")
+              .inAnyNamespace()
+              .list()
+              .getItems();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 403) {
+        return out.setForbidden(true)
+            .setError("the agent's RBAC does not allow listing applications.argoproj.io")
+            .build();
+      }
+      if (e.getCode() == 404) {
+        return out.setError("Argo CD's Application CRD is not installed in this cluster").build();
+      }
+      return out.setError(Redactor.redact("listing Argo CD applications failed: " + e.getMessage()))
+          .build();
+    }
+    items.stream()
+        .sorted(
+            java.util.Comparator.comparing(
+                    (GenericKubernetesResource a) -> a.getMetadata().getNamespace())
+                .thenComparing(a -> a.getMetadata().getName()))
+        .limit(MAX_APPLICATIONS)
+        .forEach(a -> out.addApplications(application(a)));
+    if (items.size() > MAX_APPLICATIONS) {
+      out.setError("only the first " + MAX_APPLICATIONS + " of " + items.size() + " applications");
+    }
+    return out.build();
+  }
+
+  static ArgoApplication application(GenericKubernetesResource a) {
+    Map<String, Object> root = a.getAdditionalProperties();
+    ArgoApplication.Builder b =
+        ArgoApplication.newBuilder()
+            .setNamespace(Objects.toString(a.getMetadata().getNamespace(), ""))
+            .setName(Objects.toString(a.getMetadata().getName(), ""))
+            .setProject(text(root, "spec", "project"))
+            .setSyncStatus(or(text(root, "status", "sync", "status"), "Unknown"))
+            .setHealthStatus(or(text(root, "status", "health", "status"), "Unknown"))
+            .setHealthMessage(text(root, "status", "health", "message"))
+            .setRepoUrl(text(root, "spec", "source", "repoURL"))
+            .setPath(text(root, "spec", "source", "path"))
+            .setTargetRevision(text(root, "spec", "source", "targetRevision"))
+            .setChart(text(root, "spec", "source", "chart"))
+            .setDestinationServer(text(root, "spec", "destination", "server"))
+            .setDestinationName(text(root, "spec", "destination", "name"))
+            .setDestinationNamespace(text(root, "spec", "destination", "namespace"))
+            .setSyncedRevision(text(root, "status", "sync", "revision"))
+            .setOperationPhase(text(root, "status", "operationState", "phase"))
+            .setOperationRevision(text(root, "status", "operationState", "syncResult", "revision"));
+    Instant finished = instant(text(root, "status", "operationState", "finishedAt"));
+    if (finished == null) {
+      finished = instant(text(root, "status", "reconciledAt"));
+    }
+    if (finished != null) {
+      b.setLastSyncedAt(ts(finished));
+    }
+    if (get(root, "status", "history") instanceof List<?> history) {
+      int from = Math.max(0, history.size() - MAX_HISTORY);
+      for (Object h : history.subList(from, history.size())) {
+        if (h instanceof Map<?, ?> e) {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> entry = (Map<String, Object>) e;
+          ArgoHistory.Builder hb =
+              ArgoHistory.newBuilder()
+                  .setRevision(text(entry, "revision"))
+                  .setRepoUrl(text(entry, "source", "repoURL"))
+                  .setPath(text(entry, "source", "path"));
+          try {
+            hb.setId(Long.parseLong(text(entry, "id")));
+          } catch (NumberFormatException ignored) {
+            // An entry without a numeric id is still shown.
+          }
+          Instant deployed = instant(text(entry, "deployedAt"));
+          if (deployed != null) {
+            hb.setDeployedAt(ts(deployed));
+          }
+          b.addHistory(hb);
+        }
+      }
+    }
+    return b.build();
+  }
+
+  private static Object get(Map<String, Object> root, String... path) {
+    Object cur = root;
+    for (String p : path) {
+      if (!(cur instanceof Map<?, ?> m)) {
+        return null;
+      }
+      cur = m.get(p);
+    }
+    return cur;
+  }
+
+  private static String text(Map<String, Object> root, String... path) {
+    Object v = get(root, path);
+    String s = v == null ? "" : v.toString();
+    return s.length() <= 2048 ? s : s.substring(0, 2048);
+  }
+
+  private static String or(String s, String fallback) {
+    return s.isEmpty() ? fallback : s;
+  }
+
+  private static Instant instant(String s) {
+    if (s.isEmpty()) {
+      return null;
+    }
+    try {
+      return Instant.parse(s);
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  private static Timestamp ts(Instant i) {
+    return Timestamp.newBuilder().setSeconds(i.getEpochSecond()).setNanos(i.getNano()).build();
+  }
+}
