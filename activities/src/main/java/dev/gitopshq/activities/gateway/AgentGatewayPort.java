@@ -38,4 +38,13 @@ public interface AgentGatewayPort {
           UUID clusterId,
           dev.gitopshq.agent.v1.ReadResource request,
           java.time.Duration timeout);
+
+  /**
+   * Asks the cluster's agent for its Argo CD Applications, if this replica holds its stream.
+   *
+   * @return empty when this replica holds no stream for the cluster
+   * @throws IllegalStateException when too many live reads already wait
+   */
+  java.util.Optional<java.util.concurrent.CompletableFuture<dev.gitopshq.agent.v1.ArgoApplications>>
+      listApplications(UUID orgId, UUID clusterId, java.time.Duration timeout);
 }

@@ -7,8 +7,11 @@ import dev.gitopshq.activities.gateway.AgentGatewayPort;
 import dev.gitopshq.activities.inventory.InventoryStore;
 import dev.gitopshq.activities.registration.RegistrationStore;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
+import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.AgentSettings;
+import dev.gitopshq.agent.v1.ArgoApplications;
 import dev.gitopshq.agent.v1.HubMessage;
+import dev.gitopshq.agent.v1.ListApplications;
 import dev.gitopshq.agent.v1.ReadResource;
 import dev.gitopshq.agent.v1.RefreshInventory;
 import dev.gitopshq.agent.v1.ResourceDetail;
@@ -275,16 +278,41 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
                           + " is outside the agent's diagnostics.allowedNamespaces")
                   .build()));
     }
-    CompletableFuture<ResourceDetail> answer =
-        liveReads.expect(clusterId, request.getRequestId(), timeout);
+    return ask(
+            session,
+            request.getRequestId(),
+            HubMessage.newBuilder().setReadResource(request),
+            timeout)
+        .map(f -> f.thenApply(AgentMessage::getResourceDetail));
+  }
+
+  @Override
+  public Optional<CompletableFuture<ArgoApplications>> listApplications(
+      UUID orgId, UUID clusterId, Duration timeout) {
+    String requestId = UUID.randomUUID().toString();
+    return connections
+        .get(clusterId)
+        .filter(s -> s.orgId.equals(orgId) && s.connectedAt() != null && !s.isClosed())
+        .flatMap(
+            s ->
+                ask(
+                    s,
+                    requestId,
+                    HubMessage.newBuilder()
+                        .setListApplications(ListApplications.newBuilder().setRequestId(requestId)),
+                    timeout))
+        .map(f -> f.thenApply(AgentMessage::getArgoApplications));
+  }
+
+  /** Sends a request down the stream and waits for the answer with the same id. */
+  private Optional<CompletableFuture<AgentMessage>> ask(
+      AgentSession session, String requestId, HubMessage.Builder message, Duration timeout) {
+    CompletableFuture<AgentMessage> answer =
+        liveReads.expect(session.clusterId, requestId, timeout);
     try {
-      session.send(
-          HubMessage.newBuilder()
-              .setCorrelationId(request.getRequestId())
-              .setReadResource(request)
-              .build());
+      session.send(message.setCorrelationId(requestId).build());
     } catch (RuntimeException e) {
-      liveReads.abandon(request.getRequestId());
+      liveReads.abandon(requestId);
       return Optional.empty();
     }
     return Optional.of(answer);

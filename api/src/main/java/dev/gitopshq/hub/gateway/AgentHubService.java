@@ -275,12 +275,12 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       case RESOURCE_DETAIL -> {
         requireHello(session);
         session.seen(now);
-        if (!liveReads.complete(session.clusterId, message.getResourceDetail())) {
-          log.debug(
-              "cluster {} answered live read {}, which no longer waits",
-              session.clusterId,
-              LogSafe.text(message.getResourceDetail().getRequestId()));
-        }
+        answered(session, message.getResourceDetail().getRequestId(), message);
+      }
+      case ARGO_APPLICATIONS -> {
+        requireHello(session);
+        session.seen(now);
+        answered(session, message.getArgoApplications().getRequestId(), message);
       }
       case PAYLOAD_NOT_SET -> {
         // A newer agent may send messages this hub does not know; they are ignored.
@@ -344,6 +344,15 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       return false;
     }
     return tokens.isRotationOf(session.orgId, session.clusterId, id);
+  }
+
+  private void answered(AgentSession session, String requestId, AgentMessage message) {
+    if (!liveReads.complete(session.clusterId, requestId, message)) {
+      log.debug(
+          "cluster {} answered live read {}, which no longer waits",
+          session.clusterId,
+          LogSafe.text(requestId));
+    }
   }
 
   /**

@@ -1,6 +1,6 @@
 package dev.gitopshq.hub.gateway;
 
-import dev.gitopshq.agent.v1.ResourceDetail;
+import dev.gitopshq.agent.v1.AgentMessage;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 final class LiveReads {
   static final int MAX_PENDING = 1_000;
 
-  private record Pending(UUID clusterId, CompletableFuture<ResourceDetail> answer) {}
+  private record Pending(UUID clusterId, CompletableFuture<AgentMessage> answer) {}
 
   private final Map<String, Pending> pending = new ConcurrentHashMap<>();
 
@@ -26,11 +26,11 @@ final class LiveReads {
    *
    * @throws IllegalStateException when too many requests already wait
    */
-  CompletableFuture<ResourceDetail> expect(UUID clusterId, String requestId, Duration timeout) {
+  CompletableFuture<AgentMessage> expect(UUID clusterId, String requestId, Duration timeout) {
     if (pending.size() >= MAX_PENDING) {
       throw new IllegalStateException("too many live reads are waiting for agents; try again");
     }
-    CompletableFuture<ResourceDetail> answer = new CompletableFuture<>();
+    CompletableFuture<AgentMessage> answer = new CompletableFuture<>();
     pending.put(requestId, new Pending(clusterId, answer));
     answer
         .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
@@ -39,13 +39,13 @@ final class LiveReads {
   }
 
   /** An agent answered; false when nothing of that cluster waits for this id. */
-  boolean complete(UUID clusterId, ResourceDetail detail) {
-    Pending p = pending.get(detail.getRequestId());
+  boolean complete(UUID clusterId, String requestId, AgentMessage answer) {
+    Pending p = pending.get(requestId);
     if (p == null || !p.clusterId().equals(clusterId)) {
       return false;
     }
-    pending.remove(detail.getRequestId());
-    return p.answer().complete(detail);
+    pending.remove(requestId);
+    return p.answer().complete(answer);
   }
 
   /** The request could not be sent. */

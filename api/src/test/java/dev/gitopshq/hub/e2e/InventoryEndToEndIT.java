@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gitopshq.activities.policy.OpaTestServer;
 import dev.gitopshq.agent.Agent;
 import dev.gitopshq.agent.config.AgentConfig;
 import dev.gitopshq.hub.HubTestSupport;
@@ -35,6 +36,7 @@ class InventoryEndToEndIT {
 
   static HubTestSupport hub;
   static TestKube kube;
+  static OpaTestServer opa;
 
   @BeforeAll
   static void start() {
@@ -52,13 +54,20 @@ class InventoryEndToEndIT {
                 .addToData("password", SECRET_VALUE)
                 .build())
         .create();
-    hub = new HubTestSupport().start();
+    // The refresh command is decided by the shipped approval policy, on the real OPA.
+    opa = OpaTestServer.startNew();
+    hub =
+        new HubTestSupport()
+            .property("opa.url", opa.url())
+            .property("opa.token", opa.token())
+            .start();
   }
 
   @AfterAll
   static void stop() {
     hub.close();
     kube.close();
+    opa.close();
   }
 
   static Map<String, String> env(String name, String token, Path identity, String capabilities) {
@@ -71,6 +80,11 @@ class InventoryEndToEndIT {
     env.put(AgentConfig.STATUS_INTERVAL_SECONDS, "1");
     env.put(AgentConfig.RECONNECT_MAX_SECONDS, "2");
     env.put(AgentConfig.REGISTRATION_TOKEN, token);
+    return env;
+  }
+
+  static Map<String, String> withArgoServer(Map<String, String> env) {
+    env.put(AgentConfig.ARGOCD_SERVER, "https://argocd.example.com/");
     return env;
   }
 
@@ -101,7 +115,10 @@ class InventoryEndToEndIT {
     Path identity = Files.createTempDirectory("inv").resolve("agent.json");
     try (Agent agent =
         Agent.start(
-            AgentConfig.fromEnv(env("inv-demo", c[1], identity, "observe")), kube::client)) {
+            AgentConfig.fromEnv(
+                withArgoServer(
+                    env("inv-demo", c[1], identity, "observe,argocd.read,argocd.write"))),
+            kube::client)) {
       assertThat(agent.awaitConnected(Duration.ofSeconds(30))).isTrue();
       await()
           .atMost(Duration.ofSeconds(30))
@@ -184,6 +201,57 @@ class InventoryEndToEndIT {
       } while (cursor != null && seen.size() <= total + 3);
       assertThat(seen).hasSize(total).doesNotHaveDuplicates();
 
+      // Argo CD's Applications, live; Hard Refresh is a governed command.
+      JsonNode apps = get("/api/v2/clusters/" + id + "/argocd/applications");
+      JsonNode demoApp = null;
+      for (JsonNode a : apps.get("items")) {
+        if (a.get("name").asText().equals(TestKube.DEMO_APPLICATION)) {
+          demoApp = a;
+        }
+      }
+      assertThat(demoApp).as(apps.toString()).isNotNull();
+      assertThat(demoApp.get("syncStatus").asText()).isEqualTo("Synced");
+      assertThat(demoApp.get("health").asText()).isEqualTo("Healthy");
+      assertThat(demoApp.get("source").get("targetRevision").asText()).isEqualTo("main");
+      assertThat(demoApp.get("history")).hasSize(2);
+      assertThat(demoApp.get("url").asText())
+          .isEqualTo("https://argocd.example.com/applications/argocd/" + TestKube.DEMO_APPLICATION);
+      Response refreshCommand =
+          hub.post(
+              "/api/v2/clusters/" + id + "/commands",
+              OWNER_TOKEN,
+              Map.of(
+                  "type",
+                  "refresh",
+                  "target",
+                  Map.of(
+                      "namespace",
+                      TestKube.ARGOCD_NAMESPACE,
+                      "kind",
+                      "Application",
+                      "name",
+                      TestKube.DEMO_APPLICATION),
+                  "reason",
+                  "show the new commit"));
+      assertThat(refreshCommand.status()).as(refreshCommand.raw()).isEqualTo(202);
+      String commandId = refreshCommand.body().get("id").asText();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () ->
+                  assertThat(get("/api/v2/commands/" + commandId).get("status").asText())
+                      .as(get("/api/v2/commands/" + commandId).toString())
+                      .isEqualTo("completed"));
+      assertThat(
+              kube.client()
+                  .genericKubernetesResources(TestKube.ARGOCD_API_VERSION, "Application")
+                  .inNamespace(TestKube.ARGOCD_NAMESPACE)
+                  .withName(TestKube.DEMO_APPLICATION)
+                  .get()
+                  .getMetadata()
+                  .getAnnotations())
+          .containsEntry("argocd.argoproj.io/refresh", "hard");
+
       // Inspection reads live through the agent: YAML, labels, and a Secret only redacted.
       JsonNode deployment =
           get(
@@ -232,6 +300,8 @@ class InventoryEndToEndIT {
     Response live =
         hub.get("/api/v2/clusters/" + id + "/resources/apps/v1/Deployment/demo/web", OWNER_TOKEN);
     assertThat(live.status()).as(live.raw()).isEqualTo(409);
+    assertThat(hub.get("/api/v2/clusters/" + id + "/argocd/applications", OWNER_TOKEN).status())
+        .isEqualTo(409);
   }
 
   @Test
@@ -252,6 +322,9 @@ class InventoryEndToEndIT {
       Response inspect =
           hub.get("/api/v2/clusters/" + id + "/resources/apps/v1/Deployment/demo/web", OWNER_TOKEN);
       assertThat(inspect.status()).isEqualTo(403);
+      Response argo = hub.get("/api/v2/clusters/" + id + "/argocd/applications", OWNER_TOKEN);
+      assertThat(argo.status()).isEqualTo(403);
+      assertThat(argo.raw()).contains("argocd.read");
       assertThat(inspect.raw()).contains("observe");
     }
 

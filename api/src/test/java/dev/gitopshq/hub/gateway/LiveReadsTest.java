@@ -3,6 +3,7 @@ package dev.gitopshq.hub.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.ResourceDetail;
 import java.time.Duration;
 import java.util.UUID;
@@ -12,11 +13,13 @@ import org.junit.jupiter.api.Test;
 
 /** Live reads wait for the asked cluster's answer only, time out, and are bounded in number. */
 class LiveReadsTest {
-  static ResourceDetail answer(String id) {
-    return ResourceDetail.newBuilder()
-        .setRequestId(id)
-        .setOutcome(ResourceDetail.Outcome.FOUND)
-        .setYaml("kind: Pod")
+  static AgentMessage answer(String id) {
+    return AgentMessage.newBuilder()
+        .setResourceDetail(
+            ResourceDetail.newBuilder()
+                .setRequestId(id)
+                .setOutcome(ResourceDetail.Outcome.FOUND)
+                .setYaml("kind: Pod"))
         .build();
   }
 
@@ -26,12 +29,12 @@ class LiveReadsTest {
     UUID asked = UUID.randomUUID();
     var future = reads.expect(asked, "r1", Duration.ofSeconds(5));
 
-    assertThat(reads.complete(UUID.randomUUID(), answer("r1"))).isFalse();
+    assertThat(reads.complete(UUID.randomUUID(), "r1", answer("r1"))).isFalse();
     assertThat(future).isNotDone();
-    assertThat(reads.complete(asked, answer("r1"))).isTrue();
-    assertThat(future.get().getYaml()).isEqualTo("kind: Pod");
+    assertThat(reads.complete(asked, "r1", answer("r1"))).isTrue();
+    assertThat(future.get().getResourceDetail().getYaml()).isEqualTo("kind: Pod");
     assertThat(reads.size()).isZero();
-    assertThat(reads.complete(asked, answer("r1"))).as("a second answer").isFalse();
+    assertThat(reads.complete(asked, "r1", answer("r1"))).as("a second answer").isFalse();
   }
 
   @Test

@@ -1,0 +1,183 @@
+package dev.gitopshq.hub.argocd;
+
+import dev.gitopshq.activities.cluster.ClusterRow;
+import dev.gitopshq.activities.cluster.ClusterStatus;
+import dev.gitopshq.activities.gateway.AgentGatewayPort;
+import dev.gitopshq.activities.identity.Permission;
+import dev.gitopshq.agent.v1.ArgoApplication;
+import dev.gitopshq.agent.v1.ArgoApplications;
+import dev.gitopshq.agent.v1.Capabilities;
+import dev.gitopshq.hub.cluster.ClusterService;
+import dev.gitopshq.hub.security.Authz;
+import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.web.ApiError;
+import dev.gitopshq.hub.web.ApiException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** {@code GET /api/v2/clusters/{id}/argocd/applications}: the Applications, live. */
+@RestController
+@RequestMapping("/api/v2/clusters/{id}/argocd")
+public class ArgoController {
+  static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+  private final ClusterService clusters;
+  private final AgentGatewayPort gateway;
+  private final Clock clock;
+
+  public ArgoController(ClusterService clusters, AgentGatewayPort gateway, Clock clock) {
+    this.clusters = clusters;
+    this.gateway = gateway;
+    this.clock = clock;
+  }
+
+  record Source(String repoURL, String path, String targetRevision, String chart) {}
+
+  record Destination(String server, String name, String namespace) {}
+
+  record LastSync(Instant at, String phase, String revision) {}
+
+  record HistoryEntry(long id, String revision, Instant deployedAt, String repoURL, String path) {}
+
+  record Application(
+      String namespace,
+      String name,
+      String project,
+      String syncStatus,
+      String health,
+      String healthMessage,
+      Source source,
+      Destination destination,
+      String syncedRevision,
+      LastSync lastSync,
+      List<HistoryEntry> history,
+      String url) {}
+
+  record Applications(List<Application> items, String serverUrl, String warning) {}
+
+  @GetMapping("/applications")
+  Applications applications(@PathVariable UUID id) {
+    HubPrincipal caller = Authz.require(Permission.CLUSTERS_READ);
+    ClusterRow cluster = clusters.get(caller.orgId(), id);
+    if (!cluster.capabilities().contains(Capabilities.ARGOCD_READ)) {
+      throw ApiException.forbidden(
+          "the agent of cluster "
+              + cluster.name()
+              + " lacks the "
+              + Capabilities.ARGOCD_READ
+              + " capability");
+    }
+    ClusterStatus status = ClusterStatus.of(cluster, clock.instant(), clusters.disconnectTimeout());
+    CompletableFuture<ArgoApplications> answer;
+    try {
+      answer =
+          gateway
+              .listApplications(caller.orgId(), id, TIMEOUT)
+              .filter(f -> status != ClusterStatus.Disconnected)
+              .orElseThrow(
+                  () ->
+                      ApiException.conflict(
+                          "the agent of cluster "
+                              + cluster.name()
+                              + " is not connected; Argo CD applications are read live"));
+    } catch (IllegalStateException busy) {
+      throw new ApiException(new ApiError(503, "unavailable", busy.getMessage(), null));
+    }
+    ArgoApplications apps;
+    try {
+      apps = answer.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(new ApiError(503, "unavailable", "interrupted", null));
+    } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+      throw new ApiException(
+          new ApiError(
+              504,
+              "agent_timeout",
+              "the agent of cluster "
+                  + cluster.name()
+                  + " did not answer within "
+                  + TIMEOUT.toSeconds()
+                  + " s",
+              null));
+    }
+    if (apps.getForbidden()) {
+      throw ApiException.forbidden(apps.getError());
+    }
+    String server = apps.getServerUrl();
+    return new Applications(
+        apps.getApplicationsList().stream().map(a -> view(a, server)).toList(),
+        server.isEmpty() ? null : server,
+        apps.getError().isEmpty() ? null : apps.getError());
+  }
+
+  static Application view(ArgoApplication a, String server) {
+    return new Application(
+        a.getNamespace(),
+        a.getName(),
+        a.getProject(),
+        a.getSyncStatus(),
+        a.getHealthStatus(),
+        blankToNull(a.getHealthMessage()),
+        new Source(
+            a.getRepoUrl(),
+            blankToNull(a.getPath()),
+            a.getTargetRevision(),
+            blankToNull(a.getChart())),
+        new Destination(
+            blankToNull(a.getDestinationServer()),
+            blankToNull(a.getDestinationName()),
+            a.getDestinationNamespace()),
+        blankToNull(a.getSyncedRevision()),
+        a.hasLastSyncedAt() || !a.getOperationPhase().isEmpty()
+            ? new LastSync(
+                a.hasLastSyncedAt()
+                    ? Instant.ofEpochSecond(
+                        a.getLastSyncedAt().getSeconds(), a.getLastSyncedAt().getNanos())
+                    : null,
+                blankToNull(a.getOperationPhase()),
+                blankToNull(a.getOperationRevision()))
+            : null,
+        a.getHistoryList().stream()
+            .map(
+                h ->
+                    new HistoryEntry(
+                        h.getId(),
+                        h.getRevision(),
+                        h.hasDeployedAt()
+                            ? Instant.ofEpochSecond(
+                                h.getDeployedAt().getSeconds(), h.getDeployedAt().getNanos())
+                            : null,
+                        blankToNull(h.getRepoUrl()),
+                        blankToNull(h.getPath())))
+            .toList(),
+        url(server, a));
+  }
+
+  /** Argo CD's UI address of the Application: /applications/{namespace}/{name}. */
+  static String url(String server, ArgoApplication a) {
+    if (server.isEmpty()) {
+      return null;
+    }
+    return server
+        + "/applications/"
+        + URLEncoder.encode(a.getNamespace(), StandardCharsets.UTF_8)
+        + "/"
+        + URLEncoder.encode(a.getName(), StandardCharsets.UTF_8);
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isEmpty() ? null : s;
+  }
+}
