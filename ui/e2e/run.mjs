@@ -185,6 +185,15 @@ scenario("the demo cluster's inventory: what the agent sees on the real API serv
   await page.getByLabel("Kind").selectOption("");
   await accessible(page, "Inventory");
   await shot(page, "cluster-inventory");
+  // Argo CD's Applications on the demo cluster, as the seed wrote their status.
+  await page.getByRole("link", { name: "Argo CD" }).click();
+  const apps = page.getByRole("table", { name: "Argo CD applications" });
+  await apps.getByRole("row").filter({ hasText: "demo-dev" }).getByText("Synced", { exact: true }).waitFor();
+  await apps.getByRole("row").filter({ hasText: "payments" }).getByText("OutOfSync", { exact: true }).waitFor();
+  await apps.getByRole("row").filter({ hasText: "monitoring" }).getByText("Progressing", { exact: true }).waitFor();
+  await accessible(page, "Argo CD");
+  await shot(page, "cluster-argocd");
+  await page.getByRole("link", { name: "Inventory" }).click();
   await page.getByRole("button", { name: "Refresh" }).click();
   let audited = false;
   for (let i = 0; i < 20 && !audited; i++) {

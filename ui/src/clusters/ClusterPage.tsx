@@ -9,13 +9,15 @@ import { OverviewTab } from "./OverviewTab";
 import { CommandsTab } from "./CommandsTab";
 import { BindingsTab } from "./BindingsTab";
 import { InventoryTab } from "./InventoryTab";
+import { ArgoTab } from "./ArgoTab";
 import { SettingsTab } from "./SettingsTab";
 
-// Only tabs whose API exists are shown (Argo CD, drift, logs and credential sync arrive with
-// the rest of the agent's runtime visibility).
+// Only tabs whose API exists are shown (drift, logs and credential sync arrive with the rest
+// of the agent's runtime visibility).
 const TABS = [
   { id: "overview", label: "Overview" },
   { id: "inventory", label: "Inventory" },
+  { id: "argocd", label: "Argo CD" },
   { id: "commands", label: "Commands" },
   { id: "bindings", label: "Bindings" },
   { id: "settings", label: "Settings" },
@@ -43,6 +45,7 @@ export function ClusterPage() {
       <div className="mt-4">
         {tab === "overview" && <OverviewTab cluster={c} />}
         {tab === "inventory" && <InventoryTab cluster={c} />}
+        {tab === "argocd" && <ArgoTab cluster={c} />}
         {tab === "commands" && <CommandsTab cluster={c} />}
         {tab === "bindings" && <BindingsTab cluster={c} />}
         {tab === "settings" && <SettingsTab cluster={c} />}

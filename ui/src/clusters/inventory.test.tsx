@@ -125,3 +125,45 @@ describe("resource inspection", () => {
     expect(calls.some((c) => c.path === "/clusters/c1/resources/apps/v1/ReplicaSet/demo/web-1")).toBe(true);
   });
 });
+
+describe("Argo CD tab", () => {
+  it("lists the applications with sync and health, links to Argo CD, and asks for a Hard Refresh", async () => {
+    setToken("t");
+    const calls = fakeHub({
+      "GET /me": () => ({ json: ME }),
+      "GET /clusters/c1": () => ({ json: { ...cluster, capabilities: ["observe", "argocd.read", "argocd.write"] } }),
+      "GET /clusters/c1/argocd/applications": () => ({
+        json: {
+          items: [
+            {
+              namespace: "argocd",
+              name: "payments",
+              project: "default",
+              syncStatus: "OutOfSync",
+              health: "Degraded",
+              healthMessage: "Deployment api has 1 unavailable replica",
+              source: { repoURL: "https://git.example.com/p.git", path: "payments", targetRevision: "deploy/dev" },
+              destination: { server: "https://kubernetes.default.svc", namespace: "payments" },
+              history: [{ id: 0, revision: "abc" }],
+              url: "https://argocd.example.com/applications/argocd/payments",
+            },
+          ],
+        },
+      }),
+      "POST /clusters/c1/commands": () => ({ status: 202, json: { id: "cmd-12345678", status: "pending" } }),
+    });
+    renderAt("/clusters/c1/argocd", "/clusters/:id/:tab", <ClusterPage />);
+    const table = await screen.findByRole("table", { name: "Argo CD applications" });
+    expect(within(table).getByText("OutOfSync")).toBeInTheDocument();
+    expect(within(table).getByText("Degraded")).toBeInTheDocument();
+    expect(within(table).getByText("Deployment api has 1 unavailable replica")).toBeInTheDocument();
+    expect(within(table).getByRole("link", { name: "View in Argo CD" })).toHaveAttribute(
+      "href",
+      "https://argocd.example.com/applications/argocd/payments",
+    );
+    await userEvent.click(within(table).getByRole("button", { name: "Hard Refresh payments" }));
+    expect(await screen.findByRole("link", { name: "command cmd-1234" })).toBeInTheDocument();
+    const post = calls.find((c) => c.method === "POST");
+    expect(post?.body).toMatchObject({ type: "refresh", target: { namespace: "argocd", kind: "Application", name: "payments" } });
+  });
+});
