@@ -193,6 +193,11 @@ scenario("the demo cluster's inventory: what the agent sees on the real API serv
   await apps.getByRole("row").filter({ hasText: "monitoring" }).getByText("Progressing", { exact: true }).waitFor();
   await accessible(page, "Argo CD");
   await shot(page, "cluster-argocd");
+  // The demo project's dev binding is delivered by the Application demo-dev: its sync state shows.
+  await page.getByRole("link", { name: "Bindings" }).click();
+  const binding = page.getByRole("row").filter({ hasText: "dev" }).filter({ hasText: "demo" });
+  await binding.getByText("Synced", { exact: true }).waitFor();
+  await binding.getByText("Argo CD argocd/demo-dev").waitFor();
   await page.getByRole("link", { name: "Inventory" }).click();
   await page.getByRole("button", { name: "Refresh" }).click();
   let audited = false;

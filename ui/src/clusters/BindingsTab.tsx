@@ -13,6 +13,10 @@ interface Binding {
   environment: string;
   lastDelivery?: { commit: string; release: number; at: string };
   syncStatus: string;
+  application?: string;
+  syncedRevision?: string;
+  atLastDeployment?: boolean;
+  syncReason?: string;
 }
 
 export function BindingsTab({ cluster }: { cluster: Cluster }) {
@@ -52,6 +56,14 @@ export function BindingsTab({ cluster }: { cluster: Cluster }) {
             </td>
             <td className="px-3 py-2">
               <Badge tone={b.syncStatus === "Synced" ? "green" : b.syncStatus === "OutOfSync" ? "yellow" : "gray"}>{b.syncStatus}</Badge>
+              {b.application && <div className="text-xs text-slate-500">Argo CD {b.application}</div>}
+              {b.atLastDeployment === false && (
+                <div className="text-xs text-yellow-800">
+                  runs <code>{b.syncedRevision?.slice(0, 12)}</code>, not the last deployment
+                </div>
+              )}
+              {b.atLastDeployment === true && <div className="text-xs text-slate-500">at the last deployment</div>}
+              {b.syncReason && <div className="text-xs text-slate-500">{b.syncReason}</div>}
             </td>
           </tr>
         ))}

@@ -167,3 +167,26 @@ describe("Argo CD tab", () => {
     expect(post?.body).toMatchObject({ type: "refresh", target: { namespace: "argocd", kind: "Application", name: "payments" } });
   });
 });
+
+describe("Bindings tab", () => {
+  it("shows each binding's Argo CD sync state, whether it runs the last deployment, and why it is Unknown", async () => {
+    setToken("t");
+    fakeHub({
+      "GET /me": () => ({ json: ME }),
+      "GET /clusters/c1": () => ({ json: cluster }),
+      "GET /clusters/c1/bindings": () => ({
+        json: {
+          items: [
+            { projectId: "p1", project: "shop", tenant: "acme", environment: "dev", syncStatus: "Synced", application: "argocd/shop-dev", syncedRevision: "aaaaaaaaaaaaaaaa", atLastDeployment: false, lastDelivery: { commit: "bbbbbbbbbbbbbbbb", release: 3, at: "2026-11-24T06:00:00Z" } },
+            { projectId: "p1", project: "shop", tenant: "globex", environment: "dev", syncStatus: "Unknown", syncReason: "no Argo CD application tracks deploy/dev at path demo/globex" },
+          ],
+        },
+      }),
+    });
+    renderAt("/clusters/c1/bindings", "/clusters/:id/:tab", <ClusterPage />);
+    const table = await screen.findByRole("table");
+    expect(within(table).getByText("Argo CD argocd/shop-dev")).toBeInTheDocument();
+    expect(within(table).getByText(/not the last deployment/)).toBeInTheDocument();
+    expect(within(table).getByText("no Argo CD application tracks deploy/dev at path demo/globex")).toBeInTheDocument();
+  });
+});

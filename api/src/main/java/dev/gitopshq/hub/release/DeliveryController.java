@@ -3,6 +3,7 @@ package dev.gitopshq.hub.release;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.release.ClusterBindingRow;
 import dev.gitopshq.activities.release.DeliveryRow;
+import dev.gitopshq.hub.cluster.ClusterService;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import java.time.Instant;
@@ -18,13 +19,14 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 public class DeliveryController {
-  /** The agent does not report the runtime adapters' sync state yet. */
-  static final String SYNC_UNKNOWN = "unknown";
-
   private final DeliveryQueries deliveries;
+  private final BindingSync sync;
+  private final ClusterService clusters;
 
-  public DeliveryController(DeliveryQueries deliveries) {
+  public DeliveryController(DeliveryQueries deliveries, BindingSync sync, ClusterService clusters) {
     this.deliveries = deliveries;
+    this.sync = sync;
+    this.clusters = clusters;
   }
 
   record DeliveryView(
@@ -46,7 +48,11 @@ public class DeliveryController {
       String tenant,
       String environment,
       LastDelivery lastDelivery,
-      String syncStatus) {}
+      String syncStatus,
+      String application,
+      String syncedRevision,
+      Boolean atLastDeployment,
+      String syncReason) {}
 
   record Bindings(List<BindingView> items) {}
 
@@ -62,10 +68,14 @@ public class DeliveryController {
   @GetMapping("/api/v2/clusters/{clusterId}/bindings")
   Bindings bindings(@PathVariable UUID clusterId) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_READ);
+    String cluster = clusters.get(caller.orgId(), clusterId).name();
+    List<ClusterBindingRow> rows = deliveries.forCluster(caller.orgId(), clusterId);
+    BindingSync.Applications apps =
+        rows.isEmpty()
+            ? new BindingSync.Applications(List.of(), null)
+            : sync.applications(caller.orgId(), clusterId);
     return new Bindings(
-        deliveries.forCluster(caller.orgId(), clusterId).stream()
-            .map(DeliveryController::view)
-            .toList());
+        rows.stream().map(b -> view(b, sync.state(caller.orgId(), cluster, b, apps))).toList());
   }
 
   static DeliveryView view(DeliveryRow d) {
@@ -79,7 +89,7 @@ public class DeliveryController {
         d.deployedAt());
   }
 
-  static BindingView view(ClusterBindingRow b) {
+  static BindingView view(ClusterBindingRow b, BindingSync.State s) {
     return new BindingView(
         b.projectId().toString(),
         b.project(),
@@ -88,6 +98,10 @@ public class DeliveryController {
         b.deployedCommit() == null
             ? null
             : new LastDelivery(b.deployedCommit(), b.deployedReleaseNumber(), b.deployedAt()),
-        SYNC_UNKNOWN);
+        s.status(),
+        s.application(),
+        s.syncedRevision(),
+        s.atLastDeployment(),
+        s.reason());
   }
 }
