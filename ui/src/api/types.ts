@@ -28,11 +28,27 @@ export interface Cluster {
   lastSeen?: string | null;
   agentVersion?: string | null;
   versionDrift?: boolean;
+  versionStatus?: "current" | "behind" | "unsupported" | null;
   capabilities: string[];
   heartbeatIntervalSeconds?: number;
   registeredAt?: string | null;
   connectedAt?: string | null;
   createdAt: string;
+  health?: ClusterHealth | null;
+}
+
+export interface ClusterHealth {
+  uptime24h?: number | null;
+  uptime7d?: number | null;
+  uptime30d?: number | null;
+  heartbeatLatencyMillis?: number | null;
+  agent?: {
+    heapUsedBytes: number;
+    heapMaxBytes: number;
+    inventoryObjects: number;
+    inventorySynced: boolean;
+    unavailableKinds: string[];
+  } | null;
 }
 
 export interface Registration {

@@ -109,6 +109,7 @@ export function ClustersPage() {
                 <th className="px-3 py-2">Provider</th>
                 <th className="px-3 py-2">Agent</th>
                 <th className="px-3 py-2">Last seen</th>
+                <th className="px-3 py-2">Uptime 24 h</th>
                 <th className="px-3 py-2">Capabilities</th>
               </tr>
             </thead>
@@ -130,9 +131,15 @@ export function ClustersPage() {
                     {c.region ? <span className="text-slate-500"> · {c.region}</span> : null}
                   </td>
                   <td className="px-3 py-2">
-                    {c.agentVersion ?? "—"} {c.versionDrift && <Badge tone="yellow">behind</Badge>}
+                    {c.agentVersion ?? "—"} <VersionBadge cluster={c} />
                   </td>
-                  <td className="px-3 py-2">{relative(c.lastSeen)}</td>
+                  <td className="px-3 py-2">
+                    {relative(c.lastSeen)}
+                    {c.health?.heartbeatLatencyMillis != null && (
+                      <span className="text-xs text-slate-500"> · {c.health.heartbeatLatencyMillis} ms</span>
+                    )}
+                  </td>
+                  <td className="px-3 py-2">{c.health?.uptime24h != null ? `${c.health.uptime24h} %` : "—"}</td>
                   <td className="px-3 py-2 text-xs text-slate-600">{c.capabilities.join(", ") || "—"}</td>
                 </tr>
               ))}
@@ -143,4 +150,12 @@ export function ClustersPage() {
       {registering && <RegisterClusterDialog onClose={() => setRegistering(false)} />}
     </section>
   );
+}
+
+/** The seed's version-drift badge: behind (an older minor) or unsupported (another major). */
+export function VersionBadge({ cluster: c }: { cluster: Cluster }) {
+  const status = c.versionStatus ?? (c.versionDrift ? "behind" : null);
+  if (status === "behind") return <Badge tone="yellow">behind</Badge>;
+  if (status === "unsupported") return <Badge tone="red">unsupported</Badge>;
+  return null;
 }

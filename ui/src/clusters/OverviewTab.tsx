@@ -2,7 +2,7 @@ import { useState, type ReactNode } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { api } from "../api/client";
 import type { Cluster, Registration } from "../api/types";
-import { Badge } from "../components/Badge";
+import { VersionBadge } from "./ClustersPage";
 import { Button } from "../components/Button";
 import { FormError } from "../components/States";
 import { relative, stamp } from "../components/time";
@@ -20,7 +20,22 @@ export function OverviewTab({ cluster: c }: { cluster: Cluster }) {
     ["Region", c.region ?? "—"],
     ["Environment", c.environment ?? "—"],
     ["Labels", Object.entries(c.labels).map(([k, v]) => `${k}=${v}`).join(", ") || "—"],
-    ["Agent version", <>{c.agentVersion ?? "—"} {c.versionDrift && <Badge tone="yellow">behind the hub</Badge>}</>],
+    ["Agent version", <>{c.agentVersion ?? "—"} <VersionBadge cluster={c} /></>],
+    [
+      "Uptime",
+      c.health?.uptime24h != null
+        ? `${c.health.uptime24h} % (24 h) · ${c.health.uptime7d ?? "—"} % (7 d) · ${c.health.uptime30d ?? "—"} % (30 d)`
+        : "—",
+    ],
+    ["Heartbeat latency", c.health?.heartbeatLatencyMillis != null ? `${c.health.heartbeatLatencyMillis} ms` : "—"],
+    [
+      "Agent",
+      c.health?.agent
+        ? `heap ${mib(c.health.agent.heapUsedBytes)} of ${mib(c.health.agent.heapMaxBytes)} MiB · ${c.health.agent.inventoryObjects} objects${
+            c.health.agent.inventorySynced ? "" : " (informers still listing)"
+          }${c.health.agent.unavailableKinds.length ? ` · cannot list ${c.health.agent.unavailableKinds.join(", ")}` : ""}`
+        : "—",
+    ],
     ["Last heartbeat", `${relative(c.lastSeen)} (${stamp(c.lastSeen)})`],
     ["Heartbeat interval", c.heartbeatIntervalSeconds ? `${c.heartbeatIntervalSeconds} s` : "—"],
     ["Connected since", stamp(c.connectedAt)],
@@ -61,4 +76,8 @@ export function OverviewTab({ cluster: c }: { cluster: Cluster }) {
       )}
     </div>
   );
+}
+
+function mib(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(0);
 }

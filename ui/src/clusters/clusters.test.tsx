@@ -65,13 +65,24 @@ describe("clusters", () => {
     setToken("t");
     fakeHub({
       "GET /me": () => ({ json: ME }),
-      "GET /clusters": () => ({ json: { items: [cluster({}), cluster({ id: "c2", name: "dev", status: "Lagging", environment: "dev", versionDrift: true, agentVersion: "0.0.9" })] } }),
+      "GET /clusters": () => ({
+        json: {
+          items: [
+            cluster({ health: { uptime24h: 99.5, heartbeatLatencyMillis: 4 } }),
+            cluster({ id: "c2", name: "dev", status: "Lagging", environment: "dev", versionDrift: true, agentVersion: "0.0.9" }),
+            cluster({ id: "c3", name: "old", agentVersion: "1.0.0", versionStatus: "unsupported" }),
+          ],
+        },
+      }),
     });
     renderAt("/clusters", "/clusters", <ClustersPage />);
     const table = await screen.findByRole("table");
     expect(within(table).getByText("prod-eu", { selector: "a" })).toBeInTheDocument();
     expect(within(table).getByText("Lagging")).toBeInTheDocument();
     expect(within(table).getByText("behind")).toBeInTheDocument();
+    expect(within(table).getByText("unsupported")).toBeInTheDocument();
+    expect(within(table).getByText("99.5 %")).toBeInTheDocument();
+    expect(within(table).getByText(/· 4 ms/)).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText("Search"), "nothing-like-this");
     expect(await screen.findByText("No cluster matches these filters.")).toBeInTheDocument();
   });

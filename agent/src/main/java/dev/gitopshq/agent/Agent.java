@@ -181,6 +181,13 @@ public final class Agent implements AutoCloseable {
                 return t;
               });
       link.onConnected(inventory::snapshotDue);
+      link.onStatus(
+          () ->
+              HubLink.memoryStatus().toBuilder()
+                  .setInventoryObjects(inventory.size())
+                  .setInventorySynced(inventoryWatch.synced())
+                  .addAllInventoryUnavailable(inventoryWatch.unavailable())
+                  .build());
       inventoryFlusher.scheduleWithFixedDelay(
           this::flushInventory,
           INVENTORY_FLUSH.toMillis(),

@@ -114,17 +114,29 @@ public interface ClusterMapper {
    */
   @Update({
     "<script>",
-    "update clusters c set last_seen_at = greatest(c.last_seen_at, v.seen)",
+    "update clusters c set last_seen_at = greatest(c.last_seen_at, v.seen),",
+    " agent_status = coalesce(v.status, c.agent_status),",
+    " heartbeat_rtt_millis = coalesce(v.rtt, c.heartbeat_rtt_millis)",
     "from (values",
     "<foreach collection='beats' item='b' separator=','>",
-    "(#{b.orgId}::uuid, #{b.clusterId}::uuid, #{b.seenAt}::timestamptz)",
+    "(#{b.orgId}::uuid, #{b.clusterId}::uuid, #{b.seenAt}::timestamptz,",
+    " #{b.status}::jsonb, #{b.rttMillis}::integer)",
     "</foreach>",
-    ") as v(org_id, id, seen)",
+    ") as v(org_id, id, seen, status, rtt)",
     "where c.org_id = v.org_id and c.id = v.id",
     "</script>"
   })
   int recordHeartbeats(@Param("beats") Collection<Heartbeat> beats);
 
-  /** One agent heartbeat, as batched for {@link #recordHeartbeats}. */
-  record Heartbeat(UUID orgId, UUID clusterId, Instant seenAt) {}
+  /**
+   * One agent heartbeat, as batched for {@link #recordHeartbeats}.
+   *
+   * @param status the agent's status as JSON, or null when the heartbeat carried none
+   * @param rttMillis the previous heartbeat's round trip, or null
+   */
+  record Heartbeat(UUID orgId, UUID clusterId, Instant seenAt, String status, Integer rttMillis) {
+    public Heartbeat(UUID orgId, UUID clusterId, Instant seenAt) {
+      this(orgId, clusterId, seenAt, null, null);
+    }
+  }
 }

@@ -52,6 +52,9 @@ final class ConnectSession implements ClientResponseObserver<AgentMessage, HubMe
 
     /** A hub message other than Welcome, e.g. ExecuteCommand. */
     void deliver(HubMessage message);
+
+    /** The agent's status for the next heartbeat; the round trip is filled in here. */
+    dev.gitopshq.agent.v1.AgentStatus status();
   }
 
   /** How a stream ended, how long it was connected, and its last heartbeat interval. */
@@ -71,6 +74,10 @@ final class ConnectSession implements ClientResponseObserver<AgentMessage, HubMe
   private ScheduledFuture<?> heartbeats;
   private ScheduledFuture<?> welcomeTimeout;
   private volatile long welcomedAtNanos;
+  // The last heartbeat sent and when, for the round trip its HeartbeatAck closes.
+  private volatile long lastSequence;
+  private volatile long lastSentNanos;
+  private volatile long rttMillis;
   private volatile int intervalSeconds;
 
   /**
@@ -157,6 +164,12 @@ final class ConnectSession implements ClientResponseObserver<AgentMessage, HubMe
       onWelcome(message.getWelcome());
       return;
     }
+    if (message.getPayloadCase() == HubMessage.PayloadCase.HEARTBEAT_ACK) {
+      if (message.getHeartbeatAck().getSequence() == lastSequence) {
+        rttMillis = Math.max(1, (System.nanoTime() - lastSentNanos) / 1_000_000);
+      }
+      return;
+    }
     try {
       link.deliver(message);
     } catch (RuntimeException e) {
@@ -185,13 +198,24 @@ final class ConnectSession implements ClientResponseObserver<AgentMessage, HubMe
   }
 
   private void sendHeartbeat() {
+    long seq = sequence.incrementAndGet();
+    dev.gitopshq.agent.v1.AgentStatus status;
+    try {
+      status = link.status().toBuilder().setHeartbeatRttMillis(rttMillis).build();
+    } catch (RuntimeException e) {
+      status =
+          dev.gitopshq.agent.v1.AgentStatus.newBuilder().setHeartbeatRttMillis(rttMillis).build();
+    }
+    lastSentNanos = System.nanoTime();
+    lastSequence = seq;
     boolean sent =
         send(
             AgentMessage.newBuilder()
                 .setHeartbeat(
                     Heartbeat.newBuilder()
-                        .setSequence(sequence.incrementAndGet())
-                        .setSentAt(HubLink.timestamp(Instant.now())))
+                        .setSequence(seq)
+                        .setSentAt(HubLink.timestamp(Instant.now()))
+                        .setStatus(status))
                 .build());
     if (sent) {
       link.heartbeatSent();

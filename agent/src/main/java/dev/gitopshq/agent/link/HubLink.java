@@ -79,6 +79,8 @@ public final class HubLink implements AutoCloseable {
   private volatile int hubIntervalSeconds;
   private volatile ConnectSession current;
   private volatile Runnable onConnected = () -> {};
+  private volatile java.util.function.Supplier<dev.gitopshq.agent.v1.AgentStatus> status =
+      HubLink::memoryStatus;
 
   /**
    * Creates the link; nothing is sent until {@link #register} or {@link #run} is called.
@@ -280,6 +282,23 @@ public final class HubLink implements AutoCloseable {
     this.onConnected = listener;
   }
 
+  /**
+   * Supplies the agent's status for every heartbeat (the round trip is added by the stream); by
+   * default only the JVM's heap.
+   */
+  public void onStatus(java.util.function.Supplier<dev.gitopshq.agent.v1.AgentStatus> supplier) {
+    this.status = supplier;
+  }
+
+  /** The JVM's heap use, for a heartbeat's status. */
+  public static dev.gitopshq.agent.v1.AgentStatus memoryStatus() {
+    Runtime rt = Runtime.getRuntime();
+    return dev.gitopshq.agent.v1.AgentStatus.newBuilder()
+        .setHeapUsedBytes(rt.totalMemory() - rt.freeMemory())
+        .setHeapMaxBytes(rt.maxMemory())
+        .build();
+  }
+
   /** True while a Connect stream is open and the hub has answered it with Welcome. */
   public boolean isConnected() {
     return connected;
@@ -410,6 +429,11 @@ public final class HubLink implements AutoCloseable {
     @Override
     public void deliver(HubMessage message) {
       handler.onMessage(message);
+    }
+
+    @Override
+    public dev.gitopshq.agent.v1.AgentStatus status() {
+      return status.get();
     }
   }
 

@@ -27,10 +27,12 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v2/clusters")
 public class ClusterController {
   private final ClusterService clusters;
+  private final AgentHealth health;
   private final Clock clock;
 
-  public ClusterController(ClusterService clusters, Clock clock) {
+  public ClusterController(ClusterService clusters, AgentHealth health, Clock clock) {
     this.clusters = clusters;
+    this.health = health;
     this.clock = clock;
   }
 
@@ -66,7 +68,13 @@ public class ClusterController {
         filter.put(l.substring(0, colon), l.substring(colon + 1));
       }
     }
-    return new ClusterList(clusters.list(caller.orgId(), filter).stream().map(this::view).toList());
+    List<dev.gitopshq.activities.cluster.ClusterRow> rows = clusters.list(caller.orgId(), filter);
+    Instant now = clock.instant();
+    Map<UUID, AgentHealth.Figures> figures = health.of(caller.orgId(), rows, now);
+    return new ClusterList(
+        rows.stream()
+            .map(r -> ClusterView.of(r, now, clusters.disconnectTimeout(), figures.get(r.id())))
+            .toList());
   }
 
   @GetMapping("/{id}")
@@ -119,6 +127,11 @@ public class ClusterController {
   }
 
   private ClusterView view(dev.gitopshq.activities.cluster.ClusterRow row) {
-    return ClusterView.of(row, clock.instant(), clusters.disconnectTimeout());
+    Instant now = clock.instant();
+    return ClusterView.of(
+        row,
+        now,
+        clusters.disconnectTimeout(),
+        health.of(row.orgId(), List.of(row), now).get(row.id()));
   }
 }

@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * A cluster as the API shows it. {@code versionDrift} is the Clusters page's badge: the agent is
- * more than one minor version behind the hub.
+ * more than one minor version behind the hub; {@code versionStatus} is current, behind or
+ * unsupported; {@code health} carries the uptime, heartbeat latency and the agent's own status.
  */
 public record ClusterView(
     String id,
@@ -25,14 +26,17 @@ public record ClusterView(
     Instant lastSeen,
     String agentVersion,
     boolean versionDrift,
+    String versionStatus,
     List<String> capabilities,
     int heartbeatIntervalSeconds,
     Instant registeredAt,
     Instant connectedAt,
     Instant createdAt,
-    Instant updatedAt) {
+    Instant updatedAt,
+    AgentHealth.Figures health) {
 
-  static ClusterView of(ClusterRow c, Instant now, Duration disconnectTimeout) {
+  static ClusterView of(
+      ClusterRow c, Instant now, Duration disconnectTimeout, AgentHealth.Figures health) {
     return new ClusterView(
         c.id().toString(),
         c.name(),
@@ -45,11 +49,13 @@ public record ClusterView(
         c.lastSeenAt(),
         c.agentVersion(),
         VersionCompatibility.drifted(c.agentVersion(), HubVersion.current()),
+        VersionCompatibility.status(c.agentVersion(), HubVersion.current()),
         c.capabilities(),
         c.heartbeatIntervalSeconds(),
         c.registeredAt(),
         c.connectedAt(),
         c.createdAt(),
-        c.updatedAt());
+        c.updatedAt(),
+        health);
   }
 }

@@ -47,6 +47,26 @@ public final class VersionCompatibility {
     return Optional.empty();
   }
 
+  /**
+   * The Clusters page's version badge: {@code current} (the hub's minor version or newer), {@code
+   * behind} (same major, an older minor), {@code unsupported} (another major, or not a version), or
+   * null before the agent reported one.
+   */
+  public static String status(String agentVersion, String hubVersion) {
+    if (agentVersion == null || agentVersion.isBlank()) {
+      return null;
+    }
+    Optional<Version> a = parse(agentVersion);
+    Optional<Version> h = parse(hubVersion);
+    if (a.isEmpty() || (h.isPresent() && a.get().major() != h.get().major())) {
+      return "unsupported";
+    }
+    if (h.isPresent() && a.get().minor() < h.get().minor()) {
+      return "behind";
+    }
+    return "current";
+  }
+
   /** True when the agent is more than one minor version behind the hub. */
   public static boolean drifted(String agentVersion, String hubVersion) {
     Optional<Version> a = parse(agentVersion);

@@ -24,6 +24,7 @@ final class AgentConnections {
 
   private final Map<UUID, AgentSession> byCluster = new ConcurrentHashMap<>();
   private final ClusterMapper clusters;
+  private final dev.gitopshq.activities.cluster.AgentHealthMapper health;
   private final String replicaId;
   private final Clock clock;
   private final java.util.function.Consumer<AgentSession> onLost;
@@ -33,10 +34,12 @@ final class AgentConnections {
    */
   AgentConnections(
       ClusterMapper clusters,
+      dev.gitopshq.activities.cluster.AgentHealthMapper health,
       String replicaId,
       Clock clock,
       java.util.function.Consumer<AgentSession> onLost) {
     this.clusters = clusters;
+    this.health = health;
     this.replicaId = replicaId;
     this.clock = clock;
     this.onLost = onLost;
@@ -46,8 +49,14 @@ final class AgentConnections {
     return replicaId;
   }
 
-  /** Records an accepted stream, closing the one it replaces. */
+  /** Records an accepted stream (and its session, for uptime), closing the one it replaces. */
   void add(AgentSession session) {
+    try {
+      health.openSession(
+          session.orgId, session.clusterId, session.sessionId, replicaId, session.connectedAt());
+    } catch (RuntimeException e) {
+      log.warn("could not record the session of cluster {}: {}", session.clusterId, e.toString());
+    }
     AgentSession previous = byCluster.put(session.clusterId, session);
     if (previous != null && previous != session) {
       previous.close(
@@ -59,6 +68,11 @@ final class AgentConnections {
   void remove(AgentSession session) {
     byCluster.remove(session.clusterId, session);
     if (session.connectedAt() != null) {
+      try {
+        health.closeSession(session.orgId, session.sessionId, clock.instant());
+      } catch (RuntimeException e) {
+        log.warn("could not close the session of cluster {}: {}", session.clusterId, e.toString());
+      }
       try {
         clusters.markDisconnected(
             session.orgId, session.clusterId, replicaId, session.connectedAt(), clock.instant());

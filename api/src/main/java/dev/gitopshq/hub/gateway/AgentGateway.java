@@ -1,5 +1,6 @@
 package dev.gitopshq.hub.gateway;
 
+import dev.gitopshq.activities.cluster.AgentHealthMapper;
 import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.command.CommandMapper;
@@ -83,6 +84,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
       ReplicaIdentity replicaIdentity,
       RotationSchedules schedules,
       InventoryStore inventory,
+      AgentHealthMapper health,
       Clock clock) {
     this.props = props;
     this.tokens = tokens;
@@ -90,7 +92,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
     String replica = replicaIdentity.id();
     this.connections =
         new AgentConnections(
-            clusters, replica, clock, session -> watch(temporal, clusters, session));
+            clusters, health, replica, clock, session -> watch(temporal, clusters, session));
     this.heartbeats = new HeartbeatBuffer(clusters);
     AgentSettings settings =
         AgentSettings.newBuilder()

@@ -12,7 +12,10 @@ import dev.gitopshq.activities.tokens.Tokens;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.AgentSettings;
+import dev.gitopshq.agent.v1.AgentStatus;
 import dev.gitopshq.agent.v1.Capabilities;
+import dev.gitopshq.agent.v1.Heartbeat;
+import dev.gitopshq.agent.v1.HeartbeatAck;
 import dev.gitopshq.agent.v1.Hello;
 import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.RegisterRequest;
@@ -205,7 +208,25 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       case HEARTBEAT -> {
         requireHello(session);
         session.seen(now);
-        heartbeats.record(session.orgId, session.clusterId, now);
+        Heartbeat beat = message.getHeartbeat();
+        if (beat.hasStatus()) {
+          AgentStatus st = beat.getStatus();
+          heartbeats.record(
+              session.orgId,
+              session.clusterId,
+              now,
+              statusJson(st),
+              st.getHeartbeatRttMillis() > 0
+                  ? (int) Math.min(Integer.MAX_VALUE, st.getHeartbeatRttMillis())
+                  : null);
+        } else {
+          heartbeats.record(session.orgId, session.clusterId, now);
+        }
+        // The agent measures the round trip from this answer.
+        session.send(
+            HubMessage.newBuilder()
+                .setHeartbeatAck(HeartbeatAck.newBuilder().setSequence(beat.getSequence()))
+                .build());
       }
       case COMMAND_RESULT -> {
         requireHello(session);
@@ -344,6 +365,29 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       return false;
     }
     return tokens.isRotationOf(session.orgId, session.clusterId, id);
+  }
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
+  /** The agent's status as the JSON the API shows, bounded: at most 20 unavailable kinds. */
+  static String statusJson(AgentStatus st) {
+    java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+    m.put("heapUsedBytes", Math.max(0, st.getHeapUsedBytes()));
+    m.put("heapMaxBytes", Math.max(0, st.getHeapMaxBytes()));
+    m.put("inventoryObjects", Math.max(0, st.getInventoryObjects()));
+    m.put("inventorySynced", st.getInventorySynced());
+    m.put(
+        "unavailableKinds",
+        st.getInventoryUnavailableList().stream()
+            .limit(20)
+            .map(k -> k.length() <= 63 ? k : k.substring(0, 63))
+            .toList());
+    try {
+      return JSON.writeValueAsString(m);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private void answered(AgentSession session, String requestId, AgentMessage message) {

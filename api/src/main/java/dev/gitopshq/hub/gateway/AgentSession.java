@@ -14,6 +14,10 @@ final class AgentSession {
   final UUID orgId;
   final UUID clusterId;
   final UUID tokenId;
+
+  /** This stream's row in agent_sessions. */
+  final UUID sessionId = UUID.randomUUID();
+
   private final ServerCallStreamObserver<HubMessage> out;
   private volatile Instant connectedAt;
   private volatile java.util.Set<String> capabilities = java.util.Set.of();

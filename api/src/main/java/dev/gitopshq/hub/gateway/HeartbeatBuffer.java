@@ -25,7 +25,15 @@ final class HeartbeatBuffer {
   }
 
   void record(UUID orgId, UUID clusterId, Instant at) {
-    pending.put(clusterId, new ClusterMapper.Heartbeat(orgId, clusterId, at));
+    record(orgId, clusterId, at, null, null);
+  }
+
+  /**
+   * @param status the agent's status as JSON, or null
+   * @param rttMillis the previous heartbeat's round trip, or null
+   */
+  void record(UUID orgId, UUID clusterId, Instant at, String status, Integer rttMillis) {
+    pending.put(clusterId, new ClusterMapper.Heartbeat(orgId, clusterId, at, status, rttMillis));
   }
 
   /** Writes everything buffered so far; returns how many clusters it touched. */

@@ -22,4 +22,19 @@ class VersionCompatibilityTest {
     assertThat(VersionCompatibility.drifted("0.5.0", "0.4.0")).isFalse();
     assertThat(VersionCompatibility.drifted(null, "0.4.0")).isFalse();
   }
+
+  @org.junit.jupiter.api.Test
+  void theVersionBadgeSaysCurrentBehindOrUnsupported() {
+    org.assertj.core.api.Assertions.assertThat(VersionCompatibility.status("0.3.1", "0.3.0"))
+        .isEqualTo("current");
+    org.assertj.core.api.Assertions.assertThat(VersionCompatibility.status("0.4.0", "0.3.0"))
+        .isEqualTo("current");
+    org.assertj.core.api.Assertions.assertThat(VersionCompatibility.status("0.2.9", "0.3.0"))
+        .isEqualTo("behind");
+    org.assertj.core.api.Assertions.assertThat(VersionCompatibility.status("1.0.0", "0.3.0"))
+        .isEqualTo("unsupported");
+    org.assertj.core.api.Assertions.assertThat(VersionCompatibility.status("banana", "0.3.0"))
+        .isEqualTo("unsupported");
+    org.assertj.core.api.Assertions.assertThat(VersionCompatibility.status(null, "0.3.0")).isNull();
+  }
 }

@@ -124,6 +124,23 @@ class InventoryEndToEndIT {
           .atMost(Duration.ofSeconds(30))
           .until(() -> get("/api/v2/clusters/" + id + "/inventory").get("reported").asBoolean());
 
+      // Agent health: the heartbeat carries the agent's status and its round trip is measured.
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .ignoreExceptions()
+          .untilAsserted(
+              () -> {
+                JsonNode view = get("/api/v2/clusters/" + id);
+                JsonNode h = view.get("health");
+                assertThat(h.get("heartbeatLatencyMillis").asInt())
+                    .as(view.toString())
+                    .isPositive();
+                assertThat(h.get("agent").get("heapMaxBytes").asLong()).isPositive();
+                assertThat(h.get("agent").get("inventorySynced").asBoolean()).isTrue();
+                assertThat(h.get("agent").get("inventoryObjects").asInt()).isPositive();
+                assertThat(h.get("uptime24h").asDouble()).isGreaterThan(0);
+                assertThat(view.get("versionStatus").asText()).isEqualTo("current");
+              });
       JsonNode inv = get("/api/v2/clusters/" + id + "/inventory");
       assertThat(inv.get("connected").asBoolean()).isTrue();
       assertThat(Instant.parse(inv.get("asOf").asText())).isAfter(Instant.now().minusSeconds(60));

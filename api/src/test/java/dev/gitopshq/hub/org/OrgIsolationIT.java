@@ -247,7 +247,11 @@ class OrgIsolationIT {
                   : b.get("deployToken");
       case "deploymentId" -> UUID.randomUUID().toString();
       case "number", "revision" -> "1";
-      case "version" -> path.startsWith("/api/v2/charts") ? "1.0.0" : "1";
+      case "version" ->
+          path.startsWith("/api/v2/charts") ? "1.0.0" : path.contains("/resources/") ? "v1" : "1";
+      case "group" -> "apps";
+      case "kind" -> "Deployment";
+      case "namespace" -> "demo";
       case "key" -> b.get("variable");
       case "env", "environment" -> b.get("env");
       case "tenant" -> b.get("tenant");

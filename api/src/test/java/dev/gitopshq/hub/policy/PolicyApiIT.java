@@ -106,8 +106,8 @@ class PolicyApiIT {
   static String gateSyncOnProduction(String rego) {
     String changed =
         rego.replace(
-            "\t\"require_approval\": [\"rollback\", \"scale\", \"restart\"],\n\t\"auto_approve\": [\"sync\"],",
-            "\t\"require_approval\": [\"rollback\", \"scale\", \"restart\", \"sync\"],\n\t\"auto_approve\": [],");
+            "\t\"require_approval\": [\"rollback\", \"scale\", \"restart\"],\n\t\"auto_approve\": [\"sync\", \"refresh\"],",
+            "\t\"require_approval\": [\"rollback\", \"scale\", \"restart\", \"sync\"],\n\t\"auto_approve\": [\"refresh\"],");
     assertThat(changed).isNotEqualTo(rego);
     return changed;
   }

@@ -1,0 +1,61 @@
+package dev.gitopshq.activities.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** Connected, Lagging and the 90-second disconnect, with the clock under the test's control. */
+class ClusterStatusTest {
+  static final Instant T0 = Instant.parse("2026-11-24T12:00:00Z");
+  static final Duration TIMEOUT = Duration.ofSeconds(90);
+
+  static ClusterRow cluster(
+      Instant registered, Instant lastSeen, String replica, boolean registrationOpen) {
+    return new ClusterRow(
+        UUID.randomUUID(),
+        UUID.randomUUID(),
+        "prod",
+        "",
+        "",
+        "",
+        "",
+        Map.of(),
+        "0.1.0",
+        List.of("observe"),
+        30,
+        registered,
+        registered == null ? null : T0.minusSeconds(600),
+        replica,
+        lastSeen,
+        "test",
+        T0.minusSeconds(7200),
+        T0,
+        registrationOpen);
+  }
+
+  @Test
+  void aClusterDriftsFromConnectedToLaggingToDisconnectedAsHeartbeatsStop() {
+    ClusterRow c = cluster(T0.minusSeconds(3600), T0, "replica-a", false);
+    assertThat(ClusterStatus.of(c, T0.plusSeconds(30), TIMEOUT)).isEqualTo(ClusterStatus.Connected);
+    assertThat(ClusterStatus.of(c, T0.plusSeconds(60), TIMEOUT)).isEqualTo(ClusterStatus.Lagging);
+    assertThat(ClusterStatus.of(c, T0.plusSeconds(90), TIMEOUT)).isEqualTo(ClusterStatus.Lagging);
+    // Past the 90-second disconnect timeout, even though the stream holder is still recorded.
+    assertThat(ClusterStatus.of(c, T0.plusSeconds(91), TIMEOUT))
+        .isEqualTo(ClusterStatus.Disconnected);
+  }
+
+  @Test
+  void noStreamHolderIsDisconnectedAtOnceAndNeverRegisteredIsPendingOrExpired() {
+    assertThat(ClusterStatus.of(cluster(T0.minusSeconds(3600), T0, null, false), T0, TIMEOUT))
+        .isEqualTo(ClusterStatus.Disconnected);
+    assertThat(ClusterStatus.of(cluster(null, null, null, true), T0, TIMEOUT))
+        .isEqualTo(ClusterStatus.Pending);
+    assertThat(ClusterStatus.of(cluster(null, null, null, false), T0, TIMEOUT))
+        .isEqualTo(ClusterStatus.Expired);
+  }
+}
