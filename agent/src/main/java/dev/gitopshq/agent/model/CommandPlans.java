@@ -125,17 +125,7 @@ public final class CommandPlans {
     if (stamped(app.getMetadata().getAnnotations(), commandId)) {
       return Plan.done(ref + " hard refresh already requested by this command");
     }
-    GenericKubernetesResource desired = new GenericKubernetesResource();
-    desired.setApiVersion(app.getApiVersion());
-    desired.setKind(app.getKind());
-    desired.setMetadata(new ObjectMetaBuilder(app.getMetadata()).build());
-    Map<String, String> annotations =
-        new HashMap<>(Objects.requireNonNullElse(app.getMetadata().getAnnotations(), Map.of()));
-    annotations.put(LAST_COMMAND, commandId);
-    annotations.put(ARGOCD_REFRESH, "hard");
-    desired.getMetadata().setAnnotations(annotations);
-    desired.setAdditionalProperties(new LinkedHashMap<>(app.getAdditionalProperties()));
-    return Plan.apply(desired, ref + " hard refresh requested");
+    return Plan.apply(hardRefreshed(app, commandId), ref + " hard refresh requested");
   }
 
   /**
@@ -198,16 +188,7 @@ public final class CommandPlans {
       String requestedBy,
       String revision,
       Map<String, Object> source) {
-    GenericKubernetesResource desired = new GenericKubernetesResource();
-    desired.setApiVersion(app.getApiVersion());
-    desired.setKind(app.getKind());
-    desired.setMetadata(new ObjectMetaBuilder(app.getMetadata()).build());
-    Map<String, String> annotations =
-        new HashMap<>(Objects.requireNonNullElse(app.getMetadata().getAnnotations(), Map.of()));
-    annotations.put(LAST_COMMAND, commandId);
-    annotations.put(ARGOCD_REFRESH, "hard");
-    desired.getMetadata().setAnnotations(annotations);
-    desired.setAdditionalProperties(new LinkedHashMap<>(app.getAdditionalProperties()));
+    GenericKubernetesResource desired = hardRefreshed(app, commandId);
 
     Map<String, Object> sync = new LinkedHashMap<>();
     if (revision != null) {
@@ -222,6 +203,22 @@ public final class CommandPlans {
     operation.put("info", List.of(Map.of("name", "gitopshq-command", "value", commandId)));
     operation.put("sync", sync);
     desired.getAdditionalProperties().put("operation", operation);
+    return desired;
+  }
+
+  /** A copy of the Application stamped with the command and Argo CD's hard-refresh annotation. */
+  private static GenericKubernetesResource hardRefreshed(
+      GenericKubernetesResource app, String commandId) {
+    GenericKubernetesResource desired = new GenericKubernetesResource();
+    desired.setApiVersion(app.getApiVersion());
+    desired.setKind(app.getKind());
+    desired.setMetadata(new ObjectMetaBuilder(app.getMetadata()).build());
+    Map<String, String> annotations =
+        new HashMap<>(Objects.requireNonNullElse(app.getMetadata().getAnnotations(), Map.of()));
+    annotations.put(LAST_COMMAND, commandId);
+    annotations.put(ARGOCD_REFRESH, "hard");
+    desired.getMetadata().setAnnotations(annotations);
+    desired.setAdditionalProperties(new LinkedHashMap<>(app.getAdditionalProperties()));
     return desired;
   }
 
