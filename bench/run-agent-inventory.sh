@@ -7,7 +7,7 @@
 # Starts an isolated stack (bench/lib/stack.sh: PostgreSQL database gitopshq_bench, Temporal,
 # OPA, the hub) and a real control plane (tools/dev/kube.sh: etcd, kube-apiserver, controllers,
 # kwok) in the stack's directory; creates --pods Pods (scheduled onto kwok's node) and --others
-# ConfigMaps, Services and Secrets in three namespaces; registers a cluster and starts the real
+# ConfigMaps, headless Services and Secrets in three namespaces; registers a cluster and starts the real
 # agent (observe) against it; starts the baseline with the same heap limit; waits until both
 # have listed everything and --settle seconds more; then samples both processes' RSS (VmRSS,
 # after a full GC through jcmd when it is there) five times, one second apart. Prints the
@@ -33,7 +33,9 @@ parse() {
   done
   [[ "$PODS" =~ ^[0-9]+$ && "$OTHERS" =~ ^[0-9]+$ && "$SETTLE" =~ ^[0-9]+$ ]] ||
     die "--pods, --others and --settle take whole numbers"
-  [ "$PODS" -le 2000 ] && [ "$OTHERS" -le 10000 ] || die "at most 2000 pods and 10000 others"
+  if [ "$PODS" -gt 2000 ] || [ "$OTHERS" -gt 10000 ]; then
+    die "at most 2000 pods and 10000 others"
+  fi
 }
 
 kube_stop() { "${TOOLS_DIR}/dev/kube.sh" stop "${STACK_DIR}/kube" >/dev/null 2>&1 || true; }
@@ -48,7 +50,7 @@ objects_yaml() { # namespace pods others
   for ((i = 0; i < others; i++)); do
     case $((i % 3)) in
       0) printf -- '---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c-%d, namespace: %s, labels: {app: bench}}\ndata: {a: "%s", b: "%s"}\n' "$i" "$ns" "value-$i" "another value $i" ;;
-      1) printf -- '---\napiVersion: v1\nkind: Service\nmetadata: {name: s-%d, namespace: %s, labels: {app: bench}}\nspec: {selector: {n: "%d"}, ports: [{port: 80}]}\n' "$i" "$ns" "$i" ;;
+      1) printf -- '---\napiVersion: v1\nkind: Service\nmetadata: {name: s-%d, namespace: %s, labels: {app: bench}}\nspec: {clusterIP: None, selector: {n: "%d"}, ports: [{port: 80}]}\n' "$i" "$ns" "$i" ;;
       2) printf -- '---\napiVersion: v1\nkind: Secret\nmetadata: {name: x-%d, namespace: %s, labels: {app: bench}}\nstringData: {password: "secret-%d"}\n' "$i" "$ns" "$i" ;;
     esac
   done
@@ -56,7 +58,11 @@ objects_yaml() { # namespace pods others
 
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 
-gc() { command -v jcmd >/dev/null 2>&1 && jcmd "$1" GC.run >/dev/null 2>&1 || true; }
+gc() {
+  if command -v jcmd >/dev/null 2>&1; then
+    jcmd "$1" GC.run >/dev/null 2>&1 || true
+  fi
+}
 
 inventory_objects() {
   api GET "/api/v2/clusters/${CLUSTER_ID}/inventory"
@@ -64,7 +70,7 @@ inventory_objects() {
 }
 
 main() {
-  local ns kc url reg_token agent_pid base_pid target per_ns i a b out started
+  local kc url reg_token agent_pid base_pid target i a b out started
   parse "$@"
   stack_init
   trap 'rc=$?; kube_stop; (exit $rc); stack_stop' EXIT

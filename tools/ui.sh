@@ -69,8 +69,10 @@ e2e() {
     GITOPSHQ_TEMPORAL_UI_PORT="$temporal_ui" GITOPSHQ_OPA_PORT="$opa" GITOPSHQ_DEV_IDP_PORT="$idp" \
     setsid "${TOOLS_DIR}/dev/run.sh" >"$state/run.log" 2>&1 </dev/null &
   pid=$!
+  # run.sh stops what it started (each process in a session of its own, and the demo cluster
+  # through kube.sh) when it gets TERM; it is given the time for that before anything is killed.
   # shellcheck disable=SC2064  # expand now: the trap must stop this stack
-  trap "kill -TERM $pid 2>/dev/null; sleep 3; kill -KILL -- -$pid 2>/dev/null || true" EXIT
+  trap "kill -TERM $pid 2>/dev/null; for _ in \$(seq 1 180); do kill -0 $pid 2>/dev/null || break; sleep 0.5; done; kill -KILL -- -$pid 2>/dev/null || true" EXIT
   local deadline=$(( SECONDS + ${GITOPSHQ_E2E_STACK_TIMEOUT:-900} ))
   until grep -q "dev stack is running" "$state/run.log"; do
     if ! kill -0 "$pid" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; then
