@@ -178,7 +178,7 @@ describe("Bindings tab", () => {
         json: {
           items: [
             { projectId: "p1", project: "shop", tenant: "acme", environment: "dev", syncStatus: "Synced", application: "argocd/shop-dev", syncedRevision: "aaaaaaaaaaaaaaaa", atLastDeployment: false, lastDelivery: { commit: "bbbbbbbbbbbbbbbb", release: 3, at: "2026-11-24T06:00:00Z" } },
-            { projectId: "p1", project: "shop", tenant: "globex", environment: "dev", syncStatus: "Unknown", syncReason: "no Argo CD application tracks deploy/dev at path demo/globex" },
+            { projectId: "p1", project: "shop", tenant: "globex", environment: "dev", syncStatus: "Unknown", syncReason: "no Argo CD application or Flux kustomization tracks deploy/dev at path demo/globex" },
           ],
         },
       }),
@@ -187,6 +187,6 @@ describe("Bindings tab", () => {
     const table = await screen.findByRole("table");
     expect(within(table).getByText("Argo CD argocd/shop-dev")).toBeInTheDocument();
     expect(within(table).getByText(/not the last deployment/)).toBeInTheDocument();
-    expect(within(table).getByText("no Argo CD application tracks deploy/dev at path demo/globex")).toBeInTheDocument();
+    expect(within(table).getByText("no Argo CD application or Flux kustomization tracks deploy/dev at path demo/globex")).toBeInTheDocument();
   });
 });

@@ -452,14 +452,16 @@ public final class Agent implements AutoCloseable {
         ArgoApplications.newBuilder()
             .setRequestId(req.getRequestId())
             .setForbidden(true)
-            .setError("the argocd.read capability is off on this agent")
+            .setError("the argocd.read and observe capabilities are off on this agent")
             .build();
-    if (!config.capabilities().contains(Capability.ARGOCD_READ.seedName())) {
+    boolean argo = config.capabilities().contains(Capability.ARGOCD_READ.seedName());
+    boolean flux = config.capabilities().contains(Capability.OBSERVE.seedName());
+    if (!argo && !flux) {
       sendApplications(refused);
       return;
     }
     try {
-      inspections.execute(() -> sendApplications(argoApplications.list(req)));
+      inspections.execute(() -> sendApplications(argoApplications.list(req, argo, flux)));
     } catch (java.util.concurrent.RejectedExecutionException e) {
       sendApplications(
           ArgoApplications.newBuilder()

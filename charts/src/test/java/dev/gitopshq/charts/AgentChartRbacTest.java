@@ -58,7 +58,10 @@ class AgentChartRbacTest {
           "core/events",
           "get,list,watch",
           "core/namespaces core/nodes core/persistentvolumeclaims",
-          "get,list,watch");
+          "get,list,watch",
+          // Flux, for the bindings' sync state (absent clusters simply have none).
+          "kustomize.toolkit.fluxcd.io/kustomizations source.toolkit.fluxcd.io/gitrepositories",
+          "get,list");
   static final Map<String, Set<String>> DIAGNOSTICS_READ = table("core/pods/log", "get");
   static final Map<String, Set<String>> ARGOCD_READ =
       table("argoproj.io/applications", "get,list,watch");

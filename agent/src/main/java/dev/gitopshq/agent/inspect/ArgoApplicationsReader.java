@@ -5,10 +5,12 @@ import dev.gitopshq.agent.link.Redactor;
 import dev.gitopshq.agent.v1.ArgoApplication;
 import dev.gitopshq.agent.v1.ArgoApplications;
 import dev.gitopshq.agent.v1.ArgoHistory;
+import dev.gitopshq.agent.v1.FluxKustomization;
 import dev.gitopshq.agent.v1.ListApplications;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -36,6 +38,89 @@ public final class ArgoApplicationsReader {
   public ArgoApplicationsReader(Supplier<KubernetesClient> kube, String serverUrl) {
     this.kube = kube;
     this.serverUrl = serverUrl;
+  }
+
+  static final ResourceDefinitionContext KUSTOMIZATIONS =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("kustomize.toolkit.fluxcd.io")
+          .withVersion("v1")
+          .withPlural("kustomizations")
+          .withKind("Kustomization")
+          .withNamespaced(true)
+          .build();
+  static final ResourceDefinitionContext GIT_REPOSITORIES =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("source.toolkit.fluxcd.io")
+          .withVersion("v1")
+          .withPlural("gitrepositories")
+          .withKind("GitRepository")
+          .withNamespaced(true)
+          .build();
+
+  /**
+   * The Applications (when {@code argo}) and the Flux Kustomizations (when {@code flux}); a list
+   * that cannot be read is left out and said in {@code error}.
+   */
+  public ArgoApplications list(ListApplications req, boolean argo, boolean flux) {
+    ArgoApplications.Builder out =
+        argo
+            ? list(req).toBuilder()
+            : ArgoApplications.newBuilder()
+                .setRequestId(req.getRequestId())
+                .setServerUrl(serverUrl);
+    if (flux) {
+      try {
+        kustomizations(out);
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 404) {
+          // Flux not installed is normal (404); anything else is said.
+          String note = "Flux kustomizations could not be listed (" + e.getCode() + ")";
+          out.setError(out.getError().isEmpty() ? note : out.getError() + "; " + note);
+        }
+      }
+    }
+    return out.build();
+  }
+
+  private void kustomizations(ArgoApplications.Builder out) {
+    KubernetesClient client = kube.get();
+    Map<String, GenericKubernetesResource> repos = new java.util.HashMap<>();
+    for (GenericKubernetesResource r :
+        client.genericKubernetesResources(GIT_REPOSITORIES).inAnyNamespace().list().getItems()) {
+      repos.put(r.getMetadata().getNamespace() + "/" + r.getMetadata().getName(), r);
+    }
+    client.genericKubernetesResources(KUSTOMIZATIONS).inAnyNamespace().list().getItems().stream()
+        .limit(MAX_APPLICATIONS)
+        .forEach(
+            k -> {
+              Map<String, Object> root = k.getAdditionalProperties();
+              String ns = Objects.toString(k.getMetadata().getNamespace(), "");
+              String sourceNs = or(text(root, "spec", "sourceRef", "namespace"), ns);
+              GenericKubernetesResource repo =
+                  "GitRepository".equals(text(root, "spec", "sourceRef", "kind"))
+                      ? repos.get(sourceNs + "/" + text(root, "spec", "sourceRef", "name"))
+                      : null;
+              FluxKustomization.Builder b =
+                  FluxKustomization.newBuilder()
+                      .setNamespace(ns)
+                      .setName(Objects.toString(k.getMetadata().getName(), ""))
+                      .setPath(text(root, "spec", "path"))
+                      .setAppliedRevision(text(root, "status", "lastAppliedRevision"))
+                      .setReady("Unknown");
+              if (repo != null) {
+                b.setRepoUrl(text(repo.getAdditionalProperties(), "spec", "url"))
+                    .setBranch(text(repo.getAdditionalProperties(), "spec", "ref", "branch"));
+              }
+              if (get(root, "status", "conditions") instanceof List<?> conditions) {
+                for (Object c : conditions) {
+                  if (c instanceof Map<?, ?> m && "Ready".equals(m.get("type"))) {
+                    b.setReady(Objects.toString(m.get("status"), "Unknown"))
+                        .setReadyMessage(Objects.toString(m.get("message"), ""));
+                  }
+                }
+              }
+              out.addKustomizations(b);
+            });
   }
 
   public ArgoApplications list(ListApplications req) {

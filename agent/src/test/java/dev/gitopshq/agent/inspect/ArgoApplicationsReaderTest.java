@@ -40,4 +40,79 @@ class ArgoApplicationsReaderTest {
       assertThat(demo.getHistory(0).hasDeployedAt()).isTrue();
     }
   }
+
+  @Test
+  void fluxKustomizationsComeWithTheirGitRepositoryAndReadyCondition() {
+    try (TestKube kube = TestKube.start()) {
+      var repo = new io.fabric8.kubernetes.api.model.GenericKubernetesResource();
+      repo.setApiVersion("source.toolkit.fluxcd.io/v1");
+      repo.setKind("GitRepository");
+      repo.setMetadata(
+          new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+              .withName("shop")
+              .withNamespace("flux-system")
+              .build());
+      repo.setAdditionalProperties(
+          new java.util.HashMap<>(
+              java.util.Map.of(
+                  "spec",
+                  java.util.Map.of(
+                      "url",
+                      "https://hub.example.com/git/acme/shop.git",
+                      "ref",
+                      java.util.Map.of("branch", "deploy/dev")))));
+      kube.client()
+          .genericKubernetesResources(ArgoApplicationsReader.GIT_REPOSITORIES)
+          .inNamespace("flux-system")
+          .resource(repo)
+          .create();
+      var ks = new io.fabric8.kubernetes.api.model.GenericKubernetesResource();
+      ks.setApiVersion("kustomize.toolkit.fluxcd.io/v1");
+      ks.setKind("Kustomization");
+      ks.setMetadata(
+          new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+              .withName("shop-dev")
+              .withNamespace("flux-system")
+              .build());
+      ks.setAdditionalProperties(
+          new java.util.HashMap<>(
+              java.util.Map.of(
+                  "spec",
+                  java.util.Map.of(
+                      "path",
+                      "./eu-1/acme",
+                      "sourceRef",
+                      java.util.Map.of("kind", "GitRepository", "name", "shop")),
+                  "status",
+                  java.util.Map.of(
+                      "lastAppliedRevision",
+                      "deploy/dev@sha1:abc123",
+                      "conditions",
+                      java.util.List.of(
+                          java.util.Map.of(
+                              "type", "Ready", "status", "True", "message", "Applied"))))));
+      kube.client()
+          .genericKubernetesResources(ArgoApplicationsReader.KUSTOMIZATIONS)
+          .inNamespace("flux-system")
+          .resource(ks)
+          .create();
+
+      ArgoApplications apps =
+          new ArgoApplicationsReader(kube::client, "")
+              .list(ListApplications.newBuilder().setRequestId("r2").build(), false, true);
+
+      assertThat(apps.getApplicationsList()).isEmpty();
+      assertThat(apps.getKustomizationsList())
+          .singleElement()
+          .satisfies(
+              k -> {
+                assertThat(k.getName()).isEqualTo("shop-dev");
+                assertThat(k.getRepoUrl()).isEqualTo("https://hub.example.com/git/acme/shop.git");
+                assertThat(k.getBranch()).isEqualTo("deploy/dev");
+                assertThat(k.getPath()).isEqualTo("./eu-1/acme");
+                assertThat(k.getReady()).isEqualTo("True");
+                assertThat(k.getAppliedRevision()).isEqualTo("deploy/dev@sha1:abc123");
+              });
+    }
+  }
 }

@@ -7,6 +7,7 @@ import dev.gitopshq.activities.release.ClusterBindingRow;
 import dev.gitopshq.agent.v1.ArgoApplication;
 import dev.gitopshq.agent.v1.ArgoApplications;
 import dev.gitopshq.agent.v1.Capabilities;
+import dev.gitopshq.agent.v1.FluxKustomization;
 import dev.gitopshq.hub.cluster.ClusterService;
 import dev.gitopshq.hub.delivery.project.ProjectService;
 import java.net.URI;
@@ -20,10 +21,10 @@ import java.util.concurrent.TimeUnit;
 import org.springframework.stereotype.Service;
 
 /**
- * Whether each binding of a cluster is in sync: the Argo CD Application whose source is the
- * project's hosted repository, branch {@code deploy/<environment>} and path {@code
- * <cluster>/<tenant>}, read live through the agent. Its sync status, and whether the revision it
- * synced is the commit the hub last deployed there.
+ * Whether each binding of a cluster is in sync: the Argo CD Application (or else the Flux
+ * Kustomization with its GitRepository) whose source is the project's hosted repository, branch
+ * {@code deploy/<environment>} and path {@code <cluster>/<tenant>}, read live through the agent.
+ * Its sync status, and whether the revision it synced is the commit the hub last deployed there.
  */
 @Service
 public class BindingSync {
@@ -64,13 +65,20 @@ public class BindingSync {
     }
   }
 
-  /** The Applications of the cluster, or why they cannot be read now. */
-  public record Applications(List<ArgoApplication> items, String unavailable) {}
+  /** The Applications and Kustomizations of the cluster, or why they cannot be read now. */
+  public record Applications(
+      List<ArgoApplication> items, List<FluxKustomization> kustomizations, String unavailable) {
+    public Applications(List<ArgoApplication> items, String unavailable) {
+      this(items, List.of(), unavailable);
+    }
+  }
 
   public Applications applications(UUID orgId, UUID clusterId) {
     ClusterRow cluster = clusters.get(orgId, clusterId);
-    if (!cluster.capabilities().contains(Capabilities.ARGOCD_READ)) {
-      return new Applications(List.of(), "the agent lacks the argocd.read capability");
+    if (!cluster.capabilities().contains(Capabilities.ARGOCD_READ)
+        && !cluster.capabilities().contains(Capabilities.OBSERVE)) {
+      return new Applications(
+          List.of(), "the agent has neither argocd.read nor observe to read Argo CD or Flux");
     }
     if (ClusterStatus.of(cluster, clock.instant(), clusters.disconnectTimeout())
         == ClusterStatus.Disconnected) {
@@ -86,7 +94,7 @@ public class BindingSync {
       if (apps.getForbidden()) {
         return new Applications(List.of(), apps.getError());
       }
-      return new Applications(apps.getApplicationsList(), null);
+      return new Applications(apps.getApplicationsList(), apps.getKustomizationsList(), null);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new Applications(List.of(), "interrupted");
@@ -128,7 +136,31 @@ public class BindingSync {
             status.equals(UNKNOWN) ? "Argo CD reports " + a.getSyncStatus() : null);
       }
     }
-    return State.unknown("no Argo CD application tracks " + branch + " at path " + path);
+    for (FluxKustomization k : apps.kustomizations()) {
+      if (repo.equals(repoPath(k.getRepoUrl()))
+          && branch.equals(k.getBranch())
+          && path.equals(cleanPath(k.getPath()))) {
+        String synced = fluxRevision(k.getAppliedRevision());
+        String status =
+            switch (k.getReady()) {
+              case "True" -> SYNCED;
+              case "False" -> OUT_OF_SYNC;
+              default -> UNKNOWN;
+            };
+        Boolean atLast =
+            synced == null || b.deployedCommit() == null ? null : synced.equals(b.deployedCommit());
+        return new State(
+            status,
+            "flux:" + k.getNamespace() + "/" + k.getName(),
+            synced,
+            atLast,
+            status.equals(SYNCED)
+                ? null
+                : blankTo(k.getReadyMessage(), "Flux reports Ready " + k.getReady()));
+      }
+    }
+    return State.unknown(
+        "no Argo CD application or Flux kustomization tracks " + branch + " at path " + path);
   }
 
   /**
@@ -150,6 +182,21 @@ public class BindingSync {
     } catch (IllegalArgumentException e) {
       return "";
     }
+  }
+
+  /** The commit of Flux's "deploy/dev@sha1:4f2e…" (or a bare sha); null when there is none. */
+  static String fluxRevision(String revision) {
+    if (revision == null || revision.isEmpty()) {
+      return null;
+    }
+    int colon = revision.lastIndexOf(':');
+    int at = revision.lastIndexOf('@');
+    String sha = revision.substring(Math.max(colon, at) + 1);
+    return sha.isEmpty() ? null : sha;
+  }
+
+  private static String blankTo(String s, String fallback) {
+    return s == null || s.isBlank() ? fallback : s;
   }
 
   static String cleanPath(String path) {

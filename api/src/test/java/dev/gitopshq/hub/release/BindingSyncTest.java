@@ -81,7 +81,8 @@ class BindingSyncTest {
     var s = BindingSync.state(CLONE, "eu-1", binding("acme", "staging", DEPLOYED), apps);
     assertThat(s.status()).isEqualTo("Unknown");
     assertThat(s.reason())
-        .isEqualTo("no Argo CD application tracks deploy/staging at path eu-1/acme");
+        .isEqualTo(
+            "no Argo CD application or Flux kustomization tracks deploy/staging at path eu-1/acme");
 
     var away =
         BindingSync.state(
@@ -101,5 +102,38 @@ class BindingSyncTest {
     var s = BindingSync.state(CLONE, "eu-1", binding("acme", "dev", null), apps);
     assertThat(s.status()).isEqualTo("Synced");
     assertThat(s.atLastDeployment()).isNull();
+  }
+
+  @Test
+  void aFluxKustomizationDeliversWhenNoApplicationDoes() {
+    var flux =
+        dev.gitopshq.agent.v1.FluxKustomization.newBuilder()
+            .setNamespace("flux-system")
+            .setName("shop-staging")
+            .setRepoUrl("ssh://git@hub.internal/git/acme/shop.git")
+            .setBranch("deploy/staging")
+            .setPath("./eu-1/acme")
+            .setReady("True")
+            .setAppliedRevision("deploy/staging@sha1:" + DEPLOYED)
+            .build();
+    var apps = new BindingSync.Applications(List.of(), List.of(flux), null);
+    var s = BindingSync.state(CLONE, "eu-1", binding("acme", "staging", DEPLOYED), apps);
+    assertThat(s.status()).isEqualTo("Synced");
+    assertThat(s.application()).isEqualTo("flux:flux-system/shop-staging");
+    assertThat(s.syncedRevision()).isEqualTo(DEPLOYED);
+    assertThat(s.atLastDeployment()).isTrue();
+
+    var failing =
+        new BindingSync.Applications(
+            List.of(),
+            List.of(
+                flux.toBuilder()
+                    .setReady("False")
+                    .setReadyMessage("kustomize build failed")
+                    .build()),
+            null);
+    var f = BindingSync.state(CLONE, "eu-1", binding("acme", "staging", DEPLOYED), failing);
+    assertThat(f.status()).isEqualTo("OutOfSync");
+    assertThat(f.reason()).isEqualTo("kustomize build failed");
   }
 }
