@@ -82,9 +82,9 @@ public class ArgoController {
     CompletableFuture<ArgoApplications> answer;
     try {
       answer =
-          gateway
-              .listApplications(caller.orgId(), id, TIMEOUT)
-              .filter(f -> status != ClusterStatus.Disconnected)
+          (status == ClusterStatus.Disconnected
+                  ? java.util.Optional.<CompletableFuture<ArgoApplications>>empty()
+                  : gateway.listApplications(caller.orgId(), id, TIMEOUT))
               .orElseThrow(
                   () ->
                       ApiException.conflict(
