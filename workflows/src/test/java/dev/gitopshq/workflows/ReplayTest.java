@@ -9,6 +9,7 @@ import dev.gitopshq.workflows.delivery.DeliveryGenerationWorkflowImpl;
 import dev.gitopshq.workflows.registration.RegistrationWorkflowImpl;
 import dev.gitopshq.workflows.release.ReleaseWorkflowImpl;
 import dev.gitopshq.workflows.release.RollbackWorkflowImpl;
+import dev.gitopshq.workflows.rotation.ScheduledRotationWorkflowImpl;
 import dev.gitopshq.workflows.rotation.TokenRotationWorkflowImpl;
 import io.temporal.testing.WorkflowReplayer;
 import java.io.IOException;
@@ -43,6 +44,7 @@ class ReplayTest {
         RegistrationWorkflowImpl.class,
         AgentWatchWorkflowImpl.class,
         TokenRotationWorkflowImpl.class,
+        ScheduledRotationWorkflowImpl.class,
         DeliveryGenerationWorkflowImpl.class,
         ReleaseWorkflowImpl.class,
         RollbackWorkflowImpl.class);

@@ -182,4 +182,22 @@ class TokenRotationWorkflowTest {
     assertThat(result("rot-4").state()).isEqualTo(RotationOutcome.AGENT_NOT_CONNECTED);
     assertThat(store.events).singleElement().asString().startsWith("abandoned null");
   }
+
+  @Test
+  void aScheduledRotationRunsTheRotationAsItsChildAndReportsItsOutcome() {
+    ScheduledRotationWorkflow scheduled =
+        client.newWorkflowStub(
+            ScheduledRotationWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setTaskQueue(TaskQueues.HUB)
+                .setWorkflowId("scheduled-rotation-c1")
+                .build());
+    // Nobody acknowledges: the child revokes its new token after the 120 s and the schedule's
+    // run reports what the child decided.
+    RotationOutcome outcome = scheduled.run(new ScheduledRotation("org", "c1", 120, 900));
+    assertThat(outcome.state()).isEqualTo(RotationOutcome.NOT_ACKNOWLEDGED);
+    assertThat(store.events).first().isEqualTo("issued");
+    assertThat(store.events.get(1)).startsWith("abandoned new-token-id");
+    Histories.save(client, "scheduled-rotation-c1", "token-rotation-scheduled");
+  }
 }
