@@ -3,7 +3,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
 import type { Cluster } from "../api/types";
 import { useSession } from "../auth/session";
-import { Badge } from "../components/Badge";
+import { HealthBadge, SyncBadge } from "../components/Badge";
 import { Button } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
@@ -22,15 +22,6 @@ export interface ArgoApplication {
   history: { id: number; revision: string; deployedAt?: string }[];
   url?: string;
 }
-
-const SYNC_TONE: Record<string, "green" | "yellow" | "gray"> = { Synced: "green", OutOfSync: "yellow" };
-const HEALTH_TONE: Record<string, "green" | "blue" | "red" | "yellow" | "gray"> = {
-  Healthy: "green",
-  Progressing: "blue",
-  Degraded: "red",
-  Missing: "red",
-  Suspended: "yellow",
-};
 
 /** The cluster's Argo CD Applications, live, with Force Sync and Hard Refresh as governed commands. */
 export function ArgoTab({ cluster }: { cluster: Cluster }) {
@@ -90,10 +81,10 @@ export function ArgoTab({ cluster }: { cluster: Cluster }) {
                     </div>
                   </td>
                   <td className="px-3 py-2">
-                    <Badge tone={SYNC_TONE[a.syncStatus] ?? "gray"}>{a.syncStatus}</Badge>
+                    <SyncBadge status={a.syncStatus} />
                   </td>
                   <td className="px-3 py-2">
-                    <Badge tone={HEALTH_TONE[a.health] ?? "gray"}>{a.health}</Badge>
+                    <HealthBadge health={a.health} />
                     {a.healthMessage && <div className="text-xs text-slate-600">{a.healthMessage}</div>}
                   </td>
                   <td className="px-3 py-2 text-xs">

@@ -2,7 +2,7 @@ import { Link } from "react-router-dom";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
 import type { Cluster, Page } from "../api/types";
-import { Badge } from "../components/Badge";
+import { SyncBadge } from "../components/Badge";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
 
@@ -55,7 +55,7 @@ export function BindingsTab({ cluster }: { cluster: Cluster }) {
               )}
             </td>
             <td className="px-3 py-2">
-              <Badge tone={b.syncStatus === "Synced" ? "green" : b.syncStatus === "OutOfSync" ? "yellow" : "gray"}>{b.syncStatus}</Badge>
+              <SyncBadge status={b.syncStatus} />
               {b.application && <div className="text-xs text-slate-500">Argo CD {b.application}</div>}
               {b.atLastDeployment === false && (
                 <div className="text-xs text-yellow-800">

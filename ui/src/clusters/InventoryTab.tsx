@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { api, query } from "../api/client";
 import type { Cluster } from "../api/types";
-import { Badge } from "../components/Badge";
+import { HealthBadge } from "../components/Badge";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
@@ -34,14 +34,6 @@ interface ResourcePage {
   items: Resource[];
   nextCursor?: string;
 }
-
-const HEALTH_TONE: Record<string, "green" | "yellow" | "red" | "gray" | "blue"> = {
-  Healthy: "green",
-  Progressing: "blue",
-  Degraded: "red",
-  Suspended: "yellow",
-  Unknown: "gray",
-};
 
 /** The kinds in the order an operator scans them. */
 const KINDS = [
@@ -229,7 +221,7 @@ export function InventoryTab({ cluster }: { cluster: Cluster }) {
                     <td className="px-3 py-2">{r.namespace || "—"}</td>
                     <td className="px-3 py-2">{r.status}</td>
                     <td className="px-3 py-2">
-                      <Badge tone={HEALTH_TONE[r.health] ?? "gray"}>{r.health}</Badge>
+                      <HealthBadge health={r.health} />
                     </td>
                     <td className="px-3 py-2">{r.createdAt ? relative(r.createdAt) : "—"}</td>
                     <td className="px-3 py-2 text-xs text-slate-600">

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
-import { Badge } from "../components/Badge";
+import { Badge, HealthBadge } from "../components/Badge";
 import { Button } from "../components/Button";
 import { ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
@@ -29,14 +29,6 @@ export function resourcePath(clusterId: string, r: ResourceRef): string {
   const parts = [r.group || "core", r.version, r.kind, ...(r.namespace ? [r.namespace] : []), r.name];
   return `/clusters/${clusterId}/resources/${parts.map(encodeURIComponent).join("/")}`;
 }
-
-const TONE: Record<string, "green" | "yellow" | "red" | "gray" | "blue"> = {
-  Healthy: "green",
-  Progressing: "blue",
-  Degraded: "red",
-  Suspended: "yellow",
-  Missing: "red",
-};
 
 /** One object read live through the agent: labels, conditions, events, related resources, YAML. */
 export function ResourcePanel({
@@ -110,7 +102,7 @@ export function ResourcePanel({
                       {r.kind} {r.name}
                     </button>
                     {r.status && <span className="text-slate-600">{r.status}</span>}
-                    {r.health && <Badge tone={TONE[r.health] ?? "gray"}>{r.health}</Badge>}
+                    {r.health && <HealthBadge health={r.health} />}
                   </li>
                 ))}
               </ul>

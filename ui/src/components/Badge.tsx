@@ -41,3 +41,22 @@ export function Badge({ children, tone = "gray" }: { children: string; tone?: ke
 export function StatusBadge({ status }: { status: string }) {
   return <Badge tone={STATUS_TONE[status] ?? "gray"}>{status.replace("_", " ")}</Badge>;
 }
+
+/** The colour of each health the inventory and Argo CD report. */
+const HEALTH_TONE: Record<string, keyof typeof TONES> = {
+  Healthy: "green",
+  Progressing: "blue",
+  Degraded: "red",
+  Missing: "red",
+  Suspended: "yellow",
+};
+
+/** A health badge: Healthy, Progressing, Degraded, Missing, Suspended or Unknown. */
+export function HealthBadge({ health }: { health: string }) {
+  return <Badge tone={HEALTH_TONE[health] ?? "gray"}>{health}</Badge>;
+}
+
+/** A sync badge: Synced, OutOfSync or Unknown. */
+export function SyncBadge({ status }: { status: string }) {
+  return <Badge tone={status === "Synced" ? "green" : status === "OutOfSync" ? "yellow" : "gray"}>{status}</Badge>;
+}

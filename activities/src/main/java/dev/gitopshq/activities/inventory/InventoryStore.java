@@ -24,6 +24,12 @@ public class InventoryStore {
   /** Objects per message the hub accepts (the agent sends at most 500). */
   public static final int MAX_OBJECTS_PER_MESSAGE = 1_000;
 
+  /**
+   * The snapshot id of rows a delta wrote. The agent sends a snapshot's parts back to back and its
+   * deltas only after, so the next finished snapshot keeps such a row exactly when it carries it.
+   */
+  static final String DELTA = "delta";
+
   private final InventoryMapper inventory;
   private final TransactionTemplate tx;
   private final Clock clock;
@@ -63,10 +69,8 @@ public class InventoryStore {
   public Applied delta(UUID orgId, UUID clusterId, InventoryDelta delta) {
     requireBounded(delta.getUpsertsCount() + delta.getDeletedUidsCount());
     Instant now = clock.instant();
-    String snapshotId =
-        inventory.find(orgId, clusterId).map(InventoryRow::snapshotId).orElse("delta");
     List<ResourceRow> rows = new ArrayList<>();
-    int skipped = rows(orgId, clusterId, delta.getUpsertsList(), snapshotId, now, rows);
+    int skipped = rows(orgId, clusterId, delta.getUpsertsList(), DELTA, now, rows);
     List<String> gone =
         delta.getDeletedUidsList().stream()
             .filter(u -> !u.isEmpty() && u.length() <= 64)

@@ -58,7 +58,7 @@ class AgentHealthIT {
   }
 
   double connectedHours(Duration window) {
-    List<AgentHealthMapper.Connected> c = health.connected(org, NOW.minus(window), NOW);
+    List<AgentHealthMapper.Connected> c = health.connected(org, null, NOW.minus(window), NOW);
     return c.isEmpty() ? 0 : Math.round(c.get(0).seconds() / 360.0) / 10.0;
   }
 
@@ -80,7 +80,8 @@ class AgentHealthIT {
   void anotherOrganizationSeesNoneOfIt() throws Exception {
     session(5, 1.0);
     UUID other = schema.newOrg();
-    assertThat(health.connected(other, NOW.minus(Duration.ofDays(1)), NOW)).isEmpty();
+    assertThat(health.connected(other, null, NOW.minus(Duration.ofDays(1)), NOW)).isEmpty();
+    assertThat(health.connected(other, cluster, NOW.minus(Duration.ofDays(1)), NOW)).isEmpty();
     UUID id = UUID.randomUUID();
     health.openSession(org, cluster, id, "replica-a", hoursAgo(1));
     assertThat(health.closeSession(other, id, NOW)).isZero();

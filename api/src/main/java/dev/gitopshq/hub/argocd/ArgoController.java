@@ -1,26 +1,19 @@
 package dev.gitopshq.hub.argocd;
 
-import dev.gitopshq.activities.cluster.ClusterRow;
-import dev.gitopshq.activities.cluster.ClusterStatus;
 import dev.gitopshq.activities.gateway.AgentGatewayPort;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.agent.v1.ArgoApplication;
 import dev.gitopshq.agent.v1.ArgoApplications;
 import dev.gitopshq.agent.v1.Capabilities;
-import dev.gitopshq.hub.cluster.ClusterService;
+import dev.gitopshq.hub.cluster.LiveAgent;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
-import dev.gitopshq.hub.web.ApiError;
 import dev.gitopshq.hub.web.ApiException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -30,16 +23,12 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/api/v2/clusters/{id}/argocd")
 public class ArgoController {
-  static final Duration TIMEOUT = Duration.ofSeconds(10);
-
-  private final ClusterService clusters;
+  private final LiveAgent live;
   private final AgentGatewayPort gateway;
-  private final Clock clock;
 
-  public ArgoController(ClusterService clusters, AgentGatewayPort gateway, Clock clock) {
-    this.clusters = clusters;
+  public ArgoController(LiveAgent live, AgentGatewayPort gateway) {
+    this.live = live;
     this.gateway = gateway;
-    this.clock = clock;
   }
 
   record Source(String repoURL, String path, String targetRevision, String chart) {}
@@ -69,49 +58,13 @@ public class ArgoController {
   @GetMapping("/applications")
   Applications applications(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_READ);
-    ClusterRow cluster = clusters.get(caller.orgId(), id);
-    if (!cluster.capabilities().contains(Capabilities.ARGOCD_READ)) {
-      throw ApiException.forbidden(
-          "the agent of cluster "
-              + cluster.name()
-              + " lacks the "
-              + Capabilities.ARGOCD_READ
-              + " capability");
-    }
-    ClusterStatus status = ClusterStatus.of(cluster, clock.instant(), clusters.disconnectTimeout());
-    CompletableFuture<ArgoApplications> answer;
-    try {
-      answer =
-          (status == ClusterStatus.Disconnected
-                  ? java.util.Optional.<CompletableFuture<ArgoApplications>>empty()
-                  : gateway.listApplications(caller.orgId(), id, TIMEOUT))
-              .orElseThrow(
-                  () ->
-                      ApiException.conflict(
-                          "the agent of cluster "
-                              + cluster.name()
-                              + " is not connected; Argo CD applications are read live"));
-    } catch (IllegalStateException busy) {
-      throw new ApiException(new ApiError(503, "unavailable", busy.getMessage(), null));
-    }
-    ArgoApplications apps;
-    try {
-      apps = answer.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ApiException(new ApiError(503, "unavailable", "interrupted", null));
-    } catch (ExecutionException | java.util.concurrent.CancellationException e) {
-      throw new ApiException(
-          new ApiError(
-              504,
-              "agent_timeout",
-              "the agent of cluster "
-                  + cluster.name()
-                  + " did not answer within "
-                  + TIMEOUT.toSeconds()
-                  + " s",
-              null));
-    }
+    LiveAgent.Cluster cluster = live.cluster(caller.orgId(), id);
+    LiveAgent.requireCapability(cluster.row(), Capabilities.ARGOCD_READ);
+    ArgoApplications apps =
+        live.ask(
+            cluster,
+            "Argo CD applications are read live",
+            timeout -> gateway.listApplications(caller.orgId(), id, timeout));
     if (apps.getForbidden()) {
       throw ApiException.forbidden(apps.getError());
     }

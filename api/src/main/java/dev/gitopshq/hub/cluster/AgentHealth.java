@@ -7,6 +7,7 @@ import dev.gitopshq.activities.cluster.ClusterRow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
@@ -45,13 +46,17 @@ public class AgentHealth {
       Integer heartbeatLatencyMillis,
       JsonNode agent) {}
 
-  /** The figures of every cluster of an organization, by cluster id. */
-  public Map<UUID, Figures> of(UUID orgId, Iterable<ClusterRow> clusters, Instant now) {
-    Map<UUID, Double> day = seconds(orgId, now.minus(DAY), now);
-    Map<UUID, Double> week = seconds(orgId, now.minus(WEEK), now);
-    Map<UUID, Double> month = seconds(orgId, now.minus(MONTH), now);
+  /**
+   * The figures of the given clusters of an organization, by cluster id: for one cluster the
+   * queries read only its rows, for a list they read the organization's once.
+   */
+  public Map<UUID, Figures> of(UUID orgId, List<ClusterRow> clusters, Instant now) {
+    UUID only = clusters.size() == 1 ? clusters.get(0).id() : null;
+    Map<UUID, Double> day = seconds(orgId, only, now.minus(DAY), now);
+    Map<UUID, Double> week = seconds(orgId, only, now.minus(WEEK), now);
+    Map<UUID, Double> month = seconds(orgId, only, now.minus(MONTH), now);
     Map<UUID, AgentHealthMapper.Reported> reported = new HashMap<>();
-    mapper.reported(orgId).forEach(r -> reported.put(r.clusterId(), r));
+    mapper.reported(orgId, only).forEach(r -> reported.put(r.clusterId(), r));
     Map<UUID, Figures> out = new HashMap<>();
     for (ClusterRow c : clusters) {
       AgentHealthMapper.Reported r = reported.get(c.id());
@@ -67,9 +72,9 @@ public class AgentHealth {
     return out;
   }
 
-  private Map<UUID, Double> seconds(UUID orgId, Instant from, Instant to) {
+  private Map<UUID, Double> seconds(UUID orgId, UUID only, Instant from, Instant to) {
     Map<UUID, Double> m = new HashMap<>();
-    mapper.connected(orgId, from, to).forEach(c -> m.put(c.clusterId(), c.seconds()));
+    mapper.connected(orgId, only, from, to).forEach(c -> m.put(c.clusterId(), c.seconds()));
     return m;
   }
 

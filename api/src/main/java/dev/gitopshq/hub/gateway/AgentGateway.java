@@ -237,9 +237,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
 
   @Override
   public boolean sendTokenRotation(UUID orgId, UUID clusterId, String rotationId, String token) {
-    return connections
-        .get(clusterId)
-        .filter(s -> s.orgId.equals(orgId) && s.connectedAt() != null && !s.isClosed())
+    return held(orgId, clusterId)
         .map(
             s -> {
               s.send(
@@ -256,10 +254,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
   @Override
   public Optional<CompletableFuture<ResourceDetail>> readResource(
       UUID orgId, UUID clusterId, ReadResource request, Duration timeout) {
-    Optional<AgentSession> held =
-        connections
-            .get(clusterId)
-            .filter(s -> s.orgId.equals(orgId) && s.connectedAt() != null && !s.isClosed());
+    Optional<AgentSession> held = held(orgId, clusterId);
     if (held.isEmpty()) {
       return Optional.empty();
     }
@@ -292,9 +287,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
   public Optional<CompletableFuture<ArgoApplications>> listApplications(
       UUID orgId, UUID clusterId, Duration timeout) {
     String requestId = UUID.randomUUID().toString();
-    return connections
-        .get(clusterId)
-        .filter(s -> s.orgId.equals(orgId) && s.connectedAt() != null && !s.isClosed())
+    return held(orgId, clusterId)
         .flatMap(
             s ->
                 ask(
@@ -304,6 +297,13 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
                         .setListApplications(ListApplications.newBuilder().setRequestId(requestId)),
                     timeout))
         .map(f -> f.thenApply(AgentMessage::getArgoApplications));
+  }
+
+  /** The organization's cluster's stream on this replica, once the hub has welcomed it. */
+  private Optional<AgentSession> held(UUID orgId, UUID clusterId) {
+    return connections
+        .get(clusterId)
+        .filter(s -> s.orgId.equals(orgId) && s.connectedAt() != null && !s.isClosed());
   }
 
   /** Sends a request down the stream and waits for the answer with the same id. */
@@ -322,9 +322,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
 
   @Override
   public boolean requestInventory(UUID orgId, UUID clusterId, String requestId) {
-    return connections
-        .get(clusterId)
-        .filter(s -> s.orgId.equals(orgId) && s.connectedAt() != null && !s.isClosed())
+    return held(orgId, clusterId)
         .map(
             s -> {
               s.send(

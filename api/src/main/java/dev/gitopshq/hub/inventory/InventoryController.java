@@ -5,6 +5,7 @@ import dev.gitopshq.activities.inventory.InventoryRow;
 import dev.gitopshq.activities.inventory.KindCount;
 import dev.gitopshq.activities.inventory.ResourceQuery;
 import dev.gitopshq.activities.inventory.ResourceRow;
+import dev.gitopshq.hub.cluster.LiveAgent;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
@@ -95,7 +96,7 @@ public class InventoryController {
   @GetMapping("/inventory")
   InventoryView inventory(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_READ);
-    InventoryService.Cluster c = inventory.cluster(caller.orgId(), id);
+    LiveAgent.Cluster c = inventory.cluster(caller.orgId(), id);
     var summary = inventory.summary(caller.orgId(), id);
     Map<String, Long> clusterScoped = new TreeMap<>();
     Map<String, NamespaceCounts> namespaces = new LinkedHashMap<>();
@@ -175,7 +176,7 @@ public class InventoryController {
       throw ApiException.invalid("limit", "must be from 1 to " + MAX_LIMIT);
     }
     ResourceQuery.Cursor after = cursor == null ? null : decode(cursor);
-    InventoryService.Cluster c = inventory.cluster(caller.orgId(), id);
+    LiveAgent.Cluster c = inventory.cluster(caller.orgId(), id);
     List<ResourceRow> rows =
         inventory.list(
             caller.orgId(),

@@ -1,8 +1,6 @@
 package dev.gitopshq.hub.inventory;
 
 import dev.gitopshq.activities.audit.AuditLog;
-import dev.gitopshq.activities.cluster.ClusterRow;
-import dev.gitopshq.activities.cluster.ClusterStatus;
 import dev.gitopshq.activities.gateway.AgentGatewayPort;
 import dev.gitopshq.activities.inventory.InventoryRow;
 import dev.gitopshq.activities.inventory.InventoryStore;
@@ -12,11 +10,10 @@ import dev.gitopshq.activities.inventory.ResourceRow;
 import dev.gitopshq.agent.v1.Capabilities;
 import dev.gitopshq.agent.v1.ReadResource;
 import dev.gitopshq.agent.v1.ResourceDetail;
-import dev.gitopshq.hub.cluster.ClusterService;
+import dev.gitopshq.hub.cluster.LiveAgent;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiError;
 import dev.gitopshq.hub.web.ApiException;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,35 +24,22 @@ import org.springframework.transaction.annotation.Transactional;
 /** Reads a cluster's inventory, and asks its agent for a fresh one. */
 @Service
 public class InventoryService {
-  private final ClusterService clusters;
+  private final LiveAgent live;
   private final InventoryStore inventory;
   private final AgentGatewayPort gateway;
   private final AuditLog audit;
-  private final Clock clock;
 
   public InventoryService(
-      ClusterService clusters,
-      InventoryStore inventory,
-      AgentGatewayPort gateway,
-      AuditLog audit,
-      Clock clock) {
-    this.clusters = clusters;
+      LiveAgent live, InventoryStore inventory, AgentGatewayPort gateway, AuditLog audit) {
+    this.live = live;
     this.inventory = inventory;
     this.gateway = gateway;
     this.audit = audit;
-    this.clock = clock;
   }
 
   /** The cluster (404 for another organization's), with whether its agent is connected now. */
-  public record Cluster(ClusterRow row, ClusterStatus status) {
-    public boolean connected() {
-      return status == ClusterStatus.Connected || status == ClusterStatus.Lagging;
-    }
-  }
-
-  public Cluster cluster(UUID orgId, UUID clusterId) {
-    ClusterRow row = clusters.get(orgId, clusterId);
-    return new Cluster(row, ClusterStatus.of(row, clock.instant(), clusters.disconnectTimeout()));
+  public LiveAgent.Cluster cluster(UUID orgId, UUID clusterId) {
+    return live.cluster(orgId, clusterId);
   }
 
   public Optional<InventoryRow> summary(UUID orgId, UUID clusterId) {
@@ -69,9 +53,6 @@ public class InventoryService {
   public List<ResourceRow> list(UUID orgId, UUID clusterId, ResourceQuery query) {
     return inventory.list(orgId, clusterId, query);
   }
-
-  /** How long a live read waits for the agent. */
-  static final java.time.Duration LIVE_READ_TIMEOUT = java.time.Duration.ofSeconds(10);
 
   /** One object read live through the agent, and whether events were asked for. */
   public record Inspected(ResourceDetail detail, boolean eventsIncluded) {}
@@ -91,17 +72,9 @@ public class InventoryService {
       String namespace,
       String name,
       boolean managedFields) {
-    Cluster c = cluster(caller.orgId(), clusterId);
-    List<String> caps = c.row().capabilities();
-    if (!caps.contains(Capabilities.OBSERVE)) {
-      throw ApiException.forbidden(
-          "the agent of cluster "
-              + c.row().name()
-              + " lacks the "
-              + Capabilities.OBSERVE
-              + " capability");
-    }
-    boolean events = caps.contains(Capabilities.DIAGNOSTICS_READ);
+    LiveAgent.Cluster c = live.cluster(caller.orgId(), clusterId);
+    LiveAgent.requireCapability(c.row(), Capabilities.OBSERVE);
+    boolean events = c.row().capabilities().contains(Capabilities.DIAGNOSTICS_READ);
     ReadResource request =
         ReadResource.newBuilder()
             .setRequestId(UUID.randomUUID().toString())
@@ -113,39 +86,11 @@ public class InventoryService {
             .setIncludeManagedFields(managedFields)
             .setIncludeEvents(events)
             .build();
-    java.util.concurrent.CompletableFuture<ResourceDetail> answer;
-    try {
-      answer =
-          gateway
-              .readResource(caller.orgId(), clusterId, request, LIVE_READ_TIMEOUT)
-              .orElseThrow(
-                  () ->
-                      ApiException.conflict(
-                          "the agent of cluster "
-                              + c.row().name()
-                              + " is not connected; inspection reads the cluster live"));
-    } catch (IllegalStateException busy) {
-      throw new ApiException(new ApiError(503, "unavailable", busy.getMessage(), null));
-    }
-    ResourceDetail detail;
-    try {
-      detail = answer.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ApiException(new ApiError(503, "unavailable", "interrupted", null));
-    } catch (java.util.concurrent.ExecutionException
-        | java.util.concurrent.CancellationException e) {
-      throw new ApiException(
-          new ApiError(
-              504,
-              "agent_timeout",
-              "the agent of cluster "
-                  + c.row().name()
-                  + " did not answer within "
-                  + LIVE_READ_TIMEOUT.toSeconds()
-                  + " s",
-              null));
-    }
+    ResourceDetail detail =
+        live.ask(
+            c,
+            "inspection reads the cluster live",
+            timeout -> gateway.readResource(caller.orgId(), clusterId, request, timeout));
     return switch (detail.getOutcome()) {
       case FOUND -> new Inspected(detail, events);
       case NOT_FOUND ->
@@ -167,15 +112,8 @@ public class InventoryService {
    */
   @Transactional
   public String refresh(HubPrincipal caller, UUID clusterId) {
-    Cluster c = cluster(caller.orgId(), clusterId);
-    if (!c.row().capabilities().contains(Capabilities.OBSERVE)) {
-      throw ApiException.forbidden(
-          "the agent of cluster "
-              + c.row().name()
-              + " lacks the "
-              + Capabilities.OBSERVE
-              + " capability");
-    }
+    LiveAgent.Cluster c = live.cluster(caller.orgId(), clusterId);
+    LiveAgent.requireCapability(c.row(), Capabilities.OBSERVE);
     String requestId = UUID.randomUUID().toString();
     // Audited first, in the transaction: a refresh that cannot be sent rolls its entry back.
     audit.record(

@@ -1,17 +1,15 @@
 package dev.gitopshq.hub.release;
 
 import dev.gitopshq.activities.cluster.ClusterRow;
-import dev.gitopshq.activities.cluster.ClusterStatus;
 import dev.gitopshq.activities.gateway.AgentGatewayPort;
 import dev.gitopshq.activities.release.ClusterBindingRow;
 import dev.gitopshq.agent.v1.ArgoApplication;
 import dev.gitopshq.agent.v1.ArgoApplications;
 import dev.gitopshq.agent.v1.Capabilities;
 import dev.gitopshq.agent.v1.FluxKustomization;
-import dev.gitopshq.hub.cluster.ClusterService;
+import dev.gitopshq.hub.cluster.LiveAgent;
 import dev.gitopshq.hub.delivery.project.ProjectService;
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -33,17 +31,12 @@ public class BindingSync {
   public static final String OUT_OF_SYNC = "OutOfSync";
   public static final String UNKNOWN = "Unknown";
 
-  private final ClusterService clusters;
   private final ProjectService projects;
   private final AgentGatewayPort gateway;
-  private final Clock clock;
 
-  public BindingSync(
-      ClusterService clusters, ProjectService projects, AgentGatewayPort gateway, Clock clock) {
-    this.clusters = clusters;
+  public BindingSync(ProjectService projects, AgentGatewayPort gateway) {
     this.projects = projects;
     this.gateway = gateway;
-    this.clock = clock;
   }
 
   /**
@@ -63,6 +56,13 @@ public class BindingSync {
     static State unknown(String reason) {
       return new State(UNKNOWN, null, null, null, reason);
     }
+
+    /** What a deliverer reports; whether it runs the last deployment follows from the revisions. */
+    static State of(
+        String status, String application, String synced, String deployed, String reason) {
+      Boolean atLast = synced == null || deployed == null ? null : synced.equals(deployed);
+      return new State(status, application, synced, atLast, reason);
+    }
   }
 
   /** The Applications and Kustomizations of the cluster, or why they cannot be read now. */
@@ -73,20 +73,20 @@ public class BindingSync {
     }
   }
 
-  public Applications applications(UUID orgId, UUID clusterId) {
-    ClusterRow cluster = clusters.get(orgId, clusterId);
+  /** The cluster's Argo CD Applications and Flux Kustomizations, or why they cannot be read now. */
+  public Applications applications(LiveAgent.Cluster c) {
+    ClusterRow cluster = c.row();
     if (!cluster.capabilities().contains(Capabilities.ARGOCD_READ)
         && !cluster.capabilities().contains(Capabilities.OBSERVE)) {
       return new Applications(
           List.of(), "the agent has neither argocd.read nor observe to read Argo CD or Flux");
     }
-    if (ClusterStatus.of(cluster, clock.instant(), clusters.disconnectTimeout())
-        == ClusterStatus.Disconnected) {
+    if (!c.connected()) {
       return new Applications(List.of(), "the agent is not connected");
     }
     try {
       Optional<java.util.concurrent.CompletableFuture<ArgoApplications>> answer =
-          gateway.listApplications(orgId, clusterId, TIMEOUT);
+          gateway.listApplications(cluster.orgId(), cluster.id(), TIMEOUT);
       if (answer.isEmpty()) {
         return new Applications(List.of(), "the agent is not connected to this hub");
       }
@@ -125,14 +125,11 @@ public class BindingSync {
               case SYNCED, OUT_OF_SYNC -> a.getSyncStatus();
               default -> UNKNOWN;
             };
-        String synced = a.getSyncedRevision().isEmpty() ? null : a.getSyncedRevision();
-        Boolean atLast =
-            synced == null || b.deployedCommit() == null ? null : synced.equals(b.deployedCommit());
-        return new State(
+        return State.of(
             status,
             a.getNamespace() + "/" + a.getName(),
-            synced,
-            atLast,
+            a.getSyncedRevision().isEmpty() ? null : a.getSyncedRevision(),
+            b.deployedCommit(),
             status.equals(UNKNOWN) ? "Argo CD reports " + a.getSyncStatus() : null);
       }
     }
@@ -140,20 +137,17 @@ public class BindingSync {
       if (repo.equals(repoPath(k.getRepoUrl()))
           && branch.equals(k.getBranch())
           && path.equals(cleanPath(k.getPath()))) {
-        String synced = fluxRevision(k.getAppliedRevision());
         String status =
             switch (k.getReady()) {
               case "True" -> SYNCED;
               case "False" -> OUT_OF_SYNC;
               default -> UNKNOWN;
             };
-        Boolean atLast =
-            synced == null || b.deployedCommit() == null ? null : synced.equals(b.deployedCommit());
-        return new State(
+        return State.of(
             status,
             "flux:" + k.getNamespace() + "/" + k.getName(),
-            synced,
-            atLast,
+            fluxRevision(k.getAppliedRevision()),
+            b.deployedCommit(),
             status.equals(SYNCED)
                 ? null
                 : blankTo(k.getReadyMessage(), "Flux reports Ready " + k.getReady()));

@@ -3,7 +3,7 @@ package dev.gitopshq.hub.release;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.release.ClusterBindingRow;
 import dev.gitopshq.activities.release.DeliveryRow;
-import dev.gitopshq.hub.cluster.ClusterService;
+import dev.gitopshq.hub.cluster.LiveAgent;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import java.time.Instant;
@@ -21,12 +21,12 @@ import org.springframework.web.bind.annotation.RestController;
 public class DeliveryController {
   private final DeliveryQueries deliveries;
   private final BindingSync sync;
-  private final ClusterService clusters;
+  private final LiveAgent live;
 
-  public DeliveryController(DeliveryQueries deliveries, BindingSync sync, ClusterService clusters) {
+  public DeliveryController(DeliveryQueries deliveries, BindingSync sync, LiveAgent live) {
     this.deliveries = deliveries;
     this.sync = sync;
-    this.clusters = clusters;
+    this.live = live;
   }
 
   record DeliveryView(
@@ -68,12 +68,11 @@ public class DeliveryController {
   @GetMapping("/api/v2/clusters/{clusterId}/bindings")
   Bindings bindings(@PathVariable UUID clusterId) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_READ);
-    String cluster = clusters.get(caller.orgId(), clusterId).name();
+    LiveAgent.Cluster c = live.cluster(caller.orgId(), clusterId);
+    String cluster = c.row().name();
     List<ClusterBindingRow> rows = deliveries.forCluster(caller.orgId(), clusterId);
     BindingSync.Applications apps =
-        rows.isEmpty()
-            ? new BindingSync.Applications(List.of(), null)
-            : sync.applications(caller.orgId(), clusterId);
+        rows.isEmpty() ? new BindingSync.Applications(List.of(), null) : sync.applications(c);
     return new Bindings(
         rows.stream().map(b -> view(b, sync.state(caller.orgId(), cluster, b, apps))).toList());
   }
