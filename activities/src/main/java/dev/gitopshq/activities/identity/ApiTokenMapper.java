@@ -33,7 +33,8 @@ public interface ApiTokenMapper {
           + " coalesce(m.email, s.name) as name, m.role,"
           // A service account's token never holds more than the account holds now.
           + " case when t.service_account_id is null then t.scopes else array(select x from"
-          + " unnest(t.scopes) x where x = any(s.scopes)) end as scopes, o.operator as operator_org"
+          + " unnest(t.scopes) x where x = any(s.scopes)) end as scopes, o.operator as operator_org,"
+          + " t.expires_at"
           + " from api_tokens t join organizations o on o.id = t.org_id"
           + " left join members m on m.org_id = t.org_id and m.id = t.member_id"
           + " left join service_accounts s on s.org_id = t.org_id and s.id = t.service_account_id"

@@ -35,7 +35,8 @@ public interface MemberSessionMapper {
    */
   @Select(
       "select s.id as token_id, s.org_id, s.member_id, null as service_account_id,"
-          + " m.email as name, m.role, '{}'::text[] as scopes, o.operator as operator_org"
+          + " m.email as name, m.role, '{}'::text[] as scopes, o.operator as operator_org,"
+          + " s.expires_at"
           + " from member_sessions s join organizations o on o.id = s.org_id"
           + " join members m on m.org_id = s.org_id and m.id = s.member_id"
           + " where s.token_hash = #{hash} and s.revoked_at is null and s.expires_at > #{now}"

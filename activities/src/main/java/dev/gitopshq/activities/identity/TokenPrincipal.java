@@ -1,5 +1,6 @@
 package dev.gitopshq.activities.identity;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
@@ -14,6 +15,7 @@ import java.util.UUID;
  * @param role the member's role; null for service accounts
  * @param scopes the token's scopes (service accounts: what it may do)
  * @param operatorOrg whether the organization is the operator organization
+ * @param expiresAt when the token or session stops being valid; null for a token without expiry
  */
 public record TokenPrincipal(
     UUID tokenId,
@@ -23,4 +25,5 @@ public record TokenPrincipal(
     String name,
     String role,
     List<String> scopes,
-    boolean operatorOrg) {}
+    boolean operatorOrg,
+    Instant expiresAt) {}

@@ -22,6 +22,12 @@ public interface PolicyMapper {
       "select " + COLUMNS + " from policies where org_id = #{orgId} and name = #{name} and active")
   Optional<PolicyRow> findActive(@Param("orgId") UUID orgId, @Param("name") String name);
 
+  /** Whether the policy has an active version, without reading its text. */
+  @Select(
+      "select exists (select 1 from policies where org_id = #{orgId} and name = #{name} and"
+          + " active)")
+  boolean hasActive(@Param("orgId") UUID orgId, @Param("name") String name);
+
   @Select(
       "select "
           + COLUMNS

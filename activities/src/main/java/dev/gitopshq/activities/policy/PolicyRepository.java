@@ -30,6 +30,12 @@ public class PolicyRepository {
     return mapper.findActive(orgId, name);
   }
 
+  /** Whether the policy exists (has an active version); reads no Rego text. */
+  @Transactional(readOnly = true)
+  public boolean hasActive(UUID orgId, String name) {
+    return mapper.hasActive(orgId, name);
+  }
+
   @Transactional(readOnly = true)
   public Optional<PolicyRow> findVersion(UUID orgId, String name, int version) {
     return mapper.findVersion(orgId, name, version);

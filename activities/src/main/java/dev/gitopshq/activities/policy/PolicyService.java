@@ -220,7 +220,7 @@ public class PolicyService {
    * @throws PolicyEvaluationException the policy failed or left {@code decision} undefined
    */
   public PolicyEvaluation evaluate(UUID orgId, String name, JsonNode input) {
-    if (repository.findActive(orgId, name).isEmpty()) {
+    if (!repository.hasActive(orgId, name)) {
       throw new UnknownPolicyException("policy '" + name + "' not found");
     }
     String id = PolicyText.opaPolicyId(orgId, name);

@@ -8,6 +8,8 @@ import dev.gitopshq.activities.identity.TokenPrincipal;
 import dev.gitopshq.activities.tokens.TokenKind;
 import dev.gitopshq.activities.tokens.Tokens;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
@@ -16,14 +18,22 @@ import org.springframework.stereotype.Component;
 /** Resolves a presented API token to a {@link HubPrincipal}, by its SHA-256 hash. */
 @Component
 public class TokenAuthenticator {
+  /**
+   * How often a cached token's use is written as its {@code lastUsedAt} (the mapper's own floor).
+   */
+  private static final Duration TOUCH_EVERY = Duration.ofMinutes(1);
+
   private final ApiTokenMapper tokens;
   private final MemberSessionMapper sessions;
   private final Clock clock;
+  private final AuthCache cache;
 
-  public TokenAuthenticator(ApiTokenMapper tokens, MemberSessionMapper sessions, Clock clock) {
+  public TokenAuthenticator(
+      ApiTokenMapper tokens, MemberSessionMapper sessions, Clock clock, AuthCache cache) {
     this.tokens = tokens;
     this.sessions = sessions;
     this.clock = clock;
+    this.cache = cache;
   }
 
   /**
@@ -33,20 +43,40 @@ public class TokenAuthenticator {
    * the token's {@code lastUsedAt} (at most once a minute). Issued tokens are {@code ghqp_}/{@code
    * ghqs_} + 64 hex (and SSO sessions {@code ghqo_} + 64 hex, looked up in their own table), but an
    * operator-chosen bootstrap token (GITOPSHQ_BOOTSTRAP_TOKEN) may have any shape of 32 to 256
-   * characters, so only the length is checked before the hash lookup.
+   * characters, so only the length is checked before the hash lookup. A live authentication is kept
+   * in the {@link AuthCache}, which forgets it on any change that could end or narrow it; only live
+   * ones are kept, so an unknown token always costs a lookup.
    */
   public Optional<HubPrincipal> authenticate(String token) {
     if (token == null || token.length() < 32 || token.length() > 256) {
       return Optional.empty();
     }
-    // A hub session from an SSO sign-in: the member's current role, never more.
-    if (TokenKind.SESSION.matches(token)) {
-      return sessions.authenticate(Tokens.sha256Hex(token), clock.instant()).map(this::toPrincipal);
+    String hash = Tokens.sha256Hex(token);
+    Instant now = clock.instant();
+    Optional<AuthCache.Entry> cached = cache.get(hash, now);
+    if (cached.isPresent()) {
+      AuthCache.Entry e = cached.get();
+      if (e.apiToken && !now.isBefore(e.touchedAt.plus(TOUCH_EVERY))) {
+        e.touchedAt = now;
+        tokens.touch(e.principal.tokenId(), now);
+      }
+      return Optional.of(e.principal);
     }
-    var now = clock.instant();
-    Optional<TokenPrincipal> principal = tokens.authenticate(Tokens.sha256Hex(token), now);
-    principal.ifPresent(p -> tokens.touch(p.tokenId(), now));
-    return principal.map(this::toPrincipal);
+    long generation = cache.generation();
+    // A hub session from an SSO sign-in: the member's current role, never more.
+    boolean session = TokenKind.SESSION.matches(token);
+    Optional<TokenPrincipal> found =
+        session ? sessions.authenticate(hash, now) : tokens.authenticate(hash, now);
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    TokenPrincipal p = found.get();
+    if (!session) {
+      tokens.touch(p.tokenId(), now);
+    }
+    HubPrincipal principal = toPrincipal(p);
+    cache.put(hash, generation, principal, p.expiresAt(), !session, now);
+    return Optional.of(principal);
   }
 
   private HubPrincipal toPrincipal(TokenPrincipal p) {
