@@ -17,14 +17,16 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
- * Benchmark 2: latency of one approval decision along four paths, from the outermost to bare OPA:
+ * Benchmark 2: latency of one approval decision along five paths, from the outermost to bare OPA:
  *
  * <ol>
  *   <li>{@code hub REST}: {@code POST /api/v2/policies/approval/evaluate} (bearer-token lookup,
  *       the active-version lookup in PostgreSQL, then {@code OpaClient} to OPA);
  *   <li>{@code OpaClient}: {@link OpaClient#evaluate} in this JVM on the organization's {@code
- *       org_<hex>/gitopshq/approval} (PolicyText#packagePath),
- *       the same call the hub's PolicyService makes;
+ *       org_<hex>/gitopshq/approval/gitopshq_result} (PolicyText#RESULT_RULE: the decision, the
+ *       version and the text hash in one rule), the same call the hub's PolicyService makes;
+ *   <li>{@code OPA result}: a bare HTTP {@code POST} of the same rule, so that {@code OpaClient}
+ *       minus this is the Java client's own cost;
  *   <li>{@code OPA package}: a bare HTTP {@code POST /v1/data/org_<hex>/gitopshq/approval}, the document
  *       the hub asks for (the decision and the policy version);
  *   <li>{@code OPA decision}: a bare HTTP {@code POST /v1/data/org_<hex>/gitopshq/approval/decision}.
@@ -103,6 +105,8 @@ public final class OpaLatencyBench {
         JsonHttp opa = new JsonHttp(opaUrl, opaToken);
         OpaClient client = new OpaClient(URI.create(opaUrl), opaToken)) {
       String policyPath = approvalPath(client);
+      // What the hub's PolicyService asks for: the one appended rule with decision, version, hash.
+      String resultPath = policyPath + "/" + PolicyText.RESULT_RULE;
       List<Route> routes =
           List.of(
               new Route(
@@ -110,8 +114,12 @@ public final class OpaLatencyBench {
                   () -> hub.post("/api/v2/policies/approval/evaluate", body)
                       .expect(200, "hub evaluate").path("decision").path("outcome").asText()),
               new Route(
-                  "OpaClient", "OpaClient.evaluate(\"" + policyPath + "\", input) in-process",
-                  () -> client.evaluate(policyPath, input).path("decision").path("outcome").asText()),
+                  "OpaClient", "OpaClient.evaluate(\"" + resultPath + "\", input) in-process",
+                  () -> client.evaluate(resultPath, input).path("decision").path("outcome").asText()),
+              new Route(
+                  "OPA result", "POST /v1/data/" + resultPath,
+                  () -> opa.post("/v1/data/" + resultPath, body)
+                      .expect(200, "OPA result").path("result").path("decision").path("outcome").asText()),
               new Route(
                   "OPA package", "POST /v1/data/" + policyPath,
                   () -> opa.post("/v1/data/" + policyPath, body)
@@ -190,6 +198,7 @@ public final class OpaLatencyBench {
     }
     Stats bare = stats.get("OPA decision");
     Stats pkg = stats.get("OPA package");
+    Stats result = stats.get("OPA result");
     Stats client = stats.get("OpaClient");
     Stats rest = stats.get("hub REST");
     Stats floor = stats.get(HUB_FLOOR);
@@ -209,14 +218,16 @@ public final class OpaLatencyBench {
     split.put("restOverheadP50Ms", Stats.round(rest.p50() - client.p50()));
     split.put("hubFloorP50Ms", Stats.round(floor.p50()));
     split.put("evaluateEndpointExtraP50Ms", Stats.round(rest.p50() - client.p50() - floor.p50()));
-    split.put("clientOverheadP50Ms", Stats.round(client.p50() - pkg.p50()));
+    split.put("clientOverheadP50Ms", Stats.round(client.p50() - result.p50()));
+    split.put("resultVsDecisionP50Ms", Stats.round(result.p50() - bare.p50()));
     split.put("packageVsDecisionP50Ms", Stats.round(pkg.p50() - bare.p50()));
     System.out.print(
         new Table("difference", "p50 ms")
             .row("hub REST - OpaClient: everything the hub adds", rest.p50() - client.p50())
             .row("  of which hub floor: HTTP, bearer-token lookup, Spring MVC, JSON", floor.p50())
             .row("  of which the rest: policy lookup in PostgreSQL, request body, answer", rest.p50() - client.p50() - floor.p50())
-            .row("OpaClient - OPA package: the client (JSON, java.net.http)", client.p50() - pkg.p50())
+            .row("OpaClient - OPA result: the client (JSON, java.net.http)", client.p50() - result.p50())
+            .row("OPA result - OPA decision: the result rule vs the decision rule alone", result.p50() - bare.p50())
             .row("OPA package - OPA decision: whole package vs the one rule", pkg.p50() - bare.p50()));
 
     Map<String, Object> params = new LinkedHashMap<>();

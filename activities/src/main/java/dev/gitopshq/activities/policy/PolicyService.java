@@ -224,8 +224,9 @@ public class PolicyService {
       throw new UnknownPolicyException("policy '" + name + "' not found");
     }
     String id = PolicyText.opaPolicyId(orgId, name);
-    JsonNode result = opa.evaluate(PolicyText.packagePath(orgId, name), input);
-    JsonNode version = result.isObject() ? result.get(PolicyText.VERSION_RULE) : null;
+    JsonNode result =
+        opa.evaluate(PolicyText.packagePath(orgId, name) + "/" + PolicyText.RESULT_RULE, input);
+    JsonNode version = result.isObject() ? result.get("version") : null;
     if (version == null || !version.canConvertToExactIntegral()) {
       // Not published by the hub (OPA restarted empty, or someone loaded it by hand): the
       // republisher will upload the active version shortly.
@@ -237,7 +238,7 @@ public class PolicyService {
               + " yet; the hub"
               + " republishes it within seconds");
     }
-    JsonNode sha = result.get(PolicyText.SHA_RULE);
+    JsonNode sha = result.get("sha256");
     if (sha == null || !sha.isTextual()) {
       throw new OpaUnavailableException(
           "policy "

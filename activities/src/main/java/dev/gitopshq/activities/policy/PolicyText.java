@@ -43,6 +43,14 @@ public final class PolicyText {
   /** The rule with the SHA-256 of the stored text, appended like {@link #VERSION_RULE}. */
   public static final String SHA_RULE = "gitopshq_policy_sha256";
 
+  /**
+   * The one rule a decision asks OPA for, appended like {@link #VERSION_RULE}: {@code {"version",
+   * "sha256", "decision"}}, without {@code decision} when the policy decides nothing for the input.
+   * Asking for it evaluates the {@code decision} rule and two constants, not every rule of the
+   * package.
+   */
+  public static final String RESULT_RULE = "gitopshq_result";
+
   /** The built-ins no policy may call, from {@code banned-builtins.txt}. */
   public static final List<String> BANNED_BUILTINS = loadBanned();
 
@@ -146,7 +154,7 @@ public final class PolicyText {
                     + "'"));
       }
     }
-    for (String rule : List.of(VERSION_RULE, SHA_RULE)) {
+    for (String rule : List.of(VERSION_RULE, SHA_RULE, RESULT_RULE)) {
       if (definesRule(rego, rule)) {
         out.add(
             new InvalidPolicyException.Problem(
@@ -200,18 +208,32 @@ public final class PolicyText {
   /**
    * The module as uploaded to OPA for an organization: the stored text placed in the organization's
    * namespace (its package and its {@code data.gitopshq}/{@code data.gitopshq_data} references
-   * under {@link #orgRoot}), and two appended lines, {@code gitopshq_policy_version := <version>}
-   * and {@code gitopshq_policy_sha256 := "<sha256 of the stored text>"}. Every line of the author's
-   * text keeps its number, so OPA's error locations point into what the author wrote.
+   * under {@link #orgRoot}), and three appended lines, {@code gitopshq_policy_version :=
+   * <version>}, {@code gitopshq_policy_sha256 := "<sha256 of the stored text>"} and {@link
+   * #RESULT_RULE}, which reads the package's {@code decision} by its full path (so a policy without
+   * one still compiles). Every line of the author's text keeps its number, so OPA's error locations
+   * point into what the author wrote.
    */
   public static String forOpa(UUID orgId, String rego, int version) {
     String placed = inNamespace(orgId, rego);
-    StringBuilder b = new StringBuilder(placed.length() + 140).append(placed);
+    String sha = sha256(rego);
+    StringBuilder b = new StringBuilder(placed.length() + 400).append(placed);
     if (!rego.endsWith("\n")) {
       b.append('\n');
     }
     b.append(VERSION_RULE).append(" := ").append(version).append('\n');
-    return b.append(SHA_RULE).append(" := \"").append(sha256(rego)).append("\"\n").toString();
+    b.append(SHA_RULE).append(" := \"").append(sha).append("\"\n");
+    String constants = "\"version\": " + version + ", \"sha256\": \"" + sha + "\"";
+    String declared = declaredPackage(placed);
+    return b.append(RESULT_RULE)
+        .append(" := {")
+        .append(constants)
+        .append(", \"decision\": d} if { d := data.")
+        .append(declared)
+        .append(".decision } else := {")
+        .append(constants)
+        .append("}\n")
+        .toString();
   }
 
   private static boolean definesRule(String rego, String rule) {

@@ -71,16 +71,23 @@ class PolicyTextTest {
   @Test
   void appendsTheVersionAndTextHashAfterTheTextSoErrorLocationsStayPut() {
     String sha = PolicyText.sha256("package gitopshq.a\n");
+    String constants = "\"version\": 3, \"sha256\": \"" + sha + "\"";
     assertThat(PolicyText.forOpa(ORG, "package gitopshq.a\n", 3))
         .isEqualTo(
             "package "
                 + ROOT
                 + ".gitopshq.a\ngitopshq_policy_version := 3\ngitopshq_policy_sha256 := \""
                 + sha
-                + "\"\n");
+                + "\"\ngitopshq_result := {"
+                + constants
+                + ", \"decision\": d} if { d := data."
+                + ROOT
+                + ".gitopshq.a.decision } else := {"
+                + constants
+                + "}\n");
     assertThat(PolicyText.forOpa(ORG, "package gitopshq.a", 12))
         .startsWith("package " + ROOT + ".gitopshq.a\ngitopshq_policy_version := 12\n")
-        .endsWith(PolicyText.sha256("package gitopshq.a") + "\"\n");
+        .contains(PolicyText.sha256("package gitopshq.a") + "\"\n");
   }
 
   @Test
@@ -177,6 +184,10 @@ class PolicyTextTest {
             reasons("approval", "package gitopshq.approval\n\ngitopshq_policy_sha256 := \"x\"\n"))
         .containsExactly(
             "rego: must not define gitopshq_policy_sha256: the hub appends that rule with the version and"
+                + " text hash when it publishes");
+    assertThat(reasons("approval", "package gitopshq.approval\n\ngitopshq_result := {}\n"))
+        .containsExactly(
+            "rego: must not define gitopshq_result: the hub appends that rule with the version and"
                 + " text hash when it publishes");
   }
 
