@@ -3,6 +3,8 @@ package dev.gitopshq.hub;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gitopshq.hub.gateway.AgentGateway;
+import dev.gitopshq.hub.temporal.TemporalConfig;
+import io.micrometer.core.instrument.Metrics;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
@@ -18,6 +20,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -76,7 +79,13 @@ public final class HubTestSupport implements AutoCloseable {
       devServer = null;
       temporal =
           TestWorkflowEnvironment.newInstance(
-              TestEnvironmentOptions.newBuilder().setUseTimeskipping(false).build());
+              TestEnvironmentOptions.newBuilder()
+                  .setUseTimeskipping(false)
+                  // The hub's registry joins Micrometer's global one, so its /actuator/prometheus
+                  // shows Temporal's and the workflows' metrics as in production.
+                  .setMetricsScope(
+                      TemporalConfig.metricsScope(Metrics.globalRegistry, Duration.ofMillis(200)))
+                  .build());
     }
     try {
       dataDir = Files.createTempDirectory("gitopshq-hub-test");
@@ -196,7 +205,7 @@ public final class HubTestSupport implements AutoCloseable {
 
   // ---- REST ------------------------------------------------------------------------------
 
-  /** A response: status and parsed JSON body (null when empty). */
+  /** A response: status and parsed JSON body (null when empty or plain text). */
   public record Response(int status, JsonNode body, String raw) {}
 
   public Response get(String path, String token) {
@@ -235,7 +244,9 @@ public final class HubTestSupport implements AutoCloseable {
         b.header("Content-Type", "application/json");
       }
       HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-      JsonNode json = r.body().isEmpty() ? null : JSON.readTree(r.body());
+      String type = r.headers().firstValue("Content-Type").orElse("");
+      JsonNode json =
+          r.body().isEmpty() || type.startsWith("text/plain") ? null : JSON.readTree(r.body());
       return new Response(r.statusCode(), json, r.body());
     } catch (IOException e) {
       throw new IllegalStateException(e);

@@ -1,5 +1,6 @@
 package dev.gitopshq.activities.git;
 
+import dev.gitopshq.activities.metrics.Meters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -192,6 +193,18 @@ public final class ProjectRepos implements AutoCloseable {
       List<TreeEdit> edits,
       Ident author,
       String message) {
+    return Meters.gitWrite(
+        "commit", () -> commitNow(orgId, projectId, branch, expectedHead, edits, author, message));
+  }
+
+  private CommitResult commitNow(
+      UUID orgId,
+      UUID projectId,
+      String branch,
+      ObjectId expectedHead,
+      List<TreeEdit> edits,
+      Ident author,
+      String message) {
     Objects.requireNonNull(author, "author");
     Objects.requireNonNull(message, "message");
     for (TreeEdit e : edits) {
@@ -349,6 +362,10 @@ public final class ProjectRepos implements AutoCloseable {
    * {@link RepoPaths}) and returns the tree's id. Nothing refers to the tree until a commit does.
    */
   public ObjectId writeTree(UUID orgId, UUID projectId, Map<String, byte[]> files) {
+    return Meters.gitWrite("tree", () -> writeTreeNow(orgId, projectId, files));
+  }
+
+  private ObjectId writeTreeNow(UUID orgId, UUID projectId, Map<String, byte[]> files) {
     SortedMap<String, Entry> entries = new TreeMap<>();
     Repository repo = open(orgId, projectId);
     try (ObjectInserter inserter = repo.newObjectInserter()) {

@@ -3,6 +3,7 @@ package dev.gitopshq.activities.policy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gitopshq.activities.audit.Actor;
 import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.metrics.Meters;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -223,6 +224,10 @@ public class PolicyService {
     if (!repository.hasActive(orgId, name)) {
       throw new UnknownPolicyException("policy '" + name + "' not found");
     }
+    return Meters.opaDecision(name, () -> evaluateInOpa(orgId, name, input));
+  }
+
+  private PolicyEvaluation evaluateInOpa(UUID orgId, String name, JsonNode input) {
     String id = PolicyText.opaPolicyId(orgId, name);
     JsonNode result =
         opa.evaluate(PolicyText.packagePath(orgId, name) + "/" + PolicyText.RESULT_RULE, input);

@@ -31,6 +31,8 @@ import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.grpc.MetricCollectingServerInterceptor;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;
@@ -73,6 +75,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
   private final LiveReads liveReads = new LiveReads();
   private ScheduledExecutorService timers;
   private Server server;
+  private final MeterRegistry meters;
 
   public AgentGateway(
       HubProperties props,
@@ -85,7 +88,8 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
       RotationSchedules schedules,
       InventoryStore inventory,
       AgentHealthMapper health,
-      Clock clock) {
+      Clock clock,
+      MeterRegistry meters) {
     this.props = props;
     this.tokens = tokens;
     this.clock = clock;
@@ -115,7 +119,9 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
             liveReads,
             settings,
             HubVersion.current(),
-            clock);
+            clock,
+            new GatewayMetrics(meters, connections::size));
+    this.meters = meters;
   }
 
   @Override
@@ -124,6 +130,8 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(a.grpcPort()))
             .addService(ServerInterceptors.intercept(service, new BearerCredentials()))
+            // grpc_server_* per method and status code (Micrometer's gRPC binder).
+            .intercept(new MetricCollectingServerInterceptor(meters))
             .addService(health.getHealthService())
             .addService(ProtoReflectionServiceV1.newInstance())
             // Agents keep one idle stream open for days; let them ping it alive.

@@ -65,6 +65,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   private final AgentSettings settings;
   private final String hubVersion;
   private final Clock clock;
+  private final GatewayMetrics metrics;
 
   AgentHubService(
       RegistrationStore registration,
@@ -79,7 +80,9 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       LiveReads liveReads,
       AgentSettings settings,
       String hubVersion,
-      Clock clock) {
+      Clock clock,
+      GatewayMetrics metrics) {
+    this.metrics = metrics;
     this.registration = registration;
     this.tokens = tokens;
     this.clusters = clusters;
@@ -173,11 +176,13 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         try {
           handle(session, message);
         } catch (StatusRuntimeException e) {
+          metrics.streamError(e.getStatus().getCode());
           if (session.close(e.getStatus())) {
             connections.remove(session);
           }
         } catch (RuntimeException e) {
           log.error("error handling message from cluster {}", session.clusterId, e);
+          metrics.streamError(Status.Code.INTERNAL);
           if (session.close(Status.INTERNAL.withDescription("hub error; reconnect"))) {
             connections.remove(session);
           }
@@ -186,6 +191,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
 
       @Override
       public void onError(Throwable t) {
+        metrics.streamError("TRANSPORT");
         ended(session);
       }
 
@@ -208,6 +214,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       case HEARTBEAT -> {
         requireHello(session);
         session.seen(now);
+        metrics.heartbeat();
         Heartbeat beat = message.getHeartbeat();
         if (beat.hasStatus()) {
           AgentStatus st = beat.getStatus();

@@ -1,5 +1,7 @@
 package dev.gitopshq.hub.temporal;
 
+import com.uber.m3.tally.RootScopeBuilder;
+import com.uber.m3.tally.Scope;
 import dev.gitopshq.hub.config.ReplicaIdentity;
 import dev.gitopshq.hub.config.TemporalProperties;
 import dev.gitopshq.workflows.TaskQueues;
@@ -21,13 +23,16 @@ import dev.gitopshq.workflows.rotation.RotationActivities;
 import dev.gitopshq.workflows.rotation.RotationDeliveryActivities;
 import dev.gitopshq.workflows.rotation.ScheduledRotationWorkflowImpl;
 import dev.gitopshq.workflows.rotation.TokenRotationWorkflowImpl;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
+import io.temporal.common.reporter.MicrometerClientStatsReporter;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
+import java.time.Duration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
@@ -43,9 +48,25 @@ public class TemporalConfig {
 
   @Bean(destroyMethod = "shutdown")
   @ConditionalOnMissingBean
-  WorkflowServiceStubs workflowServiceStubs(TemporalProperties props) {
+  WorkflowServiceStubs workflowServiceStubs(TemporalProperties props, MeterRegistry meters) {
     return WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget(props.address()).build());
+        WorkflowServiceStubsOptions.newBuilder()
+            .setTarget(props.address())
+            .setMetricsScope(metricsScope(meters, METRICS_REPORT_EVERY))
+            .build());
+  }
+
+  /** How often the SDK's metrics (and the workflows' domain metrics) reach Micrometer. */
+  static final Duration METRICS_REPORT_EVERY = Duration.ofSeconds(10);
+
+  /**
+   * Temporal's SDK metrics and the workflows' own ({@link dev.gitopshq.workflows.WorkflowMetrics})
+   * reported to Micrometer, so {@code /actuator/prometheus} serves them.
+   */
+  public static Scope metricsScope(MeterRegistry meters, Duration every) {
+    return new RootScopeBuilder()
+        .reporter(new MicrometerClientStatsReporter(meters))
+        .reportEvery(com.uber.m3.util.Duration.ofMillis(every.toMillis()));
   }
 
   @Bean

@@ -86,6 +86,7 @@ class CommandEndToEndIT {
                 "gitopshq.notify.webhook-url",
                 "http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook")
             .property("gitopshq.notify.webhook-secret", WEBHOOK_SECRET)
+            .property("gitopshq.metrics.refresh", "300ms")
             .start();
     awaitPolicyPublished();
 
@@ -263,6 +264,92 @@ class CommandEndToEndIT {
             .get();
     assertThat(app.getAdditionalProperties()).containsKey("operation");
     assertThat(app.getMetadata().getAnnotations()).containsEntry("gitopshq.dev/last-command", id);
+  }
+
+  /** What an operator's Prometheus scrapes after a command ran: the fleet, the command, OPA. */
+  @Test
+  void anOperatorScrapesTheAgentLinkTheCommandsAndTheDecisions() {
+    bind(
+        Map.of(
+            "autoApprove",
+            List.of("sync"),
+            "requireApproval",
+            List.of("scale", "rollback", "restart"),
+            "requiredApprovers",
+            2));
+    String id =
+        command(
+            requester,
+            Map.of(
+                "type",
+                "sync",
+                "target",
+                Map.of("namespace", "argocd", "kind", "Application", "name", "demo-app")));
+    awaitStatus(id, "completed");
+
+    assertThat(hub.get("/actuator/prometheus", null).status()).isEqualTo(401);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(300))
+        .untilAsserted(
+            () -> {
+              String scrape = hub.get("/actuator/prometheus", OWNER_TOKEN).raw();
+              assertThat(
+                      metric(
+                          scrape,
+                          "gitopshq_commands_total",
+                          "status=\"completed\"",
+                          "type=\"sync\""))
+                  .isGreaterThanOrEqualTo(1);
+              assertThat(
+                      metric(
+                          scrape,
+                          "gitopshq_command_duration_seconds_count",
+                          "status=\"completed\"",
+                          "type=\"sync\""))
+                  .isGreaterThanOrEqualTo(1);
+              assertThat(
+                      metric(
+                          scrape,
+                          "gitopshq_opa_decision_seconds_count",
+                          "policy=\"approval\"",
+                          "result=\"ok\""))
+                  .isGreaterThanOrEqualTo(1);
+              assertThat(metric(scrape, "gitopshq_agent_streams")).isGreaterThanOrEqualTo(1);
+              assertThat(metric(scrape, "gitopshq_agent_heartbeats_total")).isPositive();
+              assertThat(metric(scrape, "gitopshq_clusters", "status=\"connected\""))
+                  .isGreaterThanOrEqualTo(1);
+              assertThat(metric(scrape, "gitopshq_approvals_pending", "kind=\"command\""))
+                  .isGreaterThanOrEqualTo(0);
+              // grpc-java's server calls (Micrometer's binder) and Temporal's SDK metrics.
+              assertThat(
+                      metric(
+                          scrape,
+                          "grpc_server_requests_received_messages_total",
+                          "method=\"Connect\""))
+                  .isPositive();
+              assertThat(scrape).contains("temporal_workflow_completed_total");
+            });
+  }
+
+  /**
+   * The value of the first sample of {@code name} whose labels contain every {@code label}; -1 when
+   * there is none.
+   */
+  static double metric(String scrape, String name, String... labels) {
+    for (String line : scrape.split("\n")) {
+      if (!line.startsWith(name + "{") && !line.startsWith(name + " ")) {
+        continue;
+      }
+      boolean all = true;
+      for (String l : labels) {
+        all &= line.contains(l);
+      }
+      if (all) {
+        return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return -1;
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.gitopshq.workflows.command;
 
 import dev.gitopshq.workflows.StoreActivities;
+import dev.gitopshq.workflows.WorkflowMetrics;
 import dev.gitopshq.workflows.approval.ApprovalRequest;
 import dev.gitopshq.workflows.approval.ApprovalResult;
 import dev.gitopshq.workflows.approval.Approvals;
@@ -252,6 +253,7 @@ public class CommandWorkflowImpl implements CommandWorkflow {
       Decision d,
       ApprovalResult a) {
     move(spec, end, actor == null ? "system" : actor, detail);
+    WorkflowMetrics.commandFinished(spec.type(), end.name());
     for (Promise<Void> p : deliveries) {
       try {
         p.get();

@@ -1,6 +1,7 @@
 package dev.gitopshq.workflows.delivery;
 
 import dev.gitopshq.workflows.StoreActivities;
+import dev.gitopshq.workflows.WorkflowMetrics;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
@@ -57,6 +58,12 @@ public class DeliveryGenerationWorkflowImpl implements DeliveryGenerationWorkflo
 
   @Override
   public GenerationResult run(GenerationRequest request) {
+    GenerationResult result = generate(request);
+    WorkflowMetrics.generationFinished(result.status(), result.units());
+    return result;
+  }
+
+  private GenerationResult generate(GenerationRequest request) {
     GenerationPlan plan;
     try {
       plan = store.plan(request);

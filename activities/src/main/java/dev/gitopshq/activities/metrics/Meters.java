@@ -1,0 +1,74 @@
+package dev.gitopshq.activities.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Timer;
+import java.util.function.Supplier;
+
+/**
+ * The activities' domain metrics, on Micrometer's global registry (the hub's Prometheus registry
+ * joins it; elsewhere, such as unit tests, recording costs nothing):
+ *
+ * <ul>
+ *   <li>{@code gitopshq_opa_decision_seconds{policy,result}}: one policy evaluation in OPA ({@code
+ *       policy} is approval, release, freeze or other); {@code result} is {@code ok}, {@code
+ *       unavailable} (OPA unreachable or the policy not loaded) or {@code error} (OPA failed to
+ *       evaluate, or no decision);
+ *   <li>{@code gitopshq_opa_decision_failures_total{policy,result}}: the evaluations that did not
+ *       give a decision;
+ *   <li>{@code gitopshq_git_write_seconds{operation}}: writing to a hosted repository ({@code
+ *       commit}, {@code tree}).
+ * </ul>
+ */
+public final class Meters {
+  /** The policies the hub itself asks; any other name is tagged {@code other} (names are free). */
+  private static final java.util.Set<String> KNOWN_POLICIES =
+      java.util.Set.of("approval", "release", "freeze");
+
+  private Meters() {}
+
+  static String policyTag(String policy) {
+    return KNOWN_POLICIES.contains(policy) ? policy : "other";
+  }
+
+  /** Times one OPA evaluation of {@code policy}, tagging how it ended. */
+  public static <T> T opaDecision(String policyName, Supplier<T> evaluation) {
+    String policy = policyTag(policyName);
+    long start = System.nanoTime();
+    String result = "error";
+    try {
+      T value = evaluation.get();
+      result = "ok";
+      return value;
+    } catch (dev.gitopshq.activities.policy.OpaUnavailableException e) {
+      result = "unavailable";
+      throw e;
+    } finally {
+      Timer.builder("gitopshq.opa.decision")
+          .description("One policy evaluation in OPA")
+          .tag("policy", policy)
+          .tag("result", result)
+          .publishPercentileHistogram()
+          .register(Metrics.globalRegistry)
+          .record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+      if (!result.equals("ok")) {
+        Counter.builder("gitopshq.opa.decision.failures")
+            .description("Policy evaluations that gave no decision")
+            .tag("policy", policy)
+            .tag("result", result)
+            .register(Metrics.globalRegistry)
+            .increment();
+      }
+    }
+  }
+
+  /** Times one write to a hosted repository. */
+  public static <T> T gitWrite(String operation, Supplier<T> write) {
+    return Timer.builder("gitopshq.git.write")
+        .description("Writes to the hosted Git repositories")
+        .tag("operation", operation)
+        .publishPercentileHistogram()
+        .register(Metrics.globalRegistry)
+        .record(write);
+  }
+}
