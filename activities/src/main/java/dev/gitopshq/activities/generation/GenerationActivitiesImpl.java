@@ -201,24 +201,30 @@ public class GenerationActivitiesImpl implements GenerationActivities {
         generations
             .find(org, id)
             .orElseThrow(() -> new IllegalStateException("generation " + id + " is gone"));
-    int rendered = 0;
+    List<GenerationUnitRow> todo = new ArrayList<>();
+    List<SortedMap<String, byte[]>> files = new ArrayList<>();
     for (GenerationUnitRow row : generations.batch(org, id, batch)) {
       if (row.treeId() != null) {
         continue; // An earlier attempt of this batch got here.
       }
       Unit unit = fromJson(row.input());
-      SortedMap<String, byte[]> files;
       try {
-        files = renderer.render(unit, digest -> chart(org, digest));
+        files.add(renderer.render(unit, digest -> chart(org, digest)));
       } catch (RenderException e) {
         throw ApplicationFailure.newNonRetryableFailure(
             e.getMessage(), DeliveryGenerationWorkflowImpl.RENDER_FAILED);
       }
-      ObjectId tree = repos.writeTree(org, g.projectId(), files);
-      generations.setTree(org, id, row.idx(), tree.name());
-      rendered++;
+      todo.add(row);
     }
-    return rendered;
+    if (todo.isEmpty()) {
+      return 0;
+    }
+    // The batch's blobs and trees as one pack file, then each unit's tree recorded.
+    List<ObjectId> trees = repos.writeTrees(org, g.projectId(), files);
+    for (int i = 0; i < todo.size(); i++) {
+      generations.setTree(org, id, todo.get(i).idx(), trees.get(i).name());
+    }
+    return todo.size();
   }
 
   private byte[] chart(UUID org, String digest) {
@@ -252,103 +258,118 @@ public class GenerationActivitiesImpl implements GenerationActivities {
     UUID org = UUID.fromString(orgId);
     UUID id = UUID.fromString(generationId);
     Written[] written = {null};
+    UUID[] project = {null};
     try {
-      return tx.execute(
-          t -> {
-            GenerationRow g =
-                generations
-                    .find(org, id)
-                    .orElseThrow(() -> new IllegalStateException("generation " + id + " is gone"));
-            if (isFinal(g.status())) {
-              return resultOf(g);
-            }
-            GenerationMapper.ProjectRevisions p =
-                generations
-                    .lockProject(org, g.projectId())
-                    .orElseThrow(() -> new IllegalStateException("project is gone"));
-            Instant now = clock.instant();
-            if (p.generatedRevision() >= g.revision()) {
-              String detail =
-                  "revision "
-                      + g.revision()
-                      + " was superseded: revision "
-                      + p.generatedRevision()
-                      + " is already delivered";
-              generations.finish(org, id, GenerationResult.SUPERSEDED, 0, null, detail, now);
-              return new GenerationResult(
-                  generationId, GenerationResult.SUPERSEDED, null, g.units(), 0, detail);
-            }
-            List<GenerationUnitRow> units = generations.trees(org, id);
-            List<TreeEdit> edits = new ArrayList<>();
-            edits.add(TreeEdit.delete(RENDERED));
-            SortedMap<String, ObjectId> after = new TreeMap<>();
-            for (GenerationUnitRow u : units) {
-              if (u.treeId() == null) {
-                throw new IllegalStateException("unit " + u.path() + " has not been rendered yet");
-              }
-              ObjectId tree = ObjectId.fromString(u.treeId());
-              edits.add(TreeEdit.tree(u.path(), tree));
-              String rel = u.path().substring(RENDERED.length() + 1);
-              repos
-                  .listFiles(org, g.projectId(), tree, "")
-                  .forEach((f, blob) -> after.put(rel + "/" + f, blob));
-            }
-            Optional<ObjectId> head = repos.head(org, g.projectId(), ProjectRepos.MAIN);
-            SortedMap<String, ObjectId> before =
-                head.map(h -> repos.listFiles(org, g.projectId(), h, RENDERED))
-                    .orElseGet(TreeMap::new);
-            Changes changes = Changes.between(before, after);
+      GenerationResult result =
+          tx.execute(
+              t -> {
+                GenerationRow g =
+                    generations
+                        .find(org, id)
+                        .orElseThrow(
+                            () -> new IllegalStateException("generation " + id + " is gone"));
+                project[0] = g.projectId();
+                if (isFinal(g.status())) {
+                  return resultOf(g);
+                }
+                GenerationMapper.ProjectRevisions p =
+                    generations
+                        .lockProject(org, g.projectId())
+                        .orElseThrow(() -> new IllegalStateException("project is gone"));
+                Instant now = clock.instant();
+                if (p.generatedRevision() >= g.revision()) {
+                  String detail =
+                      "revision "
+                          + g.revision()
+                          + " was superseded: revision "
+                          + p.generatedRevision()
+                          + " is already delivered";
+                  generations.finish(org, id, GenerationResult.SUPERSEDED, 0, null, detail, now);
+                  return new GenerationResult(
+                      generationId, GenerationResult.SUPERSEDED, null, g.units(), 0, detail);
+                }
+                List<GenerationUnitRow> units = generations.trees(org, id);
+                List<TreeEdit> edits = new ArrayList<>();
+                edits.add(TreeEdit.delete(RENDERED));
+                SortedMap<String, ObjectId> after = new TreeMap<>();
+                for (GenerationUnitRow u : units) {
+                  if (u.treeId() == null) {
+                    throw new IllegalStateException(
+                        "unit " + u.path() + " has not been rendered yet");
+                  }
+                  ObjectId tree = ObjectId.fromString(u.treeId());
+                  edits.add(TreeEdit.tree(u.path(), tree));
+                  String rel = u.path().substring(RENDERED.length() + 1);
+                  repos
+                      .listFiles(org, g.projectId(), tree, "")
+                      .forEach((f, blob) -> after.put(rel + "/" + f, blob));
+                }
+                Optional<ObjectId> head = repos.head(org, g.projectId(), ProjectRepos.MAIN);
+                SortedMap<String, ObjectId> before =
+                    head.map(h -> repos.listFiles(org, g.projectId(), h, RENDERED))
+                        .orElseGet(TreeMap::new);
+                Changes changes = Changes.between(before, after);
 
-            if (changes.isEmpty()) {
-              String detail = "no change: " + g.units() + " units render exactly what main holds";
-              String at = head.map(ObjectId::name).orElse(null);
-              generations.finish(org, id, GenerationResult.UNCHANGED, 0, at, detail, now);
-              generations.markGenerated(org, g.projectId(), g.revision());
-              generations.pruneUnits(org, g.projectId(), g.revision());
-              return new GenerationResult(
-                  generationId, GenerationResult.UNCHANGED, at, g.units(), 0, detail);
-            }
-            CommitResult c =
-                repos.commit(
+                if (changes.isEmpty()) {
+                  String detail =
+                      "no change: " + g.units() + " units render exactly what main holds";
+                  String at = head.map(ObjectId::name).orElse(null);
+                  generations.finish(org, id, GenerationResult.UNCHANGED, 0, at, detail, now);
+                  generations.markGenerated(org, g.projectId(), g.revision());
+                  generations.pruneUnits(org, g.projectId(), g.revision());
+                  return new GenerationResult(
+                      generationId, GenerationResult.UNCHANGED, at, g.units(), 0, detail);
+                }
+                CommitResult c =
+                    repos.commit(
+                        org,
+                        g.projectId(),
+                        ProjectRepos.MAIN,
+                        null,
+                        edits,
+                        GENERATOR,
+                        message(p.name(), g, changes));
+                written[0] = new Written(null, c.commit(), c.previous());
+                String detail = changes.summary(g.units());
+                generations.finish(
                     org,
-                    g.projectId(),
-                    ProjectRepos.MAIN,
-                    null,
-                    edits,
-                    GENERATOR,
-                    message(p.name(), g, changes));
-            written[0] = new Written(null, c.commit(), c.previous());
-            String detail = changes.summary(g.units());
-            generations.finish(
-                org, id, GenerationResult.COMMITTED, c.changedPaths(), c.commitName(), detail, now);
-            generations.markGenerated(org, g.projectId(), g.revision());
-            generations.pruneUnits(org, g.projectId(), g.revision());
-            for (String[] envTenant : changes.tenantEnvironments()) {
-              generations.recordGenerated(
-                  org, g.projectId(), envTenant[0], envTenant[1], c.commitName(), now);
-            }
-            Map<String, Object> d = new LinkedHashMap<>();
-            d.put("project", p.name());
-            d.put("revision", g.revision());
-            d.put("commit", c.commitName());
-            d.put("units", g.units());
-            d.put("changedUnits", changes.units().size());
-            d.put("changedFiles", c.changedPaths());
-            audit.record(
-                org,
-                Actor.system("delivery-generator"),
-                "delivery.generated",
-                "project",
-                g.projectId().toString(),
-                d);
-            return new GenerationResult(
-                generationId,
-                GenerationResult.COMMITTED,
-                c.commitName(),
-                g.units(),
-                c.changedPaths(),
-                detail);
-          });
+                    id,
+                    GenerationResult.COMMITTED,
+                    c.changedPaths(),
+                    c.commitName(),
+                    detail,
+                    now);
+                generations.markGenerated(org, g.projectId(), g.revision());
+                generations.pruneUnits(org, g.projectId(), g.revision());
+                for (String[] envTenant : changes.tenantEnvironments()) {
+                  generations.recordGenerated(
+                      org, g.projectId(), envTenant[0], envTenant[1], c.commitName(), now);
+                }
+                Map<String, Object> d = new LinkedHashMap<>();
+                d.put("project", p.name());
+                d.put("revision", g.revision());
+                d.put("commit", c.commitName());
+                d.put("units", g.units());
+                d.put("changedUnits", changes.units().size());
+                d.put("changedFiles", c.changedPaths());
+                audit.record(
+                    org,
+                    Actor.system("delivery-generator"),
+                    "delivery.generated",
+                    "project",
+                    g.projectId().toString(),
+                    d);
+                return new GenerationResult(
+                    generationId,
+                    GenerationResult.COMMITTED,
+                    c.commitName(),
+                    g.units(),
+                    c.changedPaths(),
+                    detail);
+              });
+      // The render batches wrote a pack each; repack when they add up (gc --auto).
+      repos.maintain(org, project[0]);
+      return result;
     } catch (RuntimeException e) {
       Written w = written[0];
       if (w != null) {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.text.ParseException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -18,12 +19,17 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheBuilder;
 import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.internal.storage.file.FileRepository;
+import org.eclipse.jgit.internal.storage.file.GC;
+import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
+import org.eclipse.jgit.internal.storage.file.PackInserter;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
@@ -49,6 +55,8 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * symbolic links, submodules or executables.
  */
 public final class ProjectRepos implements AutoCloseable {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ProjectRepos.class);
+
   /** The branch configuration and generated manifests are committed to. */
   public static final String MAIN = "main";
 
@@ -362,24 +370,95 @@ public final class ProjectRepos implements AutoCloseable {
    * {@link RepoPaths}) and returns the tree's id. Nothing refers to the tree until a commit does.
    */
   public ObjectId writeTree(UUID orgId, UUID projectId, Map<String, byte[]> files) {
-    return Meters.gitWrite("tree", () -> writeTreeNow(orgId, projectId, files));
+    return writeTrees(orgId, projectId, List.of(files)).get(0);
   }
 
-  private ObjectId writeTreeNow(UUID orgId, UUID projectId, Map<String, byte[]> files) {
-    SortedMap<String, Entry> entries = new TreeMap<>();
+  /**
+   * {@link #writeTree} for several sets of files at once, in order: every blob and tree goes into
+   * one new pack file (objects the repository already holds are not written again), instead of one
+   * loose object file each. A delivery generation writes each render batch this way. Until a commit
+   * refers to them the trees are unreachable, and {@link #maintain} keeps them for two weeks like
+   * any unreachable object.
+   */
+  public List<ObjectId> writeTrees(
+      UUID orgId, UUID projectId, List<? extends Map<String, byte[]>> fileSets) {
+    return Meters.gitWrite("tree", () -> writeTreesNow(orgId, projectId, fileSets));
+  }
+
+  private List<ObjectId> writeTreesNow(
+      UUID orgId, UUID projectId, List<? extends Map<String, byte[]>> fileSets) {
+    fileSets.forEach(files -> files.keySet().forEach(RepoPaths::requireSafe));
     Repository repo = open(orgId, projectId);
-    try (ObjectInserter inserter = repo.newObjectInserter()) {
-      for (Map.Entry<String, byte[]> f : files.entrySet()) {
-        String path = RepoPaths.requireSafe(f.getKey());
-        entries.put(
-            path,
-            new Entry(FileMode.REGULAR_FILE, inserter.insert(Constants.OBJ_BLOB, f.getValue())));
+    try (ObjectInserter inserter = bulkInserter(repo)) {
+      List<ObjectId> trees = new ArrayList<>(fileSets.size());
+      for (Map<String, byte[]> files : fileSets) {
+        SortedMap<String, Entry> entries = new TreeMap<>();
+        for (Map.Entry<String, byte[]> f : files.entrySet()) {
+          entries.put(
+              f.getKey(),
+              new Entry(FileMode.REGULAR_FILE, inserter.insert(Constants.OBJ_BLOB, f.getValue())));
+        }
+        trees.add(writeTree(inserter, entries));
       }
-      ObjectId tree = writeTree(inserter, entries);
       inserter.flush();
-      return tree;
+      return trees;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /** An inserter that writes one pack file when flushed (loose objects where there is no pack). */
+  private static ObjectInserter bulkInserter(Repository repo) {
+    if (repo.getObjectDatabase() instanceof ObjectDirectory objects) {
+      PackInserter pack = objects.newPackInserter();
+      pack.checkExisting(true);
+      return pack;
+    }
+    return repo.newObjectInserter();
+  }
+
+  /**
+   * Repacks the repository when bulk writes left too many packs or loose objects (JGit's {@code gc
+   * --auto}: more than {@code gc.autoPackLimit} (50) packs or about {@code gc.auto} (6,700) loose
+   * objects); otherwise does nothing. Unreachable objects younger than two weeks are kept, so trees
+   * written by a generation that has not committed yet survive. Never throws: a repository that
+   * could not be repacked now is repacked after a later write.
+   */
+  static final int AUTO_PACK_LIMIT = 50;
+
+  static final int AUTO_LOOSE_LIMIT = 6_700;
+  static final java.time.Duration PACK_EXPIRE = java.time.Duration.ofHours(1);
+
+  public void maintain(UUID orgId, UUID projectId) {
+    Repository repo = open(orgId, projectId);
+    if (!(repo instanceof FileRepository file)) {
+      return;
+    }
+    synchronized (repo) {
+      try {
+        // Only packs older than an hour count: younger ones are never deleted (a reader may have
+        // just opened one), so repacking for them would only add another pack.
+        long cutoff = System.currentTimeMillis() - PACK_EXPIRE.toMillis();
+        long oldPacks =
+            file.getObjectDatabase().getPacks().stream()
+                .filter(p -> p.getPackFile().lastModified() < cutoff)
+                .count();
+        if (oldPacks <= AUTO_PACK_LIMIT
+            && new GC(file).getStatistics().numberOfLooseObjects <= AUTO_LOOSE_LIMIT) {
+          return;
+        }
+        GC gc = new GC(file);
+        // Unreachable objects younger than this stay: trees of a generation still rendering.
+        gc.setExpire(java.util.Date.from(Instant.now().minus(java.time.Duration.ofDays(14))));
+        gc.gc().get();
+      } catch (IOException
+          | ParseException
+          | ExecutionException
+          | org.eclipse.jgit.api.errors.GitAPIException e) {
+        log.warn("repacking the repository of project {} failed: {}", projectId, e.toString());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -535,5 +536,82 @@ class ProjectReposTest {
     assertThat(repos.exists(org, project)).isFalse();
     assertThatThrownBy(() -> repos.open(org, project))
         .isInstanceOf(NoSuchRepositoryException.class);
+  }
+
+  private long count(String subdir, String suffix) throws java.io.IOException {
+    Path objects = repos.dir(org, project).resolve("objects");
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(objects.resolve(subdir))) {
+      return files.filter(f -> f.getFileName().toString().endsWith(suffix)).count();
+    }
+  }
+
+  private long looseObjects() throws java.io.IOException {
+    Path objects = repos.dir(org, project).resolve("objects");
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(objects)) {
+      return files
+          .filter(java.nio.file.Files::isRegularFile)
+          .filter(f -> f.getParent().getFileName().toString().matches("[0-9a-f]{2}"))
+          .count();
+    }
+  }
+
+  @Test
+  void aBatchOfTreesIsWrittenAsOnePackAndCommitsLikeLooseOnes() throws Exception {
+    long packsBefore = count("pack", ".pack");
+    long looseBefore = looseObjects();
+    List<ObjectId> trees =
+        repos.writeTrees(
+            org,
+            project,
+            List.of(
+                Map.of("deployment.yaml", bytes("a"), "service.yaml", bytes("s")),
+                Map.of("deployment.yaml", bytes("b"), "service.yaml", bytes("s"))));
+    assertThat(count("pack", ".pack")).isEqualTo(packsBefore + 1);
+    assertThat(looseObjects()).isEqualTo(looseBefore);
+    // The same tree ids a loose write gives (content addressing), and a commit reads them back.
+    assertThat(trees.get(0))
+        .isEqualTo(
+            repos.writeTree(
+                org, project, Map.of("deployment.yaml", bytes("a"), "service.yaml", bytes("s"))));
+    CommitResult c =
+        commit(
+            TreeEdit.tree("rendered/a", trees.get(0)), TreeEdit.tree("rendered/b", trees.get(1)));
+    assertThat(text(files(c.commit())))
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "rendered/a/deployment.yaml", "a",
+                "rendered/a/service.yaml", "s",
+                "rendered/b/deployment.yaml", "b",
+                "rendered/b/service.yaml", "s"));
+  }
+
+  @Test
+  void manyBatchPacksAreRepackedAndUncommittedTreesSurvive() throws Exception {
+    List<ObjectId> trees = new java.util.ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      trees.add(repos.writeTree(org, project, Map.of("f.yaml", bytes("v" + i))));
+    }
+    assertThat(count("pack", ".pack")).isGreaterThanOrEqualTo(60);
+    commit(TreeEdit.tree("rendered/x", trees.get(0)));
+    // Packs younger than an hour are never deleted (a reader may have just opened one): age them.
+    java.nio.file.attribute.FileTime twoHoursAgo =
+        java.nio.file.attribute.FileTime.from(Instant.now().minusSeconds(7200));
+    try (java.util.stream.Stream<Path> packs =
+        java.nio.file.Files.list(repos.dir(org, project).resolve("objects/pack"))) {
+      for (Path f : packs.toList()) {
+        java.nio.file.Files.setLastModifiedTime(f, twoHoursAgo);
+      }
+    }
+    ObjectId rendering = repos.writeTree(org, project, Map.of("g.yaml", bytes("still rendering")));
+
+    repos.maintain(org, project);
+    assertThat(count("pack", ".pack")).isLessThan(10);
+    assertThat(text(files(repos.head(org, project, ProjectRepos.MAIN).orElseThrow())))
+        .containsEntry("rendered/x/f.yaml", "v0");
+    // A tree no commit refers to yet, written by a generation still rendering, is still there.
+    assertThat(repos.listFiles(org, project, rendering, "")).containsKey("g.yaml");
+    long after = count("pack", ".pack");
+    repos.maintain(org, project); // below the limits now: nothing to do
+    assertThat(count("pack", ".pack")).isEqualTo(after);
   }
 }
