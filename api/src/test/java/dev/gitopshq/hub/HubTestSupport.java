@@ -54,6 +54,7 @@ public final class HubTestSupport implements AutoCloseable {
 
   private final TestWorkflowEnvironment temporal;
   private final TemporalDevServer devServer;
+  private boolean sharesTemporal;
   private final Path dataDir;
   private final HttpClient http = HttpClient.newHttpClient();
   private final Map<String, Object> extraProperties = new HashMap<>();
@@ -87,6 +88,25 @@ public final class HubTestSupport implements AutoCloseable {
                       TemporalConfig.metricsScope(Metrics.globalRegistry, Duration.ofMillis(200)))
                   .build());
     }
+    try {
+      dataDir = Files.createTempDirectory("gitopshq-hub-test");
+      grpcPort = freePort();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * A second replica of {@code first}: the same database, repositories and Temporal server, its own
+   * HTTP and gRPC ports (start it after {@code first}; close it before).
+   */
+  public HubTestSupport(HubTestSupport first) {
+    if (first.temporal == null) {
+      throw new IllegalArgumentException("replicas share the in-process Temporal test server");
+    }
+    this.temporal = first.temporal;
+    this.devServer = null;
+    this.sharesTemporal = true;
     try {
       dataDir = Files.createTempDirectory("gitopshq-hub-test");
       grpcPort = freePort();
@@ -195,7 +215,7 @@ public final class HubTestSupport implements AutoCloseable {
   @Override
   public void close() {
     stop();
-    if (temporal != null) {
+    if (temporal != null && !sharesTemporal) {
       temporal.close();
     }
     if (devServer != null) {

@@ -34,6 +34,9 @@ public record HubProperties(
    * @param chart the agent Helm chart reference used in install commands
    * @param tlsCertFile PEM certificate chain for the gateway; plaintext when empty
    * @param tlsKeyFile PEM private key for the gateway
+   * @param sweepMillis how often a replica looks for parked commands and revoked tokens of the
+   *     agents it holds without being told (PostgreSQL notifications tell it at once; the sweep is
+   *     the fallback); 2,000 when 0
    */
   public record Agent(
       int grpcPort,
@@ -43,5 +46,10 @@ public record HubProperties(
       long heartbeatFlushMillis,
       String chart,
       String tlsCertFile,
-      String tlsKeyFile) {}
+      String tlsKeyFile,
+      long sweepMillis) {
+    public long sweepMillis() {
+      return sweepMillis > 0 ? sweepMillis : 2_000;
+    }
+  }
 }

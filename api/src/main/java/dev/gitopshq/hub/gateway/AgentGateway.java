@@ -19,6 +19,7 @@ import dev.gitopshq.agent.v1.ResourceDetail;
 import dev.gitopshq.agent.v1.RotateToken;
 import dev.gitopshq.hub.config.HubProperties;
 import dev.gitopshq.hub.config.HubVersion;
+import dev.gitopshq.hub.config.PgListener;
 import dev.gitopshq.hub.config.ReplicaIdentity;
 import dev.gitopshq.hub.temporal.RotationSchedules;
 import dev.gitopshq.workflows.TaskQueues;
@@ -61,7 +62,9 @@ import org.springframework.stereotype.Component;
  * elsewhere.
  */
 @Component
-public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
+public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListener.Channel {
+  static final String WAKEUPS = "gitopshq_agents";
+
   private static final Logger log = LoggerFactory.getLogger(AgentGateway.class);
 
   private final HubProperties props;
@@ -169,7 +172,8 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
         TimeUnit.MILLISECONDS);
     Duration timeout = Duration.ofSeconds(a.disconnectTimeoutSeconds());
     timers.scheduleWithFixedDelay(() -> connections.closeSilent(timeout), 5, 5, TimeUnit.SECONDS);
-    timers.scheduleWithFixedDelay(this::sweep, 2, 2, TimeUnit.SECONDS);
+    timers.scheduleWithFixedDelay(
+        this::sweep, a.sweepMillis(), a.sweepMillis(), TimeUnit.MILLISECONDS);
     log.info(
         "agent gateway listening on port {} ({}), replica {}",
         port(),
@@ -359,6 +363,60 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
     connections.closeTokens(
         sessions.stream().map(s -> s.tokenId).filter(t -> !valid.contains(t)).toList(),
         "agent token revoked");
+  }
+
+  // ---- notifications (channel gitopshq_agents, V24) ------------------------------------------
+
+  @Override
+  public String channel() {
+    return WAKEUPS;
+  }
+
+  /**
+   * {@code command:<org>:<cluster>} or {@code token:<org>:<cluster>}, from any replica's commit:
+   * when this replica holds the cluster's stream it sends the parked commands, or closes streams
+   * whose token stopped working, now rather than on its next sweep. The work runs on the gateway's
+   * timer thread, one at a time with the sweep.
+   */
+  @Override
+  public void onNotification(String payload) {
+    String[] p = payload == null ? new String[0] : payload.split(":");
+    if (p.length != 3) {
+      return;
+    }
+    UUID org;
+    UUID cluster;
+    try {
+      org = UUID.fromString(p[1]);
+      cluster = UUID.fromString(p[2]);
+    } catch (IllegalArgumentException e) {
+      return;
+    }
+    ScheduledExecutorService t = timers;
+    if (t == null || connections.get(cluster).filter(s -> s.orgId.equals(org)).isEmpty()) {
+      return;
+    }
+    Runnable work =
+        switch (p[0]) {
+          case "command" -> () -> dispatcher.sendUnsent(org, cluster);
+          case "token" -> this::closeRevoked;
+          default -> null;
+        };
+    if (work != null) {
+      t.execute(
+          () -> {
+            try {
+              work.run();
+            } catch (RuntimeException e) {
+              log.warn("acting on {} failed (the sweep retries): {}", p[0], e.toString());
+            }
+          });
+    }
+  }
+
+  @Override
+  public void onListening(boolean listening) {
+    // The sweep runs either way; notifications only make it immediate.
   }
 
   private void sweep() {

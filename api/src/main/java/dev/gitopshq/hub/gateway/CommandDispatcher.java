@@ -52,6 +52,13 @@ final class CommandDispatcher {
     }
   }
 
+  /** Parked commands of one cluster no stream has carried yet (a replica said one was parked). */
+  void sendUnsent(UUID orgId, UUID clusterId) {
+    for (CommandRow c : commands.unsent(orgId, List.of(clusterId))) {
+      connections.get(c.clusterId()).filter(s -> s.orgId.equals(orgId)).ifPresent(s -> send(s, c));
+    }
+  }
+
   /** The periodic sweep: parked commands no stream has carried yet, for the agents held here. */
   void sweep() {
     Map<UUID, List<UUID>> byOrg = new HashMap<>();

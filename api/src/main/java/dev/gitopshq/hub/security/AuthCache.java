@@ -17,7 +17,7 @@ import org.springframework.stereotype.Component;
  *       AuthWriteInterceptor}), and again when its transaction commits;
  *   <li>PostgreSQL tells every hub of every change to tokens, sessions, members, service accounts
  *       and the operator flag when it commits (V23's triggers, channel {@code gitopshq_auth}), and
- *       {@link AuthChangeListener} empties it on that;
+ *       {@link AuthChanges} empties it on that;
  *   <li>while that listener is not listening (starting, or its connection lost) nothing is cached
  *       or served from here, so a missed notification cannot leave a revoked token working.
  * </ul>

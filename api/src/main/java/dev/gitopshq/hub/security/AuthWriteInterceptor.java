@@ -21,7 +21,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * members, service accounts and organizations (but a token's {@code touch}, which only records its
  * use): right after the statement, and once more after the transaction commits, so the answer to a
  * revocation is sent only once this hub refuses the token. Other hubs learn of it from PostgreSQL
- * ({@link AuthChangeListener}).
+ * ({@link AuthChanges}).
  */
 @Component
 @Intercepts(

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gitopshq.activities.tokens.Tokens;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
+import dev.gitopshq.hub.config.PgListener;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -158,9 +159,9 @@ class AuthCacheIT {
 
     // Cut every hub's listening connection; b notices and stops serving from its cache.
     HubTestSupport.exec(
-        "select pg_terminate_backend(pid) from pg_stat_activity where query = 'LISTEN "
-            + AuthChangeListener.CHANNEL
-            + "' and pid <> pg_backend_pid()");
+        "select pg_terminate_backend(pid) from pg_stat_activity where application_name = '"
+            + PgListener.APPLICATION_NAME
+            + "'");
     assertThat(within(Duration.ofSeconds(5), () -> !cache.listening())).isTrue();
     // Still answered, from the database, while not listening.
     assertThat(b.get("/api/v2/clusters", token).status()).isEqualTo(200);
