@@ -253,8 +253,11 @@ stack_start() {
   esac
   fresh_database
   log "starting Temporal (${TEMPORAL_ADDRESS}), OPA (${OPA_URL})${with_kube:+, testkube} and the hub (${HUB_URL}, gRPC :${HUB_GRPC_PORT})"
+  # shellcheck disable=SC2206  # options are split on spaces on purpose
+  local -a temporal_opts=(${BENCH_TEMPORAL_ARGS:-})
   start_proc temporal "${TEMPORAL_BIN}" server start-dev --headless \
-    --db-filename "${STACK_DIR}/temporal.db" --ip "${HOST}" --port "${TEMPORAL_PORT}" --log-level warn
+    --db-filename "${STACK_DIR}/temporal.db" --ip "${HOST}" --port "${TEMPORAL_PORT}" --log-level warn \
+    "${temporal_opts[@]}"
   # --skip-version-check: OPA would otherwise ask GitHub for the latest release.
   opa_lockdown "${STACK_DIR}"
   start_proc opa "${OPA_BIN}" run --server --addr "${HOST}:${OPA_PORT}" --log-level error --skip-version-check \
