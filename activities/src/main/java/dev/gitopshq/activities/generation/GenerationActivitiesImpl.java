@@ -53,6 +53,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * finishing late never overwrites a newer delivery.
  */
 public class GenerationActivitiesImpl implements GenerationActivities {
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(GenerationActivitiesImpl.class);
+
   /** How many units one render activity takes. */
   public static final int DEFAULT_BATCH_SIZE = 25;
 
@@ -180,7 +183,21 @@ public class GenerationActivitiesImpl implements GenerationActivities {
               for (int i = 0; i < units.size(); i++) {
                 Unit u = units.get(i);
                 generations.insertUnit(
-                    org, id, new GenerationUnitRow(i, i / batchSize, u.path(), toJson(u), null));
+                    org,
+                    id,
+                    new GenerationUnitRow(i, i / batchSize, u.path(), toJson(u), null),
+                    Renderer.OUTPUT_VERSION);
+              }
+              // Units whose whole input is what was last delivered are not rendered again.
+              int reused = generations.reuseTrees(org, project, id);
+              if (reused > 0) {
+                log.info(
+                    "generation {} of project {}: {} of {} units unchanged since the last delivery,"
+                        + " not rendered again",
+                    id,
+                    project,
+                    reused,
+                    units.size());
               }
               return new Planned(new GenerationPlan(id.toString(), units.size(), batches), null);
             });

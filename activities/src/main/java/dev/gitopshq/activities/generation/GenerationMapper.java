@@ -102,12 +102,32 @@ public interface GenerationMapper {
       @Param("at") Instant at);
 
   @Insert(
-      "insert into generation_units (org_id, generation_id, idx, batch, path, input)"
-          + " values (#{orgId}, #{generationId}, #{u.idx}, #{u.batch}, #{u.path}, #{u.input}::jsonb)")
+      "insert into generation_units (org_id, generation_id, idx, batch, path, input, renderer)"
+          + " values (#{orgId}, #{generationId}, #{u.idx}, #{u.batch}, #{u.path}, #{u.input}::jsonb,"
+          + " #{renderer})")
   void insertUnit(
       @Param("orgId") UUID orgId,
       @Param("generationId") UUID generationId,
-      @Param("u") GenerationUnitRow unit);
+      @Param("u") GenerationUnitRow unit,
+      @Param("renderer") String renderer);
+
+  /**
+   * Gives each unit of a new generation whose path, input and renderer equal a unit of the
+   * project's last delivered generation (committed or unchanged: its trees are on main) that unit's
+   * tree, so rendering skips it. Returns how many units were reused.
+   */
+  @Update(
+      "update generation_units n set tree_id = o.tree_id from generation_units o"
+          + " where n.org_id = #{orgId} and n.generation_id = #{generationId}"
+          + " and o.org_id = #{orgId} and o.generation_id = (select id from generations"
+          + " where org_id = #{orgId} and project_id = #{projectId}"
+          + " and status in ('committed', 'unchanged') order by revision desc limit 1)"
+          + " and o.path = n.path and o.renderer = n.renderer and o.input = n.input"
+          + " and o.tree_id is not null")
+  int reuseTrees(
+      @Param("orgId") UUID orgId,
+      @Param("projectId") UUID projectId,
+      @Param("generationId") UUID generationId);
 
   @Select(
       "select idx, batch, path, input::text as input, tree_id from generation_units"

@@ -59,6 +59,14 @@ import java.util.regex.Pattern;
  * render activities in parallel.
  */
 public final class Renderer {
+  /**
+   * The version of what this renderer makes of a unit. Generation reuses a unit's tree from the
+   * last delivery only when its input and this version are the same: change it whenever the same
+   * input would render differently (a helm-java upgrade, a change to how objects are split, named
+   * or defaulted).
+   */
+  public static final String OUTPUT_VERSION = "helm-java-0.0.21/1";
+
   /** Kinds that are cluster-scoped: a manifest of these kinds never gets a namespace. */
   static final Set<String> CLUSTER_SCOPED =
       Set.of(

@@ -177,6 +177,9 @@ class GenerationActivitiesIT {
         List.of());
   }
 
+  /** Units the last {@link #generate} rendered (the others reused the last delivery's trees). */
+  int rendered;
+
   /** One configuration revision, generated through every step the workflow takes. */
   GenerationResult generate(ProjectSnapshot s) throws Exception {
     revision++;
@@ -185,8 +188,9 @@ class GenerationActivitiesIT {
     GenerationRequest request =
         new GenerationRequest(org.toString(), project.toString(), revision, "config", "Ada Admin");
     GenerationPlan plan = activities.plan(request);
+    rendered = 0;
     for (int b = 0; b < plan.batches(); b++) {
-      activities.render(org.toString(), plan.generationId(), b);
+      rendered += activities.render(org.toString(), plan.generationId(), b);
     }
     return activities.commit(org.toString(), plan.generationId());
   }
@@ -197,6 +201,7 @@ class GenerationActivitiesIT {
 
     assertThat(r.status()).isEqualTo(GenerationResult.COMMITTED);
     assertThat(r.units()).isEqualTo(4);
+    assertThat(rendered).isEqualTo(4);
     ObjectId head = repos.head(org, project, ProjectRepos.MAIN).orElseThrow();
     assertThat(head.name()).isEqualTo(r.commit());
     SortedMap<String, byte[]> files = repos.readFiles(org, project, head, "rendered");
@@ -243,6 +248,7 @@ class GenerationActivitiesIT {
 
     assertThat(second.status()).isEqualTo(GenerationResult.UNCHANGED);
     assertThat(second.commit()).isEqualTo(first.commit());
+    assertThat(rendered).isZero();
     assertThat(repos.log(org, project, ProjectRepos.MAIN, 10)).hasSize(1);
     assertThat(count("select generated_revision from projects where id = ?", project)).isEqualTo(2);
   }
@@ -254,6 +260,8 @@ class GenerationActivitiesIT {
 
     assertThat(second.status()).isEqualTo(GenerationResult.COMMITTED);
     assertThat(second.detail()).isEqualTo("1 of 4 units changed");
+    // Only the changed unit was rendered; the three others took the last delivery's trees.
+    assertThat(rendered).isEqualTo(1);
     ObjectId a = ObjectId.fromString(first.commit());
     ObjectId b = ObjectId.fromString(second.commit());
     SortedMap<String, ObjectId> before = repos.listFiles(org, project, a, "rendered");
