@@ -19,6 +19,7 @@ import dev.gitopshq.agent.link.HubChannels;
 import dev.gitopshq.agent.link.HubLink;
 import dev.gitopshq.agent.link.LinkFailure;
 import dev.gitopshq.agent.link.Redactor;
+import dev.gitopshq.agent.metrics.MetricsServer;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.ArgoApplications;
 import dev.gitopshq.agent.v1.CommandResult;
@@ -107,6 +108,7 @@ public final class Agent implements AutoCloseable {
   private final TokenRotation tokenRotation;
   private final ManagedChannel channel;
   private final HubLink link;
+  private final MetricsServer metrics;
   private final CommandRunner commands;
   private final java.util.concurrent.ExecutorService rotations =
       java.util.concurrent.Executors.newSingleThreadExecutor(
@@ -156,6 +158,10 @@ public final class Agent implements AutoCloseable {
             Clock.systemUTC(),
             this::reply);
     this.link = new HubLink(config, channel, version, Instant.now(), this::onHubMessage);
+    this.metrics =
+        config.metricsPort() > 0
+            ? new MetricsServer(config.metricsPort(), link::isConnected)
+            : null;
     this.identities = new IdentityKeeper(store, STORE_RETRY_DELAY);
     this.tokenRotation =
         new TokenRotation(
@@ -238,6 +244,13 @@ public final class Agent implements AutoCloseable {
     return link.awaitConnected(timeout);
   }
 
+  /** The port of {@code GET /metrics}, when {@code GITOPSHQ_METRICS_PORT} asked for one. */
+  public java.util.OptionalInt metricsPort() {
+    return metrics == null
+        ? java.util.OptionalInt.empty()
+        : java.util.OptionalInt.of(metrics.port());
+  }
+
   /** True while the Connect stream is open and welcomed by the hub. */
   public boolean isConnected() {
     return link.isConnected();
@@ -301,6 +314,9 @@ public final class Agent implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     release();
+    if (metrics != null) {
+      metrics.close();
+    }
     exitCode.complete(EXIT_OK);
     if (running) {
       log.info("agent stopped");

@@ -99,7 +99,8 @@ class AgentChartDeploymentTest {
             "tls.insecure", true,
             "proxy.httpProxy", "http://proxy.corp:3128",
             "proxy.httpsProxy", "http://proxy.corp:3128",
-            "proxy.noProxy", ".corp.example,10.0.0.0/8");
+            "proxy.noProxy", ".corp.example,10.0.0.0/8",
+            "metrics.enabled", true);
     for (Capability c : Capability.values()) {
       Chart.put(v, "capabilities." + valueKey(c), true);
     }
@@ -568,6 +569,48 @@ class AgentChartDeploymentTest {
             .get(NetworkPolicy.class, "gitopshq-agent");
     assertThat(defaultPort.getSpec().getEgress())
         .anySatisfy(rule -> assertThat(ports(rule)).containsExactly("TCP/50051"));
+  }
+
+  @Test
+  void theMetricsPortIsTheOnlyWayInAndOnlyWhenEnabled() {
+    Rendered off = CHART.render(values("networkPolicy.enabled", true));
+    assertThat(off.env()).doesNotContainKey("GITOPSHQ_METRICS_PORT");
+    assertThat(off.deployment().getSpec().getTemplate().getSpec().getContainers().get(0).getPorts())
+        .isNullOrEmpty();
+    assertThat(off.get(NetworkPolicy.class, "gitopshq-agent").getSpec().getIngress()).isEmpty();
+
+    Rendered on =
+        CHART.render(
+            values(
+                "networkPolicy.enabled",
+                true,
+                "metrics.enabled",
+                true,
+                "metrics.from",
+                List.of(
+                    Map.of(
+                        "namespaceSelector",
+                        Map.of(
+                            "matchLabels", Map.of("kubernetes.io/metadata.name", "monitoring"))))));
+    assertThat(on.env().get("GITOPSHQ_METRICS_PORT").getValue()).isEqualTo("9464");
+    assertThat(on.deployment().getSpec().getTemplate().getSpec().getContainers().get(0).getPorts())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.getName()).isEqualTo("metrics");
+              assertThat(p.getContainerPort()).isEqualTo(9464);
+            });
+    var ingress = on.get(NetworkPolicy.class, "gitopshq-agent").getSpec().getIngress();
+    assertThat(ingress).singleElement();
+    assertThat(ingress.get(0).getPorts())
+        .extracting(p -> p.getProtocol() + "/" + p.getPort().getIntVal())
+        .containsExactly("TCP/9464");
+    assertThat(ingress.get(0).getFrom())
+        .singleElement()
+        .satisfies(
+            peer ->
+                assertThat(peer.getNamespaceSelector().getMatchLabels())
+                    .containsEntry("kubernetes.io/metadata.name", "monitoring"));
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.gitopshq.agent.commands;
 import com.google.protobuf.Timestamp;
 import dev.gitopshq.agent.config.Capability;
 import dev.gitopshq.agent.kube.KubeCommands;
+import dev.gitopshq.agent.metrics.AgentMetrics;
 import dev.gitopshq.agent.v1.CommandResult;
 import dev.gitopshq.agent.v1.CommandTypes;
 import dev.gitopshq.agent.v1.ExecuteCommand;
@@ -124,6 +125,7 @@ public final class CommandRunner implements AutoCloseable {
       o = new KubeCommands.Outcome(false, "", "unexpected error: " + e.getMessage());
     }
     executions.incrementAndGet();
+    AgentMetrics.commandRun(c.getType(), o.success());
     CommandResult r =
         o.success()
             ? result(c, CommandResult.Outcome.SUCCEEDED, o.output(), "")

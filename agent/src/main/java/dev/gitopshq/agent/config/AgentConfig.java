@@ -73,7 +73,8 @@ public record AgentConfig(
     int reconnectMaxSeconds,
     ProxySettings proxy,
     List<String> diagnosticsNamespaces,
-    String argocdServer) {
+    String argocdServer,
+    int metricsPort) {
 
   /** Hub gRPC endpoint, {@code host:port}. Required. */
   public static final String HUB_ADDRESS = "GITOPSHQ_HUB_ADDRESS";
@@ -132,6 +133,12 @@ public record AgentConfig(
 
   /** The Argo CD server's URL, e.g. https://argocd.example.com, for links to its UI. */
   public static final String ARGOCD_SERVER = "GITOPSHQ_ARGOCD_SERVER";
+
+  /**
+   * The port of the agent's Prometheus endpoint ({@code GET /metrics}); unset or 0: none (the agent
+   * then listens on no port at all).
+   */
+  public static final String METRICS_PORT = "GITOPSHQ_METRICS_PORT";
 
   /** Cap of the reconnect backoff, in seconds. */
   public static final String RECONNECT_MAX_SECONDS = "GITOPSHQ_RECONNECT_MAX_SECONDS";
@@ -319,7 +326,21 @@ public record AgentConfig(
         reconnectMax,
         proxySettings(env),
         namespaces(optional(env, DIAGNOSTICS_ALLOWED_NAMESPACES).orElse("")),
-        argocdServer(optional(env, ARGOCD_SERVER).orElse("")));
+        argocdServer(optional(env, ARGOCD_SERVER).orElse("")),
+        optional(env, METRICS_PORT).map(AgentConfig::metricsPort).orElse(0));
+  }
+
+  private static int metricsPort(String value) {
+    try {
+      int port = Integer.parseInt(value);
+      if (port >= 0 && port <= 65_535) {
+        return port;
+      }
+    } catch (NumberFormatException e) {
+      // Reported below.
+    }
+    throw new ConfigException(
+        METRICS_PORT, "must be a port number from 0 (no endpoint) to 65535 (was '" + value + "')");
   }
 
   private static ProxySettings proxySettings(Map<String, String> env) {

@@ -1,6 +1,7 @@
 package dev.gitopshq.agent.link;
 
 import dev.gitopshq.agent.identity.AgentIdentity;
+import dev.gitopshq.agent.metrics.AgentMetrics;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.Heartbeat;
@@ -219,6 +220,7 @@ final class ConnectSession implements ClientResponseObserver<AgentMessage, HubMe
                 .build());
     if (sent) {
       link.heartbeatSent();
+      AgentMetrics.heartbeatSent();
     }
   }
 

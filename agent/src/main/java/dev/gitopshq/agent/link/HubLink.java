@@ -4,6 +4,7 @@ import com.google.protobuf.Timestamp;
 import dev.gitopshq.agent.config.AgentConfig;
 import dev.gitopshq.agent.config.ExitCodes;
 import dev.gitopshq.agent.identity.AgentIdentity;
+import dev.gitopshq.agent.metrics.AgentMetrics;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.AgentSettings;
@@ -418,6 +419,7 @@ public final class HubLink implements AutoCloseable {
     @Override
     public void connected() {
       setConnected(true);
+      AgentMetrics.connected();
       onConnected.run();
     }
 

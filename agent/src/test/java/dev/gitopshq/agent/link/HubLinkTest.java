@@ -179,6 +179,56 @@ class HubLinkTest {
   }
 
   @Test
+  void anOperatorScrapesTheAgentsOwnMetricsOnlyWhenAPortIsSet() throws Exception {
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Agent quiet = start(config());
+    assertThat(quiet.metricsPort()).isEmpty();
+    Agent agent = start(config("GITOPSHQ_METRICS_PORT", String.valueOf(port)));
+    assertThat(agent.metricsPort()).hasValue(port);
+    assertThat(agent.awaitConnected(WAIT)).isTrue();
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    java.net.URI uri = java.net.URI.create("http://127.0.0.1:" + port + "/metrics");
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              String scrape =
+                  http.send(
+                          java.net.http.HttpRequest.newBuilder(uri).build(),
+                          java.net.http.HttpResponse.BodyHandlers.ofString())
+                      .body();
+              assertThat(scrape)
+                  .contains("gitopshq_agent_connected 1.0")
+                  .contains("gitopshq_agent_connects_total")
+                  .contains("gitopshq_agent_heartbeats_sent_total")
+                  .contains("jvm_memory_used_bytes");
+            });
+    java.net.http.HttpResponse<String> post =
+        http.send(
+            java.net.http.HttpRequest.newBuilder(uri)
+                .POST(java.net.http.HttpRequest.BodyPublishers.noBody())
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(post.statusCode()).isEqualTo(405);
+    agent.close();
+    // Closed with the agent: the port is free again.
+    try (java.net.ServerSocket again = new java.net.ServerSocket(port)) {
+      assertThat(again.getLocalPort()).isEqualTo(port);
+    }
+  }
+
+  @Test
+  void aMetricsPortThatIsNoPortIsAConfigError() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> config("GITOPSHQ_METRICS_PORT", "70000"))
+        .hasMessageContaining("GITOPSHQ_METRICS_PORT")
+        .hasMessageContaining("0 (no endpoint) to 65535");
+  }
+
+  @Test
   void heartbeatsArriveAtTheConfiguredIntervalWithIncreasingSequence() throws Exception {
     Agent agent = start(config());
     assertThat(agent.awaitConnected(WAIT)).isTrue();
