@@ -95,6 +95,18 @@ public class AuditLog {
     return mapper.search(orgId, query);
   }
 
+  /** The organization's entries about any of these targets, oldest first. */
+  @Transactional(readOnly = true)
+  public List<AuditEntry> forTargets(UUID orgId, List<String> targets, int limit) {
+    return targets.isEmpty() ? List.of() : mapper.forTargets(orgId, targets, limit);
+  }
+
+  /** The links of the organization's chain between two entries, both included. */
+  @Transactional(readOnly = true)
+  public List<AuditLink> links(UUID orgId, long fromSeq, long toSeq, int limit) {
+    return mapper.links(orgId, fromSeq, toSeq, limit);
+  }
+
   /** Recomputes the organization's whole chain and reports the first broken link. */
   @Transactional(readOnly = true)
   public AuditVerification verify(UUID orgId) {
