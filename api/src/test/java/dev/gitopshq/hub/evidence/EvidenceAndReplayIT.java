@@ -196,7 +196,7 @@ class EvidenceAndReplayIT {
     JsonNode ev = r.body().get("evidence");
     assertThat(ev.get("kind").asText()).isEqualTo("command");
     assertThat(ev.get("request").get("type").asText()).isEqualTo("scale");
-    assertThat(ev.get("request").get("requestedBy").get("name").asText()).isEqualTo("member");
+    assertThat(ev.get("request").get("requestedBy").get("name").asText()).startsWith("member-");
     JsonNode decision = ev.get("decisions").get(0);
     assertThat(decision.get("policy").asText()).isEqualTo("approval");
     assertThat(decision.get("outcome").asText()).isEqualTo("require_approval");
