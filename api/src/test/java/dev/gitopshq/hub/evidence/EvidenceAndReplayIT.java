@@ -53,6 +53,8 @@ class EvidenceAndReplayIT {
   static String requester;
   static String approver;
   static String commandId;
+  static java.nio.file.Path identity;
+  static String registrationToken;
 
   @BeforeAll
   static void start() throws Exception {
@@ -85,10 +87,10 @@ class EvidenceAndReplayIT {
     Map<String, String> env = new HashMap<>();
     env.put(AgentConfig.HUB_ADDRESS, hub.grpcAddress());
     env.put(AgentConfig.HUB_PLAINTEXT, "true");
-    env.put(
-        AgentConfig.AGENT_TOKEN_PATH,
-        Files.createTempDirectory("agent").resolve("identity.json").toString());
-    env.put(AgentConfig.REGISTRATION_TOKEN, created.get("registrationToken").asText());
+    identity = Files.createTempDirectory("agent").resolve("identity.json");
+    registrationToken = created.get("registrationToken").asText();
+    env.put(AgentConfig.AGENT_TOKEN_PATH, identity.toString());
+    env.put(AgentConfig.REGISTRATION_TOKEN, registrationToken);
     env.put(AgentConfig.CLUSTER_NAME, "ev-prod");
     env.put(AgentConfig.CAPABILITIES, "observe,kubernetes.scale");
     env.put(AgentConfig.STATUS_INTERVAL_SECONDS, "1");
@@ -255,6 +257,46 @@ class EvidenceAndReplayIT {
     JsonNode report =
         hub.post("/api/v2/audit/replays", other, Map.of("workflowIds", List.of(commandId))).body();
     assertThat(report.get("results").get(0).get("outcome").asText()).isEqualTo("not_found");
+  }
+
+  @Test
+  void exportedHistoriesHoldNoToken() throws Exception {
+    // The agent's identity file holds its plaintext token; the registration token came back once.
+    String agentToken = Files.readString(identity);
+    List<String> exported = new ArrayList<>();
+    for (String type : List.of("RegistrationWorkflow", "CommandWorkflow", "ApprovalWorkflow")) {
+      JsonNode report =
+          hub.post(
+                  "/api/v2/audit/replays",
+                  OWNER_TOKEN,
+                  Map.of(
+                      "type",
+                      type,
+                      "from",
+                      java.time.Instant.now().minusSeconds(3600).toString(),
+                      "to",
+                      java.time.Instant.now().plusSeconds(60).toString()))
+              .body();
+      for (String id : report.get("results").findValuesAsText("workflowId")) {
+        Response h = hub.get("/api/v2/workflows/" + id + "/history", OWNER_TOKEN);
+        assertThat(h.status()).as(id).isEqualTo(200);
+        StringBuilder decoded = new StringBuilder(h.raw());
+        for (String data : h.body().findValuesAsText("data")) {
+          decoded.append(
+              new String(java.util.Base64.getDecoder().decode(data), StandardCharsets.UTF_8));
+        }
+        exported.add(decoded.toString());
+      }
+    }
+    assertThat(exported).hasSizeGreaterThanOrEqualTo(3);
+    assertThat(agentToken).contains("ghqa_");
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("ghqa_[A-Za-z0-9_]+").matcher(agentToken);
+    assertThat(m.find()).isTrue();
+    String token = m.group();
+    for (String history : exported) {
+      assertThat(history).doesNotContain(token).doesNotContain(registrationToken);
+    }
   }
 
   @Test
