@@ -7,6 +7,7 @@ import { Button, inputClass } from "../components/Button";
 import { TimeRange, toIso } from "../components/TimeRange";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
+import { ReplayForm } from "./ReplayForm";
 
 /** Where an audit entry's target lives in the UI, when it has a page. */
 export function targetLink(t: { type: string; id: string }): string | null {
@@ -136,6 +137,7 @@ export function AuditPage() {
           Older
         </Button>
       </div>
+      <ReplayForm />
     </section>
   );
 }

@@ -7,13 +7,14 @@ import { Button } from "../components/Button";
 import { ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { useSession } from "../auth/session";
+import { EvidenceLink } from "../audit/EvidenceLink";
 
 const OPEN = ["pending", "pending_approval", "executing"];
 
 /** One command: its decision with the policy version, the votes, and the timeline, live. */
 export function CommandPage() {
   const { id = "" } = useParams();
-  const { me } = useSession();
+  const { me, can } = useSession();
   const client = useQueryClient();
   const q = useQuery({
     queryKey: ["command", id],
@@ -39,6 +40,7 @@ export function CommandPage() {
         <Link className="text-sm text-indigo-700 underline" to={`/clusters/${c.clusterId}/commands`}>
           back to the cluster
         </Link>
+        {can("audit:read") && <EvidenceLink path={`/commands/${id}/evidence`} filename={`command-${id}.evidence.json`} />}
       </div>
       <p className="text-sm text-slate-600">
         Requested by {c.requester?.name} on {stamp(c.createdAt)}

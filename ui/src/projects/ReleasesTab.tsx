@@ -7,6 +7,7 @@ import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { useSession } from "../auth/session";
+import { EvidenceLink } from "../audit/EvidenceLink";
 
 interface DeliveryRow {
   environment: string;
@@ -199,6 +200,12 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
                 ))}
               </ul>
             </>
+          )}
+          {can("audit:read") && (
+            <EvidenceLink
+              path={`/projects/${project.id}/releases/${release.number}/evidence`}
+              filename={`${project.name}-release-${release.number}.evidence.json`}
+            />
           )}
           {can("releases:create") && release.kind === "standard" && (
             <div className="flex gap-2">

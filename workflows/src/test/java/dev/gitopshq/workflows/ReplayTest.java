@@ -2,15 +2,6 @@ package dev.gitopshq.workflows;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflowImpl;
-import dev.gitopshq.workflows.approval.ApprovalWorkflowImpl;
-import dev.gitopshq.workflows.command.CommandWorkflowImpl;
-import dev.gitopshq.workflows.delivery.DeliveryGenerationWorkflowImpl;
-import dev.gitopshq.workflows.registration.RegistrationWorkflowImpl;
-import dev.gitopshq.workflows.release.ReleaseWorkflowImpl;
-import dev.gitopshq.workflows.release.RollbackWorkflowImpl;
-import dev.gitopshq.workflows.rotation.ScheduledRotationWorkflowImpl;
-import dev.gitopshq.workflows.rotation.TokenRotationWorkflowImpl;
 import io.temporal.testing.WorkflowReplayer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,16 +28,8 @@ class ReplayTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("histories")
   void replaysWithoutNonDeterminism(Path history) throws Exception {
+    Class<?>[] all = HubWorkflows.IMPLEMENTATIONS.toArray(Class<?>[]::new);
     WorkflowReplayer.replayWorkflowExecution(
-        Files.readString(history),
-        CommandWorkflowImpl.class,
-        ApprovalWorkflowImpl.class,
-        RegistrationWorkflowImpl.class,
-        AgentWatchWorkflowImpl.class,
-        TokenRotationWorkflowImpl.class,
-        ScheduledRotationWorkflowImpl.class,
-        DeliveryGenerationWorkflowImpl.class,
-        ReleaseWorkflowImpl.class,
-        RollbackWorkflowImpl.class);
+        Files.readString(history), all[0], java.util.Arrays.copyOfRange(all, 1, all.length));
   }
 }

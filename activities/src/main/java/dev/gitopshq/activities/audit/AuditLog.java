@@ -3,13 +3,10 @@ package dev.gitopshq.activities.audit;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import dev.gitopshq.evidence.AuditChain;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -20,13 +17,14 @@ import org.springframework.transaction.annotation.Transactional;
  * Appends to and verifies the hash-chained audit log.
  *
  * <p>Each entry's hash is SHA-256 over the previous entry's hash and every field of the entry,
- * length-prefixed so no two different entries can encode alike. The first entry of an organization
- * links to 64 zeros. {@link #record} must run inside the transaction of the change it describes (it
- * joins it), so a change and its audit entry commit or roll back together.
+ * length-prefixed so no two different entries can encode alike ({@link AuditChain#hash}, the code
+ * offline verifiers use too). The first entry of an organization links to 64 zeros. {@link #record}
+ * must run inside the transaction of the change it describes (it joins it), so a change and its
+ * audit entry commit or roll back together.
  */
 public class AuditLog {
   /** The link of an organization's first entry. */
-  public static final String GENESIS = "0".repeat(64);
+  public static final String GENESIS = AuditChain.GENESIS;
 
   private static final ObjectMapper CANONICAL =
       new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
@@ -97,6 +95,18 @@ public class AuditLog {
     return mapper.search(orgId, query);
   }
 
+  /** The organization's entries about any of these targets, oldest first. */
+  @Transactional(readOnly = true)
+  public List<AuditEntry> forTargets(UUID orgId, List<String> targets, int limit) {
+    return targets.isEmpty() ? List.of() : mapper.forTargets(orgId, targets, limit);
+  }
+
+  /** The links of the organization's chain between two entries, both included. */
+  @Transactional(readOnly = true)
+  public List<AuditLink> links(UUID orgId, long fromSeq, long toSeq, int limit) {
+    return mapper.links(orgId, fromSeq, toSeq, limit);
+  }
+
   /** Recomputes the organization's whole chain and reports the first broken link. */
   @Transactional(readOnly = true)
   public AuditVerification verify(UUID orgId) {
@@ -155,29 +165,16 @@ public class AuditLog {
       String targetType,
       String targetId,
       String details) {
-    try {
-      MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      for (String field :
-          new String[] {
-            prev,
-            orgId.toString(),
-            at.toString(),
-            actorType,
-            actorId,
-            actorName,
-            action,
-            targetType,
-            targetId,
-            details
-          }) {
-        byte[] bytes = field.getBytes(StandardCharsets.UTF_8);
-        sha.update(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));
-        sha.update((byte) ':');
-        sha.update(bytes);
-      }
-      return HexFormat.of().formatHex(sha.digest());
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is not available", e);
-    }
+    return AuditChain.hash(
+        prev,
+        orgId.toString(),
+        at.toString(),
+        actorType,
+        actorId,
+        actorName,
+        action,
+        targetType,
+        targetId,
+        details);
   }
 }

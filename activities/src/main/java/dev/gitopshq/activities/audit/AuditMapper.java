@@ -56,4 +56,27 @@ public interface AuditMapper {
           + " order by seq limit #{limit}")
   List<AuditEntry> chain(
       @Param("orgId") UUID orgId, @Param("afterSeq") long afterSeq, @Param("limit") int limit);
+
+  /** The organization's entries about any of these targets, oldest first, at most {@code limit}. */
+  @Select({
+    "<script>",
+    "select " + COLUMNS + " from audit_log where org_id = #{orgId} and target_id in",
+    "<foreach item='t' collection='targets' open='(' separator=',' close=')'>#{t}</foreach>",
+    "order by seq limit #{limit}",
+    "</script>"
+  })
+  List<AuditEntry> forTargets(
+      @Param("orgId") UUID orgId,
+      @Param("targets") List<String> targets,
+      @Param("limit") int limit);
+
+  /** The links of the organization's chain from {@code fromSeq} to {@code toSeq}, in order. */
+  @Select(
+      "select seq, prev_hash, hash from audit_log where org_id = #{orgId} and seq between"
+          + " #{fromSeq} and #{toSeq} order by seq limit #{limit}")
+  List<AuditLink> links(
+      @Param("orgId") UUID orgId,
+      @Param("fromSeq") long fromSeq,
+      @Param("toSeq") long toSeq,
+      @Param("limit") int limit);
 }

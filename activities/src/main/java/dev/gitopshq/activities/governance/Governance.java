@@ -7,6 +7,8 @@ import dev.gitopshq.activities.notify.WebhookNotifier;
 import dev.gitopshq.activities.policy.OpaException;
 import dev.gitopshq.activities.policy.PolicyDecision;
 import dev.gitopshq.activities.policy.PolicyService;
+import dev.gitopshq.evidence.CanonicalJson;
+import dev.gitopshq.evidence.Sha256;
 import dev.gitopshq.workflows.governance.Decision;
 import dev.gitopshq.workflows.governance.Notification;
 import java.time.Clock;
@@ -92,6 +94,8 @@ public class Governance {
           clock.instant());
       throw e;
     }
+    // The SHA-256 of the input's canonical JSON: evidence names it next to the policy's text hash.
+    String inputSha256 = Sha256.hex(CanonicalJson.bytes(input));
     tx.executeWithoutResult(
         t -> {
           Instant now = clock.instant();
@@ -109,6 +113,7 @@ public class Governance {
           details.put("policy", d.policyName());
           details.put("version", d.policyVersion());
           details.put("sha256", d.policySha256());
+          details.put("inputSha256", inputSha256);
           details.put("outcome", d.outcome().wireName());
           details.put("requiredApprovers", d.requiredApprovers());
           details.put("reasons", d.reasons());

@@ -557,7 +557,8 @@ public class ReleaseService {
     return d;
   }
 
-  static String workflowId(DeploymentRow d) {
+  /** The id of the workflow that runs a deployment (a rollback's is named by its release). */
+  public static String workflowId(DeploymentRow d) {
     return DeploymentRequest.ROLLBACK.equals(d.action())
         ? "rollback-" + d.releaseId()
         : "deployment-" + d.id();

@@ -246,6 +246,7 @@ class OrgIsolationIT {
                   ? b.get("saToken")
                   : b.get("deployToken");
       case "deploymentId" -> UUID.randomUUID().toString();
+      case "workflowId" -> b.get("command"); // a command's workflow id is its id
       case "number", "revision" -> "1";
       case "version" ->
           path.startsWith("/api/v2/charts") ? "1.0.0" : path.contains("/resources/") ? "v1" : "1";

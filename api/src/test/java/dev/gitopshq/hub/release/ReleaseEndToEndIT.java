@@ -280,6 +280,31 @@ class ReleaseEndToEndIT {
     Response again = hub.post(project("/releases/1/promote"), adminA, Map.of());
     assertThat(again.status()).isEqualTo(409);
     assertThat(again.body().get("message").asText()).contains("already in production");
+
+    // The release's signed evidence: the vote, the commits per deploy branch, and it verifies.
+    Response ev = hub.get(project("/releases/1/evidence"), OWNER_TOKEN);
+    assertThat(ev.status()).as(ev.raw()).isEqualTo(200);
+    JsonNode evidence = ev.body().get("evidence");
+    assertThat(evidence.get("kind").asText()).isEqualTo("release");
+    assertThat(evidence.get("configuration").get("sourceCommit").asText())
+        .isEqualTo(release1Source);
+    assertThat(evidence.get("configuration").get("configCommits")).isNotEmpty();
+    assertThat(evidence.get("deployments").findValuesAsText("action"))
+        .containsExactly("deploy", "promote");
+    assertThat(evidence.get("deployments").get(1).get("deployCommits").get(PRODUCTION).asText())
+        .isEqualTo(done.get("commits").get(PRODUCTION).asText());
+    assertThat(evidence.get("decisions").findValuesAsText("outcome")).contains("require_approval");
+    assertThat(evidence.get("decisions").findValuesAsText("inputSha256"))
+        .allMatch(h -> h.length() == 64);
+    assertThat(evidence.get("approvals").get(0).get("votes").get(0).get("comment").asText())
+        .isEqualTo("ok");
+    JsonNode key = hub.get("/api/v2/evidence/keys", OWNER_TOKEN).body().get("keys").get(0);
+    var verified =
+        dev.gitopshq.evidence.EvidenceVerifier.verify(
+            ev.raw().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            dev.gitopshq.evidence.Ed25519.publicKey(key.get("publicKeyPem").asText()),
+            null);
+    assertThat(verified.valid()).as(verified.checks().toString()).isTrue();
   }
 
   @Test
