@@ -2,19 +2,11 @@ package dev.gitopshq.workflows;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflowImpl;
-import dev.gitopshq.workflows.approval.ApprovalWorkflowImpl;
-import dev.gitopshq.workflows.command.CommandWorkflowImpl;
-import dev.gitopshq.workflows.delivery.DeliveryGenerationWorkflowImpl;
-import dev.gitopshq.workflows.registration.RegistrationWorkflowImpl;
-import dev.gitopshq.workflows.release.ReleaseWorkflowImpl;
-import dev.gitopshq.workflows.release.RollbackWorkflowImpl;
-import dev.gitopshq.workflows.rotation.ScheduledRotationWorkflowImpl;
-import dev.gitopshq.workflows.rotation.TokenRotationWorkflowImpl;
 import io.temporal.testing.WorkflowReplayer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,16 +29,8 @@ class ReplayTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("histories")
   void replaysWithoutNonDeterminism(Path history) throws Exception {
+    Class<?>[] all = Workflows.implementations();
     WorkflowReplayer.replayWorkflowExecution(
-        Files.readString(history),
-        CommandWorkflowImpl.class,
-        ApprovalWorkflowImpl.class,
-        RegistrationWorkflowImpl.class,
-        AgentWatchWorkflowImpl.class,
-        TokenRotationWorkflowImpl.class,
-        ScheduledRotationWorkflowImpl.class,
-        DeliveryGenerationWorkflowImpl.class,
-        ReleaseWorkflowImpl.class,
-        RollbackWorkflowImpl.class);
+        Files.readString(history), all[0], Arrays.copyOfRange(all, 1, all.length));
   }
 }

@@ -3,24 +3,16 @@ package dev.gitopshq.hub.temporal;
 import dev.gitopshq.hub.config.ReplicaIdentity;
 import dev.gitopshq.hub.config.TemporalProperties;
 import dev.gitopshq.workflows.TaskQueues;
+import dev.gitopshq.workflows.Workflows;
 import dev.gitopshq.workflows.agentwatch.AgentWatchActivities;
-import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflowImpl;
 import dev.gitopshq.workflows.approval.ApprovalActivities;
-import dev.gitopshq.workflows.approval.ApprovalWorkflowImpl;
 import dev.gitopshq.workflows.command.AgentDispatchActivities;
 import dev.gitopshq.workflows.command.CommandActivities;
-import dev.gitopshq.workflows.command.CommandWorkflowImpl;
-import dev.gitopshq.workflows.delivery.DeliveryGenerationWorkflowImpl;
 import dev.gitopshq.workflows.delivery.GenerationActivities;
 import dev.gitopshq.workflows.registration.RegistrationActivities;
-import dev.gitopshq.workflows.registration.RegistrationWorkflowImpl;
 import dev.gitopshq.workflows.release.ReleaseActivities;
-import dev.gitopshq.workflows.release.ReleaseWorkflowImpl;
-import dev.gitopshq.workflows.release.RollbackWorkflowImpl;
 import dev.gitopshq.workflows.rotation.RotationActivities;
 import dev.gitopshq.workflows.rotation.RotationDeliveryActivities;
-import dev.gitopshq.workflows.rotation.ScheduledRotationWorkflowImpl;
-import dev.gitopshq.workflows.rotation.TokenRotationWorkflowImpl;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
@@ -74,16 +66,7 @@ public class TemporalConfig {
     }
     WorkerFactory factory = WorkerFactory.newInstance(client, options.build());
     Worker worker = factory.newWorker(TaskQueues.HUB);
-    worker.registerWorkflowImplementationTypes(
-        RegistrationWorkflowImpl.class,
-        CommandWorkflowImpl.class,
-        ApprovalWorkflowImpl.class,
-        AgentWatchWorkflowImpl.class,
-        TokenRotationWorkflowImpl.class,
-        ScheduledRotationWorkflowImpl.class,
-        DeliveryGenerationWorkflowImpl.class,
-        ReleaseWorkflowImpl.class,
-        RollbackWorkflowImpl.class);
+    worker.registerWorkflowImplementationTypes(Workflows.implementations());
     worker.registerActivitiesImplementations(
         registration, commands, approvals, dispatch, watch, rotation, generation, releases);
     // This replica's own queue: work that must run where an agent's stream is held.
