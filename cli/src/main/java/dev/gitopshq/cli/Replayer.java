@@ -109,19 +109,42 @@ final class Replayer {
         if (before == null) {
           continue;
         }
-        String reason = message(err.exception);
+        String full = message(err.exception);
+        String reason = reason(full);
         Result diverged =
             new Result(
                 before.file(),
                 before.workflowType(),
                 before.workflowId(),
                 Outcome.diverged,
-                eventId(reason),
+                eventId(full),
                 reason);
         results.set(results.indexOf(before), diverged);
       }
     }
     return results;
+  }
+
+  /**
+   * What a person needs from a replay failure: Temporal's non-determinism message without the query
+   * wrapper, the error code tags and the stack trace it carries inline.
+   */
+  static String reason(String full) {
+    String s = full;
+    int nd = s.lastIndexOf("NonDeterministicException: ");
+    if (nd >= 0) {
+      s = s.substring(nd + "NonDeterministicException: ".length());
+    }
+    for (String cut : List.of(" {WorkflowTaskStartedEventId", "  at ", "\tat ")) {
+      int i = s.indexOf(cut);
+      if (i > 0) {
+        s = s.substring(0, i);
+      }
+    }
+    s =
+        s.replaceFirst(
+            "^\\[TMPRL\\d+] Failure handling event \\d+ of type '[A-Z_]+' during replay\\. ", "");
+    return s.replaceAll("\\[TMPRL\\d+] ", "").strip();
   }
 
   /** The event the failure names ("Failure handling event 12 of type ..."), or 0. */

@@ -55,10 +55,15 @@ class ReplayCommandTest {
     assertThat(r.code()).as(r.toString()).isEqualTo(ExitCode.FAILED);
     assertThat(r.out()).contains(good + ": deterministic (CommandWorkflow)");
     assertThat(r.out())
-        .containsPattern(
-            "tampered\\.json: diverged at event "
+        .contains(
+            tampered
+                + ": diverged at event "
                 + changed
-                + " \\(CommandWorkflow\\): .*SomethingElse");
+                + " (CommandWorkflow): Command COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK doesn't match"
+                + " event EVENT_TYPE_ACTIVITY_TASK_SCHEDULED with EventId="
+                + changed
+                + " on check activityType with an expected value 'name: \"Transition\" ' and an"
+                + " actual value 'name: \"SomethingElse\" '.\n");
 
     Run.Result json = new Run().run("audit", "replay", "-o", "json", tampered.toString());
     JsonNode out = JSON.readTree(json.out());
