@@ -10,7 +10,7 @@ import picocli.CommandLine.Parameters;
 
 @Command(
     name = "freeze-windows",
-    aliases = {"freeze-window", "freeze"},
+    aliases = "freeze",
     description = "Freeze windows: times when deployments need break-glass.")
 final class FreezeWindowsCommand extends Base {
   static final List<Output.Column> LIST =

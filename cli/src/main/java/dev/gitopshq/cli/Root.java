@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
     footer = {
       "",
       "Server and token: --server/--token, else GITOPSHQ_SERVER/GITOPSHQ_TOKEN, else the file"
-          + " 'gitopshq login' wrote (${XDG_CONFIG_HOME:-~/.config}/gitopshq/config.yaml).",
+          + " 'gitopshq login' wrote (gitopshq/config.yaml under XDG_CONFIG_HOME, default ~/.config).",
       ExitCode.HELP
     },
     subcommands = {
