@@ -64,10 +64,13 @@ final class DeviceFlow {
       throw new CliException(
           ExitCode.FORBIDDEN, "the provider refused the device sign-in: " + oauthError(device));
     }
-    String uri =
-        device.path("verification_uri_complete").asText(device.path("verification_uri").asText());
-    root.err.println("To sign in, open " + Output.oneLine(uri));
+    root.err.println(
+        "To sign in, open " + Output.oneLine(device.path("verification_uri").asText()));
     root.err.println("and enter the code " + Output.oneLine(device.path("user_code").asText()));
+    String complete = device.path("verification_uri_complete").asText("");
+    if (!complete.isEmpty()) {
+      root.err.println("(or open " + Output.oneLine(complete) + ")");
+    }
     root.err.flush();
     long interval = Math.max(1, device.path("interval").asLong(5));
     Instant deadline =
