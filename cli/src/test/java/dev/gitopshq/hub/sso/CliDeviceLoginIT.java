@@ -112,7 +112,9 @@ class CliDeviceLoginIT {
 
     StringWriter who = new StringWriter();
     assertThat(run(who, new StringWriter(), "whoami")).isZero();
-    assertThat(who.toString()).containsPattern("Name:\\s+demo@example.com").containsPattern("Role:\\s+admin");
+    assertThat(who.toString())
+        .containsPattern("Name:\\s+demo@example.com")
+        .containsPattern("Role:\\s+admin");
   }
 
   @Test
