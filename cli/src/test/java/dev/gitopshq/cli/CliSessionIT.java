@@ -323,9 +323,28 @@ class CliSessionIT {
     assertThat(cli().run("freeze-windows", "delete", id).code()).isZero();
     assertThat(cli().run("freeze-windows", "delete", id).code()).isEqualTo(ExitCode.NOT_FOUND);
 
+    String project = "shop-" + CLUSTER.substring(4);
+    HubTestSupport.Response p =
+        hub.post("/api/v2/projects", OWNER_TOKEN, Map.of("name", project, "description", "Shop"));
+    assertThat(p.status()).as(p.raw()).isEqualTo(201);
     Run.Result projects = cli().run("projects", "list");
     assertThat(projects.code()).as(projects.toString()).isZero();
-    assertThat(projects.out()).startsWith("NAME");
+    assertThat(projects.out()).startsWith("NAME").containsPattern(project + "\\s+1\\s+");
+    assertThat(cli().run("projects", "get", project).out()).containsPattern("Description:\\s+Shop");
+
+    // Releases by project name: none yet, and the hub's refusals keep their exit codes.
+    Run.Result releases = cli().run("releases", "list", project, "-o", "json");
+    assertThat(json(releases).get("items")).isEmpty();
+    Run.Result create = cli().run("releases", "create", project, "--description", "first");
+    assertThat(create.code()).as(create.toString()).isEqualTo(ExitCode.CONFLICT);
+    assertThat(create.err()).startsWith("error: ");
+    Run.Result promote = cli().run("promote", project, "7");
+    assertThat(promote.code()).as(promote.toString()).isEqualTo(ExitCode.NOT_FOUND);
+    Run.Result rollback = cli().run("rollback", project, "--to", "7");
+    assertThat(rollback.code()).as(rollback.toString()).isEqualTo(ExitCode.ERROR);
+    assertThat(rollback.err()).contains("toRelease");
+    assertThat(cli().run("releases", "list", "no-such-project").code())
+        .isEqualTo(ExitCode.NOT_FOUND);
   }
 
   @Test
