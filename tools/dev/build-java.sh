@@ -4,6 +4,7 @@
 #   agent/target/gitopshq-agent.jar                          (shaded)
 #   testkube/target/gitopshq-testkube-0.1.0-SNAPSHOT-all.jar (shaded)
 #   idp/target/gitopshq-dev-idp.jar                         (development OIDC provider)
+#   cli/target/gitopshq-cli.jar                              (shaded; cli/bin/gitopshq runs it)
 # with `mvn -B -ntp -q -DskipTests install`.
 #
 #   tools/dev/build-java.sh               always build (make build)
@@ -24,6 +25,7 @@ JARS=(
   agent/target/gitopshq-agent.jar
   testkube/target/gitopshq-testkube-0.1.0-SNAPSHOT-all.jar
   idp/target/gitopshq-dev-idp.jar
+  cli/target/gitopshq-cli.jar
 )
 
 # The directories whose content goes into the jars: the root pom plus every

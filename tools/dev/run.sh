@@ -585,12 +585,16 @@ EOF
 
   Log in with the owner token from GITOPSHQ_BOOTSTRAP_TOKEN, e.g.
     curl -H "Authorization: Bearer \$GITOPSHQ_BOOTSTRAP_TOKEN" ${HUB_URL}/api/v2/clusters
+  or with the command line (docs/cli.md):
+    GITOPSHQ_TOKEN=\$GITOPSHQ_BOOTSTRAP_TOKEN cli/bin/gitopshq login --server ${HUB_URL}
 EOF
   else
     cat <<EOF
 
   Log in with the owner API token in ${rel_tok}, e.g.
     curl -H "Authorization: Bearer \$(cat ${rel_tok})" ${HUB_URL}/api/v2/clusters
+  or with the command line (docs/cli.md; --device signs in through SSO instead):
+    cli/bin/gitopshq login --server ${HUB_URL} --token-stdin < ${rel_tok}
 EOF
   fi
   cat <<EOF

@@ -6,6 +6,7 @@ import io.temporal.testing.WorkflowReplayer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,8 +29,8 @@ class ReplayTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("histories")
   void replaysWithoutNonDeterminism(Path history) throws Exception {
-    Class<?>[] all = HubWorkflows.IMPLEMENTATIONS.toArray(Class<?>[]::new);
+    Class<?>[] all = Workflows.implementations();
     WorkflowReplayer.replayWorkflowExecution(
-        Files.readString(history), all[0], java.util.Arrays.copyOfRange(all, 1, all.length));
+        Files.readString(history), all[0], Arrays.copyOfRange(all, 1, all.length));
   }
 }

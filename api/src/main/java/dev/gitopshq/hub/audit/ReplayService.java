@@ -8,7 +8,7 @@ import dev.gitopshq.hub.audit.ReplayRequests.Report;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
-import dev.gitopshq.workflows.HubWorkflows;
+import dev.gitopshq.workflows.Workflows;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.NonDeterministicException;
@@ -29,7 +29,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Replays an organization's recorded workflow histories against the workflow code this hub runs
- * ({@link HubWorkflows#IMPLEMENTATIONS}, the list its worker registers) and says, per workflow,
+ * ({@link Workflows#IMPLEMENTATIONS}, the list its worker registers) and says, per workflow,
  * whether today's code makes the same decisions. Bounded: at most {@value #MAX_WORKFLOWS} workflows
  * and {@link #DEADLINE} per request; every request is audited ({@code audit.replay}).
  */
@@ -64,7 +64,7 @@ public class ReplayService {
 
   /** Replays against the hub's own workflow code. */
   public Report replay(HubPrincipal caller, Replay req) {
-    return replay(caller, req, HubWorkflows.IMPLEMENTATIONS);
+    return replay(caller, req, Workflows.IMPLEMENTATIONS);
   }
 
   /**

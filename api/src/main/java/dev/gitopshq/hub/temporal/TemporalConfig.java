@@ -4,8 +4,8 @@ import com.uber.m3.tally.RootScopeBuilder;
 import com.uber.m3.tally.Scope;
 import dev.gitopshq.hub.config.ReplicaIdentity;
 import dev.gitopshq.hub.config.TemporalProperties;
-import dev.gitopshq.workflows.HubWorkflows;
 import dev.gitopshq.workflows.TaskQueues;
+import dev.gitopshq.workflows.Workflows;
 import dev.gitopshq.workflows.agentwatch.AgentWatchActivities;
 import dev.gitopshq.workflows.approval.ApprovalActivities;
 import dev.gitopshq.workflows.command.AgentDispatchActivities;
@@ -87,8 +87,7 @@ public class TemporalConfig {
     }
     WorkerFactory factory = WorkerFactory.newInstance(client, options.build());
     Worker worker = factory.newWorker(TaskQueues.HUB);
-    worker.registerWorkflowImplementationTypes(
-        HubWorkflows.IMPLEMENTATIONS.toArray(Class<?>[]::new));
+    worker.registerWorkflowImplementationTypes(Workflows.implementations());
     worker.registerActivitiesImplementations(
         registration, commands, approvals, dispatch, watch, rotation, generation, releases);
     // This replica's own queue: work that must run where an agent's stream is held.

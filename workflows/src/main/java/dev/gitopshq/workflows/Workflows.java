@@ -12,10 +12,12 @@ import dev.gitopshq.workflows.rotation.TokenRotationWorkflowImpl;
 import java.util.List;
 
 /**
- * The workflow implementations the hub's worker registers: one list, read by the worker, by the
- * replay test and by the auditor's replay endpoint, so what is replayed is what runs.
+ * Every workflow implementation the hub runs, in one list: the hub's worker registers these, the
+ * replay test replays the recorded histories against them, and the CLI's offline {@code audit
+ * replay} does the same on an auditor's machine. A workflow added here is covered by all three.
  */
-public final class HubWorkflows {
+public final class Workflows {
+  /** The implementation classes registered on {@link TaskQueues#HUB}. */
   public static final List<Class<?>> IMPLEMENTATIONS =
       List.of(
           RegistrationWorkflowImpl.class,
@@ -28,5 +30,10 @@ public final class HubWorkflows {
           ReleaseWorkflowImpl.class,
           RollbackWorkflowImpl.class);
 
-  private HubWorkflows() {}
+  private Workflows() {}
+
+  /** {@link #IMPLEMENTATIONS} as the array Temporal's varargs methods take. */
+  public static Class<?>[] implementations() {
+    return IMPLEMENTATIONS.toArray(Class<?>[]::new);
+  }
 }

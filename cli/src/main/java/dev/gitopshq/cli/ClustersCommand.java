@@ -1,0 +1,151 @@
+package dev.gitopshq.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(
+    name = "clusters",
+    aliases = "cluster",
+    description = "Register, list, inspect and remove clusters.")
+final class ClustersCommand extends Base {
+  static final List<Output.Column> LIST =
+      List.of(
+          Output.Column.of("Name", "name"),
+          Output.Column.of("Status", "status"),
+          Output.Column.of("Environment", "environment"),
+          Output.Column.of("Provider", "provider"),
+          Output.Column.of("Agent", "agentVersion"),
+          Output.Column.of("Last seen", "lastSeen"),
+          Output.Column.of("Id", "id"));
+
+  static final List<Output.Column> DETAIL =
+      List.of(
+          Output.Column.of("Id", "id"),
+          Output.Column.of("Name", "name"),
+          Output.Column.of("Display name", "displayName"),
+          Output.Column.of("Status", "status"),
+          Output.Column.of("Provider", "provider"),
+          Output.Column.of("Region", "region"),
+          Output.Column.of("Environment", "environment"),
+          Output.Column.of("Labels", "labels"),
+          Output.Column.of("Agent", "agentVersion"),
+          Output.Column.of("Capabilities", "capabilities"),
+          Output.Column.of("Last seen", "lastSeen"),
+          Output.Column.of("Registered", "registeredAt"),
+          Output.Column.of("Created", "createdAt"));
+
+  @Command(name = "list", aliases = "ls", description = "List the organization's clusters.")
+  void list(
+      @Option(
+              names = "--label",
+              paramLabel = "KEY:VALUE",
+              description = "Only clusters with this label (repeatable; all must match).")
+          List<String> labels) {
+    JsonNode list =
+        client()
+            .call(
+                Endpoint.CLUSTERS_LIST,
+                Map.of("label", labels == null ? List.of() : labels),
+                null,
+                Map.of());
+    output().print(list, items(list), LIST);
+  }
+
+  @Command(name = "get", description = "Show one cluster (by name or id).")
+  void get(@Parameters(paramLabel = "CLUSTER") String cluster) {
+    HubClient hub = client();
+    output().object(hub.call(Endpoint.CLUSTERS_GET, clusterId(hub, cluster)), DETAIL);
+  }
+
+  @Command(
+      name = "register",
+      description = {
+        "Register a cluster: prints the one-time registration token and the Helm command that"
+            + " installs the agent with it (valid for one hour)."
+      })
+  void register(
+      @Parameters(paramLabel = "NAME", description = "RFC 1123 label, unique in the organization.")
+          String name,
+      @Option(names = "--display-name") String displayName,
+      @Option(
+              names = "--provider",
+              description = "eks, gke, aks, on-prem, openshift, k3s, kind, other")
+          String provider,
+      @Option(names = "--region") String region,
+      @Option(names = "--environment") String environment,
+      @Option(names = "--label", paramLabel = "KEY=VALUE", description = "Repeatable.")
+          Map<String, String> labels) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("name", name);
+    putIf(body, "displayName", displayName);
+    putIf(body, "provider", provider);
+    putIf(body, "region", region);
+    putIf(body, "environment", environment);
+    if (labels != null) {
+      body.put("labels", labels);
+    }
+    JsonNode created = client().call(Endpoint.CLUSTERS_CREATE, Map.of(), body, Map.of());
+    printRegistration(created, "Registered cluster " + name + ".");
+  }
+
+  @Command(
+      name = "join-token",
+      description =
+          "A new registration token and install command; earlier unused tokens stop working.")
+  void joinToken(@Parameters(paramLabel = "CLUSTER") String cluster) {
+    HubClient hub = client();
+    JsonNode created =
+        hub.call(Endpoint.CLUSTERS_JOIN_TOKEN, Map.of(), null, Map.of(), clusterId(hub, cluster));
+    printRegistration(created, "New registration token for " + cluster + ".");
+  }
+
+  @Command(name = "rotate", description = "Rotate the agent's token (the agent must be connected).")
+  void rotate(@Parameters(paramLabel = "CLUSTER") String cluster) {
+    HubClient hub = client();
+    JsonNode r =
+        hub.call(Endpoint.CLUSTERS_ROTATE_TOKEN, Map.of(), null, Map.of(), clusterId(hub, cluster));
+    output()
+        .object(
+            r,
+            List.of(
+                Output.Column.of("Rotation", "rotationId"),
+                Output.Column.of("Workflow", "workflowId")));
+  }
+
+  @Command(
+      name = "delete",
+      description = "Deregister a cluster: its tokens, commands and settings are deleted.")
+  void delete(@Parameters(paramLabel = "CLUSTER") String cluster) {
+    HubClient hub = client();
+    hub.call(Endpoint.CLUSTERS_DELETE, clusterId(hub, cluster));
+    output().line("Deleted cluster " + cluster + ".");
+  }
+
+  private void printRegistration(JsonNode created, String headline) {
+    Output out = output();
+    if (!out.isTable()) {
+      out.raw(created);
+      return;
+    }
+    List<String> lines = new ArrayList<>();
+    lines.add(headline);
+    lines.add(
+        "Registration token (shown once, expires " + created.path("expiresAt").asText() + "):");
+    lines.add("  " + created.path("registrationToken").asText());
+    lines.add("Install the agent with:");
+    lines.add("  " + created.path("installCommand").asText());
+    lines.forEach(out::line);
+  }
+
+  static void putIf(Map<String, Object> body, String key, Object value) {
+    if (value != null) {
+      body.put(key, value);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package dev.gitopshq.cli;
+
+/**
+ * Every hub endpoint the CLI calls, in one place. {@code OpenApiContractTest} checks each (method,
+ * path) against the hub's committed OpenAPI document, so a renamed route fails the build instead of
+ * a user's script.
+ */
+public enum Endpoint {
+  ME("GET", "/api/v2/me"),
+  AUTH_CONFIG("GET", "/api/v2/auth/config"),
+  AUTH_OIDC_TOKEN("POST", "/api/v2/auth/oidc/token"),
+  CLUSTERS_LIST("GET", "/api/v2/clusters"),
+  CLUSTERS_CREATE("POST", "/api/v2/clusters"),
+  CLUSTERS_GET("GET", "/api/v2/clusters/{id}"),
+  CLUSTERS_DELETE("DELETE", "/api/v2/clusters/{id}"),
+  CLUSTERS_JOIN_TOKEN("POST", "/api/v2/clusters/{id}/join-token"),
+  CLUSTERS_ROTATE_TOKEN("POST", "/api/v2/clusters/{id}/rotate-token"),
+  COMMANDS_CREATE("POST", "/api/v2/clusters/{clusterId}/commands"),
+  COMMANDS_LIST("GET", "/api/v2/clusters/{clusterId}/commands"),
+  COMMANDS_GET("GET", "/api/v2/commands/{id}"),
+  COMMANDS_CANCEL("POST", "/api/v2/commands/{id}/cancel"),
+  APPROVALS_LIST("GET", "/api/v2/approvals"),
+  APPROVALS_APPROVE("POST", "/api/v2/approvals/{id}/approve"),
+  APPROVALS_REJECT("POST", "/api/v2/approvals/{id}/reject"),
+  POLICIES_LIST("GET", "/api/v2/policies"),
+  POLICIES_GET("GET", "/api/v2/policies/{name}"),
+  POLICIES_PUT("PUT", "/api/v2/policies/{name}"),
+  POLICIES_VERSION("GET", "/api/v2/policies/{name}/versions/{version}"),
+  POLICIES_EVALUATE("POST", "/api/v2/policies/{name}/evaluate"),
+  PROJECTS_LIST("GET", "/api/v2/projects"),
+  PROJECTS_GET("GET", "/api/v2/projects/{id}"),
+  RELEASES_CREATE("POST", "/api/v2/projects/{projectId}/releases"),
+  RELEASES_LIST("GET", "/api/v2/projects/{projectId}/releases"),
+  RELEASES_GET("GET", "/api/v2/projects/{projectId}/releases/{number}"),
+  RELEASES_PROMOTE("POST", "/api/v2/projects/{projectId}/releases/{number}/promote"),
+  ROLLBACKS_CREATE("POST", "/api/v2/projects/{projectId}/rollbacks"),
+  FREEZE_WINDOWS_LIST("GET", "/api/v2/freeze-windows"),
+  FREEZE_WINDOWS_CREATE("POST", "/api/v2/freeze-windows"),
+  FREEZE_WINDOWS_DELETE("DELETE", "/api/v2/freeze-windows/{id}"),
+  AUDIT_LIST("GET", "/api/v2/audit"),
+  AUDIT_VERIFY("GET", "/api/v2/audit/verify");
+
+  private final String method;
+  private final String path;
+
+  Endpoint(String method, String path) {
+    this.method = method;
+    this.path = path;
+  }
+
+  public String method() {
+    return method;
+  }
+
+  /** The path template, with {@code {name}} placeholders as in the OpenAPI document. */
+  public String path() {
+    return path;
+  }
+}

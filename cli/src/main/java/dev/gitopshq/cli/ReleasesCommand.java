@@ -1,0 +1,96 @@
+package dev.gitopshq.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "releases", aliases = "release", description = "A project's releases.")
+final class ReleasesCommand extends Base {
+  static final List<Output.Column> LIST =
+      List.of(
+          Output.Column.of("Number", "number"),
+          Output.Column.of("Kind", "kind"),
+          Output.Column.of("Config rev", "configRevision"),
+          Output.Column.of("Description", "description"),
+          Output.Column.of("Requester", "/requester/name"),
+          Output.Column.of("Created", "createdAt"));
+
+  static final List<Output.Column> ENVIRONMENTS =
+      List.of(
+          Output.Column.of("Environment", "environment"),
+          Output.Column.of("Status", "status"),
+          Output.Column.of("Action", "action"),
+          Output.Column.of("Commit", "commit"),
+          Output.Column.of("At", "at"));
+
+  static final List<Output.Column> DEPLOYMENT =
+      List.of(
+          Output.Column.of("Release", "/release/number"),
+          Output.Column.of("Deployment", "/deployment/id"),
+          Output.Column.of("Action", "/deployment/action"),
+          Output.Column.of("Environments", "/deployment/environments"),
+          Output.Column.of("Status", "/deployment/status"),
+          Output.Column.of("Workflow", "/deployment/workflowId"));
+
+  @Command(name = "list", aliases = "ls", description = "A project's releases, newest first.")
+  void list(
+      @Parameters(paramLabel = "PROJECT") String project,
+      @Option(names = "--limit", description = "1-200 (default 50)") Integer limit) {
+    HubClient hub = client();
+    Map<String, List<String>> q = new LinkedHashMap<>();
+    CommandsCommand.query(q, "limit", limit);
+    JsonNode list = hub.call(Endpoint.RELEASES_LIST, q, null, Map.of(), projectId(hub, project));
+    output().print(list, items(list), LIST);
+  }
+
+  @Command(name = "get", description = "A release and where it stands per environment.")
+  void get(
+      @Parameters(paramLabel = "PROJECT", index = "0") String project,
+      @Parameters(paramLabel = "NUMBER", index = "1") int number) {
+    HubClient hub = client();
+    JsonNode r = hub.call(Endpoint.RELEASES_GET, projectId(hub, project), number);
+    Output out = output();
+    out.object(
+        r,
+        List.of(
+            Output.Column.of("Number", "number"),
+            Output.Column.of("Kind", "kind"),
+            Output.Column.of("Description", "description"),
+            Output.Column.of("Config revision", "configRevision"),
+            Output.Column.of("Source commit", "sourceCommit"),
+            Output.Column.of("Rollback of", "rollbackOf"),
+            Output.Column.of("Requester", "/requester/name"),
+            Output.Column.of("Created", "createdAt")));
+    if (out.isTable()) {
+      out.line("");
+      out.line(Output.table(r.path("environments"), ENVIRONMENTS).stripTrailing());
+    }
+  }
+
+  @Command(name = "create", description = "Release the project's current configuration.")
+  void create(
+      @Parameters(paramLabel = "PROJECT") String project,
+      @Option(names = "--description") String description,
+      @Option(names = "--environment", description = "Where to deploy first.") String environment,
+      @Option(names = "--break-glass", paramLabel = "JUSTIFICATION") String breakGlass) {
+    HubClient hub = client();
+    Map<String, Object> body = new LinkedHashMap<>();
+    ClustersCommand.putIf(body, "description", description);
+    ClustersCommand.putIf(body, "environment", environment);
+    breakGlass(body, breakGlass);
+    JsonNode r =
+        hub.call(Endpoint.RELEASES_CREATE, Map.of(), body, Map.of(), projectId(hub, project));
+    output().object(r, DEPLOYMENT);
+  }
+
+  static void breakGlass(Map<String, Object> body, String justification) {
+    if (justification != null) {
+      body.put("breakGlass", true);
+      body.put("justification", justification);
+    }
+  }
+}
