@@ -80,6 +80,21 @@ final class AuditCommand extends Base {
   }
 
   @Command(
+      name = "history",
+      description = {
+        "Export a workflow's Temporal history (JSON) for 'audit replay' or 'evidence verify"
+            + " --history', to FILE or standard output."
+      })
+  void history(
+      @Parameters(paramLabel = "WORKFLOW_ID") String workflowId,
+      @Option(
+              names = {"-f", "--file"},
+              description = "Write to this file.")
+          Path file) {
+    EvidenceCommand.write(this, client().call(Endpoint.WORKFLOW_HISTORY, workflowId), file);
+  }
+
+  @Command(
       name = "replay",
       description = {
         "Replay recorded workflow histories (Temporal JSON, files or directories of *.json)"

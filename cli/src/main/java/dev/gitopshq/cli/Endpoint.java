@@ -38,7 +38,11 @@ public enum Endpoint {
   FREEZE_WINDOWS_CREATE("POST", "/api/v2/freeze-windows"),
   FREEZE_WINDOWS_DELETE("DELETE", "/api/v2/freeze-windows/{id}"),
   AUDIT_LIST("GET", "/api/v2/audit"),
-  AUDIT_VERIFY("GET", "/api/v2/audit/verify");
+  AUDIT_VERIFY("GET", "/api/v2/audit/verify"),
+  WORKFLOW_HISTORY("GET", "/api/v2/workflows/{workflowId}/history"),
+  COMMAND_EVIDENCE("GET", "/api/v2/commands/{id}/evidence"),
+  RELEASE_EVIDENCE("GET", "/api/v2/projects/{projectId}/releases/{number}/evidence"),
+  EVIDENCE_KEYS("GET", "/api/v2/evidence/keys");
 
   private final String method;
   private final String path;

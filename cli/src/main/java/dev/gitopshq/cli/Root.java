@@ -43,7 +43,7 @@ import picocli.CommandLine.Spec;
       RollbackCommand.class,
       FreezeWindowsCommand.class,
       AuditCommand.class,
-      // evidence (get, verify) joins here once the hub's evidence endpoints are merged.
+      EvidenceCommand.class,
       CompletionCommand.class,
       CommandLine.HelpCommand.class
     })

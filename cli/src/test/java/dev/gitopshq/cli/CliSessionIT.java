@@ -259,6 +259,7 @@ class CliSessionIT {
         .contains("pending_approval")
         .contains("Command " + rejectedId + " rejected");
 
+    completedCommand = approvedId;
     Run.Result done =
         cli().run("commands", "watch", approvedId, "--interval", "1", "--timeout", "60");
     assertThat(done.code()).as(done.toString()).isZero();
@@ -345,6 +346,55 @@ class CliSessionIT {
     assertThat(rollback.err()).contains("toRelease");
     assertThat(cli().run("releases", "list", "no-such-project").code())
         .isEqualTo(ExitCode.NOT_FOUND);
+  }
+
+  /** The scale approved in order 4, completed by the agent. */
+  static String completedCommand;
+
+  @Test
+  @Order(7)
+  void anAuditorDownloadsACommandsEvidenceAndItsHistoryAndVerifiesBothOffline(@TempDir Path dir)
+      throws Exception {
+    Path evidence = dir.resolve("evidence.json");
+    Run.Result get =
+        cli().run("evidence", "get", "command", completedCommand, "-f", evidence.toString());
+    assertThat(get.code()).as(get.toString()).isZero();
+    JsonNode doc = JSON.readTree(evidence.toFile());
+    assertThat(doc.at("/evidence/approvals").toString()).contains("ok");
+    String workflowId = doc.at("/evidence/workflows/0/workflowId").asText();
+    assertThat(workflowId).isNotEmpty();
+
+    // The key saved beforehand; verifying then needs no hub at all.
+    JsonNode keys = json(cli().run("evidence", "keys", "-o", "json"));
+    Path key = dir.resolve("hub.pem");
+    Files.writeString(key, keys.at("/keys/0/publicKeyPem").asText());
+    Path history = dir.resolve("history.json");
+    assertThat(cli().run("audit", "history", workflowId, "-f", history.toString()).code()).isZero();
+    Run offline = new Run().env("XDG_CONFIG_HOME", dir.resolve("none").toString());
+    Run.Result verified =
+        offline.run(
+            "evidence",
+            "verify",
+            evidence.toString(),
+            "--key",
+            key.toString(),
+            "--history",
+            history.toString());
+    assertThat(verified.code()).as(verified.toString()).isZero();
+    assertThat(verified.out()).contains("ok      signature").contains("Evidence verified.");
+    Run.Result replayed = offline.run("audit", "replay", history.toString());
+    assertThat(replayed.code()).as(replayed.toString()).isZero();
+    assertThat(replayed.out()).contains("deterministic");
+    // With the key from the hub instead of a file.
+    assertThat(cli().run("evidence", "verify", evidence.toString()).code()).isZero();
+
+    // One changed word: the signature no longer holds.
+    Path tampered = dir.resolve("tampered.json");
+    Files.writeString(tampered, Files.readString(evidence).replace("approve me", "approve you"));
+    Run.Result bad =
+        offline.run("evidence", "verify", tampered.toString(), "--key", key.toString());
+    assertThat(bad.code()).as(bad.toString()).isEqualTo(ExitCode.FAILED);
+    assertThat(bad.out()).contains("FAILED  signature").contains("Evidence NOT verified.");
   }
 
   @Test
