@@ -52,8 +52,10 @@ test: ## the whole test suite: formatting and shell checks, Maven verify (unit +
 	@db="$${GITOPSHQ_TEST_DB_URL##*/}"; db="$${db%%\?*}"; \
 	  tools/dev/postgres.sh gitopshq gitopshq_test $$([ "$$db" = gitopshq_test ] || echo "$$db")
 	@tools/build-tools.sh all
+	@tools/build-tools.sh helm
 	@tools/ui.sh build
-	@export GITOPSHQ_OPA_BIN="$$(tools/bin-path.sh opa)" GITOPSHQ_TEMPORAL_BIN="$$(tools/bin-path.sh temporal)"; \
+	@export GITOPSHQ_OPA_BIN="$$(tools/bin-path.sh opa)" GITOPSHQ_TEMPORAL_BIN="$$(tools/bin-path.sh temporal)" \
+	  GITOPSHQ_HELM_BIN="$$(tools/bin-path.sh helm)"; \
 	  echo "==> mvn verify$(if $(MVN_ARGS), $(MVN_ARGS)) (GITOPSHQ_OPA_BIN=$$GITOPSHQ_OPA_BIN GITOPSHQ_TEMPORAL_BIN=$$GITOPSHQ_TEMPORAL_BIN)"; \
 	  tools/mvn.sh verify $(MVN_ARGS)
 	@GITOPSHQ_OPA_BIN="$$(tools/bin-path.sh opa)" tools/policy-test.sh

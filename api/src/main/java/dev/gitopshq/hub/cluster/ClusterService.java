@@ -5,6 +5,8 @@ import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterRow;
 import dev.gitopshq.activities.registration.IssuedRegistrationToken;
 import dev.gitopshq.activities.registration.RegistrationStore;
+import dev.gitopshq.hub.chartrepo.AgentChartRepository;
+import dev.gitopshq.hub.config.GitProperties;
 import dev.gitopshq.hub.config.HubProperties;
 import dev.gitopshq.hub.config.TokenProperties;
 import dev.gitopshq.hub.security.HubPrincipal;
@@ -50,6 +52,9 @@ public class ClusterService {
   private final RotationSchedules schedules;
   private final Clock clock;
 
+  private final GitProperties git;
+  private final AgentChartRepository agentChart;
+
   public ClusterService(
       ClusterMapper clusters,
       RegistrationStore registration,
@@ -58,7 +63,11 @@ public class ClusterService {
       HubProperties props,
       TokenProperties tokenProps,
       RotationSchedules schedules,
-      Clock clock) {
+      Clock clock,
+      GitProperties git,
+      AgentChartRepository agentChart) {
+    this.git = git;
+    this.agentChart = agentChart;
     this.clusters = clusters;
     this.registration = registration;
     this.audit = audit;
@@ -270,6 +279,9 @@ public class ClusterService {
   private String installCommand(ClusterRow c, IssuedRegistrationToken token) {
     return InstallCommand.build(
         props.agent().chart(),
+        git.baseUrl() + "/charts",
+        agentChart.name(),
+        agentChart.version(),
         token.token(),
         props.agent().publicAddress(),
         c.name(),

@@ -15,10 +15,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  */
 @ConfigurationProperties("gitopshq.git")
 public record GitProperties(Path root, String publicUrl, Path renderDir) {
+  /** The public URL without a trailing slash, to append paths to. */
+  public String baseUrl() {
+    return publicUrl.endsWith("/") ? publicUrl.substring(0, publicUrl.length() - 1) : publicUrl;
+  }
+
   /** The clone URL of a project's repository. */
   public String cloneUrl(String orgSlug, String project) {
-    String base =
-        publicUrl.endsWith("/") ? publicUrl.substring(0, publicUrl.length() - 1) : publicUrl;
-    return base + "/git/" + orgSlug + "/" + project + ".git";
+    return baseUrl() + "/git/" + orgSlug + "/" + project + ".git";
   }
 }

@@ -38,6 +38,9 @@ public class SecurityConfig {
             a ->
                 a.requestMatchers("/actuator/health/**", "/actuator/health", "/error")
                     .permitAll()
+                    // The agent chart's Helm repository: public, like a chart registry.
+                    .requestMatchers(HttpMethod.GET, "/charts/**")
+                    .permitAll()
                     // Hosted Git authenticates in its own filter (HTTP Basic with deploy tokens).
                     .requestMatchers("/git/**")
                     .permitAll()

@@ -82,8 +82,8 @@ class ClusterApiIT {
 
     String install = r.body().get("installCommand").asText();
     assertThat(install)
-        .startsWith(
-            "helm upgrade --install gitopshq-agent oci://ghcr.io/gitopshq-io/charts/gitopshq-agent")
+        .startsWith("helm upgrade --install gitopshq-agent gitopshq-agent --repo http")
+        .containsPattern("--repo http://localhost:\\d+/charts --version \\d+\\.\\d+\\.\\d+ ")
         .contains("--namespace gitopshq-system --create-namespace")
         .contains("--set-string registrationToken=" + token)
         .contains("--set-string hub.address=" + hub.grpcAddress())

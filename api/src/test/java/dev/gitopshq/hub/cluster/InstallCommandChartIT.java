@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.marcnuri.helm.Helm;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
+import dev.gitopshq.hub.chartrepo.AgentChartRepository;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,12 +29,15 @@ import org.yaml.snakeyaml.Yaml;
  * in-process with exactly those values (helm-java). The agent's Deployment must carry what the hub
  * put in, including a display name with a comma, quotes and a backslash.
  */
-class InstallCommandChartIT {
+public class InstallCommandChartIT {
   static HubTestSupport hub;
 
   @BeforeAll
   static void start() {
-    hub = new HubTestSupport().start();
+    hub =
+        new HubTestSupport()
+            .property("gitopshq.git.public-url", "http://hub.example.test:8080/")
+            .start();
   }
 
   @AfterAll
@@ -68,11 +72,15 @@ class InstallCommandChartIT {
     assertThat(argv.subList(0, 3)).containsExactly("helm", "upgrade", "--install");
     List<String> positional = new ArrayList<>();
     String namespace = null;
+    String repo = null;
+    String version = null;
     Map<String, Object> values = new LinkedHashMap<>();
     for (int i = 3; i < argv.size(); i++) {
       String arg = argv.get(i);
       switch (arg) {
         case "--namespace" -> namespace = argv.get(++i);
+        case "--repo" -> repo = argv.get(++i);
+        case "--version" -> version = argv.get(++i);
         case "--create-namespace" -> {}
         case "--set-string" -> parseSetString(argv.get(++i), values);
         default -> {
@@ -81,8 +89,10 @@ class InstallCommandChartIT {
         }
       }
     }
-    assertThat(positional)
-        .containsExactly("gitopshq-agent", "oci://ghcr.io/gitopshq-io/charts/gitopshq-agent");
+    // The agent chart from the hub's own Helm repository, pinned to the version it serves.
+    assertThat(positional).containsExactly("gitopshq-agent", "gitopshq-agent");
+    assertThat(repo).isEqualTo("http://hub.example.test:8080/charts");
+    assertThat(version).isEqualTo(hub.bean(AgentChartRepository.class).version());
     assertThat(namespace).isEqualTo("gitopshq-system");
 
     Map<String, Map<String, Object>> objects = render(positional.get(0), namespace, values);
@@ -128,7 +138,7 @@ class InstallCommandChartIT {
   // ---- a POSIX shell's word splitting and quote removal ----------------------------------------
 
   /** Splits a command line into words as sh does (no expansions: the hub never emits any). */
-  static List<String> shellWords(String line) {
+  public static List<String> shellWords(String line) {
     List<String> words = new ArrayList<>();
     StringBuilder word = null;
     for (int i = 0; i < line.length(); i++) {
