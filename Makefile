@@ -28,7 +28,7 @@ export JAVA_HOME := $(JAVA_HOME_FOUND)
 export PATH := $(JAVA_HOME_FOUND)/bin:$(PATH)
 endif
 
-.PHONY: help run test build tools policy-test ui-test lint fmt clean reset bench-delivery
+.PHONY: help run test build tools policy-test ui-test lint fmt clean reset bench-delivery images
 
 help: ## list the targets
 	@echo "GitOpsHQ: make <target>"
@@ -59,6 +59,7 @@ test: ## the whole test suite: formatting and shell checks, Maven verify (unit +
 	  echo "==> mvn verify$(if $(MVN_ARGS), $(MVN_ARGS)) (GITOPSHQ_OPA_BIN=$$GITOPSHQ_OPA_BIN GITOPSHQ_TEMPORAL_BIN=$$GITOPSHQ_TEMPORAL_BIN)"; \
 	  tools/mvn.sh verify $(MVN_ARGS)
 	@GITOPSHQ_OPA_BIN="$$(tools/bin-path.sh opa)" tools/policy-test.sh
+	@tools/images.sh
 	@tools/ui.sh test
 	@tools/ui.sh e2e
 
@@ -86,6 +87,9 @@ fmt: ## format the Java sources (google-java-format) and the Rego policies (opa 
 
 build: ## build all Java artifacts (mvn -DskipTests install)
 	@tools/dev/build-java.sh
+
+images: ## the hub and agent OCI images as tarballs (api/target/hub-image.tar, agent/target/agent-image.tar), without Docker; checked as user 65532
+	@tools/images.sh
 
 tools: ## build (or find cached) the opa, temporal and Kubernetes (kube-apiserver, controller-manager, scheduler, kwok) binaries
 	@tools/build-tools.sh all
