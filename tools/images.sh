@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the hub and agent OCI images as tarballs, without a Docker daemon or a
 # registry (no base image is pulled):
-#   api/target/hub-image.tar      gitopshq/hub:<version>
-#   agent/target/agent-image.tar  gitopshq/agent:<version>
+#   api/target/hub-image.tar      ghcr.io/gitopshq-io/gitopshq-hub:0.1.0
+#   agent/target/agent-image.tar  ghcr.io/gitopshq-io/gitopshq-agent:0.1.0 (the charts' default image)
 # Both are Jib images (`mvn -Pimages package`, jib:buildTar) on `scratch` plus a
 # root filesystem made here, in target/images/rootfs:
 #   /opt/java            a Java runtime jlink'ed from the build JDK (the modules
