@@ -231,8 +231,8 @@ class CommandEndToEndIT {
         "load test");
   }
 
-  @Test
-  void anAutoApprovedSyncSetsTheApplicationOperation() {
+  /** Binds a policy that auto-approves syncs and requests a sync of demo-app; its id. */
+  static String autoApprovedSync() {
     bind(
         Map.of(
             "autoApprove",
@@ -249,6 +249,12 @@ class CommandEndToEndIT {
                 "sync",
                 "target",
                 Map.of("namespace", "argocd", "kind", "Application", "name", "demo-app")));
+    return id;
+  }
+
+  @Test
+  void anAutoApprovedSyncSetsTheApplicationOperation() {
+    String id = autoApprovedSync();
 
     JsonNode done = awaitStatus(id, "completed");
     assertThat(done.get("decision").get("outcome").asText()).isEqualTo("auto_approve");
@@ -269,22 +275,7 @@ class CommandEndToEndIT {
   /** What an operator's Prometheus scrapes after a command ran: the fleet, the command, OPA. */
   @Test
   void anOperatorScrapesTheAgentLinkTheCommandsAndTheDecisions() {
-    bind(
-        Map.of(
-            "autoApprove",
-            List.of("sync"),
-            "requireApproval",
-            List.of("scale", "rollback", "restart"),
-            "requiredApprovers",
-            2));
-    String id =
-        command(
-            requester,
-            Map.of(
-                "type",
-                "sync",
-                "target",
-                Map.of("namespace", "argocd", "kind", "Application", "name", "demo-app")));
+    String id = autoApprovedSync();
     awaitStatus(id, "completed");
 
     assertThat(hub.get("/actuator/prometheus", null).status()).isEqualTo(401);
