@@ -101,6 +101,55 @@ public class ApiExceptionHandler {
     return api(ApiException.invalid("path", e.getMessage()));
   }
 
+  /**
+   * A {@code multipart/form-data} request the container cannot parse (no boundary, a broken part):
+   * the client's mistake, found by Schemathesis as a 500.
+   */
+  @ExceptionHandler(org.springframework.web.multipart.MultipartException.class)
+  ResponseEntity<ApiError> multipart(org.springframework.web.multipart.MultipartException e) {
+    return api(
+        ApiException.invalid("Content-Type", "is not a readable multipart/form-data request"));
+  }
+
+  /**
+   * A path variable that is there but converts to nothing, such as a UUID given as a tab ({@code
+   * /api/v2/projects/%09}): 400 naming it. A variable the route really lacks stays a 500 (a bug).
+   */
+  @ExceptionHandler(org.springframework.web.bind.MissingPathVariableException.class)
+  ResponseEntity<ApiError> pathVariable(
+      org.springframework.web.bind.MissingPathVariableException e) {
+    if (e.isMissingAfterConversion()) {
+      return api(ApiException.invalid(e.getVariableName(), "has the wrong format"));
+    }
+    return unexpected(e);
+  }
+
+  /**
+   * Text PostgreSQL cannot store (a NUL character: SQLSTATE 22021) reaching a query, from any
+   * field: 400 rather than a 500. Every other data error is still a 500.
+   */
+  @ExceptionHandler(org.springframework.dao.DataIntegrityViolationException.class)
+  ResponseEntity<ApiError> badText(org.springframework.dao.DataIntegrityViolationException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.sql.SQLException sql && "22021".equals(sql.getSQLState())) {
+        return api(ApiException.invalid("request", "must not contain NUL characters"));
+      }
+    }
+    return unexpected(e);
+  }
+
+  /**
+   * A cookie or parameter whose percent-encoding is broken ({@code %u~}), which Spring's argument
+   * resolvers refuse with this message: 400 rather than a 500.
+   */
+  @ExceptionHandler(IllegalArgumentException.class)
+  ResponseEntity<ApiError> illegalArgument(IllegalArgumentException e) {
+    if (e.getMessage() != null && e.getMessage().startsWith("Invalid encoded sequence")) {
+      return api(ApiException.invalid("request", "has a malformed percent-encoding"));
+    }
+    return unexpected(e);
+  }
+
   @ExceptionHandler(Exception.class)
   ResponseEntity<ApiError> unexpected(Exception e) {
     log.error("unhandled error", e);
