@@ -86,8 +86,12 @@ public class ApiExceptionHandler {
 
   @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
   ResponseEntity<ApiError> method(HttpRequestMethodNotSupportedException e) {
-    return ResponseEntity.status(405)
-        .body(new ApiError(405, "method_not_allowed", e.getMessage(), null));
+    // RFC 9110: a 405 lists the methods the resource does support.
+    var answer = ResponseEntity.status(405);
+    if (e.getSupportedHttpMethods() != null) {
+      answer.allow(e.getSupportedHttpMethods().toArray(org.springframework.http.HttpMethod[]::new));
+    }
+    return answer.body(new ApiError(405, "method_not_allowed", e.getMessage(), null));
   }
 
   @ExceptionHandler(NoResourceFoundException.class)
@@ -144,7 +148,10 @@ public class ApiExceptionHandler {
    */
   @ExceptionHandler(IllegalArgumentException.class)
   ResponseEntity<ApiError> illegalArgument(IllegalArgumentException e) {
-    if (e.getMessage() != null && e.getMessage().startsWith("Invalid encoded sequence")) {
+    StackTraceElement[] at = e.getStackTrace();
+    if (at.length > 0
+        && at[0].getClassName().equals("org.springframework.util.StringUtils")
+        && at[0].getMethodName().equals("uriDecode")) {
       return api(ApiException.invalid("request", "has a malformed percent-encoding"));
     }
     return unexpected(e);

@@ -79,6 +79,33 @@ class FuzzFindingsIT {
             null,
             Map.of("Cookie", "gitopshq_oidc_state=%u~Qi"));
     assertThat(r.status()).isEqualTo(400);
+    assertThat(
+            hub.send(
+                    "GET",
+                    "/api/v2/auth/oidc/callback?code=c&state=s",
+                    null,
+                    null,
+                    Map.of("Cookie", "gitopshq_oidc_state=abc%"))
+                .status())
+        .isEqualTo(400);
+  }
+
+  @Test
+  void aMethodTheRouteDoesNotServeIs405WithAllow() throws Exception {
+    var r =
+        java.net.http.HttpClient.newHttpClient()
+            .send(
+                java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(
+                            "http://127.0.0.1:"
+                                + hub.context().getEnvironment().getProperty("local.server.port")
+                                + "/api/v2/notifications"))
+                    .header("Authorization", "Bearer " + OWNER_TOKEN)
+                    .method("PATCH", java.net.http.HttpRequest.BodyPublishers.noBody())
+                    .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(405);
+    assertThat(r.headers().firstValue("Allow").orElse("")).contains("GET").contains("PUT");
   }
 
   @Test
