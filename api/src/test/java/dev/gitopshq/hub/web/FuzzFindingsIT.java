@@ -109,6 +109,29 @@ class FuzzFindingsIT {
   }
 
   @Test
+  void aNullInAnApprovalPolicyListIsABadRequestNamingIt() {
+    String id =
+        hub.post(
+                "/api/v2/clusters",
+                OWNER_TOKEN,
+                Map.of(
+                    "name",
+                    "null-policy-" + java.util.UUID.randomUUID().toString().substring(0, 8)))
+            .body()
+            .at("/cluster/id")
+            .asText();
+    Response r =
+        hub.send(
+            "PUT",
+            "/api/v2/clusters/" + id + "/approval-policy",
+            OWNER_TOKEN,
+            "{\"requireApproval\":[null],\"approverRoles\":[null]}");
+    assertThat(r.status()).isEqualTo(400);
+    assertThat(r.body().get("errors").findValuesAsText("field"))
+        .contains("requireApproval[0]", "approverRoles[0]");
+  }
+
+  @Test
   void traceIsMethodNotAllowed() {
     Response r = hub.send("TRACE", "/api/v2/clusters", OWNER_TOKEN, null);
     assertThat(r.status()).isEqualTo(405);
