@@ -132,6 +132,17 @@ class FuzzFindingsIT {
   }
 
   @Test
+  void aCommandWithoutATypeIsABadRequestNamingIt() {
+    Response r =
+        hub.post(
+            "/api/v2/clusters/" + java.util.UUID.randomUUID() + "/commands",
+            OWNER_TOKEN,
+            Map.of("target", Map.of("name", "demo-app", "kind", "Namespace")));
+    assertThat(r.status()).isEqualTo(400);
+    assertThat(r.body().get("errors").findValuesAsText("field")).contains("type");
+  }
+
+  @Test
   void traceIsMethodNotAllowed() {
     Response r = hub.send("TRACE", "/api/v2/clusters", OWNER_TOKEN, null);
     assertThat(r.status()).isEqualTo(405);
