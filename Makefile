@@ -28,7 +28,7 @@ export JAVA_HOME := $(JAVA_HOME_FOUND)
 export PATH := $(JAVA_HOME_FOUND)/bin:$(PATH)
 endif
 
-.PHONY: help run test build tools policy-test ui-test lint fmt clean reset bench-delivery images
+.PHONY: help run test build tools policy-test ui-test lint fmt clean reset bench-delivery images openapi fuzz
 
 help: ## list the targets
 	@echo "GitOpsHQ: make <target>"
@@ -69,6 +69,18 @@ ui-test: ## only the web UI's tests: Vitest, then Playwright in Debian's chromiu
 	@tools/build-tools.sh all
 	@tools/dev/build-java.sh --if-changed
 	@tools/ui.sh e2e
+
+# The committed OpenAPI document is what a real hub serves: OpenApiDocumentIT starts one and,
+# with -Dopenapi.write=true, writes /v3/api-docs.yaml to docs/openapi.yaml (without it, the test
+# fails when they differ, as it does in `make test`).
+openapi: ## regenerate docs/openapi.yaml from the hub's /v3/api-docs.yaml (then commit it)
+	@db="$${GITOPSHQ_TEST_DB_URL##*/}"; db="$${db%%\?*}"; tools/dev/postgres.sh "$$db" >/dev/null
+	@tools/mvn.sh -q -pl api -am verify -Dtest=none -Dit.test=OpenApiDocumentIT -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false -Dopenapi.write=true
+	@echo "==> docs/openapi.yaml regenerated ($$(git diff --shortstat -- docs/openapi.yaml | sed 's/^ *//' || true))"
+
+# CI runs it after `make test` (.ci/run), with the jars that built.
+fuzz: ## Schemathesis against a hub stack on free ports (tools/fuzz.sh): no 5xx, every answer as /v3/api-docs says
+	@tools/fuzz.sh
 
 policy-test: ## only the Rego checks: opa fmt, opa check --strict, opa test
 	@tools/build-tools.sh opa

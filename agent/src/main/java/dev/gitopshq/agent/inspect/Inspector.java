@@ -97,6 +97,15 @@ public final class Inspector {
             .setError(describe(req) + " not found")
             .build();
       }
+      if (e.getMessage() != null
+          && e.getMessage().startsWith("Could not find the metadata for the given apiVersion")) {
+        // Discovery does not know this kind in this group/version: nothing by that name exists.
+        String gv =
+            req.getGroup().isEmpty() ? req.getVersion() : req.getGroup() + "/" + req.getVersion();
+        return out.setOutcome(ResourceDetail.Outcome.NOT_FOUND)
+            .setError("the cluster serves no kind " + req.getKind() + " in " + gv)
+            .build();
+      }
       return out.setOutcome(ResourceDetail.Outcome.FAILED)
           .setError(Redactor.redact("reading " + describe(req) + " failed: " + e.getMessage()))
           .build();

@@ -177,6 +177,14 @@ class InspectorTest {
         .containsExactlyInAnyOrder("owned ReplicaSet/web-abc", "owned Pod/web-abc-1");
   }
 
+  /** Found by the hub's API fuzzing: a kind the API group does not serve was a 502. */
+  @Test
+  void aKindTheGroupVersionDoesNotServeIsNotFound() {
+    ResourceDetail d = inspector(Set.of(), true).read(read("apps", "Namespace", "", "shop"));
+    assertThat(d.getOutcome()).isEqualTo(ResourceDetail.Outcome.NOT_FOUND);
+    assertThat(d.getError()).isEqualTo("the cluster serves no kind Namespace in apps/v1");
+  }
+
   @Test
   void withoutDiagnosticsThereAreNoEventsAndAServiceShowsThePodsItSelects() {
     ResourceDetail d = inspector(Set.of(), false).read(read("", "Service", "shop", "web"));

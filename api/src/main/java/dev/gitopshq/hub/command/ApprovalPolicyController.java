@@ -140,13 +140,15 @@ public class ApprovalPolicyController {
   private static List<String> types(Checks c, String field, List<String> values) {
     List<String> v = values == null ? List.of() : values;
     for (int i = 0; i < v.size(); i++) {
-      if (!CommandRequests.TYPES.contains(v.get(i))) {
+      // A null element ([null]) is invalid too; Set.contains(null) would throw (a 500 found by
+      // the API fuzzing).
+      if (v.get(i) == null || !CommandRequests.TYPES.contains(v.get(i))) {
         c.fail(
             field + "[" + i + "]",
             "must be one of " + String.join(", ", dev.gitopshq.agent.v1.CommandTypes.ALL));
       }
     }
-    return v.stream().distinct().sorted().toList();
+    return v.stream().filter(java.util.Objects::nonNull).distinct().sorted().toList();
   }
 
   private static List<String> roles(
@@ -155,10 +157,10 @@ public class ApprovalPolicyController {
       return fallback;
     }
     for (int i = 0; i < values.size(); i++) {
-      if (Role.parse(values.get(i)).isEmpty()) {
+      if (values.get(i) == null || Role.parse(values.get(i)).isEmpty()) {
         c.fail(field + "[" + i + "]", "must be one of owner, admin, member, viewer");
       }
     }
-    return values.stream().distinct().sorted().toList();
+    return values.stream().filter(java.util.Objects::nonNull).distinct().sorted().toList();
   }
 }

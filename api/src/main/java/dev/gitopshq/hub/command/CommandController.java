@@ -120,6 +120,22 @@ public class CommandController {
   record Page(List<CommandSummary> items, String nextCursor) {}
 
   @PostMapping("/api/v2/clusters/{clusterId}/commands")
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "202",
+      description = "The command was created",
+      content =
+          @io.swagger.v3.oas.annotations.media.Content(
+              mediaType = "application/json",
+              schema =
+                  @io.swagger.v3.oas.annotations.media.Schema(implementation = Accepted.class)))
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "200",
+      description = "The Idempotency-Key named an existing, identical command",
+      content =
+          @io.swagger.v3.oas.annotations.media.Content(
+              mediaType = "application/json",
+              schema =
+                  @io.swagger.v3.oas.annotations.media.Schema(implementation = Accepted.class)))
   ResponseEntity<Accepted> create(
       @PathVariable UUID clusterId,
       @RequestBody CommandRequests.Create body,
@@ -230,6 +246,14 @@ public class CommandController {
   }
 
   @PostMapping("/api/v2/commands/{id}/cancel")
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "202",
+      description = "The command is being cancelled",
+      content =
+          @io.swagger.v3.oas.annotations.media.Content(
+              mediaType = "application/json",
+              schema =
+                  @io.swagger.v3.oas.annotations.media.Schema(implementation = Accepted.class)))
   ResponseEntity<Accepted> cancel(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.COMMANDS_CREATE);
     CommandRow c = commands.cancel(caller, id);

@@ -45,7 +45,8 @@ final class CommandRequests {
         c.fail("target", "is required: {namespace, kind, name}");
       } else {
         c.dnsLabel("target.namespace", target.namespace());
-        if (TYPES.contains(type) && !kind.equals(target.kind())) {
+        // type may be null here (already reported): Set.contains(null) would throw.
+        if (type != null && TYPES.contains(type) && !kind.equals(target.kind())) {
           c.fail("target.kind", "must be " + kind + " for a " + type + " command");
         }
         if (target.name() == null || target.name().isEmpty()) {

@@ -144,6 +144,14 @@ public class ReleaseController {
   // ---- releases ---------------------------------------------------------------------------
 
   @PostMapping("/api/v2/projects/{projectId}/releases")
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "202",
+      description = "The release was cut and its first deployment started",
+      content =
+          @io.swagger.v3.oas.annotations.media.Content(
+              mediaType = "application/json",
+              schema =
+                  @io.swagger.v3.oas.annotations.media.Schema(implementation = Accepted.class)))
   ResponseEntity<Accepted> create(
       @PathVariable UUID projectId, @RequestBody(required = false) ReleaseRequests.Create body) {
     HubPrincipal caller = Authz.require(Permission.RELEASES_CREATE);
@@ -211,6 +219,15 @@ public class ReleaseController {
   }
 
   @PostMapping("/api/v2/projects/{projectId}/releases/{number}/promote")
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "202",
+      description = "The promotion started",
+      content =
+          @io.swagger.v3.oas.annotations.media.Content(
+              mediaType = "application/json",
+              schema =
+                  @io.swagger.v3.oas.annotations.media.Schema(
+                      implementation = DeploymentSummary.class)))
   ResponseEntity<DeploymentSummary> promote(
       @PathVariable UUID projectId,
       @PathVariable int number,
@@ -226,6 +243,14 @@ public class ReleaseController {
   // ---- rollbacks --------------------------------------------------------------------------
 
   @PostMapping("/api/v2/projects/{projectId}/rollbacks")
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "202",
+      description = "The rollback started",
+      content =
+          @io.swagger.v3.oas.annotations.media.Content(
+              mediaType = "application/json",
+              schema =
+                  @io.swagger.v3.oas.annotations.media.Schema(implementation = Accepted.class)))
   ResponseEntity<Accepted> rollback(
       @PathVariable UUID projectId, @RequestBody(required = false) ReleaseRequests.Rollback body) {
     HubPrincipal caller = Authz.require(Permission.RELEASES_CREATE);
@@ -271,6 +296,15 @@ public class ReleaseController {
   }
 
   @PostMapping("/api/v2/projects/{projectId}/deployments/{deploymentId}/cancel")
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "202",
+      description = "The deployment is being cancelled",
+      content =
+          @io.swagger.v3.oas.annotations.media.Content(
+              mediaType = "application/json",
+              schema =
+                  @io.swagger.v3.oas.annotations.media.Schema(
+                      implementation = DeploymentSummary.class)))
   ResponseEntity<DeploymentSummary> cancel(
       @PathVariable UUID projectId, @PathVariable UUID deploymentId) {
     HubPrincipal caller = Authz.require(Permission.RELEASES_CREATE);

@@ -107,6 +107,9 @@ public class AuthController {
 
   /** Starts a browser sign-in: a redirect to the provider, and the state bound to a cookie. */
   @GetMapping("/oidc/login")
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "302",
+      description = "A redirect to the identity provider")
   ResponseEntity<Void> login() {
     SsoLogin.Started s = login.start();
     return ResponseEntity.status(HttpStatus.FOUND)
@@ -124,6 +127,9 @@ public class AuthController {
    * access logs and Referer headers; the UI moves it to sessionStorage and clears the fragment.
    */
   @GetMapping("/oidc/callback")
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "302",
+      description = "A redirect to the web UI, the session token in the URL fragment")
   ResponseEntity<Void> callback(
       @RequestParam(name = "code", required = false) String code,
       @RequestParam(name = "state", required = false) String state,
@@ -156,6 +162,14 @@ public class AuthController {
 
   /** A command line's sign-in: the provider's access token (device flow) for a hub session. */
   @PostMapping("/oidc/token")
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "201",
+      description = "A hub session for the provider's access token",
+      content =
+          @io.swagger.v3.oas.annotations.media.Content(
+              mediaType = "application/json",
+              schema =
+                  @io.swagger.v3.oas.annotations.media.Schema(implementation = SessionView.class)))
   ResponseEntity<SessionView> exchange(@RequestBody TokenExchange body) {
     if (body == null || body.accessToken() == null || body.accessToken().isBlank()) {
       throw ApiException.invalid("accessToken", "is required");
@@ -171,6 +185,9 @@ public class AuthController {
 
   /** Signs out: revokes the hub session the request presents. API tokens are not sessions. */
   @PostMapping("/logout")
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "204",
+      description = "The session was ended")
   ResponseEntity<Void> logout() {
     HubPrincipal caller = Authz.caller();
     if (!members.signOut(caller)) {

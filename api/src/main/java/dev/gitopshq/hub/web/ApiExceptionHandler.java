@@ -86,8 +86,12 @@ public class ApiExceptionHandler {
 
   @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
   ResponseEntity<ApiError> method(HttpRequestMethodNotSupportedException e) {
-    return ResponseEntity.status(405)
-        .body(new ApiError(405, "method_not_allowed", e.getMessage(), null));
+    // RFC 9110: a 405 lists the methods the resource does support.
+    var answer = ResponseEntity.status(405);
+    if (e.getSupportedHttpMethods() != null) {
+      answer.allow(e.getSupportedHttpMethods().toArray(org.springframework.http.HttpMethod[]::new));
+    }
+    return answer.body(new ApiError(405, "method_not_allowed", e.getMessage(), null));
   }
 
   @ExceptionHandler(NoResourceFoundException.class)
@@ -99,6 +103,58 @@ public class ApiExceptionHandler {
   @ExceptionHandler(dev.gitopshq.activities.git.UnsafePathException.class)
   ResponseEntity<ApiError> unsafePath(dev.gitopshq.activities.git.UnsafePathException e) {
     return api(ApiException.invalid("path", e.getMessage()));
+  }
+
+  /**
+   * A {@code multipart/form-data} request the container cannot parse (no boundary, a broken part):
+   * the client's mistake, found by Schemathesis as a 500.
+   */
+  @ExceptionHandler(org.springframework.web.multipart.MultipartException.class)
+  ResponseEntity<ApiError> multipart(org.springframework.web.multipart.MultipartException e) {
+    return api(
+        ApiException.invalid("Content-Type", "is not a readable multipart/form-data request"));
+  }
+
+  /**
+   * A path variable that is there but converts to nothing, such as a UUID given as a tab ({@code
+   * /api/v2/projects/%09}): 400 naming it. A variable the route really lacks stays a 500 (a bug).
+   */
+  @ExceptionHandler(org.springframework.web.bind.MissingPathVariableException.class)
+  ResponseEntity<ApiError> pathVariable(
+      org.springframework.web.bind.MissingPathVariableException e) {
+    if (e.isMissingAfterConversion()) {
+      return api(ApiException.invalid(e.getVariableName(), "has the wrong format"));
+    }
+    return unexpected(e);
+  }
+
+  /**
+   * Text PostgreSQL cannot store (a NUL character: SQLSTATE 22021) reaching a query, from any
+   * field: 400 rather than a 500. Every other data error is still a 500.
+   */
+  @ExceptionHandler(org.springframework.dao.DataIntegrityViolationException.class)
+  ResponseEntity<ApiError> badText(org.springframework.dao.DataIntegrityViolationException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.sql.SQLException sql && "22021".equals(sql.getSQLState())) {
+        return api(ApiException.invalid("request", "must not contain NUL characters"));
+      }
+    }
+    return unexpected(e);
+  }
+
+  /**
+   * A cookie or parameter whose percent-encoding is broken ({@code %u~}), which Spring's argument
+   * resolvers refuse with this message: 400 rather than a 500.
+   */
+  @ExceptionHandler(IllegalArgumentException.class)
+  ResponseEntity<ApiError> illegalArgument(IllegalArgumentException e) {
+    StackTraceElement[] at = e.getStackTrace();
+    if (at.length > 0
+        && at[0].getClassName().equals("org.springframework.util.StringUtils")
+        && at[0].getMethodName().equals("uriDecode")) {
+      return api(ApiException.invalid("request", "has a malformed percent-encoding"));
+    }
+    return unexpected(e);
   }
 
   @ExceptionHandler(Exception.class)

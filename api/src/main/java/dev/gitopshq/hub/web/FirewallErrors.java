@@ -13,10 +13,23 @@ import org.springframework.security.web.firewall.RequestRejectedHandler;
  */
 @Configuration
 public class FirewallErrors {
+  /** The methods the firewall lets through (StrictHttpFirewall's default). */
+  static final java.util.List<String> SERVED_METHODS =
+      java.util.List.of("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT");
 
   @Bean
   RequestRejectedHandler requestRejectedHandler(ObjectMapper json) {
     return (request, response, rejected) -> {
+      if (!SERVED_METHODS.contains(request.getMethod())) {
+        // TRACE, CONNECT or an invented method: the firewall refuses them, and they are a 405.
+        response.setStatus(405);
+        response.setHeader("Allow", String.join(", ", SERVED_METHODS));
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        json.writeValue(
+            response.getOutputStream(),
+            new ApiError(405, "method_not_allowed", "this method is not allowed here", null));
+        return;
+      }
       response.setStatus(400);
       response.setContentType(MediaType.APPLICATION_JSON_VALUE);
       json.writeValue(

@@ -42,12 +42,50 @@ public class ChartController {
     this.charts = charts;
   }
 
+  /** The multipart form of an upload, for the OpenAPI document. */
+  record ChartForm(
+      @io.swagger.v3.oas.annotations.media.Schema(
+              type = "string",
+              format = "binary",
+              requiredMode = io.swagger.v3.oas.annotations.media.Schema.RequiredMode.REQUIRED)
+          String chart) {}
+
   static ApiException tooLarge() {
     return new ApiException(
         new ApiError(413, "payload_too_large", "a chart archive must be at most 10 MiB", null));
   }
 
   @PostMapping
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      required = true,
+      description = "The chart's .tgz (at most 10 MiB), as the body or as form field 'chart'",
+      content = {
+        @io.swagger.v3.oas.annotations.media.Content(
+            mediaType = "application/gzip",
+            schema =
+                @io.swagger.v3.oas.annotations.media.Schema(type = "string", format = "binary")),
+        @io.swagger.v3.oas.annotations.media.Content(
+            mediaType = "multipart/form-data",
+            schema = @io.swagger.v3.oas.annotations.media.Schema(implementation = ChartForm.class))
+      })
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "201",
+      description = "The version was uploaded",
+      content =
+          @io.swagger.v3.oas.annotations.media.Content(
+              mediaType = "application/json",
+              schema =
+                  @io.swagger.v3.oas.annotations.media.Schema(
+                      implementation = ChartVersionView.class)))
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "200",
+      description = "This exact archive was already there",
+      content =
+          @io.swagger.v3.oas.annotations.media.Content(
+              mediaType = "application/json",
+              schema =
+                  @io.swagger.v3.oas.annotations.media.Schema(
+                      implementation = ChartVersionView.class)))
   ResponseEntity<ChartVersionView> upload(HttpServletRequest request) throws IOException {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     byte[] archive = read(request);
@@ -124,6 +162,14 @@ public class ChartController {
   }
 
   @GetMapping("/{name}/versions/{version}/archive")
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "200",
+      description = "The chart's .tgz",
+      content =
+          @io.swagger.v3.oas.annotations.media.Content(
+              mediaType = "application/gzip",
+              schema =
+                  @io.swagger.v3.oas.annotations.media.Schema(type = "string", format = "binary")))
   ResponseEntity<byte[]> archive(@PathVariable String name, @PathVariable String version) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
     ChartArchiveRow a = charts.archive(caller.orgId(), name, version);

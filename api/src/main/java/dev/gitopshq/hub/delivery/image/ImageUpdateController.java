@@ -21,6 +21,12 @@ public class ImageUpdateController {
   }
 
   @PostMapping(path = "/api/v2/webhooks/image-update")
+  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+      description = "The signed JSON document (docs/api.md#image-update-webhook)",
+      content =
+          @io.swagger.v3.oas.annotations.media.Content(
+              mediaType = "application/json",
+              schema = @io.swagger.v3.oas.annotations.media.Schema(type = "object")))
   @ResponseStatus(HttpStatus.ACCEPTED)
   Outcome imageUpdate(
       @RequestBody(required = false) byte[] body,
