@@ -24,7 +24,14 @@ public class WorkflowController {
   }
 
   /** Temporal's history JSON, as the Temporal CLI writes it and WorkflowReplayer reads it. */
-  @GetMapping("/api/v2/workflows/{workflowId}/history")
+  @GetMapping(value = "/api/v2/workflows/{workflowId}/history", produces = "application/json")
+  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+      responseCode = "200",
+      description = "Temporal's history JSON ({\"events\": [...]})",
+      content =
+          @io.swagger.v3.oas.annotations.media.Content(
+              mediaType = "application/json",
+              schema = @io.swagger.v3.oas.annotations.media.Schema(type = "object")))
   ResponseEntity<String> history(@PathVariable String workflowId) {
     HubPrincipal caller = Authz.require(Permission.AUDIT_READ);
     String json = WorkflowHistories.json(histories.history(caller.orgId(), workflowId));

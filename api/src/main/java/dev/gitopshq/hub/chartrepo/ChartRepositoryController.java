@@ -1,5 +1,9 @@
 package dev.gitopshq.hub.chartrepo;
 
+import dev.gitopshq.hub.web.ApiException;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -23,15 +27,26 @@ public class ChartRepositoryController {
     this.chart = chart;
   }
 
-  @GetMapping("/charts/index.yaml")
+  @GetMapping(value = "/charts/index.yaml", produces = "application/x-yaml")
+  @ApiResponse(
+      responseCode = "200",
+      description = "Helm's repository index (apiVersion v1)",
+      content = @Content(mediaType = "application/x-yaml", schema = @Schema(type = "string")))
   ResponseEntity<String> index() {
     return ResponseEntity.ok().contentType(YAML).body(chart.indexYaml());
   }
 
-  @GetMapping("/charts/{file:.+}")
+  @GetMapping(value = "/charts/{file:.+}", produces = "application/gzip")
+  @ApiResponse(
+      responseCode = "200",
+      description = "The chart archive the index names",
+      content =
+          @Content(
+              mediaType = "application/gzip",
+              schema = @Schema(type = "string", format = "binary")))
   ResponseEntity<byte[]> archive(@PathVariable String file) {
     if (!file.equals(chart.fileName())) {
-      return ResponseEntity.notFound().build();
+      throw ApiException.notFound("chart archive '" + file + "'");
     }
     return ResponseEntity.ok().contentType(GZIP).body(chart.archive());
   }

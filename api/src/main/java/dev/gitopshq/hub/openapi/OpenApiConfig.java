@@ -41,7 +41,8 @@ public class OpenApiConfig {
 
   /**
    * The operations that take no bearer token, as {@code SecurityConfig} permits them: the sign-in
-   * flows, and the image-update webhook, which is signed with the project's webhook secret instead.
+   * flows, the image-update webhook, which is signed with the project's webhook secret instead, and
+   * the agent chart's Helm repository.
    */
   static final Set<String> PUBLIC =
       Set.of(
@@ -49,7 +50,9 @@ public class OpenApiConfig {
           "GET /api/v2/auth/oidc/login",
           "GET /api/v2/auth/oidc/callback",
           "POST /api/v2/auth/oidc/token",
-          "POST /api/v2/webhooks/image-update");
+          "POST /api/v2/webhooks/image-update",
+          "GET /charts/index.yaml",
+          "GET /charts/{file}");
 
   static {
     // A JsonNode field holds any JSON value (a policy input, an audit entry's details), not an

@@ -104,7 +104,14 @@ class ChartRepositoryIT {
     // The same bytes every time: the digest helm checks does not move while the hub runs.
     assertThat(get("/charts/" + url).body()).isEqualTo(archive.body());
 
-    assertThat(get("/charts/gitopshq-hub-" + version + ".tgz").statusCode()).isEqualTo(404);
+    // Fuzz finding: a 404 here is the API's error body, as the document says, not an empty one.
+    HttpResponse<byte[]> missing = get("/charts/gitopshq-hub-" + version + ".tgz");
+    assertThat(missing.statusCode()).isEqualTo(404);
+    assertThat(missing.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
+    assertThat(new String(missing.body(), StandardCharsets.UTF_8)).contains("\"not_found\"");
+    assertThat(index.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith("application/x-yaml"));
     assertThat(get("/charts/../application.yml").statusCode()).isIn(400, 404);
   }
 

@@ -277,7 +277,13 @@ class EvidenceAndReplayIT {
                       "to",
                       java.time.Instant.now().plusSeconds(60).toString()))
               .body();
-      for (String id : report.get("results").findValuesAsText("workflowId")) {
+      for (JsonNode result : report.get("results")) {
+        // Other test classes of this JVM registered clusters in the same organization on
+        // Temporal servers of their own, now gone: only this hub's workflows have a history here.
+        if (!"deterministic".equals(result.path("outcome").asText())) {
+          continue;
+        }
+        String id = result.get("workflowId").asText();
         Response h = hub.get("/api/v2/workflows/" + id + "/history", OWNER_TOKEN);
         assertThat(h.status()).as(id).isEqualTo(200);
         StringBuilder decoded = new StringBuilder(h.raw());
