@@ -31,7 +31,10 @@ public class ChartRepositoryController {
   @ApiResponse(
       responseCode = "200",
       description = "Helm's repository index (apiVersion v1)",
-      content = @Content(mediaType = "application/x-yaml", schema = @Schema(type = "string")))
+      content =
+          @Content(
+              mediaType = "application/x-yaml",
+              schema = @Schema(type = "object", description = "apiVersion, entries, generated")))
   ResponseEntity<String> index() {
     return ResponseEntity.ok().contentType(YAML).body(chart.indexYaml());
   }
