@@ -63,7 +63,7 @@ check_image() {
   [ -f "$tar" ] || die "${tar#"${REPO_ROOT}"/} is missing: run tools/images.sh"
   dir=$(mktemp -d)
   # shellcheck disable=SC2064  # $dir is fixed now
-  trap "umount '$dir/root/proc' 2>/dev/null; rm -rf '$dir'" RETURN
+  trap "umount '$dir/root/proc' 2>/dev/null || true; rm -rf '$dir'; trap - RETURN" RETURN
   tar -xf "$tar" -C "$dir"
   config=$(python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))[0]; print(m["Config"])' "$dir/manifest.json")
   user=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"].get("User",""))' "$dir/$config")
