@@ -1,5 +1,6 @@
 package dev.gitopshq.activities.audit;
 
+import dev.gitopshq.evidence.AuditChain;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -16,4 +17,22 @@ public record AuditEntry(
     String targetId,
     String details,
     String prevHash,
-    String hash) {}
+    String hash) {
+
+  /** The entry as its hash covers it (the chain's own record, for hashing and evidence). */
+  public AuditChain.Entry asHashed() {
+    return new AuditChain.Entry(
+        seq,
+        orgId.toString(),
+        at.toString(),
+        actorType,
+        actorId,
+        actorName,
+        action,
+        targetType,
+        targetId,
+        details,
+        prevHash,
+        hash);
+  }
+}

@@ -120,19 +120,7 @@ public class AuditLog {
           return new AuditVerification(
               false, checked, e.seq(), "entry does not link to the entry before it");
         }
-        String recomputed =
-            hash(
-                e.prevHash(),
-                e.orgId(),
-                e.at(),
-                e.actorType(),
-                e.actorId(),
-                e.actorName(),
-                e.action(),
-                e.targetType(),
-                e.targetId(),
-                e.details());
-        if (!recomputed.equals(e.hash())) {
+        if (!AuditChain.hash(e.asHashed()).equals(e.hash())) {
           return new AuditVerification(
               false, checked, e.seq(), "entry content does not match its hash");
         }

@@ -234,24 +234,7 @@ public class EvidenceService {
   }
 
   private Audit auditOf(UUID orgId, List<AuditEntry> entries) {
-    List<AuditChain.Entry> full =
-        entries.stream()
-            .map(
-                e ->
-                    new AuditChain.Entry(
-                        e.seq(),
-                        e.orgId().toString(),
-                        e.at().toString(),
-                        e.actorType(),
-                        e.actorId(),
-                        e.actorName(),
-                        e.action(),
-                        e.targetType(),
-                        e.targetId(),
-                        e.details(),
-                        e.prevHash(),
-                        e.hash()))
-            .toList();
+    List<AuditChain.Entry> full = entries.stream().map(AuditEntry::asHashed).toList();
     if (full.isEmpty()) {
       return new Audit(full, List.of());
     }

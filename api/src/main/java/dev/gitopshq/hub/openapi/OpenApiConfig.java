@@ -1,6 +1,7 @@
 package dev.gitopshq.hub.openapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gitopshq.hub.security.PublicRoutes;
 import dev.gitopshq.hub.web.ApiError;
 import io.swagger.v3.core.converter.ModelConverters;
 import io.swagger.v3.oas.models.Components;
@@ -20,7 +21,6 @@ import io.swagger.v3.oas.models.servers.Server;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.customizers.OperationCustomizer;
@@ -38,21 +38,6 @@ public class OpenApiConfig {
   static final String BEARER = "bearerToken";
   static final String ERROR_SCHEMA = "ApiError";
   static final String ERROR_REF = "#/components/schemas/" + ERROR_SCHEMA;
-
-  /**
-   * The operations that take no bearer token, as {@code SecurityConfig} permits them: the sign-in
-   * flows, the image-update webhook, which is signed with the project's webhook secret instead, and
-   * the agent chart's Helm repository.
-   */
-  static final Set<String> PUBLIC =
-      Set.of(
-          "GET /api/v2/auth/config",
-          "GET /api/v2/auth/oidc/login",
-          "GET /api/v2/auth/oidc/callback",
-          "POST /api/v2/auth/oidc/token",
-          "POST /api/v2/webhooks/image-update",
-          "GET /charts/index.yaml",
-          "GET /charts/{file}");
 
   static {
     // A JsonNode field holds any JSON value (a policy input, an audit entry's details), not an
@@ -177,7 +162,7 @@ public class OpenApiConfig {
   }
 
   private static void decorate(String path, PathItem.HttpMethod method, Operation op) {
-    boolean isPublic = PUBLIC.contains(method.name() + " " + path);
+    boolean isPublic = PublicRoutes.isPublic(method.name(), path);
     if (isPublic) {
       op.setSecurity(new ArrayList<>());
     }

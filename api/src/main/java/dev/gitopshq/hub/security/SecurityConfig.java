@@ -6,7 +6,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
@@ -35,31 +34,15 @@ public class SecurityConfig {
         .requestCache(r -> r.disable())
         .addFilterBefore(new BearerTokenFilter(authenticator), AnonymousAuthenticationFilter.class)
         .authorizeHttpRequests(
-            a ->
-                a.requestMatchers("/actuator/health/**", "/actuator/health", "/error")
-                    .permitAll()
-                    // The agent chart's Helm repository: public, like a chart registry.
-                    .requestMatchers(HttpMethod.GET, "/charts/**")
-                    .permitAll()
-                    // Hosted Git authenticates in its own filter (HTTP Basic with deploy tokens).
-                    .requestMatchers("/git/**")
-                    .permitAll()
-                    // Authenticated by the project's webhook secret (HMAC of the body) instead.
-                    .requestMatchers(HttpMethod.POST, "/api/v2/webhooks/image-update")
-                    .permitAll()
-                    // Sign-in: the methods on offer and the SSO flows, which end in a session.
-                    .requestMatchers(
-                        HttpMethod.GET,
-                        "/api/v2/auth/config",
-                        "/api/v2/auth/oidc/login",
-                        "/api/v2/auth/oidc/callback")
-                    .permitAll()
-                    .requestMatchers(HttpMethod.POST, "/api/v2/auth/oidc/token")
-                    .permitAll()
-                    .requestMatchers("/api/**", "/actuator/**")
-                    .authenticated()
-                    .anyRequest()
-                    .permitAll())
+            a -> {
+              for (PublicRoutes.Route r : PublicRoutes.ALL) {
+                (r.method() == null
+                        ? a.requestMatchers(r.pattern())
+                        : a.requestMatchers(r.method(), r.pattern()))
+                    .permitAll();
+              }
+              a.requestMatchers("/api/**", "/actuator/**").authenticated().anyRequest().permitAll();
+            })
         .exceptionHandling(
             e -> e.authenticationEntryPoint((req, res, ex) -> write(res, json, UNAUTHORIZED)));
     return http.build();
