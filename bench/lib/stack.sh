@@ -18,7 +18,9 @@
 #
 # Env knobs: BENCH_HUB_HTTP_PORT, BENCH_HUB_GRPC_PORT, BENCH_TEMPORAL_PORT,
 # BENCH_OPA_PORT, BENCH_DB, BENCH_HUB_JAVA_OPTS, BENCH_AGENT_JAVA_OPTS,
-# BENCH_HUB_TIMEOUT (seconds to wait for the hub, default 120), BENCH_MAVEN_REPO
+# BENCH_JAVA_OPTS (the measuring JVM), BENCH_HUB_TLS_DIR (a directory with hub.crt and hub.key:
+# the hub's gateway speaks TLS), BENCH_HUB_TIMEOUT (seconds to wait for the hub, default 120),
+# BENCH_MAVEN_REPO
 # (local Maven repository to build the benchmark jar from, default ~/.m2's), and
 # GITOPSHQ_PG_PORT (PostgreSQL, 5432) as for tools/dev/postgres.sh.
 
@@ -245,7 +247,6 @@ fresh_database() {
 # Returns when the hub is healthy and has loaded the approval policy into OPA.
 stack_start() {
   local with_kube=''
-  local -a hub_opts=()
   case "$1" in
     with-kube) with_kube=1 ;;
     without-kube) ;;
@@ -263,12 +264,23 @@ stack_start() {
   start_proc opa "${OPA_BIN}" run --server --addr "${HOST}:${OPA_PORT}" --log-level error --skip-version-check \
     "${OPA_AUTH_ARGS[@]}"
   if [ -n "$with_kube" ]; then
-    start_proc testkube "${JAVA}" "${JVM_OPTS[@]}" -jar "${TESTKUBE_JAR}" --kubeconfig "${STACK_DIR}/kubeconfig"
+    start_proc testkube "${JAVA}" "${JVM_OPTS[@]}" -Xmx256m -jar "${TESTKUBE_JAR}" --kubeconfig "${STACK_DIR}/kubeconfig"
   fi
   wait_for "Temporal did not report SERVING" "${START_TIMEOUT}" temporal temporal_serving
   wait_for "OPA did not answer ${OPA_URL}/health" "${START_TIMEOUT}" opa http_ok "${OPA_URL}/health"
+  start_hub
+  info "stack is up after ${SECONDS} s"
+}
+
+# start_hub: the hub (again, after it was killed: same database and data directory), with
+# -Xmx768m unless BENCH_HUB_JAVA_OPTS says otherwise and TLS when BENCH_HUB_TLS_DIR is set.
+# Returns when it is healthy and has loaded the approval policy into OPA.
+start_hub() {
+  local -a hub_opts=() hub_tls=()
   # shellcheck disable=SC2206  # options are split on spaces on purpose
   [ -z "${BENCH_HUB_JAVA_OPTS:-}" ] || hub_opts=(${BENCH_HUB_JAVA_OPTS})
+  [ -z "${BENCH_HUB_TLS_DIR:-}" ] ||
+    hub_tls=(AGENT_GRPC_TLS_CERT="${BENCH_HUB_TLS_DIR}/hub.crt" AGENT_GRPC_TLS_KEY="${BENCH_HUB_TLS_DIR}/hub.key")
   start_proc hub env \
     GITOPSHQ_DB_URL="jdbc:postgresql://${HOST}:${PG_PORT}/${BENCH_DB_NAME}" \
     GITOPSHQ_DB_USER=gitopshq GITOPSHQ_DB_PASSWORD=gitopshq \
@@ -280,11 +292,11 @@ stack_start() {
     AGENT_GRPC_PUBLIC_ADDRESS="${HOST}:${HUB_GRPC_PORT}" \
     GITOPSHQ_DATA_DIR="${STACK_DIR}/hub-data" \
     GITOPSHQ_BOOTSTRAP_TOKEN="${OWNER_TOKEN}" \
-    "${JAVA}" "${JVM_OPTS[@]}" "${hub_opts[@]}" -jar "${HUB_JAR}"
+    "${hub_tls[@]}" \
+    "${JAVA}" "${JVM_OPTS[@]}" -Xmx768m "${hub_opts[@]}" -jar "${HUB_JAR}"
   wait_for "the hub did not become healthy (${HUB_URL}/actuator/health)" "${HUB_TIMEOUT}" hub \
     http_ok "${HUB_URL}/actuator/health"
   wait_for "the hub did not load the approval policy into OPA" 30 hub policy_loaded
-  info "stack is up after ${SECONDS} s"
 }
 
 # api <METHOD> <path> [json body] [token]: sets API_STATUS and API_BODY.
@@ -340,7 +352,7 @@ stack_start_agent() {
     GITOPSHQ_CAPABILITIES="${AGENT_CAPABILITIES}" \
     GITOPSHQ_STATUS_INTERVAL_SECONDS=5 \
     KUBECONFIG="${kubeconfig:-${STACK_DIR}/kubeconfig}" \
-    "${JAVA}" "${JVM_OPTS[@]}" "${agent_opts[@]}" -jar "${AGENT_JAR}"
+    "${JAVA}" "${JVM_OPTS[@]}" -Xmx128m "${agent_opts[@]}" -jar "${AGENT_JAR}"
   wait_for "cluster ${BENCH_CLUSTER} did not become Connected" "${START_TIMEOUT}" agent cluster_connected
   info "cluster ${BENCH_CLUSTER} (${CLUSTER_ID}) is Connected after ${SECONDS} s"
 }
@@ -355,13 +367,22 @@ stack_start_agent() {
 # returns at once, so TERM or Ctrl-C stops the run (stack_stop ends the JVM
 # too) right away instead of after the measurement.
 run_bench() {
-  local main=$1 rc=0; shift
-  BENCH_HUB_TOKEN="${MEMBER_TOKEN:-${OWNER_TOKEN}}" GITOPSHQ_OPA_TOKEN="${OPA_TOKEN:-}" \
-  BENCH_GIT_REVISION="$(git_revision)" \
-  BENCH_JARS_BUILT="hub $(date -u -r "${HUB_JAR}" +%FT%TZ), agent $(date -u -r "${AGENT_JAR}" +%FT%TZ)" \
-    "${JAVA}" "${JVM_OPTS[@]}" -cp "${BENCH_JAR}" "$main" "$@" </dev/null &
-  BENCH_PID=$!
+  local rc=0
+  run_bench_start "$@"
   wait "${BENCH_PID}" || rc=$?
   BENCH_PID=''
   return "$rc"
+}
+
+# run_bench_start <main class> <args...>: run_bench without the wait (BENCH_PID is the JVM), for
+# scripts that act on the stack while the measurement runs (bench/run-fleet.sh --storm).
+run_bench_start() {
+  local main=$1; shift
+  # shellcheck disable=SC2206  # options are split on spaces on purpose
+  local -a bench_opts=(-Xmx1g ${BENCH_JAVA_OPTS:-})
+  BENCH_HUB_TOKEN="${MEMBER_TOKEN:-${OWNER_TOKEN}}" GITOPSHQ_OPA_TOKEN="${OPA_TOKEN:-}" \
+  BENCH_GIT_REVISION="$(git_revision)" \
+  BENCH_JARS_BUILT="hub $(date -u -r "${HUB_JAR}" +%FT%TZ), agent $(date -u -r "${AGENT_JAR}" +%FT%TZ)" \
+    "${JAVA}" "${JVM_OPTS[@]}" "${bench_opts[@]}" -cp "${BENCH_JAR}" "$main" "$@" </dev/null &
+  BENCH_PID=$!
 }

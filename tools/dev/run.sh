@@ -40,6 +40,8 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 # shellcheck source=../lib/procs.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/procs.sh"
+# shellcheck source=../lib/tls.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/tls.sh"
 
 # --- configuration ------------------------------------------------------------
 readonly HOST=127.0.0.1
@@ -156,25 +158,8 @@ prepare_dirs() {
   chmod 700 "${STATE_DIR}"
 }
 
-# A local CA and a server certificate for the hub's agent gateway (127.0.0.1 and
-# localhost), made once: the demo agent verifies the hub against this CA, as an
-# agent in a real cluster does with tls.caBundle / GITOPSHQ_HUB_CA_FILE.
-make_tls() {
-  [ -s "${TLS_DIR}/hub.crt" ] && [ -s "${TLS_DIR}/hub.key" ] && [ -s "${TLS_DIR}/ca.crt" ] && return 0
-  command -v openssl >/dev/null 2>&1 || die "openssl is needed to make the local TLS certificates; install it with: apt-get install -y openssl"
-  log "making a local CA and the hub's TLS certificate in ${TLS_DIR}"
-  mkdir -p "${TLS_DIR}"
-  (
-    cd "${TLS_DIR}"
-    openssl req -x509 -newkey rsa:2048 -nodes -days 825 -subj "/CN=GitOpsHQ local CA" \
-      -keyout ca.key -out ca.crt >/dev/null 2>&1
-    openssl req -newkey rsa:2048 -nodes -subj "/CN=${HOST}" -keyout hub.key -out hub.csr >/dev/null 2>&1
-    printf 'subjectAltName=IP:%s,DNS:localhost\n' "${HOST}" > san.ext
-    openssl x509 -req -in hub.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 825 \
-      -extfile san.ext -out hub.crt >/dev/null 2>&1
-    chmod 600 ca.key hub.key
-  ) || die "could not make the local TLS certificates in ${TLS_DIR}"
-}
+# The hub's agent gateway certificate (tools/lib/tls.sh), made once.
+make_tls() { make_local_tls "${TLS_DIR}" "${HOST}"; }
 
 start_postgres() {
   log "PostgreSQL"

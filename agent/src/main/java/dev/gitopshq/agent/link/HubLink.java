@@ -378,6 +378,10 @@ public final class HubLink implements AutoCloseable {
     ConnectSession session = new ConnectSession(used, hello, scheduler, new SessionLink());
     current = session;
     try {
+      // The link's own backoff paces the attempts; without this the channel adds its hidden
+      // reconnect backoff (up to 2 minutes) and fails the attempt at once while that runs, which
+      // stretched the fleet's return after a hub restart (bench/run-fleet.sh --storm).
+      channel.resetConnectBackoff();
       return session.run(channel);
     } finally {
       setConnected(false);

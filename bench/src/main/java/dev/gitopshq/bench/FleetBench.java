@@ -1,0 +1,766 @@
+package dev.gitopshq.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.Timestamp;
+import dev.gitopshq.agent.link.Backoff;
+import dev.gitopshq.agent.v1.AgentHubGrpc;
+import dev.gitopshq.agent.v1.AgentMessage;
+import dev.gitopshq.agent.v1.AgentStatus;
+import dev.gitopshq.agent.v1.Heartbeat;
+import dev.gitopshq.agent.v1.Hello;
+import dev.gitopshq.agent.v1.HubMessage;
+import dev.gitopshq.agent.v1.RegisterRequest;
+import dev.gitopshq.agent.v1.RegisterResponse;
+import io.grpc.ClientInterceptor;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioSocketChannel;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
+import io.grpc.stub.MetadataUtils;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Issue 12's fleet measurements P1 and P2: {@code --agents} simulated agents, each on its own TLS
+ * connection (one Netty channel per agent, as real agents have), against two servers in separate
+ * JVMs with the same heap limit: the hub's gateway and {@link EchoHub}, the bare grpc-java server
+ * with the same certificate and Netty settings.
+ *
+ * <p>For each server, in turn:
+ *
+ * <ol>
+ *   <li>heap after a full GC ({@code jcmd GC.run}) and RSS before any agent;
+ *   <li>the agents connect: for the hub each is a real cluster (REST), registers with its
+ *       registration token and connects with the agent token it got; Hello, Welcome;
+ *   <li>heap after GC and RSS with every stream open: the difference per agent is P2;
+ *   <li>open loop: heartbeats (with an AgentStatus, as the agent sends them) at {@code --rate} per
+ *       second spread over the agents for {@code --seconds}; the achieved rate and the heartbeat's
+ *       round trip to its HeartbeatAck (p50, p99) are P1's target check;
+ *   <li>saturation: every agent keeps one heartbeat outstanding for {@code --seconds}; the ack rate
+ *       is the most the server sustains here, and the hub's divided by the echo server's is P1's
+ *       ratio.
+ * </ol>
+ *
+ * Everything is on loopback and bounded by the options and deadlines.
+ */
+public final class FleetBench {
+  private static final Metadata.Key<String> AUTHORIZATION =
+      Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+  private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+  private static final int MAX_SAMPLES = 4_000_000;
+
+  private FleetBench() {}
+
+  /** One simulated agent: its channel, its stream and its heartbeats in flight. */
+  static final class SimAgent {
+    final String name;
+    ManagedChannel channel;
+    ClientCallStreamObserver<AgentMessage> out;
+    final Map<Long, Long> inFlight = new ConcurrentHashMap<>();
+    final AtomicLong sequence = new AtomicLong();
+    volatile long lastRttMillis;
+    volatile long lastBeatNanos = System.nanoTime();
+    String token;
+    final Backoff backoff =
+        new Backoff(
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(60),
+            () -> ThreadLocalRandom.current().nextDouble());
+
+    /** Connect attempts since the storm began; when this agent was welcomed back. */
+    final AtomicInteger attempts = new AtomicInteger();
+
+    volatile long welcomedBackNanos;
+
+    SimAgent(String name) {
+      this.name = name;
+    }
+
+    /**
+     * Opens the Connect stream and says Hello. When the stream fails during a storm, it tries again
+     * after the agent's backoff (full jitter from 1 s, capped at 60 s), as HubLink does.
+     */
+    void open(Recorder rec) {
+      AgentHubGrpc.newStub(channel)
+          .withInterceptors(bearer(token))
+          .connect(
+              new ClientResponseObserver<AgentMessage, HubMessage>() {
+                @Override
+                public void beforeStart(ClientCallStreamObserver<AgentMessage> s) {
+                  synchronized (SimAgent.this) {
+                    out = s;
+                  }
+                }
+
+                @Override
+                public void onNext(HubMessage m) {
+                  if (m.hasWelcome()) {
+                    if (rec.storm != null) {
+                      if (welcomedBackNanos == 0) {
+                        welcomedBackNanos = System.nanoTime();
+                        rec.storm.back.countDown();
+                      }
+                    } else {
+                      rec.welcomed.countDown();
+                    }
+                    backoff.reset();
+                  } else if (m.hasHeartbeatAck()) {
+                    rec.ack(SimAgent.this, m.getHeartbeatAck().getSequence());
+                  }
+                }
+
+                @Override
+                public void onError(Throwable e) {
+                  Storm storm = rec.storm;
+                  if (storm == null) {
+                    if (!rec.ending) {
+                      System.err.println("stream of " + name + " ended: " + e);
+                    }
+                    return;
+                  }
+                  storm.errors.merge(Status.fromThrowable(e).getCode().name(), 1, Integer::sum);
+                  if (welcomedBackNanos == 0) {
+                    long delay = backoff.next().toMillis();
+                    storm.timer.schedule(
+                        () -> {
+                          attempts.incrementAndGet();
+                          storm.attemptAt(System.nanoTime());
+                          if (storm.resetChannelBackoff) {
+                            channel.resetConnectBackoff();
+                          }
+                          open(rec);
+                        },
+                        delay,
+                        TimeUnit.MILLISECONDS);
+                  }
+                }
+
+                @Override
+                public void onCompleted() {}
+              });
+      synchronized (this) {
+        out.onNext(
+            AgentMessage.newBuilder()
+                .setHello(
+                    Hello.newBuilder()
+                        .setAgentVersion("0.1.0")
+                        .addCapabilities("observe")
+                        .setHeartbeatIntervalSeconds(30))
+                .build());
+      }
+    }
+
+    /** Sends the next heartbeat (a stream's observer is not thread-safe: one sender at a time). */
+    synchronized void beat() {
+      long seq = sequence.incrementAndGet();
+      long now = System.nanoTime();
+      lastBeatNanos = now;
+      inFlight.put(seq, now);
+      Instant t = Instant.now();
+      out.onNext(
+          AgentMessage.newBuilder()
+              .setHeartbeat(
+                  Heartbeat.newBuilder()
+                      .setSequence(seq)
+                      .setSentAt(
+                          Timestamp.newBuilder()
+                              .setSeconds(t.getEpochSecond())
+                              .setNanos(t.getNano()))
+                      .setStatus(
+                          AgentStatus.newBuilder()
+                              .setHeapUsedBytes(64L << 20)
+                              .setHeapMaxBytes(128L << 20)
+                              .setInventoryObjects(1_200)
+                              .setInventorySynced(true)
+                              .setHeartbeatRttMillis(lastRttMillis)))
+              .build());
+    }
+  }
+
+  /** What one phase of heartbeats measured. */
+  record Phase(long sent, long acked, double seconds, long[] rttNanos) {
+    double ackRate() {
+      return acked / seconds;
+    }
+  }
+
+  /** Where the agents connect and how the server process is measured. */
+  record Target(String label, String address, long pid, String hubUrl) {}
+
+  /** The latencies of one phase, collected from the channels' threads. */
+  static final class Recorder {
+    final long[] samples = new long[MAX_SAMPLES];
+    final AtomicInteger n = new AtomicInteger();
+    final AtomicLong acked = new AtomicLong();
+    volatile boolean on;
+    volatile boolean ending;
+    volatile SimAgent[] closedLoop;
+    volatile CountDownLatch welcomed;
+    volatile Storm storm;
+
+    void ack(SimAgent a, long seq) {
+      Long sent = a.inFlight.remove(seq);
+      if (sent == null) {
+        return;
+      }
+      long rtt = System.nanoTime() - sent;
+      a.lastRttMillis = rtt / 1_000_000;
+      if (on) {
+        acked.incrementAndGet();
+        int i = n.getAndIncrement();
+        if (i < samples.length) {
+          samples[i] = rtt;
+        }
+        if (closedLoop != null) {
+          a.beat();
+        }
+      }
+    }
+
+    long[] take() {
+      return Arrays.copyOf(samples, Math.min(n.get(), samples.length));
+    }
+  }
+
+  public static void main(String[] argv) throws Exception {
+    Args args = new Args(argv);
+    int agents = Math.min(20_000, args.intValue("agents", 1_000, 1));
+    int rate = Math.min(100_000, args.intValue("rate", 3_400, 1));
+    int seconds = Math.min(600, args.intValue("seconds", 20, 1));
+    int parallel = Math.min(64, args.intValue("register-parallelism", 16, 1));
+    File ca = new File(args.required("ca"));
+    String jcmd = args.required("jcmd");
+    Target echo =
+        new Target(
+            "echo server", args.required("echo"), Long.parseLong(args.required("echo-pid")), null);
+    Target hub =
+        new Target(
+            "hub",
+            args.required("grpc"),
+            Long.parseLong(args.required("hub-pid")),
+            args.required("hub-url"));
+    Path out = Path.of(args.required("out"));
+    String stormArg = args.get("storm-dir", "");
+    Path stormDir = stormArg.isEmpty() ? null : Path.of(stormArg);
+    boolean resetChannelBackoff = args.intValue("reset-channel-backoff", 1, 0) == 1;
+    args.rejectUnknown();
+
+    SslContext ssl = GrpcSslContexts.forClient().trustManager(ca).build();
+    EventLoopGroup loop = new NioEventLoopGroup(2);
+    ExecutorService callbacks = Executors.newFixedThreadPool(2);
+    Report report = new Report("fleet");
+    report.put(
+        "parameters", Map.of("agents", agents, "rate", rate, "seconds", seconds, "tls", true));
+    Map<String, Map<String, Object>> results = new LinkedHashMap<>();
+    try {
+      for (Target t : List.of(echo, hub)) {
+        results.put(
+            t.label(),
+            measure(
+                t,
+                agents,
+                rate,
+                seconds,
+                parallel,
+                ssl,
+                loop,
+                callbacks,
+                jcmd,
+                stormDir,
+                resetChannelBackoff));
+      }
+    } finally {
+      callbacks.shutdownNow();
+      loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+
+    Map<String, Object> e = results.get(echo.label());
+    Map<String, Object> h = results.get(hub.label());
+    Table table =
+        new Table(
+            "server",
+            "agents",
+            "connect s",
+            "heap/agent KiB",
+            "RSS/agent KiB",
+            "heap MiB",
+            "open-loop hb/s",
+            "p50 ms",
+            "p99 ms",
+            "saturated hb/s",
+            "sat. p99 ms");
+    for (var r : results.entrySet()) {
+      Map<String, Object> m = r.getValue();
+      table.row(
+          r.getKey(),
+          m.get("agents"),
+          m.get("connectSeconds"),
+          m.get("heapKibPerAgent"),
+          m.get("rssKibPerAgent"),
+          m.get("heapMibConnected"),
+          m.get("openLoopRate"),
+          m.get("openLoopP50Ms"),
+          m.get("openLoopP99Ms"),
+          m.get("saturatedRate"),
+          m.get("saturatedP99Ms"));
+    }
+    System.out.println(table);
+    double throughputRatio = (double) h.get("saturatedRate") / (double) e.get("saturatedRate");
+    double memoryRatio = (double) h.get("heapKibPerAgent") / (double) e.get("heapKibPerAgent");
+    System.out.printf(
+        "P1: hub/echo saturated heartbeat rate %.2fx (target >= 0.5x); hub open loop %.0f hb/s at"
+            + " p99 %.1f ms (target >= 3,400 hb/s, p99 < 50 ms)%n",
+        throughputRatio, h.get("openLoopRate"), h.get("openLoopP99Ms"));
+    System.out.printf(
+        "P2: hub/echo heap per agent %.2fx (target <= 2x); hub heap with %d agents %.0f MiB%n",
+        memoryRatio, agents, h.get("heapMibConnected"));
+    report.put("results", results);
+    report.put(
+        "ratios",
+        Map.of(
+            "saturatedRateHubOverEcho", throughputRatio, "heapPerAgentHubOverEcho", memoryRatio));
+    report.write(out);
+    System.out.println("written to " + out);
+  }
+
+  static Map<String, Object> measure(
+      Target t,
+      int agents,
+      int rate,
+      int seconds,
+      int parallel,
+      SslContext ssl,
+      EventLoopGroup loop,
+      ExecutorService callbacks,
+      String jcmd,
+      Path stormDir,
+      boolean resetChannelBackoff)
+      throws Exception {
+    System.out.printf("== %s (%s, pid %d)%n", t.label(), t.address(), t.pid());
+    long heap0 = heapAfterGc(jcmd, t.pid());
+    long rss0 = rssKib(t.pid());
+    Recorder rec = new Recorder();
+    List<SimAgent> fleet = java.util.Collections.synchronizedList(new ArrayList<>(agents));
+    // Like real agents, every agent beats at least every 20 s between the phases: the hub closes
+    // streams that stay silent for its disconnect timeout (90 s).
+    Thread keepAlive =
+        Thread.ofPlatform().daemon().name("fleet-keepalive").start(() -> keepAlive(fleet));
+    long c0 = System.nanoTime();
+    connect(t, agents, parallel, ssl, loop, callbacks, rec, fleet);
+    double connectSeconds = (System.nanoTime() - c0) / 1e9;
+    System.out.printf("%d agents connected in %.1f s%n", agents, connectSeconds);
+    long heap1 = heapAfterGc(jcmd, t.pid());
+    long rss1 = rssKib(t.pid());
+
+    Phase open = openLoop(fleet, rec, rate, seconds);
+    Stats openStats = Stats.ofNanos(open.rttNanos());
+    System.out.printf(
+        "open loop: %,d sent, %,d acked in %.1f s = %,.0f hb/s, p50 %.2f ms, p99 %.2f ms%n",
+        open.sent(),
+        open.acked(),
+        open.seconds(),
+        open.ackRate(),
+        openStats.p50(),
+        openStats.p99());
+    Phase sat = closedLoop(fleet, rec, seconds);
+    Stats satStats = Stats.ofNanos(sat.rttNanos());
+    System.out.printf(
+        "saturation: %,d acked in %.1f s = %,.0f hb/s, p50 %.2f ms, p99 %.2f ms%n",
+        sat.acked(), sat.seconds(), sat.ackRate(), satStats.p50(), satStats.p99());
+    Map<String, Object> storm =
+        stormDir != null && t.hubUrl() != null
+            ? storm(t, fleet, rec, stormDir, resetChannelBackoff)
+            : null;
+
+    rec.ending = true;
+    keepAlive.interrupt();
+    keepAlive.join();
+    for (SimAgent a : fleet) {
+      try {
+        a.out.onCompleted();
+      } catch (RuntimeException ignored) {
+        // a stream the server already ended
+      }
+      a.channel.shutdown();
+    }
+    for (SimAgent a : fleet) {
+      a.channel.awaitTermination(5, TimeUnit.SECONDS);
+    }
+
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("agents", agents);
+    m.put("connectSeconds", round(connectSeconds));
+    m.put("heapKibIdle", heap0);
+    m.put("heapKibConnected", heap1);
+    m.put("heapMibConnected", round(heap1 / 1024.0));
+    m.put("heapKibPerAgent", round((heap1 - heap0) / (double) agents));
+    m.put("rssKibIdle", rss0);
+    m.put("rssKibConnected", rss1);
+    m.put("rssKibPerAgent", round((rss1 - rss0) / (double) agents));
+    m.put("openLoopTargetRate", rate);
+    m.put("openLoopRate", round(open.ackRate()));
+    m.put("openLoopP50Ms", openStats.p50());
+    m.put("openLoopP99Ms", openStats.p99());
+    m.put("openLoopLost", open.sent() - open.acked());
+    m.put("saturatedRate", round(sat.ackRate()));
+    m.put("saturatedP50Ms", satStats.p50());
+    m.put("saturatedP99Ms", satStats.p99());
+    m.put("openLoop", openStats.toMap());
+    m.put("saturated", satStats.toMap());
+    if (storm != null) {
+      m.put("storm", storm);
+    }
+    return m;
+  }
+
+  /** Connects {@code agents} agents to {@code t}, {@code parallel} registrations at a time. */
+  static void connect(
+      Target t,
+      int agents,
+      int parallel,
+      SslContext ssl,
+      EventLoopGroup loop,
+      ExecutorService callbacks,
+      Recorder rec,
+      List<SimAgent> fleet)
+      throws Exception {
+    String[] hostPort = t.address().split(":");
+    rec.welcomed = new CountDownLatch(agents);
+    AtomicLong createNanos = new AtomicLong();
+    AtomicLong registerNanos = new AtomicLong();
+    String run = UUID.randomUUID().toString().substring(0, 6);
+    ExecutorService registrars = Executors.newFixedThreadPool(parallel);
+    JsonHttp rest =
+        t.hubUrl() == null ? null : new JsonHttp(t.hubUrl(), System.getenv("BENCH_HUB_TOKEN"));
+    try {
+      List<Future<SimAgent>> started = new ArrayList<>();
+      for (int i = 0; i < agents; i++) {
+        String name = "fleet-" + run + "-" + i;
+        started.add(
+            registrars.submit(
+                () -> {
+                  SimAgent a = new SimAgent(name);
+                  a.channel =
+                      NettyChannelBuilder.forAddress(hostPort[0], Integer.parseInt(hostPort[1]))
+                          .overrideAuthority("127.0.0.1")
+                          .sslContext(ssl)
+                          .eventLoopGroup(loop)
+                          .channelType(NioSocketChannel.class)
+                          .executor(callbacks)
+                          .keepAliveTime(5, TimeUnit.MINUTES)
+                          .build();
+                  String registrationToken = "ghqa_reg_bench";
+                  long r0 = System.nanoTime();
+                  if (rest != null) {
+                    JsonNode created =
+                        rest.post("/api/v2/clusters", Map.of("name", name))
+                            .expect(201, "registering " + name);
+                    registrationToken = created.get("registrationToken").asText();
+                  }
+                  long r1 = System.nanoTime();
+                  createNanos.addAndGet(r1 - r0);
+                  RegisterResponse reg =
+                      AgentHubGrpc.newBlockingStub(a.channel)
+                          .withInterceptors(bearer(registrationToken))
+                          .withDeadlineAfter(60, TimeUnit.SECONDS)
+                          .register(
+                              RegisterRequest.newBuilder()
+                                  .setClusterName(name)
+                                  .setAgentVersion("0.1.0")
+                                  .addCapabilities("observe")
+                                  .build());
+                  registerNanos.addAndGet(System.nanoTime() - r1);
+                  a.token = reg.getAgentToken();
+                  a.open(rec);
+                  return a;
+                }));
+      }
+      for (Future<SimAgent> f : started) {
+        fleet.add(f.get(10, TimeUnit.MINUTES));
+      }
+      if (!rec.welcomed.await(120, TimeUnit.SECONDS)) {
+        throw new IllegalStateException(
+            rec.welcomed.getCount() + " of " + agents + " agents were not welcomed within 120 s");
+      }
+      System.out.printf(
+          "mean per agent: cluster created (REST) %.1f ms, Register %.1f ms%n",
+          createNanos.get() / 1e6 / agents, registerNanos.get() / 1e6 / agents);
+    } finally {
+      registrars.shutdownNow();
+      if (rest != null) {
+        rest.close();
+      }
+    }
+  }
+
+  /**
+   * L2: the hub is killed with SIGKILL while every agent is connected, and started again. The
+   * agents reconnect with the agent's backoff; this records when each came back, every attempt (per
+   * second since the kill, so the herd and the jitter are visible) and how attempts failed.
+   */
+  static final class Storm {
+    static final int SECONDS = 900;
+    final ScheduledExecutorService timer = Executors.newScheduledThreadPool(1);
+    final Map<String, Integer> errors = new ConcurrentHashMap<>();
+    final java.util.concurrent.atomic.AtomicIntegerArray attemptsPerSecond =
+        new java.util.concurrent.atomic.AtomicIntegerArray(SECONDS);
+    final CountDownLatch back;
+    final boolean resetChannelBackoff;
+    volatile long killedNanos = Long.MAX_VALUE;
+
+    Storm(int agents, boolean resetChannelBackoff) {
+      this.back = new CountDownLatch(agents);
+      this.resetChannelBackoff = resetChannelBackoff;
+    }
+
+    void attemptAt(long nanos) {
+      long sec = (nanos - killedNanos) / 1_000_000_000L;
+      if (sec >= 0 && sec < SECONDS) {
+        attemptsPerSecond.incrementAndGet((int) sec);
+      }
+    }
+  }
+
+  /** Kills the hub (through the script: {@code <dir>/kill-request}) and measures the recovery. */
+  static Map<String, Object> storm(
+      Target t, List<SimAgent> fleet, Recorder rec, Path dir, boolean resetChannelBackoff)
+      throws Exception {
+    SimAgent[] all = fleet.toArray(SimAgent[]::new);
+    Storm storm = new Storm(all.length, resetChannelBackoff);
+    rec.storm = storm;
+    Files.writeString(dir.resolve("kill-request"), "kill");
+    long killedEpoch = Long.parseLong(awaitFile(dir.resolve("killed"), 30).trim());
+    storm.killedNanos =
+        System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(System.currentTimeMillis() - killedEpoch);
+    System.out.println("hub killed (SIGKILL); agents reconnect with backoff");
+    long healthyEpoch = Long.parseLong(awaitFile(dir.resolve("restarted"), 300).trim());
+    double downSeconds = (healthyEpoch - killedEpoch) / 1000.0;
+    System.out.printf("hub healthy again %.1f s after the kill%n", downSeconds);
+    long healthyNanos =
+        storm.killedNanos + TimeUnit.MILLISECONDS.toNanos(healthyEpoch - killedEpoch);
+
+    // The REST API while the fleet comes back: every answer's status, 4 requests a second.
+    Map<Integer, Integer> rest = new java.util.TreeMap<>();
+    try (JsonHttp http = new JsonHttp(t.hubUrl(), System.getenv("BENCH_HUB_TOKEN"))) {
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+      while (storm.back.getCount() > 0 && System.nanoTime() < deadline) {
+        rest.merge(http.get("/api/v2/clusters?limit=1").status(), 1, Integer::sum);
+        storm.back.await(250, TimeUnit.MILLISECONDS);
+      }
+    }
+    rec.storm = null;
+    storm.timer.shutdownNow();
+    long missing = storm.back.getCount();
+    double[] sinceKill = new double[all.length];
+    double[] sinceHealthy = new double[all.length];
+    int n = 0;
+    long attempts = 0;
+    int maxAttempts = 0;
+    for (SimAgent a : all) {
+      attempts += a.attempts.get();
+      maxAttempts = Math.max(maxAttempts, a.attempts.get());
+      if (a.welcomedBackNanos != 0) {
+        sinceKill[n] = (a.welcomedBackNanos - storm.killedNanos) / 1e6;
+        sinceHealthy[n] = Math.max(0, (a.welcomedBackNanos - healthyNanos) / 1e6);
+        n++;
+      }
+    }
+    Stats fromKill = Stats.ofMillis(Arrays.copyOf(sinceKill, n));
+    Stats fromHealthy = Stats.ofMillis(Arrays.copyOf(sinceHealthy, n));
+    List<Integer> perSecond = new ArrayList<>();
+    int last = 0;
+    for (int i = 0; i < Storm.SECONDS; i++) {
+      perSecond.add(storm.attemptsPerSecond.get(i));
+      if (storm.attemptsPerSecond.get(i) > 0) {
+        last = i;
+      }
+    }
+    perSecond = perSecond.subList(0, last + 1);
+    int peak = perSecond.stream().mapToInt(Integer::intValue).max().orElse(0);
+    System.out.printf(
+        "reconnect storm: %d of %d agents back; since the kill p50 %.1f s, max %.1f s; since the"
+            + " hub was healthy p50 %.1f s, p99 %.1f s, max %.1f s%n",
+        all.length - missing,
+        all.length,
+        fromKill.p50() / 1000,
+        fromKill.max() / 1000,
+        fromHealthy.p50() / 1000,
+        fromHealthy.p99() / 1000,
+        fromHealthy.max() / 1000);
+    System.out.printf(
+        "connect attempts: %d (%.1f per agent, at most %d), peak %d in one second; failures %s;"
+            + " REST answers while recovering %s%n",
+        attempts, attempts / (double) all.length, maxAttempts, peak, storm.errors, rest);
+    System.out.println("attempts per second since the kill: " + perSecond);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("agents", all.length);
+    m.put("notBack", missing);
+    m.put("resetChannelBackoff", resetChannelBackoff);
+    m.put("hubDownSeconds", downSeconds);
+    m.put("backSinceKillMs", fromKill.toMap());
+    m.put("backSinceHealthyMs", fromHealthy.toMap());
+    m.put("connectAttempts", attempts);
+    m.put("maxAttemptsPerAgent", maxAttempts);
+    m.put("peakAttemptsPerSecond", peak);
+    m.put("attemptsPerSecond", perSecond);
+    m.put("streamFailures", storm.errors);
+    m.put("restStatusesWhileRecovering", rest);
+    return m;
+  }
+
+  private static String awaitFile(Path file, int seconds) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (!Files.exists(file)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(file + " did not appear within " + seconds + " s");
+      }
+      Thread.sleep(50);
+    }
+    Thread.sleep(50); // written with one echo: complete by now
+    return Files.readString(file);
+  }
+
+  private static void keepAlive(List<SimAgent> fleet) {
+    try {
+      while (true) {
+        Thread.sleep(5_000);
+        long stale = System.nanoTime() - TimeUnit.SECONDS.toNanos(20);
+        SimAgent[] now;
+        synchronized (fleet) {
+          now = fleet.toArray(SimAgent[]::new);
+        }
+        for (SimAgent a : now) {
+          if (a.out != null && a.lastBeatNanos < stale) {
+            try {
+              a.beat();
+            } catch (RuntimeException e) {
+              // a stream that is being replaced after the hub went away
+            }
+          }
+        }
+      }
+    } catch (InterruptedException e) {
+      // the measurement of this server is over
+    }
+  }
+
+  /** Heartbeats at {@code rate} per second, round-robin over the fleet, for {@code seconds}. */
+  static Phase openLoop(List<SimAgent> fleet, Recorder rec, int rate, int seconds)
+      throws InterruptedException {
+    rec.n.set(0);
+    rec.acked.set(0);
+    rec.on = true;
+    long start = System.nanoTime();
+    long end = start + TimeUnit.SECONDS.toNanos(seconds);
+    SimAgent[] all = fleet.toArray(SimAgent[]::new);
+    long sent = 0;
+    int next = 0;
+    while (System.nanoTime() < end) {
+      long due = (long) ((System.nanoTime() - start) / 1e9 * rate);
+      while (sent < due) {
+        all[next].beat();
+        next = (next + 1) % all.length;
+        sent++;
+      }
+      Thread.sleep(1);
+    }
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    // Acks of the last beats may still arrive: wait up to 5 s for them, outside the rate.
+    long drain = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (rec.acked.get() < sent && System.nanoTime() < drain) {
+      Thread.sleep(10);
+    }
+    rec.on = false;
+    return new Phase(sent, rec.acked.get(), elapsed, rec.take());
+  }
+
+  /** Every agent keeps one heartbeat in flight for {@code seconds}. */
+  static Phase closedLoop(List<SimAgent> fleet, Recorder rec, int seconds)
+      throws InterruptedException {
+    rec.n.set(0);
+    rec.acked.set(0);
+    rec.closedLoop = fleet.toArray(SimAgent[]::new);
+    rec.on = true;
+    long start = System.nanoTime();
+    for (SimAgent a : rec.closedLoop) {
+      a.beat();
+    }
+    Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));
+    rec.on = false;
+    rec.closedLoop = null;
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    long acked = rec.acked.get();
+    long[] rtts = rec.take();
+    Thread.sleep(2_000); // let the last answers arrive before the streams close
+    return new Phase(acked, acked, elapsed, rtts);
+  }
+
+  /** The heap in use after a full collection, in KiB (G1's {@code GC.heap_info}). */
+  static long heapAfterGc(String jcmd, long pid) throws IOException, InterruptedException {
+    run(jcmd, Long.toString(pid), "GC.run");
+    String info = run(jcmd, Long.toString(pid), "GC.heap_info");
+    Matcher m = HEAP_USED.matcher(info);
+    if (!m.find()) {
+      throw new IllegalStateException("no 'used' in jcmd GC.heap_info of " + pid + ": " + info);
+    }
+    return Long.parseLong(m.group(1));
+  }
+
+  /** The resident set of a process, in KiB. */
+  static long rssKib(long pid) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+      if (line.startsWith("VmRSS:")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", ""));
+      }
+    }
+    throw new IllegalStateException("no VmRSS for process " + pid);
+  }
+
+  private static String run(String... command) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String text = new String(p.getInputStream().readAllBytes());
+    if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IllegalStateException(String.join(" ", command) + " failed: " + text);
+    }
+    return text;
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 100) / 100.0;
+  }
+
+  private static ClientInterceptor bearer(String token) {
+    Metadata headers = new Metadata();
+    headers.put(AUTHORIZATION, "Bearer " + token);
+    return MetadataUtils.newAttachHeadersInterceptor(headers);
+  }
+}
