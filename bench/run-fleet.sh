@@ -2,7 +2,7 @@
 # Benchmark: a fleet of simulated agents on real TLS streams (issue 12, P1 and P2).
 #
 #   bench/run-fleet.sh [--agents 1000] [--rate 3400] [--seconds 20] [--register-parallelism 16]
-#                      [--storm 1 [--reset-channel-backoff 0|1]]
+#                      [--soak-minutes 0 [--soak-rate 500]] [--storm 1 [--reset-channel-backoff 0|1]]
 #
 # Starts an isolated stack (bench/lib/stack.sh: fresh PostgreSQL database gitopshq_bench,
 # Temporal, OPA, the hub with its gRPC gateway on TLS and -Xmx1g) and, next to it, the baseline
@@ -14,6 +14,10 @@
 # their p50/p99 round trip to the HeartbeatAck, and the rate each server sustains when every
 # agent keeps one heartbeat in flight (P1). Prints a table and the ratios, and writes
 # bench/results/fleet-<UTC time>.json. Loopback only; stops everything on exit.
+#
+# --soak-minutes M adds L1 after the hub's measurements: heartbeats at --soak-rate per second for
+# M minutes with every agent connected, and after every minute the hub's heap after a full GC, its
+# open file descriptors, its PostgreSQL pool (Hikari active/idle/pending) and that minute's p99.
 #
 # --storm 1 adds L2 after the hub's measurements: with every agent connected, the script kills
 # the hub with SIGKILL and starts it again (same database); the agents reconnect with the agent's
@@ -77,7 +81,7 @@ storm_control() {
 main() {
   local out heap=${BENCH_FLEET_HEAP:-1g} tls storm='' rc=0
   local -a bench_args=()
-  check_options "$0" "agents rate seconds register-parallelism storm reset-channel-backoff" "" -- "$@"
+  check_options "$0" "agents rate seconds register-parallelism soak-minutes soak-rate storm reset-channel-backoff" "" -- "$@"
   # --storm is the script's; everything else goes to FleetBench (check_options checked them).
   while [ $# -gt 0 ]; do
     case "$1" in

@@ -272,6 +272,8 @@ public final class FleetBench {
     String stormArg = args.get("storm-dir", "");
     Path stormDir = stormArg.isEmpty() ? null : Path.of(stormArg);
     boolean resetChannelBackoff = args.intValue("reset-channel-backoff", 1, 0) == 1;
+    int soakMinutes = Math.min(240, args.intValue("soak-minutes", 0, 0));
+    int soakRate = Math.min(100_000, args.intValue("soak-rate", 500, 1));
     args.rejectUnknown();
 
     SslContext ssl = GrpcSslContexts.forClient().trustManager(ca).build();
@@ -296,7 +298,9 @@ public final class FleetBench {
                 callbacks,
                 jcmd,
                 stormDir,
-                resetChannelBackoff));
+                resetChannelBackoff,
+                soakMinutes,
+                soakRate));
       }
     } finally {
       callbacks.shutdownNow();
@@ -363,7 +367,9 @@ public final class FleetBench {
       ExecutorService callbacks,
       String jcmd,
       Path stormDir,
-      boolean resetChannelBackoff)
+      boolean resetChannelBackoff,
+      int soakMinutes,
+      int soakRate)
       throws Exception {
     System.out.printf("== %s (%s, pid %d)%n", t.label(), t.address(), t.pid());
     long heap0 = heapAfterGc(jcmd, t.pid());
@@ -396,6 +402,10 @@ public final class FleetBench {
     System.out.printf(
         "saturation: %,d acked in %.1f s = %,.0f hb/s, p50 %.2f ms, p99 %.2f ms%n",
         sat.acked(), sat.seconds(), sat.ackRate(), satStats.p50(), satStats.p99());
+    List<Map<String, Object>> soak =
+        soakMinutes > 0 && t.hubUrl() != null
+            ? soak(t, fleet, rec, soakMinutes, soakRate, jcmd)
+            : null;
     Map<String, Object> storm =
         stormDir != null && t.hubUrl() != null
             ? storm(t, fleet, rec, stormDir, resetChannelBackoff)
@@ -436,6 +446,9 @@ public final class FleetBench {
     m.put("saturatedP99Ms", satStats.p99());
     m.put("openLoop", openStats.toMap());
     m.put("saturated", satStats.toMap());
+    if (soak != null) {
+      m.put("soak", soak);
+    }
     if (storm != null) {
       m.put("storm", storm);
     }
@@ -523,6 +536,78 @@ public final class FleetBench {
   }
 
   /**
+   * L1: heartbeats at {@code rate} for {@code minutes}; after every minute the hub's heap after a
+   * full GC, its open file descriptors, its PostgreSQL pool (Hikari's active, idle and pending
+   * connections from /actuator/prometheus) and that minute's p99. Flat rows are the result.
+   */
+  static List<Map<String, Object>> soak(
+      Target t, List<SimAgent> fleet, Recorder rec, int minutes, int rate, String jcmd)
+      throws Exception {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    Table table =
+        new Table(
+            "minute",
+            "hb/s",
+            "p50 ms",
+            "p99 ms",
+            "heap KiB",
+            "fds",
+            "pool active",
+            "idle",
+            "pending");
+    try (JsonHttp http = new JsonHttp(t.hubUrl(), System.getenv("BENCH_HUB_TOKEN"))) {
+      for (int minute = 1; minute <= minutes; minute++) {
+        Phase p = openLoop(fleet, rec, rate, 60);
+        Stats st = Stats.ofNanos(p.rttNanos());
+        String metrics = http.getText("/actuator/prometheus");
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("minute", minute);
+        row.put("rate", round(p.ackRate()));
+        row.put("p50Ms", st.p50());
+        row.put("p99Ms", st.p99());
+        row.put("heapKibAfterGc", heapAfterGc(jcmd, t.pid()));
+        row.put("openFds", openFds(t.pid()));
+        row.put("poolActive", metric(metrics, "hikaricp_connections_active"));
+        row.put("poolIdle", metric(metrics, "hikaricp_connections_idle"));
+        row.put("poolPending", metric(metrics, "hikaricp_connections_pending"));
+        rows.add(row);
+        table.row(row.values().toArray());
+        System.out.printf(
+            "soak minute %d: %.0f hb/s, p99 %.2f ms, heap %s KiB, %s fds, pool %s/%s/%s%n",
+            minute,
+            p.ackRate(),
+            st.p99(),
+            row.get("heapKibAfterGc"),
+            row.get("openFds"),
+            row.get("poolActive"),
+            row.get("poolIdle"),
+            row.get("poolPending"));
+      }
+    }
+    System.out.println(table);
+    return rows;
+  }
+
+  /** The sum of a Prometheus metric's samples (every label set), or -1 when it is absent. */
+  static double metric(String exposition, String name) {
+    double sum = 0;
+    boolean found = false;
+    for (String line : exposition.split("\n")) {
+      if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
+        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+        found = true;
+      }
+    }
+    return found ? sum : -1;
+  }
+
+  static long openFds(long pid) throws IOException {
+    try (var s = Files.list(Path.of("/proc/" + pid + "/fd"))) {
+      return s.count();
+    }
+  }
+
+  /**
    * L2: the hub is killed with SIGKILL while every agent is connected, and started again. The
    * agents reconnect with the agent's backoff; this records when each came back, every attempt (per
    * second since the kill, so the herd and the jitter are visible) and how attempts failed.
@@ -573,7 +658,13 @@ public final class FleetBench {
     try (JsonHttp http = new JsonHttp(t.hubUrl(), System.getenv("BENCH_HUB_TOKEN"))) {
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
       while (storm.back.getCount() > 0 && System.nanoTime() < deadline) {
-        rest.merge(http.get("/api/v2/clusters?limit=1").status(), 1, Integer::sum);
+        int status;
+        try {
+          status = http.get("/api/v2/clusters?limit=1").status();
+        } catch (RuntimeException e) {
+          status = 0; // no answer at all
+        }
+        rest.merge(status, 1, Integer::sum);
         storm.back.await(250, TimeUnit.MILLISECONDS);
       }
     }

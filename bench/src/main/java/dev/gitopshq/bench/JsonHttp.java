@@ -60,6 +60,15 @@ final class JsonHttp implements AutoCloseable {
     return send(builder(path).GET().build());
   }
 
+  /** The body of a text document (e.g. /actuator/prometheus); fails unless the answer is 200. */
+  String getText(String path) {
+    Response r = send(builder(path).setHeader("Accept", "text/plain").GET().build());
+    if (r.status() != 200) {
+      throw new IllegalStateException("GET " + path + ": HTTP " + r.status() + ": " + abbreviate(r.body()));
+    }
+    return r.body();
+  }
+
   /** POSTs a body already serialized (benchmarks serialize once, outside the timed loop). */
   Response post(String path, byte[] json) {
     return send(
