@@ -58,3 +58,10 @@ create table direct_applied_objects (
     foreign key (org_id, project_id) references projects (org_id, id) on delete cascade
 );
 create index direct_applied_objects_scope on direct_applied_objects (org_id, cluster_id, project_id, environment_id);
+
+-- A parked apply wakes the replica holding the cluster's stream, as a parked
+-- command does (channel gitopshq_agents, V24).
+create trigger direct_applies_parked
+  after insert or update of dispatch_task_token on direct_applies
+  for each row when (new.dispatch_task_token is not null)
+  execute function gitopshq_command_parked();

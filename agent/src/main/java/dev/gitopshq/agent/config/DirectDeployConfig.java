@@ -5,8 +5,8 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * How the agent applies releases in direct-deploy mode (the chart's {@code directDeploy.*}
- * values), read from environment variables.
+ * How the agent applies releases in direct-deploy mode (the chart's {@code directDeploy.*} values),
+ * read from environment variables.
  *
  * @param fieldManager the server-side apply field manager ({@code directDeploy.fieldManager})
  * @param defaultNamespace the namespace of namespaced objects whose file names none ({@code

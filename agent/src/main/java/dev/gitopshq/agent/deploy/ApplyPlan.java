@@ -101,8 +101,7 @@ public record ApplyPlan(
    *
    * @param files the files under the cluster's directory ({@code <tenant>/<service>/<file>})
    * @param previous what earlier applies of this project environment placed
-   * @param defaultNamespace the namespace for namespaced objects whose file names none; empty:
-   *     none
+   * @param defaultNamespace the namespace for namespaced objects whose file names none; empty: none
    */
   public static ApplyPlan of(
       String project,
@@ -219,8 +218,7 @@ public record ApplyPlan(
    */
   static String key(AppliedObject o) {
     String group = o.getApiVersion().contains("/") ? o.getApiVersion().split("/")[0] : "";
-    return String.join(
-        "\u0000", o.getTenant(), group, o.getKind(), o.getNamespace(), o.getName());
+    return String.join("\u0000", o.getTenant(), group, o.getKind(), o.getNamespace(), o.getName());
   }
 
   private static String plan(

@@ -132,7 +132,8 @@ public final class DirectDeployer implements AutoCloseable {
     if (r.hasDeadline()
         && clock
             .instant()
-            .isAfter(Instant.ofEpochSecond(r.getDeadline().getSeconds(), r.getDeadline().getNanos()))) {
+            .isAfter(
+                Instant.ofEpochSecond(r.getDeadline().getSeconds(), r.getDeadline().getNanos()))) {
       return remember(
           result(
               r,
@@ -161,10 +162,7 @@ public final class DirectDeployer implements AutoCloseable {
               "unexpected error: " + String.valueOf(e.getMessage()));
     }
     log.info(
-        "direct apply {} {}: {} objects",
-        r.getApplyId(),
-        out.getOutcome(),
-        out.getObjectsCount());
+        "direct apply {} {}: {} objects", r.getApplyId(), out.getOutcome(), out.getObjectsCount());
     return remember(out);
   }
 
@@ -188,7 +186,8 @@ public final class DirectDeployer implements AutoCloseable {
       ObjectResult.Builder line =
           ObjectResult.newBuilder().setObject(p.identity()).setPath(p.path());
       try {
-        resource(client, p.identity()).resource(p.object())
+        resource(client, p.identity())
+            .resource(p.object())
             .fieldManager(config.fieldManager())
             .forceConflicts()
             .serverSideApply();

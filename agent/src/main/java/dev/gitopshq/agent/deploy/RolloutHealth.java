@@ -43,7 +43,8 @@ public final class RolloutHealth {
     }
     Map<String, Object> spec = map(live.getAdditionalProperties().get("spec"));
     Map<String, Object> status = map(live.getAdditionalProperties().get("status"));
-    long generation = live.getMetadata().getGeneration() == null ? 0 : live.getMetadata().getGeneration();
+    long generation =
+        live.getMetadata().getGeneration() == null ? 0 : live.getMetadata().getGeneration();
     long observed = num(status.get("observedGeneration"));
     return switch (live.getKind()) {
       case "Deployment" -> deployment(spec, status, generation, observed);
@@ -70,8 +71,7 @@ public final class RolloutHealth {
     long available = num(status.get("availableReplicas"));
     long total = num(status.get("replicas"));
     if (updated < want) {
-      return new Verdict(
-          State.PROGRESSING, updated + " of " + want + " replicas updated");
+      return new Verdict(State.PROGRESSING, updated + " of " + want + " replicas updated");
     }
     if (total > updated) {
       return new Verdict(
@@ -125,7 +125,8 @@ public final class RolloutHealth {
           return new Verdict(State.HEALTHY, "complete");
         }
         if ("Failed".equals(c.get("type"))) {
-          return new Verdict(State.DEGRADED, "failed: " + c.getOrDefault("message", c.get("reason")));
+          return new Verdict(
+              State.DEGRADED, "failed: " + c.getOrDefault("message", c.get("reason")));
         }
       }
     }
