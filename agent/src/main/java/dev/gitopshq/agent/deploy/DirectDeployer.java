@@ -117,7 +117,11 @@ public final class DirectDeployer implements AutoCloseable {
     return applies.get();
   }
 
-  ApplyResult run(ApplyRelease r) {
+  /**
+   * Applies on the calling thread and returns the result (a repeat of an apply id answers from
+   * memory); {@link #submit} runs this on the deployer's thread.
+   */
+  public ApplyResult run(ApplyRelease r) {
     ApplyResult earlier = done.get(r.getApplyId());
     if (earlier != null) {
       return earlier;
