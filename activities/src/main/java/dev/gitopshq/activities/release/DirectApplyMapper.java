@@ -173,4 +173,35 @@ public interface DirectApplyMapper {
       @Param("o") DirectAppliedObjectRow object,
       @Param("applyId") String applyId,
       @Param("now") Instant now);
+
+  /** The cluster's latest direct applies, newest first, with per-object counts. */
+  @Select(
+      "select d.id, d.deployment_id, d.project_id, p.name as project, d.environment, d.commit,"
+          + " d.status, d.error, jsonb_array_length(d.results) as objects,"
+          + " (select count(*) from jsonb_array_elements(d.results) r"
+          + " where r->>'action' = 'applied')::int as applied,"
+          + " (select count(*) from jsonb_array_elements(d.results) r"
+          + " where r->>'action' = 'pruned')::int as pruned,"
+          + " (select count(*) from jsonb_array_elements(d.results) r"
+          + " where r->>'action' = 'failed' or r->>'health' in ('failed', 'degraded', 'progressing'))"
+          + "::int as failed, d.created_at, d.finished_at"
+          + " from direct_applies d join projects p on p.org_id = d.org_id and p.id = d.project_id"
+          + " where d.org_id = #{orgId} and d.cluster_id = #{clusterId}"
+          + " order by d.created_at desc limit #{limit}")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  List<DirectApplySummaryRow> recent(
+      @Param("orgId") UUID orgId, @Param("clusterId") UUID clusterId, @Param("limit") int limit);
+
+  /** What direct applies placed on the cluster, by project, environment, tenant and object. */
+  @Select(
+      "select o.project_id, p.name as project, e.name as environment, o.tenant, o.api_version,"
+          + " o.kind, o.namespace, o.name, o.apply_id, o.applied_at"
+          + " from direct_applied_objects o"
+          + " join projects p on p.org_id = o.org_id and p.id = o.project_id"
+          + " join environments e on e.org_id = o.org_id and e.id = o.environment_id"
+          + " where o.org_id = #{orgId} and o.cluster_id = #{clusterId}"
+          + " order by p.name, e.position, o.tenant, o.kind, o.namespace, o.name limit #{limit}")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  List<DirectClusterObjectRow> clusterObjects(
+      @Param("orgId") UUID orgId, @Param("clusterId") UUID clusterId, @Param("limit") int limit);
 }

@@ -386,6 +386,51 @@ class DirectDeployIT {
 
   @Test
   @Order(6)
+  void theClustersDirectDeployTabListsItsAppliesAndWhatTheyPlaced() {
+    String clusterId = clusterId(CLUSTER);
+    JsonNode tab = ok(hub.get("/api/v2/clusters/" + clusterId + "/direct-deploys", OWNER_TOKEN));
+    assertThat(tab.get("capability").asBoolean()).isTrue();
+    List<String> applies = new ArrayList<>();
+    tab.get("applies")
+        .forEach(
+            a ->
+                applies.add(
+                    a.get("status").asText()
+                        + " applied="
+                        + a.get("applied").asInt()
+                        + " pruned="
+                        + a.get("pruned").asInt()));
+    // Newest first: the rollback, the release that pruned, the first release.
+    assertThat(applies)
+        .containsExactly(
+            "succeeded applied=2 pruned=0",
+            "succeeded applied=1 pruned=1",
+            "succeeded applied=2 pruned=0");
+    List<String> objects = new ArrayList<>();
+    tab.get("objects")
+        .forEach(
+            o ->
+                objects.add(
+                    o.get("tenant").asText()
+                        + " "
+                        + o.get("kind").asText()
+                        + " "
+                        + o.get("name").asText()));
+    assertThat(objects).containsExactly("acme ConfigMap settings", "acme Deployment web");
+    assertThat(
+            ok(hub.get(
+                    "/api/v2/clusters/" + clusterId(OFF_CLUSTER) + "/direct-deploys", OWNER_TOKEN))
+                .get("capability")
+                .asBoolean())
+        .isFalse();
+    assertThat(
+            hub.get("/api/v2/clusters/" + UUID.randomUUID() + "/direct-deploys", OWNER_TOKEN)
+                .status())
+        .isEqualTo(404);
+  }
+
+  @Test
+  @Order(7)
   void withoutTheCapabilityTheDeploymentFailsWithNothingWritten() {
     ok(
         hub.send(
@@ -434,6 +479,15 @@ class DirectDeployIT {
     List<String> out = new ArrayList<>();
     deployment.get("timeline").forEach(e -> out.add(e.get("actor").asText()));
     return out;
+  }
+
+  static String clusterId(String name) {
+    for (JsonNode c : ok(hub.get("/api/v2/clusters", OWNER_TOKEN)).get("items")) {
+      if (c.get("name").asText().equals(name)) {
+        return c.get("id").asText();
+      }
+    }
+    throw new AssertionError("no cluster " + name);
   }
 
   static String firstApplyId() {
