@@ -50,6 +50,9 @@ public final class DirectDeployer implements AutoCloseable {
   private static final int REMEMBERED = 1_000;
   private static final Duration POLL = Duration.ofMillis(500);
 
+  /** The longest the agent waits for rollout health, whatever the hub asks (15 minutes). */
+  static final int MAX_HEALTH_SECONDS = 900;
+
   private final boolean enabled;
   private final DirectDeployConfig config;
   private final Supplier<KubernetesClient> kube;
@@ -241,7 +244,8 @@ public final class DirectDeployer implements AutoCloseable {
     }
 
     // Rollout health, until every watched object is healthy or degraded, or the timeout.
-    Instant until = clock.instant().plusSeconds(Math.max(0, r.getHealthTimeoutSeconds()));
+    Instant until =
+        clock.instant().plusSeconds(Math.clamp(r.getHealthTimeoutSeconds(), 0, MAX_HEALTH_SECONDS));
     Map<ApplyPlan.Planned, RolloutHealth.Verdict> pending = new LinkedHashMap<>();
     for (ApplyPlan.Planned p : applied) {
       if (RolloutHealth.watched(p.object().getApiVersion(), p.object().getKind())) {
@@ -267,7 +271,7 @@ public final class DirectDeployer implements AutoCloseable {
         e.setValue(v);
         waiting |= v.state() == RolloutHealth.State.PROGRESSING;
       }
-      if (!waiting || !clock.instant().isBefore(until)) {
+      if (!waiting || !clock.instant().isBefore(until) || Thread.currentThread().isInterrupted()) {
         break;
       }
       sleep();
