@@ -254,6 +254,7 @@ class DeploymentWorkflowTest {
             new DirectTarget("production", "c-1", "eu-1"),
             new DirectTarget("production", "c-2", "us-1"));
     DeploymentResult r = result(start("d-direct", DeploymentRequest.DEPLOY, false));
+    Histories.save(client, "deployment-d-direct", "release-direct");
 
     assertThat(r.status()).isEqualTo(DeploymentStatus.deployed);
     assertThat(direct.applied)
