@@ -90,23 +90,34 @@ public class DirectApplies implements DirectApplyActivities {
   public List<DirectTarget> targets(String orgId, String deploymentId) {
     UUID org = UUID.fromString(orgId);
     DeploymentRow d = deployment(org, deploymentId);
-    List<DirectTarget> out = new ArrayList<>();
+    List<DirectTargetRow> rows = applies.targets(org, d.projectId(), d.environments());
+    String missing = missingCapability(rows);
+    if (missing != null) {
+      throw ApplicationFailure.newNonRetryableFailure(missing, UNAVAILABLE);
+    }
+    return rows.stream()
+        .map(t -> new DirectTarget(t.environment(), t.clusterId().toString(), t.cluster()))
+        .toList();
+  }
+
+  /**
+   * Why a deployment to these direct-mode clusters cannot run — some agent has not announced
+   * direct.deploy — or null. The REST API refuses such a deployment with it (409) and the workflow
+   * fails with it, before anything is written.
+   */
+  public static String missingCapability(List<DirectTargetRow> targets) {
     List<String> missing = new ArrayList<>();
-    for (DirectTargetRow t : applies.targets(org, d.projectId(), d.environments())) {
+    for (DirectTargetRow t : targets) {
       if (t.capabilities() == null || !t.capabilities().contains(Capabilities.DIRECT_DEPLOY)) {
         missing.add(t.cluster() + " (" + t.environment() + ")");
       }
-      out.add(new DirectTarget(t.environment(), t.clusterId().toString(), t.cluster()));
     }
-    if (!missing.isEmpty()) {
-      throw ApplicationFailure.newNonRetryableFailure(
-          "direct delivery needs the direct.deploy capability, which the agent of "
-              + String.join(", ", missing)
-              + " has not announced (agent chart: capabilities.directDeploy=true with"
-              + " rbac.profile=readwrite); nothing was deployed",
-          UNAVAILABLE);
-    }
-    return out;
+    return missing.isEmpty()
+        ? null
+        : "direct delivery needs the direct.deploy capability, which the agent of "
+            + String.join(", ", missing)
+            + " has not announced (agent chart: capabilities.directDeploy=true with"
+            + " rbac.profile=readwrite); nothing was deployed";
   }
 
   @Override
