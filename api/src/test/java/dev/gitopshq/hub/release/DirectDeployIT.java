@@ -155,6 +155,9 @@ class DirectDeployIT {
     ReleaseEndToEndIT.projectId = projectId;
   }
 
+  /** The environment the direct-mode cluster's agent was started with (to restart it). */
+  static Map<String, String> agentEnv;
+
   static Agent agent(String name, String capabilities) throws Exception {
     JsonNode created = ok(hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", name)));
     Map<String, String> env = new HashMap<>();
@@ -166,6 +169,9 @@ class DirectDeployIT {
     env.put(AgentConfig.CAPABILITIES, capabilities);
     env.put(AgentConfig.STATUS_INTERVAL_SECONDS, "1");
     env.put(AgentConfig.REGISTRATION_TOKEN, created.get("registrationToken").asText());
+    if (name.equals(CLUSTER)) {
+      agentEnv = env;
+    }
     Agent a =
         Agent.start(
             AgentConfig.fromEnv(env), new DirectDeployConfig(FIELD_MANAGER, ""), () -> agentClient);
@@ -290,19 +296,32 @@ class DirectDeployIT {
 
   @Test
   @Order(3)
-  void aRepeatOfTheApplyIdIsAnsweredWithoutApplyingAgain() {
+  void aRepeatOfTheApplyIdIsAnsweredWithoutApplyingAgain() throws Exception {
     String applyId = firstApplyId();
-    String before =
-        admin
-            .apps()
-            .deployments()
-            .inNamespace(NS)
-            .withName("web")
-            .get()
-            .getMetadata()
-            .getResourceVersion();
+    String web = resourceVersion("web");
+    String settings = configMapVersion();
     // As if the hub had restarted before the agent's report was stored: the apply is parked again
-    // and the gateway sends the same apply id once more.
+    // and the gateway sends the same apply id once more. The agent answers from memory.
+    repark(applyId);
+    assertThat(agent.directAppliesExecuted()).isEqualTo(1);
+    assertThat(resourceVersion("web")).isEqualTo(web);
+
+    // After an agent restart the agent no longer remembers the apply and applies it again, which
+    // changes nothing on the cluster: server-side apply of the same objects by the same manager.
+    agent.close();
+    agent =
+        Agent.start(
+            AgentConfig.fromEnv(agentEnv),
+            new DirectDeployConfig(FIELD_MANAGER, ""),
+            () -> agentClient);
+    assertThat(agent.awaitConnected(Duration.ofSeconds(30))).isTrue();
+    repark(applyId);
+    assertThat(agent.directAppliesExecuted()).isEqualTo(1);
+    assertThat(resourceVersion("web")).isEqualTo(web);
+    assertThat(configMapVersion()).isEqualTo(settings);
+  }
+
+  static void repark(String applyId) {
     HubTestSupport.exec(
         "update direct_applies set dispatch_task_token = '\\x00'::bytea, dispatched_at = null,"
             + " dispatch_deadline = now() + interval '1 minute' where id = ?",
@@ -316,17 +335,27 @@ class DirectDeployIT {
                             + " is null",
                         applyId)
                     == 1);
-    assertThat(agent.directAppliesExecuted()).isEqualTo(1);
-    assertThat(
-            admin
-                .apps()
-                .deployments()
-                .inNamespace(NS)
-                .withName("web")
-                .get()
-                .getMetadata()
-                .getResourceVersion())
-        .isEqualTo(before);
+  }
+
+  static String resourceVersion(String deployment) {
+    return admin
+        .apps()
+        .deployments()
+        .inNamespace(NS)
+        .withName(deployment)
+        .get()
+        .getMetadata()
+        .getResourceVersion();
+  }
+
+  static String configMapVersion() {
+    return admin
+        .configMaps()
+        .inNamespace(NS)
+        .withName("settings")
+        .get()
+        .getMetadata()
+        .getResourceVersion();
   }
 
   @Test
@@ -383,6 +412,7 @@ class DirectDeployIT {
         .isEqualTo("registry.example/web:1");
     assertThat(details(done))
         .contains("applied v1 ConfigMap " + NS + "/settings (acme): healthy, applied");
+    // Since its restart: the repeat, the release that pruned, the rollback.
     assertThat(agent.directAppliesExecuted()).isEqualTo(3);
   }
 
