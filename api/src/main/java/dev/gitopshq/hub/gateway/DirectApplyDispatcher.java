@@ -29,11 +29,38 @@ import org.slf4j.LoggerFactory;
 final class DirectApplyDispatcher {
   private static final Logger log = LoggerFactory.getLogger(DirectApplyDispatcher.class);
 
+  /** Enough that one completion Temporal keeps refusing does not hold up the others. */
+  private static final int COMPLETION_THREADS = 4;
+
   private final DirectApplyMapper applies;
   private final DirectApplies direct;
   private final AgentConnections connections;
   private final ActivityCompletionClient completions;
   private final Clock clock;
+
+  /**
+   * Completes activities off the agent's stream: Temporal's client retries a completion it cannot
+   * deliver for up to a minute, which must not hold up the stream's heartbeats and results. The
+   * apply's outcome is stored before; a completion lost with the process is recovered by the
+   * activity's retry, which the agent answers from memory.
+   */
+  private final java.util.concurrent.ThreadPoolExecutor completer =
+      new java.util.concurrent.ThreadPoolExecutor(
+          COMPLETION_THREADS,
+          COMPLETION_THREADS,
+          30,
+          java.util.concurrent.TimeUnit.SECONDS,
+          new java.util.concurrent.ArrayBlockingQueue<>(1_000),
+          r -> {
+            Thread t = new Thread(r, "gitopshq-direct-completions");
+            t.setDaemon(true);
+            return t;
+          },
+          new java.util.concurrent.ThreadPoolExecutor.CallerRunsPolicy());
+
+  {
+    completer.allowCoreThreadTimeOut(true);
+  }
 
   DirectApplyDispatcher(
       DirectApplyMapper applies,
@@ -143,6 +170,10 @@ final class DirectApplyDispatcher {
   }
 
   private void complete(String id, byte[] token, DirectOutcome outcome) {
+    completer.execute(() -> completeNow(id, token, outcome));
+  }
+
+  private void completeNow(String id, byte[] token, DirectOutcome outcome) {
     try {
       completions.complete(token, outcome);
     } catch (ActivityCompletionException e) {
