@@ -42,7 +42,10 @@ public enum Endpoint {
   WORKFLOW_HISTORY("GET", "/api/v2/workflows/{workflowId}/history"),
   COMMAND_EVIDENCE("GET", "/api/v2/commands/{id}/evidence"),
   RELEASE_EVIDENCE("GET", "/api/v2/projects/{projectId}/releases/{number}/evidence"),
-  EVIDENCE_KEYS("GET", "/api/v2/evidence/keys");
+  EVIDENCE_KEYS("GET", "/api/v2/evidence/keys"),
+  PROJECT_ENVIRONMENTS_LIST("GET", "/api/v2/projects/{projectId}/environments"),
+  PROJECT_ENVIRONMENTS_PUT("PUT", "/api/v2/projects/{projectId}/environments/{env}"),
+  CLUSTERS_DIRECT_DEPLOYS("GET", "/api/v2/clusters/{id}/direct-deploys");
 
   private final String method;
   private final String path;

@@ -66,6 +66,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   private final String hubVersion;
   private final Clock clock;
   private final GatewayMetrics metrics;
+  private final DirectApplyDispatcher directApplies;
 
   AgentHubService(
       RegistrationStore registration,
@@ -81,8 +82,10 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       AgentSettings settings,
       String hubVersion,
       Clock clock,
-      GatewayMetrics metrics) {
+      GatewayMetrics metrics,
+      DirectApplyDispatcher directApplies) {
     this.metrics = metrics;
+    this.directApplies = directApplies;
     this.registration = registration;
     this.tokens = tokens;
     this.clusters = clusters;
@@ -310,6 +313,11 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         session.seen(now);
         answered(session, message.getArgoApplications().getRequestId(), message);
       }
+      case APPLY_RESULT -> {
+        requireHello(session);
+        session.seen(now);
+        directApplies.onResult(session, message.getApplyResult());
+      }
       case PAYLOAD_NOT_SET -> {
         // A newer agent may send messages this hub does not know; they are ignored.
       }
@@ -358,6 +366,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         LogSafe.text(hello.getAgentVersion()));
     // Whatever waited for this agent goes out now.
     dispatcher.sendQueued(session);
+    directApplies.sendQueued(session);
     schedules.onHello(
         session.orgId,
         session.clusterId,
