@@ -63,7 +63,7 @@ test_viewer_reason if {
 
 test_unknown_command_type_reason if {
 	d := approval.decision with input as samples.unknown_command_type_denied.input
-	d.reasons == [`command type "delete" is not one of refresh, rollback, restart, scale, sync`]
+	d.reasons == [`command type "delete" is not one of refresh, resolve-drift, rollback, restart, scale, sync`]
 }
 
 # ---- production detection and defaults -------------------------------------------
