@@ -42,7 +42,12 @@ public enum Endpoint {
   WORKFLOW_HISTORY("GET", "/api/v2/workflows/{workflowId}/history"),
   COMMAND_EVIDENCE("GET", "/api/v2/commands/{id}/evidence"),
   RELEASE_EVIDENCE("GET", "/api/v2/projects/{projectId}/releases/{number}/evidence"),
-  EVIDENCE_KEYS("GET", "/api/v2/evidence/keys");
+  EVIDENCE_KEYS("GET", "/api/v2/evidence/keys"),
+  DRIFT_LIST("GET", "/api/v2/clusters/{clusterId}/drift"),
+  DRIFT_GET("GET", "/api/v2/clusters/{clusterId}/drift/{findingId}"),
+  DRIFT_CHECK("POST", "/api/v2/clusters/{clusterId}/drift/checks"),
+  DRIFT_CHECK_GET("GET", "/api/v2/clusters/{clusterId}/drift/checks/{checkId}"),
+  DRIFT_RESOLVE("POST", "/api/v2/clusters/{clusterId}/drift/{findingId}/resolve");
 
   private final String method;
   private final String path;
