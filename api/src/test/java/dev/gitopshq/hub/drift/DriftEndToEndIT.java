@@ -104,7 +104,8 @@ class DriftEndToEndIT {
         new HubTestSupport()
             .property("opa.url", opa.url())
             .property("opa.token", opa.token())
-            .property("gitopshq.drift.interval", "0s")
+            // The interval asks for one check as soon as the agent connects, then not again.
+            .property("gitopshq.drift.interval", "1h")
             .property("gitopshq.drift.after-deployment-delay", "0s")
             .property("gitopshq.drift.sweep", "500ms")
             .start();
@@ -195,7 +196,19 @@ class DriftEndToEndIT {
         Agent agent = Agent.start(AgentConfig.fromEnv(env), () -> agentClient)) {
       assertThat(agent.awaitConnected(Duration.ofSeconds(30))).isTrue();
 
-      // Right after the deploy nothing differs, though the API server defaulted many fields.
+      // The interval checks the newly connected cluster at once: nothing differs right after the
+      // deploy, though the API server defaulted many fields.
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  HubTestSupport.count(
+                          "select count(*) from drift_checks where cluster_id = ?::uuid"
+                              + " and trigger = 'interval' and status = 'completed'"
+                              + " and objects = 2 and drifted = 0",
+                          clusterId)
+                      == 1);
+      // On demand too.
       JsonNode first = awaitCheck(requestCheck());
       assertThat(first.get("status").asText()).as(first.toString()).isEqualTo("completed");
       assertThat(first.get("objects").asInt()).isEqualTo(2);
@@ -274,6 +287,15 @@ class DriftEndToEndIT {
       assertThat(finding(deploymentFinding).get("resolveCommands").get(0).get("status").asText())
           .isEqualTo("pending_approval");
       assertThat(replicas()).isEqualTo(3);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  hub.get("/api/v2/commands/" + commandId, OWNER_TOKEN)
+                          .body()
+                          .get("approvals")
+                          .size()
+                      == 1);
       String approvalId =
           hub.get("/api/v2/commands/" + commandId, OWNER_TOKEN)
               .body()
@@ -300,6 +322,46 @@ class DriftEndToEndIT {
               hub.post(base() + "/" + deploymentFinding + "/resolve", OWNER_TOKEN, Map.of())
                   .status())
           .isEqualTo(409);
+
+      // An Argo CD Application manages the ConfigMap now: resolving it needs argocd.write, which
+      // this agent did not announce, so the hub refuses it.
+      admin
+          .configMaps()
+          .inNamespace(NS)
+          .withName("settings")
+          .edit(
+              c -> {
+                c.getMetadata().getLabels().put("argocd.argoproj.io/instance", "shop");
+                return c;
+              });
+      awaitCheck(requestCheck());
+      String configFinding = cosmetic.get(0).get("id").asText();
+      assertThat(finding(configFinding).get("argoApplication").asText()).isEqualTo("argocd/shop");
+      assertThat(finding(configFinding).get("fieldManager").asText())
+          .isEqualTo("argocd-controller");
+      Response refused =
+          hub.post(base() + "/" + configFinding + "/resolve", OWNER_TOKEN, Map.of("reason", "x"));
+      assertThat(refused.status()).as(refused.raw()).isEqualTo(409);
+      assertThat(refused.body().get("message").asText()).contains("argocd.write");
+
+      // A deleted object is a functional finding: the same open one, now missing.
+      admin.configMaps().inNamespace(NS).withName("settings").delete();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> admin.configMaps().inNamespace(NS).withName("settings").get() == null);
+      awaitCheck(requestCheck());
+      JsonNode missing = finding(configFinding);
+      assertThat(missing.get("state").asText()).isEqualTo("missing");
+      assertThat(missing.get("severity").asText()).isEqualTo("functional");
+      assertThat(missing.get("open").asBoolean()).isTrue();
+
+      // The interval asked for exactly one check in its hour.
+      assertThat(
+              HubTestSupport.count(
+                  "select count(*) from drift_checks where cluster_id = ?::uuid"
+                      + " and trigger = 'interval' and status = 'completed'",
+                  clusterId))
+          .isEqualTo(1);
 
       // Audited: the checks' summaries, the detection and the resolution.
       assertThat(
