@@ -107,6 +107,15 @@ public interface DriftMapper {
           + " where status = 'running' and started_at < #{before}")
   int requeueStale(@Param("before") Instant before);
 
+  /** Pending checks, of any organization, due before {@code before} (at most 100). */
+  @Select(
+      "select "
+          + CHECK_COLUMNS
+          + " from drift_checks where status = 'pending' and not_before < #{before}"
+          + " order by not_before limit 100")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  List<DriftCheckRow> overdue(@Param("before") Instant before);
+
   /** A pending or running check of the cluster, so an interval does not pile up requests. */
   @Select(
       "select count(*) > 0 from drift_checks where org_id = #{orgId} and cluster_id = #{clusterId}"

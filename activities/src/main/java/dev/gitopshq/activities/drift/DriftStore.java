@@ -92,6 +92,7 @@ public final class DriftStore {
           Map<String, Object> d = new LinkedHashMap<>();
           d.put("clusterId", clusterId.toString());
           d.put("checkId", checkId.toString());
+          trigger(orgId, clusterId, checkId, d);
           d.put("status", "failed");
           d.put("error", error);
           audit.record(
@@ -229,6 +230,7 @@ public final class DriftStore {
     Map<String, Object> summary = new LinkedHashMap<>();
     summary.put("clusterId", clusterId.toString());
     summary.put("checkId", checkId.toString());
+    trigger(orgId, clusterId, checkId, summary);
     summary.put("status", status);
     summary.put("objects", desired.size());
     summary.put("drifted", drifted);
@@ -240,6 +242,17 @@ public final class DriftStore {
     audit.record(
         orgId, Actor.system("drift"), "drift.checked", "cluster", clusterId.toString(), summary);
     return new Outcome(desired.size(), drifted, opened, resolved);
+  }
+
+  /** Who or what asked for the check, for its audit entry. */
+  private void trigger(UUID orgId, UUID clusterId, UUID checkId, Map<String, Object> d) {
+    mapper
+        .findCheck(orgId, clusterId, checkId)
+        .ifPresent(
+            c -> {
+              d.put("trigger", c.trigger());
+              d.put("requestedBy", c.requestedBy());
+            });
   }
 
   private static Map<String, Object> details(

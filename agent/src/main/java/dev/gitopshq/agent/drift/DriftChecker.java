@@ -43,6 +43,12 @@ public final class DriftChecker {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /**
+   * The most characters of difference values one report carries (the hub reads at most 16 MiB per
+   * message); past it, differences keep their path and severity but not their values.
+   */
+  static final int REPORT_VALUE_BUDGET = 6 * 1024 * 1024;
+
   private final Supplier<KubernetesClient> client;
   private final String directFieldManager;
   private final Clock clock;
@@ -61,6 +67,7 @@ public final class DriftChecker {
             ? Instant.ofEpochSecond(
                 request.getDeadline().getSeconds(), request.getDeadline().getNanos())
             : Instant.MAX;
+    int[] budget = {REPORT_VALUE_BUDGET};
     for (DesiredObject o : request.getObjectsList()) {
       DriftObjectResult.Builder r =
           DriftObjectResult.newBuilder()
@@ -75,7 +82,7 @@ public final class DriftChecker {
         continue;
       }
       try {
-        compare(o, r);
+        compare(o, r, budget);
       } catch (KubernetesClientException e) {
         r.setState(DriftObjectResult.State.FAILED)
             .setError("the API server answered " + e.getCode() + ": " + shortMessage(e));
@@ -87,7 +94,8 @@ public final class DriftChecker {
     return report.build();
   }
 
-  private void compare(DesiredObject o, DriftObjectResult.Builder r) throws IOException {
+  private void compare(DesiredObject o, DriftObjectResult.Builder r, int[] budget)
+      throws IOException {
     GenericKubernetesResource desired =
         JSON.readValue(o.getManifest(), GenericKubernetesResource.class);
     GenericKubernetesResource live = resource(desired, o.getNamespace()).get();
@@ -117,11 +125,15 @@ public final class DriftChecker {
       diffs = DriftDiff.compareSubset(JSON.valueToTree(desired), liveTree);
     }
     for (DriftDiff.Difference d : diffs) {
+      int cost = d.desired().length() + d.live().length();
+      boolean fits = cost <= budget[0];
+      budget[0] -= fits ? cost : 0;
+      String omitted = "\"(omitted: the report reached its size limit)\"";
       r.addDifferences(
           DriftDifference.newBuilder()
               .setPath(d.path())
-              .setDesired(d.desired())
-              .setLive(d.live())
+              .setDesired(fits ? d.desired() : omitted)
+              .setLive(fits ? d.live() : omitted)
               .setSeverity(d.severity()));
     }
     r.setState(diffs.isEmpty() ? DriftObjectResult.State.IN_SYNC : DriftObjectResult.State.DRIFTED);

@@ -155,6 +155,7 @@ public class DriftRunner implements SmartLifecycle, PgListener.Channel {
     try {
       Instant now = clock.instant();
       mapper.requeueStale(now.minus(props.agentTimeout().multipliedBy(2)));
+      expireUnreachable(now);
       for (AgentGateway.HeldAgent a : gateway.heldAgents()) {
         if (!a.capabilities().contains(Capabilities.OBSERVE)) {
           continue;
@@ -170,6 +171,26 @@ public class DriftRunner implements SmartLifecycle, PgListener.Channel {
       log.warn("drift sweep failed (the next one retries): {}", e.toString());
     }
   }
+
+  /**
+   * Checks no replica could run because the cluster's agent stayed away: failed (and audited) once
+   * they are {@value #EXPIRY_TIMEOUTS} agent timeouts past due, so nobody waits forever.
+   */
+  private void expireUnreachable(Instant now) {
+    for (DriftCheckRow c :
+        mapper.overdue(now.minus(props.agentTimeout().multipliedBy(EXPIRY_TIMEOUTS)))) {
+      if (mapper.claim(c.orgId(), c.id(), now) == 1) {
+        store.fail(
+            c.orgId(),
+            c.clusterId(),
+            "",
+            c.id(),
+            "the cluster's agent was not connected with the observe capability");
+      }
+    }
+  }
+
+  static final int EXPIRY_TIMEOUTS = 5;
 
   private void submit(UUID org, UUID cluster) {
     ThreadPoolExecutor w = workers;
@@ -190,7 +211,12 @@ public class DriftRunner implements SmartLifecycle, PgListener.Channel {
     try {
       for (DriftCheckRow c : mapper.pending(org, cluster, clock.instant())) {
         if (mapper.claim(org, c.id(), clock.instant()) == 1) {
-          run(c);
+          try {
+            run(c);
+          } catch (RuntimeException e) {
+            log.warn("drift check {} of cluster {} failed: {}", c.id(), cluster, e.toString());
+            store.fail(org, cluster, "", c.id(), "the hub could not run the check; see its log");
+          }
         }
       }
     } catch (RuntimeException e) {
@@ -216,7 +242,8 @@ public class DriftRunner implements SmartLifecycle, PgListener.Channel {
           clusterId,
           loaded.skipped().size());
     }
-    Instant deadline = clock.instant().plus(props.agentTimeout()).minusSeconds(5);
+    // The agent stops comparing a little before the hub stops waiting, and reports what it has.
+    Instant deadline = clock.instant().plus(props.agentTimeout().multipliedBy(3).dividedBy(4));
     CheckDrift.Builder req =
         CheckDrift.newBuilder()
             .setCheckId(check.id().toString())

@@ -108,6 +108,8 @@ class DriftEndToEndIT {
             .property("gitopshq.drift.interval", "1h")
             .property("gitopshq.drift.after-deployment-delay", "0s")
             .property("gitopshq.drift.sweep", "500ms")
+            // Short, so a check of a cluster whose agent went away fails within the test.
+            .property("gitopshq.drift.agent-timeout", "6s")
             .start();
     await()
         .atMost(Duration.ofSeconds(30))
