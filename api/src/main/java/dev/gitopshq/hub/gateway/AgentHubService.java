@@ -318,6 +318,12 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         session.seen(now);
         directApplies.onResult(session, message.getApplyResult());
       }
+      case DRIFT_REPORT -> {
+        requireHello(session);
+        requireObserve(session);
+        session.seen(now);
+        answered(session, message.getDriftReport().getCheckId(), message);
+      }
       case PAYLOAD_NOT_SET -> {
         // A newer agent may send messages this hub does not know; they are ignored.
       }
