@@ -180,7 +180,9 @@ public final class Agent implements AutoCloseable {
                 kube, config.identitySecretNamespace(), config.identitySecretName());
     String version = AgentVersion.current();
     this.channel = HubChannels.create(config, version);
-    this.drift = new DriftChecker(kube, directFieldManager(), Clock.systemUTC());
+    // Drift checks and resolve-drift use the direct-deploy field manager (directDeploy.fieldManager)
+    // for objects no Argo CD Application manages.
+    this.drift = new DriftChecker(kube, direct.fieldManager(), Clock.systemUTC());
     this.commands =
         new CommandRunner(
             capabilitySet(config.capabilities()),
@@ -550,15 +552,6 @@ public final class Agent implements AutoCloseable {
             .setCorrelationId(report.getCheckId())
             .setDriftReport(report)
             .build());
-  }
-
-  /**
-   * The field manager of direct deploys (the chart's directDeploy.fieldManager), which drift checks
-   * and resolve-drift use for objects no Argo CD Application manages.
-   */
-  private static String directFieldManager() {
-    String m = System.getenv("GITOPSHQ_DIRECT_DEPLOY_FIELD_MANAGER");
-    return m == null || m.isBlank() ? "gitopshq-agent" : m.trim();
   }
 
   private void listApplications(ListApplications req) {
