@@ -121,6 +121,7 @@ public final class Agent implements AutoCloseable {
   private final InventoryPublisher inventory;
   private final Inspector inspector;
   private final ArgoApplicationsReader argoApplications;
+  private final dev.gitopshq.agent.credentials.CredentialSync credentials;
 
   /** Two threads and a short queue: a burst of inspections is refused, never queued unbounded. */
   private final java.util.concurrent.ThreadPoolExecutor inspections =
@@ -176,6 +177,12 @@ public final class Agent implements AutoCloseable {
             config::diagnosticsAllowed,
             config.capabilities().contains(Capability.DIAGNOSTICS_READ.seedName()));
     this.argoApplications = new ArgoApplicationsReader(kube, config.argocdServer());
+    this.credentials =
+        new dev.gitopshq.agent.credentials.CredentialSync(
+            config.capabilities().contains(Capability.CREDENTIAL_SYNC.seedName()),
+            config.credentialSyncTargets(),
+            new dev.gitopshq.agent.kube.CredentialWriter(kube),
+            link::send);
     if (config.capabilities().contains(Capability.OBSERVE.seedName())) {
       this.inventory = new InventoryPublisher(link::send, Clock.systemUTC());
       this.inventoryWatch = new InventoryWatch(kube, inventory);
@@ -515,6 +522,10 @@ public final class Agent implements AutoCloseable {
       }
     } else if (message.hasExecuteCommand()) {
       commands.submit(message.getExecuteCommand());
+    } else if (message.hasSyncCredential()) {
+      credentials.submit(message.getSyncCredential());
+    } else if (message.hasPruneCredentials()) {
+      credentials.submit(message.getPruneCredentials());
     } else if (message.hasRotateToken()) {
       RotateToken rotation = message.getRotateToken();
       // Persisting may call the Kubernetes API: not on the gRPC thread.
@@ -566,6 +577,7 @@ public final class Agent implements AutoCloseable {
 
   private void release() {
     inspections.shutdownNow();
+    credentials.close();
     if (inventoryFlusher != null) {
       inventoryFlusher.shutdownNow();
       inventoryWatch.close();

@@ -67,6 +67,9 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   private final Clock clock;
   private final GatewayMetrics metrics;
 
+  /** Features that use the stream without the gateway knowing them (credential sync). */
+  final List<AgentStreamListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   AgentHubService(
       RegistrationStore registration,
       ClusterTokenMapper tokens,
@@ -310,6 +313,15 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         session.seen(now);
         answered(session, message.getArgoApplications().getRequestId(), message);
       }
+      case CREDENTIAL_SYNC_RESULT, CREDENTIALS_PRUNED -> {
+        requireHello(session);
+        session.seen(now);
+        for (AgentStreamListener l : listeners) {
+          if (l.accepts(message.getPayloadCase())) {
+            l.message(session.orgId, session.clusterId, message);
+          }
+        }
+      }
       case PAYLOAD_NOT_SET -> {
         // A newer agent may send messages this hub does not know; they are ignored.
       }
@@ -358,6 +370,13 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         LogSafe.text(hello.getAgentVersion()));
     // Whatever waited for this agent goes out now.
     dispatcher.sendQueued(session);
+    for (AgentStreamListener l : listeners) {
+      try {
+        l.welcomed(session.orgId, session.clusterId, session.capabilities());
+      } catch (RuntimeException e) {
+        log.warn("cluster {}: {} failed on hello: {}", session.clusterId, l, e.toString());
+      }
+    }
     schedules.onHello(
         session.orgId,
         session.clusterId,
