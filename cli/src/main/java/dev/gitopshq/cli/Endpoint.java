@@ -42,7 +42,14 @@ public enum Endpoint {
   WORKFLOW_HISTORY("GET", "/api/v2/workflows/{workflowId}/history"),
   COMMAND_EVIDENCE("GET", "/api/v2/commands/{id}/evidence"),
   RELEASE_EVIDENCE("GET", "/api/v2/projects/{projectId}/releases/{number}/evidence"),
-  EVIDENCE_KEYS("GET", "/api/v2/evidence/keys");
+  EVIDENCE_KEYS("GET", "/api/v2/evidence/keys"),
+  CREDENTIALS_LIST("GET", "/api/v2/credentials"),
+  CREDENTIALS_CREATE("POST", "/api/v2/credentials"),
+  CREDENTIALS_GET("GET", "/api/v2/credentials/{id}"),
+  CREDENTIALS_UPDATE("PATCH", "/api/v2/credentials/{id}"),
+  CREDENTIALS_DELETE("DELETE", "/api/v2/credentials/{id}"),
+  CREDENTIALS_ASSIGN("PUT", "/api/v2/credentials/{id}/assignments"),
+  CLUSTER_CREDENTIALS("GET", "/api/v2/clusters/{id}/credentials");
 
   private final String method;
   private final String path;

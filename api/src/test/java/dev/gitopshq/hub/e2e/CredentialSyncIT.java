@@ -79,11 +79,12 @@ class CredentialSyncIT {
                         : ThrowableProxyUtil.asString(e.getThrowableProxy())));
           }
         };
+    // Attached after the hub started: Spring Boot resets the logging configuration on start.
+    hub = new HubTestSupport().start();
     Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     capture.setContext(root.getLoggerContext());
     capture.start();
     root.addAppender(capture);
-    hub = new HubTestSupport().start();
   }
 
   @AfterAll
@@ -257,6 +258,36 @@ class CredentialSyncIT {
                 assertThat(st.get("error").asText()).contains("credentialSync.targets");
               });
       assertThat(admin.secrets().inNamespace(NS_OUT).withName(name).get()).isNull();
+
+      // A sealed value copied into another credential's row does not open there (the organization
+      // and credential id are its associated data): that credential fails, nothing is written.
+      String copyName = "copied-" + S;
+      String copy =
+          ok(
+                  hub.post(
+                      "/api/v2/credentials",
+                      OWNER_TOKEN,
+                      Map.of("name", copyName, "type", "opaque", "data", Map.of("k", "v"))),
+                  201)
+              .get("id")
+              .asText();
+      HubTestSupport.exec(
+          "update credentials set ciphertext = (select ciphertext from credentials where id = ?)"
+              + " where id = ?",
+          UUID.fromString(id),
+          UUID.fromString(copy));
+      ok(assign(copy, clusterId, List.of(NS_A)), 200);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .ignoreExceptions()
+          .untilAsserted(
+              () -> {
+                JsonNode st = status(clusterId).get(copyName + "/" + NS_A);
+                assertThat(st.get("status").asText()).isEqualTo("failed");
+                assertThat(st.get("error").asText()).contains("cannot decrypt");
+              });
+      assertThat(admin.secrets().inNamespace(NS_A).withName(copyName).get()).isNull();
+      ok(hub.send("DELETE", "/api/v2/credentials/" + copy, OWNER_TOKEN, null), 204);
 
       // Viewers see the status, not the credentials.
       String viewer = memberToken("viewer");
