@@ -151,6 +151,15 @@ public interface CredentialMapper {
       @Param("error") String error,
       @Param("now") Instant now);
 
+  /**
+   * Clusters with a target still pending since before {@code before} (a sync or its answer was
+   * lost, e.g. the stream broke in between), as (org id, cluster id) pairs: the sweep re-syncs them.
+   */
+  @Select(
+      "select distinct org_id, cluster_id from credential_assignments where status = 'pending'"
+          + " and updated_at < #{before} limit 1000")
+  List<ClusterRef> stalePending(@Param("before") Instant before);
+
   /** Marks every namespace of a cluster failed, e.g. when its agent lacks the capability. */
   @Update(
       "update credential_assignments set status = 'failed', error = #{error}, updated_at = #{now}"

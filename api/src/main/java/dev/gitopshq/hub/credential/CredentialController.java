@@ -190,8 +190,8 @@ public class CredentialController {
     return get(id);
   }
 
-  @GetMapping("/api/v2/clusters/{clusterId}/credentials")
-  ClusterCredentialList onCluster(@PathVariable UUID clusterId) {
+  @GetMapping("/api/v2/clusters/{id}/credentials")
+  ClusterCredentialList onCluster(@PathVariable("id") UUID clusterId) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_READ);
     Map<String, ClusterCredentialView> rows = new LinkedHashMap<>();
     for (AssignmentRow a : service.onCluster(caller.orgId(), clusterId)) {

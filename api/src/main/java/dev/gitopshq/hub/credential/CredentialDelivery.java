@@ -82,14 +82,42 @@ public class CredentialDelivery implements AgentStreamListener {
     this.clock = clock;
   }
 
+  /** How long a target may stay pending before the sweep sends the cluster's credentials again. */
+  static final java.time.Duration RESEND_AFTER = java.time.Duration.ofSeconds(60);
+
+  private final java.util.concurrent.ScheduledExecutorService sweeper =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "credential-sweep");
+            t.setDaemon(true);
+            return t;
+          });
+
   @PostConstruct
   void register() {
     gateway.addListener(this);
+    sweeper.scheduleWithFixedDelay(this::sweep, 30, 30, java.util.concurrent.TimeUnit.SECONDS);
   }
 
   @PreDestroy
   void stop() {
+    sweeper.shutdownNow();
     worker.shutdownNow();
+  }
+
+  /** Re-syncs clusters held here whose targets stayed pending (a message or answer was lost). */
+  void sweep() {
+    try {
+      for (var ref : credentials.stalePending(clock.instant().minus(RESEND_AFTER))) {
+        UUID org = ref.orgId();
+        UUID cluster = ref.clusterId();
+        if (gateway.heldCapabilities(org, cluster).isPresent()) {
+          later(org, cluster);
+        }
+      }
+    } catch (RuntimeException e) {
+      log.warn("credential sweep failed: {}", e.toString());
+    }
   }
 
   @Override
@@ -110,6 +138,14 @@ public class CredentialDelivery implements AgentStreamListener {
 
   @Override
   public void message(UUID orgId, UUID clusterId, AgentMessage message) {
+    if (!gateway
+        .heldCapabilities(orgId, clusterId)
+        .map(c -> c.contains(Capabilities.CREDENTIAL_SYNC))
+        .orElse(false)) {
+      // Answers count only from an agent that announced the capability (the hub asked nothing).
+      log.warn("cluster {} sent credential results without credential.sync; ignored", clusterId);
+      return;
+    }
     if (message.hasCredentialSyncResult()) {
       onResult(orgId, clusterId, message.getCredentialSyncResult());
     } else if (message.hasCredentialsPruned()) {
