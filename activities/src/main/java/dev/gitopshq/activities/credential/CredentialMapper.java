@@ -153,7 +153,8 @@ public interface CredentialMapper {
 
   /**
    * Clusters with a target still pending since before {@code before} (a sync or its answer was
-   * lost, e.g. the stream broke in between), as (org id, cluster id) pairs: the sweep re-syncs them.
+   * lost, e.g. the stream broke in between), as (org id, cluster id) pairs: the sweep re-syncs
+   * them.
    */
   @Select(
       "select distinct org_id, cluster_id from credential_assignments where status = 'pending'"
