@@ -105,8 +105,11 @@ public class CredentialDelivery implements AgentStreamListener {
     worker.shutdownNow();
   }
 
-  /** Re-syncs clusters held here whose targets stayed pending (a message or answer was lost). */
-  void sweep() {
+  /**
+   * Re-syncs clusters held here whose targets stayed pending (a message or answer was lost). Runs
+   * every 30 seconds; public for tests.
+   */
+  public void sweep() {
     try {
       for (var ref : credentials.stalePending(clock.instant().minus(RESEND_AFTER))) {
         UUID org = ref.orgId();

@@ -246,6 +246,26 @@ class CredentialSyncIT {
                 }
               });
 
+      // A sync whose answer was lost stays pending; the sweep sends it again.
+      String before = status(clusterId).get(name + "/" + NS_A).get("lastSyncedAt").asText();
+      HubTestSupport.exec(
+          "update credential_assignments set status = 'pending', updated_at = now() - interval"
+              + " '5 minutes' where credential_id = ? and namespace = ?",
+          UUID.fromString(id),
+          NS_A);
+      assertThat(status(clusterId).get(name + "/" + NS_A).get("status").asText())
+          .isEqualTo("pending");
+      hub.bean(dev.gitopshq.hub.credential.CredentialDelivery.class).sweep();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .ignoreExceptions()
+          .untilAsserted(
+              () -> {
+                JsonNode st = status(clusterId).get(name + "/" + NS_A);
+                assertThat(st.get("status").asText()).isEqualTo("synced");
+                assertThat(st.get("lastSyncedAt").asText()).isNotEqualTo(before);
+              });
+
       // A namespace outside credentialSync.targets fails with the reason; the others stay.
       ok(assign(id, clusterId, List.of(NS_A, NS_B, NS_OUT)), 200);
       await()
@@ -297,6 +317,56 @@ class CredentialSyncIT {
       assertThat(denied.status()).isEqualTo(403);
       assertThat(denied.raw()).contains("credentials:write");
 
+      // Another organization sees none of it: 404 for the credential, and it cannot target the
+      // cluster with a credential of its own.
+      String other = "cs-org-" + S;
+      String tokenB =
+          ok(
+                  hub.post(
+                      "/api/v2/orgs",
+                      OWNER_TOKEN,
+                      Map.of(
+                          "slug",
+                          other,
+                          "name",
+                          "Other",
+                          "owner",
+                          Map.of("email", "owner@" + other + ".example.com", "name", "Owner"))),
+                  201)
+              .get("ownerToken")
+              .asText();
+      assertThat(hub.get("/api/v2/credentials/" + id, tokenB).status()).isEqualTo(404);
+      assertThat(ok(hub.get("/api/v2/credentials", tokenB), 200).get("items")).isEmpty();
+      assertThat(
+              hub.send(
+                      "PUT",
+                      "/api/v2/credentials/" + id,
+                      tokenB,
+                      Map.of("data", Map.of(".dockerconfigjson", dockerConfig("x"))))
+                  .status())
+          .isEqualTo(404);
+      assertThat(hub.get("/api/v2/clusters/" + clusterId + "/credentials", tokenB).status())
+          .isEqualTo(404);
+      String theirs =
+          ok(
+                  hub.post(
+                      "/api/v2/credentials",
+                      tokenB,
+                      Map.of("name", name, "type", "opaque", "data", Map.of("k", "v"))),
+                  201)
+              .get("id")
+              .asText();
+      Response foreign =
+          hub.send(
+              "PUT",
+              "/api/v2/credentials/" + theirs + "/assignments",
+              tokenB,
+              Map.of(
+                  "assignments",
+                  List.of(Map.of("clusterId", clusterId, "namespaces", List.of(NS_A)))));
+      assertThat(foreign.status()).isEqualTo(400);
+      assertThat(foreign.raw()).contains("assignments[0].clusterId");
+
       // Unassigning one namespace removes its Secret; unassigning everywhere removes the rest.
       ok(assign(id, clusterId, List.of(NS_A)), 200);
       await()
@@ -345,11 +415,46 @@ class CredentialSyncIT {
           .doesNotContain(Base64.getEncoder().encodeToString(c.getBytes(StandardCharsets.UTF_8)));
     }
     String audit = ok(hub.get("/api/v2/audit?limit=200", OWNER_TOKEN), 200).toString();
-    assertThat(audit).contains("credential.created").contains("credential.updated");
+    assertThat(audit)
+        .contains("credential.created", "credential.updated", "credential.assigned")
+        .contains("credential.removed", "credential.deleted");
     assertThat(audit).doesNotContain(CANARY).doesNotContain(CANARY2);
     List<String> logs = new ArrayList<>(LOGS);
     assertThat(logs).anyMatch(l -> l.contains("synced as Secret"));
     assertThat(logs).noneMatch(l -> l.contains(CANARY) || l.contains(CANARY2));
+
+    // No workflow carries a credential: every history of this hub's Temporal (the clusters'
+    // registrations, at least) is free of the canary.
+    var temporal = hub.temporal();
+    var stub = temporal.getWorkflowClient().getWorkflowServiceStubs().blockingStub();
+    List<io.temporal.api.common.v1.WorkflowExecution> runs = new ArrayList<>();
+    stub.listOpenWorkflowExecutions(
+            io.temporal.api.workflowservice.v1.ListOpenWorkflowExecutionsRequest.newBuilder()
+                .setNamespace(temporal.getNamespace())
+                .setMaximumPageSize(1000)
+                .build())
+        .getExecutionsList()
+        .forEach(e -> runs.add(e.getExecution()));
+    stub.listClosedWorkflowExecutions(
+            io.temporal.api.workflowservice.v1.ListClosedWorkflowExecutionsRequest.newBuilder()
+                .setNamespace(temporal.getNamespace())
+                .setMaximumPageSize(1000)
+                .build())
+        .getExecutionsList()
+        .forEach(e -> runs.add(e.getExecution()));
+    assertThat(runs).isNotEmpty();
+    for (var run : runs) {
+      // The raw history bytes: payloads are stored as their serialized JSON inside them.
+      String history =
+          new String(
+              temporal
+                  .getWorkflowClient()
+                  .fetchHistory(run.getWorkflowId(), run.getRunId())
+                  .getHistory()
+                  .toByteArray(),
+              StandardCharsets.ISO_8859_1);
+      assertThat(history).doesNotContain(CANARY).doesNotContain(CANARY2);
+    }
   }
 
   @Test
