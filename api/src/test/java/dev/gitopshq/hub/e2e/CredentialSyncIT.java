@@ -114,6 +114,17 @@ class CredentialSyncIT {
 
   static Agent agent(String cluster, String capabilities, KubernetesClient client)
       throws Exception {
+    return agent(env(cluster, capabilities), client);
+  }
+
+  static Agent agent(Map<String, String> env, KubernetesClient client) {
+    Agent agent = Agent.start(AgentConfig.fromEnv(env), () -> client);
+    assertThat(agent.awaitConnected(Duration.ofSeconds(30))).isTrue();
+    return agent;
+  }
+
+  /** Registers the cluster; the agent's environment (its identity file survives restarts). */
+  static Map<String, String> env(String cluster, String capabilities) throws Exception {
     JsonNode created = ok(hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", cluster)), 201);
     Map<String, String> env = new HashMap<>();
     env.put(AgentConfig.HUB_ADDRESS, hub.grpcAddress());
@@ -126,9 +137,7 @@ class CredentialSyncIT {
     env.put(AgentConfig.CREDENTIAL_SYNC_MODE, "mirrored");
     env.put(AgentConfig.CREDENTIAL_SYNC_TARGETS, NS_A + "," + NS_B);
     env.put(AgentConfig.REGISTRATION_TOKEN, created.get("registrationToken").asText());
-    Agent agent = Agent.start(AgentConfig.fromEnv(env), () -> client);
-    assertThat(agent.awaitConnected(Duration.ofSeconds(30))).isTrue();
-    return agent;
+    return env;
   }
 
   static String clusterId(String name) {
@@ -454,6 +463,64 @@ class CredentialSyncIT {
                   .toByteArray(),
               StandardCharsets.ISO_8859_1);
       assertThat(history).doesNotContain(CANARY).doesNotContain(CANARY2);
+    }
+  }
+
+  @Test
+  void anAgentThatReconnectsIsSyncedAgain() throws Exception {
+    String cluster = "reconnect-" + S;
+    Map<String, String> env = env(cluster, "observe,credential.sync");
+    String name = "again-" + S;
+    try (KubernetesClient agentClient = kube.adminClient()) {
+      String id;
+      String clusterId;
+      try (Agent agent = agent(env, agentClient)) {
+        clusterId = clusterId(cluster);
+        id =
+            ok(
+                    hub.post(
+                        "/api/v2/credentials",
+                        OWNER_TOKEN,
+                        Map.of("name", name, "type", "opaque", "data", Map.of("token", "t1"))),
+                    201)
+                .get("id")
+                .asText();
+        ok(assign(id, clusterId, List.of(NS_B)), 200);
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .untilAsserted(
+                () ->
+                    assertThat(admin.secrets().inNamespace(NS_B).withName(name).get()).isNotNull());
+      }
+      // While the agent is away someone deletes the Secret; the values change too.
+      admin.secrets().inNamespace(NS_B).withName(name).delete();
+      ok(
+          hub.send(
+              "PUT",
+              "/api/v2/credentials/" + id,
+              OWNER_TOKEN,
+              Map.of("data", Map.of("token", "t2"))),
+          200);
+      assertThat(status(clusterId).get(name + "/" + NS_B).get("status").asText())
+          .isEqualTo("pending");
+      try (Agent again = agent(env, agentClient)) {
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .ignoreExceptions()
+            .untilAsserted(
+                () -> {
+                  Secret s = admin.secrets().inNamespace(NS_B).withName(name).get();
+                  assertThat(s.getType()).isEqualTo("Opaque");
+                  assertThat(data(s, "token")).isEqualTo("t2");
+                  assertThat(status(clusterId).get(name + "/" + NS_B).get("status").asText())
+                      .isEqualTo("synced");
+                });
+        ok(hub.send("DELETE", "/api/v2/credentials/" + id, OWNER_TOKEN, null), 204);
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .untilAsserted(
+                () -> assertThat(admin.secrets().inNamespace(NS_B).withName(name).get()).isNull());
+      }
     }
   }
 
