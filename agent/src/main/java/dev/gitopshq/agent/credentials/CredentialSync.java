@@ -129,7 +129,6 @@ public final class CredentialSync implements AutoCloseable {
           && !java.util.Objects.equals(
               existing.getType(), CredentialSecrets.secretType(sync.getType()).get())) {
         // A Secret's type cannot change in place.
-
         writer.delete(namespace, sync.getName());
       }
       java.util.Map<String, byte[]> values = new java.util.LinkedHashMap<>();

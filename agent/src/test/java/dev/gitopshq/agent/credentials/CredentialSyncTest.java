@@ -116,4 +116,30 @@ class CredentialSyncTest {
                 List.of(kept, unassignedNamespace, deletedCredential, someoneElses), keep))
         .containsExactly(unassignedNamespace, deletedCredential);
   }
+
+  @Test
+  void neverOverwritesASecretItDoesNotManage() {
+    try (dev.gitopshq.testkube.TestKube kube = dev.gitopshq.testkube.TestKube.start()) {
+      kube.client()
+          .secrets()
+          .inNamespace("apps")
+          .resource(
+              new SecretBuilder()
+                  .withNewMetadata()
+                  .withName("registry")
+                  .withNamespace("apps")
+                  .endMetadata()
+                  .addToData("config", "c29tZW9uZSBlbHNlJ3M=")
+                  .build())
+          .create();
+      CredentialSync on =
+          new CredentialSync(true, List.of(), new CredentialWriter(kube::client), m -> {});
+      NamespaceSync ns = on.sync(sync("apps")).getNamespaces(0);
+      assertThat(ns.getSynced()).isFalse();
+      assertThat(ns.getError()).contains("GitOpsHQ does not overwrite it");
+      assertThat(kube.client().secrets().inNamespace("apps").withName("registry").get().getData())
+          .containsExactly(java.util.Map.entry("config", "c29tZW9uZSBlbHNlJ3M="));
+      on.close();
+    }
+  }
 }

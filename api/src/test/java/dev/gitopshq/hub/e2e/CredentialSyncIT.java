@@ -117,7 +117,7 @@ class CredentialSyncIT {
     return agent(env(cluster, capabilities), client);
   }
 
-  static Agent agent(Map<String, String> env, KubernetesClient client) {
+  static Agent agent(Map<String, String> env, KubernetesClient client) throws Exception {
     Agent agent = Agent.start(AgentConfig.fromEnv(env), () -> client);
     assertThat(agent.awaitConnected(Duration.ofSeconds(30))).isTrue();
     return agent;
