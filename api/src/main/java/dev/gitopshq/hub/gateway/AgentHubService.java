@@ -66,6 +66,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   private final String hubVersion;
   private final Clock clock;
   private final GatewayMetrics metrics;
+  private final DirectApplyDispatcher directApplies;
 
   /** Features that use the stream without the gateway knowing them (credential sync). */
   final List<AgentStreamListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -84,8 +85,10 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       AgentSettings settings,
       String hubVersion,
       Clock clock,
-      GatewayMetrics metrics) {
+      GatewayMetrics metrics,
+      DirectApplyDispatcher directApplies) {
     this.metrics = metrics;
+    this.directApplies = directApplies;
     this.registration = registration;
     this.tokens = tokens;
     this.clusters = clusters;
@@ -322,6 +325,11 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
           }
         }
       }
+      case APPLY_RESULT -> {
+        requireHello(session);
+        session.seen(now);
+        directApplies.onResult(session, message.getApplyResult());
+      }
       case PAYLOAD_NOT_SET -> {
         // A newer agent may send messages this hub does not know; they are ignored.
       }
@@ -377,6 +385,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         log.warn("cluster {}: {} failed on hello: {}", session.clusterId, l, e.toString());
       }
     }
+    directApplies.sendQueued(session);
     schedules.onHello(
         session.orgId,
         session.clusterId,
