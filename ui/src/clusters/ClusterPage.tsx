@@ -14,7 +14,7 @@ import { SettingsTab } from "./SettingsTab";
 import { DirectDeployTab } from "./DirectDeployTab";
 import { ClusterCredentialsTab } from "../credentials/ClusterCredentialsTab";
 
-// Only tabs whose API exists are shown (drift, logs and credential sync arrive with the rest
+// Only tabs whose API exists are shown (drift and logs arrive with the rest
 // of the agent's runtime visibility).
 const TABS = [
   { id: "overview", label: "Overview" },
