@@ -13,8 +13,9 @@ import { ArgoTab } from "./ArgoTab";
 import { SettingsTab } from "./SettingsTab";
 import { DirectDeployTab } from "./DirectDeployTab";
 import { DriftTab } from "./DriftTab";
+import { ClusterCredentialsTab } from "../credentials/ClusterCredentialsTab";
 
-// Only tabs whose API exists are shown (logs and credential sync arrive with the rest
+// Only tabs whose API exists are shown (logs arrive with the rest
 // of the agent's runtime visibility).
 const TABS = [
   { id: "overview", label: "Overview" },
@@ -25,6 +26,7 @@ const TABS = [
   { id: "settings", label: "Settings" },
   { id: "direct-deploy", label: "Direct deploy" },
   { id: "drift", label: "Drift" },
+  { id: "credentials", label: "Credentials" },
 ];
 
 export function ClusterPage() {
@@ -55,6 +57,7 @@ export function ClusterPage() {
         {tab === "settings" && <SettingsTab cluster={c} />}
         {tab === "direct-deploy" && <DirectDeployTab cluster={c} />}
         {tab === "drift" && <DriftTab cluster={c} />}
+        {tab === "credentials" && <ClusterCredentialsTab cluster={c} />}
       </div>
     </section>
   );

@@ -122,6 +122,7 @@ public final class Agent implements AutoCloseable {
   private final InventoryPublisher inventory;
   private final Inspector inspector;
   private final ArgoApplicationsReader argoApplications;
+  private final dev.gitopshq.agent.credentials.CredentialSync credentials;
   private final dev.gitopshq.agent.deploy.DirectDeployer directDeployer;
 
   /** Two threads and a short queue: a burst of inspections is refused, never queued unbounded. */
@@ -209,6 +210,12 @@ public final class Agent implements AutoCloseable {
             config::diagnosticsAllowed,
             config.capabilities().contains(Capability.DIAGNOSTICS_READ.seedName()));
     this.argoApplications = new ArgoApplicationsReader(kube, config.argocdServer());
+    this.credentials =
+        new dev.gitopshq.agent.credentials.CredentialSync(
+            config.capabilities().contains(Capability.CREDENTIAL_SYNC.seedName()),
+            config.credentialSyncTargets(),
+            new dev.gitopshq.agent.kube.CredentialWriter(kube),
+            link::send);
     if (config.capabilities().contains(Capability.OBSERVE.seedName())) {
       this.inventory = new InventoryPublisher(link::send, Clock.systemUTC());
       this.inventoryWatch = new InventoryWatch(kube, inventory);
@@ -606,6 +613,10 @@ public final class Agent implements AutoCloseable {
       }
     } else if (message.hasExecuteCommand()) {
       commands.submit(message.getExecuteCommand());
+    } else if (message.hasSyncCredential()) {
+      credentials.submit(message.getSyncCredential());
+    } else if (message.hasPruneCredentials()) {
+      credentials.submit(message.getPruneCredentials());
     } else if (message.hasApplyRelease()) {
       directDeployer.submit(message.getApplyRelease());
     } else if (message.hasCheckDrift()) {
@@ -683,6 +694,7 @@ public final class Agent implements AutoCloseable {
   private void release() {
     inspections.shutdownNow();
     driftChecks.shutdownNow();
+    credentials.close();
     if (inventoryFlusher != null) {
       inventoryFlusher.shutdownNow();
       inventoryWatch.close();

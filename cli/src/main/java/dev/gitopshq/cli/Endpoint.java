@@ -50,7 +50,14 @@ public enum Endpoint {
   DRIFT_GET("GET", "/api/v2/clusters/{clusterId}/drift/{findingId}"),
   DRIFT_CHECK("POST", "/api/v2/clusters/{clusterId}/drift/checks"),
   DRIFT_CHECK_GET("GET", "/api/v2/clusters/{clusterId}/drift/checks/{checkId}"),
-  DRIFT_RESOLVE("POST", "/api/v2/clusters/{clusterId}/drift/{findingId}/resolve");
+  DRIFT_RESOLVE("POST", "/api/v2/clusters/{clusterId}/drift/{findingId}/resolve"),
+  CREDENTIALS_LIST("GET", "/api/v2/credentials"),
+  CREDENTIALS_CREATE("POST", "/api/v2/credentials"),
+  CREDENTIALS_GET("GET", "/api/v2/credentials/{id}"),
+  CREDENTIALS_UPDATE("PATCH", "/api/v2/credentials/{id}"),
+  CREDENTIALS_DELETE("DELETE", "/api/v2/credentials/{id}"),
+  CREDENTIALS_ASSIGN("PUT", "/api/v2/credentials/{id}/assignments"),
+  CLUSTER_CREDENTIALS("GET", "/api/v2/clusters/{id}/credentials");
 
   private final String method;
   private final String path;
