@@ -181,7 +181,8 @@ public final class Agent implements AutoCloseable {
                 kube, config.identitySecretNamespace(), config.identitySecretName());
     String version = AgentVersion.current();
     this.channel = HubChannels.create(config, version);
-    // Drift checks and resolve-drift use the direct-deploy field manager (directDeploy.fieldManager)
+    // Drift checks and resolve-drift use the direct-deploy field manager
+    // (directDeploy.fieldManager)
     // for objects no Argo CD Application manages.
     this.drift = new DriftChecker(kube, direct.fieldManager(), Clock.systemUTC());
     this.commands =
