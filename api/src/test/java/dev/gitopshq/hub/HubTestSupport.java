@@ -246,9 +246,23 @@ public final class HubTestSupport implements AutoCloseable {
 
   public Response send(
       String method, String path, String token, Object body, Map<String, String> headers) {
+    return send(http, "http://127.0.0.1:" + httpPort, method, path, token, body, headers);
+  }
+
+  /**
+   * One REST call to the hub at {@code baseUrl} (shared with the tests that run hubs as separate
+   * processes): the body as JSON, the bearer token when given.
+   */
+  public static Response send(
+      HttpClient http,
+      String baseUrl,
+      String method,
+      String path,
+      String token,
+      Object body,
+      Map<String, String> headers) {
     try {
-      HttpRequest.Builder b =
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path));
+      HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path));
       if (token != null) {
         b.header("Authorization", "Bearer " + token);
       }
@@ -309,7 +323,8 @@ public final class HubTestSupport implements AutoCloseable {
     }
   }
 
-  private static synchronized void wipeDatabaseOnce() {
+  /** Empties the test database, once per test JVM, before the first hub of the JVM starts. */
+  public static synchronized void wipeDatabaseOnce() {
     if (wiped) {
       return;
     }
