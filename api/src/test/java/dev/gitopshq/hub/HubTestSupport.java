@@ -22,6 +22,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -225,8 +226,21 @@ public final class HubTestSupport implements AutoCloseable {
 
   // ---- REST ------------------------------------------------------------------------------
 
-  /** A response: status and parsed JSON body (null when empty or plain text). */
-  public record Response(int status, JsonNode body, String raw) {}
+  /** A response: status, parsed JSON body (null when empty or plain text) and headers. */
+  public record Response(
+      int status, JsonNode body, String raw, java.util.Map<String, List<String>> headers) {
+    public Response(int status, JsonNode body, String raw) {
+      this(status, body, raw, Map.of());
+    }
+
+    /** The first value of a header, if it was sent. */
+    public java.util.Optional<String> header(String name) {
+      return headers.entrySet().stream()
+          .filter(e -> e.getKey().equalsIgnoreCase(name) && !e.getValue().isEmpty())
+          .map(e -> e.getValue().get(0))
+          .findFirst();
+    }
+  }
 
   public Response get(String path, String token) {
     return send("GET", path, token, null);
@@ -281,7 +295,7 @@ public final class HubTestSupport implements AutoCloseable {
       String type = r.headers().firstValue("Content-Type").orElse("");
       JsonNode json =
           r.body().isEmpty() || type.startsWith("text/plain") ? null : JSON.readTree(r.body());
-      return new Response(r.statusCode(), json, r.body());
+      return new Response(r.statusCode(), json, r.body(), r.headers().map());
     } catch (IOException e) {
       throw new IllegalStateException(e);
     } catch (InterruptedException e) {
