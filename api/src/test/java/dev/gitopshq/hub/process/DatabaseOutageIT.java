@@ -8,8 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.gitopshq.agent.Agent;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
-import dev.gitopshq.testkube.TestKube;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -28,51 +26,41 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(HubProcess.LogsOnFailure.class)
 class DatabaseOutageIT {
-  static SharedBackends backends;
+  static ProcessStack stack;
   static TcpProxy postgres;
   static HubProcess hub;
-  static TestKube kube;
-  static DeploymentWrites writes;
-  static KubernetesClient agentKube;
   static Agent agent;
   static String clusterId;
 
   @BeforeAll
   static void start() throws Exception {
-    backends = SharedBackends.start();
+    stack = ProcessStack.start();
     URI db = URI.create(HubTestSupport.DB_URL.substring("jdbc:".length()));
-    postgres = new TcpProxy(db.getPort());
-    kube = TestKube.start().seedDemo();
-    writes = new DeploymentWrites();
-    agentKube = writes.client(kube);
+    postgres = stack.add(new TcpProxy(db.getPort()));
     hub =
-        new HubProcess(
-                "hub",
-                backends,
-                Map.of(
-                    "GITOPSHQ_DB_URL",
-                    "jdbc:postgresql://" + postgres.address() + db.getPath(),
-                    "GITOPSHQ_DB_CONNECTION_TIMEOUT_MS",
-                    "2000"))
+        stack
+            .add(
+                new HubProcess(
+                    "hub",
+                    stack.backends,
+                    Map.of(
+                        "GITOPSHQ_DB_URL",
+                        "jdbc:postgresql://" + postgres.address() + db.getPath(),
+                        "GITOPSHQ_DB_CONNECTION_TIMEOUT_MS",
+                        "2000")))
             .start();
     Fixtures.awaitPolicyPublished(hub);
     String[] cluster = Fixtures.createCluster(hub, "db-outage");
     clusterId = cluster[0];
-    agent = Fixtures.startAgent(hub.grpcAddress(), "db-outage", cluster[1], agentKube);
+    agent =
+        stack.add(Fixtures.startAgent(hub.grpcAddress(), "db-outage", cluster[1], stack.agentKube));
     Fixtures.bindPolicy(hub, clusterId, Map.of("autoApprove", List.of("scale")));
   }
 
   @AfterAll
   static void stop() {
-    try (SharedBackends x = backends;
-        TcpProxy p = postgres;
-        HubProcess h = hub;
-        TestKube k = kube;
-        KubernetesClient c = agentKube;
-        Agent ag = agent) {
-      if (writes != null) {
-        writes.open();
-      }
+    if (stack != null) {
+      stack.close();
     }
   }
 
@@ -86,19 +74,11 @@ class DatabaseOutageIT {
   @Test
   void aDatabaseOutageMidCommandAnswers503AndTheCommandCompletesAfterwards() {
     String unusedToken = Fixtures.member(hub, "member")[0];
-    int before =
-        kube.client()
-            .apps()
-            .deployments()
-            .inNamespace("demo")
-            .withName("web")
-            .get()
-            .getSpec()
-            .getReplicas();
-    writes.close();
+    int before = stack.replicas();
+    stack.writes.close();
     String id = Fixtures.scale(hub, OWNER_TOKEN, clusterId, before + 1);
     // Handed over: the agent is writing to the Deployment.
-    await().atMost(Duration.ofSeconds(20)).until(() -> writes.waiting() == 1);
+    await().atMost(Duration.ofSeconds(20)).until(() -> stack.writes.waiting() == 1);
     long commandsBefore = HubTestSupport.count("select count(*) from commands");
 
     postgres.refuse(true);
@@ -110,16 +90,10 @@ class DatabaseOutageIT {
         hub.post(
             "/api/v2/clusters/" + clusterId + "/commands",
             OWNER_TOKEN,
-            Map.of(
-                "type",
-                "scale",
-                "target",
-                Map.of("namespace", "demo", "kind", "Deployment", "name", "web"),
-                "params",
-                Map.of("replicas", before + 5)));
+            Fixtures.scaleBody(before + 5));
     assertUnavailable(refused);
     // The agent's result reaches the hub while the database is still away.
-    writes.open();
+    stack.writes.open();
     await().atMost(Duration.ofSeconds(10)).until(() -> agent.commandsExecuted() == 1);
     HubProcess.pause(2000);
     postgres.refuse(false);
@@ -128,7 +102,7 @@ class DatabaseOutageIT {
     Fixtures.assertWholeTimeline(done, "completed");
     assertThat(done.get("output").asText())
         .isEqualTo("deployment.apps/web scaled from " + before + " to " + (before + 1));
-    assertThat(writes.sent()).isEqualTo(1);
+    assertThat(stack.writes.sent()).isEqualTo(1);
     assertThat(agent.commandsExecuted()).isEqualTo(1);
     // The command refused during the outage left nothing behind.
     assertThat(HubTestSupport.count("select count(*) from commands")).isEqualTo(commandsBefore);

@@ -75,20 +75,22 @@ final class Fixtures {
   /** Requests a scale of demo/web; the command's id. */
   static String scale(HubProcess hub, String token, String clusterId, int replicas) {
     Response r =
-        hub.post(
-            "/api/v2/clusters/" + clusterId + "/commands",
-            token,
-            Map.of(
-                "type",
-                "scale",
-                "target",
-                Map.of("namespace", "demo", "kind", "Deployment", "name", "web"),
-                "params",
-                Map.of("replicas", replicas),
-                "reason",
-                "fault injection"));
+        hub.post("/api/v2/clusters/" + clusterId + "/commands", token, scaleBody(replicas));
     assertThat(r.status()).as(r.raw()).isEqualTo(202);
     return r.body().get("id").asText();
+  }
+
+  /** A scale of demo/web to {@code replicas}, as a request body. */
+  static Map<String, Object> scaleBody(int replicas) {
+    return Map.of(
+        "type",
+        "scale",
+        "target",
+        Map.of("namespace", "demo", "kind", "Deployment", "name", "web"),
+        "params",
+        Map.of("replicas", replicas),
+        "reason",
+        "fault injection");
   }
 
   static JsonNode command(HubProcess hub, String id) {

@@ -7,9 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gitopshq.agent.Agent;
 import dev.gitopshq.hub.HubTestSupport;
-import dev.gitopshq.testkube.TestKube;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -33,12 +31,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @ExtendWith(HubProcess.LogsOnFailure.class)
 class HubKillIT {
-  static SharedBackends backends;
+  static ProcessStack stack;
   static HubProcess hub;
   static TcpProxy proxy;
-  static TestKube kube;
-  static DeploymentWrites writes;
-  static KubernetesClient agentKube;
   static Agent agent;
   static String clusterId;
   static String approver;
@@ -49,44 +44,35 @@ class HubKillIT {
 
   @BeforeAll
   static void start() throws Exception {
-    backends = SharedBackends.start();
-    kube = TestKube.start().seedDemo();
-    writes = new DeploymentWrites();
-    agentKube = writes.client(kube);
-    hub = new HubProcess("hub", backends, Map.of()).start();
-    proxy = new TcpProxy(hub.grpcPort());
+    stack = ProcessStack.start();
+    hub = stack.add(new HubProcess("hub", stack.backends, Map.of())).start();
+    proxy = stack.add(new TcpProxy(hub.grpcPort()));
     Fixtures.awaitPolicyPublished(hub);
     approver = Fixtures.member(hub, "admin")[0];
     String[] cluster = Fixtures.createCluster(hub, "kill-nine");
     clusterId = cluster[0];
-    agent = Fixtures.startAgent(proxy.address(), "kill-nine", cluster[1], agentKube);
+    agent =
+        stack.add(Fixtures.startAgent(proxy.address(), "kill-nine", cluster[1], stack.agentKube));
     Fixtures.bindPolicy(
         hub, clusterId, Map.of("requireApproval", List.of("scale"), "requiredApprovers", 1));
   }
 
   @AfterAll
   static void stop() {
-    try (SharedBackends x = backends;
-        HubProcess h = hub;
-        TestKube k = kube;
-        KubernetesClient c = agentKube;
-        TcpProxy p = proxy;
-        Agent ag = agent) {
-      if (writes != null) {
-        writes.open();
-      }
+    if (stack != null) {
+      stack.close();
     }
   }
 
   @BeforeEach
   void remember() {
-    writesBefore = writes.sent();
+    writesBefore = stack.writes.sent();
     executedBefore = agent.commandsExecuted();
     replicasBefore = web().getSpec().getReplicas();
   }
 
   static Deployment web() {
-    return kube.client().apps().deployments().inNamespace("demo").withName("web").get();
+    return stack.kube.client().apps().deployments().inNamespace("demo").withName("web").get();
   }
 
   /** Requests a scale by one more replica as the owner and approves it as an admin; its id. */
@@ -122,7 +108,7 @@ class HubKillIT {
     await()
         .during(Duration.ofSeconds(2))
         .atMost(Duration.ofSeconds(3))
-        .until(() -> writes.sent() == writesBefore + 1);
+        .until(() -> stack.writes.sent() == writesBefore + 1);
     assertThat(agent.commandsExecuted()).isEqualTo(executedBefore + 1);
     assertThat(
             HubTestSupport.count(
@@ -159,16 +145,16 @@ class HubKillIT {
   @Test
   @Order(2)
   void killedAfterTheDispatchWhileTheAgentRunsIt() {
-    writes.close();
+    stack.writes.close();
     String id = approvedScale();
     // The agent took it and is writing to the Deployment (the API server is slow).
-    await().atMost(Duration.ofSeconds(15)).until(() -> writes.waiting() == 1);
+    await().atMost(Duration.ofSeconds(15)).until(() -> stack.writes.waiting() == 1);
 
     hub.killAndRestart();
     // The restarted hub sends the parked command again on the agent's new stream; the agent is
     // still busy with the first copy.
     await().atMost(Duration.ofSeconds(15)).until(agent::isConnected);
-    writes.open();
+    stack.writes.open();
 
     assertCompletedOnce(id);
   }
@@ -176,12 +162,12 @@ class HubKillIT {
   @Test
   @Order(3)
   void killedBeforeTheAgentsResultReachesTheHub() {
-    writes.close();
+    stack.writes.close();
     String id = approvedScale();
-    await().atMost(Duration.ofSeconds(15)).until(() -> writes.waiting() == 1);
+    await().atMost(Duration.ofSeconds(15)).until(() -> stack.writes.waiting() == 1);
     // The agent's result will leave the agent but stay in the network.
     proxy.hold();
-    writes.open();
+    stack.writes.open();
     await()
         .atMost(Duration.ofSeconds(10))
         .until(() -> agent.commandsExecuted() == executedBefore + 1);

@@ -7,8 +7,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gitopshq.agent.Agent;
 import dev.gitopshq.hub.HubTestSupport.Response;
-import dev.gitopshq.testkube.TestKube;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -32,54 +30,37 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class TwoHubProcessesIT {
   static final Map<String, String> NO_SWEEP = Map.of("GITOPSHQ_AGENT_SWEEP_MILLIS", "600000");
 
-  static SharedBackends backends;
+  static ProcessStack stack;
   static HubProcess a;
   static HubProcess b;
-  static TestKube kube;
-  static DeploymentWrites writes;
-  static KubernetesClient agentKube;
   static Agent agent;
   static String clusterId;
 
   @BeforeAll
   static void start() throws Exception {
-    backends = SharedBackends.start();
-    kube = TestKube.start().seedDemo();
-    writes = new DeploymentWrites();
-    agentKube = writes.client(kube);
+    stack = ProcessStack.start();
     // One after the other: the first applies the migrations and bootstraps the owner.
-    a = new HubProcess("hub-a", backends, NO_SWEEP).start();
-    b = new HubProcess("hub-b", backends, NO_SWEEP).start();
+    a = stack.add(new HubProcess("hub-a", stack.backends, NO_SWEEP)).start();
+    b = stack.add(new HubProcess("hub-b", stack.backends, NO_SWEEP)).start();
     Fixtures.awaitPolicyPublished(b);
 
     String[] cluster = Fixtures.createCluster(b, "two-processes");
     clusterId = cluster[0];
-    agent = Fixtures.startAgent(a.grpcAddress(), "two-processes", cluster[1], agentKube);
+    agent =
+        stack.add(
+            Fixtures.startAgent(a.grpcAddress(), "two-processes", cluster[1], stack.agentKube));
     Fixtures.bindPolicy(b, clusterId, Map.of("autoApprove", List.of("scale", "sync")));
   }
 
   @AfterAll
   static void stop() {
-    // Each step runs even when an earlier one fails: no process or port outlives the class.
-    try (SharedBackends x = backends;
-        HubProcess hubA = a;
-        HubProcess hubB = b;
-        TestKube k = kube;
-        KubernetesClient c = agentKube;
-        Agent ag = agent) {
-      // closed in reverse order: the agent first, the backends last
+    if (stack != null) {
+      stack.close();
     }
   }
 
   static int replicas() {
-    return kube.client()
-        .apps()
-        .deployments()
-        .inNamespace("demo")
-        .withName("web")
-        .get()
-        .getSpec()
-        .getReplicas();
+    return stack.replicas();
   }
 
   @Test
@@ -90,7 +71,7 @@ class TwoHubProcessesIT {
     Fixtures.awaitStatus(b, warmUp, "completed", Duration.ofSeconds(30));
 
     int before = replicas();
-    int writesBefore = writes.sent();
+    int writesBefore = stack.writes.sent();
     int executedBefore = agent.commandsExecuted();
     long started = System.nanoTime();
     String id = Fixtures.scale(b, OWNER_TOKEN, clusterId, before + 2);
@@ -98,14 +79,14 @@ class TwoHubProcessesIT {
     JsonNode done = Fixtures.awaitStatus(b, id, "completed", Duration.ofSeconds(3));
     long millis = (System.nanoTime() - started) / 1_000_000;
     Instant handedOver = Instant.parse(event(done, "executing").get("at").asText());
-    long hop = Duration.between(handedOver, writes.lastSentAt()).toMillis();
+    long hop = Duration.between(handedOver, stack.writes.lastSentAt()).toMillis();
     System.out.printf(
         "command requested on B completed in %d ms; from its hand-over to the agent's write on"
             + " the cluster (held by A): %d ms%n",
         millis, hop);
     assertThat(hop).as("hand-over to the agent's write, ms").isLessThan(1000);
 
-    assertThat(writes.sent()).isEqualTo(writesBefore + 1);
+    assertThat(stack.writes.sent()).isEqualTo(writesBefore + 1);
     assertThat(agent.commandsExecuted()).isEqualTo(executedBefore + 1);
     assertThat(replicas()).isEqualTo(before + 2);
     Fixtures.assertWholeTimeline(Fixtures.command(a, id), "completed");
