@@ -220,6 +220,15 @@ public final class HubProcess implements AutoCloseable {
     }
   }
 
+  /** How many lines of this hub's log (all its runs) contain {@code text}. */
+  public long logLines(String text) {
+    try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
+      return lines.filter(l -> l.contains(text)).count();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Prints the tail of every hub process's log when a test fails. */
   public static final class LogsOnFailure implements TestWatcher {
     @Override

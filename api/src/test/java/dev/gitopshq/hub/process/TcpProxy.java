@@ -20,7 +20,8 @@ final class TcpProxy implements AutoCloseable {
   private final int targetPort;
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
   private volatile boolean refusing;
-  private boolean holding;
+  private boolean holdingUp;
+  private boolean holdingDown;
 
   TcpProxy(int targetPort) throws IOException {
     this.targetPort = targetPort;
@@ -69,9 +70,7 @@ final class TcpProxy implements AutoCloseable {
                   OutputStream out = to.getOutputStream()) {
                 int n;
                 while ((n = in.read(buf)) >= 0) {
-                  if (fromAgent) {
-                    awaitForwarding(from);
-                  }
+                  awaitForwarding(from, fromAgent);
                   out.write(buf, 0, n);
                   out.flush();
                 }
@@ -84,8 +83,9 @@ final class TcpProxy implements AutoCloseable {
             });
   }
 
-  private synchronized void awaitForwarding(Socket from) throws InterruptedException, IOException {
-    while (holding) {
+  private synchronized void awaitForwarding(Socket from, boolean fromAgent)
+      throws InterruptedException, IOException {
+    while (fromAgent ? holdingUp : holdingDown) {
       if (from.isClosed()) {
         throw new IOException("dropped while held");
       }
@@ -100,11 +100,18 @@ final class TcpProxy implements AutoCloseable {
 
   /** The agent's bytes stay in the proxy until {@link #forward()}. */
   synchronized void hold() {
-    holding = true;
+    holdingUp = true;
+  }
+
+  /** A partition: nothing passes either way until {@link #forward()}; connections stay open. */
+  synchronized void partition() {
+    holdingUp = true;
+    holdingDown = true;
   }
 
   synchronized void forward() {
-    holding = false;
+    holdingUp = false;
+    holdingDown = false;
     notifyAll();
   }
 
