@@ -76,7 +76,8 @@ class TwoHubProcessesIT {
     long started = System.nanoTime();
     String id = Fixtures.scale(b, OWNER_TOKEN, clusterId, before + 2);
     // The sweep would take ten minutes; a notification takes a round trip to PostgreSQL.
-    JsonNode done = Fixtures.awaitStatus(b, id, "completed", Duration.ofSeconds(3));
+    // The whole path has slack for a loaded machine; the hop below is the sharp measure.
+    JsonNode done = Fixtures.awaitStatus(b, id, "completed", Duration.ofSeconds(5));
     long millis = (System.nanoTime() - started) / 1_000_000;
     Instant handedOver = Instant.parse(event(done, "executing").get("at").asText());
     long hop = Duration.between(handedOver, stack.writes.lastSentAt()).toMillis();
