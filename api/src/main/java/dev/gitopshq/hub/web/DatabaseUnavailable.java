@@ -20,6 +20,7 @@ import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -55,6 +56,14 @@ public class DatabaseUnavailable extends OncePerRequestFilter {
   public static boolean causedBy(Throwable e) {
     int depth = 0;
     for (Throwable t = e; t != null && depth < MAX_CAUSES; t = t.getCause(), depth++) {
+      // A rollback on the broken connection fails too ("Connection is closed", no SQLState);
+      // the failure that made it roll back is kept aside as the application exception.
+      if (t instanceof TransactionSystemException tse
+          && tse.getApplicationException() != null
+          && tse.getApplicationException() != e
+          && causedBy(tse.getApplicationException())) {
+        return true;
+      }
       if (t instanceof DataAccessResourceFailureException
           || t instanceof TransientDataAccessException
           || t instanceof RecoverableDataAccessException

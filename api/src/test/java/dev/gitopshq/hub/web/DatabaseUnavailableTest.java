@@ -12,6 +12,7 @@ import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 
 /** Which failures are PostgreSQL being away (503) and which stay the hub's or the client's. */
 class DatabaseUnavailableTest {
@@ -41,6 +42,24 @@ class DatabaseUnavailableTest {
             DatabaseUnavailable.causedBy(
                 new CannotCreateTransactionException("could not open", poolTimeout)))
         .isTrue();
+  }
+
+  @Test
+  void aRollbackThatFailsOnTheBrokenConnectionIsUnavailable() {
+    // What a read-only transaction whose query met the outage throws: Hikari's closed connection
+    // (no SQLState) as the cause, the query's I/O error as the application exception.
+    TransactionSystemException rollback =
+        new TransactionSystemException(
+            "JDBC rollback failed", new SQLException("Connection is closed"));
+    rollback.initApplicationException(
+        new MyBatisSystemException(
+            "x", new SQLException("An I/O error occurred", "08006", new EOFException())));
+    assertThat(DatabaseUnavailable.causedBy(rollback)).isTrue();
+
+    TransactionSystemException other =
+        new TransactionSystemException("commit failed", new SQLException("Connection is closed"));
+    other.initApplicationException(new IllegalStateException("bug"));
+    assertThat(DatabaseUnavailable.causedBy(other)).isFalse();
   }
 
   @Test
