@@ -22,6 +22,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -225,8 +226,21 @@ public final class HubTestSupport implements AutoCloseable {
 
   // ---- REST ------------------------------------------------------------------------------
 
-  /** A response: status and parsed JSON body (null when empty or plain text). */
-  public record Response(int status, JsonNode body, String raw) {}
+  /** A response: status, parsed JSON body (null when empty or plain text) and headers. */
+  public record Response(
+      int status, JsonNode body, String raw, java.util.Map<String, List<String>> headers) {
+    public Response(int status, JsonNode body, String raw) {
+      this(status, body, raw, Map.of());
+    }
+
+    /** The first value of a header, if it was sent. */
+    public java.util.Optional<String> header(String name) {
+      return headers.entrySet().stream()
+          .filter(e -> e.getKey().equalsIgnoreCase(name) && !e.getValue().isEmpty())
+          .map(e -> e.getValue().get(0))
+          .findFirst();
+    }
+  }
 
   public Response get(String path, String token) {
     return send("GET", path, token, null);
@@ -246,9 +260,23 @@ public final class HubTestSupport implements AutoCloseable {
 
   public Response send(
       String method, String path, String token, Object body, Map<String, String> headers) {
+    return send(http, "http://127.0.0.1:" + httpPort, method, path, token, body, headers);
+  }
+
+  /**
+   * One REST call to the hub at {@code baseUrl} (shared with the tests that run hubs as separate
+   * processes): the body as JSON, the bearer token when given.
+   */
+  public static Response send(
+      HttpClient http,
+      String baseUrl,
+      String method,
+      String path,
+      String token,
+      Object body,
+      Map<String, String> headers) {
     try {
-      HttpRequest.Builder b =
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path));
+      HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path));
       if (token != null) {
         b.header("Authorization", "Bearer " + token);
       }
@@ -267,7 +295,7 @@ public final class HubTestSupport implements AutoCloseable {
       String type = r.headers().firstValue("Content-Type").orElse("");
       JsonNode json =
           r.body().isEmpty() || type.startsWith("text/plain") ? null : JSON.readTree(r.body());
-      return new Response(r.statusCode(), json, r.body());
+      return new Response(r.statusCode(), json, r.body(), r.headers().map());
     } catch (IOException e) {
       throw new IllegalStateException(e);
     } catch (InterruptedException e) {
@@ -309,7 +337,8 @@ public final class HubTestSupport implements AutoCloseable {
     }
   }
 
-  private static synchronized void wipeDatabaseOnce() {
+  /** Empties the test database, once per test JVM, before the first hub of the JVM starts. */
+  public static synchronized void wipeDatabaseOnce() {
     if (wiped) {
       return;
     }

@@ -159,6 +159,16 @@ public interface CommandMapper extends GovernedStore {
   int markSent(@Param("orgId") UUID orgId, @Param("id") UUID id, @Param("now") Instant now);
 
   /**
+   * Marks a parked command as carried by a stream unless one already carried it: 1 when the caller
+   * won and sends it, 0 when another path of this or another replica did (a notification racing the
+   * replica's own hand-over), so a command is sent once rather than once per path.
+   */
+  @Update(
+      "update commands set dispatched_at = #{now} where org_id = #{orgId} and id = #{id}"
+          + " and dispatch_task_token is not null and dispatched_at is null")
+  int claimSend(@Param("orgId") UUID orgId, @Param("id") UUID id, @Param("now") Instant now);
+
+  /**
    * Takes the task token of a parked command of this cluster, atomically: of two replicas that
    * receive the same result, one gets the token and completes the activity. (RETURNING shows the
    * row after the update, so the old token comes from the locked CTE.)

@@ -226,7 +226,8 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
 
   @Override
   public void commandQueued(UUID orgId, UUID clusterId) {
-    connections.get(clusterId).filter(s -> s.orgId.equals(orgId)).ifPresent(dispatcher::sendQueued);
+    // Only what no stream carried yet: a command the agent already has is not sent again here.
+    dispatcher.sendUnsent(orgId, clusterId);
   }
 
   /** Starts the workflow that notifies if this agent does not come back within the timeout. */

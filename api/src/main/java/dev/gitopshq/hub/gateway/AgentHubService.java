@@ -187,9 +187,19 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
             connections.remove(session);
           }
         } catch (RuntimeException e) {
-          log.error("error handling message from cluster {}", session.clusterId, e);
-          metrics.streamError(Status.Code.INTERNAL);
-          if (session.close(Status.INTERNAL.withDescription("hub error; reconnect"))) {
+          Status status;
+          if (dev.gitopshq.hub.web.DatabaseUnavailable.causedBy(e)) {
+            // PostgreSQL restarting: the agent reconnects, and the hub re-sends what is still
+            // parked, so a result lost here comes back from the agent's memory.
+            log.warn(
+                "database unavailable while handling a message from cluster {}", session.clusterId);
+            status = Status.UNAVAILABLE.withDescription("hub database unavailable; reconnect");
+          } else {
+            log.error("error handling message from cluster {}", session.clusterId, e);
+            status = Status.INTERNAL.withDescription("hub error; reconnect");
+          }
+          metrics.streamError(status.getCode());
+          if (session.close(status)) {
             connections.remove(session);
           }
         }

@@ -63,10 +63,17 @@ final class CommandDispatcher {
     }
   }
 
-  /** Parked commands of one cluster no stream has carried yet (a replica said one was parked). */
+  /**
+   * Parked commands of one cluster no stream has carried yet (this replica parked one, or another
+   * replica said it did). Each is claimed before it is sent, so the local hand-over and the
+   * notification that races it send it once.
+   */
   void sendUnsent(UUID orgId, UUID clusterId) {
     for (CommandRow c : commands.unsent(orgId, List.of(clusterId))) {
-      connections.get(c.clusterId()).filter(s -> s.orgId.equals(orgId)).ifPresent(s -> send(s, c));
+      connections
+          .get(c.clusterId())
+          .filter(s -> s.orgId.equals(orgId))
+          .ifPresent(s -> sendOnce(s, c));
     }
   }
 
@@ -81,12 +88,32 @@ final class CommandDispatcher {
     byOrg.forEach(
         (org, clusters) -> {
           for (CommandRow c : commands.unsent(org, clusters)) {
-            connections.get(c.clusterId()).ifPresent(s -> send(s, c));
+            connections.get(c.clusterId()).ifPresent(s -> sendOnce(s, c));
           }
         });
   }
 
+  /** Sends a command no stream carried yet, unless another path claimed it first. */
+  private void sendOnce(AgentSession session, CommandRow c) {
+    if (expired(session, c)) {
+      return;
+    }
+    if (commands.claimSend(session.orgId, c.id(), clock.instant()) == 1) {
+      transmit(session, c);
+    }
+  }
+
+  /** Sends (again, after a reconnect: the agent answers a repeat from memory). */
   private void send(AgentSession session, CommandRow c) {
+    if (expired(session, c)) {
+      return;
+    }
+    commands.markSent(session.orgId, c.id(), clock.instant());
+    transmit(session, c);
+  }
+
+  /** Past its deadline: reported as not executed, and not sent. */
+  private boolean expired(AgentSession session, CommandRow c) {
     Instant now = clock.instant();
     if (c.dispatchDeadline() != null && now.isAfter(c.dispatchDeadline())) {
       complete(
@@ -97,8 +124,12 @@ final class CommandDispatcher {
               false,
               "",
               "the deadline passed before the agent could take the command; nothing was executed"));
-      return;
+      return true;
     }
+    return false;
+  }
+
+  private void transmit(AgentSession session, CommandRow c) {
     ExecuteCommand.Builder cmd =
         ExecuteCommand.newBuilder()
             .setCommandId(c.id().toString())
@@ -132,7 +163,6 @@ final class CommandDispatcher {
     }
     session.send(
         HubMessage.newBuilder().setCorrelationId(c.id().toString()).setExecuteCommand(cmd).build());
-    commands.markSent(session.orgId, c.id(), now);
     log.info(
         "command {} ({} {}/{}) sent to cluster {}",
         c.id(),

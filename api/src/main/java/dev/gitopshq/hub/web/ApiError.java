@@ -7,7 +7,7 @@ import java.util.List;
  *
  * @param status the HTTP status
  * @param error a stable machine-readable code (invalid_request, unauthorized, forbidden, not_found,
- *     conflict, internal)
+ *     conflict, internal, unavailable)
  * @param message a sentence for people
  * @param errors for 400: each offending field and the reason
  */

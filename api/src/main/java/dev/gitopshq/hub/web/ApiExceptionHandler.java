@@ -159,6 +159,10 @@ public class ApiExceptionHandler {
 
   @ExceptionHandler(Exception.class)
   ResponseEntity<ApiError> unexpected(Exception e) {
+    if (DatabaseUnavailable.causedBy(e)) {
+      // PostgreSQL restarting or failing over: 503 with Retry-After, not a 500.
+      return DatabaseUnavailable.response(e);
+    }
     log.error("unhandled error", e);
     return ResponseEntity.status(500)
         .body(new ApiError(500, "internal", "the hub could not complete the request", null));
