@@ -121,6 +121,7 @@ public final class Agent implements AutoCloseable {
   private final InventoryPublisher inventory;
   private final Inspector inspector;
   private final ArgoApplicationsReader argoApplications;
+  private final dev.gitopshq.agent.logs.LogStreams logStreams;
 
   /** Two threads and a short queue: a burst of inspections is refused, never queued unbounded. */
   private final java.util.concurrent.ThreadPoolExecutor inspections =
@@ -176,6 +177,22 @@ public final class Agent implements AutoCloseable {
             config::diagnosticsAllowed,
             config.capabilities().contains(Capability.DIAGNOSTICS_READ.seedName()));
     this.argoApplications = new ArgoApplicationsReader(kube, config.argocdServer());
+    this.logStreams =
+        new dev.gitopshq.agent.logs.LogStreams(
+            kube,
+            config::diagnosticsAllowed,
+            config.capabilities().contains(Capability.DIAGNOSTICS_READ.seedName()),
+            new dev.gitopshq.agent.logs.LogStreams.Outbound() {
+              @Override
+              public boolean send(AgentMessage message) {
+                return link.send(message);
+              }
+
+              @Override
+              public boolean writable() {
+                return link.writable();
+              }
+            });
     if (config.capabilities().contains(Capability.OBSERVE.seedName())) {
       this.inventory = new InventoryPublisher(link::send, Clock.systemUTC());
       this.inventoryWatch = new InventoryWatch(kube, inventory);
@@ -505,7 +522,11 @@ public final class Agent implements AutoCloseable {
 
   /** Hub messages other than Welcome: commands go to the runner's own thread. */
   private void onHubMessage(HubMessage message) {
-    if (message.hasReadResource()) {
+    if (message.hasOpenLogStream()) {
+      logStreams.open(message.getOpenLogStream());
+    } else if (message.hasLogStreamControl()) {
+      logStreams.control(message.getLogStreamControl());
+    } else if (message.hasReadResource()) {
       inspect(message.getReadResource());
     } else if (message.hasListApplications()) {
       listApplications(message.getListApplications());
@@ -565,6 +586,7 @@ public final class Agent implements AutoCloseable {
   }
 
   private void release() {
+    logStreams.close();
     inspections.shutdownNow();
     if (inventoryFlusher != null) {
       inventoryFlusher.shutdownNow();
