@@ -11,6 +11,7 @@ import { BindingsTab } from "./BindingsTab";
 import { InventoryTab } from "./InventoryTab";
 import { ArgoTab } from "./ArgoTab";
 import { SettingsTab } from "./SettingsTab";
+import { LogsTab } from "./logs/LogsTab";
 
 // Only tabs whose API exists are shown (drift, logs and credential sync arrive with the rest
 // of the agent's runtime visibility).
@@ -21,6 +22,7 @@ const TABS = [
   { id: "commands", label: "Commands" },
   { id: "bindings", label: "Bindings" },
   { id: "settings", label: "Settings" },
+  { id: "logs", label: "Log Streaming" },
 ];
 
 export function ClusterPage() {
@@ -49,6 +51,7 @@ export function ClusterPage() {
         {tab === "commands" && <CommandsTab cluster={c} />}
         {tab === "bindings" && <BindingsTab cluster={c} />}
         {tab === "settings" && <SettingsTab cluster={c} />}
+        {tab === "logs" && <LogsTab cluster={c} />}
       </div>
     </section>
   );

@@ -42,7 +42,8 @@ public enum Endpoint {
   WORKFLOW_HISTORY("GET", "/api/v2/workflows/{workflowId}/history"),
   COMMAND_EVIDENCE("GET", "/api/v2/commands/{id}/evidence"),
   RELEASE_EVIDENCE("GET", "/api/v2/projects/{projectId}/releases/{number}/evidence"),
-  EVIDENCE_KEYS("GET", "/api/v2/evidence/keys");
+  EVIDENCE_KEYS("GET", "/api/v2/evidence/keys"),
+  CLUSTERS_LOGS("GET", "/api/v2/clusters/{id}/logs");
 
   private final String method;
   private final String path;

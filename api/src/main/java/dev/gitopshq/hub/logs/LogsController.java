@@ -66,7 +66,7 @@ public class LogsController {
     try {
       OutputStream out = response.getOutputStream();
       response.flushBuffer();
-      pump(session, out::write, out::flush);
+      pump(session, out::write, out::flush, true);
     } finally {
       session.readerGone();
     }
@@ -82,10 +82,10 @@ public class LogsController {
   }
 
   /**
-   * Moves the session's bytes to the reader until it ends; an abnormal end is written as a last
-   * notice line. IOException: the reader is gone.
+   * Moves the session's bytes to the reader until it ends; with {@code notice} an abnormal end is
+   * written as a last notice line. IOException: the reader is gone.
    */
-  static void pump(LogSession session, Sink sink, Flush flush) throws IOException {
+  static void pump(LogSession session, Sink sink, Flush flush, boolean notice) throws IOException {
     try {
       while (true) {
         ByteString next = session.poll(1_000);
@@ -97,7 +97,7 @@ public class LogsController {
         }
         LogSession.End end = session.end();
         if (end != null && session.queuedBytes() == 0) {
-          if (!end.normal()) {
+          if (notice && !end.normal()) {
             sink.write((NOTICE_PREFIX + end.message() + "\n").getBytes(StandardCharsets.UTF_8));
             flush.flush();
           }

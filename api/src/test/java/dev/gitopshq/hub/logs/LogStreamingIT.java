@@ -95,7 +95,7 @@ class LogStreamingIT {
             .property("gitopshq.logs.max-per-cluster", 4)
             .property("gitopshq.logs.max-per-user", 3)
             .property("gitopshq.logs.window-bytes", 131072)
-            .property("gitopshq.logs.stall-timeout", "3s")
+            .property("gitopshq.logs.stall-timeout", "5s")
             .start();
     await()
         .atMost(Duration.ofSeconds(90))
@@ -401,8 +401,18 @@ class LogStreamingIT {
             });
     long before = healthyBytes.get();
     appendLines(50, "still-flowing");
+    // It receives all of the ~39 MiB and what comes after.
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .untilAsserted(
+            () ->
+                assertThat(healthyBytes.get())
+                    .as(
+                        () ->
+                            "healthy session bytes; audit: "
+                                + audit(id).stream().map(e -> e.get("details").toString()).toList())
+                    .isGreaterThan(38L * 1024 * 1024));
     await().atMost(Duration.ofSeconds(30)).until(() -> healthyBytes.get() > before);
-    assertThat(healthyBytes.get()).isGreaterThan(30L * 1024 * 1024);
     // The stalled reader finds the notice once it reads again.
     String stalledText = body(stalled);
     assertThat(stalledText).contains("[gitopshq] log session ended: the reader did not take");
@@ -412,5 +422,107 @@ class LogStreamingIT {
     assertThat(deleted.status()).as(deleted.raw()).isBetween(200, 204);
     assertThat(healthyEnd.get(30, TimeUnit.SECONDS))
         .contains("[gitopshq] log session ended: the agent's stream ended");
+  }
+
+  @Test
+  void theWebUiGetsTheSameSessionOverAWebSocketAuthenticatedBySubprotocol() throws Exception {
+    String id = cluster("logs-ws", "observe,diagnostics.read", "");
+    java.util.concurrent.LinkedBlockingQueue<String> texts =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    StringBuffer binary = new StringBuffer();
+    CompletableFuture<Integer> closed = new CompletableFuture<>();
+    java.net.http.WebSocket.Listener listener =
+        new java.net.http.WebSocket.Listener() {
+          @Override
+          public java.util.concurrent.CompletionStage<?> onText(
+              java.net.http.WebSocket ws, CharSequence data, boolean last) {
+            texts.add(data.toString());
+            ws.request(1);
+            return null;
+          }
+
+          @Override
+          public java.util.concurrent.CompletionStage<?> onBinary(
+              java.net.http.WebSocket ws, java.nio.ByteBuffer data, boolean last) {
+            byte[] b = new byte[data.remaining()];
+            data.get(b);
+            binary.append(new String(b, StandardCharsets.UTF_8));
+            ws.request(1);
+            return null;
+          }
+
+          @Override
+          public java.util.concurrent.CompletionStage<?> onClose(
+              java.net.http.WebSocket ws, int status, String reason) {
+            closed.complete(status);
+            return null;
+          }
+        };
+    String base = "ws://127.0.0.1:" + hub.httpPort() + "/api/v2/clusters/" + id + "/logs/ws?";
+    appendLines(5, "ws-before");
+    java.net.http.WebSocket ws =
+        http.newWebSocketBuilder()
+            .subprotocols(LogsWebSocket.PROTOCOL, "bearer." + OWNER_TOKEN)
+            .buildAsync(
+                URI.create(base + "namespace=demo&pod=" + pod + "&tailLines=3&follow=true"),
+                listener)
+            .get(10, TimeUnit.SECONDS);
+    // The server picks the protocol, never echoes the token.
+    assertThat(ws.getSubprotocol()).isEqualTo(LogsWebSocket.PROTOCOL);
+    assertThat(texts.poll(15, TimeUnit.SECONDS)).contains("\"type\":\"opened\"");
+    await().atMost(Duration.ofSeconds(15)).until(() -> binary.toString().contains("ws-before 4"));
+    appendLines(2, "ws-after");
+    await().atMost(Duration.ofSeconds(15)).until(() -> binary.toString().contains("ws-after 1"));
+    ws.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "bye").get(5, TimeUnit.SECONDS);
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .untilAsserted(
+            () -> {
+              hub.bean(LogService.class).flushAudit(Duration.ofSeconds(2));
+              assertThat(audit(id))
+                  .anyMatch(e -> e.get("details").get("endReason").asText().equals("closed"));
+            });
+
+    // A refusal arrives as an error message and a 4000 + status close code.
+    CompletableFuture<Integer> refusedClose = new CompletableFuture<>();
+    texts.clear();
+    http.newWebSocketBuilder()
+        .subprotocols(LogsWebSocket.PROTOCOL, "bearer." + OWNER_TOKEN)
+        .buildAsync(
+            URI.create(base + "namespace=demo&pod=nope-9"),
+            new java.net.http.WebSocket.Listener() {
+              @Override
+              public java.util.concurrent.CompletionStage<?> onText(
+                  java.net.http.WebSocket w, CharSequence data, boolean last) {
+                texts.add(data.toString());
+                w.request(1);
+                return null;
+              }
+
+              @Override
+              public java.util.concurrent.CompletionStage<?> onClose(
+                  java.net.http.WebSocket w, int status, String reason) {
+                refusedClose.complete(status);
+                return null;
+              }
+            })
+        .get(10, TimeUnit.SECONDS);
+    assertThat(refusedClose.get(15, TimeUnit.SECONDS)).isEqualTo(4404);
+    assertThat(texts.poll(1, TimeUnit.SECONDS)).contains("\"status\":404").contains("nope-9");
+
+    // Without a token the handshake itself is refused.
+    assertThat(
+            http.newWebSocketBuilder()
+                .subprotocols(LogsWebSocket.PROTOCOL)
+                .buildAsync(URI.create(base + "namespace=demo&pod=" + pod), listener)
+                .handle(
+                    (w, e) ->
+                        e != null
+                                && e.getCause()
+                                    instanceof java.net.http.WebSocketHandshakeException h
+                            ? h.getResponse().statusCode()
+                            : -1)
+                .get(10, TimeUnit.SECONDS))
+        .isEqualTo(401);
   }
 }
