@@ -117,12 +117,19 @@ public final class LogSessionsBench {
     if (entry.isEmpty()) {
       System.out.println("stalled session: NOT cut within " + waited + " s");
     } else {
+      long lived =
+          java.time.Duration.between(
+                  java.time.Instant.parse(field(entry, "startedAt")),
+                  java.time.Instant.parse(field(entry, "endedAt")))
+              .toSeconds();
       System.out.println(
-          "stalled session: cut, started "
+          "stalled session: cut after "
+              + lived
+              + " s (started "
               + field(entry, "startedAt")
               + ", ended "
               + field(entry, "endedAt")
-              + ", "
+              + "), "
               + field(entry, "bytes")
               + " bytes delivered; message: "
               + field(entry, "endMessage"));
@@ -158,12 +165,17 @@ public final class LogSessionsBench {
     return m.find() ? (m.group(2) != null ? m.group(2) : m.group(3)) : "?";
   }
 
-  /** Opens {@code count} follow sessions, reads them for {@code seconds}, returns lines/s each. */
+  /**
+   * Opens {@code count} follow sessions, each read from the moment it opens; after all are open
+   * and two seconds have passed (the tails and the backlog of the first ones are read), counts the
+   * lines each gets for {@code seconds}: lines/s per session.
+   */
   private static List<Double> rates(
       HttpClient http, String url, String token, int count, int seconds, Object unused)
       throws Exception {
     List<AtomicLong> lines = new ArrayList<>();
     List<HttpResponse<InputStream>> open = new ArrayList<>();
+    List<Thread> readers = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       HttpResponse<InputStream> r =
           http.send(
@@ -174,14 +186,9 @@ public final class LogSessionsBench {
             "session " + i + ": HTTP " + r.statusCode() + " " + new String(r.body().readAllBytes(), StandardCharsets.UTF_8));
       }
       open.add(r);
-      lines.add(new AtomicLong());
-    }
-    List<Thread> readers = new ArrayList<>();
-    long start = System.nanoTime();
-    long end = start + seconds * 1_000_000_000L;
-    for (int i = 0; i < count; i++) {
-      InputStream in = open.get(i).body();
-      AtomicLong c = lines.get(i);
+      AtomicLong c = new AtomicLong();
+      lines.add(c);
+      InputStream in = r.body();
       readers.add(
           Thread.ofVirtual()
               .start(
@@ -189,7 +196,7 @@ public final class LogSessionsBench {
                     byte[] buf = new byte[65536];
                     try {
                       int k;
-                      while (System.nanoTime() < end && (k = in.read(buf)) >= 0) {
+                      while ((k = in.read(buf)) >= 0) {
                         for (int j = 0; j < k; j++) {
                           if (buf[j] == '\n') {
                             c.incrementAndGet();
@@ -201,17 +208,21 @@ public final class LogSessionsBench {
                     }
                   }));
     }
+    Thread.sleep(2000);
+    long[] before = lines.stream().mapToLong(AtomicLong::get).toArray();
+    long start = System.nanoTime();
     Thread.sleep(seconds * 1000L);
+    long[] after = lines.stream().mapToLong(AtomicLong::get).toArray();
+    double elapsed = (System.nanoTime() - start) / 1e9;
     for (HttpResponse<InputStream> r : open) {
       r.body().close();
     }
     for (Thread t : readers) {
       t.join(5000);
     }
-    double elapsed = (System.nanoTime() - start) / 1e9;
     List<Double> out = new ArrayList<>();
-    for (AtomicLong c : lines) {
-      out.add(c.get() / elapsed);
+    for (int i = 0; i < count; i++) {
+      out.add((after[i] - before[i]) / elapsed);
     }
     return out;
   }
