@@ -42,9 +42,10 @@ cleanup() {
   "${TOOLS_DIR}/dev/kube.sh" stop "${STACK_DIR}/kube" >/dev/null 2>&1 || true
 }
 
-# writer FILE RATE: appends RATE CRI lines a second (in 10 batches) until killed.
+# writer FILE RATE: appends RATE CRI lines a second (in 10 batches) until killed (exec: the
+# subshell becomes python, so killing WRITER_PID stops it).
 writer() {
-  python3 - "$1" "$2" <<'PY'
+  exec python3 - "$1" "$2" <<'PY'
 import datetime, sys, time
 path, rate = sys.argv[1], int(sys.argv[2])
 n = 0
