@@ -364,11 +364,13 @@ scenario("an organization's admin points its notifications at a webhook", async 
 scenario("the demo cluster's Log Streaming tab: a web pod's tail, then new lines, timestamps, pause, download", async () => {
   const page = await signIn(OWNER);
   await page.goto(`${BASE}/clusters/${demo.id}/logs`);
-  await page.getByLabel("Namespace").getByRole("option", { name: "demo", exact: true }).waitFor({ state: "attached", timeout: 90_000 });
-  await page.getByLabel("Namespace").selectOption("demo");
-  const podOption = page.getByLabel("Pod").getByRole("option", { name: /^web-/ }).first();
+  const namespace = page.getByLabel("Namespace", { exact: true });
+  await namespace.getByRole("option", { name: "demo", exact: true }).waitFor({ state: "attached", timeout: 90_000 });
+  await namespace.selectOption("demo");
+  const pod = page.getByLabel("Pod", { exact: true });
+  const podOption = pod.getByRole("option", { name: /^web-/ }).first();
   await podOption.waitFor({ state: "attached", timeout: 90_000 });
-  await page.getByLabel("Pod").selectOption((await podOption.textContent()).trim());
+  await pod.selectOption((await podOption.textContent()).trim());
   await page.getByLabel("Tail lines").fill("20");
   await page.getByRole("button", { name: "Start streaming" }).click();
   const terminal = page.getByRole("region", { name: "Log output" });

@@ -191,6 +191,7 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
         <label className="text-sm">
           Namespace
           <select
+            aria-label="Namespace"
             className={inputClass}
             value={namespace}
             onChange={(e) => {
@@ -210,6 +211,7 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
         <label className="text-sm">
           Pod
           <select
+            aria-label="Pod"
             className={inputClass}
             value={pod}
             disabled={!namespace}
@@ -228,7 +230,7 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
         </label>
         <label className="text-sm">
           Container
-          <select className={inputClass} value={container} disabled={!pod} onChange={(e) => setContainer(e.target.value)}>
+          <select aria-label="Container" className={inputClass} value={container} disabled={!pod} onChange={(e) => setContainer(e.target.value)}>
             <option value="">{containers.length ? "First (" + containers[0] + ")" : "The pod's first"}</option>
             {containers.map((c) => (
               <option key={c} value={c}>
@@ -240,6 +242,7 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
         <label className="text-sm">
           Tail lines
           <input
+            aria-label="Tail lines"
             className={inputClass + " w-24"}
             type="number"
             min={0}
@@ -270,7 +273,7 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
           ref={searchEl}
           aria-label="Search logs"
           placeholder="Search (Ctrl+F)"
-          className={inputClass + " w-48"}
+          className="block w-48 rounded border border-slate-300 px-2 py-1.5 text-sm"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
           onKeyDown={(e) => {
