@@ -172,6 +172,11 @@ public class LogService {
     return s;
   }
 
+  /** The cluster (404 for another organization's). */
+  public LiveAgent.Cluster cluster(HubPrincipal caller, UUID clusterId) {
+    return live.cluster(caller.orgId(), clusterId);
+  }
+
   /** Sessions open now (for tests and the benchmark). */
   public int openSessions() {
     return open.size();

@@ -46,6 +46,8 @@ public class LogsController {
       HttpServletResponse response)
       throws IOException {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_READ);
+    // Another organization's cluster is a 404 whatever the parameters say.
+    logs.cluster(caller, id);
     LogRequest request =
         LogRequest.of(
             namespace, pod, container, tailLines, sinceSeconds, timestamps, previous, follow);

@@ -110,6 +110,7 @@ public class LogsWebSocket extends AbstractWebSocketHandler
       } catch (RuntimeException e) {
         throw ApiException.invalid("id", "must be a UUID");
       }
+      logs.cluster(caller, clusterId);
       var q = UriComponentsBuilder.fromUri(uri).build().getQueryParams();
       LogRequest request =
           LogRequest.of(
