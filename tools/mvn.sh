@@ -28,6 +28,11 @@ fi
 
 [ "${1:-}" != --check ] || exit 0
 
+# Maven's own JVM gets an explicit heap (the forked test JVMs have theirs in the poms).
+if [[ "${MAVEN_OPTS:-}" != *-Xmx* ]]; then
+  export MAVEN_OPTS="${MAVEN_OPTS:+${MAVEN_OPTS} }-Xmx1g"
+fi
+
 # Debian's Maven 3.8 (jansi 2.4) writes ESC[0m "reset colour" codes around its
 # output even in batch mode, which litters CI logs; jansi.noreset stops that.
 if [[ "${MAVEN_OPTS:-}" != *jansi.noreset* ]]; then

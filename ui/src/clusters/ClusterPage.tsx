@@ -11,6 +11,7 @@ import { BindingsTab } from "./BindingsTab";
 import { InventoryTab } from "./InventoryTab";
 import { ArgoTab } from "./ArgoTab";
 import { SettingsTab } from "./SettingsTab";
+import { DirectDeployTab } from "./DirectDeployTab";
 import { LogsTab } from "./logs/LogsTab";
 
 // Only tabs whose API exists are shown (drift, logs and credential sync arrive with the rest
@@ -22,6 +23,7 @@ const TABS = [
   { id: "commands", label: "Commands" },
   { id: "bindings", label: "Bindings" },
   { id: "settings", label: "Settings" },
+  { id: "direct-deploy", label: "Direct deploy" },
   { id: "logs", label: "Log Streaming" },
 ];
 
@@ -51,6 +53,7 @@ export function ClusterPage() {
         {tab === "commands" && <CommandsTab cluster={c} />}
         {tab === "bindings" && <BindingsTab cluster={c} />}
         {tab === "settings" && <SettingsTab cluster={c} />}
+        {tab === "direct-deploy" && <DirectDeployTab cluster={c} />}
         {tab === "logs" && <LogsTab cluster={c} />}
       </div>
     </section>

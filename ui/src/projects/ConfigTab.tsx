@@ -9,12 +9,13 @@ import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { useSession } from "../auth/session";
 import { valuesToYaml, variableBody, yamlToValues, type VariableForm, type VariableScope } from "./configForms";
+import { DELIVERY_MODES, DeliveryModeSelect, type DeliveryMode, type EnvironmentCluster } from "./DeliveryModeSelect";
 
 interface Environment {
   name: string;
   position: number;
   namespacePattern: string;
-  clusters: { cluster: string; overrides?: Record<string, unknown> }[];
+  clusters: EnvironmentCluster[];
 }
 interface Named {
   name: string;
@@ -77,8 +78,14 @@ export function ConfigTab({ project }: { project: Project }) {
               <li key={e.name} className="flex flex-wrap items-center gap-2">
                 <span className="font-medium">{e.name}</span>
                 <span className="text-slate-600">
-                  namespace <code>{e.namespacePattern}</code> on {e.clusters.map((c) => c.cluster).join(", ") || "no cluster"}
+                  namespace <code>{e.namespacePattern}</code> on {e.clusters.length === 0 && "no cluster"}
                 </span>
+                {e.clusters.map((c) => (
+                  <span key={c.cluster} className="inline-flex items-center gap-1 text-slate-600">
+                    {c.cluster}
+                    <DeliveryModeSelect base={base} env={e} cluster={c} writable={writable} onDone={refresh} />
+                  </span>
+                ))}
                 {writable && (
                   <RemoveButton label={`Remove environment ${e.name}`} path={`${base}/environments/${e.name}`} onDone={refresh} />
                 )}
@@ -160,13 +167,14 @@ function RemoveButton({ label, path, onDone }: { label: string; path: string; on
 }
 
 function EnvironmentForm({ base, options, onDone }: { base: string; options: string[]; onDone: () => void }) {
-  const [f, setF] = useState({ name: "", namespacePattern: "", clusters: "" });
+  const [f, setF] = useState({ name: "", namespacePattern: "", clusters: "", deliveryMode: "argocd" as DeliveryMode });
   const save = useMutation({
     mutationFn: () =>
       api(`${base}/environments/${f.name}`, {
         method: "PUT",
         body: {
           ...(f.namespacePattern && { namespacePattern: f.namespacePattern }),
+          deliveryMode: f.deliveryMode,
           clusters: f.clusters
             .split(",")
             .map((c) => c.trim())
@@ -179,7 +187,7 @@ function EnvironmentForm({ base, options, onDone }: { base: string; options: str
   return (
     <form
       aria-label="Add or replace an environment"
-      className="mt-3 grid gap-2 md:grid-cols-4"
+      className="mt-3 grid gap-2 md:grid-cols-5"
       onSubmit={(e) => {
         e.preventDefault();
         save.mutate();
@@ -202,12 +210,22 @@ function EnvironmentForm({ base, options, onDone }: { base: string; options: str
         Clusters (names, comma separated)
         <input className={inputClass} value={f.clusters} onChange={(e) => setF({ ...f, clusters: e.target.value })} />
       </label>
+      <label className="text-sm">
+        Delivery mode
+        <select className={inputClass} value={f.deliveryMode} onChange={(e) => setF({ ...f, deliveryMode: e.target.value as DeliveryMode })}>
+          {DELIVERY_MODES.map((m) => (
+            <option key={m.value} value={m.value}>
+              {m.label}
+            </option>
+          ))}
+        </select>
+      </label>
       <div className="flex items-end">
         <Button type="submit" variant="primary" disabled={save.isPending}>
           Save environment
         </Button>
       </div>
-      <div className="md:col-span-4">
+      <div className="md:col-span-5">
         <FormError error={save.error} />
       </div>
     </form>

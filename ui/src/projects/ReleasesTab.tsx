@@ -8,6 +8,7 @@ import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { useSession } from "../auth/session";
 import { EvidenceLink } from "../audit/EvidenceLink";
+import { DeploymentTimeline } from "./DeploymentTimeline";
 
 interface DeliveryRow {
   environment: string;
@@ -196,6 +197,10 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
                   <li key={d.id} className="flex flex-wrap items-center gap-2">
                     <StatusBadge status={d.status} /> {d.action} → {d.environments.join(", ")} {d.breakGlass && <Badge tone="red">break-glass</Badge>}
                     <span className="text-slate-500">{d.detail}</span>
+                    <details className="w-full">
+                      <summary className="cursor-pointer text-xs text-slate-600">Timeline</summary>
+                      <DeploymentTimeline projectId={project.id} deploymentId={d.id} />
+                    </details>
                   </li>
                 ))}
               </ul>

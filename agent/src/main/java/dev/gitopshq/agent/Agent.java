@@ -121,6 +121,7 @@ public final class Agent implements AutoCloseable {
   private final InventoryPublisher inventory;
   private final Inspector inspector;
   private final ArgoApplicationsReader argoApplications;
+  private final dev.gitopshq.agent.deploy.DirectDeployer directDeployer;
   private final dev.gitopshq.agent.logs.LogStreams logStreams;
 
   /** Two threads and a short queue: a burst of inspections is refused, never queued unbounded. */
@@ -142,9 +143,20 @@ public final class Agent implements AutoCloseable {
   private final CompletableFuture<Integer> exitCode = new CompletableFuture<>();
   private final Thread thread;
 
-  private Agent(AgentConfig config, Supplier<KubernetesClient> kubeSupplier, boolean ownsKube) {
+  private Agent(
+      AgentConfig config,
+      dev.gitopshq.agent.config.DirectDeployConfig direct,
+      Supplier<KubernetesClient> kubeSupplier,
+      boolean ownsKube) {
     this.config = config;
     this.kube = new LazyClient(kubeSupplier, ownsKube);
+    this.directDeployer =
+        new dev.gitopshq.agent.deploy.DirectDeployer(
+            config.capabilities().contains(Capability.DIRECT_DEPLOY.seedName()),
+            direct,
+            kube,
+            Clock.systemUTC(),
+            this::replyApply);
     this.store =
         config.identityStoreMode() == IdentityStoreMode.FILE
             ? new FileIdentityStore(config.agentTokenPath())
@@ -230,7 +242,28 @@ public final class Agent implements AutoCloseable {
    * @throws ConfigException if the TLS settings cannot be used (e.g. an unreadable CA file)
    */
   public static Agent start(AgentConfig config) {
-    return start(config, () -> new KubernetesClientBuilder().build(), true);
+    return start(
+        config,
+        dev.gitopshq.agent.config.DirectDeployConfig.defaults(),
+        () -> new KubernetesClientBuilder().build(),
+        true);
+  }
+
+  /**
+   * Starts an agent as {@link #start(AgentConfig)} does, with the chart's {@code directDeploy.*}
+   * values.
+   */
+  public static Agent start(
+      AgentConfig config, dev.gitopshq.agent.config.DirectDeployConfig direct) {
+    return start(config, direct, () -> new KubernetesClientBuilder().build(), true);
+  }
+
+  /** Starts an agent with a caller's Kubernetes client and the given direct-deploy values. */
+  public static Agent start(
+      AgentConfig config,
+      dev.gitopshq.agent.config.DirectDeployConfig direct,
+      Supplier<KubernetesClient> kubernetes) {
+    return start(config, direct, kubernetes, false);
   }
 
   /**
@@ -241,11 +274,16 @@ public final class Agent implements AutoCloseable {
    * @throws ConfigException if the TLS settings cannot be used (e.g. an unreadable CA file)
    */
   public static Agent start(AgentConfig config, Supplier<KubernetesClient> kubernetes) {
-    return start(config, kubernetes, false);
+    return start(
+        config, dev.gitopshq.agent.config.DirectDeployConfig.defaults(), kubernetes, false);
   }
 
-  private static Agent start(AgentConfig config, Supplier<KubernetesClient> kube, boolean owns) {
-    Agent agent = new Agent(config, kube, owns);
+  private static Agent start(
+      AgentConfig config,
+      dev.gitopshq.agent.config.DirectDeployConfig direct,
+      Supplier<KubernetesClient> kube,
+      boolean owns) {
+    Agent agent = new Agent(config, direct, kube, owns);
     agent.logStartup();
     agent.thread.start();
     return agent;
@@ -536,6 +574,8 @@ public final class Agent implements AutoCloseable {
       }
     } else if (message.hasExecuteCommand()) {
       commands.submit(message.getExecuteCommand());
+    } else if (message.hasApplyRelease()) {
+      directDeployer.submit(message.getApplyRelease());
     } else if (message.hasRotateToken()) {
       RotateToken rotation = message.getRotateToken();
       // Persisting may call the Kubernetes API: not on the gRPC thread.
@@ -569,6 +609,27 @@ public final class Agent implements AutoCloseable {
     }
   }
 
+  /**
+   * Sends a direct apply's result. If the stream is down it is dropped here: the hub re-sends the
+   * apply after the reconnect, and the deployer answers the repeat from memory.
+   */
+  private void replyApply(dev.gitopshq.agent.v1.ApplyResult result) {
+    if (!link.send(
+        AgentMessage.newBuilder()
+            .setCorrelationId(result.getApplyId())
+            .setApplyResult(result)
+            .build())) {
+      log.info(
+          "result of direct apply {} not sent (not connected); the hub will ask again",
+          result.getApplyId());
+    }
+  }
+
+  /** How many direct applies reached the cluster (repeats and refusals excluded). */
+  public int directAppliesExecuted() {
+    return directDeployer.applies();
+  }
+
   private static Set<Capability> capabilitySet(List<String> names) {
     EnumSet<Capability> set = EnumSet.noneOf(Capability.class);
     names.forEach(n -> Capability.fromSeedName(n).ifPresent(set::add));
@@ -593,6 +654,7 @@ public final class Agent implements AutoCloseable {
       inventoryWatch.close();
     }
     commands.close();
+    directDeployer.close();
     rotations.shutdown();
     channel.shutdown();
     try {

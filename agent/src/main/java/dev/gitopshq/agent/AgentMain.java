@@ -18,7 +18,9 @@ public final class AgentMain {
     Agent agent;
     try {
       config = AgentConfig.fromEnv(System.getenv());
-      agent = Agent.start(config);
+      agent =
+          Agent.start(
+              config, dev.gitopshq.agent.config.DirectDeployConfig.fromEnv(System.getenv()));
     } catch (ConfigException e) {
       // One line that names the variable; the message never holds a secret value.
       System.err.println("gitopshq-agent: configuration error: " + e.getMessage());

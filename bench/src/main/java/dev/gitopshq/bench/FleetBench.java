@@ -82,7 +82,7 @@ public final class FleetBench {
 
   /** One simulated agent: its channel, its stream and its heartbeats in flight. */
   static final class SimAgent {
-    final String name;
+    volatile String name;
     ManagedChannel channel;
     ClientCallStreamObserver<AgentMessage> out;
     final Map<Long, Long> inFlight = new ConcurrentHashMap<>();
@@ -494,10 +494,7 @@ public final class FleetBench {
                   String registrationToken = "ghqa_reg_bench";
                   long r0 = System.nanoTime();
                   if (rest != null) {
-                    JsonNode created =
-                        rest.post("/api/v2/clusters", Map.of("name", name))
-                            .expect(201, "registering " + name);
-                    registrationToken = created.get("registrationToken").asText();
+                    registrationToken = createCluster(rest, a);
                   }
                   long r1 = System.nanoTime();
                   createNanos.addAndGet(r1 - r0);
@@ -507,7 +504,7 @@ public final class FleetBench {
                           .withDeadlineAfter(60, TimeUnit.SECONDS)
                           .register(
                               RegisterRequest.newBuilder()
-                                  .setClusterName(name)
+                                  .setClusterName(a.name)
                                   .setAgentVersion("0.1.0")
                                   .addCapabilities("observe")
                                   .build());
@@ -761,6 +758,28 @@ public final class FleetBench {
       }
     } catch (InterruptedException e) {
       // the measurement of this server is over
+    }
+  }
+
+  /**
+   * Creates the agent's cluster and returns its registration token. A request that timed out may
+   * still have created the cluster, so a retry uses a new name (the agent takes it); the abandoned
+   * cluster stays unregistered. Three attempts.
+   */
+  static String createCluster(JsonHttp rest, SimAgent a) {
+    for (int attempt = 0; ; attempt++) {
+      String name = attempt == 0 ? a.name : a.name + "-r" + attempt;
+      try {
+        JsonNode created =
+            rest.post("/api/v2/clusters", Map.of("name", name)).expect(201, "registering " + name);
+        a.name = name;
+        return created.get("registrationToken").asText();
+      } catch (RuntimeException e) {
+        if (attempt == 2) {
+          throw e;
+        }
+        System.err.println("creating cluster " + name + " failed, retrying: " + e.getMessage());
+      }
     }
   }
 

@@ -47,7 +47,8 @@ final class JsonHttp implements AutoCloseable {
    * @param bearerToken sent as {@code Authorization: Bearer <token>}; null for none
    */
   JsonHttp(String baseUrl, String bearerToken) {
-    this.base = URI.create(baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl);
+    this.base =
+        URI.create(baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl);
     this.authorization = bearerToken == null ? null : "Bearer " + bearerToken;
     this.http =
         HttpClient.newBuilder()
@@ -64,7 +65,8 @@ final class JsonHttp implements AutoCloseable {
   String getText(String path) {
     Response r = send(builder(path).setHeader("Accept", "text/plain").GET().build());
     if (r.status() != 200) {
-      throw new IllegalStateException("GET " + path + ": HTTP " + r.status() + ": " + abbreviate(r.body()));
+      throw new IllegalStateException(
+          "GET " + path + ": HTTP " + r.status() + ": " + abbreviate(r.body()));
     }
     return r.body();
   }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.entry;
 
 import dev.gitopshq.agent.config.AgentConfig;
 import dev.gitopshq.agent.config.Capability;
+import dev.gitopshq.agent.config.DirectDeployConfig;
 import dev.gitopshq.agent.config.IdentityStoreMode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -66,7 +67,8 @@ class AgentChartDeploymentTest {
 
   /** Every environment variable name AgentConfig declares (its public String constants). */
   static Set<String> agentConfigVariables() {
-    return Arrays.stream(AgentConfig.class.getFields())
+    return java.util.stream.Stream.of(AgentConfig.class, DirectDeployConfig.class)
+        .flatMap(c -> Arrays.stream(c.getFields()))
         .filter(f -> Modifier.isStatic(f.getModifiers()) && f.getType() == String.class)
         .map(AgentConfigFieldReader::read)
         .collect(Collectors.toCollection(TreeSet::new));
@@ -207,6 +209,29 @@ class AgentChartDeploymentTest {
     assertThat(config.statusIntervalSeconds()).hasValue(15);
     assertThat(config.reconnectMaxSeconds()).isEqualTo(120);
     assertThat(config.hubInsecure()).isTrue();
+  }
+
+  @Test
+  void directDeployValuesReachTheAgentOnlyWhenDirectDeployIsInEffect() {
+    Map<String, Object> on = everything();
+    Chart.put(on, "directDeploy.fieldManager", "platform-ops");
+    Chart.put(on, "directDeploy.defaultNamespace", "apps");
+    DirectDeployConfig direct = DirectDeployConfig.fromEnv(CHART.render(on).resolvedEnv());
+    assertThat(direct.fieldManager()).isEqualTo("platform-ops");
+    assertThat(direct.defaultNamespace()).isEqualTo("apps");
+
+    // The defaults: the documented field manager, no default namespace.
+    DirectDeployConfig defaults =
+        DirectDeployConfig.fromEnv(CHART.render(everything()).resolvedEnv());
+    assertThat(defaults.fieldManager()).isEqualTo("gitopshq-agent");
+    assertThat(defaults.defaultNamespace()).isEmpty();
+
+    // readonly: direct deploy is not in effect, and the values are not rendered.
+    Map<String, Object> readonly = everything();
+    Chart.put(readonly, "rbac.profile", "readonly");
+    Chart.put(readonly, "directDeploy.defaultNamespace", "apps");
+    assertThat(CHART.render(readonly).env().keySet())
+        .doesNotContain(DirectDeployConfig.FIELD_MANAGER, DirectDeployConfig.DEFAULT_NAMESPACE);
   }
 
   @Test

@@ -105,6 +105,38 @@ final class ClustersCommand extends Base {
     printRegistration(created, "New registration token for " + cluster + ".");
   }
 
+  static final List<Output.Column> DIRECT_APPLIES =
+      List.of(
+          Output.Column.of("Project", "project"),
+          Output.Column.of("Environment", "environment"),
+          Output.Column.of("Commit", "commit"),
+          Output.Column.of("Status", "status"),
+          Output.Column.of("Applied", "applied"),
+          Output.Column.of("Pruned", "pruned"),
+          Output.Column.of("Failed", "failed"),
+          Output.Column.of("Finished", "finishedAt"),
+          Output.Column.of("Error", "error"));
+
+  @Command(
+      name = "direct-deploys",
+      description =
+          "What the agent applied in direct delivery mode: the latest applies (-o json also lists"
+              + " the objects they placed).")
+  void directDeploys(@Parameters(paramLabel = "CLUSTER") String cluster) {
+    HubClient hub = client();
+    JsonNode d = hub.call(Endpoint.CLUSTERS_DIRECT_DEPLOYS, clusterId(hub, cluster));
+    if (!d.path("capability").asBoolean()) {
+      root()
+          .err
+          .println(
+              "note: the cluster's agent has not announced direct.deploy; direct deployments to it fail");
+      root().err.flush();
+    }
+    List<JsonNode> rows = new java.util.ArrayList<>();
+    d.path("applies").forEach(rows::add);
+    output().print(d, rows, DIRECT_APPLIES);
+  }
+
   @Command(name = "rotate", description = "Rotate the agent's token (the agent must be connected).")
   void rotate(@Parameters(paramLabel = "CLUSTER") String cluster) {
     HubClient hub = client();

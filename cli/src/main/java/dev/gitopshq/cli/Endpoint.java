@@ -43,6 +43,9 @@ public enum Endpoint {
   COMMAND_EVIDENCE("GET", "/api/v2/commands/{id}/evidence"),
   RELEASE_EVIDENCE("GET", "/api/v2/projects/{projectId}/releases/{number}/evidence"),
   EVIDENCE_KEYS("GET", "/api/v2/evidence/keys"),
+  PROJECT_ENVIRONMENTS_LIST("GET", "/api/v2/projects/{projectId}/environments"),
+  PROJECT_ENVIRONMENTS_PUT("PUT", "/api/v2/projects/{projectId}/environments/{env}"),
+  CLUSTERS_DIRECT_DEPLOYS("GET", "/api/v2/clusters/{id}/direct-deploys"),
   CLUSTERS_LOGS("GET", "/api/v2/clusters/{id}/logs");
 
   private final String method;

@@ -2,6 +2,7 @@ package dev.gitopshq.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -132,6 +133,65 @@ class CliTest {
     assertThat(RollbackCommand.scope(null)).isEqualTo("all");
     assertThat(RollbackCommand.scope(java.util.List.of("environment=staging,tenant=acme")))
         .isEqualTo(java.util.List.of(java.util.Map.of("environment", "staging", "tenant", "acme")));
+  }
+
+  @Test
+  void setEnvironmentChangesTheDeliveryModeAndKeepsWhatIsNotGiven() throws Exception {
+    JsonNode current =
+        new ObjectMapper()
+            .readTree(
+                "{\"name\":\"production\",\"namespacePattern\":\"{{ .tenant }}-prod\","
+                    + "\"clusters\":[{\"cluster\":\"eu-1\",\"overrides\":{\"storageClass\":\"gp3\"},"
+                    + "\"deliveryMode\":\"argocd\"},{\"cluster\":\"us-1\",\"overrides\":{},"
+                    + "\"deliveryMode\":\"flux\"}]}");
+    // --delivery-mode direct alone: every cluster goes direct, overrides and pattern stay.
+    assertThat(ProjectsCommand.environmentBody(current, null, null, "direct"))
+        .isEqualTo(
+            java.util.Map.of(
+                "namespacePattern", "{{ .tenant }}-prod",
+                "deliveryMode", "direct",
+                "clusters",
+                    java.util.List.of(
+                        java.util.Map.of(
+                            "cluster", "eu-1",
+                            "overrides", java.util.Map.of("storageClass", "gp3"),
+                            "deliveryMode", "direct"),
+                        java.util.Map.of(
+                            "cluster",
+                            "us-1",
+                            "overrides",
+                            java.util.Map.of(),
+                            "deliveryMode",
+                            "direct"))));
+    // One cluster's own mode; a new cluster without one takes the hub's default.
+    var body =
+        ProjectsCommand.environmentBody(
+            current, java.util.List.of("eu-1:direct", "ap-1"), "{{ .tenant }}", null);
+    assertThat(body.get("clusters"))
+        .isEqualTo(
+            java.util.List.of(
+                java.util.Map.of(
+                    "cluster", "eu-1",
+                    "overrides", java.util.Map.of("storageClass", "gp3"),
+                    "deliveryMode", "direct"),
+                java.util.Map.of("cluster", "ap-1", "overrides", java.util.Map.of())));
+    assertThat(body)
+        .containsEntry("namespacePattern", "{{ .tenant }}")
+        .doesNotContainKey("deliveryMode");
+  }
+
+  @Test
+  void anUnknownDeliveryModeIsAUsageErrorBeforeAnythingIsSent() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ProjectsCommand.environmentBody(null, java.util.List.of("eu-1:helm"), null, null))
+        .isInstanceOfSatisfying(
+            CliException.class,
+            e -> {
+              assertThat(e.exitCode()).isEqualTo(ExitCode.USAGE);
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      "--cluster eu-1:helm: the delivery mode must be one of argocd, flux, direct");
+            });
   }
 
   @Test

@@ -33,7 +33,7 @@ import java.util.TreeMap;
  *
  * <pre>
  * config/project.yaml
- * config/environments/&lt;env&gt;.yaml         position, namespacePattern, clusters [{name, overrides}]
+ * config/environments/&lt;env&gt;.yaml         position, namespacePattern, clusters [{name, overrides, deliveryMode unless argocd}]
  * config/tenants.yaml
  * config/workloads/&lt;name&gt;.yaml           chart, version, digest, imageTagPath, values
  * config/values/&lt;env&gt;/&lt;tenant&gt;/&lt;workload&gt;.yaml
@@ -89,6 +89,10 @@ public final class ProjectConfigFiles {
         Map<String, Object> cluster = new TreeMap<>();
         cluster.put("name", c.name());
         cluster.put("overrides", c.overrides() == null ? Map.of() : c.overrides());
+        // Only when not the default, so configurations from before delivery modes keep their bytes.
+        if (c.deliveryMode() != null && !c.deliveryMode().equals(ClusterTarget.MODES.get(0))) {
+          cluster.put("deliveryMode", c.deliveryMode());
+        }
         clusters.add(cluster);
       }
       env.put("clusters", clusters);

@@ -14,7 +14,8 @@ public record ProjectEnvironmentClusterRow(
     UUID environmentId,
     UUID clusterId,
     String cluster,
-    String overrides) {
+    String overrides,
+    String deliveryMode) {
   public Map<String, Object> overrideMap() {
     return DeliveryJson.object(overrides);
   }

@@ -43,7 +43,7 @@ public interface ProjectEnvironmentMapper {
   /** Every cluster of every environment of the project, by cluster name. */
   @Select(
       "select pc.org_id, pc.project_id, pc.environment_id, pc.cluster_id, c.name as cluster,"
-          + " pc.overrides from project_environment_clusters pc join clusters c"
+          + " pc.overrides, pc.delivery_mode from project_environment_clusters pc join clusters c"
           + " on c.org_id = pc.org_id and c.id = pc.cluster_id"
           + " where pc.org_id = #{orgId} and pc.project_id = #{projectId} order by c.name")
   List<ProjectEnvironmentClusterRow> clusters(
@@ -59,12 +59,13 @@ public interface ProjectEnvironmentMapper {
 
   @Insert(
       "insert into project_environment_clusters (org_id, project_id, environment_id, cluster_id,"
-          + " overrides) values (#{orgId}, #{projectId}, #{environmentId}, #{clusterId},"
-          + " #{overrides}::jsonb)")
+          + " overrides, delivery_mode) values (#{orgId}, #{projectId}, #{environmentId},"
+          + " #{clusterId}, #{overrides}::jsonb, #{deliveryMode})")
   void insertCluster(
       @Param("orgId") UUID orgId,
       @Param("projectId") UUID projectId,
       @Param("environmentId") UUID environmentId,
       @Param("clusterId") UUID clusterId,
-      @Param("overrides") String overrides);
+      @Param("overrides") String overrides,
+      @Param("deliveryMode") String deliveryMode);
 }

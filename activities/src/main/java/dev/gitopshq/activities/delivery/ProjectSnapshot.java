@@ -49,8 +49,20 @@ public record ProjectSnapshot(
     }
   }
 
-  /** A cluster an environment delivers to, with its cluster-specific value overrides. */
-  public record ClusterTarget(String name, UUID clusterId, Map<String, Object> overrides) {}
+  /**
+   * A cluster an environment delivers to, with its cluster-specific value overrides and its
+   * delivery mode ({@code argocd}, {@code flux} or {@code direct}).
+   */
+  public record ClusterTarget(
+      String name, UUID clusterId, Map<String, Object> overrides, String deliveryMode) {
+    /** The delivery modes, the default first. */
+    public static final java.util.List<String> MODES =
+        java.util.List.of("argocd", "flux", "direct");
+
+    public ClusterTarget(String name, UUID clusterId, Map<String, Object> overrides) {
+      this(name, clusterId, overrides, MODES.get(0));
+    }
+  }
 
   /**
    * A Helm workload (service).

@@ -68,7 +68,7 @@ public class ProjectSnapshots {
     for (ProjectEnvironmentClusterRow c : environments.clusters(orgId, projectId)) {
       clustersByEnv
           .computeIfAbsent(c.environmentId(), k -> new ArrayList<>())
-          .add(new ClusterTarget(c.cluster(), c.clusterId(), c.overrideMap()));
+          .add(new ClusterTarget(c.cluster(), c.clusterId(), c.overrideMap(), c.deliveryMode()));
     }
     List<Environment> envs = new ArrayList<>();
     for (ProjectEnvironmentRow e : environments.list(orgId, projectId)) {

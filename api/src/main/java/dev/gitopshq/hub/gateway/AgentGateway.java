@@ -72,6 +72,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   private final HeartbeatBuffer heartbeats;
   private final AgentHubService service;
   private final CommandDispatcher dispatcher;
+  private final DirectApplyDispatcher directApplies;
   private final ClusterTokenMapper tokens;
   private final Clock clock;
   private final HealthStatusManager health = new HealthStatusManager();
@@ -93,7 +94,9 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
       InventoryStore inventory,
       AgentHealthMapper health,
       Clock clock,
-      MeterRegistry meters) {
+      MeterRegistry meters,
+      dev.gitopshq.activities.release.DirectApplyMapper directApplyMapper,
+      dev.gitopshq.activities.release.DirectApplies directStore) {
     this.props = props;
     this.tokens = tokens;
     this.clock = clock;
@@ -116,6 +119,13 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
             .build();
     this.dispatcher =
         new CommandDispatcher(commands, connections, temporal.newActivityCompletionClient(), clock);
+    this.directApplies =
+        new DirectApplyDispatcher(
+            directApplyMapper,
+            directStore,
+            connections,
+            temporal.newActivityCompletionClient(),
+            clock);
     this.service =
         new AgentHubService(
             registration,
@@ -132,7 +142,8 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
             settings,
             HubVersion.current(),
             clock,
-            new GatewayMetrics(meters, connections::size));
+            new GatewayMetrics(meters, connections::size),
+            this.directApplies);
     this.meters = meters;
   }
 
@@ -503,7 +514,11 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
     }
     Runnable work =
         switch (p[0]) {
-          case "command" -> () -> dispatcher.sendUnsent(org, cluster);
+          case "command" ->
+              () -> {
+                dispatcher.sendUnsent(org, cluster);
+                directApplies.sendUnsent(org, cluster);
+              };
           case "token" -> this::closeRevoked;
           default -> null;
         };
@@ -528,6 +543,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
     try {
       closeRevoked();
       dispatcher.sweep();
+      directApplies.sweep();
     } catch (RuntimeException e) {
       // The next sweep tries again; commands stay parked in PostgreSQL meanwhile.
       log.warn("command sweep failed: {}", e.toString());

@@ -67,6 +67,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   private final String hubVersion;
   private final Clock clock;
   private final GatewayMetrics metrics;
+  private final DirectApplyDispatcher directApplies;
 
   AgentHubService(
       RegistrationStore registration,
@@ -83,8 +84,10 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       AgentSettings settings,
       String hubVersion,
       Clock clock,
-      GatewayMetrics metrics) {
+      GatewayMetrics metrics,
+      DirectApplyDispatcher directApplies) {
     this.metrics = metrics;
+    this.directApplies = directApplies;
     this.registration = registration;
     this.tokens = tokens;
     this.clusters = clusters;
@@ -313,6 +316,11 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         session.seen(now);
         answered(session, message.getArgoApplications().getRequestId(), message);
       }
+      case APPLY_RESULT -> {
+        requireHello(session);
+        session.seen(now);
+        directApplies.onResult(session, message.getApplyResult());
+      }
       case LOG_CHUNK -> {
         requireHello(session);
         session.seen(now);
@@ -390,6 +398,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         LogSafe.text(hello.getAgentVersion()));
     // Whatever waited for this agent goes out now.
     dispatcher.sendQueued(session);
+    directApplies.sendQueued(session);
     schedules.onHello(
         session.orgId,
         session.clusterId,

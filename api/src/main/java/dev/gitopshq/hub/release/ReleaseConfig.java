@@ -29,6 +29,26 @@ public class ReleaseConfig {
   }
 
   @Bean
+  dev.gitopshq.activities.release.DirectApplies directApplies(
+      dev.gitopshq.activities.release.DirectApplyMapper applies,
+      DeploymentMapper deployments,
+      ProjectRepos repos,
+      AuditLog audit,
+      TransactionTemplate tx,
+      Clock clock,
+      ReleaseProperties props) {
+    return new dev.gitopshq.activities.release.DirectApplies(
+        applies,
+        deployments,
+        repos,
+        audit,
+        tx,
+        clock,
+        props.directDispatchTimeout(),
+        props.directHealthTimeout());
+  }
+
+  @Bean
   ReleaseActivitiesImpl releaseActivities(
       ReleaseMapper releases,
       DeploymentMapper deployments,

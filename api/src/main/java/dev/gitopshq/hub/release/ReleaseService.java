@@ -68,6 +68,7 @@ public class ReleaseService {
   private final WorkflowClient temporal;
   private final ReleaseProperties props;
   private final Clock clock;
+  private final dev.gitopshq.activities.release.DirectApplyMapper directApplies;
 
   public ReleaseService(
       ProjectMapper projects,
@@ -83,7 +84,9 @@ public class ReleaseService {
       AuditLog audit,
       WorkflowClient temporal,
       ReleaseProperties props,
-      Clock clock) {
+      Clock clock,
+      dev.gitopshq.activities.release.DirectApplyMapper directApplies) {
+    this.directApplies = directApplies;
     this.projects = projects;
     this.projectEnvironments = projectEnvironments;
     this.projectTenants = projectTenants;
@@ -410,6 +413,8 @@ public class ReleaseService {
       String justification,
       String summary) {
     UUID org = caller.orgId();
+    requireDirectDeploy(
+        org, project.id(), targets.stream().map(ProjectEnvironmentRow::environment).toList());
     UUID id = UUID.randomUUID();
     String why = breakGlass ? justification.strip() : "";
     deployments.insert(
@@ -470,6 +475,20 @@ public class ReleaseService {
       WorkflowClient.start(temporal.newWorkflowStub(ReleaseWorkflow.class, options)::run, request);
     }
     return deployments.findById(org, id).orElseThrow();
+  }
+
+  /**
+   * 409 when a cluster of the environments delivers in direct mode but its agent has not announced
+   * direct.deploy: nothing is created. (The workflow checks again before it writes, for an agent
+   * that changes its capabilities in between.)
+   */
+  private void requireDirectDeploy(UUID org, UUID projectId, List<String> environments) {
+    String missing =
+        dev.gitopshq.activities.release.DirectApplies.missingCapability(
+            directApplies.targets(org, projectId, environments));
+    if (missing != null) {
+      throw ApiException.conflict(missing);
+    }
   }
 
   // ---- reads ----------------------------------------------------------------------------

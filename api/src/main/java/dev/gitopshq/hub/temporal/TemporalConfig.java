@@ -80,6 +80,7 @@ public class TemporalConfig {
       GenerationActivities generation,
       ReleaseActivities releases,
       ReplicaIdentity replica,
+      dev.gitopshq.workflows.release.DirectApplyActivities directApplies,
       TemporalProperties props) {
     WorkerFactoryOptions.Builder options = WorkerFactoryOptions.newBuilder();
     if (props.workflowCacheSize() != null) {
@@ -89,7 +90,15 @@ public class TemporalConfig {
     Worker worker = factory.newWorker(TaskQueues.HUB);
     worker.registerWorkflowImplementationTypes(Workflows.implementations());
     worker.registerActivitiesImplementations(
-        registration, commands, approvals, dispatch, watch, rotation, generation, releases);
+        registration,
+        commands,
+        approvals,
+        dispatch,
+        watch,
+        rotation,
+        generation,
+        releases,
+        directApplies);
     // This replica's own queue: work that must run where an agent's stream is held.
     factory
         .newWorker(RotationDeliveryActivities.queueOf(replica.id()))

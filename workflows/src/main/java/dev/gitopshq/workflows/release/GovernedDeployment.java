@@ -45,6 +45,32 @@ abstract class GovernedDeployment {
               .setStartToCloseTimeout(Duration.ofMinutes(5))
               .build());
 
+  /** The workflow change that added direct deploy (histories before it replay without it). */
+  static final String DIRECT_DEPLOY_CHANGE = "direct-deploy";
+
+  /**
+   * How long one attempt of a direct apply may take: the agent has {@code
+   * GITOPSHQ_DIRECT_DISPATCH_TIMEOUT} to take it and the health timeout to report; a retry parks
+   * the same apply id again.
+   */
+  static final Duration DIRECT_ATTEMPT = Duration.ofMinutes(30);
+
+  private final DirectApplyActivities directStore =
+      Workflow.newActivityStub(DirectApplyActivities.class, StoreActivities.options());
+
+  private final DirectApplyActivities directAgent =
+      Workflow.newActivityStub(
+          DirectApplyActivities.class,
+          ActivityOptions.newBuilder()
+              .setStartToCloseTimeout(DIRECT_ATTEMPT)
+              .setRetryOptions(
+                  RetryOptions.newBuilder()
+                      .setInitialInterval(Duration.ofSeconds(5))
+                      .setMaximumAttempts(2)
+                      .setDoNotRetry(DirectApplyActivities.UNAVAILABLE)
+                      .build())
+              .build());
+
   private final ReleaseActivities notifier =
       Workflow.newActivityStub(ReleaseActivities.class, StoreActivities.notifyOptions());
 
@@ -109,6 +135,15 @@ abstract class GovernedDeployment {
       return finish(
           r, DeploymentStatus.cancelled, cancelledBy, "cancelled before deploying", Map.of());
     }
+    List<DirectTarget> direct = List.of();
+    if (Workflow.getVersion(DIRECT_DEPLOY_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
+      try {
+        direct = directStore.targets(r.orgId(), r.deploymentId());
+      } catch (ActivityFailure e) {
+        notifyAsync(r, "deployment.failed", r.summary() + " failed: " + StoreActivities.reason(e));
+        return finish(r, DeploymentStatus.failed, "system", StoreActivities.reason(e), Map.of());
+      }
+    }
     move(r, DeploymentStatus.deploying, "system", "writing " + String.join(", ", r.environments()));
     Map<String, String> commits;
     try {
@@ -117,12 +152,61 @@ abstract class GovernedDeployment {
       notifyAsync(r, "deployment.failed", r.summary() + " failed: " + StoreActivities.reason(e));
       return finish(r, DeploymentStatus.failed, "system", StoreActivities.reason(e), Map.of());
     }
+    String directProblem = direct.isEmpty() ? null : applyDirectly(r, direct, commits);
+    if (directProblem != null) {
+      notifyAsync(r, "deployment.failed", r.summary() + " failed: " + directProblem);
+      return finish(r, DeploymentStatus.failed, "system", directProblem, commits);
+    }
     StringBuilder detail = new StringBuilder("deployed");
     new TreeMap<>(commits)
         .forEach(
             (env, c) ->
                 detail.append(' ').append(env).append('@').append(c, 0, Math.min(12, c.length())));
     return finish(r, DeploymentStatus.deployed, "system", detail.toString(), commits);
+  }
+
+  /**
+   * Makes the agent of every direct-mode cluster apply its environment's new deploy commit, all
+   * clusters at once, then appends each cluster's per-object results to the timeline.
+   *
+   * @return null when every apply succeeded, otherwise why not
+   */
+  private String applyDirectly(
+      DeploymentRequest r, List<DirectTarget> targets, Map<String, String> commits) {
+    List<String> names = new ArrayList<>();
+    targets.forEach(t -> names.add(t.cluster() + " (" + t.environment() + ")"));
+    move(
+        r,
+        DeploymentStatus.deploying,
+        "system",
+        "applying directly on " + String.join(", ", names));
+    List<Promise<DirectOutcome>> running = new ArrayList<>();
+    for (DirectTarget t : targets) {
+      String commit = commits.get(t.environment());
+      running.add(
+          Async.function(
+              directAgent::apply,
+              r.orgId(),
+              r.deploymentId(),
+              t.applyId(r.deploymentId()),
+              t,
+              commit));
+    }
+    List<String> problems = new ArrayList<>();
+    for (int i = 0; i < targets.size(); i++) {
+      DirectTarget t = targets.get(i);
+      DirectOutcome o;
+      try {
+        o = running.get(i).get();
+      } catch (ActivityFailure e) {
+        o = new DirectOutcome(false, StoreActivities.reason(e), 0);
+      }
+      seq += directStore.record(r.orgId(), r.deploymentId(), t.applyId(r.deploymentId()), seq + 1);
+      if (!o.success()) {
+        problems.add("direct apply on " + t.cluster() + " (" + t.environment() + "): " + o.error());
+      }
+    }
+    return problems.isEmpty() ? null : String.join("; ", problems);
   }
 
   /** The deployment as the governance gate sees it. */

@@ -42,6 +42,7 @@ class DeploymentWorkflowTest {
   WorkflowClient client;
   FakeStore store;
   FakeInbox inbox;
+  FakeDirect direct;
 
   static final class FakeStore implements ReleaseActivities {
     final List<String> timeline = new CopyOnWriteArrayList<>();
@@ -109,6 +110,36 @@ class DeploymentWorkflowTest {
     }
   }
 
+  /** The direct-deploy side: which clusters are direct, and what their agents report. */
+  static final class FakeDirect implements DirectApplyActivities {
+    volatile List<DirectTarget> targets = List.of();
+    volatile String unavailable;
+    final Map<String, DirectOutcome> outcomes = new ConcurrentHashMap<>();
+    final List<String> applied = new CopyOnWriteArrayList<>();
+    final Map<String, Integer> recordedAt = new ConcurrentHashMap<>();
+
+    @Override
+    public List<DirectTarget> targets(String orgId, String deploymentId) {
+      if (unavailable != null) {
+        throw ApplicationFailure.newNonRetryableFailure(unavailable, UNAVAILABLE);
+      }
+      return targets;
+    }
+
+    @Override
+    public DirectOutcome apply(
+        String orgId, String deploymentId, String applyId, DirectTarget target, String commit) {
+      applied.add(applyId + "@" + commit);
+      return outcomes.getOrDefault(target.cluster(), new DirectOutcome(true, "", 2));
+    }
+
+    @Override
+    public int record(String orgId, String deploymentId, String applyId, int firstSeq) {
+      recordedAt.put(applyId, firstSeq);
+      return 2;
+    }
+  }
+
   static final class FakeInbox implements ApprovalActivities {
     final Map<String, CountDownLatch> opened = new ConcurrentHashMap<>();
     final Map<String, String> kinds = new ConcurrentHashMap<>();
@@ -141,7 +172,8 @@ class DeploymentWorkflowTest {
         ReleaseWorkflowImpl.class, RollbackWorkflowImpl.class, ApprovalWorkflowImpl.class);
     store = new FakeStore();
     inbox = new FakeInbox();
-    worker.registerActivitiesImplementations(store, inbox);
+    direct = new FakeDirect();
+    worker.registerActivitiesImplementations(store, inbox, direct);
     env.start();
     client = env.getWorkflowClient();
   }
@@ -212,6 +244,71 @@ class DeploymentWorkflowTest {
     assertThat(store.applies).hasValue(1);
     assertThat(store.timeline.getLast())
         .startsWith("deployed by system: deployed production@0123456789ab");
+  }
+
+  @Test
+  void directClustersApplyTheNewCommitAndTheirLinesFollowInTheTimeline() {
+    store.decision = decision(Decision.AUTO_APPROVE, 0, "auto");
+    direct.targets =
+        List.of(
+            new DirectTarget("production", "c-1", "eu-1"),
+            new DirectTarget("production", "c-2", "us-1"));
+    DeploymentResult r = result(start("d-direct", DeploymentRequest.DEPLOY, false));
+    Histories.save(client, "deployment-d-direct", "release-direct");
+
+    assertThat(r.status()).isEqualTo(DeploymentStatus.deployed);
+    assertThat(direct.applied)
+        .containsExactlyInAnyOrder(
+            "d-direct:production:c-1@0123456789abcdef0123",
+            "d-direct:production:c-2@0123456789abcdef0123");
+    assertThat(store.timeline)
+        .contains("deploying by system: applying directly on eu-1 (production), us-1 (production)");
+    // Each apply's lines take the sequence numbers after what came before, and the final event
+    // comes after both: nothing is numbered twice.
+    int first = direct.recordedAt.get("d-direct:production:c-1");
+    int second = direct.recordedAt.get("d-direct:production:c-2");
+    assertThat(second).isEqualTo(first + 2);
+    assertThat(store.seqs.keySet()).doesNotContain(first, first + 1, second, second + 1);
+    assertThat(store.seqs.keySet().stream().mapToInt(Integer::intValue).max().getAsInt())
+        .isEqualTo(second + 2);
+  }
+
+  @Test
+  void aFailedDirectApplyFailsTheDeploymentAndKeepsItsCommits() {
+    store.decision = decision(Decision.AUTO_APPROVE, 0, "auto");
+    direct.targets = List.of(new DirectTarget("production", "c-1", "eu-1"));
+    direct.outcomes.put(
+        "eu-1", new DirectOutcome(false, "1 of 2 objects failed or are not healthy", 2));
+    DeploymentResult r = result(start("d-direct-fail", DeploymentRequest.DEPLOY, false));
+
+    assertThat(r.status()).isEqualTo(DeploymentStatus.failed);
+    assertThat(r.detail())
+        .isEqualTo("direct apply on eu-1 (production): 1 of 2 objects failed or are not healthy");
+    assertThat(r.commits()).containsEntry("production", "0123456789abcdef0123");
+    assertThat(store.events()).contains("deployment.failed");
+  }
+
+  @Test
+  void aDirectClusterWithoutTheCapabilityFailsBeforeAnythingIsWritten() {
+    store.decision = decision(Decision.AUTO_APPROVE, 0, "auto");
+    direct.unavailable = "the agent of eu-1 (production) has not announced direct.deploy";
+    DeploymentResult r = result(start("d-direct-off", DeploymentRequest.DEPLOY, false));
+
+    assertThat(r.status()).isEqualTo(DeploymentStatus.failed);
+    assertThat(r.detail())
+        .isEqualTo("the agent of eu-1 (production) has not announced direct.deploy");
+    assertThat(store.applies).hasValue(0);
+    assertThat(direct.applied).isEmpty();
+  }
+
+  @Test
+  void aRollbackAppliesTheRestoredFilesDirectlyToo() {
+    store.decision = decision(Decision.AUTO_APPROVE, 0, "auto");
+    direct.targets = List.of(new DirectTarget("production", "c-1", "eu-1"));
+    DeploymentResult r = result(start("d-direct-rb", DeploymentRequest.ROLLBACK, false));
+
+    assertThat(r.status()).isEqualTo(DeploymentStatus.deployed);
+    assertThat(direct.applied).containsExactly("d-direct-rb:production:c-1@0123456789abcdef0123");
   }
 
   @Test

@@ -174,7 +174,12 @@ public class ProjectConfig {
             Map<String, Object> overrides =
                 refs.get(i).overrides() == null ? Map.of() : refs.get(i).overrides();
             environments.insertCluster(
-                orgId, projectId, envId, resolved.get(i).id(), DeliveryJson.write(overrides));
+                orgId,
+                projectId,
+                envId,
+                resolved.get(i).id(),
+                DeliveryJson.write(overrides),
+                req.modeOf(refs.get(i)));
           }
           Environment view =
               environmentsOf(orgId, projectId).stream()

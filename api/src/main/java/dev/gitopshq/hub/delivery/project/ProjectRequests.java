@@ -12,6 +12,10 @@ import java.util.Set;
 public final class ProjectRequests {
   private ProjectRequests() {}
 
+  /** How a cluster of a project environment is delivered to; the first is the default. */
+  public static final List<String> DELIVERY_MODES =
+      dev.gitopshq.activities.delivery.ProjectSnapshot.ClusterTarget.MODES;
+
   /** {@code POST /projects}. */
   public record ProjectCreate(String name, String description) {
     public void validate() {
@@ -34,13 +38,38 @@ public final class ProjectRequests {
     }
   }
 
-  /** A cluster an environment of a project delivers to. */
-  public record ClusterRef(String cluster, Map<String, Object> overrides) {}
+  /**
+   * A cluster an environment of a project delivers to.
+   *
+   * @param deliveryMode argocd, flux or direct; null: the environment's {@code deliveryMode}
+   */
+  public record ClusterRef(String cluster, Map<String, Object> overrides, String deliveryMode) {
+    public ClusterRef(String cluster, Map<String, Object> overrides) {
+      this(cluster, overrides, null);
+    }
+  }
 
-  /** {@code PUT /projects/{id}/environments/{env}}. */
-  public record ProjectEnvironmentPut(String namespacePattern, List<ClusterRef> clusters) {
+  /**
+   * {@code PUT /projects/{id}/environments/{env}}.
+   *
+   * @param deliveryMode the delivery mode of every cluster that names none (default argocd)
+   */
+  public record ProjectEnvironmentPut(
+      String namespacePattern, List<ClusterRef> clusters, String deliveryMode) {
+    public ProjectEnvironmentPut(String namespacePattern, List<ClusterRef> clusters) {
+      this(namespacePattern, clusters, null);
+    }
+
     public String pattern() {
       return namespacePattern == null ? DeliveryChecks.DEFAULT_NAMESPACE_PATTERN : namespacePattern;
+    }
+
+    /** The delivery mode of one cluster: its own, else the environment's, else argocd. */
+    public String modeOf(ClusterRef r) {
+      if (r.deliveryMode() != null) {
+        return r.deliveryMode();
+      }
+      return deliveryMode != null ? deliveryMode : DELIVERY_MODES.get(0);
     }
 
     public void validate() {
@@ -48,6 +77,9 @@ public final class ProjectRequests {
       String why = DeliveryChecks.namespacePatternProblem(pattern());
       if (why != null) {
         c.fail("namespacePattern", why);
+      }
+      if (deliveryMode != null && !DELIVERY_MODES.contains(deliveryMode)) {
+        c.fail("deliveryMode", "must be one of " + String.join(", ", DELIVERY_MODES));
       }
       if (clusters != null) {
         if (clusters.size() > DeliveryChecks.MAX_CLUSTERS) {
@@ -66,6 +98,9 @@ public final class ProjectRequests {
             c.fail(f + ".cluster", "is listed twice");
           }
           DeliveryChecks.values(c, f + ".overrides", r.overrides());
+          if (r.deliveryMode() != null && !DELIVERY_MODES.contains(r.deliveryMode())) {
+            c.fail(f + ".deliveryMode", "must be one of " + String.join(", ", DELIVERY_MODES));
+          }
         }
       }
       c.throwIfInvalid();

@@ -27,7 +27,9 @@ public final class ProjectViews {
       Instant createdAt,
       Instant updatedAt) {}
 
-  public record ClusterBinding(String cluster, Map<String, Object> overrides) {}
+  /** A cluster of a project environment, with its delivery mode (argocd, flux or direct). */
+  public record ClusterBinding(
+      String cluster, Map<String, Object> overrides, String deliveryMode) {}
 
   public record ProjectEnvironmentView(
       String name, int position, String namespacePattern, List<ClusterBinding> clusters) {
@@ -37,7 +39,7 @@ public final class ProjectViews {
           e.row().position(),
           e.row().namespacePattern(),
           e.clusters().stream()
-              .map(c -> new ClusterBinding(c.cluster(), c.overrideMap()))
+              .map(c -> new ClusterBinding(c.cluster(), c.overrideMap(), c.deliveryMode()))
               .toList());
     }
   }

@@ -1,0 +1,380 @@
+package dev.gitopshq.agent.deploy;
+
+import com.google.protobuf.Timestamp;
+import dev.gitopshq.agent.config.DirectDeployConfig;
+import dev.gitopshq.agent.v1.AppliedObject;
+import dev.gitopshq.agent.v1.ApplyRelease;
+import dev.gitopshq.agent.v1.ApplyResult;
+import dev.gitopshq.agent.v1.ObjectResult;
+import io.fabric8.kubernetes.api.model.APIResource;
+import io.fabric8.kubernetes.api.model.APIResourceList;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies releases in direct-deploy mode ({@code direct.deploy}), one at a time on its own thread:
+ * server-side apply of every object of the {@link ApplyPlan} with the configured field manager,
+ * then pruning of what the release no longer holds (only objects that still carry the delivery's
+ * labels), then waiting for {@link RolloutHealth} until the apply's health timeout.
+ *
+ * <p>Each apply id is applied at most once while the agent lives: a repeat (the hub re-sends after
+ * a reconnect or its own restart) is answered with the first result from memory, and a repeat that
+ * arrives while the first still runs is dropped (the first answers). The agent persists nothing;
+ * after a restart a repeat is applied again, which server-side apply makes harmless: the same
+ * objects with the same field manager change nothing.
+ */
+public final class DirectDeployer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(DirectDeployer.class);
+  private static final int REMEMBERED = 1_000;
+  private static final Duration POLL = Duration.ofMillis(500);
+
+  /** The longest the agent waits for rollout health, whatever the hub asks (15 minutes). */
+  static final int MAX_HEALTH_SECONDS = 900;
+
+  private final boolean enabled;
+  private final DirectDeployConfig config;
+  private final Supplier<KubernetesClient> kube;
+  private final Clock clock;
+  private final Consumer<ApplyResult> reply;
+  private final ExecutorService worker =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "gitopshq-direct-deploy");
+            t.setDaemon(true);
+            return t;
+          });
+  private final AtomicInteger applies = new AtomicInteger();
+  private final Set<String> running = Collections.synchronizedSet(new HashSet<>());
+  private final Map<String, ApplyResult> done =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(16, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, ApplyResult> eldest) {
+              return size() > REMEMBERED;
+            }
+          });
+
+  /**
+   * @param enabled whether the agent has the direct.deploy capability; without it every apply is
+   *     refused
+   */
+  public DirectDeployer(
+      boolean enabled,
+      DirectDeployConfig config,
+      Supplier<KubernetesClient> kube,
+      Clock clock,
+      Consumer<ApplyResult> reply) {
+    this.enabled = enabled;
+    this.config = config;
+    this.kube = kube;
+    this.clock = clock;
+    this.reply = reply;
+  }
+
+  /** Queues an apply; its result goes to the reply consumer. */
+  public void submit(ApplyRelease request) {
+    ApplyResult earlier = done.get(request.getApplyId());
+    if (earlier != null) {
+      log.info("apply {} was already done; repeating its result", request.getApplyId());
+      reply.accept(earlier);
+      return;
+    }
+    if (!running.add(request.getApplyId())) {
+      log.info("apply {} is still running; its result will follow", request.getApplyId());
+      return;
+    }
+    worker.execute(
+        () -> {
+          try {
+            reply.accept(run(request));
+          } finally {
+            running.remove(request.getApplyId());
+          }
+        });
+  }
+
+  /** How many applies actually reached the cluster (repeats, refusals and expiries excluded). */
+  public int applies() {
+    return applies.get();
+  }
+
+  /**
+   * Applies on the calling thread and returns the result (a repeat of an apply id answers from
+   * memory); {@link #submit} runs this on the deployer's thread.
+   */
+  public ApplyResult run(ApplyRelease r) {
+    ApplyResult earlier = done.get(r.getApplyId());
+    if (earlier != null) {
+      return earlier;
+    }
+    if (!enabled) {
+      return result(
+          r,
+          ApplyResult.Outcome.REFUSED,
+          List.of(),
+          "this agent does not have the direct.deploy capability");
+    }
+    if (r.hasDeadline()
+        && clock
+            .instant()
+            .isAfter(
+                Instant.ofEpochSecond(r.getDeadline().getSeconds(), r.getDeadline().getNanos()))) {
+      return remember(
+          result(
+              r,
+              ApplyResult.Outcome.EXPIRED,
+              List.of(),
+              "the apply's deadline had passed; nothing was applied"));
+    }
+    log.info(
+        "direct apply {}: {} files of project {} environment {} at {} requested by {}",
+        r.getApplyId(),
+        r.getFilesCount(),
+        r.getProject(),
+        r.getEnvironment(),
+        r.getCommit(),
+        r.getRequestedBy());
+    applies.incrementAndGet();
+    ApplyResult out;
+    try {
+      out = apply(r);
+    } catch (RuntimeException e) {
+      out =
+          result(
+              r,
+              ApplyResult.Outcome.FAILED,
+              List.of(),
+              "unexpected error: " + String.valueOf(e.getMessage()));
+    }
+    log.info(
+        "direct apply {} {}: {} objects", r.getApplyId(), out.getOutcome(), out.getObjectsCount());
+    return remember(out);
+  }
+
+  private ApplyResult apply(ApplyRelease r) {
+    KubernetesClient client = kube.get();
+    Map<String, Map<String, Boolean>> discovered = new HashMap<>();
+    ApplyPlan plan =
+        ApplyPlan.of(
+            r.getProject(),
+            r.getEnvironment(),
+            r.getFilesList(),
+            r.getPreviousList(),
+            config.defaultNamespace(),
+            (apiVersion, kind) -> namespaced(client, discovered, apiVersion, kind));
+    List<ObjectResult> results = new ArrayList<>(plan.failures());
+    boolean failed = !plan.failures().isEmpty();
+
+    List<ApplyPlan.Planned> applied = new ArrayList<>();
+    Map<ApplyPlan.Planned, ObjectResult.Builder> lines = new LinkedHashMap<>();
+    for (ApplyPlan.Planned p : plan.apply()) {
+      ObjectResult.Builder line =
+          ObjectResult.newBuilder().setObject(p.identity()).setPath(p.path());
+      try {
+        resource(client, p.identity())
+            .resource(p.object())
+            .fieldManager(config.fieldManager())
+            .forceConflicts()
+            .serverSideApply();
+        line.setAction("applied").setHealth("healthy").setMessage("applied");
+        applied.add(p);
+      } catch (KubernetesClientException e) {
+        failed = true;
+        line.setAction("failed").setHealth("failed").setMessage(apiMessage(e));
+      }
+      lines.put(p, line);
+    }
+
+    List<ObjectResult> prunes = new ArrayList<>();
+    if (!failed) {
+      for (AppliedObject o : plan.prune()) {
+        ObjectResult.Builder line = ObjectResult.newBuilder().setObject(o).setAction("pruned");
+        try {
+          Resource<GenericKubernetesResource> res = resource(client, o).withName(o.getName());
+          GenericKubernetesResource live = res.get();
+          if (live == null) {
+            line.setHealth("healthy").setMessage("already gone");
+          } else if (!ApplyPlan.owns(
+              live.getMetadata().getLabels(), r.getProject(), r.getEnvironment(), o.getTenant())) {
+            line.setAction("kept")
+                .setHealth("healthy")
+                .setMessage("not pruned: it no longer carries this delivery's labels");
+          } else {
+            res.delete();
+            line.setHealth("healthy").setMessage("deleted: the release no longer holds it");
+          }
+        } catch (KubernetesClientException e) {
+          failed = true;
+          line.setAction("failed").setHealth("failed").setMessage("prune: " + apiMessage(e));
+        }
+        prunes.add(line.build());
+      }
+    } else if (!plan.prune().isEmpty()) {
+      results.add(
+          ObjectResult.newBuilder()
+              .setAction("kept")
+              .setHealth("healthy")
+              .setMessage(
+                  "pruning skipped: "
+                      + plan.prune().size()
+                      + " objects of earlier releases stay until an apply succeeds")
+              .build());
+    }
+
+    // Rollout health, until every watched object is healthy or degraded, or the timeout.
+    Instant until =
+        clock.instant().plusSeconds(Math.clamp(r.getHealthTimeoutSeconds(), 0, MAX_HEALTH_SECONDS));
+    Map<ApplyPlan.Planned, RolloutHealth.Verdict> pending = new LinkedHashMap<>();
+    for (ApplyPlan.Planned p : applied) {
+      if (RolloutHealth.watched(p.object().getApiVersion(), p.object().getKind())) {
+        pending.put(p, new RolloutHealth.Verdict(RolloutHealth.State.PROGRESSING, "waiting"));
+      }
+    }
+    while (true) {
+      boolean waiting = false;
+      for (Map.Entry<ApplyPlan.Planned, RolloutHealth.Verdict> e : pending.entrySet()) {
+        if (e.getValue().state() != RolloutHealth.State.PROGRESSING) {
+          continue;
+        }
+        RolloutHealth.Verdict v;
+        try {
+          GenericKubernetesResource live =
+              resource(client, e.getKey().identity())
+                  .withName(e.getKey().object().getMetadata().getName())
+                  .get();
+          v = RolloutHealth.assess(live);
+        } catch (KubernetesClientException ex) {
+          v = new RolloutHealth.Verdict(RolloutHealth.State.PROGRESSING, apiMessage(ex));
+        }
+        e.setValue(v);
+        waiting |= v.state() == RolloutHealth.State.PROGRESSING;
+      }
+      if (!waiting || !clock.instant().isBefore(until) || Thread.currentThread().isInterrupted()) {
+        break;
+      }
+      sleep();
+    }
+    for (Map.Entry<ApplyPlan.Planned, RolloutHealth.Verdict> e : pending.entrySet()) {
+      RolloutHealth.Verdict v = e.getValue();
+      ObjectResult.Builder line = lines.get(e.getKey());
+      line.setHealth(v.state().wire());
+      line.setMessage(
+          v.state() == RolloutHealth.State.PROGRESSING
+              ? "not healthy after " + r.getHealthTimeoutSeconds() + " s: " + v.message()
+              : v.message());
+      failed |= v.state() != RolloutHealth.State.HEALTHY;
+    }
+    lines.values().forEach(l -> results.add(l.build()));
+    results.addAll(prunes);
+    return result(
+        r,
+        failed ? ApplyResult.Outcome.FAILED : ApplyResult.Outcome.SUCCEEDED,
+        results,
+        failed ? "some objects failed to apply, prune or become healthy" : "");
+  }
+
+  private static io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<
+          GenericKubernetesResource,
+          io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+          Resource<GenericKubernetesResource>>
+      resource(KubernetesClient client, AppliedObject o) {
+    var op = client.genericKubernetesResources(o.getApiVersion(), o.getKind());
+    return o.getNamespace().isEmpty() ? op : op.inNamespace(o.getNamespace());
+  }
+
+  /** Whether the cluster serves the kind, and namespaced, from discovery (cached per apply). */
+  private static Optional<Boolean> namespaced(
+      KubernetesClient client,
+      Map<String, Map<String, Boolean>> cache,
+      String apiVersion,
+      String kind) {
+    Map<String, Boolean> kinds =
+        cache.computeIfAbsent(
+            apiVersion,
+            gv -> {
+              Map<String, Boolean> m = new HashMap<>();
+              try {
+                APIResourceList list = client.getApiResources(gv);
+                if (list != null) {
+                  for (APIResource res : list.getResources()) {
+                    if (!res.getName().contains("/")) {
+                      m.put(res.getKind(), Boolean.TRUE.equals(res.getNamespaced()));
+                    }
+                  }
+                }
+              } catch (KubernetesClientException e) {
+                // Not served: every kind of it is unknown.
+              }
+              return m;
+            });
+    return Optional.ofNullable(kinds.get(kind));
+  }
+
+  /** The API server's own message (e.g. RBAC's "forbidden: User … cannot create …"). */
+  static String apiMessage(KubernetesClientException e) {
+    if (e.getStatus() != null
+        && e.getStatus().getMessage() != null
+        && !e.getStatus().getMessage().isBlank()) {
+      return e.getStatus().getMessage();
+    }
+    return String.valueOf(e.getMessage());
+  }
+
+  private static void sleep() {
+    try {
+      Thread.sleep(POLL.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private ApplyResult remember(ApplyResult r) {
+    done.put(r.getApplyId(), r);
+    return r;
+  }
+
+  private ApplyResult result(
+      ApplyRelease r, ApplyResult.Outcome outcome, List<ObjectResult> objects, String error) {
+    Instant now = clock.instant();
+    return ApplyResult.newBuilder()
+        .setApplyId(r.getApplyId())
+        .setOutcome(outcome)
+        .addAllObjects(objects)
+        .setError(error == null ? "" : error)
+        .setFinishedAt(
+            Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+        .build();
+  }
+
+  @Override
+  public void close() {
+    worker.shutdownNow();
+    try {
+      worker.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import { useMutation } from "@tanstack/react-query";
+import { api } from "../api/client";
+import { inputClass } from "../components/Button";
+import { FormError } from "../components/States";
+
+/** How a cluster of a project environment is delivered to (docs/delivery.md#direct-deploy). */
+export const DELIVERY_MODES = [
+  { value: "argocd", label: "Argo CD" },
+  { value: "flux", label: "Flux" },
+  { value: "direct", label: "Direct (the agent applies)" },
+] as const;
+
+export type DeliveryMode = (typeof DELIVERY_MODES)[number]["value"];
+
+export interface EnvironmentCluster {
+  cluster: string;
+  overrides?: Record<string, unknown>;
+  deliveryMode?: DeliveryMode;
+}
+
+export interface ProjectEnvironment {
+  name: string;
+  namespacePattern: string;
+  clusters: EnvironmentCluster[];
+}
+
+/**
+ * The body of PUT /projects/{id}/environments/{env} that changes one cluster's delivery mode and
+ * keeps everything else: the namespace pattern, the other clusters, every cluster's overrides.
+ */
+export function withDeliveryMode(env: ProjectEnvironment, cluster: string, mode: DeliveryMode) {
+  return {
+    namespacePattern: env.namespacePattern,
+    clusters: env.clusters.map((c) => ({
+      cluster: c.cluster,
+      overrides: c.overrides ?? {},
+      deliveryMode: c.cluster === cluster ? mode : (c.deliveryMode ?? "argocd"),
+    })),
+  };
+}
+
+/** Shows and, for writers, changes one cluster's delivery mode; each change is one commit of config/. */
+export function DeliveryModeSelect({
+  base,
+  env,
+  cluster,
+  writable,
+  onDone,
+}: {
+  base: string;
+  env: ProjectEnvironment;
+  cluster: EnvironmentCluster;
+  writable: boolean;
+  onDone: () => void;
+}) {
+  const mode = cluster.deliveryMode ?? "argocd";
+  const save = useMutation({
+    mutationFn: (next: DeliveryMode) => api(`${base}/environments/${env.name}`, { method: "PUT", body: withDeliveryMode(env, cluster.cluster, next) }),
+    onSuccess: onDone,
+  });
+  const label = `Delivery mode of ${cluster.cluster} in ${env.name}`;
+  if (!writable) {
+    return <span aria-label={label}>{DELIVERY_MODES.find((m) => m.value === mode)?.label ?? mode}</span>;
+  }
+  return (
+    <span className="inline-flex items-center gap-2">
+      <select
+        aria-label={label}
+        className={`${inputClass} w-auto`}
+        value={save.isPending ? save.variables : mode}
+        disabled={save.isPending}
+        onChange={(e) => save.mutate(e.target.value as DeliveryMode)}
+      >
+        {DELIVERY_MODES.map((m) => (
+          <option key={m.value} value={m.value}>
+            {m.label}
+          </option>
+        ))}
+      </select>
+      {save.isPending && <span className="text-xs text-slate-500">saving…</span>}
+      <FormError error={save.error} />
+    </span>
+  );
+}
