@@ -1,13 +1,14 @@
 # METADATA
 # title: GitOpsHQ command approval
 # description: |
-#   Decides whether a cluster command (sync, refresh, rollback, restart, scale) runs at
+#   Decides whether a cluster command (sync, refresh, rollback, restart, scale,
+#   resolve-drift) runs at
 #   once, waits for approvers, runs at once as break-glass, or is refused.
 #   The hub evaluates data.gitopshq.approval and reads the `decision` rule and
 #   the `gitopshq_policy_version` rule it appends when publishing.
 #
 #   Input document:
-#     command   {id, type: "sync"|"refresh"|"rollback"|"restart"|"scale",
+#     command   {id, type: "sync"|"refresh"|"rollback"|"restart"|"scale"|"resolve-drift",
 #                target: {namespace, kind, name}, params: {...}, reason,
 #                break_glass: {requested: bool, justification: string}}
 #     cluster   {id, name, environment, labels: {...}, capabilities: [...]}
@@ -33,7 +34,7 @@
 package gitopshq.approval
 
 # The command types the agent can execute; anything else is refused.
-command_types := {"sync", "refresh", "rollback", "restart", "scale"}
+command_types := {"sync", "refresh", "rollback", "restart", "scale", "resolve-drift"}
 
 # Roles a member can hold that may run commands at all.
 operating_roles := {"owner", "admin", "member"}
@@ -49,15 +50,16 @@ min_justification_length := 20
 # clusters gate everything but sync and refresh (Git stays the source of truth, so a
 # sync only converges on what was already reviewed, and a refresh changes nothing in
 # the cluster); other clusters gate rollback,
-# which moves a cluster away from its reviewed state.
+# which moves a cluster away from its reviewed state. resolve-drift re-applies what Git
+# holds, like a sync.
 production_defaults := {
 	"require_approval": ["rollback", "scale", "restart"],
-	"auto_approve": ["sync", "refresh"],
+	"auto_approve": ["sync", "refresh", "resolve-drift"],
 }
 
 non_production_defaults := {
 	"require_approval": ["rollback"],
-	"auto_approve": ["sync", "refresh", "restart", "scale"],
+	"auto_approve": ["sync", "refresh", "restart", "scale", "resolve-drift"],
 }
 
 # METADATA
@@ -217,7 +219,7 @@ deny_reasons contains msg if {
 
 deny_reasons contains msg if {
 	not command_type in command_types
-	msg := sprintf("command type %q is not one of refresh, rollback, restart, scale, sync", [command_type])
+	msg := sprintf("command type %q is not one of refresh, resolve-drift, rollback, restart, scale, sync", [command_type])
 }
 
 deny_reasons contains msg if {

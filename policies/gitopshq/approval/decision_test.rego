@@ -63,7 +63,7 @@ test_viewer_reason if {
 
 test_unknown_command_type_reason if {
 	d := approval.decision with input as samples.unknown_command_type_denied.input
-	d.reasons == [`command type "delete" is not one of refresh, rollback, restart, scale, sync`]
+	d.reasons == [`command type "delete" is not one of refresh, resolve-drift, rollback, restart, scale, sync`]
 }
 
 # ---- production detection and defaults -------------------------------------------
@@ -210,4 +210,20 @@ test_refresh_is_auto_approved_by_default_on_production if {
 	d := approval.decision with input as object.union(sample, {"command": object.union(sample.command, {"type": "refresh"})})
 	d.outcome == "auto_approve"
 	d.required_approvers == 0
+}
+
+# resolve-drift re-applies what Git holds: auto-approved by default like sync, on production too,
+# and gated when the cluster's settings list it.
+test_resolve_drift_is_auto_approved_by_default_on_production if {
+	sample := samples.default_production_scale_requires_approval.input
+	d := approval.decision with input as object.union(sample, {"command": object.union(sample.command, {"type": "resolve-drift"})})
+	d.outcome == "auto_approve"
+}
+
+test_resolve_drift_requires_approval_when_the_settings_list_it if {
+	sample := samples.bound_scale_requires_two.input
+	doc := object.union(sample, {"command": {"type": "resolve-drift"}, "settings": {"require_approval": ["resolve-drift"]}})
+	d := approval.decision with input as doc
+	d.outcome == "require_approval"
+	d.required_approvers == 2
 }

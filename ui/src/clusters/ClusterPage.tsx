@@ -12,9 +12,10 @@ import { InventoryTab } from "./InventoryTab";
 import { ArgoTab } from "./ArgoTab";
 import { SettingsTab } from "./SettingsTab";
 import { DirectDeployTab } from "./DirectDeployTab";
+import { DriftTab } from "./DriftTab";
 import { LogsTab } from "./logs/LogsTab";
 
-// Only tabs whose API exists are shown (drift, logs and credential sync arrive with the rest
+// Only tabs whose API exists are shown (logs and credential sync arrive with the rest
 // of the agent's runtime visibility).
 const TABS = [
   { id: "overview", label: "Overview" },
@@ -24,6 +25,7 @@ const TABS = [
   { id: "bindings", label: "Bindings" },
   { id: "settings", label: "Settings" },
   { id: "direct-deploy", label: "Direct deploy" },
+  { id: "drift", label: "Drift" },
   { id: "logs", label: "Log Streaming" },
 ];
 
@@ -54,6 +56,7 @@ export function ClusterPage() {
         {tab === "bindings" && <BindingsTab cluster={c} />}
         {tab === "settings" && <SettingsTab cluster={c} />}
         {tab === "direct-deploy" && <DirectDeployTab cluster={c} />}
+        {tab === "drift" && <DriftTab cluster={c} />}
         {tab === "logs" && <LogsTab cluster={c} />}
       </div>
     </section>

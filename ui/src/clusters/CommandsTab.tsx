@@ -11,6 +11,8 @@ import { relative } from "../components/time";
 import { useSession } from "../auth/session";
 
 export const COMMAND_TYPES = ["scale", "restart", "sync", "refresh", "rollback"] as const;
+/** What the list filters by: every type, including resolve-drift (requested from the Drift tab). */
+const FILTER_TYPES = [...COMMAND_TYPES, "resolve-drift"];
 const STATUSES = ["pending", "pending_approval", "executing", "completed", "failed", "rejected", "expired", "cancelled"];
 
 /** The body of POST /clusters/{id}/commands for what the form holds. */
@@ -64,7 +66,7 @@ export function CommandsTab({ cluster }: { cluster: Cluster }) {
             Type
             <select className={inputClass} value={filters.type} onChange={set("type")}>
               <option value="">any</option>
-              {COMMAND_TYPES.map((t) => (
+              {FILTER_TYPES.map((t) => (
                 <option key={t}>{t}</option>
               ))}
             </select>

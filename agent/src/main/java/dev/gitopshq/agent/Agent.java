@@ -6,6 +6,7 @@ import dev.gitopshq.agent.config.Capability;
 import dev.gitopshq.agent.config.ConfigException;
 import dev.gitopshq.agent.config.ExitCodes;
 import dev.gitopshq.agent.config.IdentityStoreMode;
+import dev.gitopshq.agent.drift.DriftChecker;
 import dev.gitopshq.agent.identity.AgentIdentity;
 import dev.gitopshq.agent.identity.FileIdentityStore;
 import dev.gitopshq.agent.identity.IdentityStore;
@@ -138,6 +139,22 @@ public final class Agent implements AutoCloseable {
             return t;
           });
 
+  /** One drift check at a time, and at most two waiting: more are answered "busy". */
+  private final java.util.concurrent.ThreadPoolExecutor driftChecks =
+      new java.util.concurrent.ThreadPoolExecutor(
+          1,
+          1,
+          30,
+          TimeUnit.SECONDS,
+          new java.util.concurrent.ArrayBlockingQueue<>(2),
+          r -> {
+            Thread t = new Thread(r, "gitopshq-drift");
+            t.setDaemon(true);
+            return t;
+          });
+
+  private final DriftChecker drift;
+
   private final InventoryWatch inventoryWatch;
   private final java.util.concurrent.ScheduledExecutorService inventoryFlusher;
   private final CompletableFuture<Integer> exitCode = new CompletableFuture<>();
@@ -164,10 +181,14 @@ public final class Agent implements AutoCloseable {
                 kube, config.identitySecretNamespace(), config.identitySecretName());
     String version = AgentVersion.current();
     this.channel = HubChannels.create(config, version);
+    // Drift checks and resolve-drift use the direct-deploy field manager (directDeploy.fieldManager)
+    // for objects no Argo CD Application manages.
+    this.drift = new DriftChecker(kube, direct.fieldManager(), Clock.systemUTC());
     this.commands =
         new CommandRunner(
             capabilitySet(config.capabilities()),
             new KubeCommands(kube),
+            drift::apply,
             Clock.systemUTC(),
             this::reply);
     this.link = new HubLink(config, channel, version, Instant.now(), this::onHubMessage);
@@ -518,6 +539,38 @@ public final class Agent implements AutoCloseable {
   }
 
   /** Lists the Argo CD Applications on the inspection threads; refuses without argocd.read. */
+  /**
+   * Compares the desired objects with the live ones (capability observe: the check reads them; the
+   * server-side-apply dry run changes nothing).
+   */
+  private void checkDrift(dev.gitopshq.agent.v1.CheckDrift req) {
+    if (!config.capabilities().contains(Capability.OBSERVE.seedName())) {
+      sendDrift(
+          dev.gitopshq.agent.v1.DriftReport.newBuilder()
+              .setCheckId(req.getCheckId())
+              .setError("the observe capability is off on this agent")
+              .build());
+      return;
+    }
+    try {
+      driftChecks.execute(() -> sendDrift(drift.check(req)));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      sendDrift(
+          dev.gitopshq.agent.v1.DriftReport.newBuilder()
+              .setCheckId(req.getCheckId())
+              .setError("the agent is busy with other drift checks; try again")
+              .build());
+    }
+  }
+
+  private void sendDrift(dev.gitopshq.agent.v1.DriftReport report) {
+    link.send(
+        AgentMessage.newBuilder()
+            .setCorrelationId(report.getCheckId())
+            .setDriftReport(report)
+            .build());
+  }
+
   private void listApplications(ListApplications req) {
     ArgoApplications refused =
         ArgoApplications.newBuilder()
@@ -576,6 +629,8 @@ public final class Agent implements AutoCloseable {
       commands.submit(message.getExecuteCommand());
     } else if (message.hasApplyRelease()) {
       directDeployer.submit(message.getApplyRelease());
+    } else if (message.hasCheckDrift()) {
+      checkDrift(message.getCheckDrift());
     } else if (message.hasRotateToken()) {
       RotateToken rotation = message.getRotateToken();
       // Persisting may call the Kubernetes API: not on the gRPC thread.
@@ -649,6 +704,7 @@ public final class Agent implements AutoCloseable {
   private void release() {
     logStreams.close();
     inspections.shutdownNow();
+    driftChecks.shutdownNow();
     if (inventoryFlusher != null) {
       inventoryFlusher.shutdownNow();
       inventoryWatch.close();

@@ -46,6 +46,11 @@ public enum Endpoint {
   PROJECT_ENVIRONMENTS_LIST("GET", "/api/v2/projects/{projectId}/environments"),
   PROJECT_ENVIRONMENTS_PUT("PUT", "/api/v2/projects/{projectId}/environments/{env}"),
   CLUSTERS_DIRECT_DEPLOYS("GET", "/api/v2/clusters/{id}/direct-deploys"),
+  DRIFT_LIST("GET", "/api/v2/clusters/{clusterId}/drift"),
+  DRIFT_GET("GET", "/api/v2/clusters/{clusterId}/drift/{findingId}"),
+  DRIFT_CHECK("POST", "/api/v2/clusters/{clusterId}/drift/checks"),
+  DRIFT_CHECK_GET("GET", "/api/v2/clusters/{clusterId}/drift/checks/{checkId}"),
+  DRIFT_RESOLVE("POST", "/api/v2/clusters/{clusterId}/drift/{findingId}/resolve"),
   CLUSTERS_LOGS("GET", "/api/v2/clusters/{id}/logs");
 
   private final String method;

@@ -45,6 +45,7 @@ import picocli.CommandLine.Spec;
       AuditCommand.class,
       EvidenceCommand.class,
       CompletionCommand.class,
+      DriftCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Root implements Runnable {

@@ -69,6 +69,14 @@ public class CommandActivitiesImpl implements CommandActivities {
         clusters
             .findById(UUID.fromString(orgId), UUID.fromString(clusterId))
             .orElseThrow(() -> new IllegalStateException("cluster " + clusterId + " is gone"));
+    if (CommandTypes.RESOLVE_DRIFT.equals(type)) {
+      // The hub checked the exact capability (direct.deploy, or argocd.write when an Argo CD
+      // Application manages the object) when it created the command; the agent checks it again.
+      return cluster.capabilities().contains(needed)
+              || cluster.capabilities().contains(dev.gitopshq.agent.v1.Capabilities.ARGOCD_WRITE)
+          ? null
+          : needed;
+    }
     return needed == null || cluster.capabilities().contains(needed) ? null : needed;
   }
 

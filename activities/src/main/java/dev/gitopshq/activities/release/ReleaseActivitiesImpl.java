@@ -71,6 +71,20 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
   private final Governance governance;
   private final ObjectMapper json = new ObjectMapper();
 
+  /** Told when a deployment committed an environment (the drift check after a deployment). */
+  @FunctionalInterface
+  public interface DeployedHook {
+    void deployed(UUID orgId, UUID projectId, UUID environmentId, String deploymentId);
+  }
+
+  private DeployedHook deployedHook = (o, p, e, d) -> {};
+
+  /** Sets what runs, inside the commit's transaction, after each environment is committed. */
+  public ReleaseActivitiesImpl onDeployed(DeployedHook hook) {
+    this.deployedHook = hook;
+    return this;
+  }
+
   public ReleaseActivitiesImpl(
       ReleaseMapper releases,
       DeploymentMapper deployments,
@@ -366,6 +380,9 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
               }
             }
             deployments.recordCommits(org, d.id(), commits, now);
+            if (envId != null) {
+              deployedHook.deployed(org, project.id(), envId, deploymentId);
+            }
             Map<String, Object> a = new LinkedHashMap<>();
             a.put("release", release.number());
             a.put("environment", env);

@@ -60,7 +60,8 @@ class ReleaseActivitiesIT {
             EnvironmentMapper.class,
             ProjectTenantMapper.class,
             dev.gitopshq.activities.notify.NotificationSettingsMapper.class,
-            AuditMapper.class);
+            AuditMapper.class,
+            dev.gitopshq.activities.drift.DriftMapper.class);
     tx = schema.tx();
   }
 
@@ -264,6 +265,50 @@ class ReleaseActivitiesIT {
     assertThat(
             schema.mapper(DeploymentMapper.class).findById(org, deployment).orElseThrow().commits())
         .isEqualTo(first);
+  }
+
+  @Test
+  void aCommittedEnvironmentAsksForADriftCheckOfEveryClusterItDeliversTo() throws Exception {
+    UUID cluster = UUID.randomUUID();
+    sql(
+        "insert into clusters (id, org_id, name, created_by, created_at, updated_at)"
+            + " values (?, ?, 'c1', 'test', now(), now())",
+        cluster,
+        org);
+    sql(
+        "insert into project_environment_clusters (org_id, project_id, environment_id, cluster_id)"
+            + " select org_id, project_id, environment_id, ? from project_environments pe"
+            + " where project_id = ? and environment_id ="
+            + " (select id from environments where org_id = ? and name = 'staging')",
+        cluster,
+        project,
+        org);
+    dev.gitopshq.activities.drift.DriftStore drift =
+        new dev.gitopshq.activities.drift.DriftStore(
+            schema.mapper(dev.gitopshq.activities.drift.DriftMapper.class),
+            new AuditLog(schema.mapper(AuditMapper.class), Clock.systemUTC()),
+            tx,
+            Clock.systemUTC());
+    activities.onDeployed(
+        (o, p, e, d) ->
+            drift.deployed(o, p, e, "deployment " + d, java.time.Duration.ofMinutes(2)));
+    String source = render(Map.of("rendered/staging/c1/acme/web/deployment-web.yaml", "acme"));
+    UUID release = release(1, 3);
+    sql("update releases set source_commit = ? where id = ?", source, release);
+    UUID deployment = deployment(release, "deploy", "staging");
+
+    activities.apply(org.toString(), deployment.toString());
+
+    assertThat(
+            count(
+                "select count(*) from drift_checks where org_id = ? and cluster_id = ?"
+                    + " and trigger = 'deployment' and status = 'pending'"
+                    + " and not_before >= requested_at + interval '119 seconds'"
+                    + " and requested_by = ?",
+                org,
+                cluster,
+                "deployment " + deployment))
+        .isEqualTo(1);
   }
 
   @Test

@@ -33,13 +33,6 @@ public final class CommandRunner implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CommandRunner.class);
   private static final int REMEMBERED = 10_000;
 
-  /** What each command type needs, from the protocol's {@link CommandTypes}. */
-  private static final Map<String, Capability> NEEDS =
-      CommandTypes.REQUIRED_CAPABILITY.entrySet().stream()
-          .collect(
-              java.util.stream.Collectors.toUnmodifiableMap(
-                  Map.Entry::getKey, e -> Capability.fromSeedName(e.getValue()).orElseThrow()));
-
   private final Set<Capability> capabilities;
   private final KubeCommands kube;
   private final Clock clock;
@@ -61,10 +54,33 @@ public final class CommandRunner implements AutoCloseable {
             }
           });
 
+  /** Re-applies a drift finding's desired object (resolve-drift without Argo CD). */
+  @FunctionalInterface
+  public interface DriftApplier {
+    KubeCommands.Outcome apply(String manifest, String namespace, String fieldManager);
+  }
+
+  private final DriftApplier drift;
+
   public CommandRunner(
       Set<Capability> capabilities, KubeCommands kube, Clock clock, Consumer<CommandResult> reply) {
+    this(
+        capabilities,
+        kube,
+        (m, ns, fm) -> new KubeCommands.Outcome(false, "", "drift resolution is not available"),
+        clock,
+        reply);
+  }
+
+  public CommandRunner(
+      Set<Capability> capabilities,
+      KubeCommands kube,
+      DriftApplier drift,
+      Clock clock,
+      Consumer<CommandResult> reply) {
     this.capabilities = Set.copyOf(capabilities);
     this.kube = kube;
+    this.drift = drift;
     this.clock = clock;
     this.reply = reply;
   }
@@ -85,7 +101,10 @@ public final class CommandRunner implements AutoCloseable {
       log.info("command {} was already run; repeating its result", c.getCommandId());
       return earlier;
     }
-    Capability needed = NEEDS.get(c.getType());
+    Capability needed =
+        CommandTypes.capabilityFor(c.getType(), c.getParamsMap())
+            .flatMap(Capability::fromSeedName)
+            .orElse(null);
     if (needed == null) {
       return result(
           c, CommandResult.Outcome.REFUSED, "", "unknown command type '" + c.getType() + "'");
@@ -155,6 +174,7 @@ public final class CommandRunner implements AutoCloseable {
       case "restart" -> kube.restart(ns, name, c.getCommandId());
       case "sync" -> kube.sync(ns, name, c.getCommandId(), c.getRequestedBy(), p.get("revision"));
       case "refresh" -> kube.refresh(ns, name, c.getCommandId());
+      case CommandTypes.RESOLVE_DRIFT -> resolveDrift(c);
       default ->
           kube.rollback(
               ns,
@@ -164,6 +184,39 @@ public final class CommandRunner implements AutoCloseable {
               p.get("historyId"),
               p.get("revision"));
     };
+  }
+
+  /**
+   * resolve-drift: asks Argo CD to sync the Application that manages the object, or re-applies the
+   * desired object with server-side apply as the finding's field manager.
+   */
+  private KubeCommands.Outcome resolveDrift(ExecuteCommand c) {
+    Map<String, String> p = c.getParamsMap();
+    String application = p.getOrDefault(CommandTypes.PARAM_APPLICATION, "");
+    if (!application.isEmpty()) {
+      int slash = application.indexOf('/');
+      if (slash <= 0) {
+        return new KubeCommands.Outcome(false, "", "params.application is not namespace/name");
+      }
+      KubeCommands.Outcome o =
+          kube.sync(
+              application.substring(0, slash),
+              application.substring(slash + 1),
+              c.getCommandId(),
+              c.getRequestedBy(),
+              null);
+      return o.success()
+          ? new KubeCommands.Outcome(
+              true, "asked Argo CD to sync " + application + ": " + o.output(), "")
+          : o;
+    }
+    if (c.getDesiredManifest().isEmpty()) {
+      return new KubeCommands.Outcome(false, "", "the command carries no desired manifest");
+    }
+    return drift.apply(
+        c.getDesiredManifest(),
+        c.getTarget().getNamespace(),
+        p.getOrDefault(CommandTypes.PARAM_FIELD_MANAGER, "gitopshq-agent"));
   }
 
   private CommandResult remember(ExecuteCommand c, CommandResult r) {

@@ -218,6 +218,66 @@ class CommandRunnerTest {
   }
 
   @Test
+  void resolveDriftThroughArgoCdNeedsArgocdWriteAndSyncsTheManagingApplication() throws Exception {
+    // This runner has argocd.write but not direct.deploy.
+    runner.submit(
+        command(
+            "resolve-drift",
+            "demo",
+            "Deployment",
+            "web",
+            Map.of("findingId", "f-1", "fieldManager", "gitopshq-agent")));
+    CommandResult refused = next();
+    assertThat(refused.getOutcome()).isEqualTo(CommandResult.Outcome.REFUSED);
+    assertThat(refused.getError()).contains("direct.deploy");
+
+    runner.submit(
+        command(
+            "resolve-drift",
+            "demo",
+            "Deployment",
+            "web",
+            Map.of("findingId", "f-1", "application", "argocd/demo-app")));
+    CommandResult r = next();
+    assertThat(r.getOutcome()).as(r.getError()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
+    assertThat(r.getOutput()).contains("asked Argo CD to sync argocd/demo-app");
+    assertThat(app().getAdditionalProperties()).containsKey("operation");
+  }
+
+  @Test
+  void resolveDriftWithDirectDeployReappliesTheCarriedManifestAsTheFindingsFieldManager()
+      throws Exception {
+    java.util.List<String> applied = new java.util.ArrayList<>();
+    try (CommandRunner direct =
+        new CommandRunner(
+            EnumSet.of(Capability.DIRECT_DEPLOY),
+            new KubeCommands(kube::client),
+            (manifest, ns, manager) -> {
+              applied.add(ns + " " + manager + " " + manifest);
+              return new KubeCommands.Outcome(true, "re-applied", "");
+            },
+            Clock.systemUTC(),
+            results::add)) {
+      ExecuteCommand c =
+          command(
+                  "resolve-drift",
+                  "demo",
+                  "Deployment",
+                  "web",
+                  Map.of("findingId", "f-2", "fieldManager", "gitopshq-agent"))
+              .toBuilder()
+              .setDesiredManifest("{\"kind\":\"Deployment\"}")
+              .build();
+      direct.submit(c);
+      assertThat(next().getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
+      direct.submit(c);
+      assertThat(next().getOutcome()).isEqualTo(CommandResult.Outcome.SUCCEEDED);
+      // Applied once for the command id, as the finding's field manager.
+      assertThat(applied).containsExactly("demo gitopshq-agent {\"kind\":\"Deployment\"}");
+    }
+  }
+
+  @Test
   void aMissingTargetFailsWithAClearError() throws Exception {
     runner.submit(command("scale", "demo", "Deployment", "nope", Map.of("replicas", "1")));
     CommandResult r = next();

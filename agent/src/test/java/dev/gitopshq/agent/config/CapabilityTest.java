@@ -16,9 +16,19 @@ class CapabilityTest {
 
   @Test
   void everyCommandTypeNeedsACapabilityTheAgentKnows() {
-    assertThat(CommandTypes.ALL).containsExactly("sync", "rollback", "restart", "scale", "refresh");
+    assertThat(CommandTypes.ALL)
+        .containsExactly("sync", "rollback", "restart", "scale", "refresh", "resolve-drift");
     CommandTypes.REQUIRED_CAPABILITY
         .values()
         .forEach(c -> assertThat(Capability.fromSeedName(c)).as(c).isPresent());
+    // resolve-drift through Argo CD needs argocd.write instead of direct.deploy.
+    assertThat(CommandTypes.capabilityFor("resolve-drift", java.util.Map.of()))
+        .contains(Capabilities.DIRECT_DEPLOY);
+    assertThat(
+            CommandTypes.capabilityFor(
+                "resolve-drift", java.util.Map.of("application", "argocd/shop")))
+        .contains(Capabilities.ARGOCD_WRITE);
+    assertThat(CommandTypes.capabilityFor("scale", java.util.Map.of("application", "x")))
+        .contains(Capabilities.KUBERNETES_SCALE);
   }
 }

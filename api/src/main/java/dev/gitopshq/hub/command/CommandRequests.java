@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /** Request bodies of the commands API, and their validation. */
-final class CommandRequests {
+public final class CommandRequests {
   private CommandRequests() {}
 
   /** The command types, from the protocol's {@link dev.gitopshq.agent.v1.CommandTypes}. */
@@ -18,12 +18,12 @@ final class CommandRequests {
   private static final Pattern DNS_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
-  record Target(String namespace, String kind, String name) {}
+  public record Target(String namespace, String kind, String name) {}
 
-  record BreakGlass(String justification) {}
+  public record BreakGlass(String justification) {}
 
   /** {@code POST /api/v2/clusters/{id}/commands}. */
-  record Create(
+  public record Create(
       String type,
       Target target,
       Map<String, Object> params,
@@ -36,6 +36,12 @@ final class CommandRequests {
       if (type == null || !TYPES.contains(type)) {
         c.fail(
             "type", "must be one of " + String.join(", ", dev.gitopshq.agent.v1.CommandTypes.ALL));
+      } else if (dev.gitopshq.agent.v1.CommandTypes.RESOLVE_DRIFT.equals(type)) {
+        c.fail(
+            "type",
+            "resolve-drift is requested for a drift finding:"
+                + " POST /api/v2/clusters/{id}/drift/{findingId}/resolve");
+        c.throwIfInvalid();
       }
       String kind =
           "sync".equals(type) || "rollback".equals(type) || "refresh".equals(type)

@@ -331,6 +331,45 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
         .map(f -> f.thenApply(AgentMessage::getArgoApplications));
   }
 
+  /**
+   * Sets how the desired manifest of a resolve-drift command is loaded when the command is sent
+   * (from its drift finding, by the ids in its params).
+   */
+  public void resolveDriftManifests(
+      java.util.function.Function<dev.gitopshq.activities.command.CommandRow, Optional<String>>
+          loader) {
+    dispatcher.manifests(loader);
+  }
+
+  /** An agent whose stream this replica holds, with the capabilities it announced. */
+  public record HeldAgent(UUID orgId, UUID clusterId, java.util.Set<String> capabilities) {}
+
+  /** The agents whose streams this replica holds and has welcomed. */
+  public List<HeldAgent> heldAgents() {
+    return connections.sessions().stream()
+        .filter(s -> s.connectedAt() != null && !s.isClosed())
+        .map(s -> new HeldAgent(s.orgId, s.clusterId, s.capabilities()))
+        .toList();
+  }
+
+  /**
+   * Sends a drift check to the cluster's agent when this replica holds its stream and the agent
+   * announced {@code observe}; the future completes with the agent's report.
+   */
+  public Optional<CompletableFuture<dev.gitopshq.agent.v1.DriftReport>> checkDrift(
+      UUID orgId, UUID clusterId, dev.gitopshq.agent.v1.CheckDrift request, Duration timeout) {
+    return held(orgId, clusterId)
+        .filter(s -> s.capabilities().contains(dev.gitopshq.agent.v1.Capabilities.OBSERVE))
+        .flatMap(
+            s ->
+                ask(
+                    s,
+                    request.getCheckId(),
+                    HubMessage.newBuilder().setCheckDrift(request),
+                    timeout))
+        .map(f -> f.thenApply(AgentMessage::getDriftReport));
+  }
+
   /** Why a log session cannot be opened; the message is for the user. */
   public static final class LogRefused extends RuntimeException {
     /** True for a refusal by the hub's limits (429), false for a forbidden namespace (403). */

@@ -321,6 +321,12 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         session.seen(now);
         directApplies.onResult(session, message.getApplyResult());
       }
+      case DRIFT_REPORT -> {
+        requireHello(session);
+        requireObserve(session);
+        session.seen(now);
+        answered(session, message.getDriftReport().getCheckId(), message);
+      }
       case LOG_CHUNK -> {
         requireHello(session);
         session.seen(now);

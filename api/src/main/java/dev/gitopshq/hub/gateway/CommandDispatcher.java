@@ -34,6 +34,17 @@ final class CommandDispatcher {
   private final ActivityCompletionClient completions;
   private final Clock clock;
 
+  /**
+   * Loads the desired manifest a resolve-drift command re-applies (from its drift finding), when
+   * the command is sent: it never travels through the workflow's history.
+   */
+  private volatile java.util.function.Function<CommandRow, java.util.Optional<String>> manifests =
+      c -> java.util.Optional.empty();
+
+  void manifests(java.util.function.Function<CommandRow, java.util.Optional<String>> loader) {
+    this.manifests = loader;
+  }
+
   CommandDispatcher(
       CommandMapper commands,
       AgentConnections connections,
@@ -100,6 +111,19 @@ final class CommandDispatcher {
             .putAllParams(c.params())
             .setRequestedBy(c.requesterName())
             .setBreakGlass(c.breakGlass());
+    if (dev.gitopshq.agent.v1.CommandTypes.RESOLVE_DRIFT.equals(c.type())) {
+      java.util.Optional<String> manifest = manifests.apply(c);
+      if (manifest.isEmpty()) {
+        complete(
+            session.orgId,
+            session.clusterId,
+            c.id(),
+            new ExecutionResult(
+                false, "", "the drift finding is gone; nothing was sent to the agent"));
+        return;
+      }
+      cmd.setDesiredManifest(manifest.get());
+    }
     if (c.dispatchDeadline() != null) {
       cmd.setDeadline(
           Timestamp.newBuilder()

@@ -208,6 +208,15 @@ class ReleaseEndToEndIT {
         assertThat(d.has("deployedRelease")).isFalse();
       }
     }
+    // The deployment asked for a drift check of the cluster staging delivers to (it waits for
+    // gitopshq.drift.after-deployment-delay, and for an agent).
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from drift_checks where cluster_id = ?::uuid"
+                    + " and trigger = 'deployment' and requested_by = ?",
+                stagingClusterId,
+                "deployment " + deployment.get("id").asText()))
+        .isEqualTo(1);
     JsonNode bindings =
         hub.get("/api/v2/clusters/" + stagingClusterId + "/bindings", viewer).body().get("items");
     assertThat(texts(bindings, "tenant")).containsExactly("acme", "globex");

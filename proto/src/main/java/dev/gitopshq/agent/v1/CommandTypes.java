@@ -19,6 +19,22 @@ public final class CommandTypes {
   /** Argo CD hard refresh: re-read the source and recompute the diff, without syncing. */
   public static final String REFRESH = "refresh";
 
+  /**
+   * Re-applies a drift finding's desired state with server-side apply ({@code direct.deploy}), or,
+   * when an Argo CD Application manages the object (param {@value #PARAM_APPLICATION}), asks Argo
+   * CD to sync it ({@code argocd.write}). See {@link #capabilityFor(String, Map)}.
+   */
+  public static final String RESOLVE_DRIFT = "resolve-drift";
+
+  /** resolve-drift: the drift finding's id. */
+  public static final String PARAM_FINDING = "findingId";
+
+  /** resolve-drift: the managing Argo CD Application as namespace/name, when there is one. */
+  public static final String PARAM_APPLICATION = "application";
+
+  /** resolve-drift: the field manager of the server-side apply. */
+  public static final String PARAM_FIELD_MANAGER = "fieldManager";
+
   /** Each command type and the capability an agent must report to run it, in the API's order. */
   public static final Map<String, String> REQUIRED_CAPABILITY;
 
@@ -29,6 +45,7 @@ public final class CommandTypes {
     m.put(RESTART, Capabilities.KUBERNETES_RESTART);
     m.put(SCALE, Capabilities.KUBERNETES_SCALE);
     m.put(REFRESH, Capabilities.ARGOCD_WRITE);
+    m.put(RESOLVE_DRIFT, Capabilities.DIRECT_DEPLOY);
     REQUIRED_CAPABILITY = java.util.Collections.unmodifiableMap(m);
   }
 
@@ -40,6 +57,20 @@ public final class CommandTypes {
   /** True for a command type this version of the protocol knows. */
   public static boolean isKnown(String type) {
     return REQUIRED_CAPABILITY.containsKey(type);
+  }
+
+  /**
+   * The capability a command with these params needs: as {@link #capabilityFor(String)}, except
+   * that a resolve-drift through Argo CD (param {@value #PARAM_APPLICATION}) needs {@code
+   * argocd.write} instead of {@code direct.deploy}.
+   */
+  public static Optional<String> capabilityFor(String type, Map<String, String> params) {
+    if (RESOLVE_DRIFT.equals(type)
+        && params != null
+        && !params.getOrDefault(PARAM_APPLICATION, "").isEmpty()) {
+      return Optional.of(Capabilities.ARGOCD_WRITE);
+    }
+    return capabilityFor(type);
   }
 
   /** The capability a command type needs, if the type is known. */
