@@ -12,6 +12,7 @@ import { ProjectsPage } from "./projects/ProjectsPage";
 import { ProjectPage } from "./projects/ProjectPage";
 import { PeoplePage } from "./people/PeoplePage";
 import { SettingsPage } from "./settings/SettingsPage";
+import { CredentialsPage } from "./credentials/CredentialsPage";
 import { CommandPage } from "./clusters/CommandPage";
 
 export function App() {
@@ -34,6 +35,7 @@ export function App() {
         <Route path="audit" element={<AuditPage />} />
         <Route path="people" element={<PeoplePage />} />
         <Route path="settings" element={<SettingsPage />} />
+        <Route path="credentials" element={<CredentialsPage />} />
         <Route path="*" element={<p className="p-4">No such page.</p>} />
       </Route>
     </Routes>

@@ -13,9 +13,10 @@ import { ArgoTab } from "./ArgoTab";
 import { SettingsTab } from "./SettingsTab";
 import { DirectDeployTab } from "./DirectDeployTab";
 import { DriftTab } from "./DriftTab";
+import { ClusterCredentialsTab } from "../credentials/ClusterCredentialsTab";
 import { LogsTab } from "./logs/LogsTab";
 
-// Only tabs whose API exists are shown (logs and credential sync arrive with the rest
+// Only tabs whose API exists are shown (logs arrive with the rest
 // of the agent's runtime visibility).
 const TABS = [
   { id: "overview", label: "Overview" },
@@ -26,6 +27,7 @@ const TABS = [
   { id: "settings", label: "Settings" },
   { id: "direct-deploy", label: "Direct deploy" },
   { id: "drift", label: "Drift" },
+  { id: "credentials", label: "Credentials" },
   { id: "logs", label: "Log Streaming" },
 ];
 
@@ -57,6 +59,7 @@ export function ClusterPage() {
         {tab === "settings" && <SettingsTab cluster={c} />}
         {tab === "direct-deploy" && <DirectDeployTab cluster={c} />}
         {tab === "drift" && <DriftTab cluster={c} />}
+        {tab === "credentials" && <ClusterCredentialsTab cluster={c} />}
         {tab === "logs" && <LogsTab cluster={c} />}
       </div>
     </section>

@@ -28,6 +28,7 @@ const STATUS_TONE: Record<string, keyof typeof TONES> = {
   active: "green",
   revoked: "red",
   disabled: "red",
+  synced: "green",
 };
 
 export function Badge({ children, tone = "gray" }: { children: string; tone?: keyof typeof TONES }) {

@@ -9,6 +9,7 @@ const NAV = [
   { to: "/audit", label: "Audit" },
   { to: "/people", label: "People" },
   { to: "/settings", label: "Settings" },
+  { to: "/credentials", label: "Credentials" },
 ];
 
 export function Shell() {

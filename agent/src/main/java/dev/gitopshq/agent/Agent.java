@@ -122,6 +122,7 @@ public final class Agent implements AutoCloseable {
   private final InventoryPublisher inventory;
   private final Inspector inspector;
   private final ArgoApplicationsReader argoApplications;
+  private final dev.gitopshq.agent.credentials.CredentialSync credentials;
   private final dev.gitopshq.agent.deploy.DirectDeployer directDeployer;
   private final dev.gitopshq.agent.logs.LogStreams logStreams;
 
@@ -181,7 +182,8 @@ public final class Agent implements AutoCloseable {
                 kube, config.identitySecretNamespace(), config.identitySecretName());
     String version = AgentVersion.current();
     this.channel = HubChannels.create(config, version);
-    // Drift checks and resolve-drift use the direct-deploy field manager (directDeploy.fieldManager)
+    // Drift checks and resolve-drift use the direct-deploy field manager
+    // (directDeploy.fieldManager)
     // for objects no Argo CD Application manages.
     this.drift = new DriftChecker(kube, direct.fieldManager(), Clock.systemUTC());
     this.commands =
@@ -210,6 +212,12 @@ public final class Agent implements AutoCloseable {
             config::diagnosticsAllowed,
             config.capabilities().contains(Capability.DIAGNOSTICS_READ.seedName()));
     this.argoApplications = new ArgoApplicationsReader(kube, config.argocdServer());
+    this.credentials =
+        new dev.gitopshq.agent.credentials.CredentialSync(
+            config.capabilities().contains(Capability.CREDENTIAL_SYNC.seedName()),
+            config.credentialSyncTargets(),
+            new dev.gitopshq.agent.kube.CredentialWriter(kube),
+            link::send);
     this.logStreams =
         new dev.gitopshq.agent.logs.LogStreams(
             kube,
@@ -627,6 +635,10 @@ public final class Agent implements AutoCloseable {
       }
     } else if (message.hasExecuteCommand()) {
       commands.submit(message.getExecuteCommand());
+    } else if (message.hasSyncCredential()) {
+      credentials.submit(message.getSyncCredential());
+    } else if (message.hasPruneCredentials()) {
+      credentials.submit(message.getPruneCredentials());
     } else if (message.hasApplyRelease()) {
       directDeployer.submit(message.getApplyRelease());
     } else if (message.hasCheckDrift()) {
@@ -705,6 +717,7 @@ public final class Agent implements AutoCloseable {
     logStreams.close();
     inspections.shutdownNow();
     driftChecks.shutdownNow();
+    credentials.close();
     if (inventoryFlusher != null) {
       inventoryFlusher.shutdownNow();
       inventoryWatch.close();

@@ -212,6 +212,29 @@ class AgentChartDeploymentTest {
   }
 
   @Test
+  void credentialSyncValuesReachTheAgentOnlyWithTheCapability() {
+    Map<String, Object> on =
+        values(
+            "rbac.profile",
+            "readwrite",
+            "capabilities.credentialSync",
+            true,
+            "credentialSync.targets",
+            List.of("apps", "payments"));
+    Map<String, String> env = CHART.render(on).resolvedEnv();
+    assertThat(env)
+        .containsEntry("GITOPSHQ_CREDENTIAL_SYNC_MODE", "mirrored")
+        .containsEntry("GITOPSHQ_CREDENTIAL_SYNC_TARGETS", "apps,payments");
+    Map<String, String> agentEnv = new HashMap<>(env);
+    agentEnv.replaceAll((k, v) -> v.replace("$(KUBERNETES_SERVICE_HOST)", "10.96.0.1"));
+    AgentConfig config = AgentConfig.fromEnv(agentEnv);
+    assertThat(config.credentialSyncTargets()).containsExactly("apps", "payments");
+    assertThat(CHART.render().resolvedEnv())
+        .doesNotContainKeys("GITOPSHQ_CREDENTIAL_SYNC_MODE", "GITOPSHQ_CREDENTIAL_SYNC_TARGETS");
+    assertThat(CHART.notes(on)).doesNotContain("credentialSync");
+  }
+
+  @Test
   void directDeployValuesReachTheAgentOnlyWhenDirectDeployIsInEffect() {
     Map<String, Object> on = everything();
     Chart.put(on, "directDeploy.fieldManager", "platform-ops");

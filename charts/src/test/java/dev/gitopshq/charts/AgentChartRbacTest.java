@@ -73,7 +73,9 @@ class AgentChartRbacTest {
           "kubernetesRestart", table("apps/deployments", "patch"),
           "kubernetesScale", table("apps/deployments", "patch"),
           "argocdWrite", table("argoproj.io/applications", "patch,update"),
-          "credentialSync", table("core/secrets", "create,get,update,patch"),
+          // The guide's row (create, get, update, patch), plus list and delete: the agent
+          // removes the Secrets of unassigned credentials (only those labelled as its own).
+          "credentialSync", table("core/secrets", "create,get,list,update,patch,delete"),
           "directDeploy", table(OBSERVED_RESOURCES, "create,update,patch,delete"));
 
   /** Capabilities exactly as given: every other capability off. */

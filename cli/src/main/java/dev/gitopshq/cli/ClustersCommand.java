@@ -256,4 +256,13 @@ final class ClustersCommand extends Base {
       body.put(key, value);
     }
   }
+
+  @Command(
+      name = "credentials",
+      description = "The credentials synced to a cluster: per namespace, status and last sync.")
+  void credentials(@Parameters(paramLabel = "CLUSTER") String cluster) {
+    HubClient hub = client();
+    JsonNode list = hub.call(Endpoint.CLUSTER_CREDENTIALS, clusterId(hub, cluster));
+    output().print(list, items(list), CredentialsCommand.STATUS);
+  }
 }

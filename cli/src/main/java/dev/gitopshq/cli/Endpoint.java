@@ -51,6 +51,13 @@ public enum Endpoint {
   DRIFT_CHECK("POST", "/api/v2/clusters/{clusterId}/drift/checks"),
   DRIFT_CHECK_GET("GET", "/api/v2/clusters/{clusterId}/drift/checks/{checkId}"),
   DRIFT_RESOLVE("POST", "/api/v2/clusters/{clusterId}/drift/{findingId}/resolve"),
+  CREDENTIALS_LIST("GET", "/api/v2/credentials"),
+  CREDENTIALS_CREATE("POST", "/api/v2/credentials"),
+  CREDENTIALS_GET("GET", "/api/v2/credentials/{id}"),
+  CREDENTIALS_UPDATE("PATCH", "/api/v2/credentials/{id}"),
+  CREDENTIALS_DELETE("DELETE", "/api/v2/credentials/{id}"),
+  CREDENTIALS_ASSIGN("PUT", "/api/v2/credentials/{id}/assignments"),
+  CLUSTER_CREDENTIALS("GET", "/api/v2/clusters/{id}/credentials"),
   CLUSTERS_LOGS("GET", "/api/v2/clusters/{id}/logs");
 
   private final String method;

@@ -44,6 +44,7 @@ import picocli.CommandLine.Spec;
       FreezeWindowsCommand.class,
       AuditCommand.class,
       EvidenceCommand.class,
+      CredentialsCommand.class,
       CompletionCommand.class,
       DriftCommand.class,
       CommandLine.HelpCommand.class

@@ -39,7 +39,12 @@ public enum Permission {
    * operator organization (the one the bootstrap created) hold it, and service accounts they give
    * it to; no role grants it elsewhere.
    */
-  ORGS_WRITE("orgs:write");
+  ORGS_WRITE("orgs:write"),
+  /**
+   * Create, change, delete and assign the organization's synced credentials, and read their
+   * metadata (never their values). Viewers see only the per-cluster sync status (clusters:read).
+   */
+  CREDENTIALS_WRITE("credentials:write");
 
   private final String scope;
 

@@ -35,7 +35,8 @@ public enum Role {
           Permission.AUDIT_READ,
           Permission.POLICIES_WRITE,
           Permission.ORG_WRITE,
-          Permission.PROJECTS_ADMIN)),
+          Permission.PROJECTS_ADMIN,
+          Permission.CREDENTIALS_WRITE)),
   OWNER(EnumSet.noneOf(Permission.class));
 
   private final Set<Permission> own;

@@ -52,6 +52,9 @@ import java.util.regex.Pattern;
  *     limited to (the chart's {@code diagnostics.allowedNamespaces}); empty: all
  * @param argocdServer the Argo CD server's URL for "View in Argo CD" links (the chart's {@code
  *     argocd.server}); empty when unknown
+ * @param metricsPort the port of the Prometheus endpoint; 0: none
+ * @param credentialSyncTargets the namespaces synced credentials may be written to (the chart's
+ *     {@code credentialSync.targets}); empty: every namespace a credential is assigned to
  */
 public record AgentConfig(
     String hubAddress,
@@ -74,7 +77,8 @@ public record AgentConfig(
     ProxySettings proxy,
     List<String> diagnosticsNamespaces,
     String argocdServer,
-    int metricsPort) {
+    int metricsPort,
+    List<String> credentialSyncTargets) {
 
   /** Hub gRPC endpoint, {@code host:port}. Required. */
   public static final String HUB_ADDRESS = "GITOPSHQ_HUB_ADDRESS";
@@ -140,6 +144,21 @@ public record AgentConfig(
    */
   public static final String METRICS_PORT = "GITOPSHQ_METRICS_PORT";
 
+  /**
+   * The credential sync strategy (the chart's {@code credentialSync.mode}). {@code mirrored}, the
+   * only one: the same Secret is written into every target namespace of a credential.
+   */
+  public static final String CREDENTIAL_SYNC_MODE = "GITOPSHQ_CREDENTIAL_SYNC_MODE";
+
+  /** The one credential sync strategy there is. */
+  public static final String MODE_MIRRORED = "mirrored";
+
+  /**
+   * Comma-separated namespaces synced credentials may be written to (the chart's {@code
+   * credentialSync.targets}); unset or empty: every namespace a credential is assigned to.
+   */
+  public static final String CREDENTIAL_SYNC_TARGETS = "GITOPSHQ_CREDENTIAL_SYNC_TARGETS";
+
   /** Cap of the reconnect backoff, in seconds. */
   public static final String RECONNECT_MAX_SECONDS = "GITOPSHQ_RECONNECT_MAX_SECONDS";
 
@@ -188,6 +207,7 @@ public record AgentConfig(
     capabilities = List.copyOf(capabilities);
     diagnosticsNamespaces = List.copyOf(diagnosticsNamespaces);
     Objects.requireNonNull(argocdServer, "argocdServer");
+    credentialSyncTargets = List.copyOf(credentialSyncTargets);
   }
 
   /**
@@ -325,9 +345,34 @@ public record AgentConfig(
         caFile,
         reconnectMax,
         proxySettings(env),
-        namespaces(optional(env, DIAGNOSTICS_ALLOWED_NAMESPACES).orElse("")),
+        namespaces(
+            DIAGNOSTICS_ALLOWED_NAMESPACES,
+            optional(env, DIAGNOSTICS_ALLOWED_NAMESPACES).orElse("")),
         argocdServer(optional(env, ARGOCD_SERVER).orElse("")),
-        optional(env, METRICS_PORT).map(AgentConfig::metricsPort).orElse(0));
+        optional(env, METRICS_PORT).map(AgentConfig::metricsPort).orElse(0),
+        credentialSyncTargets(env));
+  }
+
+  /**
+   * The credential sync targets, after checking the mode: {@code mirrored} is the only strategy,
+   * and any other value is refused rather than silently treated as it.
+   */
+  private static List<String> credentialSyncTargets(Map<String, String> env) {
+    String mode = optional(env, CREDENTIAL_SYNC_MODE).orElse(MODE_MIRRORED);
+    if (!MODE_MIRRORED.equals(mode)) {
+      throw new ConfigException(
+          CREDENTIAL_SYNC_MODE,
+          "must be mirrored (the same Secret in every target namespace), the only credential sync"
+              + " mode (was '"
+              + mode
+              + "')");
+    }
+    return namespaces(CREDENTIAL_SYNC_TARGETS, optional(env, CREDENTIAL_SYNC_TARGETS).orElse(""));
+  }
+
+  /** Whether a synced credential may be written into this namespace. */
+  public boolean credentialTargetAllowed(String namespace) {
+    return credentialSyncTargets.isEmpty() || credentialSyncTargets.contains(namespace);
   }
 
   private static int metricsPort(String value) {
@@ -410,6 +455,8 @@ public record AgentConfig(
         + diagnosticsNamespaces
         + ", argocdServer="
         + argocdServer
+        + ", credentialSyncTargets="
+        + credentialSyncTargets
         + "]";
   }
 
@@ -483,7 +530,7 @@ public record AgentConfig(
     return value.endsWith("/") ? value.substring(0, value.length() - 1) : value;
   }
 
-  private static List<String> namespaces(String value) {
+  private static List<String> namespaces(String variable, String value) {
     Set<String> names = new LinkedHashSet<>();
     for (String raw : value.split(",")) {
       String name = raw.trim();
@@ -492,8 +539,7 @@ public record AgentConfig(
       }
       if (!validLabel(name)) {
         throw new ConfigException(
-            DIAGNOSTICS_ALLOWED_NAMESPACES,
-            "names '" + name + "', which is not a namespace name (an RFC 1123 label)");
+            variable, "names '" + name + "', which is not a namespace name (an RFC 1123 label)");
       }
       names.add(name);
     }

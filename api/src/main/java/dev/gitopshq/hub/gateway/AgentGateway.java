@@ -559,6 +559,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
                 directApplies.sendUnsent(org, cluster);
               };
           case "token" -> this::closeRevoked;
+          case "credential" -> () -> service.listeners.forEach(l -> l.notified(p[0], org, cluster));
           default -> null;
         };
     if (work != null) {
@@ -587,6 +588,37 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
       // The next sweep tries again; commands stay parked in PostgreSQL meanwhile.
       log.warn("command sweep failed: {}", e.toString());
     }
+  }
+
+  /** Registers a feature that works over agents' streams (see {@link AgentStreamListener}). */
+  public void addListener(AgentStreamListener listener) {
+    service.listeners.add(listener);
+  }
+
+  /**
+   * The capabilities the organization's cluster's agent announced, when this replica holds its
+   * welcomed stream.
+   */
+  public Optional<java.util.Set<String>> heldCapabilities(UUID orgId, UUID clusterId) {
+    return held(orgId, clusterId).map(AgentSession::capabilities);
+  }
+
+  /** The clusters whose welcomed streams this replica holds, as (org, cluster) pairs. */
+  public List<UUID[]> heldClusters() {
+    return connections.sessions().stream()
+        .filter(s -> s.connectedAt() != null && !s.isClosed())
+        .map(s -> new UUID[] {s.orgId, s.clusterId})
+        .toList();
+  }
+
+  /**
+   * Sends a message down the cluster's stream if this replica holds it. The message is never
+   * logged: it may carry a credential's values.
+   */
+  public boolean send(UUID orgId, UUID clusterId, HubMessage message) {
+    Optional<AgentSession> s = held(orgId, clusterId);
+    s.ifPresent(session -> session.send(message));
+    return s.isPresent();
   }
 
   /** The port actually bound (useful when configured as 0). */

@@ -69,6 +69,9 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   private final GatewayMetrics metrics;
   private final DirectApplyDispatcher directApplies;
 
+  /** Features that use the stream without the gateway knowing them (credential sync). */
+  final List<AgentStreamListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   AgentHubService(
       RegistrationStore registration,
       ClusterTokenMapper tokens,
@@ -316,6 +319,15 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         session.seen(now);
         answered(session, message.getArgoApplications().getRequestId(), message);
       }
+      case CREDENTIAL_SYNC_RESULT, CREDENTIALS_PRUNED -> {
+        requireHello(session);
+        session.seen(now);
+        for (AgentStreamListener l : listeners) {
+          if (l.accepts(message.getPayloadCase())) {
+            l.message(session.orgId, session.clusterId, message);
+          }
+        }
+      }
       case APPLY_RESULT -> {
         requireHello(session);
         session.seen(now);
@@ -404,6 +416,13 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         LogSafe.text(hello.getAgentVersion()));
     // Whatever waited for this agent goes out now.
     dispatcher.sendQueued(session);
+    for (AgentStreamListener l : listeners) {
+      try {
+        l.welcomed(session.orgId, session.clusterId, session.capabilities());
+      } catch (RuntimeException e) {
+        log.warn("cluster {}: {} failed on hello: {}", session.clusterId, l, e.toString());
+      }
+    }
     directApplies.sendQueued(session);
     schedules.onHello(
         session.orgId,

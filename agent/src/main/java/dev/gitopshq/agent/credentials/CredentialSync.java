@@ -1,0 +1,191 @@
+package dev.gitopshq.agent.credentials;
+
+import dev.gitopshq.agent.kube.CredentialWriter;
+import dev.gitopshq.agent.link.Redactor;
+import dev.gitopshq.agent.model.CredentialSecrets;
+import dev.gitopshq.agent.v1.AgentMessage;
+import dev.gitopshq.agent.v1.CredentialSyncResult;
+import dev.gitopshq.agent.v1.CredentialsPruned;
+import dev.gitopshq.agent.v1.NamespaceSync;
+import dev.gitopshq.agent.v1.PruneCredentials;
+import dev.gitopshq.agent.v1.RemovedSecret;
+import dev.gitopshq.agent.v1.SyncCredential;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies the hub's {@link SyncCredential}s and {@link PruneCredentials} on one thread, in the
+ * order they arrived, and answers each. Refuses everything when the credential.sync capability is
+ * off, and every namespace outside credentialSync.targets. Logs ids, names and namespaces, never
+ * values.
+ */
+public final class CredentialSync implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(CredentialSync.class);
+
+  private final boolean enabled;
+  private final List<String> targets;
+  private final Predicate<String> targetAllowed;
+  private final CredentialWriter writer;
+  private final Consumer<AgentMessage> send;
+  private final ExecutorService worker =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "gitopshq-credential-sync");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /**
+   * @param enabled whether the agent has the credential.sync capability
+   * @param targets credentialSync.targets (empty: every namespace)
+   */
+  public CredentialSync(
+      boolean enabled, List<String> targets, CredentialWriter writer, Consumer<AgentMessage> send) {
+    this.enabled = enabled;
+    this.targets = List.copyOf(targets);
+    this.targetAllowed = ns -> this.targets.isEmpty() || this.targets.contains(ns);
+    this.writer = writer;
+    this.send = send;
+  }
+
+  public void submit(SyncCredential sync) {
+    worker.execute(() -> send.accept(wrap(sync.getRequestId(), sync(sync))));
+  }
+
+  public void submit(PruneCredentials prune) {
+    worker.execute(
+        () ->
+            send.accept(
+                AgentMessage.newBuilder()
+                    .setCorrelationId(prune.getRequestId())
+                    .setCredentialsPruned(prune(prune))
+                    .build()));
+  }
+
+  private static AgentMessage wrap(String requestId, CredentialSyncResult result) {
+    return AgentMessage.newBuilder()
+        .setCorrelationId(requestId)
+        .setCredentialSyncResult(result)
+        .build();
+  }
+
+  /** Writes the credential into each namespace and says how each went. */
+  CredentialSyncResult sync(SyncCredential sync) {
+    CredentialSyncResult.Builder result =
+        CredentialSyncResult.newBuilder()
+            .setRequestId(sync.getRequestId())
+            .setCredentialId(sync.getCredentialId())
+            .setVersion(sync.getVersion());
+    for (String ns : sync.getNamespacesList()) {
+      String error = syncOne(sync, ns);
+      result.addNamespaces(
+          NamespaceSync.newBuilder()
+              .setNamespace(ns)
+              .setSynced(error == null)
+              .setError(error == null ? "" : error));
+      if (error == null) {
+        log.info(
+            "credential {} (version {}) synced as Secret {}/{}",
+            sync.getCredentialId(),
+            sync.getVersion(),
+            ns,
+            sync.getName());
+      } else {
+        log.warn(
+            "credential {} not synced into namespace {}: {}", sync.getCredentialId(), ns, error);
+      }
+    }
+    return result.build();
+  }
+
+  /** Null when the Secret now holds the credential; otherwise why not. */
+  private String syncOne(SyncCredential sync, String namespace) {
+    if (!enabled) {
+      return "the credential.sync capability is off on this agent";
+    }
+    if (!targetAllowed.test(namespace)) {
+      return "namespace " + namespace + " is outside the agent's credentialSync.targets " + targets;
+    }
+    if (CredentialSecrets.secretType(sync.getType()).isEmpty()) {
+      return "unknown credential type " + Redactor.redact(sync.getType());
+    }
+    try {
+      Secret existing = writer.get(namespace, sync.getName());
+      if (existing != null && !CredentialSecrets.managedAs(existing, sync.getCredentialId())) {
+        return "a Secret named "
+            + sync.getName()
+            + " already exists in "
+            + namespace
+            + " and is not this credential's; GitOpsHQ does not overwrite it";
+      }
+      if (existing != null
+          && !java.util.Objects.equals(
+              existing.getType(), CredentialSecrets.secretType(sync.getType()).get())) {
+        // A Secret's type cannot change in place.
+        writer.delete(namespace, sync.getName());
+      }
+      java.util.Map<String, byte[]> values = new java.util.LinkedHashMap<>();
+      sync.getDataMap().forEach((k, v) -> values.put(k, v.toByteArray()));
+      writer.apply(
+          CredentialSecrets.desired(
+              sync.getCredentialId(),
+              sync.getName(),
+              sync.getType(),
+              sync.getVersion(),
+              values,
+              namespace));
+      return null;
+    } catch (KubernetesClientException e) {
+      return "Kubernetes API: "
+          + e.getCode()
+          + " "
+          + (e.getStatus() != null && e.getStatus().getReason() != null
+              ? e.getStatus().getReason()
+              : "error");
+    } catch (RuntimeException e) {
+      return "could not write the Secret: " + e.getClass().getSimpleName();
+    }
+  }
+
+  /** Removes the managed Secrets the hub no longer assigns. */
+  CredentialsPruned prune(PruneCredentials prune) {
+    CredentialsPruned.Builder out =
+        CredentialsPruned.newBuilder().setRequestId(prune.getRequestId());
+    if (!enabled) {
+      return out.setError("the credential.sync capability is off on this agent").build();
+    }
+    try {
+      java.util.Set<String> wanted = new java.util.HashSet<>();
+      for (var c : prune.getKeepList()) {
+        for (String ns : c.getNamespacesList()) {
+          wanted.add(CredentialSecrets.key(c.getCredentialId(), ns, c.getName()));
+        }
+      }
+      for (Secret s : CredentialSecrets.stale(writer.managed(targets), wanted)) {
+        String ns = s.getMetadata().getNamespace();
+        String name = s.getMetadata().getName();
+        String id = s.getMetadata().getLabels().get(CredentialSecrets.CREDENTIAL_ID);
+        writer.delete(ns, name);
+        log.info("credential {} removed: Secret {}/{} is no longer assigned", id, ns, name);
+        out.addRemoved(
+            RemovedSecret.newBuilder().setCredentialId(id).setNamespace(ns).setName(name));
+      }
+    } catch (KubernetesClientException e) {
+      out.setError("Kubernetes API: " + e.getCode());
+      log.warn("credential prune failed: Kubernetes API {}", e.getCode());
+    }
+    return out.build();
+  }
+
+  @Override
+  public void close() {
+    worker.shutdownNow();
+  }
+}
