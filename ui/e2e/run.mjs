@@ -361,6 +361,48 @@ scenario("an organization's admin points its notifications at a webhook", async 
   await page.context().close();
 });
 
+scenario("the demo cluster's Log Streaming tab: a web pod's tail, then new lines, timestamps, pause, download", async () => {
+  const page = await signIn(OWNER);
+  await page.goto(`${BASE}/clusters/${demo.id}/logs`);
+  const namespace = page.getByLabel("Namespace", { exact: true });
+  await namespace.getByRole("option", { name: "demo", exact: true }).waitFor({ state: "attached", timeout: 90_000 });
+  await namespace.selectOption("demo");
+  const pod = page.getByLabel("Pod", { exact: true });
+  const podOption = pod.getByRole("option", { name: /^web-/ }).first();
+  await podOption.waitFor({ state: "attached", timeout: 90_000 });
+  await pod.selectOption((await podOption.textContent()).trim());
+  await page.getByLabel("Tail lines").fill("20");
+  await page.getByRole("button", { name: "Start streaming" }).click();
+  const terminal = page.getByRole("region", { name: "Log output" });
+  // tools/dev/demo-cluster/pod-logs.sh writes a line a second: the tail, then new ones.
+  await terminal.getByText(/level=(info|warn)/).first().waitFor({ timeout: 30_000 });
+  await page.getByText(/^Streaming \(\d+ lines\)$/).waitFor();
+  const before = Number((await page.getByText(/^Streaming \(\d+ lines\)$/).textContent()).match(/\d+/)[0]);
+  await page.waitForFunction(
+    (n) => Number(document.body.innerText.match(/Streaming \((\d+) lines\)/)?.[1] ?? 0) > n,
+    before,
+    { timeout: 30_000 },
+  );
+  await page.getByLabel("Timestamps").check();
+  await terminal.getByText(/^\d{4}-\d\d-\d\dT/).first().waitFor();
+  await page.getByRole("button", { name: "Pause" }).click();
+  await page.getByText(/^Paused \(/).waitFor();
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download" }).click();
+  assert.match((await download).suggestedFilename(), /^web-.*\.log$/);
+  await page.getByRole("button", { name: "Resume" }).click();
+  await accessible(page, "Log Streaming");
+  await shot(page, "cluster-logs");
+  await page.getByRole("button", { name: "Stop" }).click();
+  let audited = false;
+  for (let i = 0; i < 20 && !audited; i++) {
+    audited = JSON.stringify(await rest(OWNER, "GET", "/audit?action=cluster.logs")).includes('"endReason":"closed"');
+    if (!audited) await new Promise((r) => setTimeout(r, 500));
+  }
+  assert.ok(audited, "the log session is audited when it ends");
+  await page.context().close();
+});
+
 let passed = 0;
 let failed = 0;
 for (const s of scenarios) {

@@ -14,6 +14,7 @@ import { SettingsTab } from "./SettingsTab";
 import { DirectDeployTab } from "./DirectDeployTab";
 import { DriftTab } from "./DriftTab";
 import { ClusterCredentialsTab } from "../credentials/ClusterCredentialsTab";
+import { LogsTab } from "./logs/LogsTab";
 
 // Only tabs whose API exists are shown (logs arrive with the rest
 // of the agent's runtime visibility).
@@ -27,6 +28,7 @@ const TABS = [
   { id: "direct-deploy", label: "Direct deploy" },
   { id: "drift", label: "Drift" },
   { id: "credentials", label: "Credentials" },
+  { id: "logs", label: "Log Streaming" },
 ];
 
 export function ClusterPage() {
@@ -58,6 +60,7 @@ export function ClusterPage() {
         {tab === "direct-deploy" && <DirectDeployTab cluster={c} />}
         {tab === "drift" && <DriftTab cluster={c} />}
         {tab === "credentials" && <ClusterCredentialsTab cluster={c} />}
+        {tab === "logs" && <LogsTab cluster={c} />}
       </div>
     </section>
   );

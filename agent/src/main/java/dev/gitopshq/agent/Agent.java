@@ -124,6 +124,7 @@ public final class Agent implements AutoCloseable {
   private final ArgoApplicationsReader argoApplications;
   private final dev.gitopshq.agent.credentials.CredentialSync credentials;
   private final dev.gitopshq.agent.deploy.DirectDeployer directDeployer;
+  private final dev.gitopshq.agent.logs.LogStreams logStreams;
 
   /** Two threads and a short queue: a burst of inspections is refused, never queued unbounded. */
   private final java.util.concurrent.ThreadPoolExecutor inspections =
@@ -217,6 +218,22 @@ public final class Agent implements AutoCloseable {
             config.credentialSyncTargets(),
             new dev.gitopshq.agent.kube.CredentialWriter(kube),
             link::send);
+    this.logStreams =
+        new dev.gitopshq.agent.logs.LogStreams(
+            kube,
+            config::diagnosticsAllowed,
+            config.capabilities().contains(Capability.DIAGNOSTICS_READ.seedName()),
+            new dev.gitopshq.agent.logs.LogStreams.Outbound() {
+              @Override
+              public boolean send(AgentMessage message) {
+                return link.send(message);
+              }
+
+              @Override
+              public boolean writable() {
+                return link.writable();
+              }
+            });
     if (config.capabilities().contains(Capability.OBSERVE.seedName())) {
       this.inventory = new InventoryPublisher(link::send, Clock.systemUTC());
       this.inventoryWatch = new InventoryWatch(kube, inventory);
@@ -604,7 +621,11 @@ public final class Agent implements AutoCloseable {
 
   /** Hub messages other than Welcome: commands go to the runner's own thread. */
   private void onHubMessage(HubMessage message) {
-    if (message.hasReadResource()) {
+    if (message.hasOpenLogStream()) {
+      logStreams.open(message.getOpenLogStream());
+    } else if (message.hasLogStreamControl()) {
+      logStreams.control(message.getLogStreamControl());
+    } else if (message.hasReadResource()) {
       inspect(message.getReadResource());
     } else if (message.hasListApplications()) {
       listApplications(message.getListApplications());
@@ -693,6 +714,7 @@ public final class Agent implements AutoCloseable {
   }
 
   private void release() {
+    logStreams.close();
     inspections.shutdownNow();
     driftChecks.shutdownNow();
     credentials.close();

@@ -197,6 +197,10 @@ public final class HubTestSupport implements AutoCloseable {
     return temporal;
   }
 
+  public int httpPort() {
+    return httpPort;
+  }
+
   public int grpcPort() {
     return grpcPort;
   }

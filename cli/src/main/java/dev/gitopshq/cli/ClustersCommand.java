@@ -159,6 +159,82 @@ final class ClustersCommand extends Base {
     output().line("Deleted cluster " + cluster + ".");
   }
 
+  @Command(
+      name = "logs",
+      description = {
+        "Print a pod's log (capability diagnostics.read): the tail, then with -f new lines until"
+            + " Ctrl+C. Without -f it is a download of the current log."
+      })
+  void logs(
+      @Parameters(index = "0", paramLabel = "CLUSTER") String cluster,
+      @Parameters(index = "1", paramLabel = "POD") String pod,
+      @Option(
+              names = {"-n", "--namespace"},
+              required = true,
+              description = "The pod's namespace.")
+          String namespace,
+      @Option(
+              names = {"-c", "--container"},
+              description = "The container (default: the pod's first).")
+          String container,
+      @Option(
+              names = {"-f", "--follow"},
+              description = "Keep printing new lines.")
+          boolean follow,
+      @Option(names = "--tail", paramLabel = "N", description = "Start with the last N lines.")
+          Long tail,
+      @Option(
+              names = "--since",
+              paramLabel = "DURATION",
+              description = "Only lines newer than this: 30s, 10m, 2h.")
+          String since,
+      @Option(names = "--timestamps", description = "Prefix every line with its timestamp.")
+          boolean timestamps,
+      @Option(
+              names = {"-p", "--previous"},
+              description = "The previous (terminated) instance of the container.")
+          boolean previous) {
+    HubClient hub = client();
+    Map<String, List<String>> q = new LinkedHashMap<>();
+    q.put("namespace", List.of(namespace));
+    q.put("pod", List.of(pod));
+    if (container != null) {
+      q.put("container", List.of(container));
+    }
+    if (tail != null) {
+      q.put("tailLines", List.of(String.valueOf(tail)));
+    }
+    if (since != null) {
+      q.put("sinceSeconds", List.of(String.valueOf(seconds(since))));
+    }
+    if (timestamps) {
+      q.put("timestamps", List.of("true"));
+    }
+    if (previous) {
+      q.put("previous", List.of("true"));
+    }
+    if (follow) {
+      q.put("follow", List.of("true"));
+    }
+    hub.stream(Endpoint.CLUSTERS_LOGS, q, root().out, clusterId(hub, cluster));
+  }
+
+  /** {@code 45}, {@code 30s}, {@code 10m}, {@code 2h} as seconds; a usage error otherwise. */
+  static long seconds(String duration) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("^(\\d{1,9})([smh]?)$").matcher(duration.trim());
+    if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+      throw new CliException(
+          ExitCode.USAGE, "--since: expected a duration such as 30s, 10m or 2h, got " + duration);
+    }
+    long n = Long.parseLong(m.group(1));
+    return switch (m.group(2)) {
+      case "m" -> n * 60;
+      case "h" -> n * 3600;
+      default -> n;
+    };
+  }
+
   private void printRegistration(JsonNode created, String headline) {
     Output out = output();
     if (!out.isTable()) {

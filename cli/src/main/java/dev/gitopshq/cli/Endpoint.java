@@ -57,7 +57,8 @@ public enum Endpoint {
   CREDENTIALS_UPDATE("PATCH", "/api/v2/credentials/{id}"),
   CREDENTIALS_DELETE("DELETE", "/api/v2/credentials/{id}"),
   CREDENTIALS_ASSIGN("PUT", "/api/v2/credentials/{id}/assignments"),
-  CLUSTER_CREDENTIALS("GET", "/api/v2/clusters/{id}/credentials");
+  CLUSTER_CREDENTIALS("GET", "/api/v2/clusters/{id}/credentials"),
+  CLUSTERS_LOGS("GET", "/api/v2/clusters/{id}/logs");
 
   private final String method;
   private final String path;

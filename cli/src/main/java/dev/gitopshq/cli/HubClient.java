@@ -147,6 +147,65 @@ public final class HubClient {
     }
   }
 
+  /**
+   * Calls a streaming endpoint and copies its text body to {@code to} as it arrives, flushing after
+   * every read, until the hub ends it. Errors before the body are the usual JSON errors.
+   */
+  public void stream(
+      Endpoint e, Map<String, List<String>> query, java.io.Writer to, Object... pathArgs) {
+    StringBuilder url = new StringBuilder(server.toString()).append(expand(e, pathArgs));
+    char sep = '?';
+    for (Map.Entry<String, List<String>> q : query.entrySet()) {
+      for (String v : q.getValue()) {
+        if (v == null) {
+          continue;
+        }
+        url.append(sep)
+            .append(URLEncoder.encode(q.getKey(), StandardCharsets.UTF_8))
+            .append('=')
+            .append(URLEncoder.encode(v, StandardCharsets.UTF_8));
+        sep = '&';
+      }
+    }
+    HttpRequest.Builder r =
+        HttpRequest.newBuilder(URI.create(url.toString()))
+            .timeout(TIMEOUT)
+            .header("Accept", "text/plain, application/json")
+            .GET();
+    if (token != null && !token.isEmpty()) {
+      r.header("Authorization", "Bearer " + token);
+    }
+    try {
+      HttpResponse<InputStream> resp =
+          http.send(r.build(), HttpResponse.BodyHandlers.ofInputStream());
+      try (InputStream in = resp.body()) {
+        if (resp.statusCode() >= 400) {
+          byte[] bytes = in.readNBytes(MAX_BODY + 1);
+          throw error(resp.statusCode(), parse(bytes));
+        }
+        java.io.Reader reader = new java.io.InputStreamReader(in, StandardCharsets.UTF_8);
+        char[] buf = new char[8192];
+        int n;
+        while ((n = reader.read(buf)) >= 0) {
+          to.write(buf, 0, n);
+          to.flush();
+        }
+      }
+    } catch (HttpConnectTimeoutException | ConnectException ex) {
+      throw new CliException(
+          ExitCode.UNREACHABLE, "cannot reach the hub at " + server + ": " + describe(ex));
+    } catch (HttpTimeoutException ex) {
+      throw new CliException(
+          ExitCode.UNREACHABLE, "the hub at " + server + " did not answer in time");
+    } catch (IOException ex) {
+      throw new CliException(
+          ExitCode.UNREACHABLE, "the log stream from " + server + " broke: " + describe(ex));
+    } catch (InterruptedException ex) {
+      Thread.currentThread().interrupt();
+      throw new CliException(ExitCode.ERROR, "interrupted");
+    }
+  }
+
   private static String describe(Exception ex) {
     Throwable t = ex;
     while (t.getCause() != null && t.getMessage() == null) {

@@ -81,6 +81,14 @@ public final class RealKube implements AutoCloseable {
     return kubeconfig;
   }
 
+  /**
+   * The CRI-format file kwok serves as the log of every container in {@code namespace} (demo or
+   * payments); a test may append lines to it to make its pods chatty.
+   */
+  public Path podLogFile(String namespace) {
+    return dir.resolve("pod-logs").resolve(namespace + ".log");
+  }
+
   /** A client with the admin's credentials. */
   public KubernetesClient adminClient() {
     try {

@@ -71,7 +71,7 @@ final class ConnectSession implements ClientResponseObserver<AgentMessage, HubMe
   private final CompletableFuture<Status> ended = new CompletableFuture<>();
   private final AtomicLong sequence = new AtomicLong();
   private final Object sendLock = new Object();
-  private ClientCallStreamObserver<AgentMessage> requests;
+  private volatile ClientCallStreamObserver<AgentMessage> requests;
   private ScheduledFuture<?> heartbeats;
   private ScheduledFuture<?> welcomeTimeout;
   private volatile long welcomedAtNanos;
@@ -232,6 +232,12 @@ final class ConnectSession implements ClientResponseObserver<AgentMessage, HubMe
   @Override
   public void onCompleted() {
     ended.complete(Status.UNAVAILABLE.withDescription("the hub closed the stream"));
+  }
+
+  /** Whether the stream takes a message without queueing it (gRPC flow control). */
+  boolean ready() {
+    ClientCallStreamObserver<AgentMessage> r = requests;
+    return r != null && !ended.isDone() && r.isReady();
   }
 
   /** Sends a message; false if the stream is already gone. */

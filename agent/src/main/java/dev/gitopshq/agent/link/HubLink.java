@@ -268,6 +268,15 @@ public final class HubLink implements AutoCloseable {
   }
 
   /**
+   * Whether the current stream is welcomed and takes more without queueing; bulk senders (log
+   * sessions) wait for it so heartbeats and results never queue behind them.
+   */
+  public boolean writable() {
+    ConnectSession session = current;
+    return session != null && session.welcomed() && session.ready();
+  }
+
+  /**
    * Switches to a rotated identity (already persisted). The current stream stays up; the next
    * connect, or the hub closing the stream opened with the old token, uses the new one.
    */

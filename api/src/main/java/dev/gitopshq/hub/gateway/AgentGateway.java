@@ -77,6 +77,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   private final Clock clock;
   private final HealthStatusManager health = new HealthStatusManager();
   private final LiveReads liveReads = new LiveReads();
+  private final LogRoutes logRoutes = new LogRoutes();
   private ScheduledExecutorService timers;
   private Server server;
   private final MeterRegistry meters;
@@ -102,7 +103,14 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
     String replica = replicaIdentity.id();
     this.connections =
         new AgentConnections(
-            clusters, health, replica, clock, session -> watch(temporal, clusters, session));
+            clusters,
+            health,
+            replica,
+            clock,
+            session -> {
+              logRoutes.streamEnded(session, session.endReason());
+              watch(temporal, clusters, session);
+            });
     this.heartbeats = new HeartbeatBuffer(clusters);
     AgentSettings settings =
         AgentSettings.newBuilder()
@@ -130,6 +138,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
             schedules,
             inventory,
             liveReads,
+            logRoutes,
             settings,
             HubVersion.current(),
             clock,
@@ -360,6 +369,102 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
                     HubMessage.newBuilder().setCheckDrift(request),
                     timeout))
         .map(f -> f.thenApply(AgentMessage::getDriftReport));
+  }
+
+  /** Why a log session cannot be opened; the message is for the user. */
+  public static final class LogRefused extends RuntimeException {
+    /** True for a refusal by the hub's limits (429), false for a forbidden namespace (403). */
+    public final boolean busy;
+
+    LogRefused(String message, boolean busy) {
+      super(message, null, false, false);
+      this.busy = busy;
+    }
+  }
+
+  /** The hub's side of one open log session: credit for the agent, or its end. */
+  public interface LogHandle {
+    /** Lets the agent send {@code bytes} more. */
+    void grant(long bytes);
+
+    /** Ends the session on the agent; no message about it arrives any more. */
+    void close(String reason);
+  }
+
+  /**
+   * Opens a log session on the cluster's stream, if this replica holds it. The hub checks what the
+   * agent checks too: the stream must have announced diagnostics.read, and the namespace must be
+   * within the diagnostics namespaces it announced in Hello.
+   *
+   * @return empty when this replica holds no stream for the cluster
+   * @throws LogRefused when the namespace or capability is refused, or the replica is full
+   */
+  public Optional<LogHandle> openLogStream(
+      UUID orgId, UUID clusterId, dev.gitopshq.agent.v1.OpenLogStream request, LogReceiver to) {
+    Optional<AgentSession> held = held(orgId, clusterId);
+    if (held.isEmpty()) {
+      return Optional.empty();
+    }
+    AgentSession session = held.get();
+    if (!session.capabilities().contains(dev.gitopshq.agent.v1.Capabilities.DIAGNOSTICS_READ)) {
+      throw new LogRefused(
+          "the agent of this cluster did not announce the diagnostics.read capability", false);
+    }
+    List<String> allowed = session.diagnosticsNamespaces();
+    if (!allowed.isEmpty() && !allowed.contains(request.getNamespace())) {
+      throw new LogRefused(
+          "namespace "
+              + request.getNamespace()
+              + " is outside the agent's diagnostics.allowedNamespaces ("
+              + String.join(", ", allowed)
+              + ")",
+          false);
+    }
+    String id = request.getSessionId();
+    if (!logRoutes.add(id, session, to)) {
+      throw new LogRefused(
+          "this hub replica already carries " + LogRoutes.MAX_ROUTES + " log sessions", true);
+    }
+    try {
+      session.send(HubMessage.newBuilder().setCorrelationId(id).setOpenLogStream(request).build());
+    } catch (RuntimeException e) {
+      logRoutes.forget(id);
+      return Optional.empty();
+    }
+    return Optional.of(
+        new LogHandle() {
+          @Override
+          public void grant(long bytes) {
+            session.send(
+                HubMessage.newBuilder()
+                    .setCorrelationId(id)
+                    .setLogStreamControl(
+                        dev.gitopshq.agent.v1.LogStreamControl.newBuilder()
+                            .setSessionId(id)
+                            .setGrantBytes(bytes))
+                    .build());
+          }
+
+          @Override
+          public void close(String reason) {
+            if (logRoutes.remove(session, id) != null) {
+              session.send(
+                  HubMessage.newBuilder()
+                      .setCorrelationId(id)
+                      .setLogStreamControl(
+                          dev.gitopshq.agent.v1.LogStreamControl.newBuilder()
+                              .setSessionId(id)
+                              .setClose(true)
+                              .setReason(reason))
+                      .build());
+            }
+          }
+        });
+  }
+
+  /** Log sessions carried by this replica now. */
+  public int logSessions() {
+    return logRoutes.size();
   }
 
   /** The organization's cluster's stream on this replica, once the hub has welcomed it. */

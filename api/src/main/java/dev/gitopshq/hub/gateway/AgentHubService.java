@@ -62,6 +62,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   private final RotationSchedules schedules;
   private final InventoryStore inventory;
   private final LiveReads liveReads;
+  private final LogRoutes logRoutes;
   private final AgentSettings settings;
   private final String hubVersion;
   private final Clock clock;
@@ -82,6 +83,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       RotationSchedules schedules,
       InventoryStore inventory,
       LiveReads liveReads,
+      LogRoutes logRoutes,
       AgentSettings settings,
       String hubVersion,
       Clock clock,
@@ -99,6 +101,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     this.schedules = schedules;
     this.inventory = inventory;
     this.liveReads = liveReads;
+    this.logRoutes = logRoutes;
     this.settings = settings;
     this.hubVersion = hubVersion;
     this.clock = clock;
@@ -345,6 +348,35 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         requireObserve(session);
         session.seen(now);
         answered(session, message.getDriftReport().getCheckId(), message);
+      }
+      case LOG_CHUNK -> {
+        requireHello(session);
+        session.seen(now);
+        var chunk = message.getLogChunk();
+        LogReceiver to = logRoutes.find(session, chunk.getSessionId());
+        if (to == null) {
+          // A session the hub no longer holds (ended, or opened on an earlier stream): stop it.
+          session.send(
+              HubMessage.newBuilder()
+                  .setCorrelationId(chunk.getSessionId())
+                  .setLogStreamControl(
+                      dev.gitopshq.agent.v1.LogStreamControl.newBuilder()
+                          .setSessionId(chunk.getSessionId())
+                          .setClose(true)
+                          .setReason("the hub holds no such log session"))
+                  .build());
+        } else {
+          to.chunk(chunk.getOpened(), chunk.getData());
+        }
+      }
+      case LOG_STREAM_ENDED -> {
+        requireHello(session);
+        session.seen(now);
+        var end = message.getLogStreamEnded();
+        LogReceiver to = logRoutes.remove(session, end.getSessionId());
+        if (to != null) {
+          to.ended(end);
+        }
       }
       case PAYLOAD_NOT_SET -> {
         // A newer agent may send messages this hub does not know; they are ignored.

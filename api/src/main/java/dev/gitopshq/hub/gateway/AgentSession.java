@@ -24,6 +24,7 @@ final class AgentSession {
   private volatile java.util.List<String> diagnosticsNamespaces = java.util.List.of();
   private volatile Instant lastSeen;
   private volatile boolean closed;
+  private volatile String endReason = "the agent disconnected";
 
   AgentSession(
       UUID orgId,
@@ -79,12 +80,20 @@ final class AgentSession {
     }
   }
 
+  /** Why the stream ended, for the log sessions it carried. */
+  String endReason() {
+    return endReason;
+  }
+
   /** Ends the stream with {@code status} (OK completes it normally). Safe to call twice. */
   synchronized boolean close(Status status) {
     if (closed) {
       return false;
     }
     closed = true;
+    if (!status.isOk() && status.getDescription() != null) {
+      endReason = "the agent's stream ended: " + status.getDescription();
+    }
     if (!out.isCancelled()) {
       try {
         if (status.isOk()) {
