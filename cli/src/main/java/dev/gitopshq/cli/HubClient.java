@@ -89,22 +89,9 @@ public final class HubClient {
       Object body,
       Map<String, String> headers,
       Object... pathArgs) {
-    StringBuilder url = new StringBuilder(server.toString()).append(expand(e, pathArgs));
-    char sep = '?';
-    for (Map.Entry<String, List<String>> q : query.entrySet()) {
-      for (String v : q.getValue()) {
-        if (v == null) {
-          continue;
-        }
-        url.append(sep)
-            .append(URLEncoder.encode(q.getKey(), StandardCharsets.UTF_8))
-            .append('=')
-            .append(URLEncoder.encode(v, StandardCharsets.UTF_8));
-        sep = '&';
-      }
-    }
+    String url = url(e, query, pathArgs);
     HttpRequest.Builder r =
-        HttpRequest.newBuilder(URI.create(url.toString()))
+        HttpRequest.newBuilder(URI.create(url))
             .timeout(TIMEOUT)
             .header("Accept", "application/json");
     if (token != null && !token.isEmpty()) {
@@ -147,12 +134,8 @@ public final class HubClient {
     }
   }
 
-  /**
-   * Calls a streaming endpoint and copies its text body to {@code to} as it arrives, flushing after
-   * every read, until the hub ends it. Errors before the body are the usual JSON errors.
-   */
-  public void stream(
-      Endpoint e, Map<String, List<String>> query, java.io.Writer to, Object... pathArgs) {
+  /** The endpoint's URL with its path arguments and the query's non-null values, encoded. */
+  private String url(Endpoint e, Map<String, List<String>> query, Object... pathArgs) {
     StringBuilder url = new StringBuilder(server.toString()).append(expand(e, pathArgs));
     char sep = '?';
     for (Map.Entry<String, List<String>> q : query.entrySet()) {
@@ -167,8 +150,18 @@ public final class HubClient {
         sep = '&';
       }
     }
+    return url.toString();
+  }
+
+  /**
+   * Calls a streaming endpoint and copies its text body to {@code to} as it arrives, flushing after
+   * every read, until the hub ends it. Errors before the body are the usual JSON errors.
+   */
+  public void stream(
+      Endpoint e, Map<String, List<String>> query, java.io.Writer to, Object... pathArgs) {
+    String url = url(e, query, pathArgs);
     HttpRequest.Builder r =
-        HttpRequest.newBuilder(URI.create(url.toString()))
+        HttpRequest.newBuilder(URI.create(url))
             .timeout(TIMEOUT)
             .header("Accept", "text/plain, application/json")
             .GET();

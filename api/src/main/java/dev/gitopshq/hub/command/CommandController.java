@@ -10,9 +10,8 @@ import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
-import java.nio.charset.StandardCharsets;
+import dev.gitopshq.hub.web.TimeCursor;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -181,12 +180,11 @@ public class CommandController {
     UUID afterId = null;
     if (cursor != null) {
       try {
-        String[] parts =
-            new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8).split("\\|");
-        afterAt = Instant.parse(parts[0]);
-        afterId = UUID.fromString(parts[1]);
-      } catch (RuntimeException e) {
-        throw ApiException.invalid("cursor", "is not a cursor this API returned");
+        TimeCursor after = TimeCursor.parse(cursor);
+        afterAt = after.at();
+        afterId = after.id();
+      } catch (IllegalArgumentException e) {
+        throw ApiException.invalid("cursor", e.getMessage());
       }
     }
     List<CommandRow> rows =
@@ -197,11 +195,7 @@ public class CommandController {
     String next = null;
     if (rows.size() == limit) {
       CommandRow last = rows.getLast();
-      next =
-          Base64.getUrlEncoder()
-              .withoutPadding()
-              .encodeToString(
-                  (last.createdAt() + "|" + last.id()).getBytes(StandardCharsets.UTF_8));
+      next = new TimeCursor(last.createdAt(), last.id()).encode();
     }
     return new Page(rows.stream().map(CommandController::summary).toList(), next);
   }

@@ -12,11 +12,10 @@ import dev.gitopshq.hub.command.CommandService;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.Checks;
-import java.nio.charset.StandardCharsets;
+import dev.gitopshq.hub.web.TimeCursor;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -139,12 +138,11 @@ public class DriftController {
     UUID afterId = null;
     if (cursor != null) {
       try {
-        String[] parts =
-            new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8).split("\\|");
-        afterAt = Instant.parse(parts[0]);
-        afterId = UUID.fromString(parts[1]);
-      } catch (RuntimeException e) {
-        c.fail("cursor", "is not a cursor this API returned");
+        TimeCursor after = TimeCursor.parse(cursor);
+        afterAt = after.at();
+        afterId = after.id();
+      } catch (IllegalArgumentException e) {
+        c.fail("cursor", e.getMessage());
       }
     }
     c.throwIfInvalid();
@@ -156,11 +154,7 @@ public class DriftController {
     String next = null;
     if (rows.size() == limit) {
       DriftFindingRow last = rows.getLast();
-      next =
-          Base64.getUrlEncoder()
-              .withoutPadding()
-              .encodeToString(
-                  (last.firstDetectedAt() + "|" + last.id()).getBytes(StandardCharsets.UTF_8));
+      next = new TimeCursor(last.firstDetectedAt(), last.id()).encode();
     }
     return new Page(rows.stream().map(DriftController::summary).toList(), next);
   }
