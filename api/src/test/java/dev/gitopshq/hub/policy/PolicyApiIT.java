@@ -106,8 +106,10 @@ class PolicyApiIT {
   static String gateSyncOnProduction(String rego) {
     String changed =
         rego.replace(
-            "\t\"require_approval\": [\"rollback\", \"scale\", \"restart\"],\n\t\"auto_approve\": [\"sync\", \"refresh\"],",
-            "\t\"require_approval\": [\"rollback\", \"scale\", \"restart\", \"sync\"],\n\t\"auto_approve\": [\"refresh\"],");
+            "\t\"require_approval\": [\"rollback\", \"scale\", \"restart\"],\n"
+                + "\t\"auto_approve\": [\"sync\", \"refresh\", \"resolve-drift\"],",
+            "\t\"require_approval\": [\"rollback\", \"scale\", \"restart\", \"sync\"],\n"
+                + "\t\"auto_approve\": [\"refresh\", \"resolve-drift\"],");
     assertThat(changed).isNotEqualTo(rego);
     return changed;
   }
