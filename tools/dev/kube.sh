@@ -28,6 +28,11 @@
 # container in the namespaces demo and payments, and pod-logs.sh keeps appending
 # to them, so `kubectl logs -f` streams through the real API server.
 #
+# The simulated node renews a Lease (every 10 s of its 40 s) and the node
+# lifecycle controller waits 2 minutes before calling it NotReady: without
+# them the node flapped NotReady every ~55 s on a busy machine, and the
+# controller marked every Pod unready, so Deployments showed 0/N ready in tests.
+#
 # Env knobs: GITOPSHQ_KUBE_READY_TIMEOUT (seconds, default 60).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -196,7 +201,8 @@ start() {
     --authentication-skip-lookup=true --leader-elect=false \
     --bind-address 127.0.0.1 --secure-port "$cm_port" \
     --service-account-private-key-file "$p/sa.key" --root-ca-file "$p/ca.crt" \
-    --use-service-account-credentials=true --controllers '*,-nodeipam' --v 1
+    --use-service-account-credentials=true --controllers '*,-nodeipam' \
+    --node-monitor-grace-period 2m --v 1
   launch "$dir" kube-scheduler "$(bin kube-scheduler)" \
     --kubeconfig "$dir/run/scheduler.kubeconfig" \
     --authentication-kubeconfig "$dir/run/scheduler.kubeconfig" \
@@ -210,6 +216,7 @@ start() {
     --manage-all-nodes=true --node-ip 127.0.0.1 --node-port "$kwok_port" \
     --server-address "127.0.0.1:${kwok_port}" \
     --tls-cert-file "$p/kubelet.crt" --tls-private-key-file "$p/kubelet.key" \
+    --node-lease-duration-seconds 40 \
     --config "$dir/run/kwok.yaml"
 
   kubectl --kubeconfig "$dir/admin.kubeconfig" apply -f - >/dev/null <<EOF

@@ -225,6 +225,13 @@ class OrgIsolationIT {
                     .as(hub.get("/api/v2/commands/" + b.get("command"), tokenB).raw())
                     .hasSize(1));
     b.put(
+        "credential",
+        id(
+            hub.post(
+                "/api/v2/credentials",
+                tokenB,
+                Map.of("name", "b-credential-" + s, "type", "opaque", "data", Map.of("k", "v")))));
+    b.put(
         "approval",
         hub.get("/api/v2/commands/" + b.get("command"), tokenB)
             .body()
@@ -245,7 +252,8 @@ class OrgIsolationIT {
               : path.startsWith("/api/v2/service-accounts")
                   ? b.get("saToken")
                   : b.get("deployToken");
-      case "deploymentId" -> UUID.randomUUID().toString();
+      // Under B's cluster: whatever the id, another organization's cluster answers 404 first.
+      case "deploymentId", "findingId", "checkId" -> UUID.randomUUID().toString();
       case "workflowId" -> b.get("command"); // a command's workflow id is its id
       case "number", "revision" -> "1";
       case "version" ->
@@ -276,6 +284,7 @@ class OrgIsolationIT {
           case "freeze-windows" -> b.get("freeze");
           case "projects" -> b.get("project");
           case "orgs" -> b.get("org");
+          case "credentials" -> b.get("credential");
           default -> throw new IllegalStateException("no object of B for " + path);
         };
       }
