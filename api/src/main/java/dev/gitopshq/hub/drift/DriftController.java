@@ -112,6 +112,9 @@ public class DriftController {
 
   record Accepted(String id, String status) {}
 
+  private static final String UUID_PATTERN =
+      "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+
   @GetMapping("/api/v2/clusters/{clusterId}/drift")
   Page list(
       @PathVariable UUID clusterId,
@@ -159,7 +162,9 @@ public class DriftController {
     return new Page(rows.stream().map(DriftController::summary).toList(), next);
   }
 
-  @GetMapping("/api/v2/clusters/{clusterId}/drift/{findingId}")
+  // A finding id is a UUID: "checks" is never one, so GET …/drift/checks is a 405 (only POST
+  // is there), not a finding id that has the wrong format.
+  @GetMapping("/api/v2/clusters/{clusterId}/drift/{findingId:" + UUID_PATTERN + "}")
   FindingDetail get(@PathVariable UUID clusterId, @PathVariable UUID findingId) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_READ);
     DriftFindingRow f = drift.get(caller.orgId(), clusterId, findingId);
@@ -209,7 +214,7 @@ public class DriftController {
     return check(drift.getCheck(caller.orgId(), clusterId, checkId));
   }
 
-  @PostMapping("/api/v2/clusters/{clusterId}/drift/{findingId}/resolve")
+  @PostMapping("/api/v2/clusters/{clusterId}/drift/{findingId:" + UUID_PATTERN + "}/resolve")
   ResponseEntity<Accepted> resolve(
       @PathVariable UUID clusterId,
       @PathVariable UUID findingId,
