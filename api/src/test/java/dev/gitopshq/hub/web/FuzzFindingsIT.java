@@ -148,4 +148,14 @@ class FuzzFindingsIT {
     assertThat(r.status()).isEqualTo(405);
     assertThat(r.body().get("error").asText()).isEqualTo("method_not_allowed");
   }
+
+  @Test
+  void aGetOfTheDriftChecksCollectionIs405NotAFindingIdOfTheWrongFormat() {
+    // Schemathesis ST204: only POST serves …/drift/checks; a GET used to reach the finding route
+    // and answer 400 "findingId: has the wrong format".
+    Response r =
+        hub.get("/api/v2/clusters/" + java.util.UUID.randomUUID() + "/drift/checks", OWNER_TOKEN);
+    assertThat(r.status()).isEqualTo(405);
+    assertThat(r.body().get("error").asText()).isEqualTo("method_not_allowed");
+  }
 }
