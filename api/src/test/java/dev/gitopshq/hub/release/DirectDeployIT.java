@@ -112,23 +112,7 @@ class DirectDeployIT {
     ReleaseEndToEndIT.hub = hub;
     ReleaseEndToEndIT.orgId = orgId;
     ReleaseEndToEndIT.repos = repos;
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .pollInterval(Duration.ofMillis(300))
-        .until(
-            () ->
-                hub.post(
-                                "/api/v2/policies/release/evaluate",
-                                OWNER_TOKEN,
-                                Map.of("input", Map.of()))
-                            .status()
-                        == 200
-                    && hub.post(
-                                "/api/v2/policies/freeze/evaluate",
-                                OWNER_TOKEN,
-                                Map.of("input", Map.of()))
-                            .status()
-                        == 200);
+    ReleaseEndToEndIT.awaitReleasePolicies();
     // direct-dev is not the last environment of the organization, so the default release policy
     // deploys it without approval.
     ReleaseEndToEndIT.environment(ENV);

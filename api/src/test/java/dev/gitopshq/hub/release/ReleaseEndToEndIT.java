@@ -71,23 +71,7 @@ class ReleaseEndToEndIT {
             .start();
     repos = hub.bean(ProjectRepos.class);
     orgId = UUID.fromString(orgOf());
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .pollInterval(Duration.ofMillis(300))
-        .until(
-            () ->
-                hub.post(
-                                "/api/v2/policies/release/evaluate",
-                                OWNER_TOKEN,
-                                Map.of("input", Map.of()))
-                            .status()
-                        == 200
-                    && hub.post(
-                                "/api/v2/policies/freeze/evaluate",
-                                OWNER_TOKEN,
-                                Map.of("input", Map.of()))
-                            .status()
-                        == 200);
+    awaitReleasePolicies();
 
     adminA = token("admin");
     adminB = token("admin");
@@ -647,6 +631,27 @@ class ReleaseEndToEndIT {
         throw new IllegalStateException(e);
       }
     }
+  }
+
+  /** Waits until the hub has published the release and freeze policies into OPA. */
+  static void awaitReleasePolicies() {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(300))
+        .until(
+            () ->
+                hub.post(
+                                "/api/v2/policies/release/evaluate",
+                                OWNER_TOKEN,
+                                Map.of("input", Map.of()))
+                            .status()
+                        == 200
+                    && hub.post(
+                                "/api/v2/policies/freeze/evaluate",
+                                OWNER_TOKEN,
+                                Map.of("input", Map.of()))
+                            .status()
+                        == 200);
   }
 
   static String orgOf() {
