@@ -335,15 +335,32 @@ class OrgIsolationIT {
     return out;
   }
 
-  static final Pattern VARIABLE = Pattern.compile("\\{([^}/]+)}");
-
+  /**
+   * The pattern with each path variable replaced by B's object. A variable may carry a regex with
+   * braces of its own ({@code {findingId:[0-9a-f]{8}-...}}), so braces are matched by depth.
+   */
   static String fill(String pattern) {
-    Matcher m = VARIABLE.matcher(pattern);
     StringBuilder out = new StringBuilder();
-    while (m.find()) {
-      m.appendReplacement(out, Matcher.quoteReplacement(value(pattern, m.group(1))));
+    int i = 0;
+    while (i < pattern.length()) {
+      char c = pattern.charAt(i);
+      if (c != '{') {
+        out.append(c);
+        i++;
+        continue;
+      }
+      int depth = 0;
+      int end = i;
+      do {
+        char d = pattern.charAt(end);
+        depth += d == '{' ? 1 : d == '}' ? -1 : 0;
+        end++;
+      } while (depth > 0);
+      String variable = pattern.substring(i + 1, end - 1).split(":", 2)[0];
+      out.append(value(pattern, variable));
+      i = end;
     }
-    return m.appendTail(out).toString();
+    return out.toString();
   }
 
   /** What organization B looks like to its own owner: objects and the audit chain's length. */
