@@ -59,6 +59,7 @@ public final class HubTestSupport implements AutoCloseable {
   private final Path dataDir;
   private final HttpClient http = HttpClient.newHttpClient();
   private final Map<String, Object> extraProperties = new HashMap<>();
+  private final Map<String, Object> singletons = new HashMap<>();
   private ConfigurableApplicationContext hub;
   private int grpcPort;
   private int httpPort;
@@ -116,6 +117,33 @@ public final class HubTestSupport implements AutoCloseable {
     }
   }
 
+  /**
+   * A hub on {@code temporal}, a test server the caller made and closes: e.g. one with time
+   * skipping, where {@link TestWorkflowEnvironment#sleep} moves the workflows' clock (give the hub
+   * a {@link java.time.Clock} that follows it with {@link #singleton}).
+   */
+  public HubTestSupport(TestWorkflowEnvironment temporal) {
+    wipeDatabaseOnce();
+    this.temporal = temporal;
+    this.devServer = null;
+    this.sharesTemporal = true;
+    try {
+      dataDir = Files.createTempDirectory("gitopshq-hub-test");
+      grpcPort = freePort();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Registers {@code bean} in the hub's context before it starts, so that it replaces a default the
+   * hub would make only when missing (e.g. the {@link java.time.Clock}).
+   */
+  public HubTestSupport singleton(String name, Object bean) {
+    singletons.put(name, bean);
+    return this;
+  }
+
   /** The hosted repositories of every hub in this JVM, next to the shared database. */
   static synchronized Path sharedRepos() {
     if (repos == null) {
@@ -170,6 +198,7 @@ public final class HubTestSupport implements AutoCloseable {
                   if (stubs != null) {
                     ctx.getBeanFactory().registerSingleton("workflowServiceStubs", stubs);
                   }
+                  singletons.forEach(ctx.getBeanFactory()::registerSingleton);
                 })
             .run(args);
     Environment env = hub.getEnvironment();

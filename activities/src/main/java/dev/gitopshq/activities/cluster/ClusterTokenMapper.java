@@ -71,6 +71,17 @@ public interface ClusterTokenMapper {
           + " and kind = 'registration' and status = 'active'")
   int expireIfUnused(@Param("orgId") UUID orgId, @Param("id") UUID id);
 
+  /**
+   * The rotation a pending agent token was issued by; empty once it is active, revoked or gone. A
+   * stream opened with a pending token proves that the agent persisted it (the agent switches to a
+   * rotated token only after saving it), whether or not its {@code TokenRotated} answer arrived.
+   */
+  @Select(
+      "select rotation_id::text from cluster_tokens where org_id = #{orgId} and id = #{id}"
+          + " and kind = 'agent' and status = 'pending' and rotation_id is not null")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  Optional<String> pendingRotation(@Param("orgId") UUID orgId, @Param("id") UUID id);
+
   /** Whether rotation {@code rotationId} issued a token of this cluster (of this organization). */
   @Select(
       "select exists (select 1 from cluster_tokens where org_id = #{orgId}"

@@ -66,6 +66,14 @@ final class AgentConnections {
 
   /** Forgets a stream that ended, and clears the cluster's stream holder if it was this one. */
   void remove(AgentSession session) {
+    // A stream the agent or the network ended lands here in its call's gRPC context, which is
+    // cancelled by then. Temporal's client is gRPC too: a call started in that context fails at
+    // once (CANCELLED), and the disconnect watch never started, so no agent.disconnected
+    // notification was ever sent for a dropped connection. What follows runs detached from it.
+    io.grpc.Context.ROOT.run(() -> forget(session));
+  }
+
+  private void forget(AgentSession session) {
     byCluster.remove(session.clusterId, session);
     if (session.connectedAt() != null) {
       try {

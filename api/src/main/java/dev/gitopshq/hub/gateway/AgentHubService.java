@@ -179,6 +179,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     ClusterTokenRow t = auth.get();
     AgentSession session = new AgentSession(t.orgId(), t.clusterId(), t.id(), out, clock.instant());
     out.setOnCancelHandler(() -> ended(session));
+    acknowledgeByUse(t);
     return new StreamObserver<>() {
       @Override
       public void onNext(AgentMessage message) {
@@ -438,6 +439,41 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         session.orgId,
         session.clusterId,
         hello.getCapabilitiesList().contains(Capabilities.TOKEN_ROTATE));
+  }
+
+  /**
+   * A stream opened with a rotation's pending token answers that rotation: the agent saves a
+   * rotated token before it uses it, so this is the acknowledgement even when its {@code
+   * TokenRotated} was lost (the stream ended before the hub could check it, e.g. while PostgreSQL
+   * was restarting, or the replica died). Without it the rotation would time out and revoke the
+   * only token the agent has left. The rotation is the token's own, so no other cluster's rotation
+   * can be answered.
+   */
+  private void acknowledgeByUse(ClusterTokenRow t) {
+    if (!"pending".equals(t.status())) {
+      return;
+    }
+    try {
+      tokens
+          .pendingRotation(t.orgId(), t.id())
+          .ifPresent(
+              rotationId -> {
+                log.info(
+                    "cluster {} connected with the pending token of rotation {}: acknowledged",
+                    t.clusterId(),
+                    rotationId);
+                temporal
+                    .newWorkflowStub(
+                        TokenRotationWorkflow.class, RotationRequest.workflowId(rotationId))
+                    .acknowledged(new TokenAck(rotationId, true, ""));
+              });
+    } catch (RuntimeException e) {
+      // The rotation finished (or PostgreSQL went away again): its TokenRotated may still come.
+      log.warn(
+          "cluster {} connected with a pending token whose rotation no longer waits: {}",
+          t.clusterId(),
+          e.toString());
+    }
   }
 
   private boolean isOwnRotation(AgentSession session, String rotationId) {

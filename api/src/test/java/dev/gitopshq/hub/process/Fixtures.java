@@ -50,12 +50,26 @@ final class Fixtures {
   static Agent startAgent(
       String hubAddress, String clusterName, String registrationToken, KubernetesClient kube)
       throws IOException, InterruptedException {
+    return startAgent(
+        hubAddress,
+        clusterName,
+        registrationToken,
+        kube,
+        Files.createTempDirectory("agent").resolve("identity.json"));
+  }
+
+  /** {@link #startAgent}, keeping its identity (with its agent token) in {@code identityFile}. */
+  static Agent startAgent(
+      String hubAddress,
+      String clusterName,
+      String registrationToken,
+      KubernetesClient kube,
+      java.nio.file.Path identityFile)
+      throws IOException, InterruptedException {
     Map<String, String> env = new HashMap<>();
     env.put(AgentConfig.HUB_ADDRESS, hubAddress);
     env.put(AgentConfig.HUB_PLAINTEXT, "true");
-    env.put(
-        AgentConfig.AGENT_TOKEN_PATH,
-        Files.createTempDirectory("agent").resolve("identity.json").toString());
+    env.put(AgentConfig.AGENT_TOKEN_PATH, identityFile.toString());
     env.put(AgentConfig.REGISTRATION_TOKEN, registrationToken);
     env.put(AgentConfig.CLUSTER_NAME, clusterName);
     env.put(AgentConfig.CAPABILITIES, "observe,kubernetes.scale,token.rotate");
