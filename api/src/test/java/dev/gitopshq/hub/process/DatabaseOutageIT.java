@@ -304,7 +304,7 @@ class DatabaseOutageIT {
     assertThat(commits(project, true)).isEqualTo(deliveriesBefore + 1);
     assertThat(commits(project, false)).isEqualTo(configCommitsBefore + 1);
     assertThat(configRevision(project)).isEqualTo(revision);
-    // Nothing half-recorded: one generation more, finished, its work rows pruned.
+    // Nothing half-recorded: one generation more, and every generation of the project finished.
     assertThat(
             HubTestSupport.count(
                 "select count(*) from generations where project_id = ?::uuid", project))
@@ -315,10 +315,16 @@ class DatabaseOutageIT {
                     + " and status not in ('committed', 'unchanged')",
                 project))
         .isZero();
+    // Its units (kept for the next generation to reuse) are all rendered; older ones are pruned.
+    String units =
+        "select count(*) from generation_units u join generations g on g.id = u.generation_id"
+            + " where g.project_id = ?::uuid and g.revision = ?";
+    assertThat(HubTestSupport.count(units, project, revision)).isEqualTo(g.get("units").asLong());
+    assertThat(HubTestSupport.count(units + " and u.tree_id is null", project, revision)).isZero();
     assertThat(
             HubTestSupport.count(
                 "select count(*) from generation_units u join generations g on g.id ="
-                    + " u.generation_id where g.project_id = ?::uuid and g.revision = ?",
+                    + " u.generation_id where g.project_id = ?::uuid and g.revision < ?",
                 project,
                 revision))
         .isZero();
@@ -410,14 +416,16 @@ class DatabaseOutageIT {
     return ok(r, 200);
   }
 
-  /** main's delivery commits ({@code delivery}) or its configuration commits. */
+  /**
+   * main's delivery commits ({@code delivery}: change {@code delivery.generated}) or the others.
+   */
   static int commits(String project, boolean delivery) {
     int n = 0;
     for (JsonNode c :
         hub.get("/api/v2/projects/" + project + "/commits?limit=500", OWNER_TOKEN)
             .body()
             .get("items")) {
-      if (c.get("author").asText().equals("GitOpsHQ delivery generator") == delivery) {
+      if (c.get("change").asText().equals("delivery.generated") == delivery) {
         n++;
       }
     }
