@@ -391,10 +391,10 @@ public class GenerationActivitiesImpl implements GenerationActivities {
       Written w = written[0];
       if (w != null) {
         // Git moved but the database did not: put main back so they agree; a retry commits again.
-        GenerationRow g = generations.find(org, id).orElse(null);
-        if (g != null) {
-          repos.undo(org, g.projectId(), ProjectRepos.MAIN, w.commit(), w.previous());
-        }
+        // The project is the one read before the commit: the database that just failed (e.g.
+        // PostgreSQL restarting) cannot be asked again, and without the take-back the retry would
+        // find main already holding the tree and record the generation as "unchanged".
+        repos.undo(org, project[0], ProjectRepos.MAIN, w.commit(), w.previous());
       }
       throw e;
     }

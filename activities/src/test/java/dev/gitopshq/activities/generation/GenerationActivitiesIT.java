@@ -352,6 +352,86 @@ class GenerationActivitiesIT {
     assertThat(repos.head(org, project, ProjectRepos.MAIN)).isEmpty();
   }
 
+  /**
+   * PostgreSQL goes away after the delivery commit moved main but before the generation's rows were
+   * written, and is still away when the commit is taken back: main returns to the last delivery
+   * (not left ahead of the database), and the activity's retry commits the generation properly,
+   * once. (Before the fix the take-back re-read the generation from the database that had just
+   * failed, so main kept the commit and the retry found nothing to change: the generation was
+   * recorded "unchanged", without its audit entry or its delivery records.)
+   */
+  @Test
+  void aDatabaseLostAfterTheGitCommitTakesTheCommitBackAndTheRetryCommitsOnce() throws Exception {
+    GenerationResult first = generate(snapshot(org, project, 1, "5", "info"));
+    assertThat(first.status()).isEqualTo(GenerationResult.COMMITTED);
+    ObjectId delivered = repos.head(org, project, ProjectRepos.MAIN).orElseThrow();
+
+    java.util.concurrent.atomic.AtomicBoolean down =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicBoolean armed =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    GenerationMapper dying =
+        (GenerationMapper)
+            java.lang.reflect.Proxy.newProxyInstance(
+                GenerationMapper.class.getClassLoader(),
+                new Class<?>[] {GenerationMapper.class},
+                (proxy, method, args) -> {
+                  // The last write of the commit transaction: main has moved by now.
+                  if (method.getName().equals("recordGenerated") && armed.getAndSet(false)) {
+                    down.set(true);
+                  }
+                  if (down.get()) {
+                    throw new org.springframework.dao.DataAccessResourceFailureException(
+                        "PostgreSQL is restarting");
+                  }
+                  try {
+                    return method.invoke(mapper, args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    GenerationActivitiesImpl cut =
+        new GenerationActivitiesImpl(
+            dying,
+            schema.mapper(ChartMapper.class),
+            (o, p) -> snapshot.get(),
+            new Renderer(Files.createDirectories(dir.resolve("render-cut"))),
+            repos,
+            audit,
+            tx,
+            Clock.systemUTC(),
+            2);
+    revision++;
+    sql("update projects set config_revision = ? where id = ?", revision, project);
+    snapshot.set(snapshot(org, project, revision, "7", "info"));
+    GenerationPlan plan =
+        cut.plan(
+            new GenerationRequest(
+                org.toString(), project.toString(), revision, "config", "Ada Admin"));
+    for (int b = 0; b < plan.batches(); b++) {
+      cut.render(org.toString(), plan.generationId(), b);
+    }
+
+    assertThatThrownBy(() -> cut.commit(org.toString(), plan.generationId()))
+        .isInstanceOf(org.springframework.dao.DataAccessResourceFailureException.class);
+    assertThat(repos.head(org, project, ProjectRepos.MAIN)).contains(delivered);
+
+    // PostgreSQL is back; Temporal retries the activity.
+    down.set(false);
+    GenerationResult retried = cut.commit(org.toString(), plan.generationId());
+    assertThat(retried.status()).isEqualTo(GenerationResult.COMMITTED);
+    ObjectId head = repos.head(org, project, ProjectRepos.MAIN).orElseThrow();
+    assertThat(retried.commit()).isEqualTo(head.name());
+    assertThat(repos.log(org, project, ProjectRepos.MAIN, 10)).hasSize(2);
+    assertThat(repos.log(org, project, ProjectRepos.MAIN, 1).getFirst().parents())
+        .containsExactly(delivered.name());
+    assertThat(
+            count(
+                "select count(*) from audit_log where org_id = ? and action = 'delivery.generated'",
+                org))
+        .isEqualTo(2);
+  }
+
   long count(String query, Object... args) throws Exception {
     return schema.count(query, args);
   }
