@@ -186,7 +186,8 @@ class DatabaseOutageIT {
 
     cutDatabase();
     network.forward();
-    // The answer reached the hub and could not be checked.
+    // What the agent held back (its heartbeats, then its answer) reached the hub, which could not
+    // store or check it and ended the stream: the answer is lost.
     await()
         .atMost(Duration.ofSeconds(10))
         .until(

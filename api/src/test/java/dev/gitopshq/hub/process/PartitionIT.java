@@ -26,8 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Heartbeats every second; a command must start within 5 s of its hand-over (agent wait 3 s plus
  * execution 2 s). A partition of two heartbeat intervals only delays the command; one past its
  * deadline means the agent refuses it when it finally arrives. Either way the hub sends it once,
- * and the agent's link carries on afterwards. (The one-hour partition in Temporal's skipped time is
- * not covered here: a hub process cannot skip time.)
+ * and the agent's link carries on afterwards. (A hub process cannot skip time: the one-hour
+ * partition in Temporal's skipped time is {@link LongPartitionIT}.)
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @ExtendWith(HubProcess.LogsOnFailure.class)
