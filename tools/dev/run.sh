@@ -206,11 +206,13 @@ temporal_serving() {
 # starts while testkube's JVM is still booting. Each launch_* only starts the
 # process, each await_* waits for it to be ready.
 launch_temporal() {
+  local -a dev_opts
+  mapfile -t dev_opts < <(temporal_dev_options)
   log "starting Temporal dev server"
   start_proc temporal "${TEMPORAL_BIN}" server start-dev \
     --db-filename "${DATA_DIR}/temporal.db" \
     --port "${TEMPORAL_PORT}" --ui-port "${TEMPORAL_UI_PORT}" --ip "${HOST}" \
-    --log-level warn
+    --log-level warn "${dev_opts[@]}"
 }
 
 await_temporal() {
