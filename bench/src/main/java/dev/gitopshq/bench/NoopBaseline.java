@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
  * The floor under any command: a workflow that runs one activity doing nothing, on the same
  * Temporal server as the hub, with a worker and a client of its own (Temporal SDK defaults, like
  * the hub's worker) on a separate task queue. One round trip is a workflow start plus waiting for
- * its result ({@code WorkflowStub} call), measured from the client.
+ * its result ({@code WorkflowStub} call), measured from the client. The start is eager, as the hub
+ * starts commands: the first workflow task comes back with the start instead of through the task
+ * queue.
  */
 public final class NoopBaseline implements AutoCloseable {
   /** The task queue of the baseline; the hub's worker polls {@code gitopshq-hub}, never this. */
@@ -104,6 +106,7 @@ public final class NoopBaseline implements AutoCloseable {
             WorkflowOptions.newBuilder()
                 .setTaskQueue(TASK_QUEUE)
                 .setWorkflowId("bench-noop-" + UUID.randomUUID())
+                .setDisableEagerExecution(false)
                 .build());
     long t0 = System.nanoTime();
     String out = wf.run("x");
