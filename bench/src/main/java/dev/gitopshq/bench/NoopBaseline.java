@@ -83,23 +83,8 @@ public final class NoopBaseline implements AutoCloseable {
     factory.start();
   }
 
-  /**
-   * Runs {@code warmup} unmeasured and then {@code n} measured round trips, one after another.
-   *
-   * @return the measured round trips in nanoseconds
-   */
-  public long[] measure(int warmup, int n) {
-    for (int i = 0; i < warmup; i++) {
-      roundTrip();
-    }
-    long[] samples = new long[n];
-    for (int i = 0; i < n; i++) {
-      samples[i] = roundTrip();
-    }
-    return samples;
-  }
-
-  private long roundTrip() {
+  /** One workflow start plus waiting for its result, in nanoseconds. */
+  public long roundTrip() {
     NoopWorkflow wf =
         client.newWorkflowStub(
             NoopWorkflow.class,
