@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -42,8 +43,10 @@ import java.util.function.Supplier;
  * authenticated request pays and what the evaluate endpoint adds.
  *
  * <p>The decision paths get the same input. Calls are sequential; each measured round calls every
- * path once, in an order that rotates from round to round, so a slow phase of a shared machine hits
- * all paths alike. Before measuring, the decision paths are checked to give the same {@code
+ * path once, in an order shuffled anew every round (a fixed seed, so runs repeat it), so a slow
+ * phase of a shared machine hits all paths alike and no path always follows the same other one. (A
+ * rotation of a fixed list, used before 2026-11-26, put OpaClient right after the hub's REST call in
+ * five rounds of six, while the hub was still finishing that request's work on the same two cores.) Before measuring, the decision paths are checked to give the same {@code
  * outcome}, and OpaClient to answer over HTTP/2; the bare paths' answers are parsed for that check
  * only, outside the timed calls.
  *
@@ -63,6 +66,7 @@ public final class OpaLatencyBench {
       Normally started by bench/run-opa-latency.sh, which brings up the stack.""";
 
   private static final String BARE = "OPA result";
+  private static final long ORDER_SEED = 20261126L;
 
   /**
    * One measured path: a label, what it calls, the timed call, and how to read the decision's
@@ -174,22 +178,22 @@ public final class OpaLatencyBench {
           Locale.ROOT,
           "OPA decision latency: %d warm-up + %d measured rounds, each calling all %d paths once (outcome '%s')%n",
           warmup, n, routes.size(), outcome);
+      Random random = new Random(ORDER_SEED);
+      int[] order = java.util.stream.IntStream.range(0, routes.size()).toArray();
       for (int i = 0; i < warmup; i++) {
-        round(routes, i, null);
+        round(routes, shuffle(order, random), null, i);
       }
       long[][] samples = new long[routes.size()][n];
       for (int i = 0; i < n; i++) {
-        round(routes, i, samples);
+        round(routes, shuffle(order, random), samples, i);
       }
       report(report, routes, samples, n, warmup, outcome, hubUrl, opaUrl, inputFile, out, client);
     }
   }
 
-  /** Calls every path once, starting at a different one each round; records into samples[p][i]. */
-  private static void round(List<Route> routes, int i, long[][] samples) {
-    int count = routes.size();
-    for (int k = 0; k < count; k++) {
-      int p = (i + k) % count;
+  /** Calls every path once, in the round's order; records into samples[p][i]. */
+  private static void round(List<Route> routes, int[] order, long[][] samples, int i) {
+    for (int p : order) {
       long t0 = System.nanoTime();
       routes.get(p).call().get();
       long elapsed = System.nanoTime() - t0;
@@ -197,6 +201,17 @@ public final class OpaLatencyBench {
         samples[p][i] = elapsed;
       }
     }
+  }
+
+  /** A new random order of the paths (Fisher-Yates over {@code order}, in place). */
+  private static int[] shuffle(int[] order, Random random) {
+    for (int k = order.length - 1; k > 0; k--) {
+      int j = random.nextInt(k + 1);
+      int tmp = order[k];
+      order[k] = order[j];
+      order[j] = tmp;
+    }
+    return order;
   }
 
   /** The outcome all paths agree on; fails when one differs or has none. */
@@ -270,7 +285,7 @@ public final class OpaLatencyBench {
     Map<String, Object> params = new LinkedHashMap<>();
     params.put("decisions", n);
     params.put("warmup", warmup);
-    params.put("order", "interleaved: each round calls every path once, rotating the first");
+    params.put("order", "interleaved: each round calls every path once, in an order shuffled every round (seed " + ORDER_SEED + ")");
     params.put("hubUrl", hubUrl);
     params.put("opaUrl", opaUrl);
     params.put("input", inputFile.toString());
