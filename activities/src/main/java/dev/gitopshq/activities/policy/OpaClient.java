@@ -43,7 +43,9 @@ import okio.BufferedSource;
  * java.net.http cannot be used for this: it reaches cleartext HTTP/2 only by {@code Upgrade: h2c},
  * which OPA does not answer, and OPA offers no h2 by ALPN over TLS either. {@link Transport#HTTP1}
  * is for an OPA started without {@code --h2c}: HTTP/1.1 with keep-alive. An {@code https} URL
- * negotiates by ALPN (h2 when OPA offers it, otherwise HTTP/1.1).
+ * negotiates by ALPN (h2 when OPA offers it, otherwise HTTP/1.1). A call that finds its connection
+ * already broken is sent once more on a new one (OkHttp's retry on connection failure); every call
+ * here is idempotent (reads, whole-document puts, deletes, evaluations).
  *
  * <p>OPA's API is locked to the hub: OPA runs with token authentication and an authorization policy
  * (policies/system/authz) that admits only the hub's token, which this client sends as a bearer
