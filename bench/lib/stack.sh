@@ -275,7 +275,8 @@ stack_start() {
   start_temporal
   # --skip-version-check: OPA would otherwise ask GitHub for the latest release.
   opa_lockdown "${STACK_DIR}"
-  start_proc opa "${OPA_BIN}" run --server --addr "${HOST}:${OPA_PORT}" --log-level error --skip-version-check \
+  # --h2c: the hub speaks cleartext HTTP/2 to OPA, every call a stream on one connection.
+  start_proc opa "${OPA_BIN}" run --server --h2c --addr "${HOST}:${OPA_PORT}" --log-level error --skip-version-check \
     "${OPA_AUTH_ARGS[@]}"
   if [ -n "$with_kube" ]; then
     start_proc testkube "${JAVA}" "${JVM_OPTS[@]}" -Xmx256m -jar "${TESTKUBE_JAR}" --kubeconfig "${STACK_DIR}/kubeconfig"

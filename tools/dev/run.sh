@@ -225,7 +225,8 @@ launch_opa() {
   # --skip-version-check: OPA would otherwise ask GitHub for the latest release.
   # Locked to the hub: only the token in .gitopshq/data/opa-token may use OPA's API.
   opa_lockdown "${DATA_DIR}"
-  start_proc opa "${OPA_BIN}" run --server --addr "${HOST}:${OPA_PORT}" --log-level error --skip-version-check \
+  # --h2c: the hub speaks cleartext HTTP/2 to OPA, every call a stream on one connection.
+  start_proc opa "${OPA_BIN}" run --server --h2c --addr "${HOST}:${OPA_PORT}" --log-level error --skip-version-check \
     "${OPA_AUTH_ARGS[@]}"
 }
 
