@@ -242,6 +242,24 @@ fresh_database() {
   "${TOOLS_DIR}/dev/postgres.sh" "${BENCH_DB_NAME}" >/dev/null
 }
 
+# start_temporal: the Temporal dev server with the repository's options
+# (tools/dev/temporal-dev-options, as `make run` has them; BENCH_TEMPORAL_DEFAULTS=0 leaves them
+# out) and BENCH_TEMPORAL_ARGS (split on spaces) appended, e.g.
+# "--dynamic-config-value history.transferProcessorMaxPollRPS=20". Later values of a key win.
+# wait_for_temporal returns once it reports SERVING.
+start_temporal() {
+  local -a dev_opts=()
+  [ "${BENCH_TEMPORAL_DEFAULTS:-1}" = 0 ] || mapfile -t dev_opts < <(temporal_dev_options)
+  # shellcheck disable=SC2206  # options are split on spaces on purpose
+  local -a temporal_opts=(${BENCH_TEMPORAL_ARGS:-})
+  start_proc temporal "${TEMPORAL_BIN}" server start-dev --headless \
+    --db-filename "${STACK_DIR}/temporal.db" --ip "${HOST}" --port "${TEMPORAL_PORT}" --log-level warn \
+    "${dev_opts[@]}" "${temporal_opts[@]}"
+}
+wait_for_temporal() {
+  wait_for "Temporal did not report SERVING" "${START_TIMEOUT}" temporal temporal_serving
+}
+
 # stack_start with-kube|without-kube: PostgreSQL, Temporal, OPA and the hub,
 # and testkube when asked (started early, it boots while the hub does).
 # Returns when the hub is healthy and has loaded the approval policy into OPA.
@@ -254,19 +272,16 @@ stack_start() {
   esac
   fresh_database
   log "starting Temporal (${TEMPORAL_ADDRESS}), OPA (${OPA_URL})${with_kube:+, testkube} and the hub (${HUB_URL}, gRPC :${HUB_GRPC_PORT})"
-  # shellcheck disable=SC2206  # options are split on spaces on purpose
-  local -a temporal_opts=(${BENCH_TEMPORAL_ARGS:-})
-  start_proc temporal "${TEMPORAL_BIN}" server start-dev --headless \
-    --db-filename "${STACK_DIR}/temporal.db" --ip "${HOST}" --port "${TEMPORAL_PORT}" --log-level warn \
-    "${temporal_opts[@]}"
+  start_temporal
   # --skip-version-check: OPA would otherwise ask GitHub for the latest release.
   opa_lockdown "${STACK_DIR}"
-  start_proc opa "${OPA_BIN}" run --server --addr "${HOST}:${OPA_PORT}" --log-level error --skip-version-check \
+  # --h2c: the hub speaks cleartext HTTP/2 to OPA, every call a stream on one connection.
+  start_proc opa "${OPA_BIN}" run --server --h2c --addr "${HOST}:${OPA_PORT}" --log-level error --skip-version-check \
     "${OPA_AUTH_ARGS[@]}"
   if [ -n "$with_kube" ]; then
     start_proc testkube "${JAVA}" "${JVM_OPTS[@]}" -Xmx256m -jar "${TESTKUBE_JAR}" --kubeconfig "${STACK_DIR}/kubeconfig"
   fi
-  wait_for "Temporal did not report SERVING" "${START_TIMEOUT}" temporal temporal_serving
+  wait_for_temporal
   wait_for "OPA did not answer ${OPA_URL}/health" "${START_TIMEOUT}" opa http_ok "${OPA_URL}/health"
   start_hub
   info "stack is up after ${SECONDS} s"

@@ -206,11 +206,13 @@ temporal_serving() {
 # starts while testkube's JVM is still booting. Each launch_* only starts the
 # process, each await_* waits for it to be ready.
 launch_temporal() {
+  local -a dev_opts
+  mapfile -t dev_opts < <(temporal_dev_options)
   log "starting Temporal dev server"
   start_proc temporal "${TEMPORAL_BIN}" server start-dev \
     --db-filename "${DATA_DIR}/temporal.db" \
     --port "${TEMPORAL_PORT}" --ui-port "${TEMPORAL_UI_PORT}" --ip "${HOST}" \
-    --log-level warn
+    --log-level warn "${dev_opts[@]}"
 }
 
 await_temporal() {
@@ -223,7 +225,8 @@ launch_opa() {
   # --skip-version-check: OPA would otherwise ask GitHub for the latest release.
   # Locked to the hub: only the token in .gitopshq/data/opa-token may use OPA's API.
   opa_lockdown "${DATA_DIR}"
-  start_proc opa "${OPA_BIN}" run --server --addr "${HOST}:${OPA_PORT}" --log-level error --skip-version-check \
+  # --h2c: the hub speaks cleartext HTTP/2 to OPA, every call a stream on one connection.
+  start_proc opa "${OPA_BIN}" run --server --h2c --addr "${HOST}:${OPA_PORT}" --log-level error --skip-version-check \
     "${OPA_AUTH_ARGS[@]}"
 }
 

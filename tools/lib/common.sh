@@ -131,3 +131,10 @@ opa_lockdown() {
   OPA_AUTH_ARGS=(--authentication=token --authorization=basic
     "${REPO_ROOT}/policies/system/authz/authz.rego" "$dir/opa-token-sha256.json")
 }
+
+# --- Temporal dev server ----------------------------------------------------
+# temporal_dev_options: prints the arguments of tools/dev/temporal-dev-options, one a line,
+# for `mapfile -t opts < <(temporal_dev_options)`.
+temporal_dev_options() {
+  grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "${TOOLS_DIR}/dev/temporal-dev-options"
+}

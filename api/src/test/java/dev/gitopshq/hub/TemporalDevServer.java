@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -33,25 +34,28 @@ public final class TemporalDevServer implements AutoCloseable {
       Path dir = Files.createTempDirectory("gitopshq-temporal");
       int port = HubTestSupport.freePort();
       Path log = dir.resolve("temporal.log");
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  binary().toString(),
+                  "server",
+                  "start-dev",
+                  "--headless",
+                  "--ip",
+                  "127.0.0.1",
+                  "--port",
+                  Integer.toString(port),
+                  "--http-port",
+                  Integer.toString(HubTestSupport.freePort()),
+                  "--metrics-port",
+                  Integer.toString(HubTestSupport.freePort()),
+                  "--db-filename",
+                  dir.resolve("temporal.db").toString(),
+                  "--log-level",
+                  "error"));
+      command.addAll(repositoryOptions());
       Process p =
-          new ProcessBuilder(
-                  List.of(
-                      binary().toString(),
-                      "server",
-                      "start-dev",
-                      "--headless",
-                      "--ip",
-                      "127.0.0.1",
-                      "--port",
-                      Integer.toString(port),
-                      "--http-port",
-                      Integer.toString(HubTestSupport.freePort()),
-                      "--metrics-port",
-                      Integer.toString(HubTestSupport.freePort()),
-                      "--db-filename",
-                      dir.resolve("temporal.db").toString(),
-                      "--log-level",
-                      "error"))
+          new ProcessBuilder(command)
               .redirectErrorStream(true)
               .redirectOutput(log.toFile())
               .start();
@@ -98,28 +102,44 @@ public final class TemporalDevServer implements AutoCloseable {
     }
   }
 
+  /** The options make run gives its dev server: tools/dev/temporal-dev-options. */
+  static List<String> repositoryOptions() throws IOException {
+    Path file = repositoryRoot().resolve("tools/dev/temporal-dev-options");
+    return Files.readAllLines(file).stream()
+        .map(String::strip)
+        .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+        .toList();
+  }
+
+  static Path repositoryRoot() {
+    Path root = Path.of("").toAbsolutePath();
+    while (root != null && !Files.exists(root.resolve("tools/bin-path.sh"))) {
+      root = root.getParent();
+    }
+    if (root == null) {
+      throw new IllegalStateException(
+          "not inside the repository: no tools/bin-path.sh above " + Path.of("").toAbsolutePath());
+    }
+    return root;
+  }
+
   static Path binary() {
     String env = System.getenv("GITOPSHQ_TEMPORAL_BIN");
     if (env != null && !env.isBlank()) {
       return Path.of(env);
     }
-    Path root = Path.of("").toAbsolutePath();
-    while (root != null && !Files.exists(root.resolve("tools/bin-path.sh"))) {
-      root = root.getParent();
-    }
-    if (root != null) {
-      try {
-        Process p =
-            new ProcessBuilder(root.resolve("tools/bin-path.sh").toString(), "temporal").start();
-        String out = new String(p.getInputStream().readAllBytes()).trim();
-        if (p.waitFor() == 0 && !out.isEmpty()) {
-          return Path.of(out);
-        }
-      } catch (IOException e) {
-        // Fall through to the message below.
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+    Path root = repositoryRoot();
+    try {
+      Process p =
+          new ProcessBuilder(root.resolve("tools/bin-path.sh").toString(), "temporal").start();
+      String out = new String(p.getInputStream().readAllBytes()).trim();
+      if (p.waitFor() == 0 && !out.isEmpty()) {
+        return Path.of(out);
       }
+    } catch (IOException e) {
+      // Fall through to the message below.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     throw new IllegalStateException(
         "no temporal binary: run 'tools/build-tools.sh temporal' (make test does) or set GITOPSHQ_TEMPORAL_BIN");

@@ -14,20 +14,20 @@ import java.util.Set;
 
 /**
  * Benchmark 1: end-to-end latency of auto-approved scale commands through a running hub (REST ->
- * command workflow -> OPA -> PostgreSQL -> agent over gRPC -> Kubernetes API -> result), next to
- * a Temporal workflow with one no-op activity on the same Temporal server.
+ * command workflow -> OPA -> PostgreSQL -> agent over gRPC -> Kubernetes API -> result), next to a
+ * Temporal workflow with one no-op activity on the same Temporal server.
  *
- * <p>Commands run one at a time. Each one is timed from just before its {@code POST} until a
- * {@code GET /api/v2/commands/{id}} first shows {@code completed} (polled every {@code
- * --poll-ms}); the server-side latency {@code createdAt -> finishedAt} of the same command and the
- * gaps between its timeline events are reported as well, since they do not depend on the polling.
+ * <p>Commands run one at a time. Each one is timed from just before its {@code POST} until a {@code
+ * GET /api/v2/commands/{id}} first shows {@code completed} (polled every {@code --poll-ms}); the
+ * server-side latency {@code createdAt -> finishedAt} of the same command and the gaps between its
+ * timeline events are reported as well, since they do not depend on the polling.
  *
  * <p>The stack (hub, agent, cluster, approval policy binding, a member's token) is prepared by
- * {@code bench/run-command-latency.sh}; this program only measures. Token: {@code
- * BENCH_HUB_TOKEN}.
+ * {@code bench/run-command-latency.sh}; this program only measures. Token: {@code BENCH_HUB_TOKEN}.
  */
 public final class CommandLatencyBench {
-  private static final Set<String> UNSUCCESSFUL = Set.of("failed", "rejected", "expired", "cancelled");
+  private static final Set<String> UNSUCCESSFUL =
+      Set.of("failed", "rejected", "expired", "cancelled");
 
   private static final String USAGE =
       """
@@ -39,7 +39,12 @@ public final class CommandLatencyBench {
       Normally started by bench/run-command-latency.sh, which brings up the stack.""";
 
   /** One measured command. */
-  record Sample(long endToEndNanos, long postNanos, double serverMs, int polls, Map<String, Double> stagesMs) {}
+  record Sample(
+      long endToEndNanos,
+      long postNanos,
+      double serverMs,
+      int polls,
+      Map<String, Double> stagesMs) {}
 
   private final JsonHttp hub;
   private final String clusterId;
@@ -85,34 +90,36 @@ public final class CommandLatencyBench {
 
     System.out.printf(
         Locale.ROOT,
-        "Temporal no-op baseline: %d warm-up + %d measured workflows (one no-op activity each) on %s%n",
-        warmup, n, temporalAddress);
-    long[] noop;
-    try (NoopBaseline baseline = new NoopBaseline(temporalAddress, namespace)) {
-      noop = baseline.measure(warmup, n);
+        "%d warm-up + %d measured rounds, each a Temporal no-op workflow (one no-op activity) on %s%n"
+            + "and an auto-approved scale command on cluster %s via %s (poll every %d ms)%n",
+        warmup,
+        n,
+        temporalAddress,
+        clusterId,
+        hubUrl,
+        pollMs);
+    // One no-op workflow and one command per round, so a noisy moment hits both alike.
+    long[] noop = new long[n];
+    List<Sample> samples = new ArrayList<>(n);
+    try (NoopBaseline baseline = new NoopBaseline(temporalAddress, namespace);
+        JsonHttp http = new JsonHttp(hubUrl, token)) {
+      CommandLatencyBench bench =
+          new CommandLatencyBench(http, clusterId, pollMs, Duration.ofSeconds(timeoutSeconds));
+      for (int i = 0; i < warmup; i++) {
+        baseline.roundTrip();
+        bench.runOne(i);
+      }
+      for (int i = 0; i < n; i++) {
+        noop[i] = baseline.roundTrip();
+        samples.add(bench.runOne(warmup + i));
+        if ((i + 1) % 50 == 0 && i + 1 < n) {
+          System.out.printf(Locale.ROOT, "  %d/%d rounds%n", i + 1, n);
+        }
+      }
     }
     Stats noopStats = Stats.ofNanos(noop);
     // Sequential runs: throughput is the number of round trips over the time they took.
     double noopPerSecond = n / (sum(noop) / 1e9);
-
-    System.out.printf(
-        Locale.ROOT,
-        "Commands: %d warm-up + %d measured auto-approved scale commands on cluster %s via %s (poll every %d ms)%n",
-        warmup, n, clusterId, hubUrl, pollMs);
-    List<Sample> samples = new ArrayList<>(n);
-    try (JsonHttp http = new JsonHttp(hubUrl, token)) {
-      CommandLatencyBench bench =
-          new CommandLatencyBench(http, clusterId, pollMs, Duration.ofSeconds(timeoutSeconds));
-      for (int i = 0; i < warmup; i++) {
-        bench.runOne(i);
-      }
-      for (int i = 0; i < n; i++) {
-        samples.add(bench.runOne(warmup + i));
-        if ((i + 1) % 50 == 0 && i + 1 < n) {
-          System.out.printf(Locale.ROOT, "  %d/%d commands%n", i + 1, n);
-        }
-      }
-    }
 
     long[] e2e = samples.stream().mapToLong(Sample::endToEndNanos).toArray();
     long[] post = samples.stream().mapToLong(Sample::postNanos).toArray();
@@ -125,7 +132,8 @@ public final class CommandLatencyBench {
     Map<String, Stats> stages = stages(samples);
 
     System.out.println();
-    System.out.printf(Locale.ROOT, "Command latency (%d sequential auto-approved scale commands)%n", n);
+    System.out.printf(
+        Locale.ROOT, "Command latency (%d sequential auto-approved scale commands)%n", n);
     System.out.print(
         Table.forStats("measure")
             .stats("end to end: POST -> completed seen by GET", e2eStats)
@@ -134,13 +142,16 @@ public final class CommandLatencyBench {
     System.out.printf(
         Locale.ROOT,
         "  throughput %.1f commands/s sequential; %.1f GETs per command (poll every %d ms)%n%n",
-        commandsPerSecond, polls, pollMs);
+        commandsPerSecond,
+        polls,
+        pollMs);
     System.out.println("Where the server-side time goes (gaps between timeline events)");
     Table stageTable = Table.forStats("stage");
     stages.forEach(stageTable::stats);
     System.out.print(stageTable);
     System.out.println();
-    System.out.printf(Locale.ROOT, "Temporal no-op baseline (%d sequential workflows, one no-op activity)%n", n);
+    System.out.printf(
+        Locale.ROOT, "Temporal no-op baseline (%d sequential workflows, one no-op activity)%n", n);
     System.out.print(Table.forStats("measure").stats("start + getResult", noopStats));
     System.out.printf(Locale.ROOT, "  throughput %.1f workflows/s sequential%n%n", noopPerSecond);
 
@@ -151,11 +162,27 @@ public final class CommandLatencyBench {
     ratios.put("serverP99", ratio(serverStats.p99(), noopStats.p99()));
     System.out.println("Command vs no-op workflow");
     System.out.print(
-        new Table("", "command e2e", "command server", "no-op workflow", "e2e / no-op", "server / no-op")
-            .row("p50 ms", e2eStats.p50(), serverStats.p50(), noopStats.p50(),
-                x(ratios.get("endToEndP50")), x(ratios.get("serverP50")))
-            .row("p99 ms", e2eStats.p99(), serverStats.p99(), noopStats.p99(),
-                x(ratios.get("endToEndP99")), x(ratios.get("serverP99")))
+        new Table(
+                "",
+                "command e2e",
+                "command server",
+                "no-op workflow",
+                "e2e / no-op",
+                "server / no-op")
+            .row(
+                "p50 ms",
+                e2eStats.p50(),
+                serverStats.p50(),
+                noopStats.p50(),
+                x(ratios.get("endToEndP50")),
+                x(ratios.get("serverP50")))
+            .row(
+                "p99 ms",
+                e2eStats.p99(),
+                serverStats.p99(),
+                noopStats.p99(),
+                x(ratios.get("endToEndP99")),
+                x(ratios.get("serverP99")))
             .row("per second", fmt1(commandsPerSecond), "", fmt1(noopPerSecond), "", ""));
 
     Map<String, Object> params = new LinkedHashMap<>();
@@ -197,15 +224,20 @@ public final class CommandLatencyBench {
   private Sample runOne(int i) {
     Map<String, Object> body =
         Map.of(
-            "type", "scale",
-            "target", Map.of("namespace", "demo", "kind", "Deployment", "name", "web"),
-            "params", Map.of("replicas", i % 2 == 0 ? 3 : 2),
-            "reason", "benchmark");
+            "type",
+            "scale",
+            "target",
+            Map.of("namespace", "demo", "kind", "Deployment", "name", "web"),
+            "params",
+            Map.of("replicas", i % 2 == 0 ? 3 : 2),
+            "reason",
+            "benchmark");
     byte[] json = JsonHttp.bytes(body);
     long t0 = System.nanoTime();
     JsonHttp.Response created = hub.post("/api/v2/clusters/" + clusterId + "/commands", json);
     long postNanos = System.nanoTime() - t0;
-    String id = created.expect(202, "POST /api/v2/clusters/" + clusterId + "/commands").path("id").asText();
+    String id =
+        created.expect(202, "POST /api/v2/clusters/" + clusterId + "/commands").path("id").asText();
     long deadline = t0 + timeout.toNanos();
     int polls = 0;
     while (true) {
@@ -219,14 +251,27 @@ public final class CommandLatencyBench {
       }
       if (UNSUCCESSFUL.contains(status) || status.equals("pending_approval")) {
         throw new IllegalStateException(
-            "command " + id + " is " + status + " (" + detail.path("statusDetail").asText()
-                + detail.path("error").asText() + "); the benchmark needs scale to be"
+            "command "
+                + id
+                + " is "
+                + status
+                + " ("
+                + detail.path("statusDetail").asText()
+                + detail.path("error").asText()
+                + "); the benchmark needs scale to be"
                 + " auto-approved and the agent connected with kubernetes.scale");
       }
       if (seen > deadline) {
         throw new IllegalStateException(
-            "command " + id + " did not complete within " + timeout.toSeconds() + " s (last status "
-                + status + ": " + detail.path("statusDetail").asText() + ")");
+            "command "
+                + id
+                + " did not complete within "
+                + timeout.toSeconds()
+                + " s (last status "
+                + status
+                + ": "
+                + detail.path("statusDetail").asText()
+                + ")");
       }
       sleep(pollMs);
     }
@@ -248,7 +293,8 @@ public final class CommandLatencyBench {
     String previous = "accepted";
     Instant at = Instant.parse(detail.path("createdAt").asText());
     for (JsonNode e : detail.path("timeline")) {
-      String name = e.path("actor").asText().startsWith("policy ") ? "decided" : e.path("status").asText();
+      String name =
+          e.path("actor").asText().startsWith("policy ") ? "decided" : e.path("status").asText();
       Instant next = Instant.parse(e.path("at").asText());
       out.merge(previous + " -> " + name, Duration.between(at, next).toNanos() / 1e6, Double::sum);
       previous = name;
@@ -264,7 +310,8 @@ public final class CommandLatencyBench {
     }
     Map<String, Stats> out = new LinkedHashMap<>();
     byStage.forEach(
-        (k, v) -> out.put(k, Stats.ofMillis(v.stream().mapToDouble(Double::doubleValue).toArray())));
+        (k, v) ->
+            out.put(k, Stats.ofMillis(v.stream().mapToDouble(Double::doubleValue).toArray())));
     return out;
   }
 

@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
  * The floor under any command: a workflow that runs one activity doing nothing, on the same
  * Temporal server as the hub, with a worker and a client of its own (Temporal SDK defaults, like
  * the hub's worker) on a separate task queue. One round trip is a workflow start plus waiting for
- * its result ({@code WorkflowStub} call), measured from the client.
+ * its result ({@code WorkflowStub} call), measured from the client. The start is eager, as the hub
+ * starts commands: the first workflow task comes back with the start instead of through the task
+ * queue.
  */
 public final class NoopBaseline implements AutoCloseable {
   /** The task queue of the baseline; the hub's worker polls {@code gitopshq-hub}, never this. */
@@ -81,29 +83,15 @@ public final class NoopBaseline implements AutoCloseable {
     factory.start();
   }
 
-  /**
-   * Runs {@code warmup} unmeasured and then {@code n} measured round trips, one after another.
-   *
-   * @return the measured round trips in nanoseconds
-   */
-  public long[] measure(int warmup, int n) {
-    for (int i = 0; i < warmup; i++) {
-      roundTrip();
-    }
-    long[] samples = new long[n];
-    for (int i = 0; i < n; i++) {
-      samples[i] = roundTrip();
-    }
-    return samples;
-  }
-
-  private long roundTrip() {
+  /** One workflow start plus waiting for its result, in nanoseconds. */
+  public long roundTrip() {
     NoopWorkflow wf =
         client.newWorkflowStub(
             NoopWorkflow.class,
             WorkflowOptions.newBuilder()
                 .setTaskQueue(TASK_QUEUE)
                 .setWorkflowId("bench-noop-" + UUID.randomUUID())
+                .setDisableEagerExecution(false)
                 .build());
     long t0 = System.nanoTime();
     String out = wf.run("x");

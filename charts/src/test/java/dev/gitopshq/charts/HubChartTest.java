@@ -69,6 +69,7 @@ class HubChartTest {
         "temporal.namespace", "gitopshq",
         "opa.url", "http://opa.internal:8181",
         "opa.token", "opa-token-0123456789abcdef",
+        "opa.protocol", "http1",
         "agent.publicAddress", "agents.gitopshq.example.com:443",
         "agent.chart", "oci://registry.example.com/charts/gitopshq-agent",
         "agent.tls.existingSecret", "hub-grpc-tls",
@@ -101,6 +102,7 @@ class HubChartTest {
             "TEMPORAL_NAMESPACE",
             "OPA_URL",
             "GITOPSHQ_OPA_TOKEN",
+            "GITOPSHQ_OPA_PROTOCOL",
             "AGENT_GRPC_PUBLIC_ADDRESS",
             "AGENT_GRPC_TLS_CERT",
             "AGENT_GRPC_TLS_KEY",
@@ -133,6 +135,7 @@ class HubChartTest {
             entry("TEMPORAL_NAMESPACE", "gitopshq"),
             entry("OPA_URL", "http://opa.internal:8181"),
             entry("GITOPSHQ_OPA_TOKEN", "opa-token-0123456789abcdef"),
+            entry("GITOPSHQ_OPA_PROTOCOL", "http1"),
             entry("AGENT_GRPC_PUBLIC_ADDRESS", "agents.gitopshq.example.com:443"),
             entry("GITOPSHQ_AGENT_CHART", "oci://registry.example.com/charts/gitopshq-agent"),
             entry("GITOPSHQ_BOOTSTRAP_TOKEN", OWNER_TOKEN),
@@ -387,6 +390,12 @@ class HubChartTest {
         .contains("/webhook/secret");
     assertThat(CHART.renderError(values("tokens.rotationGrace", "fifteen minutes")))
         .contains("/tokens/rotationGrace");
+    assertThat(CHART.renderError(values("opa.protocol", "http2"))).contains("/opa/protocol");
+  }
+
+  @Test
+  void theHubSpeaksCleartextHttp2ToOpaUnlessToldOtherwise() {
+    assertThat(render(values()).env().get("GITOPSHQ_OPA_PROTOCOL").getValue()).isEqualTo("h2c");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.gitopshq.workflows;
 
 import io.temporal.activity.ActivityOptions;
+import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
 import java.time.Duration;
 
@@ -20,6 +21,19 @@ public final class StoreActivities {
                 .setBackoffCoefficient(2.0)
                 .setMaximumInterval(Duration.ofMinutes(1))
                 .build())
+        .build();
+  }
+
+  /**
+   * The same steps as local activities: run by the worker that holds the workflow task, with no
+   * round trip through Temporal's task queues, and retried with the same backoff. Retries longer
+   * than a second wait on a workflow timer, so they show in the history and survive a restart.
+   */
+  public static LocalActivityOptions localOptions() {
+    return LocalActivityOptions.newBuilder()
+        .setStartToCloseTimeout(Duration.ofSeconds(30))
+        .setLocalRetryThreshold(Duration.ofSeconds(1))
+        .setRetryOptions(options().getRetryOptions())
         .build();
   }
 

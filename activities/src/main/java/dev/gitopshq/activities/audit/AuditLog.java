@@ -7,11 +7,15 @@ import dev.gitopshq.evidence.AuditChain;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Appends to and verifies the hash-chained audit log.
@@ -20,7 +24,7 @@ import org.springframework.transaction.annotation.Transactional;
  * length-prefixed so no two different entries can encode alike ({@link AuditChain#hash}, the code
  * offline verifiers use too). The first entry of an organization links to 64 zeros. {@link #record}
  * must run inside the transaction of the change it describes (it joins it), so a change and its
- * audit entry commit or roll back together.
+ * audit entry commit or roll back together; the entry joins the chain as the transaction commits.
  */
 public class AuditLog {
   /** The link of an organization's first entry. */
@@ -41,16 +45,61 @@ public class AuditLog {
   /**
    * Appends an entry for a change in the current transaction.
    *
+   * <p>The entry joins the chain when the transaction commits ({@code beforeCommit}): the
+   * organization's chain lock is taken then, so it is held for the append and the commit only, not
+   * while the rest of the transaction runs (a Temporal start, other statements). A transaction that
+   * rolls back appends nothing; an append that fails rolls the transaction back. Entries keep the
+   * order they were recorded in, and a transaction's organizations are locked in id order.
+   *
    * @param details facts an auditor needs (ids, names, old and new values); never a secret
    */
   @Transactional(propagation = Propagation.MANDATORY)
-  public AuditEntry record(
+  public void record(
       UUID orgId,
       Actor actor,
       String action,
       String targetType,
       String targetId,
       Map<String, ?> details) {
+    Recorded entry =
+        new Recorded(orgId, actor, action, targetType, targetId, canonicalJson(details));
+    if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+      // Outside Spring's transactions (a plain instance in a test): append at once.
+      append(orgId, List.of(entry));
+      return;
+    }
+    Pending pending = (Pending) TransactionSynchronizationManager.getResource(this);
+    if (pending == null) {
+      pending = new Pending();
+      TransactionSynchronizationManager.bindResource(this, pending);
+      TransactionSynchronizationManager.registerSynchronization(pending);
+    }
+    pending.entries.add(entry);
+  }
+
+  private record Recorded(
+      UUID orgId, Actor actor, String action, String targetType, String targetId, String details) {}
+
+  /** The entries one transaction recorded, appended to their chains just before it commits. */
+  private final class Pending implements TransactionSynchronization {
+    final List<Recorded> entries = new ArrayList<>();
+
+    @Override
+    public void beforeCommit(boolean readOnly) {
+      Map<UUID, List<Recorded>> byOrg = new TreeMap<>();
+      for (Recorded r : entries) {
+        byOrg.computeIfAbsent(r.orgId(), k -> new ArrayList<>()).add(r);
+      }
+      byOrg.forEach(AuditLog.this::append);
+    }
+
+    @Override
+    public void afterCompletion(int status) {
+      TransactionSynchronizationManager.unbindResourceIfPossible(AuditLog.this);
+    }
+  }
+
+  private void append(UUID orgId, List<Recorded> entries) {
     mapper.lockChain(orgId);
     String prev = mapper.lastHash(orgId);
     if (prev == null) {
@@ -58,35 +107,36 @@ public class AuditLog {
     }
     // PostgreSQL keeps microseconds; hash exactly what will be read back.
     Instant at = clock.instant().truncatedTo(ChronoUnit.MICROS);
-    String json = canonicalJson(details);
-    String hash =
-        hash(
-            prev,
-            orgId,
-            at,
-            actor.type(),
-            actor.id(),
-            actor.name(),
-            action,
-            targetType,
-            targetId,
-            json);
-    AuditEntry entry =
-        new AuditEntry(
-            0,
-            orgId,
-            at,
-            actor.type(),
-            actor.id(),
-            actor.name(),
-            action,
-            targetType,
-            targetId,
-            json,
-            prev,
-            hash);
-    mapper.insert(entry);
-    return entry;
+    for (Recorded r : entries) {
+      Actor actor = r.actor();
+      String hash =
+          hash(
+              prev,
+              orgId,
+              at,
+              actor.type(),
+              actor.id(),
+              actor.name(),
+              r.action(),
+              r.targetType(),
+              r.targetId(),
+              r.details());
+      mapper.insert(
+          new AuditEntry(
+              0,
+              orgId,
+              at,
+              actor.type(),
+              actor.id(),
+              actor.name(),
+              r.action(),
+              r.targetType(),
+              r.targetId(),
+              r.details(),
+              prev,
+              hash));
+      prev = hash;
+    }
   }
 
   /** Reads entries, newest first. */

@@ -14,6 +14,7 @@ import dev.gitopshq.workflows.command.CommandSpec;
 import dev.gitopshq.workflows.command.CommandStatus;
 import dev.gitopshq.workflows.governance.Decision;
 import dev.gitopshq.workflows.governance.Notification;
+import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,7 @@ public class CommandActivitiesImpl implements CommandActivities {
   private final AuditLog audit;
   private final Clock clock;
   private final Governance governance;
+  private final TransactionTemplate tx;
   private final ObjectMapper json = new ObjectMapper();
 
   public CommandActivitiesImpl(
@@ -52,14 +54,37 @@ public class CommandActivitiesImpl implements CommandActivities {
     this.policies = policies;
     this.audit = audit;
     this.clock = clock;
+    this.tx = tx;
     this.governance = new Governance(policies, webhook, audit, tx, clock);
   }
 
   @Override
   public void transition(
       String orgId, String commandId, int seq, CommandStatus status, String actor, String detail) {
+    if (seq == 1) {
+      awaitCreated(UUID.fromString(orgId), UUID.fromString(commandId));
+    }
     governance.transition(
         commands, "command", orgId, commandId, seq, status.name(), status.isFinal(), actor, detail);
+  }
+
+  /**
+   * Waits until the request that created the command has committed (its creation lock), then fails
+   * for good when the row is not there: the request rolled back after Temporal had already started
+   * the workflow, so there is nothing to govern.
+   */
+  private void awaitCreated(UUID org, UUID id) {
+    Boolean exists =
+        tx.execute(
+            t -> {
+              commands.lockCreation(id);
+              return commands.exists(org, id);
+            });
+    if (!Boolean.TRUE.equals(exists)) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "command " + id + " does not exist: the request that created it was rolled back",
+          "CommandGone");
+    }
   }
 
   @Override

@@ -41,6 +41,18 @@ public interface CommandMapper extends GovernedStore {
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   Optional<CommandRow> findById(@Param("orgId") UUID orgId, @Param("id") UUID id);
 
+  /**
+   * The command's creation lock until the current transaction ends. The request that creates a
+   * command holds it from the insert until its commit; the workflow's first step takes it too, so
+   * it never runs ahead of a commit that has not happened yet (eager start hands the workflow its
+   * first task while the request's transaction is still open).
+   */
+  @Select("select 1 from pg_advisory_xact_lock(7004, hashtext(#{id}::text))")
+  int lockCreation(@Param("id") UUID id);
+
+  @Select("select exists (select 1 from commands where org_id = #{orgId} and id = #{id})")
+  boolean exists(@Param("orgId") UUID orgId, @Param("id") UUID id);
+
   @Select({
     "<script>",
     "select " + COLUMNS + " from commands where org_id = #{orgId} and cluster_id = #{clusterId}",

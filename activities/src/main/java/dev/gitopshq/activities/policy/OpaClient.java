@@ -1,47 +1,108 @@
 package dev.gitopshq.activities.policy;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
+import okhttp3.Call;
+import okhttp3.ConnectionPool;
+import okhttp3.EventListener;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.BufferedSource;
 
 /**
- * A small client for OPA's REST API (v1), over {@code java.net.http}: upload a policy module, write
- * a data document, evaluate a document, check health.
+ * A small client for OPA's REST API (v1): upload a policy module, write a data document, evaluate a
+ * document, check health.
+ *
+ * <p><b>Transport.</b> By default the client speaks cleartext HTTP/2 with prior knowledge ({@link
+ * Transport#H2C}), which OPA serves when it runs with {@code --h2c}: every call of the hub, from
+ * any thread, is a stream on one long-lived TCP connection (OkHttp's pool keeps it; a connection
+ * that broke, e.g. because OPA restarted, is dropped and the next call opens a new one).
+ * java.net.http cannot be used for this: it reaches cleartext HTTP/2 only by {@code Upgrade: h2c},
+ * which OPA does not answer, and OPA offers no h2 by ALPN over TLS either. {@link Transport#HTTP1}
+ * is for an OPA started without {@code --h2c}: HTTP/1.1 with keep-alive. An {@code https} URL
+ * negotiates by ALPN (h2 when OPA offers it, otherwise HTTP/1.1). A call that finds its connection
+ * already broken is sent once more on a new one (OkHttp's retry on connection failure); every call
+ * here is idempotent (reads, whole-document puts, deletes, evaluations).
  *
  * <p>OPA's API is locked to the hub: OPA runs with token authentication and an authorization policy
  * (policies/system/authz) that admits only the hub's token, which this client sends as a bearer
- * token on every call. The token is never logged nor put into a message.
+ * token on every call. The token is never logged nor put into a message; nothing here logs request
+ * or answer bodies (input documents, policy text).
  *
- * <p>Every call has explicit timeouts (connect 2 s, whole request 5 s by default), so a hung OPA
- * cannot hold a request thread or a database lock for long. Anything that keeps OPA from answering
- * becomes an {@link OpaUnavailableException}; callers fail closed and may retry.
+ * <p>Every call has explicit timeouts (connect 2 s, whole call 5 s by default), so a hung OPA
+ * cannot hold a request thread or a database lock for long, and every answer is read up to a bound
+ * ({@link #MAX_ANSWER_BYTES}; the policy listing, which carries every module's text and syntax
+ * tree, {@link #MAX_LISTING_BYTES}). Anything that keeps OPA from answering becomes an {@link
+ * OpaUnavailableException}; callers fail closed and may retry.
  */
 public class OpaClient implements AutoCloseable {
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(5);
 
+  /** The largest answer read from OPA, except the policy listing. */
+  public static final int MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+  /** The largest policy listing read from OPA (every module's text and syntax tree). */
+  public static final int MAX_LISTING_BYTES = 64 * 1024 * 1024;
+
+  /** How the client talks to OPA over a cleartext ({@code http}) URL. */
+  public enum Transport {
+    /** Cleartext HTTP/2 with prior knowledge: OPA runs with {@code --h2c}. The default. */
+    H2C,
+    /** HTTP/1.1 with keep-alive: for an OPA started without {@code --h2c}. */
+    HTTP1;
+
+    /** {@code h2c} or {@code http1} (case-insensitive), as {@code GITOPSHQ_OPA_PROTOCOL} says. */
+    public static Transport parse(String value) {
+      String v = value == null ? "" : value.strip().toLowerCase(Locale.ROOT);
+      return switch (v) {
+        case "", "h2c" -> H2C;
+        case "http1", "http/1.1" -> HTTP1;
+        default ->
+            throw new IllegalArgumentException(
+                "the OPA protocol is 'h2c' (OPA runs with --h2c) or 'http1'; got '" + value + "'");
+      };
+    }
+  }
+
   /** Policy ids and document paths: slash-separated segments of safe characters, no dot-dot. */
   private static final Pattern PATH = Pattern.compile("[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*");
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final MediaType JSON_TYPE = MediaType.get("application/json");
+  private static final MediaType TEXT_TYPE = MediaType.get("text/plain; charset=utf-8");
+  private static final byte[] EMPTY_INPUT = "{}".getBytes(StandardCharsets.UTF_8);
 
-  private final URI base;
+  private final String base;
   private final String display;
-  private final Duration requestTimeout;
-  private final HttpClient http;
+  private final Transport transport;
+  private final OkHttpClient http;
   private final String authorization;
+  private final AtomicLong connections = new AtomicLong();
+  private volatile Protocol lastProtocol;
 
   /** A client with the default timeouts and no token (an OPA whose API is open). */
   public OpaClient(URI baseUrl) {
@@ -57,33 +118,92 @@ public class OpaClient implements AutoCloseable {
     this(baseUrl, connectTimeout, requestTimeout, null);
   }
 
+  public OpaClient(URI baseUrl, Duration connectTimeout, Duration requestTimeout, String token) {
+    this(baseUrl, connectTimeout, requestTimeout, token, Transport.H2C);
+  }
+
   /**
    * @param baseUrl OPA's address, e.g. {@code http://127.0.0.1:8181}
    * @param connectTimeout how long to wait for a TCP connection
    * @param requestTimeout how long to wait for a whole answer
    * @param token the bearer token OPA's authorization policy admits; null or blank sends none
+   * @param transport h2c (OPA runs with {@code --h2c}) or HTTP/1.1, for an {@code http} URL
    */
-  public OpaClient(URI baseUrl, Duration connectTimeout, Duration requestTimeout, String token) {
-    if (baseUrl == null || baseUrl.getScheme() == null || baseUrl.getHost() == null) {
+  public OpaClient(
+      URI baseUrl,
+      Duration connectTimeout,
+      Duration requestTimeout,
+      String token,
+      Transport transport) {
+    if (baseUrl == null
+        || baseUrl.getScheme() == null
+        || baseUrl.getHost() == null
+        || !(baseUrl.getScheme().equalsIgnoreCase("http")
+            || baseUrl.getScheme().equalsIgnoreCase("https"))) {
       throw new IllegalArgumentException(
-          "the OPA URL must be absolute, e.g. http://127.0.0.1:8181");
+          "the OPA URL must be absolute http or https, e.g. http://127.0.0.1:8181");
     }
-    String s = baseUrl.toString();
-    this.base = URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
-    // Messages and logs name OPA by scheme, host and port only: a URL may carry credentials.
+    boolean secure = baseUrl.getScheme().equalsIgnoreCase("https");
+    // Messages and logs name OPA by scheme, host and port only: a URL may carry credentials,
+    // which are not sent either (OPA takes the bearer token).
     this.display =
-        baseUrl.getScheme()
+        baseUrl.getScheme().toLowerCase(Locale.ROOT)
             + "://"
             + baseUrl.getHost()
             + (baseUrl.getPort() > 0 ? ":" + baseUrl.getPort() : "");
-    this.requestTimeout = requestTimeout;
-    this.http = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
+    String path = baseUrl.getRawPath() == null ? "" : baseUrl.getRawPath();
+    this.base = display + (path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
+    this.transport = transport == null ? Transport.H2C : transport;
+    List<Protocol> protocols =
+        this.transport == Transport.HTTP1
+            ? List.of(Protocol.HTTP_1_1)
+            : secure
+                ? List.of(Protocol.HTTP_2, Protocol.HTTP_1_1)
+                : List.of(Protocol.H2_PRIOR_KNOWLEDGE);
+    this.http =
+        new OkHttpClient.Builder()
+            .protocols(protocols)
+            .connectTimeout(connectTimeout)
+            .readTimeout(requestTimeout)
+            .writeTimeout(requestTimeout)
+            .callTimeout(requestTimeout)
+            // One HTTP/2 connection carries every call; HTTP/1.1 keeps a few alive.
+            .connectionPool(new ConnectionPool(8, 5, TimeUnit.MINUTES))
+            .followRedirects(false)
+            .eventListener(
+                new EventListener() {
+                  @Override
+                  public void connectStart(
+                      Call call, java.net.InetSocketAddress address, java.net.Proxy proxy) {
+                    connections.incrementAndGet();
+                  }
+                })
+            .build();
     this.authorization = token == null || token.isBlank() ? null : "Bearer " + token.strip();
   }
 
   /** OPA's address as safe to print: scheme, host and port. */
   public String address() {
     return display;
+  }
+
+  /** The transport this client was built for. */
+  public Transport transport() {
+    return transport;
+  }
+
+  /**
+   * The protocol of OPA's latest answer: {@code h2_prior_knowledge} (cleartext HTTP/2), {@code h2}
+   * or {@code http/1.1}; empty before the first answer.
+   */
+  public String protocol() {
+    Protocol p = lastProtocol;
+    return p == null ? "" : p.toString();
+  }
+
+  /** How many TCP connections to OPA this client has opened (one while the connection lives). */
+  public long connectionsOpened() {
+    return connections.get();
   }
 
   /**
@@ -96,19 +216,16 @@ public class OpaClient implements AutoCloseable {
    * @throws OpaUnavailableException OPA could not be reached or did not answer in time
    */
   public void putPolicy(String id, String rego) {
-    HttpRequest request =
-        request("/v1/policies/" + checkPath(id))
-            .header("Content-Type", "text/plain; charset=utf-8")
-            .PUT(HttpRequest.BodyPublishers.ofString(rego))
-            .build();
-    HttpResponse<String> response = send(request, "upload policy " + id);
-    if (response.statusCode() == 200) {
+    Request request =
+        request("/v1/policies/" + checkPath(id)).put(RequestBody.create(rego, TEXT_TYPE)).build();
+    Answer answer = send(request, "upload policy " + id, MAX_ANSWER_BYTES);
+    if (answer.status() == 200) {
       return;
     }
-    if (response.statusCode() == 400) {
-      throw new PolicyCompileException(id, errors(response.body()));
+    if (answer.status() == 400) {
+      throw new PolicyCompileException(id, errors(answer.body()));
     }
-    throw unexpected("upload policy " + id, response);
+    throw unexpected("upload policy " + id, answer);
   }
 
   /**
@@ -119,15 +236,15 @@ public class OpaClient implements AutoCloseable {
    * @throws OpaUnavailableException OPA could not be reached or did not answer in time
    */
   public java.util.Optional<String> getPolicy(String id) {
-    HttpRequest request = request("/v1/policies/" + checkPath(id)).GET().build();
-    HttpResponse<String> response = send(request, "read policy " + id);
-    if (response.statusCode() == 404) {
+    Request request = request("/v1/policies/" + checkPath(id)).get().build();
+    Answer answer = send(request, "read policy " + id, MAX_ANSWER_BYTES);
+    if (answer.status() == 404) {
       return java.util.Optional.empty();
     }
-    if (response.statusCode() != 200) {
-      throw unexpected("read policy " + id, response);
+    if (answer.status() != 200) {
+      throw unexpected("read policy " + id, answer);
     }
-    JsonNode raw = parse(response.body(), "read policy " + id).path("result").get("raw");
+    JsonNode raw = parse(answer.body(), "read policy " + id).path("result").get("raw");
     return raw == null || !raw.isTextual()
         ? java.util.Optional.empty()
         : java.util.Optional.of(raw.asText());
@@ -139,13 +256,13 @@ public class OpaClient implements AutoCloseable {
    * @throws OpaUnavailableException OPA could not be reached or did not answer in time
    */
   public java.util.List<String> listPolicyIds() {
-    HttpRequest request = request("/v1/policies").GET().build();
-    HttpResponse<String> response = send(request, "list policies");
-    if (response.statusCode() != 200) {
-      throw unexpected("list policies", response);
+    Request request = request("/v1/policies").get().build();
+    Answer answer = send(request, "list policies", MAX_LISTING_BYTES);
+    if (answer.status() != 200) {
+      throw unexpected("list policies", answer);
     }
     java.util.List<String> ids = new java.util.ArrayList<>();
-    parse(response.body(), "list policies")
+    parse(answer.body(), "list policies")
         .path("result")
         .forEach(p -> ids.add(p.path("id").asText()));
     return ids;
@@ -157,10 +274,10 @@ public class OpaClient implements AutoCloseable {
    * @throws OpaUnavailableException OPA could not be reached or did not answer in time
    */
   public void deletePolicy(String id) {
-    HttpRequest request = request("/v1/policies/" + checkPath(id)).DELETE().build();
-    HttpResponse<String> response = send(request, "delete policy " + id);
-    if (response.statusCode() != 200 && response.statusCode() != 404) {
-      throw unexpected("delete policy " + id, response);
+    Request request = request("/v1/policies/" + checkPath(id)).delete().build();
+    Answer answer = send(request, "delete policy " + id, MAX_ANSWER_BYTES);
+    if (answer.status() != 200 && answer.status() != 404) {
+      throw unexpected("delete policy " + id, answer);
     }
   }
 
@@ -179,26 +296,24 @@ public class OpaClient implements AutoCloseable {
     if (value == null || value.isMissingNode()) {
       throw new IllegalArgumentException("no document to write at " + path);
     }
-    String payload;
+    byte[] payload;
     try {
-      payload = JSON.writeValueAsString(value);
+      payload = JSON.writeValueAsBytes(value);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("the document cannot be written as JSON", e);
     }
-    HttpRequest request =
-        request("/v1/data/" + checkPath(path))
-            .header("Content-Type", "application/json")
-            .PUT(HttpRequest.BodyPublishers.ofString(payload))
-            .build();
-    HttpResponse<String> response = send(request, "write data " + path);
-    if (response.statusCode() != 204 && response.statusCode() != 200) {
-      throw unexpected("write data " + path, response);
+    Request request =
+        request("/v1/data/" + checkPath(path)).put(RequestBody.create(payload, JSON_TYPE)).build();
+    Answer answer = send(request, "write data " + path, MAX_ANSWER_BYTES);
+    if (answer.status() != 204 && answer.status() != 200) {
+      throw unexpected("write data " + path, answer);
     }
   }
 
   /**
    * Evaluates the document at {@code path} ({@code POST /v1/data/<path>} with {@code {"input":
-   * input}}).
+   * input}}). The input is written straight into the request's bytes and only the answer's {@code
+   * result} is read into a tree.
    *
    * @param path the document's path with slashes, e.g. {@code gitopshq/approval} for the whole
    *     package or {@code gitopshq/approval/decision} for one rule
@@ -209,29 +324,17 @@ public class OpaClient implements AutoCloseable {
    * @throws OpaUnavailableException OPA could not be reached or did not answer in time
    */
   public JsonNode evaluate(String path, JsonNode input) {
-    ObjectNode body = JSON.createObjectNode();
-    if (input != null && !input.isNull() && !input.isMissingNode()) {
-      body.set("input", input);
-    }
-    String payload;
-    try {
-      payload = JSON.writeValueAsString(body);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("the input document cannot be written as JSON", e);
-    }
-    HttpRequest request =
+    String what = "evaluate " + path;
+    Request request =
         request("/v1/data/" + checkPath(path))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(payload))
+            .post(RequestBody.create(inputDocument(input), JSON_TYPE))
             .build();
-    HttpResponse<String> response = send(request, "evaluate " + path);
-    if (response.statusCode() == 200) {
-      JsonNode answer = parse(response.body(), "evaluate " + path);
-      JsonNode result = answer.get("result");
-      return result == null ? MissingNode.getInstance() : result;
+    Answer answer = send(request, what, MAX_ANSWER_BYTES);
+    if (answer.status() == 200) {
+      return result(answer.body(), what);
     }
-    if (response.statusCode() == 500) {
-      List<OpaError> errors = errors(response.body());
+    if (answer.status() == 500) {
+      List<OpaError> errors = errors(answer.body());
       throw new PolicyEvaluationException(
           "evaluating "
               + path
@@ -240,53 +343,129 @@ public class OpaClient implements AutoCloseable {
                   ? "status 500"
                   : errors.stream().map(OpaError::describe).reduce((a, b) -> a + "; " + b).get()));
     }
-    throw unexpected("evaluate " + path, response);
+    throw unexpected(what, answer);
   }
 
   /** True when OPA answers its health check; never throws. */
   public boolean healthy() {
     try {
-      HttpResponse<String> r =
-          http.send(request("/health").GET().build(), HttpResponse.BodyHandlers.ofString());
-      return r.statusCode() == 200;
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      return send(request("/health").get().build(), "health", MAX_ANSWER_BYTES).status() == 200;
+    } catch (OpaException e) {
       return false;
     }
   }
 
   @Override
   public void close() {
-    http.close();
+    http.dispatcher().executorService().shutdown();
+    http.connectionPool().evictAll();
   }
 
-  private HttpRequest.Builder request(String path) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(requestTimeout);
+  /** {@code {"input": input}}, or {@code {}} without input, as bytes. */
+  private static byte[] inputDocument(JsonNode input) {
+    if (input == null || input.isNull() || input.isMissingNode()) {
+      return EMPTY_INPUT;
+    }
+    try (ByteArrayBuilder bytes = new ByteArrayBuilder(512);
+        JsonGenerator g = JSON.getFactory().createGenerator(bytes)) {
+      g.writeStartObject();
+      g.writeFieldName("input");
+      JSON.writeTree(g, input);
+      g.writeEndObject();
+      g.flush();
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new IllegalArgumentException("the input document cannot be written as JSON", e);
+    }
+  }
+
+  /** The {@code result} member of OPA's answer; the other members are skipped, not read. */
+  private static JsonNode result(byte[] body, String what) {
+    try (JsonParser p = JSON.getFactory().createParser(body)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw new OpaException("OPA's answer to " + what + " is not a JSON object");
+      }
+      JsonNode result = null;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        p.nextToken();
+        if (result == null && name.equals("result")) {
+          result = JSON.readTree(p);
+        } else {
+          p.skipChildren();
+        }
+      }
+      return result == null ? MissingNode.getInstance() : result;
+    } catch (JsonProcessingException e) {
+      throw new OpaException("OPA's answer to " + what + " is not JSON", e);
+    } catch (IOException e) {
+      throw new OpaException("OPA's answer to " + what + " cannot be read", e);
+    }
+  }
+
+  private Request.Builder request(String path) {
+    HttpUrl url = HttpUrl.get(base + path);
+    Request.Builder b = new Request.Builder().url(url);
     if (authorization != null) {
       b.header("Authorization", authorization);
     }
     return b;
   }
 
-  private HttpResponse<String> send(HttpRequest request, String what) {
-    try {
-      return http.send(request, HttpResponse.BodyHandlers.ofString());
-    } catch (HttpTimeoutException e) {
+  /** A status and the whole body, read up to {@code limit} bytes. */
+  private record Answer(int status, byte[] body) {}
+
+  private Answer send(Request request, String what, int limit) {
+    try (Response response = http.newCall(request).execute()) {
+      lastProtocol = response.protocol();
+      ResponseBody body = response.body();
+      byte[] bytes = body == null ? new byte[0] : readBounded(body, limit, what);
+      return new Answer(response.code(), bytes);
+    } catch (InterruptedIOException e) {
+      if (Thread.currentThread().isInterrupted()) {
+        throw new OpaUnavailableException("interrupted while waiting for OPA (" + what + ")", e);
+      }
       throw new OpaUnavailableException(
-          "OPA at " + display + " did not answer in time (" + what + ")", e);
+          "OPA at " + display + " did not answer in time (" + what + ")" + hint(), e);
     } catch (IOException e) {
       throw new OpaUnavailableException(
-          "OPA at " + display + " is unreachable (" + what + "): " + describe(e), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new OpaUnavailableException("interrupted while waiting for OPA (" + what + ")", e);
+          "OPA at "
+              + display
+              + " is unreachable ("
+              + what
+              + "): "
+              + describe(e)
+              + (e instanceof java.net.ConnectException ? "" : hint()),
+          e);
     }
   }
 
+  private byte[] readBounded(ResponseBody body, int limit, String what) throws IOException {
+    if (body.contentLength() > limit) {
+      throw new OpaException(
+          "OPA's answer to " + what + " is larger than " + limit + " bytes; it was not read");
+    }
+    BufferedSource source = body.source();
+    if (source.request(limit + 1L)) {
+      throw new OpaException(
+          "OPA's answer to " + what + " is larger than " + limit + " bytes; it was not read");
+    }
+    return source.getBuffer().readByteArray();
+  }
+
+  /**
+   * What to check when the h2c preface gets no HTTP/2 answer: an OPA without {@code --h2c} answers
+   * it as a malformed HTTP/1.1 request.
+   */
+  private String hint() {
+    return transport == Transport.H2C && display.startsWith("http:")
+        ? " (the hub speaks cleartext HTTP/2 to OPA: run OPA with --h2c, or set"
+            + " GITOPSHQ_OPA_PROTOCOL=http1)"
+        : "";
+  }
+
   /** OPA's {@code errors} array; when it has none, its top-level code and message as one error. */
-  private static List<OpaError> errors(String body) {
+  private static List<OpaError> errors(byte[] body) {
     List<OpaError> out = new ArrayList<>();
     JsonNode root;
     try {
@@ -312,7 +491,7 @@ public class OpaClient implements AutoCloseable {
     return out;
   }
 
-  private static JsonNode parse(String body, String what) {
+  private static JsonNode parse(byte[] body, String what) {
     try {
       JsonNode node = JSON.readTree(body);
       if (node == null || !node.isObject()) {
@@ -321,11 +500,13 @@ public class OpaClient implements AutoCloseable {
       return node;
     } catch (JsonProcessingException e) {
       throw new OpaException("OPA's answer to " + what + " is not JSON", e);
+    } catch (IOException e) {
+      throw new OpaException("OPA's answer to " + what + " cannot be read", e);
     }
   }
 
-  private OpaException unexpected(String what, HttpResponse<String> response) {
-    int status = response.statusCode();
+  private OpaException unexpected(String what, Answer answer) {
+    int status = answer.status();
     if (status == 401) {
       return new OpaException(
           "OPA at "
@@ -334,7 +515,7 @@ public class OpaClient implements AutoCloseable {
               + what
               + ": set GITOPSHQ_OPA_TOKEN to the token OPA's authorization policy admits");
     }
-    List<OpaError> errors = errors(response.body());
+    List<OpaError> errors = errors(answer.body());
     String detail = errors.isEmpty() ? "" : ": " + errors.get(0).describe();
     // A proxy or load balancer in front of OPA answers 502-504 while OPA is down.
     if (status == 502 || status == 503 || status == 504) {

@@ -9,9 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -93,6 +96,79 @@ class AuditLogIT {
     AuditVerification v = audit.verify(org);
     assertThat(v.valid()).as(v.reason()).isTrue();
     assertThat(v.entriesChecked()).isEqualTo(40);
+  }
+
+  @Test
+  void aLongTransactionDoesNotHoldUpTheChainAndARolledBackOneAppendsNothing() throws Exception {
+    // A request records its entry, then does slow work before it commits (a Temporal start).
+    CountDownLatch recorded = new CountDownLatch(1);
+    CountDownLatch commit = new CountDownLatch(1);
+    ExecutorService slow = Executors.newSingleThreadExecutor();
+    try {
+      Future<?> slowRequest =
+          slow.submit(
+              () ->
+                  schema
+                      .tx()
+                      .executeWithoutResult(
+                          t -> {
+                            audit.record(
+                                org,
+                                Actor.system("test"),
+                                "cluster.created",
+                                "cluster",
+                                "slow",
+                                Map.of());
+                            recorded.countDown();
+                            await(commit);
+                          }));
+      assertThat(recorded.await(10, TimeUnit.SECONDS)).isTrue();
+
+      // Another change of the same organization commits meanwhile, with its entry.
+      CompletableFuture<Void> other =
+          CompletableFuture.runAsync(() -> record(org, "cluster.updated", Map.of("n", 1)));
+      other.get(10, TimeUnit.SECONDS);
+      assertThat(audit.verify(org).entriesChecked()).isEqualTo(1);
+
+      commit.countDown();
+      slowRequest.get(10, TimeUnit.SECONDS);
+    } finally {
+      commit.countDown();
+      slow.shutdownNow();
+    }
+
+    // One transaction, two organizations and three entries; then one that rolls back.
+    UUID second = newOrg();
+    schema
+        .tx()
+        .executeWithoutResult(
+            t -> {
+              audit.record(org, Actor.system("test"), "a", "cluster", "c-1", Map.of());
+              audit.record(second, Actor.system("test"), "b", "cluster", "c-2", Map.of());
+              audit.record(org, Actor.system("test"), "c", "cluster", "c-1", Map.of());
+            });
+    schema
+        .tx()
+        .executeWithoutResult(
+            t -> {
+              audit.record(org, Actor.system("test"), "lost", "cluster", "c-1", Map.of());
+              t.setRollbackOnly();
+            });
+
+    AuditVerification v = audit.verify(org);
+    assertThat(v.valid()).as(v.reason()).isTrue();
+    assertThat(audit.search(org, new AuditQuery(null, null, null, null, null, null, 10)))
+        .extracting(AuditEntry::action)
+        .containsExactly("c", "a", "cluster.created", "cluster.updated");
+    assertThat(audit.verify(second).entriesChecked()).isEqualTo(1);
+  }
+
+  static void await(CountDownLatch latch) {
+    try {
+      latch.await(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Test

@@ -25,6 +25,7 @@ import dev.gitopshq.workflows.command.CommandStatus;
 import dev.gitopshq.workflows.command.CommandTarget;
 import dev.gitopshq.workflows.governance.Decision;
 import dev.gitopshq.workflows.governance.Requester;
+import io.temporal.failure.ApplicationFailure;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Instant;
@@ -32,6 +33,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -331,5 +336,86 @@ class CommandActivitiesIT {
     assertThat(row.status()).isEqualTo("completed");
     assertThat(row.statusDetail()).isEqualTo("scaled from 2 to 3");
     assertThat(row.finishedAt()).isNotNull();
+  }
+
+  @Test
+  void theFirstStepWaitsForTheRequestsCommitAndGivesUpOnARequestThatRolledBack() throws Exception {
+    clusterIs("staging", Capabilities.KUBERNETES_SCALE);
+
+    // The request inserts the command and holds its creation lock until it commits, as
+    // CommandService does around the workflow's (eager) start.
+    CountDownLatch inserted = new CountDownLatch(1);
+    CountDownLatch finish = new CountDownLatch(1);
+    AtomicReference<CommandSpec> committed = new AtomicReference<>();
+    Thread request = openRequest(committed, inserted, finish, false);
+    assertThat(inserted.await(10, TimeUnit.SECONDS)).isTrue();
+    String id = committed.get().commandId();
+
+    CompletableFuture<Void> first =
+        CompletableFuture.runAsync(
+            () ->
+                activities.transition(
+                    org.toString(), id, 1, CommandStatus.pending, "ana", "requested"));
+    Thread.sleep(300);
+    assertThat(first).as("the first step waits while the request is open").isNotDone();
+    finish.countDown();
+    request.join(10_000);
+    first.get(10, TimeUnit.SECONDS);
+    assertThat(commands.events(org, UUID.fromString(id)))
+        .extracting(CommandEventRow::status)
+        .containsExactly("pending");
+
+    // A request that rolls back after Temporal started the workflow leaves nothing to govern.
+    CountDownLatch inserted2 = new CountDownLatch(1);
+    CountDownLatch finish2 = new CountDownLatch(1);
+    AtomicReference<CommandSpec> rolledBack = new AtomicReference<>();
+    Thread request2 = openRequest(rolledBack, inserted2, finish2, true);
+    assertThat(inserted2.await(10, TimeUnit.SECONDS)).isTrue();
+    String gone = rolledBack.get().commandId();
+    CompletableFuture<Void> orphan =
+        CompletableFuture.runAsync(
+            () ->
+                activities.transition(
+                    org.toString(), gone, 1, CommandStatus.pending, "ana", "requested"));
+    finish2.countDown();
+    request2.join(10_000);
+    assertThatThrownBy(() -> orphan.get(10, TimeUnit.SECONDS))
+        .cause()
+        .isInstanceOfSatisfying(
+            ApplicationFailure.class,
+            f -> {
+              assertThat(f.isNonRetryable()).isTrue();
+              assertThat(f.getOriginalMessage()).contains(gone, "rolled back");
+            });
+    assertThat(commands.findById(org, UUID.fromString(gone))).isEmpty();
+  }
+
+  /** A request's transaction: inserts a command, takes its creation lock, waits, then ends. */
+  Thread openRequest(
+      AtomicReference<CommandSpec> spec,
+      CountDownLatch inserted,
+      CountDownLatch finish,
+      boolean rollBack) {
+    Thread t =
+        new Thread(
+            () ->
+                schema
+                    .tx()
+                    .executeWithoutResult(
+                        status -> {
+                          spec.set(command("scale", ANA, null));
+                          commands.lockCreation(UUID.fromString(spec.get().commandId()));
+                          inserted.countDown();
+                          try {
+                            finish.await(10, TimeUnit.SECONDS);
+                          } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                          }
+                          if (rollBack) {
+                            status.setRollbackOnly();
+                          }
+                        }));
+    t.start();
+    return t;
   }
 }

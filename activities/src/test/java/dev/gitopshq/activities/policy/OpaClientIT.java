@@ -360,6 +360,60 @@ class OpaClientIT {
   }
 
   @Test
+  void speaksHttp2OnOneReusedConnectionAndReconnectsAfterOpaRestarts() throws IOException {
+    String module = "package gitopshq.h2\n\nimport rego.v1\n\nsize := count(input.items)\n";
+    JsonNode input = JSON.readTree("{\"items\": [1, 2, 3]}");
+    OpaTestServer own = OpaTestServer.startNew();
+    try (OpaClient client = own.client()) {
+      client.putPolicy("gitopshq/h2", module);
+      for (int i = 0; i < 50; i++) {
+        assertThat(client.evaluate("gitopshq/h2/size", input).asInt()).isEqualTo(3);
+      }
+      // Cleartext HTTP/2 with prior knowledge (OPA's --h2c), all 51 calls on one connection.
+      assertThat(client.protocol()).isEqualTo("h2_prior_knowledge");
+      assertThat(client.connectionsOpened()).isEqualTo(1);
+
+      // OPA restarts (empty, on the same port): the reused connection is gone; the next call opens
+      // a new one instead of failing on the dead one.
+      own.stop();
+      own.start();
+      client.putPolicy("gitopshq/h2", module);
+      assertThat(client.evaluate("gitopshq/h2/size", input).asInt()).isEqualTo(3);
+      assertThat(client.protocol()).isEqualTo("h2_prior_knowledge");
+      assertThat(client.connectionsOpened()).isEqualTo(2);
+    } finally {
+      own.close();
+    }
+  }
+
+  @Test
+  void anOpaWithoutH2cIsUnavailableNamingTheFlagAndHttp1StillWorks() {
+    OpaTestServer plain = OpaTestServer.startNewHttp1Only();
+    try (OpaClient h2c =
+            new OpaClient(
+                plain.url(),
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(3),
+                plain.token(),
+                OpaClient.Transport.H2C);
+        OpaClient http1 = plain.client()) {
+      assertThat(h2c.healthy()).isFalse();
+      assertThatThrownBy(() -> h2c.evaluate("gitopshq/anything", null))
+          .isInstanceOf(OpaUnavailableException.class)
+          .hasMessageContaining("--h2c")
+          .hasMessageContaining("GITOPSHQ_OPA_PROTOCOL=http1")
+          .message()
+          .doesNotContain(plain.token());
+
+      http1.putPolicy("gitopshq/plain", "package gitopshq.plain\n\nallow := true\n");
+      assertThat(http1.evaluate("gitopshq/plain/allow", null).asBoolean()).isTrue();
+      assertThat(http1.protocol()).isEqualTo("http/1.1");
+    } finally {
+      plain.close();
+    }
+  }
+
+  @Test
   void credentialsInTheUrlNeverAppearInMessages() {
     OpaClient client = new OpaClient(URI.create("http://user:s3cret@127.0.0.1:1"));
     assertThat(client.address()).isEqualTo("http://127.0.0.1:1");

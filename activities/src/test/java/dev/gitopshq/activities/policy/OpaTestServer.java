@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * <p>It runs locked down as {@code make run} runs it: token authentication with the authorization
  * policy {@code policies/system/authz}, which admits only {@link #token()} (a fresh random one per
  * server); {@link #client()} holds it. The binary is the project's OPA build, without the built-ins
- * that reach outside OPA.
+ * that reach outside OPA. It serves cleartext HTTP/2 ({@code --h2c}), as the hub expects; {@link
+ * #startNewHttp1Only()} starts one without it.
  */
 public final class OpaTestServer implements AutoCloseable {
   private static final Duration STARTUP = Duration.ofSeconds(30);
@@ -34,9 +35,11 @@ public final class OpaTestServer implements AutoCloseable {
   private final Path logFile;
   private final String token;
   private final Path tokenData;
+  private final boolean h2c;
   private volatile Process process;
 
-  private OpaTestServer(Path binary, int port, Path logFile) throws IOException {
+  private OpaTestServer(Path binary, int port, Path logFile, boolean h2c) throws IOException {
+    this.h2c = h2c;
     this.binary = binary;
     this.port = port;
     this.logFile = logFile;
@@ -57,11 +60,24 @@ public final class OpaTestServer implements AutoCloseable {
                 }));
   }
 
-  /** Starts OPA on a free port and waits until it answers {@code /health}. */
+  /**
+   * Starts OPA on a free port, serving cleartext HTTP/2 ({@code --h2c}), and waits until it answers
+   * {@code /health}.
+   */
   public static OpaTestServer startNew() {
+    return startNew(true);
+  }
+
+  /** Starts an OPA without {@code --h2c}: HTTP/1.1 only, as an OPA run by hand may be. */
+  public static OpaTestServer startNewHttp1Only() {
+    return startNew(false);
+  }
+
+  private static OpaTestServer startNew(boolean h2c) {
     try {
       OpaTestServer s =
-          new OpaTestServer(binary(), freePort(), Files.createTempFile("gitopshq-opa-", ".log"));
+          new OpaTestServer(
+              binary(), freePort(), Files.createTempFile("gitopshq-opa-", ".log"), h2c);
       return s.start();
     } catch (IOException e) {
       throw new IllegalStateException("cannot prepare an OPA test server", e);
@@ -73,22 +89,27 @@ public final class OpaTestServer implements AutoCloseable {
     if (process != null && process.isAlive()) {
       return this;
     }
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of(
+                binary.toString(),
+                "run",
+                "--server",
+                "--addr",
+                "127.0.0.1:" + port,
+                "--log-level",
+                "error",
+                "--skip-version-check",
+                "--authentication=token",
+                "--authorization=basic"));
+    if (h2c) {
+      command.add("--h2c");
+    }
+    command.add(repoRoot().resolve("policies/system/authz/authz.rego").toString());
+    command.add(tokenData.toString());
     try {
       process =
-          new ProcessBuilder(
-                  List.of(
-                      binary.toString(),
-                      "run",
-                      "--server",
-                      "--addr",
-                      "127.0.0.1:" + port,
-                      "--log-level",
-                      "error",
-                      "--skip-version-check",
-                      "--authentication=token",
-                      "--authorization=basic",
-                      repoRoot().resolve("policies/system/authz/authz.rego").toString(),
-                      tokenData.toString()))
+          new ProcessBuilder(command)
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
               .start();
@@ -135,9 +156,17 @@ public final class OpaTestServer implements AutoCloseable {
     return token;
   }
 
-  /** A client with {@link #token()}; the caller closes it. */
+  /**
+   * A client with {@link #token()}, speaking h2c, or HTTP/1.1 to an OPA without {@code --h2c}; the
+   * caller closes it.
+   */
   public OpaClient client() {
-    return new OpaClient(url(), token);
+    return new OpaClient(
+        url(),
+        OpaClient.DEFAULT_CONNECT_TIMEOUT,
+        OpaClient.DEFAULT_REQUEST_TIMEOUT,
+        token,
+        h2c ? OpaClient.Transport.H2C : OpaClient.Transport.HTTP1);
   }
 
   public synchronized boolean isRunning() {

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.gitopshq.activities.audit.Actor;
-import dev.gitopshq.activities.audit.AuditEntry;
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.audit.AuditMapper;
 import dev.gitopshq.activities.store.InstantTypeHandler;
@@ -98,7 +97,7 @@ class PolicyServiceIT {
     AuditLog audit =
         new AuditLog(template.getMapper(AuditMapper.class), clock) {
           @Override
-          public AuditEntry record(
+          public void record(
               UUID orgId,
               Actor actor,
               String action,
@@ -108,7 +107,7 @@ class PolicyServiceIT {
             if (auditFails.get()) {
               throw new IllegalStateException("the audit log is not writable (test)");
             }
-            return super.record(orgId, actor, action, targetType, targetId, details);
+            super.record(orgId, actor, action, targetType, targetId, details);
           }
         };
     repository = new PolicyRepository(template.getMapper(PolicyMapper.class));

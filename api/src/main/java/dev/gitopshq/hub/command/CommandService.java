@@ -159,6 +159,8 @@ public class CommandService {
             now,
             null);
     commands.insert(row);
+    // Held until this transaction ends: the workflow's first step waits for it (see lockCreation).
+    commands.lockCreation(id);
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("clusterId", clusterId.toString());
     d.put("type", req.type());
@@ -203,6 +205,9 @@ public class CommandService {
             WorkflowOptions.newBuilder()
                 .setTaskQueue(TaskQueues.HUB)
                 .setWorkflowId(id.toString())
+                // Eager start: Temporal hands the first workflow task back with the start, to this
+                // replica's worker, instead of through its task queue.
+                .setDisableEagerExecution(false)
                 .build());
     // Inside the transaction: if Temporal refuses, the row and audit entry roll back with it.
     WorkflowClient.start(

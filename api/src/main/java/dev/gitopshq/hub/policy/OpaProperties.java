@@ -1,5 +1,6 @@
 package dev.gitopshq.hub.policy;
 
+import dev.gitopshq.activities.policy.OpaClient;
 import java.net.URI;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -15,12 +16,20 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     unreachable at start, or when a module was replaced behind the hub's back)
  * @param token the bearer token OPA's authorization policy admits (GITOPSHQ_OPA_TOKEN); empty for
  *     an OPA whose API is open, which only a test should run
+ * @param protocol how the hub talks to OPA over an {@code http} URL (GITOPSHQ_OPA_PROTOCOL): {@code
+ *     h2c}, cleartext HTTP/2 on one reused connection, for an OPA run with {@code --h2c} (the
+ *     default), or {@code http1} for an OPA without it
  */
 @ConfigurationProperties("opa")
 public record OpaProperties(
     @DefaultValue("http://127.0.0.1:8181") URI url,
     @DefaultValue("5s") Duration republishInterval,
-    @DefaultValue("") String token) {
+    @DefaultValue("") String token,
+    @DefaultValue("h2c") String protocol) {
+
+  public OpaProperties {
+    OpaClient.Transport.parse(protocol); // fails the hub's start on a misspelt value
+  }
 
   /** Never prints the token. */
   @Override
@@ -31,6 +40,8 @@ public record OpaProperties(
         + republishInterval
         + ", token="
         + (token.isBlank() ? "(none)" : "(set)")
+        + ", protocol="
+        + protocol
         + "]";
   }
 }

@@ -22,7 +22,12 @@ public class PolicyConfig {
   /** Closed with the context (its HTTP client's threads end with the hub). */
   @Bean
   OpaClient opaClient(OpaProperties props) {
-    return new OpaClient(props.url(), props.token());
+    return new OpaClient(
+        props.url(),
+        OpaClient.DEFAULT_CONNECT_TIMEOUT,
+        OpaClient.DEFAULT_REQUEST_TIMEOUT,
+        props.token(),
+        OpaClient.Transport.parse(props.protocol()));
   }
 
   @Bean

@@ -9,6 +9,7 @@ import dev.gitopshq.workflows.governance.Decision;
 import dev.gitopshq.workflows.governance.Gate;
 import dev.gitopshq.workflows.governance.Notification;
 import io.temporal.activity.ActivityOptions;
+import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.workflow.Async;
@@ -26,12 +27,19 @@ public class CommandWorkflowImpl implements CommandWorkflow {
   static final Duration DECISION_ATTEMPT_TIMEOUT = Duration.ofSeconds(15);
   static final Duration DECISION_MAX_BACKOFF = Duration.ofSeconds(30);
 
-  private final CommandActivities store =
-      Workflow.newActivityStub(CommandActivities.class, StoreActivities.options());
+  /**
+   * Version 1 runs the store steps (timeline transitions, the capability check) and the policy
+   * decision as local activities: in the worker that holds the workflow task, without a round trip
+   * through Temporal's task queues per step. Histories recorded before it replay with activities.
+   */
+  static final String LOCAL_STEPS = "command-local-steps";
+
+  private CommandActivities store;
 
   private final CommandActivities notifier =
       Workflow.newActivityStub(CommandActivities.class, StoreActivities.notifyOptions());
 
+  private boolean local;
   private CommandStatus status = CommandStatus.pending;
   private String cancelledBy;
   private int seq;
@@ -41,6 +49,11 @@ public class CommandWorkflowImpl implements CommandWorkflow {
   public CommandResult run(CommandRequest request) {
     CommandSpec spec = request.spec();
     CommandTimeouts t = request.timeouts();
+    local = Workflow.getVersion(LOCAL_STEPS, Workflow.DEFAULT_VERSION, 1) >= 1;
+    store =
+        local
+            ? Workflow.newLocalActivityStub(CommandActivities.class, StoreActivities.localOptions())
+            : Workflow.newActivityStub(CommandActivities.class, StoreActivities.options());
     move(spec, CommandStatus.pending, spec.requester().name(), "requested " + describe(spec));
 
     String missing = store.missingCapability(spec.orgId(), spec.clusterId(), spec.type());
@@ -176,19 +189,30 @@ public class CommandWorkflowImpl implements CommandWorkflow {
   }
 
   private Decision decide(CommandSpec spec, CommandTimeouts t) {
+    RetryOptions retry =
+        RetryOptions.newBuilder()
+            .setInitialInterval(Duration.ofSeconds(1))
+            .setBackoffCoefficient(2.0)
+            .setMaximumInterval(DECISION_MAX_BACKOFF)
+            .build();
+    Duration total = Duration.ofSeconds(t.approvalSeconds());
     CommandActivities policy =
-        Workflow.newActivityStub(
-            CommandActivities.class,
-            ActivityOptions.newBuilder()
-                .setStartToCloseTimeout(DECISION_ATTEMPT_TIMEOUT)
-                .setScheduleToCloseTimeout(Duration.ofSeconds(t.approvalSeconds()))
-                .setRetryOptions(
-                    RetryOptions.newBuilder()
-                        .setInitialInterval(Duration.ofSeconds(1))
-                        .setBackoffCoefficient(2.0)
-                        .setMaximumInterval(DECISION_MAX_BACKOFF)
-                        .build())
-                .build());
+        local
+            ? Workflow.newLocalActivityStub(
+                CommandActivities.class,
+                LocalActivityOptions.newBuilder()
+                    .setStartToCloseTimeout(DECISION_ATTEMPT_TIMEOUT)
+                    .setScheduleToCloseTimeout(total)
+                    .setLocalRetryThreshold(Duration.ofSeconds(1))
+                    .setRetryOptions(retry)
+                    .build())
+            : Workflow.newActivityStub(
+                CommandActivities.class,
+                ActivityOptions.newBuilder()
+                    .setStartToCloseTimeout(DECISION_ATTEMPT_TIMEOUT)
+                    .setScheduleToCloseTimeout(total)
+                    .setRetryOptions(retry)
+                    .build());
     return policy.decide(spec);
   }
 
