@@ -26,9 +26,12 @@ import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
@@ -158,11 +161,17 @@ public class GenerationActivitiesImpl implements GenerationActivities {
                         request.actor(),
                         e.getMessage(),
                         now,
-                        now));
+                        now,
+                        0,
+                        0));
                 auditFailed(org, project, id, request.revision(), e.getMessage());
                 return new Planned(null, e.getMessage());
               }
-              int batches = (units.size() + batchSize - 1) / batchSize;
+              List<GenerationUnitRow> rows = reuseOrBatch(org, project, units);
+              int reused =
+                  (int) rows.stream().filter(r -> r.batch() == GenerationUnitRow.REUSED).count();
+              int rendered = units.size() - reused;
+              int batches = (rendered + batchSize - 1) / batchSize;
               generations.insert(
                   new GenerationRow(
                       id,
@@ -179,21 +188,16 @@ public class GenerationActivitiesImpl implements GenerationActivities {
                       request.actor(),
                       "",
                       now,
-                      null));
-              for (int i = 0; i < units.size(); i++) {
-                Unit u = units.get(i);
-                generations.insertUnit(
-                    org,
-                    id,
-                    new GenerationUnitRow(i, i / batchSize, u.path(), toJson(u), null),
-                    Renderer.OUTPUT_VERSION);
+                      null,
+                      rendered,
+                      reused));
+              for (GenerationUnitRow row : rows) {
+                generations.insertUnit(org, id, row, renderer.outputVersion());
               }
-              // Units whose whole input is what was last delivered are not rendered again.
-              int reused = generations.reuseTrees(org, project, id);
               if (reused > 0) {
                 log.info(
-                    "generation {} of project {}: {} of {} units unchanged since the last delivery,"
-                        + " not rendered again",
+                    "generation {} of project {}: {} of {} units unchanged since an earlier"
+                        + " generation, not rendered again",
                     id,
                     project,
                     reused,
@@ -206,6 +210,45 @@ public class GenerationActivitiesImpl implements GenerationActivities {
           planned.failure(), DeliveryGenerationWorkflowImpl.PLAN_FAILED);
     }
     return planned.plan();
+  }
+
+  /**
+   * The rows of a new generation's units. A unit whose fingerprint equals that of the same unit
+   * (same path) in a generation still on record, whose tree is recorded and still in the
+   * repository, takes that tree and batch {@link GenerationUnitRow#REUSED}; the others are batched
+   * for rendering, in order.
+   */
+  private List<GenerationUnitRow> reuseOrBatch(UUID org, UUID project, List<Unit> units) {
+    Map<String, String> earlier = new HashMap<>();
+    for (GenerationMapper.RenderedUnit r : generations.renderedUnits(org, project)) {
+      earlier.putIfAbsent(r.path() + "\n" + r.fingerprint(), r.treeId());
+    }
+    String[] fingerprints = new String[units.size()];
+    ObjectId[] candidates = new ObjectId[units.size()];
+    for (int i = 0; i < units.size(); i++) {
+      Unit u = units.get(i);
+      fingerprints[i] = renderer.fingerprint(u);
+      String tree = earlier.get(u.path() + "\n" + fingerprints[i]);
+      candidates[i] = tree == null ? null : ObjectId.fromString(tree);
+    }
+    Set<ObjectId> present =
+        repos.existingTrees(
+            org, project, Arrays.stream(candidates).filter(Objects::nonNull).toList());
+    List<GenerationUnitRow> rows = new ArrayList<>(units.size());
+    int toRender = 0;
+    for (int i = 0; i < units.size(); i++) {
+      Unit u = units.get(i);
+      boolean reuse = candidates[i] != null && present.contains(candidates[i]);
+      rows.add(
+          new GenerationUnitRow(
+              i,
+              reuse ? GenerationUnitRow.REUSED : toRender++ / batchSize,
+              u.path(),
+              toJson(u),
+              reuse ? candidates[i].name() : null,
+              fingerprints[i]));
+    }
+    return rows;
   }
 
   // ---- render ------------------------------------------------------------------------------
@@ -303,7 +346,13 @@ public class GenerationActivitiesImpl implements GenerationActivities {
                           + " is already delivered";
                   generations.finish(org, id, GenerationResult.SUPERSEDED, 0, null, detail, now);
                   return new GenerationResult(
-                      generationId, GenerationResult.SUPERSEDED, null, g.units(), 0, detail);
+                      generationId,
+                      GenerationResult.SUPERSEDED,
+                      null,
+                      g.units(),
+                      0,
+                      detail,
+                      reused(g));
                 }
                 List<GenerationUnitRow> units = generations.trees(org, id);
                 List<TreeEdit> edits = new ArrayList<>();
@@ -335,7 +384,13 @@ public class GenerationActivitiesImpl implements GenerationActivities {
                   generations.markGenerated(org, g.projectId(), g.revision());
                   generations.pruneUnits(org, g.projectId(), g.revision());
                   return new GenerationResult(
-                      generationId, GenerationResult.UNCHANGED, at, g.units(), 0, detail);
+                      generationId,
+                      GenerationResult.UNCHANGED,
+                      at,
+                      g.units(),
+                      0,
+                      detail,
+                      reused(g));
                 }
                 CommitResult c =
                     repos.commit(
@@ -382,7 +437,8 @@ public class GenerationActivitiesImpl implements GenerationActivities {
                     c.commitName(),
                     g.units(),
                     c.changedPaths(),
-                    detail);
+                    detail,
+                    reused(g));
               });
       // The render batches wrote a pack each; repack when they add up (gc --auto).
       repos.maintain(org, project[0]);
@@ -415,7 +471,7 @@ public class GenerationActivitiesImpl implements GenerationActivities {
             auditFailed(org, g.projectId(), id, g.revision(), reason);
           }
           return new GenerationResult(
-              generationId, GenerationResult.FAILED, null, g.units(), 0, reason);
+              generationId, GenerationResult.FAILED, null, g.units(), 0, reason, reused(g));
         });
   }
 
@@ -444,7 +500,18 @@ public class GenerationActivitiesImpl implements GenerationActivities {
 
   private static GenerationResult resultOf(GenerationRow g) {
     return new GenerationResult(
-        g.id().toString(), g.status(), g.commit(), g.units(), g.changedPaths(), g.detail());
+        g.id().toString(),
+        g.status(),
+        g.commit(),
+        g.units(),
+        g.changedPaths(),
+        g.detail(),
+        reused(g));
+  }
+
+  /** How many of the generation's units reused an earlier tree (0 when not recorded). */
+  private static int reused(GenerationRow g) {
+    return g.reusedUnits() == null ? 0 : g.reusedUnits();
   }
 
   private String message(String project, GenerationRow g, Changes changes) {

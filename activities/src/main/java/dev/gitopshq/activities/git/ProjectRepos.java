@@ -462,6 +462,34 @@ public final class ProjectRepos implements AutoCloseable {
     }
   }
 
+  /**
+   * Those of {@code trees} that the repository holds as trees: a generation reuses an earlier
+   * generation's unit tree only when it is still there (a tree no commit refers to is pruned two
+   * weeks after it was written).
+   */
+  public java.util.Set<ObjectId> existingTrees(
+      UUID orgId, UUID projectId, java.util.Collection<ObjectId> trees) {
+    java.util.Set<ObjectId> out = new java.util.HashSet<>();
+    if (trees.isEmpty()) {
+      return out;
+    }
+    Repository repo = open(orgId, projectId);
+    try (ObjectReader reader = repo.newObjectReader()) {
+      for (ObjectId id : trees) {
+        try {
+          if (reader.open(id).getType() == Constants.OBJ_TREE) {
+            out.add(id);
+          }
+        } catch (org.eclipse.jgit.errors.MissingObjectException e) {
+          // Not there (pruned): the unit is rendered again.
+        }
+      }
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The tree at {@code path} in {@code commit} (empty path: the root), if there is one. */
   public Optional<ObjectId> treeAt(UUID orgId, UUID projectId, ObjectId commit, String path) {
     Repository repo = open(orgId, projectId);
