@@ -36,7 +36,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
@@ -66,7 +65,6 @@ public class GenerationActivitiesImpl implements GenerationActivities {
   public static final Ident GENERATOR =
       new Ident("GitOpsHQ delivery generator", "delivery@gitopshq.invalid");
 
-  static final String RENDERED = "rendered";
   private static final int LISTED_UNITS = 100;
   private static final int CHART_CACHE = 64;
 
@@ -354,27 +352,19 @@ public class GenerationActivitiesImpl implements GenerationActivities {
                       detail,
                       reused(g));
                 }
-                List<GenerationUnitRow> units = generations.trees(org, id);
-                List<TreeEdit> edits = new ArrayList<>();
-                edits.add(TreeEdit.delete(RENDERED));
-                SortedMap<String, ObjectId> after = new TreeMap<>();
-                for (GenerationUnitRow u : units) {
+                SortedMap<String, ObjectId> unitTrees = new TreeMap<>();
+                for (GenerationUnitRow u : generations.trees(org, id)) {
                   if (u.treeId() == null) {
                     throw new IllegalStateException(
                         "unit " + u.path() + " has not been rendered yet");
                   }
-                  ObjectId tree = ObjectId.fromString(u.treeId());
-                  edits.add(TreeEdit.tree(u.path(), tree));
-                  String rel = u.path().substring(RENDERED.length() + 1);
-                  repos
-                      .listFiles(org, g.projectId(), tree, "")
-                      .forEach((f, blob) -> after.put(rel + "/" + f, blob));
+                  unitTrees.put(u.path(), ObjectId.fromString(u.treeId()));
                 }
-                Optional<ObjectId> head = repos.head(org, g.projectId(), ProjectRepos.MAIN);
-                SortedMap<String, ObjectId> before =
-                    head.map(h -> repos.listFiles(org, g.projectId(), h, RENDERED))
-                        .orElseGet(TreeMap::new);
-                Changes changes = Changes.between(before, after);
+                DeliveryTree.Assembly assembly =
+                    DeliveryTree.assemble(repos, org, g.projectId(), unitTrees);
+                List<TreeEdit> edits = assembly.edits();
+                Optional<ObjectId> head = assembly.head();
+                DeliveryTree.Changes changes = assembly.changes();
 
                 if (changes.isEmpty()) {
                   String detail =
@@ -514,7 +504,7 @@ public class GenerationActivitiesImpl implements GenerationActivities {
     return g.reusedUnits() == null ? 0 : g.reusedUnits();
   }
 
-  private String message(String project, GenerationRow g, Changes changes) {
+  private String message(String project, GenerationRow g, DeliveryTree.Changes changes) {
     String config =
         g.configCommit().isEmpty()
             ? "none"
@@ -569,83 +559,6 @@ public class GenerationActivitiesImpl implements GenerationActivities {
       return json.readValue(s, Unit.class);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot read a stored unit", e);
-    }
-  }
-
-  /**
-   * The unit directories whose files differ between two listings of {@code rendered/} (paths
-   * relative to it): {@code env/cluster/tenant/service} or {@code env/_bases/base}.
-   */
-  record Changes(SortedMap<String, String> units) {
-    static Changes between(SortedMap<String, ObjectId> before, SortedMap<String, ObjectId> after) {
-      SortedMap<String, String> units = new TreeMap<>();
-      Set<String> beforeUnits = new TreeSet<>();
-      Set<String> afterUnits = new TreeSet<>();
-      before.keySet().forEach(p -> beforeUnits.add(unitOf(p)));
-      after.keySet().forEach(p -> afterUnits.add(unitOf(p)));
-      for (Map.Entry<String, ObjectId> e : after.entrySet()) {
-        if (!e.getValue().equals(before.get(e.getKey()))) {
-          String unit = unitOf(e.getKey());
-          units.put(unit, beforeUnits.contains(unit) ? "changed" : "added");
-        }
-      }
-      for (String p : before.keySet()) {
-        if (!after.containsKey(p)) {
-          String unit = unitOf(p);
-          units.put(unit, afterUnits.contains(unit) ? "changed" : "removed");
-        }
-      }
-      return new Changes(units);
-    }
-
-    static String unitOf(String path) {
-      String[] s = path.split("/");
-      int depth = s.length > 1 && s[1].equals("_bases") ? 3 : 4;
-      return String.join("/", java.util.Arrays.copyOf(s, Math.min(depth, s.length - 1)));
-    }
-
-    boolean isEmpty() {
-      return units.isEmpty();
-    }
-
-    /** {environment, tenant} of every changed workload or binding (bases excluded). */
-    List<String[]> tenantEnvironments() {
-      Set<String> seen = new TreeSet<>();
-      List<String[]> out = new ArrayList<>();
-      for (String u : units.keySet()) {
-        String[] s = u.split("/");
-        if (s.length == 4 && seen.add(s[0] + "/" + s[2])) {
-          out.add(new String[] {s[0], s[2]});
-        }
-      }
-      return out;
-    }
-
-    Set<String> environments() {
-      return part(0);
-    }
-
-    Set<String> tenants() {
-      return part(2);
-    }
-
-    Set<String> services() {
-      return part(3);
-    }
-
-    private Set<String> part(int i) {
-      Set<String> out = new TreeSet<>();
-      for (String u : units.keySet()) {
-        String[] s = u.split("/");
-        if (s.length == 4) {
-          out.add(s[i]);
-        }
-      }
-      return out;
-    }
-
-    String summary(int total) {
-      return units.size() + " of " + total + " units changed";
     }
   }
 }
