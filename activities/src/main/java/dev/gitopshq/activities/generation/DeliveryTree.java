@@ -25,33 +25,73 @@ public final class DeliveryTree {
   private DeliveryTree() {}
 
   /**
-   * What committing a generation's unit trees does to main: the edits (replace {@code rendered/}
-   * with the unit trees), main's head they apply to, and the units whose files differ from it.
+   * What committing a generation's unit trees does to main: the edits (that make {@code rendered/}
+   * hold exactly the unit trees), main's head they apply to, and the units whose files differ from
+   * it.
    */
   public record Assembly(List<TreeEdit> edits, Optional<ObjectId> head, Changes changes) {}
 
   /**
    * Assembles the unit trees ({@code rendered/...} path to tree) into the edits of a delivery
-   * commit and compares them with main's {@code rendered/}, file by file. Public for the delivery
+   * commit and compares them with main's {@code rendered/}, file by file. A unit whose tree is the
+   * very tree main holds at its path has the same files, so only the other units' files are read: a
+   * generation that reused most trees compares the few units it rendered. Public for the delivery
    * benchmark, which commits through the same code without a database.
    */
   public static Assembly assemble(
       ProjectRepos repos, UUID org, UUID project, SortedMap<String, ObjectId> unitTrees) {
-    List<TreeEdit> edits = new ArrayList<>(unitTrees.size() + 1);
-    edits.add(TreeEdit.delete(RENDERED));
-    SortedMap<String, ObjectId> after = new TreeMap<>();
-    unitTrees.forEach(
-        (path, tree) -> {
-          edits.add(TreeEdit.tree(path, tree));
-          String rel = path.substring(RENDERED.length() + 1);
-          repos
-              .listFiles(org, project, tree, "")
-              .forEach((f, blob) -> after.put(rel + "/" + f, blob));
-        });
     Optional<ObjectId> head = repos.head(org, project, ProjectRepos.MAIN);
-    SortedMap<String, ObjectId> before =
-        head.map(h -> repos.listFiles(org, project, h, RENDERED)).orElseGet(TreeMap::new);
+    ProjectRepos.TreeTop main =
+        head.map(h -> repos.treeTop(org, project, h, RENDERED, DeliveryTree::isUnit))
+            .orElseGet(() -> new ProjectRepos.TreeTop(new TreeMap<>(), new TreeMap<>()));
+    // The edits that turn main's rendered/ into exactly the unit trees: every unit whose tree is
+    // not already there, and deletes for what is there but not a unit any more. (Equivalent to
+    // replacing rendered/ with all units, without reading the unchanged units' trees again.)
+    List<TreeEdit> edits = new ArrayList<>();
+    // Files outside any unit directory are compared as they are (the generator writes none).
+    SortedMap<String, ObjectId> before = new TreeMap<>(main.files());
+    SortedMap<String, ObjectId> after = new TreeMap<>();
+    main.files().keySet().forEach(f -> edits.add(TreeEdit.delete(RENDERED + "/" + f)));
+    Set<String> seen = new TreeSet<>();
+    for (Map.Entry<String, ObjectId> u : unitTrees.entrySet()) {
+      String rel = u.getKey().substring(RENDERED.length() + 1);
+      seen.add(rel);
+      ObjectId was = main.leaves().get(rel);
+      if (u.getValue().equals(was)) {
+        continue; // The same tree: the same files.
+      }
+      edits.add(TreeEdit.tree(u.getKey(), u.getValue()));
+      list(repos, org, project, rel, u.getValue(), after);
+      if (was != null) {
+        list(repos, org, project, rel, was, before);
+      }
+    }
+    for (Map.Entry<String, ObjectId> gone : main.leaves().entrySet()) {
+      if (!seen.contains(gone.getKey())) {
+        edits.add(TreeEdit.delete(RENDERED + "/" + gone.getKey()));
+        list(repos, org, project, gone.getKey(), gone.getValue(), before);
+      }
+    }
     return new Assembly(edits, head, Changes.between(before, after));
+  }
+
+  /**
+   * Whether a directory of {@code rendered/} is a unit: {@code env/cluster/tenant/service}, {@code
+   * env/_bases/base}.
+   */
+  static boolean isUnit(String path) {
+    String[] s = path.split("/");
+    return s.length >= (s.length > 1 && s[1].equals("_bases") ? 3 : 4);
+  }
+
+  private static void list(
+      ProjectRepos repos,
+      UUID org,
+      UUID project,
+      String unit,
+      ObjectId tree,
+      SortedMap<String, ObjectId> into) {
+    repos.listFiles(org, project, tree, "").forEach((f, blob) -> into.put(unit + "/" + f, blob));
   }
 
   /**

@@ -189,8 +189,13 @@ public class GenerationActivitiesImpl implements GenerationActivities {
                       null,
                       rendered,
                       reused));
-              for (GenerationUnitRow row : rows) {
-                generations.insertUnit(org, id, row, renderer.outputVersion());
+              for (int from = 0; from < rows.size(); from += GenerationMapper.UNITS_PER_INSERT) {
+                generations.insertUnits(
+                    org,
+                    id,
+                    rows.subList(
+                        from, Math.min(rows.size(), from + GenerationMapper.UNITS_PER_INSERT)),
+                    renderer.outputVersion());
               }
               if (reused > 0) {
                 log.info(
@@ -360,6 +365,9 @@ public class GenerationActivitiesImpl implements GenerationActivities {
                   }
                   unitTrees.put(u.path(), ObjectId.fromString(u.treeId()));
                 }
+                // The edits are relative to main's rendered/ as read here; only generation commits
+                // write it, under the project's row lock held now, so a configuration commit
+                // landing meanwhile (the commit below retries on the new tip) cannot change it.
                 DeliveryTree.Assembly assembly =
                     DeliveryTree.assemble(repos, org, g.projectId(), unitTrees);
                 List<TreeEdit> edits = assembly.edits();

@@ -102,15 +102,27 @@ public interface GenerationMapper {
       @Param("detail") String detail,
       @Param("at") Instant at);
 
-  @Insert(
-      "insert into generation_units (org_id, generation_id, idx, batch, path, input, renderer,"
-          + " fingerprint, tree_id) values (#{orgId}, #{generationId}, #{u.idx}, #{u.batch},"
-          + " #{u.path}, #{u.input}::jsonb, #{renderer}, #{u.fingerprint}, #{u.treeId})")
-  void insertUnit(
+  /**
+   * Stores planned units (at most {@link #UNITS_PER_INSERT}) in one statement: a plan of a thousand
+   * units is a few statements, not a thousand round trips. {@code renderer} is the renderer's
+   * output version.
+   */
+  @Insert({
+    "<script>insert into generation_units (org_id, generation_id, idx, batch, path, input,"
+        + " renderer, fingerprint, tree_id) values"
+        + "<foreach collection='units' item='u' separator=','>"
+        + "(#{orgId}, #{generationId}, #{u.idx}, #{u.batch}, #{u.path}, #{u.input}::jsonb,"
+        + " #{renderer}, #{u.fingerprint}, #{u.treeId})"
+        + "</foreach></script>"
+  })
+  void insertUnits(
       @Param("orgId") UUID orgId,
       @Param("generationId") UUID generationId,
-      @Param("u") GenerationUnitRow unit,
+      @Param("units") List<GenerationUnitRow> units,
       @Param("renderer") String renderer);
+
+  /** The most units {@link #insertUnits} takes at once (9 parameters each, under 65,535). */
+  int UNITS_PER_INSERT = 500;
 
   /** A rendered unit of an earlier generation: its path, input fingerprint and tree. */
   record RenderedUnit(String path, String fingerprint, String treeId) {}

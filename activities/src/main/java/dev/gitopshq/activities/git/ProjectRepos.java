@@ -463,7 +463,7 @@ public final class ProjectRepos implements AutoCloseable {
   }
 
   /**
-   * Those of {@code trees} that the repository holds as trees: a generation reuses an earlier
+   * Those of {@code trees} (ids of trees) that the repository holds: a generation reuses an earlier
    * generation's unit tree only when it is still there (a tree no commit refers to is pruned two
    * weeks after it was written).
    */
@@ -476,15 +476,61 @@ public final class ProjectRepos implements AutoCloseable {
     Repository repo = open(orgId, projectId);
     try (ObjectReader reader = repo.newObjectReader()) {
       for (ObjectId id : trees) {
-        try {
-          if (reader.open(id).getType() == Constants.OBJ_TREE) {
-            out.add(id);
-          }
-        } catch (org.eclipse.jgit.errors.MissingObjectException e) {
-          // Not there (pruned): the unit is rendered again.
+        // An object id names its content and type: the id of a tree, when present, is that tree.
+        if (reader.has(id)) {
+          out.add(id);
         }
       }
       return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The top of a tree, down to the directories {@code isLeaf} picks.
+   *
+   * @param leaves each directory {@code isLeaf} accepted, by path relative to the prefix, with its
+   *     tree id (not descended into)
+   * @param files the files met above those directories, by path relative to the prefix
+   */
+  public record TreeTop(SortedMap<String, ObjectId> leaves, SortedMap<String, ObjectId> files) {}
+
+  /**
+   * Walks the tree at {@code prefix} in a commit, descending into directories until {@code isLeaf}
+   * accepts one (its path relative to the prefix): what a generation compares unit by unit without
+   * reading every unit's files. Empty when the commit has nothing at {@code prefix}.
+   */
+  public TreeTop treeTop(
+      UUID orgId,
+      UUID projectId,
+      ObjectId commit,
+      String prefix,
+      java.util.function.Predicate<String> isLeaf) {
+    SortedMap<String, ObjectId> leaves = new TreeMap<>();
+    SortedMap<String, ObjectId> files = new TreeMap<>();
+    Optional<ObjectId> top = treeAt(orgId, projectId, commit, prefix);
+    if (top.isEmpty()) {
+      return new TreeTop(leaves, files);
+    }
+    Repository repo = open(orgId, projectId);
+    try (ObjectReader reader = repo.newObjectReader();
+        TreeWalk tw = new TreeWalk(reader)) {
+      tw.addTree(top.get());
+      tw.setRecursive(false);
+      while (tw.next()) {
+        String path = tw.getPathString();
+        if (tw.isSubtree()) {
+          if (isLeaf.test(path)) {
+            leaves.put(path, tw.getObjectId(0));
+          } else {
+            tw.enterSubtree();
+          }
+        } else {
+          files.put(path, tw.getObjectId(0));
+        }
+      }
+      return new TreeTop(leaves, files);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
