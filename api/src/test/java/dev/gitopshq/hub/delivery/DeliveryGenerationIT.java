@@ -234,8 +234,10 @@ class DeliveryGenerationIT {
     JsonNode first = generated();
     assertThat(first.get("status").asText()).as(first.toString()).isEqualTo("committed");
     assertThat(first.get("units").asInt()).isEqualTo(2);
-    assertThat(first.get("rendered").asInt()).isEqualTo(2);
-    assertThat(first.get("reused").asInt()).isZero();
+    // api is new; web may reuse the tree of the set-up's own generation if that one finished
+    // before this revision was planned.
+    assertThat(first.get("rendered").asInt()).isBetween(1, 2);
+    assertThat(first.get("rendered").asInt() + first.get("reused").asInt()).isEqualTo(2);
     ObjectId firstCommit = ObjectId.fromString(first.get("commit").asText());
 
     f.ok(
