@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gitopshq.activities.delivery.ProjectSnapshot;
 import dev.gitopshq.activities.generation.DeliveryTree;
+import dev.gitopshq.activities.generation.UnitReuse;
 import dev.gitopshq.activities.git.CommitMessage;
 import dev.gitopshq.activities.git.CommitResult;
 import dev.gitopshq.activities.git.Ident;
@@ -17,8 +18,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -31,9 +30,9 @@ import org.eclipse.jgit.lib.ObjectId;
 /**
  * One delivery generation the way the hub's generation activities make it, with the library code
  * and without PostgreSQL or Temporal: plan the snapshot into units (and serialize each unit, as
- * the plan stores it), fingerprint every unit ({@link Renderer#fingerprint}) and reuse the
- * previous generation's tree of every unit whose fingerprint is unchanged and whose tree the
- * repository still holds ({@link ProjectRepos#existingTrees}), render the other units in batches of
+ * the plan stores it), fingerprint every unit and reuse the previous generation's tree of every
+ * unit whose fingerprint is unchanged and whose tree the repository still holds ({@link
+ * UnitReuse#decide}, as the plan activity does), render the other units in batches of
  * {@link #BATCH} on {@code threads} threads (each batch's trees written as one pack, {@link
  * ProjectRepos#writeTrees}, as a render activity does), then assemble the unit trees and commit
  * them on main ({@link DeliveryTree#assemble}, {@link ProjectRepos#commit}, {@link
@@ -115,21 +114,14 @@ final class GenerationRun {
 
     // ---- fingerprint every unit; reuse what is unchanged and still in the repository
     s = System.nanoTime();
-    String[] fingerprints = new String[units.size()];
-    ObjectId[] candidates = new ObjectId[units.size()];
-    for (int i = 0; i < units.size(); i++) {
-      fingerprints[i] = renderer.fingerprint(units.get(i));
-      Recorded r = previous.get(units.get(i).path());
-      candidates[i] = r != null && r.fingerprint().equals(fingerprints[i]) ? r.tree() : null;
-    }
-    Set<ObjectId> present =
-        repos.existingTrees(
-            org, project, java.util.Arrays.stream(candidates).filter(Objects::nonNull).toList());
+    Map<String, ObjectId> earlier = new HashMap<>();
+    previous.forEach((path, r) -> earlier.put(UnitReuse.key(path, r.fingerprint()), r.tree()));
+    UnitReuse reuse = UnitReuse.decide(repos, org, project, renderer, units, earlier);
     ObjectId[] trees = new ObjectId[units.size()];
     List<Integer> toRender = new ArrayList<>();
     for (int i = 0; i < units.size(); i++) {
-      if (candidates[i] != null && present.contains(candidates[i])) {
-        trees[i] = candidates[i];
+      if (reuse.reused(i)) {
+        trees[i] = reuse.trees().get(i);
       } else {
         toRender.add(i);
       }
@@ -212,7 +204,7 @@ final class GenerationRun {
             : repos.treeAt(org, project, commit.commit(), DeliveryTree.RENDERED).orElse(null);
     Map<String, Recorded> recorded = new HashMap<>();
     for (int i = 0; i < units.size(); i++) {
-      recorded.put(units.get(i).path(), new Recorded(fingerprints[i], trees[i]));
+      recorded.put(units.get(i).path(), new Recorded(reuse.fingerprints().get(i), trees[i]));
     }
     return new Result(
         units.size(),

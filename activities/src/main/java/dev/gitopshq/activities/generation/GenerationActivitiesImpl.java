@@ -26,12 +26,10 @@ import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
@@ -222,34 +220,25 @@ public class GenerationActivitiesImpl implements GenerationActivities {
    * for rendering, in order.
    */
   private List<GenerationUnitRow> reuseOrBatch(UUID org, UUID project, List<Unit> units) {
-    Map<String, String> earlier = new HashMap<>();
+    Map<String, ObjectId> earlier = new HashMap<>();
     for (GenerationMapper.RenderedUnit r : generations.renderedUnits(org, project)) {
-      earlier.putIfAbsent(r.path() + "\n" + r.fingerprint(), r.treeId());
+      earlier.putIfAbsent(
+          UnitReuse.key(r.path(), r.fingerprint()), ObjectId.fromString(r.treeId()));
     }
-    String[] fingerprints = new String[units.size()];
-    ObjectId[] candidates = new ObjectId[units.size()];
-    for (int i = 0; i < units.size(); i++) {
-      Unit u = units.get(i);
-      fingerprints[i] = renderer.fingerprint(u);
-      String tree = earlier.get(u.path() + "\n" + fingerprints[i]);
-      candidates[i] = tree == null ? null : ObjectId.fromString(tree);
-    }
-    Set<ObjectId> present =
-        repos.existingTrees(
-            org, project, Arrays.stream(candidates).filter(Objects::nonNull).toList());
+    UnitReuse reuse = UnitReuse.decide(repos, org, project, renderer, units, earlier);
     List<GenerationUnitRow> rows = new ArrayList<>(units.size());
     int toRender = 0;
     for (int i = 0; i < units.size(); i++) {
       Unit u = units.get(i);
-      boolean reuse = candidates[i] != null && present.contains(candidates[i]);
+      boolean reused = reuse.reused(i);
       rows.add(
           new GenerationUnitRow(
               i,
-              reuse ? GenerationUnitRow.REUSED : toRender++ / batchSize,
+              reused ? GenerationUnitRow.REUSED : toRender++ / batchSize,
               u.path(),
               toJson(u),
-              reuse ? candidates[i].name() : null,
-              fingerprints[i]));
+              reused ? reuse.trees().get(i).name() : null,
+              reuse.fingerprints().get(i)));
     }
     return rows;
   }
