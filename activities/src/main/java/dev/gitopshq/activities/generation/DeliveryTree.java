@@ -48,6 +48,7 @@ public final class DeliveryTree {
     // not already there, and deletes for what is there but not a unit any more. (Equivalent to
     // replacing rendered/ with all units, without reading the unchanged units' trees again.)
     List<TreeEdit> edits = new ArrayList<>();
+    List<TreeEdit> puts = new ArrayList<>();
     // Files outside any unit directory are compared as they are (the generator writes none).
     SortedMap<String, ObjectId> before = new TreeMap<>(main.files());
     SortedMap<String, ObjectId> after = new TreeMap<>();
@@ -60,7 +61,7 @@ public final class DeliveryTree {
       if (u.getValue().equals(was)) {
         continue; // The same tree: the same files.
       }
-      edits.add(TreeEdit.tree(u.getKey(), u.getValue()));
+      puts.add(TreeEdit.tree(u.getKey(), u.getValue()));
       list(repos, org, project, rel, u.getValue(), after);
       if (was != null) {
         list(repos, org, project, rel, was, before);
@@ -72,6 +73,7 @@ public final class DeliveryTree {
         list(repos, org, project, gone.getKey(), gone.getValue(), before);
       }
     }
+    edits.addAll(puts); // After the deletes, so no delete can undo a put.
     return new Assembly(edits, head, Changes.between(before, after));
   }
 
