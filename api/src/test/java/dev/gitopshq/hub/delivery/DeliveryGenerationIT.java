@@ -272,6 +272,34 @@ class DeliveryGenerationIT {
             .get(0);
     assertThat(listed.get("rendered").asInt()).isEqualTo(1);
     assertThat(listed.get("reused").asInt()).isEqualTo(1);
+    // And the metrics count the reused units (reported by the workflow when it ends).
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(300))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        counter(
+                            hub.get("/actuator/prometheus", OWNER_TOKEN).raw(),
+                            "gitopshq_generation_units_reused_total",
+                            "status=\"committed\""))
+                    .isGreaterThanOrEqualTo(1));
+  }
+
+  /** A counter's value in a Prometheus scrape (the first line with every label), or -1. */
+  static double counter(String scrape, String name, String... labels) {
+    for (String line : scrape.split("\n")) {
+      if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
+        boolean all = true;
+        for (String l : labels) {
+          all &= line.contains(l);
+        }
+        if (all) {
+          return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+        }
+      }
+    }
+    return -1;
   }
 
   @Test
