@@ -3,12 +3,16 @@
 # workloads Helm units (default 5 x 20 x 10 = 1,000), renders every unit
 # in-process (Renderer, helm-java) with 1 thread and with --threads, writes the
 # trees and commits them in one commit (ProjectRepos, JGit), then a second,
-# identical run that must not commit; and the same units through the `helm`
+# identical run that must not commit; then a whole delivery generation as the
+# hub's activities make it (plan, fingerprint, render, store, commit) followed
+# by --incremental-rounds generations that each change one value of one unit
+# (only that unit is rendered again); and the same units through the `helm`
 # CLI (`helm template`, one process per unit) and the same files through the
 # `git` CLI (`git add -A`, `git commit`) in a fresh repository.
 #
 #   bench/run-delivery.sh [--environments 5] [--tenants 20] [--workloads 10]
-#                         [--threads <cores>] [--warmup 20] [--store-rounds 3] [--chart DIR]
+#                         [--threads <cores>] [--warmup 20] [--store-rounds 3]
+#                         [--incremental-rounds 5] [--chart DIR]
 #
 # No database, Temporal or hub: the library code runs in the benchmark JVM.
 # Builds the helm CLI (tools/build-tools.sh helm, ~2.5 min the first time) and
@@ -28,7 +32,7 @@ readonly DEFAULT_CHART="${BENCH_DIR}/charts/webapp"
 main() {
   local java_home major helm_bin out repo activities_jar rc=0
   local -a jvm=()
-  check_options "$0" "environments tenants workloads threads warmup store-rounds" "chart" -- "$@"
+  check_options "$0" "environments tenants workloads threads warmup store-rounds incremental-rounds" "chart" -- "$@"
   command -v git >/dev/null 2>&1 || die "git is missing; install it with: apt-get install -y git"
   java_home=$("${TOOLS_DIR}/lib/java.sh") || exit 1
   export JAVA_HOME=${java_home}

@@ -11,6 +11,10 @@ interface Generation {
   commit?: string | null;
   detail?: string | null;
   units?: number;
+  /** Units rendered by this generation; absent for generations planned before fingerprints. */
+  rendered?: number;
+  /** Units that took an earlier generation's tree (their inputs had not changed). */
+  reused?: number;
   createdAt?: string;
   finishedAt?: string | null;
 }
@@ -31,6 +35,14 @@ const TONE: Record<string, "green" | "yellow" | "red" | "gray" | "blue"> = {
   failed: "red",
   superseded: "gray",
 };
+
+/** "3 rendered / 997 reused" for a generation that recorded both counts, else null. */
+export function renderedReused(g: Pick<Generation, "rendered" | "reused">): string | null {
+  if (g.rendered == null || g.reused == null) {
+    return null;
+  }
+  return `${g.rendered} rendered / ${g.reused} reused`;
+}
 
 export function GenerationsTab({ project }: { project: Project }) {
   const gens = useQuery({
@@ -56,6 +68,7 @@ export function GenerationsTab({ project }: { project: Project }) {
                 revision {g.revision} <Badge tone={TONE[g.status] ?? "gray"}>{g.status}</Badge> {g.commit && <code className="text-xs">{g.commit.slice(0, 12)}</code>}{" "}
                 <span className="text-slate-500">{relative(g.finishedAt ?? g.createdAt)}</span>
                 {g.detail && <div className="text-xs text-slate-600">{g.detail}</div>}
+                {renderedReused(g) && <div className="text-xs text-slate-500">units: {renderedReused(g)}</div>}
               </li>
             ))}
           </ul>

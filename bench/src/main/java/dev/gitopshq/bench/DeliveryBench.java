@@ -79,7 +79,7 @@ public final class DeliveryBench {
       usage: java -cp gitopshq-bench.jar dev.gitopshq.bench.DeliveryBench \\
                --helm PATH --chart DIR --work-dir DIR --out FILE \\
                [--environments 5] [--tenants 20] [--workloads 10] [--threads <cores>] [--warmup 20]
-               [--store-rounds 3] [--git git]
+               [--store-rounds 3] [--incremental-rounds 5] [--git git]
       --work-dir is wiped and holds the repositories, helm outputs and the git working tree.
       Normally started by bench/run-delivery.sh.""";
 
@@ -156,6 +156,7 @@ public final class DeliveryBench {
     int threads = a.intValue("threads", cores, 1);
     int warmup = a.intValue("warmup", 20, 0);
     int rounds = a.intValue("store-rounds", 3, 1);
+    int incrementalRounds = a.intValue("incremental-rounds", 5, 1);
     String git = a.get("git", "git");
     a.rejectUnknown();
     if (!Files.isExecutable(helm)) {
@@ -170,6 +171,7 @@ public final class DeliveryBench {
     params.put("threads", threads);
     params.put("warmup", warmup);
     params.put("storeRounds", rounds);
+    params.put("incrementalRounds", incrementalRounds);
     params.put("helm", helmVersion(helm));
     params.put("git", command(work.getParent(), List.of(git, "--version")).trim());
     report.put("parameters", params);
@@ -271,6 +273,11 @@ public final class DeliveryBench {
       loads.put("gitopshqCommit2", loadAverage());
       Store store2 = store(repos, DeliveryScenario.PROJECT, units, rendered2, "run 2");
 
+      // ---- delivery generation: full, then one value changed ---------------------------------
+      loads.put("generation", loadAverage());
+      Generations generations =
+          generations(repos, snapshot, renderer, charts, threads, incrementalRounds, units.size());
+
       // A reference for where the store's time goes: the same objects written as one pack.
       loads.put("jgitPack", loadAverage());
       Map<String, Object> pack = onePack(work.resolve("one-pack.git"), units, rendered1, store1.renderedTree());
@@ -330,6 +337,15 @@ public final class DeliveryBench {
           ourRounds.stream().allMatch(o -> Objects.equals(o.renderedTree(), store1.renderedTree())));
       check(checks, "git add -A finds nothing new after the commit", gitRounds.stream().allMatch(GitRun::clean));
       check(checks, "the one-pack reference has the same tree", Boolean.TRUE.equals(pack.get("sameTreeAsGitopshq")));
+      check(checks, "full generation renders every unit", generations.full().rendered() == units.size());
+      check(checks, "each incremental generation renders exactly the one changed unit and commits it",
+          generations.incremental().stream().allMatch(g -> g.rendered() == 1 && g.changedUnits() == 1
+              && g.commit().changed()));
+      check(checks, "the last incremental rendered/ tree = a full generation of the same configuration",
+          generations.reference().renderedTree() != null
+              && generations.reference().renderedTree().equals(generations.incremental().getLast().renderedTree()));
+      check(checks, "the full generation's rendered/ tree = store run 1's", Objects.equals(
+          generations.full().renderedTree(), store1.renderedTree()));
 
       // ---- output ----------------------------------------------------------------------------
       Map<String, Object> gitopshq = new LinkedHashMap<>();
@@ -343,6 +359,7 @@ public final class DeliveryBench {
       gitopshq.put("storeRounds", ourRounds.stream().map(Store::toMap).toList());
       gitopshq.put("identicalRenders", sameRenders);
       gitopshq.put("onePackReference", pack);
+      gitopshq.put("generation", generations.toMap());
       report.put("gitopshq", gitopshq);
       Map<String, Object> helmCli = new LinkedHashMap<>();
       helmCli.put("render1", helm1.toMap());
@@ -354,9 +371,12 @@ public final class DeliveryBench {
 
       printRenders(units.size(), render1, renderN, helm1, helmN, files, bytes);
       printStore(units.size(), files, store1, store2, ourRounds, gitRounds, pack);
+      printGenerations(generations);
       System.out.println("\nLoad average (1, 5, 15 min) when each phase started:");
       loads.forEach((phase, load) -> System.out.printf(Locale.ROOT, "  %-16s %s%n", phase, load));
-      report.put("ratios", ratios(render1, renderN, helm1, helmN, ourRounds, gitRounds));
+      Map<String, Object> ratios = ratios(render1, renderN, helm1, helmN, ourRounds, gitRounds);
+      ratios.putAll(generationRatios(generations, helmN));
+      report.put("ratios", ratios);
       System.out.printf(Locale.ROOT, "%nChecks%n");
       Table ct = new Table("check", "result");
       checks.forEach(c -> ct.row(c[0], c[1]));
@@ -399,6 +419,109 @@ public final class DeliveryBench {
         Locale.ROOT, "GitOpsHQ: rendered %d units with %d thread(s) in %s ms: %.1f renders/s%n",
         units.size(), threads, Table.ms(wall / 1e6), p.perSecond());
     return p;
+  }
+
+  /** The generation phase: a full generation, incremental ones, and a full one to compare. */
+  private record Generations(
+      GenerationRun.Result full, List<GenerationRun.Result> incremental, GenerationRun.Result reference) {
+    /** The faster of the two full generations: the ratio is not flattered by a slow one. */
+    long fullNanos() {
+      return Math.min(full.totalNanos(), reference.totalNanos());
+    }
+
+    double incrementalMedianMs() {
+      return Stats.ofNanos(incremental.stream().mapToLong(GenerationRun.Result::totalNanos).toArray()).p50();
+    }
+
+    Map<String, Object> toMap() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("full", full.toMap());
+      m.put("incremental", incremental.stream().map(GenerationRun.Result::toMap).toList());
+      m.put("fullOfTheLastChange", reference.toMap());
+      m.put("incrementalMedianMs", Stats.round(incrementalMedianMs()));
+      m.put("fullMs", Stats.round(fullNanos() / 1e6));
+      return m;
+    }
+  }
+
+  /**
+   * A full generation of the project into a repository of its own, then {@code rounds} incremental
+   * ones, each changing one value of one unit (env MAX_CONNECTIONS: 101, 102, ...), then a full generation of
+   * the last configuration into a fresh repository, whose rendered/ tree must be the incremental
+   * one's.
+   */
+  private static Generations generations(
+      ProjectRepos repos, ProjectSnapshot snapshot, Renderer renderer, ChartSource charts, int threads,
+      int rounds, int units) {
+    repos.create(DeliveryScenario.ORG, DeliveryScenario.GENERATION_PROJECT);
+    GenerationRun.Result full = GenerationRun.generate(
+        repos, DeliveryScenario.GENERATION_PROJECT, snapshot, renderer, charts, threads, Map.of());
+    print("full", full);
+    List<GenerationRun.Result> incremental = new ArrayList<>();
+    Map<String, GenerationRun.Recorded> recorded = full.recorded();
+    ProjectSnapshot changed = snapshot;
+    for (int r = 1; r <= rounds; r++) {
+      changed = DeliveryScenario.withMaxConnections(snapshot, 100 + r);
+      GenerationRun.Result g = GenerationRun.generate(
+          repos, DeliveryScenario.GENERATION_PROJECT, changed, renderer, charts, threads, recorded);
+      print("incremental " + r, g);
+      incremental.add(g);
+      recorded = g.recorded();
+    }
+    repos.create(DeliveryScenario.ORG, DeliveryScenario.GENERATION_REFERENCE_PROJECT);
+    GenerationRun.Result reference = GenerationRun.generate(
+        repos, DeliveryScenario.GENERATION_REFERENCE_PROJECT, changed, renderer, charts, threads, Map.of());
+    print("full, last change", reference);
+    if (full.units() != units) {
+      throw new IllegalStateException("the generation planned " + full.units() + " units, expected " + units);
+    }
+    return new Generations(full, incremental, reference);
+  }
+
+  private static void print(String label, GenerationRun.Result g) {
+    System.out.printf(
+        Locale.ROOT, "Generation (%s): %d units, %d rendered, %d reused: plan %s ms, fingerprint %s ms,"
+            + " render+writeTrees %s ms, commit %s ms, total %s ms (%d units changed)%n",
+        label, g.units(), g.rendered(), g.reused(), Table.ms(g.planNanos() / 1e6),
+        Table.ms(g.fingerprintNanos() / 1e6), Table.ms(g.renderStoreNanos() / 1e6),
+        Table.ms(g.commitNanos() / 1e6), Table.ms(g.totalNanos() / 1e6), g.changedUnits());
+  }
+
+  private static void printGenerations(Generations g) {
+    System.out.printf(
+        Locale.ROOT, "%nDelivery generation of %d units: full, then one value of one unit changed%n",
+        g.full().units());
+    Table t = new Table("generation", "rendered", "reused", "plan ms", "fingerprint+reuse ms",
+        "render+writeTrees ms", "assemble+commit ms", "total ms");
+    List<Object[]> rows = new ArrayList<>();
+    rows.add(new Object[] {"full", g.full()});
+    for (int i = 0; i < g.incremental().size(); i++) {
+      rows.add(new Object[] {"incremental " + (i + 1), g.incremental().get(i)});
+    }
+    rows.add(new Object[] {"full, of the last change (fresh repository)", g.reference()});
+    for (Object[] row : rows) {
+      GenerationRun.Result r = (GenerationRun.Result) row[1];
+      t.row(row[0], r.rendered(), r.reused(), r.planNanos() / 1e6, r.fingerprintNanos() / 1e6,
+          r.renderStoreNanos() / 1e6, r.commitNanos() / 1e6, r.totalNanos() / 1e6);
+    }
+    System.out.print(t);
+  }
+
+  private static Map<String, Object> generationRatios(Generations g, Pass helmN) {
+    double fullMs = g.fullNanos() / 1e6;
+    double incrementalMs = g.incrementalMedianMs();
+    double helmMs = helmN.wallNanos() / 1e6;
+    System.out.printf(Locale.ROOT, "%nDelivery generation ratios%n");
+    Table t = new Table("comparison", "ms", "against ms", "ratio");
+    t.row("incremental (median) / full generation (faster of two); target <= 5 %", Table.ms(incrementalMs),
+        Table.ms(fullMs), String.format(Locale.ROOT, "%.1f %%", 100 * incrementalMs / fullMs));
+    t.row("helm CLI, " + helmN.threads() + " thread(s), templates only / full generation, plan to commit; target >= 8x",
+        Table.ms(helmMs), Table.ms(fullMs), fmt(helmMs / fullMs) + "x");
+    System.out.print(t);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("incrementalOverFullPercent", Stats.round(100 * incrementalMs / fullMs));
+    m.put("helmCliTemplatesOverFullGeneration", Stats.round(helmMs / fullMs));
+    return m;
   }
 
   /** Units per render batch: the hub's default {@code GITOPSHQ_DELIVERY_BATCH_SIZE}. */

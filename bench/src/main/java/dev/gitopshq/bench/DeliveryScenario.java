@@ -51,6 +51,45 @@ final class DeliveryScenario {
 
   private DeliveryScenario() {}
 
+  /** The repository of the generation phase: a full generation, then the incremental ones. */
+  static final UUID GENERATION_PROJECT = uuid("gitopshq-bench-generation");
+
+  /** The repository a full generation of the last changed configuration is made in, to compare. */
+  static final UUID GENERATION_REFERENCE_PROJECT = uuid("gitopshq-bench-generation-reference");
+
+  /**
+   * {@code snapshot} with one value of one unit changed: {@code env.MAX_CONNECTIONS} of the first
+   * workload for the first tenant in the last environment (one cluster: one unit) becomes {@code
+   * connections}. (Not {@code replicaCount}: with autoscaling on, the chart does not print it.)
+   */
+  @SuppressWarnings("unchecked")
+  static ProjectSnapshot withMaxConnections(ProjectSnapshot snapshot, int connections) {
+    String env = snapshot.environments().getLast().name();
+    String workload = snapshot.workloads().getFirst().name();
+    String tenant = snapshot.tenants().getFirst();
+    List<TenantValues> values = new ArrayList<>();
+    boolean found = false;
+    for (TenantValues v : snapshot.values()) {
+      if (v.workload().equals(workload) && v.tenant().equals(tenant) && v.environment().equals(env)) {
+        Map<String, Object> changed = new LinkedHashMap<>(v.values());
+        Map<String, Object> env2 = new LinkedHashMap<>((Map<String, Object>) changed.get("env"));
+        env2.put("MAX_CONNECTIONS", connections);
+        changed.put("env", env2);
+        values.add(new TenantValues(workload, tenant, env, changed));
+        found = true;
+      } else {
+        values.add(v);
+      }
+    }
+    if (!found) {
+      throw new IllegalStateException("no values for " + workload + "/" + tenant + "/" + env);
+    }
+    return new ProjectSnapshot(
+        snapshot.orgId(), snapshot.projectId(), snapshot.project(), snapshot.revision() + 1,
+        snapshot.environments(), snapshot.tenants(), snapshot.workloads(), values,
+        snapshot.variables(), snapshot.bindings());
+  }
+
   /** The repository of one round of the store comparison (each round starts empty). */
   static UUID roundProject(int round) {
     return UUID.nameUUIDFromBytes(("gitopshq-bench-round-" + round).getBytes(StandardCharsets.UTF_8));

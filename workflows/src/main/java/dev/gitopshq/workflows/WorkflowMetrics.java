@@ -25,6 +25,12 @@ public final class WorkflowMetrics {
   /** {@code gitopshq_generation_units_total{status}}: the units generations planned. */
   public static final String GENERATION_UNITS = "gitopshq_generation_units";
 
+  /**
+   * {@code gitopshq_generation_units_reused_total{status}}: planned units that took an earlier
+   * generation's tree instead of being rendered (rendered = units - reused).
+   */
+  public static final String GENERATION_UNITS_REUSED = "gitopshq_generation_units_reused";
+
   private WorkflowMetrics() {}
 
   /** A command reached {@code status}; its duration runs from the workflow's start. */
@@ -34,12 +40,18 @@ public final class WorkflowMetrics {
     s.timer(COMMAND_DURATION).record(sinceStart());
   }
 
-  /** A generation ended with {@code status} after planning {@code units} units. */
-  public static void generationFinished(String status, int units) {
+  /**
+   * A generation ended with {@code status} after planning {@code units} units, {@code reused} of
+   * which were not rendered again.
+   */
+  public static void generationFinished(String status, int units, int reused) {
     Scope s = Workflow.getMetricsScope().tagged(Map.of("status", status));
     s.timer(GENERATION_DURATION).record(sinceStart());
     if (units > 0) {
       s.counter(GENERATION_UNITS).inc(units);
+    }
+    if (reused > 0) {
+      s.counter(GENERATION_UNITS_REUSED).inc(reused);
     }
   }
 

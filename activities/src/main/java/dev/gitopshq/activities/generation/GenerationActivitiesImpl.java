@@ -26,6 +26,7 @@ import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
@@ -63,7 +63,6 @@ public class GenerationActivitiesImpl implements GenerationActivities {
   public static final Ident GENERATOR =
       new Ident("GitOpsHQ delivery generator", "delivery@gitopshq.invalid");
 
-  static final String RENDERED = "rendered";
   private static final int LISTED_UNITS = 100;
   private static final int CHART_CACHE = 64;
 
@@ -158,11 +157,17 @@ public class GenerationActivitiesImpl implements GenerationActivities {
                         request.actor(),
                         e.getMessage(),
                         now,
-                        now));
+                        now,
+                        0,
+                        0));
                 auditFailed(org, project, id, request.revision(), e.getMessage());
                 return new Planned(null, e.getMessage());
               }
-              int batches = (units.size() + batchSize - 1) / batchSize;
+              List<GenerationUnitRow> rows = reuseOrBatch(org, project, units);
+              int reused =
+                  (int) rows.stream().filter(r -> r.batch() == GenerationUnitRow.REUSED).count();
+              int rendered = units.size() - reused;
+              int batches = (rendered + batchSize - 1) / batchSize;
               generations.insert(
                   new GenerationRow(
                       id,
@@ -179,21 +184,21 @@ public class GenerationActivitiesImpl implements GenerationActivities {
                       request.actor(),
                       "",
                       now,
-                      null));
-              for (int i = 0; i < units.size(); i++) {
-                Unit u = units.get(i);
-                generations.insertUnit(
+                      null,
+                      rendered,
+                      reused));
+              for (int from = 0; from < rows.size(); from += GenerationMapper.UNITS_PER_INSERT) {
+                generations.insertUnits(
                     org,
                     id,
-                    new GenerationUnitRow(i, i / batchSize, u.path(), toJson(u), null),
-                    Renderer.OUTPUT_VERSION);
+                    rows.subList(
+                        from, Math.min(rows.size(), from + GenerationMapper.UNITS_PER_INSERT)),
+                    renderer.outputVersion());
               }
-              // Units whose whole input is what was last delivered are not rendered again.
-              int reused = generations.reuseTrees(org, project, id);
               if (reused > 0) {
                 log.info(
-                    "generation {} of project {}: {} of {} units unchanged since the last delivery,"
-                        + " not rendered again",
+                    "generation {} of project {}: {} of {} units unchanged since an earlier"
+                        + " generation, not rendered again",
                     id,
                     project,
                     reused,
@@ -206,6 +211,36 @@ public class GenerationActivitiesImpl implements GenerationActivities {
           planned.failure(), DeliveryGenerationWorkflowImpl.PLAN_FAILED);
     }
     return planned.plan();
+  }
+
+  /**
+   * The rows of a new generation's units. A unit whose fingerprint equals that of the same unit
+   * (same path) in a generation still on record, whose tree is recorded and still in the
+   * repository, takes that tree and batch {@link GenerationUnitRow#REUSED}; the others are batched
+   * for rendering, in order.
+   */
+  private List<GenerationUnitRow> reuseOrBatch(UUID org, UUID project, List<Unit> units) {
+    Map<String, ObjectId> earlier = new HashMap<>();
+    for (GenerationMapper.RenderedUnit r : generations.renderedUnits(org, project)) {
+      earlier.putIfAbsent(
+          UnitReuse.key(r.path(), r.fingerprint()), ObjectId.fromString(r.treeId()));
+    }
+    UnitReuse reuse = UnitReuse.decide(repos, org, project, renderer, units, earlier);
+    List<GenerationUnitRow> rows = new ArrayList<>(units.size());
+    int toRender = 0;
+    for (int i = 0; i < units.size(); i++) {
+      Unit u = units.get(i);
+      boolean reused = reuse.reused(i);
+      rows.add(
+          new GenerationUnitRow(
+              i,
+              reused ? GenerationUnitRow.REUSED : toRender++ / batchSize,
+              u.path(),
+              toJson(u),
+              reused ? reuse.trees().get(i).name() : null,
+              reuse.fingerprints().get(i)));
+    }
+    return rows;
   }
 
   // ---- render ------------------------------------------------------------------------------
@@ -303,29 +338,30 @@ public class GenerationActivitiesImpl implements GenerationActivities {
                           + " is already delivered";
                   generations.finish(org, id, GenerationResult.SUPERSEDED, 0, null, detail, now);
                   return new GenerationResult(
-                      generationId, GenerationResult.SUPERSEDED, null, g.units(), 0, detail);
+                      generationId,
+                      GenerationResult.SUPERSEDED,
+                      null,
+                      g.units(),
+                      0,
+                      detail,
+                      reused(g));
                 }
-                List<GenerationUnitRow> units = generations.trees(org, id);
-                List<TreeEdit> edits = new ArrayList<>();
-                edits.add(TreeEdit.delete(RENDERED));
-                SortedMap<String, ObjectId> after = new TreeMap<>();
-                for (GenerationUnitRow u : units) {
+                SortedMap<String, ObjectId> unitTrees = new TreeMap<>();
+                for (GenerationUnitRow u : generations.trees(org, id)) {
                   if (u.treeId() == null) {
                     throw new IllegalStateException(
                         "unit " + u.path() + " has not been rendered yet");
                   }
-                  ObjectId tree = ObjectId.fromString(u.treeId());
-                  edits.add(TreeEdit.tree(u.path(), tree));
-                  String rel = u.path().substring(RENDERED.length() + 1);
-                  repos
-                      .listFiles(org, g.projectId(), tree, "")
-                      .forEach((f, blob) -> after.put(rel + "/" + f, blob));
+                  unitTrees.put(u.path(), ObjectId.fromString(u.treeId()));
                 }
-                Optional<ObjectId> head = repos.head(org, g.projectId(), ProjectRepos.MAIN);
-                SortedMap<String, ObjectId> before =
-                    head.map(h -> repos.listFiles(org, g.projectId(), h, RENDERED))
-                        .orElseGet(TreeMap::new);
-                Changes changes = Changes.between(before, after);
+                // The edits are relative to main's rendered/ as read here; only generation commits
+                // write it, under the project's row lock held now, so a configuration commit
+                // landing meanwhile (the commit below retries on the new tip) cannot change it.
+                DeliveryTree.Assembly assembly =
+                    DeliveryTree.assemble(repos, org, g.projectId(), unitTrees);
+                List<TreeEdit> edits = assembly.edits();
+                Optional<ObjectId> head = assembly.head();
+                DeliveryTree.Changes changes = assembly.changes();
 
                 if (changes.isEmpty()) {
                   String detail =
@@ -335,7 +371,13 @@ public class GenerationActivitiesImpl implements GenerationActivities {
                   generations.markGenerated(org, g.projectId(), g.revision());
                   generations.pruneUnits(org, g.projectId(), g.revision());
                   return new GenerationResult(
-                      generationId, GenerationResult.UNCHANGED, at, g.units(), 0, detail);
+                      generationId,
+                      GenerationResult.UNCHANGED,
+                      at,
+                      g.units(),
+                      0,
+                      detail,
+                      reused(g));
                 }
                 CommitResult c =
                     repos.commit(
@@ -382,7 +424,8 @@ public class GenerationActivitiesImpl implements GenerationActivities {
                     c.commitName(),
                     g.units(),
                     c.changedPaths(),
-                    detail);
+                    detail,
+                    reused(g));
               });
       // The render batches wrote a pack each; repack when they add up (gc --auto).
       repos.maintain(org, project[0]);
@@ -415,7 +458,7 @@ public class GenerationActivitiesImpl implements GenerationActivities {
             auditFailed(org, g.projectId(), id, g.revision(), reason);
           }
           return new GenerationResult(
-              generationId, GenerationResult.FAILED, null, g.units(), 0, reason);
+              generationId, GenerationResult.FAILED, null, g.units(), 0, reason, reused(g));
         });
   }
 
@@ -444,10 +487,21 @@ public class GenerationActivitiesImpl implements GenerationActivities {
 
   private static GenerationResult resultOf(GenerationRow g) {
     return new GenerationResult(
-        g.id().toString(), g.status(), g.commit(), g.units(), g.changedPaths(), g.detail());
+        g.id().toString(),
+        g.status(),
+        g.commit(),
+        g.units(),
+        g.changedPaths(),
+        g.detail(),
+        reused(g));
   }
 
-  private String message(String project, GenerationRow g, Changes changes) {
+  /** How many of the generation's units reused an earlier tree (0 when not recorded). */
+  private static int reused(GenerationRow g) {
+    return g.reusedUnits() == null ? 0 : g.reusedUnits();
+  }
+
+  private String message(String project, GenerationRow g, DeliveryTree.Changes changes) {
     String config =
         g.configCommit().isEmpty()
             ? "none"
@@ -502,83 +556,6 @@ public class GenerationActivitiesImpl implements GenerationActivities {
       return json.readValue(s, Unit.class);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot read a stored unit", e);
-    }
-  }
-
-  /**
-   * The unit directories whose files differ between two listings of {@code rendered/} (paths
-   * relative to it): {@code env/cluster/tenant/service} or {@code env/_bases/base}.
-   */
-  record Changes(SortedMap<String, String> units) {
-    static Changes between(SortedMap<String, ObjectId> before, SortedMap<String, ObjectId> after) {
-      SortedMap<String, String> units = new TreeMap<>();
-      Set<String> beforeUnits = new TreeSet<>();
-      Set<String> afterUnits = new TreeSet<>();
-      before.keySet().forEach(p -> beforeUnits.add(unitOf(p)));
-      after.keySet().forEach(p -> afterUnits.add(unitOf(p)));
-      for (Map.Entry<String, ObjectId> e : after.entrySet()) {
-        if (!e.getValue().equals(before.get(e.getKey()))) {
-          String unit = unitOf(e.getKey());
-          units.put(unit, beforeUnits.contains(unit) ? "changed" : "added");
-        }
-      }
-      for (String p : before.keySet()) {
-        if (!after.containsKey(p)) {
-          String unit = unitOf(p);
-          units.put(unit, afterUnits.contains(unit) ? "changed" : "removed");
-        }
-      }
-      return new Changes(units);
-    }
-
-    static String unitOf(String path) {
-      String[] s = path.split("/");
-      int depth = s.length > 1 && s[1].equals("_bases") ? 3 : 4;
-      return String.join("/", java.util.Arrays.copyOf(s, Math.min(depth, s.length - 1)));
-    }
-
-    boolean isEmpty() {
-      return units.isEmpty();
-    }
-
-    /** {environment, tenant} of every changed workload or binding (bases excluded). */
-    List<String[]> tenantEnvironments() {
-      Set<String> seen = new TreeSet<>();
-      List<String[]> out = new ArrayList<>();
-      for (String u : units.keySet()) {
-        String[] s = u.split("/");
-        if (s.length == 4 && seen.add(s[0] + "/" + s[2])) {
-          out.add(new String[] {s[0], s[2]});
-        }
-      }
-      return out;
-    }
-
-    Set<String> environments() {
-      return part(0);
-    }
-
-    Set<String> tenants() {
-      return part(2);
-    }
-
-    Set<String> services() {
-      return part(3);
-    }
-
-    private Set<String> part(int i) {
-      Set<String> out = new TreeSet<>();
-      for (String u : units.keySet()) {
-        String[] s = u.split("/");
-        if (s.length == 4) {
-          out.add(s[i]);
-        }
-      }
-      return out;
-    }
-
-    String summary(int total) {
-      return units.size() + " of " + total + " units changed";
     }
   }
 }

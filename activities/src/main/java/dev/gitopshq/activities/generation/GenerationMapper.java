@@ -16,7 +16,7 @@ import org.apache.ibatis.annotations.Update;
 public interface GenerationMapper {
   String COLUMNS =
       "id, org_id, project_id, revision, config_commit, status, units, batches, changed_paths,"
-          + " commit, trigger, actor, detail, started_at, finished_at";
+          + " commit, trigger, actor, detail, started_at, finished_at, rendered_units, reused_units";
 
   /** The project's name and revisions, locked until the transaction ends. */
   record ProjectRevisions(String name, long configRevision, long generatedRevision) {}
@@ -60,9 +60,10 @@ public interface GenerationMapper {
 
   @Insert(
       "insert into generations (id, org_id, project_id, revision, config_commit, status, units,"
-          + " batches, trigger, actor, detail, started_at, finished_at)"
+          + " batches, trigger, actor, detail, started_at, finished_at, rendered_units, reused_units)"
           + " values (#{id}, #{orgId}, #{projectId}, #{revision}, #{configCommit}, #{status},"
-          + " #{units}, #{batches}, #{trigger}, #{actor}, #{detail}, #{startedAt}, #{finishedAt})")
+          + " #{units}, #{batches}, #{trigger}, #{actor}, #{detail}, #{startedAt}, #{finishedAt},"
+          + " #{renderedUnits}, #{reusedUnits})")
   void insert(GenerationRow row);
 
   @Select("select " + COLUMNS + " from generations where org_id = #{orgId} and id = #{id}")
@@ -101,36 +102,48 @@ public interface GenerationMapper {
       @Param("detail") String detail,
       @Param("at") Instant at);
 
-  @Insert(
-      "insert into generation_units (org_id, generation_id, idx, batch, path, input, renderer)"
-          + " values (#{orgId}, #{generationId}, #{u.idx}, #{u.batch}, #{u.path}, #{u.input}::jsonb,"
-          + " #{renderer})")
-  void insertUnit(
+  /**
+   * Stores planned units (at most {@link #UNITS_PER_INSERT}) in one statement: a plan of a thousand
+   * units is a few statements, not a thousand round trips. {@code renderer} is the renderer's
+   * output version.
+   */
+  @Insert({
+    "<script>insert into generation_units (org_id, generation_id, idx, batch, path, input,"
+        + " renderer, fingerprint, tree_id) values"
+        + "<foreach collection='units' item='u' separator=','>"
+        + "(#{orgId}, #{generationId}, #{u.idx}, #{u.batch}, #{u.path}, #{u.input}::jsonb,"
+        + " #{renderer}, #{u.fingerprint}, #{u.treeId})"
+        + "</foreach></script>"
+  })
+  void insertUnits(
       @Param("orgId") UUID orgId,
       @Param("generationId") UUID generationId,
-      @Param("u") GenerationUnitRow unit,
+      @Param("units") List<GenerationUnitRow> units,
       @Param("renderer") String renderer);
 
+  /** The most units {@link #insertUnits} takes at once (9 parameters each, under 65,535). */
+  int UNITS_PER_INSERT = 500;
+
+  /** A rendered unit of an earlier generation: its path, input fingerprint and tree. */
+  record RenderedUnit(String path, String fingerprint, String treeId) {}
+
   /**
-   * Gives each unit of a new generation whose path, input and renderer equal a unit of the
-   * project's last delivered generation (committed or unchanged: its trees are on main) that unit's
-   * tree, so rendering skips it. Returns how many units were reused.
+   * The rendered units of the project's generations still on record (the last delivered one and any
+   * planned after it), one per path and fingerprint, the newest revision's first: the trees a new
+   * generation may reuse.
    */
-  @Update(
-      "update generation_units n set tree_id = o.tree_id from generation_units o"
-          + " where n.org_id = #{orgId} and n.generation_id = #{generationId}"
-          + " and o.org_id = #{orgId} and o.generation_id = (select id from generations"
-          + " where org_id = #{orgId} and project_id = #{projectId}"
-          + " and status in ('committed', 'unchanged') order by revision desc limit 1)"
-          + " and o.path = n.path and o.renderer = n.renderer and o.input = n.input"
-          + " and o.tree_id is not null")
-  int reuseTrees(
-      @Param("orgId") UUID orgId,
-      @Param("projectId") UUID projectId,
-      @Param("generationId") UUID generationId);
+  @Select(
+      "select distinct on (u.path, u.fingerprint) u.path, u.fingerprint, u.tree_id"
+          + " from generation_units u join generations g"
+          + " on g.org_id = u.org_id and g.id = u.generation_id"
+          + " where u.org_id = #{orgId} and g.project_id = #{projectId}"
+          + " and u.fingerprint is not null and u.tree_id is not null"
+          + " order by u.path, u.fingerprint, g.revision desc")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  List<RenderedUnit> renderedUnits(@Param("orgId") UUID orgId, @Param("projectId") UUID projectId);
 
   @Select(
-      "select idx, batch, path, input::text as input, tree_id from generation_units"
+      "select idx, batch, path, input::text as input, tree_id, fingerprint from generation_units"
           + " where org_id = #{orgId} and generation_id = #{generationId} and batch = #{batch} order by idx")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<GenerationUnitRow> batch(
@@ -140,7 +153,7 @@ public interface GenerationMapper {
 
   /** Every unit's path and tree, without the inputs. */
   @Select(
-      "select idx, batch, path, null as input, tree_id from generation_units"
+      "select idx, batch, path, null as input, tree_id, fingerprint from generation_units"
           + " where org_id = #{orgId} and generation_id = #{generationId} order by idx")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<GenerationUnitRow> trees(

@@ -3,7 +3,12 @@ package dev.gitopshq.activities.generation;
 import java.time.Instant;
 import java.util.UUID;
 
-/** One delivery generation of a project revision (table generations). */
+/**
+ * One delivery generation of a project revision (table generations).
+ *
+ * @param renderedUnits how many units the generation renders; null when planned before fingerprints
+ * @param reusedUnits how many units took an earlier generation's tree instead; null likewise
+ */
 public record GenerationRow(
     UUID id,
     UUID orgId,
@@ -19,4 +24,6 @@ public record GenerationRow(
     String actor,
     String detail,
     Instant startedAt,
-    Instant finishedAt) {}
+    Instant finishedAt,
+    Integer renderedUnits,
+    Integer reusedUnits) {}

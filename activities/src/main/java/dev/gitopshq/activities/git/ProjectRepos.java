@@ -462,6 +462,80 @@ public final class ProjectRepos implements AutoCloseable {
     }
   }
 
+  /**
+   * Those of {@code trees} (ids of trees) that the repository holds: a generation reuses an earlier
+   * generation's unit tree only when it is still there (a tree no commit refers to is pruned two
+   * weeks after it was written).
+   */
+  public java.util.Set<ObjectId> existingTrees(
+      UUID orgId, UUID projectId, java.util.Collection<ObjectId> trees) {
+    java.util.Set<ObjectId> out = new java.util.HashSet<>();
+    if (trees.isEmpty()) {
+      return out;
+    }
+    Repository repo = open(orgId, projectId);
+    try (ObjectReader reader = repo.newObjectReader()) {
+      for (ObjectId id : trees) {
+        // An object id names its content and type: the id of a tree, when present, is that tree.
+        if (reader.has(id)) {
+          out.add(id);
+        }
+      }
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The top of a tree, down to the directories {@code isLeaf} picks.
+   *
+   * @param leaves each directory {@code isLeaf} accepted, by path relative to the prefix, with its
+   *     tree id (not descended into)
+   * @param files the files met above those directories, by path relative to the prefix
+   */
+  public record TreeTop(SortedMap<String, ObjectId> leaves, SortedMap<String, ObjectId> files) {}
+
+  /**
+   * Walks the tree at {@code prefix} in a commit, descending into directories until {@code isLeaf}
+   * accepts one (its path relative to the prefix): what a generation compares unit by unit without
+   * reading every unit's files. Empty when the commit has nothing at {@code prefix}.
+   */
+  public TreeTop treeTop(
+      UUID orgId,
+      UUID projectId,
+      ObjectId commit,
+      String prefix,
+      java.util.function.Predicate<String> isLeaf) {
+    SortedMap<String, ObjectId> leaves = new TreeMap<>();
+    SortedMap<String, ObjectId> files = new TreeMap<>();
+    Optional<ObjectId> top = treeAt(orgId, projectId, commit, prefix);
+    if (top.isEmpty()) {
+      return new TreeTop(leaves, files);
+    }
+    Repository repo = open(orgId, projectId);
+    try (ObjectReader reader = repo.newObjectReader();
+        TreeWalk tw = new TreeWalk(reader)) {
+      tw.addTree(top.get());
+      tw.setRecursive(false);
+      while (tw.next()) {
+        String path = tw.getPathString();
+        if (tw.isSubtree()) {
+          if (isLeaf.test(path)) {
+            leaves.put(path, tw.getObjectId(0));
+          } else {
+            tw.enterSubtree();
+          }
+        } else {
+          files.put(path, tw.getObjectId(0));
+        }
+      }
+      return new TreeTop(leaves, files);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The tree at {@code path} in {@code commit} (empty path: the root), if there is one. */
   public Optional<ObjectId> treeAt(UUID orgId, UUID projectId, ObjectId commit, String path) {
     Repository repo = open(orgId, projectId);

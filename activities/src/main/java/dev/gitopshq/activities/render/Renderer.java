@@ -60,10 +60,11 @@ import java.util.regex.Pattern;
  */
 public final class Renderer {
   /**
-   * The version of what this renderer makes of a unit. Generation reuses a unit's tree from the
-   * last delivery only when its input and this version are the same: change it whenever the same
-   * input would render differently (a helm-java upgrade, a change to how objects are split, named
-   * or defaulted).
+   * The version of what this renderer makes of a unit. It is part of every unit's {@link
+   * UnitFingerprint}, and generation reuses a unit's tree from an earlier generation only when the
+   * fingerprints are equal: change it whenever the same input would render differently (a helm-java
+   * upgrade, a change to how objects are split, named or defaulted), and every unit is rendered
+   * again.
    */
   public static final String OUTPUT_VERSION = "helm-java-0.0.21/1";
 
@@ -101,24 +102,52 @@ public final class Renderer {
   private final Path workRoot;
   private final Consumer<Path> onWorkdir;
   private final HelmLimits limits;
+  private final String outputVersion;
 
   /**
    * @param workRoot where render directories are created (created when missing); a local disk with
    *     room for a chart and its values per parallel render
    */
   public Renderer(Path workRoot) {
-    this(workRoot, dir -> {}, HelmLimits.DEFAULT);
+    this(workRoot, dir -> {}, HelmLimits.DEFAULT, OUTPUT_VERSION);
+  }
+
+  /**
+   * A renderer that reports {@code outputVersion} instead of {@link #OUTPUT_VERSION}: what a
+   * renderer upgrade looks like to generation (tests and the benchmark use it).
+   */
+  public Renderer(Path workRoot, String outputVersion) {
+    this(workRoot, dir -> {}, HelmLimits.DEFAULT, outputVersion);
   }
 
   /** For tests: {@code onWorkdir} sees each render directory while Helm runs in it. */
   Renderer(Path workRoot, Consumer<Path> onWorkdir) {
-    this(workRoot, onWorkdir, HelmLimits.DEFAULT);
+    this(workRoot, onWorkdir, HelmLimits.DEFAULT, OUTPUT_VERSION);
   }
 
   Renderer(Path workRoot, Consumer<Path> onWorkdir, HelmLimits limits) {
+    this(workRoot, onWorkdir, limits, OUTPUT_VERSION);
+  }
+
+  private Renderer(
+      Path workRoot, Consumer<Path> onWorkdir, HelmLimits limits, String outputVersion) {
     this.workRoot = workRoot;
     this.onWorkdir = onWorkdir;
     this.limits = limits;
+    if (outputVersion == null || outputVersion.isBlank()) {
+      throw new IllegalArgumentException("the renderer's output version must not be blank");
+    }
+    this.outputVersion = outputVersion;
+  }
+
+  /** The version of this renderer's output ({@link #OUTPUT_VERSION} unless a test chose one). */
+  public String outputVersion() {
+    return outputVersion;
+  }
+
+  /** The {@link UnitFingerprint} of {@code unit} as this renderer renders it. */
+  public String fingerprint(Unit unit) {
+    return UnitFingerprint.of(unit, outputVersion);
   }
 
   /**

@@ -7,6 +7,9 @@ import java.util.Map;
 /**
  * One thing the delivery generator renders into one directory of the repository, with every input
  * already resolved (stored as JSON in {@code generation_units.input}, never in workflow history).
+ * Every component is part of the unit's {@link UnitFingerprint}, so an input added here is covered
+ * by incremental generation without further work; anything else the renderer starts to read must be
+ * added here (or change {@link Renderer#OUTPUT_VERSION}).
  *
  * @param path the directory in the repository, e.g. {@code rendered/production/eu-1/acme/web}, or
  *     {@code rendered/production/_bases/redis} for a Kustomize base

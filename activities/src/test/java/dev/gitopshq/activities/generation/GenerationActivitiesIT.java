@@ -53,6 +53,8 @@ class GenerationActivitiesIT {
   static TransactionTemplate tx;
   static byte[] chart;
   static String digest;
+  static byte[] chart2;
+  static String digest2;
 
   @TempDir Path dir;
   ProjectRepos repos;
@@ -71,6 +73,12 @@ class GenerationActivitiesIT {
     tx = schema.tx();
     chart = TarGz.webapp().build();
     digest = ChartArchive.inspect(chart).digest();
+    chart2 =
+        TarGz.webappWith(
+            Map.of(
+                "webapp/Chart.yaml",
+                TarGz.webappFile("Chart.yaml").replace("version: 1.2.0", "version: 1.3.0")));
+    digest2 = ChartArchive.inspect(chart2).digest();
   }
 
   @AfterAll
@@ -97,17 +105,22 @@ class GenerationActivitiesIT {
         "insert into charts (id, org_id, name, created_at) values (?, ?, 'webapp', now())",
         chartId,
         org);
-    try (Connection c = schema.dataSource().getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "insert into chart_versions (org_id, chart_id, version, digest, size_bytes, archive, uploaded_by, created_at)"
-                    + " values (?, ?, '0.1.0', ?, ?, ?, 'test', now())")) {
-      ps.setObject(1, org);
-      ps.setObject(2, chartId);
-      ps.setString(3, digest);
-      ps.setInt(4, chart.length);
-      ps.setBytes(5, chart);
-      ps.executeUpdate();
+    for (Object[] v :
+        List.of(new Object[] {"0.1.0", digest, chart}, new Object[] {"0.2.0", digest2, chart2})) {
+      try (Connection c = schema.dataSource().getConnection();
+          PreparedStatement ps =
+              c.prepareStatement(
+                  "insert into chart_versions (org_id, chart_id, version, digest, size_bytes, archive, uploaded_by, created_at)"
+                      + " values (?, ?, ?, ?, ?, ?, 'test', now())")) {
+        byte[] archive = (byte[]) v[2];
+        ps.setObject(1, org);
+        ps.setObject(2, chartId);
+        ps.setString(3, (String) v[0]);
+        ps.setString(4, (String) v[1]);
+        ps.setInt(5, archive.length);
+        ps.setBytes(6, archive);
+        ps.executeUpdate();
+      }
     }
     for (String env : List.of("staging", "production")) {
       sql(
@@ -126,22 +139,59 @@ class GenerationActivitiesIT {
     }
     repos = new ProjectRepos(dir.resolve("repos"));
     repos.create(org, project);
-    activities =
-        new GenerationActivitiesImpl(
-            mapper,
-            schema.mapper(ChartMapper.class),
-            (o, p) -> snapshot.get(),
-            new Renderer(Files.createDirectories(dir.resolve("render"))),
-            repos,
-            audit,
-            tx,
-            Clock.systemUTC(),
-            2);
+    activities = activities(Renderer.OUTPUT_VERSION);
     revision = 0;
+  }
+
+  /** The production activities, with a renderer of {@code outputVersion}. */
+  GenerationActivitiesImpl activities(String outputVersion) throws Exception {
+    return new GenerationActivitiesImpl(
+        mapper,
+        schema.mapper(ChartMapper.class),
+        (o, p) -> snapshot.get(),
+        new Renderer(Files.createDirectories(dir.resolve("render")), outputVersion),
+        repos,
+        audit,
+        tx,
+        Clock.systemUTC(),
+        2);
   }
 
   static ProjectSnapshot snapshot(
       UUID org, UUID project, long revision, String acmeReplicas, String logLevel) {
+    return snapshot(org, project, revision, acmeReplicas, logLevel, null);
+  }
+
+  /**
+   * Workload web on chart webapp 0.1.0 for tenants acme and globex in staging and production, and
+   * when {@code apiChartVersion} is set a workload api on webapp at that version (0.1.0 or 0.2.0).
+   */
+  static ProjectSnapshot snapshot(
+      UUID org,
+      UUID project,
+      long revision,
+      String acmeReplicas,
+      String logLevel,
+      String apiChartVersion) {
+    List<Workload> workloads = new ArrayList<>();
+    workloads.add(
+        new Workload(
+            "web",
+            "webapp",
+            "0.1.0",
+            digest,
+            Map.of("image", Map.of("tag", "1.4.2")),
+            "image.tag"));
+    if (apiChartVersion != null) {
+      workloads.add(
+          new Workload(
+              "api",
+              "webapp",
+              apiChartVersion,
+              apiChartVersion.equals("0.2.0") ? digest2 : digest,
+              Map.of("image", Map.of("tag", "2.0.0")),
+              "image.tag"));
+    }
     return new ProjectSnapshot(
         org,
         project,
@@ -159,14 +209,7 @@ class GenerationActivitiesIT {
                 "{{ .tenant }}-{{ .environment }}",
                 List.of(new ClusterTarget("eu-2", UUID.randomUUID(), Map.of())))),
         List.of("acme", "globex"),
-        List.of(
-            new Workload(
-                "web",
-                "webapp",
-                "0.1.0",
-                digest,
-                Map.of("image", Map.of("tag", "1.4.2")),
-                "image.tag")),
+        workloads,
         List.of(
             new TenantValues(
                 "web",
@@ -180,6 +223,9 @@ class GenerationActivitiesIT {
   /** Units the last {@link #generate} rendered (the others reused the last delivery's trees). */
   int rendered;
 
+  /** The generation the last {@link #generate} planned. */
+  GenerationRow planned;
+
   /** One configuration revision, generated through every step the workflow takes. */
   GenerationResult generate(ProjectSnapshot s) throws Exception {
     revision++;
@@ -192,7 +238,9 @@ class GenerationActivitiesIT {
     for (int b = 0; b < plan.batches(); b++) {
       rendered += activities.render(org.toString(), plan.generationId(), b);
     }
-    return activities.commit(org.toString(), plan.generationId());
+    GenerationResult result = activities.commit(org.toString(), plan.generationId());
+    planned = mapper.find(org, UUID.fromString(plan.generationId())).orElseThrow();
+    return result;
   }
 
   @Test
@@ -262,6 +310,16 @@ class GenerationActivitiesIT {
     assertThat(second.detail()).isEqualTo("1 of 4 units changed");
     // Only the changed unit was rendered; the three others took the last delivery's trees.
     assertThat(rendered).isEqualTo(1);
+    assertThat(second.reused()).isEqualTo(3);
+    assertThat(planned.renderedUnits()).isEqualTo(1);
+    assertThat(planned.reusedUnits()).isEqualTo(3);
+    assertThat(planned.batches()).as("one render batch for the one changed unit").isEqualTo(1);
+    for (String unit :
+        List.of("staging/eu-1/acme/web", "staging/eu-1/globex/web", "production/eu-2/globex/web")) {
+      assertThat(unitTree(second, unit)).as(unit).isEqualTo(unitTree(first, unit));
+    }
+    assertThat(unitTree(second, "production/eu-2/acme/web"))
+        .isNotEqualTo(unitTree(first, "production/eu-2/acme/web"));
     ObjectId a = ObjectId.fromString(first.commit());
     ObjectId b = ObjectId.fromString(second.commit());
     SortedMap<String, ObjectId> before = repos.listFiles(org, project, a, "rendered");
@@ -279,6 +337,110 @@ class GenerationActivitiesIT {
     assertThat(before.keySet()).isEqualTo(after.keySet());
     assertThat(repos.log(org, project, ProjectRepos.MAIN, 1).getFirst().message())
         .contains("GitOpsHQ-Scope: project=shop environments=production tenants=acme services=web");
+  }
+
+  @Test
+  void aNewChartVersionRendersTheUnitsOfThatChartAgainAndReusesTheOthers() throws Exception {
+    GenerationResult first = generate(snapshot(org, project, 1, "5", "info", "0.1.0"));
+    assertThat(first.units()).isEqualTo(8);
+    assertThat(rendered).isEqualTo(8);
+
+    GenerationResult second = generate(snapshot(org, project, 2, "5", "info", "0.2.0"));
+
+    assertThat(second.status()).isEqualTo(GenerationResult.COMMITTED);
+    assertThat(rendered).as("api's four units, on the new chart version").isEqualTo(4);
+    assertThat(second.reused()).isEqualTo(4);
+    assertThat(second.detail()).isEqualTo("4 of 8 units changed");
+    for (String env : List.of("staging/eu-1", "production/eu-2")) {
+      for (String tenant : List.of("acme", "globex")) {
+        String web = env + "/" + tenant + "/web";
+        String api = env + "/" + tenant + "/api";
+        assertThat(unitTree(second, web)).as(web).isEqualTo(unitTree(first, web));
+        assertThat(unitTree(second, api)).as(api).isNotEqualTo(unitTree(first, api));
+        assertThat(file(second, api + "/deployment-api.yaml")).contains("webapp-1.3.0");
+      }
+    }
+  }
+
+  @Test
+  void aRendererOutputVersionChangeRendersEveryUnitAgain() throws Exception {
+    GenerationResult first = generate(snapshot(org, project, 1, "5", "info"));
+    activities = activities(Renderer.OUTPUT_VERSION + "-next");
+
+    GenerationResult second = generate(snapshot(org, project, 2, "5", "info"));
+
+    assertThat(rendered).isEqualTo(4);
+    assertThat(second.reused()).isZero();
+    assertThat(planned.renderedUnits()).isEqualTo(4);
+    // The same renderer code made the same bytes: nothing to commit.
+    assertThat(second.status()).isEqualTo(GenerationResult.UNCHANGED);
+    assertThat(second.commit()).isEqualTo(first.commit());
+  }
+
+  @Test
+  void anIncrementalDeliveryIsByteForByteWhatAFullRenderCommits() throws Exception {
+    generate(snapshot(org, project, 1, "5", "info", "0.1.0"));
+    GenerationResult incremental = generate(snapshot(org, project, 2, "7", "debug", "0.2.0"));
+    assertThat(rendered).as("LOG changed every unit's variables").isEqualTo(8);
+    GenerationResult onlyReplicas = generate(snapshot(org, project, 3, "9", "debug", "0.2.0"));
+    assertThat(rendered).as("acme's web in production").isEqualTo(1);
+    assertThat(onlyReplicas.status()).isEqualTo(GenerationResult.COMMITTED);
+
+    // Every unit again from scratch, in a project of its own, from the same inputs.
+    UUID fresh = UUID.randomUUID();
+    sql(
+        "insert into projects (id, org_id, name, created_by, created_at, updated_at) values (?, ?, 'shop-full', 'test', now(), now())",
+        fresh,
+        org);
+    repos.create(org, fresh);
+    UUID incrementalProject = project;
+    project = fresh;
+    revision = 0;
+    GenerationResult full = generate(snapshot(org, fresh, 1, "9", "debug", "0.2.0"));
+    assertThat(rendered).isEqualTo(8);
+
+    SortedMap<String, byte[]> a =
+        repos.readFiles(
+            org, incrementalProject, ObjectId.fromString(onlyReplicas.commit()), "rendered");
+    SortedMap<String, byte[]> b =
+        repos.readFiles(org, fresh, ObjectId.fromString(full.commit()), "rendered");
+    assertThat(a.keySet()).isEqualTo(b.keySet()).isNotEmpty();
+    a.forEach((path, bytes) -> assertThat(bytes).as(path).isEqualTo(b.get(path)));
+    assertThat(repos.treeAt(org, fresh, ObjectId.fromString(full.commit()), "rendered"))
+        .isEqualTo(
+            repos.treeAt(
+                org, incrementalProject, ObjectId.fromString(onlyReplicas.commit()), "rendered"));
+    assertThat(incremental.status()).isEqualTo(GenerationResult.COMMITTED);
+  }
+
+  @Test
+  void aUnitWhoseRecordedTreeIsNoLongerInTheRepositoryIsRenderedAgain() throws Exception {
+    GenerationResult first = generate(snapshot(org, project, 1, "5", "info"));
+    // As if the tree had been pruned: the recorded id names nothing the repository holds.
+    sql(
+        "update generation_units set tree_id = ? where generation_id = ? and path = ?",
+        "0123456789abcdef0123456789abcdef01234567",
+        planned.id(),
+        "rendered/staging/eu-1/acme/web");
+
+    GenerationResult second = generate(snapshot(org, project, 2, "5", "info"));
+
+    assertThat(rendered).isEqualTo(1);
+    assertThat(second.reused()).isEqualTo(3);
+    assertThat(second.status()).isEqualTo(GenerationResult.UNCHANGED);
+    assertThat(second.commit()).isEqualTo(first.commit());
+  }
+
+  ObjectId unitTree(GenerationResult g, String unit) {
+    return repos
+        .treeAt(org, project, ObjectId.fromString(g.commit()), "rendered/" + unit)
+        .orElseThrow(() -> new AssertionError("no tree rendered/" + unit + " in " + g.commit()));
+  }
+
+  String file(GenerationResult g, String path) {
+    return new String(
+        repos.readFiles(org, project, ObjectId.fromString(g.commit()), "rendered").get(path),
+        StandardCharsets.UTF_8);
   }
 
   @Test

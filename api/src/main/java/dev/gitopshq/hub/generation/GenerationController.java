@@ -55,7 +55,9 @@ public class GenerationController {
       String detail,
       Instant startedAt,
       Instant finishedAt,
-      String workflowId) {
+      String workflowId,
+      Integer rendered,
+      Integer reused) {
     static Generation of(GenerationRow g) {
       return new Generation(
           g.id().toString(),
@@ -71,7 +73,9 @@ public class GenerationController {
           g.startedAt(),
           g.finishedAt(),
           dev.gitopshq.workflows.delivery.GenerationRequest.workflowId(
-              g.projectId().toString(), g.revision()));
+              g.projectId().toString(), g.revision()),
+          g.renderedUnits(),
+          g.reusedUnits());
     }
   }
 

@@ -224,6 +224,85 @@ class DeliveryGenerationIT {
   }
 
   @Test
+  void aOneValueChangeRendersOnlyTheUnitItReachesAndTheGenerationSaysSo() {
+    f.ok(
+        hub.post(
+            "/api/v2/projects/" + project + "/workloads",
+            OWNER_TOKEN,
+            Map.of("name", "api", "chart", "webapp", "version", "1.2.0", "values", Map.of())),
+        201);
+    JsonNode first = generated();
+    assertThat(first.get("status").asText()).as(first.toString()).isEqualTo("committed");
+    assertThat(first.get("units").asInt()).isEqualTo(2);
+    // api is new; web may reuse the tree of the set-up's own generation if that one finished
+    // before this revision was planned.
+    assertThat(first.get("rendered").asInt()).isBetween(1, 2);
+    assertThat(first.get("rendered").asInt() + first.get("reused").asInt()).isEqualTo(2);
+    ObjectId firstCommit = ObjectId.fromString(first.get("commit").asText());
+
+    f.ok(
+        f.put(
+            "/api/v2/projects/" + project + "/values/web/" + tenant + "/" + env,
+            OWNER_TOKEN,
+            Map.of("values", Map.of("replicaCount", 4))),
+        200);
+    JsonNode second = generated();
+
+    assertThat(second.get("status").asText()).as(second.toString()).isEqualTo("committed");
+    assertThat(second.get("rendered").asInt()).as(second.toString()).isEqualTo(1);
+    assertThat(second.get("reused").asInt()).isEqualTo(1);
+    assertThat(second.get("detail").asText()).isEqualTo("1 of 2 units changed");
+    UUID org = DeliveryFixtures.orgOf(project);
+    String unit = "rendered/" + env + "/" + cluster + "/" + tenant + "/";
+    ObjectId secondCommit = ObjectId.fromString(second.get("commit").asText());
+    assertThat(f.repos().treeAt(org, UUID.fromString(project), secondCommit, unit + "api"))
+        .as("api's tree is the one the first generation committed")
+        .isEqualTo(f.repos().treeAt(org, UUID.fromString(project), firstCommit, unit + "api"));
+    assertThat(
+            new String(
+                rendered(secondCommit)
+                    .get(env + "/" + cluster + "/" + tenant + "/web/deployment-web.yaml"),
+                StandardCharsets.UTF_8))
+        .contains("replicas: 4");
+    // The list shows the same counts.
+    JsonNode listed =
+        hub.get("/api/v2/projects/" + project + "/generations?limit=1", OWNER_TOKEN)
+            .body()
+            .get("items")
+            .get(0);
+    assertThat(listed.get("rendered").asInt()).isEqualTo(1);
+    assertThat(listed.get("reused").asInt()).isEqualTo(1);
+    // And the metrics count the reused units (reported by the workflow when it ends).
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(300))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        counter(
+                            hub.get("/actuator/prometheus", OWNER_TOKEN).raw(),
+                            "gitopshq_generation_units_reused_total",
+                            "status=\"committed\""))
+                    .isGreaterThanOrEqualTo(1));
+  }
+
+  /** A counter's value in a Prometheus scrape (the first line with every label), or -1. */
+  static double counter(String scrape, String name, String... labels) {
+    for (String line : scrape.split("\n")) {
+      if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
+        boolean all = true;
+        for (String l : labels) {
+          all &= line.contains(l);
+        }
+        if (all) {
+          return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+        }
+      }
+    }
+    return -1;
+  }
+
+  @Test
   void anImageUpdateFromCiIsDeliveredToEveryTenant() {
     generated();
     String key =

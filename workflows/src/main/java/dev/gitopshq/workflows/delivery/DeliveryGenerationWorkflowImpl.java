@@ -59,7 +59,7 @@ public class DeliveryGenerationWorkflowImpl implements DeliveryGenerationWorkflo
   @Override
   public GenerationResult run(GenerationRequest request) {
     GenerationResult result = generate(request);
-    WorkflowMetrics.generationFinished(result.status(), result.units());
+    WorkflowMetrics.generationFinished(result.status(), result.units(), result.reused());
     return result;
   }
 
@@ -70,7 +70,7 @@ public class DeliveryGenerationWorkflowImpl implements DeliveryGenerationWorkflo
     } catch (ActivityFailure e) {
       // A configuration that cannot be planned (the plan step recorded why on the generation).
       return new GenerationResult(
-          null, GenerationResult.FAILED, null, 0, 0, StoreActivities.reason(e));
+          null, GenerationResult.FAILED, null, 0, 0, StoreActivities.reason(e), 0);
     }
     if (plan.generationId() == null) {
       return new GenerationResult(
@@ -79,7 +79,8 @@ public class DeliveryGenerationWorkflowImpl implements DeliveryGenerationWorkflo
           null,
           0,
           0,
-          "revision " + request.revision() + " was superseded by a newer generated revision");
+          "revision " + request.revision() + " was superseded by a newer generated revision",
+          0);
     }
     List<Promise<Integer>> batches = new ArrayList<>();
     for (int b = 0; b < plan.batches(); b++) {

@@ -5,7 +5,8 @@
  * <p>A configuration change bumps the project's revision and starts {@link
  * DeliveryGenerationWorkflow} with id {@code delivery-{projectId}-r{revision}}. The workflow plans
  * the units (workload x tenant x environment x cluster, plus Kustomize and manifest bindings) into
- * PostgreSQL, renders them in parallel batches whose output goes straight into the repository's
+ * PostgreSQL (a unit whose input fingerprint is unchanged keeps its earlier tree and is not
+ * batched), renders the rest in parallel batches whose output goes straight into the repository's
  * object store, and commits the assembled tree when it differs from what {@code main} holds. Only
  * ids and counts travel through the history: never values, never manifests.
  */

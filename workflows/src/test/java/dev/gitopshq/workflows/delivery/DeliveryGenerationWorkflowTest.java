@@ -81,13 +81,13 @@ class DeliveryGenerationWorkflowTest {
     public GenerationResult commit(String orgId, String generationId) {
       commits.add(generationId);
       return new GenerationResult(
-          generationId, GenerationResult.COMMITTED, "c0ffee", 30, 42, "42 files changed");
+          generationId, GenerationResult.COMMITTED, "c0ffee", 30, 42, "42 files changed", 0);
     }
 
     @Override
     public GenerationResult fail(String orgId, String generationId, String reason) {
       failures.add(reason);
-      return new GenerationResult(generationId, GenerationResult.FAILED, null, 0, 0, reason);
+      return new GenerationResult(generationId, GenerationResult.FAILED, null, 0, 0, reason, 0);
     }
   }
 
