@@ -422,8 +422,13 @@ public final class FleetBench {
       }
       a.channel.shutdown();
     }
+    // Bounded: a connection the server does not close in time is cut.
+    long closeBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
     for (SimAgent a : fleet) {
-      a.channel.awaitTermination(5, TimeUnit.SECONDS);
+      long left = closeBy - System.nanoTime();
+      if (left <= 0 || !a.channel.awaitTermination(left, TimeUnit.NANOSECONDS)) {
+        a.channel.shutdownNow();
+      }
     }
 
     Map<String, Object> m = new LinkedHashMap<>();
