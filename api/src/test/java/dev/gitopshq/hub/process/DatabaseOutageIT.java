@@ -70,10 +70,27 @@ class DatabaseOutageIT {
     Fixtures.bindPolicy(hub, clusterId, Map.of("autoApprove", List.of("scale")));
   }
 
+  /** The generation case's project: it lives in the shared test database's organization. */
+  static String outageProject;
+
   @AfterAll
   static void stop() {
-    if (stack != null) {
-      stack.close();
+    try {
+      if (outageProject != null) {
+        // Its repository lives in this hub's data directory, which goes with it: a project row
+        // left behind would have no repository for the next hub on the same database, and every
+        // organization-level change there would fail on it.
+        restoreDatabase();
+        assertThat(
+                hub.send("DELETE", "/api/v2/projects/" + outageProject, OWNER_TOKEN, null).status())
+            .isEqualTo(204);
+        hub.send("DELETE", "/api/v2/environments/outage-prod", OWNER_TOKEN, null);
+        hub.send("DELETE", "/api/v2/tenants/outage-acme", OWNER_TOKEN, null);
+      }
+    } finally {
+      if (stack != null) {
+        stack.close();
+      }
     }
   }
 
@@ -356,6 +373,7 @@ class DatabaseOutageIT {
         ok(hub.post("/api/v2/projects", OWNER_TOKEN, Map.of("name", "outage-shop")), 201)
             .get("id")
             .asText();
+    outageProject = project;
     ok(hub.post("/api/v2/environments", OWNER_TOKEN, Map.of("name", "outage-prod")), 201);
     ok(
         hub.post(
