@@ -1,9 +1,11 @@
 package dev.gitopshq.bench;
 
+import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Command-line options of the form {@code --name=value} or {@code --name value}; when an option is
@@ -11,6 +13,26 @@ import java.util.Set;
  * Secrets (API tokens) are read from the environment instead, so they never show in {@code ps}.
  */
 final class Args {
+  /**
+   * A benchmark's {@code main}: {@code --help} prints {@code usage}; a bad option exits 2 with the
+   * usage, a failed run (an {@link IllegalStateException} or an I/O error) exits 1 with its message.
+   */
+  static void main(String[] argv, String usage, Consumer<Args> run) {
+    if (argv.length == 1 && argv[0].equals("--help")) {
+      System.out.println(usage);
+      return;
+    }
+    try {
+      run.accept(new Args(argv));
+    } catch (IllegalArgumentException e) {
+      System.err.println("error: " + e.getMessage() + "\n" + usage);
+      System.exit(2);
+    } catch (IllegalStateException | UncheckedIOException e) {
+      System.err.println("error: " + e.getMessage());
+      System.exit(1);
+    }
+  }
+
   private final Map<String, String> values = new HashMap<>();
   private final Set<String> used = new HashSet<>();
 

@@ -1,7 +1,6 @@
 package dev.gitopshq.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,19 +58,7 @@ public final class CommandLatencyBench {
   }
 
   public static void main(String[] argv) {
-    if (argv.length == 1 && argv[0].equals("--help")) {
-      System.out.println(USAGE);
-      return;
-    }
-    try {
-      run(new Args(argv));
-    } catch (IllegalArgumentException e) {
-      System.err.println("error: " + e.getMessage() + "\n" + USAGE);
-      System.exit(2);
-    } catch (IllegalStateException | UncheckedIOException e) {
-      System.err.println("error: " + e.getMessage());
-      System.exit(1);
-    }
+    Args.main(argv, USAGE, CommandLatencyBench::run);
   }
 
   private static void run(Args a) {

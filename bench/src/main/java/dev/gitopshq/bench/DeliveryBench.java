@@ -88,19 +88,7 @@ public final class DeliveryBench {
   private DeliveryBench() {}
 
   public static void main(String[] argv) {
-    if (argv.length == 1 && argv[0].equals("--help")) {
-      System.out.println(USAGE);
-      return;
-    }
-    try {
-      run(new Args(argv));
-    } catch (IllegalArgumentException e) {
-      System.err.println("error: " + e.getMessage() + "\n" + USAGE);
-      System.exit(2);
-    } catch (IllegalStateException | UncheckedIOException e) {
-      System.err.println("error: " + e.getMessage());
-      System.exit(1);
-    }
+    Args.main(argv, USAGE, DeliveryBench::run);
   }
 
   /** Wall time and per-item latencies of one pass over all units. */

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gitopshq.activities.policy.OpaClient;
 import dev.gitopshq.activities.policy.PolicyText;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -104,19 +103,7 @@ public final class OpaLatencyBench {
   private OpaLatencyBench() {}
 
   public static void main(String[] argv) {
-    if (argv.length == 1 && argv[0].equals("--help")) {
-      System.out.println(USAGE);
-      return;
-    }
-    try {
-      run(new Args(argv));
-    } catch (IllegalArgumentException e) {
-      System.err.println("error: " + e.getMessage() + "\n" + USAGE);
-      System.exit(2);
-    } catch (IllegalStateException | UncheckedIOException e) {
-      System.err.println("error: " + e.getMessage());
-      System.exit(1);
-    }
+    Args.main(argv, USAGE, OpaLatencyBench::run);
   }
 
   private static void run(Args a) {

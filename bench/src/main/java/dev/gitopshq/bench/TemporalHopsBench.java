@@ -14,7 +14,6 @@ import io.temporal.worker.WorkerFactory;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -102,19 +101,7 @@ public final class TemporalHopsBench {
           new Shape("5 local + 1 activity, eager start", 5, 1, true));
 
   public static void main(String[] argv) {
-    if (argv.length == 1 && argv[0].equals("--help")) {
-      System.out.println(USAGE);
-      return;
-    }
-    try {
-      run(new Args(argv));
-    } catch (IllegalArgumentException e) {
-      System.err.println("error: " + e.getMessage() + "\n" + USAGE);
-      System.exit(2);
-    } catch (IllegalStateException | UncheckedIOException e) {
-      System.err.println("error: " + e.getMessage());
-      System.exit(1);
-    }
+    Args.main(argv, USAGE, TemporalHopsBench::run);
   }
 
   private static void run(Args a) {
