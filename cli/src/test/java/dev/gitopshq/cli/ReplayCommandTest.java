@@ -62,7 +62,7 @@ class ReplayCommandTest {
                 + " (CommandWorkflow): Command COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK doesn't match"
                 + " event EVENT_TYPE_ACTIVITY_TASK_SCHEDULED with EventId="
                 + changed
-                + " on check activityType with an expected value 'name: \"Transition\" ' and an"
+                + " on check activityType with an expected value 'name: \"Execute\" ' and an"
                 + " actual value 'name: \"SomethingElse\" '.\n");
 
     Run.Result json = new Run().run("audit", "replay", "-o", "json", tampered.toString());
