@@ -1,5 +1,6 @@
 package dev.gitopshq.hub;
 
+import dev.gitopshq.activities.policy.OpaTestServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -104,23 +105,11 @@ public final class TemporalDevServer implements AutoCloseable {
 
   /** The options make run gives its dev server: tools/dev/temporal-dev-options. */
   static List<String> repositoryOptions() throws IOException {
-    Path file = repositoryRoot().resolve("tools/dev/temporal-dev-options");
+    Path file = OpaTestServer.repoRoot().resolve("tools/dev/temporal-dev-options");
     return Files.readAllLines(file).stream()
         .map(String::strip)
         .filter(l -> !l.isEmpty() && !l.startsWith("#"))
         .toList();
-  }
-
-  static Path repositoryRoot() {
-    Path root = Path.of("").toAbsolutePath();
-    while (root != null && !Files.exists(root.resolve("tools/bin-path.sh"))) {
-      root = root.getParent();
-    }
-    if (root == null) {
-      throw new IllegalStateException(
-          "not inside the repository: no tools/bin-path.sh above " + Path.of("").toAbsolutePath());
-    }
-    return root;
   }
 
   static Path binary() {
@@ -128,7 +117,7 @@ public final class TemporalDevServer implements AutoCloseable {
     if (env != null && !env.isBlank()) {
       return Path.of(env);
     }
-    Path root = repositoryRoot();
+    Path root = OpaTestServer.repoRoot();
     try {
       Process p =
           new ProcessBuilder(root.resolve("tools/bin-path.sh").toString(), "temporal").start();
