@@ -2,6 +2,7 @@ package dev.gitopshq.hub;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gitopshq.activities.testing.FreePorts;
 import dev.gitopshq.hub.gateway.AgentGateway;
 import dev.gitopshq.hub.temporal.TemporalConfig;
 import io.micrometer.core.instrument.Metrics;
@@ -9,7 +10,6 @@ import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -390,10 +390,8 @@ public final class HubTestSupport implements AutoCloseable {
     wiped = true;
   }
 
+  /** A port nothing listens on and that no other test in this JVM was given. */
   public static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      s.setReuseAddress(true);
-      return s.getLocalPort();
-    }
+    return FreePorts.next();
   }
 }

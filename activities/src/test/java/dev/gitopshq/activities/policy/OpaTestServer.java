@@ -1,7 +1,7 @@
 package dev.gitopshq.activities.policy;
 
+import dev.gitopshq.activities.testing.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -77,7 +77,7 @@ public final class OpaTestServer implements AutoCloseable {
     try {
       OpaTestServer s =
           new OpaTestServer(
-              binary(), freePort(), Files.createTempFile("gitopshq-opa-", ".log"), h2c);
+              binary(), FreePorts.next(), Files.createTempFile("gitopshq-opa-", ".log"), h2c);
       return s.start();
     } catch (IOException e) {
       throw new IllegalStateException("cannot prepare an OPA test server", e);
@@ -237,13 +237,6 @@ public final class OpaTestServer implements AutoCloseable {
       return Files.readString(logFile);
     } catch (IOException e) {
       return "(no log: " + e.getMessage() + ")";
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      s.setReuseAddress(true);
-      return s.getLocalPort();
     }
   }
 

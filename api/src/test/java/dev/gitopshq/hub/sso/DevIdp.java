@@ -83,7 +83,9 @@ final class DevIdp implements AutoCloseable {
                       .timeout(Duration.ofSeconds(2))
                       .build(),
                   HttpResponse.BodyHandlers.discarding());
-          if (r.statusCode() == 200) {
+          // Ready only when this process reports the port as its own: another process answering
+          // on it (a port chosen twice) would otherwise pass for this provider.
+          if (r.statusCode() == 200 && ownsPort()) {
             return this;
           }
         } catch (IOException notYet) {
@@ -99,6 +101,10 @@ final class DevIdp implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  private boolean ownsPort() throws IOException {
+    return Files.readString(log).contains("Tomcat started on port " + port + " ");
   }
 
   @Override
