@@ -35,7 +35,7 @@ class ReplayCommandTest {
 
   @Test
   void aTamperedHistoryDivergesAtTheChangedEvent() throws Exception {
-    JsonNode h = JSON.readTree(HISTORIES.resolve("command-auto-approve.json").toFile());
+    JsonNode h = JSON.readTree(HISTORIES.resolve("command-v1-auto-approve.json").toFile());
     long changed = 0;
     for (JsonNode e : h.path("events")) {
       JsonNode a = e.path("activityTaskScheduledEventAttributes");

@@ -11,8 +11,9 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * Parks a command for its agent together with this activity's task token, nudges the gateway, and
- * returns without completing: the replica that receives the agent's result completes it.
+ * Parks a command for its agent and nudges the gateway. {@link #park} (a local activity) leaves the
+ * report to come back as a signal; {@link #execute} parks it with its task token and returns
+ * without completing, and the replica that receives the agent's result completes it.
  */
 public class AgentDispatchActivitiesImpl implements AgentDispatchActivities {
   private final CommandMapper commands;
@@ -40,5 +41,17 @@ public class AgentDispatchActivitiesImpl implements AgentDispatchActivities {
     ctx.doNotCompleteOnReturn();
     gateway.commandQueued(org, cluster);
     return null;
+  }
+
+  @Override
+  public void park(CommandSpec spec, long deadlineEpochMillis) {
+    UUID org = UUID.fromString(spec.orgId());
+    commands.park(
+        org,
+        UUID.fromString(spec.commandId()),
+        Instant.ofEpochMilli(deadlineEpochMillis),
+        clock.instant());
+    // Also after a repeat: a command parked by a crashed replica may still wait for a stream.
+    gateway.commandQueued(org, UUID.fromString(spec.clusterId()));
   }
 }

@@ -135,7 +135,30 @@ public interface CommandMapper extends GovernedStore {
           + " where org_id = #{orgId} and command_id = #{commandId} order by seq")
   List<CommandEventRow> events(@Param("orgId") UUID orgId, @Param("commandId") UUID commandId);
 
-  /** Parks a command for its agent with the execute activity's task token. */
+  /**
+   * The task token of a command parked by {@link #park}: empty, since no activity waits for it; the
+   * agent's report goes to the command's workflow as a signal.
+   */
+  static boolean reportsBySignal(byte[] token) {
+    return token.length == 0;
+  }
+
+  /**
+   * Parks a command for its agent, reported by signal (the workflow's version 2): the task token is
+   * empty, and a command is parked once. A repeat (the workflow task that parked it retried after a
+   * crash) finds it parked, or reported, and changes nothing.
+   */
+  @Update(
+      "update commands set dispatch_task_token = ''::bytea, dispatch_deadline = #{deadline},"
+          + " dispatched_at = null, updated_at = #{now} where org_id = #{orgId} and id = #{id}"
+          + " and dispatch_task_token is null and output is null")
+  int park(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("deadline") Instant deadline,
+      @Param("now") Instant now);
+
+  /** Parks a command for its agent with the execute activity's task token (versions 0 and 1). */
   @Update(
       "update commands set dispatch_task_token = #{token}, dispatch_deadline = #{deadline},"
           + " dispatched_at = null, updated_at = #{now} where org_id = #{orgId} and id = #{id}")

@@ -339,6 +339,78 @@ class CommandActivitiesIT {
   }
 
   @Test
+  void aCommandIsParkedOnceForItsAgentAndARepeatedParkChangesNothing() throws Exception {
+    clusterIs("staging", Capabilities.KUBERNETES_SCALE);
+    CommandSpec spec = command("scale", ANA, null);
+    UUID id = UUID.fromString(spec.commandId());
+    List<UUID> nudged = new java.util.concurrent.CopyOnWriteArrayList<>();
+    AgentDispatchActivitiesImpl dispatch =
+        new AgentDispatchActivitiesImpl(commands, new NudgeRecorder(nudged), Clock.systemUTC());
+    Instant deadline =
+        Instant.now().plusSeconds(1200).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+
+    dispatch.park(spec, deadline.toEpochMilli());
+    assertThat(commands.unsent(org, List.of(cluster)))
+        .extracting(CommandRow::id)
+        .containsExactly(id);
+    assertThat(commands.findById(org, id).orElseThrow().dispatchDeadline()).isEqualTo(deadline);
+    assertThat(nudged).containsExactly(cluster);
+
+    // Sent on a stream, then parked again by a retried workflow task: it stays sent.
+    assertThat(commands.claimSend(org, id, Instant.now())).isEqualTo(1);
+    dispatch.park(spec, deadline.plusSeconds(60).toEpochMilli());
+    assertThat(commands.claimSend(org, id, Instant.now()))
+        .as("a repeated park does not make it sendable again")
+        .isZero();
+    assertThat(commands.findById(org, id).orElseThrow().dispatchDeadline()).isEqualTo(deadline);
+
+    // The agent's report: no activity's task token waits for it, it goes to the workflow by
+    // signal. After it, a repeated park does not park the command again.
+    byte[] token = commands.takeTaskToken(org, cluster, id, Instant.now()).orElseThrow();
+    assertThat(CommandMapper.reportsBySignal(token)).isTrue();
+    commands.recordResult(org, id, "scaled from 2 to 3", null, Instant.now());
+    dispatch.park(spec, deadline.toEpochMilli());
+    assertThat(commands.queued(org, cluster)).extracting(CommandRow::id).doesNotContain(id);
+    assertThat(nudged).hasSize(3);
+  }
+
+  /**
+   * The gateway as the dispatch activities see it: only records which clusters it was nudged for.
+   */
+  record NudgeRecorder(List<UUID> nudged)
+      implements dev.gitopshq.activities.gateway.AgentGatewayPort {
+    @Override
+    public void commandQueued(UUID orgId, UUID clusterId) {
+      nudged.add(clusterId);
+    }
+
+    @Override
+    public boolean sendTokenRotation(UUID orgId, UUID clusterId, String rotationId, String token) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public boolean requestInventory(UUID orgId, UUID clusterId, String requestId) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Optional<CompletableFuture<dev.gitopshq.agent.v1.ResourceDetail>> readResource(
+        UUID orgId,
+        UUID clusterId,
+        dev.gitopshq.agent.v1.ReadResource request,
+        java.time.Duration timeout) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Optional<CompletableFuture<dev.gitopshq.agent.v1.ArgoApplications>> listApplications(
+        UUID orgId, UUID clusterId, java.time.Duration timeout) {
+      throw new UnsupportedOperationException();
+    }
+  }
+
+  @Test
   void theFirstStepWaitsForTheRequestsCommitAndGivesUpOnARequestThatRolledBack() throws Exception {
     clusterIs("staging", Capabilities.KUBERNETES_SCALE);
 

@@ -117,8 +117,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
             .setHeartbeatIntervalSeconds(props.agent().heartbeatIntervalSeconds())
             .setDisconnectTimeoutSeconds(props.agent().disconnectTimeoutSeconds())
             .build();
-    this.dispatcher =
-        new CommandDispatcher(commands, connections, temporal.newActivityCompletionClient(), clock);
+    this.dispatcher = new CommandDispatcher(commands, connections, temporal, clock);
     this.directApplies =
         new DirectApplyDispatcher(
             directApplyMapper,

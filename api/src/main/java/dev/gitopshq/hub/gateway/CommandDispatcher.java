@@ -7,9 +7,12 @@ import dev.gitopshq.agent.v1.CommandResult;
 import dev.gitopshq.agent.v1.ExecuteCommand;
 import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.Target;
+import dev.gitopshq.workflows.command.CommandWorkflow;
 import dev.gitopshq.workflows.command.ExecutionResult;
 import io.temporal.client.ActivityCompletionClient;
 import io.temporal.client.ActivityCompletionException;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowNotFoundException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,10 +24,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Moves parked commands to the agents this replica holds, and completes the waiting execute
- * activity when an agent reports. Commands wait in PostgreSQL (with the activity's task token), so
- * whichever replica holds the agent's stream, now or after a reconnect, can deliver them, and
- * whichever replica receives the result can complete the activity.
+ * Moves parked commands to the agents this replica holds, and hands an agent's report back to the
+ * command's workflow: as its {@code reported} signal, or by completing the execute activity that
+ * parked it (workflows started before version 2). Commands wait in PostgreSQL, so whichever replica
+ * holds the agent's stream, now or after a reconnect, can deliver them, and whichever replica
+ * receives the result can report it.
  */
 final class CommandDispatcher {
   private static final Logger log = LoggerFactory.getLogger(CommandDispatcher.class);
@@ -32,6 +36,7 @@ final class CommandDispatcher {
   private final CommandMapper commands;
   private final AgentConnections connections;
   private final ActivityCompletionClient completions;
+  private final WorkflowClient temporal;
   private final Clock clock;
 
   /**
@@ -46,13 +51,11 @@ final class CommandDispatcher {
   }
 
   CommandDispatcher(
-      CommandMapper commands,
-      AgentConnections connections,
-      ActivityCompletionClient completions,
-      Clock clock) {
+      CommandMapper commands, AgentConnections connections, WorkflowClient temporal, Clock clock) {
     this.commands = commands;
     this.connections = connections;
-    this.completions = completions;
+    this.completions = temporal.newActivityCompletionClient();
+    this.temporal = temporal;
     this.clock = clock;
   }
 
@@ -172,7 +175,7 @@ final class CommandDispatcher {
         session.clusterId);
   }
 
-  /** An agent reported; complete the waiting activity (once, whichever replica gets it). */
+  /** An agent reported; hand it to the workflow (once, whichever replica gets it). */
   void onResult(AgentSession session, CommandResult result) {
     UUID id;
     try {
@@ -214,8 +217,12 @@ final class CommandDispatcher {
     commands.recordResult(
         orgId, commandId, r.output(), r.success() ? null : r.error(), clock.instant());
     try {
-      completions.complete(token, r);
-    } catch (ActivityCompletionException e) {
+      if (CommandMapper.reportsBySignal(token)) {
+        temporal.newWorkflowStub(CommandWorkflow.class, commandId.toString()).reported(r);
+      } else {
+        completions.complete(token, r);
+      }
+    } catch (ActivityCompletionException | WorkflowNotFoundException e) {
       log.warn(
           "command {} finished on the cluster, but its workflow no longer waits: {}",
           commandId,

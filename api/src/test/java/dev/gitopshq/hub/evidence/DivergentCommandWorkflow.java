@@ -4,6 +4,7 @@ import dev.gitopshq.workflows.command.CommandRequest;
 import dev.gitopshq.workflows.command.CommandResult;
 import dev.gitopshq.workflows.command.CommandStatus;
 import dev.gitopshq.workflows.command.CommandWorkflow;
+import dev.gitopshq.workflows.command.ExecutionResult;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 
@@ -20,6 +21,9 @@ public class DivergentCommandWorkflow implements CommandWorkflow {
 
   @Override
   public void cancel(String by) {}
+
+  @Override
+  public void reported(ExecutionResult result) {}
 
   @Override
   public CommandStatus status() {

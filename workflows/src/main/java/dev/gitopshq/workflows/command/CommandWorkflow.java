@@ -15,6 +15,13 @@ public interface CommandWorkflow {
   @SignalMethod
   void cancel(String by);
 
+  /**
+   * The agent's report, sent by the hub replica that received it (from version 2 on, where a local
+   * activity parks the command instead of an activity waiting for it). The first report counts.
+   */
+  @SignalMethod
+  void reported(ExecutionResult result);
+
   @QueryMethod
   CommandStatus status();
 

@@ -31,8 +31,15 @@ public class CommandWorkflowImpl implements CommandWorkflow {
    * Version 1 runs the store steps (timeline transitions, the capability check) and the policy
    * decision as local activities: in the worker that holds the workflow task, without a round trip
    * through Temporal's task queues per step. Histories recorded before it replay with activities.
+   *
+   * <p>Version 2 also parks the command for the agent with a local activity, and takes the agent's
+   * report as a signal: no dispatch activity to schedule, start and complete, and the command
+   * leaves for the agent while the workflow task that decided it is still being recorded.
    */
   static final String LOCAL_STEPS = "command-local-steps";
+
+  /** How long after the command's own deadline the workflow still waits for the agent's report. */
+  static final Duration REPORT_MARGIN = Duration.ofSeconds(30);
 
   private CommandActivities store;
 
@@ -40,6 +47,7 @@ public class CommandWorkflowImpl implements CommandWorkflow {
       Workflow.newActivityStub(CommandActivities.class, StoreActivities.notifyOptions());
 
   private boolean local;
+  private ExecutionResult report;
   private CommandStatus status = CommandStatus.pending;
   private String cancelledBy;
   private int seq;
@@ -49,7 +57,8 @@ public class CommandWorkflowImpl implements CommandWorkflow {
   public CommandResult run(CommandRequest request) {
     CommandSpec spec = request.spec();
     CommandTimeouts t = request.timeouts();
-    local = Workflow.getVersion(LOCAL_STEPS, Workflow.DEFAULT_VERSION, 1) >= 1;
+    int version = Workflow.getVersion(LOCAL_STEPS, Workflow.DEFAULT_VERSION, 2);
+    local = version >= 1;
     store =
         local
             ? Workflow.newLocalActivityStub(CommandActivities.class, StoreActivities.localOptions())
@@ -90,33 +99,54 @@ public class CommandWorkflowImpl implements CommandWorkflow {
     move(spec, CommandStatus.executing, "system", "sent to the agent");
     long deadline =
         Workflow.currentTimeMillis() + (t.agentWaitSeconds() + t.executionSeconds()) * 1000;
-    AgentDispatchActivities agent =
-        Workflow.newActivityStub(
-            AgentDispatchActivities.class,
-            ActivityOptions.newBuilder()
-                .setStartToCloseTimeout(
-                    Duration.ofSeconds(t.agentWaitSeconds() + t.executionSeconds() + 30))
-                // One attempt: a command is never re-sent by Temporal; the agent's idempotency
-                // covers the rest.
-                .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build())
-                .build());
-    ExecutionResult result;
-    try {
-      result = agent.execute(spec, deadline);
-    } catch (ActivityFailure e) {
-      result =
-          new ExecutionResult(
-              false,
-              "",
-              "the agent did not report within "
-                  + (t.agentWaitSeconds() + t.executionSeconds())
-                  + " s (disconnected, or the command is still running)");
-    }
+    ExecutionResult result =
+        version >= 2 ? parkAndAwait(spec, t, deadline) : dispatch(spec, t, deadline);
     if (result.success()) {
       return finish(spec, CommandStatus.completed, "agent", result.output(), decision, approval);
     }
     notifyAsync(spec, "command.failed", describe(spec) + " failed: " + result.error());
     return finish(spec, CommandStatus.failed, "agent", result.error(), decision, approval);
+  }
+
+  /** Version 2: parks the command with a local activity and waits for the agent's report. */
+  private ExecutionResult parkAndAwait(CommandSpec spec, CommandTimeouts t, long deadline) {
+    Workflow.newLocalActivityStub(AgentDispatchActivities.class, StoreActivities.localOptions())
+        .park(spec, deadline);
+    Duration wait =
+        Duration.ofSeconds(t.agentWaitSeconds() + t.executionSeconds()).plus(REPORT_MARGIN);
+    if (Workflow.await(wait, () -> report != null)) {
+      return report;
+    }
+    return notReported(t);
+  }
+
+  /** Versions 0 and 1: an activity parks the command and is completed with the agent's report. */
+  private ExecutionResult dispatch(CommandSpec spec, CommandTimeouts t, long deadline) {
+    AgentDispatchActivities agent =
+        Workflow.newActivityStub(
+            AgentDispatchActivities.class,
+            ActivityOptions.newBuilder()
+                .setStartToCloseTimeout(
+                    Duration.ofSeconds(t.agentWaitSeconds() + t.executionSeconds())
+                        .plus(REPORT_MARGIN))
+                // One attempt: a command is never re-sent by Temporal; the agent's idempotency
+                // covers the rest.
+                .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build())
+                .build());
+    try {
+      return agent.execute(spec, deadline);
+    } catch (ActivityFailure e) {
+      return notReported(t);
+    }
+  }
+
+  private static ExecutionResult notReported(CommandTimeouts t) {
+    return new ExecutionResult(
+        false,
+        "",
+        "the agent did not report within "
+            + (t.agentWaitSeconds() + t.executionSeconds())
+            + " s (disconnected, or the command is still running)");
   }
 
   /** The command as the governance gate sees it. */
@@ -311,6 +341,13 @@ public class CommandWorkflowImpl implements CommandWorkflow {
     if (cancelledBy == null
         && (status == CommandStatus.pending || status == CommandStatus.pending_approval)) {
       cancelledBy = by;
+    }
+  }
+
+  @Override
+  public void reported(ExecutionResult result) {
+    if (report == null) {
+      report = result;
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.gitopshq.workflows.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.gitopshq.workflows.Histories;
 import dev.gitopshq.workflows.TaskQueues;
@@ -15,6 +16,7 @@ import dev.gitopshq.workflows.governance.Decision;
 import dev.gitopshq.workflows.governance.Notification;
 import dev.gitopshq.workflows.governance.Requester;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
@@ -26,6 +28,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -122,10 +125,29 @@ class CommandWorkflowTest {
     volatile ExecutionResult result =
         new ExecutionResult(true, "deployment.apps/web scaled to 3", "");
 
+    /** Set once the test environment runs: the fake agent reports through it. */
+    volatile WorkflowClient client;
+
+    /** An agent that never reports (cut off, or the command hangs). */
+    volatile boolean silent;
+
+    final AtomicLong deadline = new AtomicLong();
+
     @Override
     public ExecutionResult execute(CommandSpec spec, long deadlineEpochMillis) {
       executions.incrementAndGet();
       return result;
+    }
+
+    /** Runs the command at once and reports it as the hub's gateway does: by signal. */
+    @Override
+    public void park(CommandSpec spec, long deadlineEpochMillis) {
+      deadline.set(deadlineEpochMillis);
+      if (silent) {
+        return;
+      }
+      executions.incrementAndGet();
+      client.newWorkflowStub(CommandWorkflow.class, spec.commandId()).reported(result);
     }
   }
 
@@ -141,6 +163,7 @@ class CommandWorkflowTest {
     worker.registerActivitiesImplementations(store, inbox, agent);
     env.start();
     client = env.getWorkflowClient();
+    agent.client = client;
   }
 
   @AfterEach
@@ -410,5 +433,34 @@ class CommandWorkflowTest {
     assertThat(r.status()).isEqualTo(CommandStatus.failed);
     assertThat(r.detail()).contains("not found");
     assertThat(store.events()).containsExactly("command.failed");
+  }
+
+  @Test
+  void anAgentThatNeverReportsFailsTheCommandAfterItsDeadlineAndALateReportChangesNothing() {
+    store.decision = decision(Decision.AUTO_APPROVE, 0);
+    agent.silent = true;
+    long startedAt = env.currentTimeMillis();
+    start("c-silent", null);
+
+    CommandResult r = result("c-silent");
+    assertThat(r.status()).isEqualTo(CommandStatus.failed);
+    long waitSeconds = TIMEOUTS.agentWaitSeconds() + TIMEOUTS.executionSeconds();
+    assertThat(r.detail())
+        .isEqualTo(
+            "the agent did not report within "
+                + waitSeconds
+                + " s (disconnected, or the command is still running)");
+    // The agent was told the deadline; the workflow waited past it by the report margin only.
+    assertThat(agent.deadline.get() - startedAt).isBetween(0L, waitSeconds * 1000 + 1000);
+    assertThat(env.currentTimeMillis() - startedAt)
+        .isGreaterThanOrEqualTo(waitSeconds * 1000 + CommandWorkflowImpl.REPORT_MARGIN.toMillis());
+    assertThat(store.events()).containsExactly("command.failed");
+    assertThat(store.timeline.get(store.timeline.size() - 1)).startsWith("failed ");
+
+    // A report that arrives after the workflow closed is refused by Temporal, not recorded.
+    CommandWorkflow closed = client.newWorkflowStub(CommandWorkflow.class, "c-silent");
+    assertThatThrownBy(() -> closed.reported(new ExecutionResult(true, "late", "")))
+        .isInstanceOf(WorkflowNotFoundException.class);
+    assertThat(store.timeline.get(store.timeline.size() - 1)).startsWith("failed ");
   }
 }
