@@ -7,7 +7,12 @@
 #   Temporal dev server              127.0.0.1:17233, headless, SQLite file in the run dir
 #   OPA                              http://127.0.0.1:18181
 #   hub                              http://127.0.0.1:18080, gRPC :15051
-#   testkube + one agent             only for the command benchmark (stack_start_agent)
+#   a Kubernetes API + one agent     only for the command benchmark (stack_start_agent):
+#                                    BENCH_KUBE=testkube (default) the Fabric8 mock server;
+#                                    BENCH_KUBE=real a real control plane from tools/dev/kube.sh
+#                                    (etcd, kube-apiserver, controllers, kwok) seeded with the
+#                                    demo workloads. The agent's scale takes ~20 ms on either;
+#                                    the real one also keeps the machine's CPUs busier
 #
 # The ports differ from `make run`'s, so both can run side by side. Every
 # process is started in its own session and process group; stack_stop (the
@@ -20,7 +25,7 @@
 # BENCH_OPA_PORT, BENCH_DB, BENCH_HUB_JAVA_OPTS, BENCH_AGENT_JAVA_OPTS,
 # BENCH_JAVA_OPTS (the measuring JVM), BENCH_HUB_TLS_DIR (a directory with hub.crt and hub.key:
 # the hub's gateway speaks TLS), BENCH_HUB_TIMEOUT (seconds to wait for the hub, default 120),
-# BENCH_MAVEN_REPO
+# BENCH_MAVEN_REPO, BENCH_KUBE (real or testkube, see above)
 # (local Maven repository to build the benchmark jar from, default ~/.m2's), and
 # GITOPSHQ_PG_PORT (PostgreSQL, 5432) as for tools/dev/postgres.sh.
 
@@ -43,6 +48,9 @@ readonly OPA_URL="http://${HOST}:${OPA_PORT}"
 readonly TEMPORAL_ADDRESS="${HOST}:${TEMPORAL_PORT}"
 
 readonly STACK_DIR="${BENCH_DIR}/target/stack"
+readonly KUBE_MODE="${BENCH_KUBE:-testkube}"
+readonly KUBE_DIR="${STACK_DIR}/kube"
+KUBE_STARTED=0 KUBE_START_PID='' REAL_KUBECONFIG=''
 readonly LOG_DIR="${STACK_DIR}/logs"
 readonly RESULTS_DIR="${BENCH_DIR}/results"
 
@@ -82,6 +90,7 @@ stack_stop() {
       name=${PROC_NAMES[$i]}
       case "$name" in hub) stop_proc "$name" 30 ;; *) stop_proc "$name" 10 ;; esac
     done
+    [ "${KUBE_STARTED}" = 0 ] || "${REPO_ROOT}/tools/dev/kube.sh" stop "${KUBE_DIR}" >/dev/null 2>&1 || true
     info "stopped; logs are in ${LOG_DIR#"${REPO_ROOT}"/}/"
   fi
   exit "$rc"
@@ -279,12 +288,34 @@ stack_start() {
   start_proc opa "${OPA_BIN}" run --server --h2c --addr "${HOST}:${OPA_PORT}" --log-level error --skip-version-check \
     "${OPA_AUTH_ARGS[@]}"
   if [ -n "$with_kube" ]; then
-    start_proc testkube "${JAVA}" "${JVM_OPTS[@]}" -Xmx256m -jar "${TESTKUBE_JAR}" --kubeconfig "${STACK_DIR}/kubeconfig"
+    case "${KUBE_MODE}" in
+      testkube) start_proc testkube "${JAVA}" "${JVM_OPTS[@]}" -Xmx256m -jar "${TESTKUBE_JAR}" --kubeconfig "${STACK_DIR}/kubeconfig" ;;
+      real) start_real_kube ;;
+      *) die "BENCH_KUBE must be real or testkube, not '${KUBE_MODE}'" ;;
+    esac
   fi
   wait_for_temporal
   wait_for "OPA did not answer ${OPA_URL}/health" "${START_TIMEOUT}" opa http_ok "${OPA_URL}/health"
   start_hub
   info "stack is up after ${SECONDS} s"
+}
+
+# start_real_kube: a real control plane (tools/dev/kube.sh) starting in the
+# background while the hub boots; await_real_kube waits for it, seeds the demo
+# workloads (the benchmark scales demo/web) and sets REAL_KUBECONFIG.
+start_real_kube() {
+  KUBE_STARTED=1
+  "${REPO_ROOT}/tools/dev/kube.sh" start "${KUBE_DIR}" >"${LOG_DIR}/kube.log" 2>&1 &
+  KUBE_START_PID=$!
+}
+
+await_real_kube() {
+  wait "${KUBE_START_PID}" ||
+    die "the Kubernetes control plane did not start; see ${LOG_DIR}/kube.log and ${KUBE_DIR}/logs/"
+  "${REPO_ROOT}/tools/dev/kube.sh" seed "${KUBE_DIR}" >>"${LOG_DIR}/kube.log" 2>&1 ||
+    die "seeding the demo workloads failed; see ${LOG_DIR}/kube.log"
+  REAL_KUBECONFIG=$(sed -n 's/^kube ready .* kubeconfig=//p' "${LOG_DIR}/kube.log" | head -n 1)
+  [ -n "${REAL_KUBECONFIG}" ] || die "tools/dev/kube.sh printed no kubeconfig; see ${LOG_DIR}/kube.log"
 }
 
 # start_hub: the hub (again, after it was killed: same database and data directory), with
@@ -353,8 +384,13 @@ stack_start_agent() {
   api_expect 201 "creating the member's token"
   MEMBER_TOKEN=$(jq -r '.token' <<<"${API_BODY}")
 
-  wait_for "testkube did not print 'testkube ready'" "${START_TIMEOUT}" testkube testkube_ready
-  kubeconfig=$(sed -n 's/^testkube ready .* kubeconfig=//p' "${LOG_DIR}/testkube.log" | head -n 1)
+  if [ "${KUBE_MODE}" = real ]; then
+    await_real_kube
+    kubeconfig=${REAL_KUBECONFIG}
+  else
+    wait_for "testkube did not print 'testkube ready'" "${START_TIMEOUT}" testkube testkube_ready
+    kubeconfig=$(sed -n 's/^testkube ready .* kubeconfig=//p' "${LOG_DIR}/testkube.log" | head -n 1)
+  fi
   # shellcheck disable=SC2206
   [ -z "${BENCH_AGENT_JAVA_OPTS:-}" ] || agent_opts=(${BENCH_AGENT_JAVA_OPTS})
   start_proc agent env \

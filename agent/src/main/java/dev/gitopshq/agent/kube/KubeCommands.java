@@ -1,5 +1,7 @@
 package dev.gitopshq.agent.kube;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gitopshq.agent.model.CommandPlans;
 import dev.gitopshq.agent.model.CommandPlans.Plan;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -7,19 +9,25 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.zjsonpatch.DiffFlags;
+import io.fabric8.zjsonpatch.JsonDiff;
+import java.util.EnumSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Reads the target, asks {@link CommandPlans} what it should become, and writes that back with
- * optimistic concurrency (the write carries the resourceVersion it read, so a concurrent change
- * makes it fail and retry rather than overwrite).
+ * Reads the target, asks {@link CommandPlans} what it should become, and writes back the difference
+ * with optimistic concurrency on the fields it changes (see {@link #guardedPatch}): a concurrent
+ * change to them makes the write fail and the command re-plan rather than overwrite.
  */
 public final class KubeCommands {
   /** The Argo CD Application resource. */
   public static final String ARGOCD_API_VERSION = "argoproj.io/v1alpha1";
 
   private static final int CONFLICT_RETRIES = 3;
+  private static final ObjectMapper JSON = new ObjectMapper();
   private final Supplier<KubernetesClient> client;
 
   public KubeCommands(Supplier<KubernetesClient> client) {
@@ -95,21 +103,12 @@ public final class KubeCommands {
           return new Outcome(false, "", p.error());
         }
         if (!p.alreadyApplied()) {
-          // A JSON patch from what we read to what the plan wants; it carries the
-          // resourceVersion we read, so a concurrent writer makes it fail (409) and we re-plan.
-          resource.edit(
-              read -> {
-                if (!java.util.Objects.equals(
-                    read.getMetadata().getResourceVersion(),
-                    current.getMetadata().getResourceVersion())) {
-                  throw new KubernetesClientException("changed since read", 409, null);
-                }
-                return p.desired();
-              });
+          resource.patch(PatchContext.of(PatchType.JSON), guardedPatch(current, p.desired()));
         }
         return new Outcome(true, p.output(), null);
       } catch (KubernetesClientException e) {
-        if (e.getCode() == 409 && attempt < CONFLICT_RETRIES) {
+        // 422: a test operation failed, someone changed a field this plan changes; re-read.
+        if ((e.getCode() == 409 || e.getCode() == 422) && attempt < CONFLICT_RETRIES) {
           continue;
         }
         String reason =
@@ -119,5 +118,25 @@ public final class KubeCommands {
         return new Outcome(false, "", what + ": " + reason);
       }
     }
+  }
+
+  /**
+   * A JSON patch from what was read to what the plan wants, guarded field by field: each value it
+   * replaces or removes is first tested to be still what was read. A concurrent change to one of
+   * those fields fails the patch (and the command re-reads and re-plans), while a change elsewhere
+   * does not: the controllers write a Deployment's status all through a rollout, so a guard on the
+   * whole object's resourceVersion failed a scale of a Deployment that was still scaling.
+   */
+  static String guardedPatch(Object current, Object desired) {
+    JsonNode from = JSON.valueToTree(current);
+    JsonNode to = JSON.valueToTree(desired);
+    return JsonDiff.asJson(
+            from,
+            to,
+            EnumSet.of(
+                DiffFlags.OMIT_MOVE_OPERATION,
+                DiffFlags.OMIT_COPY_OPERATION,
+                DiffFlags.EMIT_TEST_OPERATIONS))
+        .toString();
   }
 }
