@@ -38,11 +38,16 @@ class KubeCommandsTest {
         .build();
   }
 
+  /** The patch command cmd-1 (scale to 3) writes after reading {@code read}. */
+  static JsonNode scaleTo3(Deployment read) throws Exception {
+    return JSON.readTree(
+        KubeCommands.guardedPatch(read, CommandPlans.scale(read, "cmd-1", 3).desired()));
+  }
+
   @Test
   void aScaleIsWrittenWhileTheControllerKeepsUpdatingTheStatus() throws Exception {
     Deployment read = web(2, "100");
-    CommandPlans.Plan<Deployment> plan = CommandPlans.scale(read, "cmd-1", 3);
-    JsonNode patch = JSON.readTree(KubeCommands.guardedPatch(read, plan.desired()));
+    JsonNode patch = scaleTo3(read);
 
     // What the API server holds by the time the patch arrives: the deployment controller has
     // written the status (a new resourceVersion), nobody touched the spec.
@@ -61,8 +66,7 @@ class KubeCommandsTest {
   @Test
   void aConcurrentChangeToTheSameFieldFailsThePatch() throws Exception {
     Deployment read = web(2, "100");
-    CommandPlans.Plan<Deployment> plan = CommandPlans.scale(read, "cmd-1", 3);
-    JsonNode patch = JSON.readTree(KubeCommands.guardedPatch(read, plan.desired()));
+    JsonNode patch = scaleTo3(read);
 
     // Someone scaled it to 5 since it was read: the command must re-read and re-plan, not
     // overwrite.
