@@ -390,6 +390,26 @@ public final class HubTestSupport implements AutoCloseable {
     wiped = true;
   }
 
+  /**
+   * The value of the first sample of {@code name} in a Prometheus scrape whose labels contain every
+   * {@code label}; -1 when there is none.
+   */
+  public static double metric(String scrape, String name, String... labels) {
+    for (String line : scrape.split("\n")) {
+      if (!line.startsWith(name + "{") && !line.startsWith(name + " ")) {
+        continue;
+      }
+      boolean all = true;
+      for (String l : labels) {
+        all &= line.contains(l);
+      }
+      if (all) {
+        return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return -1;
+  }
+
   /** A port nothing listens on and that no other test in this JVM was given. */
   public static int freePort() throws IOException {
     return FreePorts.next();

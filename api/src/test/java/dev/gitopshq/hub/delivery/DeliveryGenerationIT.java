@@ -279,27 +279,11 @@ class DeliveryGenerationIT {
         .untilAsserted(
             () ->
                 assertThat(
-                        counter(
+                        HubTestSupport.metric(
                             hub.get("/actuator/prometheus", OWNER_TOKEN).raw(),
                             "gitopshq_generation_units_reused_total",
                             "status=\"committed\""))
                     .isGreaterThanOrEqualTo(1));
-  }
-
-  /** A counter's value in a Prometheus scrape (the first line with every label), or -1. */
-  static double counter(String scrape, String name, String... labels) {
-    for (String line : scrape.split("\n")) {
-      if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
-        boolean all = true;
-        for (String l : labels) {
-          all &= line.contains(l);
-        }
-        if (all) {
-          return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-        }
-      }
-    }
-    return -1;
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.gitopshq.hub.e2e;
 
 import static dev.gitopshq.hub.HubTestSupport.OWNER_TOKEN;
+import static dev.gitopshq.hub.HubTestSupport.metric;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -321,26 +322,6 @@ class CommandEndToEndIT {
                   .isPositive();
               assertThat(scrape).contains("temporal_workflow_completed_total");
             });
-  }
-
-  /**
-   * The value of the first sample of {@code name} whose labels contain every {@code label}; -1 when
-   * there is none.
-   */
-  static double metric(String scrape, String name, String... labels) {
-    for (String line : scrape.split("\n")) {
-      if (!line.startsWith(name + "{") && !line.startsWith(name + " ")) {
-        continue;
-      }
-      boolean all = true;
-      for (String l : labels) {
-        all &= line.contains(l);
-      }
-      if (all) {
-        return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-      }
-    }
-    return -1;
   }
 
   @Test
