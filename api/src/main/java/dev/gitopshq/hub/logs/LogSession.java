@@ -50,6 +50,8 @@ public final class LogSession implements LogReceiver {
   private boolean opened;
   private End end;
   private Instant endedAt;
+  private boolean readerLeft;
+  private boolean over;
   private AgentGateway.LogHandle handle;
   private Consumer<LogSession> onEnd = s -> {};
   private final java.time.Clock clock;
@@ -191,9 +193,27 @@ public final class LogSession implements LogReceiver {
     }
   }
 
-  /** The reader left (closed the connection, or the request ended). */
+  /**
+   * The reader left (closed the connection, or the request ended). A log that had completed is over
+   * only now: the reader has taken what it was going to take.
+   */
   void readerGone() {
-    finish(new End("closed", "the reader closed the session"), true);
+    Consumer<LogSession> then;
+    synchronized (this) {
+      readerLeft = true;
+      if (end == null || over) {
+        then = null;
+      } else {
+        over = true;
+        endedAt = clock.instant();
+        then = onEnd;
+      }
+    }
+    if (then != null) {
+      then.accept(this);
+    } else {
+      finish(new End("closed", "the reader closed the session"), true);
+    }
   }
 
   /** How it ended; null while it runs. */
@@ -263,7 +283,10 @@ public final class LogSession implements LogReceiver {
 
   /**
    * Ends the session once: the queue is dropped (a cut reader gets no more log, only the notice),
-   * the agent is told to stop when the end is the hub's, and {@code onEnd} runs.
+   * the agent is told to stop when the end is the hub's, and {@code onEnd} runs. A completed log
+   * that a reader is still taking keeps its queue, and {@code onEnd} waits for {@link
+   * #readerGone()}, so the session holds its place until then and its audit counts every byte the
+   * reader got.
    */
   void finish(End why, boolean tellAgent) {
     AgentGateway.LogHandle h;
@@ -274,17 +297,25 @@ public final class LogSession implements LogReceiver {
       }
       end = why;
       endedAt = clock.instant();
-      if (!why.code().equals("completed")) {
+      boolean completed = why.code().equals("completed");
+      if (!completed) {
         queue.clear();
         queued = 0;
       }
+      if (completed && opened && !readerLeft) {
+        then = null;
+      } else {
+        over = true;
+        then = onEnd;
+      }
       h = handle;
-      then = onEnd;
       notifyAll();
     }
     if (tellAgent && h != null) {
       h.close(why.message());
     }
-    then.accept(this);
+    if (then != null) {
+      then.accept(this);
+    }
   }
 }

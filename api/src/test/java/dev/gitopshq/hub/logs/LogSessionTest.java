@@ -117,15 +117,29 @@ class LogSessionTest {
   }
 
   @Test
-  void aCompletedLogIsDeliveredToTheEndAndEndsOnce() throws Exception {
+  void aCompletedLogIsDeliveredToTheEndAndEndsOnceTheReaderHasTakenIt() throws Exception {
     LogSession s = session(false);
     s.chunk(true, bytes(10));
     s.ended(LogStreamEnded.newBuilder().setReason(LogStreamEnded.Reason.COMPLETED).build());
-    assertThat(s.poll(0).size()).isEqualTo(10);
+    // The agent is done but the reader is not: the session keeps its place and is not audited yet.
+    assertThat(ended).isEmpty();
+    ByteString rest = s.poll(0);
+    assertThat(rest.size()).isEqualTo(10);
+    s.delivered(rest.size());
     assertThat(s.end().normal()).isTrue();
     s.readerGone();
+    s.readerGone();
     assertThat(ended).containsExactly(s);
+    // What onEnd audits: every byte the reader got.
+    assertThat(s.deliveredBytes()).isEqualTo(10);
     assertThat(closes).isEmpty();
+  }
+
+  @Test
+  void aLogThatCompletesBeforeItOpensEndsAtOnceSinceNoReaderWillCome() {
+    LogSession s = session(false);
+    s.ended(LogStreamEnded.newBuilder().setReason(LogStreamEnded.Reason.COMPLETED).build());
+    assertThat(ended).containsExactly(s);
   }
 
   @Test
