@@ -62,7 +62,7 @@ main() {
   # the helm or git process it waits for) at once.
   BENCH_GIT_REVISION="$(git_revision)" \
   BENCH_JARS_BUILT="gitopshq-activities ${activities_jar:+$(date -u -r "${activities_jar}" +%FT%TZ)} (${repo})" \
-    "${java_home}/bin/java" "${jvm[@]}" -cp "${BENCH_JAR}" dev.gitopshq.bench.DeliveryBench \
+    "${java_home}/bin/java" "${jvm[@]}" -Xmx1g -cp "${BENCH_JAR}" dev.gitopshq.bench.DeliveryBench \
       --helm "${helm_bin}" --chart "${DEFAULT_CHART}" --work-dir "${DELIVERY_DIR}" --out "${out}" \
       "$@" </dev/null &   # a later --chart (from "$@") wins
   BENCH_PID=$!

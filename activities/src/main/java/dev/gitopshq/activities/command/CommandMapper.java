@@ -107,16 +107,6 @@ public interface CommandMapper extends GovernedStore {
       @Param("reasons") List<String> reasons,
       @Param("now") Instant now);
 
-  @Update(
-      "update commands set output = #{output}, error = #{error}, updated_at = #{now}"
-          + " where org_id = #{orgId} and id = #{id}")
-  int recordResult(
-      @Param("orgId") UUID orgId,
-      @Param("id") UUID id,
-      @Param("output") String output,
-      @Param("error") String error,
-      @Param("now") Instant now);
-
   @Insert(
       "insert into command_events (org_id, command_id, seq, at, status, actor, detail)"
           + " values (#{orgId}, #{commandId}, #{seq}, #{at}, #{status}, #{actor}, #{detail})"
@@ -174,7 +164,7 @@ public interface CommandMapper extends GovernedStore {
       "select "
           + COLUMNS
           + " from commands where org_id = #{orgId} and cluster_id = #{clusterId}"
-          + " and dispatch_task_token is not null order by created_at")
+          + " and dispatch_task_token is not null and output is null order by created_at")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<CommandRow> queued(@Param("orgId") UUID orgId, @Param("clusterId") UUID clusterId);
 
@@ -183,7 +173,7 @@ public interface CommandMapper extends GovernedStore {
       "select "
           + COLUMNS
           + " from commands where org_id = #{orgId} and dispatch_task_token is not null"
-          + " and dispatched_at is null and cluster_id = any(#{clusters,typeHandler="
+          + " and output is null and dispatched_at is null and cluster_id = any(#{clusters,typeHandler="
           + "dev.gitopshq.activities.command.UuidArrayTypeHandler})")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<CommandRow> unsent(@Param("orgId") UUID orgId, @Param("clusters") List<UUID> clusters);
@@ -204,30 +194,56 @@ public interface CommandMapper extends GovernedStore {
   int claimSend(@Param("orgId") UUID orgId, @Param("id") UUID id, @Param("now") Instant now);
 
   /**
-   * Takes the task token of a parked command of this cluster, atomically: of two replicas that
-   * receive the same result, one gets the token and completes the activity. (RETURNING shows the
-   * row after the update, so the old token comes from the locked CTE.)
+   * Records an agent's report on a parked command and returns the command's task token, atomically:
+   * of two replicas that receive the same report, one records it and hands it to the workflow. The
+   * token stays until {@link #reportHandedOver}, so a report the hub could not hand over (Temporal
+   * was unreachable, or the hub died in between) is found by {@link #reportsNotHandedOver} and
+   * handed over again. (RETURNING shows the row after the update, so the token comes from the
+   * locked CTE.)
    */
   @Select(
       "with taken as (select id, dispatch_task_token from commands"
           + " where org_id = #{orgId} and cluster_id = #{clusterId} and id = #{id}"
-          + " and dispatch_task_token is not null for update)"
-          + " update commands c set dispatch_task_token = null, updated_at = #{now} from taken"
-          + " where c.id = taken.id returning taken.dispatch_task_token as token")
+          + " and dispatch_task_token is not null and output is null for update)"
+          + " update commands c set output = #{output}, error = #{error}, updated_at = #{now}"
+          + " from taken where c.id = taken.id returning taken.dispatch_task_token as token")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
-  Optional<TaskToken> takeTaskTokenRow(
+  Optional<TaskToken> recordReportRow(
       @Param("orgId") UUID orgId,
       @Param("clusterId") UUID clusterId,
       @Param("id") UUID id,
+      @Param("output") String output,
+      @Param("error") String error,
       @Param("now") Instant now);
 
   /**
-   * {@link #takeTaskTokenRow}, unwrapped. (A bare {@code byte[]} result would be read by MyBatis as
-   * an array of rows, hence the wrapper record.)
+   * {@link #recordReportRow}, unwrapped: empty when the command already has a report (a repeat) or
+   * is not a parked command of this cluster. (A bare {@code byte[]} result would be read by MyBatis
+   * as an array of rows, hence the wrapper record.)
    */
-  default Optional<byte[]> takeTaskToken(UUID orgId, UUID clusterId, UUID id, Instant now) {
-    return takeTaskTokenRow(orgId, clusterId, id, now).map(TaskToken::token);
+  default Optional<byte[]> recordReport(
+      UUID orgId, UUID clusterId, UUID id, String output, String error, Instant now) {
+    return recordReportRow(orgId, clusterId, id, output, error, now).map(TaskToken::token);
   }
+
+  /** The workflow has the report (or no longer waits for it): nothing is left to hand over. */
+  @Update(
+      "update commands set dispatch_task_token = null, updated_at = #{now}"
+          + " where org_id = #{orgId} and id = #{id} and output is not null")
+  int reportHandedOver(@Param("orgId") UUID orgId, @Param("id") UUID id, @Param("now") Instant now);
+
+  /** Reports recorded for these clusters' commands that no workflow has received yet. */
+  @Select(
+      "select id, dispatch_task_token as token, output, error from commands"
+          + " where org_id = #{orgId} and dispatch_task_token is not null and output is not null"
+          + " and cluster_id = any(#{clusters,typeHandler="
+          + "dev.gitopshq.activities.command.UuidArrayTypeHandler}) order by updated_at")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  List<PendingReport> reportsNotHandedOver(
+      @Param("orgId") UUID orgId, @Param("clusters") List<UUID> clusters);
+
+  /** A recorded report on its way to the command's workflow; {@code error} is null on success. */
+  record PendingReport(UUID id, byte[] token, String output, String error) {}
 
   /** A taken task token. */
   record TaskToken(byte[] token) {}

@@ -366,11 +366,27 @@ class CommandActivitiesIT {
 
     // The agent's report: no activity's task token waits for it, it goes to the workflow by
     // signal. After it, a repeated park does not park the command again.
-    byte[] token = commands.takeTaskToken(org, cluster, id, Instant.now()).orElseThrow();
+    byte[] token =
+        commands
+            .recordReport(org, cluster, id, "scaled from 2 to 3", null, Instant.now())
+            .orElseThrow();
     assertThat(CommandMapper.reportsBySignal(token)).isTrue();
-    commands.recordResult(org, id, "scaled from 2 to 3", null, Instant.now());
+    // A repeated report is not recorded twice.
+    assertThat(commands.recordReport(org, cluster, id, "again", "x", Instant.now())).isEmpty();
+    // Recorded, not yet handed over: it waits for the workflow, and is never sent again.
+    assertThat(commands.reportsNotHandedOver(org, List.of(cluster)))
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.id()).isEqualTo(id);
+              assertThat(p.output()).isEqualTo("scaled from 2 to 3");
+              assertThat(p.error()).isNull();
+            });
+    assertThat(commands.queued(org, cluster)).extracting(CommandRow::id).doesNotContain(id);
     dispatch.park(spec, deadline.toEpochMilli());
     assertThat(commands.queued(org, cluster)).extracting(CommandRow::id).doesNotContain(id);
+    assertThat(commands.reportHandedOver(org, id, Instant.now())).isEqualTo(1);
+    assertThat(commands.reportsNotHandedOver(org, List.of(cluster))).isEmpty();
     assertThat(nudged).hasSize(3);
   }
 

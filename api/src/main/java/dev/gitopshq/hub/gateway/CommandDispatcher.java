@@ -9,8 +9,10 @@ import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.Target;
 import dev.gitopshq.workflows.command.CommandWorkflow;
 import dev.gitopshq.workflows.command.ExecutionResult;
+import io.grpc.Context;
+import io.temporal.client.ActivityCanceledException;
 import io.temporal.client.ActivityCompletionClient;
-import io.temporal.client.ActivityCompletionException;
+import io.temporal.client.ActivityNotExistsException;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
 import java.time.Clock;
@@ -20,6 +22,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,10 +33,24 @@ import org.slf4j.LoggerFactory;
  * command's workflow: as its {@code reported} signal, or by completing the execute activity that
  * parked it (workflows started before version 2). Commands wait in PostgreSQL, so whichever replica
  * holds the agent's stream, now or after a reconnect, can deliver them, and whichever replica
- * receives the result can report it.
+ * receives the result can report it. A report is recorded before it is handed over, and the
+ * command's task token is cleared only once the workflow has it: a report that Temporal could not
+ * take (an outage, or the hub died in between) is handed over again by the sweep.
  */
 final class CommandDispatcher {
   private static final Logger log = LoggerFactory.getLogger(CommandDispatcher.class);
+
+  /** How long handing one report to Temporal may take before the sweep takes it over. */
+  static final java.time.Duration HAND_OVER_DEADLINE = java.time.Duration.ofSeconds(5);
+
+  /** Fires the gRPC deadlines of hand-overs (one daemon thread, idle but for them). */
+  private final ScheduledExecutorService deadlines =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "command-report-deadlines");
+            t.setDaemon(true);
+            return t;
+          });
 
   private final CommandMapper commands;
   private final AgentConnections connections;
@@ -80,7 +99,10 @@ final class CommandDispatcher {
     }
   }
 
-  /** The periodic sweep: parked commands no stream has carried yet, for the agents held here. */
+  /**
+   * The periodic sweep, for the agents held here: reports not yet handed to their workflows, and
+   * parked commands no stream has carried yet.
+   */
   void sweep() {
     Map<UUID, List<UUID>> byOrg = new HashMap<>();
     for (AgentSession s : connections.sessions()) {
@@ -90,6 +112,7 @@ final class CommandDispatcher {
     }
     byOrg.forEach(
         (org, clusters) -> {
+          handOverPending(org, clusters);
           for (CommandRow c : commands.unsent(org, clusters)) {
             connections.get(c.clusterId()).ifPresent(s -> sendOnce(s, c));
           }
@@ -209,24 +232,75 @@ final class CommandDispatcher {
 
   private void complete(UUID orgId, UUID clusterId, UUID commandId, ExecutionResult r) {
     byte[] token =
-        commands.takeTaskToken(orgId, clusterId, commandId, clock.instant()).orElse(null);
+        commands
+            .recordReport(
+                orgId,
+                clusterId,
+                commandId,
+                r.output(),
+                r.success() ? null : r.error(),
+                clock.instant())
+            .orElse(null);
     if (token == null) {
-      // Already completed (a repeated report), or not a command of this cluster.
+      // Already reported (a repeat), or not a command of this cluster.
       return;
     }
-    commands.recordResult(
-        orgId, commandId, r.output(), r.success() ? null : r.error(), clock.instant());
+    handOver(orgId, commandId, token, r);
+  }
+
+  /**
+   * Hands a recorded report to the command's workflow, waiting at most {@link #HAND_OVER_DEADLINE}
+   * for Temporal so that an outage never holds the agent's stream.
+   *
+   * @return false when Temporal could not be reached: the report stays recorded with its token, and
+   *     the sweep hands it over again
+   */
+  private boolean handOver(UUID orgId, UUID commandId, byte[] token, ExecutionResult r) {
+    Context.CancellableContext bounded =
+        Context.current()
+            .withDeadlineAfter(HAND_OVER_DEADLINE.toMillis(), TimeUnit.MILLISECONDS, deadlines);
     try {
-      if (CommandMapper.reportsBySignal(token)) {
-        temporal.newWorkflowStub(CommandWorkflow.class, commandId.toString()).reported(r);
-      } else {
-        completions.complete(token, r);
-      }
-    } catch (ActivityCompletionException | WorkflowNotFoundException e) {
+      bounded.run(
+          () -> {
+            if (CommandMapper.reportsBySignal(token)) {
+              temporal.newWorkflowStub(CommandWorkflow.class, commandId.toString()).reported(r);
+            } else {
+              completions.complete(token, r);
+            }
+          });
+    } catch (ActivityNotExistsException | ActivityCanceledException | WorkflowNotFoundException e) {
       log.warn(
           "command {} finished on the cluster, but its workflow no longer waits: {}",
           commandId,
           e.getMessage());
+    } catch (RuntimeException e) {
+      log.warn(
+          "command {} finished on the cluster, but Temporal could not be reached to report it ({});"
+              + " the report is kept and handed over again",
+          commandId,
+          e.getClass().getSimpleName());
+      return false;
+    } finally {
+      bounded.cancel(null);
+    }
+    commands.reportHandedOver(orgId, commandId, clock.instant());
+    return true;
+  }
+
+  /**
+   * Reports recorded for these clusters that did not reach their workflows; stops at the first that
+   * still cannot (Temporal is away: the next sweep tries again).
+   */
+  private void handOverPending(UUID orgId, List<UUID> clusters) {
+    for (CommandMapper.PendingReport p : commands.reportsNotHandedOver(orgId, clusters)) {
+      ExecutionResult r =
+          p.error() == null
+              ? new ExecutionResult(true, p.output(), "")
+              : new ExecutionResult(false, p.output(), p.error());
+      if (!handOver(orgId, p.id(), p.token(), r)) {
+        return;
+      }
+      log.info("command {}: its recorded report reached the workflow", p.id());
     }
   }
 

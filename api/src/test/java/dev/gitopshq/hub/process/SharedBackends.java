@@ -35,6 +35,11 @@ public final class SharedBackends implements AutoCloseable {
     }
   }
 
+  /** The Temporal frontend's host:port. */
+  String temporalAddress() {
+    return temporal.address();
+  }
+
   /** The environment every replica gets, as docs/install.md lists it. */
   Map<String, String> hubEnv() {
     return Map.of(
