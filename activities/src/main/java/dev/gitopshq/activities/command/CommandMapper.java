@@ -232,15 +232,20 @@ public interface CommandMapper extends GovernedStore {
           + " where org_id = #{orgId} and id = #{id} and output is not null")
   int reportHandedOver(@Param("orgId") UUID orgId, @Param("id") UUID id, @Param("now") Instant now);
 
-  /** Reports recorded for these clusters' commands that no workflow has received yet. */
+  /**
+   * Reports recorded for these clusters' commands before {@code before} that no workflow has
+   * received yet (a report recorded since may still be on its way).
+   */
   @Select(
       "select id, dispatch_task_token as token, output, error from commands"
           + " where org_id = #{orgId} and dispatch_task_token is not null and output is not null"
-          + " and cluster_id = any(#{clusters,typeHandler="
+          + " and updated_at < #{before} and cluster_id = any(#{clusters,typeHandler="
           + "dev.gitopshq.activities.command.UuidArrayTypeHandler}) order by updated_at")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<PendingReport> reportsNotHandedOver(
-      @Param("orgId") UUID orgId, @Param("clusters") List<UUID> clusters);
+      @Param("orgId") UUID orgId,
+      @Param("clusters") List<UUID> clusters,
+      @Param("before") Instant before);
 
   /** A recorded report on its way to the command's workflow; {@code error} is null on success. */
   record PendingReport(UUID id, byte[] token, String output, String error) {}

@@ -374,7 +374,10 @@ class CommandActivitiesIT {
     // A repeated report is not recorded twice.
     assertThat(commands.recordReport(org, cluster, id, "again", "x", Instant.now())).isEmpty();
     // Recorded, not yet handed over: it waits for the workflow, and is never sent again.
-    assertThat(commands.reportsNotHandedOver(org, List.of(cluster)))
+    Instant later = Instant.now().plusSeconds(1);
+    assertThat(commands.reportsNotHandedOver(org, List.of(cluster), Instant.now().minusSeconds(60)))
+        .isEmpty();
+    assertThat(commands.reportsNotHandedOver(org, List.of(cluster), later))
         .singleElement()
         .satisfies(
             p -> {
@@ -386,7 +389,7 @@ class CommandActivitiesIT {
     dispatch.park(spec, deadline.toEpochMilli());
     assertThat(commands.queued(org, cluster)).extracting(CommandRow::id).doesNotContain(id);
     assertThat(commands.reportHandedOver(org, id, Instant.now())).isEqualTo(1);
-    assertThat(commands.reportsNotHandedOver(org, List.of(cluster))).isEmpty();
+    assertThat(commands.reportsNotHandedOver(org, List.of(cluster), later)).isEmpty();
     assertThat(nudged).hasSize(3);
   }
 

@@ -288,11 +288,13 @@ final class CommandDispatcher {
   }
 
   /**
-   * Reports recorded for these clusters that did not reach their workflows; stops at the first that
-   * still cannot (Temporal is away: the next sweep tries again).
+   * Reports recorded for these clusters that did not reach their workflows (older than a hand-over
+   * may take, so one on its way is left alone); stops at the first that still cannot (Temporal is
+   * away: the next sweep tries again).
    */
   private void handOverPending(UUID orgId, List<UUID> clusters) {
-    for (CommandMapper.PendingReport p : commands.reportsNotHandedOver(orgId, clusters)) {
+    Instant before = clock.instant().minus(HAND_OVER_DEADLINE);
+    for (CommandMapper.PendingReport p : commands.reportsNotHandedOver(orgId, clusters, before)) {
       ExecutionResult r =
           p.error() == null
               ? new ExecutionResult(true, p.output(), "")
