@@ -101,6 +101,26 @@ public final class Renderer {
 
   private final Path workRoot;
   private final Consumer<Path> onWorkdir;
+
+  /**
+   * Render directories of renders that ended, for the next ones: a directory keeps the chart
+   * archive it last held (the next unit of the same chart does not write it again) and loses its
+   * values file when its render ends. Creating and removing a directory per render cost more than a
+   * tenth of a render on overlay file systems. At most one directory per render running at once.
+   */
+  private final java.util.concurrent.ConcurrentLinkedDeque<Scratch> idle =
+      new java.util.concurrent.ConcurrentLinkedDeque<>();
+
+  /** Which verified chart digests call {@code lookup} (where; empty: none), most recent last. */
+  private final Map<String, java.util.Optional<String>> lookupByDigest =
+      java.util.Collections.synchronizedMap(
+          new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, java.util.Optional<String>> e) {
+              return size() > 256;
+            }
+          });
+
   private final HelmLimits limits;
   private final String outputVersion;
 
@@ -195,26 +215,38 @@ public final class Renderer {
               + " does not match its digest "
               + unit.chartDigest());
     }
-    String lookup = ChartArchive.lookupUse(archive);
-    if (lookup != null) {
-      throw new RenderException(
-          "cannot render " + describe(unit) + ": " + ChartArchive.lookupMessage(lookup));
+    // The digest was verified above, so what is known of the digest holds for these bytes.
+    java.util.Optional<String> lookup = lookupByDigest.get(unit.chartDigest());
+    if (lookup == null) {
+      lookup = java.util.Optional.ofNullable(ChartArchive.lookupUse(archive));
+      lookupByDigest.put(unit.chartDigest(), lookup);
     }
-    Path dir;
-    Path chart;
-    Path values;
+    if (lookup.isPresent()) {
+      throw new RenderException(
+          "cannot render " + describe(unit) + ": " + ChartArchive.lookupMessage(lookup.get()));
+    }
+    Scratch scratch = idle.pollFirst();
     try {
-      Files.createDirectories(workRoot);
-      dir = Files.createTempDirectory(workRoot, "helm-");
-      chart = dir.resolve("chart.tgz");
-      values = dir.resolve("values.json");
-      Files.write(chart, archive);
-      Files.write(values, JSON.writeValueAsBytes(unit.values() == null ? Map.of() : unit.values()));
+      if (scratch == null) {
+        Files.createDirectories(workRoot);
+        scratch = new Scratch(Files.createTempDirectory(workRoot, "helm-"));
+      }
+      if (!unit.chartDigest().equals(scratch.chartDigest)) {
+        scratch.chartDigest = null;
+        Files.write(scratch.chart(), archive);
+        scratch.chartDigest = unit.chartDigest();
+      }
+      Files.write(
+          scratch.values(),
+          JSON.writeValueAsBytes(unit.values() == null ? Map.of() : unit.values()));
     } catch (IOException e) {
+      if (scratch != null) {
+        Workdirs.deleteQuietly(scratch.dir);
+      }
       throw new UncheckedIOException(
           "cannot prepare the render directory for " + describe(unit), e);
     }
-    String output = boundedHelm(unit, dir, chart, values);
+    String output = boundedHelm(unit, scratch);
     if (output != null && output.length() > limits.maxOutputChars()) {
       throw new RenderException(
           "cannot render "
@@ -233,22 +265,23 @@ public final class Renderer {
    * Helm's Go code cannot be interrupted, so a render that runs over is abandoned: the unit fails
    * at once, and the render keeps one of the {@link HelmLimits#slots()} until Go returns, so
    * runaway charts cannot pile up threads; when every slot is held, renders fail instead of
-   * queueing behind them. The render directory is deleted when Go returns.
+   * queueing behind them. The values file is deleted, and the directory handed to the next render,
+   * only when Go returns.
    *
    * <p>{@code template} is Helm's client-only dry run: no Kubernetes client is built, so a chart's
    * {@code lookup} finds nothing, whatever KUBECONFIG or service account the hub runs with.
    */
-  private String boundedHelm(Unit unit, Path dir, Path chart, Path values) {
+  private String boundedHelm(Unit unit, Scratch scratch) {
     boolean slot;
     try {
       slot = limits.permits().tryAcquire(limits.timeout().toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      Workdirs.deleteQuietly(dir);
+      release(scratch);
       throw new RenderException("interrupted before rendering " + describe(unit));
     }
     if (!slot) {
-      Workdirs.deleteQuietly(dir);
+      release(scratch);
       throw new RenderException(
           "cannot render "
               + describe(unit)
@@ -264,22 +297,22 @@ public final class Renderer {
           HELM.submit(
               () -> {
                 try {
-                  onWorkdir.accept(dir);
-                  return HelmProcess.helm(chart)
+                  onWorkdir.accept(scratch.dir);
+                  return HelmProcess.helm(scratch.chart())
                       .template()
                       .withName(unit.service())
                       .withNamespace(unit.namespace())
-                      .withValuesFile(values)
+                      .withValuesFile(scratch.values())
                       .call();
                 } finally {
                   HelmSignals.reclaim();
-                  Workdirs.deleteQuietly(dir);
+                  release(scratch);
                   limits.permits().release();
                 }
               });
     } catch (RuntimeException e) {
       limits.permits().release();
-      Workdirs.deleteQuietly(dir);
+      release(scratch);
       throw e;
     }
     try {
@@ -315,6 +348,37 @@ public final class Renderer {
         throw re;
       }
       throw new RenderException("cannot render " + describe(unit) + ": " + cause, cause);
+    }
+  }
+
+  /** A render directory: {@code chart.tgz} (of {@code chartDigest}) and {@code values.json}. */
+  private static final class Scratch {
+    final Path dir;
+    String chartDigest;
+
+    Scratch(Path dir) {
+      this.dir = dir;
+    }
+
+    Path chart() {
+      return dir.resolve("chart.tgz");
+    }
+
+    Path values() {
+      return dir.resolve("values.json");
+    }
+  }
+
+  /**
+   * A render ended: its values file goes (values may carry what variables put in them), and the
+   * directory goes back for the next render; one that cannot be cleaned is removed instead.
+   */
+  private void release(Scratch scratch) {
+    try {
+      Files.deleteIfExists(scratch.values());
+      idle.addFirst(scratch);
+    } catch (IOException e) {
+      Workdirs.deleteQuietly(scratch.dir);
     }
   }
 

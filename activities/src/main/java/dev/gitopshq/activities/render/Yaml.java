@@ -80,6 +80,10 @@ public final class Yaml {
    * SnakeYAML's events only, bounded like every read ({@link #loaderOptions}).
    */
   public static String aliasProblem(String text, int maxAliases) {
+    if (text == null || text.indexOf('*') < 0) {
+      // An alias is written *name: text without an asterisk has none (no need to parse it here).
+      return null;
+    }
     int aliases = 0;
     try {
       for (org.yaml.snakeyaml.events.Event e :

@@ -175,7 +175,7 @@ class HelmRenderTest {
   }
 
   @Test
-  void everyRenderGetsItsOwnFreshDirectoryThatIsGoneAfterwards() throws Exception {
+  void rendersShareADirectoryOneAtATimeAndLeaveNoValuesBehind() throws Exception {
     Path root = work.resolve("renders");
     List<Path> seen = new CopyOnWriteArrayList<>();
     List<List<String>> contentsSeen = new CopyOnWriteArrayList<>();
@@ -204,18 +204,39 @@ class HelmRenderTest {
     assertThatThrownBy(() -> renderer.render(failing, charts()))
         .isInstanceOf(RenderException.class);
 
-    assertThat(seen)
-        .hasSize(3)
-        .doesNotHaveDuplicates()
-        .allSatisfy(
-            dir -> {
-              assertThat(dir.getParent()).isEqualTo(root);
-              assertThat(dir).doesNotExist();
-            });
+    // One render at a time: one directory, under the root, with the chart and the render's values
+    // while Helm runs in it; afterwards only the chart is left (the values may hold secrets).
+    assertThat(seen).hasSize(3).allSatisfy(dir -> assertThat(dir.getParent()).isEqualTo(root));
+    assertThat(new java.util.HashSet<>(seen)).hasSize(1);
     assertThat(contentsSeen).containsOnly(List.of("chart.tgz", "values.json"));
-    try (var left = Files.list(root)) {
-      assertThat(left).isEmpty();
+    try (var left = Files.list(seen.get(0))) {
+      assertThat(left.map(p -> p.getFileName().toString())).containsExactly("chart.tgz");
     }
+    // Renders at once get directories of their own.
+    List<Path> parallel = new CopyOnWriteArrayList<>();
+    java.util.concurrent.CountDownLatch both = new java.util.concurrent.CountDownLatch(2);
+    Renderer meeting =
+        new Renderer(
+            work.resolve("parallel"),
+            dir -> {
+              parallel.add(dir);
+              both.countDown();
+              try {
+                both.await(10, java.util.concurrent.TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      var a = pool.submit(() -> meeting.render(units.get(0), charts()));
+      var b = pool.submit(() -> meeting.render(units.get(1), charts()));
+      assertThat(a.get(30, java.util.concurrent.TimeUnit.SECONDS)).isNotEmpty();
+      assertThat(b.get(30, java.util.concurrent.TimeUnit.SECONDS)).isNotEmpty();
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(parallel).hasSize(2).doesNotHaveDuplicates();
   }
 
   @Test
