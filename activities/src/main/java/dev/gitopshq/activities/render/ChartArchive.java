@@ -458,7 +458,8 @@ public final class ChartArchive {
         throw new InvalidChartException("Helm cannot load the chart: " + helmMessage(e), e);
       }
       try {
-        helm.template().withName("inspect").withNamespace("default").call();
+        HelmProcess.template(
+            () -> helm.template().withName("inspect").withNamespace("default").call());
       } catch (IllegalStateException e) {
         String message = helmMessage(e);
         if (message.contains("parse error at (")

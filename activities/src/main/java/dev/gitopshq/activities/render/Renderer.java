@@ -297,13 +297,16 @@ public final class Renderer {
           HELM.submit(
               () -> {
                 try {
-                  onWorkdir.accept(scratch.dir);
-                  return HelmProcess.helm(scratch.chart())
-                      .template()
-                      .withName(unit.service())
-                      .withNamespace(unit.namespace())
-                      .withValuesFile(scratch.values())
-                      .call();
+                  return HelmProcess.template(
+                      () -> {
+                        onWorkdir.accept(scratch.dir);
+                        return HelmProcess.helm(scratch.chart())
+                            .template()
+                            .withName(unit.service())
+                            .withNamespace(unit.namespace())
+                            .withValuesFile(scratch.values())
+                            .call();
+                      });
                 } finally {
                   HelmSignals.reclaim();
                   release(scratch);

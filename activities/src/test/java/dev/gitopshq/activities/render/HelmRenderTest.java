@@ -482,4 +482,45 @@ class HelmRenderTest {
     }
     assertThat(render(renderer, next)).hasSize(1);
   }
+
+  /**
+   * helm-java leaves a goroutine waiting for SIGQUIT behind every template call; the hub frees them
+   * with one SIGQUIT, but never while a Helm call runs, whose own wait would end it: the render in
+   * Go keeps going and gives its whole output. Afterwards the signal goes out, Go (not the JVM)
+   * takes it, and rendering goes on.
+   */
+  @Test
+  void helmsLeftoverGoroutinesAreFreedOnlyWhileNoRenderRuns() throws Exception {
+    String slow =
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: slow\ndata:\n  x: \"{{ range until"
+            + " 200000 }}{{ sha256sum \"x\" | trunc 1 }}{{ end }}\"\n";
+    Probe unit = oneTemplate(slow);
+    java.util.concurrent.CountDownLatch inGo = new java.util.concurrent.CountDownLatch(1);
+    Renderer renderer = new Renderer(work, d -> inGo.countDown());
+    assertThat(
+            render(
+                new Renderer(work),
+                oneTemplate("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n")))
+        .hasSize(1);
+    long before = HelmProcess.releases();
+    var pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      var running = pool.submit(() -> render(renderer, unit));
+      assertThat(inGo.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      // Helm runs: no signal now.
+      assertThat(HelmProcess.releaseGoroutines()).isFalse();
+      SortedMap<String, byte[]> files = running.get(120, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(new String(files.values().iterator().next(), StandardCharsets.UTF_8))
+          .hasSizeGreaterThan(200_000);
+      assertThat(HelmProcess.releases()).isEqualTo(before);
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(HelmProcess.releaseGoroutines()).isEqualTo(HelmProcess.RELEASE_ENABLED);
+    assertThat(HelmProcess.releases()).isEqualTo(HelmProcess.RELEASE_ENABLED ? before + 1 : before);
+    assertThat(
+            render(
+                renderer, oneTemplate("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n")))
+        .hasSize(1);
+  }
 }
