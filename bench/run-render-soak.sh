@@ -15,26 +15,19 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib/stack.sh"
 
 main() {
-  local java_home out rc=0
-  local -a jvm=()
+  local java_home out
   check_options "$0" "renders every" "chart" -- "$@"
   java_home=$("${TOOLS_DIR}/lib/java.sh") || exit 1
   export JAVA_HOME=${java_home}
-  jvm=(--enable-native-access=ALL-UNNAMED)
   build_bench_jar
   check_machine_idle
   mkdir -p "${RESULTS_DIR}"
   out="${RESULTS_DIR}/render-soak-$(date -u +%Y%m%dT%H%M%SZ).json"
   log "measuring"
-  BENCH_GIT_REVISION="$(git_revision)" \
-    "${java_home}/bin/java" "${jvm[@]}" -Xmx128m -cp "${BENCH_JAR}" dev.gitopshq.bench.RenderSoakBench \
-      --chart "${BENCH_DIR}/charts/webapp" --out "${out}" "$@" </dev/null &   # a later --chart wins
-  BENCH_PID=$!
-  trap 'kill -TERM "${BENCH_PID}" 2>/dev/null || true; echo; exit 130' INT
-  trap 'kill -TERM "${BENCH_PID}" 2>/dev/null || true; exit 143' TERM
-  wait "${BENCH_PID}" || rc=$?
-  BENCH_PID=''
-  return "$rc"
+  # In the foreground: Ctrl-C reaches this JVM and the render JVMs it starts (one process group).
+  BENCH_GIT_REVISION="$(git_revision)" exec "${java_home}/bin/java" \
+    --enable-native-access=ALL-UNNAMED -Xmx128m -cp "${BENCH_JAR}" dev.gitopshq.bench.RenderSoakBench \
+    --chart "${BENCH_DIR}/charts/webapp" --out "${out}" "$@" </dev/null   # a later --chart wins
 }
 
 main "$@"

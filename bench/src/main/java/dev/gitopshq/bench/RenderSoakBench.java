@@ -46,6 +46,10 @@ public final class RenderSoakBench {
     int renders = args.intValue("renders", 50_000, 1_000);
     int every = args.intValue("every", 5_000, 100);
     args.rejectUnknown();
+    if (renders / every < 3) {
+      throw new IllegalArgumentException(
+          "--renders must be at least 3 times --every (the slope needs two samples after the first)");
+    }
     Report report = new Report("render-soak");
     Map<String, Object> runs = new LinkedHashMap<>();
     List<String[]> rows = new ArrayList<>();
@@ -108,8 +112,9 @@ public final class RenderSoakBench {
           }
         }
       }
-      if (p.waitFor() != 0 || samples.size() < 3) {
-        throw new IllegalStateException("the render JVM failed (exit " + p.exitValue() + ")");
+      int exit = p.waitFor();
+      if (exit != 0) {
+        throw new IllegalStateException("the render JVM failed (exit " + exit + ")");
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
