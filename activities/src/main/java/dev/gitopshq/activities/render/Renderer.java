@@ -226,12 +226,17 @@ public final class Renderer {
           "cannot render " + describe(unit) + ": " + ChartArchive.lookupMessage(lookup.get()));
     }
     Scratch scratch = idle.pollFirst();
+    if (scratch != null && !Files.isDirectory(scratch.dir)) {
+      // Cleaned up from outside (a tmp cleaner, an operator): start afresh.
+      scratch = null;
+    }
     try {
       if (scratch == null) {
         Files.createDirectories(workRoot);
         scratch = new Scratch(Files.createTempDirectory(workRoot, "helm-"));
       }
-      if (!unit.chartDigest().equals(scratch.chartDigest)) {
+      if (!unit.chartDigest().equals(scratch.chartDigest)
+          || !Files.isRegularFile(scratch.chart())) {
         scratch.chartDigest = null;
         Files.write(scratch.chart(), archive);
         scratch.chartDigest = unit.chartDigest();

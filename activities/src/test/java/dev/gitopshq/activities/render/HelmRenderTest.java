@@ -212,6 +212,11 @@ class HelmRenderTest {
     try (var left = Files.list(seen.get(0))) {
       assertThat(left.map(p -> p.getFileName().toString())).containsExactly("chart.tgz");
     }
+    // A directory removed from outside (a tmp cleaner) is replaced, not failed on.
+    Workdirs.delete(seen.get(0));
+    assertThat(renderer.render(units.get(0), charts())).isNotEmpty();
+    assertThat(seen).hasSize(4);
+    assertThat(seen.get(3)).isNotEqualTo(seen.get(0));
     // Renders at once get directories of their own.
     List<Path> parallel = new CopyOnWriteArrayList<>();
     java.util.concurrent.CountDownLatch both = new java.util.concurrent.CountDownLatch(2);
