@@ -62,12 +62,10 @@ class DatabaseOutageIT {
                         "GITOPSHQ_TOKEN_ROTATION_ACK_TIMEOUT",
                         "30s")))
             .start();
-    Fixtures.awaitPolicyPublished(hub);
-    String[] cluster = Fixtures.createCluster(hub, "db-outage");
-    clusterId = cluster[0];
-    agent =
-        stack.add(Fixtures.startAgent(hub.grpcAddress(), "db-outage", cluster[1], stack.agentKube));
-    Fixtures.bindPolicy(hub, clusterId, Map.of("autoApprove", List.of("scale")));
+    Fixtures.AutoScaled cluster =
+        Fixtures.autoScaledCluster(stack, hub, hub.grpcAddress(), "db-outage");
+    clusterId = cluster.id();
+    agent = cluster.agent();
   }
 
   /** The generation case's project: it lives in the shared test database's organization. */
@@ -138,12 +136,7 @@ class DatabaseOutageIT {
     HubProcess.pause(2000);
     postgres.refuse(false);
 
-    JsonNode done = Fixtures.awaitStatus(hub, id, "completed", Duration.ofSeconds(30));
-    Fixtures.assertWholeTimeline(done, "completed");
-    assertThat(done.get("output").asText())
-        .isEqualTo("deployment.apps/web scaled from " + before + " to " + (before + 1));
-    assertThat(stack.writes.sent()).isEqualTo(1);
-    assertThat(agent.commandsExecuted()).isEqualTo(1);
+    Fixtures.assertFirstScaleCompletedOnce(stack, hub, agent, id, before, Duration.ofSeconds(30));
     // The command refused during the outage left nothing behind.
     assertThat(HubTestSupport.count("select count(*) from commands")).isEqualTo(commandsBefore);
     assertThat(hub.get("/api/v2/clusters", unusedToken).status()).isEqualTo(200);

@@ -80,6 +80,38 @@ final class Fixtures {
     return agent;
   }
 
+  /** A cluster whose agent is connected and whose approval policy auto-approves scale. */
+  record AutoScaled(String id, Agent agent) {}
+
+  /**
+   * Once {@code hub} has published its policies: a cluster created through it, its agent dialling
+   * {@code agentDials} (the hub, or a proxy in front of it) and closed with {@code stack}, and a
+   * policy that auto-approves scale.
+   */
+  static AutoScaled autoScaledCluster(
+      ProcessStack stack, HubProcess hub, String agentDials, String name)
+      throws IOException, InterruptedException {
+    awaitPolicyPublished(hub);
+    String[] cluster = createCluster(hub, name);
+    Agent agent = stack.add(startAgent(agentDials, name, cluster[1], stack.agentKube));
+    bindPolicy(hub, cluster[0], Map.of("autoApprove", List.of("scale")));
+    return new AutoScaled(cluster[0], agent);
+  }
+
+  /**
+   * The first scale of a stack's demo/web from {@code before} replicas completed once: a whole
+   * timeline, the agent's output, one write to the cluster, one run by the agent.
+   */
+  static void assertFirstScaleCompletedOnce(
+      ProcessStack stack, HubProcess hub, Agent agent, String id, int before, Duration within) {
+    JsonNode done = awaitStatus(hub, id, "completed", within);
+    assertWholeTimeline(done, "completed");
+    assertThat(done.get("output").asText())
+        .isEqualTo("deployment.apps/web scaled from " + before + " to " + (before + 1));
+    assertThat(stack.writes.sent()).isEqualTo(1);
+    assertThat(agent.commandsExecuted()).isEqualTo(1);
+  }
+
   static void bindPolicy(HubProcess hub, String clusterId, Map<String, Object> policy) {
     Response r =
         hub.send("PUT", "/api/v2/clusters/" + clusterId + "/approval-policy", OWNER_TOKEN, policy);

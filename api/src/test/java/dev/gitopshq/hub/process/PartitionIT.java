@@ -9,7 +9,6 @@ import dev.gitopshq.agent.Agent;
 import dev.gitopshq.hub.HubTestSupport;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,13 +57,10 @@ class PartitionIT {
                         "GITOPSHQ_COMMAND_EXECUTION_TIMEOUT", "2s")))
             .start();
     network = stack.add(new TcpProxy(hub.grpcPort()));
-    Fixtures.awaitPolicyPublished(hub);
-    String[] cluster = Fixtures.createCluster(hub, "partitioned");
-    clusterId = cluster[0];
-    agent =
-        stack.add(
-            Fixtures.startAgent(network.address(), "partitioned", cluster[1], stack.agentKube));
-    Fixtures.bindPolicy(hub, clusterId, Map.of("autoApprove", List.of("scale")));
+    Fixtures.AutoScaled cluster =
+        Fixtures.autoScaledCluster(stack, hub, network.address(), "partitioned");
+    clusterId = cluster.id();
+    agent = cluster.agent();
   }
 
   @AfterAll

@@ -4,11 +4,9 @@ import static dev.gitopshq.hub.HubTestSupport.OWNER_TOKEN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.gitopshq.agent.Agent;
 import dev.gitopshq.hub.HubTestSupport;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,13 +41,10 @@ class TemporalOutageIT {
                 new HubProcess(
                     "hub", stack.backends, Map.of("TEMPORAL_ADDRESS", temporal.address())))
             .start();
-    Fixtures.awaitPolicyPublished(hub);
-    String[] cluster = Fixtures.createCluster(hub, "temporal-outage");
-    clusterId = cluster[0];
-    agent =
-        stack.add(
-            Fixtures.startAgent(hub.grpcAddress(), "temporal-outage", cluster[1], stack.agentKube));
-    Fixtures.bindPolicy(hub, clusterId, Map.of("autoApprove", List.of("scale")));
+    Fixtures.AutoScaled cluster =
+        Fixtures.autoScaledCluster(stack, hub, hub.grpcAddress(), "temporal-outage");
+    clusterId = cluster.id();
+    agent = cluster.agent();
   }
 
   @AfterAll
@@ -83,12 +78,7 @@ class TemporalOutageIT {
     assertThat(Fixtures.command(hub, id).get("status").asText()).isEqualTo("executing");
     temporal.refuse(false);
 
-    JsonNode done = Fixtures.awaitStatus(hub, id, "completed", Duration.ofSeconds(60));
-    Fixtures.assertWholeTimeline(done, "completed");
-    assertThat(done.get("output").asText())
-        .isEqualTo("deployment.apps/web scaled from " + before + " to " + (before + 1));
-    assertThat(stack.writes.sent()).isEqualTo(1);
-    assertThat(agent.commandsExecuted()).isEqualTo(1);
+    Fixtures.assertFirstScaleCompletedOnce(stack, hub, agent, id, before, Duration.ofSeconds(60));
     assertThat(stack.replicas()).isEqualTo(before + 1);
     assertThat(reportsKept(id)).isZero();
   }
