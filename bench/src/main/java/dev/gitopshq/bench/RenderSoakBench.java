@@ -155,13 +155,7 @@ public final class RenderSoakBench {
         renderer.render(units.get(i % units.size()), charts);
         if (i % every == 0) {
           System.gc();
-          long rss =
-              Files.readAllLines(Path.of("/proc/self/status")).stream()
-                  .filter(l -> l.startsWith("VmRSS:"))
-                  .map(l -> Long.parseLong(l.replaceAll("[^0-9]", "")))
-                  .findFirst()
-                  .orElseThrow();
-          System.out.println("sample " + i + " " + rss);
+          System.out.println("sample " + i + " " + FleetBench.rssKib(ProcessHandle.current().pid()));
         }
       }
     } catch (IOException e) {

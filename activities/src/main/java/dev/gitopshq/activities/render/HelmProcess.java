@@ -40,7 +40,7 @@ final class HelmProcess {
     try {
       T out = call.get();
       // A call that succeeded got as far as os/signal.Notify: Go handles SIGQUIT from now on.
-      templates.incrementAndGet();
+      goOwnsQuit = true;
       return out;
     } finally {
       CALLS.readLock().unlock();
@@ -54,8 +54,9 @@ final class HelmProcess {
   private static final java.util.concurrent.locks.ReentrantReadWriteLock CALLS =
       new java.util.concurrent.locks.ReentrantReadWriteLock();
 
-  private static final java.util.concurrent.atomic.AtomicLong templates =
-      new java.util.concurrent.atomic.AtomicLong();
+  /** A template call has succeeded, so Go's handler owns SIGQUIT. */
+  private static volatile boolean goOwnsQuit;
+
   private static final java.util.concurrent.atomic.AtomicInteger sinceRelease =
       new java.util.concurrent.atomic.AtomicInteger();
   private static final java.util.concurrent.atomic.AtomicLong releases =
@@ -97,7 +98,7 @@ final class HelmProcess {
    * @return whether the signal was sent (false: a Helm call runs, nothing to free, or disabled)
    */
   static boolean releaseGoroutines() {
-    if (!RELEASE_ENABLED || templates.get() == 0 || !CALLS.writeLock().tryLock()) {
+    if (!RELEASE_ENABLED || !goOwnsQuit || !CALLS.writeLock().tryLock()) {
       return false;
     }
     try {

@@ -226,8 +226,9 @@ public final class Renderer {
           "cannot render " + describe(unit) + ": " + ChartArchive.lookupMessage(lookup.get()));
     }
     Scratch scratch = idle.pollFirst();
-    if (scratch != null && !Files.isDirectory(scratch.dir)) {
+    if (scratch != null && !Files.isRegularFile(scratch.chart())) {
       // Cleaned up from outside (a tmp cleaner, an operator): start afresh.
+      Workdirs.deleteQuietly(scratch.dir);
       scratch = null;
     }
     try {
@@ -235,8 +236,7 @@ public final class Renderer {
         Files.createDirectories(workRoot);
         scratch = new Scratch(Files.createTempDirectory(workRoot, "helm-"));
       }
-      if (!unit.chartDigest().equals(scratch.chartDigest)
-          || !Files.isRegularFile(scratch.chart())) {
+      if (!unit.chartDigest().equals(scratch.chartDigest)) {
         scratch.chartDigest = null;
         Files.write(scratch.chart(), archive);
         scratch.chartDigest = unit.chartDigest();
