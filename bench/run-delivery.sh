@@ -31,7 +31,9 @@ readonly DEFAULT_CHART="${BENCH_DIR}/charts/webapp"
 
 main() {
   local java_home major helm_bin out repo activities_jar rc=0
-  local -a jvm=()
+  local -a jvm=() go_env
+  # The renderer's Go runtime as the hub starts it (GOGC, GOMEMLIMIT; set either to compare).
+  mapfile -t go_env < <(hub_go_env)
   check_options "$0" "environments tenants workloads threads warmup store-rounds incremental-rounds" "chart" -- "$@"
   command -v git >/dev/null 2>&1 || die "git is missing; install it with: apt-get install -y git"
   java_home=$("${TOOLS_DIR}/lib/java.sh") || exit 1
@@ -62,7 +64,7 @@ main() {
   # the helm or git process it waits for) at once.
   BENCH_GIT_REVISION="$(git_revision)" \
   BENCH_JARS_BUILT="gitopshq-activities ${activities_jar:+$(date -u -r "${activities_jar}" +%FT%TZ)} (${repo})" \
-    "${java_home}/bin/java" "${jvm[@]}" -Xmx1g -cp "${BENCH_JAR}" dev.gitopshq.bench.DeliveryBench \
+  env "${go_env[@]}" "${java_home}/bin/java" "${jvm[@]}" -Xmx1g -cp "${BENCH_JAR}" dev.gitopshq.bench.DeliveryBench \
       --helm "${helm_bin}" --chart "${DEFAULT_CHART}" --work-dir "${DELIVERY_DIR}" --out "${out}" \
       "$@" </dev/null &   # a later --chart (from "$@") wins
   BENCH_PID=$!

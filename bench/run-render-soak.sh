@@ -15,7 +15,8 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib/stack.sh"
 
 main() {
-  local java_home out
+  local java_home out go_env
+  mapfile -t go_env < <(hub_go_env)   # the renderer's Go runtime as the hub starts it
   check_options "$0" "renders every" "chart" -- "$@"
   java_home=$("${TOOLS_DIR}/lib/java.sh") || exit 1
   export JAVA_HOME=${java_home}
@@ -25,7 +26,7 @@ main() {
   out="${RESULTS_DIR}/render-soak-$(date -u +%Y%m%dT%H%M%SZ).json"
   log "measuring"
   # In the foreground: Ctrl-C reaches this JVM and the render JVMs it starts (one process group).
-  BENCH_GIT_REVISION="$(git_revision)" exec "${java_home}/bin/java" \
+  BENCH_GIT_REVISION="$(git_revision)" exec env "${go_env[@]}" "${java_home}/bin/java" \
     --enable-native-access=ALL-UNNAMED -Xmx128m -cp "${BENCH_JAR}" dev.gitopshq.bench.RenderSoakBench \
     --chart "${BENCH_DIR}/charts/webapp" --out "${out}" "$@" </dev/null   # a later --chart wins
 }

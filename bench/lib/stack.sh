@@ -322,7 +322,8 @@ await_real_kube() {
 # -Xmx768m unless BENCH_HUB_JAVA_OPTS says otherwise and TLS when BENCH_HUB_TLS_DIR is set.
 # Returns when it is healthy and has loaded the approval policy into OPA.
 start_hub() {
-  local -a hub_opts=() hub_tls=()
+  local -a hub_opts=() hub_tls=() go_env
+  mapfile -t go_env < <(hub_go_env)
   # shellcheck disable=SC2206  # options are split on spaces on purpose
   [ -z "${BENCH_HUB_JAVA_OPTS:-}" ] || hub_opts=(${BENCH_HUB_JAVA_OPTS})
   [ -z "${BENCH_HUB_TLS_DIR:-}" ] ||
@@ -338,7 +339,7 @@ start_hub() {
     AGENT_GRPC_PUBLIC_ADDRESS="${HOST}:${HUB_GRPC_PORT}" \
     GITOPSHQ_DATA_DIR="${STACK_DIR}/hub-data" \
     GITOPSHQ_BOOTSTRAP_TOKEN="${OWNER_TOKEN}" \
-    "${hub_tls[@]}" \
+    "${hub_tls[@]}" "${go_env[@]}" \
     "${JAVA}" "${JVM_OPTS[@]}" -Xmx768m "${hub_opts[@]}" -jar "${HUB_JAR}"
   wait_for "the hub did not become healthy (${HUB_URL}/actuator/health)" "${HUB_TIMEOUT}" hub \
     http_ok "${HUB_URL}/actuator/health"

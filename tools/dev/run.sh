@@ -314,7 +314,8 @@ launch_hub() {
   [ -z "${GITOPSHQ_HUB_JAVA_OPTS:-}" ] || java_opts=(${GITOPSHQ_HUB_JAVA_OPTS})
   # Helm's Go code builds a Kubernetes client from KUBECONFIG or ~/.kube/config: give the hub a
   # kubeconfig whose one cluster is a closed port, so no chart template can reach a real one.
-  local no_cluster="${STATE_DIR}/hub-no-cluster.kubeconfig"
+  local no_cluster="${STATE_DIR}/hub-no-cluster.kubeconfig" go_env
+  mapfile -t go_env < <(hub_go_env)
   printf '%s\n' 'apiVersion: v1' 'kind: Config' 'clusters:' '- name: none' '  cluster:' \
     '    server: http://127.0.0.1:1' 'contexts:' '- name: none' '  context:' '    cluster: none' \
     'current-context: none' > "${no_cluster}"
@@ -335,6 +336,7 @@ launch_hub() {
     GITOPSHQ_OIDC_GROUPMAPPINGS_0_TEAMS=platform \
     GITOPSHQ_OIDC_GROUPMAPPINGS_1_GROUP=developers GITOPSHQ_OIDC_GROUPMAPPINGS_1_ROLE=member \
     GITOPSHQ_OIDC_GROUPMAPPINGS_1_TEAMS=web \
+    "${go_env[@]}" \
     "${JAVA}" "${JVM_OPTS[@]}" -Xmx768m "${java_opts[@]}" -jar "${HUB_JAR}"
 }
 

@@ -132,6 +132,16 @@ opa_lockdown() {
     "${REPO_ROOT}/policies/system/authz/authz.rego" "$dir/opa-token-sha256.json")
 }
 
+# --- The hub's Go runtime ----------------------------------------------------
+# The hub renders Helm charts in-process (helm-java), and that library's Go runtime reads GOGC and
+# GOMEMLIMIT once, when it loads. Its live heap is a few MiB, so Go's default GOGC=100 collects
+# every few renders. hub_go_env prints the NAME=VALUE lines the hub is started with, one a line,
+# for `mapfile -t go_env < <(hub_go_env)`; the hub image and chart set the same (docs/operations.md).
+# A GOGC or GOMEMLIMIT already in the environment wins.
+hub_go_env() {
+  printf 'GOGC=%s\nGOMEMLIMIT=%s\n' "${GOGC:-800}" "${GOMEMLIMIT:-192MiB}"
+}
+
 # --- Temporal dev server ----------------------------------------------------
 # temporal_dev_options: prints the arguments of tools/dev/temporal-dev-options, one a line,
 # for `mapfile -t opts < <(temporal_dev_options)`.

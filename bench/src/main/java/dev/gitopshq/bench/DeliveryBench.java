@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -84,6 +85,9 @@ public final class DeliveryBench {
       Normally started by bench/run-delivery.sh.""";
 
   private static final YAMLMapper YAML = new YAMLMapper();
+
+  /** The Go runtime's settings that the hub sets for its in-process renderer (tools/lib/common.sh). */
+  private static final Set<String> GO_RUNTIME_VARIABLES = Set.of("GOGC", "GOMEMLIMIT");
 
   private DeliveryBench() {}
 
@@ -162,6 +166,10 @@ public final class DeliveryBench {
     params.put("incrementalRounds", incrementalRounds);
     params.put("helm", helmVersion(helm));
     params.put("git", command(work.getParent(), List.of(git, "--version")).trim());
+    // What the in-process renderer's Go runtime was started with (the helm CLI gets Go's defaults).
+    Map<String, String> goRuntime = new TreeMap<>();
+    GO_RUNTIME_VARIABLES.forEach(v -> goRuntime.put(v, Objects.requireNonNullElse(System.getenv(v), "")));
+    params.put("rendererGoRuntime", goRuntime);
     report.put("parameters", params);
     Map<String, Object> loads = new LinkedHashMap<>();
     loads.put("start", loadBefore);
@@ -170,6 +178,7 @@ public final class DeliveryBench {
     System.out.printf(
         Locale.ROOT, "Machine: %d cores, load average %s before start, CPU busy before start %s%%%n",
         cores, loadBefore, System.getenv().getOrDefault("BENCH_CPU_BUSY_BEFORE", "?"));
+    System.out.printf(Locale.ROOT, "In-process renderer's Go runtime: %s (helm CLI: Go's defaults)%n", goRuntime);
     double load1 = Double.parseDouble(loadBefore.split(" ")[0]);
     if (load1 >= 0.5 * cores) {
       System.out.printf(
@@ -655,6 +664,9 @@ public final class DeliveryBench {
             .directory(dir.toFile())
             .redirectOutput(dir.resolve("out.yaml").toFile())
             .redirectError(dir.resolve("err.txt").toFile());
+    // The helm CLI runs as a CI script runs it: with Go's own garbage-collector settings, not the
+    // ones the hub gives its in-process renderer (this JVM has them when started as the hub is).
+    pb.environment().keySet().removeAll(GO_RUNTIME_VARIABLES);
     pb.environment().putAll(env);
     int rc = waitFor(pb);
     if (rc != 0) {

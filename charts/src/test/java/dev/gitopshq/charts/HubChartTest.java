@@ -89,6 +89,8 @@ class HubChartTest {
   void everyVariableTheChartSetsIsOneTheHubReads() throws IOException {
     Set<String> known = new TreeSet<>(hubVariables());
     known.add("JAVA_TOOL_OPTIONS");
+    // Read by the Go runtime of the in-process Helm renderer, not by the hub's own code.
+    known.addAll(List.of("GOGC", "GOMEMLIMIT"));
 
     assertThat(render(values()).env().keySet()).isSubsetOf(known);
     assertThat(render(everything()).env().keySet())
@@ -391,6 +393,23 @@ class HubChartTest {
     assertThat(CHART.renderError(values("tokens.rotationGrace", "fifteen minutes")))
         .contains("/tokens/rotationGrace");
     assertThat(CHART.renderError(values("opa.protocol", "http2"))).contains("/opa/protocol");
+  }
+
+  @Test
+  void theRenderersGoRuntimeCollectsLessOftenWithinASoftMemoryLimit() {
+    Map<String, EnvVar> defaults = render(values()).env();
+    assertThat(defaults.get("GOGC").getValue()).isEqualTo("800");
+    assertThat(defaults.get("GOMEMLIMIT").getValue()).isEqualTo("192MiB");
+    Map<String, EnvVar> set =
+        render(values("goRuntime.gcPercent", 100, "goRuntime.memoryLimit", "off")).env();
+    assertThat(set.get("GOGC").getValue()).isEqualTo("100");
+    assertThat(set.get("GOMEMLIMIT").getValue()).isEqualTo("off");
+    assertThat(CHART.renderError(values("goRuntime.gcPercent", "fast")))
+        .contains("/goRuntime/gcPercent");
+    assertThat(CHART.renderError(values("goRuntime.gcPercent", 0)))
+        .contains("/goRuntime/gcPercent");
+    assertThat(CHART.renderError(values("goRuntime.memoryLimit", "192M")))
+        .contains("/goRuntime/memoryLimit");
   }
 
   @Test

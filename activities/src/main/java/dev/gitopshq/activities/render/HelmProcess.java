@@ -37,6 +37,7 @@ final class HelmProcess {
    */
   static <T> T template(java.util.function.Supplier<T> call) {
     CALLS.readLock().lock();
+    dev.gitopshq.activities.metrics.Meters.helmTemplateCall();
     try {
       T out = call.get();
       // A call that succeeded got as far as os/signal.Notify: Go handles SIGQUIT from now on.
@@ -92,8 +93,9 @@ final class HelmProcess {
    * HelmSignals} gives TERM, INT and HUP back to the JVM, not QUIT), so the JVM prints no thread
    * dump. The signal is sent only while no Helm call runs (a running call's context would be
    * cancelled), after at least one template call that succeeded, and not under {@code -Xrs} (where
-   * SIGQUIT could reach the default action). What stays is each call's registered channel: the same
-   * benchmark still grows by 0.7-1.6 KB per render.
+   * SIGQUIT could reach the default action). What stays is each call's registered channel: Go's
+   * live heap grows by about 0.33 KB per render (GODEBUG=gctrace=1: 3 to 16 MB over 40,000
+   * renders), counted by {@code gitopshq_helm_template_calls_total}.
    *
    * @return whether the signal was sent (false: a Helm call runs, nothing to free, or disabled)
    */

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.marcnuri.helm.Helm;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -139,6 +141,31 @@ class HelmRenderTest {
 
     String deployment = new String(files.get("deployment-web.yaml"), StandardCharsets.UTF_8);
     assertThat(deployment).contains("limits:").doesNotContain("requests:", "cpu: 100m");
+  }
+
+  @Test
+  void everyCallIntoHelmIsCountedSoOperatorsKnowWhenToRestart() {
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    Metrics.addRegistry(meters);
+    try {
+      Unit acme = unit(shop().plan(), "rendered/production/eu-1/acme/web");
+      Fixtures failing =
+          Fixtures.project()
+              .environment("production", "{{ .tenant }}", cluster("eu-1"))
+              .tenants("acme")
+              .workload("web", "{'ingress':{'enabled':true}}", digest);
+      Renderer renderer = new Renderer(work);
+
+      renderer.render(acme, charts());
+      renderer.render(acme, charts());
+      assertThatThrownBy(() -> renderer.render(failing.plan().get(0), charts()))
+          .isInstanceOf(RenderException.class);
+
+      // A failed render went into Go as well and is counted with the others.
+      assertThat(meters.get("gitopshq.helm.template.calls").counter().count()).isEqualTo(3);
+    } finally {
+      Metrics.removeRegistry(meters);
+    }
   }
 
   @Test
