@@ -33,17 +33,21 @@ final class HelmProcess {
 
   /**
    * Runs one of Helm's install-family calls ({@code template}): counted for {@link
-   * #releaseGoroutines}, which never runs while one of them does.
+   * #releaseGoroutines}, which never runs while one of them does; afterwards SIGQUIT is the JVM's
+   * again ({@link QuitSignal}).
    */
   static <T> T template(java.util.function.Supplier<T> call) {
     CALLS.readLock().lock();
     dev.gitopshq.activities.metrics.Meters.helmTemplateCall();
     try {
       T out = call.get();
-      // A call that succeeded got as far as os/signal.Notify: Go handles SIGQUIT from now on.
-      goOwnsQuit = true;
+      // A call that succeeded got as far as os/signal.Notify: Go has a handler for SIGQUIT.
+      callSucceeded = true;
       return out;
     } finally {
+      // Still under the shared lock: a release (which holds it alone) never sees Go's handler
+      // half swapped.
+      QuitSignal.takeBack();
       CALLS.readLock().unlock();
       if (sinceRelease.incrementAndGet() >= RELEASE_EVERY) {
         releaseGoroutines();
@@ -55,8 +59,8 @@ final class HelmProcess {
   private static final java.util.concurrent.locks.ReentrantReadWriteLock CALLS =
       new java.util.concurrent.locks.ReentrantReadWriteLock();
 
-  /** A template call has succeeded, so Go's handler owns SIGQUIT. */
-  private static volatile boolean goOwnsQuit;
+  /** A template call has succeeded, so Go has installed its handler for SIGQUIT. */
+  private static volatile boolean callSucceeded;
 
   private static final java.util.concurrent.atomic.AtomicInteger sinceRelease =
       new java.util.concurrent.atomic.AtomicInteger();
@@ -66,19 +70,114 @@ final class HelmProcess {
   /** How many template calls may leave their goroutine before they are freed. */
   static final int RELEASE_EVERY = 200;
 
+  private static final boolean LINUX =
+      System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux");
+
+  /** Under -Xrs the JVM installs no SIGQUIT handler of its own: Go's stays, and nothing is sent. */
+  private static final boolean REDUCED_SIGNALS =
+      java.lang.management.ManagementFactory.getRuntimeMXBean()
+          .getInputArguments()
+          .contains("-Xrs");
+
   /** Whether the goroutines are freed: {@code -Dgitopshq.helm.releaseGoroutines=false} stops it. */
   static final boolean RELEASE_ENABLED =
       !"false".equals(System.getProperty("gitopshq.helm.releaseGoroutines"))
-          && !java.lang.management.ManagementFactory.getRuntimeMXBean()
-              .getInputArguments()
-              .contains("-Xrs")
-          && System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux");
+          && !REDUCED_SIGNALS
+          && LINUX;
 
   private static final int SIGQUIT = 3;
 
-  /** libc's kill(2). */
+  static {
+    // Every Helm call goes through this class, so this runs before Go can take SIGQUIT.
+    QuitSignal.capture();
+  }
+
+  /** libc's kill(2) and sigaction(2). */
   interface LibC extends com.sun.jna.Library {
     int kill(int pid, int signal);
+
+    int sigaction(int signal, com.sun.jna.Pointer action, com.sun.jna.Pointer oldAction);
+  }
+
+  /**
+   * SIGQUIT belongs to the JVM between Helm calls, so {@code jcmd}, {@code jstack} and {@code kill
+   * -3} work on a hub that has rendered; Go's handler is kept aside for {@link #releaseGoroutines}.
+   *
+   * <p>The first template call's {@code os/signal.Notify} installs Go's handler for SIGQUIT in
+   * place of the JVM's, once: Go installs a handler only for a signal it does not handle yet, and
+   * helm-java never stops its registrations. So after each call the JVM's action (read before any
+   * Helm call) is put back, and whatever was there, if not the JVM's, is kept as Go's. The release
+   * puts Go's back for the moment of its one signal. Off under {@code -Xrs} (the JVM has no handler
+   * to give back: Go's stays) and off Linux. The actions are handled as opaque bytes: 256 is more
+   * than Linux's {@code struct sigaction} (152 bytes on x86-64 and arm64).
+   */
+  static final class QuitSignal {
+    private static final int SIZE = 256;
+    private static final com.sun.jna.Memory JVM = new com.sun.jna.Memory(SIZE);
+    private static final com.sun.jna.Memory GO = new com.sun.jna.Memory(SIZE);
+    private static final com.sun.jna.Memory SEEN = new com.sun.jna.Memory(SIZE);
+    private static volatile boolean enabled;
+    private static volatile boolean goKnown;
+
+    private QuitSignal() {}
+
+    /** Reads the JVM's action: before the first Helm call, from HelmProcess's initializer. */
+    static synchronized void capture() {
+      JVM.clear();
+      GO.clear();
+      if (LINUX && !REDUCED_SIGNALS) {
+        try {
+          enabled = LibCHolder.LIBC.sigaction(SIGQUIT, null, JVM) == 0;
+        } catch (LinkageError e) {
+          log.warn("SIGQUIT stays Go's after the first render: {}", e.toString());
+        }
+      }
+    }
+
+    /** Gives SIGQUIT back to the JVM, keeping Go's handler if Go had installed it. */
+    static synchronized void takeBack() {
+      if (!enabled) {
+        return;
+      }
+      if (LibCHolder.LIBC.sigaction(SIGQUIT, JVM, SEEN) != 0) {
+        return;
+      }
+      if (SEEN.getLong(0) != JVM.getLong(0)) {
+        GO.write(0, SEEN.getByteArray(0, SIZE), 0, SIZE);
+        goKnown = true;
+      }
+    }
+
+    /**
+     * Whether Go has a handler for SIGQUIT to wake its waiting goroutines with: kept aside here, or
+     * (no swapping) installed by a call that succeeded.
+     */
+    static boolean goReady() {
+      return enabled ? goKnown : callSucceeded;
+    }
+
+    /** Whose handler SIGQUIT has now: true when the JVM's (or nothing was ever swapped). */
+    static synchronized boolean jvmHoldsIt() {
+      if (!enabled) {
+        return false;
+      }
+      return LibCHolder.LIBC.sigaction(SIGQUIT, null, SEEN) == 0
+          && SEEN.getLong(0) == JVM.getLong(0);
+    }
+
+    /** Runs {@code send} with Go's handler installed, then puts the JVM's back. */
+    static synchronized boolean withGos(java.util.function.BooleanSupplier send) {
+      if (!enabled || !goKnown) {
+        // Go's handler was never moved aside (no swap here): it is installed already.
+        return send.getAsBoolean();
+      }
+      LibCHolder.LIBC.sigaction(SIGQUIT, GO, null);
+      try {
+        return send.getAsBoolean();
+      } finally {
+        LibCHolder.LIBC.sigaction(SIGQUIT, JVM, null);
+      }
+    }
   }
 
   /**
@@ -88,36 +187,39 @@ final class HelmProcess {
    * for SIGINT, SIGTERM and SIGQUIT with {@code os/signal.Notify} and starts a goroutine that waits
    * on it; neither is ever stopped: 4.35 KB of the process's memory per render, for good ({@code
    * bench/run-render-soak.sh}: 60,000 renders took RSS from 297 to 559 MiB). One SIGQUIT to the
-   * process wakes every such goroutine, which cancels its own call's context (long finished) and
-   * ends. Go, not the JVM, handles SIGQUIT once a template call has registered it ({@link
-   * HelmSignals} gives TERM, INT and HUP back to the JVM, not QUIT), so the JVM prints no thread
-   * dump. The signal is sent only while no Helm call runs (a running call's context would be
-   * cancelled), after at least one template call that succeeded, and not under {@code -Xrs} (where
-   * SIGQUIT could reach the default action). What stays is each call's registered channel: Go's
-   * live heap grows by about 0.33 KB per render (GODEBUG=gctrace=1: 3 to 16 MB over 40,000
-   * renders), counted by {@code gitopshq_helm_template_calls_total}.
+   * process, taken by Go's handler ({@link QuitSignal} installs it for that moment), wakes every
+   * such goroutine, which cancels its own call's context (long finished) and ends; the JVM prints
+   * no thread dump. The signal is sent only while no Helm call runs (a running call's context would
+   * be cancelled), after a template call has installed Go's handler, and not under {@code -Xrs}.
+   * What stays is each call's registered channel: Go's live heap grows by about 0.33 KB per render
+   * (GODEBUG=gctrace=1: 3 to 16 MB over 40,000 renders), counted by {@code
+   * gitopshq_helm_template_calls_total}.
    *
    * @return whether the signal was sent (false: a Helm call runs, nothing to free, or disabled)
    */
   static boolean releaseGoroutines() {
-    if (!RELEASE_ENABLED || !goOwnsQuit || !CALLS.writeLock().tryLock()) {
+    if (!RELEASE_ENABLED || !QuitSignal.goReady() || !CALLS.writeLock().tryLock()) {
       return false;
     }
     try {
       sinceRelease.set(0);
-      int result = LibCHolder.LIBC.kill((int) ProcessHandle.current().pid(), SIGQUIT);
-      if (result != 0) {
-        log.warn("could not free Helm's waiting goroutines: kill returned {}", result);
-        return false;
-      }
-      releases.incrementAndGet();
-      // Go hands the signal to the waiting goroutines on a goroutine of its own: before the next
-      // Helm call registers its channel (which would be cancelled), give it that moment.
-      Thread.sleep(20);
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return true;
+      return QuitSignal.withGos(
+          () -> {
+            int result = LibCHolder.LIBC.kill((int) ProcessHandle.current().pid(), SIGQUIT);
+            if (result != 0) {
+              log.warn("could not free Helm's waiting goroutines: kill returned {}", result);
+              return false;
+            }
+            releases.incrementAndGet();
+            // Go takes the signal on a thread of its own and hands it to the waiting goroutines:
+            // give it that moment before the JVM's handler is back and the next Helm call runs.
+            try {
+              Thread.sleep(20);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return true;
+          });
     } catch (LinkageError e) {
       log.warn("could not free Helm's waiting goroutines: {}", e.toString());
       return false;

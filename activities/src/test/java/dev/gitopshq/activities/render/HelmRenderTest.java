@@ -516,6 +516,67 @@ class HelmRenderTest {
   }
 
   /**
+   * Go's handler takes SIGQUIT at the first render; the hub gives it back to the JVM after each
+   * call, so an operator's {@code jcmd} (which asks with SIGQUIT) attaches to a hub that has
+   * rendered, while the release's own SIGQUIT still goes to Go (no thread dump in the output).
+   */
+  @Test
+  void jcmdAttachesToAJvmThatHasRenderedAndFreedHelmsGoroutines(@TempDir Path dir)
+      throws Exception {
+    Path chart = dir.resolve("probe");
+    Files.createDirectories(chart.resolve("templates"));
+    Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: probe\nversion: 0.1.0\n");
+    Files.writeString(
+        chart.resolve("templates/cm.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n");
+    Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
+    List<String> cmd = new ArrayList<>(List.of(javaBin.toString(), "-Xmx128m"));
+    cmd.add("--enable-native-access=ALL-UNNAMED");
+    if (Runtime.version().feature() >= 24) {
+      cmd.add("--sun-misc-unsafe-memory-access=allow");
+    }
+    cmd.addAll(
+        List.of(
+            "-cp",
+            System.getProperty("java.class.path"),
+            HelmQuitProbe.class.getName(),
+            chart.toString()));
+    Path out = dir.resolve("probe.out");
+    Process probe =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    try {
+      long deadline = System.nanoTime() + java.time.Duration.ofSeconds(90).toNanos();
+      while (!Files.readString(out).contains("ready") && probe.isAlive()) {
+        assertThat(System.nanoTime()).as("the probe renders within 90 s").isLessThan(deadline);
+        Thread.sleep(100);
+      }
+      // The goroutines were freed, and SIGQUIT is the JVM's again.
+      assertThat(Files.readString(out)).contains("ready true true");
+
+      Process jcmd =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                  Long.toString(probe.pid()),
+                  "Thread.print")
+              .redirectErrorStream(true)
+              .start();
+      String dump = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(jcmd.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(jcmd.exitValue()).as(dump).isZero();
+      assertThat(dump).contains("\"main\"", "HelmQuitProbe.main");
+      // The release's signal reached Go's waiting goroutines, not the JVM's thread dump.
+      assertThat(Files.readString(out)).doesNotContain("Full thread dump");
+      assertThat(probe.isAlive()).isTrue();
+    } finally {
+      probe.getOutputStream().close();
+      if (!probe.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+        probe.destroyForcibly();
+      }
+    }
+    assertThat(probe.exitValue()).as(Files.readString(out)).isZero();
+  }
+
+  /**
    * helm-java leaves a goroutine waiting for SIGQUIT behind every template call; the hub frees them
    * with one SIGQUIT, but never while a Helm call runs, whose own wait would end it: the render in
    * Go keeps going and gives its whole output. Afterwards the signal goes out, Go (not the JVM)
