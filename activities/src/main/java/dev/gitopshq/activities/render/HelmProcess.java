@@ -156,7 +156,7 @@ final class HelmProcess {
       return enabled ? goKnown : callSucceeded;
     }
 
-    /** Whose handler SIGQUIT has now: true when the JVM's (or nothing was ever swapped). */
+    /** Whether SIGQUIT has the JVM's handler now (false when nothing is swapped here). */
     static synchronized boolean jvmHoldsIt() {
       if (!enabled) {
         return false;
