@@ -13,8 +13,9 @@ import sun.misc.Signal;
  * handlers for the whole process, so a hub that has rendered a chart would ignore {@code kill} and
  * Kubernetes' SIGTERM: no graceful shutdown, killed after the grace period. After every call the
  * JVM's handling is installed again: the signal exits the JVM with 128 + the signal's number,
- * running the shutdown hooks (Spring's graceful shutdown), exactly what the JVM does by default. A
- * signal that arrives during a render is still Go's and is lost; the next one is not.
+ * running the shutdown hooks (Spring's graceful shutdown), exactly what the JVM does by default. Go
+ * installs its handler for a signal once, at its first registration, so only a signal that arrives
+ * during the process's first render is Go's and lost; during later renders it is the JVM's.
  */
 final class HelmSignals {
   private static final Logger log = LoggerFactory.getLogger(HelmSignals.class);

@@ -523,33 +523,11 @@ class HelmRenderTest {
   @Test
   void jcmdAttachesToAJvmThatHasRenderedAndFreedHelmsGoroutines(@TempDir Path dir)
       throws Exception {
-    Path chart = dir.resolve("probe");
-    Files.createDirectories(chart.resolve("templates"));
-    Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: probe\nversion: 0.1.0\n");
-    Files.writeString(
-        chart.resolve("templates/cm.yaml"),
-        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n");
-    Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
-    List<String> cmd = new ArrayList<>(List.of(javaBin.toString(), "-Xmx128m"));
-    cmd.add("--enable-native-access=ALL-UNNAMED");
-    if (Runtime.version().feature() >= 24) {
-      cmd.add("--sun-misc-unsafe-memory-access=allow");
-    }
-    cmd.addAll(
-        List.of(
-            "-cp",
-            System.getProperty("java.class.path"),
-            HelmQuitProbe.class.getName(),
-            chart.toString()));
+    Path chart = chartDir(dir, "probe", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: p\n");
     Path out = dir.resolve("probe.out");
-    Process probe =
-        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    Process probe = probeJvm(HelmQuitProbe.class, out, chart.toString());
     try {
-      long deadline = System.nanoTime() + java.time.Duration.ofSeconds(90).toNanos();
-      while (!Files.readString(out).contains("ready") && probe.isAlive()) {
-        assertThat(System.nanoTime()).as("the probe renders within 90 s").isLessThan(deadline);
-        Thread.sleep(100);
-      }
+      awaitOutput(probe, out, "ready");
       // The goroutines were freed, and SIGQUIT is the JVM's again.
       assertThat(Files.readString(out)).contains("ready true true");
 
@@ -574,6 +552,77 @@ class HelmRenderTest {
       }
     }
     assertThat(probe.exitValue()).as(Files.readString(out)).isZero();
+  }
+
+  /**
+   * Kubernetes stops a pod with SIGTERM, also while the hub renders: after the first render the
+   * signal is the JVM's even while Helm runs in Go, so the hub shuts down at once (exit 143, its
+   * shutdown hooks run) instead of losing the signal and being killed at the end of the grace
+   * period.
+   */
+  @Test
+  void sigtermDuringARenderStopsTheJvmGracefully(@TempDir Path dir) throws Exception {
+    Path quick = chartDir(dir, "quick", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: q\n");
+    Path slow =
+        chartDir(
+            dir,
+            "slow",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s\ndata:\n  x: \"{{ range until"
+                + " 3000000 }}{{ sha256sum \"x\" | trunc 1 }}{{ end }}\"\n");
+    Path out = dir.resolve("probe.out");
+    Process probe = probeJvm(HelmTermProbe.class, out, quick.toString(), slow.toString());
+    try {
+      awaitOutput(probe, out, "rendering slow");
+      Thread.sleep(200);
+      long signalled = System.nanoTime();
+      probe.destroy(); // SIGTERM
+      assertThat(probe.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(probe.exitValue()).as(Files.readString(out)).isEqualTo(143);
+      assertThat(Files.readString(out))
+          .contains("shutdown hook ran")
+          .doesNotContain("slow render finished");
+      // Not after the render: that takes seconds.
+      assertThat(java.time.Duration.ofNanos(System.nanoTime() - signalled))
+          .isLessThan(java.time.Duration.ofSeconds(2));
+    } finally {
+      probe.destroyForcibly();
+    }
+  }
+
+  /** A chart directory with one template. */
+  private static Path chartDir(Path dir, String name, String template) throws Exception {
+    Path chart = dir.resolve(name);
+    Files.createDirectories(chart.resolve("templates"));
+    Files.writeString(
+        chart.resolve("Chart.yaml"), "apiVersion: v2\nname: " + name + "\nversion: 0.1.0\n");
+    Files.writeString(chart.resolve("templates/t.yaml"), template);
+    return chart;
+  }
+
+  /**
+   * A JVM of its own running {@code main} with this test's class path, its output in {@code out}.
+   */
+  private static Process probeJvm(Class<?> main, Path out, String... args) throws Exception {
+    Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
+    List<String> cmd = new ArrayList<>(List.of(javaBin.toString(), "-Xmx128m"));
+    cmd.add("--enable-native-access=ALL-UNNAMED");
+    if (Runtime.version().feature() >= 24) {
+      cmd.add("--sun-misc-unsafe-memory-access=allow");
+    }
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+    cmd.addAll(Arrays.asList(args));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+  }
+
+  private static void awaitOutput(Process probe, Path out, String text) throws Exception {
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(90).toNanos();
+    while (!Files.readString(out).contains(text)) {
+      assertThat(probe.isAlive()).as(Files.readString(out)).isTrue();
+      assertThat(System.nanoTime())
+          .as("the probe prints %s within 90 s", text)
+          .isLessThan(deadline);
+      Thread.sleep(50);
+    }
   }
 
   /**
