@@ -52,6 +52,15 @@ public interface ClusterTokenMapper {
   Optional<ClusterTokenRow> findActiveAgentToken(
       @Param("hash") String hash, @Param("now") Instant now);
 
+  /**
+   * A registration token's issue lock until the current transaction ends. The request that issues
+   * the token holds it from the insert until its commit; the registration workflow's first activity
+   * takes it too, so it never looks for the token before that commit (the workflow starts inside
+   * the request's transaction).
+   */
+  @Select("select 1 from pg_advisory_xact_lock(7005, hashtext(#{id}::text))")
+  int lockIssue(@Param("id") UUID id);
+
   @Select("select " + COLUMNS + " from cluster_tokens where org_id = #{orgId} and id = #{id}")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   Optional<ClusterTokenRow> findById(@Param("orgId") UUID orgId, @Param("id") UUID id);

@@ -6,6 +6,7 @@ import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenRow;
 import dev.gitopshq.workflows.registration.RegistrationActivities;
 import dev.gitopshq.workflows.registration.RegistrationState;
+import io.temporal.failure.ApplicationFailure;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -24,8 +25,15 @@ public class RegistrationActivitiesImpl implements RegistrationActivities {
   @Override
   @Transactional(readOnly = true)
   public void confirmIssued(String orgId, String clusterId, String tokenId) {
-    if (tokens.findById(UUID.fromString(orgId), UUID.fromString(tokenId)).isEmpty()) {
-      throw new IllegalStateException("registration token " + tokenId + " is not committed (yet)");
+    UUID id = UUID.fromString(tokenId);
+    // Waits for the issuing request's commit (the workflow starts inside its transaction).
+    tokens.lockIssue(id);
+    if (tokens.findById(UUID.fromString(orgId), id).isEmpty()) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "registration token "
+              + tokenId
+              + " does not exist: the request that issued it was rolled back",
+          "RegistrationTokenGone");
     }
   }
 

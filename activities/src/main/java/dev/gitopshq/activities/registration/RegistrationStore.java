@@ -64,6 +64,8 @@ public class RegistrationStore {
             expiresAt,
             null,
             null));
+    // Held until this transaction commits: the registration workflow waits for it (lockIssue).
+    tokens.lockIssue(tokenId);
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("tokenId", tokenId.toString());
     details.put("expiresAt", expiresAt.toString());

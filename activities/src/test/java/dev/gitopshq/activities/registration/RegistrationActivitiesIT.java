@@ -10,10 +10,16 @@ import dev.gitopshq.activities.cluster.ClusterTokenRow;
 import dev.gitopshq.activities.store.TestSchema;
 import dev.gitopshq.activities.tokens.Tokens;
 import dev.gitopshq.workflows.registration.RegistrationState;
+import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -108,18 +114,99 @@ class RegistrationActivitiesIT {
   }
 
   @Test
-  void aTokenNotCommittedYetIsNotConfirmedSoTheWorkflowWaits() {
+  void aTokenThatWasNeverCommittedEndsTheWorkflowAtOnce() {
     assertThatThrownBy(
             () ->
                 activities.confirmIssued(
                     org.toString(), cluster.toString(), UUID.randomUUID().toString()))
-        .hasMessageContaining("is not committed (yet)");
+        .isInstanceOfSatisfying(
+            ApplicationFailure.class,
+            f -> {
+              assertThat(f.isNonRetryable()).isTrue();
+              assertThat(f.getType()).isEqualTo("RegistrationTokenGone");
+            })
+        .hasMessageContaining("does not exist");
     // Another organization's token is not this one's either.
     UUID token = registrationToken();
     assertThatThrownBy(
             () ->
                 activities.confirmIssued(
                     UUID.randomUUID().toString(), cluster.toString(), token.toString()))
-        .isInstanceOf(IllegalStateException.class);
+        .isInstanceOf(ApplicationFailure.class);
+  }
+
+  /**
+   * The workflow starts inside the request that issues the token, so its first activity can run
+   * before that request commits: it waits for the commit (the issue lock) instead of failing and
+   * retrying with a warning, and a request that rolls back ends it at once.
+   */
+  @Test
+  void confirmationWaitsForTheIssuingRequestsCommit() throws Exception {
+    for (boolean commit : new boolean[] {true, false}) {
+      UUID id = UUID.randomUUID();
+      CountDownLatch issued = new CountDownLatch(1);
+      CountDownLatch finish = new CountDownLatch(1);
+      ExecutorService pool = Executors.newFixedThreadPool(2);
+      try {
+        Future<?> request =
+            pool.submit(
+                () ->
+                    schema
+                        .tx()
+                        .execute(
+                            t -> {
+                              Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+                              tokens.insert(
+                                  new ClusterTokenRow(
+                                      id,
+                                      org,
+                                      cluster,
+                                      "registration",
+                                      Tokens.sha256Hex(id.toString()),
+                                      "active",
+                                      now,
+                                      now.plusSeconds(3600),
+                                      null,
+                                      null));
+                              tokens.lockIssue(id);
+                              issued.countDown();
+                              await(finish);
+                              if (!commit) {
+                                t.setRollbackOnly();
+                              }
+                              return null;
+                            }));
+        assertThat(issued.await(10, TimeUnit.SECONDS)).isTrue();
+        Future<?> confirm =
+            pool.submit(
+                () -> activities.confirmIssued(org.toString(), cluster.toString(), id.toString()));
+        Thread.sleep(300);
+        assertThat(confirm.isDone()).as("waits while the request is open").isFalse();
+
+        finish.countDown();
+        request.get(10, TimeUnit.SECONDS);
+        if (commit) {
+          confirm.get(10, TimeUnit.SECONDS);
+        } else {
+          assertThatThrownBy(() -> confirm.get(10, TimeUnit.SECONDS))
+              .hasCauseInstanceOf(ApplicationFailure.class)
+              .hasMessageContaining("was rolled back");
+        }
+      } finally {
+        finish.countDown();
+        pool.shutdownNow();
+      }
+    }
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      if (!latch.await(30, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the test never let the request finish");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 }
