@@ -159,6 +159,12 @@ public class ApiExceptionHandler {
 
   @ExceptionHandler(Exception.class)
   ResponseEntity<ApiError> unexpected(Exception e) {
+    if (clientGone(e)) {
+      // A reader that closed a followed log or cancelled a download: nothing can be written, and
+      // nothing went wrong. (Null: the response counts as handled and stays as it is.)
+      log.debug("the client went away mid-response: {}", e.toString());
+      return null;
+    }
     if (DatabaseUnavailable.causedBy(e)) {
       // PostgreSQL restarting or failing over: 503 with Retry-After, not a 500.
       return DatabaseUnavailable.response(e);
@@ -166,5 +172,16 @@ public class ApiExceptionHandler {
     log.error("unhandled error", e);
     return ResponseEntity.status(500)
         .body(new ApiError(500, "internal", "the hub could not complete the request", null));
+  }
+
+  /** Whether the client closed the connection while the response was being written. */
+  static boolean clientGone(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof org.springframework.web.context.request.async.AsyncRequestNotUsableException
+          || t instanceof org.apache.catalina.connector.ClientAbortException) {
+        return true;
+      }
+    }
+    return false;
   }
 }
