@@ -62,6 +62,12 @@ class RegistrationActivitiesIT {
 
   UUID registrationToken() {
     UUID id = UUID.randomUUID();
+    insertToken(id);
+    return id;
+  }
+
+  /** An active registration token of this cluster, valid for an hour. */
+  void insertToken(UUID id) {
     Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
     tokens.insert(
         new ClusterTokenRow(
@@ -75,7 +81,6 @@ class RegistrationActivitiesIT {
             now.plusSeconds(3600),
             null,
             null));
-    return id;
   }
 
   RegistrationState expire(UUID token) {
@@ -155,19 +160,7 @@ class RegistrationActivitiesIT {
                         .tx()
                         .execute(
                             t -> {
-                              Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
-                              tokens.insert(
-                                  new ClusterTokenRow(
-                                      id,
-                                      org,
-                                      cluster,
-                                      "registration",
-                                      Tokens.sha256Hex(id.toString()),
-                                      "active",
-                                      now,
-                                      now.plusSeconds(3600),
-                                      null,
-                                      null));
+                              insertToken(id);
                               tokens.lockIssue(id);
                               issued.countDown();
                               await(finish);
