@@ -470,7 +470,6 @@ public final class ChartArchive {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the chart archive for Helm to load", e);
     } finally {
-      HelmSignals.reclaim();
       Workdirs.deleteQuietly(dir);
     }
   }

@@ -33,8 +33,8 @@ final class HelmProcess {
 
   /**
    * Runs one of Helm's install-family calls ({@code template}): counted for {@link
-   * #releaseGoroutines}, which never runs while one of them does; afterwards SIGQUIT is the JVM's
-   * again ({@link QuitSignal}).
+   * #releaseGoroutines}, which never runs while one of them does; afterwards the termination
+   * signals ({@link HelmSignals}) and SIGQUIT ({@link QuitSignal}) are the JVM's again.
    */
   static <T> T template(java.util.function.Supplier<T> call) {
     CALLS.readLock().lock();
@@ -48,6 +48,7 @@ final class HelmProcess {
       // Still under the shared lock: a release (which holds it alone) never sees Go's handler
       // half swapped.
       QuitSignal.takeBack();
+      HelmSignals.reclaim();
       CALLS.readLock().unlock();
       if (sinceRelease.incrementAndGet() >= RELEASE_EVERY) {
         releaseGoroutines();
@@ -167,8 +168,8 @@ final class HelmProcess {
 
     /** Runs {@code send} with Go's handler installed, then puts the JVM's back. */
     static synchronized boolean withGos(java.util.function.BooleanSupplier send) {
-      if (!enabled || !goKnown) {
-        // Go's handler was never moved aside (no swap here): it is installed already.
+      if (!enabled) {
+        // Nothing is swapped here: Go's handler is installed already.
         return send.getAsBoolean();
       }
       LibCHolder.LIBC.sigaction(SIGQUIT, GO, null);

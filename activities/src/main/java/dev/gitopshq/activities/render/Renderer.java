@@ -313,7 +313,6 @@ public final class Renderer {
                             .call();
                       });
                 } finally {
-                  HelmSignals.reclaim();
                   release(scratch);
                   limits.permits().release();
                 }

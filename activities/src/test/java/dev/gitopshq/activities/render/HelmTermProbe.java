@@ -3,9 +3,10 @@ package dev.gitopshq.activities.render;
 import java.nio.file.Path;
 
 /**
- * A JVM of its own for {@code HelmRenderTest}: renders {@code args[0]} once as the Renderer does
- * (then {@link HelmSignals#reclaim}), prints {@code rendering slow}, renders {@code args[1]} (slow)
- * and prints {@code slow render finished}; a shutdown hook prints {@code shutdown hook ran}.
+ * A JVM of its own for {@code HelmRenderTest}: renders {@code args[0]} once through {@link
+ * HelmProcess#template} (which gives the signals back to the JVM), prints {@code rendering slow},
+ * renders {@code args[1]} (slow) and prints {@code slow render finished}; a shutdown hook prints
+ * {@code shutdown hook ran}.
  */
 public final class HelmTermProbe {
   private HelmTermProbe() {}
@@ -20,12 +21,7 @@ public final class HelmTermProbe {
   }
 
   private static void render(Path chart) {
-    try {
-      HelmProcess.template(
-          () ->
-              HelmProcess.helm(chart).template().withName("probe").withNamespace("default").call());
-    } finally {
-      HelmSignals.reclaim();
-    }
+    HelmProcess.template(
+        () -> HelmProcess.helm(chart).template().withName("probe").withNamespace("default").call());
   }
 }
