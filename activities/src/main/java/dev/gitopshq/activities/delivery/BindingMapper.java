@@ -16,7 +16,8 @@ import org.apache.ibatis.annotations.Update;
 public interface BindingMapper {
   String COLUMNS =
       "b.id, b.org_id, b.project_id, b.name, b.kind, b.source_id,"
-          + " coalesce(mb.name, kb.name) as source, b.overlays, b.created_at, b.updated_at";
+          + " coalesce(mb.name, kb.name) as source, b.overlays, b.created_at, b.updated_at,"
+          + " b.kind_scopes::text as kind_scopes";
   String FROM =
       " from bindings b left join manifest_bundles mb on b.kind = 'manifests'"
           + " and mb.org_id = b.org_id and mb.id = b.source_id"
@@ -40,8 +41,9 @@ public interface BindingMapper {
 
   @Insert(
       "insert into bindings (id, org_id, project_id, name, kind, source_id, overlays, created_at,"
-          + " updated_at) values (#{id}, #{orgId}, #{projectId}, #{name}, #{kind}, #{sourceId},"
-          + " #{overlays}::jsonb, #{createdAt}, #{updatedAt})")
+          + " updated_at, kind_scopes) values (#{id}, #{orgId}, #{projectId}, #{name}, #{kind},"
+          + " #{sourceId}, #{overlays}::jsonb, #{createdAt}, #{updatedAt},"
+          + " coalesce(#{kindScopes}::jsonb, '{}'::jsonb))")
   void insert(BindingRow row);
 
   @Update(
@@ -80,4 +82,14 @@ public interface BindingMapper {
       @Param("projectId") UUID projectId,
       @Param("tenantId") UUID tenantId,
       @Param("environmentId") UUID environmentId);
+
+  /** Sets the kind scopes a binding declares (a JSON object); returns the rows changed. */
+  @Update(
+      "update bindings set kind_scopes = #{scopes}::jsonb"
+          + " where org_id = #{orgId} and project_id = #{projectId} and name = #{name}")
+  int setKindScopes(
+      @Param("orgId") UUID orgId,
+      @Param("projectId") UUID projectId,
+      @Param("name") String name,
+      @Param("scopes") String scopes);
 }

@@ -3,6 +3,7 @@ package dev.gitopshq.activities.delivery;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Overlay;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -21,7 +22,13 @@ public record BindingRow(
     String source,
     String overlays,
     Instant createdAt,
-    Instant updatedAt) {
+    Instant updatedAt,
+    String kindScopes) {
+  /** The scopes the row declares for kinds the hub does not know, by {@code group/Kind}. */
+  public Map<String, String> kindScopeMap() {
+    return kindScopes == null ? Map.of() : DeliveryJson.files(kindScopes);
+  }
+
   public List<Overlay> overlayList() {
     return DeliveryJson.overlays(overlays);
   }

@@ -38,8 +38,12 @@ import java.util.TreeMap;
  * config/workloads/&lt;name&gt;.yaml           chart, version, digest, imageTagPath, values
  * config/values/&lt;env&gt;/&lt;tenant&gt;/&lt;workload&gt;.yaml
  * config/variables.yaml                  sorted by scope (org .. service), then key
- * config/bindings/&lt;name&gt;.yaml            kind, source, sourceRevision, sha256, targets, overlays
+ * config/bindings/&lt;name&gt;.yaml            kind, source, sourceRevision, sha256, targets, overlays, kindScopes
+ * config/fence.yaml                      allowedNamespaces, clusterScopedKinds, deniedKinds (only when not the default)
  * </pre>
+ *
+ * <p>What was added later is written only when it is not the default ({@code deliveryMode}, {@code
+ * createNamespace}, {@code kindScopes}, the fence), so configurations from before keep their bytes.
  */
 public final class ProjectConfigFiles {
   /** The directory of the repository the configuration lives in. */
@@ -96,6 +100,9 @@ public final class ProjectConfigFiles {
         clusters.add(cluster);
       }
       env.put("clusters", clusters);
+      if (e.createNamespace()) {
+        env.put("createNamespace", true);
+      }
       out.put(DIR + "/environments/" + e.name() + ".yaml", yaml(env));
     }
 
@@ -109,6 +116,9 @@ public final class ProjectConfigFiles {
       workload.put("digest", w.chartDigest());
       workload.put("imageTagPath", w.imageTagPath());
       workload.put("values", w.values() == null ? Map.of() : w.values());
+      if (!w.kindScopes().isEmpty()) {
+        workload.put("kindScopes", w.kindScopes());
+      }
       out.put(DIR + "/workloads/" + w.name() + ".yaml", yaml(workload));
     }
 
@@ -166,7 +176,17 @@ public final class ProjectConfigFiles {
         overlays.add(m);
       }
       binding.put("overlays", overlays);
+      if (!b.kindScopes().isEmpty()) {
+        binding.put("kindScopes", b.kindScopes());
+      }
       out.put(DIR + "/bindings/" + b.name() + ".yaml", yaml(binding));
+    }
+    if (!s.fence().isDefault()) {
+      Map<String, Object> fence = new TreeMap<>();
+      fence.put("allowedNamespaces", s.fence().allowedNamespaces());
+      fence.put("clusterScopedKinds", s.fence().clusterScopedKinds());
+      fence.put("deniedKinds", s.fence().deniedKinds());
+      out.put(DIR + "/fence.yaml", yaml(fence));
     }
     return out;
   }

@@ -14,7 +14,8 @@ public interface ProjectEnvironmentMapper {
   /** The project's environments in the organization's order. */
   @Select(
       "select pe.org_id, pe.project_id, pe.environment_id, e.name as environment, e.position,"
-          + " pe.namespace_pattern from project_environments pe join environments e"
+          + " pe.namespace_pattern, pe.create_namespace from project_environments pe"
+          + " join environments e"
           + " on e.org_id = pe.org_id and e.id = pe.environment_id"
           + " where pe.org_id = #{orgId} and pe.project_id = #{projectId} order by e.position, e.name")
   List<ProjectEnvironmentRow> list(@Param("orgId") UUID orgId, @Param("projectId") UUID projectId);
@@ -30,6 +31,17 @@ public interface ProjectEnvironmentMapper {
       @Param("projectId") UUID projectId,
       @Param("environmentId") UUID environmentId,
       @Param("namespacePattern") String namespacePattern);
+
+  /** Sets whether the delivery writes the environment's Namespace objects. */
+  @org.apache.ibatis.annotations.Update(
+      "update project_environments set create_namespace = #{createNamespace}"
+          + " where org_id = #{orgId} and project_id = #{projectId}"
+          + " and environment_id = #{environmentId}")
+  int setCreateNamespace(
+      @Param("orgId") UUID orgId,
+      @Param("projectId") UUID projectId,
+      @Param("environmentId") UUID environmentId,
+      @Param("createNamespace") boolean createNamespace);
 
   /** Removes it with its clusters, values and binding targets (foreign keys cascade). */
   @Delete(

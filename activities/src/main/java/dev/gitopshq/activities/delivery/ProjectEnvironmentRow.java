@@ -9,4 +9,5 @@ public record ProjectEnvironmentRow(
     UUID environmentId,
     String environment,
     int position,
-    String namespacePattern) {}
+    String namespacePattern,
+    boolean createNamespace) {}

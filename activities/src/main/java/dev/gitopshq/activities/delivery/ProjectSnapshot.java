@@ -1,5 +1,7 @@
 package dev.gitopshq.activities.delivery;
 
+import dev.gitopshq.agent.v1.TenantFence;
+import dev.gitopshq.agent.v1.TenantFences;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -24,7 +26,8 @@ public record ProjectSnapshot(
     List<Workload> workloads,
     List<TenantValues> values,
     List<Variable> variables,
-    List<Binding> bindings) {
+    List<Binding> bindings,
+    Fence fence) {
 
   public ProjectSnapshot {
     environments = List.copyOf(environments);
@@ -33,7 +36,74 @@ public record ProjectSnapshot(
     values = List.copyOf(values);
     variables = List.copyOf(variables);
     bindings = List.copyOf(bindings);
+    fence = fence == null ? Fence.DEFAULT : fence;
   }
+
+  /** A snapshot under the default fence ({@link TenantFences#DEFAULT}). */
+  public ProjectSnapshot(
+      UUID orgId,
+      UUID projectId,
+      String project,
+      long revision,
+      List<Environment> environments,
+      List<String> tenants,
+      List<Workload> workloads,
+      List<TenantValues> values,
+      List<Variable> variables,
+      List<Binding> bindings) {
+    this(
+        orgId,
+        projectId,
+        project,
+        revision,
+        environments,
+        tenants,
+        workloads,
+        values,
+        variables,
+        bindings,
+        Fence.DEFAULT);
+  }
+
+  /**
+   * The fence the organization's admins put around the project ({@link TenantFence}, evaluated by
+   * {@link TenantFences}): where its objects may go and which kinds it may deliver. A plain record
+   * so that it travels in a unit's JSON and fingerprint.
+   */
+  public record Fence(
+      List<String> allowedNamespaces, List<String> clusterScopedKinds, List<String> deniedKinds) {
+    /** The fence of a project whose admins set none. */
+    public static final Fence DEFAULT = of(TenantFences.DEFAULT);
+
+    public Fence {
+      allowedNamespaces = allowedNamespaces == null ? List.of() : List.copyOf(allowedNamespaces);
+      clusterScopedKinds = clusterScopedKinds == null ? List.of() : List.copyOf(clusterScopedKinds);
+      deniedKinds = deniedKinds == null ? List.of() : List.copyOf(deniedKinds);
+    }
+
+    public static Fence of(TenantFence fence) {
+      return new Fence(
+          fence.getAllowedNamespacesList(),
+          fence.getClusterScopedKindsList(),
+          fence.getDeniedKindsList());
+    }
+
+    public TenantFence toProto() {
+      return TenantFence.newBuilder()
+          .addAllAllowedNamespaces(allowedNamespaces)
+          .addAllClusterScopedKinds(clusterScopedKinds)
+          .addAllDeniedKinds(deniedKinds)
+          .build();
+    }
+
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean isDefault() {
+      return equals(DEFAULT);
+    }
+  }
+
+  /** The scopes a kind declaration may give: {@code Namespaced} or {@code Cluster}. */
+  public static final List<String> KIND_SCOPES = List.of("Namespaced", "Cluster");
 
   /**
    * An environment of the project.
@@ -41,11 +111,21 @@ public record ProjectSnapshot(
    * @param position the organization's order (lower deploys first)
    * @param namespacePattern e.g. {@code {{ .tenant }}-{{ .environment }}}
    * @param clusters where it delivers, by cluster name
+   * @param createNamespace whether the delivery writes the Namespace objects themselves
    */
   public record Environment(
-      String name, int position, String namespacePattern, List<ClusterTarget> clusters) {
+      String name,
+      int position,
+      String namespacePattern,
+      List<ClusterTarget> clusters,
+      boolean createNamespace) {
     public Environment {
       clusters = List.copyOf(clusters);
+    }
+
+    public Environment(
+        String name, int position, String namespacePattern, List<ClusterTarget> clusters) {
+      this(name, position, namespacePattern, clusters, false);
     }
   }
 
@@ -69,6 +149,8 @@ public record ProjectSnapshot(
    *
    * @param chartDigest SHA-256 of the chart version's archive (the archive is read by digest)
    * @param values the workload's default values
+   * @param kindScopes the scope ({@code Namespaced} or {@code Cluster}) of kinds the hub does not
+   *     know, by {@code group/Kind}
    */
   public record Workload(
       String name,
@@ -76,7 +158,22 @@ public record ProjectSnapshot(
       String chartVersion,
       String chartDigest,
       Map<String, Object> values,
-      String imageTagPath) {}
+      String imageTagPath,
+      Map<String, String> kindScopes) {
+    public Workload {
+      kindScopes = kindScopes == null ? Map.of() : Map.copyOf(kindScopes);
+    }
+
+    public Workload(
+        String name,
+        String chart,
+        String chartVersion,
+        String chartDigest,
+        Map<String, Object> values,
+        String imageTagPath) {
+      this(name, chart, chartVersion, chartDigest, values, imageTagPath, Map.of());
+    }
+  }
 
   /** Values of one workload for one tenant in one environment. */
   public record TenantValues(
@@ -99,6 +196,7 @@ public record ProjectSnapshot(
    *
    * @param sourceRevision the base's or bundle's revision when the snapshot was taken
    * @param files the base's or bundle's files, relative path to text
+   * @param kindScopes the scope of kinds the hub does not know, by {@code group/Kind}
    */
   public record Binding(
       String name,
@@ -107,10 +205,23 @@ public record ProjectSnapshot(
       int sourceRevision,
       Map<String, String> files,
       List<Overlay> overlays,
-      List<Target> targets) {
+      List<Target> targets,
+      Map<String, String> kindScopes) {
     public Binding {
       overlays = List.copyOf(overlays);
       targets = List.copyOf(targets);
+      kindScopes = kindScopes == null ? Map.of() : Map.copyOf(kindScopes);
+    }
+
+    public Binding(
+        String name,
+        String kind,
+        String source,
+        int sourceRevision,
+        Map<String, String> files,
+        List<Overlay> overlays,
+        List<Target> targets) {
+      this(name, kind, source, sourceRevision, files, overlays, targets, Map.of());
     }
   }
 

@@ -3,6 +3,7 @@ package dev.gitopshq.activities.delivery;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Binding;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.ClusterTarget;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Environment;
+import dev.gitopshq.activities.delivery.ProjectSnapshot.Fence;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Target;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.TenantValues;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Variable;
@@ -26,6 +27,7 @@ public class ProjectSnapshots {
   private final VariableMapper variables;
   private final BindingMapper bindings;
   private final SourceMapper sources;
+  private final ProjectFenceMapper fences;
 
   public ProjectSnapshots(
       ProjectMapper projects,
@@ -34,7 +36,8 @@ public class ProjectSnapshots {
       WorkloadMapper workloads,
       VariableMapper variables,
       BindingMapper bindings,
-      SourceMapper sources) {
+      SourceMapper sources,
+      ProjectFenceMapper fences) {
     this.projects = projects;
     this.environments = environments;
     this.tenants = tenants;
@@ -42,6 +45,7 @@ public class ProjectSnapshots {
     this.variables = variables;
     this.bindings = bindings;
     this.sources = sources;
+    this.fences = fences;
   }
 
   /** The project's configuration now, or empty when the organization has no such project. */
@@ -77,7 +81,8 @@ public class ProjectSnapshots {
               e.environment(),
               e.position(),
               e.namespacePattern(),
-              clustersByEnv.getOrDefault(e.environmentId(), List.of())));
+              clustersByEnv.getOrDefault(e.environmentId(), List.of()),
+              e.createNamespace()));
     }
 
     List<String> tenantNames =
@@ -93,7 +98,8 @@ public class ProjectSnapshots {
                         w.chartVersion(),
                         w.chartDigest(),
                         w.valueMap(),
-                        w.imageTagPath()))
+                        w.imageTagPath(),
+                        w.kindScopeMap()))
             .toList();
 
     List<TenantValues> values =
@@ -131,7 +137,8 @@ public class ProjectSnapshots {
               source.revision(),
               source.fileMap(),
               b.overlayList(),
-              targetsByBinding.getOrDefault(b.id(), List.of())));
+              targetsByBinding.getOrDefault(b.id(), List.of()),
+              b.kindScopeMap()));
     }
 
     return new ProjectSnapshot(
@@ -144,7 +151,8 @@ public class ProjectSnapshots {
         workloadList,
         values,
         vars,
-        bindingList);
+        bindingList,
+        fences.find(orgId, projectId).map(ProjectFenceRow::fence).orElse(Fence.DEFAULT));
   }
 
   private static Variable variable(VariableRow v) {

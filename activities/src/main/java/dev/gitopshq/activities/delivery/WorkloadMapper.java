@@ -16,7 +16,8 @@ import org.apache.ibatis.annotations.Update;
 public interface WorkloadMapper {
   String COLUMNS =
       "w.id, w.org_id, w.project_id, w.name, w.chart_id, c.name as chart, w.chart_version,"
-          + " v.digest as chart_digest, w.values, w.image_tag_path, w.created_at, w.updated_at";
+          + " v.digest as chart_digest, w.values, w.image_tag_path, w.created_at, w.updated_at,"
+          + " w.kind_scopes::text as kind_scopes";
   String FROM =
       " from workloads w join charts c on c.org_id = w.org_id and c.id = w.chart_id"
           + " join chart_versions v on v.chart_id = w.chart_id and v.version = w.chart_version";
@@ -38,9 +39,10 @@ public interface WorkloadMapper {
 
   @Insert(
       "insert into workloads (id, org_id, project_id, name, chart_id, chart_version, values,"
-          + " image_tag_path, created_at, updated_at) values (#{id}, #{orgId}, #{projectId},"
-          + " #{name}, #{chartId}, #{chartVersion}, #{values}::jsonb, #{imageTagPath},"
-          + " #{createdAt}, #{updatedAt})")
+          + " image_tag_path, created_at, updated_at, kind_scopes) values (#{id}, #{orgId},"
+          + " #{projectId}, #{name}, #{chartId}, #{chartVersion}, #{values}::jsonb,"
+          + " #{imageTagPath}, #{createdAt}, #{updatedAt},"
+          + " coalesce(#{kindScopes}::jsonb, '{}'::jsonb))")
   void insert(WorkloadRow row);
 
   @Update(
@@ -114,4 +116,14 @@ public interface WorkloadMapper {
       @Param("workloadId") UUID workloadId,
       @Param("tenantId") UUID tenantId,
       @Param("environmentId") UUID environmentId);
+
+  /** Sets the kind scopes a workload declares (a JSON object); returns the rows changed. */
+  @Update(
+      "update workloads set kind_scopes = #{scopes}::jsonb"
+          + " where org_id = #{orgId} and project_id = #{projectId} and name = #{name}")
+  int setKindScopes(
+      @Param("orgId") UUID orgId,
+      @Param("projectId") UUID projectId,
+      @Param("name") String name,
+      @Param("scopes") String scopes);
 }

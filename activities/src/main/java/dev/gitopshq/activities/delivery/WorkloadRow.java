@@ -23,7 +23,13 @@ public record WorkloadRow(
     String values,
     String imageTagPath,
     Instant createdAt,
-    Instant updatedAt) {
+    Instant updatedAt,
+    String kindScopes) {
+  /** The scopes the row declares for kinds the hub does not know, by {@code group/Kind}. */
+  public Map<String, String> kindScopeMap() {
+    return kindScopes == null ? Map.of() : DeliveryJson.files(kindScopes);
+  }
+
   public Map<String, Object> valueMap() {
     return DeliveryJson.object(values);
   }

@@ -15,9 +15,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -99,6 +101,28 @@ public final class ChartArchive {
    */
   public static String lookupUse(byte[] archive) {
     return lookupUse(read(archive), 0);
+  }
+
+  /**
+   * The texts of the chart's {@code crds/} files, its subcharts' included: Helm installs them
+   * before the templates, and the scope of the custom kinds the templates use is written there.
+   */
+  static List<String> crdTexts(byte[] archive) {
+    List<String> texts = new ArrayList<>();
+    crdTexts(read(archive), 0, texts);
+    return texts;
+  }
+
+  private static void crdTexts(Contents contents, int depth, List<String> texts) {
+    for (Map.Entry<String, byte[]> f : contents.files.entrySet()) {
+      String path = f.getKey();
+      if (path.contains("/crds/")
+          && (path.endsWith(".yaml") || path.endsWith(".yml") || path.endsWith(".json"))) {
+        texts.add(new String(f.getValue(), StandardCharsets.UTF_8));
+      } else if (depth < 4 && path.contains("/charts/") && path.endsWith(".tgz")) {
+        crdTexts(read(f.getValue()), depth + 1, texts);
+      }
+    }
   }
 
   static String lookupMessage(String where) {

@@ -11,6 +11,8 @@ import dev.gitopshq.activities.delivery.ProjectSnapshot.TenantValues;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Variable;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Workload;
 import dev.gitopshq.activities.git.RepoPaths;
+import dev.gitopshq.agent.v1.TenantFence;
+import dev.gitopshq.agent.v1.TenantFences;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -82,11 +84,22 @@ import java.util.TreeMap;
  * pattern without {@code {{ .tenant }}} and several tenants); two units would share a directory (a
  * workload and a binding with the same name); a binding targets a tenant or environment the project
  * does not have; a bundle file is not YAML; a base has no kustomization.yaml; a file path of a
- * bundle or base is unsafe ({@link RepoPaths}).
+ * bundle or base is unsafe ({@link RepoPaths}); the project's fence refuses a namespace a pattern
+ * gives ({@link TenantFences#namespaceRefusal}).
+ *
+ * <p>Every unit carries the project's fence (so a fence change changes every fingerprint and the
+ * renderer checks every object against it) and the kind scopes its workload or binding declares. An
+ * environment with {@code createNamespace} gets one more unit per cluster and namespace, {@code
+ * rendered/<env>/<cluster>/<tenant>/_namespace}, holding the Namespace object (in the directory of
+ * the first tenant, by name, that the namespace serves).
  */
 public final class DeliveryPlanner {
   private static final List<String> SCOPES =
       List.of("org", "project", "environment", "tenant", "service");
+
+  /** The service directory the Namespace object of a tenant's namespace is written into. */
+  public static final String NAMESPACE_DIR = "_namespace";
+
   private static final Set<String> KUSTOMIZATION_FILES =
       Set.of("kustomization.yaml", "kustomization.yml", "Kustomization");
 
@@ -112,9 +125,11 @@ public final class DeliveryPlanner {
 
     private final List<Unit> units = new ArrayList<>();
     private final Map<String, Binding> baseSources = new HashMap<>();
+    private final TenantFence fence;
 
     Planning(ProjectSnapshot snapshot) {
       this.snapshot = snapshot;
+      this.fence = snapshot.fence().toProto();
       for (TenantValues v : snapshot.values()) {
         tenantValues.put(v.workload() + "/" + v.tenant() + "/" + v.environment(), v);
       }
@@ -131,9 +146,13 @@ public final class DeliveryPlanner {
           continue;
         }
         NamespacePattern pattern = NamespacePattern.parse(env.namespacePattern(), env.name());
+        Set<String> namespaces = new HashSet<>();
         for (ClusterTarget cluster : env.clusters()) {
-          for (String tenant : snapshot.tenants()) {
+          for (String tenant : snapshot.tenants().stream().sorted().toList()) {
             String namespace = namespace(pattern, env, cluster, tenant);
+            if (env.createNamespace() && namespaces.add(cluster.name() + "/" + namespace)) {
+              units.add(namespaceUnit(env, cluster, tenant, namespace));
+            }
             for (Workload workload : snapshot.workloads()) {
               add(helm(env, cluster, tenant, namespace, workload), pattern);
             }
@@ -202,12 +221,52 @@ public final class DeliveryPlanner {
 
     private String namespace(
         NamespacePattern pattern, Environment env, ClusterTarget cluster, String tenant) {
-      return pattern.apply(
-          Map.of(
-              "tenant", tenant,
-              "environment", env.name(),
-              "project", snapshot.project(),
-              "cluster", cluster.name()));
+      String namespace =
+          pattern.apply(
+              Map.of(
+                  "tenant", tenant,
+                  "environment", env.name(),
+                  "project", snapshot.project(),
+                  "cluster", cluster.name()));
+      String refusal = TenantFences.namespaceRefusal(fence, namespace);
+      if (refusal != null) {
+        throw new PlanException(
+            "namespace pattern '"
+                + pattern.pattern()
+                + "' of environment "
+                + env.name()
+                + " gives "
+                + namespace
+                + " for tenant "
+                + tenant
+                + " on cluster "
+                + cluster.name()
+                + ": "
+                + refusal);
+      }
+      return namespace;
+    }
+
+    private Unit namespaceUnit(
+        Environment env, ClusterTarget cluster, String tenant, String namespace) {
+      return new Unit(
+          path(env.name(), cluster.name(), tenant, NAMESPACE_DIR),
+          Unit.NAMESPACE,
+          env.name(),
+          cluster.name(),
+          tenant,
+          NAMESPACE_DIR,
+          namespace,
+          "",
+          "",
+          "",
+          Map.of(),
+          Map.of(),
+          List.of(),
+          "",
+          Map.of(),
+          snapshot.fence(),
+          Map.of());
     }
 
     /** The variables one service of one tenant in one environment sees (later scopes win). */
@@ -266,7 +325,9 @@ public final class DeliveryPlanner {
           Map.of(),
           List.of(),
           "",
-          variables);
+          variables,
+          snapshot.fence(),
+          w.kindScopes());
     }
 
     private Unit bound(
@@ -305,7 +366,9 @@ public final class DeliveryPlanner {
             manifestFiles(b, variables, scope),
             List.copyOf(overlays),
             "",
-            variables);
+            variables,
+            snapshot.fence(),
+            b.kindScopes());
       }
       addBase(env, b);
       return new Unit(
@@ -323,7 +386,9 @@ public final class DeliveryPlanner {
           Map.of(),
           List.copyOf(overlays),
           "../../../_bases/" + b.source(),
-          variables);
+          variables,
+          snapshot.fence(),
+          b.kindScopes());
     }
 
     /** The bundle's files with variables substituted in their string values. */
@@ -411,6 +476,8 @@ public final class DeliveryPlanner {
               Collections.unmodifiableMap(files),
               List.of(),
               "",
+              Map.of(),
+              snapshot.fence(),
               Map.of());
       byPath.put(path, base);
       units.add(base);

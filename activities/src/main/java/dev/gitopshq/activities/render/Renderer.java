@@ -66,9 +66,14 @@ public final class Renderer {
    * upgrade, a change to how objects are split, named or defaulted), and every unit is rendered
    * again.
    */
-  public static final String OUTPUT_VERSION = "helm-java-0.0.21/1";
+  public static final String OUTPUT_VERSION = "helm-java-0.0.21/2";
 
-  /** Kinds that are cluster-scoped: a manifest of these kinds never gets a namespace. */
+  /**
+   * Kinds that were cluster-scoped before the renderer asked {@link
+   * dev.gitopshq.agent.v1.KindScopes}; kept for readers of the old set. Use {@link
+   * #clusterScoped(String, String)}, which knows every built-in kind by its API group.
+   */
+  @Deprecated
   static final Set<String> CLUSTER_SCOPED =
       Set.of(
           "Namespace",
@@ -85,6 +90,13 @@ public final class Renderer {
           "APIService",
           "CSIDriver",
           "VolumeSnapshotClass");
+
+  /** Whether a built-in kind is cluster-scoped ({@link dev.gitopshq.agent.v1.KindScopes}). */
+  static boolean clusterScoped(String apiVersion, String kind) {
+    return dev.gitopshq.agent.v1.KindScopes.namespaced(apiVersion, kind)
+        .map(namespaced -> !namespaced)
+        .orElse(false);
+  }
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern SEPARATOR = Pattern.compile("(?m)^---[ \\t]*(?:\\r?\\n|$)");
@@ -111,15 +123,20 @@ public final class Renderer {
   private final java.util.concurrent.ConcurrentLinkedDeque<Scratch> idle =
       new java.util.concurrent.ConcurrentLinkedDeque<>();
 
-  /** Which verified chart digests call {@code lookup} (where; empty: none), most recent last. */
-  private final Map<String, java.util.Optional<String>> lookupByDigest =
+  /**
+   * What is known of verified chart digests, most recent last: where the chart calls {@code lookup}
+   * (empty: nowhere) and the scopes of the custom kinds its {@code crds/} define.
+   */
+  private final Map<String, ChartFacts> factsByDigest =
       java.util.Collections.synchronizedMap(
           new LinkedHashMap<>(16, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, java.util.Optional<String>> e) {
+            protected boolean removeEldestEntry(Map.Entry<String, ChartFacts> e) {
               return size() > 256;
             }
           });
+
+  private record ChartFacts(java.util.Optional<String> lookup, Map<String, Boolean> crdScopes) {}
 
   private final HelmLimits limits;
   private final String outputVersion;
@@ -182,6 +199,7 @@ public final class Renderer {
       case Unit.MANIFESTS -> manifests(unit);
       case Unit.KUSTOMIZE -> kustomize(unit);
       case Unit.KUSTOMIZE_BASE -> base(unit);
+      case Unit.NAMESPACE -> namespace(unit);
       default ->
           throw new RenderException(
               "unit " + unit.path() + " has unknown kind '" + unit.kind() + "'");
@@ -216,14 +234,20 @@ public final class Renderer {
               + unit.chartDigest());
     }
     // The digest was verified above, so what is known of the digest holds for these bytes.
-    java.util.Optional<String> lookup = lookupByDigest.get(unit.chartDigest());
-    if (lookup == null) {
-      lookup = java.util.Optional.ofNullable(ChartArchive.lookupUse(archive));
-      lookupByDigest.put(unit.chartDigest(), lookup);
+    ChartFacts facts = factsByDigest.get(unit.chartDigest());
+    if (facts == null) {
+      facts =
+          new ChartFacts(
+              java.util.Optional.ofNullable(ChartArchive.lookupUse(archive)),
+              Map.copyOf(UnitObjects.crdScopesOfTexts(ChartArchive.crdTexts(archive))));
+      factsByDigest.put(unit.chartDigest(), facts);
     }
-    if (lookup.isPresent()) {
+    if (facts.lookup().isPresent()) {
       throw new RenderException(
-          "cannot render " + describe(unit) + ": " + ChartArchive.lookupMessage(lookup.get()));
+          "cannot render "
+              + describe(unit)
+              + ": "
+              + ChartArchive.lookupMessage(facts.lookup().get()));
     }
     Scratch scratch = idle.pollFirst();
     if (scratch != null && !Files.isRegularFile(scratch.chart())) {
@@ -262,7 +286,7 @@ public final class Renderer {
               + limits.maxOutputChars()
               + " one render may produce");
     }
-    return helmFiles(unit, output);
+    return helmFiles(unit, output, facts.crdScopes());
   }
 
   /**
@@ -389,9 +413,14 @@ public final class Renderer {
     }
   }
 
-  /** One file per object of Helm's multi-document output, each document's text kept as printed. */
-  private static SortedMap<String, byte[]> helmFiles(Unit unit, String output) {
-    ObjectFiles out = new ObjectFiles();
+  /**
+   * One file per object of Helm's multi-document output, each document's text kept as printed but
+   * for the namespace a namespaced object without one gets ({@link UnitObjects}).
+   */
+  private static SortedMap<String, byte[]> helmFiles(
+      Unit unit, String output, Map<String, Boolean> chartCrds) {
+    List<String> docs = new ArrayList<>();
+    List<Object> objects = new ArrayList<>();
     for (String doc : SEPARATOR.split(output == null ? "" : output)) {
       List<Object> parsed;
       try {
@@ -417,7 +446,21 @@ public final class Renderer {
                 + source(doc)
                 + " printed several documents in one");
       }
-      out.add(identity(unit, parsed.get(0), source(doc)), doc.getBytes(StandardCharsets.UTF_8));
+      identity(unit, parsed.get(0), source(doc));
+      docs.add(doc);
+      objects.add(parsed.get(0));
+    }
+    Map<String, Boolean> crds = new java.util.HashMap<>(chartCrds);
+    crds.putAll(UnitObjects.crdScopes(objects));
+    UnitObjects checks = new UnitObjects(unit, crds);
+    ObjectFiles out = new ObjectFiles();
+    for (int i = 0; i < docs.size(); i++) {
+      String doc = docs.get(i);
+      Map<String, Object> object = Values.asMap(objects.get(i));
+      if (checks.check(object, source(doc))) {
+        doc = UnitObjects.withNamespace(doc, object, unit.namespace());
+      }
+      out.add(identity(unit, object, source(doc)), doc.getBytes(StandardCharsets.UTF_8));
     }
     return out.files;
   }
@@ -434,6 +477,7 @@ public final class Renderer {
   // ---------------------------------------------------------------- manifests
 
   private static SortedMap<String, byte[]> manifests(Unit unit) {
+    checkOverlays(unit);
     List<Map<String, Object>> objects = new ArrayList<>();
     List<String> origins = new ArrayList<>();
     for (Map.Entry<String, String> f : new TreeMap<>(unit.files()).entrySet()) {
@@ -492,9 +536,14 @@ public final class Renderer {
                 + ", which the bundle does not have");
       }
     }
+    UnitObjects checks = new UnitObjects(unit, UnitObjects.crdScopes(objects));
     ObjectFiles out = new ObjectFiles();
     for (int i = 0; i < objects.size(); i++) {
-      Map<String, Object> object = withNamespace(objects.get(i), unit.namespace());
+      Map<String, Object> object = objects.get(i);
+      identity(unit, object, origins.get(i));
+      if (checks.check(object, origins.get(i))) {
+        object = UnitObjects.withNamespace(object, unit.namespace());
+      }
       out.add(
           identity(unit, object, origins.get(i)),
           Yaml.write(object).getBytes(StandardCharsets.UTF_8));
@@ -502,39 +551,48 @@ public final class Renderer {
     return out.files;
   }
 
-  /** The object with metadata.namespace set right after metadata.name, when it needs one. */
-  private static Map<String, Object> withNamespace(Map<String, Object> object, String namespace) {
-    if (CLUSTER_SCOPED.contains(String.valueOf(object.get("kind")))
-        || !(object.get("metadata") instanceof Map<?, ?> metadata)) {
-      return object;
-    }
-    Object current = metadata.get("namespace");
-    if (current != null && !current.toString().isEmpty()) {
-      return object;
-    }
-    Map<String, Object> newMetadata = new LinkedHashMap<>();
-    boolean placed = false;
-    for (Map.Entry<String, Object> e : Values.asMap(metadata).entrySet()) {
-      if (e.getKey().equals("namespace")) {
-        continue;
-      }
-      newMetadata.put(e.getKey(), e.getValue());
-      if (e.getKey().equals("name")) {
-        newMetadata.put("namespace", namespace);
-        placed = true;
+  /**
+   * Refuses overlays that would change what an object is or where it goes ({@link
+   * UnitObjects#FIXED_FIELDS}): the API refuses them when a binding is written, and this refuses
+   * them again for what was stored before.
+   */
+  private static void checkOverlays(Unit unit) {
+    for (int i = 0; i < unit.overlays().size(); i++) {
+      List<String> touched = UnitObjects.fixedFieldsTouched(unit.overlays().get(i).patch());
+      if (!touched.isEmpty()) {
+        throw new RenderException(
+            "cannot render "
+                + describe(unit)
+                + ": overlay "
+                + (i + 1)
+                + " changes "
+                + String.join(", ", touched)
+                + "; an overlay may not change an object's kind, apiVersion, name or namespace");
       }
     }
-    if (!placed) {
-      newMetadata.put("namespace", namespace);
-    }
-    Map<String, Object> out = new LinkedHashMap<>(object);
-    out.put("metadata", newMetadata);
-    return out;
+  }
+
+  /** The Namespace object of the unit's namespace, when its fence allows it. */
+  private static SortedMap<String, byte[]> namespace(Unit unit) {
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    metadata.put("name", unit.namespace());
+    Map<String, Object> object = new LinkedHashMap<>();
+    object.put("apiVersion", "v1");
+    object.put("kind", "Namespace");
+    object.put("metadata", metadata);
+    new UnitObjects(unit, Map.of())
+        .check(object, "the Namespace of environment " + unit.environment());
+    ObjectFiles out = new ObjectFiles();
+    out.add(
+        new String[] {"Namespace", unit.namespace()},
+        Yaml.write(object).getBytes(StandardCharsets.UTF_8));
+    return out.files;
   }
 
   // ---------------------------------------------------------------- kustomize
 
   private static SortedMap<String, byte[]> kustomize(Unit unit) {
+    checkOverlays(unit);
     Map<String, Object> k = new LinkedHashMap<>();
     k.put("apiVersion", "kustomize.config.k8s.io/v1beta1");
     k.put("kind", "Kustomization");
@@ -592,6 +650,7 @@ public final class Renderer {
               checkPath(unit, path);
               files.put(path, text.getBytes(StandardCharsets.UTF_8));
             });
+    UnitObjects.checkBase(unit);
     return files;
   }
 

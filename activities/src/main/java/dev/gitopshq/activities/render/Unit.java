@@ -1,5 +1,7 @@
 package dev.gitopshq.activities.render;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import dev.gitopshq.activities.delivery.ProjectSnapshot.Fence;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Overlay;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +23,9 @@ import java.util.Map;
  * @param overlays JSON merge patches (manifests and kustomize units)
  * @param basePath the base directory relative to {@code path} (kustomize units)
  * @param variables the merged HQ variables the unit saw, for the record
+ * @param fence the project's fence: every object the unit renders must pass it
+ * @param kindScopes the scope ({@code Namespaced} or {@code Cluster}) the workload or binding
+ *     declares for kinds the hub does not know, by {@code group/Kind}
  */
 public record Unit(
     String path,
@@ -37,9 +42,58 @@ public record Unit(
     Map<String, String> files,
     List<Overlay> overlays,
     String basePath,
-    Map<String, String> variables) {
+    Map<String, String> variables,
+    Fence fence,
+    Map<String, String> kindScopes) {
   public static final String HELM = "helm";
   public static final String MANIFESTS = "manifests";
   public static final String KUSTOMIZE = "kustomize";
   public static final String KUSTOMIZE_BASE = "kustomize-base";
+
+  /** The Namespace object of the unit's namespace (an environment with createNamespace). */
+  public static final String NAMESPACE = "namespace";
+
+  /** Units stored before fences had none: they get the default fence. */
+  @JsonCreator
+  public Unit {
+    fence = fence == null ? Fence.DEFAULT : fence;
+    kindScopes = kindScopes == null ? Map.of() : kindScopes;
+  }
+
+  /** A unit under the default fence that declares no kind scopes. */
+  public Unit(
+      String path,
+      String kind,
+      String environment,
+      String cluster,
+      String tenant,
+      String service,
+      String namespace,
+      String chart,
+      String chartVersion,
+      String chartDigest,
+      Map<String, Object> values,
+      Map<String, String> files,
+      List<Overlay> overlays,
+      String basePath,
+      Map<String, String> variables) {
+    this(
+        path,
+        kind,
+        environment,
+        cluster,
+        tenant,
+        service,
+        namespace,
+        chart,
+        chartVersion,
+        chartDigest,
+        values,
+        files,
+        overlays,
+        basePath,
+        variables,
+        Fence.DEFAULT,
+        Map.of());
+  }
 }

@@ -37,9 +37,10 @@ public class DeliveryConfig {
       WorkloadMapper workloads,
       VariableMapper variables,
       BindingMapper bindings,
-      SourceMapper sources) {
+      SourceMapper sources,
+      dev.gitopshq.activities.delivery.ProjectFenceMapper fences) {
     return new ProjectSnapshots(
-        projects, environments, tenants, workloads, variables, bindings, sources);
+        projects, environments, tenants, workloads, variables, bindings, sources, fences);
   }
 
   /**

@@ -65,6 +65,7 @@ public class ProjectConfig {
   private final WorkloadMapper workloads;
   private final VariableMapper variables;
   private final BindingMapper bindings;
+  private final dev.gitopshq.activities.delivery.ProjectFenceMapper fences;
   private final ProjectChanges changes;
   private final Clock clock;
 
@@ -80,6 +81,7 @@ public class ProjectConfig {
       WorkloadMapper workloads,
       VariableMapper variables,
       BindingMapper bindings,
+      dev.gitopshq.activities.delivery.ProjectFenceMapper fences,
       ProjectChanges changes,
       Clock clock) {
     this.projects = projects;
@@ -93,6 +95,7 @@ public class ProjectConfig {
     this.workloads = workloads;
     this.variables = variables;
     this.bindings = bindings;
+    this.fences = fences;
     this.changes = changes;
     this.clock = clock;
   }
@@ -165,10 +168,24 @@ public class ProjectConfig {
               resolved.add(cluster.get());
             }
           }
+          String literal = req.literalNamespace();
+          if (literal != null) {
+            String refusal =
+                dev.gitopshq.agent.v1.TenantFences.namespaceRefusal(
+                    fences
+                        .find(orgId, projectId)
+                        .map(dev.gitopshq.activities.delivery.ProjectFenceRow::toProto)
+                        .orElse(dev.gitopshq.agent.v1.TenantFences.DEFAULT),
+                    literal);
+            if (refusal != null) {
+              c.fail("namespacePattern", "gives only " + literal + ", which " + refusal);
+            }
+          }
           c.throwIfInvalid();
           UUID envId = env.get().id();
           boolean existed = projectEnvironment(orgId, projectId, name).isPresent();
           environments.upsert(orgId, projectId, envId, req.pattern());
+          environments.setCreateNamespace(orgId, projectId, envId, req.createsNamespace());
           environments.deleteClusters(orgId, projectId, envId);
           for (int i = 0; i < refs.size(); i++) {
             Map<String, Object> overrides =
@@ -334,7 +351,8 @@ public class ProjectConfig {
                   DeliveryJson.write(req.values() == null ? Map.of() : req.values()),
                   req.tagPath(),
                   now,
-                  now));
+                  now,
+                  DeliveryJson.write(req.kindScopes() == null ? Map.of() : req.kindScopes())));
           return new Step<>(
               workloads.findByName(orgId, projectId, req.name()).orElseThrow(),
               Message.of(
@@ -371,6 +389,11 @@ public class ProjectConfig {
               DeliveryJson.write(req.values() == null ? Map.of() : req.values()),
               req.tagPath(),
               clock.instant());
+          workloads.setKindScopes(
+              orgId,
+              projectId,
+              name,
+              DeliveryJson.write(req.kindScopes() == null ? Map.of() : req.kindScopes()));
           return new Step<>(
               workloads.findByName(orgId, projectId, name).orElseThrow(),
               Message.of(
@@ -814,7 +837,8 @@ public class ProjectConfig {
                   null,
                   r.overlays(),
                   now,
-                  now));
+                  now,
+                  DeliveryJson.write(req.kindScopes() == null ? Map.of() : req.kindScopes())));
           writeTargets(orgId, projectId, id, r.targets());
           return new Step<>(
               bindingsOf(orgId, projectId).stream()
@@ -841,6 +865,11 @@ public class ProjectConfig {
           Resolved r = resolve(p, req);
           bindings.update(
               orgId, b.id(), req.kind(), r.source().id(), r.overlays(), clock.instant());
+          bindings.setKindScopes(
+              orgId,
+              projectId,
+              name,
+              DeliveryJson.write(req.kindScopes() == null ? Map.of() : req.kindScopes()));
           writeTargets(orgId, projectId, b.id(), r.targets());
           return new Step<>(
               bindingsOf(orgId, projectId).stream()

@@ -55,9 +55,27 @@ public final class ProjectRequests {
    * @param deliveryMode the delivery mode of every cluster that names none (default argocd)
    */
   public record ProjectEnvironmentPut(
-      String namespacePattern, List<ClusterRef> clusters, String deliveryMode) {
+      String namespacePattern,
+      List<ClusterRef> clusters,
+      String deliveryMode,
+      Boolean createNamespace) {
     public ProjectEnvironmentPut(String namespacePattern, List<ClusterRef> clusters) {
-      this(namespacePattern, clusters, null);
+      this(namespacePattern, clusters, null, null);
+    }
+
+    public ProjectEnvironmentPut(
+        String namespacePattern, List<ClusterRef> clusters, String deliveryMode) {
+      this(namespacePattern, clusters, deliveryMode, null);
+    }
+
+    /** Whether delivery writes the Namespace objects (default false). */
+    public boolean createsNamespace() {
+      return Boolean.TRUE.equals(createNamespace);
+    }
+
+    /** The one namespace a pattern without placeholders gives, or null when it has placeholders. */
+    public String literalNamespace() {
+      return pattern().contains("{{") ? null : pattern();
     }
 
     public String pattern() {
@@ -107,9 +125,57 @@ public final class ProjectRequests {
     }
   }
 
+  /** The most kinds one workload or binding may declare the scope of. */
+  public static final int MAX_KIND_SCOPES = 100;
+
+  /**
+   * The scope declarations of a workload or binding: {@code group/Kind} (a kind of an API group the
+   * hub does not know) to {@code Namespaced} or {@code Cluster}.
+   */
+  static void checkKindScopes(Checks c, Map<String, String> scopes) {
+    if (scopes == null) {
+      return;
+    }
+    if (scopes.size() > MAX_KIND_SCOPES) {
+      c.fail("kindScopes", "must declare at most " + MAX_KIND_SCOPES + " kinds");
+      return;
+    }
+    for (Map.Entry<String, String> e : scopes.entrySet()) {
+      String f = "kindScopes." + e.getKey();
+      String key = e.getKey();
+      int slash = key.indexOf('/');
+      if (slash <= 0
+          || key.endsWith("/*")
+          || dev.gitopshq.agent.v1.TenantFences.kindEntryProblem(key) != null) {
+        c.fail(f, "must be group/Kind, e.g. monitoring.coreos.com/ServiceMonitor");
+      } else if (dev.gitopshq.agent.v1.KindScopes.namespaced(
+              key.substring(0, slash) + "/v1", key.substring(slash + 1))
+          .isPresent()) {
+        c.fail(f, "is a built-in kind; its scope is known and cannot be declared");
+      }
+      if (!dev.gitopshq.activities.delivery.ProjectSnapshot.KIND_SCOPES.contains(e.getValue())) {
+        c.fail(f, "must be Namespaced or Cluster");
+      }
+    }
+  }
+
   /** {@code POST /projects/{id}/workloads} and {@code PUT .../workloads/{name}}. */
   public record WorkloadWrite(
-      String name, String chart, String version, Map<String, Object> values, String imageTagPath) {
+      String name,
+      String chart,
+      String version,
+      Map<String, Object> values,
+      String imageTagPath,
+      Map<String, String> kindScopes) {
+    public WorkloadWrite(
+        String name,
+        String chart,
+        String version,
+        Map<String, Object> values,
+        String imageTagPath) {
+      this(name, chart, version, values, imageTagPath, null);
+    }
+
     String tagPath() {
       return imageTagPath == null ? DeliveryChecks.DEFAULT_IMAGE_TAG_PATH : imageTagPath;
     }
@@ -127,6 +193,7 @@ public final class ProjectRequests {
       if (tagPath().length() > 253 || !DeliveryChecks.VALUES_PATH.matcher(tagPath()).matches()) {
         c.fail("imageTagPath", "must be a dotted values path such as image.tag");
       }
+      checkKindScopes(c, kindScopes);
       c.throwIfInvalid();
     }
   }
@@ -180,7 +247,21 @@ public final class ProjectRequests {
 
   /** {@code POST /projects/{id}/bindings} and {@code PUT .../bindings/{name}}. */
   public record BindingWrite(
-      String name, String kind, String source, List<TargetRef> targets, List<OverlayRef> overlays) {
+      String name,
+      String kind,
+      String source,
+      List<TargetRef> targets,
+      List<OverlayRef> overlays,
+      Map<String, String> kindScopes) {
+    public BindingWrite(
+        String name,
+        String kind,
+        String source,
+        List<TargetRef> targets,
+        List<OverlayRef> overlays) {
+      this(name, kind, source, targets, overlays, null);
+    }
+
     public void validate(String pathName) {
       Checks c = new Checks();
       if (pathName == null) {
@@ -233,9 +314,16 @@ public final class ProjectRequests {
           if (o.patch() == null) {
             c.fail(f + ".patch", "is required (a JSON merge patch object)");
           }
+          for (String fixed :
+              dev.gitopshq.activities.render.UnitObjects.fixedFieldsTouched(o.patch())) {
+            c.fail(
+                f + ".patch." + fixed,
+                "an overlay may not change an object's kind, apiVersion, name or namespace");
+          }
           DeliveryChecks.values(c, f + ".patch", o.patch());
         }
       }
+      checkKindScopes(c, kindScopes);
       c.throwIfInvalid();
     }
   }

@@ -32,7 +32,11 @@ public final class ProjectViews {
       String cluster, Map<String, Object> overrides, String deliveryMode) {}
 
   public record ProjectEnvironmentView(
-      String name, int position, String namespacePattern, List<ClusterBinding> clusters) {
+      String name,
+      int position,
+      String namespacePattern,
+      List<ClusterBinding> clusters,
+      boolean createNamespace) {
     public static ProjectEnvironmentView of(ProjectConfig.Environment e) {
       return new ProjectEnvironmentView(
           e.row().environment(),
@@ -40,7 +44,8 @@ public final class ProjectViews {
           e.row().namespacePattern(),
           e.clusters().stream()
               .map(c -> new ClusterBinding(c.cluster(), c.overrideMap(), c.deliveryMode()))
-              .toList());
+              .toList(),
+          e.row().createNamespace());
     }
   }
 
@@ -57,6 +62,7 @@ public final class ProjectViews {
       String digest,
       Map<String, Object> values,
       String imageTagPath,
+      Map<String, String> kindScopes,
       Instant createdAt,
       Instant updatedAt) {
     public static WorkloadView of(WorkloadRow r) {
@@ -67,6 +73,7 @@ public final class ProjectViews {
           r.chartDigest(),
           r.valueMap(),
           r.imageTagPath(),
+          r.kindScopeMap(),
           r.createdAt(),
           r.updatedAt());
     }
@@ -93,6 +100,7 @@ public final class ProjectViews {
       String source,
       List<TargetView> targets,
       List<Overlay> overlays,
+      Map<String, String> kindScopes,
       Instant createdAt,
       Instant updatedAt) {
     public static BindingView of(ProjectConfig.Binding b) {
@@ -102,6 +110,7 @@ public final class ProjectViews {
           b.row().source(),
           b.targets().stream().map(t -> new TargetView(t.tenant(), t.environment())).toList(),
           b.row().overlayList(),
+          b.row().kindScopeMap(),
           b.row().createdAt(),
           b.row().updatedAt());
     }
