@@ -54,6 +54,45 @@ class DeliveryPlannerTest {
   }
 
   @Test
+  void aNamespacePatternGivingAReservedNamespaceFailsThePlanNamingTheEnvironment() {
+    Fixtures f =
+        Fixtures.project()
+            .environment("dev", "{{ .tenant }}-{{ .environment }}", cluster("eu-1"))
+            .environment("production", "kube-system", cluster("eu-1"))
+            .tenants("acme")
+            .workload("web", "{}");
+
+    assertThatThrownBy(f::plan)
+        .isInstanceOf(PlanException.class)
+        .hasMessage(
+            "namespace pattern 'kube-system' of environment production gives kube-system for"
+                + " tenant acme on cluster eu-1: namespace kube-system is reserved (kube-system,"
+                + " kube-public, kube-node-lease, flux-system, argocd); the project's fence must"
+                + " name it to allow it");
+
+    // An admin who names it exactly in the fence allows it.
+    f.fence(List.of("kube-system", "acme-*"), List.of(), List.of());
+    assertThat(f.plan()).extracting(Unit::namespace).containsExactly("acme-dev", "kube-system");
+  }
+
+  @Test
+  void theFenceIsPartOfEveryUnitSoAFenceChangeRendersAgain() {
+    Fixtures f =
+        Fixtures.project()
+            .environment("dev", "{{ .tenant }}-{{ .environment }}", cluster("eu-1"))
+            .tenants("acme")
+            .workload("web", "{}");
+    Unit before = f.plan().get(0);
+    f.fence(List.of(), List.of("rbac.authorization.k8s.io/ClusterRole"), List.of());
+    Unit after = f.plan().get(0);
+
+    assertThat(after.fence().clusterScopedKinds())
+        .containsExactly("rbac.authorization.k8s.io/ClusterRole");
+    assertThat(UnitFingerprint.of(after, Renderer.OUTPUT_VERSION))
+        .isNotEqualTo(UnitFingerprint.of(before, Renderer.OUTPUT_VERSION));
+  }
+
+  @Test
   void plansEveryEnvironmentClusterTenantAndWorkloadSortedByPath() {
     List<Unit> units = shop().plan();
 

@@ -31,6 +31,7 @@ final class Fixtures {
   final List<Variable> variables = new ArrayList<>();
   final List<Binding> bindings = new ArrayList<>();
   String project = "shop";
+  ProjectSnapshot.Fence fence = ProjectSnapshot.Fence.DEFAULT;
 
   static Fixtures project() {
     return new Fixtures();
@@ -59,6 +60,17 @@ final class Fixtures {
     return this;
   }
 
+  /** An environment whose delivery writes its Namespace objects. */
+  Fixtures environmentWithNamespace(String name, String pattern, ClusterTarget... clusters) {
+    environments.add(new Environment(name, environments.size(), pattern, List.of(clusters), true));
+    return this;
+  }
+
+  Fixtures fence(List<String> namespaces, List<String> clusterScoped, List<String> denied) {
+    fence = new ProjectSnapshot.Fence(namespaces, clusterScoped, denied);
+    return this;
+  }
+
   Fixtures tenants(String... names) {
     tenants.addAll(List.of(names));
     return this;
@@ -70,6 +82,27 @@ final class Fixtures {
 
   Fixtures workload(String name, String valuesJson, String digest) {
     workloads.add(new Workload(name, "webapp", "1.2.0", digest, json(valuesJson), "image.tag"));
+    return this;
+  }
+
+  Fixtures workload(String name, String digest, Map<String, String> kindScopes) {
+    workloads.add(
+        new Workload(name, "webapp", "1.2.0", digest, json("{}"), "image.tag", kindScopes));
+    return this;
+  }
+
+  Fixtures bindingWithScopes(
+      String name, Map<String, String> files, Map<String, String> kindScopes, Target... targets) {
+    bindings.add(
+        new Binding(
+            name,
+            "manifests",
+            name + "-bundle",
+            1,
+            files,
+            List.of(),
+            List.of(targets),
+            kindScopes));
     return this;
   }
 
@@ -111,7 +144,17 @@ final class Fixtures {
 
   ProjectSnapshot build() {
     return new ProjectSnapshot(
-        ORG, PROJECT, project, 7, environments, tenants, workloads, values, variables, bindings);
+        ORG,
+        PROJECT,
+        project,
+        7,
+        environments,
+        tenants,
+        workloads,
+        values,
+        variables,
+        bindings,
+        fence);
   }
 
   List<Unit> plan() {

@@ -332,7 +332,7 @@ class HelmRenderTest {
             kind: ConfigMap
             metadata:
               name: same
-              namespace: one
+              namespace: acme
             ---
             # only a comment
             ---
@@ -340,13 +340,15 @@ class HelmRenderTest {
             kind: ConfigMap
             metadata:
               name: same
-              namespace: two
+              labels:
+                n: two
             ---
             apiVersion: v1
             kind: ConfigMap
             metadata:
               name: same
-              namespace: three
+              labels:
+                n: three
             ---
             apiVersion: example.com/v1
             kind: Odd_Thing
@@ -359,7 +361,7 @@ class HelmRenderTest {
         Fixtures.project()
             .environment("production", "{{ .tenant }}", cluster("eu-1"))
             .tenants("acme")
-            .workload("odd", "{}", chartDigest)
+            .workload("odd", chartDigest, Map.of("example.com/Odd_Thing", "Namespaced"))
             .plan()
             .get(0);
 
@@ -372,11 +374,11 @@ class HelmRenderTest {
             "configmap-same.yaml",
             "odd-thing-my.object-1.yaml");
     assertThat(new String(files.get("configmap-same.yaml"), StandardCharsets.UTF_8))
-        .contains("namespace: one");
+        .contains("namespace: acme");
     assertThat(new String(files.get("configmap-same-2.yaml"), StandardCharsets.UTF_8))
-        .contains("namespace: two");
+        .contains("n: two", "namespace: acme");
     assertThat(new String(files.get("configmap-same-3.yaml"), StandardCharsets.UTF_8))
-        .contains("namespace: three");
+        .contains("n: three", "namespace: acme");
   }
 
   private static Map<String, String> text(SortedMap<String, byte[]> files) {

@@ -51,7 +51,7 @@ class ManifestRenderTest {
       kind: Service
       metadata:
         name: web-admin
-        namespace: admin
+        namespace: acme-production
       spec:
         ports:
           - port: 9000
@@ -78,7 +78,8 @@ class ManifestRenderTest {
         .environment("production", "{{ .tenant }}-{{ .environment }}", cluster("eu-1"))
         .tenants("acme")
         .variable("tenant", "acme", "DB_HOST", "acme-db")
-        .binding("web", "manifests", "web-bundle", files, overlays, target("acme", "production"));
+        .binding("web", "manifests", "web-bundle", files, overlays, target("acme", "production"))
+        .fence(List.of(), List.of("rbac.authorization.k8s.io/ClusterRole"), List.of());
   }
 
   private SortedMap<String, String> render(Fixtures f) {
@@ -133,11 +134,11 @@ class ManifestRenderTest {
                       value: acme-db
         """);
     assertThat(files.get("service-web.yaml")).contains("namespace: acme-production", "team: shop");
-    // An object that names its namespace keeps it; an empty name in an overlay patches every
-    // Service.
+    // An object that names its own namespace keeps it (written once); an empty name in an
+    // overlay patches every Service.
     assertThat(files.get("service-web-admin.yaml"))
-        .contains("namespace: admin", "team: shop")
-        .doesNotContain("acme-production");
+        .contains("namespace: acme-production", "team: shop");
+    assertThat(files.get("service-web-admin.yaml").split("namespace:", -1)).hasSize(2);
     // Cluster-scoped kinds never get a namespace.
     assertThat(files.get("namespace-shared-tools.yaml")).doesNotContain("namespace:");
     assertThat(files.get("clusterrole-reader.yaml")).doesNotContain("namespace:");
