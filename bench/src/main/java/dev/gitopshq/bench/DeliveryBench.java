@@ -682,7 +682,12 @@ public final class DeliveryBench {
     int same = 0;
     String first = null;
     for (int i = 0; i < units.size(); i++) {
-      Map<String, JsonNode> cli = objects(List.of(readBytes(helmDir.resolve("units/" + i + "/out.yaml"))));
+      // helm template -n does not write metadata.namespace; the hub writes the unit's namespace
+      // into every namespaced object that names none, so the CLI's objects get it here too.
+      Map<String, JsonNode> cli =
+          withNamespace(
+              objects(List.of(readBytes(helmDir.resolve("units/" + i + "/out.yaml")))),
+              units.get(i).namespace());
       Map<String, JsonNode> ours = objects(List.copyOf(rendered.get(i).values()));
       if (cli.equals(ours)) {
         same++;
@@ -703,6 +708,27 @@ public final class DeliveryBench {
       }
     }
     return "";
+  }
+
+  /**
+   * The objects with {@code metadata.namespace} set where a namespaced kind (by {@link
+   * dev.gitopshq.agent.v1.KindScopes}; an unknown kind counts as namespaced) names none, keyed
+   * again by {@code kind/namespace/name}.
+   */
+  private static Map<String, JsonNode> withNamespace(Map<String, JsonNode> objects, String namespace) {
+    Map<String, JsonNode> out = new TreeMap<>();
+    for (JsonNode doc : objects.values()) {
+      JsonNode metadata = doc.path("metadata");
+      boolean namespaced =
+          dev.gitopshq.agent.v1.KindScopes.namespaced(doc.path("apiVersion").asText(), doc.path("kind").asText())
+              .orElse(true);
+      if (namespaced && metadata.isObject() && metadata.path("namespace").asText().isEmpty()) {
+        ((com.fasterxml.jackson.databind.node.ObjectNode) metadata).put("namespace", namespace);
+      }
+      out.put(doc.path("kind").asText() + "/" + doc.path("metadata").path("namespace").asText()
+          + "/" + doc.path("metadata").path("name").asText(), doc);
+    }
+    return out;
   }
 
   /** The Kubernetes objects in YAML streams, by {@code kind/namespace/name}. */

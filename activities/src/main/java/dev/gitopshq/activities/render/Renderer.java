@@ -35,7 +35,8 @@ import java.util.regex.Pattern;
  *   <tr><th>kind</th><th>files</th></tr>
  *   <tr><td>{@code helm}</td><td>the chart rendered in-process by Helm (helm-java {@code
  *       template}) with release name = service, the unit's namespace and values; one file per
- *       object, each document exactly as Helm printed it (with its {@code # Source:} line)</td></tr>
+ *       object, each document as Helm printed it (with its {@code # Source:} line) but for the
+ *       {@code namespace:} line a namespaced object without one gets</td></tr>
  *   <tr><td>{@code manifests}</td><td>the bundle's objects, each overlay applied as a JSON merge
  *       patch (RFC 7386) to the objects of its kind and name (every object of the kind when the
  *       name is empty), {@code metadata.namespace} set to the unit's namespace where a namespaced
@@ -47,6 +48,11 @@ import java.util.regex.Pattern;
  *       that lists with merge keys, such as containers by name, are merged)</td></tr>
  *   <tr><td>{@code kustomize-base}</td><td>the base's files as they are</td></tr>
  * </table>
+ *
+ * <p>Every object of every unit passes {@link UnitObjects}: its kind's scope must be known, a
+ * namespaced object gets the unit's namespace and may name no other, and the project's fence must
+ * allow it; otherwise the unit fails naming the file. A {@code namespace} unit is the Namespace
+ * object of its namespace.
  *
  * <p>Object files are named {@code <kind>-<name>.yaml}, lowercase, every character outside {@code
  * [a-z0-9.-]} replaced by {@code -}; when two objects get the same name, the later ones (in
