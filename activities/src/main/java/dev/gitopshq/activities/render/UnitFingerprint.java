@@ -22,11 +22,11 @@ import java.util.HexFormat;
  * change re-renders every unit) and the whole unit — its path, kind, environment, cluster, tenant,
  * service (the Helm release name), namespace, chart name, version and digest (the archive is read
  * by its SHA-256, so the digest stands for the chart's bytes), the merged and substituted values,
- * the bundle's or base's files, the overlays and the base path, the merged variables, the
- * project's fence and the kind scopes the workload or binding declares. The
- * cluster's value overrides reach the render only through the merged values; the renderer reads
- * nothing else about the target cluster (Helm runs client-only, {@code template} without a
- * Kubernetes client), so the unit is the whole input.
+ * the bundle's or base's files, the overlays and the base path, the merged variables, the project's
+ * fence and the kind scopes the workload or binding declares. The cluster's value overrides reach
+ * the render only through the merged values; the renderer reads nothing else about the target
+ * cluster (Helm runs client-only, {@code template} without a Kubernetes client), so the unit is the
+ * whole input.
  *
  * <p>Canonical: the unit is written as JSON with object keys sorted at every depth (record
  * components alphabetically, map entries by key), so the order in which maps were built does not
