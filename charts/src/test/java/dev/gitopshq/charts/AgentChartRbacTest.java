@@ -76,7 +76,8 @@ class AgentChartRbacTest {
           // The guide's row (create, get, update, patch), plus list and delete: the agent
           // removes the Secrets of unassigned credentials (only those labelled as its own).
           "credentialSync", table("core/secrets", "create,get,list,update,patch,delete"),
-          "directDeploy", table(OBSERVED_RESOURCES, "create,update,patch,delete"));
+          // get: the agent reads each object before applying it (ownership) and pruning it.
+          "directDeploy", table(OBSERVED_RESOURCES, "get,create,update,patch,delete"));
 
   /** Capabilities exactly as given: every other capability off. */
   static Map<String, Object> only(String profile, String... enabled) {
@@ -183,6 +184,14 @@ class AgentChartRbacTest {
                 EXTRA.get("directDeploy")));
     assertThat(r.get(ClusterRole.class, "gitopshq-agent").getMetadata().getAnnotations())
         .containsEntry("gitopshq.dev/rbac-profile", "readwrite");
+  }
+
+  @Test
+  void directDeployAloneMayReadWhatItApplies() {
+    // Without observe, the agent still reads each object before it applies (is it GitOpsHQ's?)
+    // or prunes it.
+    assertThat(clusterWide(CHART.render(only("readwrite", "directDeploy"))))
+        .isEqualTo(EXTRA.get("directDeploy"));
   }
 
   @Test

@@ -13,6 +13,7 @@ import dev.gitopshq.agent.v1.ApplyRelease;
 import dev.gitopshq.agent.v1.ApplyResult;
 import dev.gitopshq.agent.v1.Capabilities;
 import dev.gitopshq.agent.v1.ObjectResult;
+import dev.gitopshq.agent.v1.TenantFence;
 import dev.gitopshq.workflows.release.DirectApplyActivities;
 import dev.gitopshq.workflows.release.DirectOutcome;
 import dev.gitopshq.workflows.release.DirectTarget;
@@ -235,11 +236,13 @@ public class DirectApplies implements DirectApplyActivities {
 
   /**
    * The message that carries a parked apply to its agent: the files under {@code <cluster>/} of the
-   * deploy commit and what earlier applies of the project environment placed.
+   * deploy commit, what earlier applies of the project environment placed, and the project's fence,
+   * which the agent checks every object against before it applies anything.
    *
+   * @param fence the project's fence
    * @throws IllegalArgumentException when the files are more than one apply carries
    */
-  public ApplyRelease message(DirectApplyRow row, String requestedBy) {
+  public ApplyRelease message(DirectApplyRow row, String requestedBy, TenantFence fence) {
     SortedMap<String, byte[]> files =
         repos.readFiles(
             row.orgId(), row.projectId(), ObjectId.fromString(row.commit()), row.cluster());
@@ -267,6 +270,7 @@ public class DirectApplies implements DirectApplyActivities {
             .setCommit(row.commit())
             .setHealthTimeoutSeconds(row.healthTimeoutS())
             .setRequestedBy(requestedBy == null ? "" : requestedBy)
+            .setFence(fence)
             .setDeadline(
                 Timestamp.newBuilder()
                     .setSeconds(row.dispatchDeadline().getEpochSecond())

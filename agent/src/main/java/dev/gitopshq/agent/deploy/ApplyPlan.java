@@ -6,6 +6,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.gitopshq.agent.v1.AppliedObject;
 import dev.gitopshq.agent.v1.ApplyFile;
 import dev.gitopshq.agent.v1.ObjectResult;
+import dev.gitopshq.agent.v1.TenantFence;
+import dev.gitopshq.agent.v1.TenantFences;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.ArrayList;
@@ -20,20 +22,37 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * What a direct apply will do, computed from the release's files, the objects earlier applies left
- * and the agent's {@code directDeploy.*} values, before anything touches the cluster: the objects
- * to apply (each with its namespace resolved and the GitOpsHQ labels added), the ones that cannot
- * be applied and why, and the ones to prune.
+ * What a direct apply will do, computed from the release's files, the objects earlier applies left,
+ * the project's fence and the agent's {@code directDeploy.*} values, before anything is written to
+ * the cluster (it only reads: discovery, and each object's live labels): the objects to apply (each
+ * with its namespace resolved and the GitOpsHQ labels added), the ones that cannot be applied and
+ * why, the ones refused, and the ones to prune.
+ *
+ * <p>An object is <b>refused</b> when the project's {@link TenantFence} does not allow it ({@link
+ * TenantFences#objectRefusal}, with the object's resolved namespace and its scope from discovery)
+ * or when an object of that identity already exists on the cluster without this delivery's labels
+ * ({@link #managed}): a direct apply never takes over what GitOpsHQ did not place for this project
+ * environment and tenant. One refusal refuses the whole apply: the deployer applies and prunes
+ * nothing, so a release is never half-applied because part of it is out of bounds.
  *
  * <p>Pruning is all or nothing: when any file cannot be planned, nothing is pruned, because an
- * object whose file could not be read might still be wanted.
+ * object whose file could not be read might still be wanted. An object outside the fence is never
+ * pruned, whoever placed it: it is {@linkplain #kept kept} and reported.
  *
  * @param apply the objects to apply, in apply order (namespaces and CRDs first, workloads last)
  * @param failures objects (or files) that will not be applied, with the reason
+ * @param refused objects the fence or their live owner forbids (action {@code refused}); any at all
+ *     means nothing is applied
  * @param prune objects earlier applies left that the release no longer holds
+ * @param kept objects earlier applies left that the release no longer holds but that are outside
+ *     the fence, so are not pruned (action {@code kept})
  */
 public record ApplyPlan(
-    List<Planned> apply, List<ObjectResult> failures, List<AppliedObject> prune) {
+    List<Planned> apply,
+    List<ObjectResult> failures,
+    List<ObjectResult> refused,
+    List<AppliedObject> prune,
+    List<ObjectResult> kept) {
 
   /** The label every object of a direct apply carries, with {@link #MANAGED_BY_VALUE}. */
   public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
@@ -51,6 +70,25 @@ public record ApplyPlan(
   @FunctionalInterface
   public interface Scopes {
     Optional<Boolean> namespaced(String apiVersion, String kind);
+  }
+
+  /**
+   * The labels of the object the cluster holds under an identity: empty when there is none, its
+   * labels (an empty map when it has none) otherwise.
+   */
+  @FunctionalInterface
+  public interface Live {
+    /**
+     * @throws Unreadable when the cluster cannot say (e.g. RBAC forbids reading the kind)
+     */
+    Optional<Map<String, String>> labels(AppliedObject identity);
+  }
+
+  /** The cluster could not say whether an object exists; the message says why, for people. */
+  public static final class Unreadable extends RuntimeException {
+    public Unreadable(String message) {
+      super(message);
+    }
   }
 
   /** One object to apply, and where it came from. */
@@ -93,7 +131,9 @@ public record ApplyPlan(
   public ApplyPlan {
     apply = List.copyOf(apply);
     failures = List.copyOf(failures);
+    refused = List.copyOf(refused);
     prune = List.copyOf(prune);
+    kept = List.copyOf(kept);
   }
 
   /**
@@ -102,6 +142,8 @@ public record ApplyPlan(
    * @param files the files under the cluster's directory ({@code <tenant>/<service>/<file>})
    * @param previous what earlier applies of this project environment placed
    * @param defaultNamespace the namespace for namespaced objects whose file names none; empty: none
+   * @param fence the project's fence ({@link TenantFences#DEFAULT} when the hub sent none)
+   * @param live what the cluster holds, asked only for objects the fence allows
    */
   public static ApplyPlan of(
       String project,
@@ -109,9 +151,12 @@ public record ApplyPlan(
       List<ApplyFile> files,
       List<AppliedObject> previous,
       String defaultNamespace,
-      Scopes scopes) {
+      TenantFence fence,
+      Scopes scopes,
+      Live live) {
     List<Planned> planned = new ArrayList<>();
     List<ObjectResult> failures = new ArrayList<>();
+    List<ObjectResult> refused = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (ApplyFile f : files) {
       String path = f.getPath();
@@ -172,22 +217,99 @@ public record ApplyPlan(
                   .build());
           continue;
         }
+        String refusal = refusal(p, project, environment, fence, scopes, live);
+        if (refusal != null) {
+          refused.add(
+              ObjectResult.newBuilder()
+                  .setObject(p.identity())
+                  .setAction("refused")
+                  .setHealth("failed")
+                  .setMessage(refusal)
+                  .setPath(path)
+                  .build());
+          continue;
+        }
         planned.add(p);
       }
     }
     planned.sort(Comparator.comparingInt(ApplyPlan::rank).thenComparing(Planned::path));
     List<AppliedObject> prune = new ArrayList<>();
-    if (failures.isEmpty()) {
+    List<ObjectResult> kept = new ArrayList<>();
+    if (failures.isEmpty() && refused.isEmpty()) {
       Set<String> current = new HashSet<>();
       planned.forEach(p -> current.add(key(p.identity())));
       Set<String> pruned = new HashSet<>();
       for (AppliedObject o : previous) {
-        if (!current.contains(key(o)) && pruned.add(key(o))) {
+        if (current.contains(key(o)) || !pruned.add(key(o))) {
+          continue;
+        }
+        boolean namespaced =
+            scopes.namespaced(o.getApiVersion(), o.getKind()).orElse(!o.getNamespace().isEmpty());
+        String outside =
+            TenantFences.objectRefusal(
+                fence, o.getApiVersion(), o.getKind(), o.getName(), o.getNamespace(), namespaced);
+        if (outside == null) {
           prune.add(o);
+        } else {
+          kept.add(
+              ObjectResult.newBuilder()
+                  .setObject(o)
+                  .setAction("kept")
+                  .setHealth("healthy")
+                  .setMessage("not pruned, it is outside the project's fence: " + outside)
+                  .build());
         }
       }
     }
-    return new ApplyPlan(planned, failures, prune);
+    return new ApplyPlan(planned, failures, refused, prune, kept);
+  }
+
+  /**
+   * Why a planned object may not be applied, or null: the fence first (without asking the cluster
+   * about an object the project may not touch at all), then whoever holds its identity now.
+   */
+  private static String refusal(
+      Planned p, String project, String environment, TenantFence fence, Scopes scopes, Live live) {
+    GenericKubernetesResource o = p.object();
+    String namespace = nullToEmpty(o.getMetadata().getNamespace());
+    boolean namespaced = scopes.namespaced(o.getApiVersion(), o.getKind()).orElseThrow();
+    String outside =
+        TenantFences.objectRefusal(
+            fence,
+            o.getApiVersion(),
+            o.getKind(),
+            o.getMetadata().getName(),
+            namespace,
+            namespaced);
+    if (outside != null) {
+      return outside;
+    }
+    String what =
+        o.getKind()
+            + " "
+            + (namespace.isEmpty() ? "" : namespace + "/")
+            + o.getMetadata().getName();
+    Optional<Map<String, String>> existing;
+    try {
+      existing = live.labels(p.identity());
+    } catch (Unreadable e) {
+      return what
+          + ": cannot tell whether it exists and who manages it, so it is not applied: "
+          + e.getMessage();
+    }
+    if (existing.isEmpty() || managed(existing.get(), project, environment, p.tenant())) {
+      return null;
+    }
+    return what
+        + " exists and is not managed by GitOpsHQ for project "
+        + project
+        + "; delete it or label it to hand it over ("
+        + String.join(
+            ", ",
+            labels(project, environment, p.tenant()).entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .toList())
+        + ")";
   }
 
   /** The labels that mark an object as this delivery's. */
@@ -199,6 +321,17 @@ public record ApplyPlan(
     labels.put(ENVIRONMENT, environment);
     labels.put(TENANT, tenant);
     return labels;
+  }
+
+  /**
+   * Whether a live object carries all of this delivery's labels ({@code managed-by} included), so a
+   * direct apply may update it.
+   */
+  public static boolean managed(
+      Map<String, String> liveLabels, String project, String environment, String tenant) {
+    return liveLabels != null
+        && MANAGED_BY_VALUE.equals(liveLabels.get(MANAGED_BY))
+        && owns(liveLabels, project, environment, tenant);
   }
 
   /** Whether a live object carries this delivery's labels, so pruning may delete it. */

@@ -6,6 +6,7 @@ import dev.gitopshq.agent.v1.AppliedObject;
 import dev.gitopshq.agent.v1.ApplyRelease;
 import dev.gitopshq.agent.v1.ApplyResult;
 import dev.gitopshq.agent.v1.ObjectResult;
+import dev.gitopshq.agent.v1.TenantFences;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -35,9 +36,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Applies releases in direct-deploy mode ({@code direct.deploy}), one at a time on its own thread:
- * server-side apply of every object of the {@link ApplyPlan} with the configured field manager,
- * then pruning of what the release no longer holds (only objects that still carry the delivery's
- * labels), then waiting for {@link RolloutHealth} until the apply's health timeout.
+ * the {@link ApplyPlan} first, and when it refuses any object (outside the project's fence, or an
+ * existing object GitOpsHQ does not manage for this project) nothing at all; otherwise server-side
+ * apply of every object of the plan with the configured field manager, then pruning of what the
+ * release no longer holds (only objects that still carry the delivery's labels), then waiting for
+ * {@link RolloutHealth} until the apply's health timeout.
  *
  * <p>Each apply id is applied at most once while the agent lives: a repeat (the hub re-sends after
  * a reconnect or its own restart) is answered with the first result from memory, and a repeat that
@@ -183,8 +186,14 @@ public final class DirectDeployer implements AutoCloseable {
             r.getFilesList(),
             r.getPreviousList(),
             config.defaultNamespace(),
-            (apiVersion, kind) -> namespaced(client, discovered, apiVersion, kind));
+            r.hasFence() ? r.getFence() : TenantFences.DEFAULT,
+            (apiVersion, kind) -> namespaced(client, discovered, apiVersion, kind),
+            identity -> liveLabels(client, identity));
+    if (!plan.refused().isEmpty()) {
+      return refused(r, plan);
+    }
     List<ObjectResult> results = new ArrayList<>(plan.failures());
+    results.addAll(plan.kept());
     boolean failed = !plan.failures().isEmpty();
 
     List<ApplyPlan.Planned> applied = new ArrayList<>();
@@ -293,6 +302,49 @@ public final class DirectDeployer implements AutoCloseable {
         failed ? ApplyResult.Outcome.FAILED : ApplyResult.Outcome.SUCCEEDED,
         results,
         failed ? "some objects failed to apply, prune or become healthy" : "");
+  }
+
+  /**
+   * The answer to an apply the plan refused objects of: nothing was applied or pruned. Each refused
+   * object is listed with the fence's or the ownership check's sentence, the objects that could not
+   * be planned with theirs, and one line says what waits.
+   */
+  private ApplyResult refused(ApplyRelease r, ApplyPlan plan) {
+    List<ObjectResult> results = new ArrayList<>(plan.refused());
+    results.addAll(plan.failures());
+    String why =
+        plan.refused().size()
+            + (plan.refused().size() == 1 ? " object was" : " objects were")
+            + " refused (outside the project's fence, or not managed by GitOpsHQ for this"
+            + " project); nothing was applied or pruned";
+    results.add(
+        ObjectResult.newBuilder()
+            .setAction("skipped")
+            .setHealth("healthy")
+            .setMessage(
+                why
+                    + "; the release's other objects ("
+                    + plan.apply().size()
+                    + ") wait until it is fixed")
+            .build());
+    log.warn("direct apply {}: {}", r.getApplyId(), why);
+    return result(r, ApplyResult.Outcome.FAILED, results, why);
+  }
+
+  /** The labels of the live object of an identity, for the plan's ownership check. */
+  private static Optional<Map<String, String>> liveLabels(
+      KubernetesClient client, AppliedObject identity) {
+    try {
+      GenericKubernetesResource live =
+          resource(client, identity).withName(identity.getName()).get();
+      if (live == null) {
+        return Optional.empty();
+      }
+      Map<String, String> labels = live.getMetadata().getLabels();
+      return Optional.of(labels == null ? Map.of() : labels);
+    } catch (KubernetesClientException e) {
+      throw new ApplyPlan.Unreadable(apiMessage(e));
+    }
   }
 
   private static io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<

@@ -6,6 +6,7 @@ import dev.gitopshq.activities.release.DirectApplyRow;
 import dev.gitopshq.agent.v1.ApplyRelease;
 import dev.gitopshq.agent.v1.ApplyResult;
 import dev.gitopshq.agent.v1.HubMessage;
+import dev.gitopshq.agent.v1.TenantFences;
 import dev.gitopshq.workflows.release.DirectOutcome;
 import io.temporal.client.ActivityCompletionClient;
 import io.temporal.client.ActivityCompletionException;
@@ -121,7 +122,8 @@ final class DirectApplyDispatcher {
     }
     ApplyRelease message;
     try {
-      message = direct.message(a, direct.requester(a));
+      // The project's stored fence (project_fences) replaces the default once it exists.
+      message = direct.message(a, direct.requester(a), TenantFences.DEFAULT);
     } catch (IllegalArgumentException e) {
       fail(a, e.getMessage());
       return;
