@@ -32,7 +32,7 @@ public interface DeploymentMapper extends GovernedStore {
           + " d.status, d.status_detail as detail, d.policy_name as policy, d.policy_version,"
           + " d.policy_sha256, d.decision_outcome as outcome, d.break_glass,"
           + " d.justification, d.commits, d.requested_by, d.requester_name, d.created_at,"
-          + " d.updated_at, d.finished_at";
+          + " d.updated_at, d.finished_at, d.change_summary::text as changes";
 
   @Insert(
       "insert into deployments (id, org_id, project_id, release_id, action, environment_ids,"
@@ -103,6 +103,16 @@ public interface DeploymentMapper extends GovernedStore {
       @Param("sha256") String sha256,
       @Param("outcome") String outcome,
       @Param("reasons") List<String> reasons,
+      @Param("now") Instant now);
+
+  /** Stores the summary of what the deployment changes (JSON, as {@link DeploymentChanges}). */
+  @Update(
+      "update deployments set change_summary = #{summary}::jsonb, updated_at = #{now}"
+          + " where org_id = #{orgId} and id = #{id}")
+  int recordChanges(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("summary") String summary,
       @Param("now") Instant now);
 
   @Update(

@@ -69,7 +69,7 @@ public final class Renderer {
   public static final String OUTPUT_VERSION = "helm-java-0.0.21/1";
 
   /** Kinds that are cluster-scoped: a manifest of these kinds never gets a namespace. */
-  static final Set<String> CLUSTER_SCOPED =
+  public static final Set<String> CLUSTER_SCOPED =
       Set.of(
           "Namespace",
           "ClusterRole",
