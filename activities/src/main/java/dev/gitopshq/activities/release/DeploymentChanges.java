@@ -232,11 +232,21 @@ public final class DeploymentChanges {
       }
       List<K8sObject> out = new ArrayList<>();
       for (Object doc : docs) {
-        K8sObject o = K8sObject.of(doc);
-        if (o == null) {
-          return null;
+        // A List (v1 List, or any *List with items) is applied item by item, as kubectl and the
+        // runtime adapters do: its items are the objects.
+        List<?> items =
+            doc instanceof Map<?, ?> m
+                    && String.valueOf(m.get("kind")).endsWith("List")
+                    && m.get("items") instanceof List<?> l
+                ? l
+                : List.of(doc);
+        for (Object item : items) {
+          K8sObject o = K8sObject.of(item);
+          if (o == null) {
+            return null;
+          }
+          out.add(o);
         }
-        out.add(o);
       }
       return out;
     }

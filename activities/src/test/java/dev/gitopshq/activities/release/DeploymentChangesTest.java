@@ -195,6 +195,31 @@ class DeploymentChangesTest {
   }
 
   @Test
+  void theItemsOfAListAreTheObjects() {
+    String list =
+        """
+        apiVersion: v1
+        kind: List
+        items:
+          - apiVersion: rbac.authorization.k8s.io/v1
+            kind: ClusterRoleBinding
+            metadata: {name: web-admin}
+          - apiVersion: v1
+            kind: ConfigMap
+            metadata: {name: web, namespace: shop}
+        """;
+    ObjectNode c =
+        deployChanges(
+            new DeploymentChanges(repos),
+            "dev",
+            render("dev", Map.of("c1/acme/web/list-everything.yaml", list)));
+
+    assertThat(c.get("summary").get("added").asLong()).isEqualTo(2);
+    assertThat(c.get("summary").get("rbac").asLong()).isEqualTo(1);
+    assertThat(c.get("summary").get("unreadable").asLong()).isZero();
+  }
+
+  @Test
   void listsAreBoundedWhileTotalsStayExact() {
     Map<String, String> files = new LinkedHashMap<>();
     for (int i = 0; i < 12; i++) {
