@@ -150,6 +150,8 @@ export interface ApprovalSubject {
   rollbackOf?: number | null;
   action?: string;
   environments?: string[];
+  /** What the deployment changes, once the policy counted it. */
+  changes?: DeploymentChanges | null;
 }
 
 export interface ApprovalItem {

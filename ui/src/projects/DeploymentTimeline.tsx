@@ -2,20 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
 import type { DeploymentChanges, TimelineEvent } from "../api/types";
 import { StatusBadge } from "../components/Badge";
+import { changeSummary } from "../components/changeSummary";
 import { ErrorState, Loading } from "../components/States";
 import { stamp } from "../components/time";
-
-/** e.g. "3 added, 1 changed, 0 removed; RBAC: 1; cluster-scoped: 1; images: 2". */
-export function changeSummary(c: DeploymentChanges): string {
-  const parts = [
-    `${c.added} added, ${c.changed} changed, ${c.removed} removed`,
-    `RBAC: ${c.rbac}`,
-    `cluster-scoped: ${c.clusterScoped}`,
-    `images: ${c.images}`,
-  ];
-  if (c.unreadable > 0) parts.push(`unreadable files: ${c.unreadable}`);
-  return parts.join("; ");
-}
 
 /**
  * A deployment's timeline, after what it changes on the deploy branches (once the policy counted

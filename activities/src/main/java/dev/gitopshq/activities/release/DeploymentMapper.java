@@ -156,7 +156,8 @@ public interface DeploymentMapper extends GovernedStore {
           + " o.number as rollback_of_number, d.action, "
           + ENV_NAMES
           + " as environments,"
-          + " d.requester_name, d.break_glass, d.justification"
+          + " d.requester_name, d.break_glass, d.justification,"
+          + " d.change_summary::text as changes"
           + " from deployments d"
           + " join releases r on r.org_id = d.org_id and r.id = d.release_id"
           + " join projects p on p.org_id = d.org_id and p.id = d.project_id"

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.gitopshq.activities.approval.ApprovalRow;
 import dev.gitopshq.activities.approval.ApprovalVoteRow;
 import dev.gitopshq.activities.identity.Permission;
+import dev.gitopshq.activities.release.ChangeSummary;
 import dev.gitopshq.activities.release.ConfigHistory;
 import dev.gitopshq.activities.release.DeploymentEventRow;
 import dev.gitopshq.activities.release.DeploymentRow;
@@ -31,8 +32,6 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 public class ReleaseController {
   private static final int MAX_LIMIT = 200;
-  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
-      new com.fasterxml.jackson.databind.ObjectMapper();
 
   private final ReleaseService releases;
 
@@ -68,45 +67,7 @@ public class ReleaseController {
       String workflowId,
       Instant createdAt,
       Instant finishedAt,
-      ChangeSummaryView changes) {}
-
-  /**
-   * What a deployment changes on its deploy branches, counted when its decision was asked for (null
-   * before): objects added, changed and removed; how many of them are cluster-scoped, RBAC, either
-   * ({@code sensitive}); container image changes; manifest files that could not be read; {@code
-   * truncated} when the policy input's lists were cut (the counts are exact).
-   */
-  record ChangeSummaryView(
-      long added,
-      long changed,
-      long removed,
-      long clusterScoped,
-      long rbac,
-      long sensitive,
-      long images,
-      long unreadable,
-      boolean truncated) {
-    static ChangeSummaryView of(String json) {
-      if (json == null) {
-        return null;
-      }
-      try {
-        JsonNode n = JSON.readTree(json);
-        return new ChangeSummaryView(
-            n.path("added").asLong(),
-            n.path("changed").asLong(),
-            n.path("removed").asLong(),
-            n.path("cluster_scoped").asLong(),
-            n.path("rbac").asLong(),
-            n.path("sensitive").asLong(),
-            n.path("images").asLong(),
-            n.path("unreadable").asLong(),
-            n.path("truncated").asBoolean());
-      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-        throw new IllegalStateException("stored change summary is not JSON", e);
-      }
-    }
-  }
+      ChangeSummary changes) {}
 
   record Accepted(ReleaseView release, DeploymentSummary deployment) {}
 
@@ -181,7 +142,7 @@ public class ReleaseController {
       Instant createdAt,
       Instant updatedAt,
       Instant finishedAt,
-      ChangeSummaryView changes) {}
+      ChangeSummary changes) {}
 
   // ---- releases ---------------------------------------------------------------------------
 
@@ -335,7 +296,7 @@ public class ReleaseController {
         d.createdAt(),
         d.updatedAt(),
         d.finishedAt(),
-        ChangeSummaryView.of(d.changes()));
+        ChangeSummary.fromJson(d.changes()));
   }
 
   @PostMapping("/api/v2/projects/{projectId}/deployments/{deploymentId}/cancel")
@@ -393,7 +354,7 @@ public class ReleaseController {
         ReleaseService.workflowId(d),
         d.createdAt(),
         d.finishedAt(),
-        ChangeSummaryView.of(d.changes()));
+        ChangeSummary.fromJson(d.changes()));
   }
 
   static EventView event(DeploymentEventRow e) {
