@@ -21,6 +21,26 @@
 #                   role: "owner"|"admin"|"member"|"viewer"|"", teams: [...]}
 #     break_glass  {requested: bool, justification: string}
 #     time         RFC 3339 string
+#     changes      what the deployment would change on its deploy branches,
+#                  comparing the tree it writes with what each branch holds
+#                  now (docs/policies.md has an example):
+#       summary      {added, changed, removed: objects, over every
+#                     environment; cluster_scoped, rbac: how many of those
+#                     are cluster-scoped, in group rbac.authorization.k8s.io;
+#                     sensitive: how many are either (each counted once);
+#                     images: container image changes; unreadable: manifest
+#                     files that could not be read as Kubernetes objects}
+#       environments [{name, clusters: [{name, counts: {added, changed,
+#                     removed, unreadable}, added: [object], changed: [object],
+#                     removed: [object], unreadable: [path]}]}]; objects of
+#                     Kustomize bases are under cluster "_bases"
+#       images       [{environment, cluster, namespace, kind, name, container,
+#                     from, to}]; from is "" for a new container, to "" for
+#                     a removed one
+#       truncated    true when a list was cut (at 500 entries each); the
+#                     summary and counts are always exact
+#     object       {group, version, kind, namespace, name, cluster_scoped,
+#                   rbac}
 #
 #   Decision document (as gitopshq.approval):
 #     {outcome: "auto_approve"|"require_approval"|"deny"|"break_glass",
@@ -36,6 +56,10 @@
 #     - any production environment (named "production", or last in the
 #       organization's order) among the environments: deploy, promote and
 #       rollback require 1 approval from a member with role admin or owner;
+#     - in every environment, a deployment that adds, changes or removes an
+#       RBAC or cluster-scoped object, or changes a manifest that cannot be
+#       read, requires 1 approval from a member with role admin or owner;
+#       the reason names the first objects;
 #     - otherwise deploy, promote and rollback are auto-approved;
 #     - break-glass: granted (outcome break_glass) to a member with role
 #       admin or owner who writes a justification of at least 20 characters
@@ -62,6 +86,13 @@ break_glass_roles := ["admin", "owner"]
 
 # Distinct approvals a production deployment needs.
 production_approvers := 1
+
+# Distinct approvals a deployment that changes RBAC or cluster-scoped objects
+# (or unreadable manifests) needs, in any environment.
+sensitive_change_approvers := 1
+
+# How many of those objects a reason names before "and N more".
+named_objects := 3
 
 # A justification shorter than this (after trimming) is not a justification.
 min_justification_length := 20
@@ -170,6 +201,62 @@ requester_known if {
 
 break_glass_requested if input.break_glass.requested == true
 
+# ---- what the deployment changes ---------------------------------------------
+
+changes_given if is_object(input.changes)
+
+change_total(field) := n if {
+	n := input.changes.summary[field]
+	is_number(n)
+} else := 0
+
+change_environments := e if {
+	e := input.changes.environments
+	is_array(e)
+} else := []
+
+env_clusters(e) := c if {
+	c := e.clusters
+	is_array(c)
+} else := []
+
+cluster_objects(c, how) := l if {
+	l := c[how]
+	is_array(l)
+} else := []
+
+is_sensitive(o) if o.rbac == true
+
+is_sensitive(o) if o.cluster_scoped == true
+
+# The listed RBAC or cluster-scoped objects, e.g.
+# "added ClusterRoleBinding web-admin (dev, cluster c1)".
+sensitive_objects := [label |
+	some e in change_environments
+	some c in env_clusters(e)
+	some how in ["added", "changed", "removed"]
+	some o in cluster_objects(c, how)
+	is_sensitive(o)
+	label := sprintf("%s %s %v%s (%v, cluster %v)", [how, o.kind, o.name, namespace_label(o), e.name, c.name])
+]
+
+namespace_label(o) := sprintf(" in namespace %v", [o.namespace]) if {
+	is_string(o.namespace)
+	o.namespace != ""
+} else := ""
+
+# Exact even when the lists were cut; an input without `sensitive` still counts.
+sensitive_total := max([
+	change_total("sensitive"),
+	change_total("rbac"),
+	change_total("cluster_scoped"),
+	count(sensitive_objects),
+])
+
+sensitive_change if sensitive_total > 0
+
+unreadable_change if change_total("unreadable") > 0
+
 justification := trim_space(j) if {
 	j := input.break_glass.justification
 	is_string(j)
@@ -236,10 +323,17 @@ outcome := "deny" if {
 } else := "break_glass" if {
 	break_glass_requested
 } else := "require_approval" if {
-	production
+	count(approval_gates) > 0
 } else := "auto_approve"
 
-required_approvers := production_approvers if outcome == "require_approval"
+# Why the deployment needs approvers, with how many each reason needs.
+approval_gates contains ["production", production_approvers] if production
+
+approval_gates contains ["sensitive", sensitive_change_approvers] if sensitive_change
+
+approval_gates contains ["unreadable", sensitive_change_approvers] if unreadable_change
+
+required_approvers := max([n | some [_, n] in approval_gates]) if outcome == "require_approval"
 
 else := 0
 
@@ -250,18 +344,54 @@ reasons := sort(deny_reasons) if {
 	[requester_label, deployment_label],
 )] if {
 	outcome == "break_glass"
-} else := [
-	sprintf(
-		"%s requires %d %s: %s; production environments require approval by default",
-		[deployment_label, required_approvers, plural(required_approvers, "approval", "approvals"), production_summary],
-	),
-	sprintf("eligible approvers: members with role %s; never the requester", [concat(" or ", approver_role_list)]),
-] if {
+} else := array.concat(approval_reasons, [sprintf(
+	"eligible approvers: members with role %s; never the requester",
+	[concat(" or ", approver_role_list)],
+)]) if {
 	outcome == "require_approval"
 } else := [sprintf(
-	"%s is auto-approved: no production environment is involved (none is named production or last in the organization's order)",
-	[deployment_label],
+	"%s is auto-approved: no production environment is involved (none is named production or last in the organization's order)%s",
+	[deployment_label, auto_approve_note],
 )]
+
+approvals_label := sprintf("%d %s", [required_approvers, plural(required_approvers, "approval", "approvals")])
+
+# One sentence per gate, production first.
+approval_reasons := [msg |
+	some gate in ["production", "sensitive", "unreadable"]
+	some pair in approval_gates
+	pair[0] == gate
+	msg := gate_reason(gate)
+]
+
+gate_reason("production") := sprintf(
+	"%s requires %s: %s; production environments require approval by default",
+	[deployment_label, approvals_label, production_summary],
+)
+
+gate_reason("sensitive") := sprintf(
+	"%s requires %s: it adds, changes or removes %d RBAC or cluster-scoped %s: %s; such objects require approval in every environment",
+	[deployment_label, approvals_label, sensitive_total, plural(sensitive_total, "object", "objects"), sensitive_list],
+)
+
+gate_reason("unreadable") := sprintf(
+	"%s requires %s: %d changed manifest %s could not be read as Kubernetes objects, so what it changes is not known",
+	[deployment_label, approvals_label, change_total("unreadable"), plural(change_total("unreadable"), "file", "files")],
+)
+
+# e.g. "added ClusterRoleBinding web-admin (dev, cluster c1) and 2 more"
+sensitive_list := "none is listed (the change lists were cut)" if {
+	count(sensitive_objects) == 0
+} else := concat("", [concat(", ", array.slice(sensitive_objects, 0, named_objects)), more_label])
+
+more_label := sprintf(" and %d more", [n]) if {
+	n := sensitive_total - min([count(sensitive_objects), named_objects])
+	n > 0
+} else := ""
+
+auto_approve_note := "; it adds, changes or removes no RBAC or cluster-scoped object" if changes_given
+
+else := ""
 
 # e.g. "production is a production environment (named production)"
 production_summary := concat("; ", [msg |

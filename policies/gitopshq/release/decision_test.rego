@@ -21,7 +21,7 @@ sample_mismatches contains {"case": name, "got": got, "expected": c.expected} if
 }
 
 test_every_shared_sample_gets_its_expected_outcome if {
-	count(samples) >= 12
+	count(samples) >= 16
 	print("sample mismatches:", sample_mismatches)
 	count(sample_mismatches) == 0
 }
@@ -119,6 +119,80 @@ test_labels_without_release_number_or_project_name if {
 	startswith(by_id.reasons[0], "deploy of release 3c1e9a7b-5d2f-4e8a-b6c0-1f9d2e7a4b55 to dev is")
 	nothing := release.decision with input as object.remove(base, ["release"])
 	startswith(nothing.reasons[0], "deploy of the release to dev is")
+}
+
+# ---- what the deployment changes ---------------------------------------------------
+
+test_a_cluster_role_binding_in_dev_requires_approval_naming_it if {
+	d := release.decision with input as samples.deploy_dev_cluster_role_binding_requires_approval.input
+	d.outcome == "require_approval"
+	d.required_approvers == 1
+	d.approver_roles == ["admin", "owner"]
+	d.reasons == [
+		"deploy of release #12 (project shop) to dev requires 1 approval: it adds, changes or removes 1 RBAC or cluster-scoped object: added ClusterRoleBinding checkout-admin (dev, cluster dev-1); such objects require approval in every environment",
+		"eligible approvers: members with role admin or owner; never the requester",
+	]
+}
+
+test_a_plain_deployment_change_in_dev_stays_auto_approved if {
+	d := release.decision with input as samples.deploy_dev_deployment_change_auto_approved.input
+	d.outcome == "auto_approve"
+	d.reasons == ["deploy of release #12 (project shop) to dev is auto-approved: no production environment is involved (none is named production or last in the organization's order); it adds, changes or removes no RBAC or cluster-scoped object"]
+}
+
+test_a_namespaced_role_removed_by_a_rollback_requires_approval if {
+	d := release.decision with input as samples.rollback_staging_removing_a_role_requires_approval.input
+	d.outcome == "require_approval"
+	contains(d.reasons[0], "removed Role checkout-secrets-reader in namespace shop (staging, cluster stg-1)")
+}
+
+test_an_unreadable_manifest_requires_approval if {
+	d := release.decision with input as samples.deploy_dev_unreadable_manifest_requires_approval.input
+	d.outcome == "require_approval"
+	d.reasons[0] == "deploy of release #12 (project shop) to dev requires 1 approval: 1 changed manifest file could not be read as Kubernetes objects, so what it changes is not known"
+}
+
+test_the_reason_names_a_few_objects_then_counts_the_rest if {
+	base := samples.deploy_dev_cluster_role_binding_requires_approval.input
+	roles := [o |
+		some n in numbers.range(1, 5)
+		o := {"kind": "ClusterRole", "name": sprintf("r%d", [n]), "namespace": "", "cluster_scoped": true, "rbac": true}
+	]
+	changes := object.union(base.changes, {
+		"summary": {"added": 5, "rbac": 5, "cluster_scoped": 5, "sensitive": 7},
+		"environments": [{"name": "dev", "clusters": [{"name": "dev-1", "added": roles}]}],
+		"truncated": true,
+	})
+	d := release.decision with input as object.union(base, {"changes": changes})
+	contains(d.reasons[0], "removes 7 RBAC or cluster-scoped objects: added ClusterRole r1 (dev, cluster dev-1), added ClusterRole r2 (dev, cluster dev-1), added ClusterRole r3 (dev, cluster dev-1) and 4 more;")
+}
+
+test_cut_lists_still_gate_on_the_exact_totals if {
+	base := samples.deploy_dev_deployment_change_auto_approved.input
+	changes := object.union(base.changes, {"summary": {"cluster_scoped": 2}, "environments": [], "truncated": true})
+	d := release.decision with input as object.union(base, {"changes": changes})
+	d.outcome == "require_approval"
+	contains(d.reasons[0], "removes 2 RBAC or cluster-scoped objects: none is listed (the change lists were cut);")
+}
+
+test_production_and_sensitive_changes_give_both_reasons_and_one_approval if {
+	base := samples.deploy_dev_cluster_role_binding_requires_approval.input
+	d := release.decision with input as object.union(base, {"environments": [{"name": "production", "position": 3, "last": true}]})
+	d.required_approvers == 1
+	count(d.reasons) == 3
+	contains(d.reasons[0], "production environments require approval by default")
+	contains(d.reasons[1], "added ClusterRoleBinding checkout-admin")
+}
+
+test_break_glass_and_denials_still_come_first if {
+	base := samples.deploy_dev_cluster_role_binding_requires_approval.input
+	glass := release.decision with input as object.union(base, {
+		"requester": {"role": "admin"},
+		"break_glass": {"requested": true, "justification": "the payment outage needs this binding now"},
+	})
+	glass.outcome == "break_glass"
+	viewer := release.decision with input as object.union(base, {"requester": {"role": "viewer"}})
+	viewer.outcome == "deny"
 }
 
 # ---- requesters ---------------------------------------------------------------------

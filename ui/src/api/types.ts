@@ -66,6 +66,22 @@ export interface Decision {
   reasons: string[];
 }
 
+/**
+ * What a deployment changes on its deploy branches, counted when its decision was asked for
+ * (docs/api.md, `changes` of a deployment).
+ */
+export interface DeploymentChanges {
+  added: number;
+  changed: number;
+  removed: number;
+  clusterScoped: number;
+  rbac: number;
+  sensitive: number;
+  images: number;
+  unreadable: number;
+  truncated: boolean;
+}
+
 export interface TimelineEvent {
   seq: number;
   at: string;
@@ -134,6 +150,8 @@ export interface ApprovalSubject {
   rollbackOf?: number | null;
   action?: string;
   environments?: string[];
+  /** What the deployment changes, once the policy counted it. */
+  changes?: DeploymentChanges | null;
 }
 
 export interface ApprovalItem {

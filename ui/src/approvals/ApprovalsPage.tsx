@@ -5,6 +5,7 @@ import { api } from "../api/client";
 import type { ApprovalItem, Page } from "../api/types";
 import { Badge } from "../components/Badge";
 import { Button, inputClass } from "../components/Button";
+import { changeSummary } from "../components/changeSummary";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
 
@@ -83,6 +84,12 @@ function ApprovalCard({ item }: { item: ApprovalItem }) {
           <>
             <dt className="text-slate-500">Environments</dt>
             <dd>{s.environments.join(", ")}</dd>
+          </>
+        )}
+        {s.changes && (
+          <>
+            <dt className="text-slate-500">Changes</dt>
+            <dd className={s.changes.sensitive > 0 ? "font-medium" : undefined}>{changeSummary(s.changes)}</dd>
           </>
         )}
         <dt className="text-slate-500">Approvals</dt>

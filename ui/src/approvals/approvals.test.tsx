@@ -35,6 +35,36 @@ describe("approvals inbox", () => {
     expect(calls.some((c) => c.method === "POST" && c.path === "/approvals/a1/approve")).toBe(true);
   });
 
+  it("shows what a deployment changes, so the approver sees the ClusterRoleBinding", async () => {
+    setToken("t");
+    const deployment = {
+      ...ITEM,
+      id: "a2",
+      kind: "release",
+      summary: "deploy release #4 of shop to dev",
+      subject: {
+        type: "deployment",
+        requester: "bob@example.com",
+        breakGlass: false,
+        projectId: "p-1",
+        project: "shop",
+        release: 4,
+        action: "deploy",
+        environments: ["dev"],
+        changes: { added: 3, changed: 1, removed: 0, clusterScoped: 1, rbac: 1, sensitive: 1, images: 2, unreadable: 0, truncated: false },
+      },
+    };
+    fakeHub({
+      "GET /me": () => ({ json: ME }),
+      "GET /approvals": () => ({ json: { items: [deployment, ITEM] } }),
+    });
+    renderAt("/approvals", "/approvals", <ApprovalsPage />);
+    const card = await screen.findByRole("article", { name: deployment.summary });
+    expect(card).toHaveTextContent("Changes3 added, 1 changed, 0 removed; RBAC: 1; cluster-scoped: 1; images: 2");
+    // A command has no change summary.
+    expect(screen.getByRole("article", { name: ITEM.summary })).not.toHaveTextContent("Changes");
+  });
+
   it("asks for a comment before it rejects", async () => {
     setToken("t");
     const calls = fakeHub({

@@ -33,6 +33,7 @@ public enum Endpoint {
   RELEASES_LIST("GET", "/api/v2/projects/{projectId}/releases"),
   RELEASES_GET("GET", "/api/v2/projects/{projectId}/releases/{number}"),
   RELEASES_PROMOTE("POST", "/api/v2/projects/{projectId}/releases/{number}/promote"),
+  DEPLOYMENTS_GET("GET", "/api/v2/projects/{projectId}/deployments/{deploymentId}"),
   ROLLBACKS_CREATE("POST", "/api/v2/projects/{projectId}/rollbacks"),
   FREEZE_WINDOWS_LIST("GET", "/api/v2/freeze-windows"),
   FREEZE_WINDOWS_CREATE("POST", "/api/v2/freeze-windows"),

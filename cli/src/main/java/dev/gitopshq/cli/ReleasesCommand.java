@@ -71,6 +71,69 @@ final class ReleasesCommand extends Base {
     }
   }
 
+  @Command(
+      name = "deployment",
+      description =
+          "A deployment: its status, the policy's decision and what it changes on the deploy"
+              + " branches.")
+  void deployment(
+      @Parameters(paramLabel = "PROJECT", index = "0") String project,
+      @Parameters(paramLabel = "DEPLOYMENT", index = "1") String deployment) {
+    HubClient hub = client();
+    JsonNode d = hub.call(Endpoint.DEPLOYMENTS_GET, projectId(hub, project), deployment);
+    output()
+        .object(
+            d,
+            List.of(
+                Output.Column.of("Deployment", "id"),
+                Output.Column.of("Release", "/release/number"),
+                Output.Column.of("Action", "action"),
+                Output.Column.of("Environments", "environments"),
+                Output.Column.of("Status", "status"),
+                Output.Column.of("Detail", "detail"),
+                Output.Column.of("Requester", "/requester/name"),
+                new Output.Column(
+                    "Decision",
+                    n ->
+                        n.path("decision").isObject()
+                            ? Output.text(n.at("/decision/outcome"))
+                                + " (policy "
+                                + Output.text(n.at("/decision/policy"))
+                                + " v"
+                                + Output.text(n.at("/decision/version"))
+                                + ")"
+                            : ""),
+                new Output.Column("Changes", n -> changeSummary(n.path("changes"))),
+                Output.Column.of("Commits", "commits")));
+  }
+
+  /**
+   * e.g. {@code 3 added, 1 changed, 0 removed; RBAC: 1; cluster-scoped: 1; images: 2}; empty before
+   * the decision counted them.
+   */
+  static String changeSummary(JsonNode c) {
+    if (!c.isObject()) {
+      return "";
+    }
+    StringBuilder s =
+        new StringBuilder()
+            .append(c.path("added").asLong())
+            .append(" added, ")
+            .append(c.path("changed").asLong())
+            .append(" changed, ")
+            .append(c.path("removed").asLong())
+            .append(" removed; RBAC: ")
+            .append(c.path("rbac").asLong())
+            .append("; cluster-scoped: ")
+            .append(c.path("clusterScoped").asLong())
+            .append("; images: ")
+            .append(c.path("images").asLong());
+    if (c.path("unreadable").asLong() > 0) {
+      s.append("; unreadable files: ").append(c.path("unreadable").asLong());
+    }
+    return s.toString();
+  }
+
   @Command(name = "create", description = "Release the project's current configuration.")
   void create(
       @Parameters(paramLabel = "PROJECT") String project,

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.treewalk.TreeWalk;
@@ -141,6 +142,61 @@ public final class DeployWriter {
               + environment);
     }
     return new Written(r.commitName(), r.changed(), r.changedPaths(), tenants);
+  }
+
+  /**
+   * What a write of {@code environment} would compare, read before it is made (for the policy
+   * decision): the branch's tree now ({@code before}, null when the branch does not exist), the
+   * tree the write starts from ({@code after}) and the paths it writes ({@code writes}): every path
+   * for a deploy, the covered unit directories for a scoped rollback.
+   */
+  public record Planned(
+      String environment, ObjectId before, ObjectId after, Predicate<String> writes) {}
+
+  /**
+   * What {@link #deploy} would write; empty when the source has nothing rendered for the
+   * environment (the write itself fails then).
+   */
+  public Optional<Planned> planDeploy(
+      UUID orgId, UUID projectId, String environment, ObjectId source) {
+    return repos
+        .treeAt(orgId, projectId, source, renderedPath(environment))
+        .map(
+            after ->
+                new Planned(
+                    environment, branchTree(orgId, projectId, environment), after, p -> true));
+  }
+
+  /**
+   * What {@link #rollback} would write; empty when the original has nothing rendered for the
+   * environment (the write itself fails then).
+   */
+  public Optional<Planned> planRollback(
+      UUID orgId, UUID projectId, String environment, ObjectId original, RollbackScope scope) {
+    Predicate<String> writes =
+        scope.all()
+            ? p -> true
+            : p -> {
+              String[] u = p.split("/", 4);
+              return u.length == 4 && !u[0].equals(BASES) && scope.covers(environment, u[1], u[2]);
+            };
+    return repos
+        .treeAt(orgId, projectId, original, renderedPath(environment))
+        .map(
+            after ->
+                new Planned(environment, branchTree(orgId, projectId, environment), after, writes));
+  }
+
+  /** The repositories this writer writes to. */
+  ProjectRepos repos() {
+    return repos;
+  }
+
+  private ObjectId branchTree(UUID orgId, UUID projectId, String environment) {
+    return repos
+        .head(orgId, projectId, ProjectRepos.deployBranch(environment))
+        .flatMap(h -> repos.treeAt(orgId, projectId, h, ""))
+        .orElse(null);
   }
 
   private ObjectId rendered(

@@ -32,7 +32,7 @@ public interface DeploymentMapper extends GovernedStore {
           + " d.status, d.status_detail as detail, d.policy_name as policy, d.policy_version,"
           + " d.policy_sha256, d.decision_outcome as outcome, d.break_glass,"
           + " d.justification, d.commits, d.requested_by, d.requester_name, d.created_at,"
-          + " d.updated_at, d.finished_at";
+          + " d.updated_at, d.finished_at, d.change_summary::text as changes";
 
   @Insert(
       "insert into deployments (id, org_id, project_id, release_id, action, environment_ids,"
@@ -105,6 +105,16 @@ public interface DeploymentMapper extends GovernedStore {
       @Param("reasons") List<String> reasons,
       @Param("now") Instant now);
 
+  /** Stores the summary of what the deployment changes (JSON, as {@link DeploymentChanges}). */
+  @Update(
+      "update deployments set change_summary = #{summary}::jsonb, updated_at = #{now}"
+          + " where org_id = #{orgId} and id = #{id}")
+  int recordChanges(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("summary") String summary,
+      @Param("now") Instant now);
+
   @Update(
       "update deployments set commits = #{commits,typeHandler="
           + MAP
@@ -146,7 +156,8 @@ public interface DeploymentMapper extends GovernedStore {
           + " o.number as rollback_of_number, d.action, "
           + ENV_NAMES
           + " as environments,"
-          + " d.requester_name, d.break_glass, d.justification"
+          + " d.requester_name, d.break_glass, d.justification,"
+          + " d.change_summary::text as changes"
           + " from deployments d"
           + " join releases r on r.org_id = d.org_id and r.id = d.release_id"
           + " join projects p on p.org_id = d.org_id and p.id = d.project_id"

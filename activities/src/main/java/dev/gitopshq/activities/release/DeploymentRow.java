@@ -14,6 +14,8 @@ import java.util.UUID;
  * @param policy the policy that decided, once it has
  * @param commits environment name to the commit written on its deploy branch
  * @param requestedBy the requester's member or service-account id
+ * @param changes the summary of what it changes as JSON ({@link DeploymentChanges#summary}), once
+ *     the decision was asked for; null before
  */
 public record DeploymentRow(
     UUID id,
@@ -36,7 +38,8 @@ public record DeploymentRow(
     String requesterName,
     Instant createdAt,
     Instant updatedAt,
-    Instant finishedAt) {
+    Instant finishedAt,
+    String changes) {
 
   /** Final statuses: nothing changes a deployment any more. */
   public static final List<String> FINAL =

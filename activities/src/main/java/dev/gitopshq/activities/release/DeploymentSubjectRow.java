@@ -3,7 +3,11 @@ package dev.gitopshq.activities.release;
 import java.util.List;
 import java.util.UUID;
 
-/** A deployment as the approvals inbox describes it: what would move where, and by whom. */
+/**
+ * A deployment as the approvals inbox describes it: what would move where, and by whom; {@code
+ * changes} is its stored change summary (JSON, {@link ChangeSummary#fromJson}), null before the
+ * decision.
+ */
 public record DeploymentSubjectRow(
     UUID id,
     UUID projectId,
@@ -16,4 +20,5 @@ public record DeploymentSubjectRow(
     List<String> environments,
     String requesterName,
     boolean breakGlass,
-    String justification) {}
+    String justification,
+    String changes) {}

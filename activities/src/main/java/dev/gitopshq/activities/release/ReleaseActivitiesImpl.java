@@ -28,6 +28,7 @@ import dev.gitopshq.workflows.release.ReleaseFailures;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +65,7 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
   private final PolicyService policies;
   private final FreezeService freeze;
   private final DeployWriter writer;
+  private final DeploymentChanges changeReader;
   private final ConfigHistory history;
   private final AuditLog audit;
   private final TransactionTemplate tx;
@@ -109,6 +111,7 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
     this.policies = policies;
     this.freeze = freeze;
     this.writer = writer;
+    this.changeReader = new DeploymentChanges(writer.repos());
     this.history = history;
     this.audit = audit;
     this.tx = tx;
@@ -244,8 +247,16 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
 
   @Override
   public Decision decide(DeploymentRequest r) {
+    ObjectNode in = decisionInput(r);
+    // The summary is stored for the deployment's readers; the whole input stays on this side of
+    // Temporal (only the decision goes back to the workflow).
+    deployments.recordChanges(
+        UUID.fromString(r.orgId()),
+        UUID.fromString(r.deploymentId()),
+        DeploymentChanges.summary((ObjectNode) in.get("changes")).toString(),
+        clock.instant());
     return governance.decide(
-        deployments, "deployment", r.orgId(), r.deploymentId(), RELEASE_POLICY, decisionInput(r));
+        deployments, "deployment", r.orgId(), r.deploymentId(), RELEASE_POLICY, in);
   }
 
   /** The {@code gitopshq.release} input document (docs/policies.md describes it). */
@@ -265,6 +276,7 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
     p.put("id", project.id().toString());
     p.put("name", project.name());
     in.set("environments", environmentsInput(org, r.environments()));
+    in.set("changes", changes(org, release, r.environments()));
     ObjectNode q = in.putObject("requester");
     q.put("id", r.requester().id());
     q.put("type", r.requester().type());
@@ -288,6 +300,43 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
             .map(ReleaseRow::configRevision)
             .orElse(0L);
     return Math.max(0, release.configRevision() - previous);
+  }
+
+  /**
+   * What the deployment would write on each environment's deploy branch, compared with what the
+   * branch holds now. An environment the release has nothing rendered for is left out: writing it
+   * fails.
+   */
+  private ObjectNode changes(UUID org, ReleaseRow release, List<String> envs) {
+    List<DeployWriter.Planned> plans = new ArrayList<>();
+    if (release.isRollback()) {
+      ReleaseRow original = release(org, release.rollbackOf());
+      RollbackScope scope = RollbackScope.fromJson(release.scope());
+      for (String env : envs) {
+        if (original.sourceCommit() != null && scope.touches(env)) {
+          writer
+              .planRollback(
+                  org,
+                  release.projectId(),
+                  env,
+                  ObjectId.fromString(original.sourceCommit()),
+                  scope)
+              .ifPresent(plans::add);
+        }
+      }
+    } else {
+      if (release.sourceCommit() == null) {
+        // The workflow resolves the source first; a decision without it would see no change.
+        throw new IllegalStateException(
+            "release #" + release.number() + " has no source commit yet");
+      }
+      for (String env : envs) {
+        writer
+            .planDeploy(org, release.projectId(), env, ObjectId.fromString(release.sourceCommit()))
+            .ifPresent(plans::add);
+      }
+    }
+    return changeReader.compute(org, release.projectId(), plans);
   }
 
   private ArrayNode environmentsInput(UUID org, List<String> names) {

@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
@@ -73,36 +72,6 @@ public final class Renderer {
    * again.
    */
   public static final String OUTPUT_VERSION = "helm-java-0.0.21/2";
-
-  /**
-   * Kinds that were cluster-scoped before the renderer asked {@link
-   * dev.gitopshq.agent.v1.KindScopes}; kept for readers of the old set. Use {@link
-   * #clusterScoped(String, String)}, which knows every built-in kind by its API group.
-   */
-  @Deprecated
-  static final Set<String> CLUSTER_SCOPED =
-      Set.of(
-          "Namespace",
-          "ClusterRole",
-          "ClusterRoleBinding",
-          "CustomResourceDefinition",
-          "StorageClass",
-          "PersistentVolume",
-          "PriorityClass",
-          "IngressClass",
-          "RuntimeClass",
-          "ValidatingWebhookConfiguration",
-          "MutatingWebhookConfiguration",
-          "APIService",
-          "CSIDriver",
-          "VolumeSnapshotClass");
-
-  /** Whether a built-in kind is cluster-scoped ({@link dev.gitopshq.agent.v1.KindScopes}). */
-  static boolean clusterScoped(String apiVersion, String kind) {
-    return dev.gitopshq.agent.v1.KindScopes.namespaced(apiVersion, kind)
-        .map(namespaced -> !namespaced)
-        .orElse(false);
-  }
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern SEPARATOR = Pattern.compile("(?m)^---[ \\t]*(?:\\r?\\n|$)");

@@ -142,7 +142,7 @@ public final class Yaml {
    *
    * @throws JsonProcessingException with the parser's reason and position
    */
-  static List<Object> readAll(String text) throws JsonProcessingException {
+  public static List<Object> readAll(String text) throws JsonProcessingException {
     String aliases = aliasProblem(text, 0);
     if (aliases != null) {
       // Jackson reads an alias as its anchor's name, not its value: refuse it rather than

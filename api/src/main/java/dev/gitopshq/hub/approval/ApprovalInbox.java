@@ -7,6 +7,7 @@ import dev.gitopshq.activities.command.CommandMapper;
 import dev.gitopshq.activities.command.CommandRow;
 import dev.gitopshq.activities.identity.MemberMapper;
 import dev.gitopshq.activities.identity.MemberRow;
+import dev.gitopshq.activities.release.ChangeSummary;
 import dev.gitopshq.activities.release.DeploymentMapper;
 import dev.gitopshq.activities.release.DeploymentSubjectRow;
 import dev.gitopshq.hub.security.HubPrincipal;
@@ -52,8 +53,8 @@ public class ApprovalInbox {
 
   /**
    * What an item asks about. A command names its type, cluster and target; a deployment (release,
-   * promotion, rollback) names its project, release number, action and environments. Fields that do
-   * not apply are left out.
+   * promotion, rollback) names its project, release number, action, environments and what it
+   * changes (once the policy counted it). Fields that do not apply are left out.
    */
   record Subject(
       String type,
@@ -70,7 +71,8 @@ public class ApprovalInbox {
       String releaseKind,
       Integer rollbackOf,
       String action,
-      List<String> environments) {
+      List<String> environments,
+      ChangeSummary changes) {
     static Subject command(CommandRow c) {
       return new Subject(
           "command",
@@ -81,6 +83,7 @@ public class ApprovalInbox {
           c.requesterName(),
           c.breakGlass(),
           c.breakGlassJustification(),
+          null,
           null,
           null,
           null,
@@ -106,7 +109,8 @@ public class ApprovalInbox {
           d.releaseKind(),
           d.rollbackOfNumber(),
           d.action(),
-          d.environments());
+          d.environments(),
+          ChangeSummary.fromJson(d.changes()));
     }
   }
 

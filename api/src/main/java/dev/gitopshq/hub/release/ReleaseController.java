@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.gitopshq.activities.approval.ApprovalRow;
 import dev.gitopshq.activities.approval.ApprovalVoteRow;
 import dev.gitopshq.activities.identity.Permission;
+import dev.gitopshq.activities.release.ChangeSummary;
 import dev.gitopshq.activities.release.ConfigHistory;
 import dev.gitopshq.activities.release.DeploymentEventRow;
 import dev.gitopshq.activities.release.DeploymentRow;
@@ -65,7 +66,8 @@ public class ReleaseController {
       Map<String, String> commits,
       String workflowId,
       Instant createdAt,
-      Instant finishedAt) {}
+      Instant finishedAt,
+      ChangeSummary changes) {}
 
   record Accepted(ReleaseView release, DeploymentSummary deployment) {}
 
@@ -139,7 +141,8 @@ public class ReleaseController {
       String workflowId,
       Instant createdAt,
       Instant updatedAt,
-      Instant finishedAt) {}
+      Instant finishedAt,
+      ChangeSummary changes) {}
 
   // ---- releases ---------------------------------------------------------------------------
 
@@ -292,7 +295,8 @@ public class ReleaseController {
         ReleaseService.workflowId(d),
         d.createdAt(),
         d.updatedAt(),
-        d.finishedAt());
+        d.finishedAt(),
+        ChangeSummary.fromJson(d.changes()));
   }
 
   @PostMapping("/api/v2/projects/{projectId}/deployments/{deploymentId}/cancel")
@@ -349,7 +353,8 @@ public class ReleaseController {
         d.commits(),
         ReleaseService.workflowId(d),
         d.createdAt(),
-        d.finishedAt());
+        d.finishedAt(),
+        ChangeSummary.fromJson(d.changes()));
   }
 
   static EventView event(DeploymentEventRow e) {

@@ -164,6 +164,14 @@ class ReleaseEndToEndIT {
 
     release1Source = hub.get(project("/releases/1"), member).body().get("sourceCommit").asText();
     assertThat(deployFiles(STAGING)).isNotEmpty().isEqualTo(rendered(release1Source, STAGING));
+    // What the decision read: the branch was empty, so every rendered object (one per file) is
+    // added; the webapp chart holds no RBAC or cluster-scoped object.
+    JsonNode changes = done.get("changes");
+    assertThat(changes.get("added").asLong()).isEqualTo(deployFiles(STAGING).size());
+    assertThat(changes.get("changed").asLong()).isZero();
+    assertThat(changes.get("removed").asLong()).isZero();
+    assertThat(changes.get("sensitive").asLong()).isZero();
+    assertThat(changes.get("truncated").asBoolean()).isFalse();
     assertThat(deployFiles(STAGING).keySet())
         .allSatisfy(p -> assertThat(p).startsWith(STAGING_CLUSTER + "/"));
     var commit =

@@ -1,0 +1,104 @@
+package dev.gitopshq.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A deployment from the command line, against a stand-in for the hub's REST API. */
+class ReleasesCommandTest {
+  static final String PROJECT = "11111111-1111-1111-1111-111111111111";
+  static final String DEPLOYMENT = "33333333-3333-3333-3333-333333333333";
+
+  @TempDir Path tmp;
+  HttpServer server;
+  final Map<String, String> answers = new ConcurrentHashMap<>();
+  final Map<String, JsonNode> received = new ConcurrentHashMap<>();
+
+  @BeforeEach
+  void start() throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext(
+        "/",
+        ex -> {
+          String key = ex.getRequestMethod() + " " + ex.getRequestURI().getPath();
+          byte[] body = ex.getRequestBody().readAllBytes();
+          if (body.length > 0) {
+            received.put(key, new ObjectMapper().readTree(body));
+          }
+          String answer = answers.get(key);
+          byte[] out =
+              (answer == null ? "{\"status\":404,\"message\":\"no route\"}" : answer)
+                  .getBytes(StandardCharsets.UTF_8);
+          ex.getResponseHeaders().add("Content-Type", "application/json");
+          ex.sendResponseHeaders(answer == null ? 404 : 200, out.length);
+          ex.getResponseBody().write(out);
+          ex.close();
+        });
+    server.start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop(0);
+  }
+
+  Run.Result run(String... args) {
+    return new Run()
+        .env("XDG_CONFIG_HOME", tmp.toString())
+        .env("GITOPSHQ_SERVER", "http://127.0.0.1:" + server.getAddress().getPort())
+        .env("GITOPSHQ_TOKEN", "ghqp_x")
+        .run(args);
+  }
+
+  @Test
+  void deploymentShowsTheDecisionAndWhatItChanges() {
+    answers.put(
+        "GET /api/v2/projects", "{\"items\":[{\"id\":\"" + PROJECT + "\",\"name\":\"shop\"}]}");
+    answers.put(
+        "GET /api/v2/projects/" + PROJECT + "/deployments/" + DEPLOYMENT,
+        "{\"id\":\""
+            + DEPLOYMENT
+            + "\",\"release\":{\"number\":4},\"action\":\"deploy\","
+            + "\"environments\":[\"dev\"],\"status\":\"pending_approval\","
+            + "\"requester\":{\"name\":\"ada@example.com\"},"
+            + "\"decision\":{\"policy\":\"release\",\"version\":2,"
+            + "\"outcome\":\"require_approval\"},"
+            + "\"changes\":{\"added\":3,\"changed\":1,\"removed\":0,\"clusterScoped\":1,"
+            + "\"rbac\":1,\"sensitive\":1,\"images\":2,\"unreadable\":0,\"truncated\":false}}");
+
+    Run.Result r = run("releases", "deployment", "shop", DEPLOYMENT);
+
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .contains("Decision:      require_approval (policy release v2)")
+        .contains(
+            "Changes:       3 added, 1 changed, 0 removed; RBAC: 1; cluster-scoped: 1; images: 2\n")
+        .contains("Status:        pending_approval");
+  }
+
+  @Test
+  void aDeploymentNotDecidedYetShowsNoChangesLine() {
+    answers.put(
+        "GET /api/v2/projects", "{\"items\":[{\"id\":\"" + PROJECT + "\",\"name\":\"shop\"}]}");
+    answers.put(
+        "GET /api/v2/projects/" + PROJECT + "/deployments/" + DEPLOYMENT,
+        "{\"id\":\"" + DEPLOYMENT + "\",\"status\":\"pending\",\"changes\":null}");
+
+    Run.Result r = run("releases", "deployment", "shop", DEPLOYMENT);
+
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.out()).contains("pending").doesNotContain("Changes:").doesNotContain("Decision:");
+  }
+}
