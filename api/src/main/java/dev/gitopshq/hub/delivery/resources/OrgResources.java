@@ -99,7 +99,10 @@ public class OrgResources {
                   req.name(),
                   position,
                   nz(req.description()),
-                  clock.instant());
+                  clock.instant(),
+                  req.verifyTimeoutSeconds() == null
+                      ? EnvironmentRow.DEFAULT_VERIFY_TIMEOUT_SECONDS
+                      : req.verifyTimeoutSeconds());
           try {
             environments.insert(row);
           } catch (DuplicateKeyException e) {
@@ -126,18 +129,25 @@ public class OrgResources {
   public EnvironmentRow updateEnvironment(
       HubPrincipal caller, String name, ResourceRequests.EnvironmentUpdate req) {
     EnvironmentRow env = environment(caller.orgId(), name);
-    environments.setDescription(caller.orgId(), env.id(), req.description());
+    Map<String, Object> changed = new java.util.LinkedHashMap<>();
+    changed.put("name", name);
+    if (req.description() != null) {
+      environments.setDescription(caller.orgId(), env.id(), req.description());
+      changed.put("description", Map.of("from", env.description(), "to", req.description()));
+    }
+    if (req.verifyTimeoutSeconds() != null) {
+      environments.setVerifyTimeout(caller.orgId(), env.id(), req.verifyTimeoutSeconds());
+      changed.put(
+          "verifyTimeoutSeconds",
+          Map.of("from", env.verifyTimeoutSeconds(), "to", req.verifyTimeoutSeconds()));
+    }
     audit.record(
         caller.orgId(),
         caller.actor(),
         "environment.updated",
         "environment",
         env.id().toString(),
-        Map.of(
-            "name",
-            name,
-            "description",
-            Map.of("from", env.description(), "to", req.description())));
+        changed);
     return environment(caller.orgId(), name);
   }
 

@@ -15,7 +15,8 @@ public final class ResourceRequests {
   private ResourceRequests() {}
 
   /** {@code POST /environments}. */
-  public record EnvironmentCreate(String name, String description, Integer position) {
+  public record EnvironmentCreate(
+      String name, String description, Integer position, Integer verifyTimeoutSeconds) {
     public void validate() {
       Checks c = new Checks();
       c.dnsLabel("name", name);
@@ -23,19 +24,28 @@ public final class ResourceRequests {
       if (position != null && position < 0) {
         c.fail("position", "must be 0 or more");
       }
+      verifyTimeout(c, verifyTimeoutSeconds);
       c.throwIfInvalid();
     }
   }
 
   /** {@code PATCH /environments/{name}}. */
-  public record EnvironmentUpdate(String description) {
+  public record EnvironmentUpdate(String description, Integer verifyTimeoutSeconds) {
     public void validate() {
       Checks c = new Checks();
-      if (description == null) {
-        c.fail("description", "is required");
+      if (description == null && verifyTimeoutSeconds == null) {
+        c.fail("description", "is required unless verifyTimeoutSeconds is given");
       }
       c.text("description", description, 1024);
+      verifyTimeout(c, verifyTimeoutSeconds);
       c.throwIfInvalid();
+    }
+  }
+
+  /** How long a deployment may wait for an environment's clusters: 10 s to 24 h. */
+  static void verifyTimeout(Checks c, Integer seconds) {
+    if (seconds != null && (seconds < 10 || seconds > 86_400)) {
+      c.fail("verifyTimeoutSeconds", "must be between 10 and 86400 seconds");
     }
   }
 
