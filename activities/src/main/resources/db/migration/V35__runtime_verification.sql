@@ -1,10 +1,10 @@
--- A deployment ends when the clusters run it (issue 24): every cluster that delivers an
--- environment through Flux or Argo CD is watched until its adapter reports the deploy commit
--- applied and healthy. An environment gives its clusters verify_timeout_s to do so; a deployment
--- whose cluster does not is 'degraded'.
+-- A deployment ends when the clusters run it: every cluster that delivers an environment through
+-- Flux or Argo CD is watched until its adapter reports the deploy commit applied and healthy. An
+-- environment with verify_timeout_s gives its clusters that long to do so; a deployment whose
+-- cluster does not is 'degraded'. Null: the environment's deployments are not verified (opt-in
+-- until the hub wires every binding's adapter itself).
 alter table environments
-    add column verify_timeout_s integer not null default 300
-        check (verify_timeout_s between 10 and 86400);
+    add column verify_timeout_s integer check (verify_timeout_s between 10 and 86400);
 
 alter table deployments drop constraint deployments_status_check;
 alter table deployments add constraint deployments_status_check

@@ -52,7 +52,7 @@ public interface EnvironmentMapper {
   @Update(
       "update environments set verify_timeout_s = #{seconds} where org_id = #{orgId} and id = #{id}")
   int setVerifyTimeout(
-      @Param("orgId") UUID orgId, @Param("id") UUID id, @Param("seconds") int seconds);
+      @Param("orgId") UUID orgId, @Param("id") UUID id, @Param("seconds") Integer seconds);
 
   @Delete("delete from environments where org_id = #{orgId} and id = #{id}")
   int delete(@Param("orgId") UUID orgId, @Param("id") UUID id);

@@ -7,7 +7,7 @@ import java.util.UUID;
  * An organization environment (a stage such as dev, staging, production).
  *
  * @param verifyTimeoutSeconds how long a deployment waits for the environment's Flux and Argo CD
- *     clusters to run its commit before it ends degraded
+ *     clusters to run its commit before it ends degraded; null: deployments are not verified
  */
 public record EnvironmentRow(
     UUID id,
@@ -16,7 +16,4 @@ public record EnvironmentRow(
     int position,
     String description,
     Instant createdAt,
-    int verifyTimeoutSeconds) {
-  /** The timeout of an environment created without one. */
-  public static final int DEFAULT_VERIFY_TIMEOUT_SECONDS = 300;
-}
+    Integer verifyTimeoutSeconds) {}

@@ -11,7 +11,10 @@ import org.apache.ibatis.annotations.Select;
 /** The clusters a deployment waits for, and what each of them ran. */
 @Mapper
 public interface RuntimeMapper {
-  /** The Flux and Argo CD clusters of the named environments of a project. */
+  /**
+   * The Flux and Argo CD clusters of the named environments of a project, of the environments that
+   * verify their deployments.
+   */
   @Select(
       "<script>select e.name as environment, e.position, c.id as cluster_id, c.name as cluster,"
           + " pc.delivery_mode as mode, e.verify_timeout_s as timeout_seconds"
@@ -19,7 +22,8 @@ public interface RuntimeMapper {
           + " join environments e on e.org_id = pc.org_id and e.id = pc.environment_id"
           + " join clusters c on c.org_id = pc.org_id and c.id = pc.cluster_id"
           + " where pc.org_id = #{orgId} and pc.project_id = #{projectId}"
-          + " and pc.delivery_mode in ('flux', 'argocd') and e.name in"
+          + " and pc.delivery_mode in ('flux', 'argocd') and e.verify_timeout_s is not null"
+          + " and e.name in"
           + " <foreach item='n' collection='environments' open='(' separator=',' close=')'>#{n}</foreach>"
           + " order by e.position, c.name</script>")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)

@@ -100,9 +100,7 @@ public class OrgResources {
                   position,
                   nz(req.description()),
                   clock.instant(),
-                  req.verifyTimeoutSeconds() == null
-                      ? EnvironmentRow.DEFAULT_VERIFY_TIMEOUT_SECONDS
-                      : req.verifyTimeoutSeconds());
+                  ResourceRequests.verifyTimeoutOrNull(req.verifyTimeoutSeconds()));
           try {
             environments.insert(row);
           } catch (DuplicateKeyException e) {
@@ -136,10 +134,12 @@ public class OrgResources {
       changed.put("description", Map.of("from", env.description(), "to", req.description()));
     }
     if (req.verifyTimeoutSeconds() != null) {
-      environments.setVerifyTimeout(caller.orgId(), env.id(), req.verifyTimeoutSeconds());
-      changed.put(
-          "verifyTimeoutSeconds",
-          Map.of("from", env.verifyTimeoutSeconds(), "to", req.verifyTimeoutSeconds()));
+      Integer seconds = ResourceRequests.verifyTimeoutOrNull(req.verifyTimeoutSeconds());
+      environments.setVerifyTimeout(caller.orgId(), env.id(), seconds);
+      Map<String, Object> fromTo = new java.util.LinkedHashMap<>();
+      fromTo.put("from", env.verifyTimeoutSeconds());
+      fromTo.put("to", seconds);
+      changed.put("verifyTimeoutSeconds", fromTo);
     }
     audit.record(
         caller.orgId(),

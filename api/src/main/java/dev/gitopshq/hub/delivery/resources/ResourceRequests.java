@@ -42,11 +42,19 @@ public final class ResourceRequests {
     }
   }
 
-  /** How long a deployment may wait for an environment's clusters: 10 s to 24 h. */
+  /**
+   * How long a deployment may wait for an environment's clusters to run it: 10 s to 24 h, or 0 to
+   * stop verifying the environment's deployments.
+   */
   static void verifyTimeout(Checks c, Integer seconds) {
-    if (seconds != null && (seconds < 10 || seconds > 86_400)) {
-      c.fail("verifyTimeoutSeconds", "must be between 10 and 86400 seconds");
+    if (seconds != null && seconds != 0 && (seconds < 10 || seconds > 86_400)) {
+      c.fail("verifyTimeoutSeconds", "must be 0 (no verification) or between 10 and 86400 seconds");
     }
+  }
+
+  /** The stored timeout: null for 0 or none. */
+  static Integer verifyTimeoutOrNull(Integer seconds) {
+    return seconds == null || seconds == 0 ? null : seconds;
   }
 
   /** {@code PUT /environments/order}: every environment's name, in the new order. */
