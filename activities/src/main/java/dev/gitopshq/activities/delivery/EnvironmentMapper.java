@@ -14,7 +14,7 @@ import org.apache.ibatis.annotations.Update;
 /** Organization environments, in their order. */
 @Mapper
 public interface EnvironmentMapper {
-  String COLUMNS = "id, org_id, name, position, description, created_at";
+  String COLUMNS = "id, org_id, name, position, description, created_at, verify_timeout_s";
 
   @Select(
       "select " + COLUMNS + " from environments where org_id = #{orgId} order by position, name")
@@ -29,8 +29,9 @@ public interface EnvironmentMapper {
   int lockOrder(@Param("orgId") UUID orgId);
 
   @Insert(
-      "insert into environments (id, org_id, name, position, description, created_at)"
-          + " values (#{id}, #{orgId}, #{name}, #{position}, #{description}, #{createdAt})")
+      "insert into environments (id, org_id, name, position, description, created_at,"
+          + " verify_timeout_s) values (#{id}, #{orgId}, #{name}, #{position}, #{description},"
+          + " #{createdAt}, #{verifyTimeoutSeconds})")
   void insert(EnvironmentRow row);
 
   /** Makes room at {@code position}: every environment at or after it moves one down. */
@@ -47,6 +48,11 @@ public interface EnvironmentMapper {
       "update environments set description = #{description} where org_id = #{orgId} and id = #{id}")
   int setDescription(
       @Param("orgId") UUID orgId, @Param("id") UUID id, @Param("description") String description);
+
+  @Update(
+      "update environments set verify_timeout_s = #{seconds} where org_id = #{orgId} and id = #{id}")
+  int setVerifyTimeout(
+      @Param("orgId") UUID orgId, @Param("id") UUID id, @Param("seconds") Integer seconds);
 
   @Delete("delete from environments where org_id = #{orgId} and id = #{id}")
   int delete(@Param("orgId") UUID orgId, @Param("id") UUID id);

@@ -43,7 +43,7 @@ public record DeploymentRow(
 
   /** Final statuses: nothing changes a deployment any more. */
   public static final List<String> FINAL =
-      List.of("deployed", "frozen", "rejected", "expired", "cancelled", "failed");
+      List.of("deployed", "frozen", "rejected", "expired", "cancelled", "failed", "degraded");
 
   public boolean isFinal() {
     return FINAL.contains(status);

@@ -134,6 +134,7 @@ public class EvidenceService {
     for (DeploymentRow dep : d.deployments()) {
       targets.add(dep.id().toString());
       workflows.add(workflow(ReleaseService.workflowId(dep)));
+      ReleaseService.DeploymentDetail detail = releases.deployment(orgId, projectId, dep.id());
       deployments.add(
           new EvidenceViews.Deployment(
               dep.id().toString(),
@@ -144,8 +145,23 @@ public class EvidenceService {
               new Person(dep.requestedBy(), null, dep.requesterName()),
               dep.createdAt(),
               dep.finishedAt(),
-              dep.commits()));
-      List<Approval> own = approvals(releases.deployment(orgId, projectId, dep.id()).approvals());
+              dep.commits(),
+              detail.clusters().stream()
+                  .map(
+                      c ->
+                          new EvidenceViews.ClusterRun(
+                              c.environment(),
+                              c.cluster(),
+                              c.mode(),
+                              c.verified(),
+                              c.deliverer(),
+                              c.revision(),
+                              c.health(),
+                              c.reason(),
+                              c.observedAt(),
+                              c.verifiedAt()))
+                  .toList()));
+      List<Approval> own = approvals(detail.approvals());
       for (Approval a : own) {
         targets.add(a.id());
         workflows.add(workflow(ApprovalRequest.workflowId(a.id())));

@@ -135,7 +135,24 @@ public final class EvidenceViews {
       Person requestedBy,
       Instant requestedAt,
       Instant finishedAt,
-      Map<String, String> deployCommits) {}
+      Map<String, String> deployCommits,
+      List<ClusterRun> clusters) {}
+
+  /**
+   * What one Flux or Argo CD cluster ran of a deployment: the commit, through which Kustomizations
+   * or Applications, how healthy, and when the hub saw it.
+   */
+  public record ClusterRun(
+      String environment,
+      String cluster,
+      String mode,
+      boolean verified,
+      String deliverer,
+      String revision,
+      String health,
+      String reason,
+      Instant observedAt,
+      Instant verifiedAt) {}
 
   public record ReleaseEvidence(
       String kind,

@@ -2,6 +2,7 @@ package dev.gitopshq.hub.release;
 
 import dev.gitopshq.activities.cluster.ClusterRow;
 import dev.gitopshq.activities.gateway.AgentGatewayPort;
+import dev.gitopshq.activities.release.AdapterStatus;
 import dev.gitopshq.activities.release.ClusterBindingRow;
 import dev.gitopshq.agent.v1.ArgoApplication;
 import dev.gitopshq.agent.v1.ArgoApplications;
@@ -9,10 +10,8 @@ import dev.gitopshq.agent.v1.Capabilities;
 import dev.gitopshq.agent.v1.FluxKustomization;
 import dev.gitopshq.hub.cluster.LiveAgent;
 import dev.gitopshq.hub.delivery.project.ProjectService;
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -27,9 +26,9 @@ import org.springframework.stereotype.Service;
 @Service
 public class BindingSync {
   static final Duration TIMEOUT = Duration.ofSeconds(3);
-  public static final String SYNCED = "Synced";
-  public static final String OUT_OF_SYNC = "OutOfSync";
-  public static final String UNKNOWN = "Unknown";
+  public static final String SYNCED = AdapterStatus.SYNCED;
+  public static final String OUT_OF_SYNC = AdapterStatus.OUT_OF_SYNC;
+  public static final String UNKNOWN = AdapterStatus.UNKNOWN;
 
   private final ProjectService projects;
   private final AgentGatewayPort gateway;
@@ -113,91 +112,23 @@ public class BindingSync {
     if (apps.unavailable() != null) {
       return State.unknown(apps.unavailable());
     }
-    String repo = repoPath(cloneUrl);
     String branch = "deploy/" + b.environment();
     String path = cluster + "/" + b.tenant();
-    for (ArgoApplication a : apps.items()) {
-      if (repo.equals(repoPath(a.getRepoUrl()))
-          && branch.equals(a.getTargetRevision())
-          && path.equals(cleanPath(a.getPath()))) {
-        String status =
-            switch (a.getSyncStatus()) {
-              case SYNCED, OUT_OF_SYNC -> a.getSyncStatus();
-              default -> UNKNOWN;
-            };
-        return State.of(
-            status,
-            a.getNamespace() + "/" + a.getName(),
-            a.getSyncedRevision().isEmpty() ? null : a.getSyncedRevision(),
-            b.deployedCommit(),
-            status.equals(UNKNOWN) ? "Argo CD reports " + a.getSyncStatus() : null);
-      }
-    }
-    for (FluxKustomization k : apps.kustomizations()) {
-      if (repo.equals(repoPath(k.getRepoUrl()))
-          && branch.equals(k.getBranch())
-          && path.equals(cleanPath(k.getPath()))) {
-        String status =
-            switch (k.getReady()) {
-              case "True" -> SYNCED;
-              case "False" -> OUT_OF_SYNC;
-              default -> UNKNOWN;
-            };
-        return State.of(
-            status,
-            "flux:" + k.getNamespace() + "/" + k.getName(),
-            fluxRevision(k.getAppliedRevision()),
-            b.deployedCommit(),
-            status.equals(SYNCED)
-                ? null
-                : blankTo(k.getReadyMessage(), "Flux reports Ready " + k.getReady()));
-      }
-    }
-    return State.unknown(
-        "no Argo CD application or Flux kustomization tracks " + branch + " at path " + path);
-  }
-
-  /**
-   * The part of a repository URL that names the repository, host-independent: Argo CD may reach the
-   * hub by another name than its public URL. {@code https://hub/git/acme/shop.git} → {@code
-   * /git/acme/shop}.
-   */
-  static String repoPath(String url) {
-    try {
-      String p = URI.create(url.trim()).getPath();
-      if (p == null) {
-        return "";
-      }
-      p = p.replaceAll("/+$", "");
-      if (p.endsWith(".git")) {
-        p = p.substring(0, p.length() - 4);
-      }
-      return p.toLowerCase(Locale.ROOT);
-    } catch (IllegalArgumentException e) {
-      return "";
-    }
-  }
-
-  /** The commit of Flux's "deploy/dev@sha1:4f2e…" (or a bare sha); null when there is none. */
-  static String fluxRevision(String revision) {
-    if (revision == null || revision.isEmpty()) {
-      return null;
-    }
-    int colon = revision.lastIndexOf(':');
-    int at = revision.lastIndexOf('@');
-    String sha = revision.substring(Math.max(colon, at) + 1);
-    return sha.isEmpty() ? null : sha;
-  }
-
-  private static String blankTo(String s, String fallback) {
-    return s == null || s.isBlank() ? fallback : s;
-  }
-
-  static String cleanPath(String path) {
-    String p = path.trim();
-    while (p.startsWith("./")) {
-      p = p.substring(2);
-    }
-    return p.replaceAll("^/+|/+$", "");
+    return AdapterStatus.find(cloneUrl, branch, path, apps.items(), apps.kustomizations())
+        .map(
+            a ->
+                State.of(
+                    a.status(),
+                    a.deliverer(),
+                    a.revision(),
+                    b.deployedCommit(),
+                    a.status().equals(SYNCED) ? null : a.message()))
+        .orElseGet(
+            () ->
+                State.unknown(
+                    "no Argo CD application or Flux kustomization tracks "
+                        + branch
+                        + " at path "
+                        + path));
   }
 }

@@ -49,6 +49,19 @@ public class ReleaseConfig {
   }
 
   @Bean
+  dev.gitopshq.activities.release.RuntimeVerifications runtimeVerifications(
+      dev.gitopshq.activities.release.RuntimeMapper runtime,
+      DeploymentMapper deployments,
+      ProjectMapper projects,
+      dev.gitopshq.activities.org.OrgMapper orgs,
+      ProjectRepos repos,
+      dev.gitopshq.activities.gateway.AgentGatewayPort gateway,
+      Clock clock) {
+    return new dev.gitopshq.activities.release.RuntimeVerifications(
+        runtime, deployments, projects, orgs, repos, gateway, clock);
+  }
+
+  @Bean
   ReleaseActivitiesImpl releaseActivities(
       ReleaseMapper releases,
       DeploymentMapper deployments,

@@ -69,6 +69,7 @@ public class ReleaseService {
   private final ReleaseProperties props;
   private final Clock clock;
   private final dev.gitopshq.activities.release.DirectApplyMapper directApplies;
+  private final dev.gitopshq.activities.release.RuntimeMapper runtime;
 
   public ReleaseService(
       ProjectMapper projects,
@@ -85,8 +86,10 @@ public class ReleaseService {
       WorkflowClient temporal,
       ReleaseProperties props,
       Clock clock,
-      dev.gitopshq.activities.release.DirectApplyMapper directApplies) {
+      dev.gitopshq.activities.release.DirectApplyMapper directApplies,
+      dev.gitopshq.activities.release.RuntimeMapper runtime) {
     this.directApplies = directApplies;
+    this.runtime = runtime;
     this.projects = projects;
     this.projectEnvironments = projectEnvironments;
     this.projectTenants = projectTenants;
@@ -204,7 +207,12 @@ public class ReleaseService {
     List<ProjectEnvironmentRow> envs = projectEnvironments.list(org, projectId);
     List<String> order = envs.stream().map(ProjectEnvironmentRow::environment).toList();
     List<DeploymentRow> history = deployments.forRelease(org, release.id());
-    Set<String> deployedTo = deployedTo(history);
+    // Promotion goes on from an environment whose clusters ran the release; from one where it was
+    // written but a cluster did not run it (degraded), only under break-glass.
+    boolean breakGlass = Boolean.TRUE.equals(req.breakGlass());
+    Set<String> verified = verifiedIn(history);
+    Set<String> written = deployedTo(history);
+    Set<String> deployedTo = breakGlass ? written : verified;
 
     ProjectEnvironmentRow target;
     if (req.environment() != null) {
@@ -218,6 +226,9 @@ public class ReleaseService {
                 + ": releases are deployed there when they are created, not promoted");
       }
       String before = order.get(i - 1);
+      if (!deployedTo.contains(before) && written.contains(before)) {
+        throw unverified(number, before, history);
+      }
       if (!deployedTo.contains(before)) {
         throw ApiException.conflict(
             "release #"
@@ -229,10 +240,17 @@ public class ReleaseService {
       }
     } else {
       int furthest = -1;
+      int furthestWritten = -1;
       for (int i = 0; i < order.size(); i++) {
         if (deployedTo.contains(order.get(i))) {
           furthest = i;
         }
+        if (written.contains(order.get(i))) {
+          furthestWritten = i;
+        }
+      }
+      if (furthestWritten > furthest) {
+        throw unverified(number, order.get(furthestWritten), history);
       }
       if (furthest < 0) {
         throw ApiException.conflict(
@@ -270,10 +288,29 @@ public class ReleaseService {
             release,
             DeploymentRequest.PROMOTE,
             List.of(target),
-            Boolean.TRUE.equals(req.breakGlass()),
+            breakGlass,
             req.justification(),
             "Promote release #" + number + " of " + project.name() + " to " + target.environment());
     return new Started(deployment, workflowId(deployment));
+  }
+
+  /** The 409 of a promotion from an environment where the release is degraded. */
+  private static ApiException unverified(
+      int number, String environment, List<DeploymentRow> history) {
+    String why =
+        history.stream()
+            .filter(d -> "degraded".equals(d.status()) && d.environments().contains(environment))
+            .map(DeploymentRow::detail)
+            .reduce((a, b) -> b)
+            .orElse("");
+    return ApiException.conflict(
+        "release #"
+            + number
+            + " is degraded in "
+            + environment
+            + ": its commit was written but not every cluster ran it"
+            + (why.isEmpty() ? "" : " (" + why + ")")
+            + "; promoting from an unverified environment needs breakGlass with a justification");
   }
 
   @Transactional
@@ -535,12 +572,16 @@ public class ReleaseService {
     return out;
   }
 
-  /** A deployment with its release, timeline and approvals. */
+  /**
+   * A deployment with its release, timeline, approvals, and what each Flux or Argo CD cluster ran
+   * of it.
+   */
   public record DeploymentDetail(
       DeploymentRow deployment,
       ReleaseRow release,
       List<DeploymentEventRow> timeline,
-      Map<ApprovalRow, List<ApprovalVoteRow>> approvals) {}
+      Map<ApprovalRow, List<ApprovalVoteRow>> approvals,
+      List<dev.gitopshq.activities.release.DeploymentClusterRow> clusters) {}
 
   @Transactional(readOnly = true)
   public DeploymentDetail deployment(UUID org, UUID projectId, UUID deploymentId) {
@@ -554,7 +595,8 @@ public class ReleaseService {
         d,
         releases.findById(org, d.releaseId()).orElseThrow(),
         deployments.events(org, deploymentId),
-        a);
+        a,
+        runtime.forDeployment(org, deploymentId));
   }
 
   /** Asks the workflow to cancel; only the requester may, and only before anything is written. */
@@ -583,8 +625,22 @@ public class ReleaseService {
         : "deployment-" + d.id();
   }
 
-  /** The environments a release's deploys and promotions reached. */
+  /**
+   * The environments a release's deploys and promotions wrote, whether or not their clusters then
+   * ran it ({@code deployed} or {@code degraded}): what a rollback can restore.
+   */
   static Set<String> deployedTo(List<DeploymentRow> history) {
+    Set<String> out = new LinkedHashSet<>();
+    for (DeploymentRow d : history) {
+      if ("deployed".equals(d.status()) || "degraded".equals(d.status())) {
+        out.addAll(d.environments());
+      }
+    }
+    return out;
+  }
+
+  /** The environments whose clusters ran one of the release's deployments ({@code deployed}). */
+  static Set<String> verifiedIn(List<DeploymentRow> history) {
     Set<String> out = new LinkedHashSet<>();
     for (DeploymentRow d : history) {
       if ("deployed".equals(d.status())) {

@@ -81,6 +81,7 @@ public class TemporalConfig {
       ReleaseActivities releases,
       ReplicaIdentity replica,
       dev.gitopshq.workflows.release.DirectApplyActivities directApplies,
+      dev.gitopshq.workflows.release.RuntimeActivities runtime,
       TemporalProperties props) {
     WorkerFactoryOptions.Builder options = WorkerFactoryOptions.newBuilder();
     if (props.workflowCacheSize() != null) {
@@ -98,7 +99,8 @@ public class TemporalConfig {
         rotation,
         generation,
         releases,
-        directApplies);
+        directApplies,
+        runtime);
     // This replica's own queue: work that must run where an agent's stream is held.
     factory
         .newWorker(RotationDeliveryActivities.queueOf(replica.id()))

@@ -1,6 +1,9 @@
 package dev.gitopshq.workflows.release;
 
-/** Where a deployment is. The last six are final. */
+/**
+ * Where a deployment is. The last seven are final: {@code deployed} when every cluster runs it,
+ * {@code degraded} when its commits are written but a cluster did not run it in time.
+ */
 public enum DeploymentStatus {
   pending,
   pending_approval,
@@ -10,7 +13,8 @@ public enum DeploymentStatus {
   rejected,
   expired,
   cancelled,
-  failed;
+  failed,
+  degraded;
 
   public boolean isFinal() {
     return ordinal() >= deployed.ordinal();

@@ -21,9 +21,10 @@ import java.util.TreeMap;
 
 /**
  * The steps every deployment takes, for {@link ReleaseWorkflowImpl} and {@link
- * RollbackWorkflowImpl}: source, freeze, decision, approval or break-glass, then the commits. Every
- * state change goes through {@link #move}, which numbers the timeline events so a retried activity
- * never writes one twice.
+ * RollbackWorkflowImpl}: source, freeze, decision, approval or break-glass, the commits, then the
+ * clusters: direct-mode agents apply the commit, and Flux or Argo CD clusters are watched until
+ * they run it (otherwise the deployment ends {@code degraded}). Every state change goes through
+ * {@link #move}, which numbers the timeline events so a retried activity never writes one twice.
  */
 abstract class GovernedDeployment {
   static final Duration POLICY_ATTEMPT = Duration.ofSeconds(15);
@@ -70,6 +71,18 @@ abstract class GovernedDeployment {
                       .setDoNotRetry(DirectApplyActivities.UNAVAILABLE)
                       .build())
               .build());
+
+  /** The workflow change that waits for the clusters to run a deployment (issue 24). */
+  static final String RUNTIME_VERIFY_CHANGE = "runtime-verify";
+
+  /** How often a runtime watch must show it is alive; a silent one is retried elsewhere. */
+  static final Duration RUNTIME_HEARTBEAT = Duration.ofSeconds(30);
+
+  /** What a runtime watch may run past its environment's timeout (its last read, its record). */
+  static final Duration RUNTIME_MARGIN = Duration.ofMinutes(1);
+
+  private final RuntimeActivities runtimeStore =
+      Workflow.newActivityStub(RuntimeActivities.class, StoreActivities.options());
 
   private final ReleaseActivities notifier =
       Workflow.newActivityStub(ReleaseActivities.class, StoreActivities.notifyOptions());
@@ -157,6 +170,13 @@ abstract class GovernedDeployment {
       notifyAsync(r, "deployment.failed", r.summary() + " failed: " + directProblem);
       return finish(r, DeploymentStatus.failed, "system", directProblem, commits);
     }
+    if (Workflow.getVersion(RUNTIME_VERIFY_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
+      String unverified = verifyRuntime(r, commits);
+      if (unverified != null) {
+        notifyAsync(r, "deployment.degraded", r.summary() + " is degraded: " + unverified);
+        return finish(r, DeploymentStatus.degraded, "system", unverified, commits);
+      }
+    }
     StringBuilder detail = new StringBuilder("deployed");
     new TreeMap<>(commits)
         .forEach(
@@ -204,6 +224,88 @@ abstract class GovernedDeployment {
       seq += directStore.record(r.orgId(), r.deploymentId(), t.applyId(r.deploymentId()), seq + 1);
       if (!o.success()) {
         problems.add("direct apply on " + t.cluster() + " (" + t.environment() + "): " + o.error());
+      }
+    }
+    return problems.isEmpty() ? null : String.join("; ", problems);
+  }
+
+  /**
+   * Waits until every cluster that delivers the deployment's environments through Flux or Argo CD
+   * runs the environment's new commit and is healthy, all clusters at once, each for its
+   * environment's timeout, and appends each cluster's outcome to the timeline.
+   *
+   * @return null when every cluster runs it, otherwise which did not and why
+   */
+  private String verifyRuntime(DeploymentRequest r, Map<String, String> commits) {
+    List<RuntimeTarget> targets = new ArrayList<>();
+    for (RuntimeTarget t : runtimeStore.runtimeTargets(r.orgId(), r.deploymentId())) {
+      if (commits.containsKey(t.environment())) {
+        targets.add(t);
+      }
+    }
+    if (targets.isEmpty()) {
+      return null;
+    }
+    List<String> names = new ArrayList<>();
+    targets.forEach(t -> names.add(t.cluster() + " (" + t.environment() + ", " + t.mode() + ")"));
+    move(
+        r,
+        DeploymentStatus.deploying,
+        "system",
+        "waiting for " + String.join(", ", names) + " to run the deployment");
+    long start = Workflow.currentTimeMillis();
+    List<Promise<RuntimeObservation>> running = new ArrayList<>();
+    for (RuntimeTarget t : targets) {
+      RuntimeActivities watcher =
+          Workflow.newActivityStub(
+              RuntimeActivities.class,
+              ActivityOptions.newBuilder()
+                  .setStartToCloseTimeout(
+                      Duration.ofSeconds(t.timeoutSeconds()).plus(RUNTIME_MARGIN))
+                  .setHeartbeatTimeout(RUNTIME_HEARTBEAT)
+                  .setRetryOptions(
+                      RetryOptions.newBuilder()
+                          .setInitialInterval(Duration.ofSeconds(2))
+                          .setMaximumAttempts(5)
+                          .build())
+                  .build());
+      running.add(
+          Async.function(
+              watcher::verify,
+              r.orgId(),
+              r.deploymentId(),
+              t,
+              commits.get(t.environment()),
+              start + t.timeoutSeconds() * 1000));
+    }
+    List<String> problems = new ArrayList<>();
+    for (int i = 0; i < targets.size(); i++) {
+      RuntimeTarget t = targets.get(i);
+      RuntimeObservation o;
+      try {
+        o = running.get(i).get();
+      } catch (ActivityFailure e) {
+        o =
+            new RuntimeObservation(
+                false, "", "", "", StoreActivities.reason(e), Workflow.currentTimeMillis());
+      }
+      String commit = commits.get(t.environment());
+      String where = t.cluster() + " (" + t.environment() + ")";
+      if (o.verified()) {
+        move(
+            r,
+            DeploymentStatus.deploying,
+            "cluster " + t.cluster(),
+            where
+                + " runs "
+                + commit.substring(0, Math.min(12, commit.length()))
+                + " through "
+                + o.deliverer()
+                + ": "
+                + o.health());
+      } else {
+        move(r, DeploymentStatus.deploying, "cluster " + t.cluster(), where + ": " + o.reason());
+        problems.add(where + ": " + o.reason());
       }
     }
     return problems.isEmpty() ? null : String.join("; ", problems);

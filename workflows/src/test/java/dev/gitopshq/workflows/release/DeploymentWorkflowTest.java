@@ -43,6 +43,7 @@ class DeploymentWorkflowTest {
   FakeStore store;
   FakeInbox inbox;
   FakeDirect direct;
+  FakeRuntime runtime;
 
   static final class FakeStore implements ReleaseActivities {
     final List<String> timeline = new CopyOnWriteArrayList<>();
@@ -140,6 +141,34 @@ class DeploymentWorkflowTest {
     }
   }
 
+  /** The adapter side: which clusters deliver through Flux or Argo CD, and what they report. */
+  static final class FakeRuntime implements RuntimeActivities {
+    volatile List<RuntimeTarget> targets = List.of();
+    final Map<String, RuntimeObservation> observations = new ConcurrentHashMap<>();
+    final Map<String, Long> deadlines = new ConcurrentHashMap<>();
+    final List<String> watched = new CopyOnWriteArrayList<>();
+
+    @Override
+    public List<RuntimeTarget> runtimeTargets(String orgId, String deploymentId) {
+      return targets;
+    }
+
+    @Override
+    public RuntimeObservation verify(
+        String orgId,
+        String deploymentId,
+        RuntimeTarget target,
+        String commit,
+        long deadlineMillis) {
+      watched.add(target.cluster() + "@" + commit);
+      deadlines.put(target.cluster(), deadlineMillis);
+      return observations.getOrDefault(
+          target.cluster(),
+          new RuntimeObservation(
+              true, "flux:flux-system/" + target.cluster(), commit, "Ready", "", 0));
+    }
+  }
+
   static final class FakeInbox implements ApprovalActivities {
     final Map<String, CountDownLatch> opened = new ConcurrentHashMap<>();
     final Map<String, String> kinds = new ConcurrentHashMap<>();
@@ -173,7 +202,8 @@ class DeploymentWorkflowTest {
     store = new FakeStore();
     inbox = new FakeInbox();
     direct = new FakeDirect();
-    worker.registerActivitiesImplementations(store, inbox, direct);
+    runtime = new FakeRuntime();
+    worker.registerActivitiesImplementations(store, inbox, direct, runtime);
     env.start();
     client = env.getWorkflowClient();
   }
@@ -271,6 +301,62 @@ class DeploymentWorkflowTest {
     assertThat(store.seqs.keySet()).doesNotContain(first, first + 1, second, second + 1);
     assertThat(store.seqs.keySet().stream().mapToInt(Integer::intValue).max().getAsInt())
         .isEqualTo(second + 2);
+  }
+
+  @Test
+  void aDeploymentIsDeployedOnlyOnceEveryFluxOrArgoClusterRunsItsCommit() {
+    store.decision = decision(Decision.AUTO_APPROVE, 0, "auto");
+    runtime.targets =
+        List.of(
+            new RuntimeTarget("production", "c-1", "eu-1", "flux", 300),
+            new RuntimeTarget("production", "c-2", "us-1", "argocd", 600));
+    long before = env.currentTimeMillis();
+    DeploymentResult r = result(start("d-runtime", DeploymentRequest.DEPLOY, false));
+    Histories.save(client, "deployment-d-runtime", "release-runtime-verified");
+
+    assertThat(r.status()).isEqualTo(DeploymentStatus.deployed);
+    assertThat(runtime.watched)
+        .containsExactlyInAnyOrder("eu-1@0123456789abcdef0123", "us-1@0123456789abcdef0123");
+    // Each cluster gets its own environment's timeout, counted from when the watch began.
+    assertThat(runtime.deadlines.get("us-1") - runtime.deadlines.get("eu-1")).isEqualTo(300_000);
+    assertThat(runtime.deadlines.get("eu-1")).isBetween(before + 300_000, before + 360_000);
+    assertThat(store.timeline)
+        .contains(
+            "deploying by system: waiting for eu-1 (production, flux), us-1 (production, argocd)"
+                + " to run the deployment",
+            "deploying by cluster eu-1: eu-1 (production) runs 0123456789ab through"
+                + " flux:flux-system/eu-1: Ready");
+    assertThat(store.timeline.getLast()).startsWith("deployed by system: deployed production@");
+  }
+
+  @Test
+  void aClusterThatDoesNotRunTheCommitInTimeLeavesTheDeploymentDegraded() {
+    store.decision = decision(Decision.AUTO_APPROVE, 0, "auto");
+    runtime.targets =
+        List.of(
+            new RuntimeTarget("production", "c-1", "eu-1", "flux", 300),
+            new RuntimeTarget("production", "c-2", "us-1", "flux", 300));
+    runtime.observations.put(
+        "us-1",
+        new RuntimeObservation(
+            false,
+            "flux:flux-system/shop",
+            "fedcba9876543210",
+            "Ready False",
+            "Flux runs fedcba987654, not 0123456789ab, after 300 s: Deployment/web dry-run failed",
+            0));
+    DeploymentResult r = result(start("d-degraded", DeploymentRequest.DEPLOY, false));
+    Histories.save(client, "deployment-d-degraded", "release-runtime-degraded");
+
+    assertThat(r.status()).isEqualTo(DeploymentStatus.degraded);
+    assertThat(r.detail())
+        .isEqualTo(
+            "us-1 (production): Flux runs fedcba987654, not 0123456789ab, after 300 s:"
+                + " Deployment/web dry-run failed");
+    // The commits stay written: the deployment happened, the cluster did not follow.
+    assertThat(r.commits()).containsEntry("production", "0123456789abcdef0123");
+    assertThat(store.events()).contains("deployment.degraded");
+    assertThat(DeploymentStatus.degraded.isFinal()).isTrue();
   }
 
   @Test

@@ -99,7 +99,8 @@ public class OrgResources {
                   req.name(),
                   position,
                   nz(req.description()),
-                  clock.instant());
+                  clock.instant(),
+                  ResourceRequests.verifyTimeoutOrNull(req.verifyTimeoutSeconds()));
           try {
             environments.insert(row);
           } catch (DuplicateKeyException e) {
@@ -126,18 +127,27 @@ public class OrgResources {
   public EnvironmentRow updateEnvironment(
       HubPrincipal caller, String name, ResourceRequests.EnvironmentUpdate req) {
     EnvironmentRow env = environment(caller.orgId(), name);
-    environments.setDescription(caller.orgId(), env.id(), req.description());
+    Map<String, Object> changed = new java.util.LinkedHashMap<>();
+    changed.put("name", name);
+    if (req.description() != null) {
+      environments.setDescription(caller.orgId(), env.id(), req.description());
+      changed.put("description", Map.of("from", env.description(), "to", req.description()));
+    }
+    if (req.verifyTimeoutSeconds() != null) {
+      Integer seconds = ResourceRequests.verifyTimeoutOrNull(req.verifyTimeoutSeconds());
+      environments.setVerifyTimeout(caller.orgId(), env.id(), seconds);
+      Map<String, Object> fromTo = new java.util.LinkedHashMap<>();
+      fromTo.put("from", env.verifyTimeoutSeconds());
+      fromTo.put("to", seconds);
+      changed.put("verifyTimeoutSeconds", fromTo);
+    }
     audit.record(
         caller.orgId(),
         caller.actor(),
         "environment.updated",
         "environment",
         env.id().toString(),
-        Map.of(
-            "name",
-            name,
-            "description",
-            Map.of("from", env.description(), "to", req.description())));
+        changed);
     return environment(caller.orgId(), name);
   }
 

@@ -15,7 +15,8 @@ public final class ResourceRequests {
   private ResourceRequests() {}
 
   /** {@code POST /environments}. */
-  public record EnvironmentCreate(String name, String description, Integer position) {
+  public record EnvironmentCreate(
+      String name, String description, Integer position, Integer verifyTimeoutSeconds) {
     public void validate() {
       Checks c = new Checks();
       c.dnsLabel("name", name);
@@ -23,20 +24,37 @@ public final class ResourceRequests {
       if (position != null && position < 0) {
         c.fail("position", "must be 0 or more");
       }
+      verifyTimeout(c, verifyTimeoutSeconds);
       c.throwIfInvalid();
     }
   }
 
   /** {@code PATCH /environments/{name}}. */
-  public record EnvironmentUpdate(String description) {
+  public record EnvironmentUpdate(String description, Integer verifyTimeoutSeconds) {
     public void validate() {
       Checks c = new Checks();
-      if (description == null) {
-        c.fail("description", "is required");
+      if (description == null && verifyTimeoutSeconds == null) {
+        c.fail("description", "is required unless verifyTimeoutSeconds is given");
       }
       c.text("description", description, 1024);
+      verifyTimeout(c, verifyTimeoutSeconds);
       c.throwIfInvalid();
     }
+  }
+
+  /**
+   * How long a deployment may wait for an environment's clusters to run it: 10 s to 24 h, or 0 to
+   * stop verifying the environment's deployments.
+   */
+  static void verifyTimeout(Checks c, Integer seconds) {
+    if (seconds != null && seconds != 0 && (seconds < 10 || seconds > 86_400)) {
+      c.fail("verifyTimeoutSeconds", "must be 0 (no verification) or between 10 and 86400 seconds");
+    }
+  }
+
+  /** The stored timeout: null for 0 or none. */
+  static Integer verifyTimeoutOrNull(Integer seconds) {
+    return seconds == null || seconds == 0 ? null : seconds;
   }
 
   /** {@code PUT /environments/order}: every environment's name, in the new order. */

@@ -10,9 +10,20 @@ import java.util.Map;
 public final class ResourceViews {
   private ResourceViews() {}
 
-  public record EnvironmentView(String name, int position, String description, Instant createdAt) {
+  /**
+   * @param verifyTimeoutSeconds how long a deployment waits for the environment's Flux and Argo CD
+   *     clusters to run its commit before it ends degraded; null when its deployments are not
+   *     verified
+   */
+  public record EnvironmentView(
+      String name,
+      int position,
+      String description,
+      Instant createdAt,
+      Integer verifyTimeoutSeconds) {
     public static EnvironmentView of(EnvironmentRow r) {
-      return new EnvironmentView(r.name(), r.position(), r.description(), r.createdAt());
+      return new EnvironmentView(
+          r.name(), r.position(), r.description(), r.createdAt(), r.verifyTimeoutSeconds());
     }
   }
 
