@@ -135,6 +135,7 @@ class RuntimeVerificationsTest {
             "Alice",
             clock.instant(),
             clock.instant(),
+            null,
             null);
     DeploymentMapper deployments =
         proxy(DeploymentMapper.class, Map.of("findById", args -> Optional.of(deployment)));

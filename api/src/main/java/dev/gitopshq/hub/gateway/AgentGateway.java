@@ -96,7 +96,8 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
       Clock clock,
       MeterRegistry meters,
       dev.gitopshq.activities.release.DirectApplyMapper directApplyMapper,
-      dev.gitopshq.activities.release.DirectApplies directStore) {
+      dev.gitopshq.activities.release.DirectApplies directStore,
+      dev.gitopshq.activities.delivery.ProjectFenceMapper fences) {
     this.props = props;
     this.tokens = tokens;
     this.clock = clock;
@@ -124,6 +125,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
             directStore,
             connections,
             temporal.newActivityCompletionClient(),
+            fences,
             clock);
     this.service =
         new AgentHubService(

@@ -1,5 +1,7 @@
 package dev.gitopshq.hub.gateway;
 
+import dev.gitopshq.activities.delivery.ProjectFenceMapper;
+import dev.gitopshq.activities.delivery.ProjectFenceRow;
 import dev.gitopshq.activities.release.DirectApplies;
 import dev.gitopshq.activities.release.DirectApplyMapper;
 import dev.gitopshq.activities.release.DirectApplyRow;
@@ -63,13 +65,17 @@ final class DirectApplyDispatcher {
     completer.allowCoreThreadTimeOut(true);
   }
 
+  private final ProjectFenceMapper fences;
+
   DirectApplyDispatcher(
       DirectApplyMapper applies,
       DirectApplies direct,
       AgentConnections connections,
       ActivityCompletionClient completions,
+      ProjectFenceMapper fences,
       Clock clock) {
     this.applies = applies;
+    this.fences = fences;
     this.direct = direct;
     this.connections = connections;
     this.completions = completions;
@@ -122,8 +128,16 @@ final class DirectApplyDispatcher {
     }
     ApplyRelease message;
     try {
-      // The project's stored fence (project_fences) replaces the default once it exists.
-      message = direct.message(a, direct.requester(a), TenantFences.DEFAULT);
+      // The project's fence as its admins set it now, so a fence tightened after the release was
+      // generated still holds at the cluster.
+      message =
+          direct.message(
+              a,
+              direct.requester(a),
+              fences
+                  .find(a.orgId(), a.projectId())
+                  .map(ProjectFenceRow::toProto)
+                  .orElse(TenantFences.DEFAULT));
     } catch (IllegalArgumentException e) {
       fail(a, e.getMessage());
       return;
