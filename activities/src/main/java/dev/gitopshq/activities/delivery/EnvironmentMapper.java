@@ -14,7 +14,9 @@ import org.apache.ibatis.annotations.Update;
 /** Organization environments, in their order. */
 @Mapper
 public interface EnvironmentMapper {
-  String COLUMNS = "id, org_id, name, position, description, created_at, verify_timeout_s";
+  String COLUMNS =
+      "id, org_id, name, position, description, created_at,"
+          + " verify_timeout_s as verify_timeout_seconds";
 
   @Select(
       "select " + COLUMNS + " from environments where org_id = #{orgId} order by position, name")

@@ -19,6 +19,7 @@ import io.temporal.failure.ApplicationFailure;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +62,8 @@ class ReleaseActivitiesIT {
             ProjectTenantMapper.class,
             dev.gitopshq.activities.notify.NotificationSettingsMapper.class,
             AuditMapper.class,
-            dev.gitopshq.activities.drift.DriftMapper.class);
+            dev.gitopshq.activities.drift.DriftMapper.class,
+            RuntimeMapper.class);
     tx = schema.tx();
   }
 
@@ -265,6 +267,91 @@ class ReleaseActivitiesIT {
     assertThat(
             schema.mapper(DeploymentMapper.class).findById(org, deployment).orElseThrow().commits())
         .isEqualTo(first);
+  }
+
+  @Test
+  void onlyVerifyingEnvironmentsFluxAndArgoClustersAreWatchedAndTheFirstVerifiedTimeIsKept()
+      throws Exception {
+    for (String[] c :
+        List.of(
+            new String[] {"eu-1", "staging", "flux"},
+            new String[] {"us-1", "staging", "direct"},
+            new String[] {"ap-1", "production", "argocd"})) {
+      UUID cluster = UUID.randomUUID();
+      sql(
+          "insert into clusters (id, org_id, name, created_by, created_at, updated_at)"
+              + " values (?, ?, ?, 'test', now(), now())",
+          cluster,
+          org,
+          c[0]);
+      sql(
+          "insert into project_environment_clusters (org_id, project_id, environment_id,"
+              + " cluster_id, delivery_mode) select org_id, project_id, environment_id, ?, ?"
+              + " from project_environments where project_id = ? and environment_id ="
+              + " (select id from environments where org_id = ? and name = ?)",
+          cluster,
+          c[2],
+          project,
+          org,
+          c[1]);
+    }
+    RuntimeMapper runtime = schema.mapper(RuntimeMapper.class);
+    List<String> both = List.of("staging", "production");
+    // No environment verifies yet: nothing is watched.
+    assertThat(runtime.targets(org, project, both)).isEmpty();
+    sql(
+        "update environments set verify_timeout_s = 120 where org_id = ? and name = 'staging'",
+        org);
+    sql(
+        "update environments set verify_timeout_s = 600 where org_id = ? and name = 'production'",
+        org);
+    assertThat(runtime.targets(org, project, both))
+        .extracting(t -> t.cluster() + " " + t.mode() + " " + t.timeoutSeconds())
+        .containsExactly("eu-1 flux 120", "ap-1 argocd 600");
+    assertThat(runtime.targets(org, project, List.of("production")))
+        .extracting(RuntimeTargetRow::cluster)
+        .containsExactly("ap-1");
+    // Another organization's project reads nothing.
+    assertThat(runtime.targets(UUID.randomUUID(), project, both)).isEmpty();
+
+    UUID deployment = deployment(release(1, 3), "deploy", "staging");
+    RuntimeTargetRow eu = runtime.targets(org, project, List.of("staging")).getFirst();
+    Instant first = Instant.parse("2026-11-27T12:00:00Z");
+    runtime.record(
+        new DeploymentClusterRow(
+            org,
+            deployment,
+            "staging",
+            eu.clusterId(),
+            "eu-1",
+            "flux",
+            true,
+            "flux:flux-system/shop-acme",
+            "abc",
+            "Ready True",
+            "",
+            first,
+            first));
+    runtime.record(
+        new DeploymentClusterRow(
+            org,
+            deployment,
+            "staging",
+            eu.clusterId(),
+            "eu-1",
+            "flux",
+            true,
+            "flux:flux-system/shop-acme",
+            "abc",
+            "Ready True",
+            "",
+            first.plusSeconds(9),
+            first.plusSeconds(9)));
+    List<DeploymentClusterRow> rows = runtime.forDeployment(org, deployment);
+    assertThat(rows).hasSize(1);
+    assertThat(rows.getFirst().observedAt()).isEqualTo(first.plusSeconds(9));
+    assertThat(rows.getFirst().verifiedAt()).isEqualTo(first);
+    assertThat(runtime.forDeployment(UUID.randomUUID(), deployment)).isEmpty();
   }
 
   @Test
