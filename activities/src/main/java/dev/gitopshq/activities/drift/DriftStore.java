@@ -89,7 +89,6 @@ public final class DriftStore {
     }
   }
 
-  /** What one check changed. */
   /**
    * What one check changed.
    *
