@@ -29,6 +29,15 @@ export interface DriftFinding {
   lastSeenAt: string;
   resolvedAt?: string | null;
   durationSeconds: number;
+  /** An open finding whose object the newest check did not compare: why (it stays open). */
+  notCompared?: string | null;
+}
+
+/** An object a check did not compare: its sync status is unknown, never in sync. */
+export interface DriftNotCompared {
+  object: DriftObject;
+  source: { projectId: string; environment: string; tenant: string; branch: string; path: string };
+  reason: string;
 }
 
 export interface DriftDifference {
@@ -55,7 +64,17 @@ export interface DriftCheck {
   drifted: number;
   opened: number;
   resolved: number;
+  /** How many objects the check did not compare. */
+  unknown: number;
+  summary: string;
+  finishedAt?: string | null;
   error?: string | null;
+  notCompared: DriftNotCompared[];
+}
+
+/** The findings list, with the cluster's newest finished check. */
+export interface DriftPage extends Page<DriftFinding> {
+  latestCheck?: DriftCheck | null;
 }
 
 /** "3m 20s": how long a finding lasted (or has lasted so far). */
@@ -72,7 +91,7 @@ export function DriftTab({ cluster }: { cluster: Cluster }) {
   const [selected, setSelected] = useState<string | null>(null);
   const list = useQuery({
     queryKey: ["drift", cluster.id, filters],
-    queryFn: () => api<Page<DriftFinding>>(`/clusters/${cluster.id}/drift${query(filters)}`),
+    queryFn: () => api<DriftPage>(`/clusters/${cluster.id}/drift${query(filters)}`),
     refetchInterval: 10_000,
   });
   const set = (k: keyof typeof filters) => (e: { target: { value: string } }) => setFilters({ ...filters, [k]: e.target.value });
@@ -102,6 +121,7 @@ export function DriftTab({ cluster }: { cluster: Cluster }) {
           </label>
           <CheckNow cluster={cluster} />
         </div>
+        {list.data?.latestCheck && <LatestCheck check={list.data.latestCheck} />}
         <div className="mt-3 overflow-x-auto rounded border border-slate-200 bg-white">
           {list.isPending ? (
             <Loading what="drift findings" />
@@ -129,6 +149,11 @@ export function DriftTab({ cluster }: { cluster: Cluster }) {
                       </button>{" "}
                       {f.state === "missing" && <Badge tone="red">missing</Badge>}
                       {!f.open && <Badge tone="green">resolved</Badge>}
+                      {f.open && f.notCompared && (
+                        <span title={`Not compared by the newest check: ${f.notCompared}`}>
+                          <Badge tone="yellow">not compared</Badge>
+                        </span>
+                      )}
                     </td>
                     <td className="px-3 py-2">
                       <Badge tone={f.severity === "functional" ? "red" : "gray"}>{f.severity}</Badge>
@@ -144,6 +169,57 @@ export function DriftTab({ cluster }: { cluster: Cluster }) {
         </div>
       </div>
       {selected ? <FindingPanel cluster={cluster} id={selected} /> : <p className="text-sm text-slate-500">Choose a finding to see its field differences.</p>}
+    </div>
+  );
+}
+
+/**
+ * What the cluster's newest finished check found, and the objects it did not compare: their sync
+ * status is unknown (as Argo CD shows Unknown with the comparison error), neither drifted nor in
+ * sync.
+ */
+function LatestCheck({ check }: { check: DriftCheck }) {
+  return (
+    <div className="mt-3 space-y-2">
+      <p className="text-sm text-slate-600">
+        Newest check{check.finishedAt ? ` ${relative(check.finishedAt)}` : ""}: {check.summary}
+      </p>
+      {check.unknown > 0 && (
+        <section aria-labelledby="not-compared-title" className="rounded border border-dashed border-amber-400 bg-amber-50 p-3">
+          <h2 id="not-compared-title" className="flex items-center gap-2 text-sm font-medium text-amber-900">
+            <Badge tone="yellow">unknown</Badge> {check.unknown} not compared
+          </h2>
+          <p className="mt-1 text-xs text-amber-900">
+            The check could not compare these objects with the cluster, so whether they drifted is unknown. They are not counted as in sync, and an open finding of one stays open.
+          </p>
+          {check.notCompared.length === 0 ? (
+            <p className="mt-1 text-xs text-slate-600">The hub no longer keeps which objects; the next check lists its own.</p>
+          ) : (
+            <table aria-label="Objects not compared" className="mt-2 min-w-full text-left text-xs">
+              <thead className="uppercase text-amber-900/70">
+                <tr>
+                  <th className="px-2 py-1">Object</th>
+                  <th className="px-2 py-1">Reason</th>
+                </tr>
+              </thead>
+              <tbody>
+                {check.notCompared.map((u) => (
+                  <tr key={`${u.object.group}/${u.object.kind}/${u.object.namespace}/${u.object.name}`} className="border-t border-amber-200 align-top">
+                    <td className="px-2 py-1">
+                      {u.object.kind} {u.object.namespace ? `${u.object.namespace}/` : ""}
+                      {u.object.name}
+                      <div className="text-slate-500">
+                        {u.source.branch}: {u.source.path}
+                      </div>
+                    </td>
+                    <td className="whitespace-pre-wrap break-words px-2 py-1 font-mono">{u.reason}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      )}
     </div>
   );
 }
@@ -175,7 +251,7 @@ function CheckNow({ cluster }: { cluster: Cluster }) {
       {c && (
         <span role="status" className="text-sm text-slate-600">
           {c.status === "completed"
-            ? `Checked ${c.objects} objects: ${c.drifted} drifted, ${c.opened} new, ${c.resolved} resolved`
+            ? `Checked ${c.objects} objects: ${c.drifted} drifted, ${c.opened} new, ${c.resolved} resolved${c.unknown > 0 ? `, ${c.unknown} not compared` : ""}`
             : c.status === "failed"
               ? `Check failed: ${c.error ?? "unknown error"}`
               : `Check ${c.status}…`}
@@ -200,6 +276,11 @@ function FindingPanel({ cluster, id }: { cluster: Cluster; id: string }) {
       <h2 id="finding-title" className="font-medium">
         {f.object.kind} {f.object.namespace}/{f.object.name}
       </h2>
+      {f.open && f.notCompared && (
+        <p role="note" className="rounded border border-dashed border-amber-400 bg-amber-50 p-2 text-xs text-amber-900">
+          The newest check did not compare this object ({f.notCompared}); the finding stays open as the last comparison left it.
+        </p>
+      )}
       <dl className="grid grid-cols-[8rem_1fr] gap-1 text-sm">
         <dt className="text-slate-500">Severity</dt>
         <dd>{f.severity}</dd>

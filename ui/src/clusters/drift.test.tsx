@@ -5,7 +5,7 @@ import type { Cluster } from "../api/types";
 import { setToken } from "../api/client";
 import { fakeHub, ME, renderAt } from "../test-utils";
 import { ClusterPage } from "./ClusterPage";
-import { duration, type DriftFinding, type DriftFindingDetail } from "./DriftTab";
+import { duration, type DriftCheck, type DriftFinding, type DriftFindingDetail } from "./DriftTab";
 
 const cluster: Cluster = {
   id: "c1",
@@ -86,6 +86,66 @@ describe("cluster drift tab", () => {
 
     await userEvent.click(screen.getByRole("button", { name: "Check now" }));
     await waitFor(() => expect(screen.getByText("Checked 4 objects: 1 drifted, 1 new, 0 resolved")).toBeInTheDocument(), { timeout: 4000 });
+  });
+
+  it("shows the objects the newest check did not compare, with why, apart from drifted and in sync", async () => {
+    setToken("t");
+    const source = { projectId: "p1", environment: "dev", tenant: "acme", branch: "deploy/dev" };
+    const latestCheck: DriftCheck = {
+      id: "k0",
+      status: "completed",
+      trigger: "manual",
+      objects: 3,
+      drifted: 0,
+      opened: 0,
+      resolved: 0,
+      unknown: 2,
+      summary: "3 objects: 0 drifted, 2 not compared",
+      finishedAt: new Date().toISOString(),
+      notCompared: [
+        {
+          object: { group: "apps", version: "v1", kind: "Deployment", namespace: "shop", name: "web" },
+          source: { ...source, path: "demo/acme/web/deployment.yaml" },
+          reason: "the API server answered 400: namespace not specified",
+        },
+        {
+          object: { group: "", version: "v1", kind: "Service", namespace: "shop", name: "web" },
+          source: { ...source, path: "demo/acme/web/service.yaml" },
+          reason: "the agent did not report this object",
+        },
+      ],
+    };
+    const stillOpen = { ...finding, notCompared: "the API server answered 400: namespace not specified" };
+    fakeHub({
+      "GET /me": () => ({ json: ME }),
+      "GET /clusters/c1": () => ({ json: cluster }),
+      "GET /clusters/c1/drift": () => ({ json: { items: [stillOpen], nextCursor: null, latestCheck } }),
+      "GET /clusters/c1/drift/f1": () => ({ json: { ...detail, notCompared: stillOpen.notCompared } }),
+      "POST /clusters/c1/drift/checks": () => ({ status: 202, json: { ...latestCheck, id: "k1", status: "pending", unknown: 0, notCompared: [] } }),
+      "GET /clusters/c1/drift/checks/k1": () => ({ json: { ...latestCheck, id: "k1" } }),
+    });
+    renderAt("/clusters/c1/drift", "/clusters/:id/:tab", <ClusterPage />);
+
+    // Not "0 drifted" as if all were in sync: how many were not compared, which, and why.
+    const section = await screen.findByRole("region", { name: /2 not compared/ });
+    expect(within(section).getByText("unknown")).toBeInTheDocument();
+    const unknown = within(section).getByRole("table", { name: "Objects not compared" });
+    const rows = within(unknown).getAllByRole("row").slice(1);
+    expect(rows).toHaveLength(2);
+    expect(within(rows[0]).getByText(/Deployment shop\/web/)).toBeInTheDocument();
+    expect(within(rows[0]).getByText("the API server answered 400: namespace not specified")).toBeInTheDocument();
+    expect(within(rows[0]).getByText("deploy/dev: demo/acme/web/deployment.yaml")).toBeInTheDocument();
+    expect(within(rows[1]).getByText("the agent did not report this object")).toBeInTheDocument();
+    expect(screen.getByText(/Newest check .*: 3 objects: 0 drifted, 2 not compared/)).toBeInTheDocument();
+
+    // The open finding of an object not compared stays open, and says so.
+    const findings = screen.getByRole("table", { name: "Drift findings" });
+    expect(within(findings).getByText("not compared")).toBeInTheDocument();
+    await userEvent.click(within(findings).getByRole("button", { name: "Deployment shop/web" }));
+    expect(await screen.findByRole("note")).toHaveTextContent("The newest check did not compare this object (the API server answered 400: namespace not specified)");
+
+    await userEvent.click(screen.getByRole("button", { name: "Check now" }));
+    await waitFor(() => expect(screen.getByText("Checked 3 objects: 0 drifted, 0 new, 0 resolved, 2 not compared")).toBeInTheDocument(), { timeout: 4000 });
   });
 
   it("offers no Resolve to a member who cannot create commands", async () => {

@@ -12,22 +12,34 @@ import picocli.CommandLine.Parameters;
 
 @Command(
     name = "drift",
-    description = "A cluster's drift findings: list, inspect, check now, resolve (governed).")
+    description = {
+      "A cluster's drift findings: list, inspect, check now, resolve (governed).",
+      "An object a check could not compare is 'not compared' (its sync status is unknown), never"
+          + " in sync."
+    })
 final class DriftCommand extends Base {
+  private static final Output.Column OBJECT =
+      new Output.Column(
+          "Object",
+          n ->
+              Output.text(n.at("/object/kind"))
+                  + "/"
+                  + Output.text(n.at("/object/namespace"))
+                  + "/"
+                  + Output.text(n.at("/object/name")));
+
   static final List<Output.Column> LIST =
       List.of(
           Output.Column.of("Id", "id"),
           Output.Column.of("Severity", "severity"),
-          new Output.Column(
-              "Object",
-              n ->
-                  Output.text(n.at("/object/kind"))
-                      + "/"
-                      + Output.text(n.at("/object/namespace"))
-                      + "/"
-                      + Output.text(n.at("/object/name"))),
+          OBJECT,
           Output.Column.of("Differences", "differences"),
-          new Output.Column("State", n -> n.path("open").asBoolean() ? "open" : "resolved"),
+          new Output.Column(
+              "State",
+              n ->
+                  !n.path("open").asBoolean()
+                      ? "resolved"
+                      : n.path("notCompared").isTextual() ? "open (not compared)" : "open"),
           Output.Column.of("First detected", "firstDetectedAt"),
           Output.Column.of("Resolved", "resolvedAt"));
 
@@ -45,7 +57,17 @@ final class DriftCommand extends Base {
           Output.Column.of("First detected", "firstDetectedAt"),
           Output.Column.of("Last seen", "lastSeenAt"),
           Output.Column.of("Resolved", "resolvedAt"),
-          Output.Column.of("Duration (s)", "durationSeconds"));
+          Output.Column.of("Duration (s)", "durationSeconds"),
+          Output.Column.of("Not compared", "notCompared"));
+
+  /** The objects a check did not compare: their sync status is unknown. */
+  static final List<Output.Column> NOT_COMPARED =
+      List.of(
+          OBJECT,
+          new Output.Column(
+              "Source",
+              n -> Output.text(n.at("/source/branch")) + ":" + Output.text(n.at("/source/path"))),
+          Output.Column.of("Reason", "reason"));
 
   static final List<Output.Column> DIFFERENCES =
       List.of(
@@ -62,6 +84,8 @@ final class DriftCommand extends Base {
           Output.Column.of("Drifted", "drifted"),
           Output.Column.of("Opened", "opened"),
           Output.Column.of("Resolved", "resolved"),
+          Output.Column.of("Not compared", "unknown"),
+          Output.Column.of("Summary", "summary"),
           Output.Column.of("Error", "error"));
 
   @Command(name = "list", aliases = "ls", description = "A cluster's findings, newest first.")
@@ -81,6 +105,17 @@ final class DriftCommand extends Base {
     CommandsCommand.query(q, "cursor", cursor);
     JsonNode list = hub.call(Endpoint.DRIFT_LIST, q, null, Map.of(), clusterId(hub, cluster));
     output().print(list, items(list), LIST);
+    JsonNode latest = list.path("latestCheck");
+    if (latest.path("unknown").asInt() > 0) {
+      output()
+          .line(
+              "\n"
+                  + latest.path("unknown").asInt()
+                  + " not compared by the newest check "
+                  + Output.text(latest.path("id"))
+                  + " (their sync status is unknown):");
+      notCompared(latest);
+    }
     if (output().isTable() && list.path("nextCursor").isTextual()) {
       root().err.println("more: --cursor " + list.path("nextCursor").asText());
       root().err.flush();
@@ -105,7 +140,8 @@ final class DriftCommand extends Base {
       name = "check",
       description = {
         "Compare the cluster's delivered objects with the live ones now.",
-        "Waits for the check to finish unless --no-wait; exit code 6 when it failed."
+        "Waits for the check to finish unless --no-wait; exit code 6 when it failed or did not"
+            + " compare every object (those are listed with the reason)."
       })
   int check(
       @Parameters(paramLabel = "CLUSTER") String cluster,
@@ -126,6 +162,10 @@ final class DriftCommand extends Base {
       c = hub.call(Endpoint.DRIFT_CHECK_GET, id, c.path("id").asText());
     }
     output().object(c, CHECK);
+    if (c.path("unknown").asInt() > 0) {
+      output().line("");
+      notCompared(c);
+    }
     if (noWait) {
       return ExitCode.OK;
     }
@@ -133,7 +173,19 @@ final class DriftCommand extends Base {
       throw new CliException(
           ExitCode.ERROR, "the check did not finish within " + timeout + " s (it still runs)");
     }
-    return c.path("status").asText().equals("completed") ? ExitCode.OK : ExitCode.FAILED;
+    boolean complete =
+        c.path("status").asText().equals("completed") && c.path("unknown").asInt() == 0;
+    return complete ? ExitCode.OK : ExitCode.FAILED;
+  }
+
+  /** The table of a check's objects not compared (the hub keeps them for its newest checks). */
+  private void notCompared(JsonNode check) {
+    JsonNode objects = check.path("notCompared");
+    if (objects.isEmpty()) {
+      output().line("(the hub no longer keeps which objects; newer checks list theirs)");
+    } else {
+      output().line(Output.table(objects, NOT_COMPARED).stripTrailing());
+    }
   }
 
   private static boolean done(JsonNode c) {

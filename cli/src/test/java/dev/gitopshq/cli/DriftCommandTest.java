@@ -24,6 +24,20 @@ class DriftCommandTest {
   HttpServer hub;
   final List<String> requests = new CopyOnWriteArrayList<>();
 
+  /** What GET …/checks/c-1 answers once the check finished. */
+  volatile String finishedCheck =
+      "{\"id\":\"c-1\",\"status\":\"completed\",\"objects\":4,\"drifted\":1,\"opened\":1,"
+          + "\"resolved\":0,\"unknown\":0,\"notCompared\":[]}";
+
+  /** The newest finished check in the findings list. */
+  volatile String latestCheck = "null";
+
+  static final String NOT_COMPARED =
+      "\"notCompared\":[{\"object\":{\"group\":\"apps\",\"version\":\"v1\","
+          + "\"kind\":\"Deployment\",\"namespace\":\"shop\",\"name\":\"api\"},"
+          + "\"source\":{\"branch\":\"deploy/production\",\"path\":\"prod-eu/acme/api.yaml\"},"
+          + "\"reason\":\"the API server answered 400: namespace not specified\"}]";
+
   @BeforeEach
   void start() throws IOException {
     hub = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -53,7 +67,10 @@ class DriftCommandTest {
               + FINDING
               + "\",\"severity\":\"functional\",\"open\":true,\"differences\":1,"
               + "\"object\":{\"kind\":\"Deployment\",\"namespace\":\"shop\",\"name\":\"web\"},"
-              + "\"firstDetectedAt\":\"2026-11-26T10:00:00Z\"}],\"nextCursor\":null}";
+              + "\"firstDetectedAt\":\"2026-11-26T10:00:00Z\"}],\"nextCursor\":null,"
+              + "\"latestCheck\":"
+              + latestCheck
+              + "}";
     } else if (path.equals(base + "/" + FINDING)) {
       json =
           "{\"id\":\""
@@ -65,9 +82,7 @@ class DriftCommandTest {
       status = 202;
       json = "{\"id\":\"c-1\",\"status\":\"pending\"}";
     } else if (path.equals(base + "/checks/c-1")) {
-      json =
-          "{\"id\":\"c-1\",\"status\":\"completed\",\"objects\":4,\"drifted\":1,\"opened\":1,"
-              + "\"resolved\":0}";
+      json = finishedCheck;
     } else if (path.equals(base + "/" + FINDING + "/resolve")) {
       status = 202;
       json = "{\"id\":\"cmd-9\",\"status\":\"pending\"}";
@@ -115,6 +130,22 @@ class DriftCommandTest {
   }
 
   @Test
+  void listShowsTheObjectsTheNewestCheckDidNotCompareWithTheReason() {
+    latestCheck =
+        "{\"id\":\"c-0\",\"status\":\"completed\",\"objects\":4,\"drifted\":1,"
+            + "\"unknown\":1,\"summary\":\"4 objects: 1 drifted, 1 not compared\","
+            + NOT_COMPARED
+            + "}";
+    Run.Result r = run("drift", "list", "prod-eu");
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.out())
+        .contains("1 not compared by the newest check c-0")
+        .contains("Deployment/shop/api")
+        .contains("deploy/production:prod-eu/acme/api.yaml")
+        .contains("the API server answered 400: namespace not specified");
+  }
+
+  @Test
   void getShowsTheFieldDiff() {
     Run.Result r = run("drift", "get", CLUSTER, FINDING);
     assertThat(r.code()).as(r.toString()).isZero();
@@ -129,6 +160,26 @@ class DriftCommandTest {
     assertThat(requests)
         .anyMatch(q -> q.startsWith("POST /api/v2/clusters/" + CLUSTER + "/drift/checks"))
         .anyMatch(q -> q.startsWith("GET /api/v2/clusters/" + CLUSTER + "/drift/checks/c-1"));
+  }
+
+  @Test
+  void aCheckThatDidNotCompareEveryObjectListsThemAndIsNotASuccess() {
+    finishedCheck =
+        "{\"id\":\"c-1\",\"status\":\"completed\",\"objects\":2,\"drifted\":0,\"opened\":0,"
+            + "\"resolved\":0,\"unknown\":1,"
+            + "\"summary\":\"2 objects: 0 drifted, 1 not compared\","
+            + NOT_COMPARED
+            + "}";
+    Run.Result r = run("drift", "check", "prod-eu");
+    assertThat(r.code()).as(r.toString()).isEqualTo(ExitCode.FAILED);
+    assertThat(r.out())
+        .contains("2 objects: 0 drifted, 1 not compared")
+        .contains("Deployment/shop/api")
+        .contains("the API server answered 400: namespace not specified");
+
+    // -o json prints the check as the hub answered it.
+    Run.Result json = run("drift", "check", "prod-eu", "-o", "json");
+    assertThat(json.out()).contains("\"unknown\" : 1").doesNotContain("not compared by");
   }
 
   @Test

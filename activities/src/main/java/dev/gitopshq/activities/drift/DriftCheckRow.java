@@ -8,6 +8,7 @@ import java.util.UUID;
  *
  * @param trigger deployment, interval or manual
  * @param status pending, running, completed or failed
+ * @param unknown how many objects the check did not compare (never counted as in sync)
  */
 public record DriftCheckRow(
     UUID id,
@@ -23,4 +24,32 @@ public record DriftCheckRow(
     int drifted,
     int opened,
     int resolved,
-    String error) {}
+    int unknown,
+    String error) {
+
+  /** "12 objects: 1 drifted, 2 not compared" (for people; what the check found). */
+  public String summary() {
+    if (status.equals("pending") || status.equals("running")) {
+      return "check " + status;
+    }
+    if (objects == 0) {
+      return error == null ? "no delivered objects to compare" : "check failed: " + error;
+    }
+    StringBuilder b = new StringBuilder();
+    b.append(objects).append(objects == 1 ? " object: " : " objects: ");
+    if (unknown > 0 && unknown == objects) {
+      b.append("none compared");
+    } else {
+      b.append(drifted).append(" drifted");
+      if (unknown > 0) {
+        b.append(", ").append(unknown).append(" not compared");
+      } else if (drifted == 0) {
+        b.append(", all in sync");
+      }
+    }
+    if (error != null) {
+      b.append(" (").append(error).append(')');
+    }
+    return b.toString();
+  }
+}

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.apache.ibatis.annotations.Delete;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
 import org.apache.ibatis.annotations.Options;
@@ -11,12 +12,15 @@ import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
 
-/** Drift checks and findings (V27). Every statement filters by organization. */
+/**
+ * Drift checks, findings (V27) and the objects a check did not compare (V32). Every statement
+ * filters by organization.
+ */
 @Mapper
 public interface DriftMapper {
   String CHECK_COLUMNS =
       "id, org_id, cluster_id, trigger, requested_by, status, requested_at, started_at,"
-          + " finished_at, objects, drifted, opened, resolved, error";
+          + " finished_at, objects, drifted, opened, resolved, unknown, error";
   String FINDING_COLUMNS =
       "id, org_id, cluster_id, project_id, environment, tenant, source_path, api_group,"
           + " api_version, kind, namespace, name, severity, state, differences::text,"
@@ -57,6 +61,17 @@ public interface DriftMapper {
   Optional<DriftCheckRow> latestCheck(
       @Param("orgId") UUID orgId, @Param("clusterId") UUID clusterId);
 
+  /** The cluster's newest finished (completed or failed) check, if any. */
+  @Select(
+      "select "
+          + CHECK_COLUMNS
+          + " from drift_checks where org_id = #{orgId} and cluster_id = #{clusterId}"
+          + " and status in ('completed', 'failed')"
+          + " order by finished_at desc, id desc limit 1")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  Optional<DriftCheckRow> latestFinishedCheck(
+      @Param("orgId") UUID orgId, @Param("clusterId") UUID clusterId);
+
   /** Pending checks of one cluster that may run now, oldest first. */
   @Select(
       "select "
@@ -85,7 +100,8 @@ public interface DriftMapper {
 
   @Update(
       "update drift_checks set status = #{status}, finished_at = #{now}, objects = #{objects},"
-          + " drifted = #{drifted}, opened = #{opened}, resolved = #{resolved}, error = #{error}"
+          + " drifted = #{drifted}, opened = #{opened}, resolved = #{resolved},"
+          + " unknown = #{unknown}, error = #{error}"
           + " where org_id = #{orgId} and id = #{id}")
   int finishCheck(
       @Param("orgId") UUID orgId,
@@ -96,6 +112,7 @@ public interface DriftMapper {
       @Param("drifted") int drifted,
       @Param("opened") int opened,
       @Param("resolved") int resolved,
+      @Param("unknown") int unknown,
       @Param("error") String error);
 
   /**
@@ -209,4 +226,35 @@ public interface DriftMapper {
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<DriftFindingRow> list(
       @Param("orgId") UUID orgId, @Param("clusterId") UUID clusterId, @Param("q") DriftQuery q);
+
+  // ---- objects not compared -------------------------------------------------------------------
+
+  @Insert(
+      "insert into drift_unknowns (org_id, check_id, cluster_id, project_id, environment,"
+          + " tenant, source_path, api_group, api_version, kind, namespace, name, reason) values"
+          + " (#{orgId}, #{checkId}, #{clusterId}, #{projectId}, #{environment}, #{tenant},"
+          + " #{sourcePath},"
+          + " #{apiGroup}, #{apiVersion}, #{kind}, #{namespace}, #{name}, #{reason})")
+  void insertUnknown(DriftUnknownRow row);
+
+  /** The objects a check did not compare, by namespace, kind and name. */
+  @Select(
+      "select org_id, check_id, cluster_id, project_id, environment, tenant, source_path, api_group,"
+          + " api_version, kind, namespace, name, reason from drift_unknowns"
+          + " where org_id = #{orgId} and cluster_id = #{clusterId} and check_id = #{checkId}"
+          + " order by namespace, kind, name, api_group")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  List<DriftUnknownRow> unknowns(
+      @Param("orgId") UUID orgId,
+      @Param("clusterId") UUID clusterId,
+      @Param("checkId") UUID checkId);
+
+  /** Forgets the objects not compared of all but the cluster's {@code keep} newest checks. */
+  @Delete(
+      "delete from drift_unknowns where org_id = #{orgId} and cluster_id = #{clusterId}"
+          + " and check_id not in (select id from drift_checks where org_id = #{orgId}"
+          + " and cluster_id = #{clusterId} and finished_at is not null"
+          + " order by finished_at desc, id desc limit #{keep})")
+  int pruneUnknowns(
+      @Param("orgId") UUID orgId, @Param("clusterId") UUID clusterId, @Param("keep") int keep);
 }

@@ -10,6 +10,7 @@ import dev.gitopshq.agent.v1.DriftObjectResult;
 import dev.gitopshq.agent.v1.DriftReport;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,8 +21,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Requests drift checks and turns an agent's {@link DriftReport} into findings: a new difference
  * opens a finding ({@code drift.detected}), one seen again updates it ({@code lastSeenAt}), and an
- * open finding whose object the check found in sync is resolved ({@code drift.resolved}). Every
- * check ends with one {@code drift.checked} summary.
+ * open finding whose object the check found in sync is resolved ({@code drift.resolved}). An object
+ * the agent could not compare, or did not report, is not compared ({@code unknown}, with the
+ * reason): never counted as in sync, it neither opens nor resolves a finding. Every check ends with
+ * one {@code drift.checked} summary that says how many objects were not compared.
  */
 public final class DriftStore {
   /** How many differences of one object are kept. */
@@ -29,6 +32,15 @@ public final class DriftStore {
 
   /** The longest value text of a difference that is kept. */
   public static final int MAX_VALUE_CHARS = 4096;
+
+  /** The longest reason an object was not compared that is kept. */
+  public static final int MAX_REASON_CHARS = 512;
+
+  /** The newest checks of a cluster whose objects not compared are kept (older: their count). */
+  public static final int KEPT_UNKNOWN_CHECKS = 20;
+
+  /** How many objects not compared a check's audit entry names. */
+  static final int AUDITED_UNKNOWN = 20;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -77,8 +89,12 @@ public final class DriftStore {
     }
   }
 
-  /** What one check changed. */
-  public record Outcome(int objects, int drifted, int opened, int resolved) {}
+  /**
+   * What one check changed.
+   *
+   * @param unknown objects not compared (never counted as in sync)
+   */
+  public record Outcome(int objects, int drifted, int opened, int resolved, int unknown) {}
 
   /**
    * Records a check that could not run (no desired state read, the agent did not answer).
@@ -88,12 +104,13 @@ public final class DriftStore {
   public void fail(UUID orgId, UUID clusterId, String clusterName, UUID checkId, String error) {
     tx.executeWithoutResult(
         s -> {
-          mapper.finishCheck(orgId, checkId, "failed", clock.instant(), 0, 0, 0, 0, error);
+          mapper.finishCheck(orgId, checkId, "failed", clock.instant(), 0, 0, 0, 0, 0, error);
           Map<String, Object> d = new LinkedHashMap<>();
           d.put("clusterId", clusterId.toString());
           d.put("checkId", checkId.toString());
           trigger(orgId, clusterId, checkId, d);
           d.put("status", "failed");
+          d.put("unknown", 0);
           d.put("error", error);
           audit.record(
               orgId, Actor.system("drift"), "drift.checked", "cluster", clusterId.toString(), d);
@@ -134,10 +151,27 @@ public final class DriftStore {
     int drifted = 0;
     int opened = 0;
     int resolved = 0;
+    List<DriftUnknownRow> unknown = new ArrayList<>();
     for (DesiredObject d : desired) {
       DriftObjectResult r = results.get(d.key());
-      if (r == null || r.getState() == DriftObjectResult.State.FAILED) {
-        // Not compared this time: an open finding stays as it is.
+      String notCompared = notCompared(r, report);
+      if (notCompared != null) {
+        // Not compared this time: never in sync, and an open finding stays as it is.
+        unknown.add(
+            new DriftUnknownRow(
+                orgId,
+                checkId,
+                clusterId,
+                d.projectId(),
+                d.environment(),
+                d.tenant(),
+                d.sourcePath(),
+                d.group(),
+                d.version(),
+                d.kind(),
+                d.namespace(),
+                d.name(),
+                notCompared));
         continue;
       }
       DriftFindingRow existing = open.remove(d.key());
@@ -223,10 +257,21 @@ public final class DriftStore {
             d);
       }
     }
+    unknown.forEach(mapper::insertUnknown);
     String status = report.getError().isEmpty() ? "completed" : "failed";
-    String error = report.getError().isEmpty() ? null : bounded(report.getError(), 1024);
+    String error = report.getError().isEmpty() ? null : reason(report.getError());
     mapper.finishCheck(
-        orgId, checkId, status, now, desired.size(), drifted, opened, resolved, error);
+        orgId,
+        checkId,
+        status,
+        now,
+        desired.size(),
+        drifted,
+        opened,
+        resolved,
+        unknown.size(),
+        error);
+    mapper.pruneUnknowns(orgId, clusterId, KEPT_UNKNOWN_CHECKS);
     Map<String, Object> summary = new LinkedHashMap<>();
     summary.put("clusterId", clusterId.toString());
     summary.put("checkId", checkId.toString());
@@ -236,12 +281,69 @@ public final class DriftStore {
     summary.put("drifted", drifted);
     summary.put("opened", opened);
     summary.put("resolved", resolved);
+    summary.put("unknown", unknown.size());
+    if (!unknown.isEmpty()) {
+      summary.put(
+          "notCompared",
+          unknown.stream()
+              .limit(AUDITED_UNKNOWN)
+              .map(
+                  u ->
+                      u.kind()
+                          + " "
+                          + u.namespace()
+                          + "/"
+                          + u.name()
+                          + ": "
+                          + bounded(u.reason(), 200))
+              .toList());
+    }
     if (error != null) {
       summary.put("error", error);
     }
+    mapper.findCheck(orgId, clusterId, checkId).ifPresent(c -> summary.put("summary", c.summary()));
     audit.record(
         orgId, Actor.system("drift"), "drift.checked", "cluster", clusterId.toString(), summary);
-    return new Outcome(desired.size(), drifted, opened, resolved);
+    return new Outcome(desired.size(), drifted, opened, resolved, unknown.size());
+  }
+
+  /**
+   * Why an object was not compared, or null when it was: the agent's error for a comparison that
+   * failed, the whole report's error or "did not report" for an object missing from the report.
+   */
+  private static String notCompared(DriftObjectResult r, DriftReport report) {
+    if (r == null) {
+      return report.getError().isEmpty()
+          ? "the agent did not report this object"
+          : reason(report.getError());
+    }
+    return switch (r.getState()) {
+      case IN_SYNC, DRIFTED, MISSING -> null;
+      case FAILED ->
+          r.getError().isBlank()
+              ? "the agent could not compare it and gave no reason"
+              : reason(r.getError());
+      default -> "the agent reported no comparison state for this object";
+    };
+  }
+
+  /**
+   * An agent's text for people: control characters (line breaks, terminal escapes) become visible
+   * escapes, and it is cut at {@value #MAX_REASON_CHARS} characters.
+   */
+  static String reason(String s) {
+    StringBuilder b = new StringBuilder();
+    s.codePoints()
+        .limit(MAX_REASON_CHARS)
+        .forEach(
+            c -> {
+              if (Character.isISOControl(c) || c == 0x2028 || c == 0x2029) {
+                b.append(String.format("\\u%04x", c));
+              } else {
+                b.appendCodePoint(c);
+              }
+            });
+    return s.codePointCount(0, s.length()) > MAX_REASON_CHARS ? b + "…" : b.toString();
   }
 
   /** Who or what asked for the check, for its audit entry. */

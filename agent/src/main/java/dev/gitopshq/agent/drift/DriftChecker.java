@@ -84,8 +84,12 @@ public final class DriftChecker {
       try {
         compare(o, r, budget);
       } catch (KubernetesClientException e) {
+        // Code 0 or -1: the client refused before any answer (no namespace, no connection).
         r.setState(DriftObjectResult.State.FAILED)
-            .setError("the API server answered " + e.getCode() + ": " + shortMessage(e));
+            .setError(
+                e.getCode() > 0
+                    ? "the API server answered " + e.getCode() + ": " + shortMessage(e)
+                    : "cannot compare: " + shortMessage(e) + cause(e));
       } catch (IOException | RuntimeException e) {
         r.setState(DriftObjectResult.State.FAILED).setError("cannot compare: " + e.getMessage());
       }
@@ -198,6 +202,16 @@ public final class DriftChecker {
     return underscore < 0
         ? ARGOCD_NAMESPACE + "/" + app
         : app.substring(0, underscore) + "/" + app.substring(underscore + 1);
+  }
+
+  /** " (why)" from the exception's first cause (a refused connection, a timeout), or "". */
+  private static String cause(Exception e) {
+    Throwable c = e.getCause();
+    if (c == null || c.getMessage() == null || c.getMessage().isBlank()) {
+      return "";
+    }
+    String m = c.getMessage();
+    return " (" + (m.length() <= 200 ? m : m.substring(0, 200) + "…") + ")";
   }
 
   private static String shortMessage(KubernetesClientException e) {

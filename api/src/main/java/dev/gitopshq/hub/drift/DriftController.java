@@ -16,7 +16,10 @@ import dev.gitopshq.hub.web.TimeCursor;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
@@ -54,7 +57,12 @@ public class DriftController {
 
   record Source(String projectId, String environment, String tenant, String branch, String path) {}
 
-  /** A finding in a list. */
+  /**
+   * A finding in a list.
+   *
+   * @param notCompared for an open finding, why the cluster's newest finished check did not compare
+   *     its object (the finding stays open as the last comparison left it); else null
+   */
   record FindingSummary(
       String id,
       ObjectRef object,
@@ -66,7 +74,11 @@ public class DriftController {
       Instant firstDetectedAt,
       Instant lastSeenAt,
       Instant resolvedAt,
-      long durationSeconds) {}
+      long durationSeconds,
+      String notCompared) {}
+
+  /** An object a check did not compare: its sync status is unknown, never in sync. */
+  record NotCompared(ObjectRef object, Source source, String reason) {}
 
   record ResolveCommand(String id, String status, String statusDetail, Instant createdAt) {}
 
@@ -89,9 +101,14 @@ public class DriftController {
       long durationSeconds,
       String lastCheckId,
       String resolvedByCheck,
-      List<ResolveCommand> resolveCommands) {}
+      List<ResolveCommand> resolveCommands,
+      String notCompared) {}
 
-  record Page(List<FindingSummary> items, String nextCursor) {}
+  /**
+   * @param latestCheck the cluster's newest finished check, with the objects it did not compare
+   *     (whatever the filters), or null before the first one
+   */
+  record Page(List<FindingSummary> items, String nextCursor, Check latestCheck) {}
 
   record Check(
       String id,
@@ -106,7 +123,10 @@ public class DriftController {
       int drifted,
       int opened,
       int resolved,
-      String error) {}
+      int unknown,
+      String summary,
+      String error,
+      List<NotCompared> notCompared) {}
 
   record ResolveBody(String reason, CommandRequests.BreakGlass breakGlass) {}
 
@@ -159,7 +179,12 @@ public class DriftController {
       DriftFindingRow last = rows.getLast();
       next = new TimeCursor(last.firstDetectedAt(), last.id()).encode();
     }
-    return new Page(rows.stream().map(DriftController::summary).toList(), next);
+    Optional<DriftService.CheckResult> latest = drift.latestResult(caller.orgId(), clusterId);
+    Map<String, String> reasons = reasons(latest);
+    return new Page(
+        rows.stream().map(f -> summary(f, f.open() ? reasons.get(f.key()) : null)).toList(),
+        next,
+        latest.map(DriftController::check).orElse(null));
   }
 
   // A finding id is a UUID: "checks" is never one, so GET …/drift/checks is a 405 (only POST
@@ -198,20 +223,21 @@ public class DriftController {
         duration(f),
         f.lastCheckId() == null ? null : f.lastCheckId().toString(),
         f.resolvedByCheck() == null ? null : f.resolvedByCheck().toString(),
-        cmds);
+        cmds,
+        f.open() ? reasons(drift.latestResult(caller.orgId(), clusterId)).get(f.key()) : null);
   }
 
   @PostMapping("/api/v2/clusters/{clusterId}/drift/checks")
   @ResponseStatus(HttpStatus.ACCEPTED)
   Check check(@PathVariable UUID clusterId) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_READ);
-    return check(drift.check(caller, clusterId));
+    return check(new DriftService.CheckResult(drift.check(caller, clusterId), List.of()));
   }
 
   @GetMapping("/api/v2/clusters/{clusterId}/drift/checks/{checkId}")
   Check getCheck(@PathVariable UUID clusterId, @PathVariable UUID checkId) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_READ);
-    return check(drift.getCheck(caller.orgId(), clusterId, checkId));
+    return check(drift.checkResult(caller.orgId(), clusterId, checkId));
   }
 
   @PostMapping("/api/v2/clusters/{clusterId}/drift/{findingId:" + UUID_PATTERN + "}/resolve")
@@ -243,7 +269,8 @@ public class DriftController {
         .body(new Accepted(created.command().id().toString(), created.command().status()));
   }
 
-  static Check check(DriftCheckRow r) {
+  static Check check(DriftService.CheckResult result) {
+    DriftCheckRow r = result.check();
     return new Check(
         r.id().toString(),
         r.clusterId().toString(),
@@ -257,14 +284,37 @@ public class DriftController {
         r.drifted(),
         r.opened(),
         r.resolved(),
-        r.error());
+        r.unknown(),
+        r.summary(),
+        r.error(),
+        result.notCompared().stream()
+            .map(
+                u ->
+                    new NotCompared(
+                        new ObjectRef(
+                            u.apiGroup(), u.apiVersion(), u.kind(), u.namespace(), u.name()),
+                        new Source(
+                            u.projectId().toString(),
+                            u.environment(),
+                            u.tenant(),
+                            "deploy/" + u.environment(),
+                            u.sourcePath()),
+                        u.reason()))
+            .toList());
+  }
+
+  /** Why the newest finished check did not compare an object, by the object's key. */
+  private static Map<String, String> reasons(Optional<DriftService.CheckResult> latest) {
+    Map<String, String> out = new HashMap<>();
+    latest.ifPresent(l -> l.notCompared().forEach(u -> out.put(u.key(), u.reason())));
+    return out;
   }
 
   private static ObjectRef ref(DriftFindingRow f) {
     return new ObjectRef(f.apiGroup(), f.apiVersion(), f.kind(), f.namespace(), f.name());
   }
 
-  private static FindingSummary summary(DriftFindingRow f) {
+  private static FindingSummary summary(DriftFindingRow f, String notCompared) {
     return new FindingSummary(
         f.id().toString(),
         ref(f),
@@ -276,7 +326,8 @@ public class DriftController {
         f.firstDetectedAt(),
         f.lastSeenAt(),
         f.resolvedAt(),
-        duration(f));
+        duration(f),
+        notCompared);
   }
 
   /** How long the drift lasted (so far, while open). */

@@ -264,12 +264,8 @@ public class DriftRunner implements SmartLifecycle, PgListener.Channel {
     Optional<CompletableFuture<DriftReport>> sent =
         gateway.checkDrift(org, clusterId, req.build(), props.agentTimeout());
     if (sent.isEmpty()) {
-      store.fail(
-          org,
-          clusterId,
-          name,
-          check.id(),
-          "the cluster's agent is not connected with the observe capability");
+      unanswered(
+          check, name, loaded, "the cluster's agent is not connected with the observe capability");
       return;
     }
     DriftReport report;
@@ -279,22 +275,38 @@ public class DriftRunner implements SmartLifecycle, PgListener.Channel {
       Thread.currentThread().interrupt();
       return;
     } catch (ExecutionException | TimeoutException | java.util.concurrent.CancellationException e) {
-      store.fail(
-          org,
-          clusterId,
+      unanswered(
+          check,
           name,
-          check.id(),
+          loaded,
           "the agent did not report within " + props.agentTimeout().toSeconds() + " s");
       return;
     }
     DriftStore.Outcome o = store.record(org, clusterId, name, check.id(), loaded.objects(), report);
     log.info(
-        "drift check {} of cluster {}: {} objects, {} drifted, {} opened, {} resolved",
+        "drift check {} of cluster {}: {} objects, {} drifted, {} opened, {} resolved,"
+            + " {} not compared",
         check.id(),
         clusterId,
         o.objects(),
         o.drifted(),
         o.opened(),
-        o.resolved());
+        o.resolved(),
+        o.unknown());
+  }
+
+  /**
+   * The agent did not answer: the check failed, and every object it should have compared is not
+   * compared, with {@code error} as the reason (an open finding stays open).
+   */
+  private void unanswered(
+      DriftCheckRow check, String name, DesiredState.Loaded loaded, String why) {
+    store.record(
+        check.orgId(),
+        check.clusterId(),
+        name,
+        check.id(),
+        loaded.objects(),
+        DriftReport.newBuilder().setCheckId(check.id().toString()).setError(why).build());
   }
 }

@@ -10,6 +10,7 @@ import dev.gitopshq.activities.drift.DriftFindingRow;
 import dev.gitopshq.activities.drift.DriftMapper;
 import dev.gitopshq.activities.drift.DriftQuery;
 import dev.gitopshq.activities.drift.DriftStore;
+import dev.gitopshq.activities.drift.DriftUnknownRow;
 import dev.gitopshq.agent.v1.CommandTypes;
 import dev.gitopshq.hub.command.CommandRequests;
 import dev.gitopshq.hub.command.CommandService;
@@ -103,6 +104,24 @@ public class DriftService {
   public Optional<DriftCheckRow> latestCheck(UUID orgId, UUID clusterId) {
     cluster(orgId, clusterId);
     return drift.latestCheck(orgId, clusterId);
+  }
+
+  /** A check with the objects it did not compare (empty once the hub no longer keeps them). */
+  public record CheckResult(DriftCheckRow check, List<DriftUnknownRow> notCompared) {}
+
+  @Transactional(readOnly = true)
+  public CheckResult checkResult(UUID orgId, UUID clusterId, UUID checkId) {
+    DriftCheckRow c = getCheck(orgId, clusterId, checkId);
+    return new CheckResult(c, drift.unknowns(orgId, clusterId, c.id()));
+  }
+
+  /** The cluster's newest finished check: what its drift status is now. */
+  @Transactional(readOnly = true)
+  public Optional<CheckResult> latestResult(UUID orgId, UUID clusterId) {
+    cluster(orgId, clusterId);
+    return drift
+        .latestFinishedCheck(orgId, clusterId)
+        .map(c -> new CheckResult(c, drift.unknowns(orgId, clusterId, c.id())));
   }
 
   /**

@@ -37,7 +37,8 @@ import org.junit.jupiter.api.Test;
  * Nothing drifts right after the deploy (the defaults the API server added do not count); a scale
  * and a label edit in the cluster become a functional and a cosmetic finding with their paths;
  * resolve-drift, under an approval policy, re-applies the desired state and the next check resolves
- * the finding; another organization sees 404.
+ * the finding; a comparison the API server refuses is not compared (with its answer), never in
+ * sync; another organization sees 404.
  */
 class DriftEndToEndIT {
   static final String SUFFIX = UUID.randomUUID().toString().substring(0, 6);
@@ -215,7 +216,11 @@ class DriftEndToEndIT {
       assertThat(first.get("status").asText()).as(first.toString()).isEqualTo("completed");
       assertThat(first.get("objects").asInt()).isEqualTo(2);
       assertThat(first.get("drifted").asInt()).isZero();
+      assertThat(first.get("unknown").asInt()).isZero();
+      assertThat(first.get("summary").asText()).isEqualTo("2 objects: 0 drifted, all in sync");
       assertThat(list("").get("items")).isEmpty();
+      assertThat(list("").get("latestCheck").get("id").asText())
+          .isEqualTo(first.get("id").asText());
 
       // Someone scales the Deployment and edits the ConfigMap's label in the cluster.
       admin.apps().deployments().inNamespace(NS).withName("web").scale(3);
@@ -356,6 +361,48 @@ class DriftEndToEndIT {
       assertThat(missing.get("state").asText()).isEqualTo("missing");
       assertThat(missing.get("severity").asText()).isEqualTo("functional");
       assertThat(missing.get("open").asBoolean()).isTrue();
+
+      // A comparison the API server refuses is not compared, with its answer as the reason: not
+      // counted in sync, not a finding (a deployment that sets an invalid replica count).
+      repos.commit(
+          org,
+          UUID.fromString(projectId),
+          ProjectRepos.deployBranch(ENV),
+          null,
+          List.of(
+              new TreeEdit.PutFile(
+                  CLUSTER + "/acme/web/deployment.yaml",
+                  DEPLOYMENT
+                      .replace("replicas: 2", "replicas: -1")
+                      .getBytes(StandardCharsets.UTF_8))),
+          Ident.HUB,
+          "Deploy release #2 of shop to " + ENV);
+      JsonNode invalid = awaitCheck(requestCheck());
+      assertThat(invalid.get("status").asText()).as(invalid.toString()).isEqualTo("completed");
+      assertThat(invalid.get("objects").asInt()).isEqualTo(2);
+      assertThat(invalid.get("unknown").asInt()).isEqualTo(1);
+      assertThat(invalid.get("drifted").asInt()).as("the missing ConfigMap").isEqualTo(1);
+      assertThat(invalid.get("summary").asText()).isEqualTo("2 objects: 1 drifted, 1 not compared");
+      JsonNode notCompared = invalid.get("notCompared");
+      assertThat(notCompared).hasSize(1);
+      assertThat(notCompared.get(0).get("object").get("kind").asText()).isEqualTo("Deployment");
+      assertThat(notCompared.get(0).get("object").get("group").asText()).isEqualTo("apps");
+      assertThat(notCompared.get(0).get("source").get("path").asText())
+          .isEqualTo(CLUSTER + "/acme/web/deployment.yaml");
+      assertThat(notCompared.get(0).get("reason").asText())
+          .startsWith("the API server answered 422")
+          .contains("replicas");
+      JsonNode latest = list("?state=open").get("latestCheck");
+      assertThat(latest.get("id").asText()).isEqualTo(invalid.get("id").asText());
+      assertThat(latest.get("unknown").asInt()).isEqualTo(1);
+      assertThat(list("?state=open").get("items")).hasSize(1);
+      assertThat(
+              HubTestSupport.count(
+                  "select count(*) from audit_log where action = 'drift.checked'"
+                      + " and details::jsonb->>'checkId' = ?"
+                      + " and details::jsonb->>'unknown' = '1'",
+                  invalid.get("id").asText()))
+          .isEqualTo(1);
 
       // The interval asked for exactly one check in its hour.
       assertThat(
