@@ -24,6 +24,7 @@ import dev.gitopshq.hub.evidence.EvidenceViews.DecisionEvidence;
 import dev.gitopshq.hub.evidence.EvidenceViews.Person;
 import dev.gitopshq.hub.evidence.EvidenceViews.Vote;
 import dev.gitopshq.hub.evidence.EvidenceViews.Workflow;
+import dev.gitopshq.hub.release.ClusterRun;
 import dev.gitopshq.hub.release.ReleaseService;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.workflows.approval.ApprovalRequest;
@@ -146,21 +147,7 @@ public class EvidenceService {
               dep.createdAt(),
               dep.finishedAt(),
               dep.commits(),
-              detail.clusters().stream()
-                  .map(
-                      c ->
-                          new EvidenceViews.ClusterRun(
-                              c.environment(),
-                              c.cluster(),
-                              c.mode(),
-                              c.verified(),
-                              c.deliverer(),
-                              c.revision(),
-                              c.health(),
-                              c.reason(),
-                              c.observedAt(),
-                              c.verifiedAt()))
-                  .toList()));
+              detail.clusters().stream().map(ClusterRun::of).toList()));
       List<Approval> own = approvals(detail.approvals());
       for (Approval a : own) {
         targets.add(a.id());

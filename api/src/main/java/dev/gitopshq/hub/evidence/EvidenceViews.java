@@ -2,6 +2,7 @@ package dev.gitopshq.hub.evidence;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gitopshq.evidence.AuditChain;
+import dev.gitopshq.hub.release.ClusterRun;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -137,22 +138,6 @@ public final class EvidenceViews {
       Instant finishedAt,
       Map<String, String> deployCommits,
       List<ClusterRun> clusters) {}
-
-  /**
-   * What one Flux or Argo CD cluster ran of a deployment: the commit, through which Kustomizations
-   * or Applications, how healthy, and when the hub saw it.
-   */
-  public record ClusterRun(
-      String environment,
-      String cluster,
-      String mode,
-      boolean verified,
-      String deliverer,
-      String revision,
-      String health,
-      String reason,
-      Instant observedAt,
-      Instant verifiedAt) {}
 
   public record ReleaseEvidence(
       String kind,

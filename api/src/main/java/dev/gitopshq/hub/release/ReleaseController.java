@@ -124,41 +124,6 @@ public class ReleaseController {
 
   record ReleaseRef(String id, int number, String kind) {}
 
-  /**
-   * What one Flux or Argo CD cluster ran of the deployment, when the hub last looked.
-   *
-   * @param verified whether it ran the deployment's commit, in sync and healthy
-   * @param deliverer the Flux Kustomizations ({@code flux:<ns>/<name>}) or Argo CD Applications
-   * @param revision the commit it ran
-   * @param reason why it is not verified
-   * @param verifiedAt when the hub first saw it run the commit
-   */
-  record ClusterRunView(
-      String environment,
-      String cluster,
-      String mode,
-      boolean verified,
-      String deliverer,
-      String revision,
-      String health,
-      String reason,
-      Instant observedAt,
-      Instant verifiedAt) {
-    static ClusterRunView of(dev.gitopshq.activities.release.DeploymentClusterRow r) {
-      return new ClusterRunView(
-          r.environment(),
-          r.cluster(),
-          r.mode(),
-          r.verified(),
-          r.deliverer(),
-          r.revision(),
-          r.health(),
-          r.reason(),
-          r.observedAt(),
-          r.verifiedAt());
-    }
-  }
-
   record DeploymentDetail(
       String id,
       ReleaseRef release,
@@ -173,7 +138,7 @@ public class ReleaseController {
       List<ApprovalView> approvals,
       Map<String, String> commits,
       List<EventView> timeline,
-      List<ClusterRunView> clusters,
+      List<ClusterRun> clusters,
       String workflowId,
       Instant createdAt,
       Instant updatedAt,
@@ -328,7 +293,7 @@ public class ReleaseController {
         approvals,
         d.commits(),
         x.timeline().stream().map(ReleaseController::event).toList(),
-        x.clusters().stream().map(ClusterRunView::of).toList(),
+        x.clusters().stream().map(ClusterRun::of).toList(),
         ReleaseService.workflowId(d),
         d.createdAt(),
         d.updatedAt(),
