@@ -38,7 +38,7 @@
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib/stack.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/stack.sh"
-# shellcheck source=../tools/lib/tls.sh
+# shellcheck source=tools/lib/tls.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../tools/lib/tls.sh"
 
 readonly ECHO_PORT="${BENCH_ECHO_PORT:-15052}"

@@ -33,8 +33,8 @@ parse() {
   done
   [[ "$SESSIONS" =~ ^[0-9]+$ && "$SECONDS_RUN" =~ ^[0-9]+$ && "$RATE" =~ ^[0-9]+$ ]] ||
     die "--sessions, --seconds and --lines-per-second take whole numbers"
-  [ "$SESSIONS" -ge 1 ] && [ "$SESSIONS" -le 60 ] || die "--sessions: 1 to 60"
-  [ "$RATE" -ge 1 ] && [ "$RATE" -le 20000 ] || die "--lines-per-second: 1 to 20000"
+  if [ "$SESSIONS" -lt 1 ] || [ "$SESSIONS" -gt 60 ]; then die "--sessions: 1 to 60"; fi
+  if [ "$RATE" -lt 1 ] || [ "$RATE" -gt 20000 ]; then die "--lines-per-second: 1 to 20000"; fi
 }
 
 cleanup() {

@@ -33,14 +33,22 @@ port_accepts() { (exec 3<>"/dev/tcp/${HOST}/$1") 2>/dev/null; }
 
 http_ok() { [ "$(curl -s -o /dev/null -m 3 -w '%{http_code}' "$1" 2>/dev/null)" = 200 ]; }
 
+# A command line as it may be written to a log: GitOpsHQ tokens, and the value of every
+# NAME=value whose name says it is a token, password or secret (GITOPSHQ_OPA_TOKEN=…,
+# GITOPSHQ_DB_PASSWORD=…), become ***.
+redact_args() {
+  sed -E -e 's/(ghqa_reg_|ghqa_|ghqp_|ghqo_)[0-9A-Za-z]+/\1***/g' \
+    -e 's/(^|[[:space:]])([-A-Za-z0-9_]*(TOKEN|PASSWORD|SECRET|token|password|secret)[-A-Za-z0-9_]*=)[^[:space:]]+/\1\2***/g' <<<"$1"
+}
+
 # start_proc <name> <command...>: in the background, in a session of its own, output in
 # ${LOG_DIR}/<name>.log (the previous one kept as .log.1) under a header with the command line,
-# tokens masked (a registration token travels in the agent's environment).
+# secrets masked by redact_args (a registration token travels in the agent's environment, the
+# OPA token and the database password in the hub's).
 start_proc() {
   local name=$1 pid log="${LOG_DIR}/$1.log"; shift
   [ -f "$log" ] && mv -f "$log" "$log.1"
-  printf '### %s started at %s\n### %s\n' "$name" "$(date -Is)" \
-    "$(sed -E 's/(ghqa_reg_|ghqa_|ghqp_|ghqo_)[0-9A-Za-z]+/\1***/g' <<<"$*")" >"$log"
+  printf '### %s started at %s\n### %s\n' "$name" "$(date -Is)" "$(redact_args "$*")" >"$log"
   setsid "$@" </dev/null >>"$log" 2>&1 &
   pid=$!
   [ -n "${PROC_LOG[$name]:-}" ] || PROC_NAMES+=("$name")   # a restarted process keeps its place
