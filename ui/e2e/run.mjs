@@ -302,6 +302,20 @@ scenario("project configuration: values typed as YAML become a configuration com
   await page.context().close();
 });
 
+scenario("the project's Fence tab shows the default fence, editable by the owner", async () => {
+  const project = (await rest(OWNER, "GET", "/projects")).items.find((p) => p.name === "demo");
+  const page = await signIn(OWNER);
+  await page.goto(`${BASE}/projects/${project.id}/fence`);
+  const form = page.getByRole("form", { name: "Edit the fence" });
+  await form.waitFor();
+  const fence = await rest(OWNER, "GET", `/projects/${project.id}/fence`);
+  assert.equal(await form.getByLabel("Denied kinds").inputValue(), fence.deniedKinds.join("\n"));
+  if (fence.default) await page.getByText("No admin has set this project's fence").waitFor();
+  await accessible(page, "Project fence");
+  await shot(page, "project-fence");
+  await page.context().close();
+});
+
 scenario("sign in with SSO through the development OIDC provider, then sign out", async () => {
   assert.ok(IDP_PASSWORD, "GITOPSHQ_E2E_IDP_PASSWORD names the demo user's password");
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -238,6 +238,40 @@ export interface Release {
   }[];
 }
 
+/** A project's fence (docs/delivery.md#namespaces-kind-scopes-and-the-fence). */
+export interface ProjectFence {
+  allowedNamespaces: string[];
+  clusterScopedKinds: string[];
+  deniedKinds: string[];
+  updatedBy?: string | null;
+  updatedAt?: string | null;
+  /** True while no admin has set one: the lists are the hub's default fence. */
+  default: boolean;
+}
+
+/** What one Flux or Argo CD cluster ran of a deployment, when the hub last looked. */
+export interface ClusterRun {
+  environment: string;
+  cluster: string;
+  mode: string;
+  verified: boolean;
+  deliverer?: string | null;
+  revision?: string | null;
+  health?: string | null;
+  reason?: string | null;
+  observedAt?: string | null;
+  verifiedAt?: string | null;
+}
+
+/** An organization environment; `verifyTimeoutSeconds` is null when its deployments are not verified. */
+export interface OrgEnvironment {
+  name: string;
+  position: number;
+  description?: string | null;
+  createdAt: string;
+  verifyTimeoutSeconds?: number | null;
+}
+
 export interface FreezeWindow {
   id: string;
   environment?: string | null;

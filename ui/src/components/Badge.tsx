@@ -4,6 +4,7 @@ const TONES: Record<string, string> = {
   red: "bg-red-100 text-red-800 ring-red-600/30",
   gray: "bg-slate-100 text-slate-700 ring-slate-500/30",
   blue: "bg-blue-100 text-blue-800 ring-blue-600/30",
+  orange: "bg-orange-100 text-orange-900 ring-orange-600/40",
 };
 
 /** The colour each status the hub reports stands for. */
@@ -21,6 +22,8 @@ const STATUS_TONE: Record<string, keyof typeof TONES> = {
   pending: "gray",
   pending_approval: "yellow",
   failed: "red",
+  /** Written to the deploy branches, but a cluster did not run it in time. */
+  degraded: "orange",
   rejected: "red",
   frozen: "red",
   expired: "gray",

@@ -15,6 +15,7 @@ interface Environment {
   name: string;
   position: number;
   namespacePattern: string;
+  createNamespace?: boolean;
   clusters: EnvironmentCluster[];
 }
 interface Named {
@@ -78,7 +79,8 @@ export function ConfigTab({ project }: { project: Project }) {
               <li key={e.name} className="flex flex-wrap items-center gap-2">
                 <span className="font-medium">{e.name}</span>
                 <span className="text-slate-600">
-                  namespace <code>{e.namespacePattern}</code> on {e.clusters.length === 0 && "no cluster"}
+                  namespace <code>{e.namespacePattern}</code>
+                  {e.createNamespace && " (the delivery creates it)"} on {e.clusters.length === 0 && "no cluster"}
                 </span>
                 {e.clusters.map((c) => (
                   <span key={c.cluster} className="inline-flex items-center gap-1 text-slate-600">
@@ -167,13 +169,14 @@ function RemoveButton({ label, path, onDone }: { label: string; path: string; on
 }
 
 function EnvironmentForm({ base, options, onDone }: { base: string; options: string[]; onDone: () => void }) {
-  const [f, setF] = useState({ name: "", namespacePattern: "", clusters: "", deliveryMode: "argocd" as DeliveryMode });
+  const [f, setF] = useState({ name: "", namespacePattern: "", createNamespace: false, clusters: "", deliveryMode: "argocd" as DeliveryMode });
   const save = useMutation({
     mutationFn: () =>
       api(`${base}/environments/${f.name}`, {
         method: "PUT",
         body: {
           ...(f.namespacePattern && { namespacePattern: f.namespacePattern }),
+          createNamespace: f.createNamespace,
           deliveryMode: f.deliveryMode,
           clusters: f.clusters
             .split(",")
@@ -225,6 +228,10 @@ function EnvironmentForm({ base, options, onDone }: { base: string; options: str
           Save environment
         </Button>
       </div>
+      <label className="flex items-center gap-2 text-sm md:col-span-5">
+        <input type="checkbox" checked={f.createNamespace} onChange={(e) => setF({ ...f, createNamespace: e.target.checked })} />
+        Create namespaces (the delivery writes the Namespace objects; leave off when the platform team creates them)
+      </label>
       <div className="md:col-span-5">
         <FormError error={save.error} />
       </div>

@@ -21,16 +21,20 @@ export interface EnvironmentCluster {
 export interface ProjectEnvironment {
   name: string;
   namespacePattern: string;
+  /** Whether the delivery writes the Namespace objects (absent from older hubs: false). */
+  createNamespace?: boolean;
   clusters: EnvironmentCluster[];
 }
 
 /**
  * The body of PUT /projects/{id}/environments/{env} that changes one cluster's delivery mode and
- * keeps everything else: the namespace pattern, the other clusters, every cluster's overrides.
+ * keeps everything else: the namespace pattern, createNamespace, the other clusters, every
+ * cluster's overrides (the PUT replaces the environment, so what it leaves out is reset).
  */
 export function withDeliveryMode(env: ProjectEnvironment, cluster: string, mode: DeliveryMode) {
   return {
     namespacePattern: env.namespacePattern,
+    createNamespace: env.createNamespace ?? false,
     clusters: env.clusters.map((c) => ({
       cluster: c.cluster,
       overrides: c.overrides ?? {},

@@ -9,6 +9,7 @@ import { GenerationsTab } from "./GenerationsTab";
 import { FreezeTab } from "./FreezeTab";
 import { DeployTokensTab } from "./DeployTokensTab";
 import { ConfigTab } from "./ConfigTab";
+import { FenceTab } from "./FenceTab";
 
 const TABS = [
   { id: "releases", label: "Releases" },
@@ -16,6 +17,7 @@ const TABS = [
   { id: "freezes", label: "Freeze windows" },
   { id: "tokens", label: "Deploy tokens" },
   { id: "config", label: "Configuration" },
+  { id: "fence", label: "Fence" },
 ];
 
 export function ProjectPage() {
@@ -39,6 +41,7 @@ export function ProjectPage() {
         {tab === "freezes" && <FreezeTab project={p} />}
         {tab === "tokens" && <DeployTokensTab project={p} />}
         {tab === "config" && <ConfigTab project={p} />}
+        {tab === "fence" && <FenceTab project={p} />}
       </div>
     </section>
   );

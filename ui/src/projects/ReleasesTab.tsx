@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "../api/client";
+import { ApiError, api } from "../api/client";
 import type { Page, Project, Release } from "../api/types";
 import { Badge, StatusBadge } from "../components/Badge";
 import { Button, inputClass } from "../components/Button";
@@ -78,6 +78,14 @@ export function ReleasesTab({ project }: { project: Project }) {
       </div>
     </div>
   );
+}
+
+/**
+ * Whether the hub refused a promotion because the release is only degraded in the environment it
+ * would be promoted from (written, but a cluster did not run it): break-glass may still promote it.
+ */
+export function isDegradedRefusal(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 409 && / is degraded in /.test(error.message) && /breakGlass/.test(error.message);
 }
 
 function BreakGlassFields({ value, onChange }: { value: { breakGlass: boolean; justification: string }; onChange: (v: { breakGlass: boolean; justification: string }) => void }) {
@@ -165,6 +173,10 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
         : api(`/projects/${project.id}/rollbacks`, {
             body: { toRelease: release.number, scope: rollbackScope(all, scope), ...(bg.breakGlass && { breakGlass: true, justification: bg.justification }) },
           }),
+    // Promoting from a degraded environment needs break-glass: tick it, so the justification is asked.
+    onError: (e) => {
+      if (isDegradedRefusal(e)) setBg((b) => ({ ...b, breakGlass: true }));
+    },
     onSuccess: () => {
       setAction(null);
       client.invalidateQueries({ queryKey: ["releases", project.id] });
@@ -192,6 +204,15 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
               <p>
                 Source commit <code>{detail.data.sourceCommit?.slice(0, 12) ?? "not resolved yet"}</code>, configuration revision {detail.data.configRevision}
               </p>
+              {(detail.data.environments?.length ?? 0) > 0 && (
+                <p aria-label={`Where release ${release.number} stands`} className="flex flex-wrap items-center gap-2">
+                  {detail.data.environments?.map((e) => (
+                    <span key={e.environment} className="inline-flex items-center gap-1">
+                      {e.environment} <StatusBadge status={e.status} />
+                    </span>
+                  ))}
+                </p>
+              )}
               <ul aria-label={`Deployments of release ${release.number}`} className="space-y-1">
                 {detail.data.deployments?.map((d) => (
                   <li key={d.id} className="flex flex-wrap items-center gap-2">
@@ -251,6 +272,12 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
                     <Button onClick={() => setScope([...scope, { environment: "", tenant: "", service: "" }])}>Add scope entry</Button>
                   )}
                 </>
+              )}
+              {action === "promote" && isDegradedRefusal(run.error) && (
+                <p className="rounded bg-orange-50 p-2 text-orange-900">
+                  The environment it would be promoted from did not run this release. To promote it anyway, give a break-glass justification: the
+                  promotion is reviewed afterwards.
+                </p>
               )}
               <BreakGlassFields value={bg} onChange={setBg} />
               <Button variant="primary" type="submit" disabled={run.isPending}>

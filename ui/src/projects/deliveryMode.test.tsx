@@ -10,6 +10,7 @@ afterEach(() => vi.restoreAllMocks());
 const ENV: ProjectEnvironment = {
   name: "production",
   namespacePattern: "{{ .tenant }}-prod",
+  createNamespace: true,
   clusters: [
     { cluster: "eu-1", overrides: { storageClass: "gp3" }, deliveryMode: "argocd" },
     { cluster: "us-1", overrides: {}, deliveryMode: "flux" },
@@ -17,7 +18,7 @@ const ENV: ProjectEnvironment = {
 };
 
 describe("delivery mode", () => {
-  it("switches one cluster to direct delivery and keeps the rest of the environment", async () => {
+  it("switches one cluster to direct delivery and keeps the rest of the environment, createNamespace too", async () => {
     setToken("t");
     const done = vi.fn();
     const calls = fakeHub({
@@ -37,6 +38,7 @@ describe("delivery mode", () => {
     const put = calls.find((c) => c.method === "PUT");
     expect(put?.body).toEqual({
       namespacePattern: "{{ .tenant }}-prod",
+      createNamespace: true,
       clusters: [
         { cluster: "eu-1", overrides: { storageClass: "gp3" }, deliveryMode: "direct" },
         { cluster: "us-1", overrides: {}, deliveryMode: "flux" },

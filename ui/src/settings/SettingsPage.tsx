@@ -7,8 +7,12 @@ import { Badge } from "../components/Badge";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
+import { EnvironmentSettings } from "./EnvironmentSettings";
 
-/** The organization's settings: where its notifications go, and (operators) its sibling organizations. */
+/**
+ * The organization's settings: where its notifications go, whether its environments' deployments
+ * are verified, and (operators) its sibling organizations.
+ */
 export function SettingsPage() {
   const { can, me } = useSession();
   return (
@@ -17,6 +21,7 @@ export function SettingsPage() {
         Settings{me?.org ? ` — ${me.org.name}` : ""}
       </h1>
       {can("org:write") ? <Notifications /> : <p className="text-sm text-slate-600">Notification settings need the org:write permission (admins).</p>}
+      {can("projects:read") && <EnvironmentSettings />}
       {can("orgs:write") && <Organizations />}
     </section>
   );

@@ -46,6 +46,8 @@ public enum Endpoint {
   EVIDENCE_KEYS("GET", "/api/v2/evidence/keys"),
   PROJECT_ENVIRONMENTS_LIST("GET", "/api/v2/projects/{projectId}/environments"),
   PROJECT_ENVIRONMENTS_PUT("PUT", "/api/v2/projects/{projectId}/environments/{env}"),
+  PROJECT_FENCE_GET("GET", "/api/v2/projects/{projectId}/fence"),
+  PROJECT_FENCE_PUT("PUT", "/api/v2/projects/{projectId}/fence"),
   CLUSTERS_DIRECT_DEPLOYS("GET", "/api/v2/clusters/{id}/direct-deploys"),
   DRIFT_LIST("GET", "/api/v2/clusters/{clusterId}/drift"),
   DRIFT_GET("GET", "/api/v2/clusters/{clusterId}/drift/{findingId}"),

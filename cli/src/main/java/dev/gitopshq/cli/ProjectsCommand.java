@@ -47,6 +47,8 @@ final class ProjectsCommand extends Base {
       List.of(
           Output.Column.of("Environment", "name"),
           Output.Column.of("Namespace pattern", "namespacePattern"),
+          new Output.Column(
+              "Creates namespace", n -> n.path("createNamespace").asBoolean() ? "yes" : "no"),
           Output.Column.of("Clusters", "clusterModes"));
 
   /** The delivery modes the hub knows; the first is the default. */
@@ -55,7 +57,8 @@ final class ProjectsCommand extends Base {
   @Command(
       name = "environments",
       description =
-          "A project's environments: namespace pattern and clusters with their delivery mode.")
+          "A project's environments: namespace pattern, whether the delivery creates the"
+              + " namespaces, and clusters with their delivery mode.")
   void environments(@Parameters(paramLabel = "PROJECT") String project) {
     HubClient hub = client();
     JsonNode list = hub.call(Endpoint.PROJECT_ENVIRONMENTS_LIST, projectId(hub, project));
@@ -80,9 +83,9 @@ final class ProjectsCommand extends Base {
   @Command(
       name = "set-environment",
       description =
-          "Adds an environment to a project or changes one: its clusters, namespace pattern and"
-              + " delivery mode (argocd, flux or direct). What is not given stays as it is, cluster"
-              + " value overrides included.")
+          "Adds an environment to a project or changes one: its clusters, namespace pattern,"
+              + " delivery mode (argocd, flux or direct) and whether the delivery creates the"
+              + " namespaces. What is not given stays as it is, cluster value overrides included.")
   void setEnvironment(
       @Parameters(index = "0", paramLabel = "PROJECT") String project,
       @Parameters(index = "1", paramLabel = "ENVIRONMENT") String environment,
@@ -101,7 +104,17 @@ final class ProjectsCommand extends Base {
                   "argocd, flux or direct: the delivery mode of every cluster that names none"
                       + " (direct: the cluster's agent applies each deployment itself; it needs"
                       + " the direct.deploy capability).")
-          String deliveryMode) {
+          String deliveryMode,
+      @Option(
+              names = "--create-namespace",
+              paramLabel = "true|false",
+              arity = "0..1",
+              fallbackValue = "true",
+              description =
+                  "Whether the delivery writes the Namespace objects of the environment's"
+                      + " namespaces (a new environment: false). Leave it off when the platform"
+                      + " team creates namespaces.")
+          Boolean createNamespace) {
     HubClient hub = client();
     String id = projectId(hub, project);
     JsonNode current = null;
@@ -110,7 +123,8 @@ final class ProjectsCommand extends Base {
         current = e;
       }
     }
-    Map<String, Object> body = environmentBody(current, clusters, namespacePattern, deliveryMode);
+    Map<String, Object> body =
+        environmentBody(current, clusters, namespacePattern, deliveryMode, createNamespace);
     JsonNode saved =
         hub.call(Endpoint.PROJECT_ENVIRONMENTS_PUT, Map.of(), body, Map.of(), id, environment);
     output().raw(saved);
@@ -119,12 +133,18 @@ final class ProjectsCommand extends Base {
   /**
    * The body of {@code PUT /projects/{id}/environments/{env}}: the given clusters (each {@code
    * NAME} or {@code NAME:MODE}) or else the current ones, each keeping its current overrides; the
-   * given delivery mode for clusters that name none, else each cluster's current mode.
+   * given delivery mode for clusters that name none, else each cluster's current mode; the given
+   * {@code createNamespace}, else the current one (the PUT replaces the environment, so what the
+   * body leaves out is reset).
    *
    * @throws CliException for a mode the hub does not know, before anything is sent
    */
   static Map<String, Object> environmentBody(
-      JsonNode current, List<String> clusters, String namespacePattern, String deliveryMode) {
+      JsonNode current,
+      List<String> clusters,
+      String namespacePattern,
+      String deliveryMode,
+      Boolean createNamespace) {
     checkMode("--delivery-mode", deliveryMode);
     Map<String, JsonNode> existing = new LinkedHashMap<>();
     if (current != null) {
@@ -176,8 +196,119 @@ final class ProjectsCommand extends Base {
     if (deliveryMode != null) {
       body.put("deliveryMode", deliveryMode);
     }
+    body.put(
+        "createNamespace",
+        createNamespace != null
+            ? createNamespace
+            : current != null && current.path("createNamespace").asBoolean(false));
     body.put("clusters", out);
     return body;
+  }
+
+  static final List<Output.Column> FENCE =
+      List.of(
+          new Output.Column(
+              "Fence",
+              n ->
+                  n.path("default").asBoolean()
+                      ? "the default (no admin has set one)"
+                      : "set by "
+                          + Output.text(n.path("updatedBy"))
+                          + " at "
+                          + Output.text(n.path("updatedAt"))),
+          fenceList(
+              "Allowed namespaces",
+              "allowedNamespaces",
+              "any namespace but kube-system, kube-public, kube-node-lease, flux-system, argocd"),
+          fenceList(
+              "Cluster-scoped kinds",
+              "clusterScopedKinds",
+              "none but the Namespace of an allowed namespace"),
+          fenceList("Denied kinds", "deniedKinds", "none"),
+          new Output.Column(
+              "Changed",
+              n -> n.has("changed") ? (n.path("changed").asBoolean() ? "yes" : "no") : ""),
+          Output.Column.of("Config revision", "revision"),
+          Output.Column.of("Commit", "commit"));
+
+  /** A fence list, or what its being empty means. */
+  private static Output.Column fenceList(String header, String field, String emptyMeans) {
+    return new Output.Column(
+        header,
+        n ->
+            n.path(field).isEmpty()
+                ? "(empty: " + emptyMeans + ")"
+                : String.join(", ", strings(n.path(field))));
+  }
+
+  @Command(
+      name = "fence",
+      description =
+          "A project's fence: the namespaces its delivery may write to, the cluster-scoped kinds"
+              + " it may deliver and the kinds it may never deliver. With an option it sets the"
+              + " fence (projects:admin, a configuration commit): each list given replaces that"
+              + " list, the others stay as they are; an empty value (--deny-kind=) empties its"
+              + " list.")
+  void fence(
+      @Parameters(paramLabel = "PROJECT") String project,
+      @Option(
+              names = "--allow-namespace",
+              paramLabel = "NAME",
+              description = "A namespace name or * pattern, e.g. shop-* (repeatable).")
+          List<String> allowedNamespaces,
+      @Option(
+              names = "--cluster-scoped-kind",
+              paramLabel = "KIND",
+              description =
+                  "Kind, group/Kind, /Kind (core group) or group/* the project may deliver outside"
+                      + " a namespace (repeatable).")
+          List<String> clusterScopedKinds,
+      @Option(
+              names = "--deny-kind",
+              paramLabel = "KIND",
+              description = "A kind the project may never deliver, as above (repeatable).")
+          List<String> deniedKinds) {
+    HubClient hub = client();
+    String id = projectId(hub, project);
+    JsonNode current = hub.call(Endpoint.PROJECT_FENCE_GET, id);
+    if (allowedNamespaces == null && clusterScopedKinds == null && deniedKinds == null) {
+      output().object(current, FENCE);
+      return;
+    }
+    Map<String, Object> body =
+        fenceBody(current, allowedNamespaces, clusterScopedKinds, deniedKinds);
+    output().object(hub.call(Endpoint.PROJECT_FENCE_PUT, Map.of(), body, Map.of(), id), FENCE);
+  }
+
+  /**
+   * The body of {@code PUT /projects/{id}/fence}, which replaces the whole fence: each list given
+   * (blank entries left out), else the current one — so setting the namespaces of a project with
+   * the default fence keeps its denied RBAC and admission kinds.
+   */
+  static Map<String, Object> fenceBody(
+      JsonNode current,
+      List<String> allowedNamespaces,
+      List<String> clusterScopedKinds,
+      List<String> deniedKinds) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("allowedNamespaces", givenOrCurrent(allowedNamespaces, current, "allowedNamespaces"));
+    body.put(
+        "clusterScopedKinds", givenOrCurrent(clusterScopedKinds, current, "clusterScopedKinds"));
+    body.put("deniedKinds", givenOrCurrent(deniedKinds, current, "deniedKinds"));
+    return body;
+  }
+
+  private static List<String> givenOrCurrent(List<String> given, JsonNode current, String field) {
+    if (given == null) {
+      return strings(current.path(field));
+    }
+    return given.stream().map(String::trim).filter(e -> !e.isEmpty()).toList();
+  }
+
+  private static List<String> strings(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(e -> out.add(e.asText()));
+    return out;
   }
 
   private static void checkMode(String what, String mode) {

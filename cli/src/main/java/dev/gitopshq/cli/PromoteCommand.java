@@ -30,9 +30,13 @@ final class PromoteCommand extends Base implements Runnable {
     Map<String, Object> body = new LinkedHashMap<>();
     ClustersCommand.putIf(body, "environment", environment);
     ReleasesCommand.breakGlass(body, breakGlass);
-    JsonNode d =
-        hub.call(
-            Endpoint.RELEASES_PROMOTE, Map.of(), body, Map.of(), projectId(hub, project), number);
+    String id = projectId(hub, project);
+    JsonNode d;
+    try {
+      d = hub.call(Endpoint.RELEASES_PROMOTE, Map.of(), body, Map.of(), id, number);
+    } catch (CliException e) {
+      throw degradedHint(e, project, number);
+    }
     output()
         .object(
             d,
@@ -42,5 +46,26 @@ final class PromoteCommand extends Base implements Runnable {
                 Output.Column.of("Environments", "environments"),
                 Output.Column.of("Status", "status"),
                 Output.Column.of("Workflow", "workflowId")));
+  }
+
+  /**
+   * The hub's 409 for a release that is only degraded in the environment it would be promoted from
+   * (written, but a cluster did not run it), with the command line that promotes it anyway.
+   */
+  static CliException degradedHint(CliException e, String project, int number) {
+    if (e.exitCode() != ExitCode.CONFLICT
+        || e.getMessage() == null
+        || !e.getMessage().contains(" is degraded in ")) {
+      return e;
+    }
+    return new CliException(
+        e.exitCode(),
+        e.getMessage()
+            + "\n  (to promote it anyway: gitopshq promote "
+            + project
+            + " "
+            + number
+            + " --break-glass JUSTIFICATION)",
+        e.body());
   }
 }

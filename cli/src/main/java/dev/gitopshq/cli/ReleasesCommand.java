@@ -74,37 +74,70 @@ final class ReleasesCommand extends Base {
   @Command(
       name = "deployment",
       description =
-          "A deployment: its status, the policy's decision and what it changes on the deploy"
-              + " branches.")
+          "A deployment: its status, the policy's decision, what it changes on the deploy"
+              + " branches and, in a verified environment, what each Flux or Argo CD cluster ran"
+              + " of it.")
   void deployment(
       @Parameters(paramLabel = "PROJECT", index = "0") String project,
       @Parameters(paramLabel = "DEPLOYMENT", index = "1") String deployment) {
     HubClient hub = client();
     JsonNode d = hub.call(Endpoint.DEPLOYMENTS_GET, projectId(hub, project), deployment);
-    output()
-        .object(
-            d,
-            List.of(
-                Output.Column.of("Deployment", "id"),
-                Output.Column.of("Release", "/release/number"),
-                Output.Column.of("Action", "action"),
-                Output.Column.of("Environments", "environments"),
-                Output.Column.of("Status", "status"),
-                Output.Column.of("Detail", "detail"),
-                Output.Column.of("Requester", "/requester/name"),
-                new Output.Column(
-                    "Decision",
-                    n ->
-                        n.path("decision").isObject()
-                            ? Output.text(n.at("/decision/outcome"))
-                                + " (policy "
-                                + Output.text(n.at("/decision/policy"))
-                                + " v"
-                                + Output.text(n.at("/decision/version"))
-                                + ")"
-                            : ""),
-                new Output.Column("Changes", n -> changeSummary(n.path("changes"))),
-                Output.Column.of("Commits", "commits")));
+    Output out = output();
+    out.object(
+        d,
+        List.of(
+            Output.Column.of("Deployment", "id"),
+            Output.Column.of("Release", "/release/number"),
+            Output.Column.of("Action", "action"),
+            Output.Column.of("Environments", "environments"),
+            Output.Column.of("Status", "status"),
+            Output.Column.of("Detail", "detail"),
+            Output.Column.of("Requester", "/requester/name"),
+            new Output.Column(
+                "Decision",
+                n ->
+                    n.path("decision").isObject()
+                        ? Output.text(n.at("/decision/outcome"))
+                            + " (policy "
+                            + Output.text(n.at("/decision/policy"))
+                            + " v"
+                            + Output.text(n.at("/decision/version"))
+                            + ")"
+                        : ""),
+            new Output.Column("Changes", n -> changeSummary(n.path("changes"))),
+            Output.Column.of("Commits", "commits")));
+    if ("degraded".equals(d.path("status").asText())) {
+      out.line(
+          "degraded: the commits are written, but a cluster did not run them in time; promoting"
+              + " from here needs --break-glass");
+    }
+    if (out.isTable() && !d.path("clusters").isEmpty()) {
+      out.line("");
+      out.line(Output.table(d.path("clusters"), CLUSTERS).stripTrailing());
+    }
+  }
+
+  /** What each Flux or Argo CD cluster ran of a deployment, when the hub last looked. */
+  static final List<Output.Column> CLUSTERS =
+      List.of(
+          Output.Column.of("Environment", "environment"),
+          Output.Column.of("Cluster", "cluster"),
+          Output.Column.of("Mode", "mode"),
+          new Output.Column("Verified", n -> n.path("verified").asBoolean() ? "yes" : "no"),
+          new Output.Column("Revision", n -> shortSha(n.path("revision").asText(""))),
+          new Output.Column(
+              "Health",
+              n ->
+                  String.join(
+                      " — ",
+                      java.util.stream.Stream.of(
+                              Output.text(n.path("health")), Output.text(n.path("reason")))
+                          .filter(t -> !t.isEmpty())
+                          .toList())),
+          Output.Column.of("Verified at", "verifiedAt"));
+
+  private static String shortSha(String sha) {
+    return sha.length() > 12 ? sha.substring(0, 12) : sha;
   }
 
   /**

@@ -141,32 +141,37 @@ class CliTest {
         new ObjectMapper()
             .readTree(
                 "{\"name\":\"production\",\"namespacePattern\":\"{{ .tenant }}-prod\","
-                    + "\"clusters\":[{\"cluster\":\"eu-1\",\"overrides\":{\"storageClass\":\"gp3\"},"
+                    + "\"createNamespace\":true,\"clusters\":[{\"cluster\":\"eu-1\",\"overrides\":{\"storageClass\":\"gp3\"},"
                     + "\"deliveryMode\":\"argocd\"},{\"cluster\":\"us-1\",\"overrides\":{},"
                     + "\"deliveryMode\":\"flux\"}]}");
-    // --delivery-mode direct alone: every cluster goes direct, overrides and pattern stay.
-    assertThat(ProjectsCommand.environmentBody(current, null, null, "direct"))
+    // --delivery-mode direct alone: every cluster goes direct, overrides, pattern and
+    // createNamespace stay.
+    assertThat(ProjectsCommand.environmentBody(current, null, null, "direct", null))
         .isEqualTo(
             java.util.Map.of(
-                "namespacePattern", "{{ .tenant }}-prod",
-                "deliveryMode", "direct",
+                "namespacePattern",
+                "{{ .tenant }}-prod",
+                "deliveryMode",
+                "direct",
+                "createNamespace",
+                true,
                 "clusters",
-                    java.util.List.of(
-                        java.util.Map.of(
-                            "cluster", "eu-1",
-                            "overrides", java.util.Map.of("storageClass", "gp3"),
-                            "deliveryMode", "direct"),
-                        java.util.Map.of(
-                            "cluster",
-                            "us-1",
-                            "overrides",
-                            java.util.Map.of(),
-                            "deliveryMode",
-                            "direct"))));
+                java.util.List.of(
+                    java.util.Map.of(
+                        "cluster", "eu-1",
+                        "overrides", java.util.Map.of("storageClass", "gp3"),
+                        "deliveryMode", "direct"),
+                    java.util.Map.of(
+                        "cluster",
+                        "us-1",
+                        "overrides",
+                        java.util.Map.of(),
+                        "deliveryMode",
+                        "direct"))));
     // One cluster's own mode; a new cluster without one takes the hub's default.
     var body =
         ProjectsCommand.environmentBody(
-            current, java.util.List.of("eu-1:direct", "ap-1"), "{{ .tenant }}", null);
+            current, java.util.List.of("eu-1:direct", "ap-1"), "{{ .tenant }}", null, false);
     assertThat(body.get("clusters"))
         .isEqualTo(
             java.util.List.of(
@@ -177,13 +182,19 @@ class CliTest {
                 java.util.Map.of("cluster", "ap-1", "overrides", java.util.Map.of())));
     assertThat(body)
         .containsEntry("namespacePattern", "{{ .tenant }}")
+        .containsEntry("createNamespace", false)
         .doesNotContainKey("deliveryMode");
+    // A new environment does not create its namespaces unless asked.
+    assertThat(ProjectsCommand.environmentBody(null, java.util.List.of("eu-1"), null, null, null))
+        .containsEntry("createNamespace", false);
   }
 
   @Test
   void anUnknownDeliveryModeIsAUsageErrorBeforeAnythingIsSent() {
     org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> ProjectsCommand.environmentBody(null, java.util.List.of("eu-1:helm"), null, null))
+            () ->
+                ProjectsCommand.environmentBody(
+                    null, java.util.List.of("eu-1:helm"), null, null, null))
         .isInstanceOfSatisfying(
             CliException.class,
             e -> {

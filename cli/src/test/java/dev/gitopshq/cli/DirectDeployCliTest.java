@@ -64,12 +64,13 @@ class DirectDeployCliTest {
   }
 
   @Test
-  void setEnvironmentSwitchesEveryClusterToDirectAndKeepsTheirOverrides() {
+  void setEnvironmentSwitchesEveryClusterToDirectAndKeepsTheirOverridesAndCreateNamespace() {
     answers.put(
         "GET /api/v2/projects", "{\"items\":[{\"id\":\"" + PROJECT + "\",\"name\":\"shop\"}]}");
     answers.put(
         "GET /api/v2/projects/" + PROJECT + "/environments",
         "{\"items\":[{\"name\":\"production\",\"namespacePattern\":\"{{ .tenant }}-prod\","
+            + "\"createNamespace\":true,"
             + "\"clusters\":[{\"cluster\":\"eu-1\",\"overrides\":{\"storageClass\":\"gp3\"},"
             + "\"deliveryMode\":\"argocd\"}]}]}");
     answers.put(
@@ -84,7 +85,7 @@ class DirectDeployCliTest {
     assertThat(put.toString())
         .isEqualTo(
             "{\"namespacePattern\":\"{{ .tenant }}-prod\",\"deliveryMode\":\"direct\","
-                + "\"clusters\":[{\"cluster\":\"eu-1\",\"overrides\":{\"storageClass\":\"gp3\"},"
+                + "\"createNamespace\":true,\"clusters\":[{\"cluster\":\"eu-1\",\"overrides\":{\"storageClass\":\"gp3\"},"
                 + "\"deliveryMode\":\"direct\"}]}");
   }
 
