@@ -18,7 +18,7 @@ port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0));
 hub=$(port)
 
 runuser -u postgres -- psql -qAtc "drop database if exists ${db} with (force)" >/dev/null 2>&1 || true
-GITOPSHQ_STATE_DIR="$state" GITOPSHQ_DEV_DB="$db" GITOPSHQ_SKIP_JAVA_BUILD=1 \
+GITOPSHQ_STATE_DIR="$state" GITOPSHQ_DEV_DB="$db" GITOPSHQ_SKIP_JAVA_BUILD=1 GITOPSHQ_DEMO_FLUX=off \
   GITOPSHQ_HUB_PORT="$hub" GITOPSHQ_GRPC_PORT="$(port)" GITOPSHQ_TEMPORAL_PORT="$(port)" \
   GITOPSHQ_TEMPORAL_UI_PORT="$(port)" GITOPSHQ_OPA_PORT="$(port)" GITOPSHQ_DEV_IDP_PORT="$(port)" \
   setsid "$repo/tools/dev/run.sh" >"$state/run.log" 2>&1 </dev/null &

@@ -17,6 +17,6 @@ is_known_tool "$1" || die "unknown tool '$1' (known: ${KNOWN_TOOLS[*]})"
 
 path=$(tool_bin_path "$1")
 if [ "$check" = 1 ] && [ ! -x "$path" ]; then
-  die "$1 is not built yet ($path missing); run: tools/build-tools.sh $1"
+  die "$1 is not built yet ($path missing); run: tools/build-tools.sh $(tool_build_target "$1")"
 fi
 echo "$path"

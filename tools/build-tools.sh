@@ -2,9 +2,13 @@
 # Builds the Go tools GitOpsHQ runs for real (OPA and the Temporal CLI / dev
 # server) from the pinned Go modules in tools/opa and tools/temporal.
 #
-#   tools/build-tools.sh [opa|temporal|helm|kube|<tool>|all]     (default: all)
+#   tools/build-tools.sh [opa|temporal|helm|kube|flux|<tool>|all]     (default: all)
 #
-# `all` is opa, temporal and the kube tools. helm (the Helm CLI at the version helm-java
+# `all` is opa, temporal and the kube tools. `flux` is Flux's source-controller
+# and kustomize-controller (tools/flux/<name>/go.mod, v1.9.6) with their CRDs,
+# which dev/kube.sh runs beside its control plane (`--with-flux`); only built when
+# asked for by name: make run asks once the hub is up, the Flux tests' callers
+# before they run. helm (the Helm CLI at the version helm-java
 # embeds, tools/helm) is built only when asked for by name: the delivery
 # benchmark compares against it and builds it on demand. `kube` is a real
 # Kubernetes control plane for the demo cluster and the end-to-end tests:
@@ -90,6 +94,20 @@ progress_filter() {
     END { if (n > 0) printf "    %s: %d packages compiled\n", name, n }'
 }
 
+# Copies what tool_extra_dir names out of the module source (in Go's module
+# cache, where the build just found it) into the cache directory, before the
+# binary is renamed into place: a cached binary always has them beside it.
+copy_extra() {
+  local name=$1 dir=$2 cachedir=$3 spec src dest
+  spec=$(tool_extra_dir "$name") || return 0
+  src="$(cd "$dir" && go list -m -f '{{.Dir}}' "$(tool_module "$name")")/${spec%% *}"
+  dest="$cachedir/${spec#* }"
+  [ -d "$src" ] || die "$name: $src is missing from the module source"
+  rm -rf "$dest" && mkdir -p "$dest"
+  cp "$src"/*.yaml "$dest"/ && chmod -R u+w "$dest"
+  info "$name: $(find "$dest" -name '*.yaml' | wc -l) files of ${spec%% *} copied to $dest"
+}
+
 build_tool() {
   local name=$1 dir version bin cachedir tmp logfile lockfd pkg total start secs
   dir=$(tool_dir "$name")
@@ -130,13 +148,16 @@ build_tool() {
   tmp="$cachedir/.$name.tmp.$$"
   # shellcheck disable=SC2064  # expand now: the trap must remove this file
   trap "rm -f '$tmp'" EXIT
-  if ! (cd "$dir" && go build -v -trimpath -buildvcs=false \
+  # nice: a first build takes minutes of every core; whatever else runs (a test
+  # suite, the dev stack) should not stall behind it.
+  if ! (cd "$dir" && nice -n 10 go build -v -trimpath -buildvcs=false \
           -ldflags "$(tool_ldflags "$name" "$version")" -o "$tmp" "$pkg") 2>&1 |
        progress_filter "$logfile" "$name" "$total"; then
     echo "---- last lines of $logfile ----" >&2
     tail -n 30 "$logfile" >&2
     die "building $name $version failed (see $logfile)"
   fi
+  copy_extra "$name" "$dir" "$cachedir"
   mv -f "$tmp" "$bin"
   trap - EXIT
   flock -u "$lockfd"; exec {lockfd}>&-
@@ -147,12 +168,13 @@ build_tool() {
 
 main() {
   local what=${1:-all} t
-  [ $# -le 1 ] || die "usage: tools/build-tools.sh [opa|temporal|helm|kube|all]"
+  [ $# -le 1 ] || die "usage: tools/build-tools.sh [opa|temporal|helm|kube|flux|all]"
   case "$what" in
     all) for t in "${DEFAULT_TOOLS[@]}"; do build_tool "$t"; done ;;
     kube) for t in "${KUBE_TOOLS[@]}"; do build_tool "$t"; done ;;
+    flux) for t in "${FLUX_TOOLS[@]}"; do build_tool "$t"; done ;;
     -h|--help) sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}" ;;
-    *) is_known_tool "$what" || die "unknown tool '$what'; usage: tools/build-tools.sh [opa|temporal|helm|kube|all]"
+    *) is_known_tool "$what" || die "unknown tool '$what'; usage: tools/build-tools.sh [opa|temporal|helm|kube|flux|all]"
        build_tool "$what" ;;
   esac
 }

@@ -6,14 +6,22 @@
 #                                    kube-controller-manager, kube-scheduler
 #                                    kwok (simulated nodes: Pods run, logs stream)
 #
-#   tools/dev/kube.sh start DIR    start it (idempotent), print one line
-#                                  "kube ready <https-url> kubeconfig=<DIR>/admin.kubeconfig"
+#   tools/dev/kube.sh start DIR [--with-flux]
+#                                  start it (idempotent), print one line
+#                                  "kube ready <https-url> kubeconfig=<DIR>/admin.kubeconfig";
+#                                  with --with-flux, flux-start too
+#   tools/dev/kube.sh flux-start DIR
+#                                  Flux's source-controller and kustomize-controller beside
+#                                  the running control plane (below); idempotent; prints
+#                                  "flux ready storage=<http-url>"
+#   tools/dev/kube.sh flux-stop DIR
+#                                  stop only the Flux controllers
 #   tools/dev/kube.sh seed DIR [HUB_URL]
 #                                  the demo workloads (namespaces demo and payments:
 #                                  Deployments, Services, an Ingress, ConfigMaps, a
 #                                  Secret, a Job, a CronJob) and three Argo CD
 #                                  Applications with their status (tools/dev/demo-cluster)
-#   tools/dev/kube.sh stop DIR     stop every process it started from DIR
+#   tools/dev/kube.sh stop DIR     stop every process it started from DIR (Flux's too)
 #   tools/dev/kube.sh status DIR   say what runs
 #
 # Everything lives in DIR: the PKI (a self-made CA, the API server's serving
@@ -33,6 +41,16 @@
 # them the node flapped NotReady every ~55 s on a busy machine, and the
 # controller marked every Pod unready, so Deployments showed 0/N ready in tests.
 #
+# Flux (tools/build-tools.sh flux builds the controllers, v1.9.6, and keeps their 7 CRDs
+# beside them; flux-start builds them when missing, ~10 minutes on 2 cores the first
+# time): the CRDs are applied, namespace flux-system made, and both controllers run
+# as local processes with the admin kubeconfig, RUNTIME_NAMESPACE=flux-system,
+# watching every namespace, no leader election, their metrics and health endpoints
+# (and source-controller's artifact server, storage in DIR/flux/storage) on loopback
+# ports below 32768: a port the kernel hands out as ephemeral can be taken by one of
+# the controllers' own outgoing connections before it binds it. Logs:
+# DIR/logs/source-controller.log, DIR/logs/kustomize-controller.log.
+#
 # Env knobs: GITOPSHQ_KUBE_READY_TIMEOUT (seconds, default 60).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -43,11 +61,35 @@ readonly DEMO_DIR="${TOOLS_DIR}/dev/demo-cluster"
 # file per namespace; kwok serves it for every container there).
 readonly LOG_NAMESPACES=(demo payments)
 readonly NODE_NAME=kwok-node-0
+readonly FLUX_PROCS=(source-controller kustomize-controller)
+readonly FLUX_NAMESPACE=flux-system
 
-usage() { die "usage: tools/dev/kube.sh start|stop|status DIR | seed DIR [HUB_URL]"; }
+usage() { die "usage: tools/dev/kube.sh start DIR [--with-flux] | stop|status|flux-start|flux-stop DIR | seed DIR [HUB_URL]"; }
 
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# N distinct free loopback ports in 20000-32767, out of the kernel's ephemeral range
+# (32768-60999 by default), one a line.
+free_low_ports() {
+  python3 - "$1" <<'PY'
+import random, socket, sys
+ports = []
+while len(ports) < int(sys.argv[1]):
+    p = random.randint(20000, 32767)
+    if p in ports:
+        continue
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", p))
+    except OSError:
+        continue
+    finally:
+        s.close()
+    ports.append(p)
+print("\n".join(map(str, ports)))
+PY
 }
 
 running() { # name dir
@@ -288,28 +330,98 @@ seed() {
   echo "kube seeded: namespaces demo, payments; Argo CD applications demo-dev, payments, monitoring"
 }
 
+# Flux's controllers beside the control plane of DIR (see the header).
+flux_start() {
+  local dir=$1 timeout=${GITOPSHQ_KUBE_READY_TIMEOUT:-60} name t crds kc ports
+  running kube-apiserver "$dir" || die "the control plane in $dir is not running (tools/dev/kube.sh start $dir)"
+  if running source-controller "$dir" && running kustomize-controller "$dir"; then
+    echo "flux ready storage=$(cat "$dir/run/flux-storage-url")"
+    return 0
+  fi
+  flux_stop "$dir" >/dev/null
+  for t in "${FLUX_PROCS[@]}"; do
+    [ -x "$("${TOOLS_DIR}/bin-path.sh" --no-check "$t")" ] || "${TOOLS_DIR}/build-tools.sh" flux
+  done
+  kc=(kubectl --kubeconfig "$dir/admin.kubeconfig")
+  for t in "${FLUX_PROCS[@]}"; do
+    crds="$(dirname "$("${TOOLS_DIR}/bin-path.sh" "$t")")/crds"
+    [ -d "$crds" ] || die "$crds is missing; delete $(dirname "$crds") and run tools/build-tools.sh flux"
+    "${kc[@]}" apply --server-side --field-manager gitopshq-flux -f "$crds" >/dev/null
+  done
+  "${kc[@]}" wait --for condition=established --timeout 30s \
+    crd/gitrepositories.source.toolkit.fluxcd.io crd/kustomizations.kustomize.toolkit.fluxcd.io >/dev/null
+  "${kc[@]}" create namespace "$FLUX_NAMESPACE" --dry-run=client -o yaml |
+    "${kc[@]}" apply --server-side --field-manager gitopshq-flux -f - >/dev/null
+
+  # storage, source metrics, source health, kustomize metrics, kustomize health
+  mapfile -t ports < <(free_low_ports 5)
+  [ "${#ports[@]}" = 5 ] || die "could not find 5 free loopback ports in 20000-32767"
+  mkdir -p "$dir/flux/storage"
+  echo "http://127.0.0.1:${ports[0]}" >"$dir/run/flux-storage-url"
+  printf '%s\n' "${ports[2]}" >"$dir/run/source-controller.health-port"
+  printf '%s\n' "${ports[4]}" >"$dir/run/kustomize-controller.health-port"
+  local common=(--watch-all-namespaces=true --enable-leader-election=false --log-level=info)
+  launch "$dir" source-controller env KUBECONFIG="$dir/admin.kubeconfig" RUNTIME_NAMESPACE="$FLUX_NAMESPACE" \
+    "$("${TOOLS_DIR}/bin-path.sh" source-controller)" "${common[@]}" \
+    --storage-path="$dir/flux/storage" \
+    --storage-addr="127.0.0.1:${ports[0]}" --storage-adv-addr="127.0.0.1:${ports[0]}" \
+    --metrics-addr="127.0.0.1:${ports[1]}" --health-addr="127.0.0.1:${ports[2]}"
+  launch "$dir" kustomize-controller env KUBECONFIG="$dir/admin.kubeconfig" RUNTIME_NAMESPACE="$FLUX_NAMESPACE" \
+    "$("${TOOLS_DIR}/bin-path.sh" kustomize-controller)" "${common[@]}" \
+    --metrics-addr="127.0.0.1:${ports[3]}" --health-addr="127.0.0.1:${ports[4]}"
+
+  local deadline=$(( $(date +%s) + timeout ))
+  for name in "${FLUX_PROCS[@]}"; do
+    # controller-runtime's /readyz on the health address.
+    until curl -fsS -m 2 -o /dev/null "http://127.0.0.1:$(cat "$dir/run/$name.health-port")/readyz" 2>/dev/null; do
+      running "$name" "$dir" || { tail -n 20 "$dir/logs/$name.log" >&2; die "$name exited (log: $dir/logs/$name.log)"; }
+      [ "$(date +%s)" -lt "$deadline" ] ||
+        { tail -n 20 "$dir/logs/$name.log" >&2; die "$name was not ready within ${timeout}s (log: $dir/logs/$name.log)"; }
+      sleep 0.3
+    done
+  done
+  echo "flux ready storage=$(cat "$dir/run/flux-storage-url")"
+}
+
+flux_stop() {
+  local dir=$1 name
+  for name in kustomize-controller source-controller; do stop_proc "$dir" "$name"; done
+}
+
+stop_proc() { # dir name
+  local dir=$1 name=$2 pid
+  pid=$(cat "$dir/run/$name.pid" 2>/dev/null) || return 0
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null || true
+  rm -f "$dir/run/$name.pid"
+  echo "stopped $name"
+}
+
 stop() {
-  local dir=$1 name pid
+  local dir=$1 name
+  flux_stop "$dir"
   for name in pod-logs kwok kube-scheduler kube-controller-manager kube-apiserver etcd; do
-    pid=$(cat "$dir/run/$name.pid" 2>/dev/null) || continue
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null || true
-    rm -f "$dir/run/$name.pid"
-    echo "stopped $name"
+    stop_proc "$dir" "$name"
   done
 }
 
 status() {
   local dir=$1 name
-  for name in "${PROCS[@]}"; do
+  for name in "${PROCS[@]}" "${FLUX_PROCS[@]}"; do
     if running "$name" "$dir"; then echo "$name: running (pid $(cat "$dir/run/$name.pid"))"; else echo "$name: stopped"; fi
   done
 }
 
 [ $# -ge 2 ] || usage
 case "$1" in
-  start) start "$2" ;;
+  start) case "${3:-}" in
+           "") [ $# -eq 2 ] || usage; start "$2" ;;
+           --with-flux) [ $# -eq 3 ] || usage; start "$2"; flux_start "$(cd "$2" && pwd)" ;;
+           *) usage ;;
+         esac ;;
+  flux-start) flux_start "$(cd "$2" && pwd)" ;;
+  flux-stop) [ -d "$2" ] && flux_stop "$2" ;;
   seed) seed "$(cd "$2" && pwd)" "${3:-}" ;;
   stop) [ -d "$2" ] && stop "$2" ;;
   status) status "$2" ;;

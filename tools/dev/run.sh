@@ -11,6 +11,9 @@
 #   dev OIDC provider (idp/)        http://127.0.0.1:9000, SSO for the hub (demo users printed at the end)
 #   hub                             http://127.0.0.1:8080 (REST), gRPC with TLS 127.0.0.1:50051
 #   demo agent                      cluster "demo", connected to the hub
+#   Flux                            source-controller and kustomize-controller beside the demo
+#                                   cluster (kube.sh flux-start), started last: their first
+#                                   build (tools/build-tools.sh flux) takes ~10 minutes
 #
 # Ctrl-C stops everything this script started (PostgreSQL is a system service
 # and keeps running). All state and logs live under .gitopshq/ (gitignored):
@@ -23,6 +26,7 @@
 #   KUBECONFIG                 use this cluster for the demo agent instead of the demo cluster
 #   GITOPSHQ_DEMO_KUBE=mock    the Fabric8 mock (testkube) instead of the real control plane,
 #                              for a machine that cannot build or run kube-apiserver
+#   GITOPSHQ_DEMO_FLUX=off     no Flux controllers beside the demo cluster
 #   GITOPSHQ_DEV_DB            PostgreSQL database of the hub (gitopshq)
 #   GITOPSHQ_BOOTSTRAP_TOKEN   owner API token for the hub to use (>= 32 chars)
 #   GITOPSHQ_HUB_TIMEOUT       seconds to wait for the hub to be healthy (120)
@@ -59,6 +63,8 @@ readonly LOG_DIR="${STATE_DIR}/logs"
 readonly DEMO_KUBECONFIG="${STATE_DIR}/demo-kubeconfig"
 readonly KUBE_DIR="${STATE_DIR}/kube"
 readonly DEMO_KUBE="${GITOPSHQ_DEMO_KUBE:-real}"
+readonly DEMO_FLUX="${GITOPSHQ_DEMO_FLUX:-on}"
+readonly FLUX_CONTROLLERS=(source-controller kustomize-controller)
 readonly AGENT_DIR="${STATE_DIR}/demo-agent"
 readonly IDENTITY_FILE="${AGENT_DIR}/identity.json"
 readonly TLS_DIR="${STATE_DIR}/tls"
@@ -90,6 +96,7 @@ JAVA=''
 JVM_OPTS=()              # options for every JVM we start (see check_prerequisites)
 OPA_BIN='' TEMPORAL_BIN=''
 KUBE_URL='' AGENT_KUBECONFIG=''
+FLUX_STATE=''            # what print_summary says about Flux
 API_TOKEN='' CLUSTER_ID='' REG_TOKEN=''
 API_STATUS='' API_BODY=''
 
@@ -543,6 +550,49 @@ seed_demo_project() {
   info "demo project 'demo' (${DEMO_PROJECT_ID}): main renders rendered/dev/${DEMO_CLUSTER}/demo/web/"
 }
 
+# Flux's controllers beside the demo cluster. Launched after everything else is up, since their
+# first build takes ~10 minutes on 2 cores: the launcher (kube.sh flux-start) builds them when
+# missing, with progress in its log, applies the CRDs, starts both and exits once they are ready;
+# supervise then watches the controllers themselves (adopt_flux). A failed build or start is
+# reported and leaves the rest of the stack running.
+launch_flux() {
+  local c built=1
+  [ "${KUBE_STARTED:-0}" = 1 ] || return 0
+  if [ "${DEMO_FLUX}" = off ]; then
+    FLUX_STATE="not started (GITOPSHQ_DEMO_FLUX=off)"
+    return 0
+  fi
+  for c in "${FLUX_CONTROLLERS[@]}"; do
+    [ -x "$("${TOOLS_DIR}/bin-path.sh" --no-check "$c")" ] || built=0
+  done
+  if [ "$built" = 1 ]; then
+    log "starting the Flux controllers"
+    FLUX_STATE="starting"
+  else
+    log "building the Flux controllers in the background (first time only, ~10 minutes on 2 cores)"
+    FLUX_STATE="building (first time only, ~10 minutes), then starting"
+  fi
+  start_proc flux "${TOOLS_DIR}/dev/kube.sh" flux-start "${KUBE_DIR}"
+  FLUX_STATE+="; progress in ${PROC_LOG[flux]#"${REPO_ROOT}"/}"
+}
+
+# The launcher has exited: on success, watch the two controllers it left running as our own
+# processes (cleanup stops them; so would kube.sh stop).
+adopt_flux() {
+  local c
+  if [ "${PROC_RC}" != 0 ]; then
+    warn "the Flux controllers did not start (code ${PROC_RC}); the rest of the stack keeps running"
+    show_log_tail flux 15
+    return 0
+  fi
+  for c in "${FLUX_CONTROLLERS[@]}"; do
+    PROC_NAMES+=("$c")
+    PROC_PID[$c]=$(cat "${KUBE_DIR}/run/$c.pid")
+    PROC_LOG[$c]="${KUBE_DIR}/logs/$c.log"
+  done
+  log "Flux controllers ready after ${SECONDS} s (namespace flux-system; logs in ${KUBE_DIR#"${REPO_ROOT}"/}/logs/)"
+}
+
 print_summary() {
   local rel_kc=${AGENT_KUBECONFIG:-${DEMO_KUBECONFIG}} rel_tok=${TOKEN_FILE#"${REPO_ROOT}"/}
   rel_kc=${rel_kc#"${REPO_ROOT}"/}
@@ -569,6 +619,12 @@ EOF
 EOF
   else
     echo "  Kubernetes           KUBECONFIG=${AGENT_KUBECONFIG} (yours; testkube not started)"
+  fi
+  if [ -n "${FLUX_STATE}" ]; then
+    cat <<EOF
+  Flux                 source-controller, kustomize-controller $(tool_version source-controller) (namespace flux-system):
+                       ${FLUX_STATE}
+EOF
   fi
   if [ -n "${GITOPSHQ_BOOTSTRAP_TOKEN:-}" ]; then
     cat <<EOF
@@ -611,6 +667,10 @@ supervise() {
       if [ "$name" = agent ] && [ "${PROC_RC}" = "${AGENT_EXIT_IDENTITY_REJECTED}" ] && reregister_agent; then
         continue
       fi
+      if [ "$name" = flux ]; then
+        adopt_flux
+        continue
+      fi
       echo >&2
       echo "error: ${name} exited (code ${PROC_RC}); stopping the rest" >&2
       show_log_tail "$name"
@@ -651,6 +711,7 @@ main() {
   start_demo_agent
   wait_connected
   seed_demo_project
+  launch_flux
   print_summary
   supervise
 }

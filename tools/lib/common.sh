@@ -45,10 +45,15 @@ die()  { printf '%serror:%s %s\n' "${__c_red}" "${__c_off}" "$*" >&2; exit 1; }
 # module, tools/kube) with kwok's simulated nodes (tools/kwok) that
 # tools/dev/kube.sh runs; `build-tools.sh kube` builds only those. helm is only
 # for the delivery benchmark (bench/run-delivery.sh builds it on demand), so
-# nothing else pays its first build.
+# nothing else pays its first build. FLUX_TOOLS are Flux's source-controller and
+# kustomize-controller (tools/flux/<name>, one module each, as upstream builds
+# them): only the demo cluster and the Flux tests run them, so they are built
+# on demand (`build-tools.sh flux`, ~10 minutes on 2 cores the first time),
+# never by `all`.
 KUBE_TOOLS=(kube-apiserver kube-controller-manager kube-scheduler kwok)
+FLUX_TOOLS=(source-controller kustomize-controller)
 DEFAULT_TOOLS=(opa temporal "${KUBE_TOOLS[@]}")
-KNOWN_TOOLS=(opa temporal helm "${KUBE_TOOLS[@]}")
+KNOWN_TOOLS=(opa temporal helm "${KUBE_TOOLS[@]}" "${FLUX_TOOLS[@]}")
 tool_module() {
   case "$1" in
     opa)      echo github.com/open-policy-agent/opa ;;
@@ -56,6 +61,7 @@ tool_module() {
     helm)     echo helm.sh/helm/v3 ;;
     kube-*)   echo k8s.io/kubernetes ;;
     kwok)     echo sigs.k8s.io/kwok ;;
+    source-controller|kustomize-controller) echo "github.com/fluxcd/$1" ;;
     *) return 1 ;;
   esac
 }
@@ -66,13 +72,24 @@ tool_package() {
     helm)     echo helm.sh/helm/v3/cmd/helm ;;
     kube-*)   echo "k8s.io/kubernetes/cmd/$1" ;;
     kwok)     echo sigs.k8s.io/kwok/cmd/kwok ;;
+    source-controller|kustomize-controller) echo "github.com/fluxcd/$1" ;;
     *) return 1 ;;
   esac
 }
 tool_dir() {
   case "$1" in
     kube-*) echo "${TOOLS_DIR}/kube" ;;
+    source-controller|kustomize-controller) echo "${TOOLS_DIR}/flux/$1" ;;
     *)      echo "${TOOLS_DIR}/$1" ;;
+  esac
+}
+
+# What to pass to build-tools.sh to get this tool: its group where it has one.
+tool_build_target() {
+  case "$1" in
+    kube-*|kwok) echo kube ;;
+    source-controller|kustomize-controller) echo flux ;;
+    *) echo "$1" ;;
   esac
 }
 
@@ -103,6 +120,17 @@ tool_revision() {
   case "$1" in
     opa) echo "-gitopshq1" ;;  # bump when tools/opa/main.go or banned-builtins.txt change
     *) echo "" ;;
+  esac
+}
+
+# Files a tool ships besides its binary, copied from the module source into
+# <cache dir>/<what>/ by the build: the Flux controllers' CustomResourceDefinitions
+# (config/crd/bases: 6 source.toolkit.fluxcd.io kinds, 1 kustomize.toolkit.fluxcd.io),
+# which dev/kube.sh applies before it starts them. Prints "<module dir> <cache subdir>".
+tool_extra_dir() {
+  case "$1" in
+    source-controller|kustomize-controller) echo "config/crd/bases crds" ;;
+    *) return 1 ;;
   esac
 }
 

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * it when the JVM exits. Tests isolate themselves by namespace. Where the Fabric8 mock ({@link
  * TestKube}) only stores objects, this one runs them: Deployments get ReplicaSets and Pods, Pods
  * are scheduled onto the kwok node and turn Running, RBAC refuses what a role does not allow, and
- * server-side apply computes field ownership.
+ * server-side apply computes field ownership. {@link #withFlux()} adds Flux's source-controller and
+ * kustomize-controller.
  */
 public final class RealKube implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofMinutes(20);
@@ -34,6 +36,7 @@ public final class RealKube implements AutoCloseable {
   private final Path dir;
   private final String url;
   private final Path kubeconfig;
+  private String fluxStorageUrl;
 
   private RealKube(Path repoRoot, Path dir, String url, Path kubeconfig) {
     this.repoRoot = repoRoot;
@@ -69,6 +72,63 @@ public final class RealKube implements AutoCloseable {
     String[] parts = line.split(" ");
     return new RealKube(
         repoRoot, dir, parts[2], Path.of(parts[3].substring("kubeconfig=".length())));
+  }
+
+  /**
+   * Starts Flux's source-controller and kustomize-controller (v1.9.6) beside this control plane,
+   * unless they already run: their CRDs applied, namespace {@code flux-system}, both watching every
+   * namespace with the admin's credentials ({@code tools/dev/kube.sh flux-start}). They stay up
+   * until the control plane stops.
+   *
+   * <p>A test never builds them (the first build takes ~10 minutes on 2 cores): when they are not
+   * in the tool cache this fails with the command that builds them, {@code tools/build-tools.sh
+   * flux}, which {@code make test} runs first.
+   *
+   * @return this control plane
+   */
+  public synchronized RealKube withFlux() {
+    if (fluxStorageUrl != null) {
+      return this;
+    }
+    requireFluxBuilt(repoRoot, Map.of());
+    List<String> ready = run(repoRoot, Duration.ofMinutes(2), "flux-start", dir.toString());
+    // "flux ready storage=<url>"
+    fluxStorageUrl =
+        ready.stream()
+            .filter(l -> l.startsWith("flux ready storage="))
+            .map(l -> l.substring("flux ready storage=".length()))
+            .findFirst()
+            .orElseThrow(
+                () -> new IllegalStateException("kube.sh did not say flux ready: " + ready));
+    return this;
+  }
+
+  /**
+   * Fails, naming the command that builds them, unless both Flux controllers are in the tool cache
+   * ({@code tools/bin-path.sh}, run with {@code env} added to this JVM's environment).
+   */
+  static void requireFluxBuilt(Path repoRoot, Map<String, String> env) {
+    for (String controller : List.of("source-controller", "kustomize-controller")) {
+      if (run(repoRoot, "tools/bin-path.sh", env, Duration.ofSeconds(30), true, controller)
+          == null) {
+        throw new IllegalStateException(
+            "Flux's "
+                + controller
+                + " is not built; run tools/build-tools.sh flux first (about 10 minutes on 2"
+                + " cores the first time; make test does it)");
+      }
+    }
+  }
+
+  /**
+   * Where source-controller serves the artifacts it made (its {@code --storage-adv-addr}), once
+   * {@link #withFlux()} started it.
+   */
+  public String fluxStorageUrl() {
+    if (fluxStorageUrl == null) {
+      throw new IllegalStateException("Flux is not running here; call withFlux() first");
+    }
+    return fluxStorageUrl;
   }
 
   /** The API server's URL ({@code https://127.0.0.1:<port>}). */
@@ -134,25 +194,41 @@ public final class RealKube implements AutoCloseable {
   }
 
   private static List<String> run(Path repoRoot, Duration timeout, String... args) {
-    Path script = repoRoot.resolve("tools/dev/kube.sh");
-    List<String> command = new java.util.ArrayList<>(List.of("bash", script.toString()));
+    return run(repoRoot, "tools/dev/kube.sh", Map.of(), timeout, false, args);
+  }
+
+  /**
+   * Runs a script of the repository and returns its output lines; when it fails, throws, or returns
+   * null if {@code nullOnFailure}.
+   */
+  private static List<String> run(
+      Path repoRoot,
+      String script,
+      Map<String, String> env,
+      Duration timeout,
+      boolean nullOnFailure,
+      String... args) {
+    List<String> command =
+        new java.util.ArrayList<>(List.of("bash", repoRoot.resolve(script).toString()));
     command.addAll(List.of(args));
     try {
       Path out = Files.createTempFile("kube-sh-", ".log");
-      Process p =
-          new ProcessBuilder(command)
-              .redirectErrorStream(true)
-              .redirectOutput(out.toFile())
-              .start();
+      ProcessBuilder builder =
+          new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
+      builder.environment().putAll(env);
+      Process p = builder.start();
       if (!p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new IllegalStateException("kube.sh " + args[0] + " took over " + timeout);
+        throw new IllegalStateException(script + " " + args[0] + " took over " + timeout);
       }
       List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
       Files.deleteIfExists(out);
       if (p.exitValue() != 0) {
+        if (nullOnFailure) {
+          return null;
+        }
         throw new IllegalStateException(
-            "kube.sh " + args[0] + " failed: " + String.join("\n", lines));
+            script + " " + args[0] + " failed: " + String.join("\n", lines));
       }
       return lines;
     } catch (IOException e) {
