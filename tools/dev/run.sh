@@ -615,7 +615,7 @@ EOF
   if [ -n "${KUBE_URL}" ]; then
     cat <<EOF
   demo Kubernetes API  ${KUBE_URL}
-                       kubectl --kubeconfig ${rel_kc} get deployments -n demo
+                       kubectl --kubeconfig ${rel_kc} get deployments -n demo-dev
 EOF
   else
     echo "  Kubernetes           KUBECONFIG=${AGENT_KUBECONFIG} (yours; testkube not started)"

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.gitopshq.activities.git.ProjectRepos;
+import dev.gitopshq.agent.v1.DirectLabels;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -27,7 +28,11 @@ import org.yaml.snakeyaml.LoaderOptions;
  * The objects deployments delivered to a cluster: for every project environment bound to the
  * cluster ({@code project_environment_clusters}), the YAML documents of the files of {@code
  * deploy/<environment>} under {@code <cluster>/<tenant>/}. Kustomize units ({@code
- * kustomization.yaml}) are not expanded here: their objects are left out of the check.
+ * kustomization.yaml}) are not expanded here: their objects are left out of the check. On a cluster
+ * in delivery mode {@code direct} each object carries the labels the agent's direct apply added
+ * ({@link DirectLabels}), as it was applied: without them the comparison (a server-side-apply dry
+ * run as the same field manager) would drop them and report every object drifted, and resolve-drift
+ * would strip them.
  *
  * <p>Bounded before anything is read: at most {@link #MAX_OBJECTS} objects, {@link #MAX_FILE_BYTES}
  * per file, {@link #MAX_OBJECT_BYTES} per object and {@link #MAX_TOTAL_BYTES} in all; what is over
@@ -137,6 +142,12 @@ public final class DesiredState {
     String group = slash < 0 ? "" : apiVersion.substring(0, slash);
     String version = slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
     String ns = o.path("metadata").path("namespace").asText("");
+    if (b.direct()) {
+      // The agent applied the file with these labels over its own: compare (and resolve to) that.
+      ObjectNode meta = (ObjectNode) o.get("metadata");
+      ObjectNode labels = meta.get("labels") instanceof ObjectNode l ? l : meta.putObject("labels");
+      DirectLabels.of(b.project(), b.environment(), tenant).forEach(labels::put);
+    }
     String manifest;
     try {
       manifest = JSON.writeValueAsString(o);

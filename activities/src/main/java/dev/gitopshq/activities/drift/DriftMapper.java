@@ -145,7 +145,8 @@ public interface DriftMapper {
   // ---- desired state --------------------------------------------------------------------------
 
   @Select(
-      "select p.id as project_id, p.name as project, e.name as environment"
+      "select p.id as project_id, p.name as project, e.name as environment,"
+          + " pc.delivery_mode = 'direct' as direct"
           + " from project_environment_clusters pc"
           + " join projects p on p.org_id = pc.org_id and p.id = pc.project_id"
           + " join environments e on e.org_id = pc.org_id and e.id = pc.environment_id"

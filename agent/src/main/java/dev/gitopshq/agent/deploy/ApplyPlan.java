@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.gitopshq.agent.v1.AppliedObject;
 import dev.gitopshq.agent.v1.ApplyFile;
+import dev.gitopshq.agent.v1.DirectLabels;
 import dev.gitopshq.agent.v1.ObjectResult;
 import dev.gitopshq.agent.v1.TenantFence;
 import dev.gitopshq.agent.v1.TenantFences;
@@ -55,16 +56,16 @@ public record ApplyPlan(
     List<ObjectResult> kept) {
 
   /** The label every object of a direct apply carries, with {@link #MANAGED_BY_VALUE}. */
-  public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+  public static final String MANAGED_BY = DirectLabels.MANAGED_BY;
 
-  public static final String MANAGED_BY_VALUE = "gitopshq";
+  public static final String MANAGED_BY_VALUE = DirectLabels.MANAGED_BY_VALUE;
 
   /** Marks an object as placed by a direct apply (value {@code direct}). */
-  public static final String DELIVERY = "gitopshq.dev/delivery";
+  public static final String DELIVERY = DirectLabels.DELIVERY;
 
-  public static final String PROJECT = "gitopshq.dev/project";
-  public static final String ENVIRONMENT = "gitopshq.dev/environment";
-  public static final String TENANT = "gitopshq.dev/tenant";
+  public static final String PROJECT = DirectLabels.PROJECT;
+  public static final String ENVIRONMENT = DirectLabels.ENVIRONMENT;
+  public static final String TENANT = DirectLabels.TENANT;
 
   /** Whether a kind is namespaced, as the cluster's discovery says; empty when it is unknown. */
   @FunctionalInterface
@@ -312,15 +313,9 @@ public record ApplyPlan(
         + ")";
   }
 
-  /** The labels that mark an object as this delivery's. */
+  /** The labels that mark an object as this delivery's ({@link DirectLabels}). */
   public static Map<String, String> labels(String project, String environment, String tenant) {
-    Map<String, String> labels = new LinkedHashMap<>();
-    labels.put(MANAGED_BY, MANAGED_BY_VALUE);
-    labels.put(DELIVERY, "direct");
-    labels.put(PROJECT, project);
-    labels.put(ENVIRONMENT, environment);
-    labels.put(TENANT, tenant);
-    return labels;
+    return DirectLabels.of(project, environment, tenant);
   }
 
   /**

@@ -15,6 +15,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -65,6 +67,21 @@ public final class DeliveryFixtures {
             "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n"
                 + "  replicas: {{ .Values.replicaCount }}\n  template:\n    spec:\n      containers:\n"
                 + "        - name: app\n          image: \"{{ .Values.image.repository }}:{{ .Values.image.tag }}\"\n"));
+  }
+
+  /** A chart directory packed like {@code helm package} does: its files under its own name. */
+  public static byte[] pack(Path chartDir) {
+    Map<String, String> files = new java.util.TreeMap<>();
+    try (var walk = Files.walk(chartDir)) {
+      for (Path f : walk.filter(Files::isRegularFile).toList()) {
+        files.put(
+            chartDir.getFileName() + "/" + chartDir.relativize(f).toString().replace('\\', '/'),
+            Files.readString(f));
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return tgz(files);
   }
 
   static byte[] tgz(Map<String, String> files) {

@@ -21,7 +21,6 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -451,56 +450,36 @@ class DriftEndToEndIT {
     return admin.apps().deployments().inNamespace(NS).withName("web").get().getSpec().getReplicas();
   }
 
+  static DriftApi drift() {
+    return new DriftApi(hub, clusterId);
+  }
+
   static String base() {
-    return "/api/v2/clusters/" + clusterId + "/drift";
+    return drift().base();
   }
 
   static String requestCheck() {
-    Response r = hub.post(base() + "/checks", OWNER_TOKEN, Map.of());
-    assertThat(r.status()).as(r.raw()).isEqualTo(202);
-    assertThat(r.body().get("trigger").asText()).isEqualTo("manual");
-    return r.body().get("id").asText();
+    return drift().requestCheck();
   }
 
   static JsonNode awaitCheck(String id) {
-    JsonNode[] last = new JsonNode[1];
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(300))
-        .until(
-            () -> {
-              last[0] = ok(hub.get(base() + "/checks/" + id, OWNER_TOKEN));
-              String s = last[0].get("status").asText();
-              return s.equals("completed") || s.equals("failed");
-            });
-    return last[0];
+    return drift().awaitCheck(id);
   }
 
   static JsonNode awaitCommand(String id, String status) {
-    JsonNode[] last = new JsonNode[1];
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(300))
-        .until(
-            () -> {
-              last[0] = hub.get("/api/v2/commands/" + id, OWNER_TOKEN).body();
-              return last[0].get("status").asText().equals(status);
-            });
-    return last[0];
+    return drift().awaitCommand(id, status);
   }
 
   static JsonNode list(String query) {
-    return ok(hub.get(base() + query, OWNER_TOKEN));
+    return drift().list(query);
   }
 
   static JsonNode finding(String id) {
-    return ok(hub.get(base() + "/" + id, OWNER_TOKEN));
+    return drift().finding(id);
   }
 
   static List<String> paths(JsonNode finding) {
-    List<String> out = new ArrayList<>();
-    finding.get("differences").forEach(d -> out.add(d.get("path").asText()));
-    return out;
+    return DriftApi.paths(finding);
   }
 
   static JsonNode ok(Response r) {

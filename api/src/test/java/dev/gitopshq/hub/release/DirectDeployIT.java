@@ -12,6 +12,8 @@ import dev.gitopshq.agent.config.AgentConfig;
 import dev.gitopshq.agent.config.DirectDeployConfig;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
+import dev.gitopshq.hub.delivery.DeliveryFixtures;
+import dev.gitopshq.hub.drift.DriftApi;
 import dev.gitopshq.testkube.RealKube;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
@@ -19,6 +21,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,8 +43,10 @@ import org.junit.jupiter.api.TestMethodOrder;
  * release prunes the object it dropped, a rollback restores the first release's objects, a repeat
  * of an apply id is answered without applying again, and a deployment to a cluster whose agent
  * lacks direct.deploy is refused (409) with nothing created or written (the workflow's own check
- * for an agent that changes in between is DeploymentWorkflowTest's). The tests build on each other
- * and run in order.
+ * for an agent that changes in between is DeploymentWorkflowTest's). Last, issue 24's report: a
+ * second project's workload of the make-run demo chart (no namespace in its templates) lands in its
+ * tenant's namespace, a hand-made scale is found as drift and resolved. The tests build on each
+ * other and run in order.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DirectDeployIT {
@@ -53,6 +58,11 @@ class DirectDeployIT {
   static final String NS = "dd" + SUFFIX + "-acme";
   static final String BUNDLE = "dd-app-" + SUFFIX;
   static final String FIELD_MANAGER = "gitopshq-it";
+  // The Helm step's tenant and the namespace the default pattern gives it in ENV.
+  static final String HELM_TENANT = "h" + SUFFIX;
+  static final String HELM_NS = HELM_TENANT + "-" + ENV;
+  // The make-run demo chart (tools/dev/run.sh): its templates name no namespace.
+  static final Path DEMO_CHART = Path.of("..", "tools", "dev", "demo-chart", "demo-web");
 
   static RealKube kube;
   static KubernetesClient admin;
@@ -96,16 +106,19 @@ class DirectDeployIT {
   static void start() throws Exception {
     kube = RealKube.shared();
     admin = kube.adminClient();
-    admin
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
-        .serverSideApply();
+    for (String ns : List.of(NS, HELM_NS)) {
+      admin
+          .namespaces()
+          .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+          .serverSideApply();
+    }
     opa = OpaTestServer.startNew();
     hub =
         new HubTestSupport()
             .property("opa.url", opa.url())
             .property("opa.token", opa.token())
             .property("opa.republish-interval", "1s")
+            .property("gitopshq.drift.sweep", "500ms")
             .start();
     repos = hub.bean(ProjectRepos.class);
     orgId = UUID.fromString(ReleaseEndToEndIT.orgOf());
@@ -176,6 +189,7 @@ class DirectDeployIT {
     }
     if (admin != null) {
       admin.namespaces().withName(NS).delete();
+      admin.namespaces().withName(HELM_NS).delete();
       admin.close();
     }
   }
@@ -483,10 +497,113 @@ class DirectDeployIT {
     assertThat(ReleaseEndToEndIT.deployHead(ENV)).isEqualTo(head);
   }
 
+  /**
+   * Issue 24 as a user of make run met it: a workload of the demo chart, whose templates name no
+   * namespace, in an environment with no namespace pattern (the default, {@code {{ .tenant }}-{{
+   * .environment }}}) delivered directly by an agent without directDeploy.defaultNamespace. It
+   * lands in its tenant's namespace; a hand-made scale is a functional finding on spec.replicas
+   * (never "0 drifted" from a comparison that failed); resolve-drift puts the release's replicas
+   * back and the next check is clean.
+   */
+  @Test
+  @Order(8)
+  void aHelmWorkloadLandsInItsTenantNamespaceAndDriftIsFoundAndResolved() {
+    Response up =
+        new DeliveryFixtures(hub)
+            .upload(OWNER_TOKEN, DeliveryFixtures.pack(DEMO_CHART), "application/gzip");
+    assertThat(up.status()).as(up.raw()).isIn(201, 409);
+    String helm =
+        ok(hub.post("/api/v2/projects", OWNER_TOKEN, Map.of("name", "dd-demo-" + SUFFIX)))
+            .get("id")
+            .asText();
+    // ReleaseEndToEndIT's helpers (generation, deployment status) follow this project from here.
+    ReleaseEndToEndIT.projectId = helm;
+    ReleaseEndToEndIT.tenant(HELM_TENANT);
+    ok(
+        hub.send(
+            "PUT",
+            ReleaseEndToEndIT.project("/environments/" + ENV),
+            OWNER_TOKEN,
+            Map.of("clusters", List.of(Map.of("cluster", CLUSTER, "deliveryMode", "direct")))));
+    ok(
+        hub.send(
+            "PUT", ReleaseEndToEndIT.project("/tenants/" + HELM_TENANT), OWNER_TOKEN, Map.of()));
+    ok(
+        hub.post(
+            ReleaseEndToEndIT.project("/workloads"),
+            OWNER_TOKEN,
+            Map.of(
+                "name",
+                "web",
+                "chart",
+                "demo-web",
+                "version",
+                "0.1.0",
+                "values",
+                Map.of("replicaCount", 2))));
+    ReleaseEndToEndIT.Generator.awaitDelivered();
+
+    JsonNode done = release(ReleaseEndToEndIT.project("/releases"), "the demo chart");
+    Deployment web = admin.apps().deployments().inNamespace(HELM_NS).withName("web").get();
+    assertThat(web).as("Deployment web in " + HELM_NS).isNotNull();
+    assertThat(web.getStatus().getAvailableReplicas()).isEqualTo(2);
+    assertThat(admin.services().inNamespace(HELM_NS).withName("web").get())
+        .as("Service web in " + HELM_NS)
+        .isNotNull();
+    assertThat(details(done))
+        .contains(
+            "applied apps/v1 Deployment "
+                + HELM_NS
+                + "/web ("
+                + HELM_TENANT
+                + "): healthy, rolled out: 2/2 available");
+
+    // kubectl scale deploy web --replicas=7, then a drift check of the cluster. Only this
+    // project's environment is bound to the cluster now (the other one moved to OFF_CLUSTER).
+    admin.apps().deployments().inNamespace(HELM_NS).withName("web").scale(7);
+    DriftApi drift = new DriftApi(hub, clusterId(CLUSTER));
+    JsonNode check = drift.check();
+    assertThat(check.get("status").asText()).as(check.toString()).isEqualTo("completed");
+    assertThat(check.get("summary").asText()).isEqualTo("2 objects: 1 drifted");
+    assertThat(check.get("unknown").asInt()).isZero();
+    JsonNode open = drift.list("?state=open&namespace=" + HELM_NS).get("items");
+    assertThat(open).as(open.toString()).hasSize(1);
+    JsonNode finding = drift.finding(open.get(0).get("id").asText());
+    assertThat(finding.get("object").get("kind").asText()).isEqualTo("Deployment");
+    assertThat(finding.get("object").get("name").asText()).isEqualTo("web");
+    assertThat(finding.get("severity").asText()).isEqualTo("functional");
+    assertThat(DriftApi.paths(finding)).containsExactly("spec.replicas");
+    assertThat(finding.get("differences").get(0).get("desired").asText()).isEqualTo("2");
+    assertThat(finding.get("differences").get(0).get("live").asText()).isEqualTo("7");
+
+    // Resolve (resolve-drift is auto-approved by the default approval policy).
+    JsonNode resolved =
+        drift.awaitCommand(
+            drift.resolve(finding.get("id").asText(), "scaled by hand"), "completed");
+    assertThat(resolved.get("output").asText()).contains("re-applied with server-side apply");
+    // Back at the release's replicas, still labelled as the direct delivery's (resolve applies
+    // the object as the release did, so the next release does not refuse it as unmanaged).
+    Deployment after = admin.apps().deployments().inNamespace(HELM_NS).withName("web").get();
+    assertThat(after.getSpec().getReplicas()).isEqualTo(2);
+    assertThat(after.getMetadata().getLabels())
+        .containsEntry("gitopshq.dev/delivery", "direct")
+        .containsEntry("gitopshq.dev/tenant", HELM_TENANT);
+    JsonNode clean = drift.check();
+    assertThat(clean.get("summary").asText())
+        .as(clean.toString())
+        .isEqualTo("2 objects: 0 drifted, all in sync");
+    assertThat(clean.get("resolved").asInt()).isEqualTo(1);
+    assertThat(drift.list("?state=open&namespace=" + HELM_NS).get("items")).isEmpty();
+  }
+
   // ---- helpers ------------------------------------------------------------------------------
 
   static JsonNode release(String description) {
-    Response r = hub.post(project("/releases"), OWNER_TOKEN, Map.of("description", description));
+    return release(project("/releases"), description);
+  }
+
+  static JsonNode release(String releases, String description) {
+    Response r = hub.post(releases, OWNER_TOKEN, Map.of("description", description));
     assertThat(r.status()).as(r.raw()).isEqualTo(202);
     return ReleaseEndToEndIT.awaitStatus(r.body().get("deployment").get("id").asText(), "deployed");
   }
