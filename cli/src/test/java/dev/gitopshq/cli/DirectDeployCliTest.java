@@ -3,17 +3,9 @@ package dev.gitopshq.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,57 +15,28 @@ class DirectDeployCliTest {
   static final String CLUSTER = "22222222-2222-2222-2222-222222222222";
 
   @TempDir Path tmp;
-  HttpServer server;
-  final Map<String, String> answers = new ConcurrentHashMap<>();
-  final Map<String, JsonNode> received = new ConcurrentHashMap<>();
-
-  @BeforeEach
-  void start() throws IOException {
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.createContext(
-        "/",
-        ex -> {
-          String key = ex.getRequestMethod() + " " + ex.getRequestURI().getPath();
-          byte[] body = ex.getRequestBody().readAllBytes();
-          if (body.length > 0) {
-            received.put(key, new ObjectMapper().readTree(body));
-          }
-          String answer = answers.get(key);
-          byte[] out =
-              (answer == null ? "{\"status\":404,\"message\":\"no route\"}" : answer)
-                  .getBytes(StandardCharsets.UTF_8);
-          ex.getResponseHeaders().add("Content-Type", "application/json");
-          ex.sendResponseHeaders(answer == null ? 404 : 200, out.length);
-          ex.getResponseBody().write(out);
-          ex.close();
-        });
-    server.start();
-  }
+  final FakeHub hub = new FakeHub();
 
   @AfterEach
   void stop() {
-    server.stop(0);
+    hub.close();
   }
 
   Run.Result run(String... args) {
-    return new Run()
-        .env("XDG_CONFIG_HOME", tmp.toString())
-        .env("GITOPSHQ_SERVER", "http://127.0.0.1:" + server.getAddress().getPort())
-        .env("GITOPSHQ_TOKEN", "ghqp_x")
-        .run(args);
+    return hub.run(tmp, args);
   }
 
   @Test
   void setEnvironmentSwitchesEveryClusterToDirectAndKeepsTheirOverridesAndCreateNamespace() {
-    answers.put(
+    hub.answer(
         "GET /api/v2/projects", "{\"items\":[{\"id\":\"" + PROJECT + "\",\"name\":\"shop\"}]}");
-    answers.put(
+    hub.answer(
         "GET /api/v2/projects/" + PROJECT + "/environments",
         "{\"items\":[{\"name\":\"production\",\"namespacePattern\":\"{{ .tenant }}-prod\","
             + "\"createNamespace\":true,"
             + "\"clusters\":[{\"cluster\":\"eu-1\",\"overrides\":{\"storageClass\":\"gp3\"},"
             + "\"deliveryMode\":\"argocd\"}]}]}");
-    answers.put(
+    hub.answer(
         "PUT /api/v2/projects/" + PROJECT + "/environments/production",
         "{\"name\":\"production\",\"clusters\":[{\"cluster\":\"eu-1\",\"deliveryMode\":\"direct\"}]}");
 
@@ -81,7 +44,7 @@ class DirectDeployCliTest {
         run("projects", "set-environment", "shop", "production", "--delivery-mode", "direct");
 
     assertThat(r.code()).as(r.toString()).isZero();
-    JsonNode put = received.get("PUT /api/v2/projects/" + PROJECT + "/environments/production");
+    JsonNode put = hub.received.get("PUT /api/v2/projects/" + PROJECT + "/environments/production");
     assertThat(put.toString())
         .isEqualTo(
             "{\"namespacePattern\":\"{{ .tenant }}-prod\",\"deliveryMode\":\"direct\","
@@ -91,9 +54,9 @@ class DirectDeployCliTest {
 
   @Test
   void directDeploysListsTheClustersAppliesAndWarnsWithoutTheCapability() {
-    answers.put(
+    hub.answer(
         "GET /api/v2/clusters", "{\"items\":[{\"id\":\"" + CLUSTER + "\",\"name\":\"eu-1\"}]}");
-    answers.put(
+    hub.answer(
         "GET /api/v2/clusters/" + CLUSTER + "/direct-deploys",
         "{\"capability\":false,\"applies\":[{\"project\":\"shop\",\"environment\":\"production\","
             + "\"commit\":\"0123456789ab\",\"status\":\"succeeded\",\"applied\":2,\"pruned\":1,"

@@ -2,17 +2,8 @@ package dev.gitopshq.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,51 +13,22 @@ class ReleasesCommandTest {
   static final String DEPLOYMENT = "33333333-3333-3333-3333-333333333333";
 
   @TempDir Path tmp;
-  HttpServer server;
-  final Map<String, String> answers = new ConcurrentHashMap<>();
-  final Map<String, JsonNode> received = new ConcurrentHashMap<>();
-
-  @BeforeEach
-  void start() throws IOException {
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.createContext(
-        "/",
-        ex -> {
-          String key = ex.getRequestMethod() + " " + ex.getRequestURI().getPath();
-          byte[] body = ex.getRequestBody().readAllBytes();
-          if (body.length > 0) {
-            received.put(key, new ObjectMapper().readTree(body));
-          }
-          String answer = answers.get(key);
-          byte[] out =
-              (answer == null ? "{\"status\":404,\"message\":\"no route\"}" : answer)
-                  .getBytes(StandardCharsets.UTF_8);
-          ex.getResponseHeaders().add("Content-Type", "application/json");
-          ex.sendResponseHeaders(answer == null ? 404 : 200, out.length);
-          ex.getResponseBody().write(out);
-          ex.close();
-        });
-    server.start();
-  }
+  final FakeHub hub = new FakeHub();
 
   @AfterEach
   void stop() {
-    server.stop(0);
+    hub.close();
   }
 
   Run.Result run(String... args) {
-    return new Run()
-        .env("XDG_CONFIG_HOME", tmp.toString())
-        .env("GITOPSHQ_SERVER", "http://127.0.0.1:" + server.getAddress().getPort())
-        .env("GITOPSHQ_TOKEN", "ghqp_x")
-        .run(args);
+    return hub.run(tmp, args);
   }
 
   @Test
   void deploymentShowsTheDecisionAndWhatItChanges() {
-    answers.put(
+    hub.answer(
         "GET /api/v2/projects", "{\"items\":[{\"id\":\"" + PROJECT + "\",\"name\":\"shop\"}]}");
-    answers.put(
+    hub.answer(
         "GET /api/v2/projects/" + PROJECT + "/deployments/" + DEPLOYMENT,
         "{\"id\":\""
             + DEPLOYMENT
@@ -90,9 +52,9 @@ class ReleasesCommandTest {
 
   @Test
   void aDeploymentNotDecidedYetShowsNoChangesLine() {
-    answers.put(
+    hub.answer(
         "GET /api/v2/projects", "{\"items\":[{\"id\":\"" + PROJECT + "\",\"name\":\"shop\"}]}");
-    answers.put(
+    hub.answer(
         "GET /api/v2/projects/" + PROJECT + "/deployments/" + DEPLOYMENT,
         "{\"id\":\"" + DEPLOYMENT + "\",\"status\":\"pending\",\"changes\":null}");
 
@@ -104,9 +66,9 @@ class ReleasesCommandTest {
 
   @Test
   void aDegradedDeploymentShowsWhatEachClusterRan() {
-    answers.put(
+    hub.answer(
         "GET /api/v2/projects", "{\"items\":[{\"id\":\"" + PROJECT + "\",\"name\":\"shop\"}]}");
-    answers.put(
+    hub.answer(
         "GET /api/v2/projects/" + PROJECT + "/deployments/" + DEPLOYMENT,
         "{\"id\":\""
             + DEPLOYMENT
@@ -158,9 +120,9 @@ class ReleasesCommandTest {
 
   @Test
   void aDeploymentInAnEnvironmentThatIsNotVerifiedShowsNoClusterTable() {
-    answers.put(
+    hub.answer(
         "GET /api/v2/projects", "{\"items\":[{\"id\":\"" + PROJECT + "\",\"name\":\"shop\"}]}");
-    answers.put(
+    hub.answer(
         "GET /api/v2/projects/" + PROJECT + "/deployments/" + DEPLOYMENT,
         "{\"id\":\"" + DEPLOYMENT + "\",\"status\":\"deployed\",\"clusters\":[]}");
 
