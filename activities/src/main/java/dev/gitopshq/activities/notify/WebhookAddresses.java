@@ -70,12 +70,46 @@ public final class WebhookAddresses {
     }
     byte[] b = a.getAddress();
     if (b.length == 4) {
-      int first = b[0] & 0xff;
-      int second = b[1] & 0xff;
-      // Carrier-grade NAT 100.64.0.0/10, and 0.0.0.0/8.
-      return (first == 100 && second >= 64 && second < 128) || first == 0;
+      return isSpecialPurpose(b);
+    }
+    // NAT64 (64:ff9b::/96) reaches the IPv4 address in its last four bytes.
+    if ((b[0] & 0xff) == 0x00
+        && (b[1] & 0xff) == 0x64
+        && (b[2] & 0xff) == 0xff
+        && (b[3] & 0xff) == 0x9b) {
+      boolean zeros = true;
+      for (int i = 4; i < 12; i++) {
+        zeros &= b[i] == 0;
+      }
+      if (zeros) {
+        byte[] v4 = {b[12], b[13], b[14], b[15]};
+        try {
+          return isPrivate(InetAddress.getByAddress(v4));
+        } catch (UnknownHostException e) {
+          return true;
+        }
+      }
     }
     // IPv6 unique local addresses fc00::/7.
     return (b[0] & 0xfe) == 0xfc;
+  }
+
+  /**
+   * IPv4 ranges that are not the public internet (RFC 6890), beyond what {@link InetAddress} names:
+   * 0.0.0.0/8, carrier-grade NAT 100.64.0.0/10, IETF protocol assignments 192.0.0.0/24, the
+   * documentation ranges 192.0.2.0/24, 198.51.100.0/24 and 203.0.113.0/24, benchmarking
+   * 198.18.0.0/15, and 240.0.0.0/4 (reserved, with the broadcast address 255.255.255.255).
+   */
+  private static boolean isSpecialPurpose(byte[] b) {
+    int first = b[0] & 0xff;
+    int second = b[1] & 0xff;
+    int third = b[2] & 0xff;
+    return first == 0
+        || (first == 100 && second >= 64 && second < 128)
+        || (first == 192 && second == 0 && (third == 0 || third == 2))
+        || (first == 198 && (second == 18 || second == 19))
+        || (first == 198 && second == 51 && third == 100)
+        || (first == 203 && second == 0 && third == 113)
+        || first >= 240;
   }
 }
