@@ -57,20 +57,35 @@ public final class Checks {
   }
 
   /**
-   * Bidi controls (U+200E/F, U+202A–U+202E, U+2066–U+2069) and zero-width characters
-   * (U+200B–U+200D, U+2060, U+FEFF): they make a name read differently from what it is ("Trojan
-   * Source").
+   * Hangul and halfwidth fillers (U+115F, U+1160, U+3164, U+FFA0), the Braille blank (U+2800) and
+   * the combining grapheme joiner (U+034F): letters and marks by category, but they print as
+   * nothing.
    */
-  private static final java.util.regex.Pattern INVISIBLE =
-      java.util.regex.Pattern.compile("[\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]");
+  private static final java.util.Set<Integer> FILLERS =
+      java.util.Set.of(0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x034F);
+
+  /**
+   * Whether a character is invisible or changes how the text around it reads: Unicode's format
+   * characters (category Cf: bidi controls such as U+202E and U+061C, zero-width characters, the
+   * soft hyphen U+00AD, tags), the line and paragraph separators U+2028 and U+2029 (Zl, Zp), and
+   * {@link #FILLERS}. A name with one can look like another name ("Trojan Source").
+   */
+  static boolean invisible(int codePoint) {
+    int type = Character.getType(codePoint);
+    return type == Character.FORMAT
+        || type == Character.LINE_SEPARATOR
+        || type == Character.PARAGRAPH_SEPARATOR
+        || FILLERS.contains(codePoint);
+  }
 
   /** A name or display name people read: free text without invisible or direction characters. */
   public Checks displayName(String field, String value, int max, boolean required) {
     if (required && (value == null || value.isBlank())) {
       return fail(field, "is required");
     }
-    if (value != null && INVISIBLE.matcher(value).find()) {
-      return fail(field, "must not contain bidirectional-control or zero-width characters");
+    if (value != null && value.codePoints().anyMatch(Checks::invisible)) {
+      return fail(
+          field, "must not contain invisible, bidirectional-control or line-separator characters");
     }
     return text(field, value, max);
   }

@@ -198,7 +198,16 @@ class RequestLimitsIT {
 
   @Test
   void namesThatReadDifferentlyFromWhatTheyAreAreRefused() {
-    for (String name : java.util.List.of("prod\u202e-ue", "admin\u200b", "\u2066ops\u2069")) {
+    for (String name :
+        java.util.List.of(
+            "prod\u202e-ue",
+            "admin\u200b",
+            "\u2066ops\u2069",
+            "ops\u061c",
+            "ad\u00admin",
+            "a\u2028b",
+            "\u3164",
+            "ops\udb40\udc41")) {
       Response r =
           hub.post(
               "/api/v2/clusters",
@@ -211,7 +220,8 @@ class RequestLimitsIT {
       assertThat(r.status()).isEqualTo(400);
       assertThat(r.body().get("errors").get(0).get("field").asText()).isEqualTo("displayName");
       assertThat(r.body().get("errors").get(0).get("reason").asText())
-          .isEqualTo("must not contain bidirectional-control or zero-width characters");
+          .isEqualTo(
+              "must not contain invisible, bidirectional-control or line-separator characters");
     }
     Response member =
         hub.post(
