@@ -28,6 +28,24 @@ class FuzzFindingsIT {
   }
 
   @Test
+  void theErrorPathAskedForDirectlyIsNotFoundNotAServerError() {
+    for (String token : new String[] {null, OWNER_TOKEN}) {
+      Response r = hub.send("GET", "/error", token, null, Map.of());
+      assertThat(r.status()).as(r.raw()).isEqualTo(404);
+      assertThat(r.body().get("error").asText()).isEqualTo("not_found");
+    }
+    // A request that really fails still gets its own status through the container's error path.
+    Response bad =
+        hub.send(
+            "DELETE",
+            "/api/v2/environments/nothing-here",
+            OWNER_TOKEN,
+            null,
+            Map.of("Content-Type", "multipart/form-data"));
+    assertThat(bad.status()).isEqualTo(400);
+  }
+
+  @Test
   void multipartWithoutABoundaryIsABadRequest() {
     Response r =
         hub.send(
