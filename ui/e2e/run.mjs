@@ -364,7 +364,7 @@ scenario("an organization's admin points its notifications at a webhook", async 
   await page.getByLabel("Webhook URL").fill("https://hooks.example.com/gitopshq");
   await page.getByLabel(/Signing secret/).fill("an-e2e-secret-of-16+");
   await page.getByLabel("approval.requested").check();
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await page.getByText("Events go to https://hooks.example.com/gitopshq").waitFor();
   const stored = await rest(OWNER, "GET", "/notifications");
   assert.deepEqual([stored.source, stored.events, stored.secretSet], ["organization", ["approval.requested"], true]);
