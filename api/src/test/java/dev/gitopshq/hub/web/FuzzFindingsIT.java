@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,6 +44,21 @@ class FuzzFindingsIT {
             null,
             Map.of("Content-Type", "multipart/form-data"));
     assertThat(bad.status()).isEqualTo(400);
+  }
+
+  @Test
+  void aKindScopeWithoutAValueIsABadRequestNamingIt() {
+    for (String path : new String[] {"/workloads", "/bindings"}) {
+      Map<String, Object> scopes = new java.util.HashMap<>();
+      scopes.put("example.com/Widget", null);
+      Response r =
+          hub.post(
+              "/api/v2/projects/" + UUID.randomUUID() + path,
+              OWNER_TOKEN,
+              Map.of("name", "w", "kindScopes", scopes));
+      assertThat(r.status()).as(r.raw()).isEqualTo(400);
+      assertThat(r.raw()).contains("kindScopes.example.com/Widget");
+    }
   }
 
   @Test

@@ -153,7 +153,8 @@ public final class ProjectRequests {
           .isPresent()) {
         c.fail(f, "is a built-in kind; its scope is known and cannot be declared");
       }
-      if (!dev.gitopshq.activities.delivery.ProjectSnapshot.KIND_SCOPES.contains(e.getValue())) {
+      if (e.getValue() == null
+          || !dev.gitopshq.activities.delivery.ProjectSnapshot.KIND_SCOPES.contains(e.getValue())) {
         c.fail(f, "must be Namespaced or Cluster");
       }
     }
