@@ -125,6 +125,8 @@ public final class Agent implements AutoCloseable {
   private final dev.gitopshq.agent.credentials.CredentialSync credentials;
   private final dev.gitopshq.agent.deploy.DirectDeployer directDeployer;
   private final dev.gitopshq.agent.logs.LogStreams logStreams;
+  private final dev.gitopshq.agent.adapters.AdapterWiring adapterWiring;
+  private final dev.gitopshq.agent.adapters.ReconcileRequests reconcileRequests;
 
   /** Two threads and a short queue: a burst of inspections is refused, never queued unbounded. */
   private final java.util.concurrent.ThreadPoolExecutor inspections =
@@ -218,6 +220,10 @@ public final class Agent implements AutoCloseable {
             config.credentialSyncTargets(),
             new dev.gitopshq.agent.kube.CredentialWriter(kube),
             link::send);
+    boolean wire = config.capabilities().contains(Capability.ADAPTER_WIRE.seedName());
+    this.adapterWiring = new dev.gitopshq.agent.adapters.AdapterWiring(wire, kube, link::send);
+    this.reconcileRequests =
+        new dev.gitopshq.agent.adapters.ReconcileRequests(wire, kube, Clock.systemUTC());
     this.logStreams =
         new dev.gitopshq.agent.logs.LogStreams(
             kube,
@@ -603,6 +609,28 @@ public final class Agent implements AutoCloseable {
     }
   }
 
+  private void requestReconcile(dev.gitopshq.agent.v1.RequestReconcile req) {
+    Runnable answer =
+        () ->
+            link.send(
+                AgentMessage.newBuilder()
+                    .setCorrelationId(req.getRequestId())
+                    .setReconcileRequested(reconcileRequests.request(req))
+                    .build());
+    try {
+      inspections.execute(answer);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      link.send(
+          AgentMessage.newBuilder()
+              .setCorrelationId(req.getRequestId())
+              .setReconcileRequested(
+                  dev.gitopshq.agent.v1.ReconcileRequested.newBuilder()
+                      .setRequestId(req.getRequestId())
+                      .setError("the agent is busy with other inspections; try again"))
+              .build());
+    }
+  }
+
   private void sendApplications(ArgoApplications apps) {
     link.send(
         AgentMessage.newBuilder()
@@ -641,6 +669,10 @@ public final class Agent implements AutoCloseable {
       credentials.submit(message.getPruneCredentials());
     } else if (message.hasApplyRelease()) {
       directDeployer.submit(message.getApplyRelease());
+    } else if (message.hasWireAdapters()) {
+      adapterWiring.submit(message.getWireAdapters());
+    } else if (message.hasRequestReconcile()) {
+      requestReconcile(message.getRequestReconcile());
     } else if (message.hasCheckDrift()) {
       checkDrift(message.getCheckDrift());
     } else if (message.hasRotateToken()) {
@@ -718,6 +750,7 @@ public final class Agent implements AutoCloseable {
     inspections.shutdownNow();
     driftChecks.shutdownNow();
     credentials.close();
+    adapterWiring.close();
     if (inventoryFlusher != null) {
       inventoryFlusher.shutdownNow();
       inventoryWatch.close();

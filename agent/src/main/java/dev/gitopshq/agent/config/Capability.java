@@ -28,7 +28,9 @@ public enum Capability {
   /** Syncing credentials from the hub into the cluster. */
   CREDENTIAL_SYNC(Capabilities.CREDENTIAL_SYNC),
   /** Hub-initiated rotation of the agent token. */
-  TOKEN_ROTATE(Capabilities.TOKEN_ROTATE);
+  TOKEN_ROTATE(Capabilities.TOKEN_ROTATE),
+  /** Creating and keeping the runtime adapter's objects (Flux or Argo CD) the hub asks for. */
+  ADAPTER_WIRE(Capabilities.ADAPTER_WIRE);
 
   private final String seedName;
 

@@ -19,6 +19,13 @@ public final class Capabilities {
   public static final String CREDENTIAL_SYNC = "credential.sync";
   public static final String TOKEN_ROTATE = "token.rotate";
 
+  /**
+   * Not in the original documents: the agent creates and keeps the runtime adapter's objects (Flux
+   * or Argo CD) for the project environments bound to its cluster, and asks them to reconcile when
+   * the hub commits.
+   */
+  public static final String ADAPTER_WIRE = "adapter.wire";
+
   /** Every known capability, in the documents' order. */
   public static final List<String> ALL =
       List.of(
@@ -30,7 +37,8 @@ public final class Capabilities {
           KUBERNETES_RESTART,
           KUBERNETES_SCALE,
           CREDENTIAL_SYNC,
-          TOKEN_ROTATE);
+          TOKEN_ROTATE,
+          ADAPTER_WIRE);
 
   private static final Set<String> KNOWN = Set.copyOf(ALL);
 
