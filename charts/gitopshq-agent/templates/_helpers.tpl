@@ -71,6 +71,7 @@ The capabilities in the order of the product documentation: value key, seed name
 - {key: kubernetesScale, seed: kubernetes.scale, write: true}
 - {key: credentialSync, seed: credential.sync, write: true}
 - {key: tokenRotate, seed: token.rotate, write: false}
+- {key: adapterWire, seed: adapter.wire, write: true}
 {{- end }}
 
 {{/*

@@ -231,6 +231,29 @@ class AgentChartRbacTest {
             true));
   }
 
+  @Test
+  void adapterWireIsTheOneCapabilityThatMayBindAndEscalateAndOnlyOnClusterRoles() {
+    List<PolicyRule> rules = allRules(CHART.render(only("readwrite", "adapterWire")));
+    assertThat(rules)
+        .filteredOn(r -> r.getVerbs().stream().anyMatch(Permissions.ESCALATING_VERBS::contains))
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.getResources()).containsExactly("clusterroles");
+              assertThat(r.getVerbs()).containsExactlyInAnyOrder("bind", "escalate");
+            });
+    assertThat(rules)
+        .anySatisfy(
+            r -> {
+              assertThat(r.getResources()).contains("kustomizations");
+              assertThat(r.getVerbs()).contains("create", "delete");
+            });
+    // Read-only: no adapter objects, nothing escalating, whatever the value says.
+    assertThat(allRules(CHART.render(only("readonly", "observe", "adapterWire"))))
+        .noneSatisfy(
+            r -> assertThat(r.getVerbs()).containsAnyElementsOf(Permissions.ESCALATING_VERBS));
+  }
+
   @ParameterizedTest
   @MethodSource("configurations")
   void noWildcardNoEscalationAndEveryBindingPointsAtTheAgent(Map<String, Object> v) {
