@@ -28,7 +28,8 @@ public final class Workflows {
           ScheduledRotationWorkflowImpl.class,
           DeliveryGenerationWorkflowImpl.class,
           ReleaseWorkflowImpl.class,
-          RollbackWorkflowImpl.class);
+          RollbackWorkflowImpl.class,
+          dev.gitopshq.workflows.adapter.AdapterWiringWorkflowImpl.class);
 
   private Workflows() {}
 

@@ -169,7 +169,7 @@ public final class DesiredState {
   }
 
   /** The documents of one YAML file, read with bounded aliases, nesting and size. */
-  static List<JsonNode> documents(String text) throws IOException {
+  public static List<JsonNode> documents(String text) throws IOException {
     List<JsonNode> docs = new ArrayList<>();
     try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(text)) {
       while (it.hasNextValue()) {

@@ -47,4 +47,31 @@ public interface AgentGatewayPort {
    */
   java.util.Optional<java.util.concurrent.CompletableFuture<dev.gitopshq.agent.v1.ArgoApplications>>
       listApplications(UUID orgId, UUID clusterId, java.time.Duration timeout);
+
+  /**
+   * Sends the cluster's whole set of runtime adapter bindings to its agent, if this replica holds
+   * its stream; the future completes with the agent's answer.
+   *
+   * @return empty when this replica holds no stream for the cluster
+   */
+  java.util.Optional<java.util.concurrent.CompletableFuture<dev.gitopshq.agent.v1.AdaptersWired>>
+      wireAdapters(
+          UUID orgId,
+          UUID clusterId,
+          dev.gitopshq.agent.v1.WireAdapters request,
+          java.time.Duration timeout);
+
+  /**
+   * Asks the cluster's adapters that deliver a branch to reconcile now, if this replica holds the
+   * agent's stream.
+   *
+   * @return empty when this replica holds no stream for the cluster
+   */
+  java.util.Optional<
+          java.util.concurrent.CompletableFuture<dev.gitopshq.agent.v1.ReconcileRequested>>
+      requestReconcile(
+          UUID orgId,
+          UUID clusterId,
+          dev.gitopshq.agent.v1.RequestReconcile request,
+          java.time.Duration timeout);
 }

@@ -79,11 +79,12 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
     void deployed(UUID orgId, UUID projectId, UUID environmentId, String deploymentId);
   }
 
-  private DeployedHook deployedHook = (o, p, e, d) -> {};
+  private final List<DeployedHook> deployedHooks =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
-  /** Sets what runs, inside the commit's transaction, after each environment is committed. */
+  /** Adds what runs, inside the commit's transaction, after each environment is committed. */
   public ReleaseActivitiesImpl onDeployed(DeployedHook hook) {
-    this.deployedHook = hook;
+    deployedHooks.add(hook);
     return this;
   }
 
@@ -430,7 +431,7 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
             }
             deployments.recordCommits(org, d.id(), commits, now);
             if (envId != null) {
-              deployedHook.deployed(org, project.id(), envId, deploymentId);
+              deployedHooks.forEach(h -> h.deployed(org, project.id(), envId, deploymentId));
             }
             Map<String, Object> a = new LinkedHashMap<>();
             a.put("release", release.number());

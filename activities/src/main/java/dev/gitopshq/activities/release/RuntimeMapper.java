@@ -11,18 +11,27 @@ import org.apache.ibatis.annotations.Select;
 /** The clusters a deployment waits for, and what each of them ran. */
 @Mapper
 public interface RuntimeMapper {
+  /** How long a cluster whose adapter the hub wires gets when its environment sets no timeout. */
+  int DEFAULT_TIMEOUT_SECONDS = 600;
+
   /**
-   * The Flux and Argo CD clusters of the named environments of a project, of the environments that
-   * verify their deployments.
+   * The Flux and Argo CD clusters of the named environments of a project that verify their
+   * deployments: every cluster whose adapter the hub wires (adapter {@code auto} and an agent with
+   * adapter.wire), for the environment's timeout or {@link #DEFAULT_TIMEOUT_SECONDS}, and the other
+   * clusters of environments that set a timeout.
    */
   @Select(
       "<script>select e.name as environment, e.position, c.id as cluster_id, c.name as cluster,"
-          + " pc.delivery_mode as mode, e.verify_timeout_s as timeout_seconds"
+          + " pc.delivery_mode as mode,"
+          + " coalesce(e.verify_timeout_s, "
+          + DEFAULT_TIMEOUT_SECONDS
+          + ") as timeout_seconds"
           + " from project_environment_clusters pc"
           + " join environments e on e.org_id = pc.org_id and e.id = pc.environment_id"
           + " join clusters c on c.org_id = pc.org_id and c.id = pc.cluster_id"
           + " where pc.org_id = #{orgId} and pc.project_id = #{projectId}"
-          + " and pc.delivery_mode in ('flux', 'argocd') and e.verify_timeout_s is not null"
+          + " and pc.delivery_mode in ('flux', 'argocd') and (e.verify_timeout_s is not null"
+          + " or (c.adapter = 'auto' and 'adapter.wire' = any(c.capabilities)))"
           + " and e.name in"
           + " <foreach item='n' collection='environments' open='(' separator=',' close=')'>#{n}</foreach>"
           + " order by e.position, c.name</script>")

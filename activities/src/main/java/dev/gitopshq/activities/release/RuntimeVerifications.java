@@ -125,6 +125,7 @@ public class RuntimeVerifications implements RuntimeActivities {
     String repo = "/git/" + slug + "/" + project.name() + ".git";
     List<String> paths = tenantPaths(org, project.id(), commit, target.cluster());
     Instant deadline = Instant.ofEpochMilli(deadlineMillis);
+    requestReconcile(org, clusterId, repo, ProjectRepos.deployBranch(target.environment()));
     Instant notHereSince = null;
     Look look;
     while (true) {
@@ -176,6 +177,32 @@ public class RuntimeVerifications implements RuntimeActivities {
             observed,
             o.verified() ? observed : null));
     return o;
+  }
+
+  /**
+   * Asks the cluster's adapters to fetch the branch now rather than at their next poll. Best
+   * effort: without it the adapter still picks the commit up at its interval.
+   */
+  private void requestReconcile(UUID org, UUID clusterId, String repo, String branch) {
+    try {
+      Optional<CompletableFuture<dev.gitopshq.agent.v1.ReconcileRequested>> asked =
+          gateway.requestReconcile(
+              org,
+              clusterId,
+              dev.gitopshq.agent.v1.RequestReconcile.newBuilder()
+                  .setRequestId(UUID.randomUUID().toString())
+                  .setRepoUrl(repo)
+                  .setBranch(branch)
+                  .build(),
+              READ_TIMEOUT);
+      if (asked.isPresent()) {
+        asked.get().get(READ_TIMEOUT.toMillis() + 500, TimeUnit.MILLISECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      // The adapter's own poll still applies the commit; the verification says how it went.
+    }
   }
 
   /** One reading of the cluster's adapter, and whether this replica could not reach the agent. */

@@ -427,6 +427,24 @@ class CommandActivitiesIT {
         UUID orgId, UUID clusterId, java.time.Duration timeout) {
       throw new UnsupportedOperationException();
     }
+
+    @Override
+    public Optional<CompletableFuture<dev.gitopshq.agent.v1.AdaptersWired>> wireAdapters(
+        UUID orgId,
+        UUID clusterId,
+        dev.gitopshq.agent.v1.WireAdapters request,
+        java.time.Duration timeout) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Optional<CompletableFuture<dev.gitopshq.agent.v1.ReconcileRequested>> requestReconcile(
+        UUID orgId,
+        UUID clusterId,
+        dev.gitopshq.agent.v1.RequestReconcile request,
+        java.time.Duration timeout) {
+      throw new UnsupportedOperationException();
+    }
   }
 
   @Test

@@ -53,6 +53,7 @@ class RuntimeVerificationsTest {
   ProjectRepos repos;
   String commit;
   final List<DeploymentClusterRow> recorded = new CopyOnWriteArrayList<>();
+  final List<dev.gitopshq.agent.v1.RequestReconcile> reconciles = new CopyOnWriteArrayList<>();
   final AtomicReference<Function<Integer, ArgoApplications>> answers = new AtomicReference<>();
   final List<String> heartbeats = new CopyOnWriteArrayList<>();
   boolean notHere;
@@ -103,7 +104,16 @@ class RuntimeVerificationsTest {
                     notHere
                         ? Optional.empty()
                         : Optional.of(
-                            CompletableFuture.completedFuture(answers.get().apply(reads[0]++)))));
+                            CompletableFuture.completedFuture(answers.get().apply(reads[0]++))),
+                "requestReconcile",
+                args -> {
+                  reconciles.add((dev.gitopshq.agent.v1.RequestReconcile) args[2]);
+                  return notHere
+                      ? Optional.empty()
+                      : Optional.of(
+                          CompletableFuture.completedFuture(
+                              dev.gitopshq.agent.v1.ReconcileRequested.getDefaultInstance()));
+                }));
     RuntimeMapper runtime =
         proxy(
             RuntimeMapper.class,
@@ -204,6 +214,14 @@ class RuntimeVerificationsTest {
     RuntimeObservation o = verify(verifications(), 300);
 
     assertThat(o.verified()).isTrue();
+    // The adapter was asked to fetch the branch at once, before the first reading.
+    assertThat(reconciles)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.getBranch()).isEqualTo("deploy/production");
+              assertThat(r.getRepoUrl()).endsWith("/shop.git");
+            });
     assertThat(o.deliverer()).isEqualTo("flux:flux-system/shop-acme, flux:flux-system/shop-globex");
     assertThat(o.revision()).isEqualTo(commit);
     assertThat(o.health()).isEqualTo("eu-1/acme Ready True; eu-1/globex Ready True");

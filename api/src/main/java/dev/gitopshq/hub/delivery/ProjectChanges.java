@@ -52,6 +52,23 @@ public class ProjectChanges {
   private final GenerationLauncher generations;
   private final TransactionTemplate tx;
   private final Clock clock;
+  private List<ConfigChangeListener> listeners = List.of();
+
+  /** What is told of every committed change, after its transaction. */
+  @org.springframework.beans.factory.annotation.Autowired(required = false)
+  public void listeners(List<ConfigChangeListener> listeners) {
+    this.listeners = List.copyOf(listeners);
+  }
+
+  private void changed(UUID orgId, UUID projectId, long revision) {
+    for (ConfigChangeListener l : listeners) {
+      try {
+        l.changed(orgId, projectId, revision);
+      } catch (RuntimeException e) {
+        log.warn("project {}: a change listener failed: {}", projectId, e.toString());
+      }
+    }
+  }
 
   public ProjectChanges(
       ProjectMapper projects,
@@ -149,6 +166,7 @@ public class ProjectChanges {
     }
     if (applied.outcome().changed()) {
       generations.launch(orgId, projectId, applied.outcome().revision(), trigger, author.name());
+      changed(orgId, projectId, applied.outcome().revision());
     }
     return applied;
   }
@@ -184,6 +202,7 @@ public class ProjectChanges {
     }
     for (ProjectOutcome p : applied.projects()) {
       generations.launch(orgId, p.id(), p.revision(), "org", author.name());
+      changed(orgId, p.id(), p.revision());
     }
     return applied;
   }

@@ -333,6 +333,37 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
         .map(f -> f.thenApply(AgentMessage::getArgoApplications));
   }
 
+  @Override
+  public Optional<CompletableFuture<dev.gitopshq.agent.v1.AdaptersWired>> wireAdapters(
+      UUID orgId, UUID clusterId, dev.gitopshq.agent.v1.WireAdapters request, Duration timeout) {
+    return held(orgId, clusterId)
+        .flatMap(
+            s ->
+                ask(
+                    s,
+                    request.getRequestId(),
+                    HubMessage.newBuilder().setWireAdapters(request),
+                    timeout))
+        .map(f -> f.thenApply(AgentMessage::getAdaptersWired));
+  }
+
+  @Override
+  public Optional<CompletableFuture<dev.gitopshq.agent.v1.ReconcileRequested>> requestReconcile(
+      UUID orgId,
+      UUID clusterId,
+      dev.gitopshq.agent.v1.RequestReconcile request,
+      Duration timeout) {
+    return held(orgId, clusterId)
+        .flatMap(
+            s ->
+                ask(
+                    s,
+                    request.getRequestId(),
+                    HubMessage.newBuilder().setRequestReconcile(request),
+                    timeout))
+        .map(f -> f.thenApply(AgentMessage::getReconcileRequested));
+  }
+
   /**
    * Sets how the desired manifest of a resolve-drift command is loaded when the command is sent
    * (from its drift finding, by the ids in its params).

@@ -330,6 +330,16 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         session.seen(now);
         answered(session, message.getArgoApplications().getRequestId(), message);
       }
+      case ADAPTERS_WIRED -> {
+        requireHello(session);
+        session.seen(now);
+        answered(session, message.getAdaptersWired().getRequestId(), message);
+      }
+      case RECONCILE_REQUESTED -> {
+        requireHello(session);
+        session.seen(now);
+        answered(session, message.getReconcileRequested().getRequestId(), message);
+      }
       case CREDENTIAL_SYNC_RESULT, CREDENTIALS_PRUNED -> {
         requireHello(session);
         session.seen(now);

@@ -82,6 +82,7 @@ public class TemporalConfig {
       ReplicaIdentity replica,
       dev.gitopshq.workflows.release.DirectApplyActivities directApplies,
       dev.gitopshq.workflows.release.RuntimeActivities runtime,
+      dev.gitopshq.workflows.adapter.AdapterWiringActivities adapterWiring,
       TemporalProperties props) {
     WorkerFactoryOptions.Builder options = WorkerFactoryOptions.newBuilder();
     if (props.workflowCacheSize() != null) {
@@ -100,7 +101,8 @@ public class TemporalConfig {
         generation,
         releases,
         directApplies,
-        runtime);
+        runtime,
+        adapterWiring);
     // This replica's own queue: work that must run where an agent's stream is held.
     factory
         .newWorker(RotationDeliveryActivities.queueOf(replica.id()))
