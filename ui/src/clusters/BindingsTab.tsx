@@ -5,6 +5,7 @@ import type { Cluster, Page } from "../api/types";
 import { SyncBadge } from "../components/Badge";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
+import { AdapterWiring } from "./AdapterWiring";
 
 interface Binding {
   projectId: string;
@@ -23,8 +24,15 @@ export function BindingsTab({ cluster }: { cluster: Cluster }) {
   const q = useQuery({ queryKey: ["bindings", cluster.id], queryFn: () => api<Page<Binding>>(`/clusters/${cluster.id}/bindings`) });
   if (q.isPending) return <Loading what="bindings" />;
   if (q.isError) return <ErrorState error={q.error} />;
-  if (q.data.items.length === 0) return <Empty>No project delivers to this cluster.</Empty>;
+  if (q.data.items.length === 0)
+    return (
+      <>
+        <Empty>No project delivers to this cluster.</Empty>
+        <AdapterWiring cluster={cluster} />
+      </>
+    );
   return (
+    <>
     <table className="min-w-full rounded border border-slate-200 bg-white text-left text-sm">
       <thead className="bg-slate-50 text-xs uppercase text-slate-500">
         <tr>
@@ -56,7 +64,11 @@ export function BindingsTab({ cluster }: { cluster: Cluster }) {
             </td>
             <td className="px-3 py-2">
               <SyncBadge status={b.syncStatus} />
-              {b.application && <div className="text-xs text-slate-500">Argo CD {b.application}</div>}
+              {b.application && (
+                <div className="text-xs text-slate-500">
+                  {b.application.startsWith("flux:") ? `Flux ${b.application.slice(5)}` : `Argo CD ${b.application}`}
+                </div>
+              )}
               {b.atLastDeployment === false && (
                 <div className="text-xs text-yellow-800">
                   runs <code>{b.syncedRevision?.slice(0, 12)}</code>, not the last deployment
@@ -69,5 +81,7 @@ export function BindingsTab({ cluster }: { cluster: Cluster }) {
         ))}
       </tbody>
     </table>
+    <AdapterWiring cluster={cluster} />
+    </>
   );
 }

@@ -137,6 +137,55 @@ final class ClustersCommand extends Base {
     output().print(d, rows, DIRECT_APPLIES);
   }
 
+  static final List<Output.Column> ADAPTERS =
+      List.of(
+          Output.Column.of("Project", "project"),
+          Output.Column.of("Environment", "environment"),
+          Output.Column.of("Tenant", "tenant"),
+          Output.Column.of("Adapter", "adapter"),
+          Output.Column.of("Outcome", "outcome"),
+          Output.Column.of("Updated", "updatedAt"),
+          Output.Column.of("Message", "message"));
+
+  @Command(
+      name = "adapters",
+      description = {
+        "The Flux or Argo CD objects the hub keeps on the cluster for each binding, and what the"
+            + " agent reported (-o json also lists the objects). --set manual leaves them to the"
+            + " cluster's operators; --set auto hands them back to the hub; --rewire wires again now."
+      })
+  void adapters(
+      @Parameters(paramLabel = "CLUSTER") String cluster,
+      @Option(names = "--set", paramLabel = "auto|manual", description = "Who keeps the objects.")
+          String set,
+      @Option(names = "--rewire", description = "Wire the cluster's adapters again now.")
+          boolean rewire) {
+    HubClient hub = client();
+    String id = clusterId(hub, cluster);
+    if (set != null) {
+      if (!set.equals("auto") && !set.equals("manual")) {
+        throw new CliException(ExitCode.USAGE, "--set must be auto or manual");
+      }
+      hub.call(Endpoint.CLUSTERS_ADAPTERS_PUT, Map.of(), Map.of("adapter", set), Map.of(), id);
+    }
+    if (rewire) {
+      hub.call(Endpoint.CLUSTERS_ADAPTERS_REWIRE, Map.of(), null, Map.of(), id);
+      root().err.println("asked the hub to wire " + cluster + "'s adapters again");
+      root().err.flush();
+    }
+    JsonNode a = hub.call(Endpoint.CLUSTERS_ADAPTERS_GET, id);
+    if (a.path("adapter").asText().equals("manual")) {
+      root()
+          .err
+          .println(
+              "note: the adapter of " + cluster + " is manual; the hub keeps no objects there");
+      root().err.flush();
+    }
+    List<JsonNode> rows = new ArrayList<>();
+    a.path("bindings").forEach(rows::add);
+    output().print(a, rows, ADAPTERS);
+  }
+
   @Command(name = "rotate", description = "Rotate the agent's token (the agent must be connected).")
   void rotate(@Parameters(paramLabel = "CLUSTER") String cluster) {
     HubClient hub = client();
