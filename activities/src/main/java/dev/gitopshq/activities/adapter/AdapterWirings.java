@@ -67,9 +67,6 @@ public class AdapterWirings implements AdapterWiringActivities {
   /** The most bytes of rendered files read to find a cluster's namespaces. */
   static final long MAX_BYTES = 64L * 1024 * 1024;
 
-  /** How often the adapter polls its branch (the hub also asks it to reconcile on each commit). */
-  static final int INTERVAL_SECONDS = 300;
-
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final AdapterWiringMapper wirings;
@@ -83,10 +80,13 @@ public class AdapterWirings implements AdapterWiringActivities {
   private final TransactionOperations tx;
   private final Clock clock;
   private final String publicUrl;
+  private final int intervalSeconds;
 
   /**
    * @param publicUrl the hub's base URL as adapters reach it, without a trailing slash: clone URLs
    *     are {@code <publicUrl>/git/<org>/<project>.git}
+   * @param intervalSeconds how often the adapters poll their branch (the hub also asks them to
+   *     reconcile on each deployment commit)
    */
   public AdapterWirings(
       AdapterWiringMapper wirings,
@@ -99,7 +99,8 @@ public class AdapterWirings implements AdapterWiringActivities {
       AuditLog audit,
       TransactionOperations tx,
       Clock clock,
-      String publicUrl) {
+      String publicUrl,
+      int intervalSeconds) {
     this.wirings = wirings;
     this.clusters = clusters;
     this.orgs = orgs;
@@ -111,6 +112,7 @@ public class AdapterWirings implements AdapterWiringActivities {
     this.tx = tx;
     this.clock = clock;
     this.publicUrl = publicUrl;
+    this.intervalSeconds = intervalSeconds;
   }
 
   @Override
@@ -276,7 +278,7 @@ public class AdapterWirings implements AdapterWiringActivities {
                     .addAllCreatedNamespaces(t.getValue()[1])
                     .setFence(fence)
                     .setCredential(AdapterNames.credential(b.project(), b.mode()))
-                    .setIntervalSeconds(INTERVAL_SECONDS)
+                    .setIntervalSeconds(intervalSeconds)
                     .build()));
       }
     }

@@ -52,6 +52,13 @@ public class RuntimeVerifications implements RuntimeActivities {
   private final Clock clock;
   private final Consumer<String> heartbeat;
   private final Duration poll;
+  private boolean reconcileOnCommit = true;
+
+  /** Whether a verification first asks the cluster's adapters to reconcile (default true). */
+  public RuntimeVerifications reconcileOnCommit(boolean on) {
+    this.reconcileOnCommit = on;
+    return this;
+  }
 
   public RuntimeVerifications(
       RuntimeMapper runtime,
@@ -125,7 +132,9 @@ public class RuntimeVerifications implements RuntimeActivities {
     String repo = "/git/" + slug + "/" + project.name() + ".git";
     List<String> paths = tenantPaths(org, project.id(), commit, target.cluster());
     Instant deadline = Instant.ofEpochMilli(deadlineMillis);
-    requestReconcile(org, clusterId, repo, ProjectRepos.deployBranch(target.environment()));
+    if (reconcileOnCommit) {
+      requestReconcile(org, clusterId, repo, ProjectRepos.deployBranch(target.environment()));
+    }
     Instant notHereSince = null;
     Look look;
     while (true) {

@@ -38,7 +38,8 @@ public class AdapterWiringConfig {
       AuditLog audit,
       PlatformTransactionManager transactions,
       Clock clock,
-      GitProperties git) {
+      GitProperties git,
+      AdapterProperties props) {
     return new AdapterWirings(
         wirings,
         clusters,
@@ -50,7 +51,8 @@ public class AdapterWiringConfig {
         audit,
         new TransactionTemplate(transactions),
         clock,
-        git.baseUrl());
+        git.baseUrl(),
+        (int) props.interval().toSeconds());
   }
 
   /** A committed configuration change may bind, unbind or re-fence clusters. */

@@ -56,9 +56,11 @@ public class ReleaseConfig {
       dev.gitopshq.activities.org.OrgMapper orgs,
       ProjectRepos repos,
       dev.gitopshq.activities.gateway.AgentGatewayPort gateway,
-      Clock clock) {
+      Clock clock,
+      dev.gitopshq.hub.adapter.AdapterProperties adapters) {
     return new dev.gitopshq.activities.release.RuntimeVerifications(
-        runtime, deployments, projects, orgs, repos, gateway, clock);
+            runtime, deployments, projects, orgs, repos, gateway, clock)
+        .reconcileOnCommit(adapters.reconcileOnCommit());
   }
 
   @Bean
