@@ -91,7 +91,7 @@ readonly CONNECT_TIMEOUT="${GITOPSHQ_CONNECT_TIMEOUT:-120}"
 readonly TEMPORAL_TIMEOUT=60 OPA_TIMEOUT=30 TESTKUBE_TIMEOUT=60 IDP_TIMEOUT=90 KUBE_TIMEOUT=120
 
 readonly DEMO_CLUSTER_JSON='{"name":"demo","displayName":"Demo cluster","provider":"on-prem","region":"local","environment":"dev","labels":{"tier":"dev"}}'
-readonly DIRECT_CLUSTER_JSON='{"name":"demo-direct","displayName":"Demo cluster (direct)","provider":"on-prem","region":"local","environment":"dev","labels":{"tier":"dev","delivery":"direct"}}'
+readonly DIRECT_CLUSTER_JSON='{"name":"demo-direct","displayName":"Direct delivery (demo)","provider":"on-prem","region":"local","environment":"dev","labels":{"tier":"dev","delivery":"direct"}}'
 # The agent exits with this code when the hub rejects its identity (for
 # example after the database was reset): we then register it once more.
 readonly AGENT_EXIT_IDENTITY_REJECTED=3   # agent/.../config/ExitCodes.IDENTITY_REJECTED
@@ -481,7 +481,7 @@ EOF
   demo Kubernetes API  ${KUBE_URL}
                        kubectl --kubeconfig ${rel_kc} get deployments -n demo
   Demo agents          each with the ServiceAccount token of the agent chart's RBAC (not admin):
-                       kubectl --kubeconfig .gitopshq/demo-agent/kubeconfig auth whoami
+                       kubectl --kubeconfig ${AG_DIR[agent]#"${REPO_ROOT}"/}/kubeconfig auth whoami
 EOF
     if is_agent agent-direct; then
       cat <<EOF
