@@ -480,11 +480,11 @@ EOF
     cat <<EOF
   demo Kubernetes API  ${KUBE_URL}
                        kubectl --kubeconfig ${rel_kc} get deployments -n demo
-  Demo agents          each with the ServiceAccount token of the agent chart's RBAC (not admin):
-                       kubectl --kubeconfig ${AG_DIR[agent]#"${REPO_ROOT}"/}/kubeconfig auth whoami
 EOF
     if is_agent agent-direct; then
       cat <<EOF
+  Demo agents          each with the ServiceAccount token of the agent chart's RBAC (not admin):
+                       kubectl --kubeconfig ${AG_DIR[agent]#"${REPO_ROOT}"/}/kubeconfig auth whoami
   Direct delivery      cluster demo-direct, project shop (${HUB_URL}/projects/${SHOP_PROJECT_ID}/releases):
                        the agent applies each release itself into namespace shop-dev; see the
                        cluster's Direct deploy, Drift, Credentials and Bindings tabs
