@@ -22,6 +22,7 @@ DEMO_AGENTS=()             # proc names, in start order
 declare -A AG_CLUSTER=()   # proc -> cluster name
 declare -A AG_JSON=()      # proc -> the cluster's POST /api/v2/clusters body
 declare -A AG_DIR=()       # proc -> state directory (identity.json, kubeconfig, agent.env)
+declare -A AG_KUBECONFIG=() # proc -> the kubeconfig it runs with (AG_DIR/kubeconfig, or one's own)
 declare -A AG_HELM=()      # proc -> "release|helm --set arguments" of its chart identity
 declare -A AG_ID=()        # proc -> the cluster's id on the hub
 declare -A AG_REREG=()     # proc -> 1 once it was registered again this run
@@ -43,6 +44,7 @@ readonly SHOP_RELEASE_TIMEOUT=${GITOPSHQ_DEMO_RELEASE_TIMEOUT:-240}
 define_agent() {
   DEMO_AGENTS+=("$1")
   AG_CLUSTER[$1]=$2 AG_JSON[$1]=$3 AG_DIR[$1]=$4 AG_HELM[$1]=$5 AG_REREG[$1]=0 AG_ID[$1]=''
+  AG_KUBECONFIG[$1]="$4/kubeconfig"
   mkdir -p "$4"
 }
 
@@ -63,9 +65,10 @@ make_agent_identities() {
   done
 }
 
-# An agent on a cluster the demo did not set up: that kubeconfig, the capabilities it had before.
+# An agent on a cluster the demo did not set up: that kubeconfig where it is (its relative paths
+# stay valid, its credentials are not copied), the capabilities it had before.
 foreign_agent_identity() { # proc kubeconfig
-  cp -f "$2" "${AG_DIR[$1]}/kubeconfig" 2>/dev/null || ln -sf "$2" "${AG_DIR[$1]}/kubeconfig"
+  AG_KUBECONFIG[$1]=$2
   printf 'GITOPSHQ_CAPABILITIES=%s\n' "${FOREIGN_KUBE_CAPABILITIES}" >"${AG_DIR[$1]}/agent.env"
 }
 
@@ -119,7 +122,7 @@ start_agent() { # proc [registration token]
     GITOPSHQ_ENVIRONMENT="$(jq -r .environment <<<"$json")" \
     GITOPSHQ_STATUS_INTERVAL_SECONDS=10 \
     "${settings[@]}" \
-    KUBECONFIG="${AG_DIR[$p]}/kubeconfig" \
+    KUBECONFIG="${AG_KUBECONFIG[$p]}" \
     "${JAVA}" "${JVM_OPTS[@]}" -Xmx128m "${java_opts[@]}" -jar "${AGENT_JAR}"
 }
 
