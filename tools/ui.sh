@@ -84,7 +84,7 @@ e2e() {
   done
   cd "${UI_DIR}"
   GITOPSHQ_E2E_URL="http://127.0.0.1:${hub}" GITOPSHQ_E2E_TOKEN="$(cat "$state/data/bootstrap-token")" \
-    GITOPSHQ_E2E_IDP_PASSWORD="$(cat "$state/data/idp-demo-password")" \
+    GITOPSHQ_E2E_IDP_PASSWORD="$(cat "$state/data/idp-demo-password")" GITOPSHQ_E2E_STATE="$state" \
     node e2e/run.mjs
 }
 

@@ -19,8 +19,9 @@
 #   tools/dev/kube.sh seed DIR [HUB_URL]
 #                                  the demo workloads (namespaces demo and payments:
 #                                  Deployments, Services, an Ingress, ConfigMaps, a
-#                                  Secret, a Job, a CronJob) and three Argo CD
-#                                  Applications with their status (tools/dev/demo-cluster)
+#                                  Secret, a Job, a CronJob), the empty namespace shop-dev
+#                                  (direct delivery of make run's demo-direct) and three
+#                                  Argo CD Applications with their status (tools/dev/demo-cluster)
 #   tools/dev/kube.sh stop DIR     stop every process it started from DIR (Flux's too)
 #   tools/dev/kube.sh status DIR   say what runs
 #
@@ -33,7 +34,7 @@
 # with apt when it is missing.
 #
 # Container logs: kwok serves DIR/pod-logs/<namespace>.log (CRI format) for every
-# container in the namespaces demo and payments, and pod-logs.sh keeps appending
+# container in the namespaces demo, payments and shop-dev, and pod-logs.sh keeps appending
 # to them, so `kubectl logs -f` streams through the real API server.
 #
 # The simulated node renews a Lease (every 10 s of its 40 s) and the node
@@ -59,7 +60,7 @@ readonly PROCS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok 
 readonly DEMO_DIR="${TOOLS_DIR}/dev/demo-cluster"
 # The namespaces whose Pods get the growing demo logs (pod-logs.sh writes one
 # file per namespace; kwok serves it for every container there).
-readonly LOG_NAMESPACES=(demo payments)
+readonly LOG_NAMESPACES=(demo payments shop-dev)
 readonly NODE_NAME=kwok-node-0
 readonly FLUX_PROCS=(source-controller kustomize-controller)
 readonly FLUX_NAMESPACE=flux-system
@@ -327,7 +328,7 @@ seed() {
     "${kc[@]}" -n argocd patch application "$app" --subresource status --type merge \
       --patch-file "$dir/run/${app}.status.yaml" >/dev/null
   done
-  echo "kube seeded: namespaces demo, payments; Argo CD applications demo-dev, payments, monitoring"
+  echo "kube seeded: namespaces demo, payments, shop-dev; Argo CD applications demo-dev, payments, monitoring"
 }
 
 # Flux's controllers beside the control plane of DIR (see the header).

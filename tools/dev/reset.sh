@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts the dev stack over from nothing (`make reset`): removes the state
 # `make run` keeps in .gitopshq/ (Temporal's SQLite file, the hub's data dir and
-# bootstrap token, logs, the demo kubeconfig and agent identity) and drops and
+# bootstrap token, logs, the demo cluster and the demo agents' identities) and drops and
 # recreates the hub's database (`gitopshq`, or $GITOPSHQ_DEV_DB). The test
 # database (gitopshq_test), the build output and the tool cache are left alone.
 #
@@ -26,7 +26,11 @@ for port in 8080 50051 7233; do
 done
 
 log "removing dev-stack state in .gitopshq/ (keeping build.stamp)"
-rm -rf "${STATE_DIR}/data" "${STATE_DIR}/logs" "${STATE_DIR}/demo-agent" "${STATE_DIR}/demo-kubeconfig"
+# The demo cluster goes too: what the old database delivered and synced there (direct deploys,
+# credentials labelled with the old ids) would otherwise stand in the way of the new seed.
+[ ! -d "${STATE_DIR}/kube" ] || "${TOOLS_DIR}/dev/kube.sh" stop "${STATE_DIR}/kube" >/dev/null
+rm -rf "${STATE_DIR}/data" "${STATE_DIR}/logs" "${STATE_DIR}/demo-agent" "${STATE_DIR}/demo-direct-agent" \
+  "${STATE_DIR}/kube" "${STATE_DIR}/demo-kubeconfig"
 
 # postgres.sh starts PostgreSQL if needed; then drop and let it recreate.
 "${TOOLS_DIR}/dev/postgres.sh" >/dev/null

@@ -10,7 +10,11 @@
 #                                   kubeconfig .gitopshq/kube/admin.kubeconfig
 #   dev OIDC provider (idp/)        http://127.0.0.1:9000, SSO for the hub (demo users printed at the end)
 #   hub                             http://127.0.0.1:8080 (REST), gRPC with TLS 127.0.0.1:50051
-#   demo agent                      cluster "demo", connected to the hub
+#   demo agents                     clusters "demo" (every capability; project demo, Argo CD) and
+#                                   "demo-direct" (direct.deploy, credential.sync; project shop,
+#                                   delivery mode direct), both on the demo control plane, each
+#                                   with a ServiceAccount token bound to the RBAC the agent chart
+#                                   renders for it (tools/lib/demo.sh, tools/dev/agent-identity.sh)
 #   Flux                            source-controller and kustomize-controller beside the demo
 #                                   cluster (kube.sh flux-start), started last: their first
 #                                   build (tools/build-tools.sh flux) takes ~10 minutes
@@ -20,12 +24,16 @@
 #   .gitopshq/data/           temporal.db, the hub's data dir, bootstrap-token
 #   .gitopshq/logs/<proc>.log one log per process (the previous run's as .1)
 #   .gitopshq/kube/           the demo cluster's PKI, etcd data, logs and admin kubeconfig
-#   .gitopshq/demo-agent/     the demo agent's identity file
+#   .gitopshq/demo-agent/, .gitopshq/demo-direct-agent/
+#                             each agent's identity file, its kubeconfig (the chart's
+#                             ServiceAccount) and agent.env (the chart's settings it runs with)
 #
 # Env knobs:
 #   KUBECONFIG                 use this cluster for the demo agent instead of the demo cluster
+#                              (with that kubeconfig as it is; no demo-direct)
 #   GITOPSHQ_DEMO_KUBE=mock    the Fabric8 mock (testkube) instead of the real control plane,
-#                              for a machine that cannot build or run kube-apiserver
+#                              for a machine that cannot build or run kube-apiserver (no demo-direct)
+#   GITOPSHQ_DEMO_RELEASE_TIMEOUT  seconds to wait for the seeded release of shop (240)
 #   GITOPSHQ_DEMO_FLUX=off     no Flux controllers beside the demo cluster
 #   GITOPSHQ_DEV_DB            PostgreSQL database of the hub (gitopshq)
 #   GITOPSHQ_BOOTSTRAP_TOKEN   owner API token for the hub to use (>= 32 chars)
@@ -46,6 +54,8 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/procs.sh"
 # shellcheck source=../lib/tls.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/tls.sh"
+# shellcheck source=../lib/demo.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/demo.sh"
 
 # --- configuration ------------------------------------------------------------
 readonly HOST=127.0.0.1
@@ -65,8 +75,6 @@ readonly KUBE_DIR="${STATE_DIR}/kube"
 readonly DEMO_KUBE="${GITOPSHQ_DEMO_KUBE:-real}"
 readonly DEMO_FLUX="${GITOPSHQ_DEMO_FLUX:-on}"
 readonly FLUX_CONTROLLERS=(source-controller kustomize-controller)
-readonly AGENT_DIR="${STATE_DIR}/demo-agent"
-readonly IDENTITY_FILE="${AGENT_DIR}/identity.json"
 readonly TLS_DIR="${STATE_DIR}/tls"
 readonly TOKEN_FILE="${DATA_DIR}/bootstrap-token"
 
@@ -82,22 +90,21 @@ readonly HUB_TIMEOUT="${GITOPSHQ_HUB_TIMEOUT:-120}"
 readonly CONNECT_TIMEOUT="${GITOPSHQ_CONNECT_TIMEOUT:-120}"
 readonly TEMPORAL_TIMEOUT=60 OPA_TIMEOUT=30 TESTKUBE_TIMEOUT=60 IDP_TIMEOUT=90 KUBE_TIMEOUT=120
 
-readonly DEMO_CLUSTER=demo
 readonly DEMO_CLUSTER_JSON='{"name":"demo","displayName":"Demo cluster","provider":"on-prem","region":"local","environment":"dev","labels":{"tier":"dev"}}'
-readonly AGENT_CAPABILITIES="observe,diagnostics.read,argocd.read,argocd.write,kubernetes.restart,kubernetes.scale,token.rotate"
+readonly DIRECT_CLUSTER_JSON='{"name":"demo-direct","displayName":"Direct delivery (demo)","provider":"on-prem","region":"local","environment":"dev","labels":{"tier":"dev","delivery":"direct"}}'
 # The agent exits with this code when the hub rejects its identity (for
 # example after the database was reset): we then register it once more.
 readonly AGENT_EXIT_IDENTITY_REJECTED=3   # agent/.../config/ExitCodes.IDENTITY_REJECTED
 
 # --- state --------------------------------------------------------------------
 STOPPING=0
-REREGISTERED=0
 JAVA=''
 JVM_OPTS=()              # options for every JVM we start (see check_prerequisites)
 OPA_BIN='' TEMPORAL_BIN=''
 KUBE_URL='' AGENT_KUBECONFIG=''
 FLUX_STATE=''            # what print_summary says about Flux
-API_TOKEN='' CLUSTER_ID='' REG_TOKEN=''
+API_TOKEN=''
+DEMO_PROJECT_ID='' DEMO_CLONE_URL='' SHOP_PROJECT_ID=''
 API_STATUS='' API_BODY=''
 
 # --- helpers ------------------------------------------------------------------
@@ -158,7 +165,8 @@ cleanup() {
 
 # --- steps ----------------------------------------------------------------------
 prepare_dirs() {
-  mkdir -p "${DATA_DIR}" "${LOG_DIR}" "${AGENT_DIR}"
+  mkdir -p "${DATA_DIR}" "${LOG_DIR}"
+  define_agent agent demo "${DEMO_CLUSTER_JSON}" "${STATE_DIR}/demo-agent" "${DEMO_AGENT_HELM}"
   # The hub prints its first token to stdout, which lands in hub.log, and the
   # agent's identity holds its token: keep .gitopshq/ private to the user.
   # (Not via umask, which would leak into the Maven and Go builds.)
@@ -178,6 +186,10 @@ build_tools() {
   "${TOOLS_DIR}/build-tools.sh" all
   OPA_BIN=$("${TOOLS_DIR}/bin-path.sh" opa)
   TEMPORAL_BIN=$("${TOOLS_DIR}/bin-path.sh" temporal)
+  # helm renders the agent chart's RBAC for the demo agents (built once, then cached).
+  if [ -z "${KUBECONFIG:-}" ] && [ "${DEMO_KUBE}" = real ]; then
+    "${TOOLS_DIR}/build-tools.sh" helm
+  fi
 }
 
 build_java() {
@@ -254,6 +266,7 @@ launch_testkube() {
   if [ -n "${KUBECONFIG:-}" ]; then
     log "demo cluster: skipped, KUBECONFIG is set (${KUBECONFIG}); the demo agent uses that cluster"
     AGENT_KUBECONFIG=${KUBECONFIG}
+    foreign_agent_identity agent "${AGENT_KUBECONFIG}"
     return 0
   fi
   if [ "${DEMO_KUBE}" = real ]; then
@@ -278,6 +291,8 @@ await_testkube() {
     # kube.sh has exited; from now on watch the API server it left running.
     PROC_PID[kube]=$(cat "${KUBE_DIR}/run/kube-apiserver.pid")
     info "demo cluster at ${KUBE_URL}, seeded ($(elapsed))"
+    define_agent agent-direct demo-direct "${DIRECT_CLUSTER_JSON}" "${STATE_DIR}/demo-direct-agent" "${DIRECT_AGENT_HELM}"
+    make_agent_identities
     return 0
   fi
   [ -n "${PROC_PID[testkube]:-}" ] || return 0
@@ -286,6 +301,7 @@ await_testkube() {
   KUBE_URL=$(awk '$1 == "testkube" && $2 == "ready" { print $3; exit }' "${PROC_LOG[testkube]}")
   AGENT_KUBECONFIG=$(sed -n 's/^testkube ready .* kubeconfig=//p' "${PROC_LOG[testkube]}" | head -n 1)
   [ -n "${AGENT_KUBECONFIG}" ] || AGENT_KUBECONFIG=${DEMO_KUBECONFIG}
+  foreign_agent_identity agent "${AGENT_KUBECONFIG}"
   info "test Kubernetes API at ${KUBE_URL} ($(elapsed))"
 }
 
@@ -391,163 +407,11 @@ api_expect() {
   esac
 }
 
-find_demo_cluster() {
-  api GET /api/v2/clusters
-  api_expect 200 "listing clusters (GET /api/v2/clusters)"
-  CLUSTER_ID=$(jq -r --arg n "${DEMO_CLUSTER}" \
-    'first(.items[]? | select(.name == $n) | .id) // empty' <<<"${API_BODY}")
-}
-
-# Sets REG_TOKEN to a fresh registration token for the demo cluster, creating
-# the cluster when it does not exist (and then CLUSTER_ID).
-issue_registration_token() {
-  local token
-  if [ -z "${CLUSTER_ID}" ]; then
-    api POST /api/v2/clusters "${DEMO_CLUSTER_JSON}"
-    if [ "${API_STATUS}" = 409 ]; then
-      # Created meanwhile (another client): take the existing one.
-      find_demo_cluster
-    else
-      api_expect 201 "registering cluster '${DEMO_CLUSTER}' (POST /api/v2/clusters)"
-      CLUSTER_ID=$(jq -r '.cluster.id // empty' <<<"${API_BODY}")
-      token=$(jq -r '.registrationToken // empty' <<<"${API_BODY}")
-      info "registered cluster '${DEMO_CLUSTER}' (${CLUSTER_ID})"
-    fi
-  fi
-  if [ -z "${token:-}" ]; then
-    [ -n "${CLUSTER_ID}" ] || die "could not find or create cluster '${DEMO_CLUSTER}'"
-    api POST "/api/v2/clusters/${CLUSTER_ID}/join-token"
-    api_expect 201 "issuing a join token (POST /api/v2/clusters/${CLUSTER_ID}/join-token)"
-    token=$(jq -r '.registrationToken // empty' <<<"${API_BODY}")
-    info "issued a new registration token for '${DEMO_CLUSTER}'"
-  fi
-  [[ "${token}" == ghqa_reg_* ]] || die "the hub's answer has no registration token: ${API_BODY:0:300}"
-  REG_TOKEN=${token}
-}
-
-start_agent() {
-  local reg_token=${1:-}
-  local -a java_opts=() token_env=(-u GITOPSHQ_REGISTRATION_TOKEN)
-  # shellcheck disable=SC2206
-  [ -z "${GITOPSHQ_AGENT_JAVA_OPTS:-}" ] || java_opts=(${GITOPSHQ_AGENT_JAVA_OPTS})
-  [ -z "$reg_token" ] || token_env=(GITOPSHQ_REGISTRATION_TOKEN="$reg_token")
-  start_proc agent env "${token_env[@]}" \
-    GITOPSHQ_HUB_ADDRESS="${HOST}:${HUB_GRPC_PORT}" \
-    GITOPSHQ_HUB_CA_FILE="${TLS_DIR}/ca.crt" \
-    GITOPSHQ_IDENTITY_STORE_MODE=file \
-    GITOPSHQ_AGENT_TOKEN_PATH="${IDENTITY_FILE}" \
-    GITOPSHQ_CLUSTER_NAME="${DEMO_CLUSTER}" \
-    GITOPSHQ_DISPLAY_NAME="Demo cluster" \
-    GITOPSHQ_PROVIDER=on-prem GITOPSHQ_REGION=local GITOPSHQ_ENVIRONMENT=dev \
-    GITOPSHQ_CAPABILITIES="${AGENT_CAPABILITIES}" \
-    GITOPSHQ_STATUS_INTERVAL_SECONDS=10 \
-    KUBECONFIG="${AGENT_KUBECONFIG}" \
-    "${JAVA}" "${JVM_OPTS[@]}" -Xmx128m "${java_opts[@]}" -jar "${AGENT_JAR}"
-}
-
-# Registers the demo agent from scratch: fresh token, no identity file.
-register_and_start_agent() {
-  REG_TOKEN=''
-  issue_registration_token
-  rm -f "${IDENTITY_FILE}"
-  start_agent "${REG_TOKEN}"
-}
-
-start_demo_agent() {
-  log "demo cluster and agent"
-  read_api_token
-  find_demo_cluster
-  if [ -n "${CLUSTER_ID}" ] && [ -s "${IDENTITY_FILE}" ]; then
-    info "cluster '${DEMO_CLUSTER}' exists and the agent has an identity: reconnecting"
-    start_agent
-  else
-    [ ! -e "${IDENTITY_FILE}" ] || info "removing the stale agent identity (no cluster '${DEMO_CLUSTER}' on the hub)"
-    register_and_start_agent
-  fi
-}
-
-# The agent's identity was refused (exit code 3): the database no longer knows
-# it. Register again, once per run; a second refusal is a real problem.
-reregister_agent() {
-  if [ "${REREGISTERED}" = 1 ]; then
-    return 1
-  fi
-  REREGISTERED=1
-  warn "the hub rejected the demo agent's identity (agent exit code ${AGENT_EXIT_IDENTITY_REJECTED}); registering it again"
-  find_demo_cluster
-  register_and_start_agent
-}
-
-cluster_status() {
-  api GET "/api/v2/clusters/${CLUSTER_ID}"
-  [ "${API_STATUS}" = 200 ] || { echo "HTTP ${API_STATUS}"; return 0; }
-  jq -r '(.status // .cluster.status // "unknown")' <<<"${API_BODY}" 2>/dev/null || echo unknown
-}
-
-wait_connected() {
-  local deadline=$(( SECONDS + CONNECT_TIMEOUT )) status=''
-  while :; do
-    status=$(cluster_status)
-    [ "$status" = Connected ] && break
-    check_others_alive agent
-    if ! proc_alive agent; then
-      proc_exit_code agent
-      if [ "${PROC_RC}" = "${AGENT_EXIT_IDENTITY_REJECTED}" ] && reregister_agent; then
-        deadline=$(( SECONDS + CONNECT_TIMEOUT ))
-        continue
-      fi
-      echo "error: the demo agent exited (code ${PROC_RC}) before its cluster was Connected" >&2
-      show_log_tail agent
-      exit 1
-    fi
-    if [ "$SECONDS" -ge "$deadline" ]; then
-      echo "error: cluster '${DEMO_CLUSTER}' was not Connected within ${CONNECT_TIMEOUT} s (last status: ${status}); see ${PROC_LOG[agent]#"${REPO_ROOT}"/} and ${PROC_LOG[hub]#"${REPO_ROOT}"/}" >&2
-      show_log_tail agent
-      exit 1
-    fi
-    sleep 1
-  done
-}
-
 # api_ok <want...> -- <what>: like api_expect, but any of several statuses is fine.
 api_ok() {
   local what=${*: -1} s
   for s in "${@:1:$#-1}"; do [ "${API_STATUS}" = "$s" ] && return 0; done
   api_expect "$1" "$what"
-}
-
-# A demo project delivering chart demo-web for tenant demo to the demo cluster in
-# environment dev (of dev -> staging -> production), so the delivery pipeline has
-# something to show: a release of it deploys to deploy/dev without approval. Idempotent: existing
-# resources are kept (409 is fine).
-seed_demo_project() {
-  local chart="${DATA_DIR}/demo-web-0.1.0.tgz"
-  tar -C "${REPO_ROOT}/tools/dev/demo-chart" --owner=0 --group=0 --numeric-owner -czf "${chart}" demo-web
-  local env
-  for env in dev staging production; do
-    api POST /api/v2/environments "{\"name\":\"${env}\",\"description\":\"make run demo\"}"
-    api_ok 201 409 "creating environment ${env}"
-  done
-  api POST /api/v2/tenants '{"name":"demo","displayName":"Demo tenant"}'
-  api_ok 201 409 "creating tenant demo"
-  local out
-  out=$(curl -sS -m 30 -X POST -H "Authorization: Bearer ${API_TOKEN}" -H 'Content-Type: application/gzip' \
-    --data-binary "@${chart}" -w $'\n%{http_code}' "${HUB_URL}/api/v2/charts" 2>&1) || true
-  API_STATUS=${out##*$'\n'} API_BODY=${out%$'\n'*}
-  api_ok 200 201 "uploading chart demo-web"
-  api POST /api/v2/projects '{"name":"demo","description":"make run demo project"}'
-  api_ok 201 409 "creating project demo"
-  api GET /api/v2/projects
-  api_expect 200 "listing projects"
-  DEMO_PROJECT_ID=$(jq -r 'first(.items[]? | select(.name == "demo") | .id) // empty' <<<"${API_BODY}")
-  DEMO_CLONE_URL=$(jq -r 'first(.items[]? | select(.name == "demo") | .repository.cloneUrl) // empty' <<<"${API_BODY}")
-  api PUT "/api/v2/projects/${DEMO_PROJECT_ID}/environments/dev" "{\"clusters\":[{\"cluster\":\"${DEMO_CLUSTER}\"}]}"
-  api_ok 200 "binding environment dev of project demo to cluster ${DEMO_CLUSTER}"
-  api PUT "/api/v2/projects/${DEMO_PROJECT_ID}/tenants/demo"
-  api_ok 200 "adding tenant demo to project demo"
-  api POST "/api/v2/projects/${DEMO_PROJECT_ID}/workloads" '{"name":"web","chart":"demo-web","version":"0.1.0","values":{"replicaCount":2}}'
-  api_ok 201 409 "creating workload web"
-  info "demo project 'demo' (${DEMO_PROJECT_ID}): main renders rendered/dev/${DEMO_CLUSTER}/demo/web/"
 }
 
 # Flux's controllers beside the demo cluster. Launched after everything else is up, since their
@@ -596,7 +460,7 @@ adopt_flux() {
 print_summary() {
   local rel_kc=${AGENT_KUBECONFIG:-${DEMO_KUBECONFIG}} rel_tok=${TOKEN_FILE#"${REPO_ROOT}"/}
   rel_kc=${rel_kc#"${REPO_ROOT}"/}
-  log "demo cluster '${DEMO_CLUSTER}' is Connected after ${SECONDS} s"
+  log "ready after ${SECONDS} s"
   cat <<EOF
 
   GitOpsHQ dev stack is running (Ctrl-C stops it)
@@ -615,8 +479,17 @@ EOF
   if [ -n "${KUBE_URL}" ]; then
     cat <<EOF
   demo Kubernetes API  ${KUBE_URL}
-                       kubectl --kubeconfig ${rel_kc} get deployments -n demo-dev
+                       kubectl --kubeconfig ${rel_kc} get deployments -n demo
 EOF
+    if is_agent agent-direct; then
+      cat <<EOF
+  Demo agents          each with the ServiceAccount token of the agent chart's RBAC (not admin):
+                       kubectl --kubeconfig ${AG_DIR[agent]#"${REPO_ROOT}"/}/kubeconfig auth whoami
+  Direct delivery      cluster demo-direct, project shop (${HUB_URL}/projects/${SHOP_PROJECT_ID}/releases):
+                       the agent applies each release itself into namespace shop-dev; see the
+                       cluster's Direct deploy, Drift, Credentials and Bindings tabs
+EOF
+    fi
   else
     echo "  Kubernetes           KUBECONFIG=${AGENT_KUBECONFIG} (yours; testkube not started)"
   fi
@@ -664,7 +537,7 @@ supervise() {
       proc_alive "$name" && continue
       proc_exit_code "$name"
       unset 'PROC_PID[$name]'
-      if [ "$name" = agent ] && [ "${PROC_RC}" = "${AGENT_EXIT_IDENTITY_REJECTED}" ] && reregister_agent; then
+      if is_agent "$name" && [ "${PROC_RC}" = "${AGENT_EXIT_IDENTITY_REJECTED}" ] && reregister_agent "$name"; then
         continue
       fi
       if [ "$name" = flux ]; then
@@ -708,10 +581,11 @@ main() {
   await_testkube
   await_idp
   await_hub
-  start_demo_agent
+  start_demo_agents
   wait_connected
   seed_demo_project
   launch_flux
+  if is_agent agent-direct; then seed_direct_demo; fi
   print_summary
   supervise
 }

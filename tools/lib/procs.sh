@@ -99,6 +99,9 @@ wait_for() {
   deadline=$(( SECONDS + timeout ))
   until "$@"; do
     if [ -n "$proc" ] && ! proc_alive "$proc"; then
+      # A launcher that says it is ready and exits (kube.sh start) may do both between the check
+      # and here: ask once more before calling it dead.
+      "$@" && break
       died "$proc" "while starting"
     fi
     if [ "$SECONDS" -ge "$deadline" ]; then

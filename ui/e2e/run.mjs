@@ -9,6 +9,7 @@
 import { chromium } from "playwright-core";
 import { readFileSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
+import { execFileSync } from "node:child_process";
 import assert from "node:assert/strict";
 
 const BASE = process.env.GITOPSHQ_E2E_URL;
@@ -18,6 +19,8 @@ if (!BASE || !OWNER) {
   process.exit(2);
 }
 const IDP_PASSWORD = process.env.GITOPSHQ_E2E_IDP_PASSWORD;
+// The stack's state directory (tools/ui.sh sets it): the demo agents' kubeconfigs are there.
+const STATE = process.env.GITOPSHQ_E2E_STATE;
 const SHOTS = "test-results/screenshots";
 mkdirSync(SHOTS, { recursive: true });
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -169,7 +172,8 @@ scenario("the demo cluster's inventory: what the agent sees on the real API serv
   await namespaces.getByRole("button", { name: "demo", exact: true }).waitFor({ timeout: 90_000 });
   await page.getByLabel("Kind").selectOption("Deployment");
   const resources = page.getByRole("table", { name: "Resources" });
-  const web = resources.getByRole("row").filter({ hasText: /^web/ });
+  // demo-direct's shop-dev/web is on the same API server: the row of namespace demo.
+  const web = resources.getByRole("row").filter({ hasText: /^web/ }).filter({ has: page.getByRole("cell", { name: "demo", exact: true }) });
   await web.getByText(/\d+\/\d+ ready/).waitFor();
   // Inspect it live: the real controllers' ReplicaSet and Pods, and their events.
   await web.getByRole("button", { name: "web" }).click();
@@ -206,6 +210,102 @@ scenario("the demo cluster's inventory: what the agent sees on the real API serv
     if (!audited) await new Promise((r) => setTimeout(r, 500));
   }
   assert.ok(audited, "the refresh is audited");
+  await page.context().close();
+});
+
+scenario("the demo agents' kubeconfigs are the agent chart's ServiceAccounts, not the cluster's admin", async () => {
+  assert.ok(STATE, "GITOPSHQ_E2E_STATE names the stack's state directory");
+  for (const [dir, account] of [
+    ["demo-agent", "gitopshq-agent"],
+    ["demo-direct-agent", "demo-direct-gitopshq-agent"],
+  ]) {
+    const kubectl = (...args) =>
+      execFileSync("kubectl", ["--kubeconfig", `${STATE}/${dir}/kubeconfig`, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const who = JSON.parse(kubectl("auth", "whoami", "-o", "json"));
+    assert.equal(who.status.userInfo.username, `system:serviceaccount:gitopshq-system:${account}`);
+    assert.ok(!who.status.userInfo.groups.includes("system:masters"), `${dir} is not in system:masters`);
+    // What the chart grants, and nothing an admin has: no RBAC writes, no Namespace writes.
+    const can = (...a) => {
+      try {
+        return kubectl("auth", "can-i", ...a).trim();
+      } catch (e) {
+        return String(e.stdout).trim();
+      }
+    };
+    assert.equal(can("create", "clusterrolebindings"), "no", `${dir} may not bind roles`);
+    assert.equal(can("create", "namespaces"), "no", `${dir} may not create namespaces`);
+    assert.equal(can("patch", "deployments", "-n", "shop-dev"), "yes", `${dir} may apply Deployments`);
+    assert.equal(can("create", "secrets", "-n", "shop-dev"), "yes", `${dir} may sync a credential into shop-dev`);
+  }
+  // demo-direct's chart values narrow it: pod logs only in shop-dev (a Role there), no Argo CD writes.
+  const direct = (...a) => {
+    try {
+      return execFileSync("kubectl", ["--kubeconfig", `${STATE}/demo-direct-agent/kubeconfig`, "auth", "can-i", ...a], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      }).trim();
+    } catch (e) {
+      return String(e.stdout).trim();
+    }
+  };
+  assert.equal(direct("get", "pods", "--subresource=log", "-n", "shop-dev"), "yes");
+  assert.equal(direct("get", "pods", "--subresource=log", "-n", "demo"), "no");
+  assert.equal(direct("patch", "applications.argoproj.io", "-n", "argocd"), "no");
+});
+
+scenario("the direct-mode demo cluster: its seeded release applied, a drift found, a credential synced, all on the chart's RBAC", async () => {
+  const direct = (await rest(OWNER, "GET", "/clusters")).items.find((c) => c.name === "demo-direct");
+  assert.ok(direct, "the stack has the demo-direct cluster");
+  // Its agent runs with the ServiceAccount of the agent chart and announces what the chart grants it.
+  for (const cap of ["direct.deploy", "credential.sync", "observe"]) assert.ok(direct.capabilities.includes(cap), `demo-direct announces ${cap}`);
+  const demoCaps = (await rest(OWNER, "GET", `/clusters/${demo.id}`)).capabilities;
+  assert.deepEqual(
+    [...demoCaps].sort(),
+    ["argocd.read", "argocd.write", "credential.sync", "diagnostics.read", "direct.deploy", "kubernetes.restart", "kubernetes.scale", "observe", "token.rotate"],
+    "the demo agent announces every capability",
+  );
+  const page = await signIn(OWNER);
+  await page.goto(`${BASE}/clusters/${direct.id}/direct-deploy`);
+  // Release #1 of project shop, applied by the agent itself: the apply and the objects it placed.
+  const applies = page.getByRole("table", { name: "Direct applies" });
+  const apply = applies.getByRole("row").filter({ hasText: "shop" }).filter({ hasText: "dev" });
+  await apply.getByText("succeeded", { exact: true }).first().waitFor({ timeout: 90_000 });
+  await apply.getByText(/[1-9]\d* applied, 0 pruned/).first().waitFor();
+  const placed = page.getByRole("list", { name: "Objects placed by direct deploys" });
+  await placed.getByText("Deployment shop-dev/web").waitFor();
+  await placed.getByText("Service shop-dev/web").waitFor();
+  await accessible(page, "Direct deploy");
+  await shot(page, "cluster-direct-deploy");
+  // Web was scaled by hand after the release: the seeded check found it, field by field.
+  const tabs = page.getByRole("navigation", { name: "Cluster tabs" });
+  await tabs.getByRole("link", { name: "Drift" }).click();
+  const findings = page.getByRole("table", { name: "Drift findings" });
+  const finding = findings.getByRole("row").filter({ hasText: "Deployment shop-dev/web" });
+  await finding.getByText("functional").waitFor({ timeout: 90_000 });
+  await page.getByText(/Newest check .*[1-9]\d* objects: [1-9]\d* drifted/).waitFor();
+  await finding.getByRole("button", { name: "Deployment shop-dev/web" }).click();
+  const diffs = page.getByRole("table", { name: "Field differences" });
+  const replicas = diffs.getByRole("row").filter({ hasText: "spec.replicas" });
+  await replicas.getByText("2", { exact: true }).waitFor();
+  await replicas.getByText("3", { exact: true }).waitFor();
+  await accessible(page, "Drift");
+  await shot(page, "cluster-drift");
+  // The registry pull secret the seed assigned to shop-dev, synced by the agent.
+  await tabs.getByRole("link", { name: "Credentials" }).click();
+  const creds = page.getByRole("table", { name: "Credentials" });
+  const cred = creds.getByRole("row").filter({ hasText: "shop-registry" });
+  await cred.getByText("shop-dev", { exact: true }).waitFor();
+  await cred.getByText("synced", { exact: true }).waitFor({ timeout: 90_000 });
+  await accessible(page, "Credentials");
+  await shot(page, "cluster-credentials");
+  // Its binding: project shop, dev, tenant demo, last delivered by release #1.
+  await tabs.getByRole("link", { name: "Bindings" }).click();
+  const binding = page.getByRole("row").filter({ hasText: "shop" }).filter({ hasText: "dev" });
+  await binding.getByText(/release #1 /).waitFor();
+  await binding.getByText("Synced", { exact: true }).waitFor();
+  await binding.getByText("applied by the agent (direct mode)").waitFor();
+  await binding.getByText("at the last deployment").waitFor();
+  await shot(page, "cluster-direct-bindings");
   await page.context().close();
 });
 

@@ -21,7 +21,7 @@ while :; do
   path=${paths[$((RANDOM % ${#paths[@]}))]}
   code=${codes[$((RANDOM % ${#codes[@]}))]}
   ms=$((RANDOM % 250 + 1))
-  for ns in demo payments; do
+  for ns in demo payments shop-dev; do
     f="$dir/$ns.log"
     [ ! -f "$f" ] || [ "$(stat -c %s "$f")" -lt "$MAX_BYTES" ] || continue
     if [ $((n % 17)) -eq 0 ]; then

@@ -20,6 +20,13 @@ interface Binding {
   syncReason?: string;
 }
 
+/** Who delivers a binding, as the hub names it: an Argo CD Application, a Flux Kustomization, or the agent itself. */
+export function deliverer(application: string): string {
+  if (application === "direct apply") return "applied by the agent (direct mode)";
+  if (application.startsWith("flux:")) return `Flux ${application.slice("flux:".length)}`;
+  return `Argo CD ${application}`;
+}
+
 export function BindingsTab({ cluster }: { cluster: Cluster }) {
   const q = useQuery({ queryKey: ["bindings", cluster.id], queryFn: () => api<Page<Binding>>(`/clusters/${cluster.id}/bindings`) });
   if (q.isPending) return <Loading what="bindings" />;
@@ -64,11 +71,7 @@ export function BindingsTab({ cluster }: { cluster: Cluster }) {
             </td>
             <td className="px-3 py-2">
               <SyncBadge status={b.syncStatus} />
-              {b.application && (
-                <div className="text-xs text-slate-500">
-                  {b.application.startsWith("flux:") ? `Flux ${b.application.slice(5)}` : `Argo CD ${b.application}`}
-                </div>
-              )}
+              {b.application && <div className="text-xs text-slate-500">{deliverer(b.application)}</div>}
               {b.atLastDeployment === false && (
                 <div className="text-xs text-yellow-800">
                   runs <code>{b.syncedRevision?.slice(0, 12)}</code>, not the last deployment

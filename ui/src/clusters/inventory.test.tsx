@@ -179,6 +179,8 @@ describe("Bindings tab", () => {
           items: [
             { projectId: "p1", project: "shop", tenant: "acme", environment: "dev", syncStatus: "Synced", application: "argocd/shop-dev", syncedRevision: "aaaaaaaaaaaaaaaa", atLastDeployment: false, lastDelivery: { commit: "bbbbbbbbbbbbbbbb", release: 3, at: "2026-11-24T06:00:00Z" } },
             { projectId: "p1", project: "shop", tenant: "globex", environment: "dev", syncStatus: "Unknown", syncReason: "no Argo CD application or Flux kustomization tracks deploy/dev at path demo/globex" },
+            { projectId: "p2", project: "blog", tenant: "acme", environment: "dev", syncStatus: "Synced", application: "flux:flux-system/blog-dev", syncedRevision: "cccccccccccccccc", atLastDeployment: true, lastDelivery: { commit: "cccccccccccccccc", release: 1, at: "2026-11-24T06:00:00Z" } },
+            { projectId: "p3", project: "docs", tenant: "acme", environment: "dev", syncStatus: "OutOfSync", application: "direct apply", syncReason: "the newest direct apply failed: web: refused", lastDelivery: { commit: "dddddddddddddddd", release: 2, at: "2026-11-24T06:00:00Z" } },
           ],
         },
       }),
@@ -188,5 +190,9 @@ describe("Bindings tab", () => {
     expect(within(table).getByText("Argo CD argocd/shop-dev")).toBeInTheDocument();
     expect(within(table).getByText(/not the last deployment/)).toBeInTheDocument();
     expect(within(table).getByText("no Argo CD application or Flux kustomization tracks deploy/dev at path demo/globex")).toBeInTheDocument();
+    // Flux and the agent itself are named as what they are, not as Argo CD.
+    expect(within(table).getByText("Flux flux-system/blog-dev")).toBeInTheDocument();
+    expect(within(table).getByText("applied by the agent (direct mode)")).toBeInTheDocument();
+    expect(within(table).getByText("the newest direct apply failed: web: refused")).toBeInTheDocument();
   });
 });

@@ -51,12 +51,15 @@ public interface DeliveryMapper {
 
   /**
    * The cluster's Bindings tab: every tenant-environment of every project whose environment
-   * delivers to the cluster, with its last deployment.
+   * delivers to the cluster, with its last deployment, the delivery mode and, in direct mode, the
+   * newest direct apply of the project environment on the cluster.
    */
   @Select(
       "select p.id as project_id, p.name as project, pt.tenant_id, t.name as tenant,"
           + " pc.environment_id, e.name as environment, dl.deployed_commit,"
-          + " r.number as deployed_release_number, dl.deployed_at"
+          + " r.number as deployed_release_number, dl.deployed_at,"
+          + " pc.delivery_mode, da.status as direct_status, da.commit as direct_commit,"
+          + " da.error as direct_error"
           + " from project_environment_clusters pc"
           + " join projects p on p.org_id = pc.org_id and p.id = pc.project_id"
           + " join environments e on e.org_id = pc.org_id and e.id = pc.environment_id"
@@ -65,6 +68,10 @@ public interface DeliveryMapper {
           + " left join deliveries dl on dl.org_id = pc.org_id and dl.project_id = pc.project_id"
           + " and dl.environment_id = pc.environment_id and dl.tenant_id = pt.tenant_id"
           + " left join releases r on r.org_id = dl.org_id and r.id = dl.deployed_release"
+          + " left join lateral (select a.status, a.commit, a.error from direct_applies a"
+          + " where a.org_id = pc.org_id and a.project_id = pc.project_id"
+          + " and a.environment_id = pc.environment_id and a.cluster_id = pc.cluster_id"
+          + " order by a.created_at desc limit 1) da on pc.delivery_mode = 'direct'"
           + " where pc.org_id = #{orgId} and pc.cluster_id = #{clusterId}"
           + " order by p.name, e.position, e.name, t.name")
   List<ClusterBindingRow> forCluster(

@@ -30,6 +30,12 @@ public class BindingSync {
   public static final String OUT_OF_SYNC = AdapterStatus.OUT_OF_SYNC;
   public static final String UNKNOWN = AdapterStatus.UNKNOWN;
 
+  /** The delivery mode in which the agent applies each deployment itself. */
+  static final String DIRECT = "direct";
+
+  /** What {@code application} says of a binding the agent applies itself. */
+  public static final String DIRECT_APPLY = "direct apply";
+
   private final ProjectService projects;
   private final AgentGatewayPort gateway;
 
@@ -109,6 +115,9 @@ public class BindingSync {
 
   /** The state of one binding whose project's repository is at {@code cloneUrl}. */
   static State state(String cloneUrl, String cluster, ClusterBindingRow b, Applications apps) {
+    if (DIRECT.equals(b.deliveryMode())) {
+      return direct(b);
+    }
     if (apps.unavailable() != null) {
       return State.unknown(apps.unavailable());
     }
@@ -130,5 +139,45 @@ public class BindingSync {
                         + branch
                         + " at path "
                         + path));
+  }
+
+  /**
+   * A binding in delivery mode {@code direct}: nothing watches a branch; the agent's newest apply
+   * of the project environment says what the cluster runs. Synced when it succeeded (at the last
+   * deployment when it applied that commit), OutOfSync while one is under way or when it failed
+   * (with the apply's error), Unknown before the first.
+   */
+  static State direct(ClusterBindingRow b) {
+    if (b.directStatus() == null) {
+      return State.unknown("no direct apply of " + b.environment() + " has run on this cluster");
+    }
+    return switch (b.directStatus()) {
+      case "succeeded" ->
+          State.of(SYNCED, DIRECT_APPLY, b.directCommit(), b.deployedCommit(), null);
+      case "failed" ->
+          State.of(
+              OUT_OF_SYNC,
+              DIRECT_APPLY,
+              null,
+              b.deployedCommit(),
+              "the newest direct apply failed"
+                  + (b.directError() == null ? "" : ": " + b.directError()));
+      default ->
+          State.of(
+              OUT_OF_SYNC,
+              DIRECT_APPLY,
+              null,
+              b.deployedCommit(),
+              "the agent is applying " + abbreviate(b.directCommit()));
+    };
+  }
+
+  /** Whether every binding is delivered directly (nothing to ask the agent's adapters). */
+  static boolean allDirect(List<ClusterBindingRow> rows) {
+    return rows.stream().allMatch(b -> DIRECT.equals(b.deliveryMode()));
+  }
+
+  private static String abbreviate(String commit) {
+    return commit == null ? "a commit" : commit.substring(0, Math.min(12, commit.length()));
   }
 }

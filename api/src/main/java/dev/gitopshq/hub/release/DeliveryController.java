@@ -72,7 +72,9 @@ public class DeliveryController {
     String cluster = c.row().name();
     List<ClusterBindingRow> rows = deliveries.forCluster(caller.orgId(), clusterId);
     BindingSync.Applications apps =
-        rows.isEmpty() ? new BindingSync.Applications(List.of(), null) : sync.applications(c);
+        BindingSync.allDirect(rows)
+            ? new BindingSync.Applications(List.of(), null)
+            : sync.applications(c);
     return new Bindings(
         rows.stream().map(b -> view(b, sync.state(caller.orgId(), cluster, b, apps))).toList());
   }

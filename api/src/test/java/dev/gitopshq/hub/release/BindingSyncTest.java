@@ -24,7 +24,11 @@ class BindingSyncTest {
         environment,
         deployed,
         deployed == null ? null : 3,
-        deployed == null ? null : Instant.now());
+        deployed == null ? null : Instant.now(),
+        "argocd",
+        null,
+        null,
+        null);
   }
 
   static ArgoApplication app(String repo, String branch, String path, String sync, String rev) {
@@ -135,5 +139,66 @@ class BindingSyncTest {
     var f = BindingSync.state(CLONE, "eu-1", binding("acme", "staging", DEPLOYED), failing);
     assertThat(f.status()).isEqualTo("OutOfSync");
     assertThat(f.reason()).isEqualTo("kustomize build failed");
+  }
+
+  static ClusterBindingRow direct(String deployed, String status, String commit, String error) {
+    var b = binding("acme", "dev", deployed);
+    return new ClusterBindingRow(
+        b.projectId(),
+        b.project(),
+        b.tenantId(),
+        b.tenant(),
+        b.environmentId(),
+        b.environment(),
+        b.deployedCommit(),
+        b.deployedReleaseNumber(),
+        b.deployedAt(),
+        "direct",
+        status,
+        commit,
+        error);
+  }
+
+  @Test
+  void aDirectBindingIsWhatTheAgentsNewestApplyDidWhateverArgoCdOrFluxSay() {
+    // An Application on that branch and path does not count: nothing watches it in direct mode.
+    var apps =
+        new BindingSync.Applications(
+            List.of(app(CLONE, "deploy/dev", "eu-1/acme", "OutOfSync", "old")), null);
+    var ok = BindingSync.state(CLONE, "eu-1", direct(DEPLOYED, "succeeded", DEPLOYED, null), apps);
+    assertThat(ok.status()).isEqualTo("Synced");
+    assertThat(ok.application()).isEqualTo("direct apply");
+    assertThat(ok.syncedRevision()).isEqualTo(DEPLOYED);
+    assertThat(ok.atLastDeployment()).isTrue();
+
+    var older = BindingSync.state(CLONE, "eu-1", direct(DEPLOYED, "succeeded", "0ld", null), apps);
+    assertThat(older.status()).isEqualTo("Synced");
+    assertThat(older.atLastDeployment()).isFalse();
+
+    var failed =
+        BindingSync.state(
+            CLONE, "eu-1", direct(DEPLOYED, "failed", DEPLOYED, "web: refused by the fence"), apps);
+    assertThat(failed.status()).isEqualTo("OutOfSync");
+    assertThat(failed.reason())
+        .isEqualTo("the newest direct apply failed: web: refused by the fence");
+
+    var running = BindingSync.state(CLONE, "eu-1", direct(DEPLOYED, "sent", DEPLOYED, null), apps);
+    assertThat(running.status()).isEqualTo("OutOfSync");
+    assertThat(running.reason()).isEqualTo("the agent is applying " + DEPLOYED.substring(0, 12));
+
+    // Even when the agent cannot list its adapters: a direct binding does not need them.
+    var none =
+        BindingSync.state(
+            CLONE,
+            "eu-1",
+            direct(null, null, null, null),
+            new BindingSync.Applications(List.of(), "the agent is not connected"));
+    assertThat(none.status()).isEqualTo("Unknown");
+    assertThat(none.reason()).isEqualTo("no direct apply of dev has run on this cluster");
+    assertThat(BindingSync.allDirect(List.of(direct(null, null, null, null)))).isTrue();
+    assertThat(
+            BindingSync.allDirect(
+                List.of(direct(null, null, null, null), binding("a", "dev", null))))
+        .isFalse();
   }
 }

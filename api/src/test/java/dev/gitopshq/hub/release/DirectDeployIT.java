@@ -447,6 +447,20 @@ class DirectDeployIT {
                         + " "
                         + o.get("name").asText()));
     assertThat(objects).containsExactly("acme ConfigMap settings", "acme Deployment web");
+    // The Bindings tab says what the newest apply did: no Argo CD or Flux watches a direct binding.
+    JsonNode binding = null;
+    for (JsonNode b :
+        ok(hub.get("/api/v2/clusters/" + clusterId + "/bindings", OWNER_TOKEN)).get("items")) {
+      if (b.get("tenant").asText().equals(TENANT) && b.get("environment").asText().equals(ENV)) {
+        binding = b;
+      }
+    }
+    assertThat(binding).as("the binding of %s in %s", TENANT, ENV).isNotNull();
+    assertThat(binding.get("syncStatus").asText()).as(binding.toString()).isEqualTo("Synced");
+    assertThat(binding.get("application").asText()).isEqualTo("direct apply");
+    assertThat(binding.get("syncedRevision").asText())
+        .isEqualTo(binding.get("lastDelivery").get("commit").asText());
+    assertThat(binding.get("atLastDeployment").asBoolean()).isTrue();
     assertThat(
             ok(hub.get(
                     "/api/v2/clusters/" + clusterId(OFF_CLUSTER) + "/direct-deploys", OWNER_TOKEN))
