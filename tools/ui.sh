@@ -64,8 +64,8 @@ e2e() {
     [ -f "${REPO_ROOT}/$jar" ] || skip=0
   done
   log "ui e2e: starting a stack on 127.0.0.1:${hub} (logs: ${state#"${REPO_ROOT}"/}/)"
-  # No Flux controllers: the browser tests do not use them.
-  GITOPSHQ_STATE_DIR="$state" GITOPSHQ_DEV_DB="$db" GITOPSHQ_SKIP_JAVA_BUILD="$skip" GITOPSHQ_DEMO_FLUX=off \
+  # With the Flux controllers: project demo's dev is delivered by Flux, whose objects the hub wires.
+  GITOPSHQ_STATE_DIR="$state" GITOPSHQ_DEV_DB="$db" GITOPSHQ_SKIP_JAVA_BUILD="$skip" GITOPSHQ_DEMO_FLUX=on \
     GITOPSHQ_HUB_PORT="$hub" GITOPSHQ_GRPC_PORT="$grpc" GITOPSHQ_TEMPORAL_PORT="$temporal" \
     GITOPSHQ_TEMPORAL_UI_PORT="$temporal_ui" GITOPSHQ_OPA_PORT="$opa" GITOPSHQ_DEV_IDP_PORT="$idp" \
     setsid "${TOOLS_DIR}/dev/run.sh" >"$state/run.log" 2>&1 </dev/null &

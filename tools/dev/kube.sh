@@ -312,23 +312,16 @@ EOF
   } >"$dir/run/kwok.yaml"
 }
 
-# The demo workloads and Argo CD Applications; idempotent (server-side apply).
+# The demo workloads and namespaces; idempotent (server-side apply). Nothing here writes an
+# adapter's status: Flux delivers project demo (the hub wires it), the agent delivers project shop.
 seed() {
-  local dir=$1 hub=${2:-http://localhost:8080} kc f app
+  local dir=$1 kc f
   kc=(kubectl --kubeconfig "$dir/admin.kubeconfig")
   running kube-apiserver "$dir" || die "the control plane in $dir is not running (tools/dev/kube.sh start $dir)"
-  "${kc[@]}" apply --server-side --field-manager gitopshq-demo -f "${DEMO_DIR}/00-argocd-crd.yaml" >/dev/null
-  "${kc[@]}" wait --for condition=established --timeout 30s crd/applications.argoproj.io >/dev/null
   for f in "${DEMO_DIR}"/[1-9]*.yaml; do
-    sed "s|HUB_URL|${hub}|g" "$f" |
-      "${kc[@]}" apply --server-side --field-manager gitopshq-demo -f - >/dev/null
+    "${kc[@]}" apply --server-side --field-manager gitopshq-demo -f "$f" >/dev/null
   done
-  for app in demo-dev payments monitoring; do
-    sed "s|HUB_URL|${hub}|g" "${DEMO_DIR}/${app}.status.yaml" >"$dir/run/${app}.status.yaml"
-    "${kc[@]}" -n argocd patch application "$app" --subresource status --type merge \
-      --patch-file "$dir/run/${app}.status.yaml" >/dev/null
-  done
-  echo "kube seeded: namespaces demo, payments, shop-dev; Argo CD applications demo-dev, payments, monitoring"
+  echo "kube seeded: namespaces demo, payments, demo-dev, demo-staging, shop-dev"
 }
 
 # Flux's controllers beside the control plane of DIR (see the header).

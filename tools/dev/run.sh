@@ -6,11 +6,11 @@
 #   OPA                             http://127.0.0.1:8181
 #   demo Kubernetes cluster         a real control plane (tools/dev/kube.sh: etcd, kube-apiserver,
 #                                   controller-manager, scheduler, kwok) on free loopback ports,
-#                                   seeded with demo workloads and Argo CD Applications;
+#                                   seeded with demo workloads and namespaces;
 #                                   kubeconfig .gitopshq/kube/admin.kubeconfig
 #   dev OIDC provider (idp/)        http://127.0.0.1:9000, SSO for the hub (demo users printed at the end)
 #   hub                             http://127.0.0.1:8080 (REST), gRPC with TLS 127.0.0.1:50051
-#   demo agents                     clusters "demo" (every capability; project demo, Argo CD) and
+#   demo agents                     clusters "demo" (every capability; project demo, Flux) and
 #                                   "demo-direct" (direct.deploy, credential.sync; project shop,
 #                                   delivery mode direct), both on the demo control plane, each
 #                                   with a ServiceAccount token bound to the RBAC the agent chart
@@ -455,6 +455,7 @@ adopt_flux() {
     PROC_LOG[$c]="${KUBE_DIR}/logs/$c.log"
   done
   log "Flux controllers ready after ${SECONDS} s (namespace flux-system; logs in ${KUBE_DIR#"${REPO_ROOT}"/}/logs/)"
+  seed_flux_release
 }
 
 print_summary() {

@@ -6,9 +6,10 @@
 # kube-apiserver: a second one costs ~0.5 GB and ~10 s more for nothing a second set of namespaces
 # does not show as well; docs/getting-started.md):
 #
-#   agent         cluster "demo": every capability the agent has, delivered to by Argo CD
-#                 (project demo, environment dev; namespaces demo and payments hold the seeded
-#                 workloads)
+#   agent         cluster "demo": every capability the agent has; with the demo's Flux
+#                 (GITOPSHQ_DEMO_FLUX, on by default) also adapter.wire, and project demo's dev
+#                 delivered by Flux, whose objects the hub wires (namespaces demo and payments hold
+#                 the seeded workloads; demo-dev what Flux applies)
 #   agent-direct  cluster "demo-direct": direct.deploy and credential.sync, delivery mode direct
 #                 (project shop, environment dev, namespace shop-dev)
 #
@@ -34,7 +35,7 @@ readonly FOREIGN_KUBE_CAPABILITIES="observe,diagnostics.read,argocd.read,argocd.
 
 # The chart's values of each demo agent: readwrite with every capability for demo; direct deploy
 # and credential sync limited to shop-dev (a namespaced Role) for demo-direct.
-readonly DEMO_AGENT_HELM="gitopshq-agent|--set rbac.profile=readwrite --set capabilities.observe=true --set capabilities.diagnosticsRead=true --set capabilities.argocdRead=true --set capabilities.argocdWrite=true --set capabilities.directDeploy=true --set capabilities.kubernetesRestart=true --set capabilities.kubernetesScale=true --set capabilities.credentialSync=true --set capabilities.tokenRotate=true"
+readonly DEMO_AGENT_HELM="gitopshq-agent|--set rbac.profile=readwrite --set capabilities.observe=true --set capabilities.diagnosticsRead=true --set capabilities.argocdRead=true --set capabilities.argocdWrite=true --set capabilities.directDeploy=true --set capabilities.kubernetesRestart=true --set capabilities.kubernetesScale=true --set capabilities.credentialSync=true --set capabilities.tokenRotate=true$( [ "${GITOPSHQ_DEMO_FLUX:-on}" = off ] || echo ' --set capabilities.adapterWire=true')"
 readonly DIRECT_AGENT_HELM="demo-direct|--set rbac.profile=readwrite --set capabilities.argocdRead=false --set capabilities.directDeploy=true --set capabilities.credentialSync=true --set credentialSync.targets={shop-dev} --set diagnostics.allowedNamespaces={shop-dev}"
 
 readonly SHOP_NAMESPACE=shop-dev
@@ -230,13 +231,35 @@ seed_demo_project() {
   DEMO_PROJECT_ID=$(project_id demo)
   api GET /api/v2/projects
   DEMO_CLONE_URL=$(jq -r 'first(.items[]? | select(.name == "demo") | .repository.cloneUrl) // empty' <<<"${API_BODY}")
-  api PUT "/api/v2/projects/${DEMO_PROJECT_ID}/environments/dev" '{"clusters":[{"cluster":"demo"}]}'
-  api_ok 200 "binding environment dev of project demo to cluster demo"
+  # With the demo's Flux, dev is delivered by Flux: the hub has the agent make its GitRepository and
+  # Kustomization at the first release, and a deployment ends when Flux runs it.
+  local mode=flux
+  [ "${GITOPSHQ_DEMO_FLUX:-on}" != off ] || mode=argocd
+  api PUT "/api/v2/projects/${DEMO_PROJECT_ID}/environments/dev" "{\"clusters\":[{\"cluster\":\"demo\",\"deliveryMode\":\"${mode}\"}]}"
+  api_ok 200 "binding environment dev of project demo to cluster demo (${mode})"
   api PUT "/api/v2/projects/${DEMO_PROJECT_ID}/tenants/demo"
   api_ok 200 "adding tenant demo to project demo"
   ensure "/api/v2/projects/${DEMO_PROJECT_ID}/workloads" \
     '{"name":"web","chart":"demo-web","version":"0.1.0","values":{"replicaCount":2}}' "creating workload web"
   info "demo project 'demo' (${DEMO_PROJECT_ID}): main renders rendered/dev/demo/demo/web/"
+}
+
+# Once the demo's Flux is ready: release #1 of project demo to dev, unless the project has a release.
+# The deployment commit makes the hub wire the cluster (GitRepository, Kustomization, the tenant's
+# ServiceAccount and RBAC, the deploy token's Secret); Flux applies it into demo-dev and the
+# deployment ends when Flux reports it applied and healthy. Not waited for: the stack is up.
+seed_flux_release() {
+  [ -n "${DEMO_PROJECT_ID:-}" ] || return 0
+  api GET "/api/v2/projects/${DEMO_PROJECT_ID}/releases"
+  [ "${API_STATUS}" = 200 ] || { warn "could not list the releases of project demo (HTTP ${API_STATUS})"; return 0; }
+  [ "$(jq '.items | length' <<<"${API_BODY}")" = 0 ] || return 0
+  api POST "/api/v2/projects/${DEMO_PROJECT_ID}/releases" \
+    '{"description":"make run demo: the first release, delivered by Flux","environment":"dev"}'
+  if [ "${API_STATUS}" = 202 ]; then
+    info "project demo: release #1 goes to dev; Flux applies it into namespace demo-dev (Bindings tab of cluster demo)"
+  else
+    warn "could not release project demo (HTTP ${API_STATUS}): ${API_BODY:0:300}"
+  fi
 }
 
 # A deployment's final status, waiting at most SHOP_RELEASE_TIMEOUT seconds; "" on timeout.
