@@ -35,7 +35,12 @@ readonly FOREIGN_KUBE_CAPABILITIES="observe,diagnostics.read,argocd.read,argocd.
 
 # The chart's values of each demo agent: readwrite with every capability for demo; direct deploy
 # and credential sync limited to shop-dev (a namespaced Role) for demo-direct.
-readonly DEMO_AGENT_HELM="gitopshq-agent|--set rbac.profile=readwrite --set capabilities.observe=true --set capabilities.diagnosticsRead=true --set capabilities.argocdRead=true --set capabilities.argocdWrite=true --set capabilities.directDeploy=true --set capabilities.kubernetesRestart=true --set capabilities.kubernetesScale=true --set capabilities.credentialSync=true --set capabilities.tokenRotate=true$( [ "${GITOPSHQ_DEMO_FLUX:-on}" = off ] || echo ' --set capabilities.adapterWire=true')"
+DEMO_AGENT_HELM="gitopshq-agent|--set rbac.profile=readwrite --set capabilities.observe=true --set capabilities.diagnosticsRead=true --set capabilities.argocdRead=true --set capabilities.argocdWrite=true --set capabilities.directDeploy=true --set capabilities.kubernetesRestart=true --set capabilities.kubernetesScale=true --set capabilities.credentialSync=true --set capabilities.tokenRotate=true"
+# With the demo's Flux, the demo agent also wires it (the hub has it make the Flux objects).
+if [ "${GITOPSHQ_DEMO_FLUX:-on}" != off ]; then
+  DEMO_AGENT_HELM+=" --set capabilities.adapterWire=true"
+fi
+readonly DEMO_AGENT_HELM
 readonly DIRECT_AGENT_HELM="demo-direct|--set rbac.profile=readwrite --set capabilities.argocdRead=false --set capabilities.directDeploy=true --set capabilities.credentialSync=true --set credentialSync.targets={shop-dev} --set diagnostics.allowedNamespaces={shop-dev}"
 
 readonly SHOP_NAMESPACE=shop-dev
