@@ -109,13 +109,19 @@ progress_filter() {
     END { if (n > 0) printf "    %s: %d packages compiled\n", name, n }'
 }
 
-# Copies what tool_extra_dir names out of the module source (in Go's module
+# Copies what tool_extra_dir and tool_extra_files name out of the module source (in Go's module
 # cache, where the build just found it) into the cache directory, before the
 # binary is renamed into place: a cached binary always has them beside it.
 copy_extra() {
-  local name=$1 dir=$2 cachedir=$3 spec src dest
+  local name=$1 dir=$2 cachedir=$3 spec src dest moddir f
   spec=$(tool_extra_dir "$name") || return 0
-  src="$(cd "$dir" && go list -m -f '{{.Dir}}' "$(tool_module "$name")")/${spec%% *}"
+  moddir=$(cd "$dir" && go list -m -f '{{.Dir}}' "$(tool_module "$name")")
+  for f in $(tool_extra_files "$name"); do
+    [ -f "$moddir/$f" ] || die "$name: $moddir/$f is missing from the module source"
+    install -m 755 "$moddir/$f" "$cachedir/$(basename "$f")"
+    info "$name: $f copied to $cachedir"
+  done
+  src="$moddir/${spec%% *}"
   dest="$cachedir/${spec#* }"
   [ -d "$src" ] || die "$name: $src is missing from the module source"
   rm -rf "$dest" && mkdir -p "$dest"

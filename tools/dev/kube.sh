@@ -66,7 +66,10 @@
 # loopback port with a password from its config file (DIR/argocd/redis.conf, mode 600), no
 # persistence, at most 64 MiB; the repo-server and the application-controller run as
 # local processes of the one binary (ARGOCD_BINARY_NAME picks the role) with the admin
-# kubeconfig and the redis password in their environment, never on a command line. Ports
+# kubeconfig and the redis password in their environment, never on a command line; the
+# controller with ARGOCD_FAKE_IN_CLUSTER=true (Argo CD's own switch for running outside a
+# cluster), so its in-cluster destination https://kubernetes.default.svc is the
+# kubeconfig's API server, as it is for an in-cluster Argo CD. Ports
 # are below 32768 as for Flux; the controller's metrics server listens on every interface
 # (Argo CD has no flag for its address). Logs: DIR/logs/argocd-*.log.
 #
@@ -434,7 +437,9 @@ argocd_start() {
   bin=$("${TOOLS_DIR}/bin-path.sh" --no-check argocd)
   [ -x "$bin" ] || "${TOOLS_DIR}/build-tools.sh" argocd
   crds="$(dirname "$bin")/crds"
-  [ -d "$crds" ] || die "$crds is missing; delete $(dirname "$crds") and run tools/build-tools.sh argocd"
+  if [ ! -d "$crds" ] || [ ! -x "$(dirname "$bin")/git-verify-wrapper.sh" ]; then
+    die "$crds or git-verify-wrapper.sh is missing; delete $(dirname "$crds") and run tools/build-tools.sh argocd"
+  fi
   kc=(kubectl --kubeconfig "$dir/admin.kubeconfig")
   "${kc[@]}" apply --server-side --field-manager gitopshq-argocd -f "$crds" >/dev/null
   # Right after the apply a CRD may have no conditions yet, which `kubectl wait` takes for an error.
@@ -512,14 +517,16 @@ CONF
   (
     export REDIS_PASSWORD
     REDIS_PASSWORD=$(cat "$a/redis.password")
+    # git asks the binary for credentials under the name argocd (GIT_ASKPASS=argocd) and the
+    # repo-server runs git-verify-wrapper.sh: both on its PATH.
     launch "$dir" argocd-repo-server env ARGOCD_BINARY_NAME=argocd-repo-server \
-      TMPDIR="$a/tmp" ARGOCD_GPG_ENABLED=false ARGOCD_GNUPGHOME="$a/gpg" \
+      PATH="$(dirname "$bin"):$PATH" TMPDIR="$a/tmp" ARGOCD_GPG_ENABLED=false ARGOCD_GNUPGHOME="$a/gpg" \
       ARGOCD_TLS_DATA_PATH="$a/tls" ARGOCD_SSH_DATA_PATH="$a/ssh" \
       "$bin" --address 127.0.0.1 --port "${ports[1]}" \
       --metrics-address 127.0.0.1 --metrics-port "${ports[2]}" \
       --redis "127.0.0.1:${ports[0]}" --disable-tls --client-ca-path= --parallelismlimit 2 --logformat text
     launch "$dir" argocd-application-controller env ARGOCD_BINARY_NAME=argocd-application-controller \
-      KUBECONFIG="$dir/admin.kubeconfig" TMPDIR="$a/tmp" \
+      KUBECONFIG="$dir/admin.kubeconfig" ARGOCD_FAKE_IN_CLUSTER=true TMPDIR="$a/tmp" \
       "$bin" --namespace "$ARGOCD_NAMESPACE" \
       --repo-server "127.0.0.1:${ports[1]}" --repo-server-plaintext \
       --redis "127.0.0.1:${ports[0]}" --metrics-port "${ports[3]}" \

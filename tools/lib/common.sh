@@ -142,6 +142,17 @@ tool_extra_dir() {
   esac
 }
 
+# Programs of the module source a tool runs beside its binary, copied next to it by the
+# build (mode 755): Argo CD's repo-server runs git-verify-wrapper.sh (from its PATH) on
+# every commit it generates manifests of, even with GPG off, and fails "permission denied"
+# without it.
+tool_extra_files() {
+  case "$1" in
+    argocd) echo "hack/git-verify-wrapper.sh" ;;
+    *) echo "" ;;
+  esac
+}
+
 # Where the binary of the pinned version lives (whether or not it is built).
 tool_bin_path() {
   local name=$1 v
