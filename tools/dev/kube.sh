@@ -487,6 +487,16 @@ metadata:
 data:
   controller.repo.server.plaintext: "true"
   reposerver.disable.tls: "true"
+---
+# What argocd-server makes when it starts (it does not run here): the project Applications
+# name when they name none of their own.
+apiVersion: argoproj.io/v1alpha1
+kind: AppProject
+metadata: {name: default, namespace: ${ARGOCD_NAMESPACE}}
+spec:
+  sourceRepos: ["*"]
+  destinations: [{server: "*", namespace: "*"}]
+  clusterResourceWhitelist: [{group: "*", kind: "*"}]
 YAML
   # The key travels through a pipe, never a command line.
   "${kc[@]}" -n "$ARGOCD_NAMESPACE" create secret generic argocd-secret \
