@@ -62,7 +62,7 @@
 # namespace argocd made with the ConfigMaps argocd-cm (resync an hour: only a refresh
 # request picks up a commit quickly), argocd-rbac-cm, argocd-cmd-params-cm and the Secret
 # argocd-secret (a random server.secretkey, made once, DIR/argocd/server.secretkey, mode
-# 600). Debian's redis-server (installed with apt when missing, as etcd is) runs on a
+# 600) and the default AppProject. Debian's redis-server (installed with apt when missing, as etcd is) runs on a
 # loopback port with a password from its config file (DIR/argocd/redis.conf, mode 600), no
 # persistence, at most 64 MiB; the repo-server and the application-controller run as
 # local processes of the one binary (ARGOCD_BINARY_NAME picks the role) with the admin
