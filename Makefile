@@ -53,6 +53,7 @@ test: ## the whole test suite: formatting and shell checks, Maven verify (unit +
 	  tools/dev/postgres.sh gitopshq gitopshq_test $$([ "$$db" = gitopshq_test ] || echo "$$db")
 	@tools/build-tools.sh all
 	@tools/build-tools.sh flux
+	@tools/build-tools.sh argocd
 	@tools/build-tools.sh helm
 	@tools/ui.sh build
 	@export GITOPSHQ_OPA_BIN="$$(tools/bin-path.sh opa)" GITOPSHQ_TEMPORAL_BIN="$$(tools/bin-path.sh temporal)" \

@@ -2,13 +2,15 @@
 # Builds the Go tools GitOpsHQ runs for real (OPA and the Temporal CLI / dev
 # server) from the pinned Go modules in tools/opa and tools/temporal.
 #
-#   tools/build-tools.sh [opa|temporal|helm|kube|flux|<tool>|all]     (default: all)
+#   tools/build-tools.sh [opa|temporal|helm|kube|flux|argocd|<tool>|all]     (default: all)
 #
 # `all` is opa, temporal and the kube tools. `flux` is Flux's source-controller
 # and kustomize-controller (tools/flux/<name>/go.mod, v1.9.6) with their CRDs,
 # which dev/kube.sh runs beside its control plane (`--with-flux`); only built when
 # asked for by name: make run asks once the hub is up, the Flux tests' callers
-# before they run. helm (the Helm CLI at the version helm-java
+# before they run. `argocd` is Argo CD v3.6.1's one multi-call binary
+# (tools/argocd/go.mod) with its CRDs (manifests/crds), for dev/kube.sh's
+# argocd-start; built, like flux, only when asked for by name. helm (the Helm CLI at the version helm-java
 # embeds, tools/helm) is built only when asked for by name: the delivery
 # benchmark compares against it and builds it on demand. `kube` is a real
 # Kubernetes control plane for the demo cluster and the end-to-end tests:
@@ -51,6 +53,10 @@ tool_ldflags() {
                 flags+=" -X $p.gitTreeState=clean -X $p.buildDate=1970-01-01T00:00:00Z"
               done
               echo "$flags" ;;
+    # Argo CD's own release build stamps its version (common.version, shown as
+    # v<version>+<commit>); the module zip has no commit, so `argocd version`
+    # says v3.6.1+unknown, as a source build without git metadata does.
+    argocd)   echo "-s -w -X github.com/argoproj/argo-cd/v3/common.version=${2#v}" ;;
     *)        echo "-s -w" ;;
   esac
 }
@@ -58,15 +64,24 @@ tool_ldflags() {
 # Fails with one clear line when Go is missing or older than the go directive
 # of the module (with GOTOOLCHAIN=local Go would refuse anyway, with a less
 # helpful message; with GOTOOLCHAIN=auto it downloads the right toolchain from
-# the Go module proxy, which is fine).
+# the Go module proxy, which is fine). A module that pins a `toolchain` line
+# (tools/argocd: Argo CD v3.6.1 declares go 1.27.0) is built with that toolchain
+# when the local Go is older, even under GOTOOLCHAIN=local: Go fetches it once
+# from the module proxy into its module cache.
 require_go() {
-  local dir=$1 need have toolchain
+  local dir=$1 need have toolchain pinned
   command -v go >/dev/null 2>&1 ||
     die "Go is not installed (needed once to build opa/temporal); get Go >= 1.26 from https://go.dev/dl/ (Debian 12's 'apt-get install golang-go' is too old unless from bookworm-backports)"
   need=$(awk '$1 == "go" { print $2; exit }' "$dir/go.mod")
   have=$(go env GOVERSION 2>/dev/null); have=${have#go}
   toolchain=$(go env GOTOOLCHAIN 2>/dev/null || echo auto)
+  pinned=$(awk '$1 == "toolchain" { print $2; exit }' "$dir/go.mod")
   if [ -n "$need" ] && [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -n1)" != "$need" ]; then
+    if [ -n "$pinned" ]; then
+      info "Go $have is older than $need: building with $pinned (pinned in $dir/go.mod; fetched once via the module proxy)"
+      export GOTOOLCHAIN=$pinned
+      return 0
+    fi
     case "$toolchain" in
       local*) die "Go $have is too old for $dir/go.mod (needs >= $need); install a newer Go from https://go.dev/dl/ or run with GOTOOLCHAIN=auto" ;;
       *) warn "Go $have is older than $need; Go will fetch toolchain $need via the module proxy (GOTOOLCHAIN=$toolchain)" ;;
@@ -94,17 +109,23 @@ progress_filter() {
     END { if (n > 0) printf "    %s: %d packages compiled\n", name, n }'
 }
 
-# Copies what tool_extra_dir names out of the module source (in Go's module
+# Copies what tool_extra_dir and tool_extra_files name out of the module source (in Go's module
 # cache, where the build just found it) into the cache directory, before the
 # binary is renamed into place: a cached binary always has them beside it.
 copy_extra() {
-  local name=$1 dir=$2 cachedir=$3 spec src dest
+  local name=$1 dir=$2 cachedir=$3 spec src dest moddir f
   spec=$(tool_extra_dir "$name") || return 0
-  src="$(cd "$dir" && go list -m -f '{{.Dir}}' "$(tool_module "$name")")/${spec%% *}"
+  moddir=$(cd "$dir" && go list -m -f '{{.Dir}}' "$(tool_module "$name")")
+  for f in $(tool_extra_files "$name"); do
+    [ -f "$moddir/$f" ] || die "$name: $moddir/$f is missing from the module source"
+    install -m 755 "$moddir/$f" "$cachedir/$(basename "$f")"
+    info "$name: $f copied to $cachedir"
+  done
+  src="$moddir/${spec%% *}"
   dest="$cachedir/${spec#* }"
   [ -d "$src" ] || die "$name: $src is missing from the module source"
   rm -rf "$dest" && mkdir -p "$dest"
-  cp "$src"/*.yaml "$dest"/ && chmod -R u+w "$dest"
+  cp "$src"/*.yaml "$dest"/ && rm -f "$dest/kustomization.yaml" && chmod -R u+w "$dest"
   info "$name: $(find "$dest" -name '*.yaml' | wc -l) files of ${spec%% *} copied to $dest"
 }
 
@@ -168,13 +189,13 @@ build_tool() {
 
 main() {
   local what=${1:-all} t
-  [ $# -le 1 ] || die "usage: tools/build-tools.sh [opa|temporal|helm|kube|flux|all]"
+  [ $# -le 1 ] || die "usage: tools/build-tools.sh [opa|temporal|helm|kube|flux|argocd|all]"
   case "$what" in
     all) for t in "${DEFAULT_TOOLS[@]}"; do build_tool "$t"; done ;;
     kube) for t in "${KUBE_TOOLS[@]}"; do build_tool "$t"; done ;;
     flux) for t in "${FLUX_TOOLS[@]}"; do build_tool "$t"; done ;;
     -h|--help) sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}" ;;
-    *) is_known_tool "$what" || die "unknown tool '$what'; usage: tools/build-tools.sh [opa|temporal|helm|kube|flux|all]"
+    *) is_known_tool "$what" || die "unknown tool '$what'; usage: tools/build-tools.sh [opa|temporal|helm|kube|flux|argocd|all]"
        build_tool "$what" ;;
   esac
 }

@@ -16,13 +16,20 @@
 #                                  "flux ready storage=<http-url>"
 #   tools/dev/kube.sh flux-stop DIR
 #                                  stop only the Flux controllers
+#   tools/dev/kube.sh argocd-start DIR
+#                                  Argo CD's repo-server and application-controller with a
+#                                  redis beside the running control plane (below); idempotent;
+#                                  prints "argocd ready namespace=argocd repo-server=<host:port>"
+#   tools/dev/kube.sh argocd-stop DIR
+#                                  stop only Argo CD and its redis
 #   tools/dev/kube.sh seed DIR [HUB_URL]
 #                                  the demo workloads (namespaces demo and payments:
 #                                  Deployments, Services, an Ingress, ConfigMaps, a
-#                                  Secret, a Job, a CronJob), the empty namespace shop-dev
-#                                  (direct delivery of make run's demo-direct) and three
-#                                  Argo CD Applications with their status (tools/dev/demo-cluster)
-#   tools/dev/kube.sh stop DIR     stop every process it started from DIR (Flux's too)
+#                                  Secret, a Job, a CronJob) and the empty namespaces
+#                                  demo-dev, demo-staging (Flux) and shop-dev (direct delivery
+#                                  of make run's demo-direct) (tools/dev/demo-cluster); no
+#                                  adapter status is written by a script
+#   tools/dev/kube.sh stop DIR     stop every process it started from DIR (Flux's, Argo CD's too)
 #   tools/dev/kube.sh status DIR   say what runs
 #
 # Everything lives in DIR: the PKI (a self-made CA, the API server's serving
@@ -52,6 +59,22 @@
 # the controllers' own outgoing connections before it binds it. Logs:
 # DIR/logs/source-controller.log, DIR/logs/kustomize-controller.log.
 #
+# Argo CD v3.6.1 (tools/build-tools.sh argocd builds its one multi-call binary and keeps
+# its 3 CRDs beside it; argocd-start builds it when missing): the CRDs are applied,
+# namespace argocd made with the ConfigMaps argocd-cm (resync an hour: only a refresh
+# request picks up a commit quickly), argocd-rbac-cm, argocd-cmd-params-cm and the Secret
+# argocd-secret (a random server.secretkey, made once, DIR/argocd/server.secretkey, mode
+# 600) and the default AppProject. Debian's redis-server (installed with apt when missing, as etcd is) runs on a
+# loopback port with a password from its config file (DIR/argocd/redis.conf, mode 600), no
+# persistence, at most 64 MiB; the repo-server and the application-controller run as
+# local processes of the one binary (ARGOCD_BINARY_NAME picks the role) with the admin
+# kubeconfig and the redis password in their environment, never on a command line; the
+# controller with ARGOCD_FAKE_IN_CLUSTER=true (Argo CD's own switch for running outside a
+# cluster), so its in-cluster destination https://kubernetes.default.svc is the
+# kubeconfig's API server, as it is for an in-cluster Argo CD. Ports
+# are below 32768 as for Flux; the controller's metrics server listens on every interface
+# (Argo CD has no flag for its address). Logs: DIR/logs/argocd-*.log.
+#
 # Env knobs: GITOPSHQ_KUBE_READY_TIMEOUT (seconds, default 60).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -64,8 +87,13 @@ readonly LOG_NAMESPACES=(demo payments shop-dev)
 readonly NODE_NAME=kwok-node-0
 readonly FLUX_PROCS=(source-controller kustomize-controller)
 readonly FLUX_NAMESPACE=flux-system
+readonly ARGOCD_PROCS=(argocd-redis argocd-repo-server argocd-application-controller)
+readonly ARGOCD_NAMESPACE=argocd
+# Argo CD's periodic refresh (argocd-cm timeout.reconciliation, the controller's
+# --app-resync): long, so that only a refresh request explains a quick pickup.
+readonly ARGOCD_RESYNC_SECONDS=3600
 
-usage() { die "usage: tools/dev/kube.sh start DIR [--with-flux] | stop|status|flux-start|flux-stop DIR | seed DIR [HUB_URL]"; }
+usage() { die "usage: tools/dev/kube.sh start DIR [--with-flux] | stop|status|flux-start|flux-stop|argocd-start|argocd-stop DIR | seed DIR [HUB_URL]"; }
 
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -106,6 +134,15 @@ ensure_etcd() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q etcd-server >/dev/null 2>&1 ||
     { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q etcd-server >/dev/null; } ||
     die "could not install etcd-server with apt-get"
+}
+
+ensure_redis() {
+  command -v redis-server >/dev/null 2>&1 && return 0
+  [ "$(id -u)" = 0 ] || die "redis-server is missing (Argo CD needs it); install it with: sudo apt-get install redis-server"
+  log "installing redis (Debian's redis-server)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q redis-server >/dev/null 2>&1 ||
+    { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q redis-server >/dev/null; } ||
+    die "could not install redis-server with apt-get"
 }
 
 # The PKI and credentials, made once per DIR.
@@ -382,6 +419,149 @@ flux_stop() {
   for name in kustomize-controller source-controller; do stop_proc "$dir" "$name"; done
 }
 
+# Argo CD beside the control plane of DIR (see the header).
+argocd_start() {
+  local dir=$1 timeout=${GITOPSHQ_KUBE_READY_TIMEOUT:-60} bin crds kc ports name port a=$1/argocd
+  running kube-apiserver "$dir" || die "the control plane in $dir is not running (tools/dev/kube.sh start $dir)"
+  if running argocd-repo-server "$dir" && running argocd-application-controller "$dir" && running argocd-redis "$dir"; then
+    echo "argocd ready namespace=${ARGOCD_NAMESPACE} repo-server=$(cat "$dir/run/argocd-repo-server.addr")"
+    return 0
+  fi
+  argocd_stop "$dir" >/dev/null
+  ensure_redis
+  bin=$("${TOOLS_DIR}/bin-path.sh" --no-check argocd)
+  [ -x "$bin" ] || "${TOOLS_DIR}/build-tools.sh" argocd
+  crds="$(dirname "$bin")/crds"
+  if [ ! -d "$crds" ] || [ ! -x "$(dirname "$bin")/git-verify-wrapper.sh" ]; then
+    die "$crds or git-verify-wrapper.sh is missing; delete $(dirname "$crds") and run tools/build-tools.sh argocd"
+  fi
+  kc=(kubectl --kubeconfig "$dir/admin.kubeconfig")
+  "${kc[@]}" apply --server-side --field-manager gitopshq-argocd -f "$crds" >/dev/null
+  # Right after the apply a CRD may have no conditions yet, which `kubectl wait` takes for an error.
+  wait_until 30 "${kc[@]}" wait --for condition=established --timeout 5s \
+    crd/applications.argoproj.io crd/appprojects.argoproj.io ||
+    die "Argo CD's CRDs were not established within 30s"
+  mkdir -p "$a"/{tmp,tls,ssh,gpg}
+  : >"$a/ssh/ssh_known_hosts"
+  (umask 077
+   [ -s "$a/server.secretkey" ] || od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$a/server.secretkey"
+   [ -s "$a/redis.password" ] || od -An -tx1 -N24 /dev/urandom | tr -d ' \n' >"$a/redis.password")
+  # Argo CD reads its settings only from objects labelled part-of=argocd.
+  "${kc[@]}" apply --server-side --field-manager gitopshq-argocd -f - >/dev/null <<YAML
+apiVersion: v1
+kind: Namespace
+metadata: {name: ${ARGOCD_NAMESPACE}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: argocd-cm
+  namespace: ${ARGOCD_NAMESPACE}
+  labels: {app.kubernetes.io/name: argocd-cm, app.kubernetes.io/part-of: argocd}
+data:
+  timeout.reconciliation: ${ARGOCD_RESYNC_SECONDS}s
+  timeout.reconciliation.jitter: 0s
+  application.resourceTrackingMethod: annotation
+  admin.enabled: "false"
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: argocd-rbac-cm
+  namespace: ${ARGOCD_NAMESPACE}
+  labels: {app.kubernetes.io/name: argocd-rbac-cm, app.kubernetes.io/part-of: argocd}
+data:
+  policy.default: ""
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: argocd-cmd-params-cm
+  namespace: ${ARGOCD_NAMESPACE}
+  labels: {app.kubernetes.io/name: argocd-cmd-params-cm, app.kubernetes.io/part-of: argocd}
+data:
+  controller.repo.server.plaintext: "true"
+  reposerver.disable.tls: "true"
+---
+# What argocd-server makes when it starts (it does not run here): the project Applications
+# name when they name none of their own.
+apiVersion: argoproj.io/v1alpha1
+kind: AppProject
+metadata: {name: default, namespace: ${ARGOCD_NAMESPACE}}
+spec:
+  sourceRepos: ["*"]
+  destinations: [{server: "*", namespace: "*"}]
+  clusterResourceWhitelist: [{group: "*", kind: "*"}]
+YAML
+  # The key travels through a pipe, never a command line.
+  "${kc[@]}" -n "$ARGOCD_NAMESPACE" create secret generic argocd-secret \
+      --from-file=server.secretkey="$a/server.secretkey" --dry-run=client -o yaml |
+    "${kc[@]}" label --local -f - -o yaml app.kubernetes.io/name=argocd-secret app.kubernetes.io/part-of=argocd |
+    "${kc[@]}" apply --server-side --field-manager gitopshq-argocd -f - >/dev/null
+
+  # redis, repo-server gRPC, repo-server metrics, controller metrics
+  mapfile -t ports < <(free_low_ports 4)
+  [ "${#ports[@]}" = 4 ] || die "could not find 4 free loopback ports in 20000-32767"
+  (umask 077 && cat >"$a/redis.conf" <<CONF
+bind 127.0.0.1
+port ${ports[0]}
+protected-mode yes
+daemonize no
+save ""
+appendonly no
+dir $a
+maxmemory 64mb
+maxmemory-policy allkeys-lru
+requirepass $(cat "$a/redis.password")
+CONF
+  )
+  printf '127.0.0.1:%s\n' "${ports[1]}" >"$dir/run/argocd-repo-server.addr"
+  printf '%s\n' "${ports[2]}" >"$dir/run/argocd-repo-server.health-port"
+  printf '%s\n' "${ports[3]}" >"$dir/run/argocd-application-controller.health-port"
+  launch "$dir" argocd-redis redis-server "$a/redis.conf"
+  (
+    export REDIS_PASSWORD
+    REDIS_PASSWORD=$(cat "$a/redis.password")
+    # git asks the binary for credentials under the name argocd (GIT_ASKPASS=argocd) and the
+    # repo-server runs git-verify-wrapper.sh: both on its PATH.
+    launch "$dir" argocd-repo-server env ARGOCD_BINARY_NAME=argocd-repo-server \
+      PATH="$(dirname "$bin"):$PATH" TMPDIR="$a/tmp" ARGOCD_GPG_ENABLED=false ARGOCD_GNUPGHOME="$a/gpg" \
+      ARGOCD_TLS_DATA_PATH="$a/tls" ARGOCD_SSH_DATA_PATH="$a/ssh" \
+      "$bin" --address 127.0.0.1 --port "${ports[1]}" \
+      --metrics-address 127.0.0.1 --metrics-port "${ports[2]}" \
+      --redis "127.0.0.1:${ports[0]}" --disable-tls --client-ca-path= --parallelismlimit 2 --logformat text
+    launch "$dir" argocd-application-controller env ARGOCD_BINARY_NAME=argocd-application-controller \
+      KUBECONFIG="$dir/admin.kubeconfig" ARGOCD_FAKE_IN_CLUSTER=true TMPDIR="$a/tmp" \
+      "$bin" --namespace "$ARGOCD_NAMESPACE" \
+      --repo-server "127.0.0.1:${ports[1]}" --repo-server-plaintext \
+      --redis "127.0.0.1:${ports[0]}" --metrics-port "${ports[3]}" \
+      --app-resync "$ARGOCD_RESYNC_SECONDS" --app-resync-jitter 0 \
+      --status-processors 4 --operation-processors 2 --logformat text
+  )
+
+  local deadline=$(( $(date +%s) + timeout ))
+  until (exec 3<>"/dev/tcp/127.0.0.1/${ports[0]}") 2>/dev/null; do
+    running argocd-redis "$dir" || { tail -n 20 "$dir/logs/argocd-redis.log" >&2; die "redis exited (log: $dir/logs/argocd-redis.log)"; }
+    [ "$(date +%s)" -lt "$deadline" ] || die "redis was not ready within ${timeout}s (log: $dir/logs/argocd-redis.log)"
+    sleep 0.2
+  done
+  for name in argocd-repo-server argocd-application-controller; do
+    port=$(cat "$dir/run/$name.health-port")
+    until curl -fsS -m 2 -o /dev/null "http://127.0.0.1:${port}/healthz" 2>/dev/null; do
+      running "$name" "$dir" || { tail -n 20 "$dir/logs/$name.log" >&2; die "$name exited (log: $dir/logs/$name.log)"; }
+      [ "$(date +%s)" -lt "$deadline" ] ||
+        { tail -n 20 "$dir/logs/$name.log" >&2; die "$name was not ready within ${timeout}s (log: $dir/logs/$name.log)"; }
+      sleep 0.3
+    done
+  done
+  echo "argocd ready namespace=${ARGOCD_NAMESPACE} repo-server=$(cat "$dir/run/argocd-repo-server.addr")"
+}
+
+argocd_stop() {
+  local dir=$1 name
+  for name in argocd-application-controller argocd-repo-server argocd-redis; do stop_proc "$dir" "$name"; done
+}
+
 stop_proc() { # dir name
   local dir=$1 name=$2 pid
   pid=$(cat "$dir/run/$name.pid" 2>/dev/null) || return 0
@@ -394,6 +574,7 @@ stop_proc() { # dir name
 
 stop() {
   local dir=$1 name
+  argocd_stop "$dir"
   flux_stop "$dir"
   for name in pod-logs kwok kube-scheduler kube-controller-manager kube-apiserver etcd; do
     stop_proc "$dir" "$name"
@@ -402,7 +583,7 @@ stop() {
 
 status() {
   local dir=$1 name
-  for name in "${PROCS[@]}" "${FLUX_PROCS[@]}"; do
+  for name in "${PROCS[@]}" "${FLUX_PROCS[@]}" "${ARGOCD_PROCS[@]}"; do
     if running "$name" "$dir"; then echo "$name: running (pid $(cat "$dir/run/$name.pid"))"; else echo "$name: stopped"; fi
   done
 }
@@ -416,6 +597,8 @@ case "$1" in
          esac ;;
   flux-start) flux_start "$(cd "$2" && pwd)" ;;
   flux-stop) [ -d "$2" ] && flux_stop "$2" ;;
+  argocd-start) argocd_start "$(cd "$2" && pwd)" ;;
+  argocd-stop) [ -d "$2" ] && argocd_stop "$2" ;;
   seed) seed "$(cd "$2" && pwd)" "${3:-}" ;;
   stop) [ -d "$2" ] && stop "$2" ;;
   status) status "$2" ;;

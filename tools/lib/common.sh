@@ -49,11 +49,14 @@ die()  { printf '%serror:%s %s\n' "${__c_red}" "${__c_off}" "$*" >&2; exit 1; }
 # kustomize-controller (tools/flux/<name>, one module each, as upstream builds
 # them): only the demo cluster and the Flux tests run them, so they are built
 # on demand (`build-tools.sh flux`, ~10 minutes on 2 cores the first time),
-# never by `all`.
+# never by `all`. argocd is Argo CD's multi-call binary (tools/argocd, v3.6.1:
+# application-controller, repo-server, server, CLI in one; ARGOCD_BINARY_NAME
+# picks the role), built on demand like Flux (`build-tools.sh argocd`, ~5
+# minutes on 2 cores the first time), never by `all`.
 KUBE_TOOLS=(kube-apiserver kube-controller-manager kube-scheduler kwok)
 FLUX_TOOLS=(source-controller kustomize-controller)
 DEFAULT_TOOLS=(opa temporal "${KUBE_TOOLS[@]}")
-KNOWN_TOOLS=(opa temporal helm "${KUBE_TOOLS[@]}" "${FLUX_TOOLS[@]}")
+KNOWN_TOOLS=(opa temporal helm "${KUBE_TOOLS[@]}" "${FLUX_TOOLS[@]}" argocd)
 tool_module() {
   case "$1" in
     opa)      echo github.com/open-policy-agent/opa ;;
@@ -62,6 +65,7 @@ tool_module() {
     kube-*)   echo k8s.io/kubernetes ;;
     kwok)     echo sigs.k8s.io/kwok ;;
     source-controller|kustomize-controller) echo "github.com/fluxcd/$1" ;;
+    argocd)   echo github.com/argoproj/argo-cd/v3 ;;
     *) return 1 ;;
   esac
 }
@@ -73,6 +77,7 @@ tool_package() {
     kube-*)   echo "k8s.io/kubernetes/cmd/$1" ;;
     kwok)     echo sigs.k8s.io/kwok/cmd/kwok ;;
     source-controller|kustomize-controller) echo "github.com/fluxcd/$1" ;;
+    argocd)   echo github.com/argoproj/argo-cd/v3/cmd ;;
     *) return 1 ;;
   esac
 }
@@ -126,11 +131,25 @@ tool_revision() {
 # Files a tool ships besides its binary, copied from the module source into
 # <cache dir>/<what>/ by the build: the Flux controllers' CustomResourceDefinitions
 # (config/crd/bases: 6 source.toolkit.fluxcd.io kinds, 1 kustomize.toolkit.fluxcd.io),
-# which dev/kube.sh applies before it starts them. Prints "<module dir> <cache subdir>".
+# which dev/kube.sh applies before it starts them, and Argo CD's (manifests/crds:
+# Application, ApplicationSet, AppProject; its kustomization.yaml is left out).
+# Prints "<module dir> <cache subdir>".
 tool_extra_dir() {
   case "$1" in
     source-controller|kustomize-controller) echo "config/crd/bases crds" ;;
+    argocd) echo "manifests/crds crds" ;;
     *) return 1 ;;
+  esac
+}
+
+# Programs of the module source a tool runs beside its binary, copied next to it by the
+# build (mode 755): Argo CD's repo-server runs git-verify-wrapper.sh (from its PATH) on
+# every commit it generates manifests of, even with GPG off, and fails "permission denied"
+# without it.
+tool_extra_files() {
+  case "$1" in
+    argocd) echo "hack/git-verify-wrapper.sh" ;;
+    *) echo "" ;;
   esac
 }
 

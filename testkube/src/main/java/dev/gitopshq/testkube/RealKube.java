@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * TestKube}) only stores objects, this one runs them: Deployments get ReplicaSets and Pods, Pods
  * are scheduled onto the kwok node and turn Running, RBAC refuses what a role does not allow, and
  * server-side apply computes field ownership. {@link #withFlux()} adds Flux's source-controller and
- * kustomize-controller.
+ * kustomize-controller, {@link #withArgoCd()} Argo CD's repo-server and application-controller.
  */
 public final class RealKube implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofMinutes(20);
@@ -37,6 +37,7 @@ public final class RealKube implements AutoCloseable {
   private final String url;
   private final Path kubeconfig;
   private String fluxStorageUrl;
+  private String argoCdNamespace;
 
   private RealKube(Path repoRoot, Path dir, String url, Path kubeconfig) {
     this.repoRoot = repoRoot;
@@ -118,6 +119,57 @@ public final class RealKube implements AutoCloseable {
                 + " cores the first time; make test does it)");
       }
     }
+  }
+
+  /**
+   * Starts Argo CD's repo-server and application-controller (v3.6.1) with a redis beside this
+   * control plane, unless they already run: its CRDs applied, namespace {@code argocd} with the
+   * ConfigMaps {@code argocd-cm} (a periodic refresh only every hour), {@code argocd-rbac-cm},
+   * {@code argocd-cmd-params-cm} and the Secret {@code argocd-secret}; the controller manages the
+   * Applications of namespace {@code argocd} with the admin's credentials ({@code tools/dev/kube.sh
+   * argocd-start}). They stay up until the control plane stops.
+   *
+   * <p>A test never builds Argo CD (about 5 minutes on 2 cores the first time): when it is not in
+   * the tool cache this fails with the command that builds it, {@code tools/build-tools.sh argocd},
+   * which {@code make test} runs first.
+   *
+   * @return this control plane
+   */
+  public synchronized RealKube withArgoCd() {
+    if (argoCdNamespace != null) {
+      return this;
+    }
+    requireArgoCdBuilt(repoRoot, Map.of());
+    List<String> ready = run(repoRoot, Duration.ofMinutes(3), "argocd-start", dir.toString());
+    // "argocd ready namespace=<ns> repo-server=<host:port>"
+    argoCdNamespace =
+        ready.stream()
+            .filter(l -> l.startsWith("argocd ready namespace="))
+            .map(l -> l.split(" ")[2].substring("namespace=".length()))
+            .findFirst()
+            .orElseThrow(
+                () -> new IllegalStateException("kube.sh did not say argocd ready: " + ready));
+    return this;
+  }
+
+  /** Fails, naming the command that builds it, unless Argo CD's binary is in the tool cache. */
+  static void requireArgoCdBuilt(Path repoRoot, Map<String, String> env) {
+    if (run(repoRoot, "tools/bin-path.sh", env, Duration.ofSeconds(30), true, "argocd") == null) {
+      throw new IllegalStateException(
+          "Argo CD (argocd) is not built; run tools/build-tools.sh argocd first (about 5 minutes"
+              + " on 2 cores the first time; make test does it)");
+    }
+  }
+
+  /**
+   * The namespace of Argo CD's settings, repository Secrets, AppProjects and Applications, once
+   * {@link #withArgoCd()} started it.
+   */
+  public String argoCdNamespace() {
+    if (argoCdNamespace == null) {
+      throw new IllegalStateException("Argo CD is not running here; call withArgoCd() first");
+    }
+    return argoCdNamespace;
   }
 
   /**
