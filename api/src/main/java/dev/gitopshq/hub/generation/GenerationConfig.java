@@ -7,10 +7,6 @@ import dev.gitopshq.activities.generation.GenerationActivitiesImpl;
 import dev.gitopshq.activities.generation.GenerationMapper;
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.render.Renderer;
-import dev.gitopshq.hub.config.GitProperties;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.time.Clock;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
@@ -24,13 +20,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 @EnableScheduling
 public class GenerationConfig {
 
+  /** Helm charts render in the render worker processes (RenderWorkers, from the environment). */
   @Bean
-  Renderer renderer(GitProperties git) {
-    try {
-      return new Renderer(Files.createDirectories(git.renderDir()));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create the render directory " + git.renderDir(), e);
-    }
+  Renderer renderer() {
+    return new Renderer();
   }
 
   @Bean

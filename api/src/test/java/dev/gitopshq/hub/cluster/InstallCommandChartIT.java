@@ -4,7 +4,7 @@ import static dev.gitopshq.hub.HubTestSupport.OWNER_TOKEN;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.marcnuri.helm.Helm;
+import dev.gitopshq.activities.render.HelmCli;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
 import dev.gitopshq.hub.chartrepo.AgentChartRepository;
@@ -223,13 +223,7 @@ public class InstallCommandChartIT {
     Path valuesFile = Files.createTempFile("install-command-values", ".json");
     try {
       Files.writeString(valuesFile, new ObjectMapper().writeValueAsString(values));
-      String manifest =
-          new Helm(agentChart())
-              .template()
-              .withName(release)
-              .withNamespace(namespace)
-              .withValuesFile(valuesFile)
-              .call();
+      String manifest = HelmCli.template(agentChart(), release, namespace, valuesFile);
       Map<String, Map<String, Object>> objects = new LinkedHashMap<>();
       for (Object doc : new Yaml().loadAll(manifest)) {
         if (doc instanceof Map<?, ?> m) {

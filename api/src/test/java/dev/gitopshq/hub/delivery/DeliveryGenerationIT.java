@@ -7,8 +7,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.marcnuri.helm.Helm;
 import dev.gitopshq.activities.git.ProjectRepos;
+import dev.gitopshq.activities.render.HelmCli;
 import dev.gitopshq.activities.render.TarGz;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
@@ -164,13 +164,7 @@ class DeliveryGenerationIT {
                 Map.of("LOG_LEVEL", "debug"),
                 "replicaCount",
                 3)));
-    String helm =
-        new Helm(chart)
-            .template()
-            .withName("web")
-            .withNamespace(tenant + "-" + env)
-            .withValuesFile(values)
-            .call();
+    String helm = HelmCli.template(chart, "web", tenant + "-" + env, values);
     List<String> expected = documents(helm);
     List<String> actual = new ArrayList<>();
     files.values().forEach(b -> actual.addAll(documents(new String(b, StandardCharsets.UTF_8))));
