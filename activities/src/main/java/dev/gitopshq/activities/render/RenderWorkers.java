@@ -368,8 +368,10 @@ public final class RenderWorkers {
             Integer.toString(maxFrame()),
             "-max-output",
             Integer.toString(config.maxOutputBytes()));
-    // Nothing of the hub's environment: no KUBECONFIG, HOME, proxies or credentials.
+    // Nothing of the hub's environment: no KUBECONFIG, HOME, proxies or credentials. A fatal
+    // error (out of memory) prints its one line, not every goroutine's stack.
     pb.environment().clear();
+    pb.environment().put("GOTRACEBACK", "none");
     pb.directory(Path.of("/").toFile());
     try {
       Worker w = new Worker(pb.start());
@@ -524,11 +526,15 @@ public final class RenderWorkers {
         return timeout();
       }
       String last = lastError();
+      String tail;
+      synchronized (stderr) {
+        tail = stderr.toString();
+      }
       boolean memory =
           "memory".equals(reason)
               || (!process.isAlive() && process.exitValue() == EXIT_MEMORY)
-              || last.contains("out of memory")
-              || last.contains("cannot allocate memory");
+              || tail.contains("out of memory")
+              || tail.contains("cannot allocate memory");
       if (memory) {
         return new LimitException(
             "memory",
