@@ -167,6 +167,17 @@ opa_lockdown() {
     "${REPO_ROOT}/policies/system/authz/authz.rego" "$dir/opa-token-sha256.json")
 }
 
+# --- The hub's render worker --------------------------------------------------
+# The hub renders Helm charts in render-worker processes it starts (tools/render-worker;
+# docs/operations.md). hub_render_env prints the NAME=VALUE line the hub is started with, for
+# `mapfile -t render_env < <(hub_render_env)`: the worker binary of this checkout, unless
+# GITOPSHQ_RENDER_WORKER_BIN is already set. The pool's other settings
+# (GITOPSHQ_RENDER_WORKERS, _TIMEOUT_SECONDS, _MEMORY_MIB, _WORKER_RENDERS) pass through the
+# environment as they are.
+hub_render_env() {
+  printf 'GITOPSHQ_RENDER_WORKER_BIN=%s\n' "${GITOPSHQ_RENDER_WORKER_BIN:-$(tool_bin_path render-worker)}"
+}
+
 # --- Temporal dev server ----------------------------------------------------
 # temporal_dev_options: prints the arguments of tools/dev/temporal-dev-options, one a line,
 # for `mapfile -t opts < <(temporal_dev_options)`.
