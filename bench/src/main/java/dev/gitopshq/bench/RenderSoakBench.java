@@ -104,7 +104,7 @@ public final class RenderSoakBench {
                 new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3])});
             System.out.printf(
                 Locale.ROOT,
-                "  %,7d renders: hub JVM RSS %,d MiB (render workers: %s MiB in %s)%n",
+                "  %,7d renders: hub JVM RSS %,d MiB (render workers half way there: %s MiB in %s)%n",
                 Long.parseLong(f[1]),
                 Long.parseLong(f[2]) / 1024,
                 Long.parseLong(f[3]) / 1024,
@@ -152,12 +152,18 @@ public final class RenderSoakBench {
           return chart.archive();
         };
     Renderer renderer = new Renderer();
+    // The workers are read half way between samples: at a multiple of their renders
+    // (GITOPSHQ_RENDER_WORKER_RENDERS, 1,000) a worker has just been retired and none is alive.
+    List<Long> workers = List.of();
+    long workersKib = 0;
     for (int i = 1; i <= renders; i++) {
       renderer.render(units.get(i % units.size()), charts);
+      if (i % every == every / 2) {
+        workers = RenderWorkers.shared().pids();
+        workersKib = workers.stream().mapToLong(RenderSoakBench::rssKib).filter(k -> k > 0).sum();
+      }
       if (i % every == 0) {
         System.gc();
-        List<Long> workers = RenderWorkers.shared().pids();
-        long workersKib = workers.stream().mapToLong(RenderSoakBench::rssKib).filter(k -> k > 0).sum();
         System.out.println(
             "sample "
                 + i

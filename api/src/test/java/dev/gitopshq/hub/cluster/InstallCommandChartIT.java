@@ -25,8 +25,8 @@ import org.yaml.snakeyaml.Yaml;
 
 /**
  * The install command a real hub returns, run the way a user runs it: split by a POSIX shell, its
- * {@code --set-string} values parsed as Helm parses them, and charts/gitopshq-agent rendered
- * in-process with exactly those values (helm-java). The agent's Deployment must carry what the hub
+ * {@code --set-string} values parsed as Helm parses them, and charts/gitopshq-agent rendered with
+ * exactly those values (the helm CLI, tools/helm). The agent's Deployment must carry what the hub
  * put in, including a display name with a comma, quotes and a backslash.
  */
 public class InstallCommandChartIT {
