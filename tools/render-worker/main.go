@@ -22,7 +22,8 @@
 //	{"error": "...", "stage": "load" | "render"}       the chart does not load, or does not render
 //
 // Limits: a frame larger than -max-frame bytes ends the process (exit 4); a manifest longer than
-// -max-output bytes is an error response. Memory: Go's soft limit (debug.SetMemoryLimit) is three
+// -max-output bytes is an error response; a render longer than -deadline ends the process (exit
+// 5; the hub kills it earlier, this holds when the hub is gone). Memory: Go's soft limit (debug.SetMemoryLimit) is three
 // quarters of -memory-limit; a watchdog reads the process's resident memory every 10 ms and exits
 // with status 3 as soon as it passes -memory-limit, and RLIMIT_AS stops any single allocation that
 // would take the address space far past it. The hub kills a process whose render passes its
@@ -57,8 +58,9 @@ import (
 
 // Exit statuses the hub tells apart.
 const (
-	exitMemory = 3
-	exitFrame  = 4
+	exitMemory   = 3
+	exitFrame    = 4
+	exitDeadline = 5
 )
 
 type request struct {
@@ -81,6 +83,7 @@ func main() {
 	memoryLimit := flag.Int64("memory-limit", 256<<20, "bytes of resident memory after which the process exits (status 3)")
 	maxFrame := flag.Int("max-frame", 64<<20, "the largest request frame, in bytes")
 	maxOutput := flag.Int("max-output", 16<<20, "the longest manifest one render may produce, in bytes")
+	deadline := flag.Duration("deadline", 0, "the longest one render may take before the process exits (status 5); 0 for none")
 	gcPercent := flag.Int("gc-percent", 800, "Go's GOGC: how far the heap may grow over its live size before a collection")
 	flag.Parse()
 
@@ -120,7 +123,7 @@ func main() {
 			if last == nil {
 				resp = response{Error: "the request carries no chart and none was sent before", Stage: "protocol"}
 			} else {
-				resp = render(last, &req, *maxOutput)
+				resp = renderWithin(*deadline, last, &req, *maxOutput)
 			}
 		}
 		body, err := json.Marshal(&resp)
@@ -164,6 +167,19 @@ func writeFrame(w *bufio.Writer, body []byte) error {
 		return err
 	}
 	return w.Flush()
+}
+
+// renderWithin renders, and ends the process if the render passes the deadline: the hub kills a
+// worker past its deadline, and this holds also when the hub is gone and nobody would.
+func renderWithin(deadline time.Duration, archive []byte, req *request, maxOutput int) response {
+	if deadline > 0 {
+		timer := time.AfterFunc(deadline, func() {
+			fmt.Fprintf(os.Stderr, "render-worker: a render passed the deadline of %s\n", deadline)
+			os.Exit(exitDeadline)
+		})
+		defer timer.Stop()
+	}
+	return render(archive, req, maxOutput)
 }
 
 // render does what helm template (client-only install, dry run) does with one chart archive,

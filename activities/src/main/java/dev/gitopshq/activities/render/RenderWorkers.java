@@ -56,6 +56,9 @@ public final class RenderWorkers {
   /** The worker's exit status when its memory watchdog stops it. */
   static final int EXIT_MEMORY = 3;
 
+  /** The worker's exit status when a render passes its own deadline. */
+  static final int EXIT_DEADLINE = 5;
+
   /**
    * How the pool is configured.
    *
@@ -367,7 +370,10 @@ public final class RenderWorkers {
             "-max-frame",
             Integer.toString(maxFrame()),
             "-max-output",
-            Integer.toString(config.maxOutputBytes()));
+            Integer.toString(config.maxOutputBytes()),
+            // Its own deadline, a little after the hub's: a worker whose hub is gone ends too.
+            "-deadline",
+            (config.timeout().toMillis() + 5000) + "ms");
     // Nothing of the hub's environment: no KUBECONFIG, HOME, proxies or credentials. A fatal
     // error (out of memory) prints its one line, not every goroutine's stack.
     pb.environment().clear();
@@ -522,7 +528,8 @@ public final class RenderWorkers {
       }
       reason = killReason;
       kill(null);
-      if ("timeout".equals(reason)) {
+      if ("timeout".equals(reason)
+          || (!process.isAlive() && process.exitValue() == EXIT_DEADLINE)) {
         return timeout();
       }
       String last = lastError();

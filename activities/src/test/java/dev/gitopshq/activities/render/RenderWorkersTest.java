@@ -187,6 +187,39 @@ class RenderWorkersTest {
   }
 
   /**
+   * A worker whose hub is gone (nobody to kill it) still ends a render that loops, at its own
+   * deadline.
+   */
+  @Test
+  void aWorkerEndsARenderPastItsOwnDeadlineWhenNoHubKillsIt() throws Exception {
+    Process worker =
+        new ProcessBuilder(
+                RenderWorkers.Config.fromEnvironment().binary().toString(), "-deadline", "500ms")
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    try (DataOutputStream in = new DataOutputStream(worker.getOutputStream())) {
+      byte[] request =
+          JSON.writeValueAsBytes(
+              Map.of(
+                  "chart",
+                  probe("spin", LOOPS).chart(),
+                  "name",
+                  "spin",
+                  "namespace",
+                  "acme",
+                  "values",
+                  Map.of()));
+      in.writeInt(request.length);
+      in.write(request);
+      in.flush();
+      assertThat(worker.waitFor(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(worker.exitValue()).isEqualTo(RenderWorkers.EXIT_DEADLINE);
+    } finally {
+      worker.destroyForcibly();
+    }
+  }
+
+  /**
    * lookup through tpl (which the hub's scan of templates cannot see) finds nothing: the worker has
    * no Kubernetes client, whatever its environment names. Run here with KUBECONFIG, ~/.kube/config
    * and the in-cluster variables all pointing at a listening socket, which must see no connection.
