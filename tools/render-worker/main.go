@@ -72,6 +72,12 @@ type request struct {
 	APIVersions []string        `json:"apiVersions,omitempty"`
 }
 
+// unpacked is a chart archive's files (or why it could not be unpacked).
+type unpacked struct {
+	files []*loader.BufferedFile
+	err   error
+}
+
 type response struct {
 	Manifest string `json:"manifest,omitempty"`
 	Notes    string `json:"notes,omitempty"`
@@ -101,7 +107,9 @@ func main() {
 
 	in := bufio.NewReaderSize(os.Stdin, 64<<10)
 	w := bufio.NewWriterSize(out, 64<<10)
-	var last []byte
+	// The files of the last chart sent, unpacked once: every render loads the chart from them
+	// afresh (loader.LoadFiles builds new objects each time; the files are only read).
+	var last *unpacked
 	for {
 		frame, err := readFrame(in, *maxFrame)
 		if errors.Is(err, io.EOF) {
@@ -117,7 +125,8 @@ func main() {
 			resp = response{Error: "the request is not valid JSON: " + err.Error(), Stage: "protocol"}
 		} else {
 			if len(req.Chart) > 0 {
-				last = req.Chart
+				files, err := loader.LoadArchiveFiles(bytes.NewReader(req.Chart))
+				last = &unpacked{files: files, err: err}
 			}
 			frame, req.Chart = nil, nil
 			if last == nil {
@@ -171,7 +180,7 @@ func writeFrame(w *bufio.Writer, body []byte) error {
 
 // renderWithin renders, and ends the process if the render passes the deadline: the hub kills a
 // worker past its deadline, and this holds also when the hub is gone and nobody would.
-func renderWithin(deadline time.Duration, archive []byte, req *request, maxOutput int) response {
+func renderWithin(deadline time.Duration, archive *unpacked, req *request, maxOutput int) response {
 	if deadline > 0 {
 		timer := time.AfterFunc(deadline, func() {
 			fmt.Fprintf(os.Stderr, "render-worker: a render passed the deadline of %s\n", deadline)
@@ -186,13 +195,17 @@ func renderWithin(deadline time.Duration, archive []byte, req *request, maxOutpu
 // without any Kubernetes client: load, check installable and dependencies, validate the release
 // name, process dependencies, build the values (schema validated) and render, then print the
 // manifests (hooks and NOTES left out) in install order, each after its "# Source:" line.
-func render(archive []byte, req *request, maxOutput int) (resp response) {
+func render(archive *unpacked, req *request, maxOutput int) (resp response) {
 	defer func() {
 		if p := recover(); p != nil {
 			resp = response{Error: fmt.Sprintf("Helm panicked: %v", p), Stage: "render"}
 		}
 	}()
-	ch, err := loader.LoadArchive(bytes.NewReader(archive))
+	// loader.LoadArchive, in two steps: the archive was unpacked when it came.
+	if archive.err != nil {
+		return response{Error: archive.err.Error(), Stage: "load"}
+	}
+	ch, err := loader.LoadFiles(archive.files)
 	if err != nil {
 		return response{Error: err.Error(), Stage: "load"}
 	}
