@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark 3: delivery generation. Plans a project of environments x tenants x
 # workloads Helm units (default 5 x 20 x 10 = 1,000), renders every unit
-# in-process (Renderer, helm-java) with 1 thread and with --threads, writes the
+# on the render worker processes (Renderer, as the hub renders) with 1 thread and with --threads, writes the
 # trees and commits them in one commit (ProjectRepos, JGit), then a second,
 # identical run that must not commit; then a whole delivery generation as the
 # hub's activities make it (plan, fingerprint, render, store, commit) followed
@@ -31,19 +31,20 @@ readonly DEFAULT_CHART="${BENCH_DIR}/charts/webapp"
 
 main() {
   local java_home major helm_bin out repo activities_jar rc=0
-  local -a jvm=() go_env
-  # The renderer's Go runtime as the hub starts it (GOGC, GOMEMLIMIT; set either to compare).
-  mapfile -t go_env < <(hub_go_env)
+  local -a jvm=() render_env
   check_options "$0" "environments tenants workloads threads warmup store-rounds incremental-rounds" "chart" -- "$@"
   command -v git >/dev/null 2>&1 || die "git is missing; install it with: apt-get install -y git"
   java_home=$("${TOOLS_DIR}/lib/java.sh") || exit 1
   export JAVA_HOME=${java_home}
   major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "${java_home}/release" 2>/dev/null || true)
-  # helm-java loads its native library through JNA: allow that (and Unsafe) explicitly on JDK 24+.
+  # Allow the sun.misc.Unsafe use of libraries on the classpath quietly on JDK 24+.
   if [ -n "$major" ] && [ "$major" -ge 24 ]; then
-    jvm=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
+    jvm=(--sun-misc-unsafe-memory-access=allow)
   fi
-
+  "${TOOLS_DIR}/build-tools.sh" render-worker >/dev/null ||
+    die "cannot build the render worker (tools/render-worker); it needs Go >= 1.26"
+  # The render worker as the hub starts it (GITOPSHQ_RENDER_WORKERS etc. pass through).
+  mapfile -t render_env < <(hub_render_env)
   if ! helm_bin=$("${TOOLS_DIR}/bin-path.sh" helm 2>/dev/null); then
     log "the helm CLI is not built yet: building it once (tools/build-tools.sh helm)"
     "${TOOLS_DIR}/build-tools.sh" helm ||
@@ -64,7 +65,7 @@ main() {
   # the helm or git process it waits for) at once.
   BENCH_GIT_REVISION="$(git_revision)" \
   BENCH_JARS_BUILT="gitopshq-activities ${activities_jar:+$(date -u -r "${activities_jar}" +%FT%TZ)} (${repo})" \
-  env "${go_env[@]}" "${java_home}/bin/java" "${jvm[@]}" -Xmx1g -cp "${BENCH_JAR}" dev.gitopshq.bench.DeliveryBench \
+  env "${render_env[@]}" "${java_home}/bin/java" "${jvm[@]}" -Xmx1g -cp "${BENCH_JAR}" dev.gitopshq.bench.DeliveryBench \
       --helm "${helm_bin}" --chart "${DEFAULT_CHART}" --work-dir "${DELIVERY_DIR}" --out "${out}" \
       "$@" </dev/null &   # a later --chart (from "$@") wins
   BENCH_PID=$!

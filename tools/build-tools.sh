@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# Builds the Go tools GitOpsHQ runs for real (OPA and the Temporal CLI / dev
-# server) from the pinned Go modules in tools/opa and tools/temporal.
+# Builds the Go tools GitOpsHQ runs for real (OPA, the Temporal CLI / dev
+# server, the hub's Helm render worker, ...) from the pinned Go modules in tools/.
 #
-#   tools/build-tools.sh [opa|temporal|helm|kube|flux|argocd|<tool>|all]     (default: all)
+#   tools/build-tools.sh [opa|temporal|render-worker|helm|kube|flux|argocd|<tool>|all]     (default: all)
 #
-# `all` is opa, temporal and the kube tools. `flux` is Flux's source-controller
+# `all` is opa, temporal, render-worker (tools/render-worker: the process the
+# hub renders Helm charts in, Helm's module v3.21.0 with our main.go) and the
+# kube tools. `flux` is Flux's source-controller
 # and kustomize-controller (tools/flux/<name>/go.mod, v1.9.6) with their CRDs,
 # which dev/kube.sh runs beside its control plane (`--with-flux`); only built when
 # asked for by name: make run asks once the hub is up, the Flux tests' callers
 # before they run. `argocd` is Argo CD v3.6.1's one multi-call binary
 # (tools/argocd/go.mod) with its CRDs (manifests/crds), for dev/kube.sh's
-# argocd-start; built, like flux, only when asked for by name. helm (the Helm CLI at the version helm-java
-# embeds, tools/helm) is built only when asked for by name: the delivery
+# argocd-start; built, like flux, only when asked for by name. helm (the Helm CLI
+# at the version the render worker is built from, tools/helm) is built only when
+# asked for by name: the delivery
 # benchmark compares against it and builds it on demand. `kube` is a real
 # Kubernetes control plane for the demo cluster and the end-to-end tests:
 # kube-apiserver, kube-controller-manager and kube-scheduler from
@@ -40,9 +43,9 @@ tool_ldflags() {
   case "$1" in
     temporal) echo "-s -w -X github.com/temporalio/cli/temporalcli.Version=${2#v}" ;;
     # The version as Helm's release build stamps it (`helm version`), but NOT
-    # its k8sVersionMajor/Minor stamps: helm-java builds its native library with
-    # plain -s -w, so both keep Helm's default .Capabilities.KubeVersion (v1.20)
-    # and render the same manifests.
+    # its k8sVersionMajor/Minor stamps: the render worker is built with plain
+    # -s -w, so both keep Helm's default .Capabilities.KubeVersion (v1.20) and
+    # render the same manifests.
     helm)     echo "-s -w -X helm.sh/helm/v3/internal/version.version=$2 -X helm.sh/helm/v3/internal/version.gitTreeState=clean" ;;
     # Kubernetes' own build stamps its version into component-base and client-go;
     # without it the server says v0.0.0-master+$Format:%H$ and kubectl cannot
@@ -189,13 +192,17 @@ build_tool() {
 
 main() {
   local what=${1:-all} t
-  [ $# -le 1 ] || die "usage: tools/build-tools.sh [opa|temporal|helm|kube|flux|argocd|all]"
+# before they run. `argocd` is Argo CD v3.6.1's one multi-call binary
+# (tools/argocd/go.mod) with its CRDs (manifests/crds), for dev/kube.sh's
+# argocd-start; built, like flux, only when asked for by name. helm (the Helm CLI
+# at the version the render worker is built from, tools/helm) is built only when
+# asked for by name: the delivery
   case "$what" in
     all) for t in "${DEFAULT_TOOLS[@]}"; do build_tool "$t"; done ;;
     kube) for t in "${KUBE_TOOLS[@]}"; do build_tool "$t"; done ;;
     flux) for t in "${FLUX_TOOLS[@]}"; do build_tool "$t"; done ;;
     -h|--help) sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}" ;;
-    *) is_known_tool "$what" || die "unknown tool '$what'; usage: tools/build-tools.sh [opa|temporal|helm|kube|flux|argocd|all]"
+    *) is_known_tool "$what" || die "unknown tool '$what'; usage: tools/build-tools.sh [opa|temporal|render-worker|helm|kube|flux|argocd|all]"
        build_tool "$what" ;;
   esac
 }

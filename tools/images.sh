@@ -13,6 +13,9 @@
 #                        OIDC, OPA, Kubernetes)
 #   /tmp                 empty: charts mount an emptyDir here, the root stays
 #                        read-only
+# and, in the hub's image only, /opt/gitopshq/bin/render-worker (tools/render-worker,
+# built by build-tools.sh: the process the hub renders Helm charts in; it needs
+# only the C library, which the runtime's libraries bring).
 # The images run as 65532:65532. Then each image is checked: its config names
 # the user, and its root filesystem runs `java -version` as that user in a
 # chroot; the agent's main starts and refuses an empty configuration.
@@ -24,6 +27,7 @@ set -euo pipefail
 
 readonly OUT="${REPO_ROOT}/target/images"
 readonly ROOTFS="${OUT}/rootfs"
+readonly HUB_EXTRA="${OUT}/hub-extra"
 readonly MODULES="java.base,java.compiler,java.desktop,java.instrument,java.logging,java.management,java.management.rmi,java.naming,java.net.http,java.prefs,java.rmi,java.scripting,java.security.jgss,java.security.sasl,java.sql,java.transaction.xa,java.xml,java.xml.crypto,jdk.crypto.cryptoki,jdk.crypto.ec,jdk.httpserver,jdk.jfr,jdk.management,jdk.naming.dns,jdk.net,jdk.unsupported,jdk.zipfs"
 
 java_home() { "${TOOLS_DIR}/lib/java.sh"; }
@@ -51,9 +55,13 @@ make_rootfs() {
 }
 
 build_images() {
+  log "render worker for the hub image"
+  "${TOOLS_DIR}/build-tools.sh" render-worker >/dev/null
+  rm -rf "${HUB_EXTRA}" && mkdir -p "${HUB_EXTRA}/opt/gitopshq/bin"
+  cp "$(tool_bin_path render-worker)" "${HUB_EXTRA}/opt/gitopshq/bin/render-worker"
   log "jib:buildTar (hub and agent)"
   "${TOOLS_DIR}/mvn.sh" -B -ntp -q -Pimages -DskipTests -Dimages.rootfs="${ROOTFS}" \
-    -pl api,agent -am package
+    -Dimages.hubExtra="${HUB_EXTRA}" -pl api,agent -am package
 }
 
 # check <tarball> <expected user>: the config's user, and java -version inside
@@ -79,6 +87,14 @@ check_image() {
     die "${tar##*/}: java does not start in the image as 65532"
   fi
   info "${tar##*/}: user 65532:65532, $(head -1 "$dir/java.out"), $(du -h "$tar" | cut -f1)"
+  if [[ "$tar" == *hub-image.tar ]]; then
+    # The render worker runs in the image as 65532 and ends cleanly at the end of its input.
+    if ! chroot --userspec=65532:65532 "$dir/root" /opt/gitopshq/bin/render-worker </dev/null >"$dir/worker.out" 2>&1; then
+      cat "$dir/worker.out" >&2
+      die "hub-image.tar: /opt/gitopshq/bin/render-worker does not run in the image as 65532"
+    fi
+    info "hub-image.tar: the render worker runs as 65532"
+  fi
   if [[ "$tar" == *agent-image.tar ]]; then
     # The agent's own code loads in the image: with no configuration it names what is missing.
     if chroot --userspec=65532:65532 "$dir/root" /opt/java/bin/java -Xmx64m \

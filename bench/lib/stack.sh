@@ -149,6 +149,8 @@ stack_init() {
     die "the opa binary is not built; run: make tools"
   TEMPORAL_BIN=$("${TOOLS_DIR}/bin-path.sh" temporal 2>/dev/null) ||
     die "the temporal binary is not built; run: make tools"
+  "${TOOLS_DIR}/bin-path.sh" render-worker >/dev/null 2>&1 ||
+    die "the render worker is not built; run: make tools"
 
   local entry port
   for entry in "${HUB_HTTP_PORT}:hub HTTP (BENCH_HUB_HTTP_PORT)" "${HUB_GRPC_PORT}:hub gRPC (BENCH_HUB_GRPC_PORT)" \
@@ -322,8 +324,8 @@ await_real_kube() {
 # -Xmx768m unless BENCH_HUB_JAVA_OPTS says otherwise and TLS when BENCH_HUB_TLS_DIR is set.
 # Returns when it is healthy and has loaded the approval policy into OPA.
 start_hub() {
-  local -a hub_opts=() hub_tls=() go_env
-  mapfile -t go_env < <(hub_go_env)
+  local -a hub_opts=() hub_tls=() render_env
+  mapfile -t render_env < <(hub_render_env)
   # shellcheck disable=SC2206  # options are split on spaces on purpose
   [ -z "${BENCH_HUB_JAVA_OPTS:-}" ] || hub_opts=(${BENCH_HUB_JAVA_OPTS})
   [ -z "${BENCH_HUB_TLS_DIR:-}" ] ||
@@ -339,7 +341,7 @@ start_hub() {
     AGENT_GRPC_PUBLIC_ADDRESS="${HOST}:${HUB_GRPC_PORT}" \
     GITOPSHQ_DATA_DIR="${STACK_DIR}/hub-data" \
     GITOPSHQ_BOOTSTRAP_TOKEN="${OWNER_TOKEN}" \
-    "${hub_tls[@]}" "${go_env[@]}" \
+    "${hub_tls[@]}" "${render_env[@]}" \
     "${JAVA}" "${JVM_OPTS[@]}" -Xmx768m "${hub_opts[@]}" -jar "${HUB_JAR}"
   wait_for "the hub did not become healthy (${HUB_URL}/actuator/health)" "${HUB_TIMEOUT}" hub \
     http_ok "${HUB_URL}/actuator/health"

@@ -335,15 +335,11 @@ launch_hub() {
   local -a java_opts=()
   # shellcheck disable=SC2206  # options are split on spaces on purpose
   [ -z "${GITOPSHQ_HUB_JAVA_OPTS:-}" ] || java_opts=(${GITOPSHQ_HUB_JAVA_OPTS})
-  # Helm's Go code builds a Kubernetes client from KUBECONFIG or ~/.kube/config: give the hub a
-  # kubeconfig whose one cluster is a closed port, so no chart template can reach a real one.
-  local no_cluster="${STATE_DIR}/hub-no-cluster.kubeconfig" go_env
-  mapfile -t go_env < <(hub_go_env)
-  printf '%s\n' 'apiVersion: v1' 'kind: Config' 'clusters:' '- name: none' '  cluster:' \
-    '    server: http://127.0.0.1:1' 'contexts:' '- name: none' '  context:' '    cluster: none' \
-    'current-context: none' > "${no_cluster}"
-  start_proc hub env -u KUBERNETES_SERVICE_HOST -u KUBERNETES_SERVICE_PORT \
-    KUBECONFIG="${no_cluster}" \
+  # Helm charts render in render-worker processes the hub starts (built by build-tools.sh all);
+  # they get an empty environment and have no Kubernetes client, whatever the hub's is.
+  local render_env
+  mapfile -t render_env < <(hub_render_env)
+  start_proc hub env \
     GITOPSHQ_DB_URL="jdbc:postgresql://${HOST}:5432/${DEV_DB}" \
     GITOPSHQ_DB_USER=gitopshq GITOPSHQ_DB_PASSWORD=gitopshq \
     TEMPORAL_ADDRESS="${HOST}:${TEMPORAL_PORT}" \
@@ -359,7 +355,7 @@ launch_hub() {
     GITOPSHQ_OIDC_GROUPMAPPINGS_0_TEAMS=platform \
     GITOPSHQ_OIDC_GROUPMAPPINGS_1_GROUP=developers GITOPSHQ_OIDC_GROUPMAPPINGS_1_ROLE=member \
     GITOPSHQ_OIDC_GROUPMAPPINGS_1_TEAMS=web \
-    "${go_env[@]}" \
+    "${render_env[@]}" \
     "${JAVA}" "${JVM_OPTS[@]}" -Xmx768m "${java_opts[@]}" -jar "${HUB_JAR}"
 }
 

@@ -40,6 +40,9 @@ die()  { printf '%serror:%s %s\n' "${__c_red}" "${__c_off}" "$*" >&2; exit 1; }
 # --- Go tools ---------------------------------------------------------------
 # name -> module directory under tools/, Go module path that carries the
 # version, and the main package to build.
+# render-worker (tools/render-worker, our own main.go on Helm's module) is the
+# process the hub renders Helm charts in; DEFAULT_TOOLS has it, since the hub,
+# its tests and make run need it.
 # DEFAULT_TOOLS are what `build-tools.sh all` (make test, make run, make tools)
 # builds: OPA, Temporal, and KUBE_TOOLS, the real Kubernetes control plane (one
 # module, tools/kube) with kwok's simulated nodes (tools/kwok) that
@@ -55,13 +58,13 @@ die()  { printf '%serror:%s %s\n' "${__c_red}" "${__c_off}" "$*" >&2; exit 1; }
 # minutes on 2 cores the first time), never by `all`.
 KUBE_TOOLS=(kube-apiserver kube-controller-manager kube-scheduler kwok)
 FLUX_TOOLS=(source-controller kustomize-controller)
-DEFAULT_TOOLS=(opa temporal "${KUBE_TOOLS[@]}")
-KNOWN_TOOLS=(opa temporal helm "${KUBE_TOOLS[@]}" "${FLUX_TOOLS[@]}" argocd)
+DEFAULT_TOOLS=(opa temporal render-worker "${KUBE_TOOLS[@]}")
+KNOWN_TOOLS=(opa temporal render-worker helm "${KUBE_TOOLS[@]}" "${FLUX_TOOLS[@]}" argocd)
 tool_module() {
   case "$1" in
     opa)      echo github.com/open-policy-agent/opa ;;
     temporal) echo github.com/temporalio/cli ;;
-    helm)     echo helm.sh/helm/v3 ;;
+    helm|render-worker) echo helm.sh/helm/v3 ;;
     kube-*)   echo k8s.io/kubernetes ;;
     kwok)     echo sigs.k8s.io/kwok ;;
     source-controller|kustomize-controller) echo "github.com/fluxcd/$1" ;;
@@ -74,6 +77,7 @@ tool_package() {
     opa)      echo . ;;  # tools/opa/main.go: OPA's command line without the banned built-ins
     temporal) echo github.com/temporalio/cli/cmd/temporal ;;
     helm)     echo helm.sh/helm/v3/cmd/helm ;;
+    render-worker) echo . ;;  # tools/render-worker/main.go
     kube-*)   echo "k8s.io/kubernetes/cmd/$1" ;;
     kwok)     echo sigs.k8s.io/kwok/cmd/kwok ;;
     source-controller|kustomize-controller) echo "github.com/fluxcd/$1" ;;
@@ -124,6 +128,9 @@ tool_version() {
 tool_revision() {
   case "$1" in
     opa) echo "-gitopshq1" ;;  # bump when tools/opa/main.go or banned-builtins.txt change
+    # The render worker's own code changes often: its directory is named by a hash of its sources.
+    render-worker) printf -- '-%s' "$(cat "${TOOLS_DIR}/render-worker/go.mod" "${TOOLS_DIR}/render-worker/go.sum" \
+                     "${TOOLS_DIR}/render-worker/"*.go | sha256sum | cut -c1-12)" ;;
     *) echo "" ;;
   esac
 }
@@ -179,14 +186,15 @@ opa_lockdown() {
     "${REPO_ROOT}/policies/system/authz/authz.rego" "$dir/opa-token-sha256.json")
 }
 
-# --- The hub's Go runtime ----------------------------------------------------
-# The hub renders Helm charts in-process (helm-java), and that library's Go runtime reads GOGC and
-# GOMEMLIMIT once, when it loads. Its live heap is a few MiB, so Go's default GOGC=100 collects
-# every few renders. hub_go_env prints the NAME=VALUE lines the hub is started with, one a line,
-# for `mapfile -t go_env < <(hub_go_env)`; the hub image and chart set the same (docs/operations.md).
-# A GOGC or GOMEMLIMIT already in the environment wins.
-hub_go_env() {
-  printf 'GOGC=%s\nGOMEMLIMIT=%s\n' "${GOGC:-800}" "${GOMEMLIMIT:-192MiB}"
+# --- The hub's render worker --------------------------------------------------
+# The hub renders Helm charts in render-worker processes it starts (tools/render-worker;
+# docs/operations.md). hub_render_env prints the NAME=VALUE line the hub is started with, for
+# `mapfile -t render_env < <(hub_render_env)`: the worker binary of this checkout, unless
+# GITOPSHQ_RENDER_WORKER_BIN is already set. The pool's other settings
+# (GITOPSHQ_RENDER_WORKERS, _TIMEOUT_SECONDS, _MEMORY_MIB, _WORKER_RENDERS) pass through the
+# environment as they are.
+hub_render_env() {
+  printf 'GITOPSHQ_RENDER_WORKER_BIN=%s\n' "${GITOPSHQ_RENDER_WORKER_BIN:-$(tool_bin_path render-worker)}"
 }
 
 # --- Temporal dev server ----------------------------------------------------

@@ -57,8 +57,8 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * Helm units (5 x 20 x 10 = 1,000 by default), measured three ways on the same units:
  *
  * <ol>
- *   <li><b>GitOpsHQ</b>: {@link DeliveryPlanner#plan} once; every unit rendered in-process by
- *       {@link Renderer} (helm-java) with 1 thread and with {@code --threads}; the rendered trees
+ *   <li><b>GitOpsHQ</b>: {@link DeliveryPlanner#plan} once; every unit rendered by {@link
+ *       Renderer} (its pool of render worker processes, as the hub renders) with 1 thread and with {@code --threads}; the rendered trees
  *       written with {@link ProjectRepos#writeTrees} (a pack per batch of 25) and committed in one {@link
  *       ProjectRepos#commit} of {@link TreeEdit.PutTree}s under {@code rendered/}. The second run
  *       (the {@code --threads} renders) writes and commits again and must report {@code
@@ -66,7 +66,7 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  *   <li><b>helm CLI</b>: {@code helm template <service> chart.tgz -n <namespace> -f values.json},
  *       one process per unit, as a CI script renders, with the unit's merged values; also with 1
  *       thread and with {@code --threads} processes at a time. Its output is compared object by
- *       object with the in-process render.
+ *       object with the render workers' render.
  *   <li><b>git CLI</b>: the same files written into a fresh working tree, then {@code git add -A}
  *       and {@code git commit}, timed separately; its {@code rendered/} tree id must equal the one
  *       GitOpsHQ committed.
@@ -86,8 +86,14 @@ public final class DeliveryBench {
 
   private static final YAMLMapper YAML = new YAMLMapper();
 
-  /** The Go runtime's settings that the hub sets for its in-process renderer (tools/lib/common.sh). */
-  private static final Set<String> GO_RUNTIME_VARIABLES = Set.of("GOGC", "GOMEMLIMIT");
+  /** The render worker pool's settings (RenderWorkers.Config), recorded with the results. */
+  private static final Set<String> RENDER_VARIABLES =
+      Set.of(
+          "GITOPSHQ_RENDER_WORKER_BIN",
+          "GITOPSHQ_RENDER_WORKERS",
+          "GITOPSHQ_RENDER_TIMEOUT_SECONDS",
+          "GITOPSHQ_RENDER_MEMORY_MIB",
+          "GITOPSHQ_RENDER_WORKER_RENDERS");
 
   private DeliveryBench() {}
 
@@ -166,10 +172,10 @@ public final class DeliveryBench {
     params.put("incrementalRounds", incrementalRounds);
     params.put("helm", helmVersion(helm));
     params.put("git", command(work.getParent(), List.of(git, "--version")).trim());
-    // What the in-process renderer's Go runtime was started with (the helm CLI gets Go's defaults).
-    Map<String, String> goRuntime = new TreeMap<>();
-    GO_RUNTIME_VARIABLES.forEach(v -> goRuntime.put(v, Objects.requireNonNullElse(System.getenv(v), "")));
-    params.put("rendererGoRuntime", goRuntime);
+    // The render worker pool's settings (unset: the defaults of RenderWorkers.Config).
+    Map<String, String> renderEnv = new TreeMap<>();
+    RENDER_VARIABLES.forEach(v -> renderEnv.put(v, Objects.requireNonNullElse(System.getenv(v), "")));
+    params.put("renderWorkers", renderEnv);
     report.put("parameters", params);
     Map<String, Object> loads = new LinkedHashMap<>();
     loads.put("start", loadBefore);
@@ -178,7 +184,7 @@ public final class DeliveryBench {
     System.out.printf(
         Locale.ROOT, "Machine: %d cores, load average %s before start, CPU busy before start %s%%%n",
         cores, loadBefore, System.getenv().getOrDefault("BENCH_CPU_BUSY_BEFORE", "?"));
-    System.out.printf(Locale.ROOT, "In-process renderer's Go runtime: %s (helm CLI: Go's defaults)%n", goRuntime);
+    System.out.printf(Locale.ROOT, "Render workers: %s%n", renderEnv);
     double load1 = Double.parseDouble(loadBefore.split(" ")[0]);
     if (load1 >= 0.5 * cores) {
       System.out.printf(
@@ -222,7 +228,7 @@ public final class DeliveryBench {
     report.put("plan", plan);
 
     // ---- GitOpsHQ: render, write, commit ---------------------------------------------------------
-    Renderer renderer = new Renderer(work.resolve("render-tmp"));
+    Renderer renderer = new Renderer();
     long firstRender = 0;
     List<Unit> warmUnits = units.subList(0, Math.min(warmup, units.size()));
     List<SortedMap<String, byte[]>> warmRendered = new ArrayList<>();
@@ -234,7 +240,7 @@ public final class DeliveryBench {
       }
     }
     System.out.printf(
-        Locale.ROOT, "Warm-up: %d renders (the first, with helm-java's native library loading: %s ms)%n",
+        Locale.ROOT, "Warm-up: %d renders (the first, with the first render worker starting: %s ms)%n",
         warmUnits.size(), Table.ms(firstRender / 1e6));
 
     loads.put("gitopshqRender1", loadAverage());
@@ -411,7 +417,7 @@ public final class DeliveryBench {
     for (int i = 0; i < units.size(); i++) {
       results.add(out.get(i));
     }
-    Pass p = new Pass("GitOpsHQ Renderer (helm-java)", threads, wall, nanos);
+    Pass p = new Pass("GitOpsHQ Renderer (render workers)", threads, wall, nanos);
     System.out.printf(
         Locale.ROOT, "GitOpsHQ: rendered %d units with %d thread(s) in %s ms: %.1f renders/s%n",
         units.size(), threads, Table.ms(wall / 1e6), p.perSecond());
@@ -664,9 +670,6 @@ public final class DeliveryBench {
             .directory(dir.toFile())
             .redirectOutput(dir.resolve("out.yaml").toFile())
             .redirectError(dir.resolve("err.txt").toFile());
-    // The helm CLI runs as a CI script runs it: with Go's own garbage-collector settings, not the
-    // ones the hub gives its in-process renderer (this JVM has them when started as the hub is).
-    pb.environment().keySet().removeAll(GO_RUNTIME_VARIABLES);
     pb.environment().putAll(env);
     int rc = waitFor(pb);
     if (rc != 0) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.marcnuri.helm.LintResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
@@ -236,11 +235,11 @@ class AgentChartValuesTest {
   @Test
   void bothChartsPassStrictLint() {
     for (Chart chart : List.of(Chart.agent(), Chart.hub())) {
-      LintResult lint = chart.lint();
-      assertThat(lint.isFailed())
-          .as("helm lint --strict %s: %s", chart.dir(), lint.getMessages())
+      Chart.Lint lint = chart.lint();
+      assertThat(lint.failed())
+          .as("helm lint --strict %s: %s", chart.dir(), lint.messages())
           .isFalse();
-      assertThat(lint.getMessages())
+      assertThat(lint.messages())
           .as(chart.dir().toString())
           .noneMatch(msg -> msg.contains("[ERROR]") || msg.contains("[WARNING]"));
     }

@@ -2,19 +2,26 @@ package dev.gitopshq.charts;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.marcnuri.helm.Helm;
-import com.marcnuri.helm.LintResult;
-import com.marcnuri.helm.TemplateCommand;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
- * One of the charts in this module, rendered in-process with helm-java ({@code helm template}
- * through Helm's own Go library), so the tests see exactly what {@code helm install} would apply.
+ * One of the charts in this module, rendered with the helm command-line tool ({@code helm
+ * template}, tools/helm: Helm v3.21.0), so the tests see exactly what {@code helm install} would
+ * apply. The binary is {@code $GITOPSHQ_HELM_BIN} (as {@code make test} sets it), else {@code
+ * tools/bin-path.sh helm}; it runs with an empty environment and a HOME of its own.
  *
  * <p>Values are handed to Helm as a values file written as JSON (valid YAML), so every value keeps
  * its type: a string stays a string, as with {@code --set-string}, and booleans and numbers stay
@@ -68,28 +75,18 @@ public final class Chart {
   }
 
   public Rendered render(String release, String namespace, Map<String, Object> values) {
-    Path valuesFile = null;
-    try {
-      valuesFile = Files.createTempFile("values-", ".json");
-      Files.writeString(valuesFile, JSON.writeValueAsString(values));
-      TemplateCommand template =
-          new Helm(dir)
-              .template()
-              .withName(release)
-              .withNamespace(namespace)
-              .withValuesFile(valuesFile);
-      return Rendered.parse(template.call());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } finally {
-      if (valuesFile != null) {
-        try {
-          Files.deleteIfExists(valuesFile);
-        } catch (IOException e) {
-          // A temporary file of test values; nothing secret in it.
-        }
-      }
-    }
+    return withValues(
+        values,
+        file ->
+            Rendered.parse(
+                helm(
+                    "template",
+                    release,
+                    dir.toString(),
+                    "--namespace",
+                    namespace,
+                    "--values",
+                    file.toString())));
   }
 
   /**
@@ -106,29 +103,72 @@ public final class Chart {
   }
 
   /**
-   * The release notes (NOTES.txt) a user would see after {@code helm install}: a client-only dry
-   * run, which renders NOTES.txt (helm template does not).
+   * The release notes (NOTES.txt) a user would see after {@code helm install}, rendered by the
+   * hub's render worker (tools/render-worker, the same Helm module), which returns the chart's
+   * NOTES beside its manifest ({@code helm install --dry-run} would need a cluster).
    */
   public String notes(Map<String, Object> values) {
+    Path tmp = null;
+    try {
+      tmp = Files.createTempDirectory("chart-notes-");
+      helm("package", dir.toString(), "--destination", tmp.toString());
+      Path archive;
+      try (Stream<Path> files = Files.list(tmp)) {
+        archive = files.filter(p -> p.toString().endsWith(".tgz")).findFirst().orElseThrow();
+      }
+      ObjectNode request = JSON.createObjectNode();
+      request.put("chart", Files.readAllBytes(archive));
+      request.put("name", RELEASE);
+      request.put("namespace", NAMESPACE);
+      request.set("values", JSON.valueToTree(values));
+      byte[] body = JSON.writeValueAsBytes(request);
+      Process worker =
+          new ProcessBuilder(tool("GITOPSHQ_RENDER_WORKER_BIN", "render-worker").toString())
+              .redirectError(ProcessBuilder.Redirect.INHERIT)
+              .start();
+      try (DataOutputStream in = new DataOutputStream(worker.getOutputStream());
+          DataInputStream out = new DataInputStream(worker.getInputStream())) {
+        in.writeInt(body.length);
+        in.write(body);
+        in.flush();
+        JsonNode answer = JSON.readTree(out.readNBytes(out.readInt()));
+        if (answer.hasNonNull("error")) {
+          throw new IllegalStateException(answer.get("error").asText());
+        }
+        return answer.path("notes").asText("");
+      } finally {
+        worker.destroy();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      deleteTree(tmp);
+    }
+  }
+
+  /** What {@code helm lint --strict} with the chart's default values says. */
+  public record Lint(boolean failed, List<String> messages) {}
+
+  /** {@code helm lint --strict} with the chart's default values. */
+  public Lint lint() {
+    try {
+      String out = helm("lint", "--strict", dir.toString());
+      return new Lint(false, out.lines().map(String::strip).filter(l -> !l.isEmpty()).toList());
+    } catch (IllegalStateException e) {
+      return new Lint(true, List.of(e.getMessage()));
+    }
+  }
+
+  private interface ValuesUse<T> {
+    T with(Path valuesFile) throws IOException;
+  }
+
+  private static <T> T withValues(Map<String, Object> values, ValuesUse<T> use) {
     Path valuesFile = null;
     try {
       valuesFile = Files.createTempFile("values-", ".json");
       Files.writeString(valuesFile, JSON.writeValueAsString(values));
-      String output =
-          new Helm(dir)
-              .install()
-              .withName(RELEASE)
-              .withNamespace(NAMESPACE)
-              .clientOnly()
-              .dryRun()
-              .withValuesFile(valuesFile)
-              .call()
-              .getOutput();
-      int notes = output.indexOf("NOTES:");
-      if (notes < 0) {
-        throw new AssertionError("no NOTES in the install output:\n" + output);
-      }
-      return output.substring(notes + "NOTES:".length());
+      return use.with(valuesFile);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
@@ -142,9 +182,72 @@ public final class Chart {
     }
   }
 
-  /** {@code helm lint --strict} with the chart's default values. */
-  public LintResult lint() {
-    return new Helm(dir).lint().strict().call();
+  /** Runs the helm CLI; its stdout, or an IllegalStateException with its error. */
+  static String helm(String... args) {
+    Path home = null;
+    try {
+      home = Files.createTempDirectory("helm-home-");
+      List<String> command = new ArrayList<>();
+      command.add(tool("GITOPSHQ_HELM_BIN", "helm").toString());
+      command.addAll(List.of(args));
+      ProcessBuilder pb = new ProcessBuilder(command);
+      pb.environment().clear();
+      pb.environment().put("HOME", home.toString());
+      Path err = home.resolve("stderr");
+      Process p = pb.redirectError(err.toFile()).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!p.waitFor(120, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new IllegalStateException("helm " + List.of(args) + " did not finish in 120 s");
+      }
+      if (p.exitValue() != 0) {
+        String message = (Files.readString(err) + "\n" + out).strip();
+        throw new IllegalStateException(
+            message.startsWith("Error: ") ? message.substring("Error: ".length()) : message);
+      }
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while running helm", e);
+    } finally {
+      deleteTree(home);
+    }
+  }
+
+  /** A tool built by tools/build-tools.sh: $env when set, else tools/bin-path.sh name. */
+  private static Path tool(String env, String name) {
+    String set = System.getenv(env);
+    if (set != null && !set.isBlank()) {
+      return Path.of(set);
+    }
+    Path script = chartsDir().getParent().resolve("tools/bin-path.sh");
+    try {
+      Process p = new ProcessBuilder(script.toString(), name).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      if (p.waitFor() != 0) {
+        throw new IllegalStateException(
+            "no " + name + " for the chart tests: set " + env + " (" + out + ")");
+      }
+      return Path.of(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    if (dir == null) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // temporary files of a test
+    }
   }
 
   /**

@@ -89,8 +89,13 @@ class HubChartTest {
   void everyVariableTheChartSetsIsOneTheHubReads() throws IOException {
     Set<String> known = new TreeSet<>(hubVariables());
     known.add("JAVA_TOOL_OPTIONS");
-    // Read by the Go runtime of the in-process Helm renderer, not by the hub's own code.
-    known.addAll(List.of("GOGC", "GOMEMLIMIT"));
+    // Read by the render worker pool (RenderWorkers.Config), not through application.yml.
+    known.addAll(
+        List.of(
+            "GITOPSHQ_RENDER_WORKERS",
+            "GITOPSHQ_RENDER_TIMEOUT_SECONDS",
+            "GITOPSHQ_RENDER_MEMORY_MIB",
+            "GITOPSHQ_RENDER_WORKER_RENDERS"));
 
     assertThat(render(values()).env().keySet()).isSubsetOf(known);
     assertThat(render(everything()).env().keySet())
@@ -396,20 +401,23 @@ class HubChartTest {
   }
 
   @Test
-  void theRenderersGoRuntimeCollectsLessOftenWithinASoftMemoryLimit() {
+  void theRenderWorkersGetTheirLimitsFromTheValues() {
     Map<String, EnvVar> defaults = render(values()).env();
-    assertThat(defaults.get("GOGC").getValue()).isEqualTo("800");
-    assertThat(defaults.get("GOMEMLIMIT").getValue()).isEqualTo("192MiB");
+    assertThat(defaults.get("GITOPSHQ_RENDER_WORKERS").getValue()).isEqualTo("4");
+    assertThat(defaults.get("GITOPSHQ_RENDER_TIMEOUT_SECONDS").getValue()).isEqualTo("30");
+    assertThat(defaults.get("GITOPSHQ_RENDER_MEMORY_MIB").getValue()).isEqualTo("256");
+    assertThat(defaults.get("GITOPSHQ_RENDER_WORKER_RENDERS").getValue()).isEqualTo("1000");
+    assertThat(defaults).doesNotContainKeys("GOGC", "GOMEMLIMIT");
     Map<String, EnvVar> set =
-        render(values("goRuntime.gcPercent", 100, "goRuntime.memoryLimit", "off")).env();
-    assertThat(set.get("GOGC").getValue()).isEqualTo("100");
-    assertThat(set.get("GOMEMLIMIT").getValue()).isEqualTo("off");
-    assertThat(CHART.renderError(values("goRuntime.gcPercent", "fast")))
-        .contains("/goRuntime/gcPercent");
-    assertThat(CHART.renderError(values("goRuntime.gcPercent", 0)))
-        .contains("/goRuntime/gcPercent");
-    assertThat(CHART.renderError(values("goRuntime.memoryLimit", "192M")))
-        .contains("/goRuntime/memoryLimit");
+        render(values("renderWorkers.workers", 2, "renderWorkers.memoryMiB", 512)).env();
+    assertThat(set.get("GITOPSHQ_RENDER_WORKERS").getValue()).isEqualTo("2");
+    assertThat(set.get("GITOPSHQ_RENDER_MEMORY_MIB").getValue()).isEqualTo("512");
+    assertThat(CHART.renderError(values("renderWorkers.workers", 0)))
+        .contains("/renderWorkers/workers");
+    assertThat(CHART.renderError(values("renderWorkers.memoryMiB", "256Mi")))
+        .contains("/renderWorkers/memoryMiB");
+    assertThat(CHART.renderError(values("renderWorkers.timeoutSeconds", 0)))
+        .contains("/renderWorkers/timeoutSeconds");
   }
 
   @Test

@@ -18,9 +18,13 @@ import java.util.function.Supplier;
  *       give a decision;
  *   <li>{@code gitopshq_git_write_seconds{operation}}: writing to a hosted repository ({@code
  *       commit}, {@code tree});
- *   <li>{@code gitopshq_helm_template_calls_total}: calls into Helm's in-process Go library since
- *       the process started; each leaves memory behind that only a restart frees ({@code
- *       HelmProcess}).
+ *   <li>{@code gitopshq_helm_renders_total{result}}: Helm renders in the render workers ({@code
+ *       RenderWorkers}); {@code result} is {@code ok}, {@code failed} (Helm's error: the chart or
+ *       its values), {@code timeout} or {@code memory} (the worker passed its limit and was
+ *       killed), {@code crashed} (the worker ended for another reason) or {@code busy} (every
+ *       worker was busy for the whole deadline);
+ *   <li>{@code gitopshq_render_workers_started_total}: render worker processes started (the first
+ *       ones, replacements of killed ones, and those that replace a worker after its renders).
  * </ul>
  */
 public final class Meters {
@@ -65,16 +69,23 @@ public final class Meters {
     }
   }
 
-  private static final Counter HELM_TEMPLATE_CALLS =
-      Counter.builder("gitopshq.helm.template.calls")
-          .description(
-              "Calls into Helm's in-process Go library since the process started (each leaves"
-                  + " about 0.33 KB in the Go heap that only a restart frees)")
+  /** Counts one Helm render in a render worker, by how it ended. */
+  public static void helmRender(String result) {
+    Counter.builder("gitopshq.helm.renders")
+        .description("Helm renders in the render worker processes, by how they ended")
+        .tag("result", result)
+        .register(Metrics.globalRegistry)
+        .increment();
+  }
+
+  private static final Counter RENDER_WORKERS_STARTED =
+      Counter.builder("gitopshq.render.workers.started")
+          .description("Render worker processes started")
           .register(Metrics.globalRegistry);
 
-  /** Counts one call into Helm's Go library. */
-  public static void helmTemplateCall() {
-    HELM_TEMPLATE_CALLS.increment();
+  /** Counts one render worker process started. */
+  public static void renderWorkerStarted() {
+    RENDER_WORKERS_STARTED.increment();
   }
 
   /** Times one write to a hosted repository. */

@@ -3,7 +3,6 @@ package dev.gitopshq.activities.render;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.marcnuri.helm.Helm;
 import dev.gitopshq.activities.git.RepoPaths;
 import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
@@ -11,8 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -22,7 +19,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
@@ -411,96 +407,37 @@ public final class ChartArchive {
   }
 
   /**
-   * Asks Helm to load the archive (Chart.yaml metadata, values.yaml, bundled dependencies), the way
-   * {@code helm show chart} does, then renders it once with its default values. A render failure
+   * Asks Helm (in a render worker, {@link RenderWorkers}) to load the archive (Chart.yaml metadata,
+   * values.yaml, bundled dependencies) and render it once with its default values, release {@code
+   * inspect} in namespace {@code default}. A chart that does not load is refused. A render failure
    * refuses the chart only when it cannot depend on values: a template that does not parse, or a
    * dependency listed in Chart.yaml that is missing from charts/. Other render errors (a value the
-   * chart requires) are for the workload's values to fix and do not refuse the upload.
-   */
-  /**
-   * {@link #helmLoadsNow} on a Helm render slot, at most {@link HelmLimits#timeout()}: a chart
-   * whose templates loop is refused, not a request thread held. Helm's Go code cannot be
-   * interrupted, so an abandoned load keeps its slot until Go returns.
+   * chart requires) are for the workload's values to fix and do not refuse the upload. A render
+   * that passes the worker's deadline or memory limit refuses the chart, naming the limit.
    */
   private static void helmLoads(byte[] archive) {
-    HelmLimits limits = HelmLimits.DEFAULT;
-    boolean slot;
+    RenderWorkers.Outcome outcome;
     try {
-      slot = limits.permits().tryAcquire(limits.timeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting to load a chart", e);
-    }
-    if (!slot) {
+      outcome = RenderWorkers.shared().render(sha256(archive), archive, "inspect", "default", null);
+    } catch (RenderWorkers.LimitException e) {
+      if (e.reason().equals("unavailable")) {
+        throw new IllegalStateException("cannot check the chart: " + e.getMessage(), e);
+      }
       throw new InvalidChartException(
-          "every Helm render slot is held by renders that ran over; try the upload again later");
+          "Helm could not load and render the chart: " + e.getMessage());
     }
-    java.util.concurrent.Future<?> run;
-    try {
-      run =
-          Renderer.HELM.submit(
-              () -> {
-                try {
-                  helmLoadsNow(archive);
-                } finally {
-                  limits.permits().release();
-                }
-              });
-    } catch (RuntimeException e) {
-      limits.permits().release();
-      throw e;
-    }
-    try {
-      run.get(limits.timeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.TimeoutException e) {
-      run.cancel(true);
-      throw new InvalidChartException(
-          "Helm did not finish loading and rendering the chart within "
-              + limits.timeout().toSeconds()
-              + " s (a template that loops or prints without end?)");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while loading a chart", e);
-    } catch (java.util.concurrent.ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException re) {
-        throw re;
+    if (outcome instanceof RenderWorkers.Failed failed) {
+      String message = helmMessage(failed.message());
+      if (!failed.loads()
+          || message.contains("parse error at (")
+          || message.contains("missing in charts/ directory")) {
+        throw new InvalidChartException("Helm cannot load the chart: " + message);
       }
-      throw new IllegalStateException(e.getCause());
-    }
-  }
-
-  private static void helmLoadsNow(byte[] archive) {
-    Path dir = null;
-    try {
-      dir = Files.createTempDirectory("gitopshq-chart-");
-      Path file = dir.resolve("chart.tgz");
-      Files.write(file, archive);
-      Helm helm = HelmProcess.helm(file);
-      try {
-        helm.show().chart().call();
-      } catch (IllegalStateException e) {
-        throw new InvalidChartException("Helm cannot load the chart: " + helmMessage(e), e);
-      }
-      try {
-        HelmProcess.template(
-            () -> helm.template().withName("inspect").withNamespace("default").call());
-      } catch (IllegalStateException e) {
-        String message = helmMessage(e);
-        if (message.contains("parse error at (")
-            || message.contains("missing in charts/ directory")) {
-          throw new InvalidChartException("Helm cannot load the chart: " + message, e);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the chart archive for Helm to load", e);
-    } finally {
-      Workdirs.deleteQuietly(dir);
     }
   }
 
   /** Helm's error without the hints meant for the helm command line. */
-  static String helmMessage(RuntimeException e) {
-    String message = e.getMessage() == null ? e.toString() : e.getMessage();
+  static String helmMessage(String message) {
     StringBuilder b = new StringBuilder();
     for (String line : message.split("\n")) {
       if (!line.startsWith("Use --debug flag")) {

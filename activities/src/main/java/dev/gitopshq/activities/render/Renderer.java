@@ -4,11 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Overlay;
 import dev.gitopshq.activities.git.RepoPaths;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,13 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -32,8 +21,9 @@ import java.util.regex.Pattern;
  * <table>
  *   <caption>What each kind of unit becomes</caption>
  *   <tr><th>kind</th><th>files</th></tr>
- *   <tr><td>{@code helm}</td><td>the chart rendered in-process by Helm (helm-java {@code
- *       template}) with release name = service, the unit's namespace and values; one file per
+ *   <tr><td>{@code helm}</td><td>the chart rendered by Helm's template engine in a render worker
+ *       process ({@link RenderWorkers}; what {@code helm template} prints) with release name =
+ *       service, the unit's namespace and values; one file per
  *       object, each document as Helm printed it (with its {@code # Source:} line) but for the
  *       {@code namespace:} line a namespaced object without one gets</td></tr>
  *   <tr><td>{@code manifests}</td><td>the bundle's objects, each overlay applied as a JSON merge
@@ -57,46 +47,28 @@ import java.util.regex.Pattern;
  * [a-z0-9.-]} replaced by {@code -}; when two objects get the same name, the later ones (in
  * document order) get {@code -2}, {@code -3}, ... before {@code .yaml}.
  *
- * <p>Every Helm render runs in its own fresh directory under the work root (the chart archive and
- * the values as a JSON file), deleted afterwards whether or not Helm succeeded, so renders never
- * see each other's files. helm-java renders from several threads at once give the same output as
- * one after another (RendererTest checks it), so the renderer takes no lock and a worker may run
- * render activities in parallel.
+ * <p>Helm renders run in the render worker processes ({@link RenderWorkers}), one render per
+ * process at a time; the chart and the values go to the process over its pipe, so nothing is
+ * written to disk. Renders from several threads at once give the same output as one after another
+ * (HelmRenderTest checks it), so the renderer takes no lock and a worker may run render activities
+ * in parallel.
  */
 public final class Renderer {
   /**
    * The version of what this renderer makes of a unit. It is part of every unit's {@link
    * UnitFingerprint}, and generation reuses a unit's tree from an earlier generation only when the
-   * fingerprints are equal: change it whenever the same input would render differently (a helm-java
-   * upgrade, a change to how objects are split, named or defaulted), and every unit is rendered
-   * again.
+   * fingerprints are equal: change it whenever the same input would render differently (a Helm
+   * upgrade of the render worker, a change to how objects are split, named or defaulted), and every
+   * unit is rendered again. It still names helm-java 0.0.21 (Helm v3.21.0), which the render worker
+   * replaced: the worker is built from the same Helm module and prints the same manifests
+   * (HelmRenderTest compares them with the helm CLI of that version), so units rendered before need
+   * not be rendered again.
    */
   public static final String OUTPUT_VERSION = "helm-java-0.0.21/2";
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern SEPARATOR = Pattern.compile("(?m)^---[ \\t]*(?:\\r?\\n|$)");
   private static final Pattern UNSAFE = Pattern.compile("[^a-z0-9.-]");
-
-  /** The threads Helm renders run on: created as needed, never more than the slots allow. */
-  static final ExecutorService HELM =
-      Executors.newCachedThreadPool(
-          r -> {
-            Thread t = new Thread(r, "helm-render");
-            t.setDaemon(true);
-            return t;
-          });
-
-  private final Path workRoot;
-  private final Consumer<Path> onWorkdir;
-
-  /**
-   * Render directories of renders that ended, for the next ones: a directory keeps the chart
-   * archive it last held (the next unit of the same chart does not write it again) and loses its
-   * values file when its render ends. Creating and removing a directory per render cost more than a
-   * tenth of a render on overlay file systems. At most one directory per render running at once.
-   */
-  private final java.util.concurrent.ConcurrentLinkedDeque<Scratch> idle =
-      new java.util.concurrent.ConcurrentLinkedDeque<>();
 
   /**
    * What is known of verified chart digests, most recent last: where the chart calls {@code lookup}
@@ -113,43 +85,37 @@ public final class Renderer {
 
   private record ChartFacts(java.util.Optional<String> lookup, Map<String, Boolean> crdScopes) {}
 
-  private final HelmLimits limits;
+  private final RenderWorkers workers;
   private final String outputVersion;
 
-  /**
-   * @param workRoot where render directories are created (created when missing); a local disk with
-   *     room for a chart and its values per parallel render
-   */
-  public Renderer(Path workRoot) {
-    this(workRoot, dir -> {}, HelmLimits.DEFAULT, OUTPUT_VERSION);
+  /** A renderer on the process's render workers ({@link RenderWorkers#shared()}). */
+  public Renderer() {
+    this(null, OUTPUT_VERSION);
   }
 
   /**
    * A renderer that reports {@code outputVersion} instead of {@link #OUTPUT_VERSION}: what a
    * renderer upgrade looks like to generation (tests and the benchmark use it).
    */
-  public Renderer(Path workRoot, String outputVersion) {
-    this(workRoot, dir -> {}, HelmLimits.DEFAULT, outputVersion);
+  public Renderer(String outputVersion) {
+    this(null, outputVersion);
   }
 
-  /** For tests: {@code onWorkdir} sees each render directory while Helm runs in it. */
-  Renderer(Path workRoot, Consumer<Path> onWorkdir) {
-    this(workRoot, onWorkdir, HelmLimits.DEFAULT, OUTPUT_VERSION);
+  /** A renderer on these render workers (null: the process's shared pool, on first use). */
+  public Renderer(RenderWorkers workers) {
+    this(workers, OUTPUT_VERSION);
   }
 
-  Renderer(Path workRoot, Consumer<Path> onWorkdir, HelmLimits limits) {
-    this(workRoot, onWorkdir, limits, OUTPUT_VERSION);
-  }
-
-  private Renderer(
-      Path workRoot, Consumer<Path> onWorkdir, HelmLimits limits, String outputVersion) {
-    this.workRoot = workRoot;
-    this.onWorkdir = onWorkdir;
-    this.limits = limits;
+  public Renderer(RenderWorkers workers, String outputVersion) {
+    this.workers = workers;
     if (outputVersion == null || outputVersion.isBlank()) {
       throw new IllegalArgumentException("the renderer's output version must not be blank");
     }
     this.outputVersion = outputVersion;
+  }
+
+  private RenderWorkers workers() {
+    return workers != null ? workers : RenderWorkers.shared();
   }
 
   /** The version of this renderer's output ({@link #OUTPUT_VERSION} unless a test chose one). */
@@ -224,168 +190,31 @@ public final class Renderer {
               + ": "
               + ChartArchive.lookupMessage(facts.lookup().get()));
     }
-    Scratch scratch = idle.pollFirst();
-    if (scratch != null && !Files.isRegularFile(scratch.chart())) {
-      // Cleaned up from outside (a tmp cleaner, an operator): start afresh.
-      Workdirs.deleteQuietly(scratch.dir);
-      scratch = null;
-    }
+    RenderWorkers.Outcome outcome;
     try {
-      if (scratch == null) {
-        Files.createDirectories(workRoot);
-        scratch = new Scratch(Files.createTempDirectory(workRoot, "helm-"));
-      }
-      if (!unit.chartDigest().equals(scratch.chartDigest)) {
-        scratch.chartDigest = null;
-        Files.write(scratch.chart(), archive);
-        scratch.chartDigest = unit.chartDigest();
-      }
-      Files.write(
-          scratch.values(),
-          JSON.writeValueAsBytes(unit.values() == null ? Map.of() : unit.values()));
-    } catch (IOException e) {
-      if (scratch != null) {
-        Workdirs.deleteQuietly(scratch.dir);
-      }
-      throw new UncheckedIOException(
-          "cannot prepare the render directory for " + describe(unit), e);
-    }
-    String output = boundedHelm(unit, scratch);
-    if (output != null && output.length() > limits.maxOutputChars()) {
+      outcome =
+          workers()
+              .render(unit.chartDigest(), archive, unit.service(), unit.namespace(), unit.values());
+    } catch (RenderWorkers.LimitException e) {
       throw new RenderException(
           "cannot render "
               + describe(unit)
-              + ": Helm printed "
-              + output.length()
-              + " characters, more than the "
-              + limits.maxOutputChars()
-              + " one render may produce");
+              + ": chart "
+              + unit.chart()
+              + " "
+              + unit.chartVersion()
+              + ": "
+              + e.getMessage(),
+          e);
     }
-    return helmFiles(unit, output, facts.crdScopes());
-  }
-
-  /**
-   * Runs Helm's {@code template} on a render thread and waits at most {@link HelmLimits#timeout()}.
-   * Helm's Go code cannot be interrupted, so a render that runs over is abandoned: the unit fails
-   * at once, and the render keeps one of the {@link HelmLimits#slots()} until Go returns, so
-   * runaway charts cannot pile up threads; when every slot is held, renders fail instead of
-   * queueing behind them. The values file is deleted, and the directory handed to the next render,
-   * only when Go returns.
-   *
-   * <p>{@code template} is Helm's client-only dry run: no Kubernetes client is built, so a chart's
-   * {@code lookup} finds nothing, whatever KUBECONFIG or service account the hub runs with.
-   */
-  private String boundedHelm(Unit unit, Scratch scratch) {
-    boolean slot;
-    try {
-      slot = limits.permits().tryAcquire(limits.timeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      release(scratch);
-      throw new RenderException("interrupted before rendering " + describe(unit));
-    }
-    if (!slot) {
-      release(scratch);
+    if (outcome instanceof RenderWorkers.Failed failed) {
       throw new RenderException(
           "cannot render "
               + describe(unit)
-              + ": all "
-              + limits.slots()
-              + " Helm render slots are held by renders that ran over "
-              + limits.timeout().toSeconds()
-              + " s; try again when they end");
+              + ": Helm: "
+              + ChartArchive.helmMessage(failed.message()));
     }
-    Future<String> run;
-    try {
-      run =
-          HELM.submit(
-              () -> {
-                try {
-                  return HelmProcess.template(
-                      () -> {
-                        onWorkdir.accept(scratch.dir);
-                        return HelmProcess.helm(scratch.chart())
-                            .template()
-                            .withName(unit.service())
-                            .withNamespace(unit.namespace())
-                            .withValuesFile(scratch.values())
-                            .call();
-                      });
-                } finally {
-                  release(scratch);
-                  limits.permits().release();
-                }
-              });
-    } catch (RuntimeException e) {
-      limits.permits().release();
-      release(scratch);
-      throw e;
-    }
-    try {
-      return run.get(limits.timeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      run.cancel(true);
-      throw new RenderException(
-          "cannot render "
-              + describe(unit)
-              + ": Helm did not finish within "
-              + (limits.timeout().toMillis() < 1000
-                  ? limits.timeout().toMillis() + " ms"
-                  : limits.timeout().toSeconds() + " s")
-              + " (a chart that loops or prints without end?); the render was abandoned");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RenderException("interrupted while rendering " + describe(unit));
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof IllegalStateException ise) {
-        String message = ChartArchive.helmMessage(ise);
-        if (message.contains(HelmProcess.LOOKUP_ERROR)) {
-          throw new RenderException(
-              "cannot render "
-                  + describe(unit)
-                  + ": the chart calls lookup, which reads a live cluster; the hub renders"
-                  + " without access to any cluster, so charts may not use lookup",
-              ise);
-        }
-        throw new RenderException("cannot render " + describe(unit) + ": Helm: " + message, ise);
-      }
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new RenderException("cannot render " + describe(unit) + ": " + cause, cause);
-    }
-  }
-
-  /** A render directory: {@code chart.tgz} (of {@code chartDigest}) and {@code values.json}. */
-  private static final class Scratch {
-    final Path dir;
-    String chartDigest;
-
-    Scratch(Path dir) {
-      this.dir = dir;
-    }
-
-    Path chart() {
-      return dir.resolve("chart.tgz");
-    }
-
-    Path values() {
-      return dir.resolve("values.json");
-    }
-  }
-
-  /**
-   * A render ended: its values file goes (values may carry what variables put in them), and the
-   * directory goes back for the next render; one that cannot be cleaned is removed instead.
-   */
-  private void release(Scratch scratch) {
-    try {
-      Files.deleteIfExists(scratch.values());
-      idle.addFirst(scratch);
-    } catch (IOException e) {
-      Workdirs.deleteQuietly(scratch.dir);
-    }
+    return helmFiles(unit, ((RenderWorkers.Rendered) outcome).manifest(), facts.crdScopes());
   }
 
   /**

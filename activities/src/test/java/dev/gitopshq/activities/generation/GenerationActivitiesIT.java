@@ -22,7 +22,6 @@ import dev.gitopshq.workflows.delivery.GenerationRequest;
 import dev.gitopshq.workflows.delivery.GenerationResult;
 import io.temporal.failure.ApplicationFailure;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -42,8 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The generation activities on the real PostgreSQL, JGit and helm-java: the snapshot is handed in
- * (the hub reads it from the object model), everything else is the production code path.
+ * The generation activities on the real PostgreSQL, JGit and render workers: the snapshot is handed
+ * in (the hub reads it from the object model), everything else is the production code path.
  */
 class GenerationActivitiesIT {
   static final String SCHEMA = "generation_it";
@@ -149,7 +148,7 @@ class GenerationActivitiesIT {
         mapper,
         schema.mapper(ChartMapper.class),
         (o, p) -> snapshot.get(),
-        new Renderer(Files.createDirectories(dir.resolve("render")), outputVersion),
+        new Renderer(outputVersion),
         repos,
         audit,
         tx,
@@ -557,7 +556,7 @@ class GenerationActivitiesIT {
             dying,
             schema.mapper(ChartMapper.class),
             (o, p) -> snapshot.get(),
-            new Renderer(Files.createDirectories(dir.resolve("render-cut"))),
+            new Renderer(),
             repos,
             audit,
             tx,

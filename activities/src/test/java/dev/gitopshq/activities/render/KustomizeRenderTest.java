@@ -91,7 +91,7 @@ class KustomizeRenderTest {
 
   private Path write(List<Unit> units) throws IOException {
     Path repo = work.resolve("repo");
-    Renderer renderer = new Renderer(work.resolve("renders"));
+    Renderer renderer = new Renderer();
     for (Unit unit : units) {
       SortedMap<String, byte[]> files = renderer.render(unit, d -> null);
       for (Map.Entry<String, byte[]> f : files.entrySet()) {
@@ -111,7 +111,7 @@ class KustomizeRenderTest {
             .findFirst()
             .orElseThrow();
 
-    SortedMap<String, byte[]> files = new Renderer(work).render(acme, d -> null);
+    SortedMap<String, byte[]> files = new Renderer().render(acme, d -> null);
 
     assertThat(files.keySet()).containsExactly("kustomization.yaml");
     assertThat(new String(files.get("kustomization.yaml"), StandardCharsets.UTF_8))
@@ -153,7 +153,7 @@ class KustomizeRenderTest {
     Unit base =
         plan().stream().filter(u -> u.kind().equals(Unit.KUSTOMIZE_BASE)).findFirst().orElseThrow();
 
-    SortedMap<String, byte[]> files = new Renderer(work).render(base, d -> null);
+    SortedMap<String, byte[]> files = new Renderer().render(base, d -> null);
 
     assertThat(base.path()).isEqualTo("rendered/production/_bases/redis");
     assertThat(files.keySet())
@@ -204,7 +204,7 @@ class KustomizeRenderTest {
             "",
             Map.of());
 
-    assertThatThrownBy(() -> new Renderer(work).render(base, d -> null))
+    assertThatThrownBy(() -> new Renderer().render(base, d -> null))
         .isInstanceOf(RenderException.class)
         .hasMessage(
             "cannot render Kustomize base rendered/production/_bases/redis: file path '/etc/passwd'"

@@ -84,7 +84,7 @@ class ManifestRenderTest {
 
   private SortedMap<String, String> render(Fixtures f) {
     SortedMap<String, String> out = new TreeMap<>();
-    new Renderer(work)
+    new Renderer()
         .render(f.plan().get(0), d -> null)
         .forEach((k, v) -> out.put(k, new String(v, StandardCharsets.UTF_8)));
     return out;

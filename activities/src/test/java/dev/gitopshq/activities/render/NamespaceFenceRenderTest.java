@@ -6,7 +6,6 @@ import static dev.gitopshq.activities.render.Fixtures.target;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.marcnuri.helm.Helm;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Overlay;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -66,7 +65,7 @@ class NamespaceFenceRenderTest {
   }
 
   private Map<String, String> renderHelm(Fixtures f, byte[] chart) {
-    return text(new Renderer(work).render(f.plan().get(0), d -> chart));
+    return text(new Renderer().render(f.plan().get(0), d -> chart));
   }
 
   private static Fixtures helmProject(byte[] chart) {
@@ -87,7 +86,7 @@ class NamespaceFenceRenderTest {
     // helm template --namespace does not write metadata.namespace: the hub adds it, right after
     // the name, and keeps every other character Helm printed.
     Path archive = Files.write(work.resolve("probe.tgz"), chart);
-    String helm = new Helm(archive).template().withName("web").withNamespace("acme-dev").call();
+    String helm = HelmCli.template(archive, "web", "acme-dev", null);
     List<String> docs = Arrays.stream(helm.split("(?m)^---\\n")).filter(d -> !d.isBlank()).toList();
     assertThat(files.keySet())
         .containsExactly("deployment-web.yaml", "priorityclass-web-high.yaml", "service-web.yaml");
@@ -117,7 +116,7 @@ class NamespaceFenceRenderTest {
             .tenants("acme")
             .workload("web", "{}", ChartArchive.sha256(chart))
             .fence(List.of(), List.of("scheduling.k8s.io/PriorityClass"), List.of());
-    Renderer r = new Renderer(work);
+    Renderer r = new Renderer();
     List<Unit> units = f.plan();
 
     assertThat(text(r.render(units.get(0), d -> chart)).get("service-web.yaml"))
@@ -243,7 +242,7 @@ class NamespaceFenceRenderTest {
   }
 
   private Map<String, String> renderBundle(Fixtures f) {
-    return text(new Renderer(work).render(f.plan().get(0), d -> null));
+    return text(new Renderer().render(f.plan().get(0), d -> null));
   }
 
   @Test
@@ -329,7 +328,7 @@ class NamespaceFenceRenderTest {
             "rendered/dev/eu-1/acme/web",
             "rendered/dev/eu-1/globex/_namespace",
             "rendered/dev/eu-1/globex/web");
-    assertThat(text(new Renderer(work).render(units.get(0), d -> chart)))
+    assertThat(text(new Renderer().render(units.get(0), d -> chart)))
         .containsExactly(
             Map.entry(
                 "namespace-acme-dev.yaml",

@@ -6,10 +6,8 @@ import dev.gitopshq.activities.delivery.ProjectSnapshots;
 import dev.gitopshq.activities.generation.GenerationActivitiesImpl;
 import dev.gitopshq.activities.generation.GenerationMapper;
 import dev.gitopshq.activities.git.ProjectRepos;
+import dev.gitopshq.activities.render.RenderWorkers;
 import dev.gitopshq.activities.render.Renderer;
-import dev.gitopshq.hub.config.GitProperties;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Clock;
 import org.springframework.beans.factory.annotation.Value;
@@ -23,14 +21,32 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Configuration
 @EnableScheduling
 public class GenerationConfig {
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(GenerationConfig.class);
 
+  /**
+   * Helm charts render in the render worker processes (RenderWorkers, configured from the
+   * environment): a bad setting stops the hub at startup, a missing worker executable is said
+   * loudly (every Helm render and chart upload would fail).
+   */
   @Bean
-  Renderer renderer(GitProperties git) {
-    try {
-      return new Renderer(Files.createDirectories(git.renderDir()));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create the render directory " + git.renderDir(), e);
+  Renderer renderer() {
+    RenderWorkers.Config workers = RenderWorkers.shared().config();
+    if (workers.binary() == null || !Files.isExecutable(workers.binary())) {
+      log.error(
+          "no render worker executable{}: Helm renders and chart uploads will fail; set"
+              + " GITOPSHQ_RENDER_WORKER_BIN (tools/build-tools.sh render-worker builds it)",
+          workers.binary() == null ? "" : " at " + workers.binary());
+    } else {
+      log.info(
+          "Helm renders in up to {} render workers ({}; {} s, {} MiB, {} renders each)",
+          workers.workers(),
+          workers.binary(),
+          workers.timeout().toSeconds(),
+          workers.memoryBytes() >> 20,
+          workers.rendersPerWorker());
     }
+    return new Renderer();
   }
 
   @Bean

@@ -4,7 +4,7 @@ import static dev.gitopshq.hub.HubTestSupport.OWNER_TOKEN;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.marcnuri.helm.Helm;
+import dev.gitopshq.activities.render.HelmCli;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
 import dev.gitopshq.hub.chartrepo.AgentChartRepository;
@@ -25,8 +25,8 @@ import org.yaml.snakeyaml.Yaml;
 
 /**
  * The install command a real hub returns, run the way a user runs it: split by a POSIX shell, its
- * {@code --set-string} values parsed as Helm parses them, and charts/gitopshq-agent rendered
- * in-process with exactly those values (helm-java). The agent's Deployment must carry what the hub
+ * {@code --set-string} values parsed as Helm parses them, and charts/gitopshq-agent rendered with
+ * exactly those values (the helm CLI, tools/helm). The agent's Deployment must carry what the hub
  * put in, including a display name with a comma, quotes and a backslash.
  */
 public class InstallCommandChartIT {
@@ -223,13 +223,7 @@ public class InstallCommandChartIT {
     Path valuesFile = Files.createTempFile("install-command-values", ".json");
     try {
       Files.writeString(valuesFile, new ObjectMapper().writeValueAsString(values));
-      String manifest =
-          new Helm(agentChart())
-              .template()
-              .withName(release)
-              .withNamespace(namespace)
-              .withValuesFile(valuesFile)
-              .call();
+      String manifest = HelmCli.template(agentChart(), release, namespace, valuesFile);
       Map<String, Map<String, Object>> objects = new LinkedHashMap<>();
       for (Object doc : new Yaml().loadAll(manifest)) {
         if (doc instanceof Map<?, ?> m) {

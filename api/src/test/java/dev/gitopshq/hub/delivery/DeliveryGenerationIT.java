@@ -7,8 +7,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.marcnuri.helm.Helm;
 import dev.gitopshq.activities.git.ProjectRepos;
+import dev.gitopshq.activities.render.HelmCli;
 import dev.gitopshq.activities.render.TarGz;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
@@ -32,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Configuration changes through the REST API become deliveries on main: the generation workflow
- * runs on the hub's worker, renders with helm-java and commits {@code rendered/}. The output is
- * compared with helm-java's own {@code template} of the same chart and values.
+ * runs on the hub's worker, renders on the render workers and commits {@code rendered/}. The output
+ * is compared with the helm CLI's {@code template} of the same chart and values.
  */
 class DeliveryGenerationIT {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -150,7 +150,7 @@ class DeliveryGenerationIT {
         .allMatch(p -> p.startsWith(unit))
         .contains(unit + "deployment-web.yaml");
 
-    // helm-java's own template of the same archive with the values the hub merged by hand.
+    // The helm CLI's template of the same archive with the values the hub merged by hand.
     Path chart = tmp.resolve("webapp-1.2.0.tgz");
     Files.write(chart, webapp);
     Path values = tmp.resolve("values.json");
@@ -164,13 +164,7 @@ class DeliveryGenerationIT {
                 Map.of("LOG_LEVEL", "debug"),
                 "replicaCount",
                 3)));
-    String helm =
-        new Helm(chart)
-            .template()
-            .withName("web")
-            .withNamespace(tenant + "-" + env)
-            .withValuesFile(values)
-            .call();
+    String helm = HelmCli.template(chart, "web", tenant + "-" + env, values);
     List<String> expected = documents(helm);
     List<String> actual = new ArrayList<>();
     files.values().forEach(b -> actual.addAll(documents(new String(b, StandardCharsets.UTF_8))));

@@ -34,8 +34,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * the webapp test chart. A release deploys to staging at once (default policy), a promotion to
  * production waits for another admin, a freeze window blocks a promotion until an admin breaks the
  * glass, and a rollback of one tenant in staging restores exactly that tenant's files, checked file
- * by file. Delivery generation is the hub's own (helm-java rendering the chart). The tests build on
- * each other and run in order.
+ * by file. Delivery generation is the hub's own (the render workers rendering the chart). The tests
+ * build on each other and run in order.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReleaseEndToEndIT {

@@ -16,7 +16,7 @@ public final class KindScopes {
   private static final Map<String, Boolean> NAMESPACED = new HashMap<>();
 
   static {
-    namespaced(
+    namespacedKinds(
         "",
         "Pod",
         "Service",
@@ -30,27 +30,27 @@ public final class KindScopes {
         "ResourceQuota",
         "ReplicationController",
         "PodTemplate");
-    cluster("", "Namespace", "Node", "PersistentVolume", "ComponentStatus");
-    namespaced(
+    clusterKinds("", "Namespace", "Node", "PersistentVolume", "ComponentStatus");
+    namespacedKinds(
         "apps", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ControllerRevision");
-    namespaced("batch", "Job", "CronJob");
-    namespaced("autoscaling", "HorizontalPodAutoscaler");
-    namespaced("policy", "PodDisruptionBudget");
-    namespaced("networking.k8s.io", "NetworkPolicy", "Ingress");
-    cluster("networking.k8s.io", "IngressClass", "IPAddress", "ServiceCIDR");
-    namespaced("rbac.authorization.k8s.io", "Role", "RoleBinding");
-    cluster("rbac.authorization.k8s.io", "ClusterRole", "ClusterRoleBinding");
-    namespaced("storage.k8s.io", "CSIStorageCapacity");
-    cluster(
+    namespacedKinds("batch", "Job", "CronJob");
+    namespacedKinds("autoscaling", "HorizontalPodAutoscaler");
+    namespacedKinds("policy", "PodDisruptionBudget");
+    namespacedKinds("networking.k8s.io", "NetworkPolicy", "Ingress");
+    clusterKinds("networking.k8s.io", "IngressClass", "IPAddress", "ServiceCIDR");
+    namespacedKinds("rbac.authorization.k8s.io", "Role", "RoleBinding");
+    clusterKinds("rbac.authorization.k8s.io", "ClusterRole", "ClusterRoleBinding");
+    namespacedKinds("storage.k8s.io", "CSIStorageCapacity");
+    clusterKinds(
         "storage.k8s.io",
         "StorageClass",
         "CSIDriver",
         "CSINode",
         "VolumeAttachment",
         "VolumeAttributesClass");
-    cluster("scheduling.k8s.io", "PriorityClass");
-    cluster("node.k8s.io", "RuntimeClass");
-    cluster(
+    clusterKinds("scheduling.k8s.io", "PriorityClass");
+    clusterKinds("node.k8s.io", "RuntimeClass");
+    clusterKinds(
         "admissionregistration.k8s.io",
         "ValidatingWebhookConfiguration",
         "MutatingWebhookConfiguration",
@@ -58,28 +58,30 @@ public final class KindScopes {
         "ValidatingAdmissionPolicyBinding",
         "MutatingAdmissionPolicy",
         "MutatingAdmissionPolicyBinding");
-    cluster("apiextensions.k8s.io", "CustomResourceDefinition");
-    cluster("apiregistration.k8s.io", "APIService");
-    namespaced("coordination.k8s.io", "Lease");
-    namespaced("discovery.k8s.io", "EndpointSlice");
-    namespaced("events.k8s.io", "Event");
-    cluster("certificates.k8s.io", "CertificateSigningRequest", "ClusterTrustBundle");
-    cluster("flowcontrol.apiserver.k8s.io", "FlowSchema", "PriorityLevelConfiguration");
-    namespaced("resource.k8s.io", "ResourceClaim", "ResourceClaimTemplate");
-    cluster("resource.k8s.io", "DeviceClass", "ResourceSlice");
-    namespaced("snapshot.storage.k8s.io", "VolumeSnapshot");
-    cluster("snapshot.storage.k8s.io", "VolumeSnapshotClass", "VolumeSnapshotContent");
+    clusterKinds("apiextensions.k8s.io", "CustomResourceDefinition");
+    clusterKinds("apiregistration.k8s.io", "APIService");
+    namespacedKinds("coordination.k8s.io", "Lease");
+    namespacedKinds("discovery.k8s.io", "EndpointSlice");
+    namespacedKinds("events.k8s.io", "Event");
+    clusterKinds("certificates.k8s.io", "CertificateSigningRequest", "ClusterTrustBundle");
+    clusterKinds("flowcontrol.apiserver.k8s.io", "FlowSchema", "PriorityLevelConfiguration");
+    namespacedKinds("resource.k8s.io", "ResourceClaim", "ResourceClaimTemplate");
+    clusterKinds("resource.k8s.io", "DeviceClass", "ResourceSlice");
+    namespacedKinds("snapshot.storage.k8s.io", "VolumeSnapshot");
+    clusterKinds("snapshot.storage.k8s.io", "VolumeSnapshotClass", "VolumeSnapshotContent");
   }
 
   private KindScopes() {}
 
-  private static void namespaced(String group, String... kinds) {
+  // Named apart from the public query namespaced(apiVersion, kind): with one kind, a call of a
+  // registration named namespaced(group, kind) would resolve to the query and register nothing.
+  private static void namespacedKinds(String group, String... kinds) {
     for (String kind : kinds) {
       NAMESPACED.put(key(group, kind), true);
     }
   }
 
-  private static void cluster(String group, String... kinds) {
+  private static void clusterKinds(String group, String... kinds) {
     for (String kind : kinds) {
       NAMESPACED.put(key(group, kind), false);
     }

@@ -120,6 +120,9 @@ class TenantFencesTest {
   @Test
   void builtInKindsKnowTheirScopeAndUnknownKindsAreUnknown() {
     assertThat(KindScopes.namespaced("apps/v1", "Deployment")).contains(true);
+    // Groups with a single kind are registered too.
+    assertThat(KindScopes.namespaced("policy/v1", "PodDisruptionBudget")).contains(true);
+    assertThat(KindScopes.namespaced("autoscaling/v2", "HorizontalPodAutoscaler")).contains(true);
     assertThat(KindScopes.namespaced("v1", "Namespace")).contains(false);
     assertThat(KindScopes.namespaced("rbac.authorization.k8s.io/v1", "ClusterRole"))
         .contains(false);
