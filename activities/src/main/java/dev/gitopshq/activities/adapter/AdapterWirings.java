@@ -204,8 +204,13 @@ public class AdapterWirings implements AdapterWiringActivities {
     record(cluster, cause, plan, answer, null, stale);
     int wired =
         (int) answer.getBindingsList().stream().filter(b -> b.getOutcome().equals("wired")).count();
+    // Objects kept while a Kustomization or Application finishes deleting count as unfinished:
+    // the workflow wires again after its backoff to remove them.
     return new WiringOutcome(
-        wired, answer.getBindingsCount() - wired, answer.getRemovedCount(), "");
+        wired,
+        answer.getBindingsCount() - wired + (answer.getDeferredCount() > 0 ? 1 : 0),
+        answer.getRemovedCount(),
+        "");
   }
 
   /** A binding to send, with the project's id. */

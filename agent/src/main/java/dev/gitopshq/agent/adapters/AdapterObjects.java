@@ -194,7 +194,16 @@ public final class AdapterObjects {
     app.put("project", name);
     app.put(
         "source",
-        Map.of("repoURL", b.getRepoUrl(), "targetRevision", b.getBranch(), "path", b.getPath()));
+        Map.of(
+            "repoURL",
+            b.getRepoUrl(),
+            "targetRevision",
+            b.getBranch(),
+            "path",
+            b.getPath(),
+            // The tenant's objects are in <service>/ directories under its path.
+            "directory",
+            Map.of("recurse", true)));
     app.put(
         "destination",
         Map.of(

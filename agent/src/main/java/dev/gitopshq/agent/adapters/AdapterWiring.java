@@ -58,6 +58,7 @@ public final class AdapterWiring implements AutoCloseable {
   private final boolean enabled;
   private final Supplier<KubernetesClient> kube;
   private final Consumer<AgentMessage> send;
+  private final java.time.Duration consumersGone;
   private final ExecutorService worker =
       Executors.newSingleThreadExecutor(
           r -> {
@@ -68,9 +69,19 @@ public final class AdapterWiring implements AutoCloseable {
 
   public AdapterWiring(
       boolean enabled, Supplier<KubernetesClient> kube, Consumer<AgentMessage> send) {
+    this(enabled, kube, send, CONSUMERS_GONE);
+  }
+
+  /** For tests: another wait for removed Kustomizations and Applications. */
+  AdapterWiring(
+      boolean enabled,
+      Supplier<KubernetesClient> kube,
+      Consumer<AgentMessage> send,
+      java.time.Duration consumersGone) {
     this.enabled = enabled;
     this.kube = kube;
     this.send = send;
+    this.consumersGone = consumersGone;
   }
 
   public void submit(WireAdapters request) {
@@ -186,11 +197,21 @@ public final class AdapterWiring implements AutoCloseable {
   }
 
   /** Deletes the adapter objects the agent made that are not in {@code wanted}. */
-  private static void prune(
-      KubernetesClient client, Set<String> wanted, AdaptersWired.Builder out) {
+  /** How long a round waits for removed Kustomizations and Applications to finish deleting. */
+  static final java.time.Duration CONSUMERS_GONE = java.time.Duration.ofSeconds(30);
+
+  /**
+   * Deletes the adapter objects the agent made that are not in {@code wanted}: first the
+   * Kustomizations and Applications, then, once they are gone, what they use (their finalizers
+   * clean up as the tenant's ServiceAccount, or within the AppProject). What they use is kept and
+   * reported deferred while one of them is still deleting, for the next round.
+   */
+  private void prune(KubernetesClient client, Set<String> wanted, AdaptersWired.Builder out) {
     Map<String, String> selector = new LinkedHashMap<>();
     selector.put(DirectLabels.MANAGED_BY, DirectLabels.MANAGED_BY_VALUE);
     selector.put(DirectLabels.DELIVERY, AdapterObjects.DELIVERY_VALUE);
+    List<GenericKubernetesResource> consumers = new ArrayList<>();
+    List<GenericKubernetesResource> rest = new ArrayList<>();
     for (String[] kind : KINDS) {
       List<GenericKubernetesResource> found;
       try {
@@ -211,13 +232,50 @@ public final class AdapterWiring implements AutoCloseable {
         o.setApiVersion(kind[0]);
         o.setKind(kind[1]);
         if (!wanted.contains(key(o))) {
-          op(client, kind[0], kind[1], o.getMetadata().getNamespace())
-              .withName(o.getMetadata().getName())
-              .delete();
-          out.addRemoved(applied(o));
+          (CONSUMERS.contains(kind[1]) ? consumers : rest).add(o);
         }
       }
     }
+    for (GenericKubernetesResource o : consumers) {
+      delete(client, o);
+      out.addRemoved(applied(o));
+    }
+    long deadline = System.nanoTime() + consumersGone.toNanos();
+    while (!consumers.isEmpty()) {
+      consumers.removeIf(o -> get(client, o) == null);
+      if (consumers.isEmpty() || System.nanoTime() > deadline) {
+        break;
+      }
+      try {
+        Thread.sleep(250);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    for (GenericKubernetesResource o : rest) {
+      if (consumers.isEmpty()) {
+        delete(client, o);
+        out.addRemoved(applied(o));
+      } else {
+        out.addDeferred(applied(o));
+      }
+    }
+  }
+
+  private static final Set<String> CONSUMERS = Set.of("Kustomization", "Application");
+
+  private static void delete(KubernetesClient client, GenericKubernetesResource o) {
+    op(client, o.getApiVersion(), o.getKind(), o.getMetadata().getNamespace())
+        .withName(o.getMetadata().getName())
+        .delete();
+  }
+
+  private static GenericKubernetesResource get(
+      KubernetesClient client, GenericKubernetesResource o) {
+    return op(client, o.getApiVersion(), o.getKind(), o.getMetadata().getNamespace())
+        .withName(o.getMetadata().getName())
+        .get();
   }
 
   /** The API resources the cluster serves, for the tenant's RBAC. */

@@ -162,7 +162,9 @@ class AdapterObjectsTest {
                 "targetRevision",
                 "deploy/dev",
                 "path",
-                "eu-1/acme"));
+                "eu-1/acme",
+                "directory",
+                Map.of("recurse", true)));
   }
 
   @Test
