@@ -233,7 +233,8 @@ scenario("the demo agents' kubeconfigs are the agent chart's ServiceAccounts, no
     const who = JSON.parse(kubectl("auth", "whoami", "-o", "json"));
     assert.equal(who.status.userInfo.username, `system:serviceaccount:gitopshq-system:${account}`);
     assert.ok(!who.status.userInfo.groups.includes("system:masters"), `${dir} is not in system:masters`);
-    // What the chart grants, and nothing an admin has: no RBAC writes, no Namespace writes.
+    // What the chart grants, and nothing an admin has. Only adapterWire (the demo agent, which
+    // wires Flux) may write RBAC and make namespaces: to give each tenant what its fence allows.
     const can = (...a) => {
       try {
         return kubectl("auth", "can-i", ...a).trim();
@@ -241,8 +242,12 @@ scenario("the demo agents' kubeconfigs are the agent chart's ServiceAccounts, no
         return String(e.stdout).trim();
       }
     };
-    assert.equal(can("create", "clusterrolebindings"), "no", `${dir} may not bind roles`);
-    assert.equal(can("create", "namespaces"), "no", `${dir} may not create namespaces`);
+    const wires = dir === "demo-agent";
+    assert.equal(can("create", "clusterrolebindings"), wires ? "yes" : "no", `${dir} ${wires ? "may" : "may not"} bind roles`);
+    assert.equal(can("bind", "clusterroles"), wires ? "yes" : "no", `${dir} ${wires ? "may" : "may not"} bind ClusterRoles`);
+    assert.equal(can("create", "namespaces"), wires ? "yes" : "no", `${dir} ${wires ? "may" : "may not"} create namespaces`);
+    assert.equal(can("impersonate", "serviceaccounts"), "no", `${dir} may not impersonate`);
+    assert.equal(can("create", "roles", "-n", "shop-dev"), "no", `${dir} may not write Roles`);
     assert.equal(can("patch", "deployments", "-n", "shop-dev"), "yes", `${dir} may apply Deployments`);
     assert.equal(can("create", "secrets", "-n", "shop-dev"), "yes", `${dir} may sync a credential into shop-dev`);
   }
