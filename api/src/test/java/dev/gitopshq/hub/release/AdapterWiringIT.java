@@ -5,11 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gitopshq.activities.git.ProjectRepos;
-import dev.gitopshq.activities.policy.OpaTestServer;
-import dev.gitopshq.agent.Agent;
-import dev.gitopshq.agent.config.AgentConfig;
-import dev.gitopshq.agent.config.DirectDeployConfig;
 import dev.gitopshq.agent.v1.AdapterNames;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
@@ -20,9 +15,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.file.Files;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -56,78 +49,23 @@ class AdapterWiringIT {
 
   static RealKube kube;
   static KubernetesClient admin;
-  static OpaTestServer opa;
+  static AdapterStack stack;
   static HubTestSupport hub;
-  static Agent agent;
-  static KubernetesClient agentClient;
-  static String projectId;
   static String clusterId;
 
   @BeforeAll
   static void start() throws Exception {
     kube = RealKube.shared().withFlux();
     admin = kube.adminClient();
-    opa = OpaTestServer.startNew();
-    // Flux fetches from the hub: the clone URLs name the port it listens on.
-    int port = HubTestSupport.freePort();
-    hub =
-        new HubTestSupport()
-            .property("server.port", port)
-            .property("gitopshq.git.public-url", "http://127.0.0.1:" + port)
-            .property("opa.url", opa.url())
-            .property("opa.token", opa.token())
-            .property("opa.republish-interval", "1s")
-            .start();
-    ReleaseEndToEndIT.hub = hub;
-    ReleaseEndToEndIT.orgId = UUID.fromString(ReleaseEndToEndIT.orgOf());
-    ReleaseEndToEndIT.repos = hub.bean(ProjectRepos.class);
-    ReleaseEndToEndIT.awaitReleasePolicies();
-    ReleaseEndToEndIT.environment(ENV);
-    ReleaseEndToEndIT.environment("fx-last");
-    ReleaseEndToEndIT.tenant(TENANT);
-    ok(
-        hub.send(
-            "PATCH",
-            "/api/v2/environments/" + ENV,
-            OWNER_TOKEN,
-            Map.of("verifyTimeoutSeconds", 180)));
-
-    JsonNode created = ok(hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", CLUSTER)));
-    clusterId = created.get("cluster").get("id").asText();
-    Map<String, String> env = new HashMap<>();
-    env.put(AgentConfig.HUB_ADDRESS, hub.grpcAddress());
-    env.put(AgentConfig.HUB_PLAINTEXT, "true");
-    env.put(
-        AgentConfig.AGENT_TOKEN_PATH, Files.createTempDirectory("fx").resolve("a.json").toString());
-    env.put(AgentConfig.CLUSTER_NAME, CLUSTER);
-    env.put(AgentConfig.CAPABILITIES, "observe,adapter.wire");
-    env.put(AgentConfig.REGISTRATION_TOKEN, created.get("registrationToken").asText());
-    agentClient = kube.adminClient();
-    agent =
-        Agent.start(
-            AgentConfig.fromEnv(env), new DirectDeployConfig("gitopshq-it", ""), () -> agentClient);
-    assertThat(agent.awaitConnected(Duration.ofSeconds(30))).isTrue();
-
-    ok(
-        hub.post(
-            "/api/v2/manifest-bundles",
-            OWNER_TOKEN,
-            Map.of("name", BUNDLE, "files", Map.of("deployment.yaml", deployment("1")))));
-    projectId =
-        ok(hub.post("/api/v2/projects", OWNER_TOKEN, Map.of("name", PROJECT))).get("id").asText();
-    ReleaseEndToEndIT.projectId = projectId;
+    stack = AdapterStack.start(kube, ENV, TENANT, CLUSTER, PROJECT, BUNDLE, "observe,adapter.wire");
+    hub = stack.hub;
+    clusterId = stack.clusterId;
   }
 
   @AfterAll
   static void stop() {
-    for (AutoCloseable c : new AutoCloseable[] {agent, hub, opa, agentClient}) {
-      if (c != null) {
-        try {
-          c.close();
-        } catch (Exception e) {
-          // Best effort.
-        }
-      }
+    if (stack != null) {
+      stack.close();
     }
     if (admin != null) {
       admin.namespaces().withName(NS).delete();
@@ -135,34 +73,13 @@ class AdapterWiringIT {
     }
   }
 
-  static String deployment(String tag) {
-    return """
-        apiVersion: apps/v1
-        kind: Deployment
-        metadata:
-          name: web
-        spec:
-          replicas: 1
-          selector:
-            matchLabels: {app: web}
-          template:
-            metadata:
-              labels: {app: web}
-            spec:
-              containers:
-              - name: web
-                image: registry.example/web:%s
-        """
-        .formatted(tag);
-  }
-
   @Test
   @Order(1)
   void bindingAClusterInFluxModeAndReleasingIsAllItTakesAndTheDeploymentEndsWhenFluxRunsIt() {
-    ok(
+    AdapterStack.ok(
         hub.send(
             "PUT",
-            project("/environments/" + ENV),
+            stack.project("/environments/" + ENV),
             OWNER_TOKEN,
             Map.of(
                 "namespacePattern",
@@ -171,10 +88,10 @@ class AdapterWiringIT {
                 true,
                 "clusters",
                 List.of(Map.of("cluster", CLUSTER, "deliveryMode", "flux")))));
-    ok(hub.send("PUT", project("/tenants/" + TENANT), OWNER_TOKEN, Map.of()));
-    ok(
+    AdapterStack.ok(hub.send("PUT", stack.project("/tenants/" + TENANT), OWNER_TOKEN, Map.of()));
+    AdapterStack.ok(
         hub.post(
-            project("/bindings"),
+            stack.project("/bindings"),
             OWNER_TOKEN,
             Map.of(
                 "name",
@@ -187,7 +104,7 @@ class AdapterWiringIT {
                 List.of(Map.of("tenant", TENANT, "environment", ENV)))));
     ReleaseEndToEndIT.Generator.awaitDelivered();
 
-    Response r = hub.post(project("/releases"), OWNER_TOKEN, Map.of("description", "first"));
+    Response r = hub.post(stack.project("/releases"), OWNER_TOKEN, Map.of("description", "first"));
     assertThat(r.status()).as(r.raw()).isEqualTo(202);
     String deploymentId = r.body().get("deployment").get("id").asText();
     // The release creates the tenant's Namespace, a cluster-scoped object: the shipped policy asks
@@ -197,12 +114,12 @@ class AdapterWiringIT {
         await()
             .atMost(Duration.ofSeconds(60))
             .until(() -> ReleaseEndToEndIT.inboxItem(approver, deploymentId), i -> i != null);
-    ok(
+    AdapterStack.ok(
         hub.post(
             "/api/v2/approvals/" + item.get("id").asText() + "/approve",
             approver,
             Map.of("comment", "the namespace is the tenant's")));
-    JsonNode done = awaitStatus(deploymentId, "deployed", Duration.ofMinutes(3));
+    JsonNode done = stack.awaitStatus(deploymentId, "deployed", Duration.ofMinutes(3));
 
     // Flux delivered it: the object is in the tenant's namespace, applied by kustomize-controller
     // impersonating the tenant's ServiceAccount.
@@ -218,15 +135,17 @@ class AdapterWiringIT {
             .inNamespace("flux-system")
             .withName(name)
             .get();
-    assertThat(spec(ks)).containsEntry("serviceAccountName", name).containsEntry("prune", true);
+    assertThat(AdapterStack.spec(ks))
+        .containsEntry("serviceAccountName", name)
+        .containsEntry("prune", true);
     String commit = done.get("commits").get(ENV).asText();
-    assertThat(String.valueOf(status(ks).get("lastAppliedRevision"))).endsWith(commit);
+    assertThat(String.valueOf(AdapterStack.status(ks).get("lastAppliedRevision"))).endsWith(commit);
 
     // The deployment records what the cluster ran.
     assertThat(done.toString()).contains(CLUSTER).contains("flux:flux-system/" + name);
 
     // The deploy token lives in the cluster's Secret and in the hub only as a hash.
-    JsonNode tokens = ok(hub.get(project("/deploy-tokens"), OWNER_TOKEN));
+    JsonNode tokens = AdapterStack.ok(hub.get(stack.project("/deploy-tokens"), OWNER_TOKEN));
     assertThat(tokens.toString()).contains("adapter flux of cluster " + CLUSTER);
     assertThat(
             admin
@@ -238,7 +157,8 @@ class AdapterWiringIT {
         .isEqualTo("kubernetes.io/basic-auth");
 
     // What the hub shows operators.
-    JsonNode adapters = ok(hub.get("/api/v2/clusters/" + clusterId + "/adapters", OWNER_TOKEN));
+    JsonNode adapters =
+        AdapterStack.ok(hub.get("/api/v2/clusters/" + clusterId + "/adapters", OWNER_TOKEN));
     assertThat(adapters.get("adapter").asText()).isEqualTo("auto");
     JsonNode binding = adapters.get("bindings").get(0);
     assertThat(binding.get("outcome").asText()).as(adapters.toString()).isEqualTo("wired");
@@ -268,10 +188,10 @@ class AdapterWiringIT {
   @Test
   @Order(3)
   void unbindingTheClusterRemovesTheAdapterObjectsAndRevokesTheToken() {
-    ok(
+    AdapterStack.ok(
         hub.send(
             "PUT",
-            project("/environments/" + ENV),
+            stack.project("/environments/" + ENV),
             OWNER_TOKEN,
             Map.of("namespacePattern", "fx" + S + "-{{ .tenant }}", "clusters", List.of())));
     String name = AdapterNames.name(PROJECT, ENV, TENANT);
@@ -301,14 +221,16 @@ class AdapterWiringIT {
         .atMost(Duration.ofSeconds(30))
         .untilAsserted(
             () -> {
-              JsonNode tokens = ok(hub.get(project("/deploy-tokens"), OWNER_TOKEN));
+              JsonNode tokens =
+                  AdapterStack.ok(hub.get(stack.project("/deploy-tokens"), OWNER_TOKEN));
               for (JsonNode t : tokens.get("items")) {
                 if (t.get("name").asText().startsWith("adapter flux")) {
                   assertThat(t.get("revokedAt").isNull()).as(t.toString()).isFalse();
                 }
               }
               assertThat(
-                      ok(hub.get("/api/v2/clusters/" + clusterId + "/adapters", OWNER_TOKEN))
+                      AdapterStack.ok(
+                              hub.get("/api/v2/clusters/" + clusterId + "/adapters", OWNER_TOKEN))
                           .get("bindings"))
                   .isEmpty();
             });
@@ -339,37 +261,5 @@ class AdapterWiringIT {
             .endSpec()
             .build();
     return admin.resource(review).create().getStatus().getAllowed();
-  }
-
-  static JsonNode awaitStatus(String deploymentId, String status, Duration atMost) {
-    JsonNode[] last = new JsonNode[1];
-    await()
-        .atMost(atMost)
-        .pollInterval(Duration.ofMillis(500))
-        .untilAsserted(
-            () -> {
-              last[0] = ok(hub.get(project("/deployments/" + deploymentId), OWNER_TOKEN));
-              assertThat(last[0].get("status").asText()).as(last[0].toString()).isEqualTo(status);
-            });
-    return last[0];
-  }
-
-  @SuppressWarnings("unchecked")
-  static Map<String, Object> spec(GenericKubernetesResource r) {
-    return (Map<String, Object>) r.getAdditionalProperties().get("spec");
-  }
-
-  @SuppressWarnings("unchecked")
-  static Map<String, Object> status(GenericKubernetesResource r) {
-    return (Map<String, Object>) r.getAdditionalProperties().get("status");
-  }
-
-  static String project(String path) {
-    return "/api/v2/projects/" + projectId + path;
-  }
-
-  static JsonNode ok(Response r) {
-    assertThat(r.status()).as(r.raw()).isBetween(200, 299);
-    return r.body();
   }
 }
