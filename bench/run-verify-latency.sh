@@ -84,7 +84,7 @@ adapter_interval_is() {
   got=$(kc -n flux-system get gitrepositories.source.toolkit.fluxcd.io,kustomizations.kustomize.toolkit.fluxcd.io \
     -l app.kubernetes.io/managed-by=gitopshq -o jsonpath='{range .items[*]}{.spec.interval}{"\n"}{end}' 2>/dev/null) ||
     return 1
-  [ -n "$got" ] && [ -z "$(grep -vx "$1" <<<"$got")" ]
+  [ -n "$got" ] && ! grep -qvx -- "$1" <<<"$got"
 }
 
 adapter_intervals() {

@@ -411,45 +411,13 @@ public final class VerifyLatencyBench {
             .stats("  Flux: createdAt -> Ready (health checked)", stats(poll, "fluxReadyMs"))
             .stats("  hub: createdAt -> cluster verified", stats(poll, "verifiedMs"))
             .stats("  hub: createdAt -> finishedAt", stats(poll, "serverMs")));
-    System.out.println("Where the time goes with the request (medians of the steps' differences)");
-    Table steps = Table.forStats("step");
-    step(
-        steps,
-        request,
-        "POST -> commits written (hub: policy, generation check, commit)",
-        null,
-        "commitMs");
-    step(
-        steps,
-        request,
-        "commits written -> artifact stored (request, agent, git fetch)",
-        "commitMs",
-        "fluxArtifactMs");
-    step(
-        steps,
-        request,
-        "artifact stored -> applied (kustomize build, server-side apply)",
-        "fluxArtifactMs",
-        "fluxAppliedMs");
-    step(
-        steps,
-        request,
-        "applied -> Flux Ready (health checks, polled every 5 s)",
-        "fluxAppliedMs",
-        "fluxReadyMs");
-    step(
-        steps,
-        request,
-        "Flux Ready -> hub verified (hub polls every 1 s)",
-        "fluxReadyMs",
-        "verifiedMs");
-    step(steps, request, "hub verified -> deployment finished", "verifiedMs", "serverMs");
-    System.out.print(steps);
+    System.out.println();
+    steps("with the request", request);
+    steps("with Flux's own poll", poll);
     Map<String, Object> ratios = new LinkedHashMap<>();
     ratios.put("pollOverRequestP50", ratio(pl.p50(), rq.p50()));
     ratios.put("pollOverRequestP90", ratio(pl.p90(), rq.p90()));
     ratios.put("pollOverRequestMax", ratio(pl.max(), rq.max()));
-    System.out.println();
     System.out.println("Request vs Flux's poll");
     System.out.print(
         new Table("", "with request", "Flux poll (1 min)", "poll / request")
@@ -476,6 +444,20 @@ public final class VerifyLatencyBench {
         .write(out);
     System.out.println();
     System.out.println("JSON: " + out);
+  }
+
+  /** Where a phase's time goes: per release, the time between two consecutive steps. */
+  private static void steps(String phase, JsonNode part) {
+    System.out.println("Where the time goes " + phase + " (per release, between two steps)");
+    Table t = Table.forStats("step");
+    step(t, part, "POST -> commits written (hub: policy, generation check, commit)", null, "commitMs");
+    step(t, part, "commits written -> artifact stored (request or poll, git fetch)", "commitMs", "fluxArtifactMs");
+    step(t, part, "artifact stored -> applied (kustomize build, server-side apply)", "fluxArtifactMs", "fluxAppliedMs");
+    step(t, part, "applied -> Flux Ready (health checks, polled every 5 s)", "fluxAppliedMs", "fluxReadyMs");
+    step(t, part, "Flux Ready -> hub verified (hub polls every 1 s)", "fluxReadyMs", "verifiedMs");
+    step(t, part, "hub verified -> deployment finished", "verifiedMs", "serverMs");
+    System.out.print(t);
+    System.out.println();
   }
 
   /** A row of the per-release differences {@code to - from} (from null: the createdAt). */
