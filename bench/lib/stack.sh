@@ -51,6 +51,9 @@ readonly STACK_DIR="${BENCH_DIR}/target/stack"
 readonly KUBE_MODE="${BENCH_KUBE:-testkube}"
 readonly KUBE_DIR="${STACK_DIR}/kube"
 KUBE_STARTED=0 KUBE_START_PID='' REAL_KUBECONFIG=''
+# Set by a run script before stack_start: extra arguments of `kube.sh start` (--with-flux), whether
+# await_real_kube seeds the demo workloads, and extra VAR=value settings of the hub (start_hub).
+KUBE_START_ARGS=() KUBE_SEED=1 HUB_EXTRA_ENV=()
 readonly LOG_DIR="${STACK_DIR}/logs"
 readonly RESULTS_DIR="${BENCH_DIR}/results"
 
@@ -282,7 +285,7 @@ stack_start() {
     *) die "stack_start: with-kube or without-kube, not '$1'" ;;
   esac
   fresh_database
-  log "starting Temporal (${TEMPORAL_ADDRESS}), OPA (${OPA_URL})${with_kube:+, testkube} and the hub (${HUB_URL}, gRPC :${HUB_GRPC_PORT})"
+  log "starting Temporal (${TEMPORAL_ADDRESS}), OPA (${OPA_URL})${with_kube:+, ${KUBE_MODE/real/the Kubernetes control plane}} and the hub (${HUB_URL}, gRPC :${HUB_GRPC_PORT})"
   start_temporal
   # --skip-version-check: OPA would otherwise ask GitHub for the latest release.
   opa_lockdown "${STACK_DIR}"
@@ -307,21 +310,22 @@ stack_start() {
 # workloads (the benchmark scales demo/web) and sets REAL_KUBECONFIG.
 start_real_kube() {
   KUBE_STARTED=1
-  "${REPO_ROOT}/tools/dev/kube.sh" start "${KUBE_DIR}" >"${LOG_DIR}/kube.log" 2>&1 &
+  "${REPO_ROOT}/tools/dev/kube.sh" start "${KUBE_DIR}" "${KUBE_START_ARGS[@]}" >"${LOG_DIR}/kube.log" 2>&1 &
   KUBE_START_PID=$!
 }
 
 await_real_kube() {
   wait "${KUBE_START_PID}" ||
     die "the Kubernetes control plane did not start; see ${LOG_DIR}/kube.log and ${KUBE_DIR}/logs/"
-  "${REPO_ROOT}/tools/dev/kube.sh" seed "${KUBE_DIR}" >>"${LOG_DIR}/kube.log" 2>&1 ||
+  [ "${KUBE_SEED}" = 0 ] || "${REPO_ROOT}/tools/dev/kube.sh" seed "${KUBE_DIR}" >>"${LOG_DIR}/kube.log" 2>&1 ||
     die "seeding the demo workloads failed; see ${LOG_DIR}/kube.log"
   REAL_KUBECONFIG=$(sed -n 's/^kube ready .* kubeconfig=//p' "${LOG_DIR}/kube.log" | head -n 1)
   [ -n "${REAL_KUBECONFIG}" ] || die "tools/dev/kube.sh printed no kubeconfig; see ${LOG_DIR}/kube.log"
 }
 
 # start_hub: the hub (again, after it was killed: same database and data directory), with
-# -Xmx768m unless BENCH_HUB_JAVA_OPTS says otherwise and TLS when BENCH_HUB_TLS_DIR is set.
+# -Xmx768m unless BENCH_HUB_JAVA_OPTS says otherwise, TLS when BENCH_HUB_TLS_DIR is set, and the
+# run script's HUB_EXTRA_ENV (VAR=value words; they win over the settings above).
 # Returns when it is healthy and has loaded the approval policy into OPA.
 start_hub() {
   local -a hub_opts=() hub_tls=() render_env
@@ -341,7 +345,7 @@ start_hub() {
     AGENT_GRPC_PUBLIC_ADDRESS="${HOST}:${HUB_GRPC_PORT}" \
     GITOPSHQ_DATA_DIR="${STACK_DIR}/hub-data" \
     GITOPSHQ_BOOTSTRAP_TOKEN="${OWNER_TOKEN}" \
-    "${hub_tls[@]}" "${render_env[@]}" \
+    "${hub_tls[@]}" "${render_env[@]}" "${HUB_EXTRA_ENV[@]}" \
     "${JAVA}" "${JVM_OPTS[@]}" -Xmx768m "${hub_opts[@]}" -jar "${HUB_JAR}"
   wait_for "the hub did not become healthy (${HUB_URL}/actuator/health)" "${HUB_TIMEOUT}" hub \
     http_ok "${HUB_URL}/actuator/health"

@@ -84,6 +84,15 @@ final class JsonHttp implements AutoCloseable {
     return post(path, bytes(body));
   }
 
+  /** Any method with a JSON body (PUT, PATCH). */
+  Response send(String method, String path, Object body) {
+    return send(
+        builder(path)
+            .header("Content-Type", "application/json")
+            .method(method, HttpRequest.BodyPublishers.ofByteArray(bytes(body)))
+            .build());
+  }
+
   static byte[] bytes(Object body) {
     try {
       return JSON.writeValueAsBytes(body);
