@@ -85,16 +85,22 @@ public record AdapterStatus(
               case "False" -> OUT_OF_SYNC;
               default -> UNKNOWN;
             };
+        // A Kustomization that does not wait for health (the hub's own) is healthy when the
+        // agent finds its workloads rolled out; one that waits is healthy when Flux says Ready.
+        boolean workloads = k.getWorkloads().isEmpty() || k.getWorkloads().equals("healthy");
+        boolean healthy = status.equals(SYNCED) && workloads;
         return Optional.of(
             new AdapterStatus(
                 "flux:" + k.getNamespace() + "/" + k.getName(),
                 status,
                 fluxRevision(k.getAppliedRevision()),
-                status.equals(SYNCED),
-                "Ready " + blankTo(k.getReady(), "Unknown"),
-                status.equals(SYNCED)
-                    ? null
-                    : blankTo(k.getReadyMessage(), "Flux reports Ready " + k.getReady())));
+                healthy,
+                "Ready "
+                    + blankTo(k.getReady(), "Unknown")
+                    + (k.getWorkloads().isEmpty() ? "" : ", workloads " + k.getWorkloads()),
+                !status.equals(SYNCED)
+                    ? blankTo(k.getReadyMessage(), "Flux reports Ready " + k.getReady())
+                    : workloads ? null : k.getWorkloadsMessage()));
       }
     }
     return Optional.empty();

@@ -237,6 +237,37 @@ class RuntimeVerificationsTest {
   }
 
   @Test
+  void anAppliedKustomizationThatDoesNotWaitIsVerifiedOnlyOnceTheAgentFindsItsWorkloadsRolledOut() {
+    // The hub's own Kustomizations do not wait for health (Flux polls it every 5 s): Ready means
+    // applied, and the agent reports the rollout of what was applied.
+    answers.set(
+        read ->
+            ArgoApplications.newBuilder()
+                .addKustomizations(
+                    flux("acme", commit, "True", "Applied revision").toBuilder()
+                        .setWorkloads(read < 2 ? "progressing" : "healthy")
+                        .setWorkloadsMessage(
+                            read < 2 ? "Deployment acme-production/web: 1 of 2 updated" : "")
+                        .build())
+                .addKustomizations(
+                    flux("globex", commit, "True", "Applied revision").toBuilder()
+                        .setWorkloads("healthy")
+                        .build())
+                .build());
+    RuntimeObservation o = verify(verifications(), 300);
+
+    assertThat(o.verified()).isTrue();
+    assertThat(o.health())
+        .isEqualTo(
+            "eu-1/acme Ready True, workloads healthy; eu-1/globex Ready True, workloads healthy");
+    assertThat(heartbeats).hasSize(2);
+    assertThat(heartbeats.getFirst())
+        .isEqualTo(
+            "flux:flux-system/shop-acme is not healthy: Ready True, workloads progressing:"
+                + " Deployment acme-production/web: 1 of 2 updated");
+  }
+
+  @Test
   void aKustomizationThatFailsToApplyLeavesTheClusterUnverifiedAtTheDeadlineWithFluxsWords() {
     answers.set(
         read ->

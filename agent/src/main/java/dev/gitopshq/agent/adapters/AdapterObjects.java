@@ -167,7 +167,9 @@ public final class AdapterObjects {
     spec.put("retryInterval", "30s");
     spec.put("timeout", "3m");
     spec.put("prune", true);
-    spec.put("wait", true);
+    // Flux's own health wait polls every 5 s (fixed in kustomize-controller); the agent reads the
+    // workloads' rollout itself when the hub verifies, so Ready here means applied.
+    spec.put("wait", false);
     spec.put("serviceAccountName", name);
     out.add(
         object(KUSTOMIZATION, "Kustomization", FLUX_NAMESPACE, name, labels, Map.of("spec", spec)));

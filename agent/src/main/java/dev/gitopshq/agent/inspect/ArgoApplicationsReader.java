@@ -119,8 +119,68 @@ public final class ArgoApplicationsReader {
                   }
                 }
               }
+              if (!Boolean.TRUE.equals(get(root, "spec", "wait"))) {
+                workloads(client, root, b);
+              }
               out.addKustomizations(b);
             });
+  }
+
+  /** The most workloads of one Kustomization whose health the agent reads. */
+  static final int MAX_WORKLOADS = 50;
+
+  /**
+   * The health of the workloads a Kustomization applied (its {@code status.inventory}), read live
+   * and judged as direct deploy judges a rollout: the first one not healthy decides.
+   */
+  private static void workloads(
+      KubernetesClient client, Map<String, Object> root, FluxKustomization.Builder b) {
+    if (!(get(root, "status", "inventory", "entries") instanceof List<?> entries)) {
+      return;
+    }
+    dev.gitopshq.agent.deploy.RolloutHealth.Verdict worst = null;
+    int read = 0;
+    for (Object e : entries) {
+      if (!(e instanceof Map<?, ?> entry) || read >= MAX_WORKLOADS) {
+        continue;
+      }
+      // id: <namespace>_<name>_<group>_<kind>; v: the version
+      String[] id = Objects.toString(entry.get("id"), "").split("_", -1);
+      if (id.length != 4) {
+        continue;
+      }
+      String apiVersion =
+          (id[2].isEmpty() ? "" : id[2] + "/") + Objects.toString(entry.get("v"), "v1");
+      if (!dev.gitopshq.agent.deploy.RolloutHealth.watched(apiVersion, id[3])) {
+        continue;
+      }
+      read++;
+      GenericKubernetesResource live =
+          client
+              .genericKubernetesResources(apiVersion, id[3])
+              .inNamespace(id[0])
+              .withName(id[1])
+              .get();
+      dev.gitopshq.agent.deploy.RolloutHealth.Verdict v =
+          live == null
+              ? new dev.gitopshq.agent.deploy.RolloutHealth.Verdict(
+                  dev.gitopshq.agent.deploy.RolloutHealth.State.PROGRESSING, "not created yet")
+              : dev.gitopshq.agent.deploy.RolloutHealth.assess(live);
+      if (v.state() != dev.gitopshq.agent.deploy.RolloutHealth.State.HEALTHY
+          && (worst == null || v.state().ordinal() > worst.state().ordinal())) {
+        worst =
+            new dev.gitopshq.agent.deploy.RolloutHealth.Verdict(
+                v.state(), id[3] + " " + id[0] + "/" + id[1] + ": " + v.message());
+      }
+    }
+    if (read == 0) {
+      return;
+    }
+    b.setWorkloads(
+            worst == null
+                ? dev.gitopshq.agent.deploy.RolloutHealth.State.HEALTHY.wire()
+                : worst.state().wire())
+        .setWorkloadsMessage(worst == null ? "" : worst.message());
   }
 
   public ArgoApplications list(ListApplications req) {
