@@ -43,6 +43,8 @@ public class AdapterController {
   @PutMapping
   public Adapters put(@PathVariable UUID id, @RequestBody AdapterPut body) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_WRITE);
+    // Another organization's cluster is a 404 whatever the body says.
+    adapters.get(caller.orgId(), id);
     if (body == null) {
       throw ApiException.invalid("body", "must be a JSON object");
     }
