@@ -266,7 +266,9 @@ class AgentChartDeploymentTest {
     assertThat(all)
         .isEqualTo(
             "observe,diagnostics.read,argocd.read,argocd.write,direct.deploy,"
-                + "kubernetes.restart,kubernetes.scale,credential.sync,token.rotate");
+                + "kubernetes.restart,kubernetes.scale,credential.sync,token.rotate,"
+                // Not in the product documents: the hub wires each binding's Flux or Argo CD.
+                + "adapter.wire");
 
     assertThat(CHART.render(everything()).env().get("GITOPSHQ_CAPABILITIES").getValue())
         .isEqualTo(all);
