@@ -609,28 +609,6 @@ public final class Agent implements AutoCloseable {
     }
   }
 
-  private void requestReconcile(dev.gitopshq.agent.v1.RequestReconcile req) {
-    Runnable answer =
-        () ->
-            link.send(
-                AgentMessage.newBuilder()
-                    .setCorrelationId(req.getRequestId())
-                    .setReconcileRequested(reconcileRequests.request(req))
-                    .build());
-    try {
-      inspections.execute(answer);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      link.send(
-          AgentMessage.newBuilder()
-              .setCorrelationId(req.getRequestId())
-              .setReconcileRequested(
-                  dev.gitopshq.agent.v1.ReconcileRequested.newBuilder()
-                      .setRequestId(req.getRequestId())
-                      .setError("the agent is busy with other inspections; try again"))
-              .build());
-    }
-  }
-
   private void sendApplications(ArgoApplications apps) {
     link.send(
         AgentMessage.newBuilder()
@@ -672,7 +650,7 @@ public final class Agent implements AutoCloseable {
     } else if (message.hasWireAdapters()) {
       adapterWiring.submit(message.getWireAdapters());
     } else if (message.hasRequestReconcile()) {
-      requestReconcile(message.getRequestReconcile());
+      reconcileRequests.submit(message.getRequestReconcile(), inspections, link::send);
     } else if (message.hasCheckDrift()) {
       checkDrift(message.getCheckDrift());
     } else if (message.hasRotateToken()) {

@@ -53,19 +53,14 @@ public final class AdapterObjects {
     return labels;
   }
 
-  /** See {@link AdapterNames#name}. */
-  public static String name(String... parts) {
-    return AdapterNames.name(parts);
-  }
-
   /** The name of a binding's Kustomization, ServiceAccount, AppProject and Application. */
   public static String bindingName(AdapterBinding b) {
-    return name(b.getProject(), b.getEnvironment(), b.getTenant());
+    return AdapterNames.name(b.getProject(), b.getEnvironment(), b.getTenant());
   }
 
   /** The name of the GitRepository of a project environment. */
   public static String sourceName(AdapterBinding b) {
-    return name(b.getProject(), b.getEnvironment());
+    return AdapterNames.name(b.getProject(), b.getEnvironment());
   }
 
   /** The Secret a deploy token is stored in: basic-auth for Flux, a repository for Argo CD. */
@@ -119,7 +114,8 @@ public final class AdapterObjects {
               Map.of("roleRef", roleRef, "subjects", List.of(subject))));
     }
     if (!rules.cluster().isEmpty()) {
-      String clusterName = name(b.getProject(), b.getEnvironment(), b.getTenant(), "cluster");
+      String clusterName =
+          AdapterNames.name(b.getProject(), b.getEnvironment(), b.getTenant(), "cluster");
       out.add(
           object(RBAC, "ClusterRole", "", clusterName, labels, Map.of("rules", rules.cluster())));
       out.add(

@@ -120,8 +120,9 @@ public final class AdapterWiring implements AutoCloseable {
         boolean flux = b.getAdapter().equals("flux");
         String secretNs = flux ? AdapterObjects.FLUX_NAMESPACE : AdapterObjects.ARGOCD_NAMESPACE;
         String secretName = b.getCredential();
-        wanted.add(key("v1", "Secret", secretNs, secretName));
-        if (client.secrets().inNamespace(secretNs).withName(secretName).get() == null) {
+        // One look per Secret, however many bindings of the project name it.
+        if (wanted.add(key("v1", "Secret", secretNs, secretName))
+            && client.secrets().inNamespace(secretNs).withName(secretName).get() == null) {
           missing.add(secretName);
         }
         WiredBinding.Builder wired =

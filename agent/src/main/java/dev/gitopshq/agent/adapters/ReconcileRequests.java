@@ -39,6 +39,35 @@ public final class ReconcileRequests {
     this.clock = clock;
   }
 
+  /**
+   * Answers the request on {@code executor} (the agent's inspection threads: a reconcile request is
+   * as quick as a live read), or at once with "busy" when the executor refuses it.
+   */
+  public void submit(
+      RequestReconcile r,
+      java.util.concurrent.Executor executor,
+      java.util.function.Consumer<dev.gitopshq.agent.v1.AgentMessage> send) {
+    try {
+      executor.execute(() -> send.accept(answer(r.getRequestId(), request(r))));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      send.accept(
+          answer(
+              r.getRequestId(),
+              ReconcileRequested.newBuilder()
+                  .setRequestId(r.getRequestId())
+                  .setError("the agent is busy with other inspections; try again")
+                  .build()));
+    }
+  }
+
+  private static dev.gitopshq.agent.v1.AgentMessage answer(
+      String requestId, ReconcileRequested answered) {
+    return dev.gitopshq.agent.v1.AgentMessage.newBuilder()
+        .setCorrelationId(requestId)
+        .setReconcileRequested(answered)
+        .build();
+  }
+
   /** Annotates what delivers the branch; never throws. */
   public ReconcileRequested request(RequestReconcile r) {
     ReconcileRequested.Builder out = ReconcileRequested.newBuilder().setRequestId(r.getRequestId());

@@ -195,10 +195,10 @@ class AdapterObjectsTest {
   @Test
   void longNamesAreShortenedWithAHashAndStayDistinct() {
     String a =
-        AdapterObjects.name(
+        dev.gitopshq.agent.v1.AdapterNames.name(
             "a-very-long-project-name-for-testing", "production-europe", "tenant-one");
     String b =
-        AdapterObjects.name(
+        dev.gitopshq.agent.v1.AdapterNames.name(
             "a-very-long-project-name-for-testing", "production-europe", "tenant-two");
     assertThat(a)
         .hasSizeLessThanOrEqualTo(63)
