@@ -9,8 +9,8 @@ import dev.gitopshq.activities.delivery.WorkloadRow;
 import dev.gitopshq.hub.delivery.Author;
 import dev.gitopshq.hub.delivery.DeliveryChecks;
 import dev.gitopshq.hub.delivery.ProjectChanges.Applied;
-import dev.gitopshq.hub.delivery.project.ProjectConfig;
 import dev.gitopshq.hub.delivery.project.ProjectService;
+import dev.gitopshq.hub.delivery.project.ProjectWorkloads;
 import dev.gitopshq.hub.web.ApiError;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
@@ -54,11 +54,11 @@ public class ImageUpdateWebhook {
 
   private final ProjectMapper projects;
   private final SecretBox secrets;
-  private final ProjectConfig config;
+  private final ProjectWorkloads config;
   private final java.time.Clock clock;
 
   public ImageUpdateWebhook(
-      ProjectMapper projects, SecretBox secrets, ProjectConfig config, java.time.Clock clock) {
+      ProjectMapper projects, SecretBox secrets, ProjectWorkloads config, java.time.Clock clock) {
     this.projects = projects;
     this.secrets = secrets;
     this.config = config;

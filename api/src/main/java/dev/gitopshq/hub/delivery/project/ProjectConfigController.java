@@ -36,10 +36,26 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/api/v2/projects/{id}")
 public class ProjectConfigController {
-  private final ProjectConfig config;
+  private final ProjectEnvironments environments;
+  private final ProjectTenants tenants;
+  private final ProjectWorkloads workloads;
+  private final ProjectValues values;
+  private final ProjectVariables variables;
+  private final ProjectBindings bindings;
 
-  public ProjectConfigController(ProjectConfig config) {
-    this.config = config;
+  public ProjectConfigController(
+      ProjectEnvironments environments,
+      ProjectTenants tenants,
+      ProjectWorkloads workloads,
+      ProjectValues values,
+      ProjectVariables variables,
+      ProjectBindings bindings) {
+    this.environments = environments;
+    this.tenants = tenants;
+    this.workloads = workloads;
+    this.values = values;
+    this.variables = variables;
+    this.bindings = bindings;
   }
 
   private static <T> T body(T body) {
@@ -59,7 +75,9 @@ public class ProjectConfigController {
   Items<ProjectEnvironmentView> environments(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
     return new Items<>(
-        config.environments(caller.orgId(), id).stream().map(ProjectEnvironmentView::of).toList());
+        environments.environments(caller.orgId(), id).stream()
+            .map(ProjectEnvironmentView::of)
+            .toList());
   }
 
   @PutMapping("/environments/{env}")
@@ -72,14 +90,14 @@ public class ProjectConfigController {
     ProjectRequests.ProjectEnvironmentPut r =
         req == null ? new ProjectRequests.ProjectEnvironmentPut(null, null) : req;
     r.validate();
-    var a = config.putEnvironment(caller, id, env, r);
+    var a = environments.putEnvironment(caller, id, env, r);
     return Changed.of(a, ProjectEnvironmentView.of(a.value()));
   }
 
   @DeleteMapping("/environments/{env}")
   Outcome deleteEnvironment(@PathVariable UUID id, @PathVariable String env) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
-    return Outcome.of(config.deleteEnvironment(caller, id, env));
+    return Outcome.of(environments.deleteEnvironment(caller, id, env));
   }
 
   // ---- tenants --------------------------------------------------------------------------------
@@ -88,21 +106,21 @@ public class ProjectConfigController {
   Items<ProjectTenantView> tenants(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
     return new Items<>(
-        config.tenants(caller.orgId(), id).stream().map(ProjectTenantView::of).toList());
+        tenants.tenants(caller.orgId(), id).stream().map(ProjectTenantView::of).toList());
   }
 
   @PutMapping("/tenants/{tenant}")
   Changed<ProjectTenantView> putTenant(@PathVariable UUID id, @PathVariable String tenant) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     label("tenant", tenant);
-    var a = config.putTenant(caller, id, tenant);
+    var a = tenants.putTenant(caller, id, tenant);
     return Changed.of(a, ProjectTenantView.of(a.value()));
   }
 
   @DeleteMapping("/tenants/{tenant}")
   Outcome deleteTenant(@PathVariable UUID id, @PathVariable String tenant) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
-    return Outcome.of(config.deleteTenant(caller, id, tenant));
+    return Outcome.of(tenants.deleteTenant(caller, id, tenant));
   }
 
   // ---- workloads ------------------------------------------------------------------------------
@@ -111,7 +129,7 @@ public class ProjectConfigController {
   Items<WorkloadView> workloads(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
     return new Items<>(
-        config.workloads(caller.orgId(), id).stream().map(WorkloadView::of).toList());
+        workloads.workloads(caller.orgId(), id).stream().map(WorkloadView::of).toList());
   }
 
   @PostMapping("/workloads")
@@ -120,14 +138,14 @@ public class ProjectConfigController {
       @PathVariable UUID id, @RequestBody(required = false) ProjectRequests.WorkloadWrite req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     body(req).validate(null);
-    var a = config.createWorkload(caller, id, req);
+    var a = workloads.createWorkload(caller, id, req);
     return Changed.of(a, WorkloadView.of(a.value()));
   }
 
   @GetMapping("/workloads/{name}")
   WorkloadView workload(@PathVariable UUID id, @PathVariable String name) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
-    return WorkloadView.of(config.workload(caller.orgId(), id, name));
+    return WorkloadView.of(workloads.workload(caller.orgId(), id, name));
   }
 
   @PutMapping("/workloads/{name}")
@@ -137,14 +155,14 @@ public class ProjectConfigController {
       @RequestBody(required = false) ProjectRequests.WorkloadWrite req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     body(req).validate(name);
-    var a = config.updateWorkload(caller, id, name, req);
+    var a = workloads.updateWorkload(caller, id, name, req);
     return Changed.of(a, WorkloadView.of(a.value()));
   }
 
   @DeleteMapping("/workloads/{name}")
   Outcome deleteWorkload(@PathVariable UUID id, @PathVariable String name) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
-    return Outcome.of(config.deleteWorkload(caller, id, name));
+    return Outcome.of(workloads.deleteWorkload(caller, id, name));
   }
 
   // ---- tenant-environment values
@@ -153,7 +171,7 @@ public class ProjectConfigController {
   @GetMapping("/values")
   Items<ValuesView> allValues(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
-    return new Items<>(config.values(caller.orgId(), id).stream().map(ValuesView::of).toList());
+    return new Items<>(values.values(caller.orgId(), id).stream().map(ValuesView::of).toList());
   }
 
   @GetMapping("/values/{workload}/{tenant}/{environment}")
@@ -163,7 +181,7 @@ public class ProjectConfigController {
       @PathVariable String tenant,
       @PathVariable String environment) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
-    return ValuesView.of(config.values(caller.orgId(), id, workload, tenant, environment));
+    return ValuesView.of(values.values(caller.orgId(), id, workload, tenant, environment));
   }
 
   @PutMapping("/values/{workload}/{tenant}/{environment}")
@@ -175,7 +193,7 @@ public class ProjectConfigController {
       @RequestBody(required = false) ProjectRequests.ValuesPut req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     body(req).validate();
-    var a = config.putValues(caller, id, workload, tenant, environment, req.values());
+    var a = values.putValues(caller, id, workload, tenant, environment, req.values());
     return Changed.of(a, ValuesView.of(a.value()));
   }
 
@@ -186,7 +204,7 @@ public class ProjectConfigController {
       @PathVariable String tenant,
       @PathVariable String environment) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
-    return Outcome.of(config.deleteValues(caller, id, workload, tenant, environment));
+    return Outcome.of(values.deleteValues(caller, id, workload, tenant, environment));
   }
 
   // ---- variables --------------------------------------------------------------------------------
@@ -195,7 +213,7 @@ public class ProjectConfigController {
   Items<VariableView> variables(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
     return new Items<>(
-        config.variables(caller.orgId(), id).stream().map(VariableView::of).toList());
+        variables.variables(caller.orgId(), id).stream().map(VariableView::of).toList());
   }
 
   @PutMapping("/variables")
@@ -204,7 +222,7 @@ public class ProjectConfigController {
       @RequestBody(required = false) ProjectRequests.ProjectVariablePut req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     body(req).validate();
-    var a = config.putVariable(caller, id, req);
+    var a = variables.putVariable(caller, id, req);
     return Changed.of(a, VariableView.of(a.value()));
   }
 
@@ -221,7 +239,8 @@ public class ProjectConfigController {
     ProjectRequests.scopeFields(c, scope, environment, tenant, service);
     DeliveryChecks.variableKey(c, "key", key);
     c.throwIfInvalid();
-    return Outcome.of(config.deleteVariable(caller, id, scope, environment, tenant, service, key));
+    return Outcome.of(
+        variables.deleteVariable(caller, id, scope, environment, tenant, service, key));
   }
 
   // ---- bindings ---------------------------------------------------------------------------------
@@ -229,7 +248,8 @@ public class ProjectConfigController {
   @GetMapping("/bindings")
   Items<BindingView> bindings(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
-    return new Items<>(config.bindings(caller.orgId(), id).stream().map(BindingView::of).toList());
+    return new Items<>(
+        bindings.bindings(caller.orgId(), id).stream().map(BindingView::of).toList());
   }
 
   @PostMapping("/bindings")
@@ -238,14 +258,14 @@ public class ProjectConfigController {
       @PathVariable UUID id, @RequestBody(required = false) ProjectRequests.BindingWrite req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     body(req).validate(null);
-    var a = config.createBinding(caller, id, req);
+    var a = bindings.createBinding(caller, id, req);
     return Changed.of(a, BindingView.of(a.value()));
   }
 
   @GetMapping("/bindings/{name}")
   BindingView binding(@PathVariable UUID id, @PathVariable String name) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
-    return BindingView.of(config.binding(caller.orgId(), id, name));
+    return BindingView.of(bindings.binding(caller.orgId(), id, name));
   }
 
   @PutMapping("/bindings/{name}")
@@ -255,13 +275,13 @@ public class ProjectConfigController {
       @RequestBody(required = false) ProjectRequests.BindingWrite req) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     body(req).validate(name);
-    var a = config.updateBinding(caller, id, name, req);
+    var a = bindings.updateBinding(caller, id, name, req);
     return Changed.of(a, BindingView.of(a.value()));
   }
 
   @DeleteMapping("/bindings/{name}")
   Outcome deleteBinding(@PathVariable UUID id, @PathVariable String name) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
-    return Outcome.of(config.deleteBinding(caller, id, name));
+    return Outcome.of(bindings.deleteBinding(caller, id, name));
   }
 }

@@ -37,7 +37,7 @@ public final class ProjectViews {
       String namespacePattern,
       List<ClusterBinding> clusters,
       boolean createNamespace) {
-    public static ProjectEnvironmentView of(ProjectConfig.Environment e) {
+    public static ProjectEnvironmentView of(ProjectEnvironments.Environment e) {
       return new ProjectEnvironmentView(
           e.row().environment(),
           e.row().position(),
@@ -103,7 +103,7 @@ public final class ProjectViews {
       Map<String, String> kindScopes,
       Instant createdAt,
       Instant updatedAt) {
-    public static BindingView of(ProjectConfig.Binding b) {
+    public static BindingView of(ProjectBindings.Binding b) {
       return new BindingView(
           b.row().name(),
           b.row().kind(),
