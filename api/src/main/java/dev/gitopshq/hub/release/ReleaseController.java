@@ -34,9 +34,19 @@ public class ReleaseController {
   private static final int MAX_LIMIT = 200;
 
   private final ReleaseService releases;
+  private final NewReleases newReleases;
+  private final Promotions promotions;
+  private final Rollbacks rollbacks;
 
-  public ReleaseController(ReleaseService releases) {
+  public ReleaseController(
+      ReleaseService releases,
+      NewReleases newReleases,
+      Promotions promotions,
+      Rollbacks rollbacks) {
     this.releases = releases;
+    this.newReleases = newReleases;
+    this.promotions = promotions;
+    this.rollbacks = rollbacks;
   }
 
   record RequesterView(String id, String name) {}
@@ -162,7 +172,7 @@ public class ReleaseController {
     ReleaseRequests.Create req =
         body == null ? new ReleaseRequests.Create(null, null, null, null) : body;
     req.validate();
-    ReleaseService.Created c = releases.create(caller, projectId, req);
+    DeploymentStarts.Created c = newReleases.create(caller, projectId, req);
     return ResponseEntity.status(HttpStatus.ACCEPTED)
         .body(new Accepted(view(c.release(), null, c.changes()), summary(c.deployment())));
   }
@@ -240,7 +250,7 @@ public class ReleaseController {
     ReleaseRequests.Promote req =
         body == null ? new ReleaseRequests.Promote(null, null, null) : body;
     req.validate();
-    ReleaseService.Started s = releases.promote(caller, projectId, number, req);
+    DeploymentStarts.Started s = promotions.promote(caller, projectId, number, req);
     return ResponseEntity.status(HttpStatus.ACCEPTED).body(summary(s.deployment()));
   }
 
@@ -262,7 +272,7 @@ public class ReleaseController {
       throw ApiException.invalid("body", "must be a JSON object {toRelease, scope}");
     }
     RollbackScope scope = body.validate();
-    ReleaseService.Created c = releases.rollback(caller, projectId, body, scope);
+    DeploymentStarts.Created c = rollbacks.rollback(caller, projectId, body, scope);
     return ResponseEntity.status(HttpStatus.ACCEPTED)
         .body(new Accepted(view(c.release(), body.toRelease(), null), summary(c.deployment())));
   }
