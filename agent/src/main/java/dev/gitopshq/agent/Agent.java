@@ -627,36 +627,32 @@ public final class Agent implements AutoCloseable {
 
   /** Hub messages other than Welcome: commands go to the runner's own thread. */
   private void onHubMessage(HubMessage message) {
-    if (message.hasOpenLogStream()) {
-      logStreams.open(message.getOpenLogStream());
-    } else if (message.hasLogStreamControl()) {
-      logStreams.control(message.getLogStreamControl());
-    } else if (message.hasReadResource()) {
-      inspect(message.getReadResource());
-    } else if (message.hasListApplications()) {
-      listApplications(message.getListApplications());
-    } else if (message.hasRefreshInventory()) {
-      if (inventory != null) {
-        inventory.snapshotDue();
+    switch (message.getPayloadCase()) {
+      case OPEN_LOG_STREAM -> logStreams.open(message.getOpenLogStream());
+      case LOG_STREAM_CONTROL -> logStreams.control(message.getLogStreamControl());
+      case READ_RESOURCE -> inspect(message.getReadResource());
+      case LIST_APPLICATIONS -> listApplications(message.getListApplications());
+      case REFRESH_INVENTORY -> {
+        if (inventory != null) {
+          inventory.snapshotDue();
+        }
       }
-    } else if (message.hasExecuteCommand()) {
-      commands.submit(message.getExecuteCommand());
-    } else if (message.hasSyncCredential()) {
-      credentials.submit(message.getSyncCredential());
-    } else if (message.hasPruneCredentials()) {
-      credentials.submit(message.getPruneCredentials());
-    } else if (message.hasApplyRelease()) {
-      directDeployer.submit(message.getApplyRelease());
-    } else if (message.hasWireAdapters()) {
-      adapterWiring.submit(message.getWireAdapters());
-    } else if (message.hasRequestReconcile()) {
-      reconcileRequests.submit(message.getRequestReconcile(), inspections, link::send);
-    } else if (message.hasCheckDrift()) {
-      checkDrift(message.getCheckDrift());
-    } else if (message.hasRotateToken()) {
-      RotateToken rotation = message.getRotateToken();
-      // Persisting may call the Kubernetes API: not on the gRPC thread.
-      rotations.execute(() -> rotate(rotation));
+      case EXECUTE_COMMAND -> commands.submit(message.getExecuteCommand());
+      case SYNC_CREDENTIAL -> credentials.submit(message.getSyncCredential());
+      case PRUNE_CREDENTIALS -> credentials.submit(message.getPruneCredentials());
+      case APPLY_RELEASE -> directDeployer.submit(message.getApplyRelease());
+      case WIRE_ADAPTERS -> adapterWiring.submit(message.getWireAdapters());
+      case REQUEST_RECONCILE ->
+          reconcileRequests.submit(message.getRequestReconcile(), inspections, link::send);
+      case CHECK_DRIFT -> checkDrift(message.getCheckDrift());
+      case ROTATE_TOKEN -> {
+        RotateToken rotation = message.getRotateToken();
+        // Persisting may call the Kubernetes API: not on the gRPC thread.
+        rotations.execute(() -> rotate(rotation));
+      }
+      default -> {
+        // Welcome and heartbeat answers are the link's; a newer hub's messages are ignored.
+      }
     }
   }
 

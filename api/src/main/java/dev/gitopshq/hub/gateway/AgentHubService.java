@@ -231,9 +231,22 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     Instant now = clock.instant();
     switch (message.getPayloadCase()) {
       case HELLO -> hello(session, message.getHello(), now);
-      case HEARTBEAT -> {
+      case PAYLOAD_NOT_SET -> {
+        // A newer agent may send messages this hub does not know; they are ignored.
+      }
+      default -> {
+        // Everything but Hello comes after it, and every message proves the agent alive.
         requireHello(session);
         session.seen(now);
+        received(session, message, now);
+      }
+    }
+  }
+
+  /** A message of a welcomed stream, after it counted as a sign of life. */
+  private void received(AgentSession session, AgentMessage message, Instant now) {
+    switch (message.getPayloadCase()) {
+      case HEARTBEAT -> {
         metrics.heartbeat();
         Heartbeat beat = message.getHeartbeat();
         if (beat.hasStatus()) {
@@ -256,13 +269,9 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
                 .build());
       }
       case COMMAND_RESULT -> {
-        requireHello(session);
-        session.seen(now);
         dispatcher.onResult(session, message.getCommandResult());
       }
       case TOKEN_ROTATED -> {
-        requireHello(session);
-        session.seen(now);
         TokenRotated r = message.getTokenRotated();
         // Only an answer about a rotation of this stream's own cluster reaches a workflow: a
         // rotation id is not a secret, and another cluster's agent must not activate its token.
@@ -296,9 +305,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         }
       }
       case INVENTORY_SNAPSHOT -> {
-        requireHello(session);
         requireObserve(session);
-        session.seen(now);
         InventoryStore.Applied applied =
             bounded(
                 () ->
@@ -314,35 +321,23 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         }
       }
       case INVENTORY_DELTA -> {
-        requireHello(session);
         requireObserve(session);
-        session.seen(now);
         bounded(
             () -> inventory.delta(session.orgId, session.clusterId, message.getInventoryDelta()));
       }
       case RESOURCE_DETAIL -> {
-        requireHello(session);
-        session.seen(now);
         answered(session, message.getResourceDetail().getRequestId(), message);
       }
       case ARGO_APPLICATIONS -> {
-        requireHello(session);
-        session.seen(now);
         answered(session, message.getArgoApplications().getRequestId(), message);
       }
       case ADAPTERS_WIRED -> {
-        requireHello(session);
-        session.seen(now);
         answered(session, message.getAdaptersWired().getRequestId(), message);
       }
       case RECONCILE_REQUESTED -> {
-        requireHello(session);
-        session.seen(now);
         answered(session, message.getReconcileRequested().getRequestId(), message);
       }
       case CREDENTIAL_SYNC_RESULT, CREDENTIALS_PRUNED -> {
-        requireHello(session);
-        session.seen(now);
         for (AgentStreamListener l : listeners) {
           if (l.accepts(message.getPayloadCase())) {
             l.message(session.orgId, session.clusterId, message);
@@ -350,19 +345,13 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         }
       }
       case APPLY_RESULT -> {
-        requireHello(session);
-        session.seen(now);
         directApplies.onResult(session, message.getApplyResult());
       }
       case DRIFT_REPORT -> {
-        requireHello(session);
         requireObserve(session);
-        session.seen(now);
         answered(session, message.getDriftReport().getCheckId(), message);
       }
       case LOG_CHUNK -> {
-        requireHello(session);
-        session.seen(now);
         var chunk = message.getLogChunk();
         LogReceiver to = logRoutes.find(session, chunk.getSessionId());
         if (to == null) {
@@ -381,17 +370,13 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         }
       }
       case LOG_STREAM_ENDED -> {
-        requireHello(session);
-        session.seen(now);
         var end = message.getLogStreamEnded();
         LogReceiver to = logRoutes.remove(session, end.getSessionId());
         if (to != null) {
           to.ended(end);
         }
       }
-      case PAYLOAD_NOT_SET -> {
-        // A newer agent may send messages this hub does not know; they are ignored.
-      }
+      case HELLO, PAYLOAD_NOT_SET -> throw new IllegalStateException("handled before");
     }
   }
 
