@@ -45,13 +45,7 @@ public class CommandWorkflowImpl implements CommandWorkflow {
   private CommandSpec spec;
   private final GovernedRun<CommandStatus> run =
       new GovernedRun<>(
-          new GovernedRun.Statuses<>(
-              CommandStatus.pending,
-              CommandStatus.pending_approval,
-              CommandStatus.failed,
-              CommandStatus.rejected,
-              CommandStatus.cancelled,
-              CommandStatus.expired),
+          GovernedRun.Statuses.named(CommandStatus.class),
           (orgId, id, seq, next, actor, detail) ->
               store.transition(orgId, id, seq, next, actor, detail),
           n -> Async.procedure(notifier::notify, n),

@@ -68,6 +68,22 @@ public final class GovernedRun<S extends Enum<S>> {
    */
   public record Statuses<S>(
       S pending, S pendingApproval, S failed, S rejected, S cancelled, S expired) {
+    /**
+     * The statuses of an enum that names them as commands and deployments do: pending,
+     * pending_approval, failed, rejected, cancelled, expired.
+     *
+     * @throws IllegalArgumentException when the enum lacks one
+     */
+    public static <S extends Enum<S>> Statuses<S> named(Class<S> type) {
+      return new Statuses<>(
+          Enum.valueOf(type, "pending"),
+          Enum.valueOf(type, "pending_approval"),
+          Enum.valueOf(type, "failed"),
+          Enum.valueOf(type, "rejected"),
+          Enum.valueOf(type, "cancelled"),
+          Enum.valueOf(type, "expired"));
+    }
+
     /** The end of a run the gate stopped. */
     public S of(Gate.Stop stop) {
       return switch (stop) {

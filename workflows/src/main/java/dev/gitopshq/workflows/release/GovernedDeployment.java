@@ -83,13 +83,7 @@ abstract class GovernedDeployment {
 
   private final GovernedRun<DeploymentStatus> run =
       new GovernedRun<>(
-          new GovernedRun.Statuses<>(
-              DeploymentStatus.pending,
-              DeploymentStatus.pending_approval,
-              DeploymentStatus.failed,
-              DeploymentStatus.rejected,
-              DeploymentStatus.cancelled,
-              DeploymentStatus.expired),
+          GovernedRun.Statuses.named(DeploymentStatus.class),
           store::transition,
           n -> Async.procedure(notifier::notify, n),
           end -> {});

@@ -23,14 +23,7 @@ class GovernedRunTest {
     expired
   }
 
-  static final GovernedRun.Statuses<Status> STATUSES =
-      new GovernedRun.Statuses<>(
-          Status.pending,
-          Status.pending_approval,
-          Status.failed,
-          Status.rejected,
-          Status.cancelled,
-          Status.expired);
+  static final GovernedRun.Statuses<Status> STATUSES = GovernedRun.Statuses.named(Status.class);
 
   static final Requester SA =
       new Requester("sa-1", "service_account", "ci", "", List.of(), List.of("alice", "bob"));
@@ -115,6 +108,19 @@ class GovernedRunTest {
                 "cmd-1",
                 "cluster-1",
                 "restart failed"));
+  }
+
+  @Test
+  void theStatusesAreFoundByTheirNames() {
+    assertThat(STATUSES)
+        .isEqualTo(
+            new GovernedRun.Statuses<>(
+                Status.pending,
+                Status.pending_approval,
+                Status.failed,
+                Status.rejected,
+                Status.cancelled,
+                Status.expired));
   }
 
   @Test
