@@ -96,7 +96,6 @@ abstract class GovernedDeployment {
         sourceStub().resolveSource(r.orgId(), r.releaseId());
       } catch (ActivityFailure e) {
         return finish(
-            r,
             DeploymentStatus.failed,
             "system",
             "the release has no delivery to deploy: " + StoreActivities.reason(e),
@@ -105,11 +104,7 @@ abstract class GovernedDeployment {
     }
     if (run.cancelledBy() != null) {
       return finish(
-          r,
-          DeploymentStatus.cancelled,
-          run.cancelledBy(),
-          "cancelled before the decision",
-          Map.of());
+          DeploymentStatus.cancelled, run.cancelledBy(), "cancelled before the decision", Map.of());
     }
 
     FreezeCheck freeze;
@@ -117,7 +112,6 @@ abstract class GovernedDeployment {
       freeze = policyStub(r).checkFreeze(r);
     } catch (ActivityFailure e) {
       return finish(
-          r,
           DeploymentStatus.failed,
           "policy",
           "no freeze decision within " + r.approvalSeconds() + " s; nothing was deployed",
@@ -125,7 +119,6 @@ abstract class GovernedDeployment {
     }
     if (freeze.blocked()) {
       return finish(
-          r,
           DeploymentStatus.frozen,
           "policy " + freeze.policy() + " v" + freeze.policyVersion(),
           String.join("; ", freeze.reasons()),
@@ -139,12 +132,12 @@ abstract class GovernedDeployment {
 
     Gate.Result gate = run.gate(() -> policyStub(r).decide(r));
     if (!gate.proceeds()) {
-      return finish(r, run.statusFor(gate.stop()), gate.actor(), gate.detail(), Map.of());
+      return finish(run.statusFor(gate.stop()), gate.actor(), gate.detail(), Map.of());
     }
 
     if (run.cancelledBy() != null) {
       return finish(
-          r, DeploymentStatus.cancelled, run.cancelledBy(), "cancelled before deploying", Map.of());
+          DeploymentStatus.cancelled, run.cancelledBy(), "cancelled before deploying", Map.of());
     }
     List<DirectTarget> direct = List.of();
     if (Workflow.getVersion(DIRECT_DEPLOY_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
@@ -152,7 +145,7 @@ abstract class GovernedDeployment {
         direct = directStore.targets(r.orgId(), r.deploymentId());
       } catch (ActivityFailure e) {
         run.notifyAsync("deployment.failed", r.summary() + " failed: " + StoreActivities.reason(e));
-        return finish(r, DeploymentStatus.failed, "system", StoreActivities.reason(e), Map.of());
+        return finish(DeploymentStatus.failed, "system", StoreActivities.reason(e), Map.of());
       }
     }
     run.move(
@@ -162,18 +155,18 @@ abstract class GovernedDeployment {
       commits = writer.apply(r.orgId(), r.deploymentId());
     } catch (ActivityFailure e) {
       run.notifyAsync("deployment.failed", r.summary() + " failed: " + StoreActivities.reason(e));
-      return finish(r, DeploymentStatus.failed, "system", StoreActivities.reason(e), Map.of());
+      return finish(DeploymentStatus.failed, "system", StoreActivities.reason(e), Map.of());
     }
     String directProblem = direct.isEmpty() ? null : applyDirectly(r, direct, commits);
     if (directProblem != null) {
       run.notifyAsync("deployment.failed", r.summary() + " failed: " + directProblem);
-      return finish(r, DeploymentStatus.failed, "system", directProblem, commits);
+      return finish(DeploymentStatus.failed, "system", directProblem, commits);
     }
     if (Workflow.getVersion(RUNTIME_VERIFY_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
       String unverified = verifyRuntime(r, commits);
       if (unverified != null) {
         run.notifyAsync("deployment.degraded", r.summary() + " is degraded: " + unverified);
-        return finish(r, DeploymentStatus.degraded, "system", unverified, commits);
+        return finish(DeploymentStatus.degraded, "system", unverified, commits);
       }
     }
     StringBuilder detail = new StringBuilder("deployed");
@@ -181,7 +174,7 @@ abstract class GovernedDeployment {
         .forEach(
             (env, c) ->
                 detail.append(' ').append(env).append('@').append(c, 0, Math.min(12, c.length())));
-    return finish(r, DeploymentStatus.deployed, "system", detail.toString(), commits);
+    return finish(DeploymentStatus.deployed, "system", detail.toString(), commits);
   }
 
   /**
@@ -355,11 +348,7 @@ abstract class GovernedDeployment {
   }
 
   private DeploymentResult finish(
-      DeploymentRequest r,
-      DeploymentStatus end,
-      String actor,
-      String detail,
-      Map<String, String> commits) {
+      DeploymentStatus end, String actor, String detail, Map<String, String> commits) {
     run.finish(end, actor, detail);
     return new DeploymentResult(end, detail, commits);
   }
