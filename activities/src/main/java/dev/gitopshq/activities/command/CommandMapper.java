@@ -1,6 +1,7 @@
 package dev.gitopshq.activities.command;
 
 import dev.gitopshq.activities.governance.GovernedStore;
+import dev.gitopshq.activities.governance.GovernedTables;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -13,6 +14,7 @@ import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
 
 /** Commands and their timelines. */
+@GovernedTables(subjects = "commands", events = "command_events", subjectColumn = "command_id")
 @Mapper
 public interface CommandMapper extends GovernedStore {
 
@@ -68,57 +70,6 @@ public interface CommandMapper extends GovernedStore {
   })
   List<CommandRow> list(
       @Param("orgId") UUID orgId, @Param("clusterId") UUID clusterId, @Param("q") CommandQuery q);
-
-  @Update(
-      "update commands set status = #{status}, status_detail = #{detail}, updated_at = #{now},"
-          + " finished_at = case when #{terminal} then #{now} else finished_at end"
-          + " where org_id = #{orgId} and id = #{id}")
-  int updateStatus(
-      @Param("orgId") UUID orgId,
-      @Param("id") UUID id,
-      @Param("status") String status,
-      @Param("detail") String detail,
-      @Param("terminal") boolean terminal,
-      @Param("now") Instant now);
-
-  /** Says why a command is waiting (e.g. OPA unreachable) without changing its status. */
-  @Update(
-      "update commands set status_detail = #{detail}, updated_at = #{now}"
-          + " where org_id = #{orgId} and id = #{id}")
-  int updateDetail(
-      @Param("orgId") UUID orgId,
-      @Param("id") UUID id,
-      @Param("detail") String detail,
-      @Param("now") Instant now);
-
-  @Update(
-      "update commands set policy_name = #{policy}, policy_version = #{version},"
-          + " policy_sha256 = #{sha256}, decision_outcome = #{outcome}, decision_reasons = #{reasons,typeHandler="
-          + LIST
-          + "},"
-          + " updated_at = #{now} where org_id = #{orgId} and id = #{id}")
-  int recordDecision(
-      @Param("orgId") UUID orgId,
-      @Param("id") UUID id,
-      @Param("policy") String policy,
-      @Param("version") int version,
-      @Param("sha256") String sha256,
-      @Param("outcome") String outcome,
-      @Param("reasons") List<String> reasons,
-      @Param("now") Instant now);
-
-  @Insert(
-      "insert into command_events (org_id, command_id, seq, at, status, actor, detail)"
-          + " values (#{orgId}, #{commandId}, #{seq}, #{at}, #{status}, #{actor}, #{detail})"
-          + " on conflict (command_id, seq) do nothing")
-  int insertEvent(
-      @Param("orgId") UUID orgId,
-      @Param("commandId") UUID commandId,
-      @Param("seq") int seq,
-      @Param("at") Instant at,
-      @Param("status") String status,
-      @Param("actor") String actor,
-      @Param("detail") String detail);
 
   @Select(
       "select seq, at, status, actor, detail from command_events"

@@ -1,6 +1,7 @@
 package dev.gitopshq.activities.release;
 
 import dev.gitopshq.activities.governance.GovernedStore;
+import dev.gitopshq.activities.governance.GovernedTables;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,10 @@ import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
 
 /** Deployments (deploys, promotions, rollbacks) and their timelines. */
+@GovernedTables(
+    subjects = "deployments",
+    events = "deployment_events",
+    subjectColumn = "deployment_id")
 @Mapper
 public interface DeploymentMapper extends GovernedStore {
   String MAP = "dev.gitopshq.activities.store.JsonMapTypeHandler";
@@ -68,43 +73,6 @@ public interface DeploymentMapper extends GovernedStore {
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<DeploymentRow> forRelease(@Param("orgId") UUID orgId, @Param("releaseId") UUID releaseId);
 
-  @Update(
-      "update deployments set status = #{status}, status_detail = #{detail}, updated_at = #{now},"
-          + " finished_at = case when #{terminal} then #{now} else finished_at end"
-          + " where org_id = #{orgId} and id = #{id}")
-  int updateStatus(
-      @Param("orgId") UUID orgId,
-      @Param("id") UUID id,
-      @Param("status") String status,
-      @Param("detail") String detail,
-      @Param("terminal") boolean terminal,
-      @Param("now") Instant now);
-
-  /** Says why a deployment is waiting (e.g. OPA unreachable) without changing its status. */
-  @Update(
-      "update deployments set status_detail = #{detail}, updated_at = #{now}"
-          + " where org_id = #{orgId} and id = #{id}")
-  int updateDetail(
-      @Param("orgId") UUID orgId,
-      @Param("id") UUID id,
-      @Param("detail") String detail,
-      @Param("now") Instant now);
-
-  @Update(
-      "update deployments set policy_name = #{policy}, policy_version = #{version},"
-          + " policy_sha256 = #{sha256}, decision_outcome = #{outcome},"
-          + " decision_reasons = #{reasons,typeHandler=dev.gitopshq.activities.store.StringListTypeHandler},"
-          + " updated_at = #{now} where org_id = #{orgId} and id = #{id}")
-  int recordDecision(
-      @Param("orgId") UUID orgId,
-      @Param("id") UUID id,
-      @Param("policy") String policy,
-      @Param("version") int version,
-      @Param("sha256") String sha256,
-      @Param("outcome") String outcome,
-      @Param("reasons") List<String> reasons,
-      @Param("now") Instant now);
-
   /** Stores the summary of what the deployment changes (JSON, as {@link DeploymentChanges}). */
   @Update(
       "update deployments set change_summary = #{summary}::jsonb, updated_at = #{now}"
@@ -125,19 +93,6 @@ public interface DeploymentMapper extends GovernedStore {
       @Param("id") UUID id,
       @Param("commits") Map<String, String> commits,
       @Param("now") Instant now);
-
-  @Insert(
-      "insert into deployment_events (org_id, deployment_id, seq, at, status, actor, detail)"
-          + " values (#{orgId}, #{deploymentId}, #{seq}, #{at}, #{status}, #{actor}, #{detail})"
-          + " on conflict (deployment_id, seq) do nothing")
-  int insertEvent(
-      @Param("orgId") UUID orgId,
-      @Param("deploymentId") UUID deploymentId,
-      @Param("seq") int seq,
-      @Param("at") Instant at,
-      @Param("status") String status,
-      @Param("actor") String actor,
-      @Param("detail") String detail);
 
   @Select(
       "select seq, at, status, actor, detail from deployment_events"

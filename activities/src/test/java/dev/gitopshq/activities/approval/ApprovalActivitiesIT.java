@@ -51,19 +51,16 @@ class ApprovalActivitiesIT {
   }
 
   ApprovalRequest request(String id, List<String> behind) {
-    return new ApprovalRequest(
-        org.toString(),
-        id,
-        "command",
-        UUID.randomUUID().toString(),
-        null,
-        "sa-ci",
-        behind,
-        2,
-        List.of("admin"),
-        List.of("sre"),
-        3600,
-        "scale web to 5");
+    return ApprovalRequest.builder()
+        .orgId(org.toString())
+        .approvalId(id)
+        .kind("command")
+        .subjectId(UUID.randomUUID().toString())
+        .requester("sa-ci", behind)
+        .approvers(2, List.of("admin"), List.of("sre"))
+        .timeoutSeconds(3600)
+        .summary("scale web to 5")
+        .build();
   }
 
   long audited(String action, String id) throws Exception {

@@ -1,11 +1,12 @@
 package dev.gitopshq.hub.command;
 
-import dev.gitopshq.activities.approval.ApprovalRow;
-import dev.gitopshq.activities.approval.ApprovalVoteRow;
 import dev.gitopshq.activities.command.CommandEventRow;
 import dev.gitopshq.activities.command.CommandQuery;
 import dev.gitopshq.activities.command.CommandRow;
 import dev.gitopshq.activities.identity.Permission;
+import dev.gitopshq.hub.approval.ApprovalViews;
+import dev.gitopshq.hub.approval.ApprovalViews.ApprovalView;
+import dev.gitopshq.hub.approval.ApprovalViews.EventView;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
@@ -53,29 +54,6 @@ public class CommandController {
   /** A policy decision: which policy, its version and the SHA-256 of that version's text. */
   record DecisionView(
       String policy, Integer version, String sha256, String outcome, List<String> reasons) {}
-
-  record VoteView(
-      String memberId,
-      String name,
-      boolean approve,
-      String comment,
-      boolean counted,
-      String why,
-      Instant at) {}
-
-  record ApprovalView(
-      String id,
-      String kind,
-      String status,
-      int requiredApprovers,
-      List<String> approverRoles,
-      List<String> approverTeams,
-      Instant createdAt,
-      Instant expiresAt,
-      Instant closedAt,
-      List<VoteView> votes) {}
-
-  record EventView(int seq, Instant at, String status, String actor, String detail) {}
 
   /** A command in a list. */
   record CommandSummary(
@@ -208,7 +186,7 @@ public class CommandController {
         commands.timeline(caller.orgId(), id).stream().map(CommandController::event).toList();
     List<ApprovalView> approvals =
         commands.approvals(caller.orgId(), id).entrySet().stream()
-            .map(e -> approval(e.getKey(), e.getValue()))
+            .map(e -> ApprovalViews.approval(e.getKey(), e.getValue()))
             .toList();
     return new CommandDetail(
         c.id().toString(),
@@ -275,30 +253,5 @@ public class CommandController {
 
   static EventView event(CommandEventRow e) {
     return new EventView(e.seq(), e.at(), e.status(), e.actor(), e.detail());
-  }
-
-  static ApprovalView approval(ApprovalRow a, List<ApprovalVoteRow> votes) {
-    return new ApprovalView(
-        a.id(),
-        a.kind(),
-        a.status(),
-        a.requiredApprovers(),
-        a.approverRoles(),
-        a.approverTeams(),
-        a.createdAt(),
-        a.expiresAt(),
-        a.closedAt(),
-        votes.stream()
-            .map(
-                v ->
-                    new VoteView(
-                        v.memberId(),
-                        v.memberName(),
-                        v.approve(),
-                        v.comment(),
-                        v.counted(),
-                        v.why(),
-                        v.at()))
-            .toList());
   }
 }

@@ -1,8 +1,6 @@
 package dev.gitopshq.hub.release;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gitopshq.activities.approval.ApprovalRow;
-import dev.gitopshq.activities.approval.ApprovalVoteRow;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.release.ChangeSummary;
 import dev.gitopshq.activities.release.ConfigHistory;
@@ -10,6 +8,9 @@ import dev.gitopshq.activities.release.DeploymentEventRow;
 import dev.gitopshq.activities.release.DeploymentRow;
 import dev.gitopshq.activities.release.ReleaseRow;
 import dev.gitopshq.activities.release.RollbackScope;
+import dev.gitopshq.hub.approval.ApprovalViews;
+import dev.gitopshq.hub.approval.ApprovalViews.ApprovalView;
+import dev.gitopshq.hub.approval.ApprovalViews.EventView;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
@@ -108,29 +109,6 @@ public class ReleaseController {
 
   /** A policy decision: which policy, its version and the SHA-256 of that version's text. */
   record DecisionView(String policy, Integer version, String sha256, String outcome) {}
-
-  record VoteView(
-      String memberId,
-      String name,
-      boolean approve,
-      String comment,
-      boolean counted,
-      String why,
-      Instant at) {}
-
-  record ApprovalView(
-      String id,
-      String kind,
-      String status,
-      int requiredApprovers,
-      List<String> approverRoles,
-      List<String> approverTeams,
-      Instant createdAt,
-      Instant expiresAt,
-      Instant closedAt,
-      List<VoteView> votes) {}
-
-  record EventView(int seq, Instant at, String status, String actor, String detail) {}
 
   record ReleaseRef(String id, int number, String kind) {}
 
@@ -286,7 +264,7 @@ public class ReleaseController {
         releases.deployment(caller.orgId(), projectId, deploymentId);
     DeploymentRow d = x.deployment();
     List<ApprovalView> approvals = new ArrayList<>();
-    x.approvals().forEach((a, votes) -> approvals.add(approval(a, votes)));
+    x.approvals().forEach((a, votes) -> approvals.add(ApprovalViews.approval(a, votes)));
     return new DeploymentDetail(
         d.id().toString(),
         new ReleaseRef(x.release().id().toString(), x.release().number(), x.release().kind()),
@@ -371,30 +349,5 @@ public class ReleaseController {
 
   static EventView event(DeploymentEventRow e) {
     return new EventView(e.seq(), e.at(), e.status(), e.actor(), e.detail());
-  }
-
-  static ApprovalView approval(ApprovalRow a, List<ApprovalVoteRow> votes) {
-    return new ApprovalView(
-        a.id(),
-        a.kind(),
-        a.status(),
-        a.requiredApprovers(),
-        a.approverRoles(),
-        a.approverTeams(),
-        a.createdAt(),
-        a.expiresAt(),
-        a.closedAt(),
-        votes.stream()
-            .map(
-                v ->
-                    new VoteView(
-                        v.memberId(),
-                        v.memberName(),
-                        v.approve(),
-                        v.comment(),
-                        v.counted(),
-                        v.why(),
-                        v.at()))
-            .toList());
   }
 }

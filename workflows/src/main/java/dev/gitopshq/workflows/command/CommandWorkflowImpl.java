@@ -2,26 +2,22 @@ package dev.gitopshq.workflows.command;
 
 import dev.gitopshq.workflows.StoreActivities;
 import dev.gitopshq.workflows.WorkflowMetrics;
-import dev.gitopshq.workflows.approval.ApprovalRequest;
 import dev.gitopshq.workflows.approval.ApprovalResult;
-import dev.gitopshq.workflows.approval.Approvals;
 import dev.gitopshq.workflows.governance.Decision;
 import dev.gitopshq.workflows.governance.Gate;
-import dev.gitopshq.workflows.governance.Notification;
+import dev.gitopshq.workflows.governance.GovernedRun;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.workflow.Async;
-import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * See {@link CommandWorkflow}. Every state change goes through {@link #move}, which numbers the
- * timeline events so a retried activity never writes one twice.
+ * See {@link CommandWorkflow}. Its {@link GovernedRun} numbers the timeline (a retried activity
+ * never writes an event twice), holds the status, sends the notifications and runs the governance
+ * gate; the workflow supplies the command's decision and then hands the command to the agent.
  */
 public class CommandWorkflowImpl implements CommandWorkflow {
   static final Duration DECISION_ATTEMPT_TIMEOUT = Duration.ofSeconds(15);
@@ -46,16 +42,21 @@ public class CommandWorkflowImpl implements CommandWorkflow {
   private final CommandActivities notifier =
       Workflow.newActivityStub(CommandActivities.class, StoreActivities.notifyOptions());
 
+  private CommandSpec spec;
+  private final GovernedRun<CommandStatus> run =
+      new GovernedRun<>(
+          GovernedRun.Statuses.named(CommandStatus.class),
+          (orgId, id, seq, next, actor, detail) ->
+              store.transition(orgId, id, seq, next, actor, detail),
+          n -> Async.procedure(notifier::notify, n),
+          end -> WorkflowMetrics.commandFinished(spec.type(), end.name()));
+
   private boolean local;
   private ExecutionResult report;
-  private CommandStatus status = CommandStatus.pending;
-  private String cancelledBy;
-  private int seq;
-  private final List<Promise<Void>> deliveries = new ArrayList<>();
 
   @Override
   public CommandResult run(CommandRequest request) {
-    CommandSpec spec = request.spec();
+    spec = request.spec();
     CommandTimeouts t = request.timeouts();
     int version = Workflow.getVersion(LOCAL_STEPS, Workflow.DEFAULT_VERSION, 2);
     local = version >= 1;
@@ -63,49 +64,47 @@ public class CommandWorkflowImpl implements CommandWorkflow {
         local
             ? Workflow.newLocalActivityStub(CommandActivities.class, StoreActivities.localOptions())
             : Workflow.newActivityStub(CommandActivities.class, StoreActivities.options());
-    move(spec, CommandStatus.pending, spec.requester().name(), "requested " + describe(spec));
+    run.begin(subject(spec, t), "requested " + describe(spec));
 
     String missing = store.missingCapability(spec.orgId(), spec.clusterId(), spec.type());
     if (missing != null) {
       return finish(
-          spec,
           CommandStatus.rejected,
           "system",
           "the cluster's agent does not report the '" + missing + "' capability",
           null,
           null);
     }
-    if (cancelledBy != null) {
+    if (run.cancelledBy() != null) {
       return finish(
-          spec, CommandStatus.cancelled, cancelledBy, "cancelled before the decision", null, null);
+          CommandStatus.cancelled, run.cancelledBy(), "cancelled before the decision", null, null);
     }
 
-    Gate.Result gate = Gate.pass(subject(spec, t), () -> cancelledBy);
+    Gate.Result gate = run.gate(() -> decide(spec, t));
     Decision decision = gate.decision();
     ApprovalResult approval = gate.approval();
     if (!gate.proceeds()) {
-      return finish(spec, statusFor(gate.stop()), gate.actor(), gate.detail(), decision, approval);
+      return finish(run.statusFor(gate.stop()), gate.actor(), gate.detail(), decision, approval);
     }
 
-    if (cancelledBy != null) {
+    if (run.cancelledBy() != null) {
       return finish(
-          spec,
           CommandStatus.cancelled,
-          cancelledBy,
+          run.cancelledBy(),
           "cancelled before execution",
           decision,
           approval);
     }
-    move(spec, CommandStatus.executing, "system", "sent to the agent");
+    run.move(CommandStatus.executing, "system", "sent to the agent");
     long deadline =
         Workflow.currentTimeMillis() + (t.agentWaitSeconds() + t.executionSeconds()) * 1000;
     ExecutionResult result =
         version >= 2 ? parkAndAwait(spec, t, deadline) : dispatch(spec, t, deadline);
     if (result.success()) {
-      return finish(spec, CommandStatus.completed, "agent", result.output(), decision, approval);
+      return finish(CommandStatus.completed, "agent", result.output(), decision, approval);
     }
-    notifyAsync(spec, "command.failed", describe(spec) + " failed: " + result.error());
-    return finish(spec, CommandStatus.failed, "agent", result.error(), decision, approval);
+    run.notifyAsync("command.failed", describe(spec) + " failed: " + result.error());
+    return finish(CommandStatus.failed, "agent", result.error(), decision, approval);
   }
 
   /** Version 2: parks the command with a local activity and waits for the agent's report. */
@@ -149,73 +148,20 @@ public class CommandWorkflowImpl implements CommandWorkflow {
             + " s (disconnected, or the command is still running)");
   }
 
-  /** The command as the governance gate sees it. */
-  private Gate.Subject subject(CommandSpec spec, CommandTimeouts t) {
-    return new Gate.Subject() {
-      @Override
-      public Decision decide() {
-        return CommandWorkflowImpl.this.decide(spec, t);
-      }
-
-      @Override
-      public void record(String actor, String detail) {
-        move(spec, status, actor, detail);
-      }
-
-      @Override
-      public void awaitingApproval(String detail) {
-        move(spec, CommandStatus.pending_approval, "policy", detail);
-      }
-
-      @Override
-      public void notifyAsync(String event, String summary) {
-        CommandWorkflowImpl.this.notifyAsync(spec, event, summary);
-      }
-
-      @Override
-      public void startReview(Decision decision) {
-        CommandWorkflowImpl.this.startReview(spec, decision, t);
-      }
-
-      @Override
-      public ApprovalResult awaitApproval(Decision decision) {
-        return CommandWorkflowImpl.this.awaitApproval(spec, decision, t);
-      }
-
-      @Override
-      public String requesterName() {
-        return spec.requester().name();
-      }
-
-      @Override
-      public String summary() {
-        return describe(spec);
-      }
-
-      @Override
-      public String breakGlassJustification() {
-        return spec.breakGlassJustification();
-      }
-
-      @Override
-      public long approvalSeconds() {
-        return t.approvalSeconds();
-      }
-
-      @Override
-      public String verb() {
-        return "executed";
-      }
-    };
-  }
-
-  static CommandStatus statusFor(Gate.Stop stop) {
-    return switch (stop) {
-      case NO_DECISION -> CommandStatus.failed;
-      case DENIED, REJECTED, UNKNOWN_OUTCOME -> CommandStatus.rejected;
-      case CANCELLED -> CommandStatus.cancelled;
-      case EXPIRED -> CommandStatus.expired;
-    };
+  /** The command as the governance harness sees it. */
+  private static GovernedRun.Subject subject(CommandSpec spec, CommandTimeouts t) {
+    return new GovernedRun.Subject(
+        spec.orgId(),
+        spec.commandId(),
+        spec.clusterId(),
+        spec.requester(),
+        describe(spec),
+        spec.breakGlassJustification(),
+        t.approvalSeconds(),
+        "executed",
+        CommandWorkflow.approvalId(spec.commandId()),
+        "command",
+        CommandWorkflow.reviewId(spec.commandId()));
   }
 
   private Decision decide(CommandSpec spec, CommandTimeouts t) {
@@ -246,76 +192,9 @@ public class CommandWorkflowImpl implements CommandWorkflow {
     return policy.decide(spec);
   }
 
-  private ApprovalResult awaitApproval(CommandSpec spec, Decision d, CommandTimeouts t) {
-    return Approvals.await(
-        new ApprovalRequest(
-            spec.orgId(),
-            CommandWorkflow.approvalId(spec.commandId()),
-            "command",
-            spec.commandId(),
-            spec.clusterId(),
-            spec.requester().id(),
-            spec.requester().behind(),
-            d.requiredApprovers(),
-            d.approverRoles(),
-            d.approverTeams(),
-            t.approvalSeconds(),
-            describe(spec)),
-        () -> cancelledBy);
-  }
-
-  /** Break-glass runs at once; an eligible reviewer must acknowledge it afterwards. */
-  private void startReview(CommandSpec spec, Decision d, CommandTimeouts t) {
-    Approvals.startReview(
-        new ApprovalRequest(
-            spec.orgId(),
-            CommandWorkflow.reviewId(spec.commandId()),
-            "break_glass_review",
-            spec.commandId(),
-            spec.clusterId(),
-            spec.requester().id(),
-            spec.requester().behind(),
-            1,
-            d.approverRoles(),
-            d.approverTeams(),
-            Math.max(t.approvalSeconds(), Duration.ofDays(7).toSeconds()),
-            "break-glass review: " + describe(spec) + " — " + spec.breakGlassJustification()));
-  }
-
-  private void notifyAsync(CommandSpec spec, String event, String summary) {
-    Notification n =
-        new Notification(
-            spec.orgId(),
-            spec.commandId() + ":" + event,
-            event,
-            spec.commandId(),
-            spec.clusterId(),
-            summary);
-    deliveries.add(Async.procedure(notifier::notify, n));
-  }
-
-  private void move(CommandSpec spec, CommandStatus next, String actor, String detail) {
-    status = next;
-    store.transition(spec.orgId(), spec.commandId(), ++seq, next, actor, detail);
-  }
-
   private CommandResult finish(
-      CommandSpec spec,
-      CommandStatus end,
-      String actor,
-      String detail,
-      Decision d,
-      ApprovalResult a) {
-    move(spec, end, actor == null ? "system" : actor, detail);
-    WorkflowMetrics.commandFinished(spec.type(), end.name());
-    for (Promise<Void> p : deliveries) {
-      try {
-        p.get();
-      } catch (ActivityFailure e) {
-        // A webhook that stayed down for an hour is logged by the activity; the command's own
-        // outcome stands.
-      }
-    }
+      CommandStatus end, String actor, String detail, Decision d, ApprovalResult a) {
+    run.finish(end, actor, detail);
     return new CommandResult(end, detail, d, a);
   }
 
@@ -338,10 +217,7 @@ public class CommandWorkflowImpl implements CommandWorkflow {
 
   @Override
   public void cancel(String by) {
-    if (cancelledBy == null
-        && (status == CommandStatus.pending || status == CommandStatus.pending_approval)) {
-      cancelledBy = by;
-    }
+    run.cancel(by);
   }
 
   @Override
@@ -353,6 +229,6 @@ public class CommandWorkflowImpl implements CommandWorkflow {
 
   @Override
   public CommandStatus status() {
-    return status;
+    return run.status();
   }
 }

@@ -1,12 +1,8 @@
 package dev.gitopshq.workflows.release;
 
 import dev.gitopshq.workflows.StoreActivities;
-import dev.gitopshq.workflows.approval.ApprovalRequest;
-import dev.gitopshq.workflows.approval.ApprovalResult;
-import dev.gitopshq.workflows.approval.Approvals;
-import dev.gitopshq.workflows.governance.Decision;
 import dev.gitopshq.workflows.governance.Gate;
-import dev.gitopshq.workflows.governance.Notification;
+import dev.gitopshq.workflows.governance.GovernedRun;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
@@ -23,8 +19,9 @@ import java.util.TreeMap;
  * The steps every deployment takes, for {@link ReleaseWorkflowImpl} and {@link
  * RollbackWorkflowImpl}: source, freeze, decision, approval or break-glass, the commits, then the
  * clusters: direct-mode agents apply the commit, and Flux or Argo CD clusters are watched until
- * they run it (otherwise the deployment ends {@code degraded}). Every state change goes through
- * {@link #move}, which numbers the timeline events so a retried activity never writes one twice.
+ * they run it (otherwise the deployment ends {@code degraded}). Its {@link GovernedRun} numbers the
+ * timeline (a retried activity never writes an event twice), holds the status, sends the
+ * notifications and runs the governance gate.
  */
 abstract class GovernedDeployment {
   static final Duration POLICY_ATTEMPT = Duration.ofSeconds(15);
@@ -32,9 +29,6 @@ abstract class GovernedDeployment {
 
   /** How long a release may wait for its revision's generation to finish. */
   static final Duration SOURCE_WAIT = Duration.ofMinutes(30);
-
-  /** How long a break-glass review stays in the inbox at least. */
-  static final Duration REVIEW_TIMEOUT = Duration.ofDays(7);
 
   private final ReleaseActivities store =
       Workflow.newActivityStub(ReleaseActivities.class, StoreActivities.options());
@@ -87,29 +81,30 @@ abstract class GovernedDeployment {
   private final ReleaseActivities notifier =
       Workflow.newActivityStub(ReleaseActivities.class, StoreActivities.notifyOptions());
 
-  private DeploymentStatus status = DeploymentStatus.pending;
-  private String cancelledBy;
-  private int seq;
-  private final List<Promise<Void>> deliveries = new ArrayList<>();
+  private final GovernedRun<DeploymentStatus> run =
+      new GovernedRun<>(
+          GovernedRun.Statuses.named(DeploymentStatus.class),
+          store::transition,
+          n -> Async.procedure(notifier::notify, n),
+          end -> {});
 
   DeploymentResult execute(DeploymentRequest r) {
-    move(r, DeploymentStatus.pending, r.requester().name(), "requested: " + r.summary());
+    run.begin(subject(r), "requested: " + r.summary());
 
     if (!DeploymentRequest.ROLLBACK.equals(r.action())) {
       try {
         sourceStub().resolveSource(r.orgId(), r.releaseId());
       } catch (ActivityFailure e) {
         return finish(
-            r,
             DeploymentStatus.failed,
             "system",
             "the release has no delivery to deploy: " + StoreActivities.reason(e),
             Map.of());
       }
     }
-    if (cancelledBy != null) {
+    if (run.cancelledBy() != null) {
       return finish(
-          r, DeploymentStatus.cancelled, cancelledBy, "cancelled before the decision", Map.of());
+          DeploymentStatus.cancelled, run.cancelledBy(), "cancelled before the decision", Map.of());
     }
 
     FreezeCheck freeze;
@@ -117,7 +112,6 @@ abstract class GovernedDeployment {
       freeze = policyStub(r).checkFreeze(r);
     } catch (ActivityFailure e) {
       return finish(
-          r,
           DeploymentStatus.failed,
           "policy",
           "no freeze decision within " + r.approvalSeconds() + " s; nothing was deployed",
@@ -125,56 +119,54 @@ abstract class GovernedDeployment {
     }
     if (freeze.blocked()) {
       return finish(
-          r,
           DeploymentStatus.frozen,
           "policy " + freeze.policy() + " v" + freeze.policyVersion(),
           String.join("; ", freeze.reasons()),
           Map.of());
     }
     if (freeze.frozen()) {
-      move(
-          r,
-          status,
+      run.record(
           "policy " + freeze.policy() + " v" + freeze.policyVersion(),
           "frozen, passing under break-glass: " + String.join("; ", freeze.reasons()));
     }
 
-    Gate.Result gate = Gate.pass(subject(r), () -> cancelledBy);
+    Gate.Result gate = run.gate(() -> policyStub(r).decide(r));
     if (!gate.proceeds()) {
-      return finish(r, statusFor(gate.stop()), gate.actor(), gate.detail(), Map.of());
+      return finish(run.statusFor(gate.stop()), gate.actor(), gate.detail(), Map.of());
     }
 
-    if (cancelledBy != null) {
+    if (run.cancelledBy() != null) {
       return finish(
-          r, DeploymentStatus.cancelled, cancelledBy, "cancelled before deploying", Map.of());
+          DeploymentStatus.cancelled, run.cancelledBy(), "cancelled before deploying", Map.of());
     }
     List<DirectTarget> direct = List.of();
     if (Workflow.getVersion(DIRECT_DEPLOY_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
       try {
         direct = directStore.targets(r.orgId(), r.deploymentId());
       } catch (ActivityFailure e) {
-        notifyAsync(r, "deployment.failed", r.summary() + " failed: " + StoreActivities.reason(e));
-        return finish(r, DeploymentStatus.failed, "system", StoreActivities.reason(e), Map.of());
+        run.notifyAsync("deployment.failed", r.summary() + " failed: " + StoreActivities.reason(e));
+        return finish(DeploymentStatus.failed, "system", StoreActivities.reason(e), Map.of());
       }
     }
-    move(r, DeploymentStatus.deploying, "system", "writing " + String.join(", ", r.environments()));
+    run.move(
+        DeploymentStatus.deploying, "system", "writing " + String.join(", ", r.environments()));
     Map<String, String> commits;
     try {
       commits = writer.apply(r.orgId(), r.deploymentId());
     } catch (ActivityFailure e) {
-      notifyAsync(r, "deployment.failed", r.summary() + " failed: " + StoreActivities.reason(e));
-      return finish(r, DeploymentStatus.failed, "system", StoreActivities.reason(e), Map.of());
+      run.notifyAsync("deployment.failed", r.summary() + " failed: " + StoreActivities.reason(e));
+      return finish(DeploymentStatus.failed, "system", StoreActivities.reason(e), Map.of());
     }
     String directProblem = direct.isEmpty() ? null : applyDirectly(r, direct, commits);
     if (directProblem != null) {
-      notifyAsync(r, "deployment.failed", r.summary() + " failed: " + directProblem);
-      return finish(r, DeploymentStatus.failed, "system", directProblem, commits);
+      run.notifyAsync("deployment.failed", r.summary() + " failed: " + directProblem);
+      return finish(DeploymentStatus.failed, "system", directProblem, commits);
     }
     if (Workflow.getVersion(RUNTIME_VERIFY_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
       String unverified = verifyRuntime(r, commits);
       if (unverified != null) {
-        notifyAsync(r, "deployment.degraded", r.summary() + " is degraded: " + unverified);
-        return finish(r, DeploymentStatus.degraded, "system", unverified, commits);
+        run.notifyAsync("deployment.degraded", r.summary() + " is degraded: " + unverified);
+        return finish(DeploymentStatus.degraded, "system", unverified, commits);
       }
     }
     StringBuilder detail = new StringBuilder("deployed");
@@ -182,7 +174,7 @@ abstract class GovernedDeployment {
         .forEach(
             (env, c) ->
                 detail.append(' ').append(env).append('@').append(c, 0, Math.min(12, c.length())));
-    return finish(r, DeploymentStatus.deployed, "system", detail.toString(), commits);
+    return finish(DeploymentStatus.deployed, "system", detail.toString(), commits);
   }
 
   /**
@@ -195,11 +187,8 @@ abstract class GovernedDeployment {
       DeploymentRequest r, List<DirectTarget> targets, Map<String, String> commits) {
     List<String> names = new ArrayList<>();
     targets.forEach(t -> names.add(t.cluster() + " (" + t.environment() + ")"));
-    move(
-        r,
-        DeploymentStatus.deploying,
-        "system",
-        "applying directly on " + String.join(", ", names));
+    run.move(
+        DeploymentStatus.deploying, "system", "applying directly on " + String.join(", ", names));
     List<Promise<DirectOutcome>> running = new ArrayList<>();
     for (DirectTarget t : targets) {
       String commit = commits.get(t.environment());
@@ -221,7 +210,9 @@ abstract class GovernedDeployment {
       } catch (ActivityFailure e) {
         o = new DirectOutcome(false, StoreActivities.reason(e), 0);
       }
-      seq += directStore.record(r.orgId(), r.deploymentId(), t.applyId(r.deploymentId()), seq + 1);
+      run.append(
+          next ->
+              directStore.record(r.orgId(), r.deploymentId(), t.applyId(r.deploymentId()), next));
       if (!o.success()) {
         problems.add("direct apply on " + t.cluster() + " (" + t.environment() + "): " + o.error());
       }
@@ -248,8 +239,7 @@ abstract class GovernedDeployment {
     }
     List<String> names = new ArrayList<>();
     targets.forEach(t -> names.add(t.cluster() + " (" + t.environment() + ", " + t.mode() + ")"));
-    move(
-        r,
+    run.move(
         DeploymentStatus.deploying,
         "system",
         "waiting for " + String.join(", ", names) + " to run the deployment");
@@ -292,8 +282,7 @@ abstract class GovernedDeployment {
       String commit = commits.get(t.environment());
       String where = t.cluster() + " (" + t.environment() + ")";
       if (o.verified()) {
-        move(
-            r,
+        run.move(
             DeploymentStatus.deploying,
             "cluster " + t.cluster(),
             where
@@ -304,80 +293,27 @@ abstract class GovernedDeployment {
                 + ": "
                 + o.health());
       } else {
-        move(r, DeploymentStatus.deploying, "cluster " + t.cluster(), where + ": " + o.reason());
+        run.move(DeploymentStatus.deploying, "cluster " + t.cluster(), where + ": " + o.reason());
         problems.add(where + ": " + o.reason());
       }
     }
     return problems.isEmpty() ? null : String.join("; ", problems);
   }
 
-  /** The deployment as the governance gate sees it. */
-  private Gate.Subject subject(DeploymentRequest r) {
-    return new Gate.Subject() {
-      @Override
-      public Decision decide() {
-        return policyStub(r).decide(r);
-      }
-
-      @Override
-      public void record(String actor, String detail) {
-        move(r, status, actor, detail);
-      }
-
-      @Override
-      public void awaitingApproval(String detail) {
-        move(r, DeploymentStatus.pending_approval, "policy", detail);
-      }
-
-      @Override
-      public void notifyAsync(String event, String summary) {
-        GovernedDeployment.this.notifyAsync(r, event, summary);
-      }
-
-      @Override
-      public void startReview(Decision decision) {
-        GovernedDeployment.this.startReview(r, decision);
-      }
-
-      @Override
-      public ApprovalResult awaitApproval(Decision decision) {
-        return GovernedDeployment.this.awaitApproval(r, decision);
-      }
-
-      @Override
-      public String requesterName() {
-        return r.requester().name();
-      }
-
-      @Override
-      public String summary() {
-        return r.summary();
-      }
-
-      @Override
-      public String breakGlassJustification() {
-        return r.breakGlassJustification();
-      }
-
-      @Override
-      public long approvalSeconds() {
-        return r.approvalSeconds();
-      }
-
-      @Override
-      public String verb() {
-        return "deployed";
-      }
-    };
-  }
-
-  static DeploymentStatus statusFor(Gate.Stop stop) {
-    return switch (stop) {
-      case NO_DECISION -> DeploymentStatus.failed;
-      case DENIED, REJECTED, UNKNOWN_OUTCOME -> DeploymentStatus.rejected;
-      case CANCELLED -> DeploymentStatus.cancelled;
-      case EXPIRED -> DeploymentStatus.expired;
-    };
+  /** The deployment as the governance harness sees it. */
+  private static GovernedRun.Subject subject(DeploymentRequest r) {
+    return new GovernedRun.Subject(
+        r.orgId(),
+        r.deploymentId(),
+        null,
+        r.requester(),
+        r.summary(),
+        r.breakGlassJustification(),
+        r.approvalSeconds(),
+        "deployed",
+        r.deploymentId(),
+        r.approvalKind(),
+        r.deploymentId() + "-review");
   }
 
   private ReleaseActivities sourceStub() {
@@ -411,80 +347,17 @@ abstract class GovernedDeployment {
             .build());
   }
 
-  private ApprovalResult awaitApproval(DeploymentRequest r, Decision d) {
-    return Approvals.await(
-        new ApprovalRequest(
-            r.orgId(),
-            r.deploymentId(),
-            r.approvalKind(),
-            r.deploymentId(),
-            null,
-            r.requester().id(),
-            r.requester().behind(),
-            d.requiredApprovers(),
-            d.approverRoles(),
-            d.approverTeams(),
-            r.approvalSeconds(),
-            r.summary()),
-        () -> cancelledBy);
-  }
-
-  /** Break-glass deploys at once; an eligible reviewer acknowledges it afterwards. */
-  private void startReview(DeploymentRequest r, Decision d) {
-    Approvals.startReview(
-        new ApprovalRequest(
-            r.orgId(),
-            r.deploymentId() + "-review",
-            "break_glass_review",
-            r.deploymentId(),
-            null,
-            r.requester().id(),
-            r.requester().behind(),
-            1,
-            d.approverRoles(),
-            d.approverTeams(),
-            Math.max(r.approvalSeconds(), REVIEW_TIMEOUT.toSeconds()),
-            "break-glass review: " + r.summary() + " — " + r.breakGlassJustification()));
-  }
-
-  private void notifyAsync(DeploymentRequest r, String event, String summary) {
-    Notification n =
-        new Notification(
-            r.orgId(), r.deploymentId() + ":" + event, event, r.deploymentId(), null, summary);
-    deliveries.add(Async.procedure(notifier::notify, n));
-  }
-
-  private void move(DeploymentRequest r, DeploymentStatus next, String actor, String detail) {
-    status = next;
-    store.transition(
-        r.orgId(), r.deploymentId(), ++seq, next, actor == null ? "system" : actor, detail);
-  }
-
   private DeploymentResult finish(
-      DeploymentRequest r,
-      DeploymentStatus end,
-      String actor,
-      String detail,
-      Map<String, String> commits) {
-    move(r, end, actor, detail);
-    for (Promise<Void> p : deliveries) {
-      try {
-        p.get();
-      } catch (ActivityFailure e) {
-        // A webhook that stayed down for an hour is logged by the activity; the outcome stands.
-      }
-    }
+      DeploymentStatus end, String actor, String detail, Map<String, String> commits) {
+    run.finish(end, actor, detail);
     return new DeploymentResult(end, detail, commits);
   }
 
   public void cancel(String by) {
-    if (cancelledBy == null
-        && (status == DeploymentStatus.pending || status == DeploymentStatus.pending_approval)) {
-      cancelledBy = by;
-    }
+    run.cancel(by);
   }
 
   public DeploymentStatus status() {
-    return status;
+    return run.status();
   }
 }

@@ -25,19 +25,16 @@ class EligibilityTest {
   @Test
   void fourEyesExcludesTheRequesterAndThePeopleBehindARequestingServiceAccount() {
     ApprovalRequest fromBot =
-        new ApprovalRequest(
-            "org",
-            "a1",
-            "command",
-            "c1",
-            null,
-            "sa-1",
-            List.of("alice", "bob"),
-            1,
-            List.of(),
-            List.of(),
-            60,
-            "scale web");
+        ApprovalRequest.builder()
+            .orgId("org")
+            .approvalId("a1")
+            .kind("command")
+            .subjectId("c1")
+            .requester("sa-1", List.of("alice", "bob"))
+            .approvers(1, List.of(), List.of())
+            .timeoutSeconds(60)
+            .summary("scale web")
+            .build();
     ApprovalVote alice = new ApprovalVote("alice", "Alice", "admin", List.of(), true, "mine");
     ApprovalVote bob = new ApprovalVote("bob", "Bob", "owner", List.of(), true, "mine");
     ApprovalVote carol = new ApprovalVote("carol", "Carol", "admin", List.of(), true, "ok");
@@ -48,19 +45,16 @@ class EligibilityTest {
     assertThat(ApprovalWorkflowImpl.refusal(fromBot, carol, java.util.Set.of())).isNull();
 
     ApprovalRequest fromAlice =
-        new ApprovalRequest(
-            "org",
-            "a2",
-            "command",
-            "c2",
-            null,
-            "alice",
-            List.of(),
-            1,
-            List.of(),
-            List.of(),
-            60,
-            "scale web");
+        ApprovalRequest.builder()
+            .orgId("org")
+            .approvalId("a2")
+            .kind("command")
+            .subjectId("c2")
+            .requester("alice", List.of())
+            .approvers(1, List.of(), List.of())
+            .timeoutSeconds(60)
+            .summary("scale web")
+            .build();
     assertThat(ApprovalWorkflowImpl.refusal(fromAlice, alice, java.util.Set.of()))
         .isEqualTo("the requester cannot approve their own request");
     assertThat(ApprovalWorkflowImpl.refusal(fromAlice, bob, java.util.Set.of())).isNull();
