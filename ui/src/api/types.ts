@@ -301,6 +301,8 @@ export interface ServiceAccount {
   ownerId?: string | null;
   disabled?: boolean;
   disabledAt?: string | null;
+  /** The service account that created this one (its approvals exclude everyone up that chain). */
+  createdByServiceAccount?: string | null;
 }
 
 /** An API token's metadata, as the token lists show it. */

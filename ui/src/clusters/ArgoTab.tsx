@@ -6,6 +6,7 @@ import { useSession } from "../auth/session";
 import { HealthBadge, SyncBadge } from "../components/Badge";
 import { Button } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
+import { httpUrl } from "../components/links";
 import { relative } from "../components/time";
 
 export interface ArgoApplication {
@@ -123,8 +124,13 @@ export function ArgoTab({ cluster }: { cluster: Cluster }) {
                           </Button>
                         </>
                       )}
-                      {a.url && (
-                        <a className="text-sm text-indigo-700 hover:underline" href={a.url} target="_blank" rel="noreferrer">
+                      {httpUrl(a.url) && (
+                        <a
+                          className="text-sm text-indigo-700 hover:underline"
+                          href={httpUrl(a.url) ?? undefined}
+                          target="_blank"
+                          rel="noopener noreferrer"
+                        >
                           View in Argo CD
                         </a>
                       )}

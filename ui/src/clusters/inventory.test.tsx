@@ -168,6 +168,37 @@ describe("Argo CD tab", () => {
   });
 });
 
+describe("Argo CD tab, links", () => {
+  it("does not make an Argo CD address that is not http(s) a link", async () => {
+    setToken("t");
+    fakeHub({
+      "GET /me": () => ({ json: ME }),
+      "GET /clusters/c1": () => ({ json: { ...cluster, capabilities: ["observe", "argocd.read"] } }),
+      "GET /clusters/c1/argocd/applications": () => ({
+        json: {
+          items: [
+            {
+              namespace: "argocd",
+              name: "payments",
+              project: "default",
+              syncStatus: "Synced",
+              health: "Healthy",
+              source: { repoURL: "https://git.example.com/p.git", path: "payments", targetRevision: "deploy/dev" },
+              destination: { server: "https://kubernetes.default.svc", namespace: "payments" },
+              history: [],
+              url: "javascript:alert(document.cookie)//applications/argocd/payments",
+            },
+          ],
+        },
+      }),
+    });
+    renderAt("/clusters/c1/argocd", "/clusters/:id/:tab", <ClusterPage />);
+    const table = await screen.findByRole("table", { name: "Argo CD applications" });
+    expect(within(table).getByText("Synced")).toBeInTheDocument();
+    expect(within(table).queryByRole("link", { name: "View in Argo CD" })).toBeNull();
+  });
+});
+
 describe("Bindings tab", () => {
   it("shows each binding's Argo CD sync state, whether it runs the last deployment, and why it is Unknown", async () => {
     setToken("t");

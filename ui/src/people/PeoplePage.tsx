@@ -215,6 +215,11 @@ function ServiceAccounts() {
                 <div className="flex flex-wrap items-center gap-2">
                   <span className="font-medium">{a.name}</span> <span className="text-slate-500">{a.scopes.join(", ")}</span>
                   {a.disabled && <Badge tone="red">disabled</Badge>}
+                  {a.createdByServiceAccount && (
+                    <span className="text-slate-500" title="Nobody up this chain of service accounts may approve what this account requests">
+                      made by {accounts.data.items.find((x) => x.id === a.createdByServiceAccount)?.name ?? "a service account"}
+                    </span>
+                  )}
                   <span className="ml-auto space-x-2">
                     <Button onClick={() => setOpen(open === a.id ? null : a.id)} aria-label={`Tokens of ${a.name}`} aria-expanded={open === a.id}>
                       Tokens

@@ -71,6 +71,25 @@ describe("people", () => {
     await userEvent.click(screen.getByRole("button", { name: "Save scopes" }));
     expect(calls.filter((c) => c.method === "PATCH").at(-1)?.body).toEqual({ scopes: ["clusters:read"] });
   });
+
+  it("says which service account made a service account", async () => {
+    setToken("t");
+    fakeHub({
+      "GET /me": () => ({ json: ADMIN }),
+      "GET /members": () => ({ json: { items: [] } }),
+      "GET /service-accounts": () => ({
+        json: {
+          items: [
+            { id: "sa-1", name: "ci", scopes: ["service-accounts:write"], disabled: false, createdBy: "m-1" },
+            { id: "sa-2", name: "deploy-bot", scopes: ["commands:create"], disabled: false, createdByServiceAccount: "sa-1" },
+          ],
+        },
+      }),
+    });
+    renderAt("/people", "/people", <PeoplePage />);
+    expect(await screen.findByText("made by ci")).toBeInTheDocument();
+    expect(screen.getAllByText(/^made by/)).toHaveLength(1);
+  });
 });
 
 describe("settings", () => {

@@ -4,7 +4,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-/** A machine identity for CI/CD automation; its tokens carry a subset of {@link #scopes()}. */
+/**
+ * A machine identity for CI/CD automation; its tokens carry a subset of {@link #scopes()}. {@code
+ * createdBy} is the member who created it, {@code createdByAccount} the service account that did
+ * (one of the two is set; an account made by an account gets that account's owner as its own). Who
+ * stands behind its requests for four eyes: {@link ServiceAccountMapper#behind(UUID, UUID)}.
+ */
 public record ServiceAccountRow(
     UUID id,
     UUID orgId,
@@ -14,17 +19,5 @@ public record ServiceAccountRow(
     UUID createdBy,
     Instant createdAt,
     UUID ownerMemberId,
-    Instant disabledAt) {
-
-  /**
-   * The members who stand behind the account: its creator and its owner. None of them may approve a
-   * request the account makes.
-   */
-  public List<String> behind() {
-    return java.util.stream.Stream.of(createdBy, ownerMemberId)
-        .filter(java.util.Objects::nonNull)
-        .map(UUID::toString)
-        .distinct()
-        .toList();
-  }
-}
+    Instant disabledAt,
+    UUID createdByAccount) {}

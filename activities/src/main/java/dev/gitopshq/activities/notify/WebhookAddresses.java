@@ -91,7 +91,44 @@ public final class WebhookAddresses {
       }
     }
     // IPv6 unique local addresses fc00::/7.
-    return (b[0] & 0xfe) == 0xfc;
+    return (b[0] & 0xfe) == 0xfc || isSpecialPurposeV6(b);
+  }
+
+  /**
+   * IPv6 ranges that are not the public internet (the IANA IPv6 special-purpose registry), beyond
+   * what {@link InetAddress} names: the IPv4-compatible ::/96 (any address in it but :: and ::1 is
+   * refused), discard-only 100::/64, IETF protocol assignments 2001::/23 (Teredo among them, which
+   * hides an IPv4 address), the documentation ranges 2001:db8::/32 and 3fff::/20, the local NAT64
+   * prefix 64:ff9b:1::/48, SRv6 segment identifiers 5f00::/16, and 6to4 2002::/16 when the IPv4
+   * address it carries (bytes 2-5) is not public.
+   */
+  private static boolean isSpecialPurposeV6(byte[] b) {
+    int w0 = ((b[0] & 0xff) << 8) | (b[1] & 0xff);
+    int w1 = ((b[2] & 0xff) << 8) | (b[3] & 0xff);
+    int w2 = ((b[4] & 0xff) << 8) | (b[5] & 0xff);
+    boolean first96Zero = true;
+    for (int i = 0; i < 12; i++) {
+      first96Zero &= b[i] == 0;
+    }
+    boolean discard = w0 == 0x0100 && w1 == 0 && w2 == 0 && b[6] == 0 && b[7] == 0;
+    if (first96Zero
+        || discard
+        || (w0 == 0x2001 && w1 < 0x0200)
+        || (w0 == 0x2001 && w1 == 0x0db8)
+        || (w0 == 0x3fff && w1 < 0x1000)
+        || (w0 == 0x0064 && w1 == 0xff9b && w2 == 0x0001)
+        || w0 == 0x5f00) {
+      return true;
+    }
+    if (w0 == 0x2002) {
+      byte[] v4 = {b[2], b[3], b[4], b[5]};
+      try {
+        return isPrivate(InetAddress.getByAddress(v4));
+      } catch (UnknownHostException e) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

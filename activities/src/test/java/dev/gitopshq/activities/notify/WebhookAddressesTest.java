@@ -32,14 +32,33 @@ class WebhookAddressesTest {
         "fe80::1",
         "::ffff:127.0.0.1",
         "64:ff9b::a00:1",
-        "64:ff9b::c612:1"
+        "64:ff9b::c612:1",
+        "::127.0.0.1",
+        "::a00:1",
+        "100::1",
+        "2001::1",
+        "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+        "2001:db8::1",
+        "3fff::1",
+        "64:ff9b:1::a00:1",
+        "5f00::1",
+        "2002:7f00:1::1",
+        "2002:a9fe:a9fe::1"
       })
   void refusesAddressesThatAreNotThePublicInternet(String address) throws Exception {
     assertThat(WebhookAddresses.isPrivate(InetAddress.getByName(address))).isTrue();
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"93.184.216.34", "198.20.0.1", "2606:4700::1111", "64:ff9b::5db8:d822"})
+  @ValueSource(
+      strings = {
+        "93.184.216.34",
+        "198.20.0.1",
+        "2606:4700::1111",
+        "64:ff9b::5db8:d822",
+        "2002:5db8:d822::1",
+        "2001:4860::8888"
+      })
   void acceptsPublicAddresses(String address) throws Exception {
     assertThat(WebhookAddresses.isPrivate(InetAddress.getByName(address))).isFalse();
   }

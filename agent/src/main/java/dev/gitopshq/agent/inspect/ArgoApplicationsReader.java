@@ -5,6 +5,7 @@ import dev.gitopshq.agent.link.Redactor;
 import dev.gitopshq.agent.v1.ArgoApplication;
 import dev.gitopshq.agent.v1.ArgoApplications;
 import dev.gitopshq.agent.v1.ArgoHistory;
+import dev.gitopshq.agent.v1.ClusterAddresses;
 import dev.gitopshq.agent.v1.FluxKustomization;
 import dev.gitopshq.agent.v1.ListApplications;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -203,7 +204,9 @@ public final class ArgoApplicationsReader {
       if (e.getCode() == 404) {
         return out.setError("Argo CD's Application CRD is not installed in this cluster").build();
       }
-      return out.setError(Redactor.redact("listing Argo CD applications failed: " + e.getMessage()))
+      return out.setError(
+              ClusterAddresses.redact(
+                  Redactor.redact("listing Argo CD applications failed: " + e.getMessage())))
           .build();
     }
     items.stream()

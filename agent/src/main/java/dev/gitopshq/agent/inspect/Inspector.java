@@ -4,6 +4,7 @@ import com.google.protobuf.Timestamp;
 import dev.gitopshq.agent.inventory.InventoryWatch;
 import dev.gitopshq.agent.inventory.Summaries;
 import dev.gitopshq.agent.link.Redactor;
+import dev.gitopshq.agent.v1.ClusterAddresses;
 import dev.gitopshq.agent.v1.InventoryObject;
 import dev.gitopshq.agent.v1.ReadResource;
 import dev.gitopshq.agent.v1.RelatedResource;
@@ -107,7 +108,9 @@ public final class Inspector {
             .build();
       }
       return out.setOutcome(ResourceDetail.Outcome.FAILED)
-          .setError(Redactor.redact("reading " + describe(req) + " failed: " + e.getMessage()))
+          .setError(
+              ClusterAddresses.redact(
+                  Redactor.redact("reading " + describe(req) + " failed: " + e.getMessage())))
           .build();
     }
   }

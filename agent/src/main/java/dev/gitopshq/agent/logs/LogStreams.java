@@ -3,6 +3,7 @@ package dev.gitopshq.agent.logs;
 import com.google.protobuf.ByteString;
 import dev.gitopshq.agent.link.Redactor;
 import dev.gitopshq.agent.v1.AgentMessage;
+import dev.gitopshq.agent.v1.ClusterAddresses;
 import dev.gitopshq.agent.v1.LogChunk;
 import dev.gitopshq.agent.v1.LogStreamControl;
 import dev.gitopshq.agent.v1.LogStreamEnded;
@@ -225,20 +226,40 @@ public final class LogStreams implements AutoCloseable {
         message = r.getMessage();
       } catch (KubernetesClientException e) {
         reason = reasonFor(e.getCode());
-        message = Redactor.redact(e.getMessage() == null ? e.toString() : e.getMessage());
+        message = viewerMessage(e);
       } catch (IOException | RuntimeException e) {
         if (stopped) {
           reason = LogStreamEnded.Reason.CLOSED;
           message = stopReason;
         } else {
           reason = LogStreamEnded.Reason.FAILED;
-          message = Redactor.redact(e.toString());
+          message = "reading the log failed: " + clean(e.toString());
         }
       } finally {
         closeQuietly(watch);
         sessions.remove(req.getSessionId());
         ended(req.getSessionId(), reason, message == null ? "" : message, sent);
       }
+    }
+
+    /**
+     * What the viewer reads when the Kubernetes API refused or failed: the API server's own reason
+     * (its Status message), never the client's message, which names the API server's URL; and no
+     * address anywhere ({@link ClusterAddresses}).
+     */
+    static String viewerMessage(KubernetesClientException e) {
+      String why = e.getStatus() == null ? null : e.getStatus().getMessage();
+      if (why != null && !why.isBlank()) {
+        return "the Kubernetes API answered " + e.getCode() + ": " + clean(why);
+      }
+      return e.getCode() > 0
+          ? "the Kubernetes API answered " + e.getCode()
+          : "the Kubernetes API could not be reached";
+    }
+
+    /** Text from elsewhere, without tokens and addresses. */
+    private static String clean(String text) {
+      return ClusterAddresses.redact(Redactor.redact(text));
     }
 
     /** Opens the log, or throws Refused; null when the session was stopped meanwhile. */

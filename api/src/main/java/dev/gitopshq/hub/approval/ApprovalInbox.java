@@ -171,7 +171,7 @@ public class ApprovalInbox {
     if (a.requesterBehind().contains(caller.id())) {
       throw ApiException.forbidden(
           "you cannot approve or reject this request: it comes from a service account you created"
-              + " or own, and four eyes needs someone else");
+              + " or own, or one made by such an account, and four eyes needs someone else");
     }
     MemberRow me = members.findById(caller.orgId(), caller.memberId()).orElseThrow();
     if (!eligible(a, me)) {

@@ -8,6 +8,7 @@ import dev.gitopshq.activities.inventory.KindCount;
 import dev.gitopshq.activities.inventory.ResourceQuery;
 import dev.gitopshq.activities.inventory.ResourceRow;
 import dev.gitopshq.agent.v1.Capabilities;
+import dev.gitopshq.agent.v1.ClusterAddresses;
 import dev.gitopshq.agent.v1.ReadResource;
 import dev.gitopshq.agent.v1.ResourceDetail;
 import dev.gitopshq.hub.cluster.LiveAgent;
@@ -101,7 +102,9 @@ public class InventoryService {
               new ApiError(
                   502,
                   "agent_error",
-                  detail.getError().isEmpty() ? "the agent could not read it" : detail.getError(),
+                  detail.getError().isEmpty()
+                      ? "the agent could not read it"
+                      : ClusterAddresses.redact(detail.getError()),
                   null));
     };
   }

@@ -2,6 +2,7 @@ package dev.gitopshq.hub.logs;
 
 import com.google.protobuf.ByteString;
 import dev.gitopshq.activities.audit.Actor;
+import dev.gitopshq.agent.v1.ClusterAddresses;
 import dev.gitopshq.agent.v1.LogStreamEnded;
 import dev.gitopshq.hub.gateway.AgentGateway;
 import dev.gitopshq.hub.gateway.LogReceiver;
@@ -119,7 +120,9 @@ public final class LogSession implements LogReceiver {
 
   @Override
   public void ended(LogStreamEnded e) {
-    String message = e.getMessage();
+    // The agent keeps the cluster's internal addresses out of its errors; an older or a modified
+    // agent might not, and a viewer must not learn the API server's URL either way.
+    String message = ClusterAddresses.redact(e.getMessage());
     End end =
         switch (e.getReason()) {
           case COMPLETED -> new End("completed", "the log ended");

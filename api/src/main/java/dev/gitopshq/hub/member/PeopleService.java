@@ -188,6 +188,17 @@ public class PeopleService {
     if (accounts.findByName(caller.orgId(), name).isPresent()) {
       throw ApiException.conflict("a service account named '" + name + "' already exists");
     }
+    // An account made by an account remembers it (four eyes walks the chain up to the member at
+    // its root) and is answerable to that account's owner.
+    UUID creatorAccount = caller.isMember() ? null : caller.serviceAccountId();
+    UUID owner = caller.memberId();
+    if (creatorAccount != null) {
+      ServiceAccountRow creator =
+          accounts
+              .findById(caller.orgId(), creatorAccount)
+              .orElseThrow(() -> ApiException.forbidden("the calling service account is gone"));
+      owner = creator.ownerMemberId() != null ? creator.ownerMemberId() : creator.createdBy();
+    }
     ServiceAccountRow row =
         new ServiceAccountRow(
             UUID.randomUUID(),
@@ -197,8 +208,9 @@ public class PeopleService {
             scopes,
             caller.memberId(),
             clock.instant(),
-            caller.memberId(),
-            null);
+            owner,
+            null,
+            creatorAccount);
     try {
       accounts.insert(row);
     } catch (DuplicateKeyException e) {
@@ -215,18 +227,16 @@ public class PeopleService {
   }
 
   /**
-   * The members who stand behind a caller that is a service account (its creator and owner), for
-   * four eyes; empty for a member.
+   * Who stands behind a caller that is a service account, for four eyes: its creator and owner and,
+   * when it was made by another service account, every account up that chain with its creator and
+   * owner, down to the member at the root; empty for a member.
    */
   @Transactional(readOnly = true)
   public List<String> behind(HubPrincipal caller) {
     if (caller.isMember()) {
       return List.of();
     }
-    return accounts
-        .findById(caller.orgId(), caller.serviceAccountId())
-        .map(ServiceAccountRow::behind)
-        .orElse(List.of());
+    return accounts.behind(caller.orgId(), caller.serviceAccountId());
   }
 
   @Transactional(readOnly = true)
@@ -381,7 +391,8 @@ public class PeopleService {
             before.createdBy(),
             before.createdAt(),
             ownerId == null ? before.ownerMemberId() : ownerId,
-            disabledAt);
+            disabledAt,
+            before.createdByAccount());
     accounts.update(after);
     Map<String, Object> d = new LinkedHashMap<>();
     if (!after.description().equals(before.description())) {

@@ -40,8 +40,11 @@ public class ServiceAccountController {
       String description, List<String> scopes, UUID ownerId, Boolean disabled) {}
 
   /**
-   * A service account. {@code ownerId} is the member answerable for it (its creator until changed):
-   * neither the owner nor the creator may approve what the account requests.
+   * A service account. {@code ownerId} is the member answerable for it (its creator until changed;
+   * for an account made by a service account, that account's owner). {@code createdBy} is the
+   * member who created it, {@code createdByServiceAccount} the service account that did. Neither
+   * the owner nor the creator, nor anyone up a chain of accounts made by accounts (each account,
+   * its creator and owner), may approve what the account requests.
    */
   record ServiceAccountView(
       String id,
@@ -52,7 +55,8 @@ public class ServiceAccountController {
       String ownerId,
       boolean disabled,
       Instant disabledAt,
-      Instant createdAt) {
+      Instant createdAt,
+      String createdByServiceAccount) {
     static ServiceAccountView of(ServiceAccountRow a) {
       return new ServiceAccountView(
           a.id().toString(),
@@ -63,7 +67,8 @@ public class ServiceAccountController {
           a.ownerMemberId() == null ? null : a.ownerMemberId().toString(),
           a.disabledAt() != null,
           a.disabledAt(),
-          a.createdAt());
+          a.createdAt(),
+          a.createdByAccount() == null ? null : a.createdByAccount().toString());
     }
   }
 

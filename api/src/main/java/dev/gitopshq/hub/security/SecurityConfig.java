@@ -2,6 +2,7 @@ package dev.gitopshq.hub.security;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gitopshq.hub.web.ApiError;
+import dev.gitopshq.hub.web.SinglePageApp;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.springframework.context.annotation.Bean;
@@ -32,6 +33,10 @@ public class SecurityConfig {
         .formLogin(f -> f.disable())
         .logout(l -> l.disable())
         .requestCache(r -> r.disable())
+        .headers(
+            h ->
+                h.contentSecurityPolicy(
+                    c -> c.policyDirectives(SinglePageApp.CONTENT_SECURITY_POLICY)))
         .addFilterBefore(new BearerTokenFilter(authenticator), AnonymousAuthenticationFilter.class)
         .authorizeHttpRequests(
             a -> {

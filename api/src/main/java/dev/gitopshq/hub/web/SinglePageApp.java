@@ -19,6 +19,19 @@ import org.springframework.web.servlet.resource.PathResourceResolver;
 public class SinglePageApp implements WebMvcConfigurer {
   static final List<String> NOT_UI = List.of("api/", "git/", "actuator/", "v3/");
 
+  /**
+   * The Content-Security-Policy of every response (SecurityConfig sends it): scripts only from the
+   * hub's own files (the built UI has no inline script and needs no eval), no plugins, no {@code
+   * <base>}, no framing, forms and connections (fetch, and the log WebSocket: CSP 3's 'self' covers
+   * ws/wss to the same host) only to the hub. Styles allow inline style elements and attributes
+   * besides the hub's stylesheet, because xterm.js (the log viewer) writes its theme into a {@code
+   * <style>} element and xterm.js and CodeMirror set style attributes; a style cannot run script.
+   */
+  public static final String CONTENT_SECURITY_POLICY =
+      "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none';"
+          + " frame-ancestors 'none'; form-action 'self'; connect-src 'self';"
+          + " style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'";
+
   @Override
   public void addResourceHandlers(ResourceHandlerRegistry registry) {
     registry

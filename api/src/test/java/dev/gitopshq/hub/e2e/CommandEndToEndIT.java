@@ -448,6 +448,72 @@ class CommandEndToEndIT {
     assertThat(web().getSpec().getReplicas()).isEqualTo(before + 1);
   }
 
+  /** A service account for the chain test, made by {@code creator}; answers its id and a token. */
+  static String[] accountOf(String creator, List<String> scopes) {
+    Response made =
+        hub.post(
+            "/api/v2/service-accounts",
+            creator,
+            Map.of(
+                "name", "chain-" + UUID.randomUUID().toString().substring(0, 6), "scopes", scopes));
+    assertThat(made.status()).isEqualTo(201);
+    String id = made.body().get("id").asText();
+    Response token =
+        hub.post("/api/v2/service-accounts/" + id + "/tokens", creator, Map.of("name", "ci"));
+    assertThat(token.status()).isEqualTo(201);
+    return new String[] {id, token.body().get("token").asText()};
+  }
+
+  @Test
+  void nobodyUpAChainOfServiceAccountsApprovesWhatTheLastOneRequests() {
+    bind(Map.of("requireApproval", List.of("scale"), "requiredApprovers", 1));
+    List<String> makers =
+        List.of(
+            "service-accounts:read",
+            "service-accounts:write",
+            "clusters:read",
+            "commands:create",
+            "commands:read");
+    // approverA (a human) makes sa1, sa1 makes sa2, sa2 makes sa3; approverB is someone else.
+    String[] sa1 = accountOf(approverA, makers);
+    String[] sa2 = accountOf(sa1[1], makers);
+    String[] sa3 = accountOf(sa2[1], List.of("clusters:read", "commands:create", "commands:read"));
+    JsonNode third = hub.get("/api/v2/service-accounts/" + sa3[0], OWNER_TOKEN).body();
+    assertThat(third.get("createdByServiceAccount").asText()).isEqualTo(sa2[0]);
+    assertThat(third.get("ownerId").asText()).isEqualTo(approverAId);
+
+    int before = web().getSpec().getReplicas();
+    String id = command(sa3[1], scale(before + 1));
+    awaitStatus(id, "pending_approval");
+    await().atMost(Duration.ofSeconds(10)).until(() -> get(id).get("approvals").size() == 1);
+
+    // The human at the root of the chain neither sees it in the inbox nor can approve it.
+    assertThat(hub.get("/api/v2/approvals", approverA).body().get("items").findValuesAsText("id"))
+        .doesNotContain(id);
+    Response root =
+        hub.post("/api/v2/approvals/" + id + "/approve", approverA, Map.of("comment", "my bots"));
+    assertThat(root.status()).isEqualTo(403);
+    assertThat(root.body().get("message").asText()).contains("one made by such an account");
+    // Nor can the accounts on the way.
+    for (String[] sa : List.of(sa1, sa2)) {
+      assertThat(
+              hub.post("/api/v2/approvals/" + id + "/approve", sa[1], Map.of("comment", "ok"))
+                  .status())
+          .isEqualTo(403);
+    }
+    assertThat(get(id).get("status").asText()).isEqualTo("pending_approval");
+
+    // Another human may.
+    assertThat(hub.get("/api/v2/approvals", approverB).body().get("items").findValuesAsText("id"))
+        .contains(id);
+    assertThat(
+            hub.post("/api/v2/approvals/" + id + "/approve", approverB, Map.of("comment", "ok"))
+                .status())
+        .isEqualTo(202);
+    awaitStatus(id, "completed");
+    assertThat(web().getSpec().getReplicas()).isEqualTo(before + 1);
+  }
+
   @Test
   void aRejectionStopsTheCommandWithTheComment() {
     bind(Map.of("requireApproval", List.of("scale"), "requiredApprovers", 1));

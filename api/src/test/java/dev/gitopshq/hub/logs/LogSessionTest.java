@@ -154,4 +154,22 @@ class LogSessionTest {
     assertThat(s.end().code()).isEqualTo("agent_disconnected");
     assertThat(s.end().normal()).isFalse();
   }
+
+  @Test
+  void anAgentsErrorReachesTheViewerWithoutTheClustersInternalAddresses() {
+    LogSession s = session(false);
+    s.ended(
+        LogStreamEnded.newBuilder()
+            .setReason(LogStreamEnded.Reason.FAILED)
+            .setMessage(
+                "Failure executing: GET at: https://10.96.0.1:6443/api/v1/namespaces/demo/pods/"
+                    + "web-1/log. Message: dial tcp 172.18.0.2:10250: connection refused.")
+            .build());
+    assertThat(s.end().code()).isEqualTo("failed");
+    assertThat(s.end().message())
+        .doesNotContain("10.96.0.1")
+        .doesNotContain("/api/v1")
+        .doesNotContain("172.18.0.2")
+        .contains("connection refused");
+  }
 }

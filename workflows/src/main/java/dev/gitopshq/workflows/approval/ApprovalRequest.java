@@ -13,8 +13,8 @@ import java.util.List;
  * @param subjectId the id of the command (or other subject)
  * @param clusterId the cluster the subject acts on, when it is one cluster; else null
  * @param requesterId who asked; never counts as an approver of their own request
- * @param requesterBehind the members who stand behind a requesting service account (its creator and
- *     owner); they do not count as approvers either
+ * @param requesterBehind who stands behind a requesting service account (its creator and owner, and
+ *     everyone up a chain of accounts made by accounts); they do not count as approvers either
  * @param requiredApprovers how many distinct eligible approvals settle it
  * @param approverRoles roles whose members are eligible (empty with no teams: any admin or owner)
  * @param approverTeams teams whose members are eligible

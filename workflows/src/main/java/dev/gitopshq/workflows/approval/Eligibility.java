@@ -22,15 +22,15 @@ public final class Eligibility {
   /**
    * Why this member may not vote on a request at all, whatever the policy says, or null: four eyes
    * means someone other than the requester, and other than the people behind a requesting service
-   * account (its creator and owner).
+   * account (its creator and owner, and everyone up a chain of accounts made by accounts).
    */
   public static String ownRequest(String requesterId, List<String> behind, String memberId) {
     if (memberId.equals(requesterId)) {
       return "the requester cannot approve their own request";
     }
     if (behind.contains(memberId)) {
-      return "the request comes from a service account this person created or owns; four eyes"
-          + " needs someone else";
+      return "the request comes from a service account this person created or owns, or one made by"
+          + " such an account; four eyes needs someone else";
     }
     return null;
   }

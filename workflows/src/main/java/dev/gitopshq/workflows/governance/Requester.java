@@ -7,8 +7,9 @@ import java.util.List;
  *
  * @param type member or service_account
  * @param role the member's role; empty for service accounts
- * @param behind the member ids who stand behind a service account (its creator and owner); empty
- *     for members. None of them may approve the request.
+ * @param behind the ids of who stands behind a service account (its creator and owner, and for an
+ *     account made by an account every account up the chain with its creator and owner, down to the
+ *     member at the root); empty for members. None of them may approve the request.
  */
 public record Requester(
     String id, String type, String name, String role, List<String> teams, List<String> behind) {
