@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "../api/client";
-import type { Page, Project, Release } from "../api/types";
+import type { Page, Project, Release, ReleaseDetail } from "../api/types";
 import { Badge, StatusBadge } from "../components/Badge";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
@@ -162,7 +162,7 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
   const [scope, setScope] = useState<ScopeEntry[]>([{ environment: "", tenant: "", service: "" }]);
   const detail = useQuery({
     queryKey: ["release", project.id, release.number],
-    queryFn: () => api<Release>(`/projects/${project.id}/releases/${release.number}`),
+    queryFn: () => api<ReleaseDetail>(`/projects/${project.id}/releases/${release.number}`),
     enabled: open,
     refetchInterval: open ? 3_000 : false,
   });
