@@ -4,6 +4,7 @@ import { api, ApiError, setToken } from "../api/client";
 import type { Me } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { useSession } from "./session";
+import { queryKeys } from "../api/keys";
 
 interface AuthConfig {
   sso?: { enabled: boolean; loginUrl?: string };
@@ -16,7 +17,7 @@ export function SignIn() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const config = useQuery({
-    queryKey: ["auth-config"],
+    queryKey: queryKeys.authConfig(),
     queryFn: () => api<AuthConfig>("/auth/config"),
     retry: false,
   });

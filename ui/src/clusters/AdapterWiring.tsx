@@ -4,6 +4,7 @@ import type { Cluster } from "../api/types";
 import { Badge } from "../components/Badge";
 import { ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
+import { queryKeys } from "../api/keys";
 
 interface WiredObject {
   apiVersion: string;
@@ -33,7 +34,7 @@ const OUTCOME_TONE = { wired: "green", failed: "red", pending: "yellow" } as con
 /** The Flux or Argo CD objects the hub keeps on the cluster for each binding. */
 export function AdapterWiring({ cluster }: { cluster: Cluster }) {
   const client = useQueryClient();
-  const key = ["adapters", cluster.id];
+  const key = queryKeys.adapters(cluster.id);
   const q = useQuery({ queryKey: key, queryFn: () => api<Adapters>(`/clusters/${cluster.id}/adapters`) });
   const setMode = useMutation({
     mutationFn: (adapter: "auto" | "manual") => api<Adapters>(`/clusters/${cluster.id}/adapters`, { method: "PUT", body: { adapter } }),

@@ -7,6 +7,7 @@ import { HealthBadge, SyncBadge } from "../components/Badge";
 import { Button } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
+import { queryKeys } from "../api/keys";
 
 export interface ArgoApplication {
   namespace: string;
@@ -27,7 +28,7 @@ export interface ArgoApplication {
 export function ArgoTab({ cluster }: { cluster: Cluster }) {
   const { can } = useSession();
   const q = useQuery({
-    queryKey: ["argocd", cluster.id],
+    queryKey: queryKeys.argocd(cluster.id),
     queryFn: () => api<{ items: ArgoApplication[]; warning?: string }>(`/clusters/${cluster.id}/argocd/applications`),
     refetchInterval: 15_000,
     retry: false,

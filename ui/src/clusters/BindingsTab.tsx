@@ -6,6 +6,7 @@ import { SyncBadge } from "../components/Badge";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { AdapterWiring } from "./AdapterWiring";
+import { queryKeys } from "../api/keys";
 
 interface Binding {
   projectId: string;
@@ -28,7 +29,7 @@ export function deliverer(application: string): string {
 }
 
 export function BindingsTab({ cluster }: { cluster: Cluster }) {
-  const q = useQuery({ queryKey: ["bindings", cluster.id], queryFn: () => api<Page<Binding>>(`/clusters/${cluster.id}/bindings`) });
+  const q = useQuery({ queryKey: queryKeys.bindings(cluster.id), queryFn: () => api<Page<Binding>>(`/clusters/${cluster.id}/bindings`) });
   if (q.isPending) return <Loading what="bindings" />;
   if (q.isError) return <ErrorState error={q.error} />;
   if (q.data.items.length === 0)

@@ -9,6 +9,7 @@ import { Empty, ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { useSession } from "../auth/session";
 import { RegisterClusterDialog } from "./RegisterClusterDialog";
+import { queryKeys } from "../api/keys";
 
 const STATUSES = ["Connected", "Lagging", "Disconnected", "Pending", "Expired"];
 
@@ -31,7 +32,7 @@ export function ClustersPage() {
   const [registering, setRegistering] = useState(false);
   const [filter, setFilter] = useState({ q: "", status: "", environment: "", provider: "", label: "" });
   const clusters = useQuery({
-    queryKey: ["clusters"],
+    queryKey: queryKeys.clusters(),
     queryFn: () => api<Page<Cluster>>("/clusters"),
     refetchInterval: 10_000,
   });

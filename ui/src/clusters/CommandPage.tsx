@@ -8,6 +8,7 @@ import { ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { useSession } from "../auth/session";
 import { EvidenceLink } from "../audit/EvidenceLink";
+import { queryKeys } from "../api/keys";
 
 const OPEN = ["pending", "pending_approval", "executing"];
 
@@ -17,13 +18,13 @@ export function CommandPage() {
   const { me, can } = useSession();
   const client = useQueryClient();
   const q = useQuery({
-    queryKey: ["command", id],
+    queryKey: queryKeys.command(id),
     queryFn: () => api<Command>(`/commands/${id}`),
     refetchInterval: (query) => (query.state.data && !OPEN.includes(query.state.data.status) ? false : 2_000),
   });
   const cancel = useMutation({
     mutationFn: () => api(`/commands/${id}/cancel`, { method: "POST" }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["command", id] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.command(id) }),
   });
   if (q.isPending) return <Loading what="the command" />;
   if (q.isError) return <ErrorState error={q.error} />;

@@ -9,6 +9,7 @@ import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { useSession } from "../auth/session";
+import { queryKeys } from "../api/keys";
 
 export const COMMAND_TYPES = ["scale", "restart", "sync", "refresh", "rollback"] as const;
 /** What the list filters by: every type, including resolve-drift (requested from the Drift tab). */
@@ -45,7 +46,7 @@ export function CommandsTab({ cluster }: { cluster: Cluster }) {
   const { can } = useSession();
   const [filters, setFilters] = useState({ type: "", status: "", from: "", to: "" });
   const list = useQuery({
-    queryKey: ["commands", cluster.id, filters],
+    queryKey: queryKeys.commandList(cluster.id, filters),
     queryFn: () =>
       api<Page<Command>>(
         `/clusters/${cluster.id}/commands${query({
@@ -130,7 +131,7 @@ function NewCommand({ cluster }: { cluster: Cluster }) {
   const [f, setF] = useState<CommandForm>({ type: "scale", namespace: "", name: "", replicas: "1", revision: "", reason: "", breakGlass: false, justification: "" });
   const create = useMutation({
     mutationFn: () => api<{ id: string; status: string }>(`/clusters/${cluster.id}/commands`, { body: commandBody(f) }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["commands", cluster.id] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.commands(cluster.id) }),
   });
   const set = (k: keyof CommandForm) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
   const submit = (e: FormEvent) => {

@@ -5,6 +5,7 @@ import type { Cluster } from "../api/types";
 import { StatusBadge } from "../components/Badge";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
+import { queryKeys } from "../api/keys";
 
 interface DirectApply {
   id: string;
@@ -45,7 +46,7 @@ interface DirectDeploys {
 /** What the agent applied in direct delivery mode: the latest applies and the objects it placed. */
 export function DirectDeployTab({ cluster }: { cluster: Cluster }) {
   const q = useQuery({
-    queryKey: ["direct-deploys", cluster.id],
+    queryKey: queryKeys.directDeploys(cluster.id),
     queryFn: () => api<DirectDeploys>(`/clusters/${cluster.id}/direct-deploys`),
     refetchInterval: 5_000,
   });

@@ -8,6 +8,7 @@ import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { useSession } from "../auth/session";
+import { queryKeys } from "../api/keys";
 
 export interface DriftObject {
   group: string;
@@ -90,7 +91,7 @@ export function DriftTab({ cluster }: { cluster: Cluster }) {
   const [filters, setFilters] = useState({ severity: "", namespace: "", state: "open" });
   const [selected, setSelected] = useState<string | null>(null);
   const list = useQuery({
-    queryKey: ["drift", cluster.id, filters],
+    queryKey: queryKeys.driftList(cluster.id, filters),
     queryFn: () => api<DriftPage>(`/clusters/${cluster.id}/drift${query(filters)}`),
     refetchInterval: 10_000,
   });
@@ -232,10 +233,10 @@ function CheckNow({ cluster }: { cluster: Cluster }) {
     onSuccess: (c) => setCheckId(c.id),
   });
   const check = useQuery({
-    queryKey: ["drift-check", cluster.id, checkId],
+    queryKey: queryKeys.driftCheck(cluster.id, checkId),
     queryFn: async () => {
       const c = await api<DriftCheck>(`/clusters/${cluster.id}/drift/checks/${checkId}`);
-      if (c.status === "completed" || c.status === "failed") client.invalidateQueries({ queryKey: ["drift", cluster.id] });
+      if (c.status === "completed" || c.status === "failed") client.invalidateQueries({ queryKey: queryKeys.drift(cluster.id) });
       return c;
     },
     enabled: checkId !== null,
@@ -264,7 +265,7 @@ function CheckNow({ cluster }: { cluster: Cluster }) {
 function FindingPanel({ cluster, id }: { cluster: Cluster; id: string }) {
   const { can } = useSession();
   const finding = useQuery({
-    queryKey: ["drift-finding", cluster.id, id],
+    queryKey: queryKeys.driftFinding(cluster.id, id),
     queryFn: () => api<DriftFindingDetail>(`/clusters/${cluster.id}/drift/${id}`),
     refetchInterval: 5_000,
   });
@@ -346,10 +347,10 @@ function Resolve({ cluster, finding }: { cluster: Cluster; finding: DriftFinding
   const [reason, setReason] = useState("");
   const resolve = useMutation({
     mutationFn: () => api<{ id: string; status: string }>(`/clusters/${cluster.id}/drift/${finding.id}/resolve`, { body: { reason } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["drift-finding", cluster.id, finding.id] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.driftFinding(cluster.id, finding.id) }),
   });
   const command = useQuery({
-    queryKey: ["command", resolve.data?.id],
+    queryKey: queryKeys.command(resolve.data?.id),
     queryFn: () => api<{ id: string; status: string; statusDetail: string }>(`/commands/${resolve.data?.id}`),
     enabled: resolve.data !== undefined,
     refetchInterval: 2_000,

@@ -7,6 +7,7 @@ import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { ResourcePanel, type ResourceRef } from "./ResourcePanel";
+import { queryKeys } from "../api/keys";
 
 export interface Inventory {
   connected: boolean;
@@ -63,12 +64,12 @@ export function InventoryTab({ cluster }: { cluster: Cluster }) {
   const cursor = cursors[cursors.length - 1];
 
   const inventory = useQuery({
-    queryKey: ["inventory", cluster.id],
+    queryKey: queryKeys.inventory(cluster.id),
     queryFn: () => api<Inventory>(`/clusters/${cluster.id}/inventory`),
     refetchInterval: 10_000,
   });
   const resources = useQuery({
-    queryKey: ["resources", cluster.id, namespace, kind, search, label, cursor],
+    queryKey: queryKeys.resources(cluster.id, { namespace, kind, search, label }, cursor),
     queryFn: () =>
       api<ResourcePage>(
         `/clusters/${cluster.id}/resources${query({ namespace, kind, q: search.trim(), label: label.trim(), limit: 50, cursor })}`,

@@ -5,6 +5,7 @@ import type { Registration } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { FormError } from "../components/States";
 import { TokenShownOnce } from "./TokenShownOnce";
+import { queryKeys } from "../api/keys";
 
 const PROVIDERS = ["eks", "gke", "aks", "on-prem", "openshift", "k3s", "kind", "other"];
 
@@ -34,7 +35,7 @@ export function RegisterClusterDialog({ onClose }: { onClose: () => void }) {
           labels: parseLabels(form.labels),
         },
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["clusters"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.clusters() }),
   });
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
   const submit = (e: FormEvent) => {

@@ -4,6 +4,7 @@ import { Badge, HealthBadge } from "../components/Badge";
 import { Button } from "../components/Button";
 import { ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
+import { queryKeys } from "../api/keys";
 
 export interface ResourceRef {
   group: string;
@@ -43,7 +44,7 @@ export function ResourcePanel({
   onClose: () => void;
 }) {
   const q = useQuery({
-    queryKey: ["resource", clusterId, resource],
+    queryKey: queryKeys.resource(clusterId, resource),
     queryFn: () => api<Detail>(resourcePath(clusterId, resource)),
     retry: false,
   });

@@ -7,6 +7,7 @@ import { Button, inputClass } from "../components/Button";
 import { ErrorState, FormError, Loading } from "../components/States";
 import { useSession } from "../auth/session";
 import { parseLabels } from "./RegisterClusterDialog";
+import { queryKeys } from "../api/keys";
 
 interface ApprovalSettings {
   bound?: boolean;
@@ -26,7 +27,7 @@ export function SettingsTab({ cluster }: { cluster: Cluster }) {
   const [labels, setLabels] = useState(Object.entries(cluster.labels).map(([k, v]) => `${k}=${v}`).join(", "));
   const [text, setText] = useState("");
   const [confirmDelete, setConfirmDelete] = useState("");
-  const policy = useQuery({ queryKey: ["approval-policy", cluster.id], queryFn: () => api<ApprovalSettings>(`/clusters/${cluster.id}/approval-policy`) });
+  const policy = useQuery({ queryKey: queryKeys.approvalPolicy(cluster.id), queryFn: () => api<ApprovalSettings>(`/clusters/${cluster.id}/approval-policy`) });
   useEffect(() => {
     if (policy.data) {
       const { bound: _bound, ...rest } = policy.data;
@@ -35,16 +36,16 @@ export function SettingsTab({ cluster }: { cluster: Cluster }) {
   }, [policy.data]);
   const saveLabels = useMutation({
     mutationFn: () => api(`/clusters/${cluster.id}`, { method: "PATCH", body: { labels: parseLabels(labels) } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["cluster", cluster.id] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.cluster(cluster.id) }),
   });
   const savePolicy = useMutation({
     mutationFn: () => api(`/clusters/${cluster.id}/approval-policy`, { method: "PUT", body: JSON.parse(text) }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["approval-policy", cluster.id] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.approvalPolicy(cluster.id) }),
   });
   const remove = useMutation({
     mutationFn: () => api(`/clusters/${cluster.id}`, { method: "DELETE" }),
     onSuccess: () => {
-      client.invalidateQueries({ queryKey: ["clusters"] });
+      client.invalidateQueries({ queryKey: queryKeys.clusters() });
       navigate("/clusters");
     },
   });

@@ -8,6 +8,7 @@ import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { type Credential, credentialData, parseTargets } from "./types";
+import { queryKeys } from "../api/keys";
 
 /**
  * The organization's credentials (credentials:write): create one with a form for its type, replace
@@ -31,7 +32,7 @@ export function CredentialsPage() {
 }
 
 function Credentials() {
-  const list = useQuery({ queryKey: ["credentials"], queryFn: () => api<Page<Credential>>("/credentials"), refetchInterval: 10_000 });
+  const list = useQuery({ queryKey: queryKeys.credentials(), queryFn: () => api<Page<Credential>>("/credentials"), refetchInterval: 10_000 });
   return (
     <section aria-labelledby="credentials-title" className="space-y-6">
       <h1 id="credentials-title" className="text-2xl font-semibold">
@@ -122,7 +123,7 @@ function CreateCredential() {
       setF(EMPTY);
       setName("");
       setDescription("");
-      client.invalidateQueries({ queryKey: ["credentials"] });
+      client.invalidateQueries({ queryKey: queryKeys.credentials() });
     },
   });
   return (
@@ -164,7 +165,7 @@ function CreateCredential() {
 
 function CredentialCard({ credential: c }: { credential: Credential }) {
   const client = useQueryClient();
-  const clusters = useQuery({ queryKey: ["clusters"], queryFn: () => api<Page<Cluster>>("/clusters") });
+  const clusters = useQuery({ queryKey: queryKeys.clusters(), queryFn: () => api<Page<Cluster>>("/clusters") });
   const [editing, setEditing] = useState<"" | "values" | "targets">("");
   const [f, setF] = useState<Fields>(EMPTY);
   const [targets, setTargets] = useState("");
@@ -172,7 +173,7 @@ function CredentialCard({ credential: c }: { credential: Credential }) {
   const done = () => {
     setEditing("");
     setF(EMPTY);
-    client.invalidateQueries({ queryKey: ["credentials"] });
+    client.invalidateQueries({ queryKey: queryKeys.credentials() });
   };
   const update = useMutation({
     mutationFn: () => api<Credential>(`/credentials/${c.id}`, { method: "PUT", body: { data: credentialData(c.type, f) } }),

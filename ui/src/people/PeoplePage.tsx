@@ -7,6 +7,7 @@ import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { useSession } from "../auth/session";
 import { Badge } from "../components/Badge";
 import { Tokens } from "./Tokens";
+import { queryKeys } from "../api/keys";
 
 const ROLES = ["viewer", "member", "admin", "owner"];
 
@@ -34,21 +35,21 @@ export function PeoplePage() {
 function Members() {
   const { can, me } = useSession();
   const client = useQueryClient();
-  const members = useQuery({ queryKey: ["members"], queryFn: () => api<Page<Member>>("/members") });
+  const members = useQuery({ queryKey: queryKeys.members(), queryFn: () => api<Page<Member>>("/members") });
   const [f, setF] = useState({ email: "", name: "", role: "member" });
   const [tokenName, setTokenName] = useState("");
   const add = useMutation({
     mutationFn: () => api<Member>("/members", { body: f }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["members"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.members() }),
   });
   const mint = useMutation({
     mutationFn: () => api<CreatedToken>(`/members/${me?.id}/tokens`, { body: { name: tokenName } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["tokens", `/members/${me?.id}`] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.tokens(`/members/${me?.id}`) }),
   });
   const [open, setOpen] = useState<string | null>(null);
   const remove = useMutation({
     mutationFn: (id: string) => api<void>(`/members/${id}`, { method: "DELETE" }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["members"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.members() }),
   });
   return (
     <div className="space-y-3">
@@ -178,23 +179,23 @@ function Members() {
 function ServiceAccounts() {
   const { can } = useSession();
   const client = useQueryClient();
-  const accounts = useQuery({ queryKey: ["service-accounts"], queryFn: () => api<Page<ServiceAccount>>("/service-accounts") });
+  const accounts = useQuery({ queryKey: queryKeys.serviceAccounts(), queryFn: () => api<Page<ServiceAccount>>("/service-accounts") });
   const [f, setF] = useState({ name: "", description: "", scopes: "releases:create, projects:read" });
   const create = useMutation({
     mutationFn: () =>
       api<ServiceAccount>("/service-accounts", {
         body: { name: f.name, description: f.description, scopes: f.scopes.split(",").map((s) => s.trim()).filter(Boolean) },
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["service-accounts"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.serviceAccounts() }),
   });
   const mint = useMutation({
     mutationFn: (id: string) => api<CreatedToken>(`/service-accounts/${id}/tokens`, { body: { name: "ci" } }),
-    onSuccess: (_t, id) => client.invalidateQueries({ queryKey: ["tokens", `/service-accounts/${id}`] }),
+    onSuccess: (_t, id) => client.invalidateQueries({ queryKey: queryKeys.tokens(`/service-accounts/${id}`) }),
   });
   const update = useMutation({
     mutationFn: ({ id, body }: { id: string; body: Record<string, unknown> }) =>
       api<ServiceAccount>(`/service-accounts/${id}`, { method: "PATCH", body }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["service-accounts"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.serviceAccounts() }),
   });
   const [open, setOpen] = useState<string | null>(null);
   const [scopes, setScopes] = useState<Record<string, string>>({});

@@ -4,9 +4,10 @@ import { api } from "../api/client";
 import type { Page, PolicySummary } from "../api/types";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { stamp } from "../components/time";
+import { queryKeys } from "../api/keys";
 
 export function PoliciesPage() {
-  const q = useQuery({ queryKey: ["policies"], queryFn: () => api<Page<PolicySummary>>("/policies") });
+  const q = useQuery({ queryKey: queryKeys.policies(), queryFn: () => api<Page<PolicySummary>>("/policies") });
   return (
     <section aria-labelledby="policies-title">
       <h1 id="policies-title" className="text-2xl font-semibold">

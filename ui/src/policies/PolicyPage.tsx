@@ -13,6 +13,7 @@ import { ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { useSession } from "../auth/session";
 import { diffLines } from "./diff";
+import { queryKeys } from "../api/keys";
 
 /** OPA's errors as editor diagnostics at their line and column. */
 export function diagnostics(doc: Text, errors: OpaError[]): Diagnostic[] {
@@ -29,7 +30,7 @@ export function PolicyPage() {
   const { name = "" } = useParams();
   const { can } = useSession();
   const client = useQueryClient();
-  const policy = useQuery({ queryKey: ["policy", name], queryFn: () => api<Policy>(`/policies/${name}`) });
+  const policy = useQuery({ queryKey: queryKeys.policy(name), queryFn: () => api<Policy>(`/policies/${name}`) });
   const [text, setText] = useState("");
   const [opaErrors, setOpaErrors] = useState<OpaError[]>([]);
   useEffect(() => {
@@ -39,7 +40,7 @@ export function PolicyPage() {
     mutationFn: () => api<Policy & { changed: boolean }>(`/policies/${name}`, { method: "PUT", body: { rego: text } }),
     onMutate: () => setOpaErrors([]),
     onError: (e) => setOpaErrors(e instanceof ApiError ? e.opaErrors : []),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["policy", name] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.policy(name) }),
   });
   const lint = useMemo(
     () => [EditorView.contentAttributes.of({ "aria-label": "Rego", tabindex: "0" }), lintGutter(), linter((view) => diagnostics(view.state.doc, opaErrors), { delay: 0 })],
@@ -92,8 +93,8 @@ function Versions({ policy }: { policy: Policy }) {
   const versions = policy.versions ?? [];
   const [a, setA] = useState(versions[1]?.version ?? policy.version);
   const [b, setB] = useState(policy.version);
-  const left = useQuery({ queryKey: ["policy", policy.name, a], queryFn: () => api<Policy>(`/policies/${policy.name}/versions/${a}`) });
-  const right = useQuery({ queryKey: ["policy", policy.name, b], queryFn: () => api<Policy>(`/policies/${policy.name}/versions/${b}`) });
+  const left = useQuery({ queryKey: queryKeys.policyVersion(policy.name, a), queryFn: () => api<Policy>(`/policies/${policy.name}/versions/${a}`) });
+  const right = useQuery({ queryKey: queryKeys.policyVersion(policy.name, b), queryFn: () => api<Policy>(`/policies/${policy.name}/versions/${b}`) });
   const diff = left.data && right.data ? diffLines(left.data.rego, right.data.rego) : [];
   const select = (value: number, set: (v: number) => void, label: string) => (
     <label className="text-sm">

@@ -10,6 +10,7 @@ import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { useSession } from "../auth/session";
 import { valuesToYaml, variableBody, yamlToValues, type VariableForm, type VariableScope } from "./configForms";
 import { DELIVERY_MODES, DeliveryModeSelect, type DeliveryMode, type EnvironmentCluster } from "./DeliveryModeSelect";
+import { queryKeys } from "../api/keys";
 
 interface Environment {
   name: string;
@@ -51,14 +52,14 @@ export function ConfigTab({ project }: { project: Project }) {
   const base = `/projects/${project.id}`;
   const client = useQueryClient();
   const refresh = () => {
-    client.invalidateQueries({ queryKey: ["config", project.id] });
-    client.invalidateQueries({ queryKey: ["project", project.id] });
+    client.invalidateQueries({ queryKey: queryKeys.config(project.id) });
+    client.invalidateQueries({ queryKey: queryKeys.project(project.id) });
   };
-  const envs = useQuery({ queryKey: ["config", project.id, "environments"], queryFn: () => api<Page<Environment>>(`${base}/environments`) });
-  const tenants = useQuery({ queryKey: ["config", project.id, "tenants"], queryFn: () => api<Page<Named>>(`${base}/tenants`) });
-  const workloads = useQuery({ queryKey: ["config", project.id, "workloads"], queryFn: () => api<Page<Workload>>(`${base}/workloads`) });
-  const orgEnvs = useQuery({ queryKey: ["environments"], queryFn: () => api<Page<Named>>("/environments") });
-  const orgTenants = useQuery({ queryKey: ["tenants"], queryFn: () => api<Page<Named>>("/tenants") });
+  const envs = useQuery({ queryKey: queryKeys.configPart(project.id, "environments"), queryFn: () => api<Page<Environment>>(`${base}/environments`) });
+  const tenants = useQuery({ queryKey: queryKeys.configPart(project.id, "tenants"), queryFn: () => api<Page<Named>>(`${base}/tenants`) });
+  const workloads = useQuery({ queryKey: queryKeys.configPart(project.id, "workloads"), queryFn: () => api<Page<Workload>>(`${base}/workloads`) });
+  const orgEnvs = useQuery({ queryKey: queryKeys.environments(), queryFn: () => api<Page<Named>>("/environments") });
+  const orgTenants = useQuery({ queryKey: queryKeys.tenants(), queryFn: () => api<Page<Named>>("/tenants") });
 
   return (
     <div className="space-y-6">
@@ -302,7 +303,7 @@ function ValuesEditor(props: { base: string; projectId: string; writable: boolea
   const client = useQueryClient();
   const [sel, setSel] = useState({ workload: "", tenant: "", environment: "" });
   const [text, setText] = useState("");
-  const all = useQuery({ queryKey: ["config", props.projectId, "values"], queryFn: () => api<Page<ValuesRow>>(`${props.base}/values`) });
+  const all = useQuery({ queryKey: queryKeys.configPart(props.projectId, "values"), queryFn: () => api<Page<ValuesRow>>(`${props.base}/values`) });
   const complete = sel.workload && sel.tenant && sel.environment;
   const path = `${props.base}/values/${sel.workload}/${sel.tenant}/${sel.environment}`;
   useEffect(() => {
@@ -311,7 +312,7 @@ function ValuesEditor(props: { base: string; projectId: string; writable: boolea
   }, [all.data, sel]);
   const save = useMutation({
     mutationFn: () => api(path, { method: "PUT", body: { values: yamlToValues(text) } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["config", props.projectId] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.config(props.projectId) }),
   });
   const pick = (k: keyof typeof sel, options: string[]) => (
     <label className="text-sm capitalize">
@@ -356,16 +357,16 @@ function ValuesEditor(props: { base: string; projectId: string; writable: boolea
 
 function Variables({ base, projectId, writable }: { base: string; projectId: string; writable: boolean }) {
   const client = useQueryClient();
-  const list = useQuery({ queryKey: ["config", projectId, "variables"], queryFn: () => api<Page<Variable>>(`${base}/variables`) });
+  const list = useQuery({ queryKey: queryKeys.configPart(projectId, "variables"), queryFn: () => api<Page<Variable>>(`${base}/variables`) });
   const [f, setF] = useState<VariableForm>({ scope: "project", environment: "", tenant: "", service: "", key: "", value: "" });
   const set = useMutation({
     mutationFn: () => api(`${base}/variables`, { method: "PUT", body: variableBody(f) }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["config", projectId, "variables"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.configPart(projectId, "variables") }),
   });
   const remove = useMutation({
     mutationFn: (v: Variable) =>
       api(`${base}/variables${query({ scope: v.scope, environment: v.environment, tenant: v.tenant, service: v.service, key: v.key })}`, { method: "DELETE" }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["config", projectId, "variables"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.configPart(projectId, "variables") }),
   });
   return (
     <section aria-labelledby="cfg-vars" className="rounded border border-slate-200 bg-white p-4">

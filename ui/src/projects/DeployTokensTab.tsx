@@ -6,6 +6,7 @@ import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { useSession } from "../auth/session";
+import { queryKeys } from "../api/keys";
 
 interface DeployToken {
   id: string;
@@ -20,14 +21,14 @@ export function DeployTokensTab({ project }: { project: Project }) {
   const { can } = useSession();
   const client = useQueryClient();
   const [name, setName] = useState("");
-  const tokens = useQuery({ queryKey: ["deploy-tokens", project.id], queryFn: () => api<Page<DeployToken>>(`/projects/${project.id}/deploy-tokens`) });
+  const tokens = useQuery({ queryKey: queryKeys.deployTokens(project.id), queryFn: () => api<Page<DeployToken>>(`/projects/${project.id}/deploy-tokens`) });
   const issue = useMutation({
     mutationFn: () => api<{ token: string; cloneUrl: string; username: string }>(`/projects/${project.id}/deploy-tokens`, { body: { name } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["deploy-tokens", project.id] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.deployTokens(project.id) }),
   });
   const revoke = useMutation({
     mutationFn: (id: string) => api(`/projects/${project.id}/deploy-tokens/${id}`, { method: "DELETE" }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["deploy-tokens", project.id] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.deployTokens(project.id) }),
   });
   return (
     <div className="space-y-4">

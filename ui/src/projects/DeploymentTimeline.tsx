@@ -5,6 +5,7 @@ import { Badge, StatusBadge } from "../components/Badge";
 import { changeSummary } from "../components/changeSummary";
 import { ErrorState, Loading } from "../components/States";
 import { stamp } from "../components/time";
+import { queryKeys } from "../api/keys";
 
 /**
  * A deployment's timeline, after what it changes on the deploy branches (once the policy counted
@@ -14,7 +15,7 @@ import { stamp } from "../components/time";
  */
 export function DeploymentTimeline({ projectId, deploymentId }: { projectId: string; deploymentId: string }) {
   const d = useQuery({
-    queryKey: ["deployment", projectId, deploymentId],
+    queryKey: queryKeys.deployment(projectId, deploymentId),
     queryFn: () =>
       api<{ status: string; timeline: TimelineEvent[]; changes?: DeploymentChanges | null; clusters?: ClusterRun[] }>(
         `/projects/${projectId}/deployments/${deploymentId}`,

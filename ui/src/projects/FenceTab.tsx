@@ -7,6 +7,7 @@ import { Button, inputClass } from "../components/Button";
 import { ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { useSession } from "../auth/session";
+import { queryKeys } from "../api/keys";
 
 /** The fence's three lists, as the hub names them, with what each one means. */
 const LISTS = [
@@ -62,7 +63,7 @@ function notAboutLists(error: unknown): unknown {
 export function FenceTab({ project }: { project: Project }) {
   const { can } = useSession();
   const client = useQueryClient();
-  const fence = useQuery({ queryKey: ["fence", project.id], queryFn: () => api<ProjectFence>(`/projects/${project.id}/fence`) });
+  const fence = useQuery({ queryKey: queryKeys.fence(project.id), queryFn: () => api<ProjectFence>(`/projects/${project.id}/fence`) });
   const [lists, setLists] = useState<Lists>({ allowedNamespaces: "", clusterScopedKinds: "", deniedKinds: "" });
   useEffect(() => {
     if (fence.data) {
@@ -76,8 +77,8 @@ export function FenceTab({ project }: { project: Project }) {
   const save = useMutation({
     mutationFn: () => api<ProjectFence & { changed: boolean; revision: number }>(`/projects/${project.id}/fence`, { method: "PUT", body: fenceBody(lists) }),
     onSuccess: (saved) => {
-      client.setQueryData(["fence", project.id], saved);
-      client.invalidateQueries({ queryKey: ["project", project.id] });
+      client.setQueryData(queryKeys.fence(project.id), saved);
+      client.invalidateQueries({ queryKey: queryKeys.project(project.id) });
     },
   });
   if (fence.isPending) return <Loading what="the fence" />;

@@ -7,12 +7,13 @@ import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { useSession } from "../auth/session";
+import { queryKeys } from "../api/keys";
 
 /** The windows that apply to this project: its own and the organization-wide ones. */
 export function FreezeTab({ project }: { project: Project }) {
   const { can } = useSession();
   const client = useQueryClient();
-  const windows = useQuery({ queryKey: ["freeze-windows"], queryFn: () => api<Page<FreezeWindow>>("/freeze-windows") });
+  const windows = useQuery({ queryKey: queryKeys.freezeWindows(), queryFn: () => api<Page<FreezeWindow>>("/freeze-windows") });
   const [f, setF] = useState({ environment: "", startsAt: "", endsAt: "", reason: "", wholeOrg: false });
   const create = useMutation({
     mutationFn: () =>
@@ -25,11 +26,11 @@ export function FreezeTab({ project }: { project: Project }) {
           reason: f.reason,
         },
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["freeze-windows"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.freezeWindows() }),
   });
   const remove = useMutation({
     mutationFn: (id: string) => api(`/freeze-windows/${id}`, { method: "DELETE" }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["freeze-windows"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.freezeWindows() }),
   });
   const mine = (windows.data?.items ?? []).filter((w) => !w.project || w.project === project.name);
   return (

@@ -4,6 +4,7 @@ import type { Page, Project } from "../api/types";
 import { Badge } from "../components/Badge";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
+import { queryKeys } from "../api/keys";
 
 interface Generation {
   revision: number;
@@ -46,11 +47,11 @@ export function renderedReused(g: Pick<Generation, "rendered" | "reused">): stri
 
 export function GenerationsTab({ project }: { project: Project }) {
   const gens = useQuery({
-    queryKey: ["generations", project.id],
+    queryKey: queryKeys.generations(project.id),
     queryFn: () => api<Page<Generation>>(`/projects/${project.id}/generations?limit=50`),
     refetchInterval: 5_000,
   });
-  const commits = useQuery({ queryKey: ["commits", project.id], queryFn: () => api<Page<Commit>>(`/projects/${project.id}/commits?limit=30`) });
+  const commits = useQuery({ queryKey: queryKeys.commits(project.id), queryFn: () => api<Page<Commit>>(`/projects/${project.id}/commits?limit=30`) });
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <div className="rounded border border-slate-200 bg-white">

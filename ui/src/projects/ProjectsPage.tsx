@@ -6,17 +6,18 @@ import type { Page, Project } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { useSession } from "../auth/session";
+import { queryKeys } from "../api/keys";
 
 export function ProjectsPage() {
   const { can } = useSession();
   const client = useQueryClient();
   const [name, setName] = useState("");
-  const projects = useQuery({ queryKey: ["projects"], queryFn: () => api<Page<Project>>("/projects") });
+  const projects = useQuery({ queryKey: queryKeys.projects(), queryFn: () => api<Page<Project>>("/projects") });
   const create = useMutation({
     mutationFn: () => api<Project>("/projects", { body: { name } }),
     onSuccess: () => {
       setName("");
-      client.invalidateQueries({ queryKey: ["projects"] });
+      client.invalidateQueries({ queryKey: queryKeys.projects() });
     },
   });
   return (

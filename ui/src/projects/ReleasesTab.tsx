@@ -9,6 +9,7 @@ import { relative } from "../components/time";
 import { useSession } from "../auth/session";
 import { EvidenceLink } from "../audit/EvidenceLink";
 import { DeploymentTimeline } from "./DeploymentTimeline";
+import { queryKeys } from "../api/keys";
 
 interface DeliveryRow {
   environment: string;
@@ -36,12 +37,12 @@ export function rollbackScope(all: boolean, entries: ScopeEntry[]): "all" | Reco
 export function ReleasesTab({ project }: { project: Project }) {
   const { can } = useSession();
   const deliveries = useQuery({
-    queryKey: ["deliveries", project.id],
+    queryKey: queryKeys.deliveries(project.id),
     queryFn: () => api<Page<DeliveryRow>>(`/projects/${project.id}/deliveries`),
     refetchInterval: 5_000,
   });
   const releases = useQuery({
-    queryKey: ["releases", project.id],
+    queryKey: queryKeys.releases(project.id),
     queryFn: () => api<Page<Release>>(`/projects/${project.id}/releases`),
     refetchInterval: 5_000,
   });
@@ -117,7 +118,7 @@ function CreateRelease({ project, environments }: { project: Project; environmen
           ...(f.breakGlass && { breakGlass: true, justification: f.justification }),
         },
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["releases", project.id] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.releases(project.id) }),
   });
   return (
     <form
@@ -161,7 +162,7 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
   const [all, setAll] = useState(true);
   const [scope, setScope] = useState<ScopeEntry[]>([{ environment: "", tenant: "", service: "" }]);
   const detail = useQuery({
-    queryKey: ["release", project.id, release.number],
+    queryKey: queryKeys.release(project.id, release.number),
     queryFn: () => api<ReleaseDetail>(`/projects/${project.id}/releases/${release.number}`),
     enabled: open,
     refetchInterval: open ? 3_000 : false,
@@ -179,8 +180,8 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
     },
     onSuccess: () => {
       setAction(null);
-      client.invalidateQueries({ queryKey: ["releases", project.id] });
-      client.invalidateQueries({ queryKey: ["release", project.id, release.number] });
+      client.invalidateQueries({ queryKey: queryKeys.releases(project.id) });
+      client.invalidateQueries({ queryKey: queryKeys.release(project.id, release.number) });
     },
   });
   return (

@@ -6,6 +6,7 @@ import { useSession } from "../auth/session";
 import { Badge } from "../components/Badge";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
+import { queryKeys } from "../api/keys";
 
 /**
  * The organization's environments in order, with whether their deployments are verified: how long
@@ -14,7 +15,7 @@ import { Empty, ErrorState, FormError, Loading } from "../components/States";
  */
 export function EnvironmentSettings() {
   const { can } = useSession();
-  const envs = useQuery({ queryKey: ["environments"], queryFn: () => api<Page<OrgEnvironment>>("/environments") });
+  const envs = useQuery({ queryKey: queryKeys.environments(), queryFn: () => api<Page<OrgEnvironment>>("/environments") });
   return (
     <div className="space-y-3">
       <h2 className="text-lg font-medium">Environments</h2>
@@ -44,7 +45,7 @@ function EnvironmentRow({ env, writable }: { env: OrgEnvironment; writable: bool
   const [seconds, setSeconds] = useState(String(env.verifyTimeoutSeconds ?? 0));
   const save = useMutation({
     mutationFn: () => api<OrgEnvironment>(`/environments/${env.name}`, { method: "PATCH", body: { verifyTimeoutSeconds: Number(seconds) } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["environments"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.environments() }),
   });
   return (
     <li className="flex flex-wrap items-center gap-3 px-3 py-2">

@@ -8,6 +8,7 @@ import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { EnvironmentSettings } from "./EnvironmentSettings";
+import { queryKeys } from "../api/keys";
 
 /**
  * The organization's settings: where its notifications go, whether its environments' deployments
@@ -29,7 +30,7 @@ export function SettingsPage() {
 
 function Notifications() {
   const client = useQueryClient();
-  const settings = useQuery({ queryKey: ["notifications"], queryFn: () => api<NotificationSettings>("/notifications") });
+  const settings = useQuery({ queryKey: queryKeys.notifications(), queryFn: () => api<NotificationSettings>("/notifications") });
   const [url, setUrl] = useState("");
   const [secret, setSecret] = useState("");
   const [events, setEvents] = useState<string[]>([]);
@@ -43,13 +44,13 @@ function Notifications() {
     mutationFn: () => api<NotificationSettings>("/notifications", { method: "PUT", body: { webhookUrl: url, secret: secret || undefined, events } }),
     onSuccess: () => {
       setSecret("");
-      client.invalidateQueries({ queryKey: ["notifications"] });
+      client.invalidateQueries({ queryKey: queryKeys.notifications() });
     },
   });
   const test = useMutation({ mutationFn: () => api<{ delivered: boolean; error: string | null }>("/notifications/test", { method: "POST" }) });
   const remove = useMutation({
     mutationFn: () => api<void>("/notifications", { method: "DELETE" }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["notifications"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.notifications() }),
   });
   if (settings.isPending) return <Loading what="notification settings" />;
   if (settings.isError) return <ErrorState error={settings.error} />;
@@ -123,11 +124,11 @@ function Notifications() {
 
 function Organizations() {
   const client = useQueryClient();
-  const orgs = useQuery({ queryKey: ["orgs"], queryFn: () => api<Page<Org>>("/orgs") });
+  const orgs = useQuery({ queryKey: queryKeys.orgs(), queryFn: () => api<Page<Org>>("/orgs") });
   const [f, setF] = useState({ slug: "", name: "", email: "", owner: "" });
   const create = useMutation({
     mutationFn: () => api<CreatedOrg>("/orgs", { body: { slug: f.slug, name: f.name, owner: { email: f.email, name: f.owner } } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["orgs"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.orgs() }),
   });
   return (
     <div className="space-y-3">

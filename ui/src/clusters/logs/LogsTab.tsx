@@ -8,6 +8,7 @@ import { Empty } from "../../components/States";
 import type { Inventory, Resource } from "../InventoryTab";
 import { openLogSocket } from "./logSocket";
 import { createLogTerminal, type LogTerminal } from "./terminal";
+import { queryKeys } from "../../api/keys";
 
 /** The download buffer keeps at most this many lines (the oldest go first). */
 export const MAX_BUFFER_LINES = 50_000;
@@ -50,18 +51,18 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
 
   const diagnostics = cluster.capabilities?.includes("diagnostics.read") ?? false;
   const inventory = useQuery({
-    queryKey: ["inventory", cluster.id],
+    queryKey: queryKeys.inventory(cluster.id),
     queryFn: () => api<Inventory>(`/clusters/${cluster.id}/inventory`),
     enabled: diagnostics,
   });
   const pods = useQuery({
-    queryKey: ["pods", cluster.id, namespace],
+    queryKey: queryKeys.pods(cluster.id, namespace),
     queryFn: () =>
       api<{ items: Resource[] }>(`/clusters/${cluster.id}/resources${query({ namespace, kind: "Pod", limit: 500 })}`),
     enabled: diagnostics && namespace !== "",
   });
   const detail = useQuery({
-    queryKey: ["pod", cluster.id, namespace, pod],
+    queryKey: queryKeys.pod(cluster.id, namespace, pod),
     queryFn: () =>
       api<{ yaml: string }>(
         `/clusters/${cluster.id}/resources/core/v1/Pod/${encodeURIComponent(namespace)}/${encodeURIComponent(pod)}`,
