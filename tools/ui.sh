@@ -5,6 +5,8 @@
 #   tools/ui.sh build    npm ci (when package-lock.json changed) + the API types generated from
 #                        docs/openapi.yaml (ui/src/api/schema.d.ts) + type check + vite build -> ui/dist
 #   tools/ui.sh test     the API types, then the Vitest suite (components and the API client)
+#   tools/ui.sh lint     ESLint (ui/eslint.config.js) and Prettier's check (ui/.prettierrc.json)
+#   tools/ui.sh format   Prettier writes ui/'s formatting (what `make fmt` runs)
 #   tools/ui.sh e2e      the Playwright end-to-end tests in Debian's chromium against a hub
 #                        the test starts (ui/e2e/run.mjs)
 #
@@ -113,11 +115,20 @@ main() {
       log "ui: vitest"
       npx --no-install vitest run
       ;;
+    lint)
+      log "ui: eslint and prettier --check ('make fmt' or 'tools/ui.sh format' fixes the formatting)"
+      npm run --silent lint
+      npm run --silent format:check
+      ;;
+    format)
+      log "ui: prettier --write"
+      npm run --silent format >/dev/null
+      ;;
     e2e)
       log "ui: playwright end to end (Debian's chromium)"
       e2e
       ;;
-    *) die "usage: tools/ui.sh build|test|e2e" ;;
+    *) die "usage: tools/ui.sh build|test|lint|format|e2e" ;;
   esac
 }
 

@@ -36,7 +36,7 @@ export function ClustersPage() {
     queryFn: () => api<Page<Cluster>>("/clusters"),
     refetchInterval: 10_000,
   });
-  const items = clusters.data?.items ?? [];
+  const items = useMemo(() => clusters.data?.items ?? [], [clusters.data]);
   const environments = useMemo(() => [...new Set(items.map((c) => c.environment).filter(Boolean))] as string[], [items]);
   const providers = useMemo(() => [...new Set(items.map((c) => c.provider).filter(Boolean))] as string[], [items]);
   const shown = items.filter((c) => matches(c, filter));

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
@@ -8,6 +8,7 @@ import { ErrorState, FormError, Loading } from "../components/States";
 import { useSession } from "../auth/session";
 import { parseLabels } from "./RegisterClusterDialog";
 import { queryKeys } from "../api/keys";
+import { useOnChange } from "../components/useOnChange";
 
 interface ApprovalSettings {
   bound?: boolean;
@@ -28,12 +29,12 @@ export function SettingsTab({ cluster }: { cluster: Cluster }) {
   const [text, setText] = useState("");
   const [confirmDelete, setConfirmDelete] = useState("");
   const policy = useQuery({ queryKey: queryKeys.approvalPolicy(cluster.id), queryFn: () => api<ApprovalSettings>(`/clusters/${cluster.id}/approval-policy`) });
-  useEffect(() => {
-    if (policy.data) {
-      const { bound: _bound, ...rest } = policy.data;
-      setText(JSON.stringify(policy.data.bound === false ? { requiredApprovers: 1, approverRoles: ["admin", "owner"] } : rest, null, 2));
+  useOnChange(policy.data, (data) => {
+    if (data) {
+      const { bound, ...rest } = data;
+      setText(JSON.stringify(bound === false ? { requiredApprovers: 1, approverRoles: ["admin", "owner"] } : rest, null, 2));
     }
-  }, [policy.data]);
+  });
   const saveLabels = useMutation({
     mutationFn: () => api(`/clusters/${cluster.id}`, { method: "PATCH", body: { labels: parseLabels(labels) } }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.cluster(cluster.id) }),

@@ -4,7 +4,7 @@ import { Button } from "../components/Button";
 
 /** A registration token, shown once, with its expiry countdown and the install command. */
 export function TokenShownOnce({ registration }: { registration: Registration }) {
-  const [now, setNow] = useState(Date.now());
+  const [now, setNow] = useState(() => Date.now());
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 1000);

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { useParams } from "react-router-dom";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import CodeMirror from "@uiw/react-codemirror";
@@ -14,6 +14,7 @@ import { stamp } from "../components/time";
 import { useSession } from "../auth/session";
 import { diffLines } from "./diff";
 import { queryKeys } from "../api/keys";
+import { useOnChange } from "../components/useOnChange";
 
 /** OPA's errors as editor diagnostics at their line and column. */
 export function diagnostics(doc: Text, errors: OpaError[]): Diagnostic[] {
@@ -33,9 +34,9 @@ export function PolicyPage() {
   const policy = useQuery({ queryKey: queryKeys.policy(name), queryFn: () => api<Policy>(`/policies/${name}`) });
   const [text, setText] = useState("");
   const [opaErrors, setOpaErrors] = useState<OpaError[]>([]);
-  useEffect(() => {
-    if (policy.data) setText(policy.data.rego);
-  }, [policy.data]);
+  useOnChange(policy.data, (data) => {
+    if (data) setText(data.rego);
+  });
   const save = useMutation({
     mutationFn: () => api<Policy & { changed: boolean }>(`/policies/${name}`, { method: "PUT", body: { rego: text } }),
     onMutate: () => setOpaErrors([]),

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useMemo, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import CodeMirror from "@uiw/react-codemirror";
 import { yaml } from "@codemirror/lang-yaml";
@@ -11,6 +11,7 @@ import { useSession } from "../auth/session";
 import { valuesToYaml, variableBody, yamlToValues, type VariableForm, type VariableScope } from "./configForms";
 import { DELIVERY_MODES, DeliveryModeSelect, type DeliveryMode, type EnvironmentCluster } from "./DeliveryModeSelect";
 import { queryKeys } from "../api/keys";
+import { useOnChange } from "../components/useOnChange";
 
 interface Environment {
   name: string;
@@ -306,10 +307,12 @@ function ValuesEditor(props: { base: string; projectId: string; writable: boolea
   const all = useQuery({ queryKey: queryKeys.configPart(props.projectId, "values"), queryFn: () => api<Page<ValuesRow>>(`${props.base}/values`) });
   const complete = sel.workload && sel.tenant && sel.environment;
   const path = `${props.base}/values/${sel.workload}/${sel.tenant}/${sel.environment}`;
-  useEffect(() => {
-    const row = all.data?.items.find((r) => r.workload === sel.workload && r.tenant === sel.tenant && r.environment === sel.environment);
-    setText(valuesToYaml(row?.values));
-  }, [all.data, sel]);
+  // The selected row's values, whenever the selection or the rows change.
+  const selected = useMemo(
+    () => ({ row: all.data?.items.find((r) => r.workload === sel.workload && r.tenant === sel.tenant && r.environment === sel.environment) }),
+    [all.data, sel],
+  );
+  useOnChange(selected, ({ row }) => setText(valuesToYaml(row?.values)));
   const save = useMutation({
     mutationFn: () => api(path, { method: "PUT", body: { values: yamlToValues(text) } }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.config(props.projectId) }),

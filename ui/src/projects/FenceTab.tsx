@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "../api/client";
 import type { Project, ProjectFence } from "../api/types";
@@ -8,6 +8,7 @@ import { ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { useSession } from "../auth/session";
 import { queryKeys } from "../api/keys";
+import { useOnChange } from "../components/useOnChange";
 
 /** The fence's three lists, as the hub names them, with what each one means. */
 const LISTS = [
@@ -65,15 +66,15 @@ export function FenceTab({ project }: { project: Project }) {
   const client = useQueryClient();
   const fence = useQuery({ queryKey: queryKeys.fence(project.id), queryFn: () => api<ProjectFence>(`/projects/${project.id}/fence`) });
   const [lists, setLists] = useState<Lists>({ allowedNamespaces: "", clusterScopedKinds: "", deniedKinds: "" });
-  useEffect(() => {
-    if (fence.data) {
+  useOnChange(fence.data, (data) => {
+    if (data) {
       setLists({
-        allowedNamespaces: fence.data.allowedNamespaces.join("\n"),
-        clusterScopedKinds: fence.data.clusterScopedKinds.join("\n"),
-        deniedKinds: fence.data.deniedKinds.join("\n"),
+        allowedNamespaces: data.allowedNamespaces.join("\n"),
+        clusterScopedKinds: data.clusterScopedKinds.join("\n"),
+        deniedKinds: data.deniedKinds.join("\n"),
       });
     }
-  }, [fence.data]);
+  });
   const save = useMutation({
     mutationFn: () => api<ProjectFence & { changed: boolean; revision: number }>(`/projects/${project.id}/fence`, { method: "PUT", body: fenceBody(lists) }),
     onSuccess: (saved) => {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
 import type { CreatedOrg, NotificationSettings, Org, Page } from "../api/types";
@@ -9,6 +9,7 @@ import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { EnvironmentSettings } from "./EnvironmentSettings";
 import { queryKeys } from "../api/keys";
+import { useOnChange } from "../components/useOnChange";
 
 /**
  * The organization's settings: where its notifications go, whether its environments' deployments
@@ -34,12 +35,12 @@ function Notifications() {
   const [url, setUrl] = useState("");
   const [secret, setSecret] = useState("");
   const [events, setEvents] = useState<string[]>([]);
-  useEffect(() => {
-    if (settings.data) {
-      setUrl(settings.data.source === "organization" ? (settings.data.webhookUrl ?? "") : "");
-      setEvents(settings.data.events);
+  useOnChange(settings.data, (data) => {
+    if (data) {
+      setUrl(data.source === "organization" ? (data.webhookUrl ?? "") : "");
+      setEvents(data.events);
     }
-  }, [settings.data]);
+  });
   const save = useMutation({
     mutationFn: () => api<NotificationSettings>("/notifications", { method: "PUT", body: { webhookUrl: url, secret: secret || undefined, events } }),
     onSuccess: () => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { parse } from "yaml";
 import { api, query } from "../../api/client";
@@ -45,8 +45,11 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
   const lines = useRef<string[]>([]);
   const partial = useRef("");
   const shown = useRef(0);
+  // What the socket's callbacks read of the view's settings, as of the last render.
   const view = useRef({ timestamps, follow, paused });
-  view.current = { timestamps, follow, paused };
+  useLayoutEffect(() => {
+    view.current = { timestamps, follow, paused };
+  });
   const searchEl = useRef<HTMLInputElement>(null);
 
   const diagnostics = cluster.capabilities?.includes("diagnostics.read") ?? false;
