@@ -1,14 +1,12 @@
 import { useState, type FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { api, ApiError, setToken } from "../api/client";
-import type { Me } from "../api/types";
+import type { Me, Schemas, With } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { useSession } from "./session";
 import { queryKeys } from "../api/keys";
 
-interface AuthConfig {
-  sso?: { enabled: boolean; loginUrl?: string };
-}
+type AuthConfig = Omit<Schemas["AuthConfig"], "sso"> & { sso?: With<Schemas["Sso"], "enabled"> };
 
 /** Paste an API token (checked against the hub before it is kept), or sign in with SSO. */
 export function SignIn() {

@@ -1,33 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Cluster } from "../api/types";
+import type { Cluster, Schemas, With } from "../api/types";
 import { Badge } from "../components/Badge";
 import { ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { queryKeys } from "../api/keys";
 
-interface WiredObject {
-  apiVersion: string;
-  kind: string;
-  namespace: string;
-  name: string;
-}
+type WiredObject = With<Schemas["WiredObject"], "apiVersion" | "kind" | "namespace" | "name">;
 
-interface Wiring {
-  project: string;
-  environment: string;
-  tenant: string;
-  adapter: "flux" | "argocd";
-  outcome: "wired" | "failed" | "pending";
-  message: string;
-  objects: WiredObject[];
-  updatedAt: string;
-}
+type Wiring = Omit<
+  With<Schemas["Wiring"], "project" | "environment" | "tenant" | "message" | "updatedAt">,
+  "adapter" | "outcome" | "objects"
+> & { adapter: "flux" | "argocd"; outcome: "wired" | "failed" | "pending"; objects: WiredObject[] };
 
-interface Adapters {
-  adapter: "auto" | "manual";
-  bindings: Wiring[];
-}
+type Adapters = Omit<Schemas["Adapters"], "adapter" | "bindings"> & { adapter: "auto" | "manual"; bindings: Wiring[] };
 
 const OUTCOME_TONE = { wired: "green", failed: "red", pending: "yellow" } as const;
 

@@ -1,7 +1,7 @@
 import { Link } from "react-router-dom";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Cluster } from "../api/types";
+import type { Cluster, Schemas, With } from "../api/types";
 import { useSession } from "../auth/session";
 import { HealthBadge, SyncBadge } from "../components/Badge";
 import { Button } from "../components/Button";
@@ -9,20 +9,14 @@ import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { queryKeys } from "../api/keys";
 
-export interface ArgoApplication {
-  namespace: string;
-  name: string;
-  project: string;
-  syncStatus: string;
-  health: string;
-  healthMessage?: string;
-  source: { repoURL: string; path?: string; targetRevision: string; chart?: string };
-  destination: { server?: string; name?: string; namespace: string };
-  syncedRevision?: string;
-  lastSync?: { at?: string; phase?: string; revision?: string };
-  history: { id: number; revision: string; deployedAt?: string }[];
-  url?: string;
-}
+export type ArgoApplication = Omit<
+  With<Schemas["Application"], "namespace" | "name" | "project" | "syncStatus" | "health" | "source" | "destination" | "history">,
+  "source" | "destination" | "history"
+> & {
+  source: With<Schemas["ArgoController.Source"], "repoURL" | "targetRevision">;
+  destination: With<Schemas["Destination"], "namespace">;
+  history: With<Schemas["HistoryEntry"], "id" | "revision">[];
+};
 
 /** The cluster's Argo CD Applications, live, with Force Sync and Hard Refresh as governed commands. */
 export function ArgoTab({ cluster }: { cluster: Cluster }) {

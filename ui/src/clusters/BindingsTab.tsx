@@ -1,25 +1,17 @@
 import { Link } from "react-router-dom";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Cluster, Page } from "../api/types";
+import type { Cluster, Page, Schemas, With } from "../api/types";
 import { SyncBadge } from "../components/Badge";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { AdapterWiring } from "./AdapterWiring";
 import { queryKeys } from "../api/keys";
 
-interface Binding {
-  projectId: string;
-  project: string;
-  tenant: string;
-  environment: string;
-  lastDelivery?: { commit: string; release: number; at: string };
-  syncStatus: string;
-  application?: string;
-  syncedRevision?: string;
-  atLastDeployment?: boolean;
-  syncReason?: string;
-}
+type Binding = Omit<
+  With<Schemas["DeliveryController.BindingView"], "projectId" | "project" | "tenant" | "environment" | "syncStatus">,
+  "lastDelivery"
+> & { lastDelivery?: With<Schemas["LastDelivery"], "commit" | "release" | "at"> };
 
 /** Who delivers a binding, as the hub names it: an Argo CD Application, a Flux Kustomization, or the agent itself. */
 export function deliverer(application: string): string {

@@ -1,47 +1,37 @@
 import { Link } from "react-router-dom";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Cluster } from "../api/types";
+import type { Cluster, Schemas, With } from "../api/types";
 import { StatusBadge } from "../components/Badge";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { queryKeys } from "../api/keys";
 
-interface DirectApply {
-  id: string;
-  deploymentId: string;
-  projectId: string;
-  project: string;
-  environment: string;
-  commit: string;
-  status: string;
-  error?: string | null;
-  objects: number;
-  applied: number;
-  pruned: number;
-  failed: number;
-  createdAt: string;
-  finishedAt?: string | null;
-}
+type DirectApply = With<
+  Schemas["ApplyView"],
+  | "id"
+  | "deploymentId"
+  | "projectId"
+  | "project"
+  | "environment"
+  | "commit"
+  | "status"
+  | "objects"
+  | "applied"
+  | "pruned"
+  | "failed"
+  | "createdAt"
+>;
 
-interface PlacedObject {
-  projectId: string;
-  project: string;
-  environment: string;
-  tenant: string;
-  apiVersion: string;
-  kind: string;
-  namespace: string;
-  name: string;
-  appliedAt: string;
-}
+type PlacedObject = With<
+  Schemas["ObjectView"],
+  "projectId" | "project" | "environment" | "tenant" | "apiVersion" | "kind" | "namespace" | "name" | "appliedAt"
+>;
 
-interface DirectDeploys {
-  capability: boolean;
+type DirectDeploys = Omit<With<Schemas["DirectDeploys"], "capability" | "objectsTruncated">, "applies" | "objects"> & {
   applies: DirectApply[];
   objects: PlacedObject[];
-  objectsTruncated: boolean;
-}
+};
 
 /** What the agent applied in direct delivery mode: the latest applies and the objects it placed. */
 export function DirectDeployTab({ cluster }: { cluster: Cluster }) {

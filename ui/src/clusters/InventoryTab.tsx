@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { api, query } from "../api/client";
-import type { Cluster } from "../api/types";
+import type { Cluster, Schemas, With } from "../api/types";
 import { HealthBadge } from "../components/Badge";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
@@ -9,32 +9,14 @@ import { relative } from "../components/time";
 import { ResourcePanel, type ResourceRef } from "./ResourcePanel";
 import { queryKeys } from "../api/keys";
 
-export interface Inventory {
-  connected: boolean;
-  reported: boolean;
-  asOf?: string;
-  objects: number;
-  clusterScoped: Record<string, number>;
-  namespaces: { name: string; total: number; kinds: Record<string, number> }[];
-}
+export type Inventory = Omit<
+  With<Schemas["InventoryView"], "connected" | "reported" | "objects" | "clusterScoped" | "namespaces">,
+  "namespaces"
+> & { namespaces: With<Schemas["NamespaceCounts"], "name" | "total" | "kinds">[] };
 
-export interface Resource {
-  uid: string;
-  group: string;
-  version: string;
-  kind: string;
-  namespace: string;
-  name: string;
-  status: string;
-  health: string;
-  labels: Record<string, string>;
-  createdAt?: string;
-}
+export type Resource = With<Schemas["ResourceView"], "uid" | "group" | "version" | "kind" | "namespace" | "name" | "status" | "health" | "labels">;
 
-interface ResourcePage {
-  items: Resource[];
-  nextCursor?: string;
-}
+type ResourcePage = Omit<Schemas["ResourcePage"], "items"> & { items: Resource[] };
 
 /** The kinds in the order an operator scans them. */
 const KINDS = [

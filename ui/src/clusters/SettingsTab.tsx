@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Cluster } from "../api/types";
+import type { Cluster, Schemas } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { ErrorState, FormError, Loading } from "../components/States";
 import { useSession } from "../auth/session";
@@ -10,15 +10,7 @@ import { parseLabels } from "./RegisterClusterDialog";
 import { queryKeys } from "../api/keys";
 import { useOnChange } from "../components/useOnChange";
 
-interface ApprovalSettings {
-  bound?: boolean;
-  requireApproval?: string[];
-  autoApprove?: string[];
-  requiredApprovers?: number;
-  approverRoles?: string[];
-  approverTeams?: string[];
-  breakGlass?: { allowed: boolean; roles: string[] };
-}
+type ApprovalSettings = Schemas["View"];
 
 export function SettingsTab({ cluster }: { cluster: Cluster }) {
   const { can } = useSession();

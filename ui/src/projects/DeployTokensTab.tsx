@@ -1,21 +1,14 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Page, Project } from "../api/types";
+import type { Page, Project, Schemas, With } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { useSession } from "../auth/session";
 import { queryKeys } from "../api/keys";
 
-interface DeployToken {
-  id: string;
-  name: string;
-  createdAt: string;
-  expiresAt?: string;
-  revokedAt?: string;
-  lastUsedAt?: string;
-}
+type DeployToken = With<Schemas["DeployTokenController.TokenView"], "id" | "name" | "createdAt">;
 
 export function DeployTokensTab({ project }: { project: Project }) {
   const { can } = useSession();

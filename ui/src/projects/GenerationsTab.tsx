@@ -1,32 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Page, Project } from "../api/types";
+import type { Page, Project, Schemas, With } from "../api/types";
 import { Badge } from "../components/Badge";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { queryKeys } from "../api/keys";
 
-interface Generation {
-  revision: number;
-  status: string;
-  commit?: string | null;
-  detail?: string | null;
-  units?: number;
-  /** Units rendered by this generation; absent for generations planned before fingerprints. */
-  rendered?: number;
-  /** Units that took an earlier generation's tree (their inputs had not changed). */
-  reused?: number;
-  createdAt?: string;
-  finishedAt?: string | null;
-}
+type Generation = With<Schemas["Generation"], "revision" | "status">;
 
-interface Commit {
-  id: string;
-  author: string;
-  at: string;
-  description: string;
-  change?: string;
-}
+type Commit = With<Schemas["ProjectService.CommitView"], "id" | "author" | "at" | "description">;
 
 const TONE: Record<string, "green" | "yellow" | "red" | "gray" | "blue"> = {
   committed: "green",
@@ -67,7 +49,7 @@ export function GenerationsTab({ project }: { project: Project }) {
             {gens.data.items.map((g) => (
               <li key={g.revision} className="border-t border-slate-100 px-3 py-2 first:border-t-0">
                 revision {g.revision} <Badge tone={TONE[g.status] ?? "gray"}>{g.status}</Badge> {g.commit && <code className="text-xs">{g.commit.slice(0, 12)}</code>}{" "}
-                <span className="text-slate-500">{relative(g.finishedAt ?? g.createdAt)}</span>
+                <span className="text-slate-500">{relative(g.finishedAt ?? g.startedAt)}</span>
                 {g.detail && <div className="text-xs text-slate-600">{g.detail}</div>}
                 {renderedReused(g) && <div className="text-xs text-slate-500">units: {renderedReused(g)}</div>}
               </li>

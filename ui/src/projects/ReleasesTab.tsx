@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "../api/client";
-import type { Page, Project, Release, ReleaseDetail } from "../api/types";
+import type { Page, Project, Release, ReleaseDetail, Schemas, With } from "../api/types";
 import { Badge, StatusBadge } from "../components/Badge";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
@@ -11,13 +11,7 @@ import { EvidenceLink } from "../audit/EvidenceLink";
 import { DeploymentTimeline } from "./DeploymentTimeline";
 import { queryKeys } from "../api/keys";
 
-interface DeliveryRow {
-  environment: string;
-  tenant: string;
-  deployedRelease?: number;
-  deployedCommit?: string;
-  deployedAt?: string;
-}
+type DeliveryRow = With<Schemas["DeliveryView"], "environment" | "tenant">;
 
 /** A rollback scope entry as the form holds it; empty fields are left out of the body. */
 export interface ScopeEntry {

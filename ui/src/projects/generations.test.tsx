@@ -38,4 +38,20 @@ describe("generations tab", () => {
     // Revision 7 was planned before fingerprints: no counts rather than a misleading 0 / 0.
     expect(screen.getAllByText(/rendered \//)).toHaveLength(1);
   });
+
+  it("shows when a generation still running started (the hub names it startedAt), not 'never'", async () => {
+    setToken("t");
+    const started = new Date(Date.now() - 2 * 60_000).toISOString();
+    fakeHub({
+      "GET /me": () => ({ json: ME }),
+      "GET /projects/p-1/generations": () => ({
+        json: { items: [{ revision: 9, status: "running", units: 1000, startedAt: started }] },
+      }),
+      "GET /projects/p-1/commits": () => ({ json: { items: [] } }),
+    });
+    renderAt("/x", "/x", <GenerationsTab project={PROJECT} />);
+
+    expect(await screen.findByText("2 min ago")).toBeInTheDocument();
+    expect(screen.queryByText("never")).not.toBeInTheDocument();
+  });
 });
