@@ -5,21 +5,15 @@ import { Button, inputClass } from "../components/Button";
 import { TimeRange, toIso } from "../components/TimeRange";
 import { FormError } from "../components/States";
 import { downloadJson, historyFilename } from "./download";
+import type { Schemas, With } from "../api/types";
 
-export interface ReplayOutcome {
-  workflowId: string;
-  workflowType: string | null;
+export type ReplayOutcome = Omit<With<Schemas["ReplayRequests.Outcome"], "workflowId" | "outcome">, "outcome"> & {
   outcome: "deterministic" | "diverged" | "not_found" | "failed" | "skipped";
-  eventId: number | null;
-  reason: string | null;
-}
+};
 
-export interface ReplayReport {
-  requested: number;
-  deterministic: number;
-  diverged: number;
+export type ReplayReport = Omit<With<Schemas["Report"], "requested" | "deterministic" | "diverged" | "results">, "results"> & {
   results: ReplayOutcome[];
-}
+};
 
 export const WORKFLOW_TYPES = [
   "CommandWorkflow",

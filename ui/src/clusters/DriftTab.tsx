@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, query } from "../api/client";
-import type { Cluster, Page } from "../api/types";
+import type { Cluster, Page, Schemas, With } from "../api/types";
 import { Badge, StatusBadge } from "../components/Badge";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
@@ -10,73 +10,67 @@ import { relative } from "../components/time";
 import { useSession } from "../auth/session";
 import { queryKeys } from "../api/keys";
 
-export interface DriftObject {
-  group: string;
-  version: string;
-  kind: string;
-  namespace: string;
-  name: string;
-}
+/** Where a drifted object comes from in the project's deploy branch. */
+export type DriftSource = With<
+  Schemas["DriftController.Source"],
+  "projectId" | "environment" | "tenant" | "branch" | "path"
+>;
 
-export interface DriftFinding {
-  id: string;
+export type DriftObject = With<Schemas["ObjectRef"], "group" | "version" | "kind" | "namespace" | "name">;
+
+export type DriftFinding = Omit<
+  With<
+    Schemas["FindingSummary"],
+    | "id"
+    | "object"
+    | "severity"
+    | "state"
+    | "open"
+    | "differences"
+    | "argoApplication"
+    | "firstDetectedAt"
+    | "lastSeenAt"
+    | "durationSeconds"
+  >,
+  "object" | "severity" | "state"
+> & {
   object: DriftObject;
   severity: "functional" | "cosmetic";
   state: "drifted" | "missing";
-  open: boolean;
-  differences: number;
-  argoApplication: string;
-  firstDetectedAt: string;
-  lastSeenAt: string;
-  resolvedAt?: string | null;
-  durationSeconds: number;
-  /** An open finding whose object the newest check did not compare: why (it stays open). */
-  notCompared?: string | null;
-}
+};
 
 /** An object a check did not compare: its sync status is unknown, never in sync. */
-export interface DriftNotCompared {
+export type DriftNotCompared = Omit<With<Schemas["NotCompared"], "object" | "source" | "reason">, "object" | "source"> & {
   object: DriftObject;
-  source: { projectId: string; environment: string; tenant: string; branch: string; path: string };
-  reason: string;
-}
+  source: DriftSource;
+};
 
-export interface DriftDifference {
-  path: string;
-  desired: string;
-  live: string;
-  severity: string;
-}
+export type DriftDifference = With<Schemas["Difference"], "path" | "desired" | "live" | "severity">;
 
-export interface DriftFindingDetail extends Omit<DriftFinding, "differences"> {
-  clusterId: string;
-  source: { projectId: string; environment: string; tenant: string; branch: string; path: string };
-  differences: DriftDifference[];
-  fieldManager: string;
-  method: string;
-  resolveCommands: { id: string; status: string; statusDetail: string; createdAt: string }[];
-}
+export type DriftFindingDetail = Omit<DriftFinding, "differences"> &
+  Omit<
+    With<Schemas["FindingDetail"], "clusterId" | "source" | "differences" | "fieldManager" | "method" | "resolveCommands">,
+    keyof DriftFinding | "source" | "differences" | "resolveCommands"
+  > & {
+    source: DriftSource;
+    differences: DriftDifference[];
+    resolveCommands: With<Schemas["ResolveCommand"], "id" | "status" | "statusDetail" | "createdAt">[];
+  };
 
-export interface DriftCheck {
-  id: string;
+export type DriftCheck = Omit<
+  With<
+    Schemas["Check"],
+    "id" | "status" | "trigger" | "objects" | "drifted" | "opened" | "resolved" | "unknown" | "summary" | "notCompared"
+  >,
+  "status" | "notCompared"
+> & {
   status: "pending" | "running" | "completed" | "failed";
-  trigger: string;
-  objects: number;
-  drifted: number;
-  opened: number;
-  resolved: number;
-  /** How many objects the check did not compare. */
-  unknown: number;
-  summary: string;
-  finishedAt?: string | null;
-  error?: string | null;
   notCompared: DriftNotCompared[];
-}
+};
 
 /** The findings list, with the cluster's newest finished check. */
-export interface DriftPage extends Page<DriftFinding> {
-  latestCheck?: DriftCheck | null;
-}
+export type DriftPage = Omit<Schemas["DriftController.Page"], "items" | "latestCheck"> &
+  Page<DriftFinding> & { latestCheck?: DriftCheck };
 
 /** "3m 20s": how long a finding lasted (or has lasted so far). */
 export function duration(seconds: number): string {

@@ -5,25 +5,29 @@ import { Button } from "../components/Button";
 import { ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { queryKeys } from "../api/keys";
+import type { Schemas, With } from "../api/types";
 
-export interface ResourceRef {
-  group: string;
-  version: string;
-  kind: string;
-  namespace: string;
-  name: string;
-}
+export type ResourceRef = With<Schemas["ObjectRef"], "group" | "version" | "kind" | "namespace" | "name">;
 
-interface Detail extends ResourceRef {
-  yaml: string;
-  yamlTruncated: boolean;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  conditions: { type: string; status: string; reason: string; message: string; lastTransitionTime: string }[];
-  eventsIncluded: boolean;
-  events: { type: string; reason: string; message: string; count: number; lastSeen?: string; source: string }[];
-  related: (ResourceRef & { relation: string; status: string; health: string })[];
-}
+type Detail = Omit<
+  With<
+    Schemas["Detail"],
+    | keyof ResourceRef
+    | "yaml"
+    | "yamlTruncated"
+    | "labels"
+    | "annotations"
+    | "conditions"
+    | "eventsIncluded"
+    | "events"
+    | "related"
+  >,
+  "conditions" | "events" | "related"
+> & {
+  conditions: With<Schemas["Condition"], "type" | "status" | "reason" | "message" | "lastTransitionTime">[];
+  events: With<Schemas["Event"], "type" | "reason" | "message" | "count" | "source">[];
+  related: With<Schemas["Related"], keyof ResourceRef | "relation" | "status" | "health">[];
+};
 
 /** The API path of one object: core for the empty group, no namespace segment when cluster-scoped. */
 export function resourcePath(clusterId: string, r: ResourceRef): string {

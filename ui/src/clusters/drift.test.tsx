@@ -28,7 +28,6 @@ const finding: DriftFinding = {
   argoApplication: "",
   firstDetectedAt: new Date(Date.now() - 600_000).toISOString(),
   lastSeenAt: new Date().toISOString(),
-  resolvedAt: null,
   durationSeconds: 600,
 };
 
