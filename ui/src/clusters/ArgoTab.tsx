@@ -23,13 +23,13 @@ export function ArgoTab({ cluster }: { cluster: Cluster }) {
   const { can } = useSession();
   const q = useQuery({
     queryKey: queryKeys.argocd(cluster.id),
-    queryFn: () => api<{ items: ArgoApplication[]; warning?: string }>(`/clusters/${cluster.id}/argocd/applications`),
+    queryFn: () => api<Omit<Schemas["Applications"], "items"> & { items: ArgoApplication[] }>(`/clusters/${cluster.id}/argocd/applications`),
     refetchInterval: 15_000,
     retry: false,
   });
   const command = useMutation({
     mutationFn: ({ type, app }: { type: "sync" | "refresh"; app: ArgoApplication }) =>
-      api<{ id: string; status: string }>(`/clusters/${cluster.id}/commands`, {
+      api<With<Schemas["CommandController.Accepted"], "id" | "status">>(`/clusters/${cluster.id}/commands`, {
         method: "POST",
         body: {
           type,

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, query } from "../api/client";
-import type { Cluster, Command, Page } from "../api/types";
+import type { Cluster, Command, Page, Schemas, With } from "../api/types";
 import { Badge, StatusBadge } from "../components/Badge";
 import { TimeRange, toIso } from "../components/TimeRange";
 import { Button, inputClass } from "../components/Button";
@@ -130,7 +130,7 @@ function NewCommand({ cluster }: { cluster: Cluster }) {
   const client = useQueryClient();
   const [f, setF] = useState<CommandForm>({ type: "scale", namespace: "", name: "", replicas: "1", revision: "", reason: "", breakGlass: false, justification: "" });
   const create = useMutation({
-    mutationFn: () => api<{ id: string; status: string }>(`/clusters/${cluster.id}/commands`, { body: commandBody(f) }),
+    mutationFn: () => api<With<Schemas["CommandController.Accepted"], "id" | "status">>(`/clusters/${cluster.id}/commands`, { body: commandBody(f) }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.commands(cluster.id) }),
   });
   const set = (k: keyof CommandForm) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });

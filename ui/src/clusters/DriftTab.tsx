@@ -340,12 +340,12 @@ function Resolve({ cluster, finding }: { cluster: Cluster; finding: DriftFinding
   const client = useQueryClient();
   const [reason, setReason] = useState("");
   const resolve = useMutation({
-    mutationFn: () => api<{ id: string; status: string }>(`/clusters/${cluster.id}/drift/${finding.id}/resolve`, { body: { reason } }),
+    mutationFn: () => api<With<Schemas["DriftController.Accepted"], "id" | "status">>(`/clusters/${cluster.id}/drift/${finding.id}/resolve`, { body: { reason } }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.driftFinding(cluster.id, finding.id) }),
   });
   const command = useQuery({
     queryKey: queryKeys.command(resolve.data?.id),
-    queryFn: () => api<{ id: string; status: string; statusDetail: string }>(`/commands/${resolve.data?.id}`),
+    queryFn: () => api<With<Schemas["CommandDetail"], "id" | "status">>(`/commands/${resolve.data?.id}`),
     enabled: resolve.data !== undefined,
     refetchInterval: 2_000,
   });

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Cluster, Registration } from "../api/types";
+import type { Cluster, Registration, Schemas, With } from "../api/types";
 import { VersionBadge } from "./ClustersPage";
 import { Button } from "../components/Button";
 import { FormError } from "../components/States";
@@ -12,7 +12,7 @@ import { TokenShownOnce } from "./TokenShownOnce";
 export function OverviewTab({ cluster: c }: { cluster: Cluster }) {
   const { can } = useSession();
   const joinToken = useMutation({ mutationFn: () => api<Registration>(`/clusters/${c.id}/join-token`, { method: "POST" }) });
-  const rotate = useMutation({ mutationFn: () => api<{ rotationId: string }>(`/clusters/${c.id}/rotate-token`, { method: "POST" }) });
+  const rotate = useMutation({ mutationFn: () => api<With<Schemas["Rotation"], "rotationId">>(`/clusters/${c.id}/rotate-token`, { method: "POST" }) });
   const [confirmRotate, setConfirmRotate] = useState(false);
   const rows: [string, ReactNode][] = [
     ["Name", c.name],

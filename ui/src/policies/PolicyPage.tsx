@@ -7,7 +7,7 @@ import { linter, lintGutter, type Diagnostic } from "@codemirror/lint";
 import type { Text } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import { api, ApiError, type OpaError } from "../api/client";
-import type { Policy } from "../api/types";
+import type { Policy, Schemas, With } from "../api/types";
 import { Button } from "../components/Button";
 import { ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
@@ -38,7 +38,7 @@ export function PolicyPage() {
     if (data) setText(data.rego);
   });
   const save = useMutation({
-    mutationFn: () => api<Policy & { changed: boolean }>(`/policies/${name}`, { method: "PUT", body: { rego: text } }),
+    mutationFn: () => api<Policy>(`/policies/${name}`, { method: "PUT", body: { rego: text } }),
     onMutate: () => setOpaErrors([]),
     onError: (e) => setOpaErrors(e instanceof ApiError ? e.opaErrors : []),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.policy(name) }),
@@ -137,7 +137,7 @@ const INPUT_EXTENSIONS = [json(), EditorView.contentAttributes.of({ "aria-label"
 function Evaluate({ name }: { name: string }) {
   const [input, setInput] = useState('{\n  "command": {"type": "scale"},\n  "cluster": {"labels": {"tier": "production"}}\n}');
   const run = useMutation({
-    mutationFn: () => api<{ version: number; decision: unknown }>(`/policies/${name}/evaluate`, { body: { input: JSON.parse(input) } }),
+    mutationFn: () => api<Omit<With<Schemas["EvaluateResponse"], "version">, "decision"> & { decision?: unknown }>(`/policies/${name}/evaluate`, { body: { input: JSON.parse(input) } }),
   });
   return (
     <div className="rounded border border-slate-200 bg-white p-3">

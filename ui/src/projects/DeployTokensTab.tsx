@@ -16,7 +16,7 @@ export function DeployTokensTab({ project }: { project: Project }) {
   const [name, setName] = useState("");
   const tokens = useQuery({ queryKey: queryKeys.deployTokens(project.id), queryFn: () => api<Page<DeployToken>>(`/projects/${project.id}/deploy-tokens`) });
   const issue = useMutation({
-    mutationFn: () => api<{ token: string; cloneUrl: string; username: string }>(`/projects/${project.id}/deploy-tokens`, { body: { name } }),
+    mutationFn: () => api<With<Schemas["IssuedView"], "token" | "cloneUrl" | "username">>(`/projects/${project.id}/deploy-tokens`, { body: { name } }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.deployTokens(project.id) }),
   });
   const revoke = useMutation({

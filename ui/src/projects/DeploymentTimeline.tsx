@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { ClusterRun, DeploymentChanges, TimelineEvent } from "../api/types";
+import type { ClusterRun, DeploymentChanges, Schemas, TimelineEvent, With } from "../api/types";
 import { Badge, StatusBadge } from "../components/Badge";
 import { changeSummary } from "../components/changeSummary";
 import { ErrorState, Loading } from "../components/States";
@@ -17,7 +17,7 @@ export function DeploymentTimeline({ projectId, deploymentId }: { projectId: str
   const d = useQuery({
     queryKey: queryKeys.deployment(projectId, deploymentId),
     queryFn: () =>
-      api<{ status: string; timeline: TimelineEvent[]; changes?: DeploymentChanges | null; clusters?: ClusterRun[] }>(
+      api<Omit<With<Schemas["DeploymentDetail"], "status" | "timeline">, "timeline" | "changes" | "clusters"> & { timeline: TimelineEvent[]; changes?: DeploymentChanges; clusters?: ClusterRun[] }>(
         `/projects/${projectId}/deployments/${deploymentId}`,
       ),
     refetchInterval: (q) => (["pending", "pending_approval", "deploying"].includes(q.state.data?.status ?? "pending") ? 2_000 : false),

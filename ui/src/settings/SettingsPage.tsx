@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { CreatedOrg, NotificationSettings, Org, Page } from "../api/types";
+import type { CreatedOrg, NotificationSettings, Org, Page, Schemas, With } from "../api/types";
 import { useSession } from "../auth/session";
 import { Badge } from "../components/Badge";
 import { Button, inputClass } from "../components/Button";
@@ -48,7 +48,7 @@ function Notifications() {
       client.invalidateQueries({ queryKey: queryKeys.notifications() });
     },
   });
-  const test = useMutation({ mutationFn: () => api<{ delivered: boolean; error: string | null }>("/notifications/test", { method: "POST" }) });
+  const test = useMutation({ mutationFn: () => api<With<Schemas["TestResult"], "delivered">>("/notifications/test", { method: "POST" }) });
   const remove = useMutation({
     mutationFn: () => api<void>("/notifications", { method: "DELETE" }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.notifications() }),

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react
 import { useQuery } from "@tanstack/react-query";
 import { parse } from "yaml";
 import { api, query } from "../../api/client";
-import type { Cluster } from "../../api/types";
+import type { Cluster, Schemas, With } from "../../api/types";
 import { Button, inputClass } from "../../components/Button";
 import { Empty } from "../../components/States";
 import type { Inventory, Resource } from "../InventoryTab";
@@ -61,13 +61,13 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
   const pods = useQuery({
     queryKey: queryKeys.pods(cluster.id, namespace),
     queryFn: () =>
-      api<{ items: Resource[] }>(`/clusters/${cluster.id}/resources${query({ namespace, kind: "Pod", limit: 500 })}`),
+      api<Omit<Schemas["ResourcePage"], "items"> & { items: Resource[] }>(`/clusters/${cluster.id}/resources${query({ namespace, kind: "Pod", limit: 500 })}`),
     enabled: diagnostics && namespace !== "",
   });
   const detail = useQuery({
     queryKey: queryKeys.pod(cluster.id, namespace, pod),
     queryFn: () =>
-      api<{ yaml: string }>(
+      api<With<Schemas["Detail"], "yaml">>(
         `/clusters/${cluster.id}/resources/core/v1/Pod/${encodeURIComponent(namespace)}/${encodeURIComponent(pod)}`,
       ),
     enabled: diagnostics && pod !== "",
