@@ -4,7 +4,7 @@ import CodeMirror from "@uiw/react-codemirror";
 import { yaml } from "@codemirror/lang-yaml";
 import { EditorView } from "@codemirror/view";
 import { api, query } from "../api/client";
-import type { Page, Project } from "../api/types";
+import type { OrgEnvironment, Page, Project, Schemas, With } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { useSession } from "../auth/session";
@@ -13,36 +13,13 @@ import { DELIVERY_MODES, DeliveryModeSelect, type DeliveryMode, type Environment
 import { queryKeys } from "../api/keys";
 import { useOnChange } from "../components/useOnChange";
 
-interface Environment {
-  name: string;
-  position: number;
-  namespacePattern: string;
-  createNamespace?: boolean;
-  clusters: EnvironmentCluster[];
-}
-interface Named {
-  name: string;
-}
-interface Workload {
-  name: string;
-  chart: string;
-  version: string;
-  values?: Record<string, unknown>;
-}
-interface ValuesRow {
-  workload: string;
-  tenant: string;
-  environment: string;
-  values: Record<string, unknown>;
-}
-interface Variable {
-  scope: VariableScope;
-  environment?: string;
-  tenant?: string;
-  service?: string;
-  key: string;
-  value: string;
-}
+type Environment = Omit<
+  With<Schemas["ProjectViews.ProjectEnvironmentView"], "name" | "position" | "namespacePattern" | "clusters">,
+  "clusters"
+> & { clusters: EnvironmentCluster[] };
+type Workload = With<Schemas["ProjectViews.WorkloadView"], "name" | "chart" | "version">;
+type ValuesRow = With<Schemas["ProjectViews.ValuesView"], "workload" | "tenant" | "environment" | "values">;
+type Variable = Omit<With<Schemas["DeliveryViews.VariableView"], "scope" | "key" | "value">, "scope"> & { scope: VariableScope };
 
 const YAML_EXTENSIONS = [yaml(), EditorView.contentAttributes.of({ "aria-label": "Values (YAML)", tabindex: "0" })];
 
@@ -57,10 +34,10 @@ export function ConfigTab({ project }: { project: Project }) {
     client.invalidateQueries({ queryKey: queryKeys.project(project.id) });
   };
   const envs = useQuery({ queryKey: queryKeys.configPart(project.id, "environments"), queryFn: () => api<Page<Environment>>(`${base}/environments`) });
-  const tenants = useQuery({ queryKey: queryKeys.configPart(project.id, "tenants"), queryFn: () => api<Page<Named>>(`${base}/tenants`) });
+  const tenants = useQuery({ queryKey: queryKeys.configPart(project.id, "tenants"), queryFn: () => api<Page<With<Schemas["ProjectViews.ProjectTenantView"], "name">>>(`${base}/tenants`) });
   const workloads = useQuery({ queryKey: queryKeys.configPart(project.id, "workloads"), queryFn: () => api<Page<Workload>>(`${base}/workloads`) });
-  const orgEnvs = useQuery({ queryKey: queryKeys.environments(), queryFn: () => api<Page<Named>>("/environments") });
-  const orgTenants = useQuery({ queryKey: queryKeys.tenants(), queryFn: () => api<Page<Named>>("/tenants") });
+  const orgEnvs = useQuery({ queryKey: queryKeys.environments(), queryFn: () => api<Page<OrgEnvironment>>("/environments") });
+  const orgTenants = useQuery({ queryKey: queryKeys.tenants(), queryFn: () => api<Page<With<Schemas["ResourceViews.TenantView"], "name">>>("/tenants") });
 
   return (
     <div className="space-y-6">
