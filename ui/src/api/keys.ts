@@ -37,7 +37,8 @@ export const queryKeys = {
   argocd: (clusterId: string) => ["argocd", clusterId] as const,
   directDeploys: (clusterId: string) => ["direct-deploys", clusterId] as const,
   inventory: (clusterId: string) => ["inventory", clusterId] as const,
-  resources: (clusterId: string, filters: Filters, cursor: string | undefined) => ["resources", clusterId, filters, cursor] as const,
+  resources: (clusterId: string, filters: Filters, cursor: string | undefined) =>
+    ["resources", clusterId, filters, cursor] as const,
   resource: (clusterId: string, ref: object) => ["resource", clusterId, ref] as const,
   pods: (clusterId: string, namespace: string) => ["pods", clusterId, namespace] as const,
   pod: (clusterId: string, namespace: string, pod: string) => ["pod", clusterId, namespace, pod] as const,

@@ -67,7 +67,15 @@ export type Vote = With<Schemas["CommandController.VoteView"], "memberId" | "nam
 export type ApprovalView = Omit<
   With<
     Schemas["CommandController.ApprovalView"],
-    "id" | "kind" | "status" | "requiredApprovers" | "approverRoles" | "approverTeams" | "createdAt" | "expiresAt" | "votes"
+    | "id"
+    | "kind"
+    | "status"
+    | "requiredApprovers"
+    | "approverRoles"
+    | "approverTeams"
+    | "createdAt"
+    | "expiresAt"
+    | "votes"
   >,
   "votes"
 > & { votes: Vote[] };

@@ -58,7 +58,12 @@ function ApprovalCard({ item }: { item: ApprovalItem }) {
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.approvals() }),
   });
   const s = item.subject;
-  const link = s.type === "command" && s.clusterId ? `/clusters/${s.clusterId}/commands` : s.projectId ? `/projects/${s.projectId}/releases` : null;
+  const link =
+    s.type === "command" && s.clusterId
+      ? `/clusters/${s.clusterId}/commands`
+      : s.projectId
+        ? `/projects/${s.projectId}/releases`
+        : null;
   return (
     <article aria-label={item.summary} className="rounded border border-slate-200 bg-white p-4">
       <div className="flex flex-wrap items-center gap-2">
@@ -95,7 +100,8 @@ function ApprovalCard({ item }: { item: ApprovalItem }) {
         )}
         <dt className="text-slate-500">Approvals</dt>
         <dd>
-          {item.approvals} of {item.requiredApprovers} (eligible: {[...item.approverRoles, ...item.approverTeams.map((t) => `team ${t}`)].join(", ")})
+          {item.approvals} of {item.requiredApprovers} (eligible:{" "}
+          {[...item.approverRoles, ...item.approverTeams.map((t) => `team ${t}`)].join(", ")})
         </dd>
         <dt className="text-slate-500">Expires</dt>
         <dd>{relative(item.expiresAt)}</dd>

@@ -134,7 +134,10 @@ export function AuditPage() {
         <Button disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
           Newer
         </Button>
-        <Button disabled={!page.data?.nextCursor} onClick={() => page.data?.nextCursor && setCursors([...cursors, page.data.nextCursor])}>
+        <Button
+          disabled={!page.data?.nextCursor}
+          onClick={() => page.data?.nextCursor && setCursors([...cursors, page.data.nextCursor])}
+        >
           Older
         </Button>
       </div>

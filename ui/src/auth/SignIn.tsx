@@ -64,7 +64,10 @@ export function SignIn() {
         </Button>
       </form>
       {config.data?.sso?.enabled && config.data.sso.loginUrl && (
-        <a className="mt-4 block text-center text-sm font-medium text-indigo-700 underline" href={config.data.sso.loginUrl}>
+        <a
+          className="mt-4 block text-center text-sm font-medium text-indigo-700 underline"
+          href={config.data.sso.loginUrl}
+        >
           Sign in with SSO
         </a>
       )}

@@ -23,7 +23,8 @@ export function AdapterWiring({ cluster }: { cluster: Cluster }) {
   const key = queryKeys.adapters(cluster.id);
   const q = useQuery({ queryKey: key, queryFn: () => api<Adapters>(`/clusters/${cluster.id}/adapters`) });
   const setMode = useMutation({
-    mutationFn: (adapter: "auto" | "manual") => api<Adapters>(`/clusters/${cluster.id}/adapters`, { method: "PUT", body: { adapter } }),
+    mutationFn: (adapter: "auto" | "manual") =>
+      api<Adapters>(`/clusters/${cluster.id}/adapters`, { method: "PUT", body: { adapter } }),
     onSuccess: (data) => client.setQueryData(key, data),
   });
   const rewire = useMutation({
@@ -65,9 +66,14 @@ export function AdapterWiring({ cluster }: { cluster: Cluster }) {
       {setMode.isError && <ErrorState error={setMode.error} />}
       {rewire.isError && <ErrorState error={rewire.error} />}
       {q.data.bindings.length === 0 ? (
-        <p className="text-sm text-slate-500">{manual ? "" : "No binding of this cluster is delivered through Flux or Argo CD yet."}</p>
+        <p className="text-sm text-slate-500">
+          {manual ? "" : "No binding of this cluster is delivered through Flux or Argo CD yet."}
+        </p>
       ) : (
-        <table aria-label="Adapter wiring" className="min-w-full rounded border border-slate-200 bg-white text-left text-sm">
+        <table
+          aria-label="Adapter wiring"
+          className="min-w-full rounded border border-slate-200 bg-white text-left text-sm"
+        >
           <thead className="bg-slate-50 text-xs uppercase text-slate-500">
             <tr>
               <th className="px-3 py-2">Binding</th>

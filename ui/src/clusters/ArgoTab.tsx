@@ -10,7 +10,10 @@ import { relative } from "../components/time";
 import { queryKeys } from "../api/keys";
 
 export type ArgoApplication = Omit<
-  With<Schemas["Application"], "namespace" | "name" | "project" | "syncStatus" | "health" | "source" | "destination" | "history">,
+  With<
+    Schemas["Application"],
+    "namespace" | "name" | "project" | "syncStatus" | "health" | "source" | "destination" | "history"
+  >,
   "source" | "destination" | "history"
 > & {
   source: With<Schemas["ArgoController.Source"], "repoURL" | "targetRevision">;
@@ -23,7 +26,10 @@ export function ArgoTab({ cluster }: { cluster: Cluster }) {
   const { can } = useSession();
   const q = useQuery({
     queryKey: queryKeys.argocd(cluster.id),
-    queryFn: () => api<Omit<Schemas["Applications"], "items"> & { items: ArgoApplication[] }>(`/clusters/${cluster.id}/argocd/applications`),
+    queryFn: () =>
+      api<Omit<Schemas["Applications"], "items"> & { items: ArgoApplication[] }>(
+        `/clusters/${cluster.id}/argocd/applications`,
+      ),
     refetchInterval: 15_000,
     retry: false,
   });
@@ -46,7 +52,11 @@ export function ArgoTab({ cluster }: { cluster: Cluster }) {
       {q.data.warning && <p className="text-sm text-yellow-800">{q.data.warning}</p>}
       {command.data && (
         <p className="text-sm">
-          Requested: <Link className="underline" to={`/commands/${command.data.id}`}>command {command.data.id.slice(0, 8)}</Link> ({command.data.status})
+          Requested:{" "}
+          <Link className="underline" to={`/commands/${command.data.id}`}>
+            command {command.data.id.slice(0, 8)}
+          </Link>{" "}
+          ({command.data.status})
         </p>
       )}
       <FormError error={command.error} />
@@ -54,7 +64,10 @@ export function ArgoTab({ cluster }: { cluster: Cluster }) {
         <Empty>No Argo CD application in this cluster.</Empty>
       ) : (
         <div className="overflow-x-auto">
-          <table aria-label="Argo CD applications" className="min-w-full rounded border border-slate-200 bg-white text-left text-sm">
+          <table
+            aria-label="Argo CD applications"
+            className="min-w-full rounded border border-slate-200 bg-white text-left text-sm"
+          >
             <thead className="bg-slate-50 text-xs uppercase text-slate-500">
               <tr>
                 <th className="px-3 py-2">Application</th>
@@ -93,7 +106,11 @@ export function ArgoTab({ cluster }: { cluster: Cluster }) {
                   </td>
                   <td className="px-3 py-2 text-xs">
                     {a.lastSync?.at ? relative(a.lastSync.at) : "—"} {a.lastSync?.phase}
-                    {a.syncedRevision && <div><code>{a.syncedRevision.slice(0, 12)}</code></div>}
+                    {a.syncedRevision && (
+                      <div>
+                        <code>{a.syncedRevision.slice(0, 12)}</code>
+                      </div>
+                    )}
                     <div className="text-slate-500">{a.history.length} in history</div>
                   </td>
                   <td className="px-3 py-2">
@@ -119,7 +136,12 @@ export function ArgoTab({ cluster }: { cluster: Cluster }) {
                         </>
                       )}
                       {a.url && (
-                        <a className="text-sm text-indigo-700 hover:underline" href={a.url} target="_blank" rel="noreferrer">
+                        <a
+                          className="text-sm text-indigo-700 hover:underline"
+                          href={a.url}
+                          target="_blank"
+                          rel="noreferrer"
+                        >
                           View in Argo CD
                         </a>
                       )}

@@ -14,7 +14,10 @@ import { queryKeys } from "../api/keys";
 const STATUSES = ["Connected", "Lagging", "Disconnected", "Pending", "Expired"];
 
 /** Matches a cluster against the search box and the filters. */
-export function matches(c: Cluster, f: { q: string; status: string; environment: string; provider: string; label: string }): boolean {
+export function matches(
+  c: Cluster,
+  f: { q: string; status: string; environment: string; provider: string; label: string },
+): boolean {
   const q = f.q.trim().toLowerCase();
   if (q && !`${c.name} ${c.displayName ?? ""} ${c.region ?? ""}`.toLowerCase().includes(q)) return false;
   if (f.status && c.status !== f.status) return false;
@@ -37,10 +40,14 @@ export function ClustersPage() {
     refetchInterval: 10_000,
   });
   const items = useMemo(() => clusters.data?.items ?? [], [clusters.data]);
-  const environments = useMemo(() => [...new Set(items.map((c) => c.environment).filter(Boolean))] as string[], [items]);
+  const environments = useMemo(
+    () => [...new Set(items.map((c) => c.environment).filter(Boolean))] as string[],
+    [items],
+  );
   const providers = useMemo(() => [...new Set(items.map((c) => c.provider).filter(Boolean))] as string[], [items]);
   const shown = items.filter((c) => matches(c, filter));
-  const set = (k: keyof typeof filter) => (e: { target: { value: string } }) => setFilter({ ...filter, [k]: e.target.value });
+  const set = (k: keyof typeof filter) => (e: { target: { value: string } }) =>
+    setFilter({ ...filter, [k]: e.target.value });
 
   return (
     <section aria-labelledby="clusters-title">

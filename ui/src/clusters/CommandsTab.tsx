@@ -14,7 +14,16 @@ import { queryKeys } from "../api/keys";
 export const COMMAND_TYPES = ["scale", "restart", "sync", "refresh", "rollback"] as const;
 /** What the list filters by: every type, including resolve-drift (requested from the Drift tab). */
 const FILTER_TYPES = [...COMMAND_TYPES, "resolve-drift"];
-const STATUSES = ["pending", "pending_approval", "executing", "completed", "failed", "rejected", "expired", "cancelled"];
+const STATUSES = [
+  "pending",
+  "pending_approval",
+  "executing",
+  "completed",
+  "failed",
+  "rejected",
+  "expired",
+  "cancelled",
+];
 
 /** The body of POST /clusters/{id}/commands for what the form holds. */
 export function commandBody(f: CommandForm) {
@@ -58,7 +67,8 @@ export function CommandsTab({ cluster }: { cluster: Cluster }) {
       ),
     refetchInterval: 5_000,
   });
-  const set = (k: keyof typeof filters) => (e: { target: { value: string } }) => setFilters({ ...filters, [k]: e.target.value });
+  const set = (k: keyof typeof filters) => (e: { target: { value: string } }) =>
+    setFilters({ ...filters, [k]: e.target.value });
   return (
     <div className="grid gap-6 lg:grid-cols-[1fr_22rem]">
       <div>
@@ -128,9 +138,21 @@ export function CommandsTab({ cluster }: { cluster: Cluster }) {
 
 function NewCommand({ cluster }: { cluster: Cluster }) {
   const client = useQueryClient();
-  const [f, setF] = useState<CommandForm>({ type: "scale", namespace: "", name: "", replicas: "1", revision: "", reason: "", breakGlass: false, justification: "" });
+  const [f, setF] = useState<CommandForm>({
+    type: "scale",
+    namespace: "",
+    name: "",
+    replicas: "1",
+    revision: "",
+    reason: "",
+    breakGlass: false,
+    justification: "",
+  });
   const create = useMutation({
-    mutationFn: () => api<With<Schemas["CommandController.Accepted"], "id" | "status">>(`/clusters/${cluster.id}/commands`, { body: commandBody(f) }),
+    mutationFn: () =>
+      api<With<Schemas["CommandController.Accepted"], "id" | "status">>(`/clusters/${cluster.id}/commands`, {
+        body: commandBody(f),
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.commands(cluster.id) }),
   });
   const set = (k: keyof CommandForm) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
@@ -139,7 +161,11 @@ function NewCommand({ cluster }: { cluster: Cluster }) {
     create.mutate();
   };
   return (
-    <form onSubmit={submit} aria-labelledby="new-command" className="space-y-2 rounded border border-slate-200 bg-white p-4">
+    <form
+      onSubmit={submit}
+      aria-labelledby="new-command"
+      className="space-y-2 rounded border border-slate-200 bg-white p-4"
+    >
       <h2 id="new-command" className="font-medium">
         New command
       </h2>
@@ -162,13 +188,26 @@ function NewCommand({ cluster }: { cluster: Cluster }) {
       {f.type === "scale" && (
         <label className="block text-sm">
           Replicas
-          <input type="number" min={0} max={1000} className={inputClass} value={f.replicas} onChange={set("replicas")} required />
+          <input
+            type="number"
+            min={0}
+            max={1000}
+            className={inputClass}
+            value={f.replicas}
+            onChange={set("replicas")}
+            required
+          />
         </label>
       )}
       {(f.type === "sync" || f.type === "rollback") && (
         <label className="block text-sm">
           Revision
-          <input className={inputClass} value={f.revision} onChange={set("revision")} required={f.type === "rollback"} />
+          <input
+            className={inputClass}
+            value={f.revision}
+            onChange={set("revision")}
+            required={f.type === "rollback"}
+          />
         </label>
       )}
       <label className="block text-sm">
@@ -182,13 +221,23 @@ function NewCommand({ cluster }: { cluster: Cluster }) {
       {f.breakGlass && (
         <label className="block text-sm">
           Justification
-          <textarea className={inputClass} value={f.justification} onChange={set("justification")} minLength={20} required />
+          <textarea
+            className={inputClass}
+            value={f.justification}
+            onChange={set("justification")}
+            minLength={20}
+            required
+          />
         </label>
       )}
       <FormError error={create.error} />
       {create.data && (
         <p role="status" className="text-sm text-green-800">
-          Requested: <Link className="underline" to={`/commands/${create.data.id}`}>command {create.data.id.slice(0, 8)}</Link> ({create.data.status})
+          Requested:{" "}
+          <Link className="underline" to={`/commands/${create.data.id}`}>
+            command {create.data.id.slice(0, 8)}
+          </Link>{" "}
+          ({create.data.status})
         </p>
       )}
       <Button variant="primary" type="submit" disabled={create.isPending}>

@@ -47,8 +47,9 @@ export function DirectDeployTab({ cluster }: { cluster: Cluster }) {
     <div className="space-y-4">
       {!d.capability && (
         <p role="note" className="rounded border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-          This cluster's agent has not announced <code>direct.deploy</code>: deployments to environments that deliver to it directly fail. Install the agent with{" "}
-          <code>capabilities.directDeploy=true</code> and <code>rbac.profile=readwrite</code>.
+          This cluster's agent has not announced <code>direct.deploy</code>: deployments to environments that deliver to
+          it directly fail. Install the agent with <code>capabilities.directDeploy=true</code> and{" "}
+          <code>rbac.profile=readwrite</code>.
         </p>
       )}
       <section aria-labelledby="direct-applies">
@@ -58,7 +59,10 @@ export function DirectDeployTab({ cluster }: { cluster: Cluster }) {
         {d.applies.length === 0 ? (
           <Empty>No deployment has been applied to this cluster directly.</Empty>
         ) : (
-          <table aria-label="Direct applies" className="min-w-full rounded border border-slate-200 bg-white text-left text-sm">
+          <table
+            aria-label="Direct applies"
+            className="min-w-full rounded border border-slate-200 bg-white text-left text-sm"
+          >
             <thead className="bg-slate-50 text-xs uppercase text-slate-500">
               <tr>
                 <th className="px-3 py-2">Project</th>
@@ -104,7 +108,9 @@ export function DirectDeployTab({ cluster }: { cluster: Cluster }) {
         ) : (
           <ul aria-label="Objects placed by direct deploys" className="space-y-1 text-sm">
             {d.objects.map((o) => (
-              <li key={`${o.projectId}/${o.environment}/${o.tenant}/${o.apiVersion}/${o.kind}/${o.namespace}/${o.name}`}>
+              <li
+                key={`${o.projectId}/${o.environment}/${o.tenant}/${o.apiVersion}/${o.kind}/${o.namespace}/${o.name}`}
+              >
                 <span className="text-slate-500">
                   {o.project} · {o.environment} · {o.tenant}:
                 </span>{" "}

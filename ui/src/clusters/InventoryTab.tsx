@@ -14,7 +14,10 @@ export type Inventory = Omit<
   "namespaces"
 > & { namespaces: With<Schemas["NamespaceCounts"], "name" | "total" | "kinds">[] };
 
-export type Resource = With<Schemas["ResourceView"], "uid" | "group" | "version" | "kind" | "namespace" | "name" | "status" | "health" | "labels">;
+export type Resource = With<
+  Schemas["ResourceView"],
+  "uid" | "group" | "version" | "kind" | "namespace" | "name" | "status" | "health" | "labels"
+>;
 
 type ResourcePage = Omit<Schemas["ResourcePage"], "items"> & { items: Resource[] };
 
@@ -90,7 +93,10 @@ export function InventoryTab({ cluster }: { cluster: Cluster }) {
 
       {inv.reported && (
         <div className="overflow-x-auto">
-          <table aria-label="Namespaces" className="min-w-full rounded border border-slate-200 bg-white text-left text-sm">
+          <table
+            aria-label="Namespaces"
+            className="min-w-full rounded border border-slate-200 bg-white text-left text-sm"
+          >
             <thead className="bg-slate-50 text-xs uppercase text-slate-500">
               <tr>
                 <th className="px-3 py-2">Namespace</th>
@@ -124,10 +130,19 @@ export function InventoryTab({ cluster }: { cluster: Cluster }) {
       )}
 
       {selected && (
-        <ResourcePanel clusterId={cluster.id} resource={selected} onSelect={setSelected} onClose={() => setSelected(null)} />
+        <ResourcePanel
+          clusterId={cluster.id}
+          resource={selected}
+          onSelect={setSelected}
+          onClose={() => setSelected(null)}
+        />
       )}
 
-      <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()} aria-label="Filter resources">
+      <form
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(e) => e.preventDefault()}
+        aria-label="Filter resources"
+      >
         <label className="text-sm">
           <span className="block text-slate-600">Namespace</span>
           <select className={inputClass} value={namespace} onChange={(e) => filter(() => setNamespace(e.target.value))}>
@@ -174,7 +189,10 @@ export function InventoryTab({ cluster }: { cluster: Cluster }) {
       ) : (
         <>
           <div className="overflow-x-auto">
-            <table aria-label="Resources" className="min-w-full rounded border border-slate-200 bg-white text-left text-sm">
+            <table
+              aria-label="Resources"
+              className="min-w-full rounded border border-slate-200 bg-white text-left text-sm"
+            >
               <thead className="bg-slate-50 text-xs uppercase text-slate-500">
                 <tr>
                   <th className="px-3 py-2">Name</th>
@@ -218,7 +236,11 @@ export function InventoryTab({ cluster }: { cluster: Cluster }) {
             </table>
           </div>
           <div className="flex gap-2">
-            <Button variant="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+            <Button
+              variant="secondary"
+              disabled={cursors.length === 0}
+              onClick={() => setCursors(cursors.slice(0, -1))}
+            >
               Previous
             </Button>
             <Button

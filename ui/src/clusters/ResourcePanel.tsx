@@ -123,8 +123,9 @@ export function ResourcePanel({
               <ul aria-label="Events" className="mt-1 space-y-1 text-sm">
                 {q.data.events.map((e, i) => (
                   <li key={i}>
-                    <Badge tone={e.type === "Warning" ? "yellow" : "gray"}>{e.type || "Normal"}</Badge> <strong>{e.reason}</strong>{" "}
-                    {e.message} <span className="text-slate-500">{e.lastSeen ? relative(e.lastSeen) : ""}</span>
+                    <Badge tone={e.type === "Warning" ? "yellow" : "gray"}>{e.type || "Normal"}</Badge>{" "}
+                    <strong>{e.reason}</strong> {e.message}{" "}
+                    <span className="text-slate-500">{e.lastSeen ? relative(e.lastSeen) : ""}</span>
                   </li>
                 ))}
               </ul>
@@ -132,7 +133,10 @@ export function ResourcePanel({
           </div>
           <div>
             <h3 className="text-sm font-semibold">YAML{q.data.yamlTruncated ? " (cut at 1 MiB)" : ""}</h3>
-            <pre aria-label="YAML" className="mt-1 max-h-96 overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
+            <pre
+              aria-label="YAML"
+              className="mt-1 max-h-96 overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100"
+            >
               {q.data.yaml}
             </pre>
           </div>

@@ -24,7 +24,8 @@ export function CredentialsPage() {
           Credentials
         </h1>
         <p className="text-sm text-slate-600">
-          Managing credentials needs the credentials:write permission (admins). Each cluster's Credentials tab shows their sync status.
+          Managing credentials needs the credentials:write permission (admins). Each cluster's Credentials tab shows
+          their sync status.
         </p>
       </section>
     );
@@ -32,15 +33,19 @@ export function CredentialsPage() {
 }
 
 function Credentials() {
-  const list = useQuery({ queryKey: queryKeys.credentials(), queryFn: () => api<Page<Credential>>("/credentials"), refetchInterval: 10_000 });
+  const list = useQuery({
+    queryKey: queryKeys.credentials(),
+    queryFn: () => api<Page<Credential>>("/credentials"),
+    refetchInterval: 10_000,
+  });
   return (
     <section aria-labelledby="credentials-title" className="space-y-6">
       <h1 id="credentials-title" className="text-2xl font-semibold">
         Credentials
       </h1>
       <p className="text-sm text-slate-600">
-        Image pull secrets, TLS certificates and opaque values, encrypted at rest and synced by agents with the credential.sync capability as
-        Secrets into their target namespaces. Values are write-only.
+        Image pull secrets, TLS certificates and opaque values, encrypted at rest and synced by agents with the
+        credential.sync capability as Secrets into their target namespaces. Values are write-only.
       </p>
       {list.isPending ? (
         <Loading what="credentials" />
@@ -69,7 +74,13 @@ function ValueFields({ type, f, setF }: { type: Credential["type"]; f: Fields; s
     return (
       <label className="block text-sm">
         Docker config JSON (with "auths")
-        <textarea className={inputClass} rows={4} value={f.dockerconfigjson} onChange={(e) => setF({ ...f, dockerconfigjson: e.target.value })} required />
+        <textarea
+          className={inputClass}
+          rows={4}
+          value={f.dockerconfigjson}
+          onChange={(e) => setF({ ...f, dockerconfigjson: e.target.value })}
+          required
+        />
       </label>
     );
   if (type === "tls")
@@ -77,11 +88,23 @@ function ValueFields({ type, f, setF }: { type: Credential["type"]; f: Fields; s
       <>
         <label className="block text-sm">
           Certificate (PEM)
-          <textarea className={inputClass} rows={4} value={f.crt} onChange={(e) => setF({ ...f, crt: e.target.value })} required />
+          <textarea
+            className={inputClass}
+            rows={4}
+            value={f.crt}
+            onChange={(e) => setF({ ...f, crt: e.target.value })}
+            required
+          />
         </label>
         <label className="block text-sm">
           Private key (PEM)
-          <textarea className={inputClass} rows={4} value={f.key} onChange={(e) => setF({ ...f, key: e.target.value })} required />
+          <textarea
+            className={inputClass}
+            rows={4}
+            value={f.key}
+            onChange={(e) => setF({ ...f, key: e.target.value })}
+            required
+          />
         </label>
       </>
     );
@@ -94,7 +117,9 @@ function ValueFields({ type, f, setF }: { type: Credential["type"]; f: Fields; s
             aria-label={`Key ${i + 1}`}
             className={inputClass}
             value={p.key}
-            onChange={(e) => setF({ ...f, pairs: f.pairs.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)) })}
+            onChange={(e) =>
+              setF({ ...f, pairs: f.pairs.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)) })
+            }
           />
           <input
             aria-label={`Value ${i + 1}`}
@@ -102,7 +127,9 @@ function ValueFields({ type, f, setF }: { type: Credential["type"]; f: Fields; s
             autoComplete="new-password"
             className={inputClass}
             value={p.value}
-            onChange={(e) => setF({ ...f, pairs: f.pairs.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })}
+            onChange={(e) =>
+              setF({ ...f, pairs: f.pairs.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })
+            }
           />
         </div>
       ))}
@@ -118,7 +145,8 @@ function CreateCredential() {
   const [description, setDescription] = useState("");
   const [f, setF] = useState<Fields>(EMPTY);
   const create = useMutation({
-    mutationFn: () => api<Credential>("/credentials", { body: { name, type, description, data: credentialData(type, f) } }),
+    mutationFn: () =>
+      api<Credential>("/credentials", { body: { name, type, description, data: credentialData(type, f) } }),
     onSuccess: () => {
       setF(EMPTY);
       setName("");
@@ -139,7 +167,13 @@ function CreateCredential() {
       <div className="grid gap-2 md:grid-cols-3">
         <label className="text-sm">
           Name
-          <input className={inputClass} value={name} onChange={(e) => setName(e.target.value)} required placeholder="registry-pull" />
+          <input
+            className={inputClass}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            placeholder="registry-pull"
+          />
         </label>
         <label className="text-sm">
           Type
@@ -176,16 +210,24 @@ function CredentialCard({ credential: c }: { credential: Credential }) {
     client.invalidateQueries({ queryKey: queryKeys.credentials() });
   };
   const update = useMutation({
-    mutationFn: () => api<Credential>(`/credentials/${c.id}`, { method: "PUT", body: { data: credentialData(c.type, f) } }),
+    mutationFn: () =>
+      api<Credential>(`/credentials/${c.id}`, { method: "PUT", body: { data: credentialData(c.type, f) } }),
     onSuccess: done,
   });
   const assign = useMutation({
-    mutationFn: (body: { clusterId: string; namespaces: string[] }[]) => api<Credential>(`/credentials/${c.id}/assignments`, { method: "PUT", body: { assignments: body } }),
+    mutationFn: (body: { clusterId: string; namespaces: string[] }[]) =>
+      api<Credential>(`/credentials/${c.id}/assignments`, { method: "PUT", body: { assignments: body } }),
     onSuccess: done,
   });
-  const remove = useMutation({ mutationFn: () => api<void>(`/credentials/${c.id}`, { method: "DELETE" }), onSuccess: done });
+  const remove = useMutation({
+    mutationFn: () => api<void>(`/credentials/${c.id}`, { method: "DELETE" }),
+    onSuccess: done,
+  });
   const current = Object.entries(
-    c.targets.reduce<Record<string, string[]>>((m, t) => ({ ...m, [t.clusterName]: [...(m[t.clusterName] ?? []), t.namespace] }), {}),
+    c.targets.reduce<Record<string, string[]>>(
+      (m, t) => ({ ...m, [t.clusterName]: [...(m[t.clusterName] ?? []), t.namespace] }),
+      {},
+    ),
   )
     .map(([k, v]) => `${k}=${v.join(",")}`)
     .join("\n");
@@ -206,7 +248,8 @@ function CredentialCard({ credential: c }: { credential: Credential }) {
         <ul className="mt-2 space-y-1">
           {c.targets.map((t) => (
             <li key={`${t.clusterId}/${t.namespace}`}>
-              {t.clusterName}/{t.namespace} <StatusBadge status={t.status} /> {t.error && <span className="text-red-800">{t.error}</span>}
+              {t.clusterName}/{t.namespace} <StatusBadge status={t.status} />{" "}
+              {t.error && <span className="text-red-800">{t.error}</span>}
             </li>
           ))}
         </ul>
@@ -221,7 +264,13 @@ function CredentialCard({ credential: c }: { credential: Credential }) {
         >
           Assign clusters
         </Button>
-        <Button onClick={() => window.confirm(`Delete ${c.name}? Its Secrets are removed from every cluster.`) && remove.mutate()}>Delete</Button>
+        <Button
+          onClick={() =>
+            window.confirm(`Delete ${c.name}? Its Secrets are removed from every cluster.`) && remove.mutate()
+          }
+        >
+          Delete
+        </Button>
       </div>
       {editing === "values" && (
         <form
@@ -259,7 +308,11 @@ function CredentialCard({ credential: c }: { credential: Credential }) {
           <Button variant="primary" type="submit" disabled={assign.isPending}>
             Save targets
           </Button>
-          {parseError && <p role="alert" className="text-red-800">{parseError}</p>}
+          {parseError && (
+            <p role="alert" className="text-red-800">
+              {parseError}
+            </p>
+          )}
         </form>
       )}
       <FormError error={update.error ?? assign.error ?? remove.error} />

@@ -36,7 +36,10 @@ export function credentialData(
 }
 
 /** "cluster=ns1,ns2" lines as the assignments body, cluster names resolved to ids. */
-export function parseTargets(text: string, clusters: { id: string; name: string }[]): { clusterId: string; namespaces: string[] }[] {
+export function parseTargets(
+  text: string,
+  clusters: { id: string; name: string }[],
+): { clusterId: string; namespaces: string[] }[] {
   const out: { clusterId: string; namespaces: string[] }[] = [];
   for (const line of text.split("\n")) {
     const t = line.trim();

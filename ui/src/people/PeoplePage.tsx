@@ -85,14 +85,19 @@ function Members() {
                       <td className="px-3 py-2">{m.teams?.join(", ") || "—"}</td>
                       <td className="space-x-2 px-3 py-2 text-right">
                         {manages && (
-                          <Button onClick={() => setOpen(open === m.id ? null : m.id)} aria-label={`Tokens of ${m.email}`} aria-expanded={open === m.id}>
+                          <Button
+                            onClick={() => setOpen(open === m.id ? null : m.id)}
+                            aria-label={`Tokens of ${m.email}`}
+                            aria-expanded={open === m.id}
+                          >
                             Tokens
                           </Button>
                         )}
                         {can("members:write") && !self && (
                           <Button
                             onClick={() => {
-                              if (window.confirm(`Remove ${m.email}? Their tokens and sessions stop working at once.`)) remove.mutate(m.id);
+                              if (window.confirm(`Remove ${m.email}? Their tokens and sessions stop working at once.`))
+                                remove.mutate(m.id);
                             }}
                             disabled={remove.isPending}
                             aria-label={`Remove ${m.email}`}
@@ -127,11 +132,22 @@ function Members() {
         >
           <label className="text-sm">
             Email
-            <input type="email" className={inputClass} value={f.email} onChange={(e) => setF({ ...f, email: e.target.value })} required />
+            <input
+              type="email"
+              className={inputClass}
+              value={f.email}
+              onChange={(e) => setF({ ...f, email: e.target.value })}
+              required
+            />
           </label>
           <label className="text-sm">
             Name
-            <input className={inputClass} value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} required />
+            <input
+              className={inputClass}
+              value={f.name}
+              onChange={(e) => setF({ ...f, name: e.target.value })}
+              required
+            />
           </label>
           <label className="text-sm">
             Role
@@ -162,7 +178,13 @@ function Members() {
         >
           <label className="text-sm">
             New API token for me
-            <input className={inputClass} value={tokenName} onChange={(e) => setTokenName(e.target.value)} required placeholder="laptop" />
+            <input
+              className={inputClass}
+              value={tokenName}
+              onChange={(e) => setTokenName(e.target.value)}
+              required
+              placeholder="laptop"
+            />
           </label>
           <Button type="submit" disabled={mint.isPending}>
             Create token
@@ -179,12 +201,22 @@ function Members() {
 function ServiceAccounts() {
   const { can } = useSession();
   const client = useQueryClient();
-  const accounts = useQuery({ queryKey: queryKeys.serviceAccounts(), queryFn: () => api<Page<ServiceAccount>>("/service-accounts") });
+  const accounts = useQuery({
+    queryKey: queryKeys.serviceAccounts(),
+    queryFn: () => api<Page<ServiceAccount>>("/service-accounts"),
+  });
   const [f, setF] = useState({ name: "", description: "", scopes: "releases:create, projects:read" });
   const create = useMutation({
     mutationFn: () =>
       api<ServiceAccount>("/service-accounts", {
-        body: { name: f.name, description: f.description, scopes: f.scopes.split(",").map((s) => s.trim()).filter(Boolean) },
+        body: {
+          name: f.name,
+          description: f.description,
+          scopes: f.scopes
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean),
+        },
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.serviceAccounts() }),
   });
@@ -214,10 +246,15 @@ function ServiceAccounts() {
             {accounts.data.items.map((a) => (
               <li key={a.id} className="border-t border-slate-100 px-3 py-2 first:border-t-0">
                 <div className="flex flex-wrap items-center gap-2">
-                  <span className="font-medium">{a.name}</span> <span className="text-slate-500">{a.scopes.join(", ")}</span>
+                  <span className="font-medium">{a.name}</span>{" "}
+                  <span className="text-slate-500">{a.scopes.join(", ")}</span>
                   {a.disabled && <Badge tone="red">disabled</Badge>}
                   <span className="ml-auto space-x-2">
-                    <Button onClick={() => setOpen(open === a.id ? null : a.id)} aria-label={`Tokens of ${a.name}`} aria-expanded={open === a.id}>
+                    <Button
+                      onClick={() => setOpen(open === a.id ? null : a.id)}
+                      aria-label={`Tokens of ${a.name}`}
+                      aria-expanded={open === a.id}
+                    >
                       Tokens
                     </Button>
                     {can("service-accounts:write") && !a.disabled && (
@@ -237,14 +274,21 @@ function ServiceAccounts() {
                 </div>
                 {open === a.id && (
                   <div className="mt-2 space-y-2 rounded bg-slate-50 p-2">
-                    <Tokens base={`/service-accounts/${a.id}`} label={a.name} canRevoke={can("service-accounts:write")} />
+                    <Tokens
+                      base={`/service-accounts/${a.id}`}
+                      label={a.name}
+                      canRevoke={can("service-accounts:write")}
+                    />
                     {can("service-accounts:write") && (
                       <form
                         aria-label={`Scopes of ${a.name}`}
                         className="flex flex-wrap items-end gap-2"
                         onSubmit={(e) => {
                           e.preventDefault();
-                          const list = (scopes[a.id] ?? a.scopes.join(", ")).split(",").map((x) => x.trim()).filter(Boolean);
+                          const list = (scopes[a.id] ?? a.scopes.join(", "))
+                            .split(",")
+                            .map((x) => x.trim())
+                            .filter(Boolean);
                           update.mutate({ id: a.id, body: { scopes: list } });
                         }}
                       >
@@ -282,11 +326,20 @@ function ServiceAccounts() {
         >
           <label className="text-sm">
             Name
-            <input className={inputClass} value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} required />
+            <input
+              className={inputClass}
+              value={f.name}
+              onChange={(e) => setF({ ...f, name: e.target.value })}
+              required
+            />
           </label>
           <label className="text-sm">
             Description
-            <input className={inputClass} value={f.description} onChange={(e) => setF({ ...f, description: e.target.value })} />
+            <input
+              className={inputClass}
+              value={f.description}
+              onChange={(e) => setF({ ...f, description: e.target.value })}
+            />
           </label>
           <label className="text-sm">
             Scopes

@@ -49,7 +49,11 @@ export function Tokens({ base, label, canRevoke }: { base: string; label: string
               <td className="px-2 py-1">{t.expiresAt ? stamp(t.expiresAt) : "never"}</td>
               <td className="px-2 py-1 text-right">
                 {canRevoke && t.status === "active" && (
-                  <Button onClick={() => revoke.mutate(t.id)} disabled={revoke.isPending} aria-label={`Revoke ${t.name}`}>
+                  <Button
+                    onClick={() => revoke.mutate(t.id)}
+                    disabled={revoke.isPending}
+                    aria-label={`Revoke ${t.name}`}
+                  >
                     Revoke
                   </Button>
                 )}

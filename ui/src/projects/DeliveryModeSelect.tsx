@@ -13,9 +13,14 @@ export const DELIVERY_MODES = [
 
 export type DeliveryMode = (typeof DELIVERY_MODES)[number]["value"];
 
-export type EnvironmentCluster = Omit<With<Schemas["ClusterBinding"], "cluster">, "deliveryMode"> & { deliveryMode?: DeliveryMode };
+export type EnvironmentCluster = Omit<With<Schemas["ClusterBinding"], "cluster">, "deliveryMode"> & {
+  deliveryMode?: DeliveryMode;
+};
 
-export type ProjectEnvironment = Omit<With<Schemas["ProjectViews.ProjectEnvironmentView"], "name" | "namespacePattern" | "clusters">, "clusters"> & {
+export type ProjectEnvironment = Omit<
+  With<Schemas["ProjectViews.ProjectEnvironmentView"], "name" | "namespacePattern" | "clusters">,
+  "clusters"
+> & {
   clusters: EnvironmentCluster[];
 };
 
@@ -52,7 +57,8 @@ export function DeliveryModeSelect({
 }) {
   const mode = cluster.deliveryMode ?? "argocd";
   const save = useMutation({
-    mutationFn: (next: DeliveryMode) => api(`${base}/environments/${env.name}`, { method: "PUT", body: withDeliveryMode(env, cluster.cluster, next) }),
+    mutationFn: (next: DeliveryMode) =>
+      api(`${base}/environments/${env.name}`, { method: "PUT", body: withDeliveryMode(env, cluster.cluster, next) }),
     onSuccess: onDone,
   });
   const label = `Delivery mode of ${cluster.cluster} in ${env.name}`;

@@ -14,9 +14,15 @@ export function DeployTokensTab({ project }: { project: Project }) {
   const { can } = useSession();
   const client = useQueryClient();
   const [name, setName] = useState("");
-  const tokens = useQuery({ queryKey: queryKeys.deployTokens(project.id), queryFn: () => api<Page<DeployToken>>(`/projects/${project.id}/deploy-tokens`) });
+  const tokens = useQuery({
+    queryKey: queryKeys.deployTokens(project.id),
+    queryFn: () => api<Page<DeployToken>>(`/projects/${project.id}/deploy-tokens`),
+  });
   const issue = useMutation({
-    mutationFn: () => api<With<Schemas["IssuedView"], "token" | "cloneUrl" | "username">>(`/projects/${project.id}/deploy-tokens`, { body: { name } }),
+    mutationFn: () =>
+      api<With<Schemas["IssuedView"], "token" | "cloneUrl" | "username">>(`/projects/${project.id}/deploy-tokens`, {
+        body: { name },
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.deployTokens(project.id) }),
   });
   const revoke = useMutation({
@@ -35,7 +41,13 @@ export function DeployTokensTab({ project }: { project: Project }) {
         >
           <label className="text-sm">
             Token name
-            <input className={inputClass} value={name} onChange={(e) => setName(e.target.value)} required placeholder="argocd-production" />
+            <input
+              className={inputClass}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
+              placeholder="argocd-production"
+            />
           </label>
           <Button variant="primary" type="submit" disabled={issue.isPending}>
             Issue deploy token
@@ -45,8 +57,8 @@ export function DeployTokensTab({ project }: { project: Project }) {
       <FormError error={issue.error ?? revoke.error} />
       {issue.data && (
         <div role="status" className="rounded bg-yellow-50 p-3 text-sm">
-          Shown only now: <code className="break-all">{issue.data.token}</code> — clone with user <code>{issue.data.username}</code> from{" "}
-          <code>{issue.data.cloneUrl}</code>
+          Shown only now: <code className="break-all">{issue.data.token}</code> — clone with user{" "}
+          <code>{issue.data.username}</code> from <code>{issue.data.cloneUrl}</code>
         </div>
       )}
       <div className="rounded border border-slate-200 bg-white">
@@ -59,7 +71,10 @@ export function DeployTokensTab({ project }: { project: Project }) {
         ) : (
           <ul className="text-sm">
             {tokens.data.items.map((t) => (
-              <li key={t.id} className="flex flex-wrap items-center gap-2 border-t border-slate-100 px-3 py-2 first:border-t-0">
+              <li
+                key={t.id}
+                className="flex flex-wrap items-center gap-2 border-t border-slate-100 px-3 py-2 first:border-t-0"
+              >
                 <span className="font-medium">{t.name}</span>
                 <span className="text-slate-500">
                   created {stamp(t.createdAt)}, last used {stamp(t.lastUsedAt)}

@@ -33,7 +33,10 @@ export function GenerationsTab({ project }: { project: Project }) {
     queryFn: () => api<Page<Generation>>(`/projects/${project.id}/generations?limit=50`),
     refetchInterval: 5_000,
   });
-  const commits = useQuery({ queryKey: queryKeys.commits(project.id), queryFn: () => api<Page<Commit>>(`/projects/${project.id}/commits?limit=30`) });
+  const commits = useQuery({
+    queryKey: queryKeys.commits(project.id),
+    queryFn: () => api<Page<Commit>>(`/projects/${project.id}/commits?limit=30`),
+  });
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <div className="rounded border border-slate-200 bg-white">
@@ -48,7 +51,8 @@ export function GenerationsTab({ project }: { project: Project }) {
           <ul className="text-sm">
             {gens.data.items.map((g) => (
               <li key={g.revision} className="border-t border-slate-100 px-3 py-2 first:border-t-0">
-                revision {g.revision} <Badge tone={TONE[g.status] ?? "gray"}>{g.status}</Badge> {g.commit && <code className="text-xs">{g.commit.slice(0, 12)}</code>}{" "}
+                revision {g.revision} <Badge tone={TONE[g.status] ?? "gray"}>{g.status}</Badge>{" "}
+                {g.commit && <code className="text-xs">{g.commit.slice(0, 12)}</code>}{" "}
                 <span className="text-slate-500">{relative(g.finishedAt ?? g.startedAt)}</span>
                 {g.detail && <div className="text-xs text-slate-600">{g.detail}</div>}
                 {renderedReused(g) && <div className="text-xs text-slate-500">units: {renderedReused(g)}</div>}
@@ -67,7 +71,10 @@ export function GenerationsTab({ project }: { project: Project }) {
           <ul className="text-sm">
             {commits.data.items.map((c) => (
               <li key={c.id} className="border-t border-slate-100 px-3 py-2 first:border-t-0">
-                <code className="text-xs">{c.id.slice(0, 12)}</code> {c.description} <span className="text-slate-500">— {c.author}, {relative(c.at)}</span>
+                <code className="text-xs">{c.id.slice(0, 12)}</code> {c.description}{" "}
+                <span className="text-slate-500">
+                  — {c.author}, {relative(c.at)}
+                </span>
               </li>
             ))}
           </ul>

@@ -53,7 +53,9 @@ export function ReleasesTab({ project }: { project: Project }) {
               {i > 0 && <span aria-hidden="true">→</span>}
               <div className="min-w-36 rounded border border-slate-200 bg-white p-3 text-sm">
                 <div className="font-medium">{env}</div>
-                <div className="text-slate-600">{numbers.length ? numbers.map((n) => `#${n}`).join(", ") : "nothing deployed"}</div>
+                <div className="text-slate-600">
+                  {numbers.length ? numbers.map((n) => `#${n}`).join(", ") : "nothing deployed"}
+                </div>
               </div>
             </div>
           );
@@ -80,20 +82,40 @@ export function ReleasesTab({ project }: { project: Project }) {
  * would be promoted from (written, but a cluster did not run it): break-glass may still promote it.
  */
 export function isDegradedRefusal(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 409 && / is degraded in /.test(error.message) && /breakGlass/.test(error.message);
+  return (
+    error instanceof ApiError &&
+    error.status === 409 &&
+    / is degraded in /.test(error.message) &&
+    /breakGlass/.test(error.message)
+  );
 }
 
-function BreakGlassFields({ value, onChange }: { value: { breakGlass: boolean; justification: string }; onChange: (v: { breakGlass: boolean; justification: string }) => void }) {
+function BreakGlassFields({
+  value,
+  onChange,
+}: {
+  value: { breakGlass: boolean; justification: string };
+  onChange: (v: { breakGlass: boolean; justification: string }) => void;
+}) {
   return (
     <>
       <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" checked={value.breakGlass} onChange={(e) => onChange({ ...value, breakGlass: e.target.checked })} />
+        <input
+          type="checkbox"
+          checked={value.breakGlass}
+          onChange={(e) => onChange({ ...value, breakGlass: e.target.checked })}
+        />
         Break-glass
       </label>
       {value.breakGlass && (
         <label className="block text-sm">
           Justification
-          <textarea className={inputClass} value={value.justification} onChange={(e) => onChange({ ...value, justification: e.target.value })} required />
+          <textarea
+            className={inputClass}
+            value={value.justification}
+            onChange={(e) => onChange({ ...value, justification: e.target.value })}
+            required
+          />
         </label>
       )}
     </>
@@ -125,11 +147,19 @@ function CreateRelease({ project, environments }: { project: Project; environmen
     >
       <label className="text-sm">
         Description
-        <input className={inputClass} value={f.description} onChange={(e) => setF({ ...f, description: e.target.value })} />
+        <input
+          className={inputClass}
+          value={f.description}
+          onChange={(e) => setF({ ...f, description: e.target.value })}
+        />
       </label>
       <label className="text-sm">
         First environment
-        <select className={inputClass} value={f.environment} onChange={(e) => setF({ ...f, environment: e.target.value })}>
+        <select
+          className={inputClass}
+          value={f.environment}
+          onChange={(e) => setF({ ...f, environment: e.target.value })}
+        >
           <option value="">the first in order</option>
           {environments.map((e) => (
             <option key={e}>{e}</option>
@@ -164,9 +194,15 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
   const run = useMutation({
     mutationFn: () =>
       action === "promote"
-        ? api(`/projects/${project.id}/releases/${release.number}/promote`, { body: bg.breakGlass ? { breakGlass: true, justification: bg.justification } : {} })
+        ? api(`/projects/${project.id}/releases/${release.number}/promote`, {
+            body: bg.breakGlass ? { breakGlass: true, justification: bg.justification } : {},
+          })
         : api(`/projects/${project.id}/rollbacks`, {
-            body: { toRelease: release.number, scope: rollbackScope(all, scope), ...(bg.breakGlass && { breakGlass: true, justification: bg.justification }) },
+            body: {
+              toRelease: release.number,
+              scope: rollbackScope(all, scope),
+              ...(bg.breakGlass && { breakGlass: true, justification: bg.justification }),
+            },
           }),
     // Promoting from a degraded environment needs break-glass: tick it, so the justification is asked.
     onError: (e) => {
@@ -180,9 +216,16 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
   });
   return (
     <div className="rounded border border-slate-200 bg-white p-3">
-      <button type="button" className="flex w-full flex-wrap items-center gap-2 text-left" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="flex w-full flex-wrap items-center gap-2 text-left"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
         <span className="font-medium">Release #{release.number}</span>
-        {release.kind !== "standard" && <Badge tone="yellow">{release.rollbackOf ? `${release.kind} of #${release.rollbackOf}` : release.kind}</Badge>}
+        {release.kind !== "standard" && (
+          <Badge tone="yellow">{release.rollbackOf ? `${release.kind} of #${release.rollbackOf}` : release.kind}</Badge>
+        )}
         <span className="text-sm text-slate-600">{release.description}</span>
         <span className="ml-auto text-xs text-slate-500">
           by {release.requester.name} {relative(release.createdAt)}
@@ -197,7 +240,8 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
           ) : (
             <>
               <p>
-                Source commit <code>{detail.data.sourceCommit?.slice(0, 12) ?? "not resolved yet"}</code>, configuration revision {detail.data.configRevision}
+                Source commit <code>{detail.data.sourceCommit?.slice(0, 12) ?? "not resolved yet"}</code>, configuration
+                revision {detail.data.configRevision}
               </p>
               {(detail.data.environments?.length ?? 0) > 0 && (
                 <p aria-label={`Where release ${release.number} stands`} className="flex flex-wrap items-center gap-2">
@@ -211,7 +255,8 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
               <ul aria-label={`Deployments of release ${release.number}`} className="space-y-1">
                 {detail.data.deployments?.map((d) => (
                   <li key={d.id} className="flex flex-wrap items-center gap-2">
-                    <StatusBadge status={d.status} /> {d.action} → {d.environments.join(", ")} {d.breakGlass && <Badge tone="red">break-glass</Badge>}
+                    <StatusBadge status={d.status} /> {d.action} → {d.environments.join(", ")}{" "}
+                    {d.breakGlass && <Badge tone="red">break-glass</Badge>}
                     <span className="text-slate-500">{d.detail}</span>
                     <details className="w-full">
                       <summary className="cursor-pointer text-xs text-slate-600">Timeline</summary>
@@ -231,7 +276,9 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
           {can("releases:create") && release.kind === "standard" && (
             <div className="flex gap-2">
               <Button onClick={() => setAction(action === "promote" ? null : "promote")}>Promote</Button>
-              <Button onClick={() => setAction(action === "rollback" ? null : "rollback")}>Roll back to this release</Button>
+              <Button onClick={() => setAction(action === "rollback" ? null : "rollback")}>
+                Roll back to this release
+              </Button>
             </div>
           )}
           {action && (
@@ -246,7 +293,8 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
               {action === "rollback" && (
                 <>
                   <label className="flex items-center gap-2">
-                    <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> Everything (scope "all")
+                    <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> Everything (scope
+                    "all")
                   </label>
                   {!all &&
                     scope.map((s, i) => (
@@ -257,21 +305,25 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
                             <input
                               className={inputClass}
                               value={s[k]}
-                              onChange={(e) => setScope(scope.map((x, j) => (j === i ? { ...x, [k]: e.target.value } : x)))}
+                              onChange={(e) =>
+                                setScope(scope.map((x, j) => (j === i ? { ...x, [k]: e.target.value } : x)))
+                              }
                             />
                           </label>
                         ))}
                       </div>
                     ))}
                   {!all && (
-                    <Button onClick={() => setScope([...scope, { environment: "", tenant: "", service: "" }])}>Add scope entry</Button>
+                    <Button onClick={() => setScope([...scope, { environment: "", tenant: "", service: "" }])}>
+                      Add scope entry
+                    </Button>
                   )}
                 </>
               )}
               {action === "promote" && isDegradedRefusal(run.error) && (
                 <p className="rounded bg-orange-50 p-2 text-orange-900">
-                  The environment it would be promoted from did not run this release. To promote it anyway, give a break-glass justification: the
-                  promotion is reviewed afterwards.
+                  The environment it would be promoted from did not run this release. To promote it anyway, give a
+                  break-glass justification: the promotion is reviewed afterwards.
                 </p>
               )}
               <BreakGlassFields value={bg} onChange={setBg} />

@@ -24,8 +24,24 @@ describe("generations tab", () => {
       "GET /projects/p-1/generations": () => ({
         json: {
           items: [
-            { revision: 8, status: "committed", commit: "9c0d1e2f3a4b5c6d", detail: "1 of 1000 units changed", units: 1000, rendered: 1, reused: 999, finishedAt: "2026-11-26T10:05:00Z" },
-            { revision: 7, status: "committed", commit: "1a2b3c4d5e6f7a8b", detail: "1000 of 1000 units changed", units: 1000, finishedAt: "2026-11-26T10:00:00Z" },
+            {
+              revision: 8,
+              status: "committed",
+              commit: "9c0d1e2f3a4b5c6d",
+              detail: "1 of 1000 units changed",
+              units: 1000,
+              rendered: 1,
+              reused: 999,
+              finishedAt: "2026-11-26T10:05:00Z",
+            },
+            {
+              revision: 7,
+              status: "committed",
+              commit: "1a2b3c4d5e6f7a8b",
+              detail: "1000 of 1000 units changed",
+              units: 1000,
+              finishedAt: "2026-11-26T10:00:00Z",
+            },
           ],
         },
       }),

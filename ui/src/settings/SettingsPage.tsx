@@ -22,7 +22,11 @@ export function SettingsPage() {
       <h1 id="settings-title" className="text-2xl font-semibold">
         Settings{me?.org ? ` — ${me.org.name}` : ""}
       </h1>
-      {can("org:write") ? <Notifications /> : <p className="text-sm text-slate-600">Notification settings need the org:write permission (admins).</p>}
+      {can("org:write") ? (
+        <Notifications />
+      ) : (
+        <p className="text-sm text-slate-600">Notification settings need the org:write permission (admins).</p>
+      )}
       {can("projects:read") && <EnvironmentSettings />}
       {can("orgs:write") && <Organizations />}
     </section>
@@ -31,7 +35,10 @@ export function SettingsPage() {
 
 function Notifications() {
   const client = useQueryClient();
-  const settings = useQuery({ queryKey: queryKeys.notifications(), queryFn: () => api<NotificationSettings>("/notifications") });
+  const settings = useQuery({
+    queryKey: queryKeys.notifications(),
+    queryFn: () => api<NotificationSettings>("/notifications"),
+  });
   const [url, setUrl] = useState("");
   const [secret, setSecret] = useState("");
   const [events, setEvents] = useState<string[]>([]);
@@ -42,13 +49,19 @@ function Notifications() {
     }
   });
   const save = useMutation({
-    mutationFn: () => api<NotificationSettings>("/notifications", { method: "PUT", body: { webhookUrl: url, secret: secret || undefined, events } }),
+    mutationFn: () =>
+      api<NotificationSettings>("/notifications", {
+        method: "PUT",
+        body: { webhookUrl: url, secret: secret || undefined, events },
+      }),
     onSuccess: () => {
       setSecret("");
       client.invalidateQueries({ queryKey: queryKeys.notifications() });
     },
   });
-  const test = useMutation({ mutationFn: () => api<With<Schemas["TestResult"], "delivered">>("/notifications/test", { method: "POST" }) });
+  const test = useMutation({
+    mutationFn: () => api<With<Schemas["TestResult"], "delivered">>("/notifications/test", { method: "POST" }),
+  });
   const remove = useMutation({
     mutationFn: () => api<void>("/notifications", { method: "DELETE" }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.notifications() }),
@@ -76,11 +89,25 @@ function Notifications() {
       >
         <label className="block text-sm">
           Webhook URL
-          <input type="url" className={inputClass} value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://hooks.example.com/gitopshq" />
+          <input
+            type="url"
+            className={inputClass}
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            required
+            placeholder="https://hooks.example.com/gitopshq"
+          />
         </label>
         <label className="block text-sm">
-          Signing secret {s.source === "organization" ? "(leave empty to keep the current one)" : "(16 characters or more)"}
-          <input type="password" className={inputClass} value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="new-password" />
+          Signing secret{" "}
+          {s.source === "organization" ? "(leave empty to keep the current one)" : "(16 characters or more)"}
+          <input
+            type="password"
+            className={inputClass}
+            value={secret}
+            onChange={(e) => setSecret(e.target.value)}
+            autoComplete="new-password"
+          />
         </label>
         <fieldset className="text-sm">
           <legend>Events (none ticked: all)</legend>
@@ -128,7 +155,8 @@ function Organizations() {
   const orgs = useQuery({ queryKey: queryKeys.orgs(), queryFn: () => api<Page<Org>>("/orgs") });
   const [f, setF] = useState({ slug: "", name: "", email: "", owner: "" });
   const create = useMutation({
-    mutationFn: () => api<CreatedOrg>("/orgs", { body: { slug: f.slug, name: f.name, owner: { email: f.email, name: f.owner } } }),
+    mutationFn: () =>
+      api<CreatedOrg>("/orgs", { body: { slug: f.slug, name: f.name, owner: { email: f.email, name: f.owner } } }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.orgs() }),
   });
   return (
@@ -178,19 +206,41 @@ function Organizations() {
       >
         <label className="text-sm">
           Slug
-          <input className={inputClass} value={f.slug} onChange={(e) => setF({ ...f, slug: e.target.value })} required placeholder="acme" />
+          <input
+            className={inputClass}
+            value={f.slug}
+            onChange={(e) => setF({ ...f, slug: e.target.value })}
+            required
+            placeholder="acme"
+          />
         </label>
         <label className="text-sm">
           Name
-          <input className={inputClass} value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} required />
+          <input
+            className={inputClass}
+            value={f.name}
+            onChange={(e) => setF({ ...f, name: e.target.value })}
+            required
+          />
         </label>
         <label className="text-sm">
           Owner's email
-          <input type="email" className={inputClass} value={f.email} onChange={(e) => setF({ ...f, email: e.target.value })} required />
+          <input
+            type="email"
+            className={inputClass}
+            value={f.email}
+            onChange={(e) => setF({ ...f, email: e.target.value })}
+            required
+          />
         </label>
         <label className="text-sm">
           Owner's name
-          <input className={inputClass} value={f.owner} onChange={(e) => setF({ ...f, owner: e.target.value })} required />
+          <input
+            className={inputClass}
+            value={f.owner}
+            onChange={(e) => setF({ ...f, owner: e.target.value })}
+            required
+          />
         </label>
         <div className="md:col-span-4">
           <Button variant="primary" type="submit" disabled={create.isPending}>

@@ -61,7 +61,9 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
   const pods = useQuery({
     queryKey: queryKeys.pods(cluster.id, namespace),
     queryFn: () =>
-      api<Omit<Schemas["ResourcePage"], "items"> & { items: Resource[] }>(`/clusters/${cluster.id}/resources${query({ namespace, kind: "Pod", limit: 500 })}`),
+      api<Omit<Schemas["ResourcePage"], "items"> & { items: Resource[] }>(
+        `/clusters/${cluster.id}/resources${query({ namespace, kind: "Pod", limit: 500 })}`,
+      ),
     enabled: diagnostics && namespace !== "",
   });
   const detail = useQuery({
@@ -177,7 +179,11 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
   };
 
   if (!diagnostics) {
-    return <Empty>The agent of this cluster does not have the diagnostics.read capability, so its logs cannot be read.</Empty>;
+    return (
+      <Empty>
+        The agent of this cluster does not have the diagnostics.read capability, so its logs cannot be read.
+      </Empty>
+    );
   }
 
   const streaming = state.kind === "streaming" || state.kind === "connecting";
@@ -234,7 +240,13 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
         </label>
         <label className="text-sm">
           Container
-          <select aria-label="Container" className={inputClass} value={container} disabled={!pod} onChange={(e) => setContainer(e.target.value)}>
+          <select
+            aria-label="Container"
+            className={inputClass}
+            value={container}
+            disabled={!pod}
+            onChange={(e) => setContainer(e.target.value)}
+          >
             <option value="">{containers.length ? "First (" + containers[0] + ")" : "The pod's first"}</option>
             {containers.map((c) => (
               <option key={c} value={c}>
@@ -294,7 +306,14 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
           {status(state, paused, lineCount)}
         </span>
       </div>
-      <div ref={termEl} data-testid="log-terminal" tabIndex={0} role="region" aria-label="Log output" className="h-[32rem] w-full overflow-hidden rounded bg-slate-900 p-1" />
+      <div
+        ref={termEl}
+        data-testid="log-terminal"
+        tabIndex={0}
+        role="region"
+        aria-label="Log output"
+        className="h-[32rem] w-full overflow-hidden rounded bg-slate-900 p-1"
+      />
     </div>
   );
 }
