@@ -45,10 +45,11 @@ run: ## start the dev stack (PostgreSQL, Temporal, OPA, a demo Kubernetes cluste
 # GITOPSHQ_TEST_DB_URL names when it points at another database on this server.
 # Then the Java suite with the real OPA and Temporal binaries (the hub-restart
 # tests run on the real Temporal dev server), then the Rego checks.
-test: ## the whole test suite: formatting and shell checks, Maven verify (unit + integration), the Rego checks/tests, the UI's Vitest and Playwright tests
+test: ## the whole test suite: formatting and shell checks, the UI's ESLint and Prettier, Maven verify (unit + integration), the Rego checks/tests, the UI's Vitest and Playwright tests
 	@echo "==> formatting (google-java-format through Spotless; 'make fmt' fixes it)"
 	@tools/mvn.sh -q spotless:check
 	@tools/lint-shell.sh
+	@tools/ui.sh lint
 	@db="$${GITOPSHQ_TEST_DB_URL##*/}"; db="$${db%%\?*}"; \
 	  tools/dev/postgres.sh gitopshq gitopshq_test $$([ "$$db" = gitopshq_test ] || echo "$$db")
 	@tools/build-tools.sh all
@@ -88,14 +89,16 @@ policy-test: ## only the Rego checks: opa fmt, opa check --strict, opa test
 	@tools/build-tools.sh opa
 	@tools/policy-test.sh
 
-lint: ## the static checks alone: Java formatting, shell scripts, opa fmt/check/test
+lint: ## the static checks alone: Java formatting, shell scripts, the UI's ESLint and Prettier, opa fmt/check/test
 	@echo "==> formatting (google-java-format through Spotless; 'make fmt' fixes it)"
 	@tools/mvn.sh -q spotless:check
 	@tools/lint-shell.sh
+	@tools/ui.sh lint
 	@tools/policy-test.sh
 
-fmt: ## format the Java sources (google-java-format) and the Rego policies (opa fmt)
+fmt: ## format the Java sources (google-java-format), the UI's (Prettier) and the Rego policies (opa fmt)
 	@tools/mvn.sh -q spotless:apply
+	@tools/ui.sh format
 	@tools/build-tools.sh opa
 	@find policies -name target -prune -o -name '*.rego' -print0 | xargs -0 -r "$$(tools/bin-path.sh opa)" fmt -w
 

@@ -2,8 +2,11 @@
 # Builds and tests the web UI in ui/ with the machine's Node.js and npm (Debian's
 # packages when missing); nothing downloads a Node binary or a browser.
 #
-#   tools/ui.sh build    npm ci (when package-lock.json changed) + type check + vite build -> ui/dist
-#   tools/ui.sh test     the Vitest suite (components and the API client)
+#   tools/ui.sh build    npm ci (when package-lock.json changed) + the API types generated from
+#                        docs/openapi.yaml (ui/src/api/schema.d.ts) + type check + vite build -> ui/dist
+#   tools/ui.sh test     the API types, then the Vitest suite (components and the API client)
+#   tools/ui.sh lint     ESLint (ui/eslint.config.js) and Prettier's check (ui/.prettierrc.json)
+#   tools/ui.sh format   Prettier writes ui/'s formatting (what `make fmt` runs)
 #   tools/ui.sh e2e      the Playwright end-to-end tests in Debian's chromium against a hub
 #                        the test starts (ui/e2e/run.mjs)
 #
@@ -88,6 +91,13 @@ e2e() {
     node e2e/run.mjs
 }
 
+# The REST API's TypeScript types, from the committed docs/openapi.yaml (never committed
+# themselves): a REST change the UI does not follow fails the type check.
+gen_api() {
+  log "ui: API types from docs/openapi.yaml -> ui/src/api/schema.d.ts"
+  npm run --silent gen:api >/dev/null
+}
+
 main() {
   local what=${1:-build}
   require_node
@@ -95,19 +105,30 @@ main() {
   cd "${UI_DIR}"
   case "$what" in
     build)
+      gen_api
       log "ui: type check and vite build -> ui/dist"
       npx --no-install tsc -b
       npx --no-install vite build --logLevel warn
       ;;
     test)
+      gen_api
       log "ui: vitest"
       npx --no-install vitest run
+      ;;
+    lint)
+      log "ui: eslint and prettier --check ('make fmt' or 'tools/ui.sh format' fixes the formatting)"
+      npm run --silent lint
+      npm run --silent format:check
+      ;;
+    format)
+      log "ui: prettier --write"
+      npm run --silent format >/dev/null
       ;;
     e2e)
       log "ui: playwright end to end (Debian's chromium)"
       e2e
       ;;
-    *) die "usage: tools/ui.sh build|test|e2e" ;;
+    *) die "usage: tools/ui.sh build|test|lint|format|e2e" ;;
   esac
 }
 

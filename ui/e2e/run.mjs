@@ -82,7 +82,11 @@ async function shot(page, name) {
 const clusters = await rest(OWNER, "GET", "/clusters");
 const demo = clusters.items.find((c) => c.name === "demo");
 assert.ok(demo, "the stack has the demo cluster");
-const approver = await rest(OWNER, "POST", "/members", { email: "approver@example.com", name: "Alex Approver", role: "admin" });
+const approver = await rest(OWNER, "POST", "/members", {
+  email: "approver@example.com",
+  name: "Alex Approver",
+  role: "admin",
+});
 const approverToken = (await rest(OWNER, "POST", `/members/${approver.id}/tokens`, { name: "e2e" })).token;
 // Scale needs one approval by an admin or owner on the demo cluster.
 await rest(OWNER, "PUT", `/clusters/${demo.id}/approval-policy`, {
@@ -127,42 +131,45 @@ scenario("register a cluster, and the demo agent is Connected", async () => {
   await page.context().close();
 });
 
-scenario("a scale that needs approval: the requester cannot approve it, a second admin does, it completes", async () => {
-  const owner = await signIn(OWNER);
-  await owner.goto(`${BASE}/clusters/${demo.id}/commands`);
-  const form = owner.getByRole("form", { name: "New command" });
-  await form.getByLabel("Command type").selectOption("scale");
-  await form.getByLabel("Namespace").fill("demo");
-  await form.getByLabel("Deployment").fill("web");
-  await form.getByLabel("Replicas").fill("3");
-  await form.getByLabel("Reason").fill("e2e: more replicas");
-  await form.getByRole("button", { name: "Request command" }).click();
-  await form.getByRole("link", { name: /command/ }).click();
-  await owner.getByText("pending approval", { exact: true }).first().waitFor();
-  await owner.getByText(/four-eyes rules mean someone else must approve it/).waitFor();
-  await owner.getByText(/require_approval by policy .* version \d+/).waitFor();
-  const commandUrl = owner.url();
-  await shot(owner, "command-pending");
-  // The requester's inbox does not offer their own request.
-  await owner.getByRole("link", { name: "Approvals" }).click();
-  await owner.getByText("Nothing waits for you.").waitFor();
-  await owner.context().close();
+scenario(
+  "a scale that needs approval: the requester cannot approve it, a second admin does, it completes",
+  async () => {
+    const owner = await signIn(OWNER);
+    await owner.goto(`${BASE}/clusters/${demo.id}/commands`);
+    const form = owner.getByRole("form", { name: "New command" });
+    await form.getByLabel("Command type").selectOption("scale");
+    await form.getByLabel("Namespace").fill("demo");
+    await form.getByLabel("Deployment").fill("web");
+    await form.getByLabel("Replicas").fill("3");
+    await form.getByLabel("Reason").fill("e2e: more replicas");
+    await form.getByRole("button", { name: "Request command" }).click();
+    await form.getByRole("link", { name: /command/ }).click();
+    await owner.getByText("pending approval", { exact: true }).first().waitFor();
+    await owner.getByText(/four-eyes rules mean someone else must approve it/).waitFor();
+    await owner.getByText(/require_approval by policy .* version \d+/).waitFor();
+    const commandUrl = owner.url();
+    await shot(owner, "command-pending");
+    // The requester's inbox does not offer their own request.
+    await owner.getByRole("link", { name: "Approvals" }).click();
+    await owner.getByText("Nothing waits for you.").waitFor();
+    await owner.context().close();
 
-  const second = await signIn(approverToken);
-  await second.getByRole("link", { name: "Approvals" }).click();
-  const item = second.getByRole("article").filter({ hasText: "scale Deployment demo/web" });
-  await item.waitFor();
-  await accessible(second, "Approvals");
-  await shot(second, "approvals");
-  await item.getByLabel(/Comment/).fill("ok for the e2e run");
-  await item.getByRole("button", { name: "Approve" }).click();
-  await second.getByText("Nothing waits for you.").waitFor();
-  await second.goto(commandUrl);
-  await second.getByText("completed", { exact: true }).first().waitFor({ timeout: 90_000 });
-  await second.getByText(/approver@example.com approved — “ok for the e2e run”/).waitFor();
-  await shot(second, "command-completed");
-  await second.context().close();
-});
+    const second = await signIn(approverToken);
+    await second.getByRole("link", { name: "Approvals" }).click();
+    const item = second.getByRole("article").filter({ hasText: "scale Deployment demo/web" });
+    await item.waitFor();
+    await accessible(second, "Approvals");
+    await shot(second, "approvals");
+    await item.getByLabel(/Comment/).fill("ok for the e2e run");
+    await item.getByRole("button", { name: "Approve" }).click();
+    await second.getByText("Nothing waits for you.").waitFor();
+    await second.goto(commandUrl);
+    await second.getByText("completed", { exact: true }).first().waitFor({ timeout: 90_000 });
+    await second.getByText(/approver@example.com approved — “ok for the e2e run”/).waitFor();
+    await shot(second, "command-completed");
+    await second.context().close();
+  },
+);
 
 scenario("the demo cluster's inventory: what the agent sees on the real API server", async () => {
   const page = await signIn(OWNER);
@@ -173,19 +180,32 @@ scenario("the demo cluster's inventory: what the agent sees on the real API serv
   await page.getByLabel("Kind").selectOption("Deployment");
   const resources = page.getByRole("table", { name: "Resources" });
   // demo-direct's shop-dev/web is on the same API server: the row of namespace demo.
-  const web = resources.getByRole("row").filter({ hasText: /^web/ }).filter({ has: page.getByRole("cell", { name: "demo", exact: true }) });
+  const web = resources
+    .getByRole("row")
+    .filter({ hasText: /^web/ })
+    .filter({ has: page.getByRole("cell", { name: "demo", exact: true }) });
   await web.getByText(/\d+\/\d+ ready/).waitFor();
   // Inspect it live: the real controllers' ReplicaSet and Pods, and their events.
   await web.getByRole("button", { name: "web" }).click();
   const panel = page.getByRole("region", { name: "Deployment demo/web" });
-  await panel.getByLabel("YAML").getByText(/kind: "Deployment"/).waitFor();
-  await panel.getByRole("list", { name: "Related resources" }).getByRole("button", { name: /^ReplicaSet web-/ }).first().waitFor();
+  await panel
+    .getByLabel("YAML")
+    .getByText(/kind: "Deployment"/)
+    .waitFor();
+  await panel
+    .getByRole("list", { name: "Related resources" })
+    .getByRole("button", { name: /^ReplicaSet web-/ })
+    .first()
+    .waitFor();
   await panel.getByRole("list", { name: "Events" }).getByText("ScalingReplicaSet").first().waitFor();
   await panel.getByRole("cell", { name: "Available", exact: true }).waitFor();
   await shot(page, "resource-inspection");
   await panel.getByRole("button", { name: "Close" }).click();
   await page.getByLabel("Kind").selectOption("Pod");
-  await resources.getByText(/^Running \d+\/\d+$/).first().waitFor({ timeout: 90_000 });
+  await resources
+    .getByText(/^Running \d+\/\d+$/)
+    .first()
+    .waitFor({ timeout: 90_000 });
   await page.getByLabel("Kind").selectOption("");
   await accessible(page, "Inventory");
   await shot(page, "cluster-inventory");
@@ -229,7 +249,10 @@ scenario("the demo agents' kubeconfigs are the agent chart's ServiceAccounts, no
     ["demo-direct-agent", "demo-direct-gitopshq-agent"],
   ]) {
     const kubectl = (...args) =>
-      execFileSync("kubectl", ["--kubeconfig", `${STATE}/${dir}/kubeconfig`, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+      execFileSync("kubectl", ["--kubeconfig", `${STATE}/${dir}/kubeconfig`, ...args], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      });
     const who = JSON.parse(kubectl("auth", "whoami", "-o", "json"));
     assert.equal(who.status.userInfo.username, `system:serviceaccount:gitopshq-system:${account}`);
     assert.ok(!who.status.userInfo.groups.includes("system:masters"), `${dir} is not in system:masters`);
@@ -243,9 +266,21 @@ scenario("the demo agents' kubeconfigs are the agent chart's ServiceAccounts, no
       }
     };
     const wires = dir === "demo-agent";
-    assert.equal(can("create", "clusterrolebindings"), wires ? "yes" : "no", `${dir} ${wires ? "may" : "may not"} bind roles`);
-    assert.equal(can("bind", "clusterroles"), wires ? "yes" : "no", `${dir} ${wires ? "may" : "may not"} bind ClusterRoles`);
-    assert.equal(can("create", "namespaces"), wires ? "yes" : "no", `${dir} ${wires ? "may" : "may not"} create namespaces`);
+    assert.equal(
+      can("create", "clusterrolebindings"),
+      wires ? "yes" : "no",
+      `${dir} ${wires ? "may" : "may not"} bind roles`,
+    );
+    assert.equal(
+      can("bind", "clusterroles"),
+      wires ? "yes" : "no",
+      `${dir} ${wires ? "may" : "may not"} bind ClusterRoles`,
+    );
+    assert.equal(
+      can("create", "namespaces"),
+      wires ? "yes" : "no",
+      `${dir} ${wires ? "may" : "may not"} create namespaces`,
+    );
     assert.equal(can("impersonate", "serviceaccounts"), "no", `${dir} may not impersonate`);
     assert.equal(can("create", "roles", "-n", "shop-dev"), "no", `${dir} may not write Roles`);
     assert.equal(can("patch", "deployments", "-n", "shop-dev"), "yes", `${dir} may apply Deployments`);
@@ -267,61 +302,79 @@ scenario("the demo agents' kubeconfigs are the agent chart's ServiceAccounts, no
   assert.equal(direct("patch", "applications.argoproj.io", "-n", "argocd"), "no");
 });
 
-scenario("the direct-mode demo cluster: its seeded release applied, a drift found, a credential synced, all on the chart's RBAC", async () => {
-  const direct = (await rest(OWNER, "GET", "/clusters")).items.find((c) => c.name === "demo-direct");
-  assert.ok(direct, "the stack has the demo-direct cluster");
-  // Its agent runs with the ServiceAccount of the agent chart and announces what the chart grants it.
-  for (const cap of ["direct.deploy", "credential.sync", "observe"]) assert.ok(direct.capabilities.includes(cap), `demo-direct announces ${cap}`);
-  const demoCaps = (await rest(OWNER, "GET", `/clusters/${demo.id}`)).capabilities;
-  assert.deepEqual(
-    [...demoCaps].sort(),
-    ["adapter.wire", "argocd.read", "argocd.write", "credential.sync", "diagnostics.read", "direct.deploy", "kubernetes.restart", "kubernetes.scale", "observe", "token.rotate"],
-    "the demo agent announces every capability",
-  );
-  const page = await signIn(OWNER);
-  await page.goto(`${BASE}/clusters/${direct.id}/direct-deploy`);
-  // Release #1 of project shop, applied by the agent itself: the apply and the objects it placed.
-  const applies = page.getByRole("table", { name: "Direct applies" });
-  const apply = applies.getByRole("row").filter({ hasText: "shop" }).filter({ hasText: "dev" });
-  await apply.getByText("succeeded", { exact: true }).first().waitFor({ timeout: 90_000 });
-  await apply.getByText(/[1-9]\d* applied, 0 pruned/).first().waitFor();
-  const placed = page.getByRole("list", { name: "Objects placed by direct deploys" });
-  await placed.getByText("Deployment shop-dev/web").waitFor();
-  await placed.getByText("Service shop-dev/web").waitFor();
-  await accessible(page, "Direct deploy");
-  await shot(page, "cluster-direct-deploy");
-  // Web was scaled by hand after the release: the seeded check found it, field by field.
-  const tabs = page.getByRole("navigation", { name: "Cluster tabs" });
-  await tabs.getByRole("link", { name: "Drift" }).click();
-  const findings = page.getByRole("table", { name: "Drift findings" });
-  const finding = findings.getByRole("row").filter({ hasText: "Deployment shop-dev/web" });
-  await finding.getByText("functional").waitFor({ timeout: 90_000 });
-  await page.getByText(/Newest check .*[1-9]\d* objects: [1-9]\d* drifted/).waitFor();
-  await finding.getByRole("button", { name: "Deployment shop-dev/web" }).click();
-  const diffs = page.getByRole("table", { name: "Field differences" });
-  const replicas = diffs.getByRole("row").filter({ hasText: "spec.replicas" });
-  await replicas.getByText("2", { exact: true }).waitFor();
-  await replicas.getByText("3", { exact: true }).waitFor();
-  await accessible(page, "Drift");
-  await shot(page, "cluster-drift");
-  // The registry pull secret the seed assigned to shop-dev, synced by the agent.
-  await tabs.getByRole("link", { name: "Credentials" }).click();
-  const creds = page.getByRole("table", { name: "Credentials" });
-  const cred = creds.getByRole("row").filter({ hasText: "shop-registry" });
-  await cred.getByText("shop-dev", { exact: true }).waitFor();
-  await cred.getByText("synced", { exact: true }).waitFor({ timeout: 90_000 });
-  await accessible(page, "Credentials");
-  await shot(page, "cluster-credentials");
-  // Its binding: project shop, dev, tenant demo, last delivered by release #1.
-  await tabs.getByRole("link", { name: "Bindings" }).click();
-  const binding = page.getByRole("row").filter({ hasText: "shop" }).filter({ hasText: "dev" });
-  await binding.getByText(/release #1 /).waitFor();
-  await binding.getByText("Synced", { exact: true }).waitFor();
-  await binding.getByText("applied by the agent (direct mode)").waitFor();
-  await binding.getByText("at the last deployment").waitFor();
-  await shot(page, "cluster-direct-bindings");
-  await page.context().close();
-});
+scenario(
+  "the direct-mode demo cluster: its seeded release applied, a drift found, a credential synced, all on the chart's RBAC",
+  async () => {
+    const direct = (await rest(OWNER, "GET", "/clusters")).items.find((c) => c.name === "demo-direct");
+    assert.ok(direct, "the stack has the demo-direct cluster");
+    // Its agent runs with the ServiceAccount of the agent chart and announces what the chart grants it.
+    for (const cap of ["direct.deploy", "credential.sync", "observe"])
+      assert.ok(direct.capabilities.includes(cap), `demo-direct announces ${cap}`);
+    const demoCaps = (await rest(OWNER, "GET", `/clusters/${demo.id}`)).capabilities;
+    assert.deepEqual(
+      [...demoCaps].sort(),
+      [
+        "adapter.wire",
+        "argocd.read",
+        "argocd.write",
+        "credential.sync",
+        "diagnostics.read",
+        "direct.deploy",
+        "kubernetes.restart",
+        "kubernetes.scale",
+        "observe",
+        "token.rotate",
+      ],
+      "the demo agent announces every capability",
+    );
+    const page = await signIn(OWNER);
+    await page.goto(`${BASE}/clusters/${direct.id}/direct-deploy`);
+    // Release #1 of project shop, applied by the agent itself: the apply and the objects it placed.
+    const applies = page.getByRole("table", { name: "Direct applies" });
+    const apply = applies.getByRole("row").filter({ hasText: "shop" }).filter({ hasText: "dev" });
+    await apply.getByText("succeeded", { exact: true }).first().waitFor({ timeout: 90_000 });
+    await apply
+      .getByText(/[1-9]\d* applied, 0 pruned/)
+      .first()
+      .waitFor();
+    const placed = page.getByRole("list", { name: "Objects placed by direct deploys" });
+    await placed.getByText("Deployment shop-dev/web").waitFor();
+    await placed.getByText("Service shop-dev/web").waitFor();
+    await accessible(page, "Direct deploy");
+    await shot(page, "cluster-direct-deploy");
+    // Web was scaled by hand after the release: the seeded check found it, field by field.
+    const tabs = page.getByRole("navigation", { name: "Cluster tabs" });
+    await tabs.getByRole("link", { name: "Drift" }).click();
+    const findings = page.getByRole("table", { name: "Drift findings" });
+    const finding = findings.getByRole("row").filter({ hasText: "Deployment shop-dev/web" });
+    await finding.getByText("functional").waitFor({ timeout: 90_000 });
+    await page.getByText(/Newest check .*[1-9]\d* objects: [1-9]\d* drifted/).waitFor();
+    await finding.getByRole("button", { name: "Deployment shop-dev/web" }).click();
+    const diffs = page.getByRole("table", { name: "Field differences" });
+    const replicas = diffs.getByRole("row").filter({ hasText: "spec.replicas" });
+    await replicas.getByText("2", { exact: true }).waitFor();
+    await replicas.getByText("3", { exact: true }).waitFor();
+    await accessible(page, "Drift");
+    await shot(page, "cluster-drift");
+    // The registry pull secret the seed assigned to shop-dev, synced by the agent.
+    await tabs.getByRole("link", { name: "Credentials" }).click();
+    const creds = page.getByRole("table", { name: "Credentials" });
+    const cred = creds.getByRole("row").filter({ hasText: "shop-registry" });
+    await cred.getByText("shop-dev", { exact: true }).waitFor();
+    await cred.getByText("synced", { exact: true }).waitFor({ timeout: 90_000 });
+    await accessible(page, "Credentials");
+    await shot(page, "cluster-credentials");
+    // Its binding: project shop, dev, tenant demo, last delivered by release #1.
+    await tabs.getByRole("link", { name: "Bindings" }).click();
+    const binding = page.getByRole("row").filter({ hasText: "shop" }).filter({ hasText: "dev" });
+    await binding.getByText(/release #1 /).waitFor();
+    await binding.getByText("Synced", { exact: true }).waitFor();
+    await binding.getByText("applied by the agent (direct mode)").waitFor();
+    await binding.getByText("at the last deployment").waitFor();
+    await shot(page, "cluster-direct-bindings");
+    await page.context().close();
+  },
+);
 
 scenario("a policy with a syntax error shows OPA's line", async () => {
   const page = await signIn(OWNER);
@@ -332,7 +385,7 @@ scenario("a policy with a syntax error shows OPA's line", async () => {
   await editor.click();
   await page.keyboard.press("Control+A");
   await page.keyboard.press("Delete");
-  await editor.pressSequentially("package gitopshq.approval\n\ndecision := {\n  \"outcome\": \n}\n", { delay: 0 });
+  await editor.pressSequentially('package gitopshq.approval\n\ndecision := {\n  "outcome": \n}\n', { delay: 0 });
   await page.getByRole("button", { name: "Publish" }).click();
   const errors = page.getByRole("alert", { name: "OPA errors" });
   await errors.waitFor();
@@ -346,7 +399,9 @@ scenario("a release deployed to dev, promoted to staging, and rolled back with a
   const project = projects.items.find((p) => p.name === "demo");
   assert.ok(project, "the stack has the demo project");
   // Staging is delivered by Flux too (into demo-staging): each deployment ends when Flux runs it.
-  await rest(OWNER, "PUT", `/projects/${project.id}/environments/staging`, { clusters: [{ cluster: "demo", deliveryMode: "flux" }] });
+  await rest(OWNER, "PUT", `/projects/${project.id}/environments/staging`, {
+    clusters: [{ cluster: "demo", deliveryMode: "flux" }],
+  });
   const page = await signIn(OWNER);
   await page.goto(`${BASE}/projects/${project.id}/releases`);
   const create = page.getByRole("form", { name: "Create release" });
@@ -356,7 +411,9 @@ scenario("a release deployed to dev, promoted to staging, and rolled back with a
   // make run seeds a first release once Flux is ready: this one's number comes from the API.
   let mine;
   for (let i = 0; i < 20 && !mine; i++) {
-    mine = (await rest(OWNER, "GET", `/projects/${project.id}/releases`)).items.find((r) => r.description === "e2e release");
+    mine = (await rest(OWNER, "GET", `/projects/${project.id}/releases`)).items.find(
+      (r) => r.description === "e2e release",
+    );
     if (!mine) await new Promise((r) => setTimeout(r, 500));
   }
   assert.ok(mine, "the release was created");
@@ -368,7 +425,12 @@ scenario("a release deployed to dev, promoted to staging, and rolled back with a
   await page.getByRole("form", { name: "Promote release" }).getByRole("button", { name: "Promote" }).click();
   await deployments.getByText(/promote → staging/).waitFor();
   // The promotion's item holds its timeline (a list of its own), so its status badge may show twice.
-  await deployments.locator("li").filter({ hasText: "promote" }).getByText("deployed", { exact: true }).first().waitFor({ timeout: 120_000 });
+  await deployments
+    .locator("li")
+    .filter({ hasText: "promote" })
+    .getByText("deployed", { exact: true })
+    .first()
+    .waitFor({ timeout: 120_000 });
   await shot(page, "release-promoted");
   await page.getByRole("button", { name: "Roll back to this release" }).click();
   const rollback = page.getByRole("form", { name: "Roll back" });
@@ -395,7 +457,10 @@ scenario("audit: entries link to their objects and the chain verifies", async ()
   await shot(page, "audit");
   await page.getByLabel("Action").fill("cluster.created");
   await page.getByText("cluster.created").first().waitFor();
-  await page.getByRole("link", { name: /^cluster / }).first().click();
+  await page
+    .getByRole("link", { name: /^cluster / })
+    .first()
+    .click();
   await page.getByRole("navigation", { name: "Cluster tabs" }).waitFor();
   await page.context().close();
 });
@@ -420,7 +485,10 @@ scenario("project configuration: values typed as YAML become a configuration com
   await shot(page, "project-config");
   const stored = await rest(OWNER, "GET", `/projects/${project.id}/values/web/demo/dev`);
   assert.deepEqual(stored.values, { replicaCount: 4 });
-  assert.ok((await rest(OWNER, "GET", `/projects/${project.id}`)).configRevision > before, "a new configuration revision");
+  assert.ok(
+    (await rest(OWNER, "GET", `/projects/${project.id}`)).configRevision > before,
+    "a new configuration revision",
+  );
   await page.context().close();
 });
 
@@ -498,47 +566,56 @@ scenario("an organization's admin points its notifications at a webhook", async 
   await page.context().close();
 });
 
-scenario("the demo cluster's Log Streaming tab: a web pod's tail, then new lines, timestamps, pause, download", async () => {
-  const page = await signIn(OWNER);
-  await page.goto(`${BASE}/clusters/${demo.id}/logs`);
-  const namespace = page.getByLabel("Namespace", { exact: true });
-  await namespace.getByRole("option", { name: "demo", exact: true }).waitFor({ state: "attached", timeout: 90_000 });
-  await namespace.selectOption("demo");
-  const pod = page.getByLabel("Pod", { exact: true });
-  const podOption = pod.getByRole("option", { name: /^web-/ }).first();
-  await podOption.waitFor({ state: "attached", timeout: 90_000 });
-  await pod.selectOption((await podOption.textContent()).trim());
-  await page.getByLabel("Tail lines").fill("20");
-  await page.getByRole("button", { name: "Start streaming" }).click();
-  const terminal = page.getByRole("region", { name: "Log output" });
-  // tools/dev/demo-cluster/pod-logs.sh writes a line a second: the tail, then new ones.
-  await terminal.getByText(/level=(info|warn)/).first().waitFor({ timeout: 30_000 });
-  await page.getByText(/^Streaming \(\d+ lines\)$/).waitFor();
-  const before = Number((await page.getByText(/^Streaming \(\d+ lines\)$/).textContent()).match(/\d+/)[0]);
-  await page.waitForFunction(
-    (n) => Number(document.body.innerText.match(/Streaming \((\d+) lines\)/)?.[1] ?? 0) > n,
-    before,
-    { timeout: 30_000 },
-  );
-  await page.getByLabel("Timestamps").check();
-  await terminal.getByText(/^\d{4}-\d\d-\d\dT/).first().waitFor();
-  await page.getByRole("button", { name: "Pause" }).click();
-  await page.getByText(/^Paused \(/).waitFor();
-  const download = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Download" }).click();
-  assert.match((await download).suggestedFilename(), /^web-.*\.log$/);
-  await page.getByRole("button", { name: "Resume" }).click();
-  await accessible(page, "Log Streaming");
-  await shot(page, "cluster-logs");
-  await page.getByRole("button", { name: "Stop" }).click();
-  let audited = false;
-  for (let i = 0; i < 20 && !audited; i++) {
-    audited = JSON.stringify(await rest(OWNER, "GET", "/audit?action=cluster.logs")).includes('"endReason":"closed"');
-    if (!audited) await new Promise((r) => setTimeout(r, 500));
-  }
-  assert.ok(audited, "the log session is audited when it ends");
-  await page.context().close();
-});
+scenario(
+  "the demo cluster's Log Streaming tab: a web pod's tail, then new lines, timestamps, pause, download",
+  async () => {
+    const page = await signIn(OWNER);
+    await page.goto(`${BASE}/clusters/${demo.id}/logs`);
+    const namespace = page.getByLabel("Namespace", { exact: true });
+    await namespace.getByRole("option", { name: "demo", exact: true }).waitFor({ state: "attached", timeout: 90_000 });
+    await namespace.selectOption("demo");
+    const pod = page.getByLabel("Pod", { exact: true });
+    const podOption = pod.getByRole("option", { name: /^web-/ }).first();
+    await podOption.waitFor({ state: "attached", timeout: 90_000 });
+    await pod.selectOption((await podOption.textContent()).trim());
+    await page.getByLabel("Tail lines").fill("20");
+    await page.getByRole("button", { name: "Start streaming" }).click();
+    const terminal = page.getByRole("region", { name: "Log output" });
+    // tools/dev/demo-cluster/pod-logs.sh writes a line a second: the tail, then new ones.
+    await terminal
+      .getByText(/level=(info|warn)/)
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await page.getByText(/^Streaming \(\d+ lines\)$/).waitFor();
+    const before = Number((await page.getByText(/^Streaming \(\d+ lines\)$/).textContent()).match(/\d+/)[0]);
+    await page.waitForFunction(
+      (n) => Number(document.body.innerText.match(/Streaming \((\d+) lines\)/)?.[1] ?? 0) > n,
+      before,
+      { timeout: 30_000 },
+    );
+    await page.getByLabel("Timestamps").check();
+    await terminal
+      .getByText(/^\d{4}-\d\d-\d\dT/)
+      .first()
+      .waitFor();
+    await page.getByRole("button", { name: "Pause" }).click();
+    await page.getByText(/^Paused \(/).waitFor();
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Download" }).click();
+    assert.match((await download).suggestedFilename(), /^web-.*\.log$/);
+    await page.getByRole("button", { name: "Resume" }).click();
+    await accessible(page, "Log Streaming");
+    await shot(page, "cluster-logs");
+    await page.getByRole("button", { name: "Stop" }).click();
+    let audited = false;
+    for (let i = 0; i < 20 && !audited; i++) {
+      audited = JSON.stringify(await rest(OWNER, "GET", "/audit?action=cluster.logs")).includes('"endReason":"closed"');
+      if (!audited) await new Promise((r) => setTimeout(r, 500));
+    }
+    assert.ok(audited, "the log session is audited when it ends");
+    await page.context().close();
+  },
+);
 
 let passed = 0;
 let failed = 0;
@@ -550,9 +627,15 @@ for (const s of scenarios) {
     console.log(`ok    ${s.name} (${((Date.now() - start) / 1000).toFixed(1)} s)`);
   } catch (e) {
     failed++;
-    console.log(`FAIL  ${s.name}\n      ${String(e?.stack ?? e).split("\n").slice(0, 6).join("\n      ")}`);
+    console.log(
+      `FAIL  ${s.name}\n      ${String(e?.stack ?? e)
+        .split("\n")
+        .slice(0, 6)
+        .join("\n      ")}`,
+    );
     for (const ctx of browser.contexts()) {
-      for (const p of ctx.pages()) await p.screenshot({ path: `${SHOTS}/failed-${passed + failed}.png`, fullPage: true }).catch(() => {});
+      for (const p of ctx.pages())
+        await p.screenshot({ path: `${SHOTS}/failed-${passed + failed}.png`, fullPage: true }).catch(() => {});
       await ctx.close().catch(() => {});
     }
   }

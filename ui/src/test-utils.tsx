@@ -15,7 +15,9 @@ export function fakeHub(routes: Record<string, (body: unknown) => { status?: num
     const query = url.split("?")[1] ?? "";
     calls.push({ method, path, query, body, headers: (init.headers ?? {}) as Record<string, string> });
     const handler = routes[`${method} ${path}`];
-    const answer = handler ? handler(body) : { status: 404, json: { status: 404, error: "not_found", message: "no route" } };
+    const answer = handler
+      ? handler(body)
+      : { status: 404, json: { status: 404, error: "not_found", message: "no route" } };
     const status = answer.status ?? 200;
     return new Response(answer.json === undefined ? null : JSON.stringify(answer.json), { status });
   });
@@ -38,4 +40,10 @@ export function renderAt(path: string, route: string, element: ReactNode) {
   );
 }
 
-export const ME = { id: "m-1", type: "member", name: "ada@example.com", role: "admin", permissions: ["clusters:read", "clusters:write", "approvals:read", "commands:create"] };
+export const ME = {
+  id: "m-1",
+  type: "member",
+  name: "ada@example.com",
+  role: "admin",
+  permissions: ["clusters:read", "clusters:write", "approvals:read", "commands:create"],
+};

@@ -18,7 +18,12 @@ describe("api client", () => {
     fakeHub({
       "POST /clusters": () => ({
         status: 400,
-        json: { status: 400, error: "invalid_request", message: "name: required", errors: [{ field: "name", reason: "required" }] },
+        json: {
+          status: 400,
+          error: "invalid_request",
+          message: "name: required",
+          errors: [{ field: "name", reason: "required" }],
+        },
       }),
     });
     const e = (await api("/clusters", { body: {} }).catch((x: unknown) => x)) as ApiError;
@@ -28,7 +33,9 @@ describe("api client", () => {
   });
 
   it("tells the app when the hub answers 401", async () => {
-    fakeHub({ "GET /me": () => ({ status: 401, json: { status: 401, error: "unauthorized", message: "unauthorized" } }) });
+    fakeHub({
+      "GET /me": () => ({ status: 401, json: { status: 401, error: "unauthorized", message: "unauthorized" } }),
+    });
     const listener = vi.fn();
     const off = onUnauthorized(listener);
     await api("/me").catch(() => undefined);

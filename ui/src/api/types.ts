@@ -1,356 +1,201 @@
-// The shapes the hub answers with (docs/api.md). Only the fields the UI reads are typed.
+// The shapes the hub answers with, as docs/openapi.yaml describes them. schema.d.ts is generated
+// from it (`npm run gen:api`, run by the build and the tests), so a field the hub renames or
+// removes fails `tsc` where the UI reads it.
+//
+// The hub leaves null fields out of its answers (Jackson's non_null), and its schemas mark no
+// property required: in the generated types every field is optional. `With<T, K>` names the
+// fields the UI relies on being there; each must be a property of the schema (a key that is not
+// fails `tsc`), and is then non-optional.
 
+import type { components } from "./schema";
+
+/** The hub's schemas by their name in docs/openapi.yaml. */
+export type Schemas = components["schemas"];
+
+/** T with the fields K present: the fields the hub always fills in. */
+export type With<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: Exclude<T[P], undefined> };
+
+/** Every list answer: one page of items and, when there are more, the cursor of the next. */
 export interface Page<T> {
   items: T[];
   nextCursor?: string | null;
 }
 
-export interface Me {
-  id: string;
-  type: "member" | "service_account";
-  name: string;
-  role: string | null;
-  permissions: string[];
-  org?: { id: string; slug: string; name: string; operator: boolean } | null;
+export type Me = With<Schemas["Me"], "id" | "type" | "name" | "permissions">;
+
+export type ClusterStatus = NonNullable<Schemas["ClusterView"]["status"]>;
+
+/**
+ * The agent's own figures in a cluster's health. The hub's schema types `agent` as "any JSON
+ * value" (a JsonNode), so its fields are the agent's heartbeat as docs/api.md describes it.
+ */
+export interface AgentFigures {
+  heapUsedBytes: number;
+  heapMaxBytes: number;
+  inventoryObjects: number;
+  inventorySynced: boolean;
+  unavailableKinds: string[];
 }
 
-export type ClusterStatus = "Pending" | "Expired" | "Connected" | "Lagging" | "Disconnected";
+export type ClusterHealth = Omit<Schemas["Figures"], "agent"> & { agent?: AgentFigures };
 
-export interface Cluster {
-  id: string;
-  name: string;
-  displayName?: string | null;
-  provider?: string | null;
-  region?: string | null;
-  environment?: string | null;
-  labels: Record<string, string>;
-  status: ClusterStatus;
-  lastSeen?: string | null;
-  agentVersion?: string | null;
-  versionDrift?: boolean;
-  versionStatus?: "current" | "behind" | "unsupported" | null;
-  capabilities: string[];
-  heartbeatIntervalSeconds?: number;
-  registeredAt?: string | null;
-  connectedAt?: string | null;
-  createdAt: string;
-  health?: ClusterHealth | null;
-}
+export type Cluster = Omit<
+  With<Schemas["ClusterView"], "id" | "name" | "labels" | "status" | "capabilities" | "createdAt">,
+  "health"
+> & { health?: ClusterHealth };
 
-export interface ClusterHealth {
-  uptime24h?: number | null;
-  uptime7d?: number | null;
-  uptime30d?: number | null;
-  heartbeatLatencyMillis?: number | null;
-  agent?: {
-    heapUsedBytes: number;
-    heapMaxBytes: number;
-    inventoryObjects: number;
-    inventorySynced: boolean;
-    unavailableKinds: string[];
-  } | null;
-}
+export type Registration = Omit<
+  With<Schemas["RegistrationResponse"], "cluster" | "registrationToken" | "expiresAt" | "installCommand">,
+  "cluster"
+> & { cluster: Cluster };
 
-export interface Registration {
-  cluster: Cluster;
-  registrationToken: string;
-  expiresAt: string;
-  installCommand: string;
-}
-
-export interface Decision {
-  policy: string;
-  version: number;
-  sha256?: string | null;
-  outcome: string;
-  reasons: string[];
-}
+export type Decision = With<Schemas["CommandController.DecisionView"], "policy" | "version" | "outcome" | "reasons">;
 
 /**
  * What a deployment changes on its deploy branches, counted when its decision was asked for
  * (docs/api.md, `changes` of a deployment).
  */
-export interface DeploymentChanges {
-  added: number;
-  changed: number;
-  removed: number;
-  clusterScoped: number;
-  rbac: number;
-  sensitive: number;
-  images: number;
-  unreadable: number;
-  truncated: boolean;
-}
+export type DeploymentChanges = With<
+  Schemas["ChangeSummary"],
+  "added" | "changed" | "removed" | "clusterScoped" | "rbac" | "sensitive" | "images" | "unreadable" | "truncated"
+>;
 
-export interface TimelineEvent {
-  seq: number;
-  at: string;
-  status: string;
-  actor: string;
-  detail: string;
-}
+export type TimelineEvent = With<Schemas["EventView"], "seq" | "at" | "status" | "actor" | "detail">;
 
-export interface Vote {
-  memberId: string;
-  name: string;
-  approve: boolean;
-  comment?: string | null;
-  counted: boolean;
-  why?: string | null;
-  at: string;
-}
+export type Vote = With<Schemas["VoteView"], "memberId" | "name" | "approve" | "counted" | "at">;
 
-export interface ApprovalView {
-  id: string;
-  kind: string;
-  status: string;
-  requiredApprovers: number;
-  approverRoles: string[];
-  approverTeams: string[];
-  createdAt: string;
-  expiresAt: string;
-  closedAt?: string | null;
-  votes: Vote[];
-}
+export type ApprovalView = Omit<
+  With<
+    Schemas["ApprovalView"],
+    | "id"
+    | "kind"
+    | "status"
+    | "requiredApprovers"
+    | "approverRoles"
+    | "approverTeams"
+    | "createdAt"
+    | "expiresAt"
+    | "votes"
+  >,
+  "votes"
+> & { votes: Vote[] };
 
-export interface Command {
-  id: string;
-  clusterId: string;
-  type: string;
-  target: { namespace: string; kind: string; name: string };
-  params: Record<string, string>;
-  reason?: string | null;
-  requester: { id: string; type: string; name: string };
-  breakGlass: boolean;
-  breakGlassJustification?: string | null;
-  status: string;
-  statusDetail?: string | null;
-  decision?: Decision | null;
+export type Command = Omit<
+  With<
+    Schemas["CommandDetail"],
+    "id" | "clusterId" | "type" | "target" | "params" | "requester" | "breakGlass" | "status" | "createdAt"
+  >,
+  "target" | "requester" | "decision" | "approvals" | "timeline"
+> & {
+  target: With<Schemas["CommandController.Target"], "namespace" | "kind" | "name">;
+  requester: With<Schemas["CommandController.RequesterView"], "id" | "type" | "name">;
+  decision?: Decision;
   approvals?: ApprovalView[];
-  output?: string | null;
-  error?: string | null;
   timeline?: TimelineEvent[];
-  createdAt: string;
-  finishedAt?: string | null;
-}
+};
 
-export interface ApprovalSubject {
-  type: "command" | "deployment";
-  commandType?: string;
-  clusterId?: string;
-  target?: string;
-  reason?: string | null;
-  requester?: string;
-  breakGlass: boolean;
-  justification?: string | null;
-  projectId?: string;
-  project?: string;
-  release?: number;
-  releaseKind?: string;
-  rollbackOf?: number | null;
-  action?: string;
-  environments?: string[];
+export type ApprovalSubject = Omit<With<Schemas["Subject"], "type" | "breakGlass">, "changes"> & {
   /** What the deployment changes, once the policy counted it. */
-  changes?: DeploymentChanges | null;
-}
+  changes?: DeploymentChanges;
+};
 
-export interface ApprovalItem {
-  id: string;
-  kind: string;
-  status: string;
-  summary: string;
-  requiredApprovers: number;
-  approvals: number;
-  approverRoles: string[];
-  approverTeams: string[];
-  subject: ApprovalSubject;
-  createdAt: string;
-  expiresAt: string;
-}
+export type ApprovalItem = Omit<
+  With<
+    Schemas["Item"],
+    | "id"
+    | "kind"
+    | "status"
+    | "summary"
+    | "requiredApprovers"
+    | "approvals"
+    | "approverRoles"
+    | "approverTeams"
+    | "subject"
+    | "createdAt"
+    | "expiresAt"
+  >,
+  "subject"
+> & { subject: ApprovalSubject };
 
-export interface PolicySummary {
-  name: string;
-  version: number;
-  createdBy: string;
-  createdAt: string;
-}
+export type PolicySummary = With<Schemas["PolicySummary"], "name" | "version" | "createdBy" | "createdAt">;
 
-export interface PolicyVersion {
-  version: number;
-  createdBy: string;
-  createdAt: string;
-  active: boolean;
-}
+export type PolicyVersion = With<Schemas["VersionView"], "version" | "createdBy" | "createdAt" | "active">;
 
-export interface Policy extends PolicySummary {
-  rego: string;
-  versions?: PolicyVersion[];
-}
+/** A policy (GET /policies/{name}, PUT's answer) or one of its versions (GET …/versions/{n}). */
+export type Policy = Omit<
+  With<Schemas["PolicyDetail"], "name" | "version" | "createdBy" | "createdAt" | "rego">,
+  "versions"
+> & { versions?: PolicyVersion[] };
 
-export interface AuditEntry {
-  seq: number;
-  at: string;
-  actor: { type: string; id: string; name: string };
-  action: string;
-  target: { type: string; id: string };
+export type AuditEntry = Omit<
+  With<Schemas["EntryView"], "seq" | "at" | "actor" | "action" | "target" | "details" | "prevHash" | "hash">,
+  "actor" | "target" | "details"
+> & {
+  actor: With<Schemas["Actor"], "type" | "id" | "name">;
+  target: With<Schemas["AuditController.Target"], "type" | "id">;
+  /** "any JSON value" in the hub's schema: the action's own details. */
   details: Record<string, unknown>;
-  prevHash: string;
-  hash: string;
-}
+};
 
-export interface AuditVerify {
-  valid: boolean;
-  entriesChecked: number;
-  firstBrokenSeq?: number;
-  reason?: string;
-}
+export type AuditVerify = With<Schemas["AuditVerification"], "valid" | "entriesChecked">;
 
-export interface Project {
-  id: string;
-  name: string;
-  description?: string | null;
-  configRevision: number;
-  generatedRevision?: number | null;
-  repository: { cloneUrl: string; mainBranch: string };
-  createdAt: string;
-}
+export type Project = Omit<
+  With<Schemas["ProjectViews.ProjectView"], "id" | "name" | "configRevision" | "repository" | "createdAt">,
+  "repository"
+> & { repository: With<Schemas["Repository"], "cloneUrl" | "mainBranch"> };
 
-export interface Release {
-  id: string;
-  number: number;
-  kind: string;
-  description?: string | null;
-  configRevision: number;
-  requester: { id: string; name: string };
-  sourceCommit?: string | null;
-  rollbackOf?: number | null;
-  createdAt: string;
-  environments?: { environment: string; status: string; deploymentId: string; commit?: string | null; at?: string }[];
-  deployments?: {
-    id: string;
-    action: string;
-    environments: string[];
-    status: string;
-    detail?: string | null;
-    breakGlass?: boolean;
-    createdAt: string;
-    finishedAt?: string | null;
-  }[];
-}
+type ReleaseFields = "id" | "number" | "kind" | "configRevision" | "requester" | "createdAt";
+type ReleaseRequester = With<Schemas["ReleaseController.RequesterView"], "id" | "name">;
+
+/** A release as the list shows it (GET /projects/{id}/releases). */
+export type Release = Omit<With<Schemas["ReleaseView"], ReleaseFields>, "requester"> & { requester: ReleaseRequester };
+
+/** One release with where it went (GET /projects/{id}/releases/{number}). */
+export type ReleaseDetail = Omit<
+  With<Schemas["ReleaseDetail"], ReleaseFields>,
+  "requester" | "environments" | "deployments"
+> & {
+  requester: ReleaseRequester;
+  environments?: With<Schemas["EnvironmentState"], "environment" | "status" | "deploymentId">[];
+  deployments?: With<Schemas["DeploymentSummary"], "id" | "action" | "environments" | "status" | "createdAt">[];
+};
 
 /** A project's fence (docs/delivery.md#namespaces-kind-scopes-and-the-fence). */
-export interface ProjectFence {
-  allowedNamespaces: string[];
-  clusterScopedKinds: string[];
-  deniedKinds: string[];
-  updatedBy?: string | null;
-  updatedAt?: string | null;
-  /** True while no admin has set one: the lists are the hub's default fence. */
-  default: boolean;
-}
+export type ProjectFence = With<
+  Schemas["ProjectFenceController.FenceView"],
+  /** `default`: true while no admin has set one: the lists are the hub's default fence. */
+  "allowedNamespaces" | "clusterScopedKinds" | "deniedKinds" | "default"
+>;
 
 /** What one Flux or Argo CD cluster ran of a deployment, when the hub last looked. */
-export interface ClusterRun {
-  environment: string;
-  cluster: string;
-  mode: string;
-  verified: boolean;
-  deliverer?: string | null;
-  revision?: string | null;
-  health?: string | null;
-  reason?: string | null;
-  observedAt?: string | null;
-  verifiedAt?: string | null;
-}
+export type ClusterRun = With<Schemas["ClusterRun"], "environment" | "cluster" | "mode" | "verified">;
 
-/** An organization environment; `verifyTimeoutSeconds` is null when its deployments are not verified. */
-export interface OrgEnvironment {
-  name: string;
-  position: number;
-  description?: string | null;
-  createdAt: string;
-  verifyTimeoutSeconds?: number | null;
-}
+/** An organization environment; `verifyTimeoutSeconds` is absent when its deployments are not verified. */
+export type OrgEnvironment = With<Schemas["ResourceViews.EnvironmentView"], "name" | "position" | "createdAt">;
 
-export interface FreezeWindow {
-  id: string;
-  environment?: string | null;
-  project?: string | null;
-  startsAt: string;
-  endsAt: string;
-  reason?: string | null;
-  active: boolean;
-  createdBy: string;
-  createdAt: string;
-}
+export type FreezeWindow = With<
+  Schemas["WindowView"],
+  "id" | "startsAt" | "endsAt" | "active" | "createdBy" | "createdAt"
+>;
 
-export interface Member {
-  id: string;
-  email: string;
-  name: string;
-  role: string;
-  teams?: string[];
-}
+export type Member = With<Schemas["MemberView"], "id" | "email" | "name" | "role">;
 
-export interface ServiceAccount {
-  id: string;
-  name: string;
-  description?: string | null;
-  scopes: string[];
-  createdBy?: string | null;
-  ownerId?: string | null;
-  disabled?: boolean;
-  disabledAt?: string | null;
-  /** The service account that created this one (its approvals exclude everyone up that chain). */
-  createdByServiceAccount?: string | null;
-}
+export type ServiceAccount = With<Schemas["ServiceAccountView"], "id" | "name" | "scopes">;
 
-/** An API token's metadata, as the token lists show it. */
-export interface TokenView {
-  id: string;
-  name: string;
-  scopes: string[];
-  status: "active" | "expired" | "revoked";
-  createdAt: string;
-  createdBy?: string | null;
-  expiresAt?: string | null;
-  lastUsedAt?: string | null;
-  revokedAt?: string | null;
-  revokedBy?: string | null;
-}
+/** An API token's metadata, as the token lists show it; `status` is active, expired or revoked. */
+export type TokenView = With<Schemas["MemberController.TokenView"], "id" | "name" | "scopes" | "status" | "createdAt">;
 
-export interface Org {
-  id: string;
-  slug: string;
-  name: string;
-  plan: string;
-  operator: boolean;
-  members: number;
-  clusters: number;
-  createdAt: string;
-}
+/** A token just created: the only answer that carries its value. */
+export type CreatedToken = With<Schemas["MemberController.TokenView"], "id" | "name" | "token">;
 
-export interface CreatedOrg {
+export type Org = With<
+  Schemas["OrgView"],
+  "id" | "slug" | "name" | "plan" | "operator" | "members" | "clusters" | "createdAt"
+>;
+
+export type CreatedOrg = Omit<With<Schemas["CreatedOrg"], "org" | "ownerId" | "ownerEmail" | "ownerToken">, "org"> & {
   org: Org;
-  ownerId: string;
-  ownerEmail: string;
-  ownerToken: string;
-}
+};
 
-export interface NotificationSettings {
-  source: "organization" | "configuration" | "none";
-  webhookUrl: string | null;
-  secretSet: boolean;
-  events: string[];
-  knownEvents: string[];
-  updatedAt?: string | null;
-  updatedBy?: string | null;
-}
-
-export interface CreatedToken {
-  id: string;
-  name: string;
-  scopes?: string[];
-  expiresAt?: string | null;
-  token: string;
-}
+/** `source`: organization, configuration or none. */
+export type NotificationSettings = With<Schemas["SettingsView"], "source" | "secretSet" | "events" | "knownEvents">;

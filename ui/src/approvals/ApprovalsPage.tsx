@@ -8,6 +8,7 @@ import { Button, inputClass } from "../components/Button";
 import { changeSummary } from "../components/changeSummary";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
+import { queryKeys } from "../api/keys";
 
 const KIND_LABEL: Record<string, string> = {
   command: "Command",
@@ -20,7 +21,7 @@ const KIND_LABEL: Record<string, string> = {
 /** One inbox for commands, releases, promotions, rollbacks and break-glass reviews; live. */
 export function ApprovalsPage() {
   const inbox = useQuery({
-    queryKey: ["approvals"],
+    queryKey: queryKeys.approvals(),
     queryFn: () => api<Page<ApprovalItem>>("/approvals"),
     refetchInterval: 3_000,
   });
@@ -54,10 +55,15 @@ function ApprovalCard({ item }: { item: ApprovalItem }) {
   const vote = useMutation({
     mutationFn: (approve: boolean) =>
       api(`/approvals/${item.id}/${approve ? "approve" : "reject"}`, { body: approve && !comment ? {} : { comment } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["approvals"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.approvals() }),
   });
   const s = item.subject;
-  const link = s.type === "command" && s.clusterId ? `/clusters/${s.clusterId}/commands` : s.projectId ? `/projects/${s.projectId}/releases` : null;
+  const link =
+    s.type === "command" && s.clusterId
+      ? `/clusters/${s.clusterId}/commands`
+      : s.projectId
+        ? `/projects/${s.projectId}/releases`
+        : null;
   return (
     <article aria-label={item.summary} className="rounded border border-slate-200 bg-white p-4">
       <div className="flex flex-wrap items-center gap-2">
@@ -94,7 +100,8 @@ function ApprovalCard({ item }: { item: ApprovalItem }) {
         )}
         <dt className="text-slate-500">Approvals</dt>
         <dd>
-          {item.approvals} of {item.requiredApprovers} (eligible: {[...item.approverRoles, ...item.approverTeams.map((t) => `team ${t}`)].join(", ")})
+          {item.approvals} of {item.requiredApprovers} (eligible:{" "}
+          {[...item.approverRoles, ...item.approverTeams.map((t) => `team ${t}`)].join(", ")})
         </dd>
         <dt className="text-slate-500">Expires</dt>
         <dd>{relative(item.expiresAt)}</dd>

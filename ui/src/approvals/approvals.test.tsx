@@ -14,7 +14,15 @@ const ITEM = {
   approvals: 0,
   approverRoles: ["admin", "owner"],
   approverTeams: [],
-  subject: { type: "command", commandType: "scale", clusterId: "c1", target: "demo/Deployment/web", reason: "spike", requester: "bob@example.com", breakGlass: false },
+  subject: {
+    type: "command",
+    commandType: "scale",
+    clusterId: "c1",
+    target: "demo/Deployment/web",
+    reason: "spike",
+    requester: "bob@example.com",
+    breakGlass: false,
+  },
   createdAt: new Date().toISOString(),
   expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
 };
@@ -51,7 +59,17 @@ describe("approvals inbox", () => {
         release: 4,
         action: "deploy",
         environments: ["dev"],
-        changes: { added: 3, changed: 1, removed: 0, clusterScoped: 1, rbac: 1, sensitive: 1, images: 2, unreadable: 0, truncated: false },
+        changes: {
+          added: 3,
+          changed: 1,
+          removed: 0,
+          clusterScoped: 1,
+          rbac: 1,
+          sensitive: 1,
+          images: 2,
+          unreadable: 0,
+          truncated: false,
+        },
       },
     };
     fakeHub({
@@ -85,9 +103,14 @@ describe("approvals inbox", () => {
     setToken("t");
     fakeHub({
       "GET /me": () => ({ json: { ...ME, permissions: [] } }),
-      "GET /approvals": () => ({ status: 403, json: { status: 403, error: "forbidden", message: "this action requires the 'approvals:read' permission" } }),
+      "GET /approvals": () => ({
+        status: 403,
+        json: { status: 403, error: "forbidden", message: "this action requires the 'approvals:read' permission" },
+      }),
     });
     renderAt("/approvals", "/approvals", <ApprovalsPage />);
-    expect(await screen.findByRole("alert")).toHaveTextContent("Not allowed: this action requires the 'approvals:read' permission");
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "Not allowed: this action requires the 'approvals:read' permission",
+    );
   });
 });

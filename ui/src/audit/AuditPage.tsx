@@ -8,6 +8,7 @@ import { TimeRange, toIso } from "../components/TimeRange";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { ReplayForm } from "./ReplayForm";
+import { queryKeys } from "../api/keys";
 
 /** Where an audit entry's target lives in the UI, when it has a page. */
 export function targetLink(t: { type: string; id: string }): string | null {
@@ -30,7 +31,7 @@ export function AuditPage() {
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
   const page = useQuery({
-    queryKey: ["audit", filters, cursor],
+    queryKey: queryKeys.audit(filters, cursor),
     queryFn: () =>
       api<Page<AuditEntry>>(
         `/audit${query({
@@ -133,7 +134,10 @@ export function AuditPage() {
         <Button disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
           Newer
         </Button>
-        <Button disabled={!page.data?.nextCursor} onClick={() => page.data?.nextCursor && setCursors([...cursors, page.data.nextCursor])}>
+        <Button
+          disabled={!page.data?.nextCursor}
+          onClick={() => page.data?.nextCursor && setCursors([...cursors, page.data.nextCursor])}
+        >
           Older
         </Button>
       </div>

@@ -5,21 +5,18 @@ import { Button, inputClass } from "../components/Button";
 import { TimeRange, toIso } from "../components/TimeRange";
 import { FormError } from "../components/States";
 import { downloadJson, historyFilename } from "./download";
+import type { Schemas, With } from "../api/types";
 
-export interface ReplayOutcome {
-  workflowId: string;
-  workflowType: string | null;
+export type ReplayOutcome = Omit<With<Schemas["ReplayRequests.Outcome"], "workflowId" | "outcome">, "outcome"> & {
   outcome: "deterministic" | "diverged" | "not_found" | "failed" | "skipped";
-  eventId: number | null;
-  reason: string | null;
-}
+};
 
-export interface ReplayReport {
-  requested: number;
-  deterministic: number;
-  diverged: number;
+export type ReplayReport = Omit<
+  With<Schemas["Report"], "requested" | "deterministic" | "diverged" | "results">,
+  "results"
+> & {
   results: ReplayOutcome[];
-}
+};
 
 export const WORKFLOW_TYPES = [
   "CommandWorkflow",
@@ -87,16 +84,23 @@ export function ReplayForm() {
         <fieldset className="flex gap-4 text-sm">
           <legend className="sr-only">Select workflows by</legend>
           <label>
-            <input type="radio" name="mode" checked={f.mode === "ids"} onChange={() => setF({ ...f, mode: "ids" })} /> By workflow ids
+            <input type="radio" name="mode" checked={f.mode === "ids"} onChange={() => setF({ ...f, mode: "ids" })} />{" "}
+            By workflow ids
           </label>
           <label>
-            <input type="radio" name="mode" checked={f.mode === "type"} onChange={() => setF({ ...f, mode: "type" })} /> By type and time range
+            <input type="radio" name="mode" checked={f.mode === "type"} onChange={() => setF({ ...f, mode: "type" })} />{" "}
+            By type and time range
           </label>
         </fieldset>
         {f.mode === "ids" ? (
           <label className="text-sm">
             Workflow ids
-            <textarea className={inputClass} rows={3} value={f.ids} onChange={(e) => setF({ ...f, ids: e.target.value })} />
+            <textarea
+              className={inputClass}
+              rows={3}
+              value={f.ids}
+              onChange={(e) => setF({ ...f, ids: e.target.value })}
+            />
           </label>
         ) : (
           <div className="grid grid-cols-1 gap-2 md:grid-cols-3">
@@ -145,7 +149,10 @@ export function ReplayForm() {
                   </td>
                   <td className="px-3 py-2">
                     {r.outcome !== "not_found" && (
-                      <Button onClick={() => history.mutate(r.workflowId)} aria-label={`Download history of ${r.workflowId}`}>
+                      <Button
+                        onClick={() => history.mutate(r.workflowId)}
+                        aria-label={`Download history of ${r.workflowId}`}
+                      >
                         Download
                       </Button>
                     )}

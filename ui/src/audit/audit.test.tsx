@@ -9,8 +9,16 @@ import { historyFilename } from "./download";
 
 describe("audit replay and evidence", () => {
   it("builds a replay body from ids or from a type and range", () => {
-    expect(replayBody({ mode: "ids", ids: "a, b\nc", type: "", from: "", to: "" })).toEqual({ workflowIds: ["a", "b", "c"] });
-    const byType = replayBody({ mode: "type", ids: "", type: "CommandWorkflow", from: "2026-11-01T10:00", to: "2026-11-02T10:00" });
+    expect(replayBody({ mode: "ids", ids: "a, b\nc", type: "", from: "", to: "" })).toEqual({
+      workflowIds: ["a", "b", "c"],
+    });
+    const byType = replayBody({
+      mode: "type",
+      ids: "",
+      type: "CommandWorkflow",
+      from: "2026-11-01T10:00",
+      to: "2026-11-02T10:00",
+    });
     expect(byType.type).toBe("CommandWorkflow");
     expect("from" in byType && byType.from).toMatch(/^2026-11-0\dT\d\d:00:00.000Z$/);
   });
@@ -29,8 +37,20 @@ describe("audit replay and evidence", () => {
           deterministic: 1,
           diverged: 1,
           results: [
-            { workflowId: "c-1", workflowType: "CommandWorkflow", outcome: "deterministic", eventId: null, reason: null },
-            { workflowId: "c-2", workflowType: "CommandWorkflow", outcome: "diverged", eventId: 5, reason: "[TMPRL1100] timer vs activity" },
+            {
+              workflowId: "c-1",
+              workflowType: "CommandWorkflow",
+              outcome: "deterministic",
+              eventId: null,
+              reason: null,
+            },
+            {
+              workflowId: "c-2",
+              workflowType: "CommandWorkflow",
+              outcome: "diverged",
+              eventId: 5,
+              reason: "[TMPRL1100] timer vs activity",
+            },
           ],
         },
       }),
@@ -52,7 +72,12 @@ describe("audit replay and evidence", () => {
       "GET /me": () => ({ json: ME }),
       "POST /audit/replays": () => ({
         status: 400,
-        json: { status: 400, error: "invalid", message: "workflowIds: at most 50 workflows per request", errors: [{ field: "workflowIds", reason: "at most 50 workflows per request" }] },
+        json: {
+          status: 400,
+          error: "invalid",
+          message: "workflowIds: at most 50 workflows per request",
+          errors: [{ field: "workflowIds", reason: "at most 50 workflows per request" }],
+        },
       }),
     });
     renderAt("/audit", "/audit", <ReplayForm />);

@@ -1,13 +1,12 @@
 import { useState, type FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { api, ApiError, setToken } from "../api/client";
-import type { Me } from "../api/types";
+import type { Me, Schemas, With } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { useSession } from "./session";
+import { queryKeys } from "../api/keys";
 
-interface AuthConfig {
-  sso?: { enabled: boolean; loginUrl?: string };
-}
+type AuthConfig = Omit<Schemas["AuthConfig"], "sso"> & { sso?: With<Schemas["Sso"], "enabled"> };
 
 /** Paste an API token (checked against the hub before it is kept), or sign in with SSO. */
 export function SignIn() {
@@ -16,7 +15,7 @@ export function SignIn() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const config = useQuery({
-    queryKey: ["auth-config"],
+    queryKey: queryKeys.authConfig(),
     queryFn: () => api<AuthConfig>("/auth/config"),
     retry: false,
   });
@@ -65,7 +64,10 @@ export function SignIn() {
         </Button>
       </form>
       {config.data?.sso?.enabled && config.data.sso.loginUrl && (
-        <a className="mt-4 block text-center text-sm font-medium text-indigo-700 underline" href={config.data.sso.loginUrl}>
+        <a
+          className="mt-4 block text-center text-sm font-medium text-indigo-700 underline"
+          href={config.data.sso.loginUrl}
+        >
           Sign in with SSO
         </a>
       )}

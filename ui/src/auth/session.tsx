@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useState, type React
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, endSsoSession, getToken, onUnauthorized, setToken, takeSsoSession } from "../api/client";
 import type { Me } from "../api/types";
+import { queryKeys } from "../api/keys";
 
 interface Session {
   token: string | null;
@@ -37,7 +38,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // Any 401 (a revoked or expired token) ends the session and shows sign-in again.
   useEffect(() => onUnauthorized(clear), [clear]);
   const me = useQuery({
-    queryKey: ["me", token],
+    queryKey: queryKeys.me(token),
     queryFn: () => api<Me>("/me"),
     enabled: token !== null,
     retry: false,

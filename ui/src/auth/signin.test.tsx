@@ -32,7 +32,9 @@ function renderGate() {
 
 describe("sign-in", () => {
   it("refuses a token the hub does not accept and keeps nothing", async () => {
-    fakeHub({ "GET /me": () => ({ status: 401, json: { status: 401, error: "unauthorized", message: "unauthorized" } }) });
+    fakeHub({
+      "GET /me": () => ({ status: 401, json: { status: 401, error: "unauthorized", message: "unauthorized" } }),
+    });
     renderGate();
     await userEvent.type(screen.getByLabelText("API token"), "ghqp_wrong");
     await userEvent.click(screen.getByRole("button", { name: "Sign in" }));

@@ -1,42 +1,30 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Cluster } from "../api/types";
+import type { Cluster, Schemas, With } from "../api/types";
 import { Badge } from "../components/Badge";
 import { ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
+import { queryKeys } from "../api/keys";
 
-interface WiredObject {
-  apiVersion: string;
-  kind: string;
-  namespace: string;
-  name: string;
-}
+type WiredObject = With<Schemas["WiredObject"], "apiVersion" | "kind" | "namespace" | "name">;
 
-interface Wiring {
-  project: string;
-  environment: string;
-  tenant: string;
-  adapter: "flux" | "argocd";
-  outcome: "wired" | "failed" | "pending";
-  message: string;
-  objects: WiredObject[];
-  updatedAt: string;
-}
+type Wiring = Omit<
+  With<Schemas["Wiring"], "project" | "environment" | "tenant" | "message" | "updatedAt">,
+  "adapter" | "outcome" | "objects"
+> & { adapter: "flux" | "argocd"; outcome: "wired" | "failed" | "pending"; objects: WiredObject[] };
 
-interface Adapters {
-  adapter: "auto" | "manual";
-  bindings: Wiring[];
-}
+type Adapters = Omit<Schemas["Adapters"], "adapter" | "bindings"> & { adapter: "auto" | "manual"; bindings: Wiring[] };
 
 const OUTCOME_TONE = { wired: "green", failed: "red", pending: "yellow" } as const;
 
 /** The Flux or Argo CD objects the hub keeps on the cluster for each binding. */
 export function AdapterWiring({ cluster }: { cluster: Cluster }) {
   const client = useQueryClient();
-  const key = ["adapters", cluster.id];
+  const key = queryKeys.adapters(cluster.id);
   const q = useQuery({ queryKey: key, queryFn: () => api<Adapters>(`/clusters/${cluster.id}/adapters`) });
   const setMode = useMutation({
-    mutationFn: (adapter: "auto" | "manual") => api<Adapters>(`/clusters/${cluster.id}/adapters`, { method: "PUT", body: { adapter } }),
+    mutationFn: (adapter: "auto" | "manual") =>
+      api<Adapters>(`/clusters/${cluster.id}/adapters`, { method: "PUT", body: { adapter } }),
     onSuccess: (data) => client.setQueryData(key, data),
   });
   const rewire = useMutation({
@@ -78,9 +66,14 @@ export function AdapterWiring({ cluster }: { cluster: Cluster }) {
       {setMode.isError && <ErrorState error={setMode.error} />}
       {rewire.isError && <ErrorState error={rewire.error} />}
       {q.data.bindings.length === 0 ? (
-        <p className="text-sm text-slate-500">{manual ? "" : "No binding of this cluster is delivered through Flux or Argo CD yet."}</p>
+        <p className="text-sm text-slate-500">
+          {manual ? "" : "No binding of this cluster is delivered through Flux or Argo CD yet."}
+        </p>
       ) : (
-        <table aria-label="Adapter wiring" className="min-w-full rounded border border-slate-200 bg-white text-left text-sm">
+        <table
+          aria-label="Adapter wiring"
+          className="min-w-full rounded border border-slate-200 bg-white text-left text-sm"
+        >
           <thead className="bg-slate-50 text-xs uppercase text-slate-500">
             <tr>
               <th className="px-3 py-2">Binding</th>

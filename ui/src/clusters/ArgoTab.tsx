@@ -1,41 +1,42 @@
 import { Link } from "react-router-dom";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Cluster } from "../api/types";
+import type { Cluster, Schemas, With } from "../api/types";
 import { useSession } from "../auth/session";
 import { HealthBadge, SyncBadge } from "../components/Badge";
 import { Button } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { httpUrl } from "../components/links";
 import { relative } from "../components/time";
+import { queryKeys } from "../api/keys";
 
-export interface ArgoApplication {
-  namespace: string;
-  name: string;
-  project: string;
-  syncStatus: string;
-  health: string;
-  healthMessage?: string;
-  source: { repoURL: string; path?: string; targetRevision: string; chart?: string };
-  destination: { server?: string; name?: string; namespace: string };
-  syncedRevision?: string;
-  lastSync?: { at?: string; phase?: string; revision?: string };
-  history: { id: number; revision: string; deployedAt?: string }[];
-  url?: string;
-}
+export type ArgoApplication = Omit<
+  With<
+    Schemas["Application"],
+    "namespace" | "name" | "project" | "syncStatus" | "health" | "source" | "destination" | "history"
+  >,
+  "source" | "destination" | "history"
+> & {
+  source: With<Schemas["ArgoController.Source"], "repoURL" | "targetRevision">;
+  destination: With<Schemas["Destination"], "namespace">;
+  history: With<Schemas["HistoryEntry"], "id" | "revision">[];
+};
 
 /** The cluster's Argo CD Applications, live, with Force Sync and Hard Refresh as governed commands. */
 export function ArgoTab({ cluster }: { cluster: Cluster }) {
   const { can } = useSession();
   const q = useQuery({
-    queryKey: ["argocd", cluster.id],
-    queryFn: () => api<{ items: ArgoApplication[]; warning?: string }>(`/clusters/${cluster.id}/argocd/applications`),
+    queryKey: queryKeys.argocd(cluster.id),
+    queryFn: () =>
+      api<Omit<Schemas["Applications"], "items"> & { items: ArgoApplication[] }>(
+        `/clusters/${cluster.id}/argocd/applications`,
+      ),
     refetchInterval: 15_000,
     retry: false,
   });
   const command = useMutation({
     mutationFn: ({ type, app }: { type: "sync" | "refresh"; app: ArgoApplication }) =>
-      api<{ id: string; status: string }>(`/clusters/${cluster.id}/commands`, {
+      api<With<Schemas["CommandController.Accepted"], "id" | "status">>(`/clusters/${cluster.id}/commands`, {
         method: "POST",
         body: {
           type,
@@ -52,7 +53,11 @@ export function ArgoTab({ cluster }: { cluster: Cluster }) {
       {q.data.warning && <p className="text-sm text-yellow-800">{q.data.warning}</p>}
       {command.data && (
         <p className="text-sm">
-          Requested: <Link className="underline" to={`/commands/${command.data.id}`}>command {command.data.id.slice(0, 8)}</Link> ({command.data.status})
+          Requested:{" "}
+          <Link className="underline" to={`/commands/${command.data.id}`}>
+            command {command.data.id.slice(0, 8)}
+          </Link>{" "}
+          ({command.data.status})
         </p>
       )}
       <FormError error={command.error} />
@@ -60,7 +65,10 @@ export function ArgoTab({ cluster }: { cluster: Cluster }) {
         <Empty>No Argo CD application in this cluster.</Empty>
       ) : (
         <div className="overflow-x-auto">
-          <table aria-label="Argo CD applications" className="min-w-full rounded border border-slate-200 bg-white text-left text-sm">
+          <table
+            aria-label="Argo CD applications"
+            className="min-w-full rounded border border-slate-200 bg-white text-left text-sm"
+          >
             <thead className="bg-slate-50 text-xs uppercase text-slate-500">
               <tr>
                 <th className="px-3 py-2">Application</th>
@@ -99,7 +107,11 @@ export function ArgoTab({ cluster }: { cluster: Cluster }) {
                   </td>
                   <td className="px-3 py-2 text-xs">
                     {a.lastSync?.at ? relative(a.lastSync.at) : "—"} {a.lastSync?.phase}
-                    {a.syncedRevision && <div><code>{a.syncedRevision.slice(0, 12)}</code></div>}
+                    {a.syncedRevision && (
+                      <div>
+                        <code>{a.syncedRevision.slice(0, 12)}</code>
+                      </div>
+                    )}
                     <div className="text-slate-500">{a.history.length} in history</div>
                   </td>
                   <td className="px-3 py-2">

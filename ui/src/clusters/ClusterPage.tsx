@@ -15,6 +15,7 @@ import { DirectDeployTab } from "./DirectDeployTab";
 import { DriftTab } from "./DriftTab";
 import { ClusterCredentialsTab } from "../credentials/ClusterCredentialsTab";
 import { LogsTab } from "./logs/LogsTab";
+import { queryKeys } from "../api/keys";
 
 // Only tabs whose API exists are shown (logs arrive with the rest
 // of the agent's runtime visibility).
@@ -34,7 +35,7 @@ const TABS = [
 export function ClusterPage() {
   const { id = "", tab = "overview" } = useParams();
   const cluster = useQuery({
-    queryKey: ["cluster", id],
+    queryKey: queryKeys.cluster(id),
     queryFn: () => api<Cluster>(`/clusters/${id}`),
     refetchInterval: 10_000,
   });

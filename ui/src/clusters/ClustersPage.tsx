@@ -9,11 +9,15 @@ import { Empty, ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { useSession } from "../auth/session";
 import { RegisterClusterDialog } from "./RegisterClusterDialog";
+import { queryKeys } from "../api/keys";
 
 const STATUSES = ["Connected", "Lagging", "Disconnected", "Pending", "Expired"];
 
 /** Matches a cluster against the search box and the filters. */
-export function matches(c: Cluster, f: { q: string; status: string; environment: string; provider: string; label: string }): boolean {
+export function matches(
+  c: Cluster,
+  f: { q: string; status: string; environment: string; provider: string; label: string },
+): boolean {
   const q = f.q.trim().toLowerCase();
   if (q && !`${c.name} ${c.displayName ?? ""} ${c.region ?? ""}`.toLowerCase().includes(q)) return false;
   if (f.status && c.status !== f.status) return false;
@@ -31,15 +35,19 @@ export function ClustersPage() {
   const [registering, setRegistering] = useState(false);
   const [filter, setFilter] = useState({ q: "", status: "", environment: "", provider: "", label: "" });
   const clusters = useQuery({
-    queryKey: ["clusters"],
+    queryKey: queryKeys.clusters(),
     queryFn: () => api<Page<Cluster>>("/clusters"),
     refetchInterval: 10_000,
   });
-  const items = clusters.data?.items ?? [];
-  const environments = useMemo(() => [...new Set(items.map((c) => c.environment).filter(Boolean))] as string[], [items]);
+  const items = useMemo(() => clusters.data?.items ?? [], [clusters.data]);
+  const environments = useMemo(
+    () => [...new Set(items.map((c) => c.environment).filter(Boolean))] as string[],
+    [items],
+  );
   const providers = useMemo(() => [...new Set(items.map((c) => c.provider).filter(Boolean))] as string[], [items]);
   const shown = items.filter((c) => matches(c, filter));
-  const set = (k: keyof typeof filter) => (e: { target: { value: string } }) => setFilter({ ...filter, [k]: e.target.value });
+  const set = (k: keyof typeof filter) => (e: { target: { value: string } }) =>
+    setFilter({ ...filter, [k]: e.target.value });
 
   return (
     <section aria-labelledby="clusters-title">

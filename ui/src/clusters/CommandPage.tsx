@@ -8,6 +8,7 @@ import { ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { useSession } from "../auth/session";
 import { EvidenceLink } from "../audit/EvidenceLink";
+import { queryKeys } from "../api/keys";
 
 const OPEN = ["pending", "pending_approval", "executing"];
 
@@ -17,13 +18,13 @@ export function CommandPage() {
   const { me, can } = useSession();
   const client = useQueryClient();
   const q = useQuery({
-    queryKey: ["command", id],
+    queryKey: queryKeys.command(id),
     queryFn: () => api<Command>(`/commands/${id}`),
     refetchInterval: (query) => (query.state.data && !OPEN.includes(query.state.data.status) ? false : 2_000),
   });
   const cancel = useMutation({
     mutationFn: () => api(`/commands/${id}/cancel`, { method: "POST" }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["command", id] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.command(id) }),
   });
   if (q.isPending) return <Loading what="the command" />;
   if (q.isError) return <ErrorState error={q.error} />;
@@ -40,17 +41,24 @@ export function CommandPage() {
         <Link className="text-sm text-indigo-700 underline" to={`/clusters/${c.clusterId}/commands`}>
           back to the cluster
         </Link>
-        {can("audit:read") && <EvidenceLink path={`/commands/${id}/evidence`} filename={`command-${id}.evidence.json`} />}
+        {can("audit:read") && (
+          <EvidenceLink path={`/commands/${id}/evidence`} filename={`command-${id}.evidence.json`} />
+        )}
       </div>
       <p className="text-sm text-slate-600">
         Requested by {c.requester?.name} on {stamp(c.createdAt)}
         {c.reason ? ` — ${c.reason}` : ""}
-        {Object.keys(c.params).length > 0 && ` — ${Object.entries(c.params).map(([k, v]) => `${k}=${v}`).join(", ")}`}
+        {Object.keys(c.params).length > 0 &&
+          ` — ${Object.entries(c.params)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(", ")}`}
       </p>
       {c.breakGlassJustification && <p className="text-sm">Justification: {c.breakGlassJustification}</p>}
       {c.statusDetail && !c.output && !c.error && <p className="text-sm">{c.statusDetail}</p>}
       {mine && c.status === "pending_approval" && (
-        <p className="rounded bg-yellow-50 p-2 text-sm text-yellow-900">You requested this command: four-eyes rules mean someone else must approve it.</p>
+        <p className="rounded bg-yellow-50 p-2 text-sm text-yellow-900">
+          You requested this command: four-eyes rules mean someone else must approve it.
+        </p>
       )}
       {mine && (c.status === "pending" || c.status === "pending_approval") && (
         <div>
@@ -81,13 +89,14 @@ export function CommandPage() {
       {c.approvals?.map((a) => (
         <div key={a.id} className="rounded border border-slate-200 bg-white p-3 text-sm">
           <h2 className="font-medium">
-            {a.kind === "break_glass_review" ? "Break-glass review" : "Approval"} — {a.status}, {a.votes.filter((v) => v.counted && v.approve).length} of{" "}
-            {a.requiredApprovers}
+            {a.kind === "break_glass_review" ? "Break-glass review" : "Approval"} — {a.status},{" "}
+            {a.votes.filter((v) => v.counted && v.approve).length} of {a.requiredApprovers}
           </h2>
           <ul>
             {a.votes.map((v) => (
               <li key={v.memberId + v.at}>
-                {v.name} {v.approve ? "approved" : "rejected"} {v.comment ? `— “${v.comment}”` : ""} {!v.counted && v.why ? `(not counted: ${v.why})` : ""}
+                {v.name} {v.approve ? "approved" : "rejected"} {v.comment ? `— “${v.comment}”` : ""}{" "}
+                {!v.counted && v.why ? `(not counted: ${v.why})` : ""}
               </li>
             ))}
           </ul>

@@ -2,18 +2,28 @@ import { useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, query } from "../api/client";
-import type { Cluster, Command, Page } from "../api/types";
+import type { Cluster, Command, Page, Schemas, With } from "../api/types";
 import { Badge, StatusBadge } from "../components/Badge";
 import { TimeRange, toIso } from "../components/TimeRange";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { useSession } from "../auth/session";
+import { queryKeys } from "../api/keys";
 
 export const COMMAND_TYPES = ["scale", "restart", "sync", "refresh", "rollback"] as const;
 /** What the list filters by: every type, including resolve-drift (requested from the Drift tab). */
 const FILTER_TYPES = [...COMMAND_TYPES, "resolve-drift"];
-const STATUSES = ["pending", "pending_approval", "executing", "completed", "failed", "rejected", "expired", "cancelled"];
+const STATUSES = [
+  "pending",
+  "pending_approval",
+  "executing",
+  "completed",
+  "failed",
+  "rejected",
+  "expired",
+  "cancelled",
+];
 
 /** The body of POST /clusters/{id}/commands for what the form holds. */
 export function commandBody(f: CommandForm) {
@@ -45,7 +55,7 @@ export function CommandsTab({ cluster }: { cluster: Cluster }) {
   const { can } = useSession();
   const [filters, setFilters] = useState({ type: "", status: "", from: "", to: "" });
   const list = useQuery({
-    queryKey: ["commands", cluster.id, filters],
+    queryKey: queryKeys.commandList(cluster.id, filters),
     queryFn: () =>
       api<Page<Command>>(
         `/clusters/${cluster.id}/commands${query({
@@ -57,7 +67,8 @@ export function CommandsTab({ cluster }: { cluster: Cluster }) {
       ),
     refetchInterval: 5_000,
   });
-  const set = (k: keyof typeof filters) => (e: { target: { value: string } }) => setFilters({ ...filters, [k]: e.target.value });
+  const set = (k: keyof typeof filters) => (e: { target: { value: string } }) =>
+    setFilters({ ...filters, [k]: e.target.value });
   return (
     <div className="grid gap-6 lg:grid-cols-[1fr_22rem]">
       <div>
@@ -127,10 +138,22 @@ export function CommandsTab({ cluster }: { cluster: Cluster }) {
 
 function NewCommand({ cluster }: { cluster: Cluster }) {
   const client = useQueryClient();
-  const [f, setF] = useState<CommandForm>({ type: "scale", namespace: "", name: "", replicas: "1", revision: "", reason: "", breakGlass: false, justification: "" });
+  const [f, setF] = useState<CommandForm>({
+    type: "scale",
+    namespace: "",
+    name: "",
+    replicas: "1",
+    revision: "",
+    reason: "",
+    breakGlass: false,
+    justification: "",
+  });
   const create = useMutation({
-    mutationFn: () => api<{ id: string; status: string }>(`/clusters/${cluster.id}/commands`, { body: commandBody(f) }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["commands", cluster.id] }),
+    mutationFn: () =>
+      api<With<Schemas["CommandController.Accepted"], "id" | "status">>(`/clusters/${cluster.id}/commands`, {
+        body: commandBody(f),
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.commands(cluster.id) }),
   });
   const set = (k: keyof CommandForm) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
   const submit = (e: FormEvent) => {
@@ -138,7 +161,11 @@ function NewCommand({ cluster }: { cluster: Cluster }) {
     create.mutate();
   };
   return (
-    <form onSubmit={submit} aria-labelledby="new-command" className="space-y-2 rounded border border-slate-200 bg-white p-4">
+    <form
+      onSubmit={submit}
+      aria-labelledby="new-command"
+      className="space-y-2 rounded border border-slate-200 bg-white p-4"
+    >
       <h2 id="new-command" className="font-medium">
         New command
       </h2>
@@ -161,13 +188,26 @@ function NewCommand({ cluster }: { cluster: Cluster }) {
       {f.type === "scale" && (
         <label className="block text-sm">
           Replicas
-          <input type="number" min={0} max={1000} className={inputClass} value={f.replicas} onChange={set("replicas")} required />
+          <input
+            type="number"
+            min={0}
+            max={1000}
+            className={inputClass}
+            value={f.replicas}
+            onChange={set("replicas")}
+            required
+          />
         </label>
       )}
       {(f.type === "sync" || f.type === "rollback") && (
         <label className="block text-sm">
           Revision
-          <input className={inputClass} value={f.revision} onChange={set("revision")} required={f.type === "rollback"} />
+          <input
+            className={inputClass}
+            value={f.revision}
+            onChange={set("revision")}
+            required={f.type === "rollback"}
+          />
         </label>
       )}
       <label className="block text-sm">
@@ -181,13 +221,23 @@ function NewCommand({ cluster }: { cluster: Cluster }) {
       {f.breakGlass && (
         <label className="block text-sm">
           Justification
-          <textarea className={inputClass} value={f.justification} onChange={set("justification")} minLength={20} required />
+          <textarea
+            className={inputClass}
+            value={f.justification}
+            onChange={set("justification")}
+            minLength={20}
+            required
+          />
         </label>
       )}
       <FormError error={create.error} />
       {create.data && (
         <p role="status" className="text-sm text-green-800">
-          Requested: <Link className="underline" to={`/commands/${create.data.id}`}>command {create.data.id.slice(0, 8)}</Link> ({create.data.status})
+          Requested:{" "}
+          <Link className="underline" to={`/commands/${create.data.id}`}>
+            command {create.data.id.slice(0, 8)}
+          </Link>{" "}
+          ({create.data.status})
         </p>
       )}
       <Button variant="primary" type="submit" disabled={create.isPending}>

@@ -1,51 +1,42 @@
 import { Link } from "react-router-dom";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Cluster } from "../api/types";
+import type { Cluster, Schemas, With } from "../api/types";
 import { StatusBadge } from "../components/Badge";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
+import { queryKeys } from "../api/keys";
 
-interface DirectApply {
-  id: string;
-  deploymentId: string;
-  projectId: string;
-  project: string;
-  environment: string;
-  commit: string;
-  status: string;
-  error?: string | null;
-  objects: number;
-  applied: number;
-  pruned: number;
-  failed: number;
-  createdAt: string;
-  finishedAt?: string | null;
-}
+type DirectApply = With<
+  Schemas["ApplyView"],
+  | "id"
+  | "deploymentId"
+  | "projectId"
+  | "project"
+  | "environment"
+  | "commit"
+  | "status"
+  | "objects"
+  | "applied"
+  | "pruned"
+  | "failed"
+  | "createdAt"
+>;
 
-interface PlacedObject {
-  projectId: string;
-  project: string;
-  environment: string;
-  tenant: string;
-  apiVersion: string;
-  kind: string;
-  namespace: string;
-  name: string;
-  appliedAt: string;
-}
+type PlacedObject = With<
+  Schemas["ObjectView"],
+  "projectId" | "project" | "environment" | "tenant" | "apiVersion" | "kind" | "namespace" | "name" | "appliedAt"
+>;
 
-interface DirectDeploys {
-  capability: boolean;
+type DirectDeploys = Omit<With<Schemas["DirectDeploys"], "capability" | "objectsTruncated">, "applies" | "objects"> & {
   applies: DirectApply[];
   objects: PlacedObject[];
-  objectsTruncated: boolean;
-}
+};
 
 /** What the agent applied in direct delivery mode: the latest applies and the objects it placed. */
 export function DirectDeployTab({ cluster }: { cluster: Cluster }) {
   const q = useQuery({
-    queryKey: ["direct-deploys", cluster.id],
+    queryKey: queryKeys.directDeploys(cluster.id),
     queryFn: () => api<DirectDeploys>(`/clusters/${cluster.id}/direct-deploys`),
     refetchInterval: 5_000,
   });
@@ -56,8 +47,9 @@ export function DirectDeployTab({ cluster }: { cluster: Cluster }) {
     <div className="space-y-4">
       {!d.capability && (
         <p role="note" className="rounded border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-          This cluster's agent has not announced <code>direct.deploy</code>: deployments to environments that deliver to it directly fail. Install the agent with{" "}
-          <code>capabilities.directDeploy=true</code> and <code>rbac.profile=readwrite</code>.
+          This cluster's agent has not announced <code>direct.deploy</code>: deployments to environments that deliver to
+          it directly fail. Install the agent with <code>capabilities.directDeploy=true</code> and{" "}
+          <code>rbac.profile=readwrite</code>.
         </p>
       )}
       <section aria-labelledby="direct-applies">
@@ -67,7 +59,10 @@ export function DirectDeployTab({ cluster }: { cluster: Cluster }) {
         {d.applies.length === 0 ? (
           <Empty>No deployment has been applied to this cluster directly.</Empty>
         ) : (
-          <table aria-label="Direct applies" className="min-w-full rounded border border-slate-200 bg-white text-left text-sm">
+          <table
+            aria-label="Direct applies"
+            className="min-w-full rounded border border-slate-200 bg-white text-left text-sm"
+          >
             <thead className="bg-slate-50 text-xs uppercase text-slate-500">
               <tr>
                 <th className="px-3 py-2">Project</th>
@@ -113,7 +108,9 @@ export function DirectDeployTab({ cluster }: { cluster: Cluster }) {
         ) : (
           <ul aria-label="Objects placed by direct deploys" className="space-y-1 text-sm">
             {d.objects.map((o) => (
-              <li key={`${o.projectId}/${o.environment}/${o.tenant}/${o.apiVersion}/${o.kind}/${o.namespace}/${o.name}`}>
+              <li
+                key={`${o.projectId}/${o.environment}/${o.tenant}/${o.apiVersion}/${o.kind}/${o.namespace}/${o.name}`}
+              >
                 <span className="text-slate-500">
                   {o.project} · {o.environment} · {o.tenant}:
                 </span>{" "}

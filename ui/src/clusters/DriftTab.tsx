@@ -2,80 +2,81 @@ import { useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, query } from "../api/client";
-import type { Cluster, Page } from "../api/types";
+import type { Cluster, Page, Schemas, With } from "../api/types";
 import { Badge, StatusBadge } from "../components/Badge";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { useSession } from "../auth/session";
+import { queryKeys } from "../api/keys";
 
-export interface DriftObject {
-  group: string;
-  version: string;
-  kind: string;
-  namespace: string;
-  name: string;
-}
+/** Where a drifted object comes from in the project's deploy branch. */
+export type DriftSource = With<
+  Schemas["DriftController.Source"],
+  "projectId" | "environment" | "tenant" | "branch" | "path"
+>;
 
-export interface DriftFinding {
-  id: string;
+export type DriftObject = With<Schemas["ObjectRef"], "group" | "version" | "kind" | "namespace" | "name">;
+
+export type DriftFinding = Omit<
+  With<
+    Schemas["FindingSummary"],
+    | "id"
+    | "object"
+    | "severity"
+    | "state"
+    | "open"
+    | "differences"
+    | "argoApplication"
+    | "firstDetectedAt"
+    | "lastSeenAt"
+    | "durationSeconds"
+  >,
+  "object" | "severity" | "state"
+> & {
   object: DriftObject;
   severity: "functional" | "cosmetic";
   state: "drifted" | "missing";
-  open: boolean;
-  differences: number;
-  argoApplication: string;
-  firstDetectedAt: string;
-  lastSeenAt: string;
-  resolvedAt?: string | null;
-  durationSeconds: number;
-  /** An open finding whose object the newest check did not compare: why (it stays open). */
-  notCompared?: string | null;
-}
+};
 
 /** An object a check did not compare: its sync status is unknown, never in sync. */
-export interface DriftNotCompared {
+export type DriftNotCompared = Omit<
+  With<Schemas["NotCompared"], "object" | "source" | "reason">,
+  "object" | "source"
+> & {
   object: DriftObject;
-  source: { projectId: string; environment: string; tenant: string; branch: string; path: string };
-  reason: string;
-}
+  source: DriftSource;
+};
 
-export interface DriftDifference {
-  path: string;
-  desired: string;
-  live: string;
-  severity: string;
-}
+export type DriftDifference = With<Schemas["Difference"], "path" | "desired" | "live" | "severity">;
 
-export interface DriftFindingDetail extends Omit<DriftFinding, "differences"> {
-  clusterId: string;
-  source: { projectId: string; environment: string; tenant: string; branch: string; path: string };
-  differences: DriftDifference[];
-  fieldManager: string;
-  method: string;
-  resolveCommands: { id: string; status: string; statusDetail: string; createdAt: string }[];
-}
+export type DriftFindingDetail = Omit<DriftFinding, "differences"> &
+  Omit<
+    With<
+      Schemas["FindingDetail"],
+      "clusterId" | "source" | "differences" | "fieldManager" | "method" | "resolveCommands"
+    >,
+    keyof DriftFinding | "source" | "differences" | "resolveCommands"
+  > & {
+    source: DriftSource;
+    differences: DriftDifference[];
+    resolveCommands: With<Schemas["ResolveCommand"], "id" | "status" | "statusDetail" | "createdAt">[];
+  };
 
-export interface DriftCheck {
-  id: string;
+export type DriftCheck = Omit<
+  With<
+    Schemas["Check"],
+    "id" | "status" | "trigger" | "objects" | "drifted" | "opened" | "resolved" | "unknown" | "summary" | "notCompared"
+  >,
+  "status" | "notCompared"
+> & {
   status: "pending" | "running" | "completed" | "failed";
-  trigger: string;
-  objects: number;
-  drifted: number;
-  opened: number;
-  resolved: number;
-  /** How many objects the check did not compare. */
-  unknown: number;
-  summary: string;
-  finishedAt?: string | null;
-  error?: string | null;
   notCompared: DriftNotCompared[];
-}
+};
 
 /** The findings list, with the cluster's newest finished check. */
-export interface DriftPage extends Page<DriftFinding> {
-  latestCheck?: DriftCheck | null;
-}
+export type DriftPage = Omit<Schemas["DriftController.Page"], "items" | "latestCheck"> &
+  Page<DriftFinding> & { latestCheck?: DriftCheck };
 
 /** "3m 20s": how long a finding lasted (or has lasted so far). */
 export function duration(seconds: number): string {
@@ -90,11 +91,12 @@ export function DriftTab({ cluster }: { cluster: Cluster }) {
   const [filters, setFilters] = useState({ severity: "", namespace: "", state: "open" });
   const [selected, setSelected] = useState<string | null>(null);
   const list = useQuery({
-    queryKey: ["drift", cluster.id, filters],
+    queryKey: queryKeys.driftList(cluster.id, filters),
     queryFn: () => api<DriftPage>(`/clusters/${cluster.id}/drift${query(filters)}`),
     refetchInterval: 10_000,
   });
-  const set = (k: keyof typeof filters) => (e: { target: { value: string } }) => setFilters({ ...filters, [k]: e.target.value });
+  const set = (k: keyof typeof filters) => (e: { target: { value: string } }) =>
+    setFilters({ ...filters, [k]: e.target.value });
   return (
     <div className="grid gap-6 lg:grid-cols-[1fr_28rem]">
       <div>
@@ -144,7 +146,11 @@ export function DriftTab({ cluster }: { cluster: Cluster }) {
                 {list.data.items.map((f) => (
                   <tr key={f.id} className="border-t border-slate-100">
                     <td className="px-3 py-2">
-                      <button type="button" className="text-indigo-700 hover:underline" onClick={() => setSelected(f.id)}>
+                      <button
+                        type="button"
+                        className="text-indigo-700 hover:underline"
+                        onClick={() => setSelected(f.id)}
+                      >
                         {f.object.kind} {f.object.namespace}/{f.object.name}
                       </button>{" "}
                       {f.state === "missing" && <Badge tone="red">missing</Badge>}
@@ -168,7 +174,11 @@ export function DriftTab({ cluster }: { cluster: Cluster }) {
           )}
         </div>
       </div>
-      {selected ? <FindingPanel cluster={cluster} id={selected} /> : <p className="text-sm text-slate-500">Choose a finding to see its field differences.</p>}
+      {selected ? (
+        <FindingPanel cluster={cluster} id={selected} />
+      ) : (
+        <p className="text-sm text-slate-500">Choose a finding to see its field differences.</p>
+      )}
     </div>
   );
 }
@@ -185,15 +195,21 @@ function LatestCheck({ check }: { check: DriftCheck }) {
         Newest check{check.finishedAt ? ` ${relative(check.finishedAt)}` : ""}: {check.summary}
       </p>
       {check.unknown > 0 && (
-        <section aria-labelledby="not-compared-title" className="rounded border border-dashed border-amber-400 bg-amber-50 p-3">
+        <section
+          aria-labelledby="not-compared-title"
+          className="rounded border border-dashed border-amber-400 bg-amber-50 p-3"
+        >
           <h2 id="not-compared-title" className="flex items-center gap-2 text-sm font-medium text-amber-900">
             <Badge tone="yellow">unknown</Badge> {check.unknown} not compared
           </h2>
           <p className="mt-1 text-xs text-amber-900">
-            The check could not compare these objects with the cluster, so whether they drifted is unknown. They are not counted as in sync, and an open finding of one stays open.
+            The check could not compare these objects with the cluster, so whether they drifted is unknown. They are not
+            counted as in sync, and an open finding of one stays open.
           </p>
           {check.notCompared.length === 0 ? (
-            <p className="mt-1 text-xs text-slate-600">The hub no longer keeps which objects; the next check lists its own.</p>
+            <p className="mt-1 text-xs text-slate-600">
+              The hub no longer keeps which objects; the next check lists its own.
+            </p>
           ) : (
             <table aria-label="Objects not compared" className="mt-2 min-w-full text-left text-xs">
               <thead className="uppercase text-amber-900/70">
@@ -204,7 +220,10 @@ function LatestCheck({ check }: { check: DriftCheck }) {
               </thead>
               <tbody>
                 {check.notCompared.map((u) => (
-                  <tr key={`${u.object.group}/${u.object.kind}/${u.object.namespace}/${u.object.name}`} className="border-t border-amber-200 align-top">
+                  <tr
+                    key={`${u.object.group}/${u.object.kind}/${u.object.namespace}/${u.object.name}`}
+                    className="border-t border-amber-200 align-top"
+                  >
                     <td className="px-2 py-1">
                       {u.object.kind} {u.object.namespace ? `${u.object.namespace}/` : ""}
                       {u.object.name}
@@ -232,19 +251,25 @@ function CheckNow({ cluster }: { cluster: Cluster }) {
     onSuccess: (c) => setCheckId(c.id),
   });
   const check = useQuery({
-    queryKey: ["drift-check", cluster.id, checkId],
+    queryKey: queryKeys.driftCheck(cluster.id, checkId),
     queryFn: async () => {
       const c = await api<DriftCheck>(`/clusters/${cluster.id}/drift/checks/${checkId}`);
-      if (c.status === "completed" || c.status === "failed") client.invalidateQueries({ queryKey: ["drift", cluster.id] });
+      if (c.status === "completed" || c.status === "failed")
+        client.invalidateQueries({ queryKey: queryKeys.drift(cluster.id) });
       return c;
     },
     enabled: checkId !== null,
-    refetchInterval: (q) => (q.state.data && (q.state.data.status === "completed" || q.state.data.status === "failed") ? false : 1_000),
+    refetchInterval: (q) =>
+      q.state.data && (q.state.data.status === "completed" || q.state.data.status === "failed") ? false : 1_000,
   });
   const c = check.data;
   return (
     <div className="flex items-center gap-2">
-      <Button type="button" onClick={() => start.mutate()} disabled={start.isPending || (c !== undefined && (c.status === "pending" || c.status === "running"))}>
+      <Button
+        type="button"
+        onClick={() => start.mutate()}
+        disabled={start.isPending || (c !== undefined && (c.status === "pending" || c.status === "running"))}
+      >
         Check now
       </Button>
       <FormError error={start.error} />
@@ -264,7 +289,7 @@ function CheckNow({ cluster }: { cluster: Cluster }) {
 function FindingPanel({ cluster, id }: { cluster: Cluster; id: string }) {
   const { can } = useSession();
   const finding = useQuery({
-    queryKey: ["drift-finding", cluster.id, id],
+    queryKey: queryKeys.driftFinding(cluster.id, id),
     queryFn: () => api<DriftFindingDetail>(`/clusters/${cluster.id}/drift/${id}`),
     refetchInterval: 5_000,
   });
@@ -278,7 +303,8 @@ function FindingPanel({ cluster, id }: { cluster: Cluster; id: string }) {
       </h2>
       {f.open && f.notCompared && (
         <p role="note" className="rounded border border-dashed border-amber-400 bg-amber-50 p-2 text-xs text-amber-900">
-          The newest check did not compare this object ({f.notCompared}); the finding stays open as the last comparison left it.
+          The newest check did not compare this object ({f.notCompared}); the finding stays open as the last comparison
+          left it.
         </p>
       )}
       <dl className="grid grid-cols-[8rem_1fr] gap-1 text-sm">
@@ -345,12 +371,16 @@ function Resolve({ cluster, finding }: { cluster: Cluster; finding: DriftFinding
   const client = useQueryClient();
   const [reason, setReason] = useState("");
   const resolve = useMutation({
-    mutationFn: () => api<{ id: string; status: string }>(`/clusters/${cluster.id}/drift/${finding.id}/resolve`, { body: { reason } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["drift-finding", cluster.id, finding.id] }),
+    mutationFn: () =>
+      api<With<Schemas["DriftController.Accepted"], "id" | "status">>(
+        `/clusters/${cluster.id}/drift/${finding.id}/resolve`,
+        { body: { reason } },
+      ),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.driftFinding(cluster.id, finding.id) }),
   });
   const command = useQuery({
-    queryKey: ["command", resolve.data?.id],
-    queryFn: () => api<{ id: string; status: string; statusDetail: string }>(`/commands/${resolve.data?.id}`),
+    queryKey: queryKeys.command(resolve.data?.id),
+    queryFn: () => api<With<Schemas["CommandDetail"], "id" | "status">>(`/commands/${resolve.data?.id}`),
     enabled: resolve.data !== undefined,
     refetchInterval: 2_000,
   });
@@ -376,8 +406,14 @@ function Resolve({ cluster, finding }: { cluster: Cluster; finding: DriftFinding
       <FormError error={resolve.error} />
       {resolve.data && (
         <p role="status" className="text-sm">
-          Requested <Link className="underline" to={`/commands/${resolve.data.id}`}>command {resolve.data.id.slice(0, 8)}</Link>:{" "}
-          {(command.data?.status ?? resolve.data.status) === "pending_approval" ? "waiting for approval" : (command.data?.status ?? resolve.data.status)}
+          Requested{" "}
+          <Link className="underline" to={`/commands/${resolve.data.id}`}>
+            command {resolve.data.id.slice(0, 8)}
+          </Link>
+          :{" "}
+          {(command.data?.status ?? resolve.data.status) === "pending_approval"
+            ? "waiting for approval"
+            : (command.data?.status ?? resolve.data.status)}
         </p>
       )}
       <Button variant="primary" type="submit" disabled={resolve.isPending || resolve.data !== undefined}>

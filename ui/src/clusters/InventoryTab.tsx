@@ -1,39 +1,25 @@
 import { useState } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { api, query } from "../api/client";
-import type { Cluster } from "../api/types";
+import type { Cluster, Schemas, With } from "../api/types";
 import { HealthBadge } from "../components/Badge";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { ResourcePanel, type ResourceRef } from "./ResourcePanel";
+import { queryKeys } from "../api/keys";
 
-export interface Inventory {
-  connected: boolean;
-  reported: boolean;
-  asOf?: string;
-  objects: number;
-  clusterScoped: Record<string, number>;
-  namespaces: { name: string; total: number; kinds: Record<string, number> }[];
-}
+export type Inventory = Omit<
+  With<Schemas["InventoryView"], "connected" | "reported" | "objects" | "clusterScoped" | "namespaces">,
+  "namespaces"
+> & { namespaces: With<Schemas["NamespaceCounts"], "name" | "total" | "kinds">[] };
 
-export interface Resource {
-  uid: string;
-  group: string;
-  version: string;
-  kind: string;
-  namespace: string;
-  name: string;
-  status: string;
-  health: string;
-  labels: Record<string, string>;
-  createdAt?: string;
-}
+export type Resource = With<
+  Schemas["ResourceView"],
+  "uid" | "group" | "version" | "kind" | "namespace" | "name" | "status" | "health" | "labels"
+>;
 
-interface ResourcePage {
-  items: Resource[];
-  nextCursor?: string;
-}
+type ResourcePage = Omit<Schemas["ResourcePage"], "items"> & { items: Resource[] };
 
 /** The kinds in the order an operator scans them. */
 const KINDS = [
@@ -63,12 +49,12 @@ export function InventoryTab({ cluster }: { cluster: Cluster }) {
   const cursor = cursors[cursors.length - 1];
 
   const inventory = useQuery({
-    queryKey: ["inventory", cluster.id],
+    queryKey: queryKeys.inventory(cluster.id),
     queryFn: () => api<Inventory>(`/clusters/${cluster.id}/inventory`),
     refetchInterval: 10_000,
   });
   const resources = useQuery({
-    queryKey: ["resources", cluster.id, namespace, kind, search, label, cursor],
+    queryKey: queryKeys.resources(cluster.id, { namespace, kind, search, label }, cursor),
     queryFn: () =>
       api<ResourcePage>(
         `/clusters/${cluster.id}/resources${query({ namespace, kind, q: search.trim(), label: label.trim(), limit: 50, cursor })}`,
@@ -107,7 +93,10 @@ export function InventoryTab({ cluster }: { cluster: Cluster }) {
 
       {inv.reported && (
         <div className="overflow-x-auto">
-          <table aria-label="Namespaces" className="min-w-full rounded border border-slate-200 bg-white text-left text-sm">
+          <table
+            aria-label="Namespaces"
+            className="min-w-full rounded border border-slate-200 bg-white text-left text-sm"
+          >
             <thead className="bg-slate-50 text-xs uppercase text-slate-500">
               <tr>
                 <th className="px-3 py-2">Namespace</th>
@@ -141,10 +130,19 @@ export function InventoryTab({ cluster }: { cluster: Cluster }) {
       )}
 
       {selected && (
-        <ResourcePanel clusterId={cluster.id} resource={selected} onSelect={setSelected} onClose={() => setSelected(null)} />
+        <ResourcePanel
+          clusterId={cluster.id}
+          resource={selected}
+          onSelect={setSelected}
+          onClose={() => setSelected(null)}
+        />
       )}
 
-      <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()} aria-label="Filter resources">
+      <form
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(e) => e.preventDefault()}
+        aria-label="Filter resources"
+      >
         <label className="text-sm">
           <span className="block text-slate-600">Namespace</span>
           <select className={inputClass} value={namespace} onChange={(e) => filter(() => setNamespace(e.target.value))}>
@@ -191,7 +189,10 @@ export function InventoryTab({ cluster }: { cluster: Cluster }) {
       ) : (
         <>
           <div className="overflow-x-auto">
-            <table aria-label="Resources" className="min-w-full rounded border border-slate-200 bg-white text-left text-sm">
+            <table
+              aria-label="Resources"
+              className="min-w-full rounded border border-slate-200 bg-white text-left text-sm"
+            >
               <thead className="bg-slate-50 text-xs uppercase text-slate-500">
                 <tr>
                   <th className="px-3 py-2">Name</th>
@@ -235,7 +236,11 @@ export function InventoryTab({ cluster }: { cluster: Cluster }) {
             </table>
           </div>
           <div className="flex gap-2">
-            <Button variant="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+            <Button
+              variant="secondary"
+              disabled={cursors.length === 0}
+              onClick={() => setCursors(cursors.slice(0, -1))}
+            >
               Previous
             </Button>
             <Button

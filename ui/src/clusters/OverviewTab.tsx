@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Cluster, Registration } from "../api/types";
+import type { Cluster, Registration, Schemas, With } from "../api/types";
 import { VersionBadge } from "./ClustersPage";
 import { Button } from "../components/Button";
 import { FormError } from "../components/States";
@@ -11,16 +11,31 @@ import { TokenShownOnce } from "./TokenShownOnce";
 
 export function OverviewTab({ cluster: c }: { cluster: Cluster }) {
   const { can } = useSession();
-  const joinToken = useMutation({ mutationFn: () => api<Registration>(`/clusters/${c.id}/join-token`, { method: "POST" }) });
-  const rotate = useMutation({ mutationFn: () => api<{ rotationId: string }>(`/clusters/${c.id}/rotate-token`, { method: "POST" }) });
+  const joinToken = useMutation({
+    mutationFn: () => api<Registration>(`/clusters/${c.id}/join-token`, { method: "POST" }),
+  });
+  const rotate = useMutation({
+    mutationFn: () =>
+      api<With<Schemas["Rotation"], "rotationId">>(`/clusters/${c.id}/rotate-token`, { method: "POST" }),
+  });
   const [confirmRotate, setConfirmRotate] = useState(false);
   const rows: [string, ReactNode][] = [
     ["Name", c.name],
     ["Provider", c.provider ?? "—"],
     ["Region", c.region ?? "—"],
     ["Environment", c.environment ?? "—"],
-    ["Labels", Object.entries(c.labels).map(([k, v]) => `${k}=${v}`).join(", ") || "—"],
-    ["Agent version", <>{c.agentVersion ?? "—"} <VersionBadge cluster={c} /></>],
+    [
+      "Labels",
+      Object.entries(c.labels)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(", ") || "—",
+    ],
+    [
+      "Agent version",
+      <>
+        {c.agentVersion ?? "—"} <VersionBadge cluster={c} />
+      </>,
+    ],
     [
       "Uptime",
       c.health?.uptime24h != null
@@ -70,7 +85,11 @@ export function OverviewTab({ cluster: c }: { cluster: Cluster }) {
             )}
           </div>
           <FormError error={joinToken.error ?? rotate.error} />
-          {rotate.data && <p role="status" className="text-sm text-green-800">Rotation {rotate.data.rotationId} started; the agent acknowledges it on its stream.</p>}
+          {rotate.data && (
+            <p role="status" className="text-sm text-green-800">
+              Rotation {rotate.data.rotationId} started; the agent acknowledges it on its stream.
+            </p>
+          )}
           {joinToken.data && <TokenShownOnce registration={joinToken.data} />}
         </div>
       )}

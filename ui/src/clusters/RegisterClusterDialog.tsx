@@ -5,13 +5,17 @@ import type { Registration } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { FormError } from "../components/States";
 import { TokenShownOnce } from "./TokenShownOnce";
+import { queryKeys } from "../api/keys";
 
 const PROVIDERS = ["eks", "gke", "aks", "on-prem", "openshift", "k3s", "kind", "other"];
 
 /** Parses "k=v, k2=v2" into labels. */
 export function parseLabels(text: string): Record<string, string> {
   const labels: Record<string, string> = {};
-  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const i = part.search(/[=:]/);
     if (i < 0) labels[part] = "";
     else labels[part.slice(0, i).trim()] = part.slice(i + 1).trim();
@@ -21,7 +25,14 @@ export function parseLabels(text: string): Record<string, string> {
 
 export function RegisterClusterDialog({ onClose }: { onClose: () => void }) {
   const client = useQueryClient();
-  const [form, setForm] = useState({ name: "", displayName: "", provider: "", region: "", environment: "", labels: "" });
+  const [form, setForm] = useState({
+    name: "",
+    displayName: "",
+    provider: "",
+    region: "",
+    environment: "",
+    labels: "",
+  });
   const register = useMutation({
     mutationFn: () =>
       api<Registration>("/clusters", {
@@ -34,7 +45,7 @@ export function RegisterClusterDialog({ onClose }: { onClose: () => void }) {
           labels: parseLabels(form.labels),
         },
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["clusters"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.clusters() }),
   });
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
   const submit = (e: FormEvent) => {
@@ -42,7 +53,12 @@ export function RegisterClusterDialog({ onClose }: { onClose: () => void }) {
     register.mutate();
   };
   return (
-    <div role="dialog" aria-modal="true" aria-labelledby="register-title" className="fixed inset-0 z-10 flex items-center justify-center bg-black/30 p-4">
+    <div
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="register-title"
+      className="fixed inset-0 z-10 flex items-center justify-center bg-black/30 p-4"
+    >
       <div className="w-full max-w-lg rounded-lg bg-white p-5 shadow-xl">
         <h2 id="register-title" className="text-lg font-semibold">
           Register cluster
@@ -60,7 +76,14 @@ export function RegisterClusterDialog({ onClose }: { onClose: () => void }) {
           <form onSubmit={submit} className="mt-3 space-y-3">
             <label className="block text-sm">
               Name
-              <input className={inputClass} value={form.name} onChange={set("name")} required maxLength={63} placeholder="prod-eu" />
+              <input
+                className={inputClass}
+                value={form.name}
+                onChange={set("name")}
+                required
+                maxLength={63}
+                placeholder="prod-eu"
+              />
             </label>
             <label className="block text-sm">
               Display name
@@ -83,11 +106,21 @@ export function RegisterClusterDialog({ onClose }: { onClose: () => void }) {
             </div>
             <label className="block text-sm">
               Environment
-              <input className={inputClass} value={form.environment} onChange={set("environment")} placeholder="production" />
+              <input
+                className={inputClass}
+                value={form.environment}
+                onChange={set("environment")}
+                placeholder="production"
+              />
             </label>
             <label className="block text-sm">
               Labels
-              <input className={inputClass} value={form.labels} onChange={set("labels")} placeholder="tier=production, team=platform" />
+              <input
+                className={inputClass}
+                value={form.labels}
+                onChange={set("labels")}
+                placeholder="tier=production, team=platform"
+              />
             </label>
             <FormError error={register.error} />
             <div className="flex justify-end gap-2">

@@ -4,25 +4,30 @@ import { Badge, HealthBadge } from "../components/Badge";
 import { Button } from "../components/Button";
 import { ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
+import { queryKeys } from "../api/keys";
+import type { Schemas, With } from "../api/types";
 
-export interface ResourceRef {
-  group: string;
-  version: string;
-  kind: string;
-  namespace: string;
-  name: string;
-}
+export type ResourceRef = With<Schemas["ObjectRef"], "group" | "version" | "kind" | "namespace" | "name">;
 
-interface Detail extends ResourceRef {
-  yaml: string;
-  yamlTruncated: boolean;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  conditions: { type: string; status: string; reason: string; message: string; lastTransitionTime: string }[];
-  eventsIncluded: boolean;
-  events: { type: string; reason: string; message: string; count: number; lastSeen?: string; source: string }[];
-  related: (ResourceRef & { relation: string; status: string; health: string })[];
-}
+type Detail = Omit<
+  With<
+    Schemas["Detail"],
+    | keyof ResourceRef
+    | "yaml"
+    | "yamlTruncated"
+    | "labels"
+    | "annotations"
+    | "conditions"
+    | "eventsIncluded"
+    | "events"
+    | "related"
+  >,
+  "conditions" | "events" | "related"
+> & {
+  conditions: With<Schemas["Condition"], "type" | "status" | "reason" | "message" | "lastTransitionTime">[];
+  events: With<Schemas["Event"], "type" | "reason" | "message" | "count" | "source">[];
+  related: With<Schemas["Related"], keyof ResourceRef | "relation" | "status" | "health">[];
+};
 
 /** The API path of one object: core for the empty group, no namespace segment when cluster-scoped. */
 export function resourcePath(clusterId: string, r: ResourceRef): string {
@@ -43,7 +48,7 @@ export function ResourcePanel({
   onClose: () => void;
 }) {
   const q = useQuery({
-    queryKey: ["resource", clusterId, resource],
+    queryKey: queryKeys.resource(clusterId, resource),
     queryFn: () => api<Detail>(resourcePath(clusterId, resource)),
     retry: false,
   });
@@ -118,8 +123,9 @@ export function ResourcePanel({
               <ul aria-label="Events" className="mt-1 space-y-1 text-sm">
                 {q.data.events.map((e, i) => (
                   <li key={i}>
-                    <Badge tone={e.type === "Warning" ? "yellow" : "gray"}>{e.type || "Normal"}</Badge> <strong>{e.reason}</strong>{" "}
-                    {e.message} <span className="text-slate-500">{e.lastSeen ? relative(e.lastSeen) : ""}</span>
+                    <Badge tone={e.type === "Warning" ? "yellow" : "gray"}>{e.type || "Normal"}</Badge>{" "}
+                    <strong>{e.reason}</strong> {e.message}{" "}
+                    <span className="text-slate-500">{e.lastSeen ? relative(e.lastSeen) : ""}</span>
                   </li>
                 ))}
               </ul>
@@ -127,7 +133,10 @@ export function ResourcePanel({
           </div>
           <div>
             <h3 className="text-sm font-semibold">YAML{q.data.yamlTruncated ? " (cut at 1 MiB)" : ""}</h3>
-            <pre aria-label="YAML" className="mt-1 max-h-96 overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
+            <pre
+              aria-label="YAML"
+              className="mt-1 max-h-96 overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100"
+            >
               {q.data.yaml}
             </pre>
           </div>

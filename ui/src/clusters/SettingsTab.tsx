@@ -1,50 +1,53 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Cluster } from "../api/types";
+import type { Cluster, Schemas } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { ErrorState, FormError, Loading } from "../components/States";
 import { useSession } from "../auth/session";
 import { parseLabels } from "./RegisterClusterDialog";
+import { queryKeys } from "../api/keys";
+import { useOnChange } from "../components/useOnChange";
 
-interface ApprovalSettings {
-  bound?: boolean;
-  requireApproval?: string[];
-  autoApprove?: string[];
-  requiredApprovers?: number;
-  approverRoles?: string[];
-  approverTeams?: string[];
-  breakGlass?: { allowed: boolean; roles: string[] };
-}
+type ApprovalSettings = Schemas["View"];
 
 export function SettingsTab({ cluster }: { cluster: Cluster }) {
   const { can } = useSession();
   const client = useQueryClient();
   const navigate = useNavigate();
   const writable = can("clusters:write");
-  const [labels, setLabels] = useState(Object.entries(cluster.labels).map(([k, v]) => `${k}=${v}`).join(", "));
+  const [labels, setLabels] = useState(
+    Object.entries(cluster.labels)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(", "),
+  );
   const [text, setText] = useState("");
   const [confirmDelete, setConfirmDelete] = useState("");
-  const policy = useQuery({ queryKey: ["approval-policy", cluster.id], queryFn: () => api<ApprovalSettings>(`/clusters/${cluster.id}/approval-policy`) });
-  useEffect(() => {
-    if (policy.data) {
-      const { bound: _bound, ...rest } = policy.data;
-      setText(JSON.stringify(policy.data.bound === false ? { requiredApprovers: 1, approverRoles: ["admin", "owner"] } : rest, null, 2));
+  const policy = useQuery({
+    queryKey: queryKeys.approvalPolicy(cluster.id),
+    queryFn: () => api<ApprovalSettings>(`/clusters/${cluster.id}/approval-policy`),
+  });
+  useOnChange(policy.data, (data) => {
+    if (data) {
+      const { bound, ...rest } = data;
+      setText(
+        JSON.stringify(bound === false ? { requiredApprovers: 1, approverRoles: ["admin", "owner"] } : rest, null, 2),
+      );
     }
-  }, [policy.data]);
+  });
   const saveLabels = useMutation({
     mutationFn: () => api(`/clusters/${cluster.id}`, { method: "PATCH", body: { labels: parseLabels(labels) } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["cluster", cluster.id] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.cluster(cluster.id) }),
   });
   const savePolicy = useMutation({
     mutationFn: () => api(`/clusters/${cluster.id}/approval-policy`, { method: "PUT", body: JSON.parse(text) }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["approval-policy", cluster.id] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.approvalPolicy(cluster.id) }),
   });
   const remove = useMutation({
     mutationFn: () => api(`/clusters/${cluster.id}`, { method: "DELETE" }),
     onSuccess: () => {
-      client.invalidateQueries({ queryKey: ["clusters"] });
+      client.invalidateQueries({ queryKey: queryKeys.clusters() });
       navigate("/clusters");
     },
   });
@@ -58,10 +61,19 @@ export function SettingsTab({ cluster }: { cluster: Cluster }) {
           <ErrorState error={policy.error} />
         ) : (
           <>
-            <p className="text-sm text-slate-600">{policy.data.bound ? "Bound to this cluster (OPA's input.settings)." : "None bound: the policy's defaults apply."}</p>
+            <p className="text-sm text-slate-600">
+              {policy.data.bound
+                ? "Bound to this cluster (OPA's input.settings)."
+                : "None bound: the policy's defaults apply."}
+            </p>
             <label className="block text-sm">
               Settings (JSON)
-              <textarea className={`${inputClass} h-48 font-mono text-xs`} value={text} onChange={(e) => setText(e.target.value)} readOnly={!writable} />
+              <textarea
+                className={`${inputClass} h-48 font-mono text-xs`}
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+                readOnly={!writable}
+              />
             </label>
             {writable && (
               <Button variant="primary" onClick={() => savePolicy.mutate()} disabled={savePolicy.isPending}>
@@ -77,7 +89,12 @@ export function SettingsTab({ cluster }: { cluster: Cluster }) {
           <h2 className="font-medium">Labels</h2>
           <label className="block text-sm">
             Labels (key=value, comma separated)
-            <input className={inputClass} value={labels} onChange={(e) => setLabels(e.target.value)} readOnly={!writable} />
+            <input
+              className={inputClass}
+              value={labels}
+              onChange={(e) => setLabels(e.target.value)}
+              readOnly={!writable}
+            />
           </label>
           {writable && (
             <Button onClick={() => saveLabels.mutate()} disabled={saveLabels.isPending}>
@@ -89,7 +106,9 @@ export function SettingsTab({ cluster }: { cluster: Cluster }) {
         <div className="space-y-2 rounded border border-slate-200 bg-white p-4">
           <h2 className="font-medium">Capabilities</h2>
           <p className="text-sm">{cluster.capabilities.join(", ") || "The agent has not reported any yet."}</p>
-          <p className="text-xs text-slate-500">Set by the agent's chart values (capabilities.*); the hub refuses commands the agent does not report.</p>
+          <p className="text-xs text-slate-500">
+            Set by the agent's chart values (capabilities.*); the hub refuses commands the agent does not report.
+          </p>
         </div>
         {writable && (
           <div className="space-y-2 rounded border border-red-200 bg-white p-4">
@@ -98,7 +117,11 @@ export function SettingsTab({ cluster }: { cluster: Cluster }) {
               Type the cluster name to confirm
               <input className={inputClass} value={confirmDelete} onChange={(e) => setConfirmDelete(e.target.value)} />
             </label>
-            <Button variant="danger" disabled={confirmDelete !== cluster.name || remove.isPending} onClick={() => remove.mutate()}>
+            <Button
+              variant="danger"
+              disabled={confirmDelete !== cluster.name || remove.isPending}
+              onClick={() => remove.mutate()}
+            >
               Delete cluster
             </Button>
             <FormError error={remove.error} />

@@ -4,7 +4,7 @@ import { Button } from "../components/Button";
 
 /** A registration token, shown once, with its expiry countdown and the install command. */
 export function TokenShownOnce({ registration }: { registration: Registration }) {
-  const [now, setNow] = useState(Date.now());
+  const [now, setNow] = useState(() => Date.now());
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 1000);
@@ -25,7 +25,11 @@ export function TokenShownOnce({ registration }: { registration: Registration })
       </p>
       <label className="block text-sm font-medium">
         Registration token
-        <input readOnly className="mt-1 block w-full rounded border border-slate-300 bg-slate-50 px-2 py-1 font-mono text-xs" value={registration.registrationToken} />
+        <input
+          readOnly
+          className="mt-1 block w-full rounded border border-slate-300 bg-slate-50 px-2 py-1 font-mono text-xs"
+          value={registration.registrationToken}
+        />
       </label>
       <div>
         <div className="flex items-center justify-between">

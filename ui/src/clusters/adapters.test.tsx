@@ -7,7 +7,14 @@ import { AdapterWiring } from "./AdapterWiring";
 
 afterEach(() => vi.restoreAllMocks());
 
-const CLUSTER = { id: "c1", name: "eu-1", labels: {}, status: "Connected", capabilities: ["observe", "adapter.wire"], createdAt: "2026-11-01T00:00:00Z" } as Cluster;
+const CLUSTER = {
+  id: "c1",
+  name: "eu-1",
+  labels: {},
+  status: "Connected",
+  capabilities: ["observe", "adapter.wire"],
+  createdAt: "2026-11-01T00:00:00Z",
+} as Cluster;
 
 const WIRED = (adapter: string) => ({
   adapter,
@@ -20,12 +27,31 @@ const WIRED = (adapter: string) => ({
       outcome: "wired",
       message: "",
       objects: [
-        { apiVersion: "kustomize.toolkit.fluxcd.io/v1", kind: "Kustomization", namespace: "flux-system", name: "gitopshq-shop-dev-acme" },
-        { apiVersion: "rbac.authorization.k8s.io/v1", kind: "RoleBinding", namespace: "acme-dev", name: "gitopshq-shop-dev-acme" },
+        {
+          apiVersion: "kustomize.toolkit.fluxcd.io/v1",
+          kind: "Kustomization",
+          namespace: "flux-system",
+          name: "gitopshq-shop-dev-acme",
+        },
+        {
+          apiVersion: "rbac.authorization.k8s.io/v1",
+          kind: "RoleBinding",
+          namespace: "acme-dev",
+          name: "gitopshq-shop-dev-acme",
+        },
       ],
       updatedAt: "2026-11-27T10:00:00Z",
     },
-    { project: "shop", environment: "prod", tenant: "acme", adapter: "argocd", outcome: "failed", message: "the adapter's API is not installed on this cluster", objects: [], updatedAt: "2026-11-27T10:00:00Z" },
+    {
+      project: "shop",
+      environment: "prod",
+      tenant: "acme",
+      adapter: "argocd",
+      outcome: "failed",
+      message: "the adapter's API is not installed on this cluster",
+      objects: [],
+      updatedAt: "2026-11-27T10:00:00Z",
+    },
   ],
 });
 
@@ -54,7 +80,9 @@ describe("runtime adapter wiring", () => {
     });
     renderAt("/x", "/x", <AdapterWiring cluster={CLUSTER} />);
     fireEvent.click(await screen.findByRole("button", { name: "Set to manual" }));
-    expect(await screen.findByText(/Manual: the cluster's operators keep the Flux and Argo CD objects/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/Manual: the cluster's operators keep the Flux and Argo CD objects/),
+    ).toBeInTheDocument();
     await waitFor(() => expect(calls.find((c) => c.method === "PUT")?.body).toEqual({ adapter: "manual" }));
     expect(screen.queryByRole("button", { name: "Wire again" })).not.toBeInTheDocument();
   });

@@ -56,7 +56,16 @@ describe("clusters", () => {
       reason: "traffic",
       breakGlass: { justification: "checkout is down for everyone" },
     });
-    const sync = commandBody({ type: "sync", namespace: "argocd", name: "app", replicas: "", revision: "abc123", reason: "", breakGlass: false, justification: "" });
+    const sync = commandBody({
+      type: "sync",
+      namespace: "argocd",
+      name: "app",
+      replicas: "",
+      revision: "abc123",
+      reason: "",
+      breakGlass: false,
+      justification: "",
+    });
     expect(sync.target.kind).toBe("Application");
     expect(sync.params).toEqual({ revision: "abc123" });
   });
@@ -69,7 +78,14 @@ describe("clusters", () => {
         json: {
           items: [
             cluster({ health: { uptime24h: 99.5, heartbeatLatencyMillis: 4 } }),
-            cluster({ id: "c2", name: "dev", status: "Lagging", environment: "dev", versionDrift: true, agentVersion: "0.0.9" }),
+            cluster({
+              id: "c2",
+              name: "dev",
+              status: "Lagging",
+              environment: "dev",
+              versionDrift: true,
+              agentVersion: "0.0.9",
+            }),
             cluster({ id: "c3", name: "old", agentVersion: "1.0.0", versionStatus: "unsupported" }),
           ],
         },

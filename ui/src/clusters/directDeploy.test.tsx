@@ -7,7 +7,14 @@ import { DirectDeployTab } from "./DirectDeployTab";
 
 afterEach(() => vi.restoreAllMocks());
 
-const CLUSTER = { id: "c1", name: "eu-1", labels: {}, status: "Connected", capabilities: ["observe"], createdAt: "2026-11-01T00:00:00Z" } as Cluster;
+const CLUSTER = {
+  id: "c1",
+  name: "eu-1",
+  labels: {},
+  status: "Connected",
+  capabilities: ["observe"],
+  createdAt: "2026-11-01T00:00:00Z",
+} as Cluster;
 
 describe("direct deploy tab", () => {
   it("lists the applies with their counts and the objects the agent placed, and warns without the capability", async () => {
@@ -35,7 +42,19 @@ describe("direct deploy tab", () => {
               finishedAt: "2026-11-26T10:01:00Z",
             },
           ],
-          objects: [{ projectId: "p-1", project: "shop", environment: "production", tenant: "acme", apiVersion: "apps/v1", kind: "Deployment", namespace: "acme-prod", name: "web", appliedAt: "2026-11-26T10:01:00Z" }],
+          objects: [
+            {
+              projectId: "p-1",
+              project: "shop",
+              environment: "production",
+              tenant: "acme",
+              apiVersion: "apps/v1",
+              kind: "Deployment",
+              namespace: "acme-prod",
+              name: "web",
+              appliedAt: "2026-11-26T10:01:00Z",
+            },
+          ],
           objectsTruncated: false,
         },
       }),
@@ -46,7 +65,9 @@ describe("direct deploy tab", () => {
     expect(within(table).getByText("2 applied, 1 pruned, 1 failed")).toBeInTheDocument();
     expect(within(table).getByText("1 of 3 objects failed or are not healthy")).toBeInTheDocument();
     expect(within(table).getByText("0123456789ab")).toBeInTheDocument();
-    expect(screen.getByRole("list", { name: "Objects placed by direct deploys" })).toHaveTextContent("shop · production · acme: Deployment acme-prod/web");
+    expect(screen.getByRole("list", { name: "Objects placed by direct deploys" })).toHaveTextContent(
+      "shop · production · acme: Deployment acme-prod/web",
+    );
     expect(screen.getByRole("note")).toHaveTextContent("has not announced direct.deploy");
   });
 
@@ -54,7 +75,9 @@ describe("direct deploy tab", () => {
     setToken("t");
     fakeHub({
       "GET /me": () => ({ json: ME }),
-      "GET /clusters/c1/direct-deploys": () => ({ json: { capability: true, applies: [], objects: [], objectsTruncated: false } }),
+      "GET /clusters/c1/direct-deploys": () => ({
+        json: { capability: true, applies: [], objects: [], objectsTruncated: false },
+      }),
     });
     renderAt("/x", "/x", <DirectDeployTab cluster={CLUSTER} />);
     expect(await screen.findByText("No deployment has been applied to this cluster directly.")).toBeInTheDocument();

@@ -28,14 +28,19 @@ const finding: DriftFinding = {
   argoApplication: "",
   firstDetectedAt: new Date(Date.now() - 600_000).toISOString(),
   lastSeenAt: new Date().toISOString(),
-  resolvedAt: null,
   durationSeconds: 600,
 };
 
 const detail: DriftFindingDetail = {
   ...finding,
   clusterId: "c1",
-  source: { projectId: "p1", environment: "dev", tenant: "acme", branch: "deploy/dev", path: "demo/acme/web/deployment.yaml" },
+  source: {
+    projectId: "p1",
+    environment: "dev",
+    tenant: "acme",
+    branch: "deploy/dev",
+    path: "demo/acme/web/deployment.yaml",
+  },
   differences: [{ path: "spec.replicas", desired: "2", live: "3", severity: "functional" }],
   fieldManager: "gitopshq-agent",
   method: "dry-run-apply",
@@ -53,8 +58,13 @@ describe("cluster drift tab", () => {
       "GET /clusters/c1/drift/f1": () => ({ json: detail }),
       "POST /clusters/c1/drift/f1/resolve": () => ({ status: 202, json: { id: "cmd-12345678", status: "pending" } }),
       "GET /commands/cmd-12345678": () => ({ json: { id: "cmd-12345678", status: commandStatus, statusDetail: "" } }),
-      "POST /clusters/c1/drift/checks": () => ({ status: 202, json: { id: "k1", status: "pending", trigger: "manual", objects: 0, drifted: 0, opened: 0, resolved: 0 } }),
-      "GET /clusters/c1/drift/checks/k1": () => ({ json: { id: "k1", status: "completed", trigger: "manual", objects: 4, drifted: 1, opened: 1, resolved: 0 } }),
+      "POST /clusters/c1/drift/checks": () => ({
+        status: 202,
+        json: { id: "k1", status: "pending", trigger: "manual", objects: 0, drifted: 0, opened: 0, resolved: 0 },
+      }),
+      "GET /clusters/c1/drift/checks/k1": () => ({
+        json: { id: "k1", status: "completed", trigger: "manual", objects: 4, drifted: 1, opened: 1, resolved: 0 },
+      }),
     });
     renderAt("/clusters/c1/drift", "/clusters/:id/:tab", <ClusterPage />);
 
@@ -64,7 +74,9 @@ describe("cluster drift tab", () => {
     expect(calls.some((c) => c.path === "/clusters/c1/drift" && c.query.includes("state=open"))).toBe(true);
 
     await userEvent.selectOptions(screen.getByLabelText("Severity"), "cosmetic");
-    await waitFor(() => expect(calls.some((c) => c.path === "/clusters/c1/drift" && c.query.includes("severity=cosmetic"))).toBe(true));
+    await waitFor(() =>
+      expect(calls.some((c) => c.path === "/clusters/c1/drift" && c.query.includes("severity=cosmetic"))).toBe(true),
+    );
     await userEvent.type(screen.getByLabelText("Namespace"), "shop");
     await waitFor(() => expect(calls.some((c) => c.query.includes("namespace=shop"))).toBe(true));
 
@@ -85,7 +97,10 @@ describe("cluster drift tab", () => {
     await waitFor(() => expect(screen.getByText(/: completed/)).toBeInTheDocument(), { timeout: 4000 });
 
     await userEvent.click(screen.getByRole("button", { name: "Check now" }));
-    await waitFor(() => expect(screen.getByText("Checked 4 objects: 1 drifted, 1 new, 0 resolved")).toBeInTheDocument(), { timeout: 4000 });
+    await waitFor(
+      () => expect(screen.getByText("Checked 4 objects: 1 drifted, 1 new, 0 resolved")).toBeInTheDocument(),
+      { timeout: 4000 },
+    );
   });
 
   it("shows the objects the newest check did not compare, with why, apart from drifted and in sync", async () => {
@@ -121,7 +136,10 @@ describe("cluster drift tab", () => {
       "GET /clusters/c1": () => ({ json: cluster }),
       "GET /clusters/c1/drift": () => ({ json: { items: [stillOpen], nextCursor: null, latestCheck } }),
       "GET /clusters/c1/drift/f1": () => ({ json: { ...detail, notCompared: stillOpen.notCompared } }),
-      "POST /clusters/c1/drift/checks": () => ({ status: 202, json: { ...latestCheck, id: "k1", status: "pending", unknown: 0, notCompared: [] } }),
+      "POST /clusters/c1/drift/checks": () => ({
+        status: 202,
+        json: { ...latestCheck, id: "k1", status: "pending", unknown: 0, notCompared: [] },
+      }),
       "GET /clusters/c1/drift/checks/k1": () => ({ json: { ...latestCheck, id: "k1" } }),
     });
     renderAt("/clusters/c1/drift", "/clusters/:id/:tab", <ClusterPage />);
@@ -142,10 +160,16 @@ describe("cluster drift tab", () => {
     const findings = screen.getByRole("table", { name: "Drift findings" });
     expect(within(findings).getByText("not compared")).toBeInTheDocument();
     await userEvent.click(within(findings).getByRole("button", { name: "Deployment shop/web" }));
-    expect(await screen.findByRole("note")).toHaveTextContent("The newest check did not compare this object (the API server answered 400: namespace not specified)");
+    expect(await screen.findByRole("note")).toHaveTextContent(
+      "The newest check did not compare this object (the API server answered 400: namespace not specified)",
+    );
 
     await userEvent.click(screen.getByRole("button", { name: "Check now" }));
-    await waitFor(() => expect(screen.getByText("Checked 3 objects: 0 drifted, 0 new, 0 resolved, 2 not compared")).toBeInTheDocument(), { timeout: 4000 });
+    await waitFor(
+      () =>
+        expect(screen.getByText("Checked 3 objects: 0 drifted, 0 new, 0 resolved, 2 not compared")).toBeInTheDocument(),
+      { timeout: 4000 },
+    );
   });
 
   it("offers no Resolve to a member who cannot create commands", async () => {

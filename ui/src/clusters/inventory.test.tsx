@@ -69,7 +69,9 @@ describe("cluster inventory", () => {
     await waitFor(() => expect(calls.some((c) => c.query.includes("cursor=abc"))).toBe(true));
 
     await userEvent.click(screen.getByRole("button", { name: "Refresh" }));
-    await waitFor(() => expect(calls.some((c) => c.method === "POST" && c.path === "/clusters/c1/inventory/refresh")).toBe(true));
+    await waitFor(() =>
+      expect(calls.some((c) => c.method === "POST" && c.path === "/clusters/c1/inventory/refresh")).toBe(true),
+    );
   });
 
   it("says when the agent is away that the inventory is its last report, and offers no refresh", async () => {
@@ -81,7 +83,9 @@ describe("cluster inventory", () => {
       "GET /clusters/c1/resources": () => ({ json: { items: [] } }),
     });
     renderAt("/clusters/c1/inventory", "/clusters/:id/:tab", <ClusterPage />);
-    expect(await screen.findByText(/the agent is disconnected; this is the last inventory it reported/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/the agent is disconnected; this is the last inventory it reported/),
+    ).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Refresh" })).toBeDisabled();
     expect(await screen.findByText("No resources match.")).toBeInTheDocument();
   });
@@ -102,13 +106,43 @@ describe("resource inspection", () => {
           yamlTruncated: false,
           labels: { app: "web" },
           annotations: {},
-          conditions: [{ type: "Available", status: "True", reason: "MinimumReplicasAvailable", message: "ok", lastTransitionTime: "" }],
+          conditions: [
+            {
+              type: "Available",
+              status: "True",
+              reason: "MinimumReplicasAvailable",
+              message: "ok",
+              lastTransitionTime: "",
+            },
+          ],
           eventsIncluded: true,
-          events: [{ type: "Normal", reason: "ScalingReplicaSet", message: "Scaled up replica set web-1 to 2", count: 1, source: "deployment-controller" }],
-          related: [{ relation: "owned", group: "apps", version: "v1", kind: "ReplicaSet", namespace: "demo", name: "web-1", status: "2/2 ready", health: "Healthy" }],
+          events: [
+            {
+              type: "Normal",
+              reason: "ScalingReplicaSet",
+              message: "Scaled up replica set web-1 to 2",
+              count: 1,
+              source: "deployment-controller",
+            },
+          ],
+          related: [
+            {
+              relation: "owned",
+              group: "apps",
+              version: "v1",
+              kind: "ReplicaSet",
+              namespace: "demo",
+              name: "web-1",
+              status: "2/2 ready",
+              health: "Healthy",
+            },
+          ],
         },
       }),
-      "GET /clusters/c1/resources/apps/v1/ReplicaSet/demo/web-1": () => ({ status: 404, json: { status: 404, error: "not_found", message: "ReplicaSet demo/web-1 not found" } }),
+      "GET /clusters/c1/resources/apps/v1/ReplicaSet/demo/web-1": () => ({
+        status: 404,
+        json: { status: 404, error: "not_found", message: "ReplicaSet demo/web-1 not found" },
+      }),
     });
     renderAt("/clusters/c1/inventory", "/clusters/:id/:tab", <ClusterPage />);
     const resources = await screen.findByRole("table", { name: "Resources" });
@@ -164,7 +198,10 @@ describe("Argo CD tab", () => {
     await userEvent.click(within(table).getByRole("button", { name: "Hard Refresh payments" }));
     expect(await screen.findByRole("link", { name: "command cmd-1234" })).toBeInTheDocument();
     const post = calls.find((c) => c.method === "POST");
-    expect(post?.body).toMatchObject({ type: "refresh", target: { namespace: "argocd", kind: "Application", name: "payments" } });
+    expect(post?.body).toMatchObject({
+      type: "refresh",
+      target: { namespace: "argocd", kind: "Application", name: "payments" },
+    });
   });
 });
 
@@ -208,10 +245,46 @@ describe("Bindings tab", () => {
       "GET /clusters/c1/bindings": () => ({
         json: {
           items: [
-            { projectId: "p1", project: "shop", tenant: "acme", environment: "dev", syncStatus: "Synced", application: "argocd/shop-dev", syncedRevision: "aaaaaaaaaaaaaaaa", atLastDeployment: false, lastDelivery: { commit: "bbbbbbbbbbbbbbbb", release: 3, at: "2026-11-24T06:00:00Z" } },
-            { projectId: "p1", project: "shop", tenant: "globex", environment: "dev", syncStatus: "Unknown", syncReason: "no Argo CD application or Flux kustomization tracks deploy/dev at path demo/globex" },
-            { projectId: "p2", project: "blog", tenant: "acme", environment: "dev", syncStatus: "Synced", application: "flux:flux-system/blog-dev", syncedRevision: "cccccccccccccccc", atLastDeployment: true, lastDelivery: { commit: "cccccccccccccccc", release: 1, at: "2026-11-24T06:00:00Z" } },
-            { projectId: "p3", project: "docs", tenant: "acme", environment: "dev", syncStatus: "OutOfSync", application: "direct apply", syncReason: "the newest direct apply failed: web: refused", lastDelivery: { commit: "dddddddddddddddd", release: 2, at: "2026-11-24T06:00:00Z" } },
+            {
+              projectId: "p1",
+              project: "shop",
+              tenant: "acme",
+              environment: "dev",
+              syncStatus: "Synced",
+              application: "argocd/shop-dev",
+              syncedRevision: "aaaaaaaaaaaaaaaa",
+              atLastDeployment: false,
+              lastDelivery: { commit: "bbbbbbbbbbbbbbbb", release: 3, at: "2026-11-24T06:00:00Z" },
+            },
+            {
+              projectId: "p1",
+              project: "shop",
+              tenant: "globex",
+              environment: "dev",
+              syncStatus: "Unknown",
+              syncReason: "no Argo CD application or Flux kustomization tracks deploy/dev at path demo/globex",
+            },
+            {
+              projectId: "p2",
+              project: "blog",
+              tenant: "acme",
+              environment: "dev",
+              syncStatus: "Synced",
+              application: "flux:flux-system/blog-dev",
+              syncedRevision: "cccccccccccccccc",
+              atLastDeployment: true,
+              lastDelivery: { commit: "cccccccccccccccc", release: 1, at: "2026-11-24T06:00:00Z" },
+            },
+            {
+              projectId: "p3",
+              project: "docs",
+              tenant: "acme",
+              environment: "dev",
+              syncStatus: "OutOfSync",
+              application: "direct apply",
+              syncReason: "the newest direct apply failed: web: refused",
+              lastDelivery: { commit: "dddddddddddddddd", release: 2, at: "2026-11-24T06:00:00Z" },
+            },
           ],
         },
       }),
@@ -220,7 +293,9 @@ describe("Bindings tab", () => {
     const table = await screen.findByRole("table");
     expect(within(table).getByText("Argo CD argocd/shop-dev")).toBeInTheDocument();
     expect(within(table).getByText(/not the last deployment/)).toBeInTheDocument();
-    expect(within(table).getByText("no Argo CD application or Flux kustomization tracks deploy/dev at path demo/globex")).toBeInTheDocument();
+    expect(
+      within(table).getByText("no Argo CD application or Flux kustomization tracks deploy/dev at path demo/globex"),
+    ).toBeInTheDocument();
     // Flux and the agent itself are named as what they are, not as Argo CD.
     expect(within(table).getByText("Flux flux-system/blog-dev")).toBeInTheDocument();
     expect(within(table).getByText("applied by the agent (direct mode)")).toBeInTheDocument();

@@ -36,7 +36,9 @@ const STATUS_TONE: Record<string, keyof typeof TONES> = {
 
 export function Badge({ children, tone = "gray" }: { children: string; tone?: keyof typeof TONES }) {
   return (
-    <span className={`inline-flex items-center rounded px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[tone]}`}>
+    <span
+      className={`inline-flex items-center rounded px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[tone]}`}
+    >
       {children}
     </span>
   );

@@ -7,8 +7,18 @@ const STYLES: Record<Variant, string> = {
   danger: "bg-red-600 text-white hover:bg-red-500 disabled:bg-red-300",
 };
 
-export function Button({ variant = "secondary", className = "", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
-  return <button type="button" className={`rounded px-3 py-1.5 text-sm font-medium ${STYLES[variant]} ${className}`} {...props} />;
+export function Button({
+  variant = "secondary",
+  className = "",
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
+  return (
+    <button
+      type="button"
+      className={`rounded px-3 py-1.5 text-sm font-medium ${STYLES[variant]} ${className}`}
+      {...props}
+    />
+  );
 }
 
 export const inputClass = "block w-full rounded border border-slate-300 px-2 py-1.5 text-sm";

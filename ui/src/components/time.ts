@@ -4,7 +4,13 @@ export function relative(iso: string | null | undefined, now: number = Date.now(
   const diff = Math.round((new Date(iso).getTime() - now) / 1000);
   const abs = Math.abs(diff);
   const [n, unit] =
-    abs < 60 ? [abs, "s"] : abs < 3600 ? [Math.floor(abs / 60), "min"] : abs < 86400 ? [Math.floor(abs / 3600), "h"] : [Math.floor(abs / 86400), "d"];
+    abs < 60
+      ? [abs, "s"]
+      : abs < 3600
+        ? [Math.floor(abs / 60), "min"]
+        : abs < 86400
+          ? [Math.floor(abs / 3600), "h"]
+          : [Math.floor(abs / 86400), "d"];
   return diff < 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`;
 }
 

@@ -5,11 +5,12 @@ import { StatusBadge } from "../components/Badge";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
 import type { ClusterCredential } from "./types";
+import { queryKeys } from "../api/keys";
 
 /** The cluster page's Credentials tab: what the hub syncs here, per namespace (clusters:read). */
 export function ClusterCredentialsTab({ cluster }: { cluster: Cluster }) {
   const q = useQuery({
-    queryKey: ["cluster-credentials", cluster.id],
+    queryKey: queryKeys.clusterCredentials(cluster.id),
     queryFn: () => api<Page<ClusterCredential>>(`/clusters/${cluster.id}/credentials`),
     refetchInterval: 10_000,
   });

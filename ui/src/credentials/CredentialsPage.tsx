@@ -8,6 +8,7 @@ import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { type Credential, credentialData, parseTargets } from "./types";
+import { queryKeys } from "../api/keys";
 
 /**
  * The organization's credentials (credentials:write): create one with a form for its type, replace
@@ -23,7 +24,8 @@ export function CredentialsPage() {
           Credentials
         </h1>
         <p className="text-sm text-slate-600">
-          Managing credentials needs the credentials:write permission (admins). Each cluster's Credentials tab shows their sync status.
+          Managing credentials needs the credentials:write permission (admins). Each cluster's Credentials tab shows
+          their sync status.
         </p>
       </section>
     );
@@ -31,15 +33,19 @@ export function CredentialsPage() {
 }
 
 function Credentials() {
-  const list = useQuery({ queryKey: ["credentials"], queryFn: () => api<Page<Credential>>("/credentials"), refetchInterval: 10_000 });
+  const list = useQuery({
+    queryKey: queryKeys.credentials(),
+    queryFn: () => api<Page<Credential>>("/credentials"),
+    refetchInterval: 10_000,
+  });
   return (
     <section aria-labelledby="credentials-title" className="space-y-6">
       <h1 id="credentials-title" className="text-2xl font-semibold">
         Credentials
       </h1>
       <p className="text-sm text-slate-600">
-        Image pull secrets, TLS certificates and opaque values, encrypted at rest and synced by agents with the credential.sync capability as
-        Secrets into their target namespaces. Values are write-only.
+        Image pull secrets, TLS certificates and opaque values, encrypted at rest and synced by agents with the
+        credential.sync capability as Secrets into their target namespaces. Values are write-only.
       </p>
       {list.isPending ? (
         <Loading what="credentials" />
@@ -68,7 +74,13 @@ function ValueFields({ type, f, setF }: { type: Credential["type"]; f: Fields; s
     return (
       <label className="block text-sm">
         Docker config JSON (with "auths")
-        <textarea className={inputClass} rows={4} value={f.dockerconfigjson} onChange={(e) => setF({ ...f, dockerconfigjson: e.target.value })} required />
+        <textarea
+          className={inputClass}
+          rows={4}
+          value={f.dockerconfigjson}
+          onChange={(e) => setF({ ...f, dockerconfigjson: e.target.value })}
+          required
+        />
       </label>
     );
   if (type === "tls")
@@ -76,11 +88,23 @@ function ValueFields({ type, f, setF }: { type: Credential["type"]; f: Fields; s
       <>
         <label className="block text-sm">
           Certificate (PEM)
-          <textarea className={inputClass} rows={4} value={f.crt} onChange={(e) => setF({ ...f, crt: e.target.value })} required />
+          <textarea
+            className={inputClass}
+            rows={4}
+            value={f.crt}
+            onChange={(e) => setF({ ...f, crt: e.target.value })}
+            required
+          />
         </label>
         <label className="block text-sm">
           Private key (PEM)
-          <textarea className={inputClass} rows={4} value={f.key} onChange={(e) => setF({ ...f, key: e.target.value })} required />
+          <textarea
+            className={inputClass}
+            rows={4}
+            value={f.key}
+            onChange={(e) => setF({ ...f, key: e.target.value })}
+            required
+          />
         </label>
       </>
     );
@@ -93,7 +117,9 @@ function ValueFields({ type, f, setF }: { type: Credential["type"]; f: Fields; s
             aria-label={`Key ${i + 1}`}
             className={inputClass}
             value={p.key}
-            onChange={(e) => setF({ ...f, pairs: f.pairs.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)) })}
+            onChange={(e) =>
+              setF({ ...f, pairs: f.pairs.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)) })
+            }
           />
           <input
             aria-label={`Value ${i + 1}`}
@@ -101,7 +127,9 @@ function ValueFields({ type, f, setF }: { type: Credential["type"]; f: Fields; s
             autoComplete="new-password"
             className={inputClass}
             value={p.value}
-            onChange={(e) => setF({ ...f, pairs: f.pairs.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })}
+            onChange={(e) =>
+              setF({ ...f, pairs: f.pairs.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })
+            }
           />
         </div>
       ))}
@@ -117,12 +145,13 @@ function CreateCredential() {
   const [description, setDescription] = useState("");
   const [f, setF] = useState<Fields>(EMPTY);
   const create = useMutation({
-    mutationFn: () => api<Credential>("/credentials", { body: { name, type, description, data: credentialData(type, f) } }),
+    mutationFn: () =>
+      api<Credential>("/credentials", { body: { name, type, description, data: credentialData(type, f) } }),
     onSuccess: () => {
       setF(EMPTY);
       setName("");
       setDescription("");
-      client.invalidateQueries({ queryKey: ["credentials"] });
+      client.invalidateQueries({ queryKey: queryKeys.credentials() });
     },
   });
   return (
@@ -138,7 +167,13 @@ function CreateCredential() {
       <div className="grid gap-2 md:grid-cols-3">
         <label className="text-sm">
           Name
-          <input className={inputClass} value={name} onChange={(e) => setName(e.target.value)} required placeholder="registry-pull" />
+          <input
+            className={inputClass}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            placeholder="registry-pull"
+          />
         </label>
         <label className="text-sm">
           Type
@@ -164,7 +199,7 @@ function CreateCredential() {
 
 function CredentialCard({ credential: c }: { credential: Credential }) {
   const client = useQueryClient();
-  const clusters = useQuery({ queryKey: ["clusters"], queryFn: () => api<Page<Cluster>>("/clusters") });
+  const clusters = useQuery({ queryKey: queryKeys.clusters(), queryFn: () => api<Page<Cluster>>("/clusters") });
   const [editing, setEditing] = useState<"" | "values" | "targets">("");
   const [f, setF] = useState<Fields>(EMPTY);
   const [targets, setTargets] = useState("");
@@ -172,19 +207,27 @@ function CredentialCard({ credential: c }: { credential: Credential }) {
   const done = () => {
     setEditing("");
     setF(EMPTY);
-    client.invalidateQueries({ queryKey: ["credentials"] });
+    client.invalidateQueries({ queryKey: queryKeys.credentials() });
   };
   const update = useMutation({
-    mutationFn: () => api<Credential>(`/credentials/${c.id}`, { method: "PUT", body: { data: credentialData(c.type, f) } }),
+    mutationFn: () =>
+      api<Credential>(`/credentials/${c.id}`, { method: "PUT", body: { data: credentialData(c.type, f) } }),
     onSuccess: done,
   });
   const assign = useMutation({
-    mutationFn: (body: { clusterId: string; namespaces: string[] }[]) => api<Credential>(`/credentials/${c.id}/assignments`, { method: "PUT", body: { assignments: body } }),
+    mutationFn: (body: { clusterId: string; namespaces: string[] }[]) =>
+      api<Credential>(`/credentials/${c.id}/assignments`, { method: "PUT", body: { assignments: body } }),
     onSuccess: done,
   });
-  const remove = useMutation({ mutationFn: () => api<void>(`/credentials/${c.id}`, { method: "DELETE" }), onSuccess: done });
+  const remove = useMutation({
+    mutationFn: () => api<void>(`/credentials/${c.id}`, { method: "DELETE" }),
+    onSuccess: done,
+  });
   const current = Object.entries(
-    c.targets.reduce<Record<string, string[]>>((m, t) => ({ ...m, [t.clusterName]: [...(m[t.clusterName] ?? []), t.namespace] }), {}),
+    c.targets.reduce<Record<string, string[]>>(
+      (m, t) => ({ ...m, [t.clusterName]: [...(m[t.clusterName] ?? []), t.namespace] }),
+      {},
+    ),
   )
     .map(([k, v]) => `${k}=${v.join(",")}`)
     .join("\n");
@@ -205,7 +248,8 @@ function CredentialCard({ credential: c }: { credential: Credential }) {
         <ul className="mt-2 space-y-1">
           {c.targets.map((t) => (
             <li key={`${t.clusterId}/${t.namespace}`}>
-              {t.clusterName}/{t.namespace} <StatusBadge status={t.status} /> {t.error && <span className="text-red-800">{t.error}</span>}
+              {t.clusterName}/{t.namespace} <StatusBadge status={t.status} />{" "}
+              {t.error && <span className="text-red-800">{t.error}</span>}
             </li>
           ))}
         </ul>
@@ -220,7 +264,13 @@ function CredentialCard({ credential: c }: { credential: Credential }) {
         >
           Assign clusters
         </Button>
-        <Button onClick={() => window.confirm(`Delete ${c.name}? Its Secrets are removed from every cluster.`) && remove.mutate()}>Delete</Button>
+        <Button
+          onClick={() =>
+            window.confirm(`Delete ${c.name}? Its Secrets are removed from every cluster.`) && remove.mutate()
+          }
+        >
+          Delete
+        </Button>
       </div>
       {editing === "values" && (
         <form
@@ -258,7 +308,11 @@ function CredentialCard({ credential: c }: { credential: Credential }) {
           <Button variant="primary" type="submit" disabled={assign.isPending}>
             Save targets
           </Button>
-          {parseError && <p role="alert" className="text-red-800">{parseError}</p>}
+          {parseError && (
+            <p role="alert" className="text-red-800">
+              {parseError}
+            </p>
+          )}
         </form>
       )}
       <FormError error={update.error ?? assign.error ?? remove.error} />

@@ -28,8 +28,28 @@ describe("credentials", () => {
       "GET /clusters/c1/credentials": () => ({
         json: {
           items: [
-            { credentialId: "k1", name: "registry", type: "dockerconfigjson", namespace: "apps", status: "synced", lastSyncedAt: new Date().toISOString(), error: null, version: 2, syncedVersion: 2 },
-            { credentialId: "k1", name: "registry", type: "dockerconfigjson", namespace: "kube-system", status: "failed", lastSyncedAt: null, error: "namespace kube-system is outside the agent's credentialSync.targets", version: 2, syncedVersion: null },
+            {
+              credentialId: "k1",
+              name: "registry",
+              type: "dockerconfigjson",
+              namespace: "apps",
+              status: "synced",
+              lastSyncedAt: new Date().toISOString(),
+              error: null,
+              version: 2,
+              syncedVersion: 2,
+            },
+            {
+              credentialId: "k1",
+              name: "registry",
+              type: "dockerconfigjson",
+              namespace: "kube-system",
+              status: "failed",
+              lastSyncedAt: null,
+              error: "namespace kube-system is outside the agent's credentialSync.targets",
+              version: 2,
+              syncedVersion: null,
+            },
           ],
         },
       }),
@@ -49,7 +69,11 @@ describe("credentials", () => {
   it("says when nothing is synced and the agent lacks the capability", async () => {
     setToken("t");
     fakeHub({ "GET /me": () => ({ json: ME }), "GET /clusters/c1/credentials": () => ({ json: { items: [] } }) });
-    renderAt("/clusters/c1/credentials", "/clusters/:id/:tab", <ClusterCredentialsTab cluster={{ ...cluster, capabilities: ["observe"] }} />);
+    renderAt(
+      "/clusters/c1/credentials",
+      "/clusters/:id/:tab",
+      <ClusterCredentialsTab cluster={{ ...cluster, capabilities: ["observe"] }} />,
+    );
     expect(await screen.findByText(/does not have the credential.sync capability/)).toBeInTheDocument();
   });
 
@@ -95,7 +119,17 @@ describe("credentials", () => {
               fingerprint: null,
               createdAt: "2026-11-01T00:00:00Z",
               updatedAt: "2026-11-02T00:00:00Z",
-              targets: [{ clusterId: "c1", clusterName: "prod-eu", namespace: "apps", status: "pending", lastSyncedAt: null, error: null, syncedVersion: null }],
+              targets: [
+                {
+                  clusterId: "c1",
+                  clusterName: "prod-eu",
+                  namespace: "apps",
+                  status: "pending",
+                  lastSyncedAt: null,
+                  error: null,
+                  syncedVersion: null,
+                },
+              ],
             },
           ],
         },
@@ -113,7 +147,9 @@ describe("credentials", () => {
     await userEvent.type(box, "prod-eu=apps,payments");
     await userEvent.click(within(card).getByRole("button", { name: "Save targets" }));
     await screen.findByRole("button", { name: "Assign clusters" });
-    expect(calls.find((c) => c.method === "PUT")?.body).toEqual({ assignments: [{ clusterId: "c1", namespaces: ["apps", "payments"] }] });
+    expect(calls.find((c) => c.method === "PUT")?.body).toEqual({
+      assignments: [{ clusterId: "c1", namespaces: ["apps", "payments"] }],
+    });
   });
 
   it("tells viewers where the status is instead of a form", async () => {
@@ -125,7 +161,9 @@ describe("credentials", () => {
   });
 
   it("parses targets and names an unknown cluster", () => {
-    expect(parseTargets("prod-eu = apps, web\n\n", [cluster])).toEqual([{ clusterId: "c1", namespaces: ["apps", "web"] }]);
+    expect(parseTargets("prod-eu = apps, web\n\n", [cluster])).toEqual([
+      { clusterId: "c1", namespaces: ["apps", "web"] },
+    ]);
     expect(() => parseTargets("staging=apps", [cluster])).toThrow("no cluster named staging");
   });
 });

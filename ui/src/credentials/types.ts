@@ -1,43 +1,31 @@
+import type { Schemas, With } from "../api/types";
+
+/** The three kinds of credential the hub stores (docs/api.md#credentials). */
+export type CredentialType = "dockerconfigjson" | "tls" | "opaque";
+
+export type CredentialTarget = With<
+  Schemas["CredentialController.TargetView"],
+  "clusterId" | "clusterName" | "namespace" | "status"
+>;
+
 /** A credential's metadata: the hub never returns its values. */
-export interface Credential {
-  id: string;
-  name: string;
-  type: "dockerconfigjson" | "tls" | "opaque";
-  description: string;
-  version: number;
-  keys: string[];
-  fingerprint: string | null;
-  createdAt: string;
-  updatedAt: string;
-  targets: CredentialTarget[];
-}
+export type Credential = Omit<
+  With<
+    Schemas["CredentialView"],
+    "id" | "name" | "type" | "description" | "version" | "keys" | "createdAt" | "updatedAt" | "targets"
+  >,
+  "type" | "targets"
+> & { type: CredentialType; targets: CredentialTarget[] };
 
-export interface CredentialTarget {
-  clusterId: string;
-  clusterName: string;
-  namespace: string;
-  status: string;
-  lastSyncedAt: string | null;
-  error: string | null;
-  syncedVersion: number | null;
-}
-
-/** One row of a cluster's Credentials tab. */
-export interface ClusterCredential {
-  credentialId: string;
-  name: string;
-  type: string;
-  namespace: string;
-  status: "synced" | "pending" | "failed";
-  lastSyncedAt: string | null;
-  error: string | null;
-  version: number;
-  syncedVersion: number | null;
-}
+/** One row of a cluster's Credentials tab; `status` is synced, pending or failed. */
+export type ClusterCredential = With<
+  Schemas["ClusterCredentialView"],
+  "credentialId" | "name" | "type" | "namespace" | "status" | "version"
+>;
 
 /** What the type-specific form produces: the Secret's keys and values. */
 export function credentialData(
-  type: Credential["type"],
+  type: CredentialType,
   f: { dockerconfigjson: string; crt: string; key: string; pairs: { key: string; value: string }[] },
 ): Record<string, string> {
   if (type === "dockerconfigjson") return { ".dockerconfigjson": f.dockerconfigjson };
@@ -48,7 +36,10 @@ export function credentialData(
 }
 
 /** "cluster=ns1,ns2" lines as the assignments body, cluster names resolved to ids. */
-export function parseTargets(text: string, clusters: { id: string; name: string }[]): { clusterId: string; namespaces: string[] }[] {
+export function parseTargets(
+  text: string,
+  clusters: { id: string; name: string }[],
+): { clusterId: string; namespaces: string[] }[] {
   const out: { clusterId: string; namespaces: string[] }[] = [];
   for (const line of text.split("\n")) {
     const t = line.trim();

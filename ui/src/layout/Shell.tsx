@@ -38,7 +38,11 @@ export function Shell() {
                 {me.name} <span className="text-slate-500">({me.role ?? "service account"})</span>
               </span>
             )}
-            <button type="button" onClick={signOut} className="rounded px-2 py-1 text-slate-700 ring-1 ring-slate-300 hover:bg-slate-50">
+            <button
+              type="button"
+              onClick={signOut}
+              className="rounded px-2 py-1 text-slate-700 ring-1 ring-slate-300 hover:bg-slate-50"
+            >
               Sign out
             </button>
           </div>

@@ -7,6 +7,7 @@ import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { useSession } from "../auth/session";
 import { Badge } from "../components/Badge";
 import { Tokens } from "./Tokens";
+import { queryKeys } from "../api/keys";
 
 const ROLES = ["viewer", "member", "admin", "owner"];
 
@@ -34,21 +35,21 @@ export function PeoplePage() {
 function Members() {
   const { can, me } = useSession();
   const client = useQueryClient();
-  const members = useQuery({ queryKey: ["members"], queryFn: () => api<Page<Member>>("/members") });
+  const members = useQuery({ queryKey: queryKeys.members(), queryFn: () => api<Page<Member>>("/members") });
   const [f, setF] = useState({ email: "", name: "", role: "member" });
   const [tokenName, setTokenName] = useState("");
   const add = useMutation({
     mutationFn: () => api<Member>("/members", { body: f }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["members"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.members() }),
   });
   const mint = useMutation({
     mutationFn: () => api<CreatedToken>(`/members/${me?.id}/tokens`, { body: { name: tokenName } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["tokens", `/members/${me?.id}`] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.tokens(`/members/${me?.id}`) }),
   });
   const [open, setOpen] = useState<string | null>(null);
   const remove = useMutation({
     mutationFn: (id: string) => api<void>(`/members/${id}`, { method: "DELETE" }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["members"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.members() }),
   });
   return (
     <div className="space-y-3">
@@ -84,14 +85,19 @@ function Members() {
                       <td className="px-3 py-2">{m.teams?.join(", ") || "—"}</td>
                       <td className="space-x-2 px-3 py-2 text-right">
                         {manages && (
-                          <Button onClick={() => setOpen(open === m.id ? null : m.id)} aria-label={`Tokens of ${m.email}`} aria-expanded={open === m.id}>
+                          <Button
+                            onClick={() => setOpen(open === m.id ? null : m.id)}
+                            aria-label={`Tokens of ${m.email}`}
+                            aria-expanded={open === m.id}
+                          >
                             Tokens
                           </Button>
                         )}
                         {can("members:write") && !self && (
                           <Button
                             onClick={() => {
-                              if (window.confirm(`Remove ${m.email}? Their tokens and sessions stop working at once.`)) remove.mutate(m.id);
+                              if (window.confirm(`Remove ${m.email}? Their tokens and sessions stop working at once.`))
+                                remove.mutate(m.id);
                             }}
                             disabled={remove.isPending}
                             aria-label={`Remove ${m.email}`}
@@ -126,11 +132,22 @@ function Members() {
         >
           <label className="text-sm">
             Email
-            <input type="email" className={inputClass} value={f.email} onChange={(e) => setF({ ...f, email: e.target.value })} required />
+            <input
+              type="email"
+              className={inputClass}
+              value={f.email}
+              onChange={(e) => setF({ ...f, email: e.target.value })}
+              required
+            />
           </label>
           <label className="text-sm">
             Name
-            <input className={inputClass} value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} required />
+            <input
+              className={inputClass}
+              value={f.name}
+              onChange={(e) => setF({ ...f, name: e.target.value })}
+              required
+            />
           </label>
           <label className="text-sm">
             Role
@@ -161,7 +178,13 @@ function Members() {
         >
           <label className="text-sm">
             New API token for me
-            <input className={inputClass} value={tokenName} onChange={(e) => setTokenName(e.target.value)} required placeholder="laptop" />
+            <input
+              className={inputClass}
+              value={tokenName}
+              onChange={(e) => setTokenName(e.target.value)}
+              required
+              placeholder="laptop"
+            />
           </label>
           <Button type="submit" disabled={mint.isPending}>
             Create token
@@ -178,23 +201,33 @@ function Members() {
 function ServiceAccounts() {
   const { can } = useSession();
   const client = useQueryClient();
-  const accounts = useQuery({ queryKey: ["service-accounts"], queryFn: () => api<Page<ServiceAccount>>("/service-accounts") });
+  const accounts = useQuery({
+    queryKey: queryKeys.serviceAccounts(),
+    queryFn: () => api<Page<ServiceAccount>>("/service-accounts"),
+  });
   const [f, setF] = useState({ name: "", description: "", scopes: "releases:create, projects:read" });
   const create = useMutation({
     mutationFn: () =>
       api<ServiceAccount>("/service-accounts", {
-        body: { name: f.name, description: f.description, scopes: f.scopes.split(",").map((s) => s.trim()).filter(Boolean) },
+        body: {
+          name: f.name,
+          description: f.description,
+          scopes: f.scopes
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean),
+        },
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["service-accounts"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.serviceAccounts() }),
   });
   const mint = useMutation({
     mutationFn: (id: string) => api<CreatedToken>(`/service-accounts/${id}/tokens`, { body: { name: "ci" } }),
-    onSuccess: (_t, id) => client.invalidateQueries({ queryKey: ["tokens", `/service-accounts/${id}`] }),
+    onSuccess: (_t, id) => client.invalidateQueries({ queryKey: queryKeys.tokens(`/service-accounts/${id}`) }),
   });
   const update = useMutation({
     mutationFn: ({ id, body }: { id: string; body: Record<string, unknown> }) =>
       api<ServiceAccount>(`/service-accounts/${id}`, { method: "PATCH", body }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["service-accounts"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.serviceAccounts() }),
   });
   const [open, setOpen] = useState<string | null>(null);
   const [scopes, setScopes] = useState<Record<string, string>>({});
@@ -213,15 +246,24 @@ function ServiceAccounts() {
             {accounts.data.items.map((a) => (
               <li key={a.id} className="border-t border-slate-100 px-3 py-2 first:border-t-0">
                 <div className="flex flex-wrap items-center gap-2">
-                  <span className="font-medium">{a.name}</span> <span className="text-slate-500">{a.scopes.join(", ")}</span>
+                  <span className="font-medium">{a.name}</span>{" "}
+                  <span className="text-slate-500">{a.scopes.join(", ")}</span>
                   {a.disabled && <Badge tone="red">disabled</Badge>}
                   {a.createdByServiceAccount && (
-                    <span className="text-slate-500" title="Nobody up this chain of service accounts may approve what this account requests">
-                      made by {accounts.data.items.find((x) => x.id === a.createdByServiceAccount)?.name ?? "a service account"}
+                    <span
+                      className="text-slate-500"
+                      title="Nobody up this chain of service accounts may approve what this account requests"
+                    >
+                      made by{" "}
+                      {accounts.data.items.find((x) => x.id === a.createdByServiceAccount)?.name ?? "a service account"}
                     </span>
                   )}
                   <span className="ml-auto space-x-2">
-                    <Button onClick={() => setOpen(open === a.id ? null : a.id)} aria-label={`Tokens of ${a.name}`} aria-expanded={open === a.id}>
+                    <Button
+                      onClick={() => setOpen(open === a.id ? null : a.id)}
+                      aria-label={`Tokens of ${a.name}`}
+                      aria-expanded={open === a.id}
+                    >
                       Tokens
                     </Button>
                     {can("service-accounts:write") && !a.disabled && (
@@ -241,14 +283,21 @@ function ServiceAccounts() {
                 </div>
                 {open === a.id && (
                   <div className="mt-2 space-y-2 rounded bg-slate-50 p-2">
-                    <Tokens base={`/service-accounts/${a.id}`} label={a.name} canRevoke={can("service-accounts:write")} />
+                    <Tokens
+                      base={`/service-accounts/${a.id}`}
+                      label={a.name}
+                      canRevoke={can("service-accounts:write")}
+                    />
                     {can("service-accounts:write") && (
                       <form
                         aria-label={`Scopes of ${a.name}`}
                         className="flex flex-wrap items-end gap-2"
                         onSubmit={(e) => {
                           e.preventDefault();
-                          const list = (scopes[a.id] ?? a.scopes.join(", ")).split(",").map((x) => x.trim()).filter(Boolean);
+                          const list = (scopes[a.id] ?? a.scopes.join(", "))
+                            .split(",")
+                            .map((x) => x.trim())
+                            .filter(Boolean);
                           update.mutate({ id: a.id, body: { scopes: list } });
                         }}
                       >
@@ -286,11 +335,20 @@ function ServiceAccounts() {
         >
           <label className="text-sm">
             Name
-            <input className={inputClass} value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} required />
+            <input
+              className={inputClass}
+              value={f.name}
+              onChange={(e) => setF({ ...f, name: e.target.value })}
+              required
+            />
           </label>
           <label className="text-sm">
             Description
-            <input className={inputClass} value={f.description} onChange={(e) => setF({ ...f, description: e.target.value })} />
+            <input
+              className={inputClass}
+              value={f.description}
+              onChange={(e) => setF({ ...f, description: e.target.value })}
+            />
           </label>
           <label className="text-sm">
             Scopes

@@ -5,6 +5,7 @@ import { StatusBadge } from "../components/Badge";
 import { Button } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative, stamp } from "../components/time";
+import { queryKeys } from "../api/keys";
 
 /**
  * The API tokens of a member or a service account (`base` is `/members/{id}` or
@@ -12,7 +13,7 @@ import { relative, stamp } from "../components/time";
  */
 export function Tokens({ base, label, canRevoke }: { base: string; label: string; canRevoke: boolean }) {
   const client = useQueryClient();
-  const key = ["tokens", base];
+  const key = queryKeys.tokens(base);
   const tokens = useQuery({ queryKey: key, queryFn: () => api<Page<TokenView>>(`${base}/tokens`) });
   const revoke = useMutation({
     mutationFn: (id: string) => api<TokenView>(`${base}/tokens/${id}`, { method: "DELETE" }),
@@ -48,7 +49,11 @@ export function Tokens({ base, label, canRevoke }: { base: string; label: string
               <td className="px-2 py-1">{t.expiresAt ? stamp(t.expiresAt) : "never"}</td>
               <td className="px-2 py-1 text-right">
                 {canRevoke && t.status === "active" && (
-                  <Button onClick={() => revoke.mutate(t.id)} disabled={revoke.isPending} aria-label={`Revoke ${t.name}`}>
+                  <Button
+                    onClick={() => revoke.mutate(t.id)}
+                    disabled={revoke.isPending}
+                    aria-label={`Revoke ${t.name}`}
+                  >
                     Revoke
                   </Button>
                 )}

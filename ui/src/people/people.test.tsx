@@ -6,9 +6,27 @@ import { fakeHub, ME, renderAt } from "../test-utils";
 import { PeoplePage } from "./PeoplePage";
 import { SettingsPage } from "../settings/SettingsPage";
 
-const ADMIN = { ...ME, permissions: [...ME.permissions, "members:read", "members:write", "service-accounts:read", "service-accounts:write", "org:write"] };
+const ADMIN = {
+  ...ME,
+  permissions: [
+    ...ME.permissions,
+    "members:read",
+    "members:write",
+    "service-accounts:read",
+    "service-accounts:write",
+    "org:write",
+  ],
+};
 const BOB = { id: "m-2", email: "bob@example.com", name: "Bob", role: "member", teams: [] };
-const TOKEN = { id: "t-1", name: "laptop", scopes: [], status: "active", createdAt: new Date().toISOString(), lastUsedAt: null, expiresAt: null };
+const TOKEN = {
+  id: "t-1",
+  name: "laptop",
+  scopes: [],
+  status: "active",
+  createdAt: new Date().toISOString(),
+  lastUsedAt: null,
+  expiresAt: null,
+};
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -18,7 +36,9 @@ describe("people", () => {
     let revoked = false;
     const calls = fakeHub({
       "GET /me": () => ({ json: ADMIN }),
-      "GET /members": () => ({ json: { items: [{ id: ADMIN.id, email: ADMIN.name, name: "Ada", role: "admin" }, BOB] } }),
+      "GET /members": () => ({
+        json: { items: [{ id: ADMIN.id, email: ADMIN.name, name: "Ada", role: "admin" }, BOB] },
+      }),
       "GET /service-accounts": () => ({ json: { items: [] } }),
       "GET /members/m-2/tokens": () => ({ json: { items: [{ ...TOKEN, status: revoked ? "revoked" : "active" }] } }),
       "DELETE /members/m-2/tokens/t-1": () => {
@@ -42,7 +62,9 @@ describe("people", () => {
     vi.spyOn(window, "confirm").mockReturnValue(true);
     const calls = fakeHub({
       "GET /me": () => ({ json: ADMIN }),
-      "GET /members": () => ({ json: { items: [{ id: ADMIN.id, email: ADMIN.name, name: "Ada", role: "admin" }, BOB] } }),
+      "GET /members": () => ({
+        json: { items: [{ id: ADMIN.id, email: ADMIN.name, name: "Ada", role: "admin" }, BOB] },
+      }),
       "GET /service-accounts": () => ({ json: { items: [] } }),
       "DELETE /members/m-2": () => ({ status: 204 }),
     });
@@ -57,9 +79,13 @@ describe("people", () => {
     const calls = fakeHub({
       "GET /me": () => ({ json: ADMIN }),
       "GET /members": () => ({ json: { items: [] } }),
-      "GET /service-accounts": () => ({ json: { items: [{ id: "sa-1", name: "ci", scopes: ["clusters:read", "releases:create"], disabled: false }] } }),
+      "GET /service-accounts": () => ({
+        json: { items: [{ id: "sa-1", name: "ci", scopes: ["clusters:read", "releases:create"], disabled: false }] },
+      }),
       "GET /service-accounts/sa-1/tokens": () => ({ json: { items: [] } }),
-      "PATCH /service-accounts/sa-1": (body) => ({ json: { id: "sa-1", name: "ci", scopes: ["clusters:read"], ...(body as object) } }),
+      "PATCH /service-accounts/sa-1": (body) => ({
+        json: { id: "sa-1", name: "ci", scopes: ["clusters:read"], ...(body as object) },
+      }),
     });
     renderAt("/people", "/people", <PeoplePage />);
     await userEvent.click(await screen.findByRole("button", { name: "Disable ci" }));
@@ -81,7 +107,13 @@ describe("people", () => {
         json: {
           items: [
             { id: "sa-1", name: "ci", scopes: ["service-accounts:write"], disabled: false, createdBy: "m-1" },
-            { id: "sa-2", name: "deploy-bot", scopes: ["commands:create"], disabled: false, createdByServiceAccount: "sa-1" },
+            {
+              id: "sa-2",
+              name: "deploy-bot",
+              scopes: ["commands:create"],
+              disabled: false,
+              createdByServiceAccount: "sa-1",
+            },
           ],
         },
       }),
@@ -100,14 +132,28 @@ describe("settings", () => {
       "GET /me": () => ({ json: ADMIN }),
       "GET /notifications": () => ({
         json: saved
-          ? { source: "organization", webhookUrl: saved.webhookUrl, secretSet: true, events: saved.events, knownEvents: ["approval.requested", "command.failed"] }
-          : { source: "none", webhookUrl: null, secretSet: false, events: [], knownEvents: ["approval.requested", "command.failed"] },
+          ? {
+              source: "organization",
+              webhookUrl: saved.webhookUrl,
+              secretSet: true,
+              events: saved.events,
+              knownEvents: ["approval.requested", "command.failed"],
+            }
+          : {
+              source: "none",
+              webhookUrl: null,
+              secretSet: false,
+              events: [],
+              knownEvents: ["approval.requested", "command.failed"],
+            },
       }),
       "PUT /notifications": (body) => {
         saved = body as { webhookUrl: string; events: string[] };
         return { json: {} };
       },
-      "POST /notifications/test": () => ({ json: { delivered: true, webhookUrl: "https://hooks.example.com/x", error: null } }),
+      "POST /notifications/test": () => ({
+        json: { delivered: true, webhookUrl: "https://hooks.example.com/x", error: null },
+      }),
     });
     renderAt("/settings", "/settings", <SettingsPage />);
     await userEvent.type(await screen.findByLabelText("Webhook URL"), "https://hooks.example.com/x");
@@ -129,11 +175,42 @@ describe("settings", () => {
     setToken("t");
     fakeHub({
       "GET /me": () => ({ json: { ...ADMIN, permissions: [...ADMIN.permissions, "orgs:write"] } }),
-      "GET /notifications": () => ({ json: { source: "none", webhookUrl: null, secretSet: false, events: [], knownEvents: [] } }),
-      "GET /orgs": () => ({ json: { items: [{ id: "o1", slug: "default", name: "Default", plan: "enterprise", operator: true, members: 3, clusters: 1, createdAt: new Date().toISOString() }] } }),
+      "GET /notifications": () => ({
+        json: { source: "none", webhookUrl: null, secretSet: false, events: [], knownEvents: [] },
+      }),
+      "GET /orgs": () => ({
+        json: {
+          items: [
+            {
+              id: "o1",
+              slug: "default",
+              name: "Default",
+              plan: "enterprise",
+              operator: true,
+              members: 3,
+              clusters: 1,
+              createdAt: new Date().toISOString(),
+            },
+          ],
+        },
+      }),
       "POST /orgs": () => ({
         status: 201,
-        json: { org: { id: "o2", slug: "acme", name: "Acme", plan: "enterprise", operator: false, members: 1, clusters: 0, createdAt: new Date().toISOString() }, ownerId: "m9", ownerEmail: "root@acme.io", ownerToken: "ghqp_" + "a".repeat(64) },
+        json: {
+          org: {
+            id: "o2",
+            slug: "acme",
+            name: "Acme",
+            plan: "enterprise",
+            operator: false,
+            members: 1,
+            clusters: 0,
+            createdAt: new Date().toISOString(),
+          },
+          ownerId: "m9",
+          ownerEmail: "root@acme.io",
+          ownerToken: "ghqp_" + "a".repeat(64),
+        },
       }),
     });
     renderAt("/settings", "/settings", <SettingsPage />);
@@ -150,7 +227,9 @@ describe("settings", () => {
     setToken("t");
     fakeHub({
       "GET /me": () => ({ json: ADMIN }),
-      "GET /notifications": () => ({ json: { source: "none", webhookUrl: null, secretSet: false, events: [], knownEvents: [] } }),
+      "GET /notifications": () => ({
+        json: { source: "none", webhookUrl: null, secretSet: false, events: [], knownEvents: [] },
+      }),
     });
     renderAt("/settings", "/settings", <SettingsPage />);
     expect(await screen.findByRole("heading", { name: "Notifications" })).toBeInTheDocument();

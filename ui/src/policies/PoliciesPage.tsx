@@ -4,15 +4,18 @@ import { api } from "../api/client";
 import type { Page, PolicySummary } from "../api/types";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { stamp } from "../components/time";
+import { queryKeys } from "../api/keys";
 
 export function PoliciesPage() {
-  const q = useQuery({ queryKey: ["policies"], queryFn: () => api<Page<PolicySummary>>("/policies") });
+  const q = useQuery({ queryKey: queryKeys.policies(), queryFn: () => api<Page<PolicySummary>>("/policies") });
   return (
     <section aria-labelledby="policies-title">
       <h1 id="policies-title" className="text-2xl font-semibold">
         Policies
       </h1>
-      <p className="mt-1 text-sm text-slate-600">Rego evaluated by OPA for every governed action. Each decision records the version that made it.</p>
+      <p className="mt-1 text-sm text-slate-600">
+        Rego evaluated by OPA for every governed action. Each decision records the version that made it.
+      </p>
       <div className="mt-4 rounded border border-slate-200 bg-white">
         {q.isPending ? (
           <Loading what="policies" />
@@ -23,7 +26,10 @@ export function PoliciesPage() {
         ) : (
           <ul>
             {q.data.items.map((p) => (
-              <li key={p.name} className="flex items-center justify-between border-t border-slate-100 px-4 py-2 first:border-t-0">
+              <li
+                key={p.name}
+                className="flex items-center justify-between border-t border-slate-100 px-4 py-2 first:border-t-0"
+              >
                 <Link className="font-medium text-indigo-700 hover:underline" to={`/policies/${p.name}`}>
                   {p.name}
                 </Link>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { useParams } from "react-router-dom";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import CodeMirror from "@uiw/react-codemirror";
@@ -7,12 +7,14 @@ import { linter, lintGutter, type Diagnostic } from "@codemirror/lint";
 import type { Text } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import { api, ApiError, type OpaError } from "../api/client";
-import type { Policy } from "../api/types";
+import type { Policy, Schemas, With } from "../api/types";
 import { Button } from "../components/Button";
 import { ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { useSession } from "../auth/session";
 import { diffLines } from "./diff";
+import { queryKeys } from "../api/keys";
+import { useOnChange } from "../components/useOnChange";
 
 /** OPA's errors as editor diagnostics at their line and column. */
 export function diagnostics(doc: Text, errors: OpaError[]): Diagnostic[] {
@@ -29,20 +31,24 @@ export function PolicyPage() {
   const { name = "" } = useParams();
   const { can } = useSession();
   const client = useQueryClient();
-  const policy = useQuery({ queryKey: ["policy", name], queryFn: () => api<Policy>(`/policies/${name}`) });
+  const policy = useQuery({ queryKey: queryKeys.policy(name), queryFn: () => api<Policy>(`/policies/${name}`) });
   const [text, setText] = useState("");
   const [opaErrors, setOpaErrors] = useState<OpaError[]>([]);
-  useEffect(() => {
-    if (policy.data) setText(policy.data.rego);
-  }, [policy.data]);
+  useOnChange(policy.data, (data) => {
+    if (data) setText(data.rego);
+  });
   const save = useMutation({
-    mutationFn: () => api<Policy & { changed: boolean }>(`/policies/${name}`, { method: "PUT", body: { rego: text } }),
+    mutationFn: () => api<Policy>(`/policies/${name}`, { method: "PUT", body: { rego: text } }),
     onMutate: () => setOpaErrors([]),
     onError: (e) => setOpaErrors(e instanceof ApiError ? e.opaErrors : []),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["policy", name] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.policy(name) }),
   });
   const lint = useMemo(
-    () => [EditorView.contentAttributes.of({ "aria-label": "Rego", tabindex: "0" }), lintGutter(), linter((view) => diagnostics(view.state.doc, opaErrors), { delay: 0 })],
+    () => [
+      EditorView.contentAttributes.of({ "aria-label": "Rego", tabindex: "0" }),
+      lintGutter(),
+      linter((view) => diagnostics(view.state.doc, opaErrors), { delay: 0 }),
+    ],
     [opaErrors],
   );
 
@@ -76,7 +82,11 @@ export function PolicyPage() {
           <Button variant="primary" onClick={() => save.mutate()} disabled={save.isPending}>
             {save.isPending ? "Publishing…" : "Publish"}
           </Button>
-          {save.data && <span role="status" className="text-sm text-green-800">{save.data.changed ? `Published version ${save.data.version}` : "No change"}</span>}
+          {save.data && (
+            <span role="status" className="text-sm text-green-800">
+              {save.data.changed ? `Published version ${save.data.version}` : "No change"}
+            </span>
+          )}
         </div>
       )}
       {opaErrors.length === 0 && <FormError error={save.error} />}
@@ -92,13 +102,23 @@ function Versions({ policy }: { policy: Policy }) {
   const versions = policy.versions ?? [];
   const [a, setA] = useState(versions[1]?.version ?? policy.version);
   const [b, setB] = useState(policy.version);
-  const left = useQuery({ queryKey: ["policy", policy.name, a], queryFn: () => api<Policy>(`/policies/${policy.name}/versions/${a}`) });
-  const right = useQuery({ queryKey: ["policy", policy.name, b], queryFn: () => api<Policy>(`/policies/${policy.name}/versions/${b}`) });
+  const left = useQuery({
+    queryKey: queryKeys.policyVersion(policy.name, a),
+    queryFn: () => api<Policy>(`/policies/${policy.name}/versions/${a}`),
+  });
+  const right = useQuery({
+    queryKey: queryKeys.policyVersion(policy.name, b),
+    queryFn: () => api<Policy>(`/policies/${policy.name}/versions/${b}`),
+  });
   const diff = left.data && right.data ? diffLines(left.data.rego, right.data.rego) : [];
   const select = (value: number, set: (v: number) => void, label: string) => (
     <label className="text-sm">
       {label}
-      <select className="ml-1 rounded border border-slate-300 px-1" value={value} onChange={(e) => set(Number(e.target.value))}>
+      <select
+        className="ml-1 rounded border border-slate-300 px-1"
+        value={value}
+        onChange={(e) => set(Number(e.target.value))}
+      >
         {versions.map((v) => (
           <option key={v.version} value={v.version}>
             v{v.version}
@@ -133,9 +153,15 @@ function Versions({ policy }: { policy: Policy }) {
 const INPUT_EXTENSIONS = [json(), EditorView.contentAttributes.of({ "aria-label": "Input JSON", tabindex: "0" })];
 
 function Evaluate({ name }: { name: string }) {
-  const [input, setInput] = useState('{\n  "command": {"type": "scale"},\n  "cluster": {"labels": {"tier": "production"}}\n}');
+  const [input, setInput] = useState(
+    '{\n  "command": {"type": "scale"},\n  "cluster": {"labels": {"tier": "production"}}\n}',
+  );
   const run = useMutation({
-    mutationFn: () => api<{ version: number; decision: unknown }>(`/policies/${name}/evaluate`, { body: { input: JSON.parse(input) } }),
+    mutationFn: () =>
+      api<Omit<With<Schemas["EvaluateResponse"], "version">, "decision"> & { decision?: unknown }>(
+        `/policies/${name}/evaluate`,
+        { body: { input: JSON.parse(input) } },
+      ),
   });
   return (
     <div className="rounded border border-slate-200 bg-white p-3">
@@ -149,7 +175,11 @@ function Evaluate({ name }: { name: string }) {
       </Button>
       <FormError error={run.error} />
       {run.data && (
-        <pre role="region" aria-label="Decision" className="mt-2 max-h-60 overflow-auto rounded bg-slate-50 p-2 text-xs">
+        <pre
+          role="region"
+          aria-label="Decision"
+          className="mt-2 max-h-60 overflow-auto rounded bg-slate-50 p-2 text-xs"
+        >
           {JSON.stringify(run.data.decision, null, 2)}
         </pre>
       )}

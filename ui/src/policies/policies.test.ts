@@ -15,7 +15,9 @@ describe("policy editor", () => {
 
   it("puts OPA's errors at their line and column", () => {
     const doc = Text.of(["package gitopshq.approval", "", "deny { x", "}"]);
-    const [d] = diagnostics(doc, [{ code: "rego_parse_error", message: "unexpected } token", location: { row: 4, col: 1 } }]);
+    const [d] = diagnostics(doc, [
+      { code: "rego_parse_error", message: "unexpected } token", location: { row: 4, col: 1 } },
+    ]);
     expect(d.from).toBe(doc.line(4).from);
     expect(d.message).toBe("rego_parse_error: unexpected } token");
     expect(diagnostics(doc, [{ code: "x", message: "y", location: { row: 99, col: 1 } }])).toEqual([]);

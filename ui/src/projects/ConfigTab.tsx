@@ -1,46 +1,27 @@
-import { useEffect, useState } from "react";
+import { useMemo, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import CodeMirror from "@uiw/react-codemirror";
 import { yaml } from "@codemirror/lang-yaml";
 import { EditorView } from "@codemirror/view";
 import { api, query } from "../api/client";
-import type { Page, Project } from "../api/types";
+import type { OrgEnvironment, Page, Project, Schemas, With } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { useSession } from "../auth/session";
 import { valuesToYaml, variableBody, yamlToValues, type VariableForm, type VariableScope } from "./configForms";
 import { DELIVERY_MODES, DeliveryModeSelect, type DeliveryMode, type EnvironmentCluster } from "./DeliveryModeSelect";
+import { queryKeys } from "../api/keys";
+import { useOnChange } from "../components/useOnChange";
 
-interface Environment {
-  name: string;
-  position: number;
-  namespacePattern: string;
-  createNamespace?: boolean;
-  clusters: EnvironmentCluster[];
-}
-interface Named {
-  name: string;
-}
-interface Workload {
-  name: string;
-  chart: string;
-  version: string;
-  values?: Record<string, unknown>;
-}
-interface ValuesRow {
-  workload: string;
-  tenant: string;
-  environment: string;
-  values: Record<string, unknown>;
-}
-interface Variable {
+type Environment = Omit<
+  With<Schemas["ProjectViews.ProjectEnvironmentView"], "name" | "position" | "namespacePattern" | "clusters">,
+  "clusters"
+> & { clusters: EnvironmentCluster[] };
+type Workload = With<Schemas["ProjectViews.WorkloadView"], "name" | "chart" | "version">;
+type ValuesRow = With<Schemas["ProjectViews.ValuesView"], "workload" | "tenant" | "environment" | "values">;
+type Variable = Omit<With<Schemas["DeliveryViews.VariableView"], "scope" | "key" | "value">, "scope"> & {
   scope: VariableScope;
-  environment?: string;
-  tenant?: string;
-  service?: string;
-  key: string;
-  value: string;
-}
+};
 
 const YAML_EXTENSIONS = [yaml(), EditorView.contentAttributes.of({ "aria-label": "Values (YAML)", tabindex: "0" })];
 
@@ -51,18 +32,35 @@ export function ConfigTab({ project }: { project: Project }) {
   const base = `/projects/${project.id}`;
   const client = useQueryClient();
   const refresh = () => {
-    client.invalidateQueries({ queryKey: ["config", project.id] });
-    client.invalidateQueries({ queryKey: ["project", project.id] });
+    client.invalidateQueries({ queryKey: queryKeys.config(project.id) });
+    client.invalidateQueries({ queryKey: queryKeys.project(project.id) });
   };
-  const envs = useQuery({ queryKey: ["config", project.id, "environments"], queryFn: () => api<Page<Environment>>(`${base}/environments`) });
-  const tenants = useQuery({ queryKey: ["config", project.id, "tenants"], queryFn: () => api<Page<Named>>(`${base}/tenants`) });
-  const workloads = useQuery({ queryKey: ["config", project.id, "workloads"], queryFn: () => api<Page<Workload>>(`${base}/workloads`) });
-  const orgEnvs = useQuery({ queryKey: ["environments"], queryFn: () => api<Page<Named>>("/environments") });
-  const orgTenants = useQuery({ queryKey: ["tenants"], queryFn: () => api<Page<Named>>("/tenants") });
+  const envs = useQuery({
+    queryKey: queryKeys.configPart(project.id, "environments"),
+    queryFn: () => api<Page<Environment>>(`${base}/environments`),
+  });
+  const tenants = useQuery({
+    queryKey: queryKeys.configPart(project.id, "tenants"),
+    queryFn: () => api<Page<With<Schemas["ProjectViews.ProjectTenantView"], "name">>>(`${base}/tenants`),
+  });
+  const workloads = useQuery({
+    queryKey: queryKeys.configPart(project.id, "workloads"),
+    queryFn: () => api<Page<Workload>>(`${base}/workloads`),
+  });
+  const orgEnvs = useQuery({
+    queryKey: queryKeys.environments(),
+    queryFn: () => api<Page<OrgEnvironment>>("/environments"),
+  });
+  const orgTenants = useQuery({
+    queryKey: queryKeys.tenants(),
+    queryFn: () => api<Page<With<Schemas["ResourceViews.TenantView"], "name">>>("/tenants"),
+  });
 
   return (
     <div className="space-y-6">
-      <p className="text-sm text-slate-600">Every change is one commit of <code>config/</code> on <code>main</code>, and starts a delivery generation.</p>
+      <p className="text-sm text-slate-600">
+        Every change is one commit of <code>config/</code> on <code>main</code>, and starts a delivery generation.
+      </p>
       <section aria-labelledby="cfg-envs" className="rounded border border-slate-200 bg-white p-4">
         <h2 id="cfg-envs" className="font-medium">
           Environments
@@ -89,13 +87,19 @@ export function ConfigTab({ project }: { project: Project }) {
                   </span>
                 ))}
                 {writable && (
-                  <RemoveButton label={`Remove environment ${e.name}`} path={`${base}/environments/${e.name}`} onDone={refresh} />
+                  <RemoveButton
+                    label={`Remove environment ${e.name}`}
+                    path={`${base}/environments/${e.name}`}
+                    onDone={refresh}
+                  />
                 )}
               </li>
             ))}
           </ul>
         )}
-        {writable && <EnvironmentForm base={base} options={(orgEnvs.data?.items ?? []).map((e) => e.name)} onDone={refresh} />}
+        {writable && (
+          <EnvironmentForm base={base} options={(orgEnvs.data?.items ?? []).map((e) => e.name)} onDone={refresh} />
+        )}
       </section>
 
       <section aria-labelledby="cfg-tenants" className="rounded border border-slate-200 bg-white p-4">
@@ -113,12 +117,16 @@ export function ConfigTab({ project }: { project: Project }) {
             {tenants.data.items.map((t) => (
               <li key={t.name} className="flex items-center gap-2">
                 {t.name}
-                {writable && <RemoveButton label={`Remove tenant ${t.name}`} path={`${base}/tenants/${t.name}`} onDone={refresh} />}
+                {writable && (
+                  <RemoveButton label={`Remove tenant ${t.name}`} path={`${base}/tenants/${t.name}`} onDone={refresh} />
+                )}
               </li>
             ))}
           </ul>
         )}
-        {writable && <LinkTenant base={base} options={(orgTenants.data?.items ?? []).map((t) => t.name)} onDone={refresh} />}
+        {writable && (
+          <LinkTenant base={base} options={(orgTenants.data?.items ?? []).map((t) => t.name)} onDone={refresh} />
+        )}
       </section>
 
       <section aria-labelledby="cfg-workloads" className="rounded border border-slate-200 bg-white p-4">
@@ -169,7 +177,13 @@ function RemoveButton({ label, path, onDone }: { label: string; path: string; on
 }
 
 function EnvironmentForm({ base, options, onDone }: { base: string; options: string[]; onDone: () => void }) {
-  const [f, setF] = useState({ name: "", namespacePattern: "", createNamespace: false, clusters: "", deliveryMode: "argocd" as DeliveryMode });
+  const [f, setF] = useState({
+    name: "",
+    namespacePattern: "",
+    createNamespace: false,
+    clusters: "",
+    deliveryMode: "argocd" as DeliveryMode,
+  });
   const save = useMutation({
     mutationFn: () =>
       api(`${base}/environments/${f.name}`, {
@@ -207,7 +221,12 @@ function EnvironmentForm({ base, options, onDone }: { base: string; options: str
       </label>
       <label className="text-sm">
         Namespace pattern
-        <input className={inputClass} value={f.namespacePattern} onChange={(e) => setF({ ...f, namespacePattern: e.target.value })} placeholder="{{ .tenant }}-{{ .environment }}" />
+        <input
+          className={inputClass}
+          value={f.namespacePattern}
+          onChange={(e) => setF({ ...f, namespacePattern: e.target.value })}
+          placeholder="{{ .tenant }}-{{ .environment }}"
+        />
       </label>
       <label className="text-sm">
         Clusters (names, comma separated)
@@ -215,7 +234,11 @@ function EnvironmentForm({ base, options, onDone }: { base: string; options: str
       </label>
       <label className="text-sm">
         Delivery mode
-        <select className={inputClass} value={f.deliveryMode} onChange={(e) => setF({ ...f, deliveryMode: e.target.value as DeliveryMode })}>
+        <select
+          className={inputClass}
+          value={f.deliveryMode}
+          onChange={(e) => setF({ ...f, deliveryMode: e.target.value as DeliveryMode })}
+        >
           {DELIVERY_MODES.map((m) => (
             <option key={m.value} value={m.value}>
               {m.label}
@@ -229,7 +252,11 @@ function EnvironmentForm({ base, options, onDone }: { base: string; options: str
         </Button>
       </div>
       <label className="flex items-center gap-2 text-sm md:col-span-5">
-        <input type="checkbox" checked={f.createNamespace} onChange={(e) => setF({ ...f, createNamespace: e.target.checked })} />
+        <input
+          type="checkbox"
+          checked={f.createNamespace}
+          onChange={(e) => setF({ ...f, createNamespace: e.target.checked })}
+        />
         Create namespaces (the delivery writes the Namespace objects; leave off when the platform team creates them)
       </label>
       <div className="md:col-span-5">
@@ -298,20 +325,36 @@ function NewWorkload({ base, onDone }: { base: string; onDone: () => void }) {
   );
 }
 
-function ValuesEditor(props: { base: string; projectId: string; writable: boolean; workloads: string[]; tenants: string[]; environments: string[] }) {
+function ValuesEditor(props: {
+  base: string;
+  projectId: string;
+  writable: boolean;
+  workloads: string[];
+  tenants: string[];
+  environments: string[];
+}) {
   const client = useQueryClient();
   const [sel, setSel] = useState({ workload: "", tenant: "", environment: "" });
   const [text, setText] = useState("");
-  const all = useQuery({ queryKey: ["config", props.projectId, "values"], queryFn: () => api<Page<ValuesRow>>(`${props.base}/values`) });
+  const all = useQuery({
+    queryKey: queryKeys.configPart(props.projectId, "values"),
+    queryFn: () => api<Page<ValuesRow>>(`${props.base}/values`),
+  });
   const complete = sel.workload && sel.tenant && sel.environment;
   const path = `${props.base}/values/${sel.workload}/${sel.tenant}/${sel.environment}`;
-  useEffect(() => {
-    const row = all.data?.items.find((r) => r.workload === sel.workload && r.tenant === sel.tenant && r.environment === sel.environment);
-    setText(valuesToYaml(row?.values));
-  }, [all.data, sel]);
+  // The selected row's values, whenever the selection or the rows change.
+  const selected = useMemo(
+    () => ({
+      row: all.data?.items.find(
+        (r) => r.workload === sel.workload && r.tenant === sel.tenant && r.environment === sel.environment,
+      ),
+    }),
+    [all.data, sel],
+  );
+  useOnChange(selected, ({ row }) => setText(valuesToYaml(row?.values)));
   const save = useMutation({
     mutationFn: () => api(path, { method: "PUT", body: { values: yamlToValues(text) } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["config", props.projectId] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.config(props.projectId) }),
   });
   const pick = (k: keyof typeof sel, options: string[]) => (
     <label className="text-sm capitalize">
@@ -329,7 +372,9 @@ function ValuesEditor(props: { base: string; projectId: string; writable: boolea
       <h2 id="cfg-values" className="font-medium">
         Values
       </h2>
-      <p className="text-xs text-slate-500">Per workload, tenant and environment, merged over the workload's own values.</p>
+      <p className="text-xs text-slate-500">
+        Per workload, tenant and environment, merged over the workload's own values.
+      </p>
       <div className="mt-2 grid gap-2 md:grid-cols-3">
         {pick("workload", props.workloads)}
         {pick("tenant", props.tenants)}
@@ -339,14 +384,24 @@ function ValuesEditor(props: { base: string; projectId: string; writable: boolea
       {complete && (
         <div className="mt-3 space-y-2">
           <div className="rounded border border-slate-200">
-            <CodeMirror value={text} onChange={setText} height="200px" extensions={YAML_EXTENSIONS} editable={props.writable} />
+            <CodeMirror
+              value={text}
+              onChange={setText}
+              height="200px"
+              extensions={YAML_EXTENSIONS}
+              editable={props.writable}
+            />
           </div>
           {props.writable && (
             <Button variant="primary" onClick={() => save.mutate()} disabled={save.isPending}>
               Save values
             </Button>
           )}
-          {save.isSuccess && <span role="status" className="ml-2 text-sm text-green-800">Saved</span>}
+          {save.isSuccess && (
+            <span role="status" className="ml-2 text-sm text-green-800">
+              Saved
+            </span>
+          )}
           <FormError error={save.error} />
         </div>
       )}
@@ -356,16 +411,29 @@ function ValuesEditor(props: { base: string; projectId: string; writable: boolea
 
 function Variables({ base, projectId, writable }: { base: string; projectId: string; writable: boolean }) {
   const client = useQueryClient();
-  const list = useQuery({ queryKey: ["config", projectId, "variables"], queryFn: () => api<Page<Variable>>(`${base}/variables`) });
-  const [f, setF] = useState<VariableForm>({ scope: "project", environment: "", tenant: "", service: "", key: "", value: "" });
+  const list = useQuery({
+    queryKey: queryKeys.configPart(projectId, "variables"),
+    queryFn: () => api<Page<Variable>>(`${base}/variables`),
+  });
+  const [f, setF] = useState<VariableForm>({
+    scope: "project",
+    environment: "",
+    tenant: "",
+    service: "",
+    key: "",
+    value: "",
+  });
   const set = useMutation({
     mutationFn: () => api(`${base}/variables`, { method: "PUT", body: variableBody(f) }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["config", projectId, "variables"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.configPart(projectId, "variables") }),
   });
   const remove = useMutation({
     mutationFn: (v: Variable) =>
-      api(`${base}/variables${query({ scope: v.scope, environment: v.environment, tenant: v.tenant, service: v.service, key: v.key })}`, { method: "DELETE" }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["config", projectId, "variables"] }),
+      api(
+        `${base}/variables${query({ scope: v.scope, environment: v.environment, tenant: v.tenant, service: v.service, key: v.key })}`,
+        { method: "DELETE" },
+      ),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.configPart(projectId, "variables") }),
   });
   return (
     <section aria-labelledby="cfg-vars" className="rounded border border-slate-200 bg-white p-4">
@@ -381,7 +449,10 @@ function Variables({ base, projectId, writable }: { base: string; projectId: str
       ) : (
         <ul className="mt-2 space-y-1 text-sm">
           {list.data.items.map((v) => (
-            <li key={`${v.scope}/${v.environment ?? v.tenant ?? v.service ?? ""}/${v.key}`} className="flex flex-wrap items-center gap-2">
+            <li
+              key={`${v.scope}/${v.environment ?? v.tenant ?? v.service ?? ""}/${v.key}`}
+              className="flex flex-wrap items-center gap-2"
+            >
               <code>{v.key}</code> = <code>{v.value}</code>
               <span className="text-slate-500">
                 ({v.scope}
@@ -407,7 +478,11 @@ function Variables({ base, projectId, writable }: { base: string; projectId: str
         >
           <label className="text-sm">
             Scope
-            <select className={inputClass} value={f.scope} onChange={(e) => setF({ ...f, scope: e.target.value as VariableScope })}>
+            <select
+              className={inputClass}
+              value={f.scope}
+              onChange={(e) => setF({ ...f, scope: e.target.value as VariableScope })}
+            >
               {(["project", "environment", "tenant", "service"] as const).map((s) => (
                 <option key={s}>{s}</option>
               ))}
@@ -416,14 +491,24 @@ function Variables({ base, projectId, writable }: { base: string; projectId: str
           {f.scope !== "project" ? (
             <label className="text-sm capitalize">
               {f.scope}
-              <input className={inputClass} value={f[f.scope]} onChange={(e) => setF({ ...f, [f.scope]: e.target.value })} required />
+              <input
+                className={inputClass}
+                value={f[f.scope]}
+                onChange={(e) => setF({ ...f, [f.scope]: e.target.value })}
+                required
+              />
             </label>
           ) : (
             <span />
           )}
           <label className="text-sm">
             Key
-            <input className={inputClass} value={f.key} onChange={(e) => setF({ ...f, key: e.target.value })} required />
+            <input
+              className={inputClass}
+              value={f.key}
+              onChange={(e) => setF({ ...f, key: e.target.value })}
+              required
+            />
           </label>
           <label className="text-sm">
             Value

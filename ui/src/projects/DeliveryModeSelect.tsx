@@ -2,6 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { api } from "../api/client";
 import { inputClass } from "../components/Button";
 import { FormError } from "../components/States";
+import type { Schemas, With } from "../api/types";
 
 /** How a cluster of a project environment is delivered to (docs/delivery.md#direct-deploy). */
 export const DELIVERY_MODES = [
@@ -12,19 +13,16 @@ export const DELIVERY_MODES = [
 
 export type DeliveryMode = (typeof DELIVERY_MODES)[number]["value"];
 
-export interface EnvironmentCluster {
-  cluster: string;
-  overrides?: Record<string, unknown>;
+export type EnvironmentCluster = Omit<With<Schemas["ClusterBinding"], "cluster">, "deliveryMode"> & {
   deliveryMode?: DeliveryMode;
-}
+};
 
-export interface ProjectEnvironment {
-  name: string;
-  namespacePattern: string;
-  /** Whether the delivery writes the Namespace objects (absent from older hubs: false). */
-  createNamespace?: boolean;
+export type ProjectEnvironment = Omit<
+  With<Schemas["ProjectViews.ProjectEnvironmentView"], "name" | "namespacePattern" | "clusters">,
+  "clusters"
+> & {
   clusters: EnvironmentCluster[];
-}
+};
 
 /**
  * The body of PUT /projects/{id}/environments/{env} that changes one cluster's delivery mode and
@@ -59,7 +57,8 @@ export function DeliveryModeSelect({
 }) {
   const mode = cluster.deliveryMode ?? "argocd";
   const save = useMutation({
-    mutationFn: (next: DeliveryMode) => api(`${base}/environments/${env.name}`, { method: "PUT", body: withDeliveryMode(env, cluster.cluster, next) }),
+    mutationFn: (next: DeliveryMode) =>
+      api(`${base}/environments/${env.name}`, { method: "PUT", body: withDeliveryMode(env, cluster.cluster, next) }),
     onSuccess: onDone,
   });
   const label = `Delivery mode of ${cluster.cluster} in ${env.name}`;

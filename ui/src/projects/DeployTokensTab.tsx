@@ -1,33 +1,33 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Page, Project } from "../api/types";
+import type { Page, Project, Schemas, With } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { useSession } from "../auth/session";
+import { queryKeys } from "../api/keys";
 
-interface DeployToken {
-  id: string;
-  name: string;
-  createdAt: string;
-  expiresAt?: string;
-  revokedAt?: string;
-  lastUsedAt?: string;
-}
+type DeployToken = With<Schemas["DeployTokenController.TokenView"], "id" | "name" | "createdAt">;
 
 export function DeployTokensTab({ project }: { project: Project }) {
   const { can } = useSession();
   const client = useQueryClient();
   const [name, setName] = useState("");
-  const tokens = useQuery({ queryKey: ["deploy-tokens", project.id], queryFn: () => api<Page<DeployToken>>(`/projects/${project.id}/deploy-tokens`) });
+  const tokens = useQuery({
+    queryKey: queryKeys.deployTokens(project.id),
+    queryFn: () => api<Page<DeployToken>>(`/projects/${project.id}/deploy-tokens`),
+  });
   const issue = useMutation({
-    mutationFn: () => api<{ token: string; cloneUrl: string; username: string }>(`/projects/${project.id}/deploy-tokens`, { body: { name } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["deploy-tokens", project.id] }),
+    mutationFn: () =>
+      api<With<Schemas["IssuedView"], "token" | "cloneUrl" | "username">>(`/projects/${project.id}/deploy-tokens`, {
+        body: { name },
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.deployTokens(project.id) }),
   });
   const revoke = useMutation({
     mutationFn: (id: string) => api(`/projects/${project.id}/deploy-tokens/${id}`, { method: "DELETE" }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["deploy-tokens", project.id] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.deployTokens(project.id) }),
   });
   return (
     <div className="space-y-4">
@@ -41,7 +41,13 @@ export function DeployTokensTab({ project }: { project: Project }) {
         >
           <label className="text-sm">
             Token name
-            <input className={inputClass} value={name} onChange={(e) => setName(e.target.value)} required placeholder="argocd-production" />
+            <input
+              className={inputClass}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
+              placeholder="argocd-production"
+            />
           </label>
           <Button variant="primary" type="submit" disabled={issue.isPending}>
             Issue deploy token
@@ -51,8 +57,8 @@ export function DeployTokensTab({ project }: { project: Project }) {
       <FormError error={issue.error ?? revoke.error} />
       {issue.data && (
         <div role="status" className="rounded bg-yellow-50 p-3 text-sm">
-          Shown only now: <code className="break-all">{issue.data.token}</code> — clone with user <code>{issue.data.username}</code> from{" "}
-          <code>{issue.data.cloneUrl}</code>
+          Shown only now: <code className="break-all">{issue.data.token}</code> — clone with user{" "}
+          <code>{issue.data.username}</code> from <code>{issue.data.cloneUrl}</code>
         </div>
       )}
       <div className="rounded border border-slate-200 bg-white">
@@ -65,7 +71,10 @@ export function DeployTokensTab({ project }: { project: Project }) {
         ) : (
           <ul className="text-sm">
             {tokens.data.items.map((t) => (
-              <li key={t.id} className="flex flex-wrap items-center gap-2 border-t border-slate-100 px-3 py-2 first:border-t-0">
+              <li
+                key={t.id}
+                className="flex flex-wrap items-center gap-2 border-t border-slate-100 px-3 py-2 first:border-t-0"
+              >
                 <span className="font-medium">{t.name}</span>
                 <span className="text-slate-500">
                   created {stamp(t.createdAt)}, last used {stamp(t.lastUsedAt)}

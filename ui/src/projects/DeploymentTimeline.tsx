@@ -1,10 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { ClusterRun, DeploymentChanges, TimelineEvent } from "../api/types";
+import type { ClusterRun, DeploymentChanges, Schemas, TimelineEvent, With } from "../api/types";
 import { Badge, StatusBadge } from "../components/Badge";
 import { changeSummary } from "../components/changeSummary";
 import { ErrorState, Loading } from "../components/States";
 import { stamp } from "../components/time";
+import { queryKeys } from "../api/keys";
 
 /**
  * A deployment's timeline, after what it changes on the deploy branches (once the policy counted
@@ -14,12 +15,17 @@ import { stamp } from "../components/time";
  */
 export function DeploymentTimeline({ projectId, deploymentId }: { projectId: string; deploymentId: string }) {
   const d = useQuery({
-    queryKey: ["deployment", projectId, deploymentId],
+    queryKey: queryKeys.deployment(projectId, deploymentId),
     queryFn: () =>
-      api<{ status: string; timeline: TimelineEvent[]; changes?: DeploymentChanges | null; clusters?: ClusterRun[] }>(
-        `/projects/${projectId}/deployments/${deploymentId}`,
-      ),
-    refetchInterval: (q) => (["pending", "pending_approval", "deploying"].includes(q.state.data?.status ?? "pending") ? 2_000 : false),
+      api<
+        Omit<With<Schemas["DeploymentDetail"], "status" | "timeline">, "timeline" | "changes" | "clusters"> & {
+          timeline: TimelineEvent[];
+          changes?: DeploymentChanges;
+          clusters?: ClusterRun[];
+        }
+      >(`/projects/${projectId}/deployments/${deploymentId}`),
+    refetchInterval: (q) =>
+      ["pending", "pending_approval", "deploying"].includes(q.state.data?.status ?? "pending") ? 2_000 : false,
   });
   if (d.isPending) return <Loading what="the timeline" />;
   if (d.isError) return <ErrorState error={d.error} />;
@@ -29,11 +35,15 @@ export function DeploymentTimeline({ projectId, deploymentId }: { projectId: str
     <>
       {d.data.status === "degraded" && (
         <p role="note" className="mt-1 rounded bg-orange-50 p-2 text-xs text-orange-900">
-          Degraded: the commits are written, but a cluster did not run them in time. Promoting from here needs break-glass.
+          Degraded: the commits are written, but a cluster did not run them in time. Promoting from here needs
+          break-glass.
         </p>
       )}
       {changes && (
-        <p aria-label="What the deployment changes" className={`mt-1 text-xs ${changes.sensitive > 0 ? "font-medium" : ""}`}>
+        <p
+          aria-label="What the deployment changes"
+          className={`mt-1 text-xs ${changes.sensitive > 0 ? "font-medium" : ""}`}
+        >
           <span className="text-slate-500">changes:</span> {changeSummary(changes)}
         </p>
       )}
@@ -76,14 +86,30 @@ function ClusterRuns({ runs }: { runs: ClusterRun[] }) {
               {r.cluster} <span className="text-slate-500">({r.environment})</span>
             </td>
             <td className="pr-2">{r.mode}</td>
-            <td className="pr-2">{r.verified ? <Badge tone="green">verified</Badge> : <Badge tone="orange">not verified</Badge>}</td>
-            <td className="pr-2">{r.revision ? <code title={r.revision}>{r.revision.slice(0, 12)}</code> : <span className="text-slate-500">none yet</span>}</td>
+            <td className="pr-2">
+              {r.verified ? <Badge tone="green">verified</Badge> : <Badge tone="orange">not verified</Badge>}
+            </td>
+            <td className="pr-2">
+              {r.revision ? (
+                <code title={r.revision}>{r.revision.slice(0, 12)}</code>
+              ) : (
+                <span className="text-slate-500">none yet</span>
+              )}
+            </td>
             <td className="pr-2">
               {/* The adapter's own words (e.g. "Synced, Healthy", "Ready True"), then why it is not verified. */}
               {[r.health, r.reason].filter(Boolean).join(" — ")}
               {r.deliverer && <div className="text-slate-500">{r.deliverer}</div>}
             </td>
-            <td>{r.verifiedAt ? stamp(r.verifiedAt) : <span className="text-slate-500">{r.observedAt ? `last looked ${stamp(r.observedAt)}` : "not yet"}</span>}</td>
+            <td>
+              {r.verifiedAt ? (
+                stamp(r.verifiedAt)
+              ) : (
+                <span className="text-slate-500">
+                  {r.observedAt ? `last looked ${stamp(r.observedAt)}` : "not yet"}
+                </span>
+              )}
+            </td>
           </tr>
         ))}
       </tbody>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "../api/client";
 import type { Project, ProjectFence } from "../api/types";
@@ -7,6 +7,8 @@ import { Button, inputClass } from "../components/Button";
 import { ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { useSession } from "../auth/session";
+import { queryKeys } from "../api/keys";
+import { useOnChange } from "../components/useOnChange";
 
 /** The fence's three lists, as the hub names them, with what each one means. */
 const LISTS = [
@@ -22,7 +24,12 @@ const LISTS = [
     hint: "Kind, group/Kind, /Kind or group/* the project may deliver outside a namespace",
     empty: "none (only the Namespace of an allowed namespace)",
   },
-  { key: "deniedKinds", label: "Denied kinds", hint: "Kind, group/Kind, /Kind or group/* the project may never deliver", empty: "none" },
+  {
+    key: "deniedKinds",
+    label: "Denied kinds",
+    hint: "Kind, group/Kind, /Kind or group/* the project may never deliver",
+    empty: "none",
+  },
 ] as const;
 
 type ListKey = (typeof LISTS)[number]["key"];
@@ -35,7 +42,11 @@ export function fenceBody(lists: Lists): Record<ListKey, string[]> {
       .split("\n")
       .map((l) => l.trim())
       .filter(Boolean);
-  return { allowedNamespaces: entries(lists.allowedNamespaces), clusterScopedKinds: entries(lists.clusterScopedKinds), deniedKinds: entries(lists.deniedKinds) };
+  return {
+    allowedNamespaces: entries(lists.allowedNamespaces),
+    clusterScopedKinds: entries(lists.clusterScopedKinds),
+    deniedKinds: entries(lists.deniedKinds),
+  };
 }
 
 /** The 400's errors about one list: `deniedKinds[2]` becomes "entry 3", the list itself stays as is. */
@@ -51,7 +62,9 @@ export function listErrors(error: unknown, key: ListKey): string[] {
 /** What the form shows below the lists: an error that names no list, or the fields no list shows. */
 function notAboutLists(error: unknown): unknown {
   if (!(error instanceof ApiError) || error.errors.length === 0) return error;
-  const rest = error.errors.filter((e) => !LISTS.some((l) => listErrors(new ApiError(400, "", "", [e]), l.key).length > 0));
+  const rest = error.errors.filter(
+    (e) => !LISTS.some((l) => listErrors(new ApiError(400, "", "", [e]), l.key).length > 0),
+  );
   return rest.length === 0 ? null : new ApiError(error.status, error.error, error.message, rest);
 }
 
@@ -62,22 +75,29 @@ function notAboutLists(error: unknown): unknown {
 export function FenceTab({ project }: { project: Project }) {
   const { can } = useSession();
   const client = useQueryClient();
-  const fence = useQuery({ queryKey: ["fence", project.id], queryFn: () => api<ProjectFence>(`/projects/${project.id}/fence`) });
+  const fence = useQuery({
+    queryKey: queryKeys.fence(project.id),
+    queryFn: () => api<ProjectFence>(`/projects/${project.id}/fence`),
+  });
   const [lists, setLists] = useState<Lists>({ allowedNamespaces: "", clusterScopedKinds: "", deniedKinds: "" });
-  useEffect(() => {
-    if (fence.data) {
+  useOnChange(fence.data, (data) => {
+    if (data) {
       setLists({
-        allowedNamespaces: fence.data.allowedNamespaces.join("\n"),
-        clusterScopedKinds: fence.data.clusterScopedKinds.join("\n"),
-        deniedKinds: fence.data.deniedKinds.join("\n"),
+        allowedNamespaces: data.allowedNamespaces.join("\n"),
+        clusterScopedKinds: data.clusterScopedKinds.join("\n"),
+        deniedKinds: data.deniedKinds.join("\n"),
       });
     }
-  }, [fence.data]);
+  });
   const save = useMutation({
-    mutationFn: () => api<ProjectFence & { changed: boolean; revision: number }>(`/projects/${project.id}/fence`, { method: "PUT", body: fenceBody(lists) }),
+    mutationFn: () =>
+      api<ProjectFence & { changed: boolean; revision: number }>(`/projects/${project.id}/fence`, {
+        method: "PUT",
+        body: fenceBody(lists),
+      }),
     onSuccess: (saved) => {
-      client.setQueryData(["fence", project.id], saved);
-      client.invalidateQueries({ queryKey: ["project", project.id] });
+      client.setQueryData(queryKeys.fence(project.id), saved);
+      client.invalidateQueries({ queryKey: queryKeys.project(project.id) });
     },
   });
   if (fence.isPending) return <Loading what="the fence" />;
@@ -149,7 +169,10 @@ export function FenceTab({ project }: { project: Project }) {
           </div>
         </form>
       ) : (
-        <dl aria-label="The fence" className="grid gap-4 rounded border border-slate-200 bg-white p-4 text-sm md:grid-cols-3">
+        <dl
+          aria-label="The fence"
+          className="grid gap-4 rounded border border-slate-200 bg-white p-4 text-sm md:grid-cols-3"
+        >
           {LISTS.map((l) => (
             <div key={l.key}>
               <dt className="font-medium">{l.label}</dt>

@@ -7,12 +7,16 @@ import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { useSession } from "../auth/session";
+import { queryKeys } from "../api/keys";
 
 /** The windows that apply to this project: its own and the organization-wide ones. */
 export function FreezeTab({ project }: { project: Project }) {
   const { can } = useSession();
   const client = useQueryClient();
-  const windows = useQuery({ queryKey: ["freeze-windows"], queryFn: () => api<Page<FreezeWindow>>("/freeze-windows") });
+  const windows = useQuery({
+    queryKey: queryKeys.freezeWindows(),
+    queryFn: () => api<Page<FreezeWindow>>("/freeze-windows"),
+  });
   const [f, setF] = useState({ environment: "", startsAt: "", endsAt: "", reason: "", wholeOrg: false });
   const create = useMutation({
     mutationFn: () =>
@@ -25,11 +29,11 @@ export function FreezeTab({ project }: { project: Project }) {
           reason: f.reason,
         },
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["freeze-windows"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.freezeWindows() }),
   });
   const remove = useMutation({
     mutationFn: (id: string) => api(`/freeze-windows/${id}`, { method: "DELETE" }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["freeze-windows"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.freezeWindows() }),
   });
   const mine = (windows.data?.items ?? []).filter((w) => !w.project || w.project === project.name);
   return (
@@ -44,13 +48,21 @@ export function FreezeTab({ project }: { project: Project }) {
         ) : (
           <ul className="text-sm">
             {mine.map((w) => (
-              <li key={w.id} className={`flex flex-wrap items-center gap-2 border-t border-slate-100 px-3 py-2 first:border-t-0 ${w.active ? "bg-red-50" : ""}`}>
+              <li
+                key={w.id}
+                className={`flex flex-wrap items-center gap-2 border-t border-slate-100 px-3 py-2 first:border-t-0 ${w.active ? "bg-red-50" : ""}`}
+              >
                 {w.active && <Badge tone="red">active</Badge>}
                 <span>
-                  {w.environment ?? "every environment"} · {w.project ?? "every project"} · {stamp(w.startsAt)} → {stamp(w.endsAt)} — {w.reason}
+                  {w.environment ?? "every environment"} · {w.project ?? "every project"} · {stamp(w.startsAt)} →{" "}
+                  {stamp(w.endsAt)} — {w.reason}
                 </span>
                 {can("org:write") && (
-                  <Button className="ml-auto" onClick={() => remove.mutate(w.id)} aria-label={`Delete freeze window ${w.reason}`}>
+                  <Button
+                    className="ml-auto"
+                    onClick={() => remove.mutate(w.id)}
+                    aria-label={`Delete freeze window ${w.reason}`}
+                  >
                     Delete
                   </Button>
                 )}
@@ -70,22 +82,44 @@ export function FreezeTab({ project }: { project: Project }) {
         >
           <label className="text-sm">
             Environment (empty: all)
-            <input className={inputClass} value={f.environment} onChange={(e) => setF({ ...f, environment: e.target.value })} />
+            <input
+              className={inputClass}
+              value={f.environment}
+              onChange={(e) => setF({ ...f, environment: e.target.value })}
+            />
           </label>
           <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" checked={f.wholeOrg} onChange={(e) => setF({ ...f, wholeOrg: e.target.checked })} /> Every project
+            <input type="checkbox" checked={f.wholeOrg} onChange={(e) => setF({ ...f, wholeOrg: e.target.checked })} />{" "}
+            Every project
           </label>
           <label className="text-sm">
             Starts
-            <input type="datetime-local" className={inputClass} value={f.startsAt} onChange={(e) => setF({ ...f, startsAt: e.target.value })} required />
+            <input
+              type="datetime-local"
+              className={inputClass}
+              value={f.startsAt}
+              onChange={(e) => setF({ ...f, startsAt: e.target.value })}
+              required
+            />
           </label>
           <label className="text-sm">
             Ends
-            <input type="datetime-local" className={inputClass} value={f.endsAt} onChange={(e) => setF({ ...f, endsAt: e.target.value })} required />
+            <input
+              type="datetime-local"
+              className={inputClass}
+              value={f.endsAt}
+              onChange={(e) => setF({ ...f, endsAt: e.target.value })}
+              required
+            />
           </label>
           <label className="text-sm md:col-span-2">
             Reason
-            <input className={inputClass} value={f.reason} onChange={(e) => setF({ ...f, reason: e.target.value })} required />
+            <input
+              className={inputClass}
+              value={f.reason}
+              onChange={(e) => setF({ ...f, reason: e.target.value })}
+              required
+            />
           </label>
           <div className="md:col-span-2">
             <Button variant="primary" type="submit" disabled={create.isPending}>

@@ -1,31 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Page, Project } from "../api/types";
+import type { Page, Project, Schemas, With } from "../api/types";
 import { Badge } from "../components/Badge";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
+import { queryKeys } from "../api/keys";
 
-interface Generation {
-  revision: number;
-  status: string;
-  commit?: string | null;
-  detail?: string | null;
-  units?: number;
-  /** Units rendered by this generation; absent for generations planned before fingerprints. */
-  rendered?: number;
-  /** Units that took an earlier generation's tree (their inputs had not changed). */
-  reused?: number;
-  createdAt?: string;
-  finishedAt?: string | null;
-}
+type Generation = With<Schemas["Generation"], "revision" | "status">;
 
-interface Commit {
-  id: string;
-  author: string;
-  at: string;
-  description: string;
-  change?: string;
-}
+type Commit = With<Schemas["ProjectService.CommitView"], "id" | "author" | "at" | "description">;
 
 const TONE: Record<string, "green" | "yellow" | "red" | "gray" | "blue"> = {
   committed: "green",
@@ -46,11 +29,14 @@ export function renderedReused(g: Pick<Generation, "rendered" | "reused">): stri
 
 export function GenerationsTab({ project }: { project: Project }) {
   const gens = useQuery({
-    queryKey: ["generations", project.id],
+    queryKey: queryKeys.generations(project.id),
     queryFn: () => api<Page<Generation>>(`/projects/${project.id}/generations?limit=50`),
     refetchInterval: 5_000,
   });
-  const commits = useQuery({ queryKey: ["commits", project.id], queryFn: () => api<Page<Commit>>(`/projects/${project.id}/commits?limit=30`) });
+  const commits = useQuery({
+    queryKey: queryKeys.commits(project.id),
+    queryFn: () => api<Page<Commit>>(`/projects/${project.id}/commits?limit=30`),
+  });
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <div className="rounded border border-slate-200 bg-white">
@@ -65,8 +51,9 @@ export function GenerationsTab({ project }: { project: Project }) {
           <ul className="text-sm">
             {gens.data.items.map((g) => (
               <li key={g.revision} className="border-t border-slate-100 px-3 py-2 first:border-t-0">
-                revision {g.revision} <Badge tone={TONE[g.status] ?? "gray"}>{g.status}</Badge> {g.commit && <code className="text-xs">{g.commit.slice(0, 12)}</code>}{" "}
-                <span className="text-slate-500">{relative(g.finishedAt ?? g.createdAt)}</span>
+                revision {g.revision} <Badge tone={TONE[g.status] ?? "gray"}>{g.status}</Badge>{" "}
+                {g.commit && <code className="text-xs">{g.commit.slice(0, 12)}</code>}{" "}
+                <span className="text-slate-500">{relative(g.finishedAt ?? g.startedAt)}</span>
                 {g.detail && <div className="text-xs text-slate-600">{g.detail}</div>}
                 {renderedReused(g) && <div className="text-xs text-slate-500">units: {renderedReused(g)}</div>}
               </li>
@@ -84,7 +71,10 @@ export function GenerationsTab({ project }: { project: Project }) {
           <ul className="text-sm">
             {commits.data.items.map((c) => (
               <li key={c.id} className="border-t border-slate-100 px-3 py-2 first:border-t-0">
-                <code className="text-xs">{c.id.slice(0, 12)}</code> {c.description} <span className="text-slate-500">— {c.author}, {relative(c.at)}</span>
+                <code className="text-xs">{c.id.slice(0, 12)}</code> {c.description}{" "}
+                <span className="text-slate-500">
+                  — {c.author}, {relative(c.at)}
+                </span>
               </li>
             ))}
           </ul>

@@ -10,6 +10,7 @@ import { FreezeTab } from "./FreezeTab";
 import { DeployTokensTab } from "./DeployTokensTab";
 import { ConfigTab } from "./ConfigTab";
 import { FenceTab } from "./FenceTab";
+import { queryKeys } from "../api/keys";
 
 const TABS = [
   { id: "releases", label: "Releases" },
@@ -22,7 +23,7 @@ const TABS = [
 
 export function ProjectPage() {
   const { id = "", tab = "releases" } = useParams();
-  const project = useQuery({ queryKey: ["project", id], queryFn: () => api<Project>(`/projects/${id}`) });
+  const project = useQuery({ queryKey: queryKeys.project(id), queryFn: () => api<Project>(`/projects/${id}`) });
   if (project.isPending) return <Loading what="the project" />;
   if (project.isError) return <ErrorState error={project.error} />;
   const p = project.data;

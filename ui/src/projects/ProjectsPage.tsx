@@ -6,17 +6,18 @@ import type { Page, Project } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { useSession } from "../auth/session";
+import { queryKeys } from "../api/keys";
 
 export function ProjectsPage() {
   const { can } = useSession();
   const client = useQueryClient();
   const [name, setName] = useState("");
-  const projects = useQuery({ queryKey: ["projects"], queryFn: () => api<Page<Project>>("/projects") });
+  const projects = useQuery({ queryKey: queryKeys.projects(), queryFn: () => api<Page<Project>>("/projects") });
   const create = useMutation({
     mutationFn: () => api<Project>("/projects", { body: { name } }),
     onSuccess: () => {
       setName("");
-      client.invalidateQueries({ queryKey: ["projects"] });
+      client.invalidateQueries({ queryKey: queryKeys.projects() });
     },
   });
   return (
@@ -52,12 +53,16 @@ export function ProjectsPage() {
         ) : (
           <ul>
             {projects.data.items.map((p) => (
-              <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-100 px-4 py-2 first:border-t-0">
+              <li
+                key={p.id}
+                className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-100 px-4 py-2 first:border-t-0"
+              >
                 <Link className="font-medium text-indigo-700 hover:underline" to={`/projects/${p.id}/releases`}>
                   {p.name}
                 </Link>
                 <span className="text-sm text-slate-500">
-                  revision {p.configRevision}, generated {p.generatedRevision ?? "—"} · <code>{p.repository.cloneUrl}</code>
+                  revision {p.configRevision}, generated {p.generatedRevision ?? "—"} ·{" "}
+                  <code>{p.repository.cloneUrl}</code>
                 </span>
               </li>
             ))}

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "../api/client";
-import type { Page, Project, Release } from "../api/types";
+import type { Page, Project, Release, ReleaseDetail, Schemas, With } from "../api/types";
 import { Badge, StatusBadge } from "../components/Badge";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
@@ -9,14 +9,9 @@ import { relative } from "../components/time";
 import { useSession } from "../auth/session";
 import { EvidenceLink } from "../audit/EvidenceLink";
 import { DeploymentTimeline } from "./DeploymentTimeline";
+import { queryKeys } from "../api/keys";
 
-interface DeliveryRow {
-  environment: string;
-  tenant: string;
-  deployedRelease?: number;
-  deployedCommit?: string;
-  deployedAt?: string;
-}
+type DeliveryRow = With<Schemas["DeliveryView"], "environment" | "tenant">;
 
 /** A rollback scope entry as the form holds it; empty fields are left out of the body. */
 export interface ScopeEntry {
@@ -36,12 +31,12 @@ export function rollbackScope(all: boolean, entries: ScopeEntry[]): "all" | Reco
 export function ReleasesTab({ project }: { project: Project }) {
   const { can } = useSession();
   const deliveries = useQuery({
-    queryKey: ["deliveries", project.id],
+    queryKey: queryKeys.deliveries(project.id),
     queryFn: () => api<Page<DeliveryRow>>(`/projects/${project.id}/deliveries`),
     refetchInterval: 5_000,
   });
   const releases = useQuery({
-    queryKey: ["releases", project.id],
+    queryKey: queryKeys.releases(project.id),
     queryFn: () => api<Page<Release>>(`/projects/${project.id}/releases`),
     refetchInterval: 5_000,
   });
@@ -58,7 +53,9 @@ export function ReleasesTab({ project }: { project: Project }) {
               {i > 0 && <span aria-hidden="true">→</span>}
               <div className="min-w-36 rounded border border-slate-200 bg-white p-3 text-sm">
                 <div className="font-medium">{env}</div>
-                <div className="text-slate-600">{numbers.length ? numbers.map((n) => `#${n}`).join(", ") : "nothing deployed"}</div>
+                <div className="text-slate-600">
+                  {numbers.length ? numbers.map((n) => `#${n}`).join(", ") : "nothing deployed"}
+                </div>
               </div>
             </div>
           );
@@ -85,20 +82,40 @@ export function ReleasesTab({ project }: { project: Project }) {
  * would be promoted from (written, but a cluster did not run it): break-glass may still promote it.
  */
 export function isDegradedRefusal(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 409 && / is degraded in /.test(error.message) && /breakGlass/.test(error.message);
+  return (
+    error instanceof ApiError &&
+    error.status === 409 &&
+    / is degraded in /.test(error.message) &&
+    /breakGlass/.test(error.message)
+  );
 }
 
-function BreakGlassFields({ value, onChange }: { value: { breakGlass: boolean; justification: string }; onChange: (v: { breakGlass: boolean; justification: string }) => void }) {
+function BreakGlassFields({
+  value,
+  onChange,
+}: {
+  value: { breakGlass: boolean; justification: string };
+  onChange: (v: { breakGlass: boolean; justification: string }) => void;
+}) {
   return (
     <>
       <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" checked={value.breakGlass} onChange={(e) => onChange({ ...value, breakGlass: e.target.checked })} />
+        <input
+          type="checkbox"
+          checked={value.breakGlass}
+          onChange={(e) => onChange({ ...value, breakGlass: e.target.checked })}
+        />
         Break-glass
       </label>
       {value.breakGlass && (
         <label className="block text-sm">
           Justification
-          <textarea className={inputClass} value={value.justification} onChange={(e) => onChange({ ...value, justification: e.target.value })} required />
+          <textarea
+            className={inputClass}
+            value={value.justification}
+            onChange={(e) => onChange({ ...value, justification: e.target.value })}
+            required
+          />
         </label>
       )}
     </>
@@ -117,7 +134,7 @@ function CreateRelease({ project, environments }: { project: Project; environmen
           ...(f.breakGlass && { breakGlass: true, justification: f.justification }),
         },
       }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["releases", project.id] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.releases(project.id) }),
   });
   return (
     <form
@@ -130,11 +147,19 @@ function CreateRelease({ project, environments }: { project: Project; environmen
     >
       <label className="text-sm">
         Description
-        <input className={inputClass} value={f.description} onChange={(e) => setF({ ...f, description: e.target.value })} />
+        <input
+          className={inputClass}
+          value={f.description}
+          onChange={(e) => setF({ ...f, description: e.target.value })}
+        />
       </label>
       <label className="text-sm">
         First environment
-        <select className={inputClass} value={f.environment} onChange={(e) => setF({ ...f, environment: e.target.value })}>
+        <select
+          className={inputClass}
+          value={f.environment}
+          onChange={(e) => setF({ ...f, environment: e.target.value })}
+        >
           <option value="">the first in order</option>
           {environments.map((e) => (
             <option key={e}>{e}</option>
@@ -161,17 +186,23 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
   const [all, setAll] = useState(true);
   const [scope, setScope] = useState<ScopeEntry[]>([{ environment: "", tenant: "", service: "" }]);
   const detail = useQuery({
-    queryKey: ["release", project.id, release.number],
-    queryFn: () => api<Release>(`/projects/${project.id}/releases/${release.number}`),
+    queryKey: queryKeys.release(project.id, release.number),
+    queryFn: () => api<ReleaseDetail>(`/projects/${project.id}/releases/${release.number}`),
     enabled: open,
     refetchInterval: open ? 3_000 : false,
   });
   const run = useMutation({
     mutationFn: () =>
       action === "promote"
-        ? api(`/projects/${project.id}/releases/${release.number}/promote`, { body: bg.breakGlass ? { breakGlass: true, justification: bg.justification } : {} })
+        ? api(`/projects/${project.id}/releases/${release.number}/promote`, {
+            body: bg.breakGlass ? { breakGlass: true, justification: bg.justification } : {},
+          })
         : api(`/projects/${project.id}/rollbacks`, {
-            body: { toRelease: release.number, scope: rollbackScope(all, scope), ...(bg.breakGlass && { breakGlass: true, justification: bg.justification }) },
+            body: {
+              toRelease: release.number,
+              scope: rollbackScope(all, scope),
+              ...(bg.breakGlass && { breakGlass: true, justification: bg.justification }),
+            },
           }),
     // Promoting from a degraded environment needs break-glass: tick it, so the justification is asked.
     onError: (e) => {
@@ -179,15 +210,22 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
     },
     onSuccess: () => {
       setAction(null);
-      client.invalidateQueries({ queryKey: ["releases", project.id] });
-      client.invalidateQueries({ queryKey: ["release", project.id, release.number] });
+      client.invalidateQueries({ queryKey: queryKeys.releases(project.id) });
+      client.invalidateQueries({ queryKey: queryKeys.release(project.id, release.number) });
     },
   });
   return (
     <div className="rounded border border-slate-200 bg-white p-3">
-      <button type="button" className="flex w-full flex-wrap items-center gap-2 text-left" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="flex w-full flex-wrap items-center gap-2 text-left"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
         <span className="font-medium">Release #{release.number}</span>
-        {release.kind !== "standard" && <Badge tone="yellow">{release.rollbackOf ? `${release.kind} of #${release.rollbackOf}` : release.kind}</Badge>}
+        {release.kind !== "standard" && (
+          <Badge tone="yellow">{release.rollbackOf ? `${release.kind} of #${release.rollbackOf}` : release.kind}</Badge>
+        )}
         <span className="text-sm text-slate-600">{release.description}</span>
         <span className="ml-auto text-xs text-slate-500">
           by {release.requester.name} {relative(release.createdAt)}
@@ -202,7 +240,8 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
           ) : (
             <>
               <p>
-                Source commit <code>{detail.data.sourceCommit?.slice(0, 12) ?? "not resolved yet"}</code>, configuration revision {detail.data.configRevision}
+                Source commit <code>{detail.data.sourceCommit?.slice(0, 12) ?? "not resolved yet"}</code>, configuration
+                revision {detail.data.configRevision}
               </p>
               {(detail.data.environments?.length ?? 0) > 0 && (
                 <p aria-label={`Where release ${release.number} stands`} className="flex flex-wrap items-center gap-2">
@@ -216,7 +255,8 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
               <ul aria-label={`Deployments of release ${release.number}`} className="space-y-1">
                 {detail.data.deployments?.map((d) => (
                   <li key={d.id} className="flex flex-wrap items-center gap-2">
-                    <StatusBadge status={d.status} /> {d.action} → {d.environments.join(", ")} {d.breakGlass && <Badge tone="red">break-glass</Badge>}
+                    <StatusBadge status={d.status} /> {d.action} → {d.environments.join(", ")}{" "}
+                    {d.breakGlass && <Badge tone="red">break-glass</Badge>}
                     <span className="text-slate-500">{d.detail}</span>
                     <details className="w-full">
                       <summary className="cursor-pointer text-xs text-slate-600">Timeline</summary>
@@ -236,7 +276,9 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
           {can("releases:create") && release.kind === "standard" && (
             <div className="flex gap-2">
               <Button onClick={() => setAction(action === "promote" ? null : "promote")}>Promote</Button>
-              <Button onClick={() => setAction(action === "rollback" ? null : "rollback")}>Roll back to this release</Button>
+              <Button onClick={() => setAction(action === "rollback" ? null : "rollback")}>
+                Roll back to this release
+              </Button>
             </div>
           )}
           {action && (
@@ -251,7 +293,8 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
               {action === "rollback" && (
                 <>
                   <label className="flex items-center gap-2">
-                    <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> Everything (scope "all")
+                    <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> Everything (scope
+                    "all")
                   </label>
                   {!all &&
                     scope.map((s, i) => (
@@ -262,21 +305,25 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
                             <input
                               className={inputClass}
                               value={s[k]}
-                              onChange={(e) => setScope(scope.map((x, j) => (j === i ? { ...x, [k]: e.target.value } : x)))}
+                              onChange={(e) =>
+                                setScope(scope.map((x, j) => (j === i ? { ...x, [k]: e.target.value } : x)))
+                              }
                             />
                           </label>
                         ))}
                       </div>
                     ))}
                   {!all && (
-                    <Button onClick={() => setScope([...scope, { environment: "", tenant: "", service: "" }])}>Add scope entry</Button>
+                    <Button onClick={() => setScope([...scope, { environment: "", tenant: "", service: "" }])}>
+                      Add scope entry
+                    </Button>
                   )}
                 </>
               )}
               {action === "promote" && isDegradedRefusal(run.error) && (
                 <p className="rounded bg-orange-50 p-2 text-orange-900">
-                  The environment it would be promoted from did not run this release. To promote it anyway, give a break-glass justification: the
-                  promotion is reviewed afterwards.
+                  The environment it would be promoted from did not run this release. To promote it anyway, give a
+                  break-glass justification: the promotion is reviewed afterwards.
                 </p>
               )}
               <BreakGlassFields value={bg} onChange={setBg} />

@@ -8,7 +8,9 @@ export function yamlToValues(text: string): Record<string, unknown> {
     // maxAliasCount: a few anchors are fine, an alias bomb is not (the hub refuses them too).
     parsed = parse(text, { maxAliasCount: 50, uniqueKeys: true });
   } catch (e) {
-    throw new Error(`values are not valid YAML: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+    throw new Error(`values are not valid YAML: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`, {
+      cause: e,
+    });
   }
   if (parsed === null || parsed === undefined) return {};
   if (typeof parsed !== "object" || Array.isArray(parsed)) {

@@ -46,7 +46,11 @@ describe("project environments", () => {
     await userEvent.click(screen.getByRole("button", { name: "Save environment" }));
 
     await vi.waitFor(() => expect(calls.some((c) => c.method === "PUT")).toBe(true));
-    expect(calls.find((c) => c.method === "PUT")?.body).toEqual({ createNamespace: true, deliveryMode: "argocd", clusters: [{ cluster: "eu-1" }] });
+    expect(calls.find((c) => c.method === "PUT")?.body).toEqual({
+      createNamespace: true,
+      deliveryMode: "argocd",
+      clusters: [{ cluster: "eu-1" }],
+    });
   });
 
   it("says which environments create their namespaces", async () => {

@@ -52,26 +52,48 @@ describe("delivery mode", () => {
       "GET /me": () => ({ json: ME }),
       "PUT /projects/p-1/environments/production": () => ({
         status: 400,
-        json: { status: 400, error: "invalid", message: "clusters[1].deliveryMode: must be one of argocd, flux, direct", errors: [{ field: "clusters[1].deliveryMode", reason: "must be one of argocd, flux, direct" }] },
+        json: {
+          status: 400,
+          error: "invalid",
+          message: "clusters[1].deliveryMode: must be one of argocd, flux, direct",
+          errors: [{ field: "clusters[1].deliveryMode", reason: "must be one of argocd, flux, direct" }],
+        },
       }),
     });
     const { unmount } = renderAt(
       "/x",
       "/x",
-      <DeliveryModeSelect base="/projects/p-1" env={ENV} cluster={ENV.clusters[1]} writable={false} onDone={() => {}} />,
+      <DeliveryModeSelect
+        base="/projects/p-1"
+        env={ENV}
+        cluster={ENV.clusters[1]}
+        writable={false}
+        onDone={() => {}}
+      />,
     );
     expect(screen.getByLabelText("Delivery mode of us-1 in production")).toHaveTextContent("Flux");
     expect(screen.queryByRole("combobox")).toBeNull();
     unmount();
 
-    renderAt("/x", "/x", <DeliveryModeSelect base="/projects/p-1" env={ENV} cluster={ENV.clusters[1]} writable onDone={() => {}} />);
-    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Delivery mode of us-1 in production" }), "Argo CD");
+    renderAt(
+      "/x",
+      "/x",
+      <DeliveryModeSelect base="/projects/p-1" env={ENV} cluster={ENV.clusters[1]} writable onDone={() => {}} />,
+    );
+    await userEvent.selectOptions(
+      screen.getByRole("combobox", { name: "Delivery mode of us-1 in production" }),
+      "Argo CD",
+    );
     const alert = await screen.findByRole("alert");
     expect(alert).toHaveTextContent("clusters[1].deliveryMode: must be one of argocd, flux, direct");
   });
 
   it("defaults clusters without a mode to Argo CD in the body", () => {
-    const env: ProjectEnvironment = { name: "dev", namespacePattern: "p", clusters: [{ cluster: "a" }, { cluster: "b" }] };
+    const env: ProjectEnvironment = {
+      name: "dev",
+      namespacePattern: "p",
+      clusters: [{ cluster: "a" }, { cluster: "b" }],
+    };
     expect(withDeliveryMode(env, "b", "direct").clusters).toEqual([
       { cluster: "a", overrides: {}, deliveryMode: "argocd" },
       { cluster: "b", overrides: {}, deliveryMode: "direct" },

@@ -6,7 +6,9 @@ import { DeploymentTimeline } from "./DeploymentTimeline";
 
 afterEach(() => vi.restoreAllMocks());
 
-const EVENTS = [{ seq: 1, at: "2026-11-26T10:00:00Z", status: "pending", actor: "ada", detail: "requested: deploy #4 to dev" }];
+const EVENTS = [
+  { seq: 1, at: "2026-11-26T10:00:00Z", status: "pending", actor: "ada", detail: "requested: deploy #4 to dev" },
+];
 
 describe("deployment timeline", () => {
   it("says what the deployment changes, as the policy counted it", async () => {
@@ -17,7 +19,17 @@ describe("deployment timeline", () => {
         json: {
           status: "pending_approval",
           timeline: EVENTS,
-          changes: { added: 3, changed: 1, removed: 0, clusterScoped: 1, rbac: 1, sensitive: 1, images: 2, unreadable: 0, truncated: false },
+          changes: {
+            added: 3,
+            changed: 1,
+            removed: 0,
+            clusterScoped: 1,
+            rbac: 1,
+            sensitive: 1,
+            images: 2,
+            unreadable: 0,
+            truncated: false,
+          },
         },
       }),
     });
@@ -49,7 +61,16 @@ describe("runtime verification", () => {
       "GET /projects/p-1/deployments/d-1": () => ({
         json: {
           status: "degraded",
-          timeline: [...EVENTS, { seq: 2, at: "2026-11-26T10:10:00Z", status: "degraded", actor: "hub", detail: "us-1 did not run 0123456789ab in 300 s" }],
+          timeline: [
+            ...EVENTS,
+            {
+              seq: 2,
+              at: "2026-11-26T10:10:00Z",
+              status: "degraded",
+              actor: "hub",
+              detail: "us-1 did not run 0123456789ab in 300 s",
+            },
+          ],
           changes: null,
           clusters: [
             {
@@ -82,16 +103,36 @@ describe("runtime verification", () => {
     });
     renderAt("/x", "/x", <DeploymentTimeline projectId="p-1" deploymentId="d-1" />);
 
-    expect(await screen.findByRole("note")).toHaveTextContent("Degraded: the commits are written, but a cluster did not run them in time");
+    expect(await screen.findByRole("note")).toHaveTextContent(
+      "Degraded: the commits are written, but a cluster did not run them in time",
+    );
     const timeline = screen.getByRole("list", { name: "Deployment timeline" });
     expect(within(timeline).getAllByText("degraded")).toHaveLength(1);
-    const rows = within(screen.getByRole("table", { name: "What each cluster ran" })).getAllByRole("row").slice(1);
+    const rows = within(screen.getByRole("table", { name: "What each cluster ran" }))
+      .getAllByRole("row")
+      .slice(1);
     expect(rows).toHaveLength(2);
-    const eu = within(rows[0]).getAllByRole("cell").map((c) => c.textContent);
-    expect(eu.slice(0, 5)).toEqual(["eu-1 (staging)", "argocd", "verified", "0123456789ab", "Synced, Healthyargocd:shop-staging"]);
+    const eu = within(rows[0])
+      .getAllByRole("cell")
+      .map((c) => c.textContent);
+    expect(eu.slice(0, 5)).toEqual([
+      "eu-1 (staging)",
+      "argocd",
+      "verified",
+      "0123456789ab",
+      "Synced, Healthyargocd:shop-staging",
+    ]);
     expect(eu[5]).not.toMatch(/not yet|last looked/);
-    const us = within(rows[1]).getAllByRole("cell").map((c) => c.textContent);
-    expect(us.slice(0, 5)).toEqual(["us-1 (staging)", "flux", "not verified", "fedcba987654", "Ready False — runs fedcba987654, not 0123456789abflux:flux-system/shop-staging"]);
+    const us = within(rows[1])
+      .getAllByRole("cell")
+      .map((c) => c.textContent);
+    expect(us.slice(0, 5)).toEqual([
+      "us-1 (staging)",
+      "flux",
+      "not verified",
+      "fedcba987654",
+      "Ready False — runs fedcba987654, not 0123456789abflux:flux-system/shop-staging",
+    ]);
     expect(us[5]).toMatch(/^last looked /);
   });
 

@@ -34,7 +34,11 @@ describe("project fence", () => {
 
     expect(await screen.findByText(/No admin has set this project's fence/)).toBeInTheDocument();
     const denied = screen.getByRole("list", { name: "Denied kinds" });
-    expect(within(denied).getAllByRole("listitem").map((li) => li.textContent)).toEqual(["rbac.authorization.k8s.io/*", "admissionregistration.k8s.io/*"]);
+    expect(
+      within(denied)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["rbac.authorization.k8s.io/*", "admissionregistration.k8s.io/*"]);
     expect(screen.getByText(/empty: any namespace but the reserved ones/)).toBeInTheDocument();
     expect(screen.queryByRole("textbox")).toBeNull();
     expect(screen.queryByRole("button", { name: "Save fence" })).toBeNull();
@@ -46,7 +50,15 @@ describe("project fence", () => {
       "GET /me": () => ({ json: ADMIN }),
       "GET /projects/p-1/fence": () => ({ json: DEFAULT_FENCE }),
       "PUT /projects/p-1/fence": (body) => ({
-        json: { ...(body as object), updatedBy: "ada@example.com", updatedAt: "2026-11-27T10:00:00Z", default: false, changed: true, revision: 5, commit: "abc" },
+        json: {
+          ...(body as object),
+          updatedBy: "ada@example.com",
+          updatedAt: "2026-11-27T10:00:00Z",
+          default: false,
+          changed: true,
+          revision: 5,
+          commit: "abc",
+        },
       }),
     });
     renderAt("/x", "/x", <FenceTab project={PROJECT} />);
@@ -69,14 +81,27 @@ describe("project fence", () => {
     setToken("t");
     fakeHub({
       "GET /me": () => ({ json: ADMIN }),
-      "GET /projects/p-1/fence": () => ({ json: { ...DEFAULT_FENCE, allowedNamespaces: ["shop-*", "Bad_NS"], default: false, updatedBy: "ada", updatedAt: "2026-11-27T10:00:00Z" } }),
+      "GET /projects/p-1/fence": () => ({
+        json: {
+          ...DEFAULT_FENCE,
+          allowedNamespaces: ["shop-*", "Bad_NS"],
+          default: false,
+          updatedBy: "ada",
+          updatedAt: "2026-11-27T10:00:00Z",
+        },
+      }),
       "PUT /projects/p-1/fence": () => ({
         status: 400,
         json: {
           status: 400,
           error: "invalid",
           message: "allowedNamespaces[1]: Bad_NS is not a namespace name or pattern",
-          errors: [{ field: "allowedNamespaces[1]", reason: "Bad_NS is not a namespace name or pattern ([a-z0-9*-], at most 63 characters)" }],
+          errors: [
+            {
+              field: "allowedNamespaces[1]",
+              reason: "Bad_NS is not a namespace name or pattern ([a-z0-9*-], at most 63 characters)",
+            },
+          ],
         },
       }),
     });

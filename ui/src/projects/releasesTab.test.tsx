@@ -33,7 +33,14 @@ const DETAIL = {
   ],
   deployments: [
     { id: "d-1", action: "deploy", environments: ["dev"], status: "deployed", createdAt: "2026-11-26T10:00:00Z" },
-    { id: "d-2", action: "promote", environments: ["staging"], status: "degraded", detail: "us-1 did not run it in 300 s", createdAt: "2026-11-26T10:05:00Z" },
+    {
+      id: "d-2",
+      action: "promote",
+      environments: ["staging"],
+      status: "degraded",
+      detail: "us-1 did not run it in 300 s",
+      createdAt: "2026-11-26T10:05:00Z",
+    },
   ],
 };
 const DEGRADED_409 = {
@@ -75,12 +82,18 @@ describe("releases and runtime verification", () => {
     expect(await within(form).findByRole("alert")).toHaveTextContent("release #4 is degraded in staging");
     expect(within(form).getByText(/did not run this release/)).toBeInTheDocument();
     expect(within(form).getByRole("checkbox", { name: "Break-glass" })).toBeChecked();
-    await userEvent.type(within(form).getByRole("textbox", { name: "Justification" }), "hotfix for the checkout outage, staging cluster is down");
+    await userEvent.type(
+      within(form).getByRole("textbox", { name: "Justification" }),
+      "hotfix for the checkout outage, staging cluster is down",
+    );
     await userEvent.click(within(form).getByRole("button", { name: "Promote" }));
 
     await vi.waitFor(() => expect(screen.queryByRole("form", { name: "Promote release" })).toBeNull());
     const promotes = calls.filter((c) => c.method === "POST");
-    expect(promotes.map((c) => c.body)).toEqual([{}, { breakGlass: true, justification: "hotfix for the checkout outage, staging cluster is down" }]);
+    expect(promotes.map((c) => c.body)).toEqual([
+      {},
+      { breakGlass: true, justification: "hotfix for the checkout outage, staging cluster is down" },
+    ]);
   });
 
   it("does not tick break-glass for other refusals", async () => {
@@ -90,7 +103,10 @@ describe("releases and runtime verification", () => {
       "GET /projects/p-1/deliveries": () => ({ json: { items: [] } }),
       "GET /projects/p-1/releases": () => ({ json: { items: [RELEASE] } }),
       "GET /projects/p-1/releases/4": () => ({ json: { ...DETAIL, environments: [], deployments: [] } }),
-      "POST /projects/p-1/releases/4/promote": () => ({ status: 409, json: { status: 409, error: "conflict", message: "release #4 is not deployed to any environment yet" } }),
+      "POST /projects/p-1/releases/4/promote": () => ({
+        status: 409,
+        json: { status: 409, error: "conflict", message: "release #4 is not deployed to any environment yet" },
+      }),
     });
     renderAt("/x", "/x", <ReleasesTab project={PROJECT} />);
 

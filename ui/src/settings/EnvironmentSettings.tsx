@@ -6,6 +6,7 @@ import { useSession } from "../auth/session";
 import { Badge } from "../components/Badge";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
+import { queryKeys } from "../api/keys";
 
 /**
  * The organization's environments in order, with whether their deployments are verified: how long
@@ -14,13 +15,17 @@ import { Empty, ErrorState, FormError, Loading } from "../components/States";
  */
 export function EnvironmentSettings() {
   const { can } = useSession();
-  const envs = useQuery({ queryKey: ["environments"], queryFn: () => api<Page<OrgEnvironment>>("/environments") });
+  const envs = useQuery({
+    queryKey: queryKeys.environments(),
+    queryFn: () => api<Page<OrgEnvironment>>("/environments"),
+  });
   return (
     <div className="space-y-3">
       <h2 className="text-lg font-medium">Environments</h2>
       <p className="text-sm text-slate-600">
-        A verified environment's deployments end <em>deployed</em> only once every Flux and Argo CD cluster runs the commit, in sync and healthy, within
-        the timeout; otherwise they end <em>degraded</em>, and promoting from there needs break-glass. 0 or empty: not verified (10 to 86400 seconds).
+        A verified environment's deployments end <em>deployed</em> only once every Flux and Argo CD cluster runs the
+        commit, in sync and healthy, within the timeout; otherwise they end <em>degraded</em>, and promoting from there
+        needs break-glass. 0 or empty: not verified (10 to 86400 seconds).
       </p>
       {envs.isPending ? (
         <Loading what="environments" />
@@ -29,7 +34,10 @@ export function EnvironmentSettings() {
       ) : envs.data.items.length === 0 ? (
         <Empty>The organization has no environment yet.</Empty>
       ) : (
-        <ul aria-label="Organization environments" className="divide-y divide-slate-100 rounded border border-slate-200 bg-white text-sm">
+        <ul
+          aria-label="Organization environments"
+          className="divide-y divide-slate-100 rounded border border-slate-200 bg-white text-sm"
+        >
           {envs.data.items.map((e) => (
             <EnvironmentRow key={e.name} env={e} writable={can("org:write")} />
           ))}
@@ -43,14 +51,22 @@ function EnvironmentRow({ env, writable }: { env: OrgEnvironment; writable: bool
   const client = useQueryClient();
   const [seconds, setSeconds] = useState(String(env.verifyTimeoutSeconds ?? 0));
   const save = useMutation({
-    mutationFn: () => api<OrgEnvironment>(`/environments/${env.name}`, { method: "PATCH", body: { verifyTimeoutSeconds: Number(seconds) } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["environments"] }),
+    mutationFn: () =>
+      api<OrgEnvironment>(`/environments/${env.name}`, {
+        method: "PATCH",
+        body: { verifyTimeoutSeconds: Number(seconds) },
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.environments() }),
   });
   return (
     <li className="flex flex-wrap items-center gap-3 px-3 py-2">
       <span className="font-medium">{env.name}</span>
       {env.description && <span className="text-slate-600">{env.description}</span>}
-      {env.verifyTimeoutSeconds ? <Badge tone="green">{`verified within ${env.verifyTimeoutSeconds} s`}</Badge> : <Badge>not verified</Badge>}
+      {env.verifyTimeoutSeconds ? (
+        <Badge tone="green">{`verified within ${env.verifyTimeoutSeconds} s`}</Badge>
+      ) : (
+        <Badge>not verified</Badge>
+      )}
       {writable && (
         <form
           aria-label={`Verification of ${env.name}`}
@@ -62,7 +78,15 @@ function EnvironmentRow({ env, writable }: { env: OrgEnvironment; writable: bool
         >
           <label className="text-xs">
             Verification timeout (seconds)
-            <input type="number" min={0} max={86400} className={`${inputClass} w-32`} value={seconds} onChange={(e) => setSeconds(e.target.value)} required />
+            <input
+              type="number"
+              min={0}
+              max={86400}
+              className={`${inputClass} w-32`}
+              value={seconds}
+              onChange={(e) => setSeconds(e.target.value)}
+              required
+            />
           </label>
           <Button type="submit" disabled={save.isPending}>
             Save timeout

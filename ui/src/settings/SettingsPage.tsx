@@ -1,13 +1,15 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { CreatedOrg, NotificationSettings, Org, Page } from "../api/types";
+import type { CreatedOrg, NotificationSettings, Org, Page, Schemas, With } from "../api/types";
 import { useSession } from "../auth/session";
 import { Badge } from "../components/Badge";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { EnvironmentSettings } from "./EnvironmentSettings";
+import { queryKeys } from "../api/keys";
+import { useOnChange } from "../components/useOnChange";
 
 /**
  * The organization's settings: where its notifications go, whether its environments' deployments
@@ -20,7 +22,11 @@ export function SettingsPage() {
       <h1 id="settings-title" className="text-2xl font-semibold">
         Settings{me?.org ? ` — ${me.org.name}` : ""}
       </h1>
-      {can("org:write") ? <Notifications /> : <p className="text-sm text-slate-600">Notification settings need the org:write permission (admins).</p>}
+      {can("org:write") ? (
+        <Notifications />
+      ) : (
+        <p className="text-sm text-slate-600">Notification settings need the org:write permission (admins).</p>
+      )}
       {can("projects:read") && <EnvironmentSettings />}
       {can("orgs:write") && <Organizations />}
     </section>
@@ -29,27 +35,36 @@ export function SettingsPage() {
 
 function Notifications() {
   const client = useQueryClient();
-  const settings = useQuery({ queryKey: ["notifications"], queryFn: () => api<NotificationSettings>("/notifications") });
+  const settings = useQuery({
+    queryKey: queryKeys.notifications(),
+    queryFn: () => api<NotificationSettings>("/notifications"),
+  });
   const [url, setUrl] = useState("");
   const [secret, setSecret] = useState("");
   const [events, setEvents] = useState<string[]>([]);
-  useEffect(() => {
-    if (settings.data) {
-      setUrl(settings.data.source === "organization" ? (settings.data.webhookUrl ?? "") : "");
-      setEvents(settings.data.events);
+  useOnChange(settings.data, (data) => {
+    if (data) {
+      setUrl(data.source === "organization" ? (data.webhookUrl ?? "") : "");
+      setEvents(data.events);
     }
-  }, [settings.data]);
+  });
   const save = useMutation({
-    mutationFn: () => api<NotificationSettings>("/notifications", { method: "PUT", body: { webhookUrl: url, secret: secret || undefined, events } }),
+    mutationFn: () =>
+      api<NotificationSettings>("/notifications", {
+        method: "PUT",
+        body: { webhookUrl: url, secret: secret || undefined, events },
+      }),
     onSuccess: () => {
       setSecret("");
-      client.invalidateQueries({ queryKey: ["notifications"] });
+      client.invalidateQueries({ queryKey: queryKeys.notifications() });
     },
   });
-  const test = useMutation({ mutationFn: () => api<{ delivered: boolean; error: string | null }>("/notifications/test", { method: "POST" }) });
+  const test = useMutation({
+    mutationFn: () => api<With<Schemas["TestResult"], "delivered">>("/notifications/test", { method: "POST" }),
+  });
   const remove = useMutation({
     mutationFn: () => api<void>("/notifications", { method: "DELETE" }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["notifications"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.notifications() }),
   });
   if (settings.isPending) return <Loading what="notification settings" />;
   if (settings.isError) return <ErrorState error={settings.error} />;
@@ -74,11 +89,25 @@ function Notifications() {
       >
         <label className="block text-sm">
           Webhook URL
-          <input type="url" className={inputClass} value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://hooks.example.com/gitopshq" />
+          <input
+            type="url"
+            className={inputClass}
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            required
+            placeholder="https://hooks.example.com/gitopshq"
+          />
         </label>
         <label className="block text-sm">
-          Signing secret {s.source === "organization" ? "(leave empty to keep the current one)" : "(16 characters or more)"}
-          <input type="password" className={inputClass} value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="new-password" />
+          Signing secret{" "}
+          {s.source === "organization" ? "(leave empty to keep the current one)" : "(16 characters or more)"}
+          <input
+            type="password"
+            className={inputClass}
+            value={secret}
+            onChange={(e) => setSecret(e.target.value)}
+            autoComplete="new-password"
+          />
         </label>
         <fieldset className="text-sm">
           <legend>Events (none ticked: all)</legend>
@@ -123,11 +152,12 @@ function Notifications() {
 
 function Organizations() {
   const client = useQueryClient();
-  const orgs = useQuery({ queryKey: ["orgs"], queryFn: () => api<Page<Org>>("/orgs") });
+  const orgs = useQuery({ queryKey: queryKeys.orgs(), queryFn: () => api<Page<Org>>("/orgs") });
   const [f, setF] = useState({ slug: "", name: "", email: "", owner: "" });
   const create = useMutation({
-    mutationFn: () => api<CreatedOrg>("/orgs", { body: { slug: f.slug, name: f.name, owner: { email: f.email, name: f.owner } } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["orgs"] }),
+    mutationFn: () =>
+      api<CreatedOrg>("/orgs", { body: { slug: f.slug, name: f.name, owner: { email: f.email, name: f.owner } } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.orgs() }),
   });
   return (
     <div className="space-y-3">
@@ -176,19 +206,41 @@ function Organizations() {
       >
         <label className="text-sm">
           Slug
-          <input className={inputClass} value={f.slug} onChange={(e) => setF({ ...f, slug: e.target.value })} required placeholder="acme" />
+          <input
+            className={inputClass}
+            value={f.slug}
+            onChange={(e) => setF({ ...f, slug: e.target.value })}
+            required
+            placeholder="acme"
+          />
         </label>
         <label className="text-sm">
           Name
-          <input className={inputClass} value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} required />
+          <input
+            className={inputClass}
+            value={f.name}
+            onChange={(e) => setF({ ...f, name: e.target.value })}
+            required
+          />
         </label>
         <label className="text-sm">
           Owner's email
-          <input type="email" className={inputClass} value={f.email} onChange={(e) => setF({ ...f, email: e.target.value })} required />
+          <input
+            type="email"
+            className={inputClass}
+            value={f.email}
+            onChange={(e) => setF({ ...f, email: e.target.value })}
+            required
+          />
         </label>
         <label className="text-sm">
           Owner's name
-          <input className={inputClass} value={f.owner} onChange={(e) => setF({ ...f, owner: e.target.value })} required />
+          <input
+            className={inputClass}
+            value={f.owner}
+            onChange={(e) => setF({ ...f, owner: e.target.value })}
+            required
+          />
         </label>
         <div className="md:col-span-4">
           <Button variant="primary" type="submit" disabled={create.isPending}>

@@ -9,7 +9,13 @@ afterEach(() => vi.restoreAllMocks());
 
 const ENVS = [
   { name: "dev", position: 0, description: "", createdAt: "2026-11-01T00:00:00Z", verifyTimeoutSeconds: null },
-  { name: "production", position: 1, description: "live", createdAt: "2026-11-01T00:00:00Z", verifyTimeoutSeconds: 600 },
+  {
+    name: "production",
+    position: 1,
+    description: "live",
+    createdAt: "2026-11-01T00:00:00Z",
+    verifyTimeoutSeconds: 600,
+  },
 ];
 const ADMIN = { ...ME, permissions: [...ME.permissions, "projects:read", "org:write"] };
 
@@ -21,7 +27,10 @@ describe("environment settings", () => {
       "GET /me": () => ({ json: ADMIN }),
       "GET /environments": () => ({ json: { items: envs } }),
       "PATCH /environments/dev": (body) => {
-        envs = [{ ...ENVS[0], verifyTimeoutSeconds: (body as { verifyTimeoutSeconds: number }).verifyTimeoutSeconds }, ENVS[1]];
+        envs = [
+          { ...ENVS[0], verifyTimeoutSeconds: (body as { verifyTimeoutSeconds: number }).verifyTimeoutSeconds },
+          ENVS[1],
+        ];
         return { json: envs[0] };
       },
     });
@@ -53,7 +62,9 @@ describe("environment settings", () => {
           status: 400,
           error: "invalid",
           message: "verifyTimeoutSeconds: must be 0 (no verification) or between 10 and 86400 seconds",
-          errors: [{ field: "verifyTimeoutSeconds", reason: "must be 0 (no verification) or between 10 and 86400 seconds" }],
+          errors: [
+            { field: "verifyTimeoutSeconds", reason: "must be 0 (no verification) or between 10 and 86400 seconds" },
+          ],
         },
       }),
     });
@@ -66,12 +77,17 @@ describe("environment settings", () => {
     await userEvent.type(input, "5");
     await userEvent.click(within(form).getByRole("button", { name: "Save timeout" }));
 
-    expect(await within(form).findByRole("alert")).toHaveTextContent("verifyTimeoutSeconds: must be 0 (no verification) or between 10 and 86400 seconds");
+    expect(await within(form).findByRole("alert")).toHaveTextContent(
+      "verifyTimeoutSeconds: must be 0 (no verification) or between 10 and 86400 seconds",
+    );
   });
 
   it("shows members the timeouts without a form", async () => {
     setToken("t");
-    fakeHub({ "GET /me": () => ({ json: { ...ME, permissions: ["projects:read"] } }), "GET /environments": () => ({ json: { items: ENVS } }) });
+    fakeHub({
+      "GET /me": () => ({ json: { ...ME, permissions: ["projects:read"] } }),
+      "GET /environments": () => ({ json: { items: ENVS } }),
+    });
     renderAt("/x", "/x", <EnvironmentSettings />);
 
     expect(await screen.findByText("verified within 600 s")).toBeInTheDocument();

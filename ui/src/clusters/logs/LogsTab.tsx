@@ -1,13 +1,14 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { parse } from "yaml";
 import { api, query } from "../../api/client";
-import type { Cluster } from "../../api/types";
+import type { Cluster, Schemas, With } from "../../api/types";
 import { Button, inputClass } from "../../components/Button";
 import { Empty } from "../../components/States";
 import type { Inventory, Resource } from "../InventoryTab";
 import { openLogSocket } from "./logSocket";
 import { createLogTerminal, type LogTerminal } from "./terminal";
+import { queryKeys } from "../../api/keys";
 
 /** The download buffer keeps at most this many lines (the oldest go first). */
 export const MAX_BUFFER_LINES = 50_000;
@@ -44,26 +45,31 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
   const lines = useRef<string[]>([]);
   const partial = useRef("");
   const shown = useRef(0);
+  // What the socket's callbacks read of the view's settings, as of the last render.
   const view = useRef({ timestamps, follow, paused });
-  view.current = { timestamps, follow, paused };
+  useLayoutEffect(() => {
+    view.current = { timestamps, follow, paused };
+  });
   const searchEl = useRef<HTMLInputElement>(null);
 
   const diagnostics = cluster.capabilities?.includes("diagnostics.read") ?? false;
   const inventory = useQuery({
-    queryKey: ["inventory", cluster.id],
+    queryKey: queryKeys.inventory(cluster.id),
     queryFn: () => api<Inventory>(`/clusters/${cluster.id}/inventory`),
     enabled: diagnostics,
   });
   const pods = useQuery({
-    queryKey: ["pods", cluster.id, namespace],
+    queryKey: queryKeys.pods(cluster.id, namespace),
     queryFn: () =>
-      api<{ items: Resource[] }>(`/clusters/${cluster.id}/resources${query({ namespace, kind: "Pod", limit: 500 })}`),
+      api<Omit<Schemas["ResourcePage"], "items"> & { items: Resource[] }>(
+        `/clusters/${cluster.id}/resources${query({ namespace, kind: "Pod", limit: 500 })}`,
+      ),
     enabled: diagnostics && namespace !== "",
   });
   const detail = useQuery({
-    queryKey: ["pod", cluster.id, namespace, pod],
+    queryKey: queryKeys.pod(cluster.id, namespace, pod),
     queryFn: () =>
-      api<{ yaml: string }>(
+      api<With<Schemas["Detail"], "yaml">>(
         `/clusters/${cluster.id}/resources/core/v1/Pod/${encodeURIComponent(namespace)}/${encodeURIComponent(pod)}`,
       ),
     enabled: diagnostics && pod !== "",
@@ -173,7 +179,11 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
   };
 
   if (!diagnostics) {
-    return <Empty>The agent of this cluster does not have the diagnostics.read capability, so its logs cannot be read.</Empty>;
+    return (
+      <Empty>
+        The agent of this cluster does not have the diagnostics.read capability, so its logs cannot be read.
+      </Empty>
+    );
   }
 
   const streaming = state.kind === "streaming" || state.kind === "connecting";
@@ -230,7 +240,13 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
         </label>
         <label className="text-sm">
           Container
-          <select aria-label="Container" className={inputClass} value={container} disabled={!pod} onChange={(e) => setContainer(e.target.value)}>
+          <select
+            aria-label="Container"
+            className={inputClass}
+            value={container}
+            disabled={!pod}
+            onChange={(e) => setContainer(e.target.value)}
+          >
             <option value="">{containers.length ? "First (" + containers[0] + ")" : "The pod's first"}</option>
             {containers.map((c) => (
               <option key={c} value={c}>
@@ -290,7 +306,14 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
           {status(state, paused, lineCount)}
         </span>
       </div>
-      <div ref={termEl} data-testid="log-terminal" tabIndex={0} role="region" aria-label="Log output" className="h-[32rem] w-full overflow-hidden rounded bg-slate-900 p-1" />
+      <div
+        ref={termEl}
+        data-testid="log-terminal"
+        tabIndex={0}
+        role="region"
+        aria-label="Log output"
+        className="h-[32rem] w-full overflow-hidden rounded bg-slate-900 p-1"
+      />
     </div>
   );
 }

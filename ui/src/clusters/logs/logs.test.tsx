@@ -63,10 +63,30 @@ function hub(c: Cluster = cluster) {
     "GET /me": () => ({ json: ME }),
     "GET /clusters/c1": () => ({ json: c }),
     "GET /clusters/c1/inventory": () => ({
-      json: { connected: true, reported: true, objects: 2, clusterScoped: {}, namespaces: [{ name: "demo", total: 1, kinds: { Pod: 1 } }] },
+      json: {
+        connected: true,
+        reported: true,
+        objects: 2,
+        clusterScoped: {},
+        namespaces: [{ name: "demo", total: 1, kinds: { Pod: 1 } }],
+      },
     }),
     "GET /clusters/c1/resources": () => ({
-      json: { items: [{ uid: "p", group: "", version: "v1", kind: "Pod", namespace: "demo", name: "web-1", status: "Running", health: "Healthy", labels: {} }] },
+      json: {
+        items: [
+          {
+            uid: "p",
+            group: "",
+            version: "v1",
+            kind: "Pod",
+            namespace: "demo",
+            name: "web-1",
+            status: "Running",
+            health: "Healthy",
+            labels: {},
+          },
+        ],
+      },
     }),
     "GET /clusters/c1/resources/core/v1/Pod/demo/web-1": () => ({
       json: { yaml: "kind: Pod\nspec:\n  containers:\n  - name: app\n  - name: sidecar\n" },
@@ -143,7 +163,10 @@ describe("cluster log streaming", () => {
     expect(searches).toEqual(["500"]);
 
     let blob: Blob | null = null;
-    vi.stubGlobal("URL", Object.assign(URL, { createObjectURL: (b: Blob) => ((blob = b), "blob:x"), revokeObjectURL: () => {} }));
+    vi.stubGlobal(
+      "URL",
+      Object.assign(URL, { createObjectURL: (b: Blob) => ((blob = b), "blob:x"), revokeObjectURL: () => {} }),
+    );
     const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => {});
     await user.click(screen.getByRole("button", { name: "Download" }));
     expect(click).toHaveBeenCalled();
@@ -159,13 +182,23 @@ describe("cluster log streaming", () => {
     hub();
     const user = await choose();
     await user.click(screen.getByRole("button", { name: "Start streaming" }));
-    FakeSocket.last!.text({ type: "error", status: 403, message: "namespace demo is outside the agent's diagnostics.allowedNamespaces (payments)" });
+    FakeSocket.last!.text({
+      type: "error",
+      status: 403,
+      message: "namespace demo is outside the agent's diagnostics.allowedNamespaces (payments)",
+    });
     expect(await screen.findByText(/outside the agent's diagnostics.allowedNamespaces/)).toBeInTheDocument();
 
     await user.click(screen.getByRole("button", { name: "Start streaming" }));
     FakeSocket.last!.text({ type: "opened", sessionId: "s2" });
-    FakeSocket.last!.text({ type: "ended", reason: "reader_too_slow", message: "the reader did not take 131072 bytes for 30 s" });
-    expect(await screen.findByText("Ended: the reader did not take 131072 bytes for 30 s (0 lines)")).toBeInTheDocument();
+    FakeSocket.last!.text({
+      type: "ended",
+      reason: "reader_too_slow",
+      message: "the reader did not take 131072 bytes for 30 s",
+    });
+    expect(
+      await screen.findByText("Ended: the reader did not take 131072 bytes for 30 s (0 lines)"),
+    ).toBeInTheDocument();
   });
 
   it("explains that an agent without diagnostics.read has no logs", async () => {

@@ -12,7 +12,11 @@ vi.mock("@xterm/xterm", () => ({
     open() {}
   },
 }));
-vi.mock("@xterm/addon-fit", () => ({ FitAddon: class { fit() {} } }));
+vi.mock("@xterm/addon-fit", () => ({
+  FitAddon: class {
+    fit() {}
+  },
+}));
 vi.mock("@xterm/addon-search", () => ({ SearchAddon: class {} }));
 
 import { createLogTerminal, logLinkHandler } from "./terminal";
