@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { api, ApiError, setToken } from "../api/client";
+import { api, ApiError, browserNavigation, setToken, startSsoSignIn } from "../api/client";
 import type { Me } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { useSession } from "./session";
@@ -20,6 +20,8 @@ export function SignIn() {
     queryFn: () => api<AuthConfig>("/auth/config"),
     retry: false,
   });
+
+  const ssoLogin = config.data?.sso?.enabled ? config.data.sso.loginUrl : undefined;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -64,8 +66,16 @@ export function SignIn() {
           {busy ? "Checking…" : "Sign in"}
         </Button>
       </form>
-      {config.data?.sso?.enabled && config.data.sso.loginUrl && (
-        <a className="mt-4 block text-center text-sm font-medium text-indigo-700 underline" href={config.data.sso.loginUrl}>
+      {ssoLogin && (
+        <a
+          className="mt-4 block text-center text-sm font-medium text-indigo-700 underline"
+          href={ssoLogin}
+          onClick={(e) => {
+            // The sign-in carries this tab's fresh state, so only its answer is accepted here.
+            e.preventDefault();
+            browserNavigation.go(startSsoSignIn(ssoLogin));
+          }}
+        >
           Sign in with SSO
         </a>
       )}
