@@ -112,6 +112,7 @@ public class AuthController {
       description = "A redirect to the identity provider")
   ResponseEntity<Void> login(
       @io.swagger.v3.oas.annotations.Parameter(
+              required = true,
               description =
                   "The web UI's random state for this sign-in (22 to 128 characters of A-Z, a-z,"
                       + " 0-9, '-', '_'), returned with the session in the fragment")
