@@ -12,17 +12,49 @@ export function setToken(token: string | null): void {
   else sessionStorage.removeItem(TOKEN_KEY);
 }
 
+const SSO_STATE_KEY = "gitopshq.sso_state";
+
+/** Leaves the app for another page (the hub's sign-in); an object so tests can watch it. */
+export const browserNavigation = {
+  go(url: string): void {
+    window.location.assign(url);
+  },
+};
+
 /**
- * After an SSO sign-in the hub redirects to `/#session_token=ghqo_…&expires_in=…`. Keeps a
- * well-formed session token for this tab and removes the fragment from the address bar and the
- * history entry, so it is neither bookmarked nor shown.
+ * Starts an SSO sign-in from this tab: a fresh random state, kept in this tab's sessionStorage,
+ * goes to the hub with the sign-in and comes back with the session. Returns the URL to open.
+ */
+export function startSsoSignIn(loginUrl: string): string {
+  const bytes = new Uint8Array(32);
+  crypto.getRandomValues(bytes);
+  const state = btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+  sessionStorage.setItem(SSO_STATE_KEY, state);
+  return `${loginUrl}${loginUrl.includes("?") ? "&" : "?"}client_state=${state}`;
+}
+
+/**
+ * After an SSO sign-in the hub redirects to `/#session_token=ghqo_…&expires_in=…&client_state=…`.
+ * The session is kept only when it answers a sign-in this tab started (its state matches the one
+ * `startSsoSignIn` kept, which is then used up) and no one is signed in in this tab: a link with
+ * someone else's session in it can neither sign a visitor in nor swap the signed-in user. The
+ * fragment is always removed from the address bar and the history entry, so it is neither
+ * bookmarked nor shown.
  */
 export function takeSsoSession(): void {
   const params = new URLSearchParams(window.location.hash.replace(/^#/, ""));
-  if (!params.has("session_token")) return;
+  if (!params.has("session_token") && !params.has("client_state")) return;
   const token = params.get("session_token") ?? "";
-  if (/^ghqo_[0-9a-f]{64}$/.test(token)) setToken(token);
+  const state = params.get("client_state") ?? "";
+  const expected = sessionStorage.getItem(SSO_STATE_KEY);
+  sessionStorage.removeItem(SSO_STATE_KEY);
   history.replaceState(history.state, "", window.location.pathname + window.location.search);
+  if (expected === null || state !== expected) return;
+  if (getToken() !== null) return;
+  if (/^ghqo_[0-9a-f]{64}$/.test(token)) setToken(token);
 }
 
 /** Ends an SSO session at the hub (API tokens are not sessions and stay valid). */

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { api, ApiError, setToken } from "../api/client";
+import { api, ApiError, browserNavigation, setToken, startSsoSignIn } from "../api/client";
 import type { Me, Schemas, With } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { useSession } from "./session";
@@ -19,6 +19,8 @@ export function SignIn() {
     queryFn: () => api<AuthConfig>("/auth/config"),
     retry: false,
   });
+
+  const ssoLogin = config.data?.sso?.enabled ? config.data.sso.loginUrl : undefined;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -63,10 +65,15 @@ export function SignIn() {
           {busy ? "Checking…" : "Sign in"}
         </Button>
       </form>
-      {config.data?.sso?.enabled && config.data.sso.loginUrl && (
+      {ssoLogin && (
         <a
           className="mt-4 block text-center text-sm font-medium text-indigo-700 underline"
-          href={config.data.sso.loginUrl}
+          href={ssoLogin}
+          onClick={(e) => {
+            // The sign-in carries this tab's fresh state, so only its answer is accepted here.
+            e.preventDefault();
+            browserNavigation.go(startSsoSignIn(ssoLogin));
+          }}
         >
           Sign in with SSO
         </a>

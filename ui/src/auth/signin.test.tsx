@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
-import { render, screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { browserNavigation } from "../api/client";
 import { fakeHub, ME } from "../test-utils";
 import { SessionProvider, useSession } from "./session";
 import { SignIn } from "./SignIn";
@@ -54,13 +55,36 @@ describe("sign-in", () => {
     expect(localStorage.length).toBe(0);
   });
 
-  it("takes the session from the SSO redirect's fragment, clears the fragment, and revokes it on sign-out", async () => {
-    const session = "ghqo_" + "a".repeat(64);
-    window.history.replaceState(null, "", `/#session_token=${session}&expires_in=28800`);
-    const calls = fakeHub({ "GET /me": () => ({ json: ME }), "POST /auth/logout": () => ({ status: 204 }) });
+  const SESSION = "ghqo_" + "a".repeat(64);
+  const OTHER = "ghqo_" + "b".repeat(64);
+  const SSO_ON = { json: { sso: { enabled: true, loginUrl: "/api/v2/auth/oidc/login" }, apiTokens: true } };
+
+  /** The hub's redirect back from a sign-in, as the browser lands on it. */
+  function landFromSso(session: string, state: string) {
+    window.history.replaceState(null, "", `/#session_token=${session}&expires_in=28800&client_state=${state}`);
+  }
+
+  it("accepts the SSO session only as the answer to a sign-in this tab started, once, and revokes it on sign-out", async () => {
+    const calls = fakeHub({
+      "GET /auth/config": () => SSO_ON,
+      "GET /me": () => ({ json: ME }),
+      "POST /auth/logout": () => ({ status: 204 }),
+    });
+    const go = vi.spyOn(browserNavigation, "go").mockImplementation(() => {});
+    renderGate();
+    await userEvent.click(await screen.findByRole("link", { name: "Sign in with SSO" }));
+    const state = sessionStorage.getItem("gitopshq.sso_state") ?? "";
+    expect(state).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The hub gets this tab's state with the sign-in, and hands it back with the session.
+    expect(go).toHaveBeenCalledWith(`/api/v2/auth/oidc/login?client_state=${state}`);
+    go.mockRestore();
+    cleanup();
+
+    landFromSso(SESSION, state);
     renderGate();
     expect(await screen.findByText("signed in as ada@example.com")).toBeInTheDocument();
-    expect(sessionStorage.getItem("gitopshq.token")).toBe(session);
+    expect(sessionStorage.getItem("gitopshq.token")).toBe(SESSION);
+    expect(sessionStorage.getItem("gitopshq.sso_state")).toBeNull();
     expect(localStorage.length).toBe(0);
     expect(window.location.hash).toBe("");
 
@@ -68,11 +92,59 @@ describe("sign-in", () => {
     expect(await screen.findByLabelText("API token")).toBeInTheDocument();
     expect(sessionStorage.length).toBe(0);
     const logout = calls.find((c) => c.method === "POST" && c.path === "/auth/logout");
-    expect(logout?.headers.Authorization).toBe(`Bearer ${session}`);
+    expect(logout?.headers.Authorization).toBe(`Bearer ${SESSION}`);
+    cleanup();
+
+    // The same answer again (the history entry, a copied link): the state is used up.
+    landFromSso(OTHER, state);
+    renderGate();
+    expect(await screen.findByLabelText("API token")).toBeInTheDocument();
+    expect(sessionStorage.getItem("gitopshq.token")).toBeNull();
+    expect(window.location.hash).toBe("");
+  });
+
+  it("ignores a session in the URL that answers no sign-in of this tab, and clears it", async () => {
+    fakeHub({ "GET /me": () => ({ json: ME }) });
+    // Someone else's session in a link: this tab started no sign-in.
+    landFromSso(OTHER, "x".repeat(43));
+    renderGate();
+    expect(await screen.findByLabelText("API token")).toBeInTheDocument();
+    expect(sessionStorage.length).toBe(0);
+    expect(window.location.hash).toBe("");
+    cleanup();
+
+    // Without any state, too.
+    window.history.replaceState(null, "", `/#session_token=${OTHER}&expires_in=28800`);
+    renderGate();
+    expect(await screen.findByLabelText("API token")).toBeInTheDocument();
+    expect(sessionStorage.length).toBe(0);
+    expect(window.location.hash).toBe("");
+    cleanup();
+
+    // This tab started a sign-in, but the answer carries another state: refused, and the
+    // started sign-in is used up.
+    sessionStorage.setItem("gitopshq.sso_state", "s".repeat(43));
+    landFromSso(OTHER, "t".repeat(43));
+    renderGate();
+    expect(await screen.findByLabelText("API token")).toBeInTheDocument();
+    expect(sessionStorage.length).toBe(0);
+    expect(window.location.hash).toBe("");
+  });
+
+  it("never swaps the signed-in user for a session in the URL", async () => {
+    fakeHub({ "GET /me": () => ({ json: ME }) });
+    sessionStorage.setItem("gitopshq.token", "ghqp_good");
+    sessionStorage.setItem("gitopshq.sso_state", "s".repeat(43));
+    landFromSso(OTHER, "s".repeat(43));
+    renderGate();
+    expect(await screen.findByText("signed in as ada@example.com")).toBeInTheDocument();
+    expect(sessionStorage.getItem("gitopshq.token")).toBe("ghqp_good");
+    expect(window.location.hash).toBe("");
   });
 
   it("ignores a fragment that is not a session token", async () => {
-    window.history.replaceState(null, "", "/#session_token=javascript:alert(1)");
+    sessionStorage.setItem("gitopshq.sso_state", "s".repeat(43));
+    window.history.replaceState(null, "", `/#session_token=javascript:alert(1)&client_state=${"s".repeat(43)}`);
     fakeHub({ "GET /me": () => ({ json: ME }) });
     renderGate();
     expect(await screen.findByLabelText("API token")).toBeInTheDocument();

@@ -17,12 +17,16 @@ public interface OidcLoginMapper {
    *
    * @param stateHash SHA-256 hex of the state parameter
    * @param codeVerifier the PKCE code verifier, sealed
+   * @param clientState the web UI's own random state for this sign-in, handed back with the session
+   *     so the UI accepts only sessions of sign-ins it started (null for sign-ins started before
+   *     V37)
    */
   record OidcLogin(
       String stateHash,
       UUID orgId,
       String nonce,
       byte[] codeVerifier,
+      String clientState,
       Instant createdAt,
       Instant expiresAt) {
     @Override
@@ -32,8 +36,9 @@ public interface OidcLoginMapper {
   }
 
   @Insert(
-      "insert into oidc_logins (state_hash, org_id, nonce, code_verifier, created_at, expires_at)"
-          + " values (#{stateHash}, #{orgId}, #{nonce}, #{codeVerifier}, #{createdAt}, #{expiresAt})")
+      "insert into oidc_logins (state_hash, org_id, nonce, code_verifier, client_state,"
+          + " created_at, expires_at) values (#{stateHash}, #{orgId}, #{nonce}, #{codeVerifier},"
+          + " #{clientState}, #{createdAt}, #{expiresAt})")
   void insert(OidcLogin login);
 
   /**
@@ -42,7 +47,8 @@ public interface OidcLoginMapper {
    */
   @Select(
       "delete from oidc_logins where state_hash = #{stateHash} and expires_at > #{now}"
-          + " returning state_hash, org_id, nonce, code_verifier, created_at, expires_at")
+          + " returning state_hash, org_id, nonce, code_verifier, client_state, created_at,"
+          + " expires_at")
   Optional<OidcLogin> take(@Param("stateHash") String stateHash, @Param("now") Instant now);
 
   @Delete("delete from oidc_logins where expires_at <= #{now}")
@@ -51,4 +57,23 @@ public interface OidcLoginMapper {
   /** Sign-ins in flight, expired or not. */
   @Select("select count(*) from oidc_logins")
   long count();
+
+  /**
+   * Records that an access token of the provider was exchanged for a hub session: true the first
+   * time, false when this token (by the hash of its identity) was exchanged before. The row is kept
+   * until the token expires.
+   */
+  @Insert(
+      "insert into oidc_exchanged_tokens (org_id, token_hash, exchanged_at, expires_at)"
+          + " values (#{orgId}, #{tokenHash}, #{now}, #{expiresAt})"
+          + " on conflict (org_id, token_hash) do nothing")
+  int recordExchange(
+      @Param("orgId") UUID orgId,
+      @Param("tokenHash") String tokenHash,
+      @Param("now") Instant now,
+      @Param("expiresAt") Instant expiresAt);
+
+  /** Forgets exchanged tokens that have expired (the provider's verification refuses them now). */
+  @Delete("delete from oidc_exchanged_tokens where org_id = #{orgId} and expires_at <= #{now}")
+  int deleteExpiredExchanges(@Param("orgId") UUID orgId, @Param("now") Instant now);
 }

@@ -110,8 +110,15 @@ public class AuthController {
   @io.swagger.v3.oas.annotations.responses.ApiResponse(
       responseCode = "302",
       description = "A redirect to the identity provider")
-  ResponseEntity<Void> login() {
-    SsoLogin.Started s = login.start();
+  ResponseEntity<Void> login(
+      @io.swagger.v3.oas.annotations.Parameter(
+              required = true,
+              description =
+                  "The web UI's random state for this sign-in (22 to 128 characters of A-Z, a-z,"
+                      + " 0-9, '-', '_'), returned with the session in the fragment")
+          @RequestParam(name = "client_state", required = false)
+          String clientState) {
+    SsoLogin.Started s = login.start(clientState);
     return ResponseEntity.status(HttpStatus.FOUND)
         .location(s.redirect())
         .header(
@@ -124,7 +131,10 @@ public class AuthController {
   /**
    * The provider's redirect back. On success the browser goes to the post-login page with the
    * session token in the URL fragment, which browsers never send to a server, so it stays out of
-   * access logs and Referer headers; the UI moves it to sessionStorage and clears the fragment.
+   * access logs and Referer headers. The fragment also carries the UI's {@code client_state} of the
+   * sign-in: the UI keeps the session only when that state is the one its tab started the sign-in
+   * with (so a link with another session in it cannot swap the user), and always clears the
+   * fragment.
    */
   @GetMapping("/oidc/callback")
   @io.swagger.v3.oas.annotations.responses.ApiResponse(
@@ -147,11 +157,17 @@ public class AuthController {
     if (code == null || code.isEmpty() || code.length() > 4096) {
       throw ApiException.invalid("code", "is required");
     }
-    SsoMembers.IssuedSession s = login.complete(state, code, browserState);
+    SsoLogin.SignedIn done = login.complete(state, code, browserState);
+    SsoMembers.IssuedSession s = done.session();
     long seconds = Math.max(0, Duration.between(clock.instant(), s.expiresAt()).toSeconds());
     URI target =
         URI.create(
-            config.postLoginRedirect() + "#session_token=" + s.token() + "&expires_in=" + seconds);
+            config.postLoginRedirect()
+                + "#session_token="
+                + s.token()
+                + "&expires_in="
+                + seconds
+                + (done.clientState() == null ? "" : "&client_state=" + done.clientState()));
     return ResponseEntity.status(HttpStatus.FOUND)
         .location(target)
         .header(HttpHeaders.SET_COOKIE, stateCookie("", 0).toString())

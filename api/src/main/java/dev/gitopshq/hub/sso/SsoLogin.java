@@ -78,8 +78,35 @@ public class SsoLogin {
     }
   }
 
-  public Started start() {
+  /**
+   * The web UI's own state for a sign-in: random, URL-safe, handed back in the redirect's fragment
+   * so the UI accepts only the session of a sign-in its tab started.
+   */
+  static final Pattern CLIENT_STATE = Pattern.compile("[A-Za-z0-9_-]{22,128}");
+
+  /** A finished browser sign-in: the session, and the UI's state of the sign-in (may be null). */
+  public record SignedIn(SsoMembers.IssuedSession session, String clientState) {
+    @Override
+    public String toString() {
+      return "SignedIn[" + session.sessionId() + "]";
+    }
+  }
+
+  /**
+   * Starts a browser sign-in for the web UI.
+   *
+   * @param clientState the UI's random state for this sign-in ({@link #CLIENT_STATE}), returned
+   *     with the session at the end
+   */
+  public Started start(String clientState) {
     requireEnabled();
+    if (clientState == null || clientState.isEmpty()) {
+      throw ApiException.invalid("client_state", "is required");
+    }
+    if (!CLIENT_STATE.matcher(clientState).matches()) {
+      throw ApiException.invalid(
+          "client_state", "must be 22 to 128 characters of A-Z, a-z, 0-9, '-' and '_'");
+    }
     OidcProvider.Metadata m = provider.metadata();
     OrgRow org = members.organization();
     String state = random();
@@ -102,6 +129,7 @@ public class SsoLogin {
             org.id(),
             nonce,
             box.seal(verifier.getBytes(StandardCharsets.US_ASCII), verifierContext(stateHash)),
+            clientState,
             now,
             now.plus(LOGIN_TTL)));
     Map<String, String> q = new LinkedHashMap<>();
@@ -121,9 +149,9 @@ public class SsoLogin {
   /**
    * Completes a browser sign-in: the state must be the one this browser started with (its cookie)
    * and still pending; the code is redeemed with the verifier; the ID token must verify and carry
-   * the sign-in's nonce.
+   * the sign-in's nonce. The UI's state of the sign-in comes back with the session.
    */
-  public SsoMembers.IssuedSession complete(String state, String code, String browserState) {
+  public SignedIn complete(String state, String code, String browserState) {
     requireEnabled();
     if (browserState == null
         || !MessageDigest.isEqual(
@@ -157,13 +185,15 @@ public class SsoLogin {
     if (!login.nonce().equals(jwt.getClaimAsString("nonce"))) {
       throw OidcProvider.refused("the identity provider's ID token is not valid");
     }
-    return signIn(identity(jwt), "browser");
+    return new SignedIn(signIn(identity(jwt), "browser"), login.clientState());
   }
 
   /**
    * Exchanges an access token of the provider (a command line's, from the device flow) for a hub
    * session. Any token that does not verify — another issuer, another audience, expired, a bad
-   * signature — is the same 401 as every bad bearer token.
+   * signature — is the same 401 as every bad bearer token. Each access token buys one session: a
+   * second exchange of it (a copied or leaked token, or one kept after sign-out) is a 401 too; the
+   * record of exchanged tokens lives until the token expires.
    */
   public SsoMembers.IssuedSession exchange(String accessToken) {
     requireEnabled();
@@ -173,7 +203,36 @@ public class SsoLogin {
     } catch (JwtException e) {
       throw ApiException.unauthorized();
     }
-    return signIn(identity(jwt), "cli");
+    SsoMembers.Identity identity = identity(jwt);
+    OrgRow org = members.organization();
+    Instant now = clock.instant();
+    logins.deleteExpiredExchanges(org.id(), now);
+    // Kept while the provider's verification would still accept the token (exp plus the skew).
+    Instant until = jwt.getExpiresAt().plus(config.clockSkew());
+    if (logins.recordExchange(org.id(), exchangeKey(jwt, accessToken), now, until) == 0) {
+      throw new ApiException(
+          new ApiError(
+              401,
+              "unauthorized",
+              "this access token of the identity provider was already exchanged for a hub"
+                  + " session; each one is exchanged once, sign in again",
+              null));
+    }
+    return signIn(identity, "cli");
+  }
+
+  /**
+   * What identifies an access token for the exchange-once rule, as a SHA-256 hex: its issuer and
+   * {@code jti} when it has one; otherwise its signed content (header and claims, not the
+   * signature, which an ECDSA token admits in two forms).
+   */
+  static String exchangeKey(Jwt jwt, String accessToken) {
+    String jti = jwt.getId();
+    if (jti != null && !jti.isEmpty()) {
+      return Tokens.sha256Hex("jti\n" + jwt.getClaimAsString("iss") + "\n" + jti);
+    }
+    int lastDot = accessToken.lastIndexOf('.');
+    return Tokens.sha256Hex("jws\n" + accessToken.substring(0, Math.max(0, lastDot)));
   }
 
   /**

@@ -35,6 +35,11 @@ class SsoIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String CALLBACK = "/api/v2/auth/oidc/callback";
 
+  /** The web UI's random state of a sign-in, as it sends it to the hub. */
+  private static final String UI_STATE = "ui-state-0123456789_abcdefghij";
+
+  private static final String LOGIN = "/api/v2/auth/oidc/login?client_state=" + UI_STATE;
+
   private final HttpClient http = HttpClient.newHttpClient();
   private DevIdp idp;
   private DevIdp otherIdp;
@@ -157,9 +162,12 @@ class SsoIT {
 
     assertThat(done.status()).isEqualTo(302);
     assertThat(done.location()).startsWith("/#session_token=ghqo_");
-    String session =
-        Browser.params(URI.create(done.location()).getRawFragment()).get("session_token");
+    Map<String, String> fragment = Browser.params(URI.create(done.location()).getRawFragment());
+    String session = fragment.get("session_token");
     assertThat(session).matches("ghqo_[0-9a-f]{64}");
+    // The UI's state of the sign-in comes back with the session: the UI keeps a session only for
+    // a sign-in its tab started (issue 26, N3).
+    assertThat(fragment).containsEntry("client_state", UI_STATE);
     // Only the hash is stored.
     assertThat(
             HubTestSupport.count(
@@ -217,7 +225,7 @@ class SsoIT {
   @Test
   void theLoginRedirectCarriesStateNonceAndAnS256Challenge() {
     Browser browser = new Browser();
-    Browser.Page login = browser.get(hubUri("/api/v2/auth/oidc/login"));
+    Browser.Page login = browser.get(hubUri(LOGIN));
     assertThat(login.status()).isEqualTo(302);
     URI to = login.next();
     assertThat(to.toString()).startsWith(idp.issuer() + "/oauth2/authorize?");
@@ -231,6 +239,18 @@ class SsoIT {
     assertThat(q.get("nonce")).hasSize(43).isNotEqualTo(q.get("state"));
     assertThat(q.get("code_challenge")).hasSize(43);
     assertThat(browser.hasCookie(AuthController.STATE_COOKIE)).isTrue();
+    // The UI's state stays between the UI and the hub: the provider never sees it.
+    assertThat(to.toString()).doesNotContain(UI_STATE);
+  }
+
+  @Test
+  void aSignInWithoutAUsableUiStateIsRefused() {
+    Browser.Page none = new Browser().get(hubUri("/api/v2/auth/oidc/login"));
+    assertThat(none.status()).isEqualTo(400);
+    assertThat(none.body()).contains("client_state").contains("is required");
+    Browser.Page bad = new Browser().get(hubUri("/api/v2/auth/oidc/login?client_state=short"));
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.body()).contains("client_state");
   }
 
   @Test
@@ -308,13 +328,13 @@ class SsoIT {
             + " from generate_series(1, ?) g",
         (int) SsoLogin.MAX_PENDING_LOGINS);
     try {
-      Browser.Page refused = new Browser().get(hubUri("/api/v2/auth/oidc/login"));
+      Browser.Page refused = new Browser().get(hubUri(LOGIN));
       assertThat(refused.status()).isEqualTo(429);
       assertThat(refused.body()).contains("too many sign-ins");
     } finally {
       HubTestSupport.exec("delete from oidc_logins where nonce = 'n'");
     }
-    assertThat(new Browser().get(hubUri("/api/v2/auth/oidc/login")).status()).isEqualTo(302);
+    assertThat(new Browser().get(hubUri(LOGIN)).status()).isEqualTo(302);
   }
 
   @Test
@@ -391,6 +411,45 @@ class SsoIT {
   }
 
   @Test
+  void eachAccessTokenBuysOneSessionEvenAfterSignOut() {
+    Device device = authorize(idp, "gitopshq-cli");
+    approve(idp, device, "lee", "lee-pass");
+    String accessToken = accessToken(poll(idp, "gitopshq-cli", device));
+    long sessions = HubTestSupport.count("select count(*) from member_sessions");
+
+    HubTestSupport.Response first =
+        hub.post("/api/v2/auth/oidc/token", null, Map.of("accessToken", accessToken));
+    assertThat(first.status()).isEqualTo(201);
+    String session = first.body().get("token").asText();
+
+    // The same provider token again (copied, leaked): no second 8-hour session (issue 26, N6).
+    HubTestSupport.Response again =
+        hub.post("/api/v2/auth/oidc/token", null, Map.of("accessToken", accessToken));
+    assertUnauthorized(again);
+    assertThat(again.body().get("message").asText()).contains("already exchanged");
+
+    // Nor after the member signed out.
+    assertThat(hub.post("/api/v2/auth/logout", session, null).status()).isEqualTo(204);
+    HubTestSupport.Response afterSignOut =
+        hub.post("/api/v2/auth/oidc/token", null, Map.of("accessToken", accessToken));
+    assertUnauthorized(afterSignOut);
+    assertThat(afterSignOut.body().get("message").asText()).contains("already exchanged");
+    assertThat(HubTestSupport.count("select count(*) from member_sessions"))
+        .isEqualTo(sessions + 1);
+    // Only a hash of the token's identity is kept, never the token.
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from oidc_exchanged_tokens where token_hash = ?",
+                Tokens.sha256Hex(accessToken)))
+        .isZero();
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from oidc_exchanged_tokens e join organizations o"
+                    + " on o.id = e.org_id where o.slug = 'default' and e.expires_at > now()"))
+        .isPositive();
+  }
+
+  @Test
   void tokensFromAnotherIssuerOrForAnotherAudienceAreRefused() {
     Device foreign = authorize(otherIdp, "gitopshq-cli");
     approve(otherIdp, foreign, "dev", "dev-pass");
@@ -411,20 +470,47 @@ class SsoIT {
   }
 
   @Test
-  void anExpiredAccessTokenIsRefused() throws Exception {
+  void anExpiredAccessTokenIsRefusedAndTheRecordOfUsedTokensIsPruned() throws Exception {
     Device device = authorize(idp, "short-cli");
     approve(idp, device, "dev", "dev-pass");
     String token = accessToken(poll(idp, "short-cli", device));
+    Device unused = authorize(idp, "short-cli");
+    approve(idp, unused, "dev", "dev-pass");
+    String neverExchanged = accessToken(poll(idp, "short-cli", unused));
     // Accepted while it lives (short-cli is one of the hub's audiences)...
     assertThat(hub.post("/api/v2/auth/oidc/token", null, Map.of("accessToken", token)).status())
         .isEqualTo(201);
     long exp =
-        JSON.readTree(Base64.getUrlDecoder().decode(token.split("\\.")[1])).get("exp").asLong();
+        JSON.readTree(Base64.getUrlDecoder().decode(neverExchanged.split("\\.")[1]))
+            .get("exp")
+            .asLong();
     while (Instant.now().getEpochSecond() <= exp + 1) {
       Thread.sleep(250);
     }
-    // ...and refused once expired.
-    assertUnauthorized(hub.post("/api/v2/auth/oidc/token", null, Map.of("accessToken", token)));
+    // ...and refused once expired, even never exchanged before.
+    HubTestSupport.Response expired =
+        hub.post("/api/v2/auth/oidc/token", null, Map.of("accessToken", neverExchanged));
+    assertUnauthorized(expired);
+    assertThat(expired.body().get("message").asText()).doesNotContain("already exchanged");
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from oidc_exchanged_tokens where expires_at <= now()"))
+        .isPositive();
+
+    // The next exchange forgets the used tokens that have expired: the record does not grow.
+    Device next = authorize(idp, "gitopshq-cli");
+    approve(idp, next, "dev", "dev-pass");
+    assertThat(
+            hub.post(
+                    "/api/v2/auth/oidc/token",
+                    null,
+                    Map.of("accessToken", accessToken(poll(idp, "gitopshq-cli", next))))
+                .status())
+        .isEqualTo(201);
+    assertThat(
+            HubTestSupport.count(
+                "select count(*) from oidc_exchanged_tokens where expires_at <= now()"))
+        .isZero();
   }
 
   // ---- sessions, sign-out, configuration ------------------------------------------------------
@@ -467,7 +553,7 @@ class SsoIT {
    * redirect to the hub's callback (not yet followed).
    */
   private Browser.Page toCallback(Browser browser, String user, String password) {
-    Browser.Page login = browser.get(hubUri("/api/v2/auth/oidc/login"));
+    Browser.Page login = browser.get(hubUri(LOGIN));
     assertThat(login.status()).isEqualTo(302);
     Browser.Page toForm = browser.get(login.next());
     assertThat(toForm.status()).isEqualTo(302);
@@ -506,7 +592,10 @@ class SsoIT {
             + Browser.enc(d.deviceCode()));
   }
 
-  /** The user opens the verification page, signs in, enters the code and gives consent. */
+  /**
+   * The user opens the verification page, signs in, enters the code and gives consent (unless they
+   * consented to this client before).
+   */
   private void approve(DevIdp provider, Device d, String user, String password) {
     Browser browser = new Browser();
     Browser.Page toLogin = browser.get(d.verificationUri());
@@ -517,6 +606,11 @@ class SsoIT {
     URI action = page.uri().resolve(Browser.formAction(page.body()));
     Browser.Page consent =
         browser.get(URI.create(action + "?user_code=" + Browser.enc(d.userCode())));
+    if (consent.status() == 302) {
+      // The user consented to this client before: the provider approves the code at once.
+      assertThat(consent.location()).contains("success");
+      return;
+    }
     assertThat(consent.status()).as(consent.body()).isEqualTo(200);
     List<Map.Entry<String, String>> answer = new ArrayList<>();
     answer.add(Map.entry("client_id", Browser.hidden(consent.body(), "client_id")));
