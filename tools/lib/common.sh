@@ -169,16 +169,18 @@ tool_bin_path() {
 
 # --- OPA locked to the hub ----------------------------------------------------
 # OPA runs with token authentication and the authorization policy
-# policies/system/authz, which admits one token: made once in DIR (mode 600),
-# its SHA-256 written beside it as the data that policy reads. Sets OPA_TOKEN
-# (for the hub's GITOPSHQ_OPA_TOKEN; never print it) and OPA_AUTH_ARGS (the
-# flags and files to append to `opa run --server`).
+# policies/system/authz, which admits one token: made anew on every start (OPA
+# and the hub start together), so a token that reached a log, a terminal or an
+# old hub.log.1 opens nothing once the stack restarts. It is kept in DIR/opa-token
+# (mode 600) for a developer's curl, with its SHA-256 beside it as the data that
+# policy reads. Sets OPA_TOKEN (for the hub's GITOPSHQ_OPA_TOKEN; never print it:
+# start_proc masks it in the logs' command lines) and OPA_AUTH_ARGS (the flags and
+# files to append to `opa run --server`).
 opa_lockdown() {
   local dir=$1 sha
   mkdir -p "$dir"
-  if [ ! -s "$dir/opa-token" ]; then
-    (umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$dir/opa-token")
-  fi
+  (umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$dir/opa-token.new")
+  mv -f "$dir/opa-token.new" "$dir/opa-token"
   OPA_TOKEN=$(cat "$dir/opa-token")
   sha=$(printf '%s' "$OPA_TOKEN" | sha256sum | cut -d' ' -f1)
   (umask 077 && printf '{"gitopshq_opa": {"token_sha256": "%s"}}\n' "$sha" >"$dir/opa-token-sha256.json")

@@ -269,6 +269,121 @@ public class OpaClient implements AutoCloseable {
   }
 
   /**
+   * One module as OPA holds it.
+   *
+   * @param id the policy id, as whoever uploaded it chose it (any text: escape it before logging)
+   * @param raw the module text
+   * @param packagePath the segments of the module's package after {@code data}, from OPA's parse of
+   *     it, e.g. {@code [system, authz]}
+   */
+  public record Module(String id, String raw, List<String> packagePath) {}
+
+  /**
+   * Every module OPA holds, with its text and package ({@code GET /v1/policies}). OPA's answer also
+   * carries every module's syntax tree; it is skipped while reading, except the package.
+   *
+   * @throws OpaUnavailableException OPA could not be reached or did not answer in time
+   */
+  public List<Module> listPolicies() {
+    Request request = request("/v1/policies").get().build();
+    Answer answer = send(request, "list policies", MAX_LISTING_BYTES);
+    if (answer.status() != 200) {
+      throw unexpected("list policies", answer);
+    }
+    try (JsonParser p = JSON.getFactory().createParser(answer.body())) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw new OpaException("OPA's answer to list policies is not a JSON object");
+      }
+      List<Module> modules = new ArrayList<>();
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken value = p.nextToken();
+        if (!field.equals("result") || value != JsonToken.START_ARRAY) {
+          p.skipChildren();
+          continue;
+        }
+        while (p.nextToken() == JsonToken.START_OBJECT) {
+          modules.add(module(p));
+        }
+      }
+      return modules;
+    } catch (JsonProcessingException e) {
+      throw new OpaException("OPA's answer to list policies is not JSON", e);
+    } catch (IOException e) {
+      throw new OpaException("OPA's answer to list policies cannot be read", e);
+    }
+  }
+
+  /** One entry of the listing, the parser on its START_OBJECT; leaves it on its END_OBJECT. */
+  private static Module module(JsonParser p) throws IOException {
+    String id = null;
+    String raw = null;
+    List<String> pkg = List.of();
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String field = p.currentName();
+      JsonToken value = p.nextToken();
+      if (field.equals("id") && value == JsonToken.VALUE_STRING) {
+        id = p.getText();
+      } else if (field.equals("raw") && value == JsonToken.VALUE_STRING) {
+        raw = p.getText();
+      } else if (field.equals("ast") && value == JsonToken.START_OBJECT) {
+        pkg = packagePath(p);
+      } else {
+        p.skipChildren();
+      }
+    }
+    if (id == null || raw == null) {
+      throw new OpaException("OPA's answer to list policies has a module without id or text");
+    }
+    return new Module(id, raw, pkg);
+  }
+
+  /** {@code ast.package.path} without its leading {@code data}; the parser on the AST's object. */
+  private static List<String> packagePath(JsonParser p) throws IOException {
+    List<String> path = new ArrayList<>();
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String field = p.currentName();
+      JsonToken value = p.nextToken();
+      if (!field.equals("package") || value != JsonToken.START_OBJECT) {
+        p.skipChildren();
+        continue;
+      }
+      JsonNode pkg = JSON.readTree(p);
+      for (JsonNode term : pkg.path("path")) {
+        path.add(term.path("value").asText());
+      }
+    }
+    if (!path.isEmpty() && path.get(0).equals("data")) {
+      path.remove(0);
+    }
+    return path;
+  }
+
+  /**
+   * Removes the module with exactly this id, whatever characters it holds (an id {@link
+   * #listPolicies} returned: whoever uploaded it chose it). The id travels percent-encoded as one
+   * path segment, slashes included, which OPA decodes. Removing one that does not exist is not an
+   * error.
+   *
+   * @throws OpaException OPA refused (e.g. another module depends on it)
+   * @throws OpaUnavailableException OPA could not be reached or did not answer in time
+   */
+  public void deleteListedPolicy(String id) {
+    if (id == null || id.isEmpty()) {
+      throw new IllegalArgumentException("no policy id to delete");
+    }
+    HttpUrl url = HttpUrl.get(base + "/v1/policies/").newBuilder().addPathSegment(id).build();
+    Request.Builder b = new Request.Builder().url(url).delete();
+    if (authorization != null) {
+      b.header("Authorization", authorization);
+    }
+    Answer answer = send(b.build(), "delete a module", MAX_ANSWER_BYTES);
+    if (answer.status() != 200 && answer.status() != 404) {
+      throw unexpected("delete a module", answer);
+    }
+  }
+
+  /**
    * Removes a policy module. Removing one that does not exist is not an error.
    *
    * @throws OpaUnavailableException OPA could not be reached or did not answer in time

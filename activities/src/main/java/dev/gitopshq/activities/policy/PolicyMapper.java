@@ -55,6 +55,17 @@ public interface PolicyMapper {
           + " #{active})")
   void insert(PolicyRow row);
 
+  /** Whether the organization exists: where a module found in OPA may be audited. */
+  @Select("select exists (select 1 from organizations where id = #{orgId})")
+  boolean orgExists(@Param("orgId") UUID orgId);
+
+  /**
+   * The operator organization (the one the bootstrap created), whose audit log records a module
+   * found in OPA outside every organization's namespace.
+   */
+  @Select("select id from organizations where operator")
+  Optional<UUID> operatorOrg();
+
   /**
    * Serializes publishing of one policy of one organization, across hub replicas, until the end of
    * the current transaction. The session cache is flushed so nothing read before the lock is served

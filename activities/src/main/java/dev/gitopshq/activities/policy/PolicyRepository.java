@@ -47,6 +47,18 @@ public class PolicyRepository {
     return mapper.versions(orgId, name);
   }
 
+  /** Whether the organization exists. */
+  @Transactional(readOnly = true)
+  public boolean orgExists(UUID orgId) {
+    return mapper.orgExists(orgId);
+  }
+
+  /** The operator organization, if the bootstrap created one. */
+  @Transactional(readOnly = true)
+  public Optional<UUID> operatorOrg() {
+    return mapper.operatorOrg();
+  }
+
   /**
    * Takes the policy's advisory lock until the current transaction ends, so publishes (and the
    * republisher) of one policy never interleave, on this hub or another replica.

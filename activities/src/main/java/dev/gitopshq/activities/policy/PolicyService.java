@@ -5,12 +5,17 @@ import dev.gitopshq.activities.audit.Actor;
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.metrics.Meters;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -49,17 +54,54 @@ public class PolicyService {
   private final TransactionTemplate tx;
   private final Clock clock;
 
+  /**
+   * How long a check that OPA holds exactly the hub's modules serves decisions before OPA is listed
+   * again: {@value #DEFAULT_MODULE_CHECK_MAX_AGE_MILLIS} ms unless configured.
+   */
+  public static final long DEFAULT_MODULE_CHECK_MAX_AGE_MILLIS = 1000;
+
+  private final long moduleCheckMaxAgeNanos;
+  private final ReentrantLock moduleCheck = new ReentrantLock();
+  // Guarded by moduleCheck.
+  private boolean modulesVerified;
+  private long modulesVerifiedAt;
+  private volatile String moduleSetSha256 = "";
+
   public PolicyService(
       OpaClient opa,
       PolicyRepository repository,
       AuditLog audit,
       PlatformTransactionManager transactions,
       Clock clock) {
+    this(
+        opa,
+        repository,
+        audit,
+        transactions,
+        clock,
+        Duration.ofMillis(DEFAULT_MODULE_CHECK_MAX_AGE_MILLIS));
+  }
+
+  /**
+   * @param moduleCheckMaxAge how long a verified module set serves decisions before OPA's modules
+   *     are listed and checked again; zero checks before every decision
+   */
+  public PolicyService(
+      OpaClient opa,
+      PolicyRepository repository,
+      AuditLog audit,
+      PlatformTransactionManager transactions,
+      Clock clock,
+      Duration moduleCheckMaxAge) {
+    if (moduleCheckMaxAge == null || moduleCheckMaxAge.isNegative()) {
+      throw new IllegalArgumentException("the module check's maximum age must be zero or more");
+    }
     this.opa = opa;
     this.repository = repository;
     this.audit = audit;
     this.tx = new TransactionTemplate(transactions);
     this.clock = clock;
+    this.moduleCheckMaxAgeNanos = moduleCheckMaxAge.toNanos();
   }
 
   /**
@@ -158,7 +200,6 @@ public class PolicyService {
     List<String> uploaded = new ArrayList<>();
     Map<String, String> refused = new LinkedHashMap<>();
     List<PolicyRow> active = repository.listActive(orgId);
-    removeStrays(orgId, active);
     for (PolicyRow p : active) {
       try {
         sync(orgId, p.name()).ifPresent(v -> uploaded.add(p.name() + " v" + v));
@@ -172,23 +213,299 @@ public class PolicyService {
   }
 
   /**
-   * Removes from OPA what no organization's active policies explain: modules of the organization
-   * that are no longer active, and modules with the single-namespace ids of hub versions before
-   * organizations had namespaces ({@code gitopshq/<name>}), whose packages no decision reads.
+   * Removes from OPA every module the hub does not manage, auditing each as {@code
+   * policy.unmanaged_module_removed}: a module under an id that is no active policy of an existing
+   * organization (planted by someone holding OPA's token, or left by an older hub), whatever
+   * package it declares. OPA's own configuration (packages under {@code system}, such as the
+   * authorization policy OPA was started with) is left alone: no decision reads it. The republisher
+   * calls this once per pass; decisions do the same through {@link #requireManagedModules}.
+   *
+   * @return the ids removed, escaped for printing
+   * @throws OpaUnavailableException OPA could not be reached
    */
-  private void removeStrays(UUID orgId, List<PolicyRow> active) {
-    String prefix = PolicyText.idPrefix(orgId);
-    java.util.Set<String> wanted = new java.util.HashSet<>();
-    active.forEach(p -> wanted.add(PolicyText.opaPolicyId(orgId, p.name())));
-    for (String id : opa.listPolicyIds()) {
-      boolean legacy = id.startsWith("gitopshq/");
-      boolean stale = id.startsWith(prefix) && !wanted.contains(id);
-      if (legacy || stale) {
-        opa.deletePolicy(id);
-        log.info(
-            "removed the module {} from OPA: no active policy of this hub is uploaded as it", id);
+  public List<String> removeUnmanaged() {
+    ModuleSet set = inspect(opa.listPolicies(), true);
+    if (set.unmanaged().isEmpty()) {
+      return List.of();
+    }
+    moduleCheck.lock();
+    try {
+      // Decisions must look again: one may have been served while the module was there.
+      modulesVerified = false;
+    } finally {
+      moduleCheck.unlock();
+    }
+    List<String> left = remove(set.unmanaged());
+    return set.unmanaged().stream()
+        .map(m -> printable(m.id()))
+        .filter(id -> !left.contains(id))
+        .toList();
+  }
+
+  /**
+   * The SHA-256 of the module set OPA held at the latest check that found it exactly the hub's
+   * (every module's id and text, OPA's own configuration included); empty before the first.
+   */
+  public String moduleSetSha256() {
+    return moduleSetSha256;
+  }
+
+  /**
+   * Makes sure OPA holds exactly the modules the hub manages before a decision is taken: every
+   * module is OPA's own configuration or an active policy of an organization with exactly the text
+   * the hub uploads for it. A check serves decisions for the configured maximum age; then OPA's
+   * modules are listed again. A module the hub does not manage is removed and audited ({@code
+   * policy.unmanaged_module_removed}), one whose text differs is replaced and audited ({@code
+   * policy.restored}); if OPA still holds anything else afterwards, no decision is taken.
+   *
+   * @throws UnmanagedModulesException OPA holds modules the hub does not manage and they could not
+   *     be removed: decisions fail closed
+   * @throws OpaUnavailableException OPA could not be reached
+   */
+  public void requireManagedModules() {
+    moduleCheck.lock();
+    try {
+      if (modulesVerified && System.nanoTime() - modulesVerifiedAt < moduleCheckMaxAgeNanos) {
+        return;
+      }
+      modulesVerified = false;
+      long listedAt = System.nanoTime();
+      ModuleSet set = inspect(opa.listPolicies(), false);
+      if (!set.exact()) {
+        List<String> left = remove(set.unmanaged());
+        for (Differing d : set.differing()) {
+          try {
+            sync(d.orgId(), d.name());
+          } catch (PolicyCompileException e) {
+            // OPA refuses the active version: the check below accepts a stored one it holds.
+            log.warn("policy {}: OPA refuses to compile the active version", d.name());
+          }
+        }
+        listedAt = System.nanoTime();
+        // Accepts a stored version the hub could not replace (OPA refuses to compile the active
+        // one): decisions name that version, as they did before.
+        set = inspect(opa.listPolicies(), true);
+        if (!set.exact()) {
+          List<String> ids = new ArrayList<>();
+          set.unmanaged().forEach(m -> ids.add(printable(m.id())));
+          set.differing().forEach(d -> ids.add(printable(d.id())));
+          throw new UnmanagedModulesException(
+              "OPA at "
+                  + opa.address()
+                  + " holds modules the hub does not manage ("
+                  + String.join(", ", ids.subList(0, Math.min(5, ids.size())))
+                  + (ids.size() > 5 ? " and " + (ids.size() - 5) + " more" : "")
+                  + (left.isEmpty() ? "" : "; removing them failed")
+                  + "); no decision is taken until OPA holds exactly the hub's modules");
+        }
+      }
+      moduleSetSha256 = set.sha256();
+      modulesVerifiedAt = listedAt;
+      modulesVerified = true;
+    } finally {
+      moduleCheck.unlock();
+    }
+  }
+
+  /** A module under a managed id whose text is not the hub's. */
+  private record Differing(String id, UUID orgId, String name) {}
+
+  /**
+   * What OPA holds, judged.
+   *
+   * @param unmanaged modules under ids the hub does not manage
+   * @param differing modules under managed ids whose text is not the hub's
+   * @param sha256 the SHA-256 of every module's id and text, in id order
+   */
+  private record ModuleSet(
+      List<OpaClient.Module> unmanaged, List<Differing> differing, String sha256) {
+    boolean exact() {
+      return unmanaged.isEmpty() && differing.isEmpty();
+    }
+  }
+
+  /**
+   * Sorts OPA's modules into OPA's own configuration, the hub's (with the text it uploads for the
+   * active version; with {@code storedVersions}, the text of any stored version too), modules with
+   * other text under the hub's ids, and modules the hub does not manage.
+   */
+  private ModuleSet inspect(List<OpaClient.Module> modules, boolean storedVersions) {
+    Map<UUID, Map<String, PolicyRow>> activeByOrg = new HashMap<>();
+    List<OpaClient.Module> unmanaged = new ArrayList<>();
+    List<Differing> differing = new ArrayList<>();
+    java.util.TreeMap<String, String> set = new java.util.TreeMap<>();
+    for (OpaClient.Module m : modules) {
+      set.put(PolicyText.sha256(m.id()), PolicyText.sha256(m.raw()));
+      if (!m.packagePath().isEmpty() && m.packagePath().get(0).equals("system")) {
+        continue; // OPA's own configuration (its authorization policy): no decision reads it
+      }
+      Matcher id = MANAGED_ID.matcher(m.id());
+      UUID orgId = id.matches() ? uuid(id.group(1)) : null;
+      if (orgId == null) {
+        unmanaged.add(m);
+        continue;
+      }
+      String name = id.group(2);
+      PolicyRow row =
+          activeByOrg
+              .computeIfAbsent(
+                  orgId,
+                  o -> {
+                    Map<String, PolicyRow> byName = new HashMap<>();
+                    repository.listActive(o).forEach(r -> byName.put(r.name(), r));
+                    return byName;
+                  })
+              .get(name);
+      if (row == null) {
+        unmanaged.add(m);
+      } else if (!m.raw().equals(PolicyText.forOpa(orgId, row.rego(), row.version()))
+          && !(storedVersions && isStoredVersion(orgId, name, m.raw()))) {
+        differing.add(new Differing(m.id(), orgId, name));
       }
     }
+    StringBuilder all = new StringBuilder();
+    set.forEach((id, text) -> all.append(id).append(' ').append(text).append('\n'));
+    return new ModuleSet(unmanaged, differing, PolicyText.sha256(all.toString()));
+  }
+
+  /** Whether the text is exactly what the hub uploads for a stored version of the policy. */
+  private boolean isStoredVersion(UUID orgId, String name, String raw) {
+    Matcher v = VERSION_LINE.matcher(raw);
+    String claimed = null;
+    while (v.find()) {
+      claimed = v.group(1);
+    }
+    if (claimed == null || claimed.length() > 9) {
+      return false;
+    }
+    int version = Integer.parseInt(claimed);
+    return repository
+        .findVersion(orgId, name, version)
+        .map(r -> raw.equals(PolicyText.forOpa(orgId, r.rego(), r.version())))
+        .orElse(false);
+  }
+
+  /**
+   * Removes the modules from OPA, auditing each removal; a module another one depends on is tried
+   * again after the others.
+   *
+   * @return the ids that could not be removed, escaped
+   */
+  private List<String> remove(List<OpaClient.Module> modules) {
+    List<OpaClient.Module> left = new ArrayList<>(modules);
+    boolean progress = true;
+    while (!left.isEmpty() && progress) {
+      progress = false;
+      for (java.util.Iterator<OpaClient.Module> it = left.iterator(); it.hasNext(); ) {
+        OpaClient.Module m = it.next();
+        try {
+          opa.deleteListedPolicy(m.id());
+        } catch (OpaUnavailableException e) {
+          throw e;
+        } catch (OpaException e) {
+          log.warn(
+              "could not remove the module '{}' that the hub does not manage from OPA yet: {}",
+              printable(m.id()),
+              e.getMessage());
+          continue;
+        }
+        it.remove();
+        progress = true;
+        auditUnmanagedRemoved(m);
+      }
+    }
+    return left.stream().map(m -> printable(m.id())).toList();
+  }
+
+  private void auditUnmanagedRemoved(OpaClient.Module m) {
+    String pkg = String.join(".", m.packagePath());
+    log.warn(
+        "removed the module '{}' (package {}, sha256 {}) from OPA: the hub does not manage it",
+        printable(m.id()),
+        printable(pkg),
+        PolicyText.sha256(m.raw()));
+    Optional<UUID> orgId = auditOrg(m);
+    if (orgId.isEmpty()) {
+      return;
+    }
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("moduleId", printable(m.id()));
+    details.put("package", printable(pkg));
+    details.put("sha256", PolicyText.sha256(m.raw()));
+    details.put("length", m.raw().length());
+    details.put(
+        "reason",
+        "OPA held a module under an id that is no active policy of the hub; it was removed so it"
+            + " cannot change decisions");
+    tx.executeWithoutResult(
+        status ->
+            audit.record(
+                orgId.get(),
+                SYSTEM,
+                "policy.unmanaged_module_removed",
+                "opa_module",
+                printable(m.id()),
+                details));
+  }
+
+  /**
+   * Whose audit log records a removed module: the organization whose namespace its package is in
+   * (the one whose decisions it could change), else the one its id names, else the operator
+   * organization.
+   */
+  private Optional<UUID> auditOrg(OpaClient.Module m) {
+    List<UUID> candidates = new ArrayList<>();
+    if (!m.packagePath().isEmpty()) {
+      Matcher root = ORG_ROOT.matcher(m.packagePath().get(0));
+      if (root.matches()) {
+        candidates.add(uuid(root.group(1)));
+      }
+    }
+    Matcher id = ORG_ID_PREFIX.matcher(m.id());
+    if (id.lookingAt()) {
+      candidates.add(uuid(id.group(1)));
+    }
+    for (UUID c : candidates) {
+      if (c != null && repository.orgExists(c)) {
+        return Optional.of(c);
+      }
+    }
+    return repository.operatorOrg();
+  }
+
+  private static final Pattern MANAGED_ID =
+      Pattern.compile(
+          "orgs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/gitopshq/([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)");
+  private static final Pattern ORG_ID_PREFIX =
+      Pattern.compile("orgs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/");
+  private static final Pattern ORG_ROOT = Pattern.compile("org_([0-9a-f]{32})");
+  private static final Pattern VERSION_LINE =
+      Pattern.compile("^" + PolicyText.VERSION_RULE + " := (\\d+)$", Pattern.MULTILINE);
+
+  private static UUID uuid(String text) {
+    try {
+      return text.length() == 32
+          ? UUID.fromString(text.replaceFirst("(.{8})(.{4})(.{4})(.{4})(.{12})", "$1-$2-$3-$4-$5"))
+          : UUID.fromString(text);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /** Text someone else chose (a module id), as it may be logged: controls escaped, bounded. */
+  private static String printable(String text) {
+    StringBuilder b = new StringBuilder();
+    text.codePoints()
+        .limit(200)
+        .forEach(
+            c -> {
+              if (c < 0x20 || c == 0x7f || Character.getType(c) == Character.FORMAT) {
+                b.append(String.format("\\u%04x", c));
+              } else {
+                b.appendCodePoint(c);
+              }
+            });
+    return text.codePointCount(0, text.length()) > 200 ? b + "..." : b.toString();
   }
 
   /** The active version of every policy of the organization. */
@@ -224,7 +541,12 @@ public class PolicyService {
     if (!repository.hasActive(orgId, name)) {
       throw new UnknownPolicyException("policy '" + name + "' not found");
     }
-    return Meters.opaDecision(name, () -> evaluateInOpa(orgId, name, input));
+    return Meters.opaDecision(
+        name,
+        () -> {
+          requireManagedModules();
+          return evaluateInOpa(orgId, name, input);
+        });
   }
 
   private PolicyEvaluation evaluateInOpa(UUID orgId, String name, JsonNode input) {

@@ -11,10 +11,16 @@ import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.audit.AuditMapper;
 import dev.gitopshq.activities.store.InstantTypeHandler;
 import dev.gitopshq.activities.store.UuidTypeHandler;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,6 +64,8 @@ class PolicyServiceIT {
   static PolicyService policies;
   static PolicyRepository repository;
   static final AtomicBoolean auditFails = new AtomicBoolean();
+  static DataSourceTransactionManager transactions;
+  static AuditLog auditLog;
 
   UUID orgId;
   String name;
@@ -111,8 +119,11 @@ class PolicyServiceIT {
           }
         };
     repository = new PolicyRepository(template.getMapper(PolicyMapper.class));
-    policies =
-        new PolicyService(opa, repository, audit, new DataSourceTransactionManager(db), clock);
+    transactions = new DataSourceTransactionManager(db);
+    auditLog = audit;
+    // Checks OPA's modules before every decision (the hub's default reuses a check for 1 s;
+    // aModulePlantedUnderAnIdTheHubDoesNotManageNeverChangesADecision covers that).
+    policies = new PolicyService(opa, repository, audit, transactions, clock, Duration.ZERO);
   }
 
   @AfterAll
@@ -204,13 +215,6 @@ class PolicyServiceIT {
     // Someone with OPA's token swaps the module and keeps the version line: a version check alone
     // would not notice, and decisions would claim version 1.
     opa.putPolicy(PolicyText.opaPolicyId(orgId, name), PolicyText.forOpa(orgId, rego("forged"), 1));
-    assertThat(
-            policies
-                .evaluate(orgId, name, JSON.createObjectNode())
-                .decision()
-                .get("value")
-                .asText())
-        .isEqualTo("forged");
 
     PolicyService.RepublishReport report = policies.republish(orgId);
 
@@ -222,6 +226,201 @@ class PolicyServiceIT {
     // A second pass finds nothing to repair and audits nothing more.
     assertThat(policies.republish(orgId).uploaded()).doesNotContain(name + " v1");
     assertThat(audited("policy.restored")).isEqualTo(1);
+  }
+
+  @Test
+  void aModuleReplacedInOpaIsPutBackBeforeTheNextDecision() throws Exception {
+    policies.publish(orgId, name, rego("honest"), ANA);
+    opa.putPolicy(PolicyText.opaPolicyId(orgId, name), PolicyText.forOpa(orgId, rego("forged"), 1));
+
+    PolicyEvaluation e = policies.evaluate(orgId, name, JSON.createObjectNode());
+
+    assertThat(e.decision().get("value").asText()).isEqualTo("honest");
+    assertThat(e.policySha256()).isEqualTo(PolicyText.sha256(rego("honest")));
+    assertThat(audited("policy.restored")).isEqualTo(1);
+  }
+
+  /** A policy whose decision lists the approvers a partial set rule collects. */
+  String approversRego() {
+    return "package gitopshq."
+        + name
+        + "\n\napprovers contains \"admin\"\n\ndecision := {\"approvers\": approvers}\n";
+  }
+
+  /** A module adding an approver to the policy's package, as someone holding OPA's token could. */
+  String planted() {
+    return "package "
+        + PolicyText.orgRoot(orgId)
+        + ".gitopshq."
+        + name
+        + "\n\n"
+        + "approvers contains \"mallory\"\n";
+  }
+
+  /** PUT /v1/policies/<id> with OPA's token, the id percent-encoded whole (slashes too). */
+  void plant(String id, String text) throws Exception {
+    HttpRequest put =
+        HttpRequest.newBuilder(
+                server
+                    .url()
+                    .resolve(
+                        "/v1/policies/"
+                            + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20")))
+            .header("Authorization", "Bearer " + server.token())
+            .PUT(HttpRequest.BodyPublishers.ofString(text))
+            .build();
+    HttpResponse<String> answer =
+        HttpClient.newHttpClient().send(put, HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+  }
+
+  List<String> approvers(PolicyEvaluation e) {
+    List<String> out = new ArrayList<>();
+    e.decision().get("approvers").forEach(a -> out.add(a.asText()));
+    return out;
+  }
+
+  long auditedRemoval(String moduleId) throws SQLException {
+    try (Connection c = db.getConnection();
+        var ps =
+            c.prepareStatement(
+                "select count(*) from audit_log where org_id = ? and action ="
+                    + " 'policy.unmanaged_module_removed' and target_id = ?"
+                    + " and details::jsonb->>'moduleId' = ? and details::jsonb->>'sha256' is not null")) {
+      ps.setObject(1, orgId);
+      ps.setString(2, moduleId);
+      ps.setString(3, moduleId);
+      try (var rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  /** The ids OPA holds, except its own configuration (the authorization policy it started with). */
+  List<String> idsInOpa() {
+    return opa.listPolicies().stream()
+        .filter(m -> !m.packagePath().get(0).equals("system"))
+        .map(OpaClient.Module::id)
+        .toList();
+  }
+
+  @Test
+  void aModulePlantedUnderAnIdTheHubDoesNotManageNeverChangesADecision() throws Exception {
+    policies.publish(orgId, name, approversRego(), ANA);
+    String id = PolicyText.opaPolicyId(orgId, name);
+    // As the hub runs: a check of OPA's modules serves decisions for 1 s.
+    PolicyService hub =
+        new PolicyService(opa, repository, auditLog, transactions, Clock.systemUTC());
+    String odd = "/tmp/planted " + name + ".rego";
+    plant(odd, planted());
+    // Planted, the module changes what OPA answers for the package while the hub's module, and the
+    // version and text hash it reports, stay the same.
+    assertThat(opa.evaluate(PolicyText.packagePath(orgId, name) + "/decision", null).toString())
+        .contains("mallory");
+
+    PolicyEvaluation first = hub.evaluate(orgId, name, JSON.createObjectNode());
+
+    assertThat(approvers(first)).containsExactly("admin");
+    assertThat(idsInOpa()).doesNotContain(odd).contains(id);
+    assertThat(auditedRemoval(odd)).isEqualTo(1);
+    // The hash the decision reports is the text OPA really holds under the policy's id.
+    String held = opa.getPolicy(id).orElseThrow();
+    assertThat(held).isEqualTo(PolicyText.forOpa(orgId, approversRego(), 1));
+    assertThat(held).contains("\"" + first.policySha256() + "\"");
+    assertThat(first.policySha256()).isEqualTo(PolicyText.sha256(approversRego()));
+    assertThat(hub.moduleSetSha256()).isEqualTo(moduleSetSha256());
+
+    // Planted again after that check: no decision is taken on a check older than 1 s.
+    plant("planted/" + name, planted());
+    Thread.sleep(1100);
+    PolicyEvaluation later = hub.evaluate(orgId, name, JSON.createObjectNode());
+    assertThat(approvers(later)).containsExactly("admin");
+    assertThat(idsInOpa()).doesNotContain("planted/" + name);
+    assertThat(auditedRemoval("planted/" + name)).isEqualTo(1);
+  }
+
+  /** What PolicyService#moduleSetSha256 promises: every module OPA holds, its id and its text. */
+  String moduleSetSha256() {
+    java.util.TreeMap<String, String> set = new java.util.TreeMap<>();
+    opa.listPolicies().forEach(m -> set.put(PolicyText.sha256(m.id()), PolicyText.sha256(m.raw())));
+    StringBuilder all = new StringBuilder();
+    set.forEach((i, t) -> all.append(i).append(' ').append(t).append('\n'));
+    return PolicyText.sha256(all.toString());
+  }
+
+  @Test
+  void decisionsFailClosedWhileOpaHoldsAModuleTheHubCannotRemove() throws Exception {
+    policies.publish(orgId, name, approversRego(), ANA);
+    String id = "planted/" + name;
+    plant(id, planted());
+    // An OPA that refuses every removal.
+    OpaClient refusing =
+        new OpaClient(server.url(), server.token()) {
+          @Override
+          public void deleteListedPolicy(String module) {
+            throw new OpaException("OPA refused to remove " + module + " (test)");
+          }
+        };
+    try {
+      PolicyService hub =
+          new PolicyService(
+              refusing, repository, auditLog, transactions, Clock.systemUTC(), Duration.ZERO);
+
+      assertThatThrownBy(() -> hub.evaluate(orgId, name, JSON.createObjectNode()))
+          .isInstanceOf(UnmanagedModulesException.class)
+          .isInstanceOf(OpaUnavailableException.class)
+          .hasMessageContaining("holds modules the hub does not manage")
+          .hasMessageContaining(id)
+          .hasMessageNotContaining(server.token());
+      assertThat(auditedRemoval(id)).isZero();
+
+      // Once the module is gone, decisions are taken again.
+      opa.deletePolicy(id);
+      assertThat(approvers(hub.evaluate(orgId, name, JSON.createObjectNode())))
+          .containsExactly("admin");
+    } finally {
+      refusing.close();
+    }
+  }
+
+  @Test
+  void theRepublisherRemovesEveryModuleItDoesNotManageAndAuditsEachButLeavesOpasOwn()
+      throws Exception {
+    policies.publish(orgId, name, approversRego(), ANA);
+    String stale = PolicyText.idPrefix(orgId) + "gitopshq/gone-" + name;
+    opa.putPolicy(stale, "package " + PolicyText.orgRoot(orgId) + ".gitopshq.gone\n\nx := 1\n");
+    String odd = "evil\u202e/" + name;
+    plant(odd, planted());
+    // Two modules, one reading the other's rule.
+    plant(
+        "planted/" + name + "/helper",
+        "package " + PolicyText.orgRoot(orgId) + ".gitopshq.helper\n\nh := \"mallory\"\n");
+    plant(
+        "planted/" + name + "/user",
+        planted()
+            + "\napprovers contains data."
+            + PolicyText.orgRoot(orgId)
+            + ".gitopshq.helper.h\n");
+
+    List<String> removed = policies.removeUnmanaged();
+
+    assertThat(removed)
+        .contains(
+            stale,
+            "evil\\u202e/" + name,
+            "planted/" + name + "/helper",
+            "planted/" + name + "/user");
+    assertThat(idsInOpa())
+        .contains(PolicyText.opaPolicyId(orgId, name))
+        .noneMatch(i -> i.contains("planted/") || i.startsWith("evil") || i.equals(stale));
+    // OPA's authorization policy stays: the hub still gets answers with its token.
+    assertThat(opa.listPolicies())
+        .anyMatch(m -> m.packagePath().equals(List.of("system", "authz")));
+    assertThat(auditedRemoval(stale)).isEqualTo(1);
+    assertThat(auditedRemoval("evil\\u202e/" + name)).isEqualTo(1);
+    assertThat(auditedRemoval("planted/" + name + "/helper")).isEqualTo(1);
+    assertThat(policies.removeUnmanaged()).isEmpty();
   }
 
   @Test

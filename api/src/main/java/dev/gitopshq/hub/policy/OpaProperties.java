@@ -19,16 +19,27 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param protocol how the hub talks to OPA over an {@code http} URL (GITOPSHQ_OPA_PROTOCOL): {@code
  *     h2c}, cleartext HTTP/2 on one reused connection, for an OPA run with {@code --h2c} (the
  *     default), or {@code http1} for an OPA without it
+ * @param moduleCheckMaxAge how long a check that OPA holds exactly the hub's modules serves
+ *     decisions before OPA's modules are listed again (GITOPSHQ_OPA_MODULE_CHECK_MAX_AGE, 1 s);
+ *     zero checks before every decision
  */
 @ConfigurationProperties("opa")
 public record OpaProperties(
     @DefaultValue("http://127.0.0.1:8181") URI url,
     @DefaultValue("5s") Duration republishInterval,
     @DefaultValue("") String token,
-    @DefaultValue("h2c") String protocol) {
+    @DefaultValue("h2c") String protocol,
+    @DefaultValue("1s") Duration moduleCheckMaxAge) {
 
   public OpaProperties {
     OpaClient.Transport.parse(protocol); // fails the hub's start on a misspelt value
+    if (moduleCheckMaxAge == null) {
+      moduleCheckMaxAge = Duration.ofSeconds(1);
+    }
+    if (moduleCheckMaxAge.isNegative()) {
+      throw new IllegalArgumentException(
+          "GITOPSHQ_OPA_MODULE_CHECK_MAX_AGE must be zero or more; got " + moduleCheckMaxAge);
+    }
   }
 
   /** Never prints the token. */
@@ -42,6 +53,8 @@ public record OpaProperties(
         + (token.isBlank() ? "(none)" : "(set)")
         + ", protocol="
         + protocol
+        + ", moduleCheckMaxAge="
+        + moduleCheckMaxAge
         + "]";
   }
 }

@@ -41,8 +41,10 @@ public class PolicyConfig {
       PolicyRepository repository,
       AuditLog audit,
       PlatformTransactionManager transactions,
-      Clock clock) {
-    return new PolicyService(opa, repository, audit, transactions, clock);
+      Clock clock,
+      OpaProperties props) {
+    return new PolicyService(
+        opa, repository, audit, transactions, clock, props.moduleCheckMaxAge());
   }
 
   @Bean

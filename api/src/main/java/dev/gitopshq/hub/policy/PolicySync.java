@@ -7,6 +7,7 @@ import dev.gitopshq.activities.policy.OpaUnavailableException;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.hub.config.HubProperties;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -26,9 +27,11 @@ import org.springframework.stereotype.Component;
  * policy an organization has no version of is stored as version 1 by {@code system}; an
  * organization created later gets them when it is created ({@link #seed}). Then, in the background,
  * every {@link OpaProperties#republishInterval()}, OPA is checked and given every active version it
- * does not hold, and each organization's freeze windows (data the {@code gitopshq.freeze} policy
- * reads) are written to it again. The hub therefore starts whether or not OPA is up, and an OPA
- * that restarts empty is loaded again within one interval; until then decisions fail closed.
+ * does not hold, every module OPA holds that the hub does not manage is removed and audited ({@link
+ * PolicyService#removeUnmanaged}), and each organization's freeze windows (data the {@code
+ * gitopshq.freeze} policy reads) are written to it again. The hub therefore starts whether or not
+ * OPA is up, and an OPA that restarts empty is loaded again within one interval; until then
+ * decisions fail closed.
  *
  * <p>Failures are logged once per streak, with a line when it ends, not once per attempt.
  */
@@ -117,12 +120,28 @@ public class PolicySync implements ApplicationListener<ApplicationReadyEvent>, D
 
   /** One pass over every organization; never throws (that would cancel every later run). */
   private void republishAll() {
-    java.util.List<UUID> ids;
+    List<UUID> ids;
     try {
       ids = orgs.ids();
     } catch (RuntimeException e) {
       streak("listing the organizations failed", e, true);
       return;
+    }
+    try {
+      List<String> removed = policies.removeUnmanaged();
+      if (!removed.isEmpty()) {
+        log.warn(
+            "removed {} module(s) the hub does not manage from OPA at {} (audited as"
+                + " policy.unmanaged_module_removed): {}",
+            removed.size(),
+            opaAddress,
+            String.join(", ", removed));
+      }
+    } catch (OpaUnavailableException e) {
+      streak("OPA is unreachable", e, false);
+      return;
+    } catch (RuntimeException e) {
+      streak("removing modules the hub does not manage from OPA failed", e, true);
     }
     for (UUID orgId : ids) {
       republish(orgId);

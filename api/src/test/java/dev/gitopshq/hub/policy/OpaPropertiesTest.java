@@ -12,7 +12,8 @@ class OpaPropertiesTest {
 
   @Test
   void aMisspeltProtocolStopsTheHubFromStartingNamingTheChoices() {
-    assertThatThrownBy(() -> new OpaProperties(OPA, Duration.ofSeconds(5), "", "http2"))
+    assertThatThrownBy(
+            () -> new OpaProperties(OPA, Duration.ofSeconds(5), "", "http2", Duration.ofSeconds(1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'h2c'")
         .hasMessageContaining("'http1'");
@@ -20,7 +21,10 @@ class OpaPropertiesTest {
 
   @Test
   void printsTheProtocolButNeverTheToken() {
-    assertThat(new OpaProperties(OPA, Duration.ofSeconds(5), "opa-s3cret", "http1").toString())
+    assertThat(
+            new OpaProperties(
+                    OPA, Duration.ofSeconds(5), "opa-s3cret", "http1", Duration.ofSeconds(1))
+                .toString())
         .contains("protocol=http1")
         .contains("token=(set)")
         .doesNotContain("opa-s3cret");

@@ -220,6 +220,11 @@ public final class HubProcess implements AutoCloseable {
     }
   }
 
+  /** The file this hub's output goes to (every start appends to it). */
+  public Path logFile() {
+    return log;
+  }
+
   /** How many lines of this hub's log (all its runs) contain {@code text}. */
   public long logLines(String text) {
     try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {

@@ -40,6 +40,11 @@ public final class SharedBackends implements AutoCloseable {
     return temporal.address();
   }
 
+  /** The OPA every replica talks to. */
+  OpaTestServer opa() {
+    return opa;
+  }
+
   /** The environment every replica gets, as docs/install.md lists it. */
   Map<String, String> hubEnv() {
     return Map.of(
