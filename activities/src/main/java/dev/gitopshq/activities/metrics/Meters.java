@@ -3,6 +3,7 @@ package dev.gitopshq.activities.metrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -38,8 +39,13 @@ public final class Meters {
     return KNOWN_POLICIES.contains(policy) ? policy : "other";
   }
 
-  /** Times one OPA evaluation of {@code policy}, tagging how it ended. */
-  public static <T> T opaDecision(String policyName, Supplier<T> evaluation) {
+  /**
+   * Times one OPA evaluation of {@code policy}, tagging how it ended: a failure that {@code
+   * unavailable} accepts is tagged {@code unavailable}, any other {@code error}. The caller names
+   * its own "OPA unavailable" failure, so the metrics know no policy type.
+   */
+  public static <T> T opaDecision(
+      String policyName, Supplier<T> evaluation, Predicate<RuntimeException> unavailable) {
     String policy = policyTag(policyName);
     long start = System.nanoTime();
     String result = "error";
@@ -47,8 +53,10 @@ public final class Meters {
       T value = evaluation.get();
       result = "ok";
       return value;
-    } catch (dev.gitopshq.activities.policy.OpaUnavailableException e) {
-      result = "unavailable";
+    } catch (RuntimeException e) {
+      if (unavailable.test(e)) {
+        result = "unavailable";
+      }
       throw e;
     } finally {
       Timer.builder("gitopshq.opa.decision")

@@ -224,7 +224,8 @@ public class PolicyService {
     if (!repository.hasActive(orgId, name)) {
       throw new UnknownPolicyException("policy '" + name + "' not found");
     }
-    return Meters.opaDecision(name, () -> evaluateInOpa(orgId, name, input));
+    return Meters.opaDecision(
+        name, () -> evaluateInOpa(orgId, name, input), OpaUnavailableException.class::isInstance);
   }
 
   private PolicyEvaluation evaluateInOpa(UUID orgId, String name, JsonNode input) {
