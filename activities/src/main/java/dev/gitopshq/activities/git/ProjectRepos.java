@@ -26,6 +26,7 @@ import java.util.stream.Stream;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheBuilder;
 import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.internal.storage.file.FileRepository;
 import org.eclipse.jgit.internal.storage.file.GC;
 import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
@@ -45,6 +46,9 @@ import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.AndTreeFilter;
+import org.eclipse.jgit.treewalk.filter.PathFilter;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
  * The hosted repositories: one bare repository per project under {@code
@@ -603,6 +607,97 @@ public final class ProjectRepos implements AutoCloseable {
     }
   }
 
+  /** A file's content in a repository, read only when asked. */
+  public interface Blob {
+    /** Its size in bytes, without reading it. */
+    long size() throws IOException;
+
+    /** Its bytes. */
+    byte[] bytes() throws IOException;
+  }
+
+  /** What {@link #walkFiles} does with each file. */
+  @FunctionalInterface
+  public interface FileVisitor {
+    /** One file, by its path from the tree's root. */
+    void visit(String path, Blob blob) throws IOException;
+  }
+
+  /**
+   * Visits every entry of a commit's or tree's tree that is not a directory, in Git's path order.
+   * The repository's failures are thrown as they are, and so are the visitor's.
+   */
+  public void walkFiles(UUID orgId, UUID projectId, ObjectId commitOrTree, FileVisitor visitor)
+      throws IOException {
+    Repository repo = open(orgId, projectId);
+    try (ObjectReader reader = repo.newObjectReader();
+        RevWalk walk = new RevWalk(reader);
+        TreeWalk tw = new TreeWalk(reader)) {
+      tw.addTree(walk.parseAny(commitOrTree) instanceof RevCommit c ? c.getTree() : commitOrTree);
+      tw.setRecursive(true);
+      while (tw.next()) {
+        ObjectId id = tw.getObjectId(0);
+        visitor.visit(
+            tw.getPathString(),
+            new Blob() {
+              @Override
+              public long size() throws IOException {
+                return reader.getObjectSize(id, Constants.OBJ_BLOB);
+              }
+
+              @Override
+              public byte[] bytes() throws IOException {
+                return reader.open(id).getBytes();
+              }
+            });
+      }
+    }
+  }
+
+  /** A commit in one line: its id, the first line of its message, its author's name and when. */
+  public record CommitLine(String id, String subject, String author, Instant at) {}
+
+  /**
+   * The commits reachable from {@code from} that changed something under {@code path}, newest
+   * first: skips the first {@code skip} and returns at most {@code count}.
+   */
+  public List<CommitLine> commitsChanging(
+      UUID orgId, UUID projectId, ObjectId from, String path, long skip, long count) {
+    List<CommitLine> out = new ArrayList<>();
+    try (RevWalk walk = new RevWalk(open(orgId, projectId))) {
+      walk.setTreeFilter(AndTreeFilter.create(PathFilter.create(path), TreeFilter.ANY_DIFF));
+      walk.markStart(walk.parseCommit(from));
+      long seen = 0;
+      for (RevCommit c : walk) {
+        if (seen++ < skip) {
+          continue;
+        }
+        out.add(
+            new CommitLine(
+                c.name(),
+                c.getShortMessage(),
+                c.getAuthorIdent().getName(),
+                c.getAuthorIdent().getWhenAsInstant()));
+        if (out.size() >= count) {
+          break;
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out;
+  }
+
+  /**
+   * The id of the object a repository lacks, when {@code failure} is Git's "missing object" (a
+   * repository restored from an older backup than the database that names the object).
+   */
+  public static Optional<String> missingObject(Throwable failure) {
+    return failure instanceof MissingObjectException missing
+        ? Optional.of(missing.getObjectId().name())
+        : Optional.empty();
+  }
+
   /** A commit as the API shows it. */
   public record CommitInfo(
       String id,
@@ -639,7 +734,7 @@ public final class ProjectRepos implements AutoCloseable {
       ObjectId oid = ObjectId.fromString(id);
       return Optional.of(info(walk.parseCommit(oid)));
     } catch (IllegalArgumentException
-        | org.eclipse.jgit.errors.MissingObjectException
+        | MissingObjectException
         | org.eclipse.jgit.errors.IncorrectObjectTypeException e) {
       // Not an id, not in this repository, or not a commit (a tree or blob id).
       return Optional.empty();

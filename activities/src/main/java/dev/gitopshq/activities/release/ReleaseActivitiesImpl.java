@@ -13,6 +13,7 @@ import dev.gitopshq.activities.delivery.ProjectTenantMapper;
 import dev.gitopshq.activities.delivery.ProjectTenantRow;
 import dev.gitopshq.activities.git.CommitMessage;
 import dev.gitopshq.activities.git.Ident;
+import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.governance.Governance;
 import dev.gitopshq.activities.notify.WebhookNotifier;
 import dev.gitopshq.activities.policy.FreezeService;
@@ -399,14 +400,15 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
       } catch (NoRenderedManifestsException e) {
         throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), NOT_DEPLOYABLE);
       } catch (java.io.UncheckedIOException e) {
-        if (e.getCause() instanceof org.eclipse.jgit.errors.MissingObjectException missing) {
+        Optional<String> missing = ProjectRepos.missingObject(e.getCause());
+        if (missing.isPresent()) {
           // The repository lacks a commit the database names (restored from an older backup):
           // retrying cannot help.
           throw ApplicationFailure.newNonRetryableFailure(
               "the repository of "
                   + project.name()
                   + " has no object "
-                  + missing.getObjectId().name()
+                  + missing.get()
                   + " that release #"
                   + release.number()
                   + " needs; restore the repositories and the"
