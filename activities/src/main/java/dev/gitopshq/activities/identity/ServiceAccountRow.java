@@ -2,7 +2,9 @@ package dev.gitopshq.activities.identity;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 /** A machine identity for CI/CD automation; its tokens carry a subset of {@link #scopes()}. */
 public record ServiceAccountRow(
@@ -21,8 +23,8 @@ public record ServiceAccountRow(
    * request the account makes.
    */
   public List<String> behind() {
-    return java.util.stream.Stream.of(createdBy, ownerMemberId)
-        .filter(java.util.Objects::nonNull)
+    return Stream.of(createdBy, ownerMemberId)
+        .filter(Objects::nonNull)
         .map(UUID::toString)
         .distinct()
         .toList();

@@ -3,6 +3,8 @@ package dev.gitopshq.activities.metrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -30,8 +32,7 @@ import java.util.function.Supplier;
  */
 public final class Meters {
   /** The policies the hub itself asks; any other name is tagged {@code other} (names are free). */
-  private static final java.util.Set<String> KNOWN_POLICIES =
-      java.util.Set.of("approval", "release", "freeze");
+  private static final Set<String> KNOWN_POLICIES = Set.of("approval", "release", "freeze");
 
   private Meters() {}
 
@@ -65,7 +66,7 @@ public final class Meters {
           .tag("result", result)
           .publishPercentileHistogram()
           .register(Metrics.globalRegistry)
-          .record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+          .record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
       if (!result.equals("ok")) {
         Counter.builder("gitopshq.opa.decision.failures")
             .description("Policy evaluations that gave no decision")

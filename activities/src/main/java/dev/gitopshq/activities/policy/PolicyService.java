@@ -6,10 +6,12 @@ import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.metrics.Meters;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -178,7 +180,7 @@ public class PolicyService {
    */
   private void removeStrays(UUID orgId, List<PolicyRow> active) {
     String prefix = PolicyText.idPrefix(orgId);
-    java.util.Set<String> wanted = new java.util.HashSet<>();
+    Set<String> wanted = new HashSet<>();
     active.forEach(p -> wanted.add(PolicyText.opaPolicyId(orgId, p.name())));
     for (String id : opa.listPolicyIds()) {
       boolean legacy = id.startsWith("gitopshq/");
