@@ -7,6 +7,7 @@ import dev.gitopshq.activities.policy.OpaUnavailableException;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.hub.config.HubProperties;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -117,7 +118,7 @@ public class PolicySync implements ApplicationListener<ApplicationReadyEvent>, D
 
   /** One pass over every organization; never throws (that would cancel every later run). */
   private void republishAll() {
-    java.util.List<UUID> ids;
+    List<UUID> ids;
     try {
       ids = orgs.ids();
     } catch (RuntimeException e) {

@@ -14,12 +14,16 @@ import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.identity.MemberMapper;
 import dev.gitopshq.activities.identity.MemberRow;
 import dev.gitopshq.activities.release.ConfigHistory;
+import dev.gitopshq.activities.release.DeploymentClusterRow;
 import dev.gitopshq.activities.release.DeploymentEventRow;
 import dev.gitopshq.activities.release.DeploymentMapper;
 import dev.gitopshq.activities.release.DeploymentRow;
+import dev.gitopshq.activities.release.DirectApplies;
+import dev.gitopshq.activities.release.DirectApplyMapper;
 import dev.gitopshq.activities.release.ReleaseMapper;
 import dev.gitopshq.activities.release.ReleaseRow;
 import dev.gitopshq.activities.release.RollbackScope;
+import dev.gitopshq.activities.release.RuntimeMapper;
 import dev.gitopshq.hub.member.PeopleService;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
@@ -68,8 +72,8 @@ public class ReleaseService {
   private final WorkflowClient temporal;
   private final ReleaseProperties props;
   private final Clock clock;
-  private final dev.gitopshq.activities.release.DirectApplyMapper directApplies;
-  private final dev.gitopshq.activities.release.RuntimeMapper runtime;
+  private final DirectApplyMapper directApplies;
+  private final RuntimeMapper runtime;
 
   public ReleaseService(
       ProjectMapper projects,
@@ -86,8 +90,8 @@ public class ReleaseService {
       WorkflowClient temporal,
       ReleaseProperties props,
       Clock clock,
-      dev.gitopshq.activities.release.DirectApplyMapper directApplies,
-      dev.gitopshq.activities.release.RuntimeMapper runtime) {
+      DirectApplyMapper directApplies,
+      RuntimeMapper runtime) {
     this.directApplies = directApplies;
     this.runtime = runtime;
     this.projects = projects;
@@ -521,8 +525,7 @@ public class ReleaseService {
    */
   private void requireDirectDeploy(UUID org, UUID projectId, List<String> environments) {
     String missing =
-        dev.gitopshq.activities.release.DirectApplies.missingCapability(
-            directApplies.targets(org, projectId, environments));
+        DirectApplies.missingCapability(directApplies.targets(org, projectId, environments));
     if (missing != null) {
       throw ApiException.conflict(missing);
     }
@@ -581,7 +584,7 @@ public class ReleaseService {
       ReleaseRow release,
       List<DeploymentEventRow> timeline,
       Map<ApprovalRow, List<ApprovalVoteRow>> approvals,
-      List<dev.gitopshq.activities.release.DeploymentClusterRow> clusters) {}
+      List<DeploymentClusterRow> clusters) {}
 
   @Transactional(readOnly = true)
   public DeploymentDetail deployment(UUID org, UUID projectId, UUID deploymentId) {

@@ -13,6 +13,8 @@ import dev.gitopshq.activities.delivery.EnvironmentRow;
 import dev.gitopshq.activities.delivery.ProjectEnvironmentClusterRow;
 import dev.gitopshq.activities.delivery.ProjectEnvironmentMapper;
 import dev.gitopshq.activities.delivery.ProjectEnvironmentRow;
+import dev.gitopshq.activities.delivery.ProjectFenceMapper;
+import dev.gitopshq.activities.delivery.ProjectFenceRow;
 import dev.gitopshq.activities.delivery.ProjectMapper;
 import dev.gitopshq.activities.delivery.ProjectRow;
 import dev.gitopshq.activities.delivery.ProjectTenantMapper;
@@ -27,6 +29,7 @@ import dev.gitopshq.activities.delivery.VariableMapper;
 import dev.gitopshq.activities.delivery.VariableRow;
 import dev.gitopshq.activities.delivery.WorkloadMapper;
 import dev.gitopshq.activities.delivery.WorkloadRow;
+import dev.gitopshq.agent.v1.TenantFences;
 import dev.gitopshq.hub.delivery.Author;
 import dev.gitopshq.hub.delivery.ProjectChanges;
 import dev.gitopshq.hub.delivery.ProjectChanges.Applied;
@@ -38,12 +41,15 @@ import dev.gitopshq.hub.web.Checks;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Function;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -65,7 +71,7 @@ public class ProjectConfig {
   private final WorkloadMapper workloads;
   private final VariableMapper variables;
   private final BindingMapper bindings;
-  private final dev.gitopshq.activities.delivery.ProjectFenceMapper fences;
+  private final ProjectFenceMapper fences;
   private final ProjectChanges changes;
   private final Clock clock;
 
@@ -81,7 +87,7 @@ public class ProjectConfig {
       WorkloadMapper workloads,
       VariableMapper variables,
       BindingMapper bindings,
-      dev.gitopshq.activities.delivery.ProjectFenceMapper fences,
+      ProjectFenceMapper fences,
       ProjectChanges changes,
       Clock clock) {
     this.projects = projects;
@@ -105,7 +111,7 @@ public class ProjectConfig {
   }
 
   private <T> Applied<T> apply(
-      HubPrincipal caller, UUID projectId, java.util.function.Function<ProjectRow, Step<T>> m) {
+      HubPrincipal caller, UUID projectId, Function<ProjectRow, Step<T>> m) {
     return changes.apply(caller.orgId(), projectId, Author.of(caller), "config", m);
   }
 
@@ -171,11 +177,11 @@ public class ProjectConfig {
           String literal = req.literalNamespace();
           if (literal != null) {
             String refusal =
-                dev.gitopshq.agent.v1.TenantFences.namespaceRefusal(
+                TenantFences.namespaceRefusal(
                     fences
                         .find(orgId, projectId)
-                        .map(dev.gitopshq.activities.delivery.ProjectFenceRow::toProto)
-                        .orElse(dev.gitopshq.agent.v1.TenantFences.DEFAULT),
+                        .map(ProjectFenceRow::toProto)
+                        .orElse(TenantFences.DEFAULT),
                     literal);
             if (refusal != null) {
               c.fail("namespacePattern", "gives only " + literal + ", which " + refusal);
@@ -479,7 +485,7 @@ public class ProjectConfig {
       } else if (!(next instanceof Map)) {
         throw ApiException.conflict(
             "the values at '"
-                + String.join(".", java.util.Arrays.copyOf(keys, i + 1))
+                + String.join(".", Arrays.copyOf(keys, i + 1))
                 + "' are not an object, so "
                 + path
                 + " cannot be set");
@@ -672,9 +678,9 @@ public class ProjectConfig {
                       v ->
                           v.scope().equals(k.scope())
                               && v.key().equals(req.key())
-                              && java.util.Objects.equals(v.environmentId(), k.environmentId())
-                              && java.util.Objects.equals(v.tenantId(), k.tenantId())
-                              && java.util.Objects.equals(v.service(), k.service()))
+                              && Objects.equals(v.environmentId(), k.environmentId())
+                              && Objects.equals(v.tenantId(), k.tenantId())
+                              && Objects.equals(v.service(), k.service()))
                   .findFirst()
                   .orElseThrow();
           return new Step<>(
