@@ -18,6 +18,7 @@ import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
 
 /**
  * See {@link CommandWorkflow}. Every state change goes through {@link #move}, which numbers the
@@ -331,7 +332,7 @@ public class CommandWorkflowImpl implements CommandWorkflow {
             .append(" on ")
             .append(s.clusterName());
     if (!s.params().isEmpty()) {
-      b.append(' ').append(new java.util.TreeMap<>(s.params()));
+      b.append(' ').append(new TreeMap<>(s.params()));
     }
     return b.toString();
   }
