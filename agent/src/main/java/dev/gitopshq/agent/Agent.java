@@ -1,11 +1,16 @@
 package dev.gitopshq.agent;
 
+import dev.gitopshq.agent.adapters.AdapterWiring;
+import dev.gitopshq.agent.adapters.ReconcileRequests;
 import dev.gitopshq.agent.commands.CommandRunner;
 import dev.gitopshq.agent.config.AgentConfig;
 import dev.gitopshq.agent.config.Capability;
 import dev.gitopshq.agent.config.ConfigException;
+import dev.gitopshq.agent.config.DirectDeployConfig;
 import dev.gitopshq.agent.config.ExitCodes;
 import dev.gitopshq.agent.config.IdentityStoreMode;
+import dev.gitopshq.agent.credentials.CredentialSync;
+import dev.gitopshq.agent.deploy.DirectDeployer;
 import dev.gitopshq.agent.drift.DriftChecker;
 import dev.gitopshq.agent.identity.AgentIdentity;
 import dev.gitopshq.agent.identity.FileIdentityStore;
@@ -15,15 +20,20 @@ import dev.gitopshq.agent.inspect.ArgoApplicationsReader;
 import dev.gitopshq.agent.inspect.Inspector;
 import dev.gitopshq.agent.inventory.InventoryPublisher;
 import dev.gitopshq.agent.inventory.InventoryWatch;
+import dev.gitopshq.agent.kube.CredentialWriter;
 import dev.gitopshq.agent.kube.KubeCommands;
 import dev.gitopshq.agent.link.HubChannels;
 import dev.gitopshq.agent.link.HubLink;
 import dev.gitopshq.agent.link.LinkFailure;
 import dev.gitopshq.agent.link.Redactor;
+import dev.gitopshq.agent.logs.LogStreams;
 import dev.gitopshq.agent.metrics.MetricsServer;
 import dev.gitopshq.agent.v1.AgentMessage;
+import dev.gitopshq.agent.v1.ApplyResult;
 import dev.gitopshq.agent.v1.ArgoApplications;
+import dev.gitopshq.agent.v1.CheckDrift;
 import dev.gitopshq.agent.v1.CommandResult;
+import dev.gitopshq.agent.v1.DriftReport;
 import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.ListApplications;
 import dev.gitopshq.agent.v1.ReadResource;
@@ -39,8 +49,15 @@ import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -111,8 +128,8 @@ public final class Agent implements AutoCloseable {
   private final HubLink link;
   private final MetricsServer metrics;
   private final CommandRunner commands;
-  private final java.util.concurrent.ExecutorService rotations =
-      java.util.concurrent.Executors.newSingleThreadExecutor(
+  private final ExecutorService rotations =
+      Executors.newSingleThreadExecutor(
           r -> {
             Thread t = new Thread(r, "gitopshq-token-rotation");
             t.setDaemon(true);
@@ -122,20 +139,20 @@ public final class Agent implements AutoCloseable {
   private final InventoryPublisher inventory;
   private final Inspector inspector;
   private final ArgoApplicationsReader argoApplications;
-  private final dev.gitopshq.agent.credentials.CredentialSync credentials;
-  private final dev.gitopshq.agent.deploy.DirectDeployer directDeployer;
-  private final dev.gitopshq.agent.logs.LogStreams logStreams;
-  private final dev.gitopshq.agent.adapters.AdapterWiring adapterWiring;
-  private final dev.gitopshq.agent.adapters.ReconcileRequests reconcileRequests;
+  private final CredentialSync credentials;
+  private final DirectDeployer directDeployer;
+  private final LogStreams logStreams;
+  private final AdapterWiring adapterWiring;
+  private final ReconcileRequests reconcileRequests;
 
   /** Two threads and a short queue: a burst of inspections is refused, never queued unbounded. */
-  private final java.util.concurrent.ThreadPoolExecutor inspections =
-      new java.util.concurrent.ThreadPoolExecutor(
+  private final ThreadPoolExecutor inspections =
+      new ThreadPoolExecutor(
           2,
           2,
           30,
           TimeUnit.SECONDS,
-          new java.util.concurrent.ArrayBlockingQueue<>(16),
+          new ArrayBlockingQueue<>(16),
           r -> {
             Thread t = new Thread(r, "gitopshq-inspect");
             t.setDaemon(true);
@@ -143,13 +160,13 @@ public final class Agent implements AutoCloseable {
           });
 
   /** One drift check at a time, and at most two waiting: more are answered "busy". */
-  private final java.util.concurrent.ThreadPoolExecutor driftChecks =
-      new java.util.concurrent.ThreadPoolExecutor(
+  private final ThreadPoolExecutor driftChecks =
+      new ThreadPoolExecutor(
           1,
           1,
           30,
           TimeUnit.SECONDS,
-          new java.util.concurrent.ArrayBlockingQueue<>(2),
+          new ArrayBlockingQueue<>(2),
           r -> {
             Thread t = new Thread(r, "gitopshq-drift");
             t.setDaemon(true);
@@ -159,19 +176,19 @@ public final class Agent implements AutoCloseable {
   private final DriftChecker drift;
 
   private final InventoryWatch inventoryWatch;
-  private final java.util.concurrent.ScheduledExecutorService inventoryFlusher;
+  private final ScheduledExecutorService inventoryFlusher;
   private final CompletableFuture<Integer> exitCode = new CompletableFuture<>();
   private final Thread thread;
 
   private Agent(
       AgentConfig config,
-      dev.gitopshq.agent.config.DirectDeployConfig direct,
+      DirectDeployConfig direct,
       Supplier<KubernetesClient> kubeSupplier,
       boolean ownsKube) {
     this.config = config;
     this.kube = new LazyClient(kubeSupplier, ownsKube);
     this.directDeployer =
-        new dev.gitopshq.agent.deploy.DirectDeployer(
+        new DirectDeployer(
             config.capabilities().contains(Capability.DIRECT_DEPLOY.seedName()),
             direct,
             kube,
@@ -215,21 +232,20 @@ public final class Agent implements AutoCloseable {
             config.capabilities().contains(Capability.DIAGNOSTICS_READ.seedName()));
     this.argoApplications = new ArgoApplicationsReader(kube, config.argocdServer());
     this.credentials =
-        new dev.gitopshq.agent.credentials.CredentialSync(
+        new CredentialSync(
             config.capabilities().contains(Capability.CREDENTIAL_SYNC.seedName()),
             config.credentialSyncTargets(),
-            new dev.gitopshq.agent.kube.CredentialWriter(kube),
+            new CredentialWriter(kube),
             link::send);
     boolean wire = config.capabilities().contains(Capability.ADAPTER_WIRE.seedName());
-    this.adapterWiring = new dev.gitopshq.agent.adapters.AdapterWiring(wire, kube, link::send);
-    this.reconcileRequests =
-        new dev.gitopshq.agent.adapters.ReconcileRequests(wire, kube, Clock.systemUTC());
+    this.adapterWiring = new AdapterWiring(wire, kube, link::send);
+    this.reconcileRequests = new ReconcileRequests(wire, kube, Clock.systemUTC());
     this.logStreams =
-        new dev.gitopshq.agent.logs.LogStreams(
+        new LogStreams(
             kube,
             config::diagnosticsAllowed,
             config.capabilities().contains(Capability.DIAGNOSTICS_READ.seedName()),
-            new dev.gitopshq.agent.logs.LogStreams.Outbound() {
+            new LogStreams.Outbound() {
               @Override
               public boolean send(AgentMessage message) {
                 return link.send(message);
@@ -244,7 +260,7 @@ public final class Agent implements AutoCloseable {
       this.inventory = new InventoryPublisher(link::send, Clock.systemUTC());
       this.inventoryWatch = new InventoryWatch(kube, inventory);
       this.inventoryFlusher =
-          java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+          Executors.newSingleThreadScheduledExecutor(
               r -> {
                 Thread t = new Thread(r, "gitopshq-inventory");
                 t.setDaemon(true);
@@ -278,26 +294,20 @@ public final class Agent implements AutoCloseable {
    */
   public static Agent start(AgentConfig config) {
     return start(
-        config,
-        dev.gitopshq.agent.config.DirectDeployConfig.defaults(),
-        () -> new KubernetesClientBuilder().build(),
-        true);
+        config, DirectDeployConfig.defaults(), () -> new KubernetesClientBuilder().build(), true);
   }
 
   /**
    * Starts an agent as {@link #start(AgentConfig)} does, with the chart's {@code directDeploy.*}
    * values.
    */
-  public static Agent start(
-      AgentConfig config, dev.gitopshq.agent.config.DirectDeployConfig direct) {
+  public static Agent start(AgentConfig config, DirectDeployConfig direct) {
     return start(config, direct, () -> new KubernetesClientBuilder().build(), true);
   }
 
   /** Starts an agent with a caller's Kubernetes client and the given direct-deploy values. */
   public static Agent start(
-      AgentConfig config,
-      dev.gitopshq.agent.config.DirectDeployConfig direct,
-      Supplier<KubernetesClient> kubernetes) {
+      AgentConfig config, DirectDeployConfig direct, Supplier<KubernetesClient> kubernetes) {
     return start(config, direct, kubernetes, false);
   }
 
@@ -309,13 +319,12 @@ public final class Agent implements AutoCloseable {
    * @throws ConfigException if the TLS settings cannot be used (e.g. an unreadable CA file)
    */
   public static Agent start(AgentConfig config, Supplier<KubernetesClient> kubernetes) {
-    return start(
-        config, dev.gitopshq.agent.config.DirectDeployConfig.defaults(), kubernetes, false);
+    return start(config, DirectDeployConfig.defaults(), kubernetes, false);
   }
 
   private static Agent start(
       AgentConfig config,
-      dev.gitopshq.agent.config.DirectDeployConfig direct,
+      DirectDeployConfig direct,
       Supplier<KubernetesClient> kube,
       boolean owns) {
     Agent agent = new Agent(config, direct, kube, owns);
@@ -335,10 +344,8 @@ public final class Agent implements AutoCloseable {
   }
 
   /** The port of {@code GET /metrics}, when {@code GITOPSHQ_METRICS_PORT} asked for one. */
-  public java.util.OptionalInt metricsPort() {
-    return metrics == null
-        ? java.util.OptionalInt.empty()
-        : java.util.OptionalInt.of(metrics.port());
+  public OptionalInt metricsPort() {
+    return metrics == null ? OptionalInt.empty() : OptionalInt.of(metrics.port());
   }
 
   /** True while the Connect stream is open and welcomed by the hub. */
@@ -542,7 +549,7 @@ public final class Agent implements AutoCloseable {
                       .build());
             }
           });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
+    } catch (RejectedExecutionException e) {
       answer(
           ResourceDetail.newBuilder()
               .setRequestId(req.getRequestId())
@@ -557,10 +564,10 @@ public final class Agent implements AutoCloseable {
    * Compares the desired objects with the live ones (capability observe: the check reads them; the
    * server-side-apply dry run changes nothing).
    */
-  private void checkDrift(dev.gitopshq.agent.v1.CheckDrift req) {
+  private void checkDrift(CheckDrift req) {
     if (!config.capabilities().contains(Capability.OBSERVE.seedName())) {
       sendDrift(
-          dev.gitopshq.agent.v1.DriftReport.newBuilder()
+          DriftReport.newBuilder()
               .setCheckId(req.getCheckId())
               .setError("the observe capability is off on this agent")
               .build());
@@ -568,16 +575,16 @@ public final class Agent implements AutoCloseable {
     }
     try {
       driftChecks.execute(() -> sendDrift(drift.check(req)));
-    } catch (java.util.concurrent.RejectedExecutionException e) {
+    } catch (RejectedExecutionException e) {
       sendDrift(
-          dev.gitopshq.agent.v1.DriftReport.newBuilder()
+          DriftReport.newBuilder()
               .setCheckId(req.getCheckId())
               .setError("the agent is busy with other drift checks; try again")
               .build());
     }
   }
 
-  private void sendDrift(dev.gitopshq.agent.v1.DriftReport report) {
+  private void sendDrift(DriftReport report) {
     link.send(
         AgentMessage.newBuilder()
             .setCorrelationId(report.getCheckId())
@@ -600,7 +607,7 @@ public final class Agent implements AutoCloseable {
     }
     try {
       inspections.execute(() -> sendApplications(argoApplications.list(req, argo, flux)));
-    } catch (java.util.concurrent.RejectedExecutionException e) {
+    } catch (RejectedExecutionException e) {
       sendApplications(
           ArgoApplications.newBuilder()
               .setRequestId(req.getRequestId())
@@ -686,7 +693,7 @@ public final class Agent implements AutoCloseable {
    * Sends a direct apply's result. If the stream is down it is dropped here: the hub re-sends the
    * apply after the reconnect, and the deployer answers the repeat from memory.
    */
-  private void replyApply(dev.gitopshq.agent.v1.ApplyResult result) {
+  private void replyApply(ApplyResult result) {
     if (!link.send(
         AgentMessage.newBuilder()
             .setCorrelationId(result.getApplyId())

@@ -2,6 +2,7 @@ package dev.gitopshq.agent;
 
 import dev.gitopshq.agent.config.AgentConfig;
 import dev.gitopshq.agent.config.ConfigException;
+import dev.gitopshq.agent.config.DirectDeployConfig;
 
 /**
  * The agent's process entry point: reads the configuration from the environment, starts an {@link
@@ -18,9 +19,7 @@ public final class AgentMain {
     Agent agent;
     try {
       config = AgentConfig.fromEnv(System.getenv());
-      agent =
-          Agent.start(
-              config, dev.gitopshq.agent.config.DirectDeployConfig.fromEnv(System.getenv()));
+      agent = Agent.start(config, DirectDeployConfig.fromEnv(System.getenv()));
     } catch (ConfigException e) {
       // One line that names the variable; the message never holds a secret value.
       System.err.println("gitopshq-agent: configuration error: " + e.getMessage());

@@ -7,7 +7,9 @@ import dev.gitopshq.agent.identity.IdentityStoreException;
 import dev.gitopshq.agent.link.LinkFailure;
 import dev.gitopshq.agent.link.Redactor;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,7 +91,7 @@ final class IdentityKeeper {
    * @throws IdentityStoreException if there is no stored identity, or every attempt to read or save
    *     failed
    */
-  AgentIdentity rotate(String agentToken, java.time.Instant issuedAt) {
+  AgentIdentity rotate(String agentToken, Instant issuedAt) {
     AgentIdentity current =
         retrying("load", store::load)
             .orElseThrow(() -> new IdentityStoreException("no stored identity to rotate"));
@@ -109,7 +111,7 @@ final class IdentityKeeper {
     log.info("saved the agent identity of cluster {} to {}", identity.clusterId(), location());
   }
 
-  private <T> T retrying(String what, java.util.function.Supplier<T> action) {
+  private <T> T retrying(String what, Supplier<T> action) {
     IdentityStoreException last = null;
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
       try {

@@ -1,5 +1,7 @@
 package dev.gitopshq.bench;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gitopshq.agent.v1.KindScopes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -723,10 +725,10 @@ public final class DeliveryBench {
     for (JsonNode doc : objects.values()) {
       JsonNode metadata = doc.path("metadata");
       boolean namespaced =
-          dev.gitopshq.agent.v1.KindScopes.namespaced(doc.path("apiVersion").asText(), doc.path("kind").asText())
+          KindScopes.namespaced(doc.path("apiVersion").asText(), doc.path("kind").asText())
               .orElse(true);
       if (namespaced && metadata.isObject() && metadata.path("namespace").asText().isEmpty()) {
-        ((com.fasterxml.jackson.databind.node.ObjectNode) metadata).put("namespace", namespace);
+        ((ObjectNode) metadata).put("namespace", namespace);
       }
       out.put(doc.path("kind").asText() + "/" + doc.path("metadata").path("namespace").asText()
           + "/" + doc.path("metadata").path("name").asText(), doc);

@@ -1,5 +1,8 @@
 package dev.gitopshq.bench;
 
+import java.util.Collections;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.Timestamp;
 import dev.gitopshq.agent.link.Backoff;
@@ -375,7 +378,7 @@ public final class FleetBench {
     long heap0 = heapAfterGc(jcmd, t.pid());
     long rss0 = rssKib(t.pid());
     Recorder rec = new Recorder();
-    List<SimAgent> fleet = java.util.Collections.synchronizedList(new ArrayList<>(agents));
+    List<SimAgent> fleet = Collections.synchronizedList(new ArrayList<>(agents));
     // Like real agents, every agent beats at least every 20 s between the phases: the hub closes
     // streams that stay silent for its disconnect timeout (90 s).
     Thread keepAlive =
@@ -618,8 +621,8 @@ public final class FleetBench {
     static final int SECONDS = 900;
     final ScheduledExecutorService timer = Executors.newScheduledThreadPool(1);
     final Map<String, Integer> errors = new ConcurrentHashMap<>();
-    final java.util.concurrent.atomic.AtomicIntegerArray attemptsPerSecond =
-        new java.util.concurrent.atomic.AtomicIntegerArray(SECONDS);
+    final AtomicIntegerArray attemptsPerSecond =
+        new AtomicIntegerArray(SECONDS);
     final CountDownLatch back;
     final boolean resetChannelBackoff;
     volatile long killedNanos = Long.MAX_VALUE;
@@ -656,7 +659,7 @@ public final class FleetBench {
         storm.killedNanos + TimeUnit.MILLISECONDS.toNanos(healthyEpoch - killedEpoch);
 
     // The REST API while the fleet comes back: every answer's status, 4 requests a second.
-    Map<Integer, Integer> rest = new java.util.TreeMap<>();
+    Map<Integer, Integer> rest = new TreeMap<>();
     try (JsonHttp http = new JsonHttp(t.hubUrl(), System.getenv("BENCH_HUB_TOKEN"))) {
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
       while (storm.back.getCount() > 0 && System.nanoTime() < deadline) {

@@ -1,5 +1,6 @@
 package dev.gitopshq.bench;
 
+import io.grpc.ClientInterceptor;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
@@ -202,7 +203,7 @@ public final class InventoryIngestBench {
     throw new IllegalStateException("the hub did not store " + expected + " objects within 5 min");
   }
 
-  private static io.grpc.ClientInterceptor bearer(String token) {
+  private static ClientInterceptor bearer(String token) {
     Metadata headers = new Metadata();
     headers.put(AUTHORIZATION, "Bearer " + token);
     return MetadataUtils.newAttachHeadersInterceptor(headers);

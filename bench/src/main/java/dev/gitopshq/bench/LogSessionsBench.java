@@ -1,5 +1,8 @@
 package dev.gitopshq.bench;
 
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.time.Instant;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -118,9 +121,9 @@ public final class LogSessionsBench {
       System.out.println("stalled session: NOT cut within " + waited + " s");
     } else {
       long lived =
-          java.time.Duration.between(
-                  java.time.Instant.parse(field(entry, "startedAt")),
-                  java.time.Instant.parse(field(entry, "endedAt")))
+          Duration.between(
+                  Instant.parse(field(entry, "startedAt")),
+                  Instant.parse(field(entry, "endedAt")))
               .toSeconds();
       System.out.println(
           "stalled session: cut after "
@@ -150,7 +153,7 @@ public final class LogSessionsBench {
           break;
         }
       }
-    } catch (java.net.SocketTimeoutException e) {
+    } catch (SocketTimeoutException e) {
       // Nothing more came.
     }
     int at = tail.indexOf("[gitopshq]");

@@ -1,5 +1,6 @@
 package dev.gitopshq.bench;
 
+import java.util.stream.IntStream;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gitopshq.activities.policy.OpaClient;
@@ -166,7 +167,7 @@ public final class OpaLatencyBench {
           "OPA decision latency: %d warm-up + %d measured rounds, each calling all %d paths once (outcome '%s')%n",
           warmup, n, routes.size(), outcome);
       Random random = new Random(ORDER_SEED);
-      int[] order = java.util.stream.IntStream.range(0, routes.size()).toArray();
+      int[] order = IntStream.range(0, routes.size()).toArray();
       for (int i = 0; i < warmup; i++) {
         round(routes, shuffle(order, random), null, i);
       }

@@ -1,5 +1,6 @@
 package dev.gitopshq.bench;
 
+import java.nio.file.Files;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -348,7 +349,7 @@ public final class VerifyLatencyBench {
     for (String file : List.of("source-controller.log", "kustomize-controller.log")) {
       List<String> lines;
       try {
-        lines = java.nio.file.Files.readAllLines(dir.resolve(file));
+        lines = Files.readAllLines(dir.resolve(file));
       } catch (IOException e) {
         return new FluxTimes(Double.NaN, Double.NaN, Double.NaN);
       }

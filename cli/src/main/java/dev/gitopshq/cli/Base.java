@@ -1,6 +1,7 @@
 package dev.gitopshq.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,7 +28,7 @@ abstract class Base {
   }
 
   static List<JsonNode> items(JsonNode list) {
-    List<JsonNode> rows = new java.util.ArrayList<>();
+    List<JsonNode> rows = new ArrayList<>();
     list.path("items").forEach(rows::add);
     return rows;
   }

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -132,7 +134,7 @@ final class ClustersCommand extends Base {
               "note: the cluster's agent has not announced direct.deploy; direct deployments to it fail");
       root().err.flush();
     }
-    List<JsonNode> rows = new java.util.ArrayList<>();
+    List<JsonNode> rows = new ArrayList<>();
     d.path("applies").forEach(rows::add);
     output().print(d, rows, DIRECT_APPLIES);
   }
@@ -270,8 +272,7 @@ final class ClustersCommand extends Base {
 
   /** {@code 45}, {@code 30s}, {@code 10m}, {@code 2h} as seconds; a usage error otherwise. */
   static long seconds(String duration) {
-    java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("^(\\d{1,9})([smh]?)$").matcher(duration.trim());
+    Matcher m = Pattern.compile("^(\\d{1,9})([smh]?)$").matcher(duration.trim());
     if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
       throw new CliException(
           ExitCode.USAGE, "--since: expected a duration such as 30s, 10m or 2h, got " + duration);

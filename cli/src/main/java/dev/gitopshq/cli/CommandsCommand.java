@@ -3,6 +3,7 @@ package dev.gitopshq.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -211,7 +212,7 @@ final class CommandsCommand extends Base {
     while (true) {
       JsonNode c = hub.call(Endpoint.COMMANDS_GET, id);
       if (out.isTable()) {
-        java.util.List<JsonNode> fresh = new java.util.ArrayList<>();
+        List<JsonNode> fresh = new ArrayList<>();
         for (JsonNode e : c.path("timeline")) {
           if (e.path("seq").asLong() > printed) {
             fresh.add(e);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gitopshq.evidence.Ed25519;
 import dev.gitopshq.evidence.EvidenceVerifier;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PublicKey;
@@ -124,7 +125,7 @@ final class EvidenceCommand extends Base {
 
   private static PublicKey parseKey(Path file) {
     try {
-      return Ed25519.publicKey(new String(read(file), java.nio.charset.StandardCharsets.UTF_8));
+      return Ed25519.publicKey(new String(read(file), StandardCharsets.UTF_8));
     } catch (IllegalArgumentException e) {
       throw new CliException(
           ExitCode.USAGE, file + " is not an Ed25519 public key (PEM or base64 DER)");

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.Writer;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -157,8 +160,7 @@ public final class HubClient {
    * Calls a streaming endpoint and copies its text body to {@code to} as it arrives, flushing after
    * every read, until the hub ends it. Errors before the body are the usual JSON errors.
    */
-  public void stream(
-      Endpoint e, Map<String, List<String>> query, java.io.Writer to, Object... pathArgs) {
+  public void stream(Endpoint e, Map<String, List<String>> query, Writer to, Object... pathArgs) {
     String url = url(e, query, pathArgs);
     HttpRequest.Builder r =
         HttpRequest.newBuilder(URI.create(url))
@@ -176,7 +178,7 @@ public final class HubClient {
           byte[] bytes = in.readNBytes(MAX_BODY + 1);
           throw error(resp.statusCode(), parse(bytes));
         }
-        java.io.Reader reader = new java.io.InputStreamReader(in, StandardCharsets.UTF_8);
+        Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8);
         char[] buf = new char[8192];
         int n;
         while ((n = reader.read(buf)) >= 0) {

@@ -1,5 +1,6 @@
 package dev.gitopshq.cli;
 
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -20,16 +21,12 @@ public final class Main {
 
   /** Runs one command line with the given streams and environment; returns the exit code. */
   public static int run(
-      String[] args,
-      PrintWriter out,
-      PrintWriter err,
-      Map<String, String> env,
-      java.io.InputStream stdin) {
+      String[] args, PrintWriter out, PrintWriter err, Map<String, String> env, InputStream stdin) {
     return commandLine(out, err, env, stdin).execute(args);
   }
 
   static CommandLine commandLine(
-      PrintWriter out, PrintWriter err, Map<String, String> env, java.io.InputStream stdin) {
+      PrintWriter out, PrintWriter err, Map<String, String> env, InputStream stdin) {
     Root root = new Root(env, out, err, stdin);
     CommandLine cl = new CommandLine(root);
     cl.setOut(out);

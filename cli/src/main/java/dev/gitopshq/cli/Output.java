@@ -9,6 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -108,7 +109,7 @@ public final class Output {
     List<String[]> cells = new ArrayList<>();
     String[] header = new String[columns.size()];
     for (int i = 0; i < header.length; i++) {
-      header[i] = columns.get(i).header().toUpperCase(java.util.Locale.ROOT);
+      header[i] = columns.get(i).header().toUpperCase(Locale.ROOT);
     }
     cells.add(header);
     for (JsonNode row : rows) {

@@ -2,6 +2,7 @@ package dev.gitopshq.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,9 +74,7 @@ final class ProjectsCommand extends Base {
                           + " ("
                           + c.path("deliveryMode").asText("argocd")
                           + ")"));
-      rows.add(
-          ((com.fasterxml.jackson.databind.node.ObjectNode) e.deepCopy())
-              .put("clusterModes", String.join(", ", clusters)));
+      rows.add(((ObjectNode) e.deepCopy()).put("clusterModes", String.join(", ", clusters)));
     }
     output().print(list, rows, ENVIRONMENTS);
   }

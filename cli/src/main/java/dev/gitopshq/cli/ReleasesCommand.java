@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -130,8 +131,7 @@ final class ReleasesCommand extends Base {
               n ->
                   String.join(
                       " — ",
-                      java.util.stream.Stream.of(
-                              Output.text(n.path("health")), Output.text(n.path("reason")))
+                      Stream.of(Output.text(n.path("health")), Output.text(n.path("reason")))
                           .filter(t -> !t.isEmpty())
                           .toList())),
           Output.Column.of("Verified at", "verifiedAt"));

@@ -2,8 +2,10 @@ package dev.gitopshq.evidence;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The audit log's hash chain: the one implementation the hub writes with and every verifier checks
@@ -96,7 +98,7 @@ public final class AuditChain {
     if (links.isEmpty()) {
       return entries.isEmpty() ? null : "the chain has no links for its entries";
     }
-    java.util.Map<Long, Link> bySeq = new java.util.HashMap<>();
+    Map<Long, Link> bySeq = new HashMap<>();
     Link before = null;
     for (Link l : links) {
       if (before != null) {

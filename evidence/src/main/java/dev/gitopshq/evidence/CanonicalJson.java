@@ -2,6 +2,7 @@ package dev.gitopshq.evidence;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ public final class CanonicalJson {
   public static byte[] canonicalize(byte[] json) {
     try {
       return bytes(JSON.readTree(json));
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new IllegalArgumentException("not valid JSON");
     }
   }

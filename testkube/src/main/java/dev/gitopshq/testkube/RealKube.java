@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -260,8 +261,7 @@ public final class RealKube implements AutoCloseable {
       Duration timeout,
       boolean nullOnFailure,
       String... args) {
-    List<String> command =
-        new java.util.ArrayList<>(List.of("bash", repoRoot.resolve(script).toString()));
+    List<String> command = new ArrayList<>(List.of("bash", repoRoot.resolve(script).toString()));
     command.addAll(List.of(args));
     try {
       Path out = Files.createTempFile("kube-sh-", ".log");

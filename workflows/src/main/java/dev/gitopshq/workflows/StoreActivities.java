@@ -3,6 +3,8 @@ package dev.gitopshq.workflows;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 
 /**
@@ -55,10 +57,9 @@ public final class StoreActivities {
   }
 
   /** The message a person should read from a failed activity: the application failure's own. */
-  public static String reason(io.temporal.failure.ActivityFailure e) {
+  public static String reason(ActivityFailure e) {
     Throwable cause = e.getCause();
-    if (cause instanceof io.temporal.failure.ApplicationFailure af
-        && af.getOriginalMessage() != null) {
+    if (cause instanceof ApplicationFailure af && af.getOriginalMessage() != null) {
       return af.getOriginalMessage();
     }
     return cause == null ? e.getMessage() : cause.getMessage();

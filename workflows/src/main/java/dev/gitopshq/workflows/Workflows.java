@@ -1,5 +1,6 @@
 package dev.gitopshq.workflows;
 
+import dev.gitopshq.workflows.adapter.AdapterWiringWorkflowImpl;
 import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflowImpl;
 import dev.gitopshq.workflows.approval.ApprovalWorkflowImpl;
 import dev.gitopshq.workflows.command.CommandWorkflowImpl;
@@ -29,7 +30,7 @@ public final class Workflows {
           DeliveryGenerationWorkflowImpl.class,
           ReleaseWorkflowImpl.class,
           RollbackWorkflowImpl.class,
-          dev.gitopshq.workflows.adapter.AdapterWiringWorkflowImpl.class);
+          AdapterWiringWorkflowImpl.class);
 
   private Workflows() {}
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.apache.ibatis.annotations.Delete;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
 import org.apache.ibatis.annotations.Param;
@@ -104,8 +105,7 @@ public interface ClusterMapper {
           + " where b.org_id = #{orgId} and b.cluster_id = #{id} order by 1")
   List<String> deliveryBindings(@Param("orgId") UUID orgId, @Param("id") UUID id);
 
-  @org.apache.ibatis.annotations.Delete(
-      "delete from clusters where org_id = #{orgId} and id = #{id}")
+  @Delete("delete from clusters where org_id = #{orgId} and id = #{id}")
   int delete(@Param("orgId") UUID orgId, @Param("id") UUID id);
 
   /**

@@ -140,7 +140,7 @@ public interface ClusterTokenMapper {
   /** Of these token ids, the ones that still authenticate. */
   @Select(
       "select id from cluster_tokens where id = any(#{ids,typeHandler="
-          + "dev.gitopshq.activities.command.UuidArrayTypeHandler}) and status in ('active', 'pending')"
+          + "dev.gitopshq.activities.sqltypes.UuidArrayTypeHandler}) and status in ('active', 'pending')"
           + " and (expires_at is null or expires_at > #{now})")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<UUID> stillValid(@Param("ids") List<UUID> ids, @Param("now") Instant now);

@@ -8,6 +8,7 @@ import dev.gitopshq.activities.cluster.ClusterRow;
 import dev.gitopshq.activities.governance.Governance;
 import dev.gitopshq.activities.notify.WebhookNotifier;
 import dev.gitopshq.activities.policy.PolicyService;
+import dev.gitopshq.agent.v1.Capabilities;
 import dev.gitopshq.agent.v1.CommandTypes;
 import dev.gitopshq.workflows.command.CommandActivities;
 import dev.gitopshq.workflows.command.CommandSpec;
@@ -98,7 +99,7 @@ public class CommandActivitiesImpl implements CommandActivities {
       // The hub checked the exact capability (direct.deploy, or argocd.write when an Argo CD
       // Application manages the object) when it created the command; the agent checks it again.
       return cluster.capabilities().contains(needed)
-              || cluster.capabilities().contains(dev.gitopshq.agent.v1.Capabilities.ARGOCD_WRITE)
+              || cluster.capabilities().contains(Capabilities.ARGOCD_WRITE)
           ? null
           : needed;
     }

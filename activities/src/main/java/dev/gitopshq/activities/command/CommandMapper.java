@@ -125,7 +125,7 @@ public interface CommandMapper extends GovernedStore {
           + COLUMNS
           + " from commands where org_id = #{orgId} and dispatch_task_token is not null"
           + " and output is null and dispatched_at is null and cluster_id = any(#{clusters,typeHandler="
-          + "dev.gitopshq.activities.command.UuidArrayTypeHandler})")
+          + "dev.gitopshq.activities.sqltypes.UuidArrayTypeHandler})")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<CommandRow> unsent(@Param("orgId") UUID orgId, @Param("clusters") List<UUID> clusters);
 
@@ -191,7 +191,7 @@ public interface CommandMapper extends GovernedStore {
       "select id, dispatch_task_token as token, output, error from commands"
           + " where org_id = #{orgId} and dispatch_task_token is not null and output is not null"
           + " and updated_at < #{before} and cluster_id = any(#{clusters,typeHandler="
-          + "dev.gitopshq.activities.command.UuidArrayTypeHandler}) order by updated_at")
+          + "dev.gitopshq.activities.sqltypes.UuidArrayTypeHandler}) order by updated_at")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<PendingReport> reportsNotHandedOver(
       @Param("orgId") UUID orgId,

@@ -7,6 +7,7 @@ import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
+import org.apache.ibatis.annotations.Update;
 
 /** The environments of projects and the clusters each delivers to. */
 @Mapper
@@ -33,7 +34,7 @@ public interface ProjectEnvironmentMapper {
       @Param("namespacePattern") String namespacePattern);
 
   /** Sets whether the delivery writes the environment's Namespace objects. */
-  @org.apache.ibatis.annotations.Update(
+  @Update(
       "update project_environments set create_namespace = #{createNamespace}"
           + " where org_id = #{orgId} and project_id = #{projectId}"
           + " and environment_id = #{environmentId}")

@@ -90,7 +90,7 @@ public interface ProjectMapper {
       @Param("now") Instant now);
 
   /** Forgets the deliveries received before {@code before}: the timestamp check refuses those. */
-  @org.apache.ibatis.annotations.Delete(
+  @Delete(
       "delete from webhook_deliveries where org_id = #{orgId} and project_id = #{projectId}"
           + " and received_at < #{before}")
   int forgetDeliveries(

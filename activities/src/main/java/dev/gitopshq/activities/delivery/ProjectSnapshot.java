@@ -1,5 +1,6 @@
 package dev.gitopshq.activities.delivery;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.gitopshq.agent.v1.TenantFence;
 import dev.gitopshq.agent.v1.TenantFences;
 import java.util.List;
@@ -96,7 +97,7 @@ public record ProjectSnapshot(
           .build();
     }
 
-    @com.fasterxml.jackson.annotation.JsonIgnore
+    @JsonIgnore
     public boolean isDefault() {
       return equals(DEFAULT);
     }
@@ -136,8 +137,7 @@ public record ProjectSnapshot(
   public record ClusterTarget(
       String name, UUID clusterId, Map<String, Object> overrides, String deliveryMode) {
     /** The delivery modes, the default first. */
-    public static final java.util.List<String> MODES =
-        java.util.List.of("argocd", "flux", "direct");
+    public static final List<String> MODES = List.of("argocd", "flux", "direct");
 
     public ClusterTarget(String name, UUID clusterId, Map<String, Object> overrides) {
       this(name, clusterId, overrides, MODES.get(0));

@@ -16,12 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.ObjectReader;
-import org.eclipse.jgit.lib.Repository;
-import org.eclipse.jgit.revwalk.RevWalk;
-import org.eclipse.jgit.treewalk.TreeWalk;
 import org.yaml.snakeyaml.LoaderOptions;
 
 /**
@@ -74,55 +69,52 @@ public final class DesiredState {
       if (head.isEmpty()) {
         continue;
       }
-      Repository repo = repos.open(orgId, b.projectId());
-      try (ObjectReader reader = repo.newObjectReader();
-          RevWalk walk = new RevWalk(reader);
-          TreeWalk tw = new TreeWalk(reader)) {
-        tw.addTree(walk.parseCommit(head.get()).getTree());
-        tw.setRecursive(true);
-        while (tw.next()) {
-          String path = tw.getPathString();
-          String[] parts = path.split("/");
-          if (parts.length < 3 || !parts[0].equals(clusterName)) {
-            continue;
-          }
-          String file = parts[parts.length - 1];
-          if (KUSTOMIZATION.contains(file)
-              || !(file.endsWith(".yaml") || file.endsWith(".yml") || file.endsWith(".json"))) {
-            continue;
-          }
-          String where = b.project() + ":" + branch + ":" + path;
-          ObjectId blob = tw.getObjectId(0);
-          long size = reader.getObjectSize(blob, Constants.OBJ_BLOB);
-          if (size > MAX_FILE_BYTES) {
-            skipped.add(where + ": larger than " + MAX_FILE_BYTES + " bytes");
-            continue;
-          }
-          String text = new String(reader.open(blob).getBytes(), StandardCharsets.UTF_8);
-          List<JsonNode> docs;
-          try {
-            docs = documents(text);
-          } catch (IOException | RuntimeException e) {
-            skipped.add(where + ": not YAML");
-            continue;
-          }
-          for (JsonNode doc : docs) {
-            DesiredObject o = object(b, parts[1], path, doc);
-            if (o == null) {
-              continue;
-            }
-            int bytes = o.manifest().length();
-            if (bytes > MAX_OBJECT_BYTES) {
-              skipped.add(where + ": " + o.kind() + " " + o.name() + " is over 256 KiB");
-            } else if (out.size() >= MAX_OBJECTS) {
-              skipped.add(where + ": over " + MAX_OBJECTS + " objects");
-            } else if (total[0] + bytes > MAX_TOTAL_BYTES) {
-              skipped.add(where + ": over " + MAX_TOTAL_BYTES + " bytes of manifests");
-            } else if (out.putIfAbsent(o.key(), o) == null) {
-              total[0] += bytes;
-            }
-          }
-        }
+      try {
+        repos.walkFiles(
+            orgId,
+            b.projectId(),
+            head.get(),
+            (path, blob) -> {
+              String[] parts = path.split("/");
+              if (parts.length < 3 || !parts[0].equals(clusterName)) {
+                return;
+              }
+              String file = parts[parts.length - 1];
+              if (KUSTOMIZATION.contains(file)
+                  || !(file.endsWith(".yaml") || file.endsWith(".yml") || file.endsWith(".json"))) {
+                return;
+              }
+              String where = b.project() + ":" + branch + ":" + path;
+              long size = blob.size();
+              if (size > MAX_FILE_BYTES) {
+                skipped.add(where + ": larger than " + MAX_FILE_BYTES + " bytes");
+                return;
+              }
+              String text = new String(blob.bytes(), StandardCharsets.UTF_8);
+              List<JsonNode> docs;
+              try {
+                docs = documents(text);
+              } catch (IOException | RuntimeException e) {
+                skipped.add(where + ": not YAML");
+                return;
+              }
+              for (JsonNode doc : docs) {
+                DesiredObject o = object(b, parts[1], path, doc);
+                if (o == null) {
+                  continue;
+                }
+                int bytes = o.manifest().length();
+                if (bytes > MAX_OBJECT_BYTES) {
+                  skipped.add(where + ": " + o.kind() + " " + o.name() + " is over 256 KiB");
+                } else if (out.size() >= MAX_OBJECTS) {
+                  skipped.add(where + ": over " + MAX_OBJECTS + " objects");
+                } else if (total[0] + bytes > MAX_TOTAL_BYTES) {
+                  skipped.add(where + ": over " + MAX_TOTAL_BYTES + " bytes of manifests");
+                } else if (out.putIfAbsent(o.key(), o) == null) {
+                  total[0] += bytes;
+                }
+              }
+            });
       } catch (IOException e) {
         skipped.add(b.project() + ":" + branch + ": unreadable (" + e.getMessage() + ")");
       }

@@ -9,6 +9,7 @@ import dev.gitopshq.agent.v1.DriftDifference;
 import dev.gitopshq.agent.v1.DriftObjectResult;
 import dev.gitopshq.agent.v1.DriftReport;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -63,14 +64,14 @@ public final class DriftStore {
    * @param trigger deployment, interval or manual
    */
   public UUID request(UUID orgId, UUID clusterId, String trigger, String requestedBy) {
-    return request(orgId, clusterId, trigger, requestedBy, java.time.Duration.ZERO);
+    return request(orgId, clusterId, trigger, requestedBy, Duration.ZERO);
   }
 
   /**
    * As {@link #request(UUID, UUID, String, String)}, run no earlier than {@code delay} from now.
    */
   public UUID request(
-      UUID orgId, UUID clusterId, String trigger, String requestedBy, java.time.Duration delay) {
+      UUID orgId, UUID clusterId, String trigger, String requestedBy, Duration delay) {
     UUID id = UUID.randomUUID();
     Instant now = clock.instant();
     tx.executeWithoutResult(
@@ -82,8 +83,7 @@ public final class DriftStore {
    * A deployment wrote {@code deploy/<environment>} of a project: one check for every cluster the
    * environment delivers to, after {@code delay} (the runtime's time to apply it).
    */
-  public void deployed(
-      UUID orgId, UUID projectId, UUID environmentId, String by, java.time.Duration delay) {
+  public void deployed(UUID orgId, UUID projectId, UUID environmentId, String by, Duration delay) {
     for (UUID cluster : mapper.clustersOf(orgId, projectId, environmentId)) {
       request(orgId, cluster, "deployment", by, delay);
     }

@@ -1,9 +1,11 @@
 package dev.gitopshq.activities.evidence;
 
 import java.util.List;
+import java.util.UUID;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
 import org.apache.ibatis.annotations.Options;
+import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
 
 /**
@@ -35,7 +37,7 @@ public interface EvidenceKeyMapper {
           + " where org_id = #{orgId} and project_id = #{projectId} and revision = #{revision}"
           + " order by started_at")
   List<GenerationCommitRow> generations(
-      @org.apache.ibatis.annotations.Param("orgId") java.util.UUID orgId,
-      @org.apache.ibatis.annotations.Param("projectId") java.util.UUID projectId,
-      @org.apache.ibatis.annotations.Param("revision") long revision);
+      @Param("orgId") UUID orgId,
+      @Param("projectId") UUID projectId,
+      @Param("revision") long revision);
 }

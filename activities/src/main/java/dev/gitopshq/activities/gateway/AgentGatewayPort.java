@@ -1,6 +1,16 @@
 package dev.gitopshq.activities.gateway;
 
+import dev.gitopshq.agent.v1.AdaptersWired;
+import dev.gitopshq.agent.v1.ArgoApplications;
+import dev.gitopshq.agent.v1.ReadResource;
+import dev.gitopshq.agent.v1.ReconcileRequested;
+import dev.gitopshq.agent.v1.RequestReconcile;
+import dev.gitopshq.agent.v1.ResourceDetail;
+import dev.gitopshq.agent.v1.WireAdapters;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 /** What activities need from the agent gateway. */
 public interface AgentGatewayPort {
@@ -32,12 +42,8 @@ public interface AgentGatewayPort {
    * @return empty when this replica holds no stream for the cluster
    * @throws IllegalStateException when too many live reads already wait
    */
-  java.util.Optional<java.util.concurrent.CompletableFuture<dev.gitopshq.agent.v1.ResourceDetail>>
-      readResource(
-          UUID orgId,
-          UUID clusterId,
-          dev.gitopshq.agent.v1.ReadResource request,
-          java.time.Duration timeout);
+  Optional<CompletableFuture<ResourceDetail>> readResource(
+      UUID orgId, UUID clusterId, ReadResource request, Duration timeout);
 
   /**
    * Asks the cluster's agent for its Argo CD Applications, if this replica holds its stream.
@@ -45,8 +51,8 @@ public interface AgentGatewayPort {
    * @return empty when this replica holds no stream for the cluster
    * @throws IllegalStateException when too many live reads already wait
    */
-  java.util.Optional<java.util.concurrent.CompletableFuture<dev.gitopshq.agent.v1.ArgoApplications>>
-      listApplications(UUID orgId, UUID clusterId, java.time.Duration timeout);
+  Optional<CompletableFuture<ArgoApplications>> listApplications(
+      UUID orgId, UUID clusterId, Duration timeout);
 
   /**
    * Sends the cluster's whole set of runtime adapter bindings to its agent, if this replica holds
@@ -54,12 +60,8 @@ public interface AgentGatewayPort {
    *
    * @return empty when this replica holds no stream for the cluster
    */
-  java.util.Optional<java.util.concurrent.CompletableFuture<dev.gitopshq.agent.v1.AdaptersWired>>
-      wireAdapters(
-          UUID orgId,
-          UUID clusterId,
-          dev.gitopshq.agent.v1.WireAdapters request,
-          java.time.Duration timeout);
+  Optional<CompletableFuture<AdaptersWired>> wireAdapters(
+      UUID orgId, UUID clusterId, WireAdapters request, Duration timeout);
 
   /**
    * Asks the cluster's adapters that deliver a branch to reconcile now, if this replica holds the
@@ -67,11 +69,6 @@ public interface AgentGatewayPort {
    *
    * @return empty when this replica holds no stream for the cluster
    */
-  java.util.Optional<
-          java.util.concurrent.CompletableFuture<dev.gitopshq.agent.v1.ReconcileRequested>>
-      requestReconcile(
-          UUID orgId,
-          UUID clusterId,
-          dev.gitopshq.agent.v1.RequestReconcile request,
-          java.time.Duration timeout);
+  Optional<CompletableFuture<ReconcileRequested>> requestReconcile(
+      UUID orgId, UUID clusterId, RequestReconcile request, Duration timeout);
 }

@@ -3,6 +3,7 @@ package dev.gitopshq.activities.generation;
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.git.TreeEdit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -125,7 +126,7 @@ public final class DeliveryTree {
     static String unitOf(String path) {
       String[] s = path.split("/");
       int depth = s.length > 1 && s[1].equals("_bases") ? 3 : 4;
-      return String.join("/", java.util.Arrays.copyOf(s, Math.min(depth, s.length - 1)));
+      return String.join("/", Arrays.copyOf(s, Math.min(depth, s.length - 1)));
     }
 
     public boolean isEmpty() {

@@ -38,6 +38,8 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import org.eclipse.jgit.lib.ObjectId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -53,8 +55,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * finishing late never overwrites a newer delivery.
  */
 public class GenerationActivitiesImpl implements GenerationActivities {
-  private static final org.slf4j.Logger log =
-      org.slf4j.LoggerFactory.getLogger(GenerationActivitiesImpl.class);
+  private static final Logger log = LoggerFactory.getLogger(GenerationActivitiesImpl.class);
 
   /** How many units one render activity takes. */
   public static final int DEFAULT_BATCH_SIZE = 25;

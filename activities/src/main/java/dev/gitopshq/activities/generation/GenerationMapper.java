@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.apache.ibatis.annotations.Delete;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
 import org.apache.ibatis.annotations.Options;
@@ -54,8 +55,7 @@ public interface GenerationMapper {
   List<Pending> ungenerated(@Param("before") Instant before, @Param("limit") int limit);
 
   /** Removes a failed generation (and its units), so its revision can be generated again. */
-  @org.apache.ibatis.annotations.Delete(
-      "delete from generations where org_id = #{orgId} and id = #{id} and status = 'failed'")
+  @Delete("delete from generations where org_id = #{orgId} and id = #{id} and status = 'failed'")
   int deleteFailed(@Param("orgId") UUID orgId, @Param("id") UUID id);
 
   @Insert(

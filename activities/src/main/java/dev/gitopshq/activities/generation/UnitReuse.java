@@ -4,6 +4,7 @@ import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.render.Renderer;
 import dev.gitopshq.activities.render.Unit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -52,7 +53,7 @@ public record UnitReuse(List<String> fingerprints, List<ObjectId> trees) {
     for (ObjectId c : candidates) {
       trees.add(c != null && present.contains(c) ? c : null);
     }
-    return new UnitReuse(List.copyOf(fingerprints), java.util.Collections.unmodifiableList(trees));
+    return new UnitReuse(List.copyOf(fingerprints), Collections.unmodifiableList(trees));
   }
 
   /** Whether unit {@code i} takes an earlier tree. */

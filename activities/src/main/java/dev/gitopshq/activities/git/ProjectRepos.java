@@ -6,14 +6,19 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.ParseException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.Date;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -22,10 +27,14 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
+import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheBuilder;
 import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.errors.IncorrectObjectTypeException;
+import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.internal.storage.file.FileRepository;
 import org.eclipse.jgit.internal.storage.file.GC;
 import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
@@ -45,6 +54,11 @@ import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.AndTreeFilter;
+import org.eclipse.jgit.treewalk.filter.PathFilter;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The hosted repositories: one bare repository per project under {@code
@@ -55,7 +69,7 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * symbolic links, submodules or executables.
  */
 public final class ProjectRepos implements AutoCloseable {
-  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ProjectRepos.class);
+  private static final Logger log = LoggerFactory.getLogger(ProjectRepos.class);
 
   /** The branch configuration and generated manifests are committed to. */
   public static final String MAIN = "main";
@@ -427,7 +441,7 @@ public final class ProjectRepos implements AutoCloseable {
   static final int AUTO_PACK_LIMIT = 50;
 
   static final int AUTO_LOOSE_LIMIT = 6_700;
-  static final java.time.Duration PACK_EXPIRE = java.time.Duration.ofHours(1);
+  static final Duration PACK_EXPIRE = Duration.ofHours(1);
 
   public void maintain(UUID orgId, UUID projectId) {
     Repository repo = open(orgId, projectId);
@@ -449,12 +463,9 @@ public final class ProjectRepos implements AutoCloseable {
         }
         GC gc = new GC(file);
         // Unreachable objects younger than this stay: trees of a generation still rendering.
-        gc.setExpire(java.util.Date.from(Instant.now().minus(java.time.Duration.ofDays(14))));
+        gc.setExpire(Date.from(Instant.now().minus(Duration.ofDays(14))));
         gc.gc().get();
-      } catch (IOException
-          | ParseException
-          | ExecutionException
-          | org.eclipse.jgit.api.errors.GitAPIException e) {
+      } catch (IOException | ParseException | ExecutionException | GitAPIException e) {
         log.warn("repacking the repository of project {} failed: {}", projectId, e.toString());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -467,9 +478,8 @@ public final class ProjectRepos implements AutoCloseable {
    * generation's unit tree only when it is still there (a tree no commit refers to is pruned two
    * weeks after it was written).
    */
-  public java.util.Set<ObjectId> existingTrees(
-      UUID orgId, UUID projectId, java.util.Collection<ObjectId> trees) {
-    java.util.Set<ObjectId> out = new java.util.HashSet<>();
+  public Set<ObjectId> existingTrees(UUID orgId, UUID projectId, Collection<ObjectId> trees) {
+    Set<ObjectId> out = new HashSet<>();
     if (trees.isEmpty()) {
       return out;
     }
@@ -502,11 +512,7 @@ public final class ProjectRepos implements AutoCloseable {
    * reading every unit's files. Empty when the commit has nothing at {@code prefix}.
    */
   public TreeTop treeTop(
-      UUID orgId,
-      UUID projectId,
-      ObjectId commit,
-      String prefix,
-      java.util.function.Predicate<String> isLeaf) {
+      UUID orgId, UUID projectId, ObjectId commit, String prefix, Predicate<String> isLeaf) {
     SortedMap<String, ObjectId> leaves = new TreeMap<>();
     SortedMap<String, ObjectId> files = new TreeMap<>();
     Optional<ObjectId> top = treeAt(orgId, projectId, commit, prefix);
@@ -603,6 +609,97 @@ public final class ProjectRepos implements AutoCloseable {
     }
   }
 
+  /** A file's content in a repository, read only when asked. */
+  public interface Blob {
+    /** Its size in bytes, without reading it. */
+    long size() throws IOException;
+
+    /** Its bytes. */
+    byte[] bytes() throws IOException;
+  }
+
+  /** What {@link #walkFiles} does with each file. */
+  @FunctionalInterface
+  public interface FileVisitor {
+    /** One file, by its path from the tree's root. */
+    void visit(String path, Blob blob) throws IOException;
+  }
+
+  /**
+   * Visits every entry of a commit's or tree's tree that is not a directory, in Git's path order.
+   * The repository's failures are thrown as they are, and so are the visitor's.
+   */
+  public void walkFiles(UUID orgId, UUID projectId, ObjectId commitOrTree, FileVisitor visitor)
+      throws IOException {
+    Repository repo = open(orgId, projectId);
+    try (ObjectReader reader = repo.newObjectReader();
+        RevWalk walk = new RevWalk(reader);
+        TreeWalk tw = new TreeWalk(reader)) {
+      tw.addTree(walk.parseAny(commitOrTree) instanceof RevCommit c ? c.getTree() : commitOrTree);
+      tw.setRecursive(true);
+      while (tw.next()) {
+        ObjectId id = tw.getObjectId(0);
+        visitor.visit(
+            tw.getPathString(),
+            new Blob() {
+              @Override
+              public long size() throws IOException {
+                return reader.getObjectSize(id, Constants.OBJ_BLOB);
+              }
+
+              @Override
+              public byte[] bytes() throws IOException {
+                return reader.open(id).getBytes();
+              }
+            });
+      }
+    }
+  }
+
+  /** A commit in one line: its id, the first line of its message, its author's name and when. */
+  public record CommitLine(String id, String subject, String author, Instant at) {}
+
+  /**
+   * The commits reachable from {@code from} that changed something under {@code path}, newest
+   * first: skips the first {@code skip} and returns at most {@code count}.
+   */
+  public List<CommitLine> commitsChanging(
+      UUID orgId, UUID projectId, ObjectId from, String path, long skip, long count) {
+    List<CommitLine> out = new ArrayList<>();
+    try (RevWalk walk = new RevWalk(open(orgId, projectId))) {
+      walk.setTreeFilter(AndTreeFilter.create(PathFilter.create(path), TreeFilter.ANY_DIFF));
+      walk.markStart(walk.parseCommit(from));
+      long seen = 0;
+      for (RevCommit c : walk) {
+        if (seen++ < skip) {
+          continue;
+        }
+        out.add(
+            new CommitLine(
+                c.name(),
+                c.getShortMessage(),
+                c.getAuthorIdent().getName(),
+                c.getAuthorIdent().getWhenAsInstant()));
+        if (out.size() >= count) {
+          break;
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out;
+  }
+
+  /**
+   * The id of the object a repository lacks, when {@code failure} is Git's "missing object" (a
+   * repository restored from an older backup than the database that names the object).
+   */
+  public static Optional<String> missingObject(Throwable failure) {
+    return failure instanceof MissingObjectException missing
+        ? Optional.of(missing.getObjectId().name())
+        : Optional.empty();
+  }
+
   /** A commit as the API shows it. */
   public record CommitInfo(
       String id,
@@ -638,9 +735,7 @@ public final class ProjectRepos implements AutoCloseable {
     try (RevWalk walk = new RevWalk(open(orgId, projectId))) {
       ObjectId oid = ObjectId.fromString(id);
       return Optional.of(info(walk.parseCommit(oid)));
-    } catch (IllegalArgumentException
-        | org.eclipse.jgit.errors.MissingObjectException
-        | org.eclipse.jgit.errors.IncorrectObjectTypeException e) {
+    } catch (IllegalArgumentException | MissingObjectException | IncorrectObjectTypeException e) {
       // Not an id, not in this repository, or not a commit (a tree or blob id).
       return Optional.empty();
     } catch (IOException e) {

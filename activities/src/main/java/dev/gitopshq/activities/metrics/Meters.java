@@ -3,6 +3,9 @@ package dev.gitopshq.activities.metrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -29,8 +32,7 @@ import java.util.function.Supplier;
  */
 public final class Meters {
   /** The policies the hub itself asks; any other name is tagged {@code other} (names are free). */
-  private static final java.util.Set<String> KNOWN_POLICIES =
-      java.util.Set.of("approval", "release", "freeze");
+  private static final Set<String> KNOWN_POLICIES = Set.of("approval", "release", "freeze");
 
   private Meters() {}
 
@@ -38,8 +40,13 @@ public final class Meters {
     return KNOWN_POLICIES.contains(policy) ? policy : "other";
   }
 
-  /** Times one OPA evaluation of {@code policy}, tagging how it ended. */
-  public static <T> T opaDecision(String policyName, Supplier<T> evaluation) {
+  /**
+   * Times one OPA evaluation of {@code policy}, tagging how it ended: a failure that {@code
+   * unavailable} accepts is tagged {@code unavailable}, any other {@code error}. The caller names
+   * its own "OPA unavailable" failure, so the metrics know no policy type.
+   */
+  public static <T> T opaDecision(
+      String policyName, Supplier<T> evaluation, Predicate<RuntimeException> unavailable) {
     String policy = policyTag(policyName);
     long start = System.nanoTime();
     String result = "error";
@@ -47,8 +54,10 @@ public final class Meters {
       T value = evaluation.get();
       result = "ok";
       return value;
-    } catch (dev.gitopshq.activities.policy.OpaUnavailableException e) {
-      result = "unavailable";
+    } catch (RuntimeException e) {
+      if (unavailable.test(e)) {
+        result = "unavailable";
+      }
       throw e;
     } finally {
       Timer.builder("gitopshq.opa.decision")
@@ -57,7 +66,7 @@ public final class Meters {
           .tag("result", result)
           .publishPercentileHistogram()
           .register(Metrics.globalRegistry)
-          .record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+          .record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
       if (!result.equals("ok")) {
         Counter.builder("gitopshq.opa.decision.failures")
             .description("Policy evaluations that gave no decision")

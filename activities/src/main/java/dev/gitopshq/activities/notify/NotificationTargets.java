@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -54,7 +55,7 @@ public class NotificationTargets {
   private final Supplier<Optional<UUID>> fallbackOrg;
   private final Target fallback;
   private final Clock clock;
-  private final java.util.function.Predicate<UUID> allowPrivate;
+  private final Predicate<UUID> allowPrivate;
 
   /**
    * @param fallbackOrg the organization the configured webhook belongs to (looked up when needed:
@@ -70,7 +71,7 @@ public class NotificationTargets {
       Supplier<Optional<UUID>> fallbackOrg,
       String fallbackUrl,
       String fallbackSecret,
-      java.util.function.Predicate<UUID> allowPrivate,
+      Predicate<UUID> allowPrivate,
       Clock clock) {
     this.allowPrivate = allowPrivate;
     this.settings = settings;

@@ -2,6 +2,7 @@ package dev.gitopshq.activities.notify;
 
 import java.net.InetAddress;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.util.Locale;
 
@@ -29,7 +30,7 @@ public final class WebhookAddresses {
     URI uri;
     try {
       uri = new URI(url);
-    } catch (java.net.URISyntaxException e) {
+    } catch (URISyntaxException e) {
       return "is not a valid URL";
     }
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);

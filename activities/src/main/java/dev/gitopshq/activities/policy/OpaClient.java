@@ -10,12 +10,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Proxy;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
@@ -173,8 +177,7 @@ public class OpaClient implements AutoCloseable {
             .eventListener(
                 new EventListener() {
                   @Override
-                  public void connectStart(
-                      Call call, java.net.InetSocketAddress address, java.net.Proxy proxy) {
+                  public void connectStart(Call call, InetSocketAddress address, Proxy proxy) {
                     connections.incrementAndGet();
                   }
                 })
@@ -235,19 +238,17 @@ public class OpaClient implements AutoCloseable {
    * @return the module text, or empty when OPA holds no module with that id
    * @throws OpaUnavailableException OPA could not be reached or did not answer in time
    */
-  public java.util.Optional<String> getPolicy(String id) {
+  public Optional<String> getPolicy(String id) {
     Request request = request("/v1/policies/" + checkPath(id)).get().build();
     Answer answer = send(request, "read policy " + id, MAX_ANSWER_BYTES);
     if (answer.status() == 404) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     if (answer.status() != 200) {
       throw unexpected("read policy " + id, answer);
     }
     JsonNode raw = parse(answer.body(), "read policy " + id).path("result").get("raw");
-    return raw == null || !raw.isTextual()
-        ? java.util.Optional.empty()
-        : java.util.Optional.of(raw.asText());
+    return raw == null || !raw.isTextual() ? Optional.empty() : Optional.of(raw.asText());
   }
 
   /**
@@ -255,13 +256,13 @@ public class OpaClient implements AutoCloseable {
    *
    * @throws OpaUnavailableException OPA could not be reached or did not answer in time
    */
-  public java.util.List<String> listPolicyIds() {
+  public List<String> listPolicyIds() {
     Request request = request("/v1/policies").get().build();
     Answer answer = send(request, "list policies", MAX_LISTING_BYTES);
     if (answer.status() != 200) {
       throw unexpected("list policies", answer);
     }
-    java.util.List<String> ids = new java.util.ArrayList<>();
+    List<String> ids = new ArrayList<>();
     parse(answer.body(), "list policies")
         .path("result")
         .forEach(p -> ids.add(p.path("id").asText()));
@@ -550,7 +551,7 @@ public class OpaClient implements AutoCloseable {
               + what
               + "): "
               + describe(e)
-              + (e instanceof java.net.ConnectException ? "" : hint()),
+              + (e instanceof ConnectException ? "" : hint()),
           e);
     }
   }
@@ -651,7 +652,7 @@ public class OpaClient implements AutoCloseable {
   }
 
   private static String describe(IOException e) {
-    if (e instanceof java.net.ConnectException) {
+    if (e instanceof ConnectException) {
       return "connection refused";
     }
     String m = e.getMessage();

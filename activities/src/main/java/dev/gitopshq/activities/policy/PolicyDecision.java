@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -53,7 +54,7 @@ public record PolicyDecision(
 
     /** The name in decision documents: {@code auto_approve}, {@code require_approval}, ... */
     public String wireName() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
 
     public static Optional<Outcome> parse(String wire) {

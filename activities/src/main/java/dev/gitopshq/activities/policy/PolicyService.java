@@ -8,10 +8,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Matcher;
@@ -333,7 +335,7 @@ public class PolicyService {
     Map<UUID, Map<String, PolicyRow>> activeByOrg = new HashMap<>();
     List<OpaClient.Module> unmanaged = new ArrayList<>();
     List<Differing> differing = new ArrayList<>();
-    java.util.TreeMap<String, String> set = new java.util.TreeMap<>();
+    TreeMap<String, String> set = new TreeMap<>();
     for (OpaClient.Module m : modules) {
       set.put(PolicyText.sha256(m.id()), PolicyText.sha256(m.raw()));
       if (!m.packagePath().isEmpty() && m.packagePath().get(0).equals("system")) {
@@ -396,7 +398,7 @@ public class PolicyService {
     boolean progress = true;
     while (!left.isEmpty() && progress) {
       progress = false;
-      for (java.util.Iterator<OpaClient.Module> it = left.iterator(); it.hasNext(); ) {
+      for (Iterator<OpaClient.Module> it = left.iterator(); it.hasNext(); ) {
         OpaClient.Module m = it.next();
         try {
           opa.deleteListedPolicy(m.id());
@@ -546,7 +548,8 @@ public class PolicyService {
         () -> {
           requireManagedModules();
           return evaluateInOpa(orgId, name, input);
-        });
+        },
+        OpaUnavailableException.class::isInstance);
   }
 
   private PolicyEvaluation evaluateInOpa(UUID orgId, String name, JsonNode input) {

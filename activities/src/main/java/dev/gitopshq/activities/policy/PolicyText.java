@@ -1,9 +1,11 @@
 package dev.gitopshq.activities.policy;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
@@ -352,7 +354,7 @@ public final class PolicyText {
           .map(String::strip)
           .filter(l -> !l.isEmpty() && !l.startsWith("#"))
           .toList();
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new IllegalStateException("cannot read banned-builtins.txt", e);
     }
   }
@@ -379,7 +381,7 @@ public final class PolicyText {
     Matcher pkg = PACKAGE.matcher(code);
     int pkgStart = pkg.find() ? pkg.start(1) : -1;
     Matcher data = DATA_ROOT.matcher(code);
-    java.util.List<Integer> inserts = new ArrayList<>();
+    List<Integer> inserts = new ArrayList<>();
     if (pkgStart >= 0) {
       inserts.add(pkgStart);
     }
@@ -390,7 +392,7 @@ public final class PolicyText {
         inserts.add(own.start(1));
       }
     }
-    java.util.Collections.sort(inserts);
+    Collections.sort(inserts);
     for (int i : inserts) {
       out.append(rego, at, i).append(root).append('.');
       at = i;

@@ -1,18 +1,10 @@
 package dev.gitopshq.activities.release;
 
 import dev.gitopshq.activities.git.ProjectRepos;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.revwalk.RevCommit;
-import org.eclipse.jgit.revwalk.RevWalk;
-import org.eclipse.jgit.treewalk.filter.AndTreeFilter;
-import org.eclipse.jgit.treewalk.filter.PathFilter;
-import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
  * The configuration changes on main: the commits that changed something under {@code config/}. Each
@@ -38,32 +30,12 @@ public final class ConfigHistory {
    * and returns at most {@code count}.
    */
   public List<Change> changes(UUID orgId, UUID projectId, ObjectId from, long skip, long count) {
-    List<Change> out = new ArrayList<>();
     if (from == null || count <= 0) {
-      return out;
+      return List.of();
     }
-    try (RevWalk walk = new RevWalk(repos.open(orgId, projectId))) {
-      walk.setTreeFilter(AndTreeFilter.create(PathFilter.create(CONFIG), TreeFilter.ANY_DIFF));
-      walk.markStart(walk.parseCommit(from));
-      long seen = 0;
-      for (RevCommit c : walk) {
-        if (seen++ < skip) {
-          continue;
-        }
-        out.add(
-            new Change(
-                c.name(),
-                c.getShortMessage(),
-                c.getAuthorIdent().getName(),
-                c.getAuthorIdent().getWhenAsInstant()));
-        if (out.size() >= count) {
-          break;
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out;
+    return repos.commitsChanging(orgId, projectId, from, CONFIG, skip, count).stream()
+        .map(c -> new Change(c.id(), c.subject(), c.author(), c.at()))
+        .toList();
   }
 
   /** The configuration changes reachable from main's head; see {@link #changes}. */

@@ -14,8 +14,6 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Predicate;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.Repository;
-import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
  * Writes the deploy branches ({@code deploy/<environment>}) the runtime adapters watch. A deploy or
@@ -217,17 +215,18 @@ public final class DeployWriter {
    * directory three levels down that holds files, outside {@code _bases/}.
    */
   SortedSet<String> units(UUID orgId, UUID projectId, ObjectId tree) {
-    Repository repo = repos.open(orgId, projectId);
     SortedSet<String> out = new TreeSet<>();
-    try (TreeWalk tw = new TreeWalk(repo)) {
-      tw.addTree(tree);
-      tw.setRecursive(true);
-      while (tw.next()) {
-        String[] p = tw.getPathString().split("/", 4);
-        if (p.length == 4 && !p[0].equals(BASES)) {
-          out.add(p[0] + "/" + p[1] + "/" + p[2]);
-        }
-      }
+    try {
+      repos.walkFiles(
+          orgId,
+          projectId,
+          tree,
+          (path, blob) -> {
+            String[] p = path.split("/", 4);
+            if (p.length == 4 && !p[0].equals(BASES)) {
+              out.add(p[0] + "/" + p[1] + "/" + p[2]);
+            }
+          });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -1,16 +1,19 @@
 package dev.gitopshq.activities.release;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.git.TreeDiff;
 import dev.gitopshq.activities.render.Yaml;
+import dev.gitopshq.agent.v1.KindScopes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -96,8 +99,7 @@ public final class DeploymentChanges {
      * on every namespaced object.
      */
     boolean clusterScoped() {
-      return dev.gitopshq.agent.v1.KindScopes.namespaced(
-              group.isEmpty() ? version : group + "/" + version, kind)
+      return KindScopes.namespaced(group.isEmpty() ? version : group + "/" + version, kind)
           .map(namespaced -> !namespaced)
           .orElse(namespace == null || namespace.isEmpty());
     }
@@ -194,7 +196,7 @@ public final class DeploymentChanges {
     }
 
     void file(TreeDiff diff, TreeDiff.FileChange f) {
-      String lower = f.path().toLowerCase(java.util.Locale.ROOT);
+      String lower = f.path().toLowerCase(Locale.ROOT);
       if (!(lower.endsWith(".yaml") || lower.endsWith(".yml") || lower.endsWith(".json"))) {
         return;
       }
@@ -233,7 +235,7 @@ public final class DeploymentChanges {
       List<Object> docs;
       try {
         docs = Yaml.readAll(new String(content.bytes(), StandardCharsets.UTF_8));
-      } catch (com.fasterxml.jackson.core.JsonProcessingException | RuntimeException e) {
+      } catch (JsonProcessingException | RuntimeException e) {
         return null;
       }
       List<K8sObject> out = new ArrayList<>();

@@ -22,7 +22,7 @@ import org.apache.ibatis.annotations.Update;
 @Mapper
 public interface DeploymentMapper extends GovernedStore {
   String MAP = "dev.gitopshq.activities.store.JsonMapTypeHandler";
-  String UUIDS = "dev.gitopshq.activities.command.UuidArrayTypeHandler";
+  String UUIDS = "dev.gitopshq.activities.sqltypes.UuidArrayTypeHandler";
 
   /** The environment names of {@code d}, in the organization's order. */
   String ENV_NAMES =

@@ -86,7 +86,7 @@ public interface DirectApplyMapper {
           + COLUMNS
           + " from direct_applies where org_id = #{orgId} and dispatch_task_token is not null"
           + " and dispatched_at is null and cluster_id = any(#{clusters,typeHandler="
-          + "dev.gitopshq.activities.command.UuidArrayTypeHandler})")
+          + "dev.gitopshq.activities.sqltypes.UuidArrayTypeHandler})")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<DirectApplyRow> unsent(@Param("orgId") UUID orgId, @Param("clusters") List<UUID> clusters);
 

@@ -13,6 +13,7 @@ import dev.gitopshq.activities.delivery.ProjectTenantMapper;
 import dev.gitopshq.activities.delivery.ProjectTenantRow;
 import dev.gitopshq.activities.git.CommitMessage;
 import dev.gitopshq.activities.git.Ident;
+import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.governance.Governance;
 import dev.gitopshq.activities.notify.WebhookNotifier;
 import dev.gitopshq.activities.policy.FreezeService;
@@ -26,6 +27,7 @@ import dev.gitopshq.workflows.release.FreezeCheck;
 import dev.gitopshq.workflows.release.ReleaseActivities;
 import dev.gitopshq.workflows.release.ReleaseFailures;
 import io.temporal.failure.ApplicationFailure;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,6 +37,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.eclipse.jgit.lib.ObjectId;
@@ -79,8 +82,7 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
     void deployed(UUID orgId, UUID projectId, UUID environmentId, String deploymentId);
   }
 
-  private final List<DeployedHook> deployedHooks =
-      new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<DeployedHook> deployedHooks = new CopyOnWriteArrayList<>();
 
   /** Adds what runs, inside the commit's transaction, after each environment is committed. */
   public ReleaseActivitiesImpl onDeployed(DeployedHook hook) {
@@ -398,15 +400,16 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
         }
       } catch (NoRenderedManifestsException e) {
         throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), NOT_DEPLOYABLE);
-      } catch (java.io.UncheckedIOException e) {
-        if (e.getCause() instanceof org.eclipse.jgit.errors.MissingObjectException missing) {
+      } catch (UncheckedIOException e) {
+        Optional<String> missing = ProjectRepos.missingObject(e.getCause());
+        if (missing.isPresent()) {
           // The repository lacks a commit the database names (restored from an older backup):
           // retrying cannot help.
           throw ApplicationFailure.newNonRetryableFailure(
               "the repository of "
                   + project.name()
                   + " has no object "
-                  + missing.getObjectId().name()
+                  + missing.get()
                   + " that release #"
                   + release.number()
                   + " needs; restore the repositories and the"

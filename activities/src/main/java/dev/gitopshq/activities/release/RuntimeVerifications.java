@@ -6,6 +6,8 @@ import dev.gitopshq.activities.gateway.AgentGatewayPort;
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.org.OrgMapper;
 import dev.gitopshq.agent.v1.ArgoApplications;
+import dev.gitopshq.agent.v1.ReconcileRequested;
+import dev.gitopshq.agent.v1.RequestReconcile;
 import dev.gitopshq.workflows.release.RuntimeActivities;
 import dev.gitopshq.workflows.release.RuntimeObservation;
 import dev.gitopshq.workflows.release.RuntimeTarget;
@@ -194,11 +196,11 @@ public class RuntimeVerifications implements RuntimeActivities {
    */
   private void requestReconcile(UUID org, UUID clusterId, String repo, String branch) {
     try {
-      Optional<CompletableFuture<dev.gitopshq.agent.v1.ReconcileRequested>> asked =
+      Optional<CompletableFuture<ReconcileRequested>> asked =
           gateway.requestReconcile(
               org,
               clusterId,
-              dev.gitopshq.agent.v1.RequestReconcile.newBuilder()
+              RequestReconcile.newBuilder()
                   .setRequestId(UUID.randomUUID().toString())
                   .setRepoUrl(repo)
                   .setBranch(branch)

@@ -6,10 +6,13 @@ import dev.gitopshq.activities.delivery.ProjectSnapshot.Overlay;
 import dev.gitopshq.activities.git.RepoPaths;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
@@ -75,7 +78,7 @@ public final class Renderer {
    * (empty: nowhere) and the scopes of the custom kinds its {@code crds/} define.
    */
   private final Map<String, ChartFacts> factsByDigest =
-      java.util.Collections.synchronizedMap(
+      Collections.synchronizedMap(
           new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, ChartFacts> e) {
@@ -83,7 +86,7 @@ public final class Renderer {
             }
           });
 
-  private record ChartFacts(java.util.Optional<String> lookup, Map<String, Boolean> crdScopes) {}
+  private record ChartFacts(Optional<String> lookup, Map<String, Boolean> crdScopes) {}
 
   private final RenderWorkers workers;
   private final String outputVersion;
@@ -179,7 +182,7 @@ public final class Renderer {
     if (facts == null) {
       facts =
           new ChartFacts(
-              java.util.Optional.ofNullable(ChartArchive.lookupUse(archive)),
+              Optional.ofNullable(ChartArchive.lookupUse(archive)),
               Map.copyOf(UnitObjects.crdScopesOfTexts(ChartArchive.crdTexts(archive))));
       factsByDigest.put(unit.chartDigest(), facts);
     }
@@ -254,7 +257,7 @@ public final class Renderer {
       docs.add(doc);
       objects.add(parsed.get(0));
     }
-    Map<String, Boolean> crds = new java.util.HashMap<>(chartCrds);
+    Map<String, Boolean> crds = new HashMap<>(chartCrds);
     crds.putAll(UnitObjects.crdScopes(objects));
     UnitObjects checks = new UnitObjects(unit, crds);
     ObjectFiles out = new ObjectFiles();

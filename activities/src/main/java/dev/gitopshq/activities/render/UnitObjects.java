@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -169,7 +170,7 @@ public final class UnitObjects {
     TenantFence fence = unit.fence().toProto();
     List<Object> objects = new ArrayList<>();
     List<String> origins = new ArrayList<>();
-    for (Map.Entry<String, String> f : new java.util.TreeMap<>(unit.files()).entrySet()) {
+    for (Map.Entry<String, String> f : new TreeMap<>(unit.files()).entrySet()) {
       try {
         for (Object doc : Yaml.readAll(f.getValue())) {
           objects.add(doc);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -14,7 +15,7 @@ final class Workdirs {
 
   /** Deletes a directory tree without following links; a missing or null directory is fine. */
   static void delete(Path dir) {
-    if (dir == null || !Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+    if (dir == null || !Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
     try {

@@ -1,15 +1,20 @@
 package dev.gitopshq.activities.render;
 
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -17,8 +22,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.events.AliasEvent;
+import org.yaml.snakeyaml.events.Event;
 
 /**
  * Reading and writing Kubernetes YAML as values trees ({@link Values}), the way {@code kubectl}
@@ -52,11 +60,11 @@ public final class Yaml {
    *
    * @throws java.io.UncheckedIOException when it is not YAML within the limits
    */
-  public static com.fasterxml.jackson.databind.JsonNode readTree(String text) {
+  public static JsonNode readTree(String text) {
     try {
       return new ObjectMapper(boundedFactory()).readTree(text);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -64,12 +72,9 @@ public final class Yaml {
   static YAMLFactory boundedFactory() {
     return YAMLFactory.builder()
         // As `new YAMLFactory()` does: an empty document is null, not "" (the builder differs).
-        .enable(com.fasterxml.jackson.dataformat.yaml.YAMLParser.Feature.EMPTY_STRING_AS_NULL)
+        .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
         .loaderOptions(loaderOptions())
-        .streamReadConstraints(
-            com.fasterxml.jackson.core.StreamReadConstraints.builder()
-                .maxNestingDepth(MAX_NESTING)
-                .build())
+        .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
         .build();
   }
 
@@ -86,9 +91,8 @@ public final class Yaml {
     }
     int aliases = 0;
     try {
-      for (org.yaml.snakeyaml.events.Event e :
-          new org.yaml.snakeyaml.Yaml(loaderOptions()).parse(new java.io.StringReader(text))) {
-        if (e instanceof org.yaml.snakeyaml.events.AliasEvent alias && ++aliases > maxAliases) {
+      for (Event e : new org.yaml.snakeyaml.Yaml(loaderOptions()).parse(new StringReader(text))) {
+        if (e instanceof AliasEvent alias && ++aliases > maxAliases) {
           return "uses YAML aliases (*"
               + alias.getAnchor()
               + " at line "
@@ -115,8 +119,7 @@ public final class Yaml {
     return o;
   }
 
-  private static final java.util.regex.Pattern YAML12_OCTAL =
-      java.util.regex.Pattern.compile("[-+]?0o[0-7]+");
+  private static final Pattern YAML12_OCTAL = Pattern.compile("[-+]?0o[0-7]+");
   private static final YAMLMapper PLAIN = writer(true);
 
   /** For the rare document whose plain form would not read back the same (see {@link #write}). */
@@ -147,7 +150,7 @@ public final class Yaml {
     if (aliases != null) {
       // Jackson reads an alias as its anchor's name, not its value: refuse it rather than
       // render something else than the author wrote.
-      throw new com.fasterxml.jackson.core.JsonParseException((JsonParser) null, aliases);
+      throw new JsonParseException((JsonParser) null, aliases);
     }
     List<Object> docs = new ArrayList<>();
     try (MappingIterator<Object> it = READER.readValues(text)) {

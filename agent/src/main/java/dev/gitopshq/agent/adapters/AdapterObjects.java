@@ -5,6 +5,7 @@ import dev.gitopshq.agent.v1.AdapterCredential;
 import dev.gitopshq.agent.v1.AdapterNames;
 import dev.gitopshq.agent.v1.DirectLabels;
 import dev.gitopshq.agent.v1.TenantFence;
+import dev.gitopshq.agent.v1.TenantFences;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.ArrayList;
@@ -245,7 +246,7 @@ public final class AdapterObjects {
 
   /** The fence of a binding, or the default one when the hub sent none. */
   static TenantFence fence(AdapterBinding b) {
-    return b.hasFence() ? b.getFence() : dev.gitopshq.agent.v1.TenantFences.DEFAULT;
+    return b.hasFence() ? b.getFence() : TenantFences.DEFAULT;
   }
 
   static GenericKubernetesResource object(

@@ -13,18 +13,22 @@ import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
@@ -58,7 +62,7 @@ public final class AdapterWiring implements AutoCloseable {
   private final boolean enabled;
   private final Supplier<KubernetesClient> kube;
   private final Consumer<AgentMessage> send;
-  private final java.time.Duration consumersGone;
+  private final Duration consumersGone;
   private final ExecutorService worker =
       Executors.newSingleThreadExecutor(
           r -> {
@@ -77,7 +81,7 @@ public final class AdapterWiring implements AutoCloseable {
       boolean enabled,
       Supplier<KubernetesClient> kube,
       Consumer<AgentMessage> send,
-      java.time.Duration consumersGone) {
+      Duration consumersGone) {
     this.enabled = enabled;
     this.kube = kube;
     this.send = send;
@@ -115,7 +119,7 @@ public final class AdapterWiring implements AutoCloseable {
             secret.getMetadata().getName());
       }
       List<TenantRules.Resource> resources = null;
-      Set<String> missing = new java.util.TreeSet<>();
+      Set<String> missing = new TreeSet<>();
       for (AdapterBinding b : request.getBindingsList()) {
         boolean flux = b.getAdapter().equals("flux");
         String secretNs = flux ? AdapterObjects.FLUX_NAMESPACE : AdapterObjects.ARGOCD_NAMESPACE;
@@ -199,7 +203,7 @@ public final class AdapterWiring implements AutoCloseable {
 
   /** Deletes the adapter objects the agent made that are not in {@code wanted}. */
   /** How long a round waits for removed Kustomizations and Applications to finish deleting. */
-  static final java.time.Duration CONSUMERS_GONE = java.time.Duration.ofSeconds(30);
+  static final Duration CONSUMERS_GONE = Duration.ofSeconds(30);
 
   /**
    * Deletes the adapter objects the agent made that are not in {@code wanted}: first the
@@ -333,7 +337,7 @@ public final class AdapterWiring implements AutoCloseable {
 
   static NonNamespaceOperation<
           GenericKubernetesResource,
-          io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+          GenericKubernetesResourceList,
           Resource<GenericKubernetesResource>>
       op(KubernetesClient client, String apiVersion, String kind, String namespace) {
     var all = kinds(client, apiVersion, kind);
@@ -341,9 +345,9 @@ public final class AdapterWiring implements AutoCloseable {
   }
 
   /** Every object of the kind, by its known description when it is one the agent makes. */
-  static io.fabric8.kubernetes.client.dsl.MixedOperation<
+  static MixedOperation<
           GenericKubernetesResource,
-          io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+          GenericKubernetesResourceList,
           Resource<GenericKubernetesResource>>
       kinds(KubernetesClient client, String apiVersion, String kind) {
     ResourceDefinitionContext context = CONTEXTS.get(kind);

@@ -1,6 +1,7 @@
 package dev.gitopshq.agent.adapters;
 
 import dev.gitopshq.agent.link.Redactor;
+import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.AppliedObject;
 import dev.gitopshq.agent.v1.ReconcileRequested;
 import dev.gitopshq.agent.v1.RequestReconcile;
@@ -15,6 +16,9 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -43,13 +47,10 @@ public final class ReconcileRequests {
    * Answers the request on {@code executor} (the agent's inspection threads: a reconcile request is
    * as quick as a live read), or at once with "busy" when the executor refuses it.
    */
-  public void submit(
-      RequestReconcile r,
-      java.util.concurrent.Executor executor,
-      java.util.function.Consumer<dev.gitopshq.agent.v1.AgentMessage> send) {
+  public void submit(RequestReconcile r, Executor executor, Consumer<AgentMessage> send) {
     try {
       executor.execute(() -> send.accept(answer(r.getRequestId(), request(r))));
-    } catch (java.util.concurrent.RejectedExecutionException e) {
+    } catch (RejectedExecutionException e) {
       send.accept(
           answer(
               r.getRequestId(),
@@ -60,9 +61,8 @@ public final class ReconcileRequests {
     }
   }
 
-  private static dev.gitopshq.agent.v1.AgentMessage answer(
-      String requestId, ReconcileRequested answered) {
-    return dev.gitopshq.agent.v1.AgentMessage.newBuilder()
+  private static AgentMessage answer(String requestId, ReconcileRequested answered) {
+    return AgentMessage.newBuilder()
         .setCorrelationId(requestId)
         .setReconcileRequested(answered)
         .build();

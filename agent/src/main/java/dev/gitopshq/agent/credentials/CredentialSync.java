@@ -12,7 +12,12 @@ import dev.gitopshq.agent.v1.RemovedSecret;
 import dev.gitopshq.agent.v1.SyncCredential;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
@@ -126,12 +131,12 @@ public final class CredentialSync implements AutoCloseable {
             + " and is not this credential's; GitOpsHQ does not overwrite it";
       }
       if (existing != null
-          && !java.util.Objects.equals(
+          && !Objects.equals(
               existing.getType(), CredentialSecrets.secretType(sync.getType()).get())) {
         // A Secret's type cannot change in place.
         writer.delete(namespace, sync.getName());
       }
-      java.util.Map<String, byte[]> values = new java.util.LinkedHashMap<>();
+      Map<String, byte[]> values = new LinkedHashMap<>();
       sync.getDataMap().forEach((k, v) -> values.put(k, v.toByteArray()));
       writer.apply(
           CredentialSecrets.desired(
@@ -162,7 +167,7 @@ public final class CredentialSync implements AutoCloseable {
       return out.setError("the credential.sync capability is off on this agent").build();
     }
     try {
-      java.util.Set<String> wanted = new java.util.HashSet<>();
+      Set<String> wanted = new HashSet<>();
       for (var c : prune.getKeepList()) {
         for (String ns : c.getNamespacesList()) {
           wanted.add(CredentialSecrets.key(c.getCredentialId(), ns, c.getName()));

@@ -10,8 +10,10 @@ import dev.gitopshq.agent.v1.TenantFences;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import java.time.Clock;
 import java.time.Duration;
@@ -347,9 +349,9 @@ public final class DirectDeployer implements AutoCloseable {
     }
   }
 
-  private static io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<
+  private static NonNamespaceOperation<
           GenericKubernetesResource,
-          io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+          GenericKubernetesResourceList,
           Resource<GenericKubernetesResource>>
       resource(KubernetesClient client, AppliedObject o) {
     var op = client.genericKubernetesResources(o.getApiVersion(), o.getKind());

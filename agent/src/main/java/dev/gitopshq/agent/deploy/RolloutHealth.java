@@ -2,6 +2,7 @@ package dev.gitopshq.agent.deploy;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -21,7 +22,7 @@ public final class RolloutHealth {
     DEGRADED;
 
     public String wire() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.gitopshq.agent.inspect;
 
 import com.google.protobuf.Timestamp;
+import dev.gitopshq.agent.deploy.RolloutHealth;
 import dev.gitopshq.agent.link.Redactor;
 import dev.gitopshq.agent.v1.ArgoApplication;
 import dev.gitopshq.agent.v1.ArgoApplications;
@@ -14,6 +15,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -85,7 +88,7 @@ public final class ArgoApplicationsReader {
 
   private void kustomizations(ArgoApplications.Builder out) {
     KubernetesClient client = kube.get();
-    Map<String, GenericKubernetesResource> repos = new java.util.HashMap<>();
+    Map<String, GenericKubernetesResource> repos = new HashMap<>();
     for (GenericKubernetesResource r :
         client.genericKubernetesResources(GIT_REPOSITORIES).inAnyNamespace().list().getItems()) {
       repos.put(r.getMetadata().getNamespace() + "/" + r.getMetadata().getName(), r);
@@ -139,7 +142,7 @@ public final class ArgoApplicationsReader {
     if (!(get(root, "status", "inventory", "entries") instanceof List<?> entries)) {
       return;
     }
-    dev.gitopshq.agent.deploy.RolloutHealth.Verdict worst = null;
+    RolloutHealth.Verdict worst = null;
     int read = 0;
     for (Object e : entries) {
       if (!(e instanceof Map<?, ?> entry) || read >= MAX_WORKLOADS) {
@@ -152,7 +155,7 @@ public final class ArgoApplicationsReader {
       }
       String apiVersion =
           (id[2].isEmpty() ? "" : id[2] + "/") + Objects.toString(entry.get("v"), "v1");
-      if (!dev.gitopshq.agent.deploy.RolloutHealth.watched(apiVersion, id[3])) {
+      if (!RolloutHealth.watched(apiVersion, id[3])) {
         continue;
       }
       read++;
@@ -162,25 +165,21 @@ public final class ArgoApplicationsReader {
               .inNamespace(id[0])
               .withName(id[1])
               .get();
-      dev.gitopshq.agent.deploy.RolloutHealth.Verdict v =
+      RolloutHealth.Verdict v =
           live == null
-              ? new dev.gitopshq.agent.deploy.RolloutHealth.Verdict(
-                  dev.gitopshq.agent.deploy.RolloutHealth.State.PROGRESSING, "not created yet")
-              : dev.gitopshq.agent.deploy.RolloutHealth.assess(live);
-      if (v.state() != dev.gitopshq.agent.deploy.RolloutHealth.State.HEALTHY
+              ? new RolloutHealth.Verdict(RolloutHealth.State.PROGRESSING, "not created yet")
+              : RolloutHealth.assess(live);
+      if (v.state() != RolloutHealth.State.HEALTHY
           && (worst == null || v.state().ordinal() > worst.state().ordinal())) {
         worst =
-            new dev.gitopshq.agent.deploy.RolloutHealth.Verdict(
+            new RolloutHealth.Verdict(
                 v.state(), id[3] + " " + id[0] + "/" + id[1] + ": " + v.message());
       }
     }
     if (read == 0) {
       return;
     }
-    b.setWorkloads(
-            worst == null
-                ? dev.gitopshq.agent.deploy.RolloutHealth.State.HEALTHY.wire()
-                : worst.state().wire())
+    b.setWorkloads(worst == null ? RolloutHealth.State.HEALTHY.wire() : worst.state().wire())
         .setWorkloadsMessage(worst == null ? "" : worst.message());
   }
 
@@ -211,8 +210,7 @@ public final class ArgoApplicationsReader {
     }
     items.stream()
         .sorted(
-            java.util.Comparator.comparing(
-                    (GenericKubernetesResource a) -> a.getMetadata().getNamespace())
+            Comparator.comparing((GenericKubernetesResource a) -> a.getMetadata().getNamespace())
                 .thenComparing(a -> a.getMetadata().getName()))
         .limit(MAX_APPLICATIONS)
         .forEach(a -> out.addApplications(application(a)));

@@ -132,7 +132,7 @@ public final class Inspector {
         req.getGroup().isEmpty() ? req.getVersion() : req.getGroup() + "/" + req.getVersion();
     for (Class<? extends HasMetadata> type : InventoryWatch.kinds()) {
       if (type.getSimpleName().equals(req.getKind())
-          && apiVersion.equals(io.fabric8.kubernetes.api.model.HasMetadata.getApiVersion(type))) {
+          && apiVersion.equals(HasMetadata.getApiVersion(type))) {
         return typed(client, type, req);
       }
     }

@@ -24,6 +24,8 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -63,8 +65,7 @@ public final class InventoryWatch implements AutoCloseable {
   private final Supplier<KubernetesClient> client;
   private final InventoryPublisher publisher;
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
-  private final java.util.Set<String> unavailable =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Set<String> unavailable = ConcurrentHashMap.newKeySet();
 
   public InventoryWatch(Supplier<KubernetesClient> client, InventoryPublisher publisher) {
     this.client = client;
@@ -137,8 +138,8 @@ public final class InventoryWatch implements AutoCloseable {
   }
 
   /** The kinds the agent may not or cannot list, e.g. {@code Secret} when RBAC forbids it. */
-  public java.util.Set<String> unavailable() {
-    return java.util.Set.copyOf(unavailable);
+  public Set<String> unavailable() {
+    return Set.copyOf(unavailable);
   }
 
   @Override

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gitopshq.agent.model.CommandPlans;
 import dev.gitopshq.agent.model.CommandPlans.Plan;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -90,7 +91,7 @@ public final class KubeCommands {
         plan);
   }
 
-  private <T extends io.fabric8.kubernetes.api.model.HasMetadata> Outcome apply(
+  private <T extends HasMetadata> Outcome apply(
       String what, Resource<T> resource, Function<T, Plan<T>> plan) {
     for (int attempt = 1; ; attempt++) {
       try {

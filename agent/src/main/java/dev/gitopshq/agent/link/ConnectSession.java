@@ -4,6 +4,7 @@ import dev.gitopshq.agent.identity.AgentIdentity;
 import dev.gitopshq.agent.metrics.AgentMetrics;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
+import dev.gitopshq.agent.v1.AgentStatus;
 import dev.gitopshq.agent.v1.Heartbeat;
 import dev.gitopshq.agent.v1.Hello;
 import dev.gitopshq.agent.v1.HubMessage;
@@ -55,7 +56,7 @@ final class ConnectSession implements ClientResponseObserver<AgentMessage, HubMe
     void deliver(HubMessage message);
 
     /** The agent's status for the next heartbeat; the round trip is filled in here. */
-    dev.gitopshq.agent.v1.AgentStatus status();
+    AgentStatus status();
   }
 
   /** How a stream ended, how long it was connected, and its last heartbeat interval. */
@@ -200,12 +201,11 @@ final class ConnectSession implements ClientResponseObserver<AgentMessage, HubMe
 
   private void sendHeartbeat() {
     long seq = sequence.incrementAndGet();
-    dev.gitopshq.agent.v1.AgentStatus status;
+    AgentStatus status;
     try {
       status = link.status().toBuilder().setHeartbeatRttMillis(rttMillis).build();
     } catch (RuntimeException e) {
-      status =
-          dev.gitopshq.agent.v1.AgentStatus.newBuilder().setHeartbeatRttMillis(rttMillis).build();
+      status = AgentStatus.newBuilder().setHeartbeatRttMillis(rttMillis).build();
     }
     lastSentNanos = System.nanoTime();
     lastSequence = seq;

@@ -8,6 +8,7 @@ import dev.gitopshq.agent.metrics.AgentMetrics;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.AgentSettings;
+import dev.gitopshq.agent.v1.AgentStatus;
 import dev.gitopshq.agent.v1.Hello;
 import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.RegisterRequest;
@@ -29,6 +30,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,8 +71,7 @@ public final class HubLink implements AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final CountDownLatch closed = new CountDownLatch(1);
   private final HubMessageHandler handler;
-  private final java.util.concurrent.atomic.AtomicReference<AgentIdentity> identity =
-      new java.util.concurrent.atomic.AtomicReference<>();
+  private final AtomicReference<AgentIdentity> identity = new AtomicReference<>();
 
   private final AtomicInteger registerCalls = new AtomicInteger();
   private final AtomicInteger connectAttempts = new AtomicInteger();
@@ -80,8 +82,7 @@ public final class HubLink implements AutoCloseable {
   private volatile int hubIntervalSeconds;
   private volatile ConnectSession current;
   private volatile Runnable onConnected = () -> {};
-  private volatile java.util.function.Supplier<dev.gitopshq.agent.v1.AgentStatus> status =
-      HubLink::memoryStatus;
+  private volatile Supplier<AgentStatus> status = HubLink::memoryStatus;
 
   /**
    * Creates the link; nothing is sent until {@link #register} or {@link #run} is called.
@@ -296,14 +297,14 @@ public final class HubLink implements AutoCloseable {
    * Supplies the agent's status for every heartbeat (the round trip is added by the stream); by
    * default only the JVM's heap.
    */
-  public void onStatus(java.util.function.Supplier<dev.gitopshq.agent.v1.AgentStatus> supplier) {
+  public void onStatus(Supplier<AgentStatus> supplier) {
     this.status = supplier;
   }
 
   /** The JVM's heap use, for a heartbeat's status. */
-  public static dev.gitopshq.agent.v1.AgentStatus memoryStatus() {
+  public static AgentStatus memoryStatus() {
     Runtime rt = Runtime.getRuntime();
-    return dev.gitopshq.agent.v1.AgentStatus.newBuilder()
+    return AgentStatus.newBuilder()
         .setHeapUsedBytes(rt.totalMemory() - rt.freeMemory())
         .setHeapMaxBytes(rt.maxMemory())
         .build();
@@ -447,7 +448,7 @@ public final class HubLink implements AutoCloseable {
     }
 
     @Override
-    public dev.gitopshq.agent.v1.AgentStatus status() {
+    public AgentStatus status() {
       return status.get();
     }
   }

@@ -47,6 +47,32 @@ class ArchitectureTest {
         .check(classes);
   }
 
+  /**
+   * The Kubernetes client only in the packages that {@code dev.gitopshq.agent.kube}'s package
+   * documentation names, each for its own capability.
+   */
+  @ArchTest
+  void theKubernetesClientOnlyInNamedPackages(JavaClasses classes) {
+    noClasses()
+        .that()
+        .resideOutsideOfPackages(
+            "dev.gitopshq.agent",
+            "dev.gitopshq.agent.kube..",
+            "dev.gitopshq.agent.adapters..",
+            "dev.gitopshq.agent.credentials..",
+            "dev.gitopshq.agent.deploy..",
+            "dev.gitopshq.agent.drift..",
+            "dev.gitopshq.agent.identity..",
+            "dev.gitopshq.agent.inspect..",
+            "dev.gitopshq.agent.inventory..",
+            "dev.gitopshq.agent.logs..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.fabric8.kubernetes.client..")
+        .because("dev.gitopshq.agent.kube's package documentation lists who may use the client")
+        .check(classes);
+  }
+
   @ArchTest
   void noPackageCycles(JavaClasses classes) {
     slices().matching("dev.gitopshq.agent.(*)..").should().beFreeOfCycles().check(classes);

@@ -3,6 +3,9 @@ package dev.gitopshq.hub.audit;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -25,13 +28,10 @@ public class WorkflowController {
 
   /** Temporal's history JSON, as the Temporal CLI writes it and WorkflowReplayer reads it. */
   @GetMapping(value = "/api/v2/workflows/{workflowId}/history", produces = "application/json")
-  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+  @ApiResponse(
       responseCode = "200",
       description = "Temporal's history JSON ({\"events\": [...]})",
-      content =
-          @io.swagger.v3.oas.annotations.media.Content(
-              mediaType = "application/json",
-              schema = @io.swagger.v3.oas.annotations.media.Schema(type = "object")))
+      content = @Content(mediaType = "application/json", schema = @Schema(type = "object")))
   ResponseEntity<String> history(@PathVariable String workflowId) {
     HubPrincipal caller = Authz.require(Permission.AUDIT_READ);
     String json = WorkflowHistories.json(histories.history(caller.orgId(), workflowId));

@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
@@ -161,11 +162,7 @@ public class BootstrapOwner {
               ".tmp",
               PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
       Files.writeString(tmp, token + "\n", StandardOpenOption.TRUNCATE_EXISTING);
-      Files.move(
-          tmp,
-          file,
-          java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-          java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       return file.toAbsolutePath();
     } catch (IOException e) {
       throw new IllegalStateException("cannot write the bootstrap token file in " + dir, e);

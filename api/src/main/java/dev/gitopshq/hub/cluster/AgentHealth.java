@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gitopshq.activities.cluster.AgentHealthMapper;
 import dev.gitopshq.activities.cluster.ClusterRow;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -98,7 +99,7 @@ public class AgentHealth {
   private static JsonNode parse(String json) {
     try {
       return json == null ? null : JSON.readTree(json);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return null;
     }
   }

@@ -1,9 +1,11 @@
 package dev.gitopshq.hub.cluster;
 
+import dev.gitopshq.activities.cluster.ClusterRow;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
+import dev.gitopshq.workflows.rotation.RotationRequest;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -68,7 +70,7 @@ public class ClusterController {
         filter.put(l.substring(0, colon), l.substring(colon + 1));
       }
     }
-    List<dev.gitopshq.activities.cluster.ClusterRow> rows = clusters.list(caller.orgId(), filter);
+    List<ClusterRow> rows = clusters.list(caller.orgId(), filter);
     Instant now = clock.instant();
     Map<UUID, AgentHealth.Figures> figures = health.of(caller.orgId(), rows, now);
     return new ClusterList(
@@ -114,8 +116,7 @@ public class ClusterController {
   Rotation rotateToken(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_WRITE);
     String rotationId = clusters.rotateToken(caller, id);
-    return new Rotation(
-        rotationId, dev.gitopshq.workflows.rotation.RotationRequest.workflowId(rotationId));
+    return new Rotation(rotationId, RotationRequest.workflowId(rotationId));
   }
 
   /** Deregisters the cluster; its agent's stream is closed and the agent stops (exit code 3). */
@@ -126,7 +127,7 @@ public class ClusterController {
     clusters.delete(caller, id);
   }
 
-  private ClusterView view(dev.gitopshq.activities.cluster.ClusterRow row) {
+  private ClusterView view(ClusterRow row) {
     Instant now = clock.instant();
     return ClusterView.of(
         row,

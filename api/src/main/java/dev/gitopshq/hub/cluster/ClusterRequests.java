@@ -2,14 +2,16 @@ package dev.gitopshq.hub.cluster;
 
 import dev.gitopshq.hub.web.Checks;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Request bodies of the clusters API. */
 final class ClusterRequests {
   private ClusterRequests() {}
 
   /** The providers the registration dialog offers; anything else is refused. */
-  static final java.util.Set<String> PROVIDERS =
-      java.util.Set.of("eks", "gke", "aks", "on-prem", "openshift", "k3s", "kind", "other");
+  static final Set<String> PROVIDERS =
+      Set.of("eks", "gke", "aks", "on-prem", "openshift", "k3s", "kind", "other");
 
   /** {@code POST /api/v2/clusters}. */
   record Create(
@@ -25,7 +27,7 @@ final class ClusterRequests {
       c.dnsLabel("name", name);
       c.displayName("displayName", displayName, 128, false);
       if (provider != null && !provider.isEmpty() && !PROVIDERS.contains(provider)) {
-        c.fail("provider", "must be one of " + new java.util.TreeSet<>(PROVIDERS));
+        c.fail("provider", "must be one of " + new TreeSet<>(PROVIDERS));
       }
       c.text("region", region, 63);
       if (environment != null && !environment.isEmpty()) {

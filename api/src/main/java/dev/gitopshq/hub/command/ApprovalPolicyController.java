@@ -3,6 +3,7 @@ package dev.gitopshq.hub.command;
 import dev.gitopshq.activities.command.ApprovalSettingsRow;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.identity.Role;
+import dev.gitopshq.agent.v1.CommandTypes;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
@@ -13,6 +14,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -143,12 +145,10 @@ public class ApprovalPolicyController {
       // A null element ([null]) is invalid too; Set.contains(null) would throw (a 500 found by
       // the API fuzzing).
       if (v.get(i) == null || !CommandRequests.TYPES.contains(v.get(i))) {
-        c.fail(
-            field + "[" + i + "]",
-            "must be one of " + String.join(", ", dev.gitopshq.agent.v1.CommandTypes.ALL));
+        c.fail(field + "[" + i + "]", "must be one of " + String.join(", ", CommandTypes.ALL));
       }
     }
-    return v.stream().filter(java.util.Objects::nonNull).distinct().sorted().toList();
+    return v.stream().filter(Objects::nonNull).distinct().sorted().toList();
   }
 
   private static List<String> roles(
@@ -161,6 +161,6 @@ public class ApprovalPolicyController {
         c.fail(field + "[" + i + "]", "must be one of owner, admin, member, viewer");
       }
     }
-    return values.stream().filter(java.util.Objects::nonNull).distinct().sorted().toList();
+    return values.stream().filter(Objects::nonNull).distinct().sorted().toList();
   }
 }

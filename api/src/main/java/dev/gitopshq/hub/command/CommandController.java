@@ -4,6 +4,7 @@ import dev.gitopshq.activities.command.CommandEventRow;
 import dev.gitopshq.activities.command.CommandQuery;
 import dev.gitopshq.activities.command.CommandRow;
 import dev.gitopshq.activities.identity.Permission;
+import dev.gitopshq.agent.v1.CommandTypes;
 import dev.gitopshq.hub.approval.ApprovalViews;
 import dev.gitopshq.hub.approval.ApprovalViews.ApprovalView;
 import dev.gitopshq.hub.approval.ApprovalViews.EventView;
@@ -12,11 +13,18 @@ import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
 import dev.gitopshq.hub.web.TimeCursor;
+import dev.gitopshq.workflows.command.CommandStatus;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.springframework.format.annotation.DateTimeFormat;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -35,9 +43,7 @@ public class CommandController {
 
   /** The statuses a filter may name: the workflow's {@link CommandStatus}. */
   private static final Set<String> STATUSES =
-      java.util.Arrays.stream(dev.gitopshq.workflows.command.CommandStatus.values())
-          .map(Enum::name)
-          .collect(java.util.stream.Collectors.toUnmodifiableSet());
+      Arrays.stream(CommandStatus.values()).map(Enum::name).collect(Collectors.toUnmodifiableSet());
 
   private final CommandService commands;
 
@@ -97,22 +103,20 @@ public class CommandController {
   record Page(List<CommandSummary> items, String nextCursor) {}
 
   @PostMapping("/api/v2/clusters/{clusterId}/commands")
-  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+  @ApiResponse(
       responseCode = "202",
       description = "The command was created",
       content =
-          @io.swagger.v3.oas.annotations.media.Content(
+          @Content(
               mediaType = "application/json",
-              schema =
-                  @io.swagger.v3.oas.annotations.media.Schema(implementation = Accepted.class)))
-  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+              schema = @Schema(implementation = Accepted.class)))
+  @ApiResponse(
       responseCode = "200",
       description = "The Idempotency-Key named an existing, identical command",
       content =
-          @io.swagger.v3.oas.annotations.media.Content(
+          @Content(
               mediaType = "application/json",
-              schema =
-                  @io.swagger.v3.oas.annotations.media.Schema(implementation = Accepted.class)))
+              schema = @Schema(implementation = Accepted.class)))
   ResponseEntity<Accepted> create(
       @PathVariable UUID clusterId,
       @RequestBody CommandRequests.Create body,
@@ -145,11 +149,10 @@ public class CommandController {
     Checks.time("from", from);
     Checks.time("to", to);
     if (type != null && !CommandRequests.TYPES.contains(type)) {
-      throw ApiException.invalid(
-          "type", "must be one of " + String.join(", ", dev.gitopshq.agent.v1.CommandTypes.ALL));
+      throw ApiException.invalid("type", "must be one of " + String.join(", ", CommandTypes.ALL));
     }
     if (status != null && !STATUSES.contains(status)) {
-      throw ApiException.invalid("status", "must be one of " + new java.util.TreeSet<>(STATUSES));
+      throw ApiException.invalid("status", "must be one of " + new TreeSet<>(STATUSES));
     }
     if (limit < 1 || limit > MAX_LIMIT) {
       throw ApiException.invalid("limit", "must be between 1 and " + MAX_LIMIT);
@@ -218,14 +221,13 @@ public class CommandController {
   }
 
   @PostMapping("/api/v2/commands/{id}/cancel")
-  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+  @ApiResponse(
       responseCode = "202",
       description = "The command is being cancelled",
       content =
-          @io.swagger.v3.oas.annotations.media.Content(
+          @Content(
               mediaType = "application/json",
-              schema =
-                  @io.swagger.v3.oas.annotations.media.Schema(implementation = Accepted.class)))
+              schema = @Schema(implementation = Accepted.class)))
   ResponseEntity<Accepted> cancel(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.COMMANDS_CREATE);
     CommandRow c = commands.cancel(caller, id);

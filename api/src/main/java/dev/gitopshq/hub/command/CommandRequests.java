@@ -1,5 +1,6 @@
 package dev.gitopshq.hub.command;
 
+import dev.gitopshq.agent.v1.CommandTypes;
 import dev.gitopshq.hub.web.Checks;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,7 +12,7 @@ public final class CommandRequests {
   private CommandRequests() {}
 
   /** The command types, from the protocol's {@link dev.gitopshq.agent.v1.CommandTypes}. */
-  static final Set<String> TYPES = Set.copyOf(dev.gitopshq.agent.v1.CommandTypes.ALL);
+  static final Set<String> TYPES = Set.copyOf(CommandTypes.ALL);
 
   static final int MAX_REPLICAS = 1000;
   static final int MIN_JUSTIFICATION = 20;
@@ -34,9 +35,8 @@ public final class CommandRequests {
     Map<String, String> validate() {
       Checks c = new Checks();
       if (type == null || !TYPES.contains(type)) {
-        c.fail(
-            "type", "must be one of " + String.join(", ", dev.gitopshq.agent.v1.CommandTypes.ALL));
-      } else if (dev.gitopshq.agent.v1.CommandTypes.RESOLVE_DRIFT.equals(type)) {
+        c.fail("type", "must be one of " + String.join(", ", CommandTypes.ALL));
+      } else if (CommandTypes.RESOLVE_DRIFT.equals(type)) {
         c.fail(
             "type",
             "resolve-drift is requested for a drift finding:"

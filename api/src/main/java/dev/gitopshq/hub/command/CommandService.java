@@ -14,6 +14,7 @@ import dev.gitopshq.activities.identity.MemberMapper;
 import dev.gitopshq.activities.identity.MemberRow;
 import dev.gitopshq.hub.member.PeopleService;
 import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.web.ApiError;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.workflows.TaskQueues;
 import dev.gitopshq.workflows.command.CommandRequest;
@@ -30,6 +31,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
@@ -82,7 +84,7 @@ public class CommandService {
         && c.targetName().equals(req.target().name())
         && c.params().equals(params)
         && c.reason().equals(req.reason() == null ? "" : req.reason())
-        && java.util.Objects.equals(c.breakGlassJustification(), justification);
+        && Objects.equals(c.breakGlassJustification(), justification);
   }
 
   /** A created (or, for a repeated idempotency key, the existing) command. */
@@ -114,7 +116,7 @@ public class CommandService {
       if (!sameRequest(existing.get(), req, params)) {
         // The key names another request: answering with it would hide that this one never ran.
         throw new ApiException(
-            new dev.gitopshq.hub.web.ApiError(
+            new ApiError(
                 422,
                 "idempotency_key_reused",
                 "this Idempotency-Key was already used for a different command ("

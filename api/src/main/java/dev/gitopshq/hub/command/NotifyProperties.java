@@ -1,5 +1,6 @@
 package dev.gitopshq.hub.command;
 
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -18,7 +19,7 @@ public record NotifyProperties(String webhookUrl, String webhookSecret, String p
   public NotifyProperties {
     privateTargets =
         privateTargets == null || privateTargets.isBlank() ? "operator" : privateTargets;
-    if (!java.util.List.of("operator", "all", "none").contains(privateTargets)) {
+    if (!List.of("operator", "all", "none").contains(privateTargets)) {
       throw new IllegalArgumentException(
           "GITOPSHQ_NOTIFY_PRIVATE_TARGETS must be operator, all or none, not '"
               + privateTargets

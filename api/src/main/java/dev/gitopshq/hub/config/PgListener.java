@@ -7,6 +7,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.postgresql.PGConnection;
@@ -75,7 +76,7 @@ public class PgListener implements SmartLifecycle {
 
   private void run() {
     while (running) {
-      java.util.Properties props = new java.util.Properties();
+      Properties props = new Properties();
       props.setProperty("user", db.determineUsername());
       props.setProperty("password", db.determinePassword());
       props.setProperty("ApplicationName", APPLICATION_NAME);

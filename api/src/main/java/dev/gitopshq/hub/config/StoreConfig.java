@@ -7,6 +7,8 @@ import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.registration.RegistrationActivitiesImpl;
 import dev.gitopshq.activities.registration.RegistrationStore;
 import java.time.Clock;
+import java.time.Duration;
+import org.apache.ibatis.annotations.Mapper;
 import org.mybatis.spring.annotation.MapperScan;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -14,16 +16,14 @@ import org.springframework.context.annotation.Configuration;
 
 /** Wires the activities module's store-side classes into the hub. */
 @Configuration
-@MapperScan(
-    basePackages = "dev.gitopshq.activities",
-    annotationClass = org.apache.ibatis.annotations.Mapper.class)
+@MapperScan(basePackages = "dev.gitopshq.activities", annotationClass = Mapper.class)
 public class StoreConfig {
 
   /** UTC, ticking in microseconds: what PostgreSQL stores is exactly what the API returns. */
   @Bean
   @ConditionalOnMissingBean
   Clock clock() {
-    return Clock.tick(Clock.systemUTC(), java.time.Duration.ofNanos(1000));
+    return Clock.tick(Clock.systemUTC(), Duration.ofNanos(1000));
   }
 
   @Bean

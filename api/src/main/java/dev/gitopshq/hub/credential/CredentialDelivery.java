@@ -23,6 +23,7 @@ import dev.gitopshq.hub.gateway.LogSafe;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,9 +34,12 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Delivers credentials to agents, on the replica that holds the cluster's stream: when the agent is
@@ -58,7 +62,7 @@ public class CredentialDelivery implements AgentStreamListener {
   private final CredentialVault vault;
   private final AuditLog audit;
   private final Clock clock;
-  private final org.springframework.transaction.support.TransactionTemplate tx;
+  private final TransactionTemplate tx;
   private final ExecutorService worker =
       Executors.newSingleThreadExecutor(
           r -> {
@@ -73,7 +77,7 @@ public class CredentialDelivery implements AgentStreamListener {
       CredentialVault vault,
       AuditLog audit,
       Clock clock,
-      org.springframework.transaction.support.TransactionTemplate tx) {
+      TransactionTemplate tx) {
     this.tx = tx;
     this.gateway = gateway;
     this.credentials = credentials;
@@ -83,9 +87,9 @@ public class CredentialDelivery implements AgentStreamListener {
   }
 
   /** How long a target may stay pending before the sweep sends the cluster's credentials again. */
-  static final java.time.Duration RESEND_AFTER = java.time.Duration.ofSeconds(60);
+  static final Duration RESEND_AFTER = Duration.ofSeconds(60);
 
-  private final java.util.concurrent.ScheduledExecutorService sweeper =
+  private final ScheduledExecutorService sweeper =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
             Thread t = new Thread(r, "credential-sweep");
@@ -96,7 +100,7 @@ public class CredentialDelivery implements AgentStreamListener {
   @PostConstruct
   void register() {
     gateway.addListener(this);
-    sweeper.scheduleWithFixedDelay(this::sweep, 30, 30, java.util.concurrent.TimeUnit.SECONDS);
+    sweeper.scheduleWithFixedDelay(this::sweep, 30, 30, TimeUnit.SECONDS);
   }
 
   @PreDestroy

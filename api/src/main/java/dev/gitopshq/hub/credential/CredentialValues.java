@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gitopshq.hub.web.Checks;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -143,7 +144,7 @@ public final class CredentialValues {
     try {
       JsonNode root = JSON.readTree(json);
       return root != null && root.isObject() && root.path("auths").isObject();
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return false;
     }
   }

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.gitopshq.activities.delivery.DeliveryJson;
 import dev.gitopshq.activities.delivery.SourceKind;
 import dev.gitopshq.activities.git.RepoPaths;
+import dev.gitopshq.activities.render.Yaml;
 import dev.gitopshq.hub.web.Checks;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -117,8 +119,7 @@ public final class DeliveryChecks {
       // Kustomize expands aliases itself: a few are fine, a bomb is not. The hub reads bundles'
       // manifests itself and cannot resolve aliases, so they have none.
       String yamlProblem =
-          dev.gitopshq.activities.render.Yaml.aliasProblem(
-              f.getValue(), kind == SourceKind.MANIFESTS ? 0 : MAX_KUSTOMIZE_ALIASES);
+          Yaml.aliasProblem(f.getValue(), kind == SourceKind.MANIFESTS ? 0 : MAX_KUSTOMIZE_ALIASES);
       if (yamlProblem == null) {
         yamlProblem =
             kind == SourceKind.MANIFESTS
@@ -142,7 +143,7 @@ public final class DeliveryChecks {
     }
   }
 
-  private static List<JsonNode> documents(String text) throws java.io.IOException {
+  private static List<JsonNode> documents(String text) throws IOException {
     try (var parser = YAML.getFactory().createParser(text)) {
       return YAML.readValues(parser, JsonNode.class).readAll();
     }
@@ -152,7 +153,7 @@ public final class DeliveryChecks {
     try {
       documents(text);
       return null;
-    } catch (java.io.IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       return "is not valid YAML: " + firstLine(e.getMessage());
     }
   }
@@ -161,7 +162,7 @@ public final class DeliveryChecks {
     List<JsonNode> docs;
     try {
       docs = documents(text);
-    } catch (java.io.IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       return "is not valid YAML: " + firstLine(e.getMessage());
     }
     int n = 0;

@@ -3,6 +3,7 @@ package dev.gitopshq.hub.delivery;
 import dev.gitopshq.activities.crypto.SecretBox;
 import dev.gitopshq.activities.delivery.BindingMapper;
 import dev.gitopshq.activities.delivery.ProjectEnvironmentMapper;
+import dev.gitopshq.activities.delivery.ProjectFenceMapper;
 import dev.gitopshq.activities.delivery.ProjectMapper;
 import dev.gitopshq.activities.delivery.ProjectSnapshots;
 import dev.gitopshq.activities.delivery.ProjectTenantMapper;
@@ -38,7 +39,7 @@ public class DeliveryConfig {
       VariableMapper variables,
       BindingMapper bindings,
       SourceMapper sources,
-      dev.gitopshq.activities.delivery.ProjectFenceMapper fences) {
+      ProjectFenceMapper fences) {
     return new ProjectSnapshots(
         projects, environments, tenants, workloads, variables, bindings, sources, fences);
   }

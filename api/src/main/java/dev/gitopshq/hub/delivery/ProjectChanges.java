@@ -25,6 +25,7 @@ import java.util.function.Supplier;
 import org.eclipse.jgit.lib.ObjectId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -55,7 +56,7 @@ public class ProjectChanges {
   private List<ConfigChangeListener> listeners = List.of();
 
   /** What is told of every committed change, after its transaction. */
-  @org.springframework.beans.factory.annotation.Autowired(required = false)
+  @Autowired(required = false)
   public void listeners(List<ConfigChangeListener> listeners) {
     this.listeners = List.copyOf(listeners);
   }

@@ -13,6 +13,7 @@ import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.Checks;
 import dev.gitopshq.hub.web.TimeCursor;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -347,7 +348,7 @@ public class DriftController {
                 d.path("live").asText(),
                 d.path("severity").asText()));
       }
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new IllegalStateException("stored drift differences are not JSON", e);
     }
     return out;

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -274,7 +275,7 @@ public class DriftRunner implements SmartLifecycle, PgListener.Channel {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return;
-    } catch (ExecutionException | TimeoutException | java.util.concurrent.CancellationException e) {
+    } catch (ExecutionException | TimeoutException | CancellationException e) {
       unanswered(
           check,
           name,

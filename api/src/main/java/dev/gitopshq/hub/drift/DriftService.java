@@ -11,6 +11,7 @@ import dev.gitopshq.activities.drift.DriftMapper;
 import dev.gitopshq.activities.drift.DriftQuery;
 import dev.gitopshq.activities.drift.DriftStore;
 import dev.gitopshq.activities.drift.DriftUnknownRow;
+import dev.gitopshq.agent.v1.Capabilities;
 import dev.gitopshq.agent.v1.CommandTypes;
 import dev.gitopshq.hub.command.CommandRequests;
 import dev.gitopshq.hub.command.CommandService;
@@ -84,7 +85,7 @@ public class DriftService {
   @Transactional
   public DriftCheckRow check(HubPrincipal caller, UUID clusterId) {
     ClusterRow c = cluster(caller.orgId(), clusterId);
-    if (!c.capabilities().contains(dev.gitopshq.agent.v1.Capabilities.OBSERVE)) {
+    if (!c.capabilities().contains(Capabilities.OBSERVE)) {
       throw ApiException.conflict(
           "the cluster's agent does not report the 'observe' capability drift checks need");
     }

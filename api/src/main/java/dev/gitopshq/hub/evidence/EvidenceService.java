@@ -34,6 +34,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
 
@@ -189,7 +190,7 @@ public class EvidenceService {
                 generations.stream().map(GenerationCommitRow::configCommit).distinct().toList(),
                 generations.stream()
                     .map(GenerationCommitRow::renderedCommit)
-                    .filter(java.util.Objects::nonNull)
+                    .filter(Objects::nonNull)
                     .distinct()
                     .toList()),
             deployments,

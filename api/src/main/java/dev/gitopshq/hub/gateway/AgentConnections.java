@@ -1,6 +1,8 @@
 package dev.gitopshq.hub.gateway;
 
+import dev.gitopshq.activities.cluster.AgentHealthMapper;
 import dev.gitopshq.activities.cluster.ClusterMapper;
+import io.grpc.Context;
 import io.grpc.Status;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,20 +27,20 @@ final class AgentConnections {
 
   private final Map<UUID, AgentSession> byCluster = new ConcurrentHashMap<>();
   private final ClusterMapper clusters;
-  private final dev.gitopshq.activities.cluster.AgentHealthMapper health;
+  private final AgentHealthMapper health;
   private final String replicaId;
   private final Clock clock;
-  private final java.util.function.Consumer<AgentSession> onLost;
+  private final Consumer<AgentSession> onLost;
 
   /**
    * @param onLost called once for every accepted stream that ended (the agent may come back)
    */
   AgentConnections(
       ClusterMapper clusters,
-      dev.gitopshq.activities.cluster.AgentHealthMapper health,
+      AgentHealthMapper health,
       String replicaId,
       Clock clock,
-      java.util.function.Consumer<AgentSession> onLost) {
+      Consumer<AgentSession> onLost) {
     this.clusters = clusters;
     this.health = health;
     this.replicaId = replicaId;
@@ -70,7 +73,7 @@ final class AgentConnections {
     // cancelled by then. Temporal's client is gRPC too: a call started in that context fails at
     // once (CANCELLED), and the disconnect watch never started, so no agent.disconnected
     // notification was ever sent for a dropped connection. What follows runs detached from it.
-    io.grpc.Context.ROOT.run(() -> forget(session));
+    Context.ROOT.run(() -> forget(session));
   }
 
   private void forget(AgentSession session) {

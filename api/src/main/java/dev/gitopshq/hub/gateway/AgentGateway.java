@@ -4,19 +4,32 @@ import dev.gitopshq.activities.cluster.AgentHealthMapper;
 import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.command.CommandMapper;
+import dev.gitopshq.activities.command.CommandRow;
+import dev.gitopshq.activities.delivery.ProjectFenceMapper;
 import dev.gitopshq.activities.gateway.AgentGatewayPort;
 import dev.gitopshq.activities.inventory.InventoryStore;
 import dev.gitopshq.activities.registration.RegistrationStore;
+import dev.gitopshq.activities.release.DirectApplies;
+import dev.gitopshq.activities.release.DirectApplyMapper;
+import dev.gitopshq.agent.v1.AdaptersWired;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.AgentSettings;
 import dev.gitopshq.agent.v1.ArgoApplications;
+import dev.gitopshq.agent.v1.Capabilities;
+import dev.gitopshq.agent.v1.CheckDrift;
+import dev.gitopshq.agent.v1.DriftReport;
 import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.ListApplications;
+import dev.gitopshq.agent.v1.LogStreamControl;
+import dev.gitopshq.agent.v1.OpenLogStream;
 import dev.gitopshq.agent.v1.ReadResource;
+import dev.gitopshq.agent.v1.ReconcileRequested;
 import dev.gitopshq.agent.v1.RefreshInventory;
+import dev.gitopshq.agent.v1.RequestReconcile;
 import dev.gitopshq.agent.v1.ResourceDetail;
 import dev.gitopshq.agent.v1.RotateToken;
+import dev.gitopshq.agent.v1.WireAdapters;
 import dev.gitopshq.hub.config.HubProperties;
 import dev.gitopshq.hub.config.HubVersion;
 import dev.gitopshq.hub.config.PgListener;
@@ -43,13 +56,17 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -95,9 +112,9 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
       AgentHealthMapper health,
       Clock clock,
       MeterRegistry meters,
-      dev.gitopshq.activities.release.DirectApplyMapper directApplyMapper,
-      dev.gitopshq.activities.release.DirectApplies directStore,
-      dev.gitopshq.activities.delivery.ProjectFenceMapper fences) {
+      DirectApplyMapper directApplyMapper,
+      DirectApplies directStore,
+      ProjectFenceMapper fences) {
     this.props = props;
     this.tokens = tokens;
     this.clock = clock;
@@ -334,8 +351,8 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   }
 
   @Override
-  public Optional<CompletableFuture<dev.gitopshq.agent.v1.AdaptersWired>> wireAdapters(
-      UUID orgId, UUID clusterId, dev.gitopshq.agent.v1.WireAdapters request, Duration timeout) {
+  public Optional<CompletableFuture<AdaptersWired>> wireAdapters(
+      UUID orgId, UUID clusterId, WireAdapters request, Duration timeout) {
     return held(orgId, clusterId)
         .flatMap(
             s ->
@@ -348,11 +365,8 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   }
 
   @Override
-  public Optional<CompletableFuture<dev.gitopshq.agent.v1.ReconcileRequested>> requestReconcile(
-      UUID orgId,
-      UUID clusterId,
-      dev.gitopshq.agent.v1.RequestReconcile request,
-      Duration timeout) {
+  public Optional<CompletableFuture<ReconcileRequested>> requestReconcile(
+      UUID orgId, UUID clusterId, RequestReconcile request, Duration timeout) {
     return held(orgId, clusterId)
         .flatMap(
             s ->
@@ -368,14 +382,12 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
    * Sets how the desired manifest of a resolve-drift command is loaded when the command is sent
    * (from its drift finding, by the ids in its params).
    */
-  public void resolveDriftManifests(
-      java.util.function.Function<dev.gitopshq.activities.command.CommandRow, Optional<String>>
-          loader) {
+  public void resolveDriftManifests(Function<CommandRow, Optional<String>> loader) {
     dispatcher.manifests(loader);
   }
 
   /** An agent whose stream this replica holds, with the capabilities it announced. */
-  public record HeldAgent(UUID orgId, UUID clusterId, java.util.Set<String> capabilities) {}
+  public record HeldAgent(UUID orgId, UUID clusterId, Set<String> capabilities) {}
 
   /** The agents whose streams this replica holds and has welcomed. */
   public List<HeldAgent> heldAgents() {
@@ -389,10 +401,10 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
    * Sends a drift check to the cluster's agent when this replica holds its stream and the agent
    * announced {@code observe}; the future completes with the agent's report.
    */
-  public Optional<CompletableFuture<dev.gitopshq.agent.v1.DriftReport>> checkDrift(
-      UUID orgId, UUID clusterId, dev.gitopshq.agent.v1.CheckDrift request, Duration timeout) {
+  public Optional<CompletableFuture<DriftReport>> checkDrift(
+      UUID orgId, UUID clusterId, CheckDrift request, Duration timeout) {
     return held(orgId, clusterId)
-        .filter(s -> s.capabilities().contains(dev.gitopshq.agent.v1.Capabilities.OBSERVE))
+        .filter(s -> s.capabilities().contains(Capabilities.OBSERVE))
         .flatMap(
             s ->
                 ask(
@@ -432,13 +444,13 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
    * @throws LogRefused when the namespace or capability is refused, or the replica is full
    */
   public Optional<LogHandle> openLogStream(
-      UUID orgId, UUID clusterId, dev.gitopshq.agent.v1.OpenLogStream request, LogReceiver to) {
+      UUID orgId, UUID clusterId, OpenLogStream request, LogReceiver to) {
     Optional<AgentSession> held = held(orgId, clusterId);
     if (held.isEmpty()) {
       return Optional.empty();
     }
     AgentSession session = held.get();
-    if (!session.capabilities().contains(dev.gitopshq.agent.v1.Capabilities.DIAGNOSTICS_READ)) {
+    if (!session.capabilities().contains(Capabilities.DIAGNOSTICS_READ)) {
       throw new LogRefused(
           "the agent of this cluster did not announce the diagnostics.read capability", false);
     }
@@ -471,9 +483,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
                 HubMessage.newBuilder()
                     .setCorrelationId(id)
                     .setLogStreamControl(
-                        dev.gitopshq.agent.v1.LogStreamControl.newBuilder()
-                            .setSessionId(id)
-                            .setGrantBytes(bytes))
+                        LogStreamControl.newBuilder().setSessionId(id).setGrantBytes(bytes))
                     .build());
           }
 
@@ -484,7 +494,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
                   HubMessage.newBuilder()
                       .setCorrelationId(id)
                       .setLogStreamControl(
-                          dev.gitopshq.agent.v1.LogStreamControl.newBuilder()
+                          LogStreamControl.newBuilder()
                               .setSessionId(id)
                               .setClose(true)
                               .setReason(reason))
@@ -540,12 +550,12 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
    * past its grace expiry), whichever replica revoked it.
    */
   private void closeRevoked() {
-    java.util.Collection<AgentSession> sessions = connections.sessions();
+    Collection<AgentSession> sessions = connections.sessions();
     if (sessions.isEmpty()) {
       return;
     }
-    java.util.Set<UUID> valid =
-        new java.util.HashSet<>(
+    Set<UUID> valid =
+        new HashSet<>(
             tokens.stillValid(
                 sessions.stream().map(s -> s.tokenId).distinct().toList(), clock.instant()));
     connections.closeTokens(
@@ -632,7 +642,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
    * The capabilities the organization's cluster's agent announced, when this replica holds its
    * welcomed stream.
    */
-  public Optional<java.util.Set<String>> heldCapabilities(UUID orgId, UUID clusterId) {
+  public Optional<Set<String>> heldCapabilities(UUID orgId, UUID clusterId) {
     return held(orgId, clusterId).map(AgentSession::capabilities);
   }
 

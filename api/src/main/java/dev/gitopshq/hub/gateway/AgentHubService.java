@@ -1,5 +1,7 @@
 package dev.gitopshq.hub.gateway;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenRow;
@@ -18,6 +20,7 @@ import dev.gitopshq.agent.v1.Heartbeat;
 import dev.gitopshq.agent.v1.HeartbeatAck;
 import dev.gitopshq.agent.v1.Hello;
 import dev.gitopshq.agent.v1.HubMessage;
+import dev.gitopshq.agent.v1.LogStreamControl;
 import dev.gitopshq.agent.v1.RegisterRequest;
 import dev.gitopshq.agent.v1.RegisterResponse;
 import dev.gitopshq.agent.v1.TokenRotated;
@@ -26,6 +29,7 @@ import dev.gitopshq.hub.config.HubVersion;
 import dev.gitopshq.hub.config.VersionCompatibility;
 import dev.gitopshq.hub.temporal.RotationSchedules;
 import dev.gitopshq.hub.web.Checks;
+import dev.gitopshq.hub.web.DatabaseUnavailable;
 import dev.gitopshq.workflows.registration.AgentRegistered;
 import dev.gitopshq.workflows.registration.RegistrationWorkflow;
 import dev.gitopshq.workflows.rotation.RotationRequest;
@@ -38,8 +42,13 @@ import io.grpc.stub.StreamObserver;
 import io.temporal.client.WorkflowClient;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,7 +79,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   private final DirectApplyDispatcher directApplies;
 
   /** Features that use the stream without the gateway knowing them (credential sync). */
-  final List<AgentStreamListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+  final List<AgentStreamListener> listeners = new CopyOnWriteArrayList<>();
 
   AgentHubService(
       RegistrationStore registration,
@@ -192,7 +201,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
           }
         } catch (RuntimeException e) {
           Status status;
-          if (dev.gitopshq.hub.web.DatabaseUnavailable.causedBy(e)) {
+          if (DatabaseUnavailable.causedBy(e)) {
             // PostgreSQL restarting: the agent reconnects, and the hub re-sends what is still
             // parked, so a result lost here comes back from the agent's memory.
             log.warn(
@@ -360,7 +369,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
               HubMessage.newBuilder()
                   .setCorrelationId(chunk.getSessionId())
                   .setLogStreamControl(
-                      dev.gitopshq.agent.v1.LogStreamControl.newBuilder()
+                      LogStreamControl.newBuilder()
                           .setSessionId(chunk.getSessionId())
                           .setClose(true)
                           .setReason("the hub holds no such log session"))
@@ -472,21 +481,20 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   }
 
   private boolean isOwnRotation(AgentSession session, String rotationId) {
-    java.util.UUID id;
+    UUID id;
     try {
-      id = java.util.UUID.fromString(rotationId);
+      id = UUID.fromString(rotationId);
     } catch (IllegalArgumentException e) {
       return false;
     }
     return tokens.isRotationOf(session.orgId, session.clusterId, id);
   }
 
-  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
-      new com.fasterxml.jackson.databind.ObjectMapper();
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** The agent's status as the JSON the API shows, bounded: at most 20 unavailable kinds. */
   static String statusJson(AgentStatus st) {
-    java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+    Map<String, Object> m = new LinkedHashMap<>();
     m.put("heapUsedBytes", Math.max(0, st.getHeapUsedBytes()));
     m.put("heapMaxBytes", Math.max(0, st.getHeapMaxBytes()));
     m.put("inventoryObjects", Math.max(0, st.getInventoryObjects()));
@@ -499,7 +507,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
             .toList());
     try {
       return JSON.writeValueAsString(m);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
   }
@@ -528,7 +536,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   /**
    * An agent's message that breaks the inventory's bounds ends its stream with INVALID_ARGUMENT.
    */
-  private static <T> T bounded(java.util.function.Supplier<T> write) {
+  private static <T> T bounded(Supplier<T> write) {
     try {
       return write.get();
     } catch (IllegalArgumentException e) {

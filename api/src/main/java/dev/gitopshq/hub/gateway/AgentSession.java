@@ -4,6 +4,8 @@ import dev.gitopshq.agent.v1.HubMessage;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import java.time.Instant;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -20,8 +22,8 @@ final class AgentSession {
 
   private final ServerCallStreamObserver<HubMessage> out;
   private volatile Instant connectedAt;
-  private volatile java.util.Set<String> capabilities = java.util.Set.of();
-  private volatile java.util.List<String> diagnosticsNamespaces = java.util.List.of();
+  private volatile Set<String> capabilities = Set.of();
+  private volatile List<String> diagnosticsNamespaces = List.of();
   private volatile Instant lastSeen;
   private volatile boolean closed;
   private volatile String endReason = "the agent disconnected";
@@ -45,19 +47,18 @@ final class AgentSession {
   }
 
   /** The capabilities the agent announced in Hello. */
-  java.util.Set<String> capabilities() {
+  Set<String> capabilities() {
     return capabilities;
   }
 
   /** The namespaces the agent limits diagnostics to (empty: all), as it announced in Hello. */
-  java.util.List<String> diagnosticsNamespaces() {
+  List<String> diagnosticsNamespaces() {
     return diagnosticsNamespaces;
   }
 
-  void connected(
-      Instant at, java.util.List<String> announced, java.util.List<String> diagnosticsNamespaces) {
-    this.capabilities = java.util.Set.copyOf(announced);
-    this.diagnosticsNamespaces = java.util.List.copyOf(diagnosticsNamespaces);
+  void connected(Instant at, List<String> announced, List<String> diagnosticsNamespaces) {
+    this.capabilities = Set.copyOf(announced);
+    this.diagnosticsNamespaces = List.copyOf(diagnosticsNamespaces);
     this.connectedAt = at;
     this.lastSeen = at;
   }

@@ -4,6 +4,7 @@ import com.google.protobuf.Timestamp;
 import dev.gitopshq.activities.command.CommandMapper;
 import dev.gitopshq.activities.command.CommandRow;
 import dev.gitopshq.agent.v1.CommandResult;
+import dev.gitopshq.agent.v1.CommandTypes;
 import dev.gitopshq.agent.v1.ExecuteCommand;
 import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.Target;
@@ -16,15 +17,18 @@ import io.temporal.client.ActivityNotExistsException;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +45,7 @@ final class CommandDispatcher {
   private static final Logger log = LoggerFactory.getLogger(CommandDispatcher.class);
 
   /** How long handing one report to Temporal may take before the sweep takes it over. */
-  static final java.time.Duration HAND_OVER_DEADLINE = java.time.Duration.ofSeconds(5);
+  static final Duration HAND_OVER_DEADLINE = Duration.ofSeconds(5);
 
   /** Fires the gRPC deadlines of hand-overs (one daemon thread, idle but for them). */
   private final ScheduledExecutorService deadlines =
@@ -62,10 +66,9 @@ final class CommandDispatcher {
    * Loads the desired manifest a resolve-drift command re-applies (from its drift finding), when
    * the command is sent: it never travels through the workflow's history.
    */
-  private volatile java.util.function.Function<CommandRow, java.util.Optional<String>> manifests =
-      c -> java.util.Optional.empty();
+  private volatile Function<CommandRow, Optional<String>> manifests = c -> Optional.empty();
 
-  void manifests(java.util.function.Function<CommandRow, java.util.Optional<String>> loader) {
+  void manifests(Function<CommandRow, Optional<String>> loader) {
     this.manifests = loader;
   }
 
@@ -168,8 +171,8 @@ final class CommandDispatcher {
             .putAllParams(c.params())
             .setRequestedBy(c.requesterName())
             .setBreakGlass(c.breakGlass());
-    if (dev.gitopshq.agent.v1.CommandTypes.RESOLVE_DRIFT.equals(c.type())) {
-      java.util.Optional<String> manifest = manifests.apply(c);
+    if (CommandTypes.RESOLVE_DRIFT.equals(c.type())) {
+      Optional<String> manifest = manifests.apply(c);
       if (manifest.isEmpty()) {
         complete(
             session.orgId,

@@ -19,6 +19,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,19 +50,19 @@ final class DirectApplyDispatcher {
    * apply's outcome is stored before; a completion lost with the process is recovered by the
    * activity's retry, which the agent answers from memory.
    */
-  private final java.util.concurrent.ThreadPoolExecutor completer =
-      new java.util.concurrent.ThreadPoolExecutor(
+  private final ThreadPoolExecutor completer =
+      new ThreadPoolExecutor(
           COMPLETION_THREADS,
           COMPLETION_THREADS,
           30,
-          java.util.concurrent.TimeUnit.SECONDS,
-          new java.util.concurrent.ArrayBlockingQueue<>(1_000),
+          TimeUnit.SECONDS,
+          new ArrayBlockingQueue<>(1_000),
           r -> {
             Thread t = new Thread(r, "gitopshq-direct-completions");
             t.setDaemon(true);
             return t;
           },
-          new java.util.concurrent.ThreadPoolExecutor.CallerRunsPolicy());
+          new ThreadPoolExecutor.CallerRunsPolicy());
 
   {
     completer.allowCoreThreadTimeOut(true);

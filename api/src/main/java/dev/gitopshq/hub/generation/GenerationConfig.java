@@ -10,6 +10,8 @@ import dev.gitopshq.activities.render.RenderWorkers;
 import dev.gitopshq.activities.render.Renderer;
 import java.nio.file.Files;
 import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -21,8 +23,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Configuration
 @EnableScheduling
 public class GenerationConfig {
-  private static final org.slf4j.Logger log =
-      org.slf4j.LoggerFactory.getLogger(GenerationConfig.class);
+  private static final Logger log = LoggerFactory.getLogger(GenerationConfig.class);
 
   /**
    * Helm charts render in the render worker processes (RenderWorkers, configured from the

@@ -5,12 +5,16 @@ import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
+import dev.gitopshq.workflows.delivery.GenerationRequest;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /** {@code /api/v2/projects/{id}/generations}: what delivery generation did for each revision. */
@@ -31,15 +35,12 @@ public class GenerationController {
    * the configuration (a disk that was full, a chart registry row restored), or starts it when it
    * never started.
    */
-  @org.springframework.web.bind.annotation.PostMapping("/api/v2/projects/{id}/generations")
-  @org.springframework.web.bind.annotation.ResponseStatus(
-      org.springframework.http.HttpStatus.ACCEPTED)
+  @PostMapping("/api/v2/projects/{id}/generations")
+  @ResponseStatus(HttpStatus.ACCEPTED)
   Started regenerate(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_WRITE);
     long revision = retry.regenerate(caller, id);
-    return new Started(
-        revision,
-        dev.gitopshq.workflows.delivery.GenerationRequest.workflowId(id.toString(), revision));
+    return new Started(revision, GenerationRequest.workflowId(id.toString(), revision));
   }
 
   record Generation(
@@ -72,8 +73,7 @@ public class GenerationController {
           g.detail(),
           g.startedAt(),
           g.finishedAt(),
-          dev.gitopshq.workflows.delivery.GenerationRequest.workflowId(
-              g.projectId().toString(), g.revision()),
+          GenerationRequest.workflowId(g.projectId().toString(), g.revision()),
           g.renderedUnits(),
           g.reusedUnits());
     }

@@ -2,6 +2,7 @@ package dev.gitopshq.hub.git;
 
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.hub.config.GitProperties;
+import jakarta.servlet.http.HttpServletRequest;
 import org.eclipse.jgit.http.server.GitServlet;
 import org.eclipse.jgit.http.server.resolver.AsIsFileService;
 import org.eclipse.jgit.transport.UploadPack;
@@ -34,8 +35,8 @@ public class GitConfig {
     servlet.setUploadPackFactory((req, db) -> new UploadPack(db));
     // Read-only: the filter already refuses pushes; this keeps JGit from ever accepting one.
     @SuppressWarnings("unchecked")
-    ReceivePackFactory<jakarta.servlet.http.HttpServletRequest> disabled =
-        (ReceivePackFactory<jakarta.servlet.http.HttpServletRequest>) ReceivePackFactory.DISABLED;
+    ReceivePackFactory<HttpServletRequest> disabled =
+        (ReceivePackFactory<HttpServletRequest>) ReceivePackFactory.DISABLED;
     servlet.setReceivePackFactory(disabled);
     // No dumb HTTP: files of the repository are never served as they are.
     servlet.setAsIsFileService(AsIsFileService.DISABLED);

@@ -1,10 +1,12 @@
 package dev.gitopshq.hub.inventory;
 
+import com.google.protobuf.Timestamp;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.inventory.InventoryRow;
 import dev.gitopshq.activities.inventory.KindCount;
 import dev.gitopshq.activities.inventory.ResourceQuery;
 import dev.gitopshq.activities.inventory.ResourceRow;
+import dev.gitopshq.activities.render.Yaml;
 import dev.gitopshq.hub.cluster.LiveAgent;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
@@ -301,7 +303,7 @@ public class InventoryController {
     Map<String, String> annotations = new TreeMap<>();
     List<Condition> conditions = new ArrayList<>();
     try {
-      var tree = dev.gitopshq.activities.render.Yaml.readTree(d.getYaml());
+      var tree = Yaml.readTree(d.getYaml());
       if (tree != null) {
         tree.path("metadata")
             .path("labels")
@@ -363,7 +365,7 @@ public class InventoryController {
             .toList());
   }
 
-  private static Instant instant(com.google.protobuf.Timestamp t) {
+  private static Instant instant(Timestamp t) {
     return Instant.ofEpochSecond(t.getSeconds(), Math.max(0, Math.min(999_999_999, t.getNanos())));
   }
 

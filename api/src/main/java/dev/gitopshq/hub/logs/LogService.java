@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -65,7 +66,7 @@ public class LogService {
       LiveAgent live,
       AgentGateway gateway,
       AuditLog audit,
-      org.springframework.transaction.PlatformTransactionManager transactions,
+      PlatformTransactionManager transactions,
       LogsProperties props,
       Clock clock) {
     this.live = live;

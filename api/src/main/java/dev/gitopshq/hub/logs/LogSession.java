@@ -6,6 +6,8 @@ import dev.gitopshq.agent.v1.ClusterAddresses;
 import dev.gitopshq.agent.v1.LogStreamEnded;
 import dev.gitopshq.hub.gateway.AgentGateway;
 import dev.gitopshq.hub.gateway.LogReceiver;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.UUID;
@@ -55,7 +57,7 @@ public final class LogSession implements LogReceiver {
   private boolean over;
   private AgentGateway.LogHandle handle;
   private Consumer<LogSession> onEnd = s -> {};
-  private final java.time.Clock clock;
+  private final Clock clock;
 
   LogSession(
       UUID orgId,
@@ -64,7 +66,7 @@ public final class LogSession implements LogReceiver {
       Actor actor,
       LogRequest request,
       long windowBytes,
-      java.time.Clock clock,
+      Clock clock,
       LongSupplier nanos) {
     this.orgId = orgId;
     this.clusterId = clusterId;
@@ -266,14 +268,14 @@ public final class LogSession implements LogReceiver {
                 "the reader did not take "
                     + queued
                     + " bytes for "
-                    + java.time.Duration.ofNanos(stallNanos).toSeconds()
+                    + Duration.ofNanos(stallNanos).toSeconds()
                     + " s; the session was ended (read faster, or ask for less with tailLines)");
       } else if (request.follow() && now - lastDataNanos > idleNanos && queued == 0) {
         cut =
             new End(
                 "idle",
                 "no log line for "
-                    + java.time.Duration.ofNanos(idleNanos).toSeconds()
+                    + Duration.ofNanos(idleNanos).toSeconds()
                     + " s; the session was ended");
       }
     }

@@ -7,7 +7,9 @@ import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +17,7 @@ import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.ServerHttpRequest;
 import org.springframework.http.server.ServerHttpResponse;
 import org.springframework.web.socket.BinaryMessage;
@@ -71,8 +74,7 @@ public class LogsWebSocket extends AbstractWebSocketHandler
                   attributes.put(CALLER, Authz.require(Permission.CLUSTERS_READ));
                   return true;
                 } catch (ApiException e) {
-                  response.setStatusCode(
-                      org.springframework.http.HttpStatusCode.valueOf(e.error().status()));
+                  response.setStatusCode(HttpStatusCode.valueOf(e.error().status()));
                   return false;
                 }
               }
@@ -168,9 +170,7 @@ public class LogsWebSocket extends AbstractWebSocketHandler
   }
 
   private static String decoded(String v) {
-    return v == null
-        ? null
-        : java.net.URLDecoder.decode(v, java.nio.charset.StandardCharsets.UTF_8);
+    return v == null ? null : URLDecoder.decode(v, StandardCharsets.UTF_8);
   }
 
   private static Long number(String v, String field) {

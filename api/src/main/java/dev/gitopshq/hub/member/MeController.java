@@ -5,6 +5,7 @@ import dev.gitopshq.hub.org.OrgService;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import java.util.List;
+import java.util.Locale;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -39,7 +40,7 @@ public class MeController {
         p.id(),
         p.isMember() ? "member" : "service_account",
         p.name(),
-        p.role() == null ? null : p.role().name().toLowerCase(java.util.Locale.ROOT),
+        p.role() == null ? null : p.role().name().toLowerCase(Locale.ROOT),
         p.permissions().stream().map(Permission::scope).sorted().toList(),
         orgs.own(p.orgId())
             .map(o -> new OrgRef(o.id().toString(), o.slug(), o.name(), p.operatorOrg()))

@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import org.springframework.http.HttpStatus;
@@ -139,7 +140,7 @@ public class MemberController {
     for (int i = 0; i < teams.size(); i++) {
       c.dnsLabel("teams[" + i + "]", teams.get(i));
     }
-    return teams.stream().filter(java.util.Objects::nonNull).distinct().sorted().toList();
+    return teams.stream().filter(Objects::nonNull).distinct().sorted().toList();
   }
 
   @GetMapping

@@ -20,6 +20,8 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
@@ -116,7 +118,7 @@ public class PeopleService {
   }
 
   @Transactional(readOnly = true)
-  public java.util.Optional<MemberRow> member(UUID orgId, UUID memberId) {
+  public Optional<MemberRow> member(UUID orgId, UUID memberId) {
     return members.findById(orgId, memberId);
   }
 
@@ -401,7 +403,7 @@ public class PeopleService {
     if (!after.scopes().equals(before.scopes())) {
       d.put("scopes", Map.of("from", before.scopes(), "to", after.scopes()));
     }
-    if (!java.util.Objects.equals(after.ownerMemberId(), before.ownerMemberId())) {
+    if (!Objects.equals(after.ownerMemberId(), before.ownerMemberId())) {
       Map<String, Object> o = new LinkedHashMap<>();
       o.put("from", before.ownerMemberId() == null ? null : before.ownerMemberId().toString());
       o.put("to", after.ownerMemberId().toString());

@@ -8,6 +8,7 @@ import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
+import io.swagger.v3.oas.models.Paths;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.info.License;
 import io.swagger.v3.oas.models.media.Content;
@@ -191,8 +192,8 @@ public class OpenApiConfig {
     }
   }
 
-  private static io.swagger.v3.oas.models.Paths sortedPaths(io.swagger.v3.oas.models.Paths paths) {
-    var sorted = new io.swagger.v3.oas.models.Paths();
+  private static Paths sortedPaths(Paths paths) {
+    var sorted = new Paths();
     new TreeMap<>(paths).forEach(sorted::addPathItem);
     return sorted;
   }

@@ -6,6 +6,7 @@ import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.parameters.Parameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -51,7 +53,7 @@ final class SchemaNames {
     Map<String, Schema> renamed = new TreeMap<>();
     schemas.forEach((name, schema) -> renamed.put(rename.get(name), schema));
     openApi.getComponents().setSchemas(new LinkedHashMap<>(renamed));
-    Set<Object> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     renamed.values().forEach(s -> visit(s, rename, seen));
     if (openApi.getComponents().getResponses() != null) {
       openApi.getComponents().getResponses().values().forEach(r -> visit(r, rename, seen));
@@ -79,12 +81,10 @@ final class SchemaNames {
   }
 
   /** Package names, also inside a generic's name ({@code ItemsDev.gitopshq.hub.X}). */
-  private static final java.util.regex.Pattern PACKAGE =
-      java.util.regex.Pattern.compile("[Dd]ev\\.gitopshq(?:\\.[a-z0-9_]+)*\\.");
+  private static final Pattern PACKAGE = Pattern.compile("[Dd]ev\\.gitopshq(?:\\.[a-z0-9_]+)*\\.");
 
   /** Outer classes: {@code Outer.Inner} -> {@code Inner}. */
-  private static final java.util.regex.Pattern OUTER =
-      java.util.regex.Pattern.compile("[A-Z][A-Za-z0-9_]*\\.");
+  private static final Pattern OUTER = Pattern.compile("[A-Z][A-Za-z0-9_]*\\.");
 
   /** {@code dev.gitopshq.x.Outer.Inner} -> {@code Outer.Inner}. */
   static String qualified(String fqn) {

@@ -8,6 +8,7 @@ import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import org.springframework.http.HttpStatus;
@@ -94,7 +95,7 @@ public class OrgController {
             caller,
             body.slug(),
             body.name(),
-            body.owner().email().toLowerCase(java.util.Locale.ROOT),
+            body.owner().email().toLowerCase(Locale.ROOT),
             body.owner().name());
     return new CreatedOrg(
         OrgView.of(created.org()),

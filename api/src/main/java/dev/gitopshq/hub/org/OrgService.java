@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
@@ -144,7 +145,7 @@ public class OrgService {
 
   /** The caller's own organization. */
   @Transactional(readOnly = true)
-  public java.util.Optional<OrgRow> own(UUID orgId) {
+  public Optional<OrgRow> own(UUID orgId) {
     return orgs.findById(orgId);
   }
 

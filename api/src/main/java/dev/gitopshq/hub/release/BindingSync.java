@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.springframework.stereotype.Service;
 
@@ -90,7 +91,7 @@ public class BindingSync {
       return new Applications(List.of(), "the agent is not connected");
     }
     try {
-      Optional<java.util.concurrent.CompletableFuture<ArgoApplications>> answer =
+      Optional<CompletableFuture<ArgoApplications>> answer =
           gateway.listApplications(cluster.orgId(), cluster.id(), TIMEOUT);
       if (answer.isEmpty()) {
         return new Applications(List.of(), "the agent is not connected to this hub");

@@ -4,16 +4,23 @@ import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.delivery.EnvironmentMapper;
 import dev.gitopshq.activities.delivery.ProjectMapper;
 import dev.gitopshq.activities.delivery.ProjectTenantMapper;
+import dev.gitopshq.activities.gateway.AgentGatewayPort;
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.notify.WebhookNotifier;
+import dev.gitopshq.activities.org.OrgMapper;
 import dev.gitopshq.activities.policy.FreezeService;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.activities.release.ConfigHistory;
 import dev.gitopshq.activities.release.DeliveryMapper;
 import dev.gitopshq.activities.release.DeployWriter;
 import dev.gitopshq.activities.release.DeploymentMapper;
+import dev.gitopshq.activities.release.DirectApplies;
+import dev.gitopshq.activities.release.DirectApplyMapper;
 import dev.gitopshq.activities.release.ReleaseActivitiesImpl;
 import dev.gitopshq.activities.release.ReleaseMapper;
+import dev.gitopshq.activities.release.RuntimeMapper;
+import dev.gitopshq.activities.release.RuntimeVerifications;
+import dev.gitopshq.hub.adapter.AdapterProperties;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -29,15 +36,15 @@ public class ReleaseConfig {
   }
 
   @Bean
-  dev.gitopshq.activities.release.DirectApplies directApplies(
-      dev.gitopshq.activities.release.DirectApplyMapper applies,
+  DirectApplies directApplies(
+      DirectApplyMapper applies,
       DeploymentMapper deployments,
       ProjectRepos repos,
       AuditLog audit,
       TransactionTemplate tx,
       Clock clock,
       ReleaseProperties props) {
-    return new dev.gitopshq.activities.release.DirectApplies(
+    return new DirectApplies(
         applies,
         deployments,
         repos,
@@ -49,17 +56,16 @@ public class ReleaseConfig {
   }
 
   @Bean
-  dev.gitopshq.activities.release.RuntimeVerifications runtimeVerifications(
-      dev.gitopshq.activities.release.RuntimeMapper runtime,
+  RuntimeVerifications runtimeVerifications(
+      RuntimeMapper runtime,
       DeploymentMapper deployments,
       ProjectMapper projects,
-      dev.gitopshq.activities.org.OrgMapper orgs,
+      OrgMapper orgs,
       ProjectRepos repos,
-      dev.gitopshq.activities.gateway.AgentGatewayPort gateway,
+      AgentGatewayPort gateway,
       Clock clock,
-      dev.gitopshq.hub.adapter.AdapterProperties adapters) {
-    return new dev.gitopshq.activities.release.RuntimeVerifications(
-            runtime, deployments, projects, orgs, repos, gateway, clock)
+      AdapterProperties adapters) {
+    return new RuntimeVerifications(runtime, deployments, projects, orgs, repos, gateway, clock)
         .reconcileOnCommit(adapters.reconcileOnCommit());
   }
 

@@ -14,6 +14,9 @@ import dev.gitopshq.hub.approval.ApprovalViews.EventView;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -136,14 +139,13 @@ public class ReleaseController {
   // ---- releases ---------------------------------------------------------------------------
 
   @PostMapping("/api/v2/projects/{projectId}/releases")
-  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+  @ApiResponse(
       responseCode = "202",
       description = "The release was cut and its first deployment started",
       content =
-          @io.swagger.v3.oas.annotations.media.Content(
+          @Content(
               mediaType = "application/json",
-              schema =
-                  @io.swagger.v3.oas.annotations.media.Schema(implementation = Accepted.class)))
+              schema = @Schema(implementation = Accepted.class)))
   ResponseEntity<Accepted> create(
       @PathVariable UUID projectId, @RequestBody(required = false) ReleaseRequests.Create body) {
     HubPrincipal caller = Authz.require(Permission.RELEASES_CREATE);
@@ -211,15 +213,13 @@ public class ReleaseController {
   }
 
   @PostMapping("/api/v2/projects/{projectId}/releases/{number}/promote")
-  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+  @ApiResponse(
       responseCode = "202",
       description = "The promotion started",
       content =
-          @io.swagger.v3.oas.annotations.media.Content(
+          @Content(
               mediaType = "application/json",
-              schema =
-                  @io.swagger.v3.oas.annotations.media.Schema(
-                      implementation = DeploymentSummary.class)))
+              schema = @Schema(implementation = DeploymentSummary.class)))
   ResponseEntity<DeploymentSummary> promote(
       @PathVariable UUID projectId,
       @PathVariable int number,
@@ -235,14 +235,13 @@ public class ReleaseController {
   // ---- rollbacks --------------------------------------------------------------------------
 
   @PostMapping("/api/v2/projects/{projectId}/rollbacks")
-  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+  @ApiResponse(
       responseCode = "202",
       description = "The rollback started",
       content =
-          @io.swagger.v3.oas.annotations.media.Content(
+          @Content(
               mediaType = "application/json",
-              schema =
-                  @io.swagger.v3.oas.annotations.media.Schema(implementation = Accepted.class)))
+              schema = @Schema(implementation = Accepted.class)))
   ResponseEntity<Accepted> rollback(
       @PathVariable UUID projectId, @RequestBody(required = false) ReleaseRequests.Rollback body) {
     HubPrincipal caller = Authz.require(Permission.RELEASES_CREATE);
@@ -290,15 +289,13 @@ public class ReleaseController {
   }
 
   @PostMapping("/api/v2/projects/{projectId}/deployments/{deploymentId}/cancel")
-  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+  @ApiResponse(
       responseCode = "202",
       description = "The deployment is being cancelled",
       content =
-          @io.swagger.v3.oas.annotations.media.Content(
+          @Content(
               mediaType = "application/json",
-              schema =
-                  @io.swagger.v3.oas.annotations.media.Schema(
-                      implementation = DeploymentSummary.class)))
+              schema = @Schema(implementation = DeploymentSummary.class)))
   ResponseEntity<DeploymentSummary> cancel(
       @PathVariable UUID projectId, @PathVariable UUID deploymentId) {
     HubPrincipal caller = Authz.require(Permission.RELEASES_CREATE);

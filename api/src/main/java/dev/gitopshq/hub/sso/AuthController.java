@@ -3,6 +3,10 @@ package dev.gitopshq.hub.sso;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -107,11 +111,9 @@ public class AuthController {
 
   /** Starts a browser sign-in: a redirect to the provider, and the state bound to a cookie. */
   @GetMapping("/oidc/login")
-  @io.swagger.v3.oas.annotations.responses.ApiResponse(
-      responseCode = "302",
-      description = "A redirect to the identity provider")
+  @ApiResponse(responseCode = "302", description = "A redirect to the identity provider")
   ResponseEntity<Void> login(
-      @io.swagger.v3.oas.annotations.Parameter(
+      @Parameter(
               required = true,
               description =
                   "The web UI's random state for this sign-in (22 to 128 characters of A-Z, a-z,"
@@ -137,7 +139,7 @@ public class AuthController {
    * fragment.
    */
   @GetMapping("/oidc/callback")
-  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+  @ApiResponse(
       responseCode = "302",
       description = "A redirect to the web UI, the session token in the URL fragment")
   ResponseEntity<Void> callback(
@@ -178,14 +180,13 @@ public class AuthController {
 
   /** A command line's sign-in: the provider's access token (device flow) for a hub session. */
   @PostMapping("/oidc/token")
-  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+  @ApiResponse(
       responseCode = "201",
       description = "A hub session for the provider's access token",
       content =
-          @io.swagger.v3.oas.annotations.media.Content(
+          @Content(
               mediaType = "application/json",
-              schema =
-                  @io.swagger.v3.oas.annotations.media.Schema(implementation = SessionView.class)))
+              schema = @Schema(implementation = SessionView.class)))
   ResponseEntity<SessionView> exchange(@RequestBody TokenExchange body) {
     if (body == null || body.accessToken() == null || body.accessToken().isBlank()) {
       throw ApiException.invalid("accessToken", "is required");
@@ -201,9 +202,7 @@ public class AuthController {
 
   /** Signs out: revokes the hub session the request presents. API tokens are not sessions. */
   @PostMapping("/logout")
-  @io.swagger.v3.oas.annotations.responses.ApiResponse(
-      responseCode = "204",
-      description = "The session was ended")
+  @ApiResponse(responseCode = "204", description = "The session was ended")
   ResponseEntity<Void> logout() {
     HubPrincipal caller = Authz.caller();
     if (!members.signOut(caller)) {

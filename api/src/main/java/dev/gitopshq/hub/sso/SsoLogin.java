@@ -20,6 +20,7 @@ import java.util.Base64;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.springframework.dao.DuplicateKeyException;
@@ -265,7 +266,7 @@ public class SsoLogin {
     return new SsoMembers.Identity(
         config.issuer(),
         jwt.getSubject(),
-        email.toLowerCase(java.util.Locale.ROOT),
+        email.toLowerCase(Locale.ROOT),
         Boolean.TRUE.equals(jwt.getClaims().get("email_verified")),
         name,
         groups(jwt.getClaims().get(config.groupsClaim())));

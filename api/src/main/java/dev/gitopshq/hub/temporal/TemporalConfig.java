@@ -6,13 +6,16 @@ import dev.gitopshq.hub.config.ReplicaIdentity;
 import dev.gitopshq.hub.config.TemporalProperties;
 import dev.gitopshq.workflows.TaskQueues;
 import dev.gitopshq.workflows.Workflows;
+import dev.gitopshq.workflows.adapter.AdapterWiringActivities;
 import dev.gitopshq.workflows.agentwatch.AgentWatchActivities;
 import dev.gitopshq.workflows.approval.ApprovalActivities;
 import dev.gitopshq.workflows.command.AgentDispatchActivities;
 import dev.gitopshq.workflows.command.CommandActivities;
 import dev.gitopshq.workflows.delivery.GenerationActivities;
 import dev.gitopshq.workflows.registration.RegistrationActivities;
+import dev.gitopshq.workflows.release.DirectApplyActivities;
 import dev.gitopshq.workflows.release.ReleaseActivities;
+import dev.gitopshq.workflows.release.RuntimeActivities;
 import dev.gitopshq.workflows.rotation.RotationActivities;
 import dev.gitopshq.workflows.rotation.RotationDeliveryActivities;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,6 +28,7 @@ import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
@@ -80,9 +84,9 @@ public class TemporalConfig {
       GenerationActivities generation,
       ReleaseActivities releases,
       ReplicaIdentity replica,
-      dev.gitopshq.workflows.release.DirectApplyActivities directApplies,
-      dev.gitopshq.workflows.release.RuntimeActivities runtime,
-      dev.gitopshq.workflows.adapter.AdapterWiringActivities adapterWiring,
+      DirectApplyActivities directApplies,
+      RuntimeActivities runtime,
+      AdapterWiringActivities adapterWiring,
       TemporalProperties props) {
     WorkerFactoryOptions.Builder options = WorkerFactoryOptions.newBuilder();
     if (props.workflowCacheSize() != null) {
@@ -125,7 +129,7 @@ public class TemporalConfig {
       @Override
       public void stop() {
         factory.shutdown();
-        factory.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+        factory.awaitTermination(10, TimeUnit.SECONDS);
         running = false;
       }
 

@@ -1,19 +1,29 @@
 package dev.gitopshq.hub.web;
 
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.gitopshq.activities.git.UnsafePathException;
+import java.sql.SQLException;
 import java.util.stream.Collectors;
+import org.apache.catalina.connector.ClientAbortException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.MissingPathVariableException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 /** Turns exceptions into {@link ApiError} responses. */
@@ -43,12 +53,12 @@ public class ApiExceptionHandler {
       if (t instanceof RequestSizeFilter.BodyTooLargeException big) {
         return tooLarge(big);
       }
-      if (t instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException limit) {
+      if (t instanceof StreamConstraintsException limit) {
         // Nesting, string or number length past the hub's bounds (JsonLimits).
         return api(
             ApiException.invalid("body", "is too deep or too long: " + limit.getOriginalMessage()));
       }
-      if (t instanceof com.fasterxml.jackson.core.JsonParseException parse
+      if (t instanceof JsonParseException parse
           && parse.getOriginalMessage().startsWith("Duplicate field")) {
         return api(ApiException.invalid("body", parse.getOriginalMessage().replace('\'', '"')));
       }
@@ -89,7 +99,7 @@ public class ApiExceptionHandler {
     // RFC 9110: a 405 lists the methods the resource does support.
     var answer = ResponseEntity.status(405);
     if (e.getSupportedHttpMethods() != null) {
-      answer.allow(e.getSupportedHttpMethods().toArray(org.springframework.http.HttpMethod[]::new));
+      answer.allow(e.getSupportedHttpMethods().toArray(HttpMethod[]::new));
     }
     return answer.body(new ApiError(405, "method_not_allowed", e.getMessage(), null));
   }
@@ -100,8 +110,8 @@ public class ApiExceptionHandler {
   }
 
   /** A user-supplied path that could escape its directory, caught where it is used. */
-  @ExceptionHandler(dev.gitopshq.activities.git.UnsafePathException.class)
-  ResponseEntity<ApiError> unsafePath(dev.gitopshq.activities.git.UnsafePathException e) {
+  @ExceptionHandler(UnsafePathException.class)
+  ResponseEntity<ApiError> unsafePath(UnsafePathException e) {
     return api(ApiException.invalid("path", e.getMessage()));
   }
 
@@ -109,8 +119,8 @@ public class ApiExceptionHandler {
    * A {@code multipart/form-data} request the container cannot parse (no boundary, a broken part):
    * the client's mistake, found by Schemathesis as a 500.
    */
-  @ExceptionHandler(org.springframework.web.multipart.MultipartException.class)
-  ResponseEntity<ApiError> multipart(org.springframework.web.multipart.MultipartException e) {
+  @ExceptionHandler(MultipartException.class)
+  ResponseEntity<ApiError> multipart(MultipartException e) {
     return api(
         ApiException.invalid("Content-Type", "is not a readable multipart/form-data request"));
   }
@@ -119,9 +129,8 @@ public class ApiExceptionHandler {
    * A path variable that is there but converts to nothing, such as a UUID given as a tab ({@code
    * /api/v2/projects/%09}): 400 naming it. A variable the route really lacks stays a 500 (a bug).
    */
-  @ExceptionHandler(org.springframework.web.bind.MissingPathVariableException.class)
-  ResponseEntity<ApiError> pathVariable(
-      org.springframework.web.bind.MissingPathVariableException e) {
+  @ExceptionHandler(MissingPathVariableException.class)
+  ResponseEntity<ApiError> pathVariable(MissingPathVariableException e) {
     if (e.isMissingAfterConversion()) {
       return api(ApiException.invalid(e.getVariableName(), "has the wrong format"));
     }
@@ -132,10 +141,10 @@ public class ApiExceptionHandler {
    * Text PostgreSQL cannot store (a NUL character: SQLSTATE 22021) reaching a query, from any
    * field: 400 rather than a 500. Every other data error is still a 500.
    */
-  @ExceptionHandler(org.springframework.dao.DataIntegrityViolationException.class)
-  ResponseEntity<ApiError> badText(org.springframework.dao.DataIntegrityViolationException e) {
+  @ExceptionHandler(DataIntegrityViolationException.class)
+  ResponseEntity<ApiError> badText(DataIntegrityViolationException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof java.sql.SQLException sql && "22021".equals(sql.getSQLState())) {
+      if (t instanceof SQLException sql && "22021".equals(sql.getSQLState())) {
         return api(ApiException.invalid("request", "must not contain NUL characters"));
       }
     }
@@ -177,8 +186,7 @@ public class ApiExceptionHandler {
   /** Whether the client closed the connection while the response was being written. */
   static boolean clientGone(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof org.springframework.web.context.request.async.AsyncRequestNotUsableException
-          || t instanceof org.apache.catalina.connector.ClientAbortException) {
+      if (t instanceof AsyncRequestNotUsableException || t instanceof ClientAbortException) {
         return true;
       }
     }

@@ -1,8 +1,10 @@
 package dev.gitopshq.hub.web;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -61,8 +63,8 @@ public final class Checks {
    * the combining grapheme joiner (U+034F): letters and marks by category, but they print as
    * nothing.
    */
-  private static final java.util.Set<Integer> FILLERS =
-      java.util.Set.of(0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x034F);
+  private static final Set<Integer> FILLERS =
+      Set.of(0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x034F);
 
   /**
    * Whether a character is invisible or changes how the text around it reads: Unicode's format
@@ -126,9 +128,9 @@ public final class Checks {
   }
 
   /** The earliest and latest times the hub stores or filters by (years 1 to 9999). */
-  public static final java.time.Instant EARLIEST = java.time.Instant.parse("0001-01-01T00:00:00Z");
+  public static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
 
-  public static final java.time.Instant LATEST = java.time.Instant.parse("9999-12-31T23:59:59Z");
+  public static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
 
   /**
    * A time a query or a row may hold: PostgreSQL's range is far wider, but a time outside years
@@ -136,7 +138,7 @@ public final class Checks {
    *
    * @throws ApiException 400 naming the field
    */
-  public static java.time.Instant time(String field, java.time.Instant value) {
+  public static Instant time(String field, Instant value) {
     if (value != null && (value.isBefore(EARLIEST) || value.isAfter(LATEST))) {
       throw ApiException.invalid(field, "must be a time between the years 1 and 9999");
     }

@@ -18,6 +18,7 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionSystemException;
@@ -85,9 +86,9 @@ public class DatabaseUnavailable extends OncePerRequestFilter {
   }
 
   /** Logs the outage in one line (no stack trace, no SQL text) and builds the 503. */
-  static org.springframework.http.ResponseEntity<ApiError> response(Throwable e) {
+  static ResponseEntity<ApiError> response(Throwable e) {
     log.warn("database unavailable, answering 503: {}", rootClass(e));
-    return org.springframework.http.ResponseEntity.status(503)
+    return ResponseEntity.status(503)
         .header("Retry-After", Integer.toString(RETRY_AFTER_SECONDS))
         .contentType(MediaType.APPLICATION_JSON)
         .body(ERROR);

@@ -1,6 +1,7 @@
 package dev.gitopshq.hub.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.MediaType;
@@ -14,8 +15,8 @@ import org.springframework.security.web.firewall.RequestRejectedHandler;
 @Configuration
 public class FirewallErrors {
   /** The methods the firewall lets through (StrictHttpFirewall's default). */
-  static final java.util.List<String> SERVED_METHODS =
-      java.util.List.of("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT");
+  static final List<String> SERVED_METHODS =
+      List.of("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT");
 
   @Bean
   RequestRejectedHandler requestRejectedHandler(ObjectMapper json) {

@@ -8,7 +8,11 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.MediaType;
@@ -102,14 +106,12 @@ public class RequestSizeFilter extends OncePerRequestFilter {
     }
 
     @Override
-    public java.io.BufferedReader getReader() throws IOException {
+    public BufferedReader getReader() throws IOException {
       String encoding = getCharacterEncoding();
-      return new java.io.BufferedReader(
-          new java.io.InputStreamReader(
+      return new BufferedReader(
+          new InputStreamReader(
               getInputStream(),
-              encoding == null
-                  ? java.nio.charset.StandardCharsets.UTF_8
-                  : java.nio.charset.Charset.forName(encoding)));
+              encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding)));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.gitopshq.agent.v1;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +47,7 @@ public final class CommandTypes {
     m.put(SCALE, Capabilities.KUBERNETES_SCALE);
     m.put(REFRESH, Capabilities.ARGOCD_WRITE);
     m.put(RESOLVE_DRIFT, Capabilities.DIRECT_DEPLOY);
-    REQUIRED_CAPABILITY = java.util.Collections.unmodifiableMap(m);
+    REQUIRED_CAPABILITY = Collections.unmodifiableMap(m);
   }
 
   /** Every command type, in the API's order. */

@@ -13,6 +13,7 @@ import io.temporal.failure.ActivityFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
+import java.util.TreeMap;
 
 /**
  * See {@link CommandWorkflow}. Its {@link GovernedRun} numbers the timeline (a retried activity
@@ -210,7 +211,7 @@ public class CommandWorkflowImpl implements CommandWorkflow {
             .append(" on ")
             .append(s.clusterName());
     if (!s.params().isEmpty()) {
-      b.append(' ').append(new java.util.TreeMap<>(s.params()));
+      b.append(' ').append(new TreeMap<>(s.params()));
     }
     return b.toString();
   }

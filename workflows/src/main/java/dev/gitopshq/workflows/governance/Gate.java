@@ -2,6 +2,7 @@ package dev.gitopshq.workflows.governance;
 
 import dev.gitopshq.workflows.approval.ApprovalResult;
 import io.temporal.failure.ActivityFailure;
+import java.util.function.Supplier;
 
 /**
  * The governance gate every governed action passes before it acts: the policy decision, then
@@ -100,7 +101,7 @@ public final class Gate {
    *
    * @param cancelledBy who cancelled the action while it waited, read after the approval
    */
-  public static Result pass(Subject s, java.util.function.Supplier<String> cancelledBy) {
+  public static Result pass(Subject s, Supplier<String> cancelledBy) {
     Decision decision;
     try {
       decision = s.decide();

@@ -9,6 +9,10 @@ import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiError;
 import dev.gitopshq.hub.web.ApiException;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.parameters.RequestBody;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.Part;
@@ -44,10 +48,7 @@ public class ChartController {
 
   /** The multipart form of an upload, for the OpenAPI document. */
   record ChartForm(
-      @io.swagger.v3.oas.annotations.media.Schema(
-              type = "string",
-              format = "binary",
-              requiredMode = io.swagger.v3.oas.annotations.media.Schema.RequiredMode.REQUIRED)
+      @Schema(type = "string", format = "binary", requiredMode = Schema.RequiredMode.REQUIRED)
           String chart) {}
 
   static ApiException tooLarge() {
@@ -56,36 +57,31 @@ public class ChartController {
   }
 
   @PostMapping
-  @io.swagger.v3.oas.annotations.parameters.RequestBody(
+  @RequestBody(
       required = true,
       description = "The chart's .tgz (at most 10 MiB), as the body or as form field 'chart'",
       content = {
-        @io.swagger.v3.oas.annotations.media.Content(
+        @Content(
             mediaType = "application/gzip",
-            schema =
-                @io.swagger.v3.oas.annotations.media.Schema(type = "string", format = "binary")),
-        @io.swagger.v3.oas.annotations.media.Content(
+            schema = @Schema(type = "string", format = "binary")),
+        @Content(
             mediaType = "multipart/form-data",
-            schema = @io.swagger.v3.oas.annotations.media.Schema(implementation = ChartForm.class))
+            schema = @Schema(implementation = ChartForm.class))
       })
-  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+  @ApiResponse(
       responseCode = "201",
       description = "The version was uploaded",
       content =
-          @io.swagger.v3.oas.annotations.media.Content(
+          @Content(
               mediaType = "application/json",
-              schema =
-                  @io.swagger.v3.oas.annotations.media.Schema(
-                      implementation = ChartVersionView.class)))
-  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+              schema = @Schema(implementation = ChartVersionView.class)))
+  @ApiResponse(
       responseCode = "200",
       description = "This exact archive was already there",
       content =
-          @io.swagger.v3.oas.annotations.media.Content(
+          @Content(
               mediaType = "application/json",
-              schema =
-                  @io.swagger.v3.oas.annotations.media.Schema(
-                      implementation = ChartVersionView.class)))
+              schema = @Schema(implementation = ChartVersionView.class)))
   ResponseEntity<ChartVersionView> upload(HttpServletRequest request) throws IOException {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
     byte[] archive = read(request);
@@ -162,14 +158,13 @@ public class ChartController {
   }
 
   @GetMapping("/{name}/versions/{version}/archive")
-  @io.swagger.v3.oas.annotations.responses.ApiResponse(
+  @ApiResponse(
       responseCode = "200",
       description = "The chart's .tgz",
       content =
-          @io.swagger.v3.oas.annotations.media.Content(
+          @Content(
               mediaType = "application/gzip",
-              schema =
-                  @io.swagger.v3.oas.annotations.media.Schema(type = "string", format = "binary")))
+              schema = @Schema(type = "string", format = "binary")))
   ResponseEntity<byte[]> archive(@PathVariable String name, @PathVariable String version) {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
     ChartArchiveRow a = charts.archive(caller.orgId(), name, version);

@@ -10,6 +10,7 @@ import dev.gitopshq.activities.render.InvalidChartException;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
+import java.math.BigInteger;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -239,7 +240,7 @@ public class ChartService {
     boolean na = a.chars().allMatch(Character::isDigit) && !a.isEmpty();
     boolean nb = b.chars().allMatch(Character::isDigit) && !b.isEmpty();
     if (na && nb) {
-      return new java.math.BigInteger(a).compareTo(new java.math.BigInteger(b));
+      return new BigInteger(a).compareTo(new BigInteger(b));
     }
     if (na != nb) {
       return na ? -1 : 1;

@@ -1,6 +1,8 @@
 package dev.gitopshq.hub.delivery.image;
 
 import dev.gitopshq.hub.delivery.DeliveryViews.Outcome;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -23,10 +25,7 @@ public class ImageUpdateController {
   @PostMapping(path = "/api/v2/webhooks/image-update")
   @io.swagger.v3.oas.annotations.parameters.RequestBody(
       description = "The signed JSON document (docs/api.md#image-update-webhook)",
-      content =
-          @io.swagger.v3.oas.annotations.media.Content(
-              mediaType = "application/json",
-              schema = @io.swagger.v3.oas.annotations.media.Schema(type = "object")))
+      content = @Content(mediaType = "application/json", schema = @Schema(type = "object")))
   @ResponseStatus(HttpStatus.ACCEPTED)
   Outcome imageUpdate(
       @RequestBody(required = false) byte[] body,

@@ -19,9 +19,14 @@ import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.springframework.stereotype.Service;
@@ -42,10 +47,9 @@ public class ImageUpdateWebhook {
   public static final String DELIVERY_HEADER = "X-GitOpsHQ-Delivery";
 
   /** How far a signed timestamp may be from the hub's clock, either way. */
-  public static final java.time.Duration TOLERANCE = java.time.Duration.ofMinutes(5);
+  public static final Duration TOLERANCE = Duration.ofMinutes(5);
 
-  private static final java.util.regex.Pattern DELIVERY_ID =
-      java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,128}");
+  private static final Pattern DELIVERY_ID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
   private static final String PREFIX = "sha256=";
 
   /** Strict: an unknown field is refused, as everywhere in the API. */
@@ -55,10 +59,10 @@ public class ImageUpdateWebhook {
   private final ProjectMapper projects;
   private final SecretBox secrets;
   private final ProjectWorkloads config;
-  private final java.time.Clock clock;
+  private final Clock clock;
 
   public ImageUpdateWebhook(
-      ProjectMapper projects, SecretBox secrets, ProjectWorkloads config, java.time.Clock clock) {
+      ProjectMapper projects, SecretBox secrets, ProjectWorkloads config, Clock clock) {
     this.projects = projects;
     this.secrets = secrets;
     this.config = config;
@@ -79,7 +83,7 @@ public class ImageUpdateWebhook {
    */
   public Applied<WorkloadRow> handle(
       byte[] body, String signature, String timestamp, String delivery) {
-    java.time.Instant now = clock.instant();
+    Instant now = clock.instant();
     Long seconds = parseTimestamp(timestamp);
     if (seconds == null
         || delivery == null
@@ -180,7 +184,7 @@ public class ImageUpdateWebhook {
   /** What the signature covers: {@code "<timestamp>.<delivery>."} and then the raw body. */
   static byte[] signedContent(long timestamp, String delivery, byte[] body) {
     byte[] head = (timestamp + "." + delivery + ".").getBytes(StandardCharsets.US_ASCII);
-    byte[] all = java.util.Arrays.copyOf(head, head.length + body.length);
+    byte[] all = Arrays.copyOf(head, head.length + body.length);
     System.arraycopy(body, 0, all, head.length, body.length);
     return all;
   }

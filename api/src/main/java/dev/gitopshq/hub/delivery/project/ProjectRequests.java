@@ -1,6 +1,10 @@
 package dev.gitopshq.hub.delivery.project;
 
+import dev.gitopshq.activities.delivery.ProjectSnapshot;
 import dev.gitopshq.activities.delivery.SourceKind;
+import dev.gitopshq.activities.render.UnitObjects;
+import dev.gitopshq.agent.v1.KindScopes;
+import dev.gitopshq.agent.v1.TenantFences;
 import dev.gitopshq.hub.delivery.DeliveryChecks;
 import dev.gitopshq.hub.web.Checks;
 import java.util.HashSet;
@@ -13,8 +17,7 @@ public final class ProjectRequests {
   private ProjectRequests() {}
 
   /** How a cluster of a project environment is delivered to; the first is the default. */
-  public static final List<String> DELIVERY_MODES =
-      dev.gitopshq.activities.delivery.ProjectSnapshot.ClusterTarget.MODES;
+  public static final List<String> DELIVERY_MODES = ProjectSnapshot.ClusterTarget.MODES;
 
   /** {@code POST /projects}. */
   public record ProjectCreate(String name, String description) {
@@ -144,17 +147,13 @@ public final class ProjectRequests {
       String f = "kindScopes." + e.getKey();
       String key = e.getKey();
       int slash = key.indexOf('/');
-      if (slash <= 0
-          || key.endsWith("/*")
-          || dev.gitopshq.agent.v1.TenantFences.kindEntryProblem(key) != null) {
+      if (slash <= 0 || key.endsWith("/*") || TenantFences.kindEntryProblem(key) != null) {
         c.fail(f, "must be group/Kind, e.g. monitoring.coreos.com/ServiceMonitor");
-      } else if (dev.gitopshq.agent.v1.KindScopes.namespaced(
-              key.substring(0, slash) + "/v1", key.substring(slash + 1))
+      } else if (KindScopes.namespaced(key.substring(0, slash) + "/v1", key.substring(slash + 1))
           .isPresent()) {
         c.fail(f, "is a built-in kind; its scope is known and cannot be declared");
       }
-      if (e.getValue() == null
-          || !dev.gitopshq.activities.delivery.ProjectSnapshot.KIND_SCOPES.contains(e.getValue())) {
+      if (e.getValue() == null || !ProjectSnapshot.KIND_SCOPES.contains(e.getValue())) {
         c.fail(f, "must be Namespaced or Cluster");
       }
     }
@@ -315,8 +314,7 @@ public final class ProjectRequests {
           if (o.patch() == null) {
             c.fail(f + ".patch", "is required (a JSON merge patch object)");
           }
-          for (String fixed :
-              dev.gitopshq.activities.render.UnitObjects.fixedFieldsTouched(o.patch())) {
+          for (String fixed : UnitObjects.fixedFieldsTouched(o.patch())) {
             c.fail(
                 f + ".patch." + fixed,
                 "an overlay may not change an object's kind, apiVersion, name or namespace");

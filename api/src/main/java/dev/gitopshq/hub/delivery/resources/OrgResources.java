@@ -127,7 +127,7 @@ public class OrgResources {
   public EnvironmentRow updateEnvironment(
       HubPrincipal caller, String name, ResourceRequests.EnvironmentUpdate req) {
     EnvironmentRow env = environment(caller.orgId(), name);
-    Map<String, Object> changed = new java.util.LinkedHashMap<>();
+    Map<String, Object> changed = new LinkedHashMap<>();
     changed.put("name", name);
     if (req.description() != null) {
       environments.setDescription(caller.orgId(), env.id(), req.description());
@@ -136,7 +136,7 @@ public class OrgResources {
     if (req.verifyTimeoutSeconds() != null) {
       Integer seconds = ResourceRequests.verifyTimeoutOrNull(req.verifyTimeoutSeconds());
       environments.setVerifyTimeout(caller.orgId(), env.id(), seconds);
-      Map<String, Object> fromTo = new java.util.LinkedHashMap<>();
+      Map<String, Object> fromTo = new LinkedHashMap<>();
       fromTo.put("from", env.verifyTimeoutSeconds());
       fromTo.put("to", seconds);
       changed.put("verifyTimeoutSeconds", fromTo);

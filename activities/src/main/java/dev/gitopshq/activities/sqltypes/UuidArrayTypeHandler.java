@@ -1,4 +1,4 @@
-package dev.gitopshq.activities.command;
+package dev.gitopshq.activities.sqltypes;
 
 import dev.gitopshq.activities.store.PgArrayTypeHandler;
 import java.util.UUID;
