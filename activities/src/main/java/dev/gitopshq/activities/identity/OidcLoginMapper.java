@@ -17,6 +17,7 @@ public interface OidcLoginMapper {
    *
    * @param stateHash SHA-256 hex of the state parameter
    * @param codeVerifier the PKCE code verifier, sealed
+   * @param clientAddress the address the sign-in was started from (null for older rows)
    */
   record OidcLogin(
       String stateHash,
@@ -24,7 +25,8 @@ public interface OidcLoginMapper {
       String nonce,
       byte[] codeVerifier,
       Instant createdAt,
-      Instant expiresAt) {
+      Instant expiresAt,
+      String clientAddress) {
     @Override
     public String toString() {
       return "OidcLogin[org=" + orgId + "]";
@@ -32,8 +34,9 @@ public interface OidcLoginMapper {
   }
 
   @Insert(
-      "insert into oidc_logins (state_hash, org_id, nonce, code_verifier, created_at, expires_at)"
-          + " values (#{stateHash}, #{orgId}, #{nonce}, #{codeVerifier}, #{createdAt}, #{expiresAt})")
+      "insert into oidc_logins (state_hash, org_id, nonce, code_verifier, created_at, expires_at,"
+          + " client_address) values (#{stateHash}, #{orgId}, #{nonce}, #{codeVerifier},"
+          + " #{createdAt}, #{expiresAt}, #{clientAddress})")
   void insert(OidcLogin login);
 
   /**
@@ -42,11 +45,17 @@ public interface OidcLoginMapper {
    */
   @Select(
       "delete from oidc_logins where state_hash = #{stateHash} and expires_at > #{now}"
-          + " returning state_hash, org_id, nonce, code_verifier, created_at, expires_at")
+          + " returning state_hash, org_id, nonce, code_verifier, created_at, expires_at,"
+          + " client_address")
   Optional<OidcLogin> take(@Param("stateHash") String stateHash, @Param("now") Instant now);
 
   @Delete("delete from oidc_logins where expires_at <= #{now}")
   int deleteExpired(@Param("now") Instant now);
+
+  /** Sign-ins in flight started from one client address and not expired. */
+  @Select(
+      "select count(*) from oidc_logins where client_address = #{address} and expires_at > #{now}")
+  long countFrom(@Param("address") String address, @Param("now") Instant now);
 
   /** Sign-ins in flight, expired or not. */
   @Select("select count(*) from oidc_logins")

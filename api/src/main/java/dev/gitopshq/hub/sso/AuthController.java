@@ -110,8 +110,8 @@ public class AuthController {
   @io.swagger.v3.oas.annotations.responses.ApiResponse(
       responseCode = "302",
       description = "A redirect to the identity provider")
-  ResponseEntity<Void> login() {
-    SsoLogin.Started s = login.start();
+  ResponseEntity<Void> login(jakarta.servlet.http.HttpServletRequest request) {
+    SsoLogin.Started s = login.start(request.getRemoteAddr());
     return ResponseEntity.status(HttpStatus.FOUND)
         .location(s.redirect())
         .header(

@@ -34,8 +34,17 @@ import org.springframework.stereotype.Service;
  */
 @Service
 public class SsoLogin {
-  /** How long a browser has between the redirect to the provider and the callback. */
-  static final Duration LOGIN_TTL = Duration.ofMinutes(10);
+  /**
+   * How long a browser has between the redirect to the provider and the callback (a sign-in at the
+   * provider takes seconds; a pending one holds a place until then).
+   */
+  static final Duration LOGIN_TTL = Duration.ofMinutes(3);
+
+  /**
+   * Sign-ins in flight one client address may hold: starting one needs no token, so an address that
+   * starts more is answered with 429 while others still sign in.
+   */
+  static final long MAX_PENDING_PER_ADDRESS = 20;
 
   /**
    * Sign-ins in flight the hub keeps at most: starting one needs no token, so a flood of them is
@@ -78,7 +87,12 @@ public class SsoLogin {
     }
   }
 
-  public Started start() {
+  /**
+   * Starts a browser sign-in for {@code clientAddress} (the request's remote address: behind a
+   * reverse proxy, the hub must be told to trust its forwarded address, or every browser counts as
+   * the proxy).
+   */
+  public Started start(String clientAddress) {
     requireEnabled();
     OidcProvider.Metadata m = provider.metadata();
     OrgRow org = members.organization();
@@ -88,6 +102,20 @@ public class SsoLogin {
     Instant now = clock.instant();
     String stateHash = Tokens.sha256Hex(state);
     logins.deleteExpired(now);
+    String address =
+        clientAddress == null || clientAddress.isBlank()
+            ? "unknown"
+            : clientAddress.substring(0, Math.min(100, clientAddress.length()));
+    if (logins.countFrom(address, now) >= MAX_PENDING_PER_ADDRESS) {
+      throw new ApiException(
+          new ApiError(
+              429,
+              "too_many_requests",
+              "too many sign-ins in progress from your address; finish one or try again in "
+                  + LOGIN_TTL.toMinutes()
+                  + " minutes",
+              null));
+    }
     if (logins.count() >= MAX_PENDING_LOGINS) {
       throw new ApiException(
           new ApiError(
@@ -103,7 +131,8 @@ public class SsoLogin {
             nonce,
             box.seal(verifier.getBytes(StandardCharsets.US_ASCII), verifierContext(stateHash)),
             now,
-            now.plus(LOGIN_TTL)));
+            now.plus(LOGIN_TTL),
+            address));
     Map<String, String> q = new LinkedHashMap<>();
     q.put("response_type", "code");
     q.put("client_id", config.clientId());
