@@ -588,8 +588,23 @@ class LogStreamingIT {
   static void streamsEndWhenAccessIsRevoked(
       String clusterId, String token, String marker, Runnable revoke, String reason)
       throws Exception {
-    HttpResponse<InputStream> follow =
-        open(clusterId, "namespace=demo&pod=" + pod + "&tailLines=2&follow=true", token);
+    // A freshly connected agent on a loaded machine may miss the 10 s open timeout (504): retry.
+    java.util.concurrent.atomic.AtomicReference<HttpResponse<InputStream>> opened =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .until(
+            () -> {
+              HttpResponse<InputStream> r =
+                  open(clusterId, "namespace=demo&pod=" + pod + "&tailLines=2&follow=true", token);
+              if (r.statusCode() == 504) {
+                r.body().close();
+                return false;
+              }
+              opened.set(r);
+              return true;
+            });
+    HttpResponse<InputStream> follow = opened.get();
     assertThat(follow.statusCode()).isEqualTo(200);
     BufferedReader reader =
         new BufferedReader(new InputStreamReader(follow.body(), StandardCharsets.UTF_8));
