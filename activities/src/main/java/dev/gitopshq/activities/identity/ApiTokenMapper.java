@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.UUID;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Options;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
@@ -43,6 +44,46 @@ public interface ApiTokenMapper {
           + " and (t.member_id is null or m.removed_at is null)"
           + " and (t.service_account_id is null or s.disabled_at is null)")
   Optional<TokenPrincipal> authenticate(@Param("hash") String hash, @Param("now") Instant now);
+
+  /**
+   * Why a caller that authenticated earlier may no longer act: one row per API token or SSO session
+   * among {@code ids} that still exists, with {@code reason} null while it would still authenticate
+   * and hold {@code scope}, otherwise {@code member removed}, {@code service account disabled},
+   * {@code token revoked}, {@code session revoked}, {@code token expired}, {@code session expired}
+   * or {@code <scope> withdrawn}. An id that is in neither table is gone (its organization was
+   * deleted). Open log streams ask this every second, so revocation ends them on every hub.
+   */
+  @Select(
+      "select t.id, case"
+          + " when t.member_id is not null and (m.id is null or m.removed_at is not null)"
+          + " then 'member removed'"
+          + " when t.service_account_id is not null and (s.id is null or s.disabled_at is not null)"
+          + " then 'service account disabled'"
+          + " when t.revoked_at is not null then 'token revoked'"
+          + " when t.expires_at is not null and t.expires_at <= #{now} then 'token expired'"
+          + " when t.service_account_id is not null"
+          + " and not (#{scope} = any(t.scopes) and #{scope} = any(s.scopes))"
+          + " then #{scope} || ' withdrawn'"
+          + " end as reason"
+          + " from api_tokens t"
+          + " left join members m on m.org_id = t.org_id and m.id = t.member_id"
+          + " left join service_accounts s on s.org_id = t.org_id and s.id = t.service_account_id"
+          + " where t.id = any(#{ids,typeHandler=dev.gitopshq.activities.command.UuidArrayTypeHandler})"
+          + " union all"
+          + " select x.id, case"
+          + " when m.id is null or m.removed_at is not null then 'member removed'"
+          + " when x.revoked_at is not null then 'session revoked'"
+          + " when x.expires_at <= #{now} then 'session expired'"
+          + " end as reason"
+          + " from member_sessions x"
+          + " left join members m on m.org_id = x.org_id and m.id = x.member_id"
+          + " where x.id = any(#{ids,typeHandler=dev.gitopshq.activities.command.UuidArrayTypeHandler})")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  List<CallerState> callerStates(
+      @Param("ids") List<UUID> ids, @Param("scope") String scope, @Param("now") Instant now);
+
+  /** See {@link #callerStates}: {@code reason} is null while the caller may still act. */
+  record CallerState(UUID id, String reason) {}
 
   @Select(
       "select "

@@ -20,6 +20,7 @@ public interface OidcLoginMapper {
    * @param clientState the web UI's own random state for this sign-in, handed back with the session
    *     so the UI accepts only sessions of sign-ins it started (null for sign-ins started before
    *     V37)
+   * @param clientAddress the address the sign-in was started from (null for older rows)
    */
   record OidcLogin(
       String stateHash,
@@ -28,7 +29,8 @@ public interface OidcLoginMapper {
       byte[] codeVerifier,
       String clientState,
       Instant createdAt,
-      Instant expiresAt) {
+      Instant expiresAt,
+      String clientAddress) {
     @Override
     public String toString() {
       return "OidcLogin[org=" + orgId + "]";
@@ -37,8 +39,8 @@ public interface OidcLoginMapper {
 
   @Insert(
       "insert into oidc_logins (state_hash, org_id, nonce, code_verifier, client_state,"
-          + " created_at, expires_at) values (#{stateHash}, #{orgId}, #{nonce}, #{codeVerifier},"
-          + " #{clientState}, #{createdAt}, #{expiresAt})")
+          + " created_at, expires_at, client_address) values (#{stateHash}, #{orgId}, #{nonce},"
+          + " #{codeVerifier}, #{clientState}, #{createdAt}, #{expiresAt}, #{clientAddress})")
   void insert(OidcLogin login);
 
   /**
@@ -48,11 +50,16 @@ public interface OidcLoginMapper {
   @Select(
       "delete from oidc_logins where state_hash = #{stateHash} and expires_at > #{now}"
           + " returning state_hash, org_id, nonce, code_verifier, client_state, created_at,"
-          + " expires_at")
+          + " expires_at, client_address")
   Optional<OidcLogin> take(@Param("stateHash") String stateHash, @Param("now") Instant now);
 
   @Delete("delete from oidc_logins where expires_at <= #{now}")
   int deleteExpired(@Param("now") Instant now);
+
+  /** Sign-ins in flight started from one client address and not expired. */
+  @Select(
+      "select count(*) from oidc_logins where client_address = #{address} and expires_at > #{now}")
+  long countFrom(@Param("address") String address, @Param("now") Instant now);
 
   /** Sign-ins in flight, expired or not. */
   @Select("select count(*) from oidc_logins")

@@ -48,6 +48,22 @@ public final class VersionCompatibility {
   }
 
   /**
+   * The same decision as {@link #refusal}, worded for a caller not yet authenticated (a {@code
+   * Register}): it does not name the hub's version or major version.
+   */
+  public static Optional<String> anonymousRefusal(String agentVersion, String hubVersion) {
+    return refusal(agentVersion, hubVersion)
+        .map(
+            r ->
+                r.contains(" is not compatible with hub ")
+                    ? "agent "
+                        + agentVersion
+                        + " is not compatible with this hub: major versions differ; install the"
+                        + " agent chart of the hub's major version"
+                    : r);
+  }
+
+  /**
    * The Clusters page's version badge: {@code current} (the hub's minor version or newer), {@code
    * behind} (same major, an older minor), {@code unsupported} (another major, or not a version), or
    * null before the agent reported one.

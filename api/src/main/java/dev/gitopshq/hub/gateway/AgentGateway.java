@@ -44,7 +44,6 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
-import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.grpc.MetricCollectingServerInterceptor;
 import io.temporal.client.WorkflowClient;
@@ -73,10 +72,11 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Runs the agent gRPC server ({@code agent.v1.AgentHub}, {@code grpc.health.v1.Health} and server
- * reflection) on {@code gitopshq.agent.grpc-port}, with TLS when a certificate is configured. It
- * starts after the rest of the hub is ready and stops first, telling connected agents to reconnect
- * elsewhere.
+ * Runs the agent gRPC server ({@code agent.v1.AgentHub} and {@code grpc.health.v1.Health}; no
+ * server reflection) on {@code gitopshq.agent.grpc-port}, with TLS when a certificate is
+ * configured. Calls other than the authenticated {@code Connect} stream may send messages of at
+ * most 32 KiB ({@link PreAuthMessageLimit}), {@code Connect} 16 MiB. It starts after the rest of
+ * the hub is ready and stops first, telling connected agents to reconnect elsewhere.
  */
 @Component
 public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListener.Channel {
@@ -173,8 +173,10 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
             .addService(ServerInterceptors.intercept(service, new BearerCredentials()))
             // grpc_server_* per method and status code (Micrometer's gRPC binder).
             .intercept(new MetricCollectingServerInterceptor(meters))
+            // Added last, so called first: it must see grpc's own call object.
+            .intercept(new PreAuthMessageLimit())
+            // No server reflection: callers that are not agents learn nothing of the service.
             .addService(health.getHealthService())
-            .addService(ProtoReflectionServiceV1.newInstance())
             // Agents keep one idle stream open for days; let them ping it alive.
             .permitKeepAliveTime(10, TimeUnit.SECONDS)
             .permitKeepAliveWithoutCalls(true)

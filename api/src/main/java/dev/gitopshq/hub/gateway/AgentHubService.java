@@ -118,8 +118,9 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
 
   @Override
   public void register(RegisterRequest req, StreamObserver<RegisterResponse> out) {
+    // Before authentication: the refusal of an incompatible agent does not name the hub's version.
     String invalid =
-        validate(req.getClusterName(), req.getAgentVersion(), req.getCapabilitiesList());
+        validate(req.getClusterName(), req.getAgentVersion(), req.getCapabilitiesList(), false);
     if (invalid != null) {
       out.onError(statusFor(invalid).withDescription(invalid).asRuntimeException());
       return;
@@ -395,7 +396,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
           .withDescription("hello was already sent on this stream")
           .asRuntimeException();
     }
-    String invalid = validate("", hello.getAgentVersion(), hello.getCapabilitiesList());
+    String invalid = validate("", hello.getAgentVersion(), hello.getCapabilitiesList(), true);
     if (invalid != null) {
       throw statusFor(invalid).withDescription(invalid).asRuntimeException();
     }
@@ -575,8 +576,12 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     }
   }
 
-  /** Null when valid; otherwise "field: reason". */
-  static String validate(String clusterName, String agentVersion, List<String> capabilities) {
+  /**
+   * Null when valid; otherwise "field: reason". Only an {@code authenticated} caller (an agent on
+   * its Connect stream) is told the hub's version in the refusal of an incompatible agent.
+   */
+  static String validate(
+      String clusterName, String agentVersion, List<String> capabilities, boolean authenticated) {
     if (!clusterName.isEmpty()) {
       Checks c = new Checks().dnsLabel("cluster_name", clusterName);
       if (!c.ok()) {
@@ -586,7 +591,10 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     if (agentVersion.isBlank() || agentVersion.length() > MAX_VERSION_LENGTH) {
       return "agent_version: is required (at most " + MAX_VERSION_LENGTH + " characters)";
     }
-    var incompatible = VersionCompatibility.refusal(agentVersion, HubVersion.current());
+    var incompatible =
+        authenticated
+            ? VersionCompatibility.refusal(agentVersion, HubVersion.current())
+            : VersionCompatibility.anonymousRefusal(agentVersion, HubVersion.current());
     if (incompatible.isPresent()) {
       return incompatible.get();
     }
@@ -600,7 +608,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
 
   /** An incompatible agent is a precondition failure (upgrade it); anything else bad input. */
   private static Status statusFor(String problem) {
-    return problem.contains("is not compatible with hub")
+    return problem.contains("is not compatible with")
         ? Status.FAILED_PRECONDITION
         : Status.INVALID_ARGUMENT;
   }

@@ -1,10 +1,12 @@
 package dev.gitopshq.hub.logs;
 
 import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.agent.v1.Capabilities;
 import dev.gitopshq.agent.v1.OpenLogStream;
 import dev.gitopshq.hub.cluster.LiveAgent;
 import dev.gitopshq.hub.gateway.AgentGateway;
+import dev.gitopshq.hub.security.CallerCheck;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiError;
 import dev.gitopshq.hub.web.ApiException;
@@ -12,10 +14,12 @@ import jakarta.annotation.PreDestroy;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,6 +51,8 @@ public class LogService {
   private final Clock clock;
   private final Map<String, LogSession> open = new ConcurrentHashMap<>();
   private final ScheduledExecutorService watchdog;
+  private final ScheduledExecutorService callers;
+  private final CallerCheck callerCheck;
 
   /** Audit entries are written off the gRPC and reader threads, in order, with a bounded queue. */
   private final ThreadPoolExecutor auditor =
@@ -68,7 +74,8 @@ public class LogService {
       AuditLog audit,
       PlatformTransactionManager transactions,
       LogsProperties props,
-      Clock clock) {
+      Clock clock,
+      CallerCheck callerCheck) {
     this.live = live;
     this.gateway = gateway;
     this.audit = audit;
@@ -84,6 +91,17 @@ public class LogService {
             });
     long tick = Math.max(100, Math.min(1000, props.stallTimeout().toMillis() / 4));
     watchdog.scheduleWithFixedDelay(this::check, tick, tick, TimeUnit.MILLISECONDS);
+    this.callerCheck = callerCheck;
+    // Its own thread: a slow database delays this check, never the stall and idle limits.
+    this.callers =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "log-session-caller-check");
+              t.setDaemon(true);
+              return t;
+            });
+    long recheck = props.recheckInterval().toMillis();
+    callers.scheduleWithFixedDelay(this::recheckCallers, recheck, recheck, TimeUnit.MILLISECONDS);
   }
 
   public LogsProperties limits() {
@@ -113,6 +131,7 @@ public class LogService {
             props.windowBytes(),
             clock,
             System::nanoTime);
+    s.callerTokenId = caller.tokenId();
     reserve(s);
     OpenLogStream req =
         OpenLogStream.newBuilder()
@@ -269,6 +288,41 @@ public class LogService {
     }
   }
 
+  /**
+   * Ends the sessions whose caller may no longer read logs: the token or SSO session was revoked or
+   * signed out, it expired, the member was removed, the service account disabled or its
+   * clusters:read withdrawn. Asked of the database (one query for every open session) so a
+   * revocation on any hub replica ends the streams on all of them within {@code
+   * gitopshq.logs.recheck-interval}. The reader gets the reason as the session's last line (HTTP)
+   * or its close reason (WebSocket), and the session's audit entry says {@code access_revoked}.
+   */
+  void recheckCallers() {
+    List<LogSession> all = new ArrayList<>(open.values());
+    Set<UUID> ids = new HashSet<>();
+    for (LogSession s : all) {
+      if (s.callerTokenId != null && s.end() == null) {
+        ids.add(s.callerTokenId);
+      }
+    }
+    if (ids.isEmpty()) {
+      return;
+    }
+    Map<UUID, String> revoked;
+    try {
+      revoked = callerCheck.revoked(ids, Permission.CLUSTERS_READ);
+    } catch (RuntimeException e) {
+      // The database is away: the next tick asks again; requests are refused meanwhile anyway.
+      log.warn("checking the callers of open log sessions: {}", e.toString());
+      return;
+    }
+    for (LogSession s : all) {
+      String why = s.callerTokenId == null ? null : revoked.get(s.callerTokenId);
+      if (why != null) {
+        s.finish(new LogSession.End(LogSession.End.ACCESS_REVOKED, "access revoked: " + why), true);
+      }
+    }
+  }
+
   /** Waits for the audit entries of ended sessions (tests). */
   public void flushAudit(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -282,6 +336,7 @@ public class LogService {
   void stop() {
     open.values().forEach(s -> s.finish(new LogSession.End("closed", "the hub is stopping"), true));
     watchdog.shutdownNow();
+    callers.shutdownNow();
     auditor.shutdown();
     try {
       auditor.awaitTermination(5, TimeUnit.SECONDS);

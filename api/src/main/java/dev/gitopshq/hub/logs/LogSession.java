@@ -27,6 +27,9 @@ public final class LogSession implements LogReceiver {
 
   /** How a session ended. {@code code} is stable for clients; {@code message} is for people. */
   public record End(String code, String message) {
+    /** The caller's token was revoked, the member removed, ...: the session was cut. */
+    public static final String ACCESS_REVOKED = "access_revoked";
+
     /** Whether the log simply ended or the reader left: no notice is appended for those. */
     public boolean normal() {
       return code.equals("completed") || code.equals("closed");
@@ -40,6 +43,12 @@ public final class LogSession implements LogReceiver {
   final Actor actor;
   final LogRequest request;
   final Instant startedAt;
+
+  /**
+   * The caller's API token or SSO session, checked again every second while the session runs; null
+   * when nothing is to be checked (unit tests).
+   */
+  volatile UUID callerTokenId;
 
   private final long window;
   private final LongSupplier nanos;

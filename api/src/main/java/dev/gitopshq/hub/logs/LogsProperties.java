@@ -17,6 +17,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param stallTimeout a reader that leaves bytes waiting for this long is cut
  *     (GITOPSHQ_LOGS_STALL_TIMEOUT, 30 s)
  * @param openTimeout how long the agent may take to open the log (GITOPSHQ_LOGS_OPEN_TIMEOUT, 10 s)
+ * @param recheckInterval how often open sessions check their caller may still read logs (token or
+ *     session not revoked, member not removed; GITOPSHQ_LOGS_RECHECK_INTERVAL, 1 s, at most 1 s)
  */
 @ConfigurationProperties("gitopshq.logs")
 public record LogsProperties(
@@ -26,7 +28,8 @@ public record LogsProperties(
     int maxLineBytes,
     Duration idleTimeout,
     Duration stallTimeout,
-    Duration openTimeout) {
+    Duration openTimeout,
+    Duration recheckInterval) {
 
   public LogsProperties {
     maxPerCluster = maxPerCluster > 0 ? maxPerCluster : 20;
@@ -36,5 +39,12 @@ public record LogsProperties(
     idleTimeout = idleTimeout != null ? idleTimeout : Duration.ofMinutes(10);
     stallTimeout = stallTimeout != null ? stallTimeout : Duration.ofSeconds(30);
     openTimeout = openTimeout != null ? openTimeout : Duration.ofSeconds(10);
+    // Revocation must end a stream within 2 s: the check runs at least once a second.
+    recheckInterval =
+        recheckInterval == null || recheckInterval.toMillis() < 100
+            ? Duration.ofSeconds(1)
+            : (recheckInterval.compareTo(Duration.ofSeconds(1)) > 0
+                ? Duration.ofSeconds(1)
+                : recheckInterval);
   }
 }

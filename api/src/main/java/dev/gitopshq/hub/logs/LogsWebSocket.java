@@ -40,7 +40,8 @@ import org.springframework.web.util.UriComponentsBuilder;
  * are JSON: {@code {"type":"opened","sessionId":…}}, then at the end {@code
  * {"type":"ended","reason":…,"message":…}} or, when the session could not start, {@code
  * {"type":"error","status":403,"message":…}}, after which the server closes (4000 + status for
- * errors, 1000 otherwise).
+ * errors, 1008 with the reason as close text when the caller's access was revoked while it ran,
+ * 1000 otherwise).
  */
 @Configuration
 @EnableWebSocket
@@ -161,12 +162,24 @@ public class LogsWebSocket extends AbstractWebSocketHandler
               end == null ? "closed" : end.code(),
               "message",
               end == null ? "" : end.message()),
-          CloseStatus.NORMAL);
+          end != null && end.code().equals(LogSession.End.ACCESS_REVOKED)
+              // 1008 policy violation, the reason ("access revoked: token revoked") as its text.
+              ? CloseStatus.POLICY_VIOLATION.withReason(closeReason(end.message()))
+              : CloseStatus.NORMAL);
     } catch (IOException | RuntimeException e) {
       // The browser went away.
     } finally {
       session.readerGone();
     }
+  }
+
+  /** A close reason fits in 123 bytes of UTF-8. */
+  static String closeReason(String message) {
+    String r = message;
+    while (r.getBytes(StandardCharsets.UTF_8).length > 123) {
+      r = r.substring(0, r.length() - 1);
+    }
+    return r;
   }
 
   private static String decoded(String v) {

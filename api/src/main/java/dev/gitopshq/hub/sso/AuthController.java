@@ -7,6 +7,7 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -119,8 +120,9 @@ public class AuthController {
                   "The web UI's random state for this sign-in (22 to 128 characters of A-Z, a-z,"
                       + " 0-9, '-', '_'), returned with the session in the fragment")
           @RequestParam(name = "client_state", required = false)
-          String clientState) {
-    SsoLogin.Started s = login.start(clientState);
+          String clientState,
+      HttpServletRequest request) {
+    SsoLogin.Started s = login.start(clientState, request.getRemoteAddr());
     return ResponseEntity.status(HttpStatus.FOUND)
         .location(s.redirect())
         .header(

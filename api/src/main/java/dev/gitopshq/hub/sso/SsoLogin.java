@@ -35,8 +35,17 @@ import org.springframework.stereotype.Service;
  */
 @Service
 public class SsoLogin {
-  /** How long a browser has between the redirect to the provider and the callback. */
-  static final Duration LOGIN_TTL = Duration.ofMinutes(10);
+  /**
+   * How long a browser has between the redirect to the provider and the callback (a sign-in at the
+   * provider takes seconds; a pending one holds a place until then).
+   */
+  static final Duration LOGIN_TTL = Duration.ofMinutes(3);
+
+  /**
+   * Sign-ins in flight one client address may hold: starting one needs no token, so an address that
+   * starts more is answered with 429 while others still sign in.
+   */
+  static final long MAX_PENDING_PER_ADDRESS = 20;
 
   /**
    * Sign-ins in flight the hub keeps at most: starting one needs no token, so a flood of them is
@@ -98,8 +107,10 @@ public class SsoLogin {
    *
    * @param clientState the UI's random state for this sign-in ({@link #CLIENT_STATE}), returned
    *     with the session at the end
+   * @param clientAddress the request's remote address (behind a reverse proxy, the hub must be told
+   *     to trust its forwarded address, or every browser counts as the proxy)
    */
-  public Started start(String clientState) {
+  public Started start(String clientState, String clientAddress) {
     requireEnabled();
     if (clientState == null || clientState.isEmpty()) {
       throw ApiException.invalid("client_state", "is required");
@@ -116,6 +127,20 @@ public class SsoLogin {
     Instant now = clock.instant();
     String stateHash = Tokens.sha256Hex(state);
     logins.deleteExpired(now);
+    String address =
+        clientAddress == null || clientAddress.isBlank()
+            ? "unknown"
+            : clientAddress.substring(0, Math.min(100, clientAddress.length()));
+    if (logins.countFrom(address, now) >= MAX_PENDING_PER_ADDRESS) {
+      throw new ApiException(
+          new ApiError(
+              429,
+              "too_many_requests",
+              "too many sign-ins in progress from your address; finish one or try again in "
+                  + LOGIN_TTL.toMinutes()
+                  + " minutes",
+              null));
+    }
     if (logins.count() >= MAX_PENDING_LOGINS) {
       throw new ApiException(
           new ApiError(
@@ -132,7 +157,8 @@ public class SsoLogin {
             box.seal(verifier.getBytes(StandardCharsets.US_ASCII), verifierContext(stateHash)),
             clientState,
             now,
-            now.plus(LOGIN_TTL)));
+            now.plus(LOGIN_TTL),
+            address));
     Map<String, String> q = new LinkedHashMap<>();
     q.put("response_type", "code");
     q.put("client_id", config.clientId());

@@ -16,6 +16,20 @@ class VersionCompatibilityTest {
   }
 
   @Test
+  void theRefusalForAnUnauthenticatedCallerDoesNotNameTheHubsVersion() {
+    assertThat(VersionCompatibility.anonymousRefusal("0.1.0", "0.4.2")).isEmpty();
+    assertThat(VersionCompatibility.anonymousRefusal("3.0.0", "2.4.2"))
+        .hasValueSatisfying(
+            r ->
+                assertThat(r)
+                    .contains("major versions differ")
+                    .doesNotContain("2.4.2")
+                    .doesNotContain("2.x"));
+    assertThat(VersionCompatibility.anonymousRefusal("latest", "2.4.2"))
+        .hasValueSatisfying(r -> assertThat(r).contains("semantic version"));
+  }
+
+  @Test
   void driftMeansMoreThanOneMinorBehind() {
     assertThat(VersionCompatibility.drifted("0.3.0", "0.4.0")).isFalse();
     assertThat(VersionCompatibility.drifted("0.2.5", "0.4.0")).isTrue();

@@ -406,13 +406,16 @@ public class AgentGatewayIT {
   }
 
   @Test
-  void servesTheStandardHealthServiceAndReflection() throws Exception {
+  void servesTheStandardHealthServiceButNoReflection() throws Exception {
     HealthCheckResponse health =
         HealthGrpc.newBlockingStub(channel)
             .check(HealthCheckRequest.newBuilder().setService("agent.v1.AgentHub").build());
     assertThat(health.getStatus()).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
 
-    BlockingQueue<ServerReflectionResponse> answers = new LinkedBlockingQueue<>();
+    // Server reflection would list the hub's services to anyone: it is not served.
+    java.util.concurrent.CompletableFuture<Status> reflectionEnd =
+        new java.util.concurrent.CompletableFuture<>();
+    List<ServerReflectionResponse> answers = new java.util.concurrent.CopyOnWriteArrayList<>();
     StreamObserver<ServerReflectionRequest> reflection =
         ServerReflectionGrpc.newStub(channel)
             .serverReflectionInfo(
@@ -423,17 +426,118 @@ public class AgentGatewayIT {
                   }
 
                   @Override
-                  public void onError(Throwable t) {}
+                  public void onError(Throwable t) {
+                    reflectionEnd.complete(Status.fromThrowable(t));
+                  }
 
                   @Override
-                  public void onCompleted() {}
+                  public void onCompleted() {
+                    reflectionEnd.complete(Status.OK);
+                  }
                 });
     reflection.onNext(ServerReflectionRequest.newBuilder().setListServices("").build());
-    ServerReflectionResponse services = answers.poll(5, TimeUnit.SECONDS);
-    reflection.onCompleted();
-    assertThat(services).isNotNull();
-    assertThat(services.getListServicesResponse().getServiceList())
-        .extracting(s -> s.getName())
-        .contains("agent.v1.AgentHub", "grpc.health.v1.Health");
+    assertThat(reflectionEnd.get(5, TimeUnit.SECONDS).getCode())
+        .isEqualTo(Status.Code.UNIMPLEMENTED);
+    assertThat(answers).isEmpty();
+  }
+
+  /** Response headers and trailers of one call, as the client saw them. */
+  static String metadataOf(java.util.function.Function<AgentHubGrpc.AgentHubBlockingStub, ?> call) {
+    java.util.concurrent.atomic.AtomicReference<Metadata> headers =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.atomic.AtomicReference<Metadata> trailers =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    String description = "";
+    try {
+      call.apply(
+          AgentHubGrpc.newBlockingStub(channel)
+              .withInterceptors(MetadataUtils.newCaptureMetadataInterceptor(headers, trailers))
+              .withDeadlineAfter(10, TimeUnit.SECONDS));
+    } catch (StatusRuntimeException e) {
+      description = e.getStatus().getCode() + " " + e.getStatus().getDescription();
+    }
+    return description + " " + headers.get() + " " + trailers.get();
+  }
+
+  @Test
+  void callersThatAreNotAgentsAreNotToldTheHubsVersion() {
+    String version = dev.gitopshq.hub.config.HubVersion.current();
+    int major = Integer.parseInt(version.replaceFirst("^v?(\\d+).*", "$1"));
+    // An incompatible agent version, without a token and with an unknown one.
+    RegisterRequest incompatible =
+        RegisterRequest.newBuilder()
+            .setClusterName("gw-version")
+            .setAgentVersion((major + 7) + ".0.0")
+            .addCapabilities("observe")
+            .build();
+    String anonymous = metadataOf(stub -> stub.register(incompatible));
+    assertThat(anonymous).startsWith("FAILED_PRECONDITION").contains("is not compatible with");
+    assertThat(anonymous).doesNotContain(version).doesNotContain(major + ".x");
+    String badToken =
+        metadataOf(
+            stub ->
+                stub.withInterceptors(
+                        MetadataUtils.newAttachHeadersInterceptor(
+                            bearer("ghqa_reg_" + "0".repeat(64))))
+                    .register(incompatible));
+    assertThat(badToken).doesNotContain(version);
+    // Nor does a refused token or a health check tell it.
+    assertThat(metadataOf(stub -> stub.register(request("gw-version")))).doesNotContain(version);
+  }
+
+  static Metadata bearer(String token) {
+    Metadata md = new Metadata();
+    md.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
+    return md;
+  }
+
+  @Test
+  void registerReadsAtMost32KiBBeforeAuthenticationWhileConnectKeepsItsLimit() throws Exception {
+    Cluster c = newCluster();
+    // 64 KiB and 15 MB registrations are refused from their header, and consume nothing.
+    for (int size : new int[] {64 * 1024, 15_000_000}) {
+      RegisterRequest big = request(c.name()).toBuilder().setDisplayName("x".repeat(size)).build();
+      StatusRuntimeException refused =
+          org.assertj.core.api.Assertions.catchThrowableOfType(
+              StatusRuntimeException.class, () -> blocking(c.registrationToken()).register(big));
+      assertThat(refused).as("a %d-byte Register", size).isNotNull();
+      assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+      // gRPC's own limit, checked against the declared length before the body is read.
+      assertThat(refused.getStatus().getDescription()).contains("exceeds maximum size 32768");
+    }
+    // What registration needs still fits, and the token was not spent.
+    RegisterRequest normal =
+        request(c.name()).toBuilder()
+            .setDisplayName("Production EU")
+            .setProvider("eks")
+            .setRegion("eu-west-1")
+            .setEnvironment("production")
+            .build();
+    String agentToken = blocking(c.registrationToken()).register(normal).getAgentToken();
+    assertThat(agentToken).startsWith("ghqa_");
+
+    // An authenticated Connect stream still takes a 1 MiB message (16 MiB is its limit).
+    Stream s = Stream.open(agentToken);
+    com.google.protobuf.UnknownFieldSet padding =
+        com.google.protobuf.UnknownFieldSet.newBuilder()
+            .addField(
+                4242,
+                com.google.protobuf.UnknownFieldSet.Field.newBuilder()
+                    .addLengthDelimited(
+                        com.google.protobuf.ByteString.copyFrom(new byte[1024 * 1024]))
+                    .build())
+            .build();
+    s.out.onNext(
+        AgentMessage.newBuilder()
+            .setHello(
+                Hello.newBuilder()
+                    .setAgentVersion("0.1.0")
+                    .addCapabilities("observe")
+                    .setUnknownFields(padding))
+            .build());
+    HubMessage welcome = s.received.poll(10, TimeUnit.SECONDS);
+    assertThat(welcome).isNotNull();
+    assertThat(welcome.hasWelcome()).isTrue();
+    s.out.onCompleted();
   }
 }

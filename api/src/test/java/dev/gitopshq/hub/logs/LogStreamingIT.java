@@ -1,6 +1,7 @@
 package dev.gitopshq.hub.logs;
 
 import static dev.gitopshq.hub.HubTestSupport.OWNER_TOKEN;
+import static dev.gitopshq.hub.HubTestSupport.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -522,5 +523,219 @@ class LogStreamingIT {
                             : -1)
                 .get(10, TimeUnit.SECONDS))
         .isEqualTo(401);
+  }
+
+  /** An open WebSocket log session: its binary log text, and how it was closed. */
+  record WsFollow(
+      java.net.http.WebSocket ws,
+      StringBuffer log,
+      java.util.concurrent.LinkedBlockingQueue<String> texts,
+      CompletableFuture<String> closed) {}
+
+  static WsFollow wsFollow(String clusterId, String token) throws Exception {
+    StringBuffer log = new StringBuffer();
+    java.util.concurrent.LinkedBlockingQueue<String> texts =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    CompletableFuture<String> closed = new CompletableFuture<>();
+    java.net.http.WebSocket ws =
+        http.newWebSocketBuilder()
+            .subprotocols(LogsWebSocket.PROTOCOL, "bearer." + token)
+            .buildAsync(
+                URI.create(
+                    "ws://127.0.0.1:"
+                        + hub.httpPort()
+                        + "/api/v2/clusters/"
+                        + clusterId
+                        + "/logs/ws?namespace=demo&pod="
+                        + pod
+                        + "&tailLines=2&follow=true"),
+                new java.net.http.WebSocket.Listener() {
+                  @Override
+                  public java.util.concurrent.CompletionStage<?> onText(
+                      java.net.http.WebSocket w, CharSequence data, boolean last) {
+                    texts.add(data.toString());
+                    w.request(1);
+                    return null;
+                  }
+
+                  @Override
+                  public java.util.concurrent.CompletionStage<?> onBinary(
+                      java.net.http.WebSocket w, java.nio.ByteBuffer data, boolean last) {
+                    byte[] b = new byte[data.remaining()];
+                    data.get(b);
+                    log.append(new String(b, StandardCharsets.UTF_8));
+                    w.request(1);
+                    return null;
+                  }
+
+                  @Override
+                  public java.util.concurrent.CompletionStage<?> onClose(
+                      java.net.http.WebSocket w, int status, String reason) {
+                    closed.complete(status + " " + reason);
+                    return null;
+                  }
+                })
+            .get(10, TimeUnit.SECONDS);
+    assertThat(texts.poll(15, TimeUnit.SECONDS)).contains("\"type\":\"opened\"");
+    return new WsFollow(ws, log, texts, closed);
+  }
+
+  /**
+   * Opens an HTTP follow and a WebSocket follow as {@code token}, checks both receive new lines,
+   * runs {@code revoke}, and asserts both end within 2 s with {@code reason} as their last word and
+   * that both sessions are audited as access_revoked.
+   */
+  static void streamsEndWhenAccessIsRevoked(
+      String clusterId, String token, String marker, Runnable revoke, String reason)
+      throws Exception {
+    // A freshly connected agent on a loaded machine may miss the 10 s open timeout (504): retry.
+    java.util.concurrent.atomic.AtomicReference<HttpResponse<InputStream>> opened =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .until(
+            () -> {
+              HttpResponse<InputStream> r =
+                  open(clusterId, "namespace=demo&pod=" + pod + "&tailLines=2&follow=true", token);
+              if (r.statusCode() == 504) {
+                r.body().close();
+                return false;
+              }
+              opened.set(r);
+              return true;
+            });
+    HttpResponse<InputStream> follow = opened.get();
+    assertThat(follow.statusCode()).isEqualTo(200);
+    BufferedReader reader =
+        new BufferedReader(new InputStreamReader(follow.body(), StandardCharsets.UTF_8));
+    WsFollow ws = wsFollow(clusterId, token);
+    CompletableFuture<List<String>> flowing = readUntil(reader, l -> l.equals(marker + " 1"));
+    appendLines(2, marker);
+    assertThat(flowing.get(20, TimeUnit.SECONDS)).contains(marker + " 1");
+    await().atMost(Duration.ofSeconds(15)).until(() -> ws.log().toString().contains(marker + " 1"));
+
+    CompletableFuture<List<String>> rest = readUntil(reader, l -> false);
+    revoke.run();
+    long revokedAt = System.nanoTime();
+    // The HTTP reader's last line says why; the stream then ends.
+    List<String> last = rest.get(2, TimeUnit.SECONDS);
+    String ws2 = ws.closed().get(2, TimeUnit.SECONDS);
+    assertThat(Duration.ofNanos(System.nanoTime() - revokedAt)).isLessThan(Duration.ofSeconds(2));
+    assertThat(last).isNotEmpty();
+    assertThat(last.get(last.size() - 1))
+        .isEqualTo("[gitopshq] log session ended: access revoked: " + reason);
+    // The WebSocket: an ended message, then close 1008 with the reason as its text.
+    assertThat(ws2).isEqualTo("1008 access revoked: " + reason);
+    assertThat(ws.texts())
+        .anyMatch(
+            t ->
+                t.contains("\"reason\":\"access_revoked\"")
+                    && t.contains("access revoked: " + reason));
+    // Nothing flows afterwards: a line written now reaches neither.
+    appendLines(1, marker + "-after");
+    Thread.sleep(500);
+    assertThat(ws.log().toString()).doesNotContain(marker + "-after");
+    // Both sessions are audited as cut, with the reason.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> {
+              hub.bean(LogService.class).flushAudit(Duration.ofSeconds(2));
+              assertThat(
+                      audit(clusterId).stream()
+                          .filter(
+                              e ->
+                                  e.get("details")
+                                          .get("endReason")
+                                          .asText()
+                                          .equals("access_revoked")
+                                      && e.get("details")
+                                          .get("endMessage")
+                                          .asText()
+                                          .equals("access revoked: " + reason)))
+                  .hasSize(2);
+            });
+    follow.body().close();
+  }
+
+  @Test
+  void revokingTheTokenRemovingTheMemberOrSigningOutEndsOpenStreamsWithinTwoSeconds()
+      throws Exception {
+    // A service account's token, revoked.
+    String saCluster = cluster("logs-revoke-sa", "observe,diagnostics.read", "");
+    String sa =
+        hub.post(
+                "/api/v2/service-accounts",
+                OWNER_TOKEN,
+                Map.of(
+                    "name",
+                    "logs-revoked-" + UUID.randomUUID().toString().substring(0, 6),
+                    "scopes",
+                    List.of("clusters:read")))
+            .body()
+            .get("id")
+            .asText();
+    JsonNode saToken =
+        hub.post("/api/v2/service-accounts/" + sa + "/tokens", OWNER_TOKEN, Map.of("name", "t"))
+            .body();
+    streamsEndWhenAccessIsRevoked(
+        saCluster,
+        saToken.get("token").asText(),
+        "sa-revoke",
+        () ->
+            assertThat(
+                    hub.send(
+                            "DELETE",
+                            "/api/v2/service-accounts/"
+                                + sa
+                                + "/tokens/"
+                                + saToken.get("id").asText(),
+                            OWNER_TOKEN,
+                            null)
+                        .status())
+                .isEqualTo(200),
+        "token revoked");
+
+    // A member's own API token, and then the member removed.
+    String memberCluster = cluster("logs-revoke-member", "observe,diagnostics.read", "");
+    String email = "logs-" + UUID.randomUUID().toString().substring(0, 6) + "@example.com";
+    String member =
+        hub.post(
+                "/api/v2/members",
+                OWNER_TOKEN,
+                Map.of("email", email, "name", "Leaving", "role", "viewer"))
+            .body()
+            .get("id")
+            .asText();
+    String memberToken =
+        hub.post("/api/v2/members/" + member + "/tokens", OWNER_TOKEN, Map.of("name", "t"))
+            .body()
+            .get("token")
+            .asText();
+    // An SSO session of the same member (as a sign-in would store it).
+    String session = "ghqo_" + "ab".repeat(32);
+    exec(
+        "insert into member_sessions (id, org_id, member_id, token_hash, client, created_at,"
+            + " expires_at) select ?, org_id, id, ?, 'browser', now(), now() + interval '1 hour'"
+            + " from members where id = ?",
+        UUID.randomUUID(),
+        dev.gitopshq.activities.tokens.Tokens.sha256Hex(session),
+        UUID.fromString(member));
+    // Signing out ends the session's streams (and not the member's token's).
+    streamsEndWhenAccessIsRevoked(
+        memberCluster,
+        session,
+        "signout",
+        () -> assertThat(hub.post("/api/v2/auth/logout", session, null).status()).isEqualTo(204),
+        "session revoked");
+    String otherCluster = cluster("logs-revoke-removed", "observe,diagnostics.read", "");
+    streamsEndWhenAccessIsRevoked(
+        otherCluster,
+        memberToken,
+        "removed",
+        () ->
+            assertThat(hub.send("DELETE", "/api/v2/members/" + member, OWNER_TOKEN, null).status())
+                .isEqualTo(204),
+        "member removed");
   }
 }

@@ -338,6 +338,43 @@ class SsoIT {
   }
 
   @Test
+  void oneAddressHoldsAtMostTwentyPendingSignInsForThreeMinutesAndOthersStillSignIn() {
+    HubTestSupport.exec("delete from oidc_logins");
+    // Another address has filled its share: this one still signs in.
+    HubTestSupport.exec(
+        "insert into oidc_logins (state_hash, org_id, nonce, code_verifier, created_at, expires_at,"
+            + " client_address)"
+            + " select md5(g::text) || md5(g::text), (select id from organizations where slug = 'default'),"
+            + " 'flood', '\\x00'::bytea, now(), now() + interval '3 minutes', '203.0.113.7'"
+            + " from generate_series(1, ?) g",
+        (int) SsoLogin.MAX_PENDING_PER_ADDRESS);
+    try {
+      assertThat(new Browser().get(hubUri("/api/v2/auth/oidc/login")).status()).isEqualTo(302);
+      // A pending sign-in lives 3 minutes, not 10.
+      assertThat(
+              HubTestSupport.count(
+                  "select extract(epoch from expires_at - created_at)::bigint from oidc_logins"
+                      + " where nonce <> 'flood'"))
+          .isEqualTo(180);
+      // This address may start 20; the 21st is refused while other addresses are not.
+      for (int i = 1; i < SsoLogin.MAX_PENDING_PER_ADDRESS; i++) {
+        assertThat(new Browser().get(hubUri("/api/v2/auth/oidc/login")).status()).isEqualTo(302);
+      }
+      Browser.Page refused = new Browser().get(hubUri("/api/v2/auth/oidc/login"));
+      assertThat(refused.status()).isEqualTo(429);
+      assertThat(refused.body()).contains("too many sign-ins in progress from your address");
+      assertThat(HubTestSupport.count("select count(*) from oidc_logins where nonce <> 'flood'"))
+          .isEqualTo(SsoLogin.MAX_PENDING_PER_ADDRESS);
+      // Once this address's sign-ins expire, it may start again.
+      HubTestSupport.exec(
+          "update oidc_logins set expires_at = now() - interval '1 second' where nonce <> 'flood'");
+      assertThat(new Browser().get(hubUri("/api/v2/auth/oidc/login")).status()).isEqualTo(302);
+    } finally {
+      HubTestSupport.exec("delete from oidc_logins");
+    }
+  }
+
+  @Test
   void aUserInNoMappedGroupIsRefused() {
     Browser browser = new Browser();
     Browser.Page done = browser.get(toCallback(browser, "outsider", "outsider-pass").next());
