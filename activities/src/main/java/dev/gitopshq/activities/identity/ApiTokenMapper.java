@@ -68,7 +68,7 @@ public interface ApiTokenMapper {
           + " from api_tokens t"
           + " left join members m on m.org_id = t.org_id and m.id = t.member_id"
           + " left join service_accounts s on s.org_id = t.org_id and s.id = t.service_account_id"
-          + " where t.id = any(#{ids,typeHandler=dev.gitopshq.activities.command.UuidArrayTypeHandler})"
+          + " where t.id = any(#{ids,typeHandler=dev.gitopshq.activities.sqltypes.UuidArrayTypeHandler})"
           + " union all"
           + " select x.id, case"
           + " when m.id is null or m.removed_at is not null then 'member removed'"
@@ -77,7 +77,7 @@ public interface ApiTokenMapper {
           + " end as reason"
           + " from member_sessions x"
           + " left join members m on m.org_id = x.org_id and m.id = x.member_id"
-          + " where x.id = any(#{ids,typeHandler=dev.gitopshq.activities.command.UuidArrayTypeHandler})")
+          + " where x.id = any(#{ids,typeHandler=dev.gitopshq.activities.sqltypes.UuidArrayTypeHandler})")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<CallerState> callerStates(
       @Param("ids") List<UUID> ids, @Param("scope") String scope, @Param("now") Instant now);
