@@ -4,7 +4,7 @@ import dev.gitopshq.workflows.adapter.AdapterWiringWorkflowImpl;
 import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflowImpl;
 import dev.gitopshq.workflows.approval.ApprovalWorkflowImpl;
 import dev.gitopshq.workflows.command.CommandWorkflowImpl;
-import dev.gitopshq.workflows.delivery.DeliveryGenerationWorkflowImpl;
+import dev.gitopshq.workflows.generation.DeliveryGenerationWorkflowImpl;
 import dev.gitopshq.workflows.registration.RegistrationWorkflowImpl;
 import dev.gitopshq.workflows.release.ReleaseWorkflowImpl;
 import dev.gitopshq.workflows.release.RollbackWorkflowImpl;

@@ -1,8 +1,8 @@
 package dev.gitopshq.hub.delivery;
 
 import dev.gitopshq.workflows.TaskQueues;
-import dev.gitopshq.workflows.delivery.DeliveryGenerationWorkflow;
-import dev.gitopshq.workflows.delivery.GenerationRequest;
+import dev.gitopshq.workflows.generation.DeliveryGenerationWorkflow;
+import dev.gitopshq.workflows.generation.GenerationRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;

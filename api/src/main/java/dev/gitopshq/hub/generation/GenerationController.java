@@ -5,7 +5,7 @@ import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
-import dev.gitopshq.workflows.delivery.GenerationRequest;
+import dev.gitopshq.workflows.generation.GenerationRequest;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;

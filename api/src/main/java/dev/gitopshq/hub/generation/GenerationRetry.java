@@ -6,7 +6,7 @@ import dev.gitopshq.activities.generation.GenerationRow;
 import dev.gitopshq.hub.delivery.GenerationLauncher;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
-import dev.gitopshq.workflows.delivery.GenerationResult;
+import dev.gitopshq.workflows.generation.GenerationResult;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

@@ -11,7 +11,7 @@ import dev.gitopshq.workflows.agentwatch.AgentWatchActivities;
 import dev.gitopshq.workflows.approval.ApprovalActivities;
 import dev.gitopshq.workflows.command.AgentDispatchActivities;
 import dev.gitopshq.workflows.command.CommandActivities;
-import dev.gitopshq.workflows.delivery.GenerationActivities;
+import dev.gitopshq.workflows.generation.GenerationActivities;
 import dev.gitopshq.workflows.registration.RegistrationActivities;
 import dev.gitopshq.workflows.release.DirectApplyActivities;
 import dev.gitopshq.workflows.release.ReleaseActivities;

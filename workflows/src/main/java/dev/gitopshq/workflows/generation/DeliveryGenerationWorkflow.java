@@ -1,4 +1,4 @@
-package dev.gitopshq.workflows.delivery;
+package dev.gitopshq.workflows.generation;
 
 import io.temporal.workflow.WorkflowInterface;
 import io.temporal.workflow.WorkflowMethod;

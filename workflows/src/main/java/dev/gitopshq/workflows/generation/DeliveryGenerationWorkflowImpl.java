@@ -1,4 +1,4 @@
-package dev.gitopshq.workflows.delivery;
+package dev.gitopshq.workflows.generation;
 
 import dev.gitopshq.workflows.StoreActivities;
 import dev.gitopshq.workflows.WorkflowMetrics;

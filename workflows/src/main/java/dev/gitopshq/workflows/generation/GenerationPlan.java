@@ -1,4 +1,4 @@
-package dev.gitopshq.workflows.delivery;
+package dev.gitopshq.workflows.generation;
 
 /**
  * What the plan step stored: the generation's id and how its units were batched.

@@ -1,4 +1,4 @@
-package dev.gitopshq.workflows.delivery;
+package dev.gitopshq.workflows.generation;
 
 /**
  * One delivery generation of a project at a configuration revision.

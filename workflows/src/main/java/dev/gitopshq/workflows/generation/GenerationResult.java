@@ -1,4 +1,4 @@
-package dev.gitopshq.workflows.delivery;
+package dev.gitopshq.workflows.generation;
 
 /**
  * How a generation ended.

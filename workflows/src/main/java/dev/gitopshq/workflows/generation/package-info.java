@@ -10,4 +10,4 @@
  * object store, and commits the assembled tree when it differs from what {@code main} holds. Only
  * ids and counts travel through the history: never values, never manifests.
  */
-package dev.gitopshq.workflows.delivery;
+package dev.gitopshq.workflows.generation;
