@@ -172,7 +172,7 @@ public final class HubTestSupport implements AutoCloseable {
   /**
    * The hub of this test JVM that decides with the real OPA ({@link #opa()}, a child process
    * started with it), republishing its policies every {@value #SHARED_OPA_REPUBLISH_INTERVAL};
-   * otherwise as {@link #shared()}. A test may stop and start that OPA if it leaves it running.
+   * otherwise as {@link #shared()}. A test may stop and start that OPA; it runs again for the next.
    */
   public static synchronized HubTestSupport sharedWithOpa() {
     if (sharedWithOpa == null) {
@@ -184,6 +184,9 @@ public final class HubTestSupport implements AutoCloseable {
                   .property("opa.token", opa.token())
                   .property("opa.republish-interval", SHARED_OPA_REPUBLISH_INTERVAL),
               opa);
+    } else {
+      // A test that stopped it and failed before starting it again must not fail the next ones.
+      sharedWithOpa.opa.start();
     }
     return sharedWithOpa;
   }
