@@ -71,12 +71,14 @@ test: ## the whole test suite: formatting and shell checks, Maven verify (unit +
 # test.groups / test.excludedGroups pick them; `make test` runs every tier and everything else.
 #
 # test-fast is the developer's loop: offline, no clean, nothing built that it does not test (no
-# Go tools, no UI bundle, no images, no jars). Its three parts run side by side, each one's output
-# printed when it is done: the Java modules too (-T 1C, one per core), since most test JVMs spend
-# much of their time waiting on timers and sockets. The tools already in the cache are used: the
-# render and chart tests run the render worker and helm, the Rego tests opa.
-test-fast: ## the quick loop (< 2 min): Java unit tests (no ITs, offline), opa test, the UI's Vitest, side by side; builds nothing else
-	@$(MAKE) -j3 --output-sync=target fast-java fast-rego fast-ui
+# Go tools, no UI bundle, no images, no jars). The Java modules run side by side (-T 1C, one per
+# core: most test JVMs spend much of their time waiting on timers and sockets) with the Rego tests
+# beside them, each part's output printed when it is done; Vitest comes after them, since its
+# jsdom tests wait on rendering with 1-5 s timeouts that a starved CPU misses. The tools already in
+# the cache are used: the render and chart tests run the render worker and helm, the Rego tests opa.
+test-fast: ## the quick loop (< 2 min): Java unit tests (no ITs, offline) and opa test side by side, then the UI's Vitest; builds nothing else
+	@$(MAKE) -j2 --output-sync=target fast-java fast-rego
+	@$(MAKE) fast-ui
 
 fast-java:
 	@echo "==> unit tests: mvn -o -T 1C test, tags integration and e2e excluded$(if $(MVN_ARGS), ($(MVN_ARGS)))"
