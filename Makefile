@@ -28,12 +28,12 @@ export JAVA_HOME := $(JAVA_HOME_FOUND)
 export PATH := $(JAVA_HOME_FOUND)/bin:$(PATH)
 endif
 
-.PHONY: help run test build tools policy-test ui-test lint fmt clean reset bench-delivery images openapi fuzz
+.PHONY: help run test test-fast fast-java fast-rego fast-ui test-it test-e2e build tools policy-test ui-test lint fmt clean reset bench-delivery images openapi fuzz
 
 help: ## list the targets
 	@echo "GitOpsHQ: make <target>"
 	@echo
-	@awk 'BEGIN { FS = ":.*## " } /^[a-z][a-z-]*:.*## / { printf "  %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+	@awk 'BEGIN { FS = ":.*## " } /^[a-z][a-z0-9-]*:.*## / { printf "  %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 	@echo
 	@echo "Java: $(if $(JAVA_HOME_FOUND),$(JAVA_HOME_FOUND),none >= 21 found (run 'tools/lib/java.sh' for how to get one))"
 	@echo "Tool cache: $${GITOPSHQ_TOOLS_CACHE:-$$HOME/.cache/gitopshq/tools}"
@@ -65,6 +65,61 @@ test: ## the whole test suite: formatting and shell checks, the UI's ESLint and 
 	@tools/images.sh
 	@tools/ui.sh test
 	@tools/ui.sh e2e
+
+# The test tiers (README "Tests"): unit = *Test without a JUnit tag; integration = *Test tagged
+# "integration" and *IT without a tag (PostgreSQL, in-process hubs, OPA); e2e = *IT tagged "e2e"
+# (a real kube-apiserver, Flux or Argo CD, or hub processes killed and restarted). The pom's
+# test.groups / test.excludedGroups pick them; `make test` runs every tier and everything else.
+#
+# test-fast is the developer's loop: offline, no clean, nothing built that it does not test (no
+# Go tools, no UI bundle, no images, no jars). The Java modules run side by side (-T 1C, one per
+# core: most test JVMs spend much of their time waiting on timers and sockets) with the Rego tests
+# beside them, each part's output printed when it is done; Vitest comes after them, since its
+# jsdom tests wait on rendering with 1-5 s timeouts that a starved CPU misses. The tools already in
+# the cache are used: the render and chart tests run the render worker and helm, the Rego tests opa.
+test-fast: ## the quick loop (about 5 min on 2 cores): Java unit tests (no ITs, offline) and opa test side by side, then the UI's Vitest; builds nothing else
+	@$(MAKE) -j2 --output-sync=target fast-java fast-rego
+	@$(MAKE) fast-ui
+
+fast-java:
+	@echo "==> unit tests: mvn -o -T 1C test, tags integration and e2e excluded$(if $(MVN_ARGS), ($(MVN_ARGS)))"
+	@for t in render-worker helm; do \
+	  v=GITOPSHQ_$$(echo "$$t" | tr a-z- A-Z_)_BIN; \
+	  if [ -z "$${!v:-}" ] && p=$$(tools/bin-path.sh "$$t" 2>/dev/null); then export "$$v=$$p"; fi; \
+	done; \
+	tools/mvn.sh -q -o -T 1C test -Dtest.excludedGroups=integration,e2e $(MVN_ARGS)
+
+fast-rego:
+	@if opa=$${GITOPSHQ_OPA_BIN:-$$(tools/bin-path.sh opa 2>/dev/null)}; then \
+	  GITOPSHQ_OPA_BIN="$$opa" tools/policy-test.sh; \
+	else echo "==> policy tests skipped: opa is not built (make tools builds it)"; fi
+
+fast-ui:
+	@if [ -d ui/node_modules ]; then echo "==> ui: vitest"; cd ui && npx --no-install vitest run; \
+	else echo "==> Vitest skipped: ui/node_modules is missing (cd ui && npm ci)"; fi
+
+# Unit and integration tiers: what `make test` runs in Maven but the e2e tests, and nothing else.
+test-it: ## Java unit + integration tests (mvn verify without the e2e tier); PostgreSQL, OPA and Temporal as for make test
+	@db="$${GITOPSHQ_TEST_DB_URL##*/}"; db="$${db%%\?*}"; \
+	  tools/dev/postgres.sh gitopshq_test $$([ "$$db" = gitopshq_test ] || echo "$$db")
+	@for t in opa temporal render-worker helm; do tools/build-tools.sh "$$t"; done
+	@export GITOPSHQ_OPA_BIN="$$(tools/bin-path.sh opa)" GITOPSHQ_TEMPORAL_BIN="$$(tools/bin-path.sh temporal)" \
+	  GITOPSHQ_HELM_BIN="$$(tools/bin-path.sh helm)"; \
+	  echo "==> mvn verify, tag e2e excluded$(if $(MVN_ARGS), ($(MVN_ARGS)))"; \
+	  tools/mvn.sh verify -Dtest.excludedGroups=e2e $(MVN_ARGS)
+
+# Only the e2e tier (surefire finds none of its tests; failsafe runs the tagged ITs).
+test-e2e: ## only the e2e ITs: a real kube-apiserver, Flux, Argo CD, hub processes killed and restarted
+	@db="$${GITOPSHQ_TEST_DB_URL##*/}"; db="$${db%%\?*}"; \
+	  tools/dev/postgres.sh gitopshq_test $$([ "$$db" = gitopshq_test ] || echo "$$db")
+	@tools/build-tools.sh all
+	@tools/build-tools.sh flux
+	@tools/build-tools.sh argocd
+	@tools/build-tools.sh helm
+	@export GITOPSHQ_OPA_BIN="$$(tools/bin-path.sh opa)" GITOPSHQ_TEMPORAL_BIN="$$(tools/bin-path.sh temporal)" \
+	  GITOPSHQ_HELM_BIN="$$(tools/bin-path.sh helm)"; \
+	  echo "==> mvn verify, tag e2e only$(if $(MVN_ARGS), ($(MVN_ARGS)))"; \
+	  tools/mvn.sh verify -Dtest.groups=e2e $(MVN_ARGS)
 
 ui-test: ## only the web UI's tests: Vitest, then Playwright in Debian's chromium against a stack it starts
 	@tools/ui.sh build

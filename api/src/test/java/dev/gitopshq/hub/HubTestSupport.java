@@ -2,6 +2,7 @@ package dev.gitopshq.hub;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gitopshq.activities.policy.OpaTestServer;
 import dev.gitopshq.activities.testing.FreePorts;
 import dev.gitopshq.hub.gateway.AgentGateway;
 import dev.gitopshq.hub.temporal.TemporalConfig;
@@ -24,6 +25,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.Environment;
@@ -33,6 +35,14 @@ import org.springframework.core.env.Environment;
  * gRPC gateway on a chosen port, the real PostgreSQL (database gitopshq_test, wiped once per test
  * JVM) and the Temporal test server in-process. A hub can be stopped and started again on the same
  * ports, against the same database and Temporal server, to prove that nothing lives in memory.
+ *
+ * <p>Most integration tests need a hub with the default configuration and nothing else: they take
+ * the one {@link #shared()} hub of their test JVM instead of starting their own (a hub start is
+ * several seconds), or {@link #sharedWithOpa()} when they need the real OPA. A test on a shared hub
+ * makes its own organizations, projects, clusters and members under names of its own, assumes
+ * nothing about what other tests left in the database (as it already must: the database is wiped
+ * once per JVM, not per class) and neither stops nor reconfigures the hub; a test that must, starts
+ * a hub of its own with {@code new HubTestSupport()}.
  */
 public final class HubTestSupport implements AutoCloseable {
   public static final String DB_URL =
@@ -52,6 +62,18 @@ public final class HubTestSupport implements AutoCloseable {
   private static boolean wiped;
   private static Path repos;
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** How often the {@link #sharedWithOpa()} hub makes sure OPA holds every policy. */
+  public static final String SHARED_OPA_REPUBLISH_INTERVAL = "1s";
+
+  private static HubTestSupport shared;
+  private static HubTestSupport sharedWithOpa;
+
+  /** True for the JVM's shared hubs: not stopped, restarted or closed by a test. */
+  private boolean isShared;
+
+  /** The OPA of the {@link #sharedWithOpa()} hub; null for every other hub. */
+  private OpaTestServer opa;
 
   private final TestWorkflowEnvironment temporal;
   private final TemporalDevServer devServer;
@@ -136,10 +158,72 @@ public final class HubTestSupport implements AutoCloseable {
   }
 
   /**
+   * The hub of this test JVM with the default configuration (the in-process Temporal test server,
+   * no OPA), started on first use and stopped when the JVM exits. {@link #close()} on it does
+   * nothing; {@link #stop()}, {@link #start()}, {@link #property} and {@link #singleton} refuse.
+   */
+  public static synchronized HubTestSupport shared() {
+    if (shared == null) {
+      shared = startShared(new HubTestSupport(), null);
+    }
+    return shared;
+  }
+
+  /**
+   * The hub of this test JVM that decides with the real OPA ({@link #opa()}, a child process
+   * started with it), republishing its policies every {@value #SHARED_OPA_REPUBLISH_INTERVAL};
+   * otherwise as {@link #shared()}. A test may stop and start that OPA; it runs again for the next.
+   */
+  public static synchronized HubTestSupport sharedWithOpa() {
+    if (sharedWithOpa == null) {
+      OpaTestServer opa = OpaTestServer.startNew();
+      sharedWithOpa =
+          startShared(
+              new HubTestSupport()
+                  .property("opa.url", opa.url())
+                  .property("opa.token", opa.token())
+                  .property("opa.republish-interval", SHARED_OPA_REPUBLISH_INTERVAL),
+              opa);
+    } else {
+      // A test that stopped it and failed before starting it again must not fail the next ones.
+      sharedWithOpa.opa.start();
+    }
+    return sharedWithOpa;
+  }
+
+  private static HubTestSupport startShared(HubTestSupport hub, OpaTestServer opa) {
+    hub.opa = opa;
+    try {
+      hub.start();
+    } catch (RuntimeException e) {
+      hub.shutdown();
+      throw e;
+    }
+    hub.isShared = true;
+    Runtime.getRuntime().addShutdownHook(new Thread(hub::shutdown, "shared-hub-shutdown"));
+    return hub;
+  }
+
+  /** The OPA this hub decides with, when it is {@link #sharedWithOpa()}; else null. */
+  public OpaTestServer opa() {
+    return opa;
+  }
+
+  private void refuseIfShared(String what) {
+    if (isShared) {
+      throw new IllegalStateException(
+          what
+              + " on the shared hub would change it for every other test of this JVM;"
+              + " start a hub of its own with new HubTestSupport()");
+    }
+  }
+
+  /**
    * Registers {@code bean} in the hub's context before it starts, so that it replaces a default the
    * hub would make only when missing (e.g. the {@link java.time.Clock}).
    */
   public HubTestSupport singleton(String name, Object bean) {
+    refuseIfShared("singleton()");
     singletons.put(name, bean);
     return this;
   }
@@ -158,11 +242,13 @@ public final class HubTestSupport implements AutoCloseable {
 
   /** Sets a hub property for the next {@link #start()}. */
   public HubTestSupport property(String key, Object value) {
+    refuseIfShared("property()");
     extraProperties.put(key, value);
     return this;
   }
 
   public synchronized HubTestSupport start() {
+    refuseIfShared("start()");
     Map<String, Object> p = new HashMap<>();
     p.put("spring.datasource.url", DB_URL);
     p.put("spring.datasource.username", DB_USER);
@@ -208,6 +294,7 @@ public final class HubTestSupport implements AutoCloseable {
 
   /** Stops the hub like a crash would leave it: PostgreSQL and Temporal keep their state. */
   public synchronized void stop() {
+    refuseIfShared("stop()");
     if (hub != null) {
       hub.close();
       hub = null;
@@ -246,14 +333,27 @@ public final class HubTestSupport implements AutoCloseable {
     return dataDir;
   }
 
+  /** Stops the hub and what it alone runs on; nothing for the shared hubs (JVM exit stops them). */
   @Override
   public void close() {
-    stop();
+    if (!isShared) {
+      shutdown();
+    }
+  }
+
+  private synchronized void shutdown() {
+    if (hub != null) {
+      hub.close();
+      hub = null;
+    }
     if (temporal != null && !sharesTemporal) {
       temporal.close();
     }
     if (devServer != null) {
       devServer.close();
+    }
+    if (opa != null) {
+      opa.close();
     }
   }
 
@@ -333,6 +433,66 @@ public final class HubTestSupport implements AutoCloseable {
       throw new IllegalStateException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  // ---- what many tests set up ---------------------------------------------------------------
+
+  /**
+   * A new member of the bootstrap owner's organization with {@code role}, under an email no other
+   * test uses, and one API token of theirs: the token.
+   */
+  public String memberToken(String role) {
+    String email = role + "-" + UUID.randomUUID().toString().substring(0, 8) + "@example.com";
+    Response m =
+        post("/api/v2/members", OWNER_TOKEN, Map.of("email", email, "name", role, "role", role));
+    expect(m, 201);
+    Response t =
+        post(
+            "/api/v2/members/" + m.body().get("id").asText() + "/tokens",
+            OWNER_TOKEN,
+            Map.of("name", "t"));
+    expect(t, 201);
+    return t.body().get("token").asText();
+  }
+
+  /**
+   * A new organization {@code slug} with an owner of its own (made by the bootstrap owner): the
+   * answer, {@code org} and {@code ownerToken}.
+   */
+  public JsonNode createOrg(String slug) {
+    Response r =
+        post(
+            "/api/v2/orgs",
+            OWNER_TOKEN,
+            Map.of(
+                "slug",
+                slug,
+                "name",
+                "Org " + slug,
+                "owner",
+                Map.of("email", "owner@" + slug + ".example.com", "name", "Owner")));
+    expect(r, 201);
+    return r.body();
+  }
+
+  private static void expect(Response r, int status) {
+    if (r.status() != status) {
+      throw new AssertionError("expected " + status + " but got " + r.status() + ": " + r.raw());
+    }
+  }
+
+  /** The id of the organization the hub bootstraps (slug {@code default}), the owner token's. */
+  public static UUID defaultOrgId() {
+    try (Connection c = db();
+        var ps = c.prepareStatement("select id from organizations where slug = 'default'");
+        var rs = ps.executeQuery()) {
+      if (!rs.next()) {
+        throw new IllegalStateException("no default organization: start a hub first");
+      }
+      return rs.getObject(1, UUID.class);
+    } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
   }

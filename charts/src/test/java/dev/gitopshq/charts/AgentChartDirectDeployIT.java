@@ -20,6 +20,7 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * does not grant (a Role) is refused with the API server's own "forbidden" before anything is
  * applied, and so is an object that exists without GitOpsHQ's labels, which stays as it was.
  */
+@Tag("e2e")
 class AgentChartDirectDeployIT {
   static final RealKube KUBE = RealKube.shared();
   static final String NS = "direct-rbac-apps";

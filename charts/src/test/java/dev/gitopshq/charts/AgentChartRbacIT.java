@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * ServiceAccount, as the agent in the cluster does, is allowed exactly what the profile and
  * capabilities grant; everything else is refused with 403 by the API server itself.
  */
+@Tag("e2e")
 class AgentChartRbacIT {
   static final RealKube KUBE = RealKube.shared();
   static final String APPS = "rbac-apps";

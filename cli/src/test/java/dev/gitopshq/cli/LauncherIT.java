@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,15 +26,8 @@ class LauncherIT {
 
   @BeforeAll
   static void start() {
-    hub = new HubTestSupport().start();
+    hub = HubTestSupport.shared();
     url = "http://127.0.0.1:" + hub.context().getEnvironment().getProperty("local.server.port");
-  }
-
-  @AfterAll
-  static void stop() {
-    if (hub != null) {
-      hub.close();
-    }
   }
 
   record Proc(int code, String out, String err) {}

@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one that calls {@code lookup} through {@code tpl}. Each fails alone, naming the chart and the
  * limit; its worker process is killed and replaced; renders beside it and after it go on.
  */
+@Tag("integration")
 class RenderWorkersTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -11,7 +11,6 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -21,12 +20,7 @@ class AuditApiIT {
 
   @BeforeAll
   static void start() {
-    hub = new HubTestSupport().start();
-  }
-
-  @AfterAll
-  static void stop() {
-    hub.close();
+    hub = HubTestSupport.shared();
   }
 
   @Test

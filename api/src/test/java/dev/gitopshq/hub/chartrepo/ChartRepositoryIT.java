@@ -33,6 +33,7 @@ import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
@@ -41,6 +42,7 @@ import org.yaml.snakeyaml.Yaml;
  * install command a registration returns, run by the real {@code helm} against the real API server
  * (tools/dev/kube.sh), creating the agent's objects from the hub's repository.
  */
+@Tag("e2e")
 class ChartRepositoryIT {
   static HubTestSupport hub;
   static String base;

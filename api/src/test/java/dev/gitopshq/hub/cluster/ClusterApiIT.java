@@ -12,7 +12,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -23,31 +22,8 @@ class ClusterApiIT {
 
   @BeforeAll
   static void start() {
-    hub = new HubTestSupport().start();
-    Response viewer =
-        hub.post(
-            "/api/v2/members",
-            OWNER_TOKEN,
-            Map.of(
-                "email",
-                "viewer-" + UUID.randomUUID() + "@example.com",
-                "name",
-                "Vi Ewer",
-                "role",
-                "viewer"));
-    assertThat(viewer.status()).isEqualTo(201);
-    Response token =
-        hub.post(
-            "/api/v2/members/" + viewer.body().get("id").asText() + "/tokens",
-            OWNER_TOKEN,
-            Map.of("name", "laptop"));
-    assertThat(token.status()).isEqualTo(201);
-    viewerToken = token.body().get("token").asText();
-  }
-
-  @AfterAll
-  static void stop() {
-    hub.close();
+    hub = HubTestSupport.shared();
+    viewerToken = hub.memberToken("viewer");
   }
 
   static String uniqueName(String prefix) {

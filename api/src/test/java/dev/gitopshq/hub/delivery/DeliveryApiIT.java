@@ -17,7 +17,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -33,13 +32,8 @@ class DeliveryApiIT {
 
   @BeforeAll
   static void start() {
-    hub = new HubTestSupport().start();
+    hub = HubTestSupport.shared();
     f = new DeliveryFixtures(hub);
-  }
-
-  @AfterAll
-  static void stop() {
-    hub.close();
   }
 
   static List<String> fields(Response r) {

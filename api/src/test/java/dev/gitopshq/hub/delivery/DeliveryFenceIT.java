@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,13 +52,8 @@ class DeliveryFenceIT {
 
   @BeforeAll
   static void start() {
-    hub = new HubTestSupport().start();
+    hub = HubTestSupport.shared();
     f = new DeliveryFixtures(hub);
-  }
-
-  @AfterAll
-  static void stop() {
-    hub.close();
   }
 
   @BeforeEach

@@ -24,7 +24,6 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.UUID;
 import org.eclipse.jgit.lib.ObjectId;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,16 +49,11 @@ class DeliveryGenerationIT {
 
   @BeforeAll
   static void start() {
-    hub = new HubTestSupport().start();
+    hub = HubTestSupport.shared();
     f = new DeliveryFixtures(hub);
     webapp = TarGz.webapp().build();
     Response r = f.upload(OWNER_TOKEN, webapp, "application/gzip");
     assertThat(r.status()).as(r.raw()).isIn(200, 201);
-  }
-
-  @AfterAll
-  static void stop() {
-    hub.close();
   }
 
   /** A project delivering workload web (chart webapp) for one tenant to one cluster. */

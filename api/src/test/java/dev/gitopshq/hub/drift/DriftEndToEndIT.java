@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.Test;
  * the finding; a comparison the API server refuses is not compared (with its answer), never in
  * sync; another organization sees 404.
  */
+@Tag("e2e")
 class DriftEndToEndIT {
   static final String SUFFIX = UUID.randomUUID().toString().substring(0, 6);
   static final String NS = "drift-" + SUFFIX;

@@ -38,6 +38,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,6 +55,7 @@ import org.junit.jupiter.api.Test;
  * by the test. Last, the hub's own reading: an agent with {@code argocd.read} lists the real
  * Application and the cluster's Bindings view says Synced at the deploy branch's commit.
  */
+@Tag("e2e")
 class ArgoDeliveryIT {
   static final String S = UUID.randomUUID().toString().substring(0, 6);
   static final String NS = "argo-" + S;

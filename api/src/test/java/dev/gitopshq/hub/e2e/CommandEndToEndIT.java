@@ -29,6 +29,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.Test;
  * approvals inbox -> the real agent -> the Fabric8 mock Kubernetes API, checking that the
  * Deployment and the Application really changed, exactly once.
  */
+@Tag("e2e")
 class CommandEndToEndIT {
   static final String WEBHOOK_SECRET = "the-receivers-shared-secret";
   static final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();

@@ -31,6 +31,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +43,7 @@ import org.slf4j.LoggerFactory;
  * refused. The credential's canary value is never in the database dump, the hub's or agent's logs,
  * the audit log or the live Secret's metadata.
  */
+@Tag("e2e")
 class CredentialSyncIT {
   static RealKube kube;
   static KubernetesClient admin;
@@ -80,7 +82,7 @@ class CredentialSyncIT {
           }
         };
     // Attached after the hub started: Spring Boot resets the logging configuration on start.
-    hub = new HubTestSupport().start();
+    hub = HubTestSupport.shared();
     Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     capture.setContext(root.getLoggerContext());
     capture.start();
@@ -90,9 +92,6 @@ class CredentialSyncIT {
   @AfterAll
   static void stop() {
     ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).detachAppender(capture);
-    if (hub != null) {
-      hub.close();
-    }
     if (admin != null) {
       for (String ns : List.of(NS_A, NS_B, NS_OUT)) {
         admin.namespaces().withName(ns).delete();

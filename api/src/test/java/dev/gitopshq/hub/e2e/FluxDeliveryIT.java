@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.Test;
  * both intervals are ten minutes. Without the token the hub refuses the fetch and the GitRepository
  * says so. Every status here is written by Flux, none by the test.
  */
+@Tag("e2e")
 class FluxDeliveryIT {
   static final String S = UUID.randomUUID().toString().substring(0, 6);
   static final String NS = "flux-" + S;

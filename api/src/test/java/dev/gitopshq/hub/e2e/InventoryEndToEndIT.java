@@ -55,19 +55,13 @@ class InventoryEndToEndIT {
                 .build())
         .create();
     // The refresh command is decided by the shipped approval policy, on the real OPA.
-    opa = OpaTestServer.startNew();
-    hub =
-        new HubTestSupport()
-            .property("opa.url", opa.url())
-            .property("opa.token", opa.token())
-            .start();
+    hub = HubTestSupport.sharedWithOpa();
+    opa = hub.opa();
   }
 
   @AfterAll
   static void stop() {
-    hub.close();
     kube.close();
-    opa.close();
   }
 
   static Map<String, String> env(String name, String token, Path identity, String capabilities) {

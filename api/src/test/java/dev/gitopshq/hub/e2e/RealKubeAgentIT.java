@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * the inventory with its real status; inspecting it finds the controllers' objects and events;
  * scaling and deleting in the cluster arrive as deltas.
  */
+@Tag("e2e")
 class RealKubeAgentIT {
   static RealKube kube;
   static KubernetesClient admin;
@@ -73,14 +75,11 @@ class RealKubeAgentIT {
                 .endSpec()
                 .build())
         .create();
-    hub = new HubTestSupport().start();
+    hub = HubTestSupport.shared();
   }
 
   @AfterAll
   static void stop() {
-    if (hub != null) {
-      hub.close();
-    }
     if (admin != null) {
       admin.namespaces().withName(NS).delete();
       admin.close();

@@ -57,14 +57,13 @@ public class AgentGatewayIT {
 
   @BeforeAll
   static void start() {
-    hub = new HubTestSupport().start();
+    hub = HubTestSupport.shared();
     channel = NettyChannelBuilder.forTarget(hub.grpcAddress()).usePlaintext().build();
   }
 
   @AfterAll
   static void stop() throws InterruptedException {
     channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    hub.close();
   }
 
   record Cluster(String id, String name, String registrationToken) {}

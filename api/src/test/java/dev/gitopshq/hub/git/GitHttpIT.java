@@ -29,7 +29,6 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jgit.lib.ObjectId;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -53,19 +52,12 @@ class GitHttpIT {
 
   @BeforeAll
   static void start() throws Exception {
-    hub = new HubTestSupport().start();
+    hub = HubTestSupport.shared();
     repos = hub.bean(ProjectRepos.class);
     port = Integer.parseInt(hub.context().getEnvironment().getProperty("local.server.port"));
-    orgId = uuid("select id from organizations where slug = 'default'");
+    orgId = HubTestSupport.defaultOrgId();
     work = Files.createTempDirectory("gitopshq-git-it");
     Files.createDirectories(work.resolve("home"));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (hub != null) {
-      hub.close();
-    }
   }
 
   // ---- fixtures ----------------------------------------------------------------------------
@@ -142,35 +134,8 @@ class GitHttpIT {
         + repoPath(p);
   }
 
-  static UUID uuid(String sql) throws Exception {
-    try (Connection c = HubTestSupport.db();
-        var ps = c.prepareStatement(sql);
-        ResultSet rs = ps.executeQuery()) {
-      rs.next();
-      return (UUID) rs.getObject(1);
-    }
-  }
-
   static String memberToken(String role) {
-    Response m =
-        hub.post(
-            "/api/v2/members",
-            OWNER_TOKEN,
-            Map.of(
-                "email",
-                role + "-" + UUID.randomUUID().toString().substring(0, 8) + "@example.com",
-                "name",
-                role,
-                "role",
-                role));
-    assertThat(m.status()).isEqualTo(201);
-    Response t =
-        hub.post(
-            "/api/v2/members/" + m.body().get("id").asText() + "/tokens",
-            OWNER_TOKEN,
-            Map.of("name", "git"));
-    assertThat(t.status()).isEqualTo(201);
-    return t.body().get("token").asText();
+    return hub.memberToken(role);
   }
 
   // ---- the real git ------------------------------------------------------------------------

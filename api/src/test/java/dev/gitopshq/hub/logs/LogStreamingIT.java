@@ -37,12 +37,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Pod logs through hub and agent on the real API server: kwok serves the namespace demo's growing
  * CRI log for every container there, so a Deployment's pod has a live log to tail and follow.
  */
+@Tag("e2e")
 class LogStreamingIT {
   static RealKube kube;
   static KubernetesClient admin;

@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -20,12 +19,7 @@ class PeopleApiIT {
 
   @BeforeAll
   static void start() {
-    hub = new HubTestSupport().start();
-  }
-
-  @AfterAll
-  static void stop() {
-    hub.close();
+    hub = HubTestSupport.shared();
   }
 
   static String email(String who) {
@@ -33,19 +27,7 @@ class PeopleApiIT {
   }
 
   static String memberWithToken(String role) {
-    Response m =
-        hub.post(
-            "/api/v2/members",
-            OWNER_TOKEN,
-            Map.of("email", email(role), "name", role, "role", role));
-    assertThat(m.status()).isEqualTo(201);
-    Response t =
-        hub.post(
-            "/api/v2/members/" + m.body().get("id").asText() + "/tokens",
-            OWNER_TOKEN,
-            Map.of("name", "t"));
-    assertThat(t.status()).isEqualTo(201);
-    return t.body().get("token").asText();
+    return hub.memberToken(role);
   }
 
   @Test

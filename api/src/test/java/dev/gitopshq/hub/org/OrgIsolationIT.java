@@ -20,7 +20,6 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -51,12 +50,8 @@ class OrgIsolationIT {
 
   @BeforeAll
   static void start() {
-    opa = OpaTestServer.startNew();
-    hub =
-        new HubTestSupport()
-            .property("opa.url", opa.url())
-            .property("opa.token", opa.token())
-            .start();
+    hub = HubTestSupport.sharedWithOpa();
+    opa = hub.opa();
     tokenA = createOrg("org-a-" + suffix()).get("ownerToken").asText();
     JsonNode orgB = createOrg("org-b-" + suffix());
     tokenB = orgB.get("ownerToken").asText();
@@ -64,30 +59,12 @@ class OrgIsolationIT {
     seedOrgB();
   }
 
-  @AfterAll
-  static void stop() {
-    hub.close();
-    opa.close();
-  }
-
   static String suffix() {
     return UUID.randomUUID().toString().substring(0, 8);
   }
 
   static JsonNode createOrg(String slug) {
-    Response r =
-        hub.post(
-            "/api/v2/orgs",
-            OWNER_TOKEN,
-            Map.of(
-                "slug",
-                slug,
-                "name",
-                "Org " + slug,
-                "owner",
-                Map.of("email", "owner@" + slug + ".example.com", "name", "Owner")));
-    assertThat(r.status()).as(r.raw()).isEqualTo(201);
-    return r.body();
+    return hub.createOrg(slug);
   }
 
   static String id(Response r) {

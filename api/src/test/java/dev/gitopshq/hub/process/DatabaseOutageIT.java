@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * token with the old one revoked, the generation is recorded and committed once.
  */
 @ExtendWith(HubProcess.LogsOnFailure.class)
+@Tag("e2e")
 class DatabaseOutageIT {
   static ProcessStack stack;
   static TcpProxy postgres;

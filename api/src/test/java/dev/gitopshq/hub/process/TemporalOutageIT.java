@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the workflow waited out its deadline and the command failed although it had run.)
  */
 @ExtendWith(HubProcess.LogsOnFailure.class)
+@Tag("e2e")
 class TemporalOutageIT {
   static ProcessStack stack;
   static TcpProxy temporal;

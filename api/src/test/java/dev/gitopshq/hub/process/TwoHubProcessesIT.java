@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @ExtendWith(HubProcess.LogsOnFailure.class)
+@Tag("e2e")
 class TwoHubProcessesIT {
   static final Map<String, String> NO_SWEEP = Map.of("GITOPSHQ_AGENT_SWEEP_MILLIS", "600000");
 

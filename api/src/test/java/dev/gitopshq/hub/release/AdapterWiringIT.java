@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * own.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("e2e")
 class AdapterWiringIT {
   static final String S = UUID.randomUUID().toString().substring(0, 6);
   static final String ENV = "fx-dev";

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * Healthy; unbinding removes them. Every status here is Argo CD's own.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("e2e")
 class ArgoWiringIT {
   static final String S = UUID.randomUUID().toString().substring(0, 6);
   static final String ENV = "ax-dev";

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
@@ -49,6 +50,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * other and run in order.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("e2e")
 class DirectDeployIT {
   static final String SUFFIX = UUID.randomUUID().toString().substring(0, 6);
   static final String ENV = "direct-dev";

@@ -59,15 +59,10 @@ class FreezeWindowApiIT {
 
   @BeforeAll
   static void start() throws SQLException {
-    opa = OpaTestServer.startNew();
+    hub = HubTestSupport.sharedWithOpa();
+    opa = hub.opa();
     opaDirect = opa.client();
-    hub =
-        new HubTestSupport()
-            .property("opa.url", opa.url())
-            .property("opa.token", opa.token())
-            .property("opa.republish-interval", "1s")
-            .start();
-    orgId = uuid("select id from organizations where slug = 'default'");
+    orgId = HubTestSupport.defaultOrgId();
     insertEnvironment(STAGING, 2);
     insertEnvironment(PRODUCTION, 3);
     projectId = insertProject(PROJECT);
@@ -85,14 +80,8 @@ class FreezeWindowApiIT {
 
   @AfterAll
   static void stop() {
-    if (hub != null) {
-      hub.close();
-    }
     if (opaDirect != null) {
       opaDirect.close();
-    }
-    if (opa != null) {
-      opa.close();
     }
   }
 
@@ -130,25 +119,7 @@ class FreezeWindowApiIT {
   }
 
   static String token(String role) {
-    Response member =
-        hub.post(
-            "/api/v2/members",
-            OWNER_TOKEN,
-            Map.of(
-                "email",
-                "freeze-" + role + "-" + UUID.randomUUID() + "@example.com",
-                "name",
-                "Pat " + role,
-                "role",
-                role));
-    assertThat(member.status()).isEqualTo(201);
-    return hub.post(
-            "/api/v2/members/" + member.body().get("id").asText() + "/tokens",
-            OWNER_TOKEN,
-            Map.of("name", "t"))
-        .body()
-        .get("token")
-        .asText();
+    return hub.memberToken(role);
   }
 
   /** The freeze decision through the hub's service, as the release activity asks for it. */

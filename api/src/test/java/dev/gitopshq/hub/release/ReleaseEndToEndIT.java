@@ -21,7 +21,6 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.eclipse.jgit.lib.ObjectId;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -62,15 +61,10 @@ class ReleaseEndToEndIT {
 
   @BeforeAll
   static void start() {
-    opa = OpaTestServer.startNew();
-    hub =
-        new HubTestSupport()
-            .property("opa.url", opa.url())
-            .property("opa.token", opa.token())
-            .property("opa.republish-interval", "1s")
-            .start();
+    hub = HubTestSupport.sharedWithOpa();
+    opa = hub.opa();
     repos = hub.bean(ProjectRepos.class);
-    orgId = UUID.fromString(orgOf());
+    orgId = HubTestSupport.defaultOrgId();
     awaitReleasePolicies();
 
     adminA = token("admin");
@@ -127,16 +121,6 @@ class ReleaseEndToEndIT {
                 "values",
                 Map.of("image", Map.of("tag", "1.0.0")))));
     Generator.awaitDelivered();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (hub != null) {
-      hub.close();
-    }
-    if (opa != null) {
-      opa.close();
-    }
   }
 
   // ---- the scenario -------------------------------------------------------------------------
@@ -662,17 +646,6 @@ class ReleaseEndToEndIT {
                         == 200);
   }
 
-  static String orgOf() {
-    try (var c = HubTestSupport.db();
-        var ps = c.prepareStatement("select id from organizations where slug = 'default'");
-        var rs = ps.executeQuery()) {
-      rs.next();
-      return rs.getString(1);
-    } catch (java.sql.SQLException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
   /**
    * Appends an organization environment unless it exists. As rows: creating one through the API
    * recommits every project of the organization, and other tests sharing this database insert
@@ -704,26 +677,13 @@ class ReleaseEndToEndIT {
     return r.body();
   }
 
+  /** The bootstrap owner's organization (AdapterStack and DirectDeployIT use it too). */
+  static String orgOf() {
+    return HubTestSupport.defaultOrgId().toString();
+  }
+
   static String token(String role) {
-    Response m =
-        hub.post(
-            "/api/v2/members",
-            OWNER_TOKEN,
-            Map.of(
-                "email",
-                "rel-" + role + "-" + UUID.randomUUID().toString().substring(0, 8) + "@example.com",
-                "name",
-                "Rel " + role,
-                "role",
-                role));
-    assertThat(m.status()).as(m.raw()).isEqualTo(201);
-    return hub.post(
-            "/api/v2/members/" + m.body().get("id").asText() + "/tokens",
-            OWNER_TOKEN,
-            Map.of("name", "t"))
-        .body()
-        .get("token")
-        .asText();
+    return hub.memberToken(role);
   }
 
   static JsonNode awaitStatus(String deploymentId, String status) {

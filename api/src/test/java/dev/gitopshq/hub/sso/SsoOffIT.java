@@ -3,7 +3,6 @@ package dev.gitopshq.hub.sso;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gitopshq.hub.HubTestSupport;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -13,12 +12,7 @@ class SsoOffIT {
 
   @BeforeAll
   static void start() {
-    hub = new HubTestSupport().start();
-  }
-
-  @AfterAll
-  static void stop() {
-    hub.close();
+    hub = HubTestSupport.shared();
   }
 
   @Test

@@ -7,7 +7,6 @@ import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -20,12 +19,7 @@ class FuzzFindingsIT {
 
   @BeforeAll
   static void start() {
-    hub = new HubTestSupport().start();
-  }
-
-  @AfterAll
-  static void stop() {
-    hub.close();
+    hub = HubTestSupport.shared();
   }
 
   @Test

@@ -14,7 +14,6 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -30,13 +29,8 @@ class RequestLimitsIT {
 
   @BeforeAll
   static void start() {
-    hub = new HubTestSupport().start();
+    hub = HubTestSupport.shared();
     base = "http://127.0.0.1:" + hub.context().getEnvironment().getProperty("local.server.port");
-  }
-
-  @AfterAll
-  static void stop() {
-    hub.close();
   }
 
   static long clusters(String name) {

@@ -119,17 +119,13 @@ class CliDeviceLoginIT {
 
   @Test
   void aHubWithoutSsoSaysSo() {
-    HubTestSupport plain = new HubTestSupport().start();
-    try {
-      StringWriter err = new StringWriter();
-      String plainUrl =
-          "http://127.0.0.1:" + plain.context().getEnvironment().getProperty("local.server.port");
-      int code = run(new StringWriter(), err, "login", "--server", plainUrl, "--device");
-      assertThat(code).isEqualTo(2);
-      assertThat(err.toString()).contains("no single sign-on configured");
-    } finally {
-      plain.close();
-    }
+    HubTestSupport plain = HubTestSupport.shared();
+    StringWriter err = new StringWriter();
+    String plainUrl =
+        "http://127.0.0.1:" + plain.context().getEnvironment().getProperty("local.server.port");
+    int code = run(new StringWriter(), err, "login", "--server", plainUrl, "--device");
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).contains("no single sign-on configured");
   }
 
   /** The person opens the verification page, signs in, enters the code and consents. */
