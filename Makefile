@@ -77,7 +77,7 @@ test: ## the whole test suite: formatting and shell checks, the UI's ESLint and 
 # beside them, each part's output printed when it is done; Vitest comes after them, since its
 # jsdom tests wait on rendering with 1-5 s timeouts that a starved CPU misses. The tools already in
 # the cache are used: the render and chart tests run the render worker and helm, the Rego tests opa.
-test-fast: ## the quick loop (about 5 min on 2 cores): Java unit tests (no ITs, offline) and opa test side by side, then the UI's Vitest; builds nothing else
+test-fast: ## the quick loop (about 3 min on 2 cores): Java unit tests (no ITs, offline) and opa test side by side, then the UI's Vitest; builds nothing else
 	@$(MAKE) -j2 --output-sync=target fast-java fast-rego
 	@$(MAKE) fast-ui
 

@@ -37,9 +37,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The agent's Deployment and its configuration objects, checked against what the agent reads. */
+@Tag("integration") // runs the helm binary
 class AgentChartDeploymentTest {
   static final Chart CHART = Chart.agent();
   static final String TOKEN = "ghqa_reg_" + "0123456789abcdef".repeat(4);

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The agent's RBAC against the product documentation's "Agent RBAC Requirements" tables: what each
  * profile and capability grants, and nothing more.
  */
+@Tag("integration") // runs the helm binary
 class AgentChartRbacTest {
   static final Chart CHART = Chart.agent();
 

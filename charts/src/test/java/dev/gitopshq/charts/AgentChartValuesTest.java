@@ -14,11 +14,13 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The agent chart's values: the documented names and defaults, the schema, the README, lint. */
+@Tag("integration") // runs the helm binary
 class AgentChartValuesTest {
   static final Chart CHART = Chart.agent();
   static final ObjectMapper JSON = new ObjectMapper();

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * hosted Git repositories, the render scratch directory, the public URL, the encryption key and the
  * release approval timeout — and the combinations of replicas and storage that cannot work.
  */
+@Tag("integration") // runs the helm binary
 class HubChartStorageTest {
   static final String PVC = "gitopshq-gitopshq-hub-data";
   static final String DATA = "/var/lib/gitopshq/data";

@@ -28,9 +28,11 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The hub chart: the environment it renders against the hub's configuration, secrets, probes. */
+@Tag("integration") // runs the helm binary
 class HubChartTest {
   static final Chart CHART = Chart.hub();
   static final String RELEASE = "gitopshq";
