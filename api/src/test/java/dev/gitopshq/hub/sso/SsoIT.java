@@ -349,7 +349,7 @@ class SsoIT {
             + " from generate_series(1, ?) g",
         (int) SsoLogin.MAX_PENDING_PER_ADDRESS);
     try {
-      assertThat(new Browser().get(hubUri("/api/v2/auth/oidc/login")).status()).isEqualTo(302);
+      assertThat(new Browser().get(hubUri(LOGIN)).status()).isEqualTo(302);
       // A pending sign-in lives 3 minutes, not 10.
       assertThat(
               HubTestSupport.count(
@@ -358,9 +358,9 @@ class SsoIT {
           .isEqualTo(180);
       // This address may start 20; the 21st is refused while other addresses are not.
       for (int i = 1; i < SsoLogin.MAX_PENDING_PER_ADDRESS; i++) {
-        assertThat(new Browser().get(hubUri("/api/v2/auth/oidc/login")).status()).isEqualTo(302);
+        assertThat(new Browser().get(hubUri(LOGIN)).status()).isEqualTo(302);
       }
-      Browser.Page refused = new Browser().get(hubUri("/api/v2/auth/oidc/login"));
+      Browser.Page refused = new Browser().get(hubUri(LOGIN));
       assertThat(refused.status()).isEqualTo(429);
       assertThat(refused.body()).contains("too many sign-ins in progress from your address");
       assertThat(HubTestSupport.count("select count(*) from oidc_logins where nonce <> 'flood'"))
@@ -368,7 +368,7 @@ class SsoIT {
       // Once this address's sign-ins expire, it may start again.
       HubTestSupport.exec(
           "update oidc_logins set expires_at = now() - interval '1 second' where nonce <> 'flood'");
-      assertThat(new Browser().get(hubUri("/api/v2/auth/oidc/login")).status()).isEqualTo(302);
+      assertThat(new Browser().get(hubUri(LOGIN)).status()).isEqualTo(302);
     } finally {
       HubTestSupport.exec("delete from oidc_logins");
     }
