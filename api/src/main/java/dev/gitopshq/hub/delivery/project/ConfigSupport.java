@@ -11,12 +11,14 @@ import dev.gitopshq.activities.delivery.WorkloadMapper;
 import dev.gitopshq.hub.delivery.Author;
 import dev.gitopshq.hub.delivery.ProjectChanges;
 import dev.gitopshq.hub.delivery.ProjectChanges.Applied;
+import dev.gitopshq.hub.delivery.ProjectChanges.Message;
 import dev.gitopshq.hub.delivery.ProjectChanges.Step;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.springframework.stereotype.Component;
 
 /**
@@ -66,6 +68,16 @@ class ConfigSupport {
 
   Optional<ProjectTenantRow> tenant(UUID orgId, UUID projectId, String name) {
     return tenants.list(orgId, projectId).stream().filter(t -> t.tenant().equals(name)).findFirst();
+  }
+
+  /** The 404 of the project's {@code what} (e.g. "binding web") that is not there. */
+  static Supplier<ApiException> notInProject(String what, ProjectRow p) {
+    return () -> ApiException.notFound(what + " of project " + p.name());
+  }
+
+  /** The step of a removal: nothing to answer, and the commit's message. */
+  static Step<Void> removal(Message message) {
+    return new Step<>(null, message);
   }
 
   /** Workloads and bindings share one namespace of names in a project: 409 when it is taken. */

@@ -14,7 +14,6 @@ import dev.gitopshq.hub.delivery.ProjectChanges.Applied;
 import dev.gitopshq.hub.delivery.ProjectChanges.Message;
 import dev.gitopshq.hub.delivery.ProjectChanges.Step;
 import dev.gitopshq.hub.security.HubPrincipal;
-import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
 import java.time.Clock;
 import java.time.Instant;
@@ -69,7 +68,7 @@ public class ProjectBindings {
     return bindingsOf(orgId, projectId).stream()
         .filter(b -> b.row().name().equals(name))
         .findFirst()
-        .orElseThrow(() -> ApiException.notFound("binding " + name + " of project " + p.name()));
+        .orElseThrow(ConfigSupport.notInProject("binding " + name, p));
   }
 
   private List<Binding> bindingsOf(UUID orgId, UUID projectId) {
@@ -188,8 +187,7 @@ public class ProjectBindings {
           BindingRow b =
               bindings
                   .findByName(orgId, projectId, name)
-                  .orElseThrow(
-                      () -> ApiException.notFound("binding " + name + " of project " + p.name()));
+                  .orElseThrow(ConfigSupport.notInProject("binding " + name, p));
           Resolved r = resolve(p, req);
           bindings.update(
               orgId, b.id(), req.kind(), r.source().id(), r.overlays(), clock.instant());
@@ -217,11 +215,10 @@ public class ProjectBindings {
           BindingRow b =
               bindings
                   .findByName(orgId, projectId, name)
-                  .orElseThrow(
-                      () -> ApiException.notFound("binding " + name + " of project " + p.name()));
+                  .orElseThrow(ConfigSupport.notInProject("binding " + name, p));
           bindings.delete(orgId, b.id());
-          return new Step<>(
-              null, Message.of("Delete binding " + name, "binding.deleted", "service", name));
+          return ConfigSupport.removal(
+              Message.of("Delete binding " + name, "binding.deleted", "service", name));
         });
   }
 }

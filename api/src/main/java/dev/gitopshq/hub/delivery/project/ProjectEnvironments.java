@@ -17,7 +17,6 @@ import dev.gitopshq.hub.delivery.ProjectChanges.Applied;
 import dev.gitopshq.hub.delivery.ProjectChanges.Message;
 import dev.gitopshq.hub.delivery.ProjectChanges.Step;
 import dev.gitopshq.hub.security.HubPrincipal;
-import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
 import java.util.ArrayList;
 import java.util.List;
@@ -161,13 +160,10 @@ public class ProjectEnvironments {
           ProjectEnvironmentRow env =
               support
                   .environment(orgId, projectId, name)
-                  .orElseThrow(
-                      () ->
-                          ApiException.notFound("environment " + name + " of project " + p.name()));
+                  .orElseThrow(ConfigSupport.notInProject("environment " + name, p));
           variables.deleteForEnvironment(orgId, projectId, env.environmentId());
           environments.delete(orgId, projectId, env.environmentId());
-          return new Step<>(
-              null,
+          return ConfigSupport.removal(
               Message.of("Remove environment " + name, "environment.removed", "environment", name));
         });
   }

@@ -67,12 +67,11 @@ public class ProjectTenants {
           ProjectTenantRow t =
               support
                   .tenant(orgId, projectId, name)
-                  .orElseThrow(
-                      () -> ApiException.notFound("tenant " + name + " of project " + p.name()));
+                  .orElseThrow(ConfigSupport.notInProject("tenant " + name, p));
           variables.deleteForTenant(orgId, projectId, t.tenantId());
           tenants.delete(orgId, projectId, t.tenantId());
-          return new Step<>(
-              null, Message.of("Remove tenant " + name, "tenant.removed", "tenant", name));
+          return ConfigSupport.removal(
+              Message.of("Remove tenant " + name, "tenant.removed", "tenant", name));
         });
   }
 

@@ -47,8 +47,7 @@ public class ProjectValues {
     WorkloadRow w =
         workloads
             .findByName(orgId, p.id(), workload)
-            .orElseThrow(
-                () -> ApiException.notFound("workload " + workload + " of project " + p.name()));
+            .orElseThrow(ConfigSupport.notInProject("workload " + workload, p));
     Checks c = new Checks();
     Optional<ProjectTenantRow> t = support.tenant(orgId, p.id(), tenant);
     if (t.isEmpty()) {
@@ -127,8 +126,7 @@ public class ProjectValues {
             throw ApiException.notFound(
                 "values of " + workload + " for " + tenant + " in " + environment);
           }
-          return new Step<>(
-              null,
+          return ConfigSupport.removal(
               Message.of(
                   "Remove values of " + workload + " for " + tenant + " in " + environment,
                   "values.removed",

@@ -138,8 +138,7 @@ public class ProjectVariables {
               == 0) {
             throw ApiException.notFound("variable " + key + k.describe());
           }
-          return new Step<>(
-              null,
+          return ConfigSupport.removal(
               Message.of(
                   "Remove variable " + key + k.describe(),
                   "variable.removed",

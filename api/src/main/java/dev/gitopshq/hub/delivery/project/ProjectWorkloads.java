@@ -55,7 +55,7 @@ public class ProjectWorkloads {
     ProjectRow p = support.project(orgId, projectId);
     return workloads
         .findByName(orgId, projectId, name)
-        .orElseThrow(() -> ApiException.notFound("workload " + name + " of project " + p.name()));
+        .orElseThrow(ConfigSupport.notInProject("workload " + name, p));
   }
 
   /** The chart version a workload names, or a 400 naming chart / version. */
@@ -125,8 +125,7 @@ public class ProjectWorkloads {
           WorkloadRow w =
               workloads
                   .findByName(orgId, projectId, name)
-                  .orElseThrow(
-                      () -> ApiException.notFound("workload " + name + " of project " + p.name()));
+                  .orElseThrow(ConfigSupport.notInProject("workload " + name, p));
           ChartRef chart = chartVersion(orgId, req.chart(), req.version());
           workloads.update(
               orgId,
@@ -166,11 +165,10 @@ public class ProjectWorkloads {
           WorkloadRow w =
               workloads
                   .findByName(orgId, projectId, name)
-                  .orElseThrow(
-                      () -> ApiException.notFound("workload " + name + " of project " + p.name()));
+                  .orElseThrow(ConfigSupport.notInProject("workload " + name, p));
           workloads.delete(orgId, w.id());
-          return new Step<>(
-              null, Message.of("Delete workload " + name, "workload.deleted", "service", name));
+          return ConfigSupport.removal(
+              Message.of("Delete workload " + name, "workload.deleted", "service", name));
         });
   }
 
@@ -189,10 +187,7 @@ public class ProjectWorkloads {
           WorkloadRow w =
               workloads
                   .findByName(orgId, projectId, workload)
-                  .orElseThrow(
-                      () ->
-                          ApiException.notFound(
-                              "workload " + workload + " of project " + p.name()));
+                  .orElseThrow(ConfigSupport.notInProject("workload " + workload, p));
           Map<String, Object> values = w.valueMap();
           setPath(values, w.imageTagPath(), tag);
           workloads.update(
