@@ -82,6 +82,46 @@ public class DeploymentStarts {
   /** A started promotion. */
   public record Started(DeploymentRow deployment, String workflowId) {}
 
+  /**
+   * Numbers and inserts a release of the project (whose lock the caller holds) and audits {@code
+   * release.created}: the project, the number, {@code details}, the description.
+   */
+  ReleaseRow insertRelease(
+      HubPrincipal caller,
+      ProjectRow project,
+      String kind,
+      String description,
+      long configRevision,
+      String sourceCommit,
+      UUID rollbackOf,
+      String scope,
+      Map<String, Object> details) {
+    UUID org = caller.orgId();
+    ReleaseRow release =
+        new ReleaseRow(
+            UUID.randomUUID(),
+            org,
+            project.id(),
+            releases.nextNumber(org, project.id()),
+            kind,
+            description == null ? "" : description.strip(),
+            configRevision,
+            sourceCommit,
+            rollbackOf,
+            scope,
+            caller.id(),
+            caller.name(),
+            clock.instant());
+    releases.insert(release);
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("project", project.name());
+    d.put("number", release.number());
+    d.putAll(details);
+    d.put("description", release.description());
+    audit.record(org, caller.actor(), "release.created", "release", release.id().toString(), d);
+    return release;
+  }
+
   DeploymentRow start(
       HubPrincipal caller,
       ProjectRow project,

@@ -1,6 +1,5 @@
 package dev.gitopshq.hub.release;
 
-import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.delivery.ProjectEnvironmentMapper;
 import dev.gitopshq.activities.delivery.ProjectEnvironmentRow;
 import dev.gitopshq.activities.delivery.ProjectRow;
@@ -12,8 +11,6 @@ import dev.gitopshq.activities.release.ReleaseRow;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.workflows.release.DeploymentRequest;
-import java.time.Clock;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,24 +32,18 @@ public class NewReleases {
   private final ReleaseMapper releases;
   private final ProjectRepos repos;
   private final ConfigHistory history;
-  private final AuditLog audit;
-  private final Clock clock;
 
   public NewReleases(
       DeploymentStarts starts,
       ProjectEnvironmentMapper projectEnvironments,
       ReleaseMapper releases,
       ProjectRepos repos,
-      ConfigHistory history,
-      AuditLog audit,
-      Clock clock) {
+      ConfigHistory history) {
     this.starts = starts;
     this.projectEnvironments = projectEnvironments;
     this.releases = releases;
     this.repos = repos;
     this.history = history;
-    this.audit = audit;
-    this.clock = clock;
   }
 
   @Transactional
@@ -86,31 +77,21 @@ public class NewReleases {
                 org, projectId, 0, Math.min(revision - previousRevision, MAX_LISTED_CHANGES))
             : List.of();
 
-    Instant now = clock.instant();
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("configRevision", revision);
+    details.put("previousRelease", previous == null ? null : previous.number());
+    details.put("changes", revision - previousRevision);
     ReleaseRow release =
-        new ReleaseRow(
-            UUID.randomUUID(),
-            org,
-            projectId,
-            releases.nextNumber(org, projectId),
+        starts.insertRelease(
+            caller,
+            project,
             ReleaseRow.STANDARD,
-            req.description() == null ? "" : req.description().strip(),
+            req.description(),
             revision,
             null,
             null,
             null,
-            caller.id(),
-            caller.name(),
-            now);
-    releases.insert(release);
-    Map<String, Object> d = new LinkedHashMap<>();
-    d.put("project", project.name());
-    d.put("number", release.number());
-    d.put("configRevision", revision);
-    d.put("previousRelease", previous == null ? null : previous.number());
-    d.put("changes", revision - previousRevision);
-    d.put("description", release.description());
-    audit.record(org, caller.actor(), "release.created", "release", release.id().toString(), d);
+            details);
 
     DeploymentRow deployment =
         starts.start(

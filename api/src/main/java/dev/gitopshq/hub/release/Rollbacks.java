@@ -1,6 +1,5 @@
 package dev.gitopshq.hub.release;
 
-import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.delivery.ProjectEnvironmentMapper;
 import dev.gitopshq.activities.delivery.ProjectEnvironmentRow;
 import dev.gitopshq.activities.delivery.ProjectRow;
@@ -14,8 +13,6 @@ import dev.gitopshq.activities.release.RollbackScope;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.workflows.release.DeploymentRequest;
-import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,24 +35,18 @@ public class Rollbacks {
   private final ProjectTenantMapper projectTenants;
   private final ReleaseMapper releases;
   private final DeploymentMapper deployments;
-  private final AuditLog audit;
-  private final Clock clock;
 
   public Rollbacks(
       DeploymentStarts starts,
       ProjectEnvironmentMapper projectEnvironments,
       ProjectTenantMapper projectTenants,
       ReleaseMapper releases,
-      DeploymentMapper deployments,
-      AuditLog audit,
-      Clock clock) {
+      DeploymentMapper deployments) {
     this.starts = starts;
     this.projectEnvironments = projectEnvironments;
     this.projectTenants = projectTenants;
     this.releases = releases;
     this.deployments = deployments;
-    this.audit = audit;
-    this.clock = clock;
   }
 
   @Transactional
@@ -128,31 +119,21 @@ public class Rollbacks {
               + (scope.all() ? "any environment" : "an environment of the scope"));
     }
 
-    Instant now = clock.instant();
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("rollbackOf", original.number());
+    details.put("scope", scope.toJsonNode());
+    details.put("environments", targets.stream().map(ProjectEnvironmentRow::environment).toList());
     ReleaseRow release =
-        new ReleaseRow(
-            UUID.randomUUID(),
-            org,
-            projectId,
-            releases.nextNumber(org, projectId),
+        starts.insertRelease(
+            caller,
+            project,
             ReleaseRow.ROLLBACK,
-            req.description() == null ? "" : req.description().strip(),
+            req.description(),
             original.configRevision(),
             original.sourceCommit(),
             original.id(),
             scope.toJson(),
-            caller.id(),
-            caller.name(),
-            now);
-    releases.insert(release);
-    Map<String, Object> d = new LinkedHashMap<>();
-    d.put("project", project.name());
-    d.put("number", release.number());
-    d.put("rollbackOf", original.number());
-    d.put("scope", scope.toJsonNode());
-    d.put("environments", targets.stream().map(ProjectEnvironmentRow::environment).toList());
-    d.put("description", release.description());
-    audit.record(org, caller.actor(), "release.created", "release", release.id().toString(), d);
+            details);
 
     String names =
         targets.stream().map(ProjectEnvironmentRow::environment).collect(Collectors.joining(", "));
