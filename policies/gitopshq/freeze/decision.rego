@@ -1,10 +1,11 @@
 # METADATA
 # title: GitOpsHQ environment freezes
 # description: |
-#   Decides whether a deployment of a release (deploy, promote or rollback)
-#   falls into a freeze window of one of its environments, and whether the
+#   Decides whether a deployment of a release (deploy, promote or rollback),
+#   or a command on a cluster, falls into a freeze window, and whether the
 #   freeze blocks it. The hub evaluates data.gitopshq.freeze before the
-#   release approval and reads the `decision` rule and the
+#   release approval of a deployment and before the approval decision of a
+#   command a window covers, and reads the `decision` rule and the
 #   `gitopshq_policy_version` rule it appends when publishing.
 #
 #   Freeze windows are data, not input: the hub keeps the organization's
@@ -12,15 +13,22 @@
 #   every change, and again on every republish pass):
 #     [{id, environment: name or "" (every environment),
 #       project: name or "" (every project),
-#       starts_at, ends_at (RFC 3339), reason}]
-#   A window applies when starts_at <= input.time < ends_at, its environment
-#   is one of input.environments (or ""), and its project is input.project
-#   (or "").
+#       starts_at, ends_at (RFC 3339), reason,
+#       command_types: the command types it also holds, "all" for every
+#       type; empty or absent: deployments only}]
+#   A window applies to a deployment when starts_at <= input.time < ends_at,
+#   its environment is one of input.environments (or ""), and its project is
+#   input.project (or ""). It applies to a command when it covers the time,
+#   its command_types hold the command's type (or "all"), its environment is
+#   the cluster's (or ""), and it is not limited to one project.
 #
 #   Input document:
-#     action       "deploy"|"promote"|"rollback"
-#     project      {id, name}
-#     environments [{name, ...}] the environments the deployment writes to
+#     action       "deploy"|"promote"|"rollback"|"command"
+#     project      {id, name} ("" for a command)
+#     environments [{name, ...}] the environments the deployment writes to;
+#                  for a command, the cluster's environment when it has one
+#     command      {type} (commands only)
+#     cluster      {id, name, environment} (commands only)
 #     break_glass  {requested: bool, justification: string}
 #     time         RFC 3339 string
 #
@@ -87,7 +95,26 @@ project_name := n if {
 
 action_nouns := {"deploy": "deployment", "promote": "promotion", "rollback": "rollback"}
 
-action_noun := object.get(action_nouns, input.action, "deployment")
+action_noun := sprintf("%s command", [command_type]) if {
+	is_command
+} else := object.get(action_nouns, input.action, "deployment")
+
+is_command if input.action == "command"
+
+command_type := t if {
+	t := input.command.type
+	is_string(t)
+} else := ""
+
+cluster_name := n if {
+	n := input.cluster.name
+	is_string(n)
+} else := ""
+
+cluster_environment := e if {
+	e := input.cluster.environment
+	is_string(e)
+} else := ""
 
 break_glass_requested if input.break_glass.requested == true
 
@@ -116,8 +143,28 @@ covered(w) := [n |
 ]
 
 in_scope(w) if {
+	not is_command
 	count(covered(w)) > 0
 	scope(w, "project") in {"", project_name}
+}
+
+# A command: the window holds its type, on its cluster's environment, for every project.
+in_scope(w) if {
+	is_command
+	covers_command_type(w)
+	scope(w, "project") == ""
+	scope(w, "environment") in {"", cluster_environment}
+}
+
+# The command types a window holds; none (deployments only) when absent.
+command_types(w) := t if {
+	t := w.command_types
+	is_array(t)
+} else := []
+
+covers_command_type(w) if {
+	some t in command_types(w)
+	t in {"all", command_type}
 }
 
 readable_times(w) if {
@@ -185,7 +232,24 @@ window_reasons := [entry[2] |
 	some entry in sort({[sprintf("%v", [object.get(w, "ends_at", "")]), window_id(w), window_reason(w)] | some w in applying})
 ]
 
-window_reason(w) := sprintf("%s %s frozen%s until %s%s", [
+window_reason(w) := sprintf("cluster %s%s is frozen for %s until %s%s", [
+	cluster_name,
+	cluster_environment_part,
+	command_types_label(w),
+	w.ends_at,
+	reason_part(w),
+]) if {
+	is_command
+	readable_times(w)
+} else := sprintf("cluster %s%s is frozen for %s by window %s, whose starts_at or ends_at is not an RFC 3339 time (such a window applies at all times until it is fixed)%s", [
+	cluster_name,
+	cluster_environment_part,
+	command_types_label(w),
+	window_id(w),
+	reason_part(w),
+]) if {
+	is_command
+} else := sprintf("%s %s frozen%s until %s%s", [
 	concat(", ", covered(w)),
 	verb(count(covered(w))),
 	project_part(w),
@@ -217,7 +281,17 @@ break_glass_reasons := [sprintf("break-glass overrides the freeze for this %s; j
 	break_glass_requested
 } else := [sprintf("the %s is blocked until the freeze ends, or unless it is requested as break-glass with a written justification", [action_noun])]
 
-environments_label := concat(", ", environment_names) if {
+cluster_environment_part := sprintf(" (environment %s)", [cluster_environment]) if {
+	cluster_environment != ""
+} else := ""
+
+command_types_label(w) := "every command" if {
+	"all" in command_types(w)
+} else := sprintf("%s commands", [concat(", ", sort([t | some t in command_types(w); is_string(t)]))])
+
+environments_label := sprintf("%s commands on cluster %s", [command_type, cluster_name]) if {
+	is_command
+} else := concat(", ", environment_names) if {
 	count(environment_names) > 0
 } else := "no environment"
 

@@ -218,3 +218,49 @@ test_a_window_with_unreadable_times_applies if {
 		with data.gitopshq_data.freeze_windows as [broken]
 	not staging.frozen
 }
+
+# ---- commands --------------------------------------------------------------------------
+
+test_a_command_in_a_window_holding_its_type_is_blocked_and_named if {
+	d := decide("command_scale_in_window_blocked")
+	d.frozen
+	d.blocked
+
+	# The shop window holds every command type but is one project's: it covers no command.
+	d.windows == ["c1a2b3c4-0000-4000-8000-000000000c01"]
+	d.reasons == [
+		"cluster prod-eu (environment production) is frozen for restart, scale commands until 2026-12-27T00:00:00Z: year-end freeze",
+		"the scale command is blocked until the freeze ends, or unless it is requested as break-glass with a written justification",
+	]
+}
+
+test_break_glass_lets_a_frozen_command_through_with_its_justification if {
+	d := decide("command_restart_break_glass_with_justification_passes")
+	d.frozen
+	not d.blocked
+	d.reasons[1] == "break-glass overrides the freeze for this restart command; justification: pods wedged after the certificate rotation"
+}
+
+test_a_command_type_the_window_does_not_hold_passes if {
+	d := decide("command_type_not_covered_not_frozen")
+	not d.frozen
+	not d.blocked
+	d.reasons == ["no freeze window covers sync commands on cluster prod-eu at 2026-12-20T10:00:00Z"]
+}
+
+test_a_window_for_all_commands_covers_a_cluster_without_environment if {
+	d := decide("command_all_types_window_blocks_every_cluster")
+	d.blocked
+	startswith(d.reasons[0], "cluster prod-eu is frozen for every command until 2026-05-02T00:00:00Z")
+}
+
+test_a_window_without_command_types_freezes_deployments_only if {
+	not decide("command_deployments_only_window_not_frozen").frozen
+	d := freeze.decision with input as object.union(samples.command_deployments_only_window_not_frozen.input, {"action": "deploy", "environments": [{"name": "staging"}]})
+		with data.gitopshq_data.freeze_windows as samples.command_deployments_only_window_not_frozen.windows
+	d.blocked
+}
+
+test_a_command_is_frozen_only_while_the_window_lasts if {
+	not decide("command_after_window_not_frozen").frozen
+}

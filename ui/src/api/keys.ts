@@ -16,6 +16,7 @@ export const queryKeys = {
   environments: () => ["environments"] as const,
   tenants: () => ["tenants"] as const,
   freezeWindows: () => ["freeze-windows"] as const,
+  features: () => ["features"] as const,
   notifications: () => ["notifications"] as const,
   orgs: () => ["orgs"] as const,
   members: () => ["members"] as const,

@@ -178,6 +178,9 @@ export type FreezeWindow = With<
   "id" | "startsAt" | "endsAt" | "active" | "createdBy" | "createdAt"
 >;
 
+/** The organization's plan, its feature gates and the plan each gate needs. */
+export type Features = Schemas["Features"];
+
 export type Member = With<Schemas["MemberView"], "id" | "email" | "name" | "role">;
 
 export type ServiceAccount = With<Schemas["ServiceAccountView"], "id" | "name" | "scopes">;

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { PlanNote, usePlan } from "../features/plan";
 import { Link } from "react-router-dom";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
@@ -52,6 +53,9 @@ function ApprovalCard({ item }: { item: ApprovalItem }) {
   const client = useQueryClient();
   const [comment, setComment] = useState("");
   const [rejecting, setRejecting] = useState(false);
+  const plan = usePlan();
+  // Voting on a rollback is the rollback-approval feature; a plan without it cannot vote.
+  const gated = item.kind === "rollback" && !plan.has("FeatureRollbackApproval");
   const vote = useMutation({
     mutationFn: (approve: boolean) =>
       api(`/approvals/${item.id}/${approve ? "approve" : "reject"}`, { body: approve && !comment ? {} : { comment } }),
@@ -117,12 +121,12 @@ function ApprovalCard({ item }: { item: ApprovalItem }) {
           <input className={inputClass} value={comment} onChange={(e) => setComment(e.target.value)} />
         </label>
         <div className="flex gap-2">
-          <Button variant="primary" disabled={vote.isPending} onClick={() => vote.mutate(true)}>
+          <Button variant="primary" disabled={vote.isPending || gated} onClick={() => vote.mutate(true)}>
             Approve
           </Button>
           <Button
             variant="danger"
-            disabled={vote.isPending}
+            disabled={vote.isPending || gated}
             onClick={() => {
               setRejecting(true);
               if (comment.trim()) vote.mutate(false);
@@ -131,6 +135,7 @@ function ApprovalCard({ item }: { item: ApprovalItem }) {
             Reject
           </Button>
         </div>
+        {item.kind === "rollback" && <PlanNote plan={plan} gate="FeatureRollbackApproval" />}
         <FormError error={vote.error} />
       </div>
     </article>

@@ -54,7 +54,15 @@ export function CommandPage() {
             .join(", ")}`}
       </p>
       {c.breakGlassJustification && <p className="text-sm">Justification: {c.breakGlassJustification}</p>}
-      {c.statusDetail && !c.output && !c.error && <p className="text-sm">{c.statusDetail}</p>}
+      {c.status === "frozen" ? (
+        <div role="alert" className="rounded bg-red-50 p-2 text-sm text-red-900">
+          <p className="font-medium">A freeze window holds this command; it was not run.</p>
+          <p>{c.statusDetail}</p>
+          <p>Request it again after the window ends, or now as break-glass with a written justification.</p>
+        </div>
+      ) : (
+        c.statusDetail && !c.output && !c.error && <p className="text-sm">{c.statusDetail}</p>
+      )}
       {mine && c.status === "pending_approval" && (
         <p className="rounded bg-yellow-50 p-2 text-sm text-yellow-900">
           You requested this command: four-eyes rules mean someone else must approve it.

@@ -23,6 +23,7 @@ const STATUSES = [
   "rejected",
   "expired",
   "cancelled",
+  "frozen",
 ];
 
 /** The body of POST /clusters/{id}/commands for what the form holds. */

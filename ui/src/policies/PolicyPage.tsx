@@ -1,4 +1,5 @@
 import { useMemo, useState } from "react";
+import { PlanNote, usePlan } from "../features/plan";
 import { useParams } from "react-router-dom";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import CodeMirror from "@uiw/react-codemirror";
@@ -30,6 +31,7 @@ export function diagnostics(doc: Text, errors: OpaError[]): Diagnostic[] {
 export function PolicyPage() {
   const { name = "" } = useParams();
   const { can } = useSession();
+  const plan = usePlan();
   const client = useQueryClient();
   const policy = useQuery({ queryKey: queryKeys.policy(name), queryFn: () => api<Policy>(`/policies/${name}`) });
   const [text, setText] = useState("");
@@ -79,7 +81,11 @@ export function PolicyPage() {
       )}
       {can("policies:write") && (
         <div className="flex items-center gap-3">
-          <Button variant="primary" onClick={() => save.mutate()} disabled={save.isPending}>
+          <Button
+            variant="primary"
+            onClick={() => save.mutate()}
+            disabled={save.isPending || !plan.has("FeatureValuesGovernance")}
+          >
             {save.isPending ? "Publishing…" : "Publish"}
           </Button>
           {save.data && (
@@ -87,6 +93,7 @@ export function PolicyPage() {
               {save.data.changed ? `Published version ${save.data.version}` : "No change"}
             </span>
           )}
+          <PlanNote plan={plan} gate="FeatureValuesGovernance" />
         </div>
       )}
       {opaErrors.length === 0 && <FormError error={save.error} />}

@@ -8,6 +8,16 @@ import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { useSession } from "../auth/session";
 import { queryKeys } from "../api/keys";
+import { COMMAND_TYPES } from "../clusters/CommandsTab";
+
+/** The command types a window can hold: those a person requests, and drift resolution. */
+const FREEZABLE = [...COMMAND_TYPES, "resolve-drift"];
+
+/** What a window holds besides deployments, in words. */
+export function commandsLabel(types: string[] | undefined): string | null {
+  if (!types || types.length === 0) return null;
+  return types.includes("all") ? "every command" : `${types.join(", ")} commands`;
+}
 
 /** The windows that apply to this project: its own and the organization-wide ones. */
 export function FreezeTab({ project }: { project: Project }) {
@@ -18,6 +28,11 @@ export function FreezeTab({ project }: { project: Project }) {
     queryFn: () => api<Page<FreezeWindow>>("/freeze-windows"),
   });
   const [f, setF] = useState({ environment: "", startsAt: "", endsAt: "", reason: "", wholeOrg: false });
+  // The command types the window also holds; "all" for every one. Only a window for every project
+  // holds commands: a command acts on a cluster, not on one project.
+  const [commands, setCommands] = useState<string[]>([]);
+  const toggle = (t: string, on: boolean) =>
+    setCommands(on ? [...commands.filter((x) => t !== "all" && x !== "all"), t] : commands.filter((x) => x !== t));
   const create = useMutation({
     mutationFn: () =>
       api("/freeze-windows", {
@@ -27,6 +42,7 @@ export function FreezeTab({ project }: { project: Project }) {
           startsAt: f.startsAt && new Date(f.startsAt).toISOString(),
           endsAt: f.endsAt && new Date(f.endsAt).toISOString(),
           reason: f.reason,
+          ...(f.wholeOrg && commands.length > 0 && { commandTypes: commands }),
         },
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.freezeWindows() }),
@@ -57,6 +73,9 @@ export function FreezeTab({ project }: { project: Project }) {
                   {w.environment ?? "every environment"} · {w.project ?? "every project"} · {stamp(w.startsAt)} →{" "}
                   {stamp(w.endsAt)} — {w.reason}
                 </span>
+                {commandsLabel(w.commandTypes) && (
+                  <Badge tone="orange">{`also ${commandsLabel(w.commandTypes)}`}</Badge>
+                )}
                 {can("org:write") && (
                   <Button
                     className="ml-auto"
@@ -92,6 +111,17 @@ export function FreezeTab({ project }: { project: Project }) {
             <input type="checkbox" checked={f.wholeOrg} onChange={(e) => setF({ ...f, wholeOrg: e.target.checked })} />{" "}
             Every project
           </label>
+          <fieldset className="text-sm md:col-span-2" disabled={!f.wholeOrg}>
+            <legend>Also hold commands (only a window for every project does)</legend>
+            <div className="flex flex-wrap gap-3">
+              {["all", ...FREEZABLE].map((t) => (
+                <label key={t} className="flex items-center gap-1">
+                  <input type="checkbox" checked={commands.includes(t)} onChange={(e) => toggle(t, e.target.checked)} />
+                  {t === "all" ? "every command" : t}
+                </label>
+              ))}
+            </div>
+          </fieldset>
           <label className="text-sm">
             Starts
             <input

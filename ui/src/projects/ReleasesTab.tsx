@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { PlanNote, usePlan } from "../features/plan";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "../api/client";
 import type { Page, Project, Release, ReleaseDetail, Schemas, With } from "../api/types";
@@ -179,6 +180,7 @@ function CreateRelease({ project, environments }: { project: Project; environmen
 
 function ReleaseRow({ project, release }: { project: Project; release: Release }) {
   const { can } = useSession();
+  const plan = usePlan();
   const client = useQueryClient();
   const [open, setOpen] = useState(false);
   const [action, setAction] = useState<"promote" | "rollback" | null>(null);
@@ -200,7 +202,7 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
         : api(`/projects/${project.id}/rollbacks`, {
             body: {
               toRelease: release.number,
-              scope: rollbackScope(all, scope),
+              scope: rollbackScope(all || !plan.has("FeatureSelectiveRollback"), scope),
               ...(bg.breakGlass && { breakGlass: true, justification: bg.justification }),
             },
           }),
@@ -275,11 +277,27 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
           )}
           {can("releases:create") && release.kind === "standard" && (
             <div className="flex gap-2">
-              <Button onClick={() => setAction(action === "promote" ? null : "promote")}>Promote</Button>
-              <Button onClick={() => setAction(action === "rollback" ? null : "rollback")}>
+              <Button
+                disabled={!plan.has("FeaturePromotion")}
+                aria-describedby={plan.has("FeaturePromotion") ? undefined : `promote-plan-${release.number}`}
+                onClick={() => setAction(action === "promote" ? null : "promote")}
+              >
+                Promote
+              </Button>
+              <Button
+                disabled={!plan.has("FeatureRollback")}
+                aria-describedby={plan.has("FeatureRollback") ? undefined : `rollback-plan-${release.number}`}
+                onClick={() => setAction(action === "rollback" ? null : "rollback")}
+              >
                 Roll back to this release
               </Button>
             </div>
+          )}
+          {can("releases:create") && release.kind === "standard" && (
+            <>
+              <PlanNote plan={plan} gate="FeaturePromotion" id={`promote-plan-${release.number}`} />
+              <PlanNote plan={plan} gate="FeatureRollback" id={`rollback-plan-${release.number}`} />
+            </>
           )}
           {action && (
             <form
@@ -293,10 +311,17 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
               {action === "rollback" && (
                 <>
                   <label className="flex items-center gap-2">
-                    <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> Everything (scope
-                    "all")
+                    <input
+                      type="checkbox"
+                      checked={all || !plan.has("FeatureSelectiveRollback")}
+                      disabled={!plan.has("FeatureSelectiveRollback")}
+                      onChange={(e) => setAll(e.target.checked)}
+                    />{" "}
+                    Everything (scope "all")
                   </label>
+                  <PlanNote plan={plan} gate="FeatureSelectiveRollback" />
                   {!all &&
+                    plan.has("FeatureSelectiveRollback") &&
                     scope.map((s, i) => (
                       <div key={i} className="grid grid-cols-3 gap-2">
                         {(["environment", "tenant", "service"] as const).map((k) => (
@@ -313,7 +338,7 @@ function ReleaseRow({ project, release }: { project: Project; release: Release }
                         ))}
                       </div>
                     ))}
-                  {!all && (
+                  {!all && plan.has("FeatureSelectiveRollback") && (
                     <Button onClick={() => setScope([...scope, { environment: "", tenant: "", service: "" }])}>
                       Add scope entry
                     </Button>

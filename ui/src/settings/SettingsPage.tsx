@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { PlanNote, usePlan } from "../features/plan";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
 import type { CreatedOrg, NotificationSettings, Org, Page, Schemas, With } from "../api/types";
@@ -35,6 +36,8 @@ export function SettingsPage() {
 
 function Notifications() {
   const client = useQueryClient();
+  const plan = usePlan();
+  const gated = !plan.has("FeatureNotifications");
   const settings = useQuery({
     queryKey: queryKeys.notifications(),
     queryFn: () => api<NotificationSettings>("/notifications"),
@@ -125,20 +128,21 @@ function Notifications() {
           </div>
         </fieldset>
         <div className="flex gap-2">
-          <Button variant="primary" type="submit" disabled={save.isPending}>
+          <Button variant="primary" type="submit" disabled={save.isPending || gated}>
             Save
           </Button>
           {s.source !== "none" && (
-            <Button onClick={() => test.mutate()} disabled={test.isPending}>
+            <Button onClick={() => test.mutate()} disabled={test.isPending || gated}>
               Send a test event
             </Button>
           )}
           {s.source === "organization" && (
-            <Button onClick={() => remove.mutate()} disabled={remove.isPending}>
+            <Button onClick={() => remove.mutate()} disabled={remove.isPending || gated}>
               Stop sending
             </Button>
           )}
         </div>
+        <PlanNote plan={plan} gate="FeatureNotifications" />
         <FormError error={save.error ?? test.error ?? remove.error} />
         {test.data && (
           <p role="status" className="text-sm">

@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
 final class CommandsCommand extends Base {
   /** The statuses after which a command does not change any more. */
   static final Set<String> TERMINAL =
-      Set.of("completed", "failed", "rejected", "expired", "cancelled");
+      Set.of("completed", "failed", "rejected", "expired", "cancelled", "frozen");
 
   static final List<Output.Column> LIST =
       List.of(
@@ -193,7 +193,8 @@ final class CommandsCommand extends Base {
       name = "watch",
       description = {
         "Follow a command until it ends, printing its timeline as it grows.",
-        "Exit code 0 when it completed, 6 when it failed, was rejected, expired or was cancelled."
+        "Exit code 0 when it completed, 6 when it failed, was rejected, expired, was cancelled"
+            + " or was frozen (a freeze window holds it)."
       })
   int watch(
       @Parameters(paramLabel = "ID") String id,

@@ -1,6 +1,7 @@
 package dev.gitopshq.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +12,9 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "freeze-windows",
     aliases = "freeze",
-    description = "Freeze windows: times when deployments need break-glass.")
+    description =
+        "Freeze windows: times when deployments, and the commands a window names, need"
+            + " break-glass.")
 final class FreezeWindowsCommand extends Base {
   static final List<Output.Column> LIST =
       List.of(
@@ -21,6 +24,13 @@ final class FreezeWindowsCommand extends Base {
           Output.Column.of("Starts", "startsAt"),
           Output.Column.of("Ends", "endsAt"),
           Output.Column.of("Active", "active"),
+          new Output.Column(
+              "Commands",
+              n -> {
+                List<String> types = new ArrayList<>();
+                n.path("commandTypes").forEach(t -> types.add(t.asText()));
+                return types.isEmpty() ? "-" : String.join(",", types);
+              }),
           Output.Column.of("Reason", "reason"));
 
   @Command(name = "list", aliases = "ls", description = "The windows, by start time.")
@@ -41,13 +51,24 @@ final class FreezeWindowsCommand extends Base {
       @Option(names = "--starts", required = true, description = "RFC 3339 with an offset")
           String startsAt,
       @Option(names = "--ends", required = true) String endsAt,
-      @Option(names = "--reason", required = true) String reason) {
+      @Option(names = "--reason", required = true) String reason,
+      @Option(
+              names = "--command-types",
+              split = ",",
+              paramLabel = "TYPE",
+              description =
+                  "Also hold these command types (comma-separated, e.g. scale,restart; 'all' for"
+                      + " every type) on the clusters of the environment. Only with no --project.")
+          List<String> commandTypes) {
     Map<String, Object> body = new LinkedHashMap<>();
     ClustersCommand.putIf(body, "environment", environment);
     ClustersCommand.putIf(body, "project", project);
     body.put("startsAt", startsAt);
     body.put("endsAt", endsAt);
     body.put("reason", reason);
+    if (commandTypes != null && !commandTypes.isEmpty()) {
+      body.put("commandTypes", commandTypes);
+    }
     JsonNode w = client().call(Endpoint.FREEZE_WINDOWS_CREATE, Map.of(), body, Map.of());
     output().print(w, List.of(w), LIST);
   }

@@ -1,12 +1,17 @@
 package dev.gitopshq.activities.command;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gitopshq.activities.audit.Actor;
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterRow;
 import dev.gitopshq.activities.governance.Governance;
 import dev.gitopshq.activities.notify.WebhookNotifier;
+import dev.gitopshq.activities.policy.FreezeService;
+import dev.gitopshq.activities.policy.FreezeWindowRow;
+import dev.gitopshq.activities.policy.OpaException;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.agent.v1.Capabilities;
 import dev.gitopshq.agent.v1.CommandTypes;
@@ -15,8 +20,10 @@ import dev.gitopshq.workflows.command.CommandSpec;
 import dev.gitopshq.workflows.command.CommandStatus;
 import dev.gitopshq.workflows.governance.Decision;
 import dev.gitopshq.workflows.governance.Notification;
+import dev.gitopshq.workflows.release.FreezeCheck;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -34,6 +41,7 @@ public class CommandActivitiesImpl implements CommandActivities {
   private final ClusterMapper clusters;
   private final ApprovalSettingsMapper settings;
   private final PolicyService policies;
+  private final FreezeService freezes;
   private final AuditLog audit;
   private final Clock clock;
   private final Governance governance;
@@ -45,10 +53,12 @@ public class CommandActivitiesImpl implements CommandActivities {
       ClusterMapper clusters,
       ApprovalSettingsMapper settings,
       PolicyService policies,
+      FreezeService freezes,
       WebhookNotifier webhook,
       AuditLog audit,
       TransactionTemplate tx,
       Clock clock) {
+    this.freezes = freezes;
     this.commands = commands;
     this.clusters = clusters;
     this.settings = settings;
@@ -112,6 +122,57 @@ public class CommandActivitiesImpl implements CommandActivities {
         commands, "command", spec.orgId(), spec.commandId(), APPROVAL_POLICY, input(spec));
   }
 
+  @Override
+  public FreezeCheck checkFreeze(CommandSpec spec) {
+    UUID org = UUID.fromString(spec.orgId());
+    ClusterRow cluster = cluster(org, spec.clusterId());
+    FreezeCheck check;
+    try {
+      // Writes the current freeze windows to OPA first, so a restarted OPA cannot thaw anything.
+      check =
+          freezes.checkCommand(
+              org,
+              new FreezeService.CommandRequest(
+                  spec.type(),
+                  cluster.id().toString(),
+                  cluster.name(),
+                  cluster.environment(),
+                  spec.breakGlass(),
+                  spec.breakGlass() ? spec.breakGlassJustification() : "",
+                  clock.instant()));
+    } catch (OpaException e) {
+      commands.updateDetail(
+          org,
+          UUID.fromString(spec.commandId()),
+          "waiting for a freeze decision: " + e.getMessage() + " (retrying)",
+          clock.instant());
+      throw e;
+    }
+    if (check.frozen()) {
+      Map<String, Object> d = new LinkedHashMap<>();
+      d.put("policy", check.policy());
+      d.put("version", check.policyVersion());
+      d.put("blocked", check.blocked());
+      d.put("reasons", check.reasons());
+      tx.executeWithoutResult(
+          t ->
+              audit.record(
+                  org,
+                  Actor.system("opa"),
+                  "command.freeze_decision",
+                  "command",
+                  spec.commandId(),
+                  d));
+    }
+    return check;
+  }
+
+  private ClusterRow cluster(UUID org, String clusterId) {
+    return clusters
+        .findById(org, UUID.fromString(clusterId))
+        .orElseThrow(() -> new IllegalStateException("cluster " + clusterId + " is gone"));
+  }
+
   /** The OPA input document (docs/policies.md describes it). */
   ObjectNode input(CommandSpec spec) {
     UUID org = UUID.fromString(spec.orgId());
@@ -164,6 +225,17 @@ public class CommandActivitiesImpl implements CommandActivities {
               b.set("roles", json.valueToTree(s.breakGlassRoles()));
             },
             () -> in.putNull("settings"));
+    ArrayNode freezing = in.putArray("freezes");
+    for (FreezeWindowRow w :
+        freezes.holding(org, spec.type(), cluster.environment(), clock.instant())) {
+      ObjectNode f = freezing.addObject();
+      f.put("id", w.id().toString());
+      f.put("environment", w.environment() == null ? "" : w.environment());
+      f.set("command_types", json.valueToTree(w.commandTypes()));
+      f.put("starts_at", w.startsAt().toString());
+      f.put("ends_at", w.endsAt().toString());
+      f.put("reason", w.reason());
+    }
     in.put("time", clock.instant().toString());
     return in;
   }

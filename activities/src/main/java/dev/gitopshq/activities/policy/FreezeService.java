@@ -22,15 +22,16 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Environment freezes: stores freeze windows, keeps OPA's copy of them current, and asks the {@code
- * gitopshq.freeze} policy whether a deployment is frozen.
+ * gitopshq.freeze} policy whether a deployment, or a command a window holds, is frozen.
  *
  * <p>Windows are data, not input: OPA holds the organization's whole list at {@code
  * data.org_<hex>.gitopshq_data.freeze_windows} ({@link #dataPath}), which its freeze policy reads
  * as {@code data.gitopshq_data.freeze_windows} ({@code [{id, environment, project, starts_at,
- * ends_at, reason}]}, names with {@code ""} for every one, times in RFC 3339 UTC). PostgreSQL is
- * the source of truth; OPA's copy is written after every change, by the hub's republish pass (so an
- * OPA that restarted empty gets it back) and right before every freeze decision ({@link #check}). A
- * change made while OPA is down is still stored, and reaches OPA with the next push.
+ * ends_at, reason, command_types}]}, names with {@code ""} for every one, times in RFC 3339 UTC).
+ * PostgreSQL is the source of truth; OPA's copy is written after every change, by the hub's
+ * republish pass (so an OPA that restarted empty gets it back) and right before every freeze
+ * decision ({@link #check}). A change made while OPA is down is still stored, and reaches OPA with
+ * the next push.
  */
 public class FreezeService {
   private static final Logger log = LoggerFactory.getLogger(FreezeService.class);
@@ -74,6 +75,8 @@ public class FreezeService {
    *
    * @param environmentId null: every environment (then {@code environment} is null too)
    * @param projectId null: every project (then {@code project} is null too)
+   * @param commandTypes the command types the window also holds ({@link
+   *     FreezeWindowRow#ALL_COMMANDS} for all); empty for deployments only
    */
   public record NewWindow(
       UUID environmentId,
@@ -82,11 +85,39 @@ public class FreezeService {
       String project,
       Instant startsAt,
       Instant endsAt,
-      String reason) {
+      String reason,
+      List<String> commandTypes) {
     public NewWindow {
       if (!endsAt.isAfter(startsAt)) {
         throw new IllegalArgumentException("a freeze window must end after it starts");
       }
+      commandTypes = commandTypes == null ? List.of() : List.copyOf(commandTypes);
+      if (!commandTypes.isEmpty() && projectId != null) {
+        throw new IllegalArgumentException("a window for one project holds no commands");
+      }
+    }
+  }
+
+  /**
+   * What a freeze decision about a command is asked about.
+   *
+   * @param type the command type
+   * @param clusterEnvironment the cluster's environment; empty when it has none
+   * @param breakGlass whether the requester asked for break-glass
+   * @param justification the break-glass justification; may be empty
+   * @param time when the command would run
+   */
+  public record CommandRequest(
+      String type,
+      String clusterId,
+      String clusterName,
+      String clusterEnvironment,
+      boolean breakGlass,
+      String justification,
+      Instant time) {
+    public CommandRequest {
+      clusterEnvironment = clusterEnvironment == null ? "" : clusterEnvironment;
+      justification = justification == null ? "" : justification;
     }
   }
 
@@ -158,7 +189,8 @@ public class FreezeService {
                       w.endsAt(),
                       w.reason(),
                       actor.id(),
-                      clock.instant());
+                      clock.instant(),
+                      w.commandTypes());
               windows.insert(row);
               FreezeWindowRow stored = windows.find(orgId, row.id()).orElseThrow();
               audit.record(
@@ -205,7 +237,7 @@ public class FreezeService {
 
   /**
    * The organization's windows as the policy reads them: {@code [{id, environment, project,
-   * starts_at, ends_at, reason}]}, {@code ""} for every environment or project.
+   * starts_at, ends_at, reason, command_types}]}, {@code ""} for every environment or project.
    */
   public ArrayNode document(UUID orgId) {
     ArrayNode out = JSON.createArrayNode();
@@ -217,6 +249,8 @@ public class FreezeService {
       o.put("starts_at", w.startsAt().toString());
       o.put("ends_at", w.endsAt().toString());
       o.put("reason", w.reason());
+      ArrayNode types = o.putArray("command_types");
+      w.commandTypes().forEach(types::add);
     }
     return out;
   }
@@ -247,6 +281,61 @@ public class FreezeService {
     bg.put("justification", r.justification());
     in.put("time", r.time().toString());
     return in;
+  }
+
+  /**
+   * The windows that hold a command now: they cover {@code at}, hold its type, are for its
+   * cluster's environment (or every environment) and for every project. {@code input.freezes} of
+   * the command's approval decision, and what {@link #checkCommand} asks about.
+   */
+  public List<FreezeWindowRow> holding(
+      UUID orgId, String type, String clusterEnvironment, Instant at) {
+    return windows.listCovering(orgId, at).stream()
+        .filter(w -> w.projectId() == null && w.holdsCommand(type))
+        .filter(w -> w.environment() == null || w.environment().equals(clusterEnvironment))
+        .toList();
+  }
+
+  /** The input document of {@code gitopshq.freeze} for a command. */
+  public static JsonNode input(CommandRequest r) {
+    ObjectNode in = JSON.createObjectNode();
+    in.put("action", "command");
+    ObjectNode project = in.putObject("project");
+    project.put("id", "");
+    project.put("name", "");
+    ArrayNode envs = in.putArray("environments");
+    if (!r.clusterEnvironment().isEmpty()) {
+      envs.addObject().put("name", r.clusterEnvironment());
+    }
+    in.putObject("command").put("type", r.type());
+    ObjectNode cluster = in.putObject("cluster");
+    cluster.put("id", r.clusterId());
+    cluster.put("name", r.clusterName());
+    cluster.put("environment", r.clusterEnvironment());
+    ObjectNode bg = in.putObject("break_glass");
+    bg.put("requested", r.breakGlass());
+    bg.put("justification", r.justification());
+    in.put("time", r.time().toString());
+    return in;
+  }
+
+  /**
+   * Asks {@code gitopshq.freeze} whether a command is frozen, after writing the current windows to
+   * OPA, when a window holds it now ({@link #holding}); a command no window holds is not frozen,
+   * without asking (so an organization whose freeze policy predates commands is asked only about
+   * windows that name commands). Fails closed as {@link #check} does.
+   */
+  public FreezeCheck checkCommand(UUID orgId, CommandRequest request) {
+    if (holding(orgId, request.type(), request.clusterEnvironment(), request.time()).isEmpty()) {
+      return new FreezeCheck(
+          POLICY,
+          0,
+          false,
+          false,
+          List.of("no freeze window holds " + request.type() + " commands on this cluster"));
+    }
+    push(orgId);
+    return toCheck(policies.evaluate(orgId, POLICY, input(request)));
   }
 
   /**
@@ -329,6 +418,7 @@ public class FreezeService {
     d.put("startsAt", w.startsAt().toString());
     d.put("endsAt", w.endsAt().toString());
     d.put("reason", w.reason());
+    d.put("commandTypes", w.commandTypes());
     return d;
   }
 }

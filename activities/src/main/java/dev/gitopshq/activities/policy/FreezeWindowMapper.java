@@ -19,7 +19,8 @@ import org.apache.ibatis.annotations.Select;
 public interface FreezeWindowMapper {
   String SELECT =
       "select f.id, f.org_id, f.environment_id, e.name as environment, f.project_id,"
-          + " p.name as project, f.starts_at, f.ends_at, f.reason, f.created_by, f.created_at"
+          + " p.name as project, f.starts_at, f.ends_at, f.reason, f.created_by, f.created_at,"
+          + " f.command_types"
           + " from freeze_windows f"
           + " left join environments e on e.org_id = f.org_id and e.id = f.environment_id"
           + " left join projects p on p.org_id = f.org_id and p.id = f.project_id";
@@ -45,8 +46,10 @@ public interface FreezeWindowMapper {
   /** Stores a window; its {@code environment} and {@code project} names are not stored. */
   @Insert(
       "insert into freeze_windows (id, org_id, environment_id, project_id, starts_at, ends_at,"
-          + " reason, created_by, created_at) values (#{id}, #{orgId}, #{environmentId},"
-          + " #{projectId}, #{startsAt}, #{endsAt}, #{reason}, #{createdBy}, #{createdAt})")
+          + " reason, created_by, created_at, command_types) values (#{id}, #{orgId},"
+          + " #{environmentId}, #{projectId}, #{startsAt}, #{endsAt}, #{reason}, #{createdBy},"
+          + " #{createdAt},"
+          + " #{commandTypes,typeHandler=dev.gitopshq.activities.store.StringListTypeHandler})")
   void insert(FreezeWindowRow row);
 
   @Delete("delete from freeze_windows where org_id = #{orgId} and id = #{id}")

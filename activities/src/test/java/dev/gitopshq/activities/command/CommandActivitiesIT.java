@@ -11,6 +11,8 @@ import dev.gitopshq.activities.crypto.SecretBox;
 import dev.gitopshq.activities.notify.NotificationSettingsMapper;
 import dev.gitopshq.activities.notify.NotificationTargets;
 import dev.gitopshq.activities.notify.WebhookNotifier;
+import dev.gitopshq.activities.policy.FreezeService;
+import dev.gitopshq.activities.policy.FreezeWindowMapper;
 import dev.gitopshq.activities.policy.OpaClient;
 import dev.gitopshq.activities.policy.OpaException;
 import dev.gitopshq.activities.policy.OpaTestServer;
@@ -41,6 +43,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
  * The command workflow's activities on PostgreSQL and the real OPA with the shipped approval
@@ -70,6 +73,7 @@ class CommandActivitiesIT {
             ApprovalSettingsMapper.class,
             PolicyMapper.class,
             NotificationSettingsMapper.class,
+            FreezeWindowMapper.class,
             AuditMapper.class);
     opaServer = OpaTestServer.startNew();
     opa = opaServer.client();
@@ -114,6 +118,13 @@ class CommandActivitiesIT {
             schema.mapper(ClusterMapper.class),
             schema.mapper(ApprovalSettingsMapper.class),
             policies,
+            new FreezeService(
+                opa,
+                policies,
+                schema.mapper(FreezeWindowMapper.class),
+                new AuditLog(schema.mapper(AuditMapper.class), clock),
+                new DataSourceTransactionManager(schema.dataSource()),
+                clock),
             new WebhookNotifier(
                 new NotificationTargets(
                     schema.mapper(NotificationSettingsMapper.class),
@@ -243,6 +254,47 @@ class CommandActivitiesIT {
     assertThat(decision.outcome()).isEqualTo(Decision.REQUIRE_APPROVAL);
     assertThat(decision.requiredApprovers()).isEqualTo(2);
     assertThat(decision.approverRoles()).containsExactly("owner");
+  }
+
+  @Test
+  void theApprovalInputCarriesTheFreezeWindowsThatHoldTheCommand() throws Exception {
+    clusterIs("production", Capabilities.KUBERNETES_SCALE);
+    UUID production = UUID.randomUUID();
+    schema.exec(
+        "insert into environments (id, org_id, name, position, created_at)"
+            + " values (?, ?, 'production', 1, now())",
+        production,
+        org);
+    UUID holding = window(org, production, new String[] {"scale"}, "year-end freeze");
+    window(org, production, new String[] {}, "deployments only");
+    window(org, null, new String[] {"restart"}, "restarts only");
+    UUID otherOrg = schema.newOrg();
+    window(otherOrg, null, new String[] {"all"}, "another organization's");
+
+    JsonNode freezes = activities.input(command("scale", ANA, null)).get("freezes");
+
+    assertThat(freezes).hasSize(1);
+    assertThat(freezes.get(0).get("id").asText()).isEqualTo(holding.toString());
+    assertThat(freezes.get(0).get("environment").asText()).isEqualTo("production");
+    assertThat(freezes.get(0).get("command_types").toString()).isEqualTo("[\"scale\"]");
+    assertThat(freezes.get(0).get("reason").asText()).isEqualTo("year-end freeze");
+  }
+
+  /** A window covering now in {@code orgId}: its environment's id, or null for every one. */
+  UUID window(UUID orgId, UUID environmentId, String[] commandTypes, String reason)
+      throws Exception {
+    UUID id = UUID.randomUUID();
+    schema.exec(
+        "insert into freeze_windows (id, org_id, environment_id, starts_at, ends_at, reason,"
+            + " created_by, created_at, command_types)"
+            + " values (?, ?, ?, now() - interval '1 hour', now() + interval '1 hour', ?, 'test',"
+            + " now(), ?)",
+        id,
+        orgId,
+        environmentId,
+        reason,
+        commandTypes);
+    return id;
   }
 
   @Test

@@ -10,6 +10,8 @@ import dev.gitopshq.activities.identity.MemberRow;
 import dev.gitopshq.activities.release.ChangeSummary;
 import dev.gitopshq.activities.release.DeploymentMapper;
 import dev.gitopshq.activities.release.DeploymentSubjectRow;
+import dev.gitopshq.hub.features.Feature;
+import dev.gitopshq.hub.features.PlanGuard;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
@@ -37,13 +39,19 @@ public class ApprovalInbox {
   private final DeploymentMapper deployments;
   private final MemberMapper members;
   private final WorkflowClient temporal;
+  private final PlanGuard plans;
+
+  /** The kind of the approval that holds a rollback deployment. */
+  private static final String ROLLBACK = "rollback";
 
   public ApprovalInbox(
       ApprovalMapper approvals,
       CommandMapper commands,
       DeploymentMapper deployments,
       MemberMapper members,
-      WorkflowClient temporal) {
+      WorkflowClient temporal,
+      PlanGuard plans) {
+    this.plans = plans;
     this.approvals = approvals;
     this.commands = commands;
     this.deployments = deployments;
@@ -165,6 +173,9 @@ public class ApprovalInbox {
         approvals
             .findById(caller.orgId(), id)
             .orElseThrow(() -> ApiException.notFound("approval " + id));
+    if (ROLLBACK.equals(a.kind())) {
+      plans.require(caller, Feature.ROLLBACK_APPROVAL);
+    }
     if (a.requesterId().equals(caller.id())) {
       throw ApiException.forbidden("you cannot approve or reject your own request");
     }

@@ -17,6 +17,7 @@ import dev.gitopshq.activities.notify.NotificationTargets;
 import dev.gitopshq.activities.notify.WebhookNotifier;
 import dev.gitopshq.activities.org.OrgMapper;
 import dev.gitopshq.activities.org.OrgRow;
+import dev.gitopshq.activities.policy.FreezeService;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.activities.rotation.RotationActivitiesImpl;
 import dev.gitopshq.activities.rotation.RotationDeliveryActivitiesImpl;
@@ -74,12 +75,13 @@ public class CommandConfig {
       ClusterMapper clusters,
       ApprovalSettingsMapper settings,
       PolicyService policies,
+      FreezeService freezes,
       WebhookNotifier webhook,
       AuditLog audit,
       TransactionTemplate tx,
       Clock clock) {
     return new CommandActivitiesImpl(
-        commands, clusters, settings, policies, webhook, audit, tx, clock);
+        commands, clusters, settings, policies, freezes, webhook, audit, tx, clock);
   }
 
   @Bean

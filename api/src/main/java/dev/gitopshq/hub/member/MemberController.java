@@ -4,6 +4,8 @@ import dev.gitopshq.activities.identity.ApiTokenRow;
 import dev.gitopshq.activities.identity.MemberRow;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.identity.Role;
+import dev.gitopshq.hub.features.Feature;
+import dev.gitopshq.hub.features.PlanGuard;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
@@ -33,10 +35,12 @@ public class MemberController {
   private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
   private final PeopleService people;
   private final Clock clock;
+  private final PlanGuard plans;
 
-  public MemberController(PeopleService people, Clock clock) {
+  public MemberController(PeopleService people, Clock clock, PlanGuard plans) {
     this.people = people;
     this.clock = clock;
+    this.plans = plans;
   }
 
   record CreateMember(String email, String name, String role, List<String> teams) {}
@@ -109,6 +113,9 @@ public class MemberController {
     }
     List<String> teams = teams(c, body.teams());
     c.throwIfInvalid();
+    if (!teams.isEmpty()) {
+      plans.require(caller, Feature.TEAMS);
+    }
     return MemberView.of(
         people.addMember(caller, body.email().toLowerCase(), body.name(), role, teams));
   }
@@ -129,6 +136,9 @@ public class MemberController {
     }
     List<String> teams = body.teams() == null ? null : teams(c, body.teams());
     c.throwIfInvalid();
+    if (teams != null && !teams.isEmpty()) {
+      plans.require(caller, Feature.TEAMS);
+    }
     return MemberView.of(people.updateMember(caller, id, role, teams));
   }
 

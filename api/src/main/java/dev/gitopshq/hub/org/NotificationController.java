@@ -4,6 +4,8 @@ import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.notify.NotificationTargets;
 import dev.gitopshq.activities.notify.WebhookAddresses;
 import dev.gitopshq.activities.notify.WebhookNotifier;
+import dev.gitopshq.hub.features.Feature;
+import dev.gitopshq.hub.features.PlanGuard;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiError;
@@ -33,12 +35,17 @@ public class NotificationController {
   private final NotificationTargets targets;
   private final NotificationService settings;
   private final WebhookNotifier notifier;
+  private final PlanGuard plans;
 
   public NotificationController(
-      NotificationTargets targets, NotificationService settings, WebhookNotifier notifier) {
+      NotificationTargets targets,
+      NotificationService settings,
+      WebhookNotifier notifier,
+      PlanGuard plans) {
     this.targets = targets;
     this.settings = settings;
     this.notifier = notifier;
+    this.plans = plans;
   }
 
   /**
@@ -76,6 +83,7 @@ public class NotificationController {
   @PutMapping
   SettingsView put(@RequestBody Settings body) {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
+    plans.require(caller, Feature.NOTIFICATIONS);
     if (body == null) {
       throw ApiException.invalid("body", "must be a JSON object");
     }
@@ -108,13 +116,16 @@ public class NotificationController {
   @DeleteMapping
   @ResponseStatus(HttpStatus.NO_CONTENT)
   void delete() {
-    settings.delete(Authz.require(Permission.ORG_WRITE));
+    HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
+    plans.require(caller, Feature.NOTIFICATIONS);
+    settings.delete(caller);
   }
 
   /** Sends a {@code notification.test} event now and says whether the receiver accepted it. */
   @PostMapping("/test")
   TestResult test() {
     HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
+    plans.require(caller, Feature.NOTIFICATIONS);
     NotificationTargets.Target target =
         targets
             .forOrg(caller.orgId())

@@ -12,6 +12,8 @@ import dev.gitopshq.activities.policy.PolicyRow;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.activities.policy.PolicyVersionRow;
 import dev.gitopshq.activities.policy.UnknownPolicyException;
+import dev.gitopshq.hub.features.Feature;
+import dev.gitopshq.hub.features.PlanGuard;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiError;
@@ -38,9 +40,11 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v2/policies")
 public class PolicyController {
   private final PolicyService policies;
+  private final PlanGuard plans;
 
-  public PolicyController(PolicyService policies) {
+  public PolicyController(PolicyService policies, PlanGuard plans) {
     this.policies = policies;
+    this.plans = plans;
   }
 
   /** A policy in the listing: its active version. */
@@ -123,6 +127,7 @@ public class PolicyController {
   @PutMapping("/{name}")
   PolicyDetail publish(@PathVariable String name, @RequestBody PublishRequest body) {
     HubPrincipal caller = Authz.require(Permission.POLICIES_WRITE);
+    plans.require(caller, Feature.VALUES_GOVERNANCE);
     Checks checks = new Checks().dnsLabel("name", name);
     if (body == null || body.rego() == null || body.rego().isBlank()) {
       checks.fail("rego", "is required");

@@ -3,6 +3,7 @@ package dev.gitopshq.hub.release;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.policy.FreezeService;
 import dev.gitopshq.activities.policy.FreezeWindowRow;
+import dev.gitopshq.agent.v1.CommandTypes;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
@@ -11,7 +12,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -45,10 +48,17 @@ public class FreezeWindowController {
 
   /**
    * A new window. {@code environment} and {@code project} are names; absent means every one. Times
-   * are RFC 3339 with an offset.
+   * are RFC 3339 with an offset. {@code commandTypes}: the command types the window also holds on
+   * the clusters of its environment ({@code ["all"]} for every type); absent or empty for
+   * deployments only, and only without a {@code project}.
    */
   record CreateRequest(
-      String environment, String project, String startsAt, String endsAt, String reason) {}
+      String environment,
+      String project,
+      String startsAt,
+      String endsAt,
+      String reason,
+      List<String> commandTypes) {}
 
   /**
    * A window as the API shows it.
@@ -56,6 +66,8 @@ public class FreezeWindowController {
    * @param environment null: every environment
    * @param project null: every project
    * @param active the window covers the current time
+   * @param commandTypes the command types it also holds ({@code all}: every type); empty:
+   *     deployments only
    */
   record WindowView(
       UUID id,
@@ -66,7 +78,8 @@ public class FreezeWindowController {
       String reason,
       boolean active,
       String createdBy,
-      Instant createdAt) {}
+      Instant createdAt,
+      List<String> commandTypes) {}
 
   record WindowList(List<WindowView> items) {}
 
@@ -128,6 +141,7 @@ public class FreezeWindowController {
       checks.fail("endsAt", "must be after startsAt");
     }
     checks.requiredText("reason", body.reason(), MAX_REASON);
+    List<String> commandTypes = commandTypes(checks, body.commandTypes(), body.project() != null);
     checks.throwIfInvalid();
 
     FreezeWindowRow created =
@@ -141,7 +155,8 @@ public class FreezeWindowController {
                 body.project(),
                 startsAt,
                 endsAt,
-                body.reason().strip()));
+                body.reason().strip(),
+                commandTypes));
     return view(created, clock.instant());
   }
 
@@ -153,6 +168,49 @@ public class FreezeWindowController {
     if (freezes.delete(caller.orgId(), caller.actor(), id).isEmpty()) {
       throw ApiException.notFound("freeze window " + id);
     }
+  }
+
+  /**
+   * The command types a window holds: each a type of {@link CommandTypes}, or {@code all} alone;
+   * duplicates collapse. None for a window of one project: a command acts on a cluster, not on a
+   * project.
+   */
+  static List<String> commandTypes(Checks checks, List<String> types, boolean forOneProject) {
+    if (types == null || types.isEmpty()) {
+      return List.of();
+    }
+    String known =
+        "'"
+            + FreezeWindowRow.ALL_COMMANDS
+            + "' or a command type: "
+            + String.join(", ", CommandTypes.ALL);
+    if (types.size() > CommandTypes.ALL.size() + 1) {
+      checks.fail(
+          "commandTypes", "must have at most " + (CommandTypes.ALL.size() + 1) + " entries");
+      return List.of();
+    }
+    if (forOneProject) {
+      checks.fail(
+          "commandTypes",
+          "a window for one project holds no commands (a command acts on a cluster); omit project"
+              + " to hold commands on the clusters of the environment");
+      return List.of();
+    }
+    Set<String> out = new LinkedHashSet<>();
+    for (int i = 0; i < types.size(); i++) {
+      String t = types.get(i);
+      if (t == null || !(t.equals(FreezeWindowRow.ALL_COMMANDS) || CommandTypes.isKnown(t))) {
+        checks.fail("commandTypes[" + i + "]", "must be " + known);
+      } else {
+        out.add(t);
+      }
+    }
+    if (out.contains(FreezeWindowRow.ALL_COMMANDS) && out.size() > 1) {
+      checks.fail(
+          "commandTypes",
+          "'" + FreezeWindowRow.ALL_COMMANDS + "' already holds every type; give it alone");
+    }
+    return List.copyOf(out);
   }
 
   private static Instant time(Checks checks, String field, String value) {
@@ -194,6 +252,7 @@ public class FreezeWindowController {
         w.reason(),
         w.covers(now),
         w.createdBy(),
-        w.createdAt());
+        w.createdAt(),
+        w.commandTypes());
   }
 }

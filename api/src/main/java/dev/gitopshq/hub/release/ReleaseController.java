@@ -11,6 +11,8 @@ import dev.gitopshq.activities.release.RollbackScope;
 import dev.gitopshq.hub.approval.ApprovalViews;
 import dev.gitopshq.hub.approval.ApprovalViews.ApprovalView;
 import dev.gitopshq.hub.approval.ApprovalViews.EventView;
+import dev.gitopshq.hub.features.Feature;
+import dev.gitopshq.hub.features.PlanGuard;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
@@ -41,12 +43,15 @@ public class ReleaseController {
   private final NewReleases newReleases;
   private final Promotions promotions;
   private final Rollbacks rollbacks;
+  private final PlanGuard plans;
 
   public ReleaseController(
       ReleaseService releases,
       NewReleases newReleases,
       Promotions promotions,
-      Rollbacks rollbacks) {
+      Rollbacks rollbacks,
+      PlanGuard plans) {
+    this.plans = plans;
     this.releases = releases;
     this.newReleases = newReleases;
     this.promotions = promotions;
@@ -225,6 +230,7 @@ public class ReleaseController {
       @PathVariable int number,
       @RequestBody(required = false) ReleaseRequests.Promote body) {
     HubPrincipal caller = Authz.require(Permission.RELEASES_CREATE);
+    plans.require(caller, Feature.PROMOTION);
     ReleaseRequests.Promote req =
         body == null ? new ReleaseRequests.Promote(null, null, null) : body;
     req.validate();
@@ -248,7 +254,11 @@ public class ReleaseController {
     if (body == null) {
       throw ApiException.invalid("body", "must be a JSON object {toRelease, scope}");
     }
+    plans.require(caller, Feature.ROLLBACK);
     RollbackScope scope = body.validate();
+    if (!scope.all()) {
+      plans.require(caller, Feature.SELECTIVE_ROLLBACK);
+    }
     DeploymentStarts.Created c = rollbacks.rollback(caller, projectId, body, scope);
     return ResponseEntity.status(HttpStatus.ACCEPTED)
         .body(new Accepted(view(c.release(), body.toRelease(), null), summary(c.deployment())));

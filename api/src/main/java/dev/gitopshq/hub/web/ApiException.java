@@ -36,6 +36,29 @@ public class ApiException extends RuntimeException {
     return new ApiException(new ApiError(403, "forbidden", message, null));
   }
 
+  /**
+   * 403: the organization's plan does not open the feature the request uses.
+   *
+   * @param feature the gate, e.g. {@code FeaturePromotion}
+   * @param plan the organization's plan
+   * @param minimum the lowest plan that opens the gate
+   */
+  public static ApiException featureNotInPlan(String feature, String plan, String minimum) {
+    return new ApiException(
+        new ApiError(
+            403,
+            "feature_not_in_plan",
+            feature
+                + " is not in the organization's plan "
+                + plan
+                + "; it needs plan "
+                + minimum
+                + " or higher",
+            null,
+            feature,
+            plan));
+  }
+
   public static ApiException notFound(String what) {
     return new ApiException(new ApiError(404, "not_found", what + " not found", null));
   }

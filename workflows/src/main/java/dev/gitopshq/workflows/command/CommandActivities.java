@@ -2,6 +2,7 @@ package dev.gitopshq.workflows.command;
 
 import dev.gitopshq.workflows.governance.Decision;
 import dev.gitopshq.workflows.governance.Notification;
+import dev.gitopshq.workflows.release.FreezeCheck;
 import io.temporal.activity.ActivityInterface;
 
 /** The store, policy and notification steps of a command. */
@@ -27,6 +28,13 @@ public interface CommandActivities {
    * nothing executes without a decision. While it waits it records why on the command.
    */
   Decision decide(CommandSpec spec);
+
+  /**
+   * Asks the freeze policy whether a freeze window holds the command now (its type, its cluster's
+   * environment), and whether break-glass lets it through; audits {@code command.freeze_decision}
+   * when it is frozen. Throws (and is retried) while OPA is unreachable, as {@link #decide} does.
+   */
+  FreezeCheck checkFreeze(CommandSpec spec);
 
   /** Sends a signed webhook event; retried until delivered. The event id is the key. */
   void notify(Notification notification);

@@ -9,7 +9,9 @@ public enum CommandStatus {
   failed,
   rejected,
   expired,
-  cancelled;
+  cancelled,
+  /** A freeze window holds the command's type on its cluster, and it was not break-glass. */
+  frozen;
 
   public boolean isFinal() {
     return this != pending && this != pending_approval && this != executing;

@@ -6,6 +6,7 @@ import dev.gitopshq.workflows.approval.ApprovalResult;
 import dev.gitopshq.workflows.governance.Decision;
 import dev.gitopshq.workflows.governance.Gate;
 import dev.gitopshq.workflows.governance.GovernedRun;
+import dev.gitopshq.workflows.release.FreezeCheck;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
@@ -34,6 +35,13 @@ public class CommandWorkflowImpl implements CommandWorkflow {
    * leaves for the agent while the workflow task that decided it is still being recorded.
    */
   static final String LOCAL_STEPS = "command-local-steps";
+
+  /**
+   * Version 1 asks the freeze policy before the approval decision: a command a freeze window holds
+   * ends {@code frozen} unless it is break-glass, as a deployment does. Histories recorded before
+   * it replay without the question.
+   */
+  static final String FREEZE_CHANGE = "command-freeze";
 
   /** How long after the command's own deadline the workflow still waits for the agent's report. */
   static final Duration REPORT_MARGIN = Duration.ofSeconds(30);
@@ -79,6 +87,27 @@ public class CommandWorkflowImpl implements CommandWorkflow {
     if (run.cancelledBy() != null) {
       return finish(
           CommandStatus.cancelled, run.cancelledBy(), "cancelled before the decision", null, null);
+    }
+
+    if (Workflow.getVersion(FREEZE_CHANGE, Workflow.DEFAULT_VERSION, 1) >= 1) {
+      FreezeCheck freeze;
+      try {
+        freeze = policyStub(t).checkFreeze(spec);
+      } catch (ActivityFailure e) {
+        return finish(
+            CommandStatus.failed,
+            "policy",
+            "no freeze decision within " + t.approvalSeconds() + " s; nothing was executed",
+            null,
+            null);
+      }
+      String by = "policy " + freeze.policy() + " v" + freeze.policyVersion();
+      if (freeze.blocked()) {
+        return finish(CommandStatus.frozen, by, String.join("; ", freeze.reasons()), null, null);
+      }
+      if (freeze.frozen()) {
+        run.record(by, "frozen, passing under break-glass: " + String.join("; ", freeze.reasons()));
+      }
     }
 
     Gate.Result gate = run.gate(() -> decide(spec, t));
@@ -166,6 +195,14 @@ public class CommandWorkflowImpl implements CommandWorkflow {
   }
 
   private Decision decide(CommandSpec spec, CommandTimeouts t) {
+    return policyStub(t).decide(spec);
+  }
+
+  /**
+   * The stub of the policy questions (freeze, decision): retried with backoff while OPA cannot
+   * answer, for as long as the approval may take.
+   */
+  private CommandActivities policyStub(CommandTimeouts t) {
     RetryOptions retry =
         RetryOptions.newBuilder()
             .setInitialInterval(Duration.ofSeconds(1))
@@ -173,24 +210,22 @@ public class CommandWorkflowImpl implements CommandWorkflow {
             .setMaximumInterval(DECISION_MAX_BACKOFF)
             .build();
     Duration total = Duration.ofSeconds(t.approvalSeconds());
-    CommandActivities policy =
-        local
-            ? Workflow.newLocalActivityStub(
-                CommandActivities.class,
-                LocalActivityOptions.newBuilder()
-                    .setStartToCloseTimeout(DECISION_ATTEMPT_TIMEOUT)
-                    .setScheduleToCloseTimeout(total)
-                    .setLocalRetryThreshold(Duration.ofSeconds(1))
-                    .setRetryOptions(retry)
-                    .build())
-            : Workflow.newActivityStub(
-                CommandActivities.class,
-                ActivityOptions.newBuilder()
-                    .setStartToCloseTimeout(DECISION_ATTEMPT_TIMEOUT)
-                    .setScheduleToCloseTimeout(total)
-                    .setRetryOptions(retry)
-                    .build());
-    return policy.decide(spec);
+    return local
+        ? Workflow.newLocalActivityStub(
+            CommandActivities.class,
+            LocalActivityOptions.newBuilder()
+                .setStartToCloseTimeout(DECISION_ATTEMPT_TIMEOUT)
+                .setScheduleToCloseTimeout(total)
+                .setLocalRetryThreshold(Duration.ofSeconds(1))
+                .setRetryOptions(retry)
+                .build())
+        : Workflow.newActivityStub(
+            CommandActivities.class,
+            ActivityOptions.newBuilder()
+                .setStartToCloseTimeout(DECISION_ATTEMPT_TIMEOUT)
+                .setScheduleToCloseTimeout(total)
+                .setRetryOptions(retry)
+                .build());
   }
 
   private CommandResult finish(

@@ -15,6 +15,7 @@ import dev.gitopshq.workflows.approval.RecordedVote;
 import dev.gitopshq.workflows.governance.Decision;
 import dev.gitopshq.workflows.governance.Notification;
 import dev.gitopshq.workflows.governance.Requester;
+import dev.gitopshq.workflows.release.FreezeCheck;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
@@ -57,6 +58,9 @@ class CommandWorkflowTest {
     volatile Decision decision;
     final AtomicInteger opaFailuresLeft = new AtomicInteger();
     final AtomicInteger decideCalls = new AtomicInteger();
+    volatile FreezeCheck freeze =
+        new FreezeCheck("freeze", 0, false, false, List.of("no freeze window holds it"));
+    final List<CommandSpec> freezeQuestions = new CopyOnWriteArrayList<>();
 
     @Override
     public void transition(
@@ -83,6 +87,12 @@ class CommandWorkflowTest {
         throw new IllegalStateException("OPA unreachable");
       }
       return decision;
+    }
+
+    @Override
+    public FreezeCheck checkFreeze(CommandSpec spec) {
+      freezeQuestions.add(spec);
+      return freeze;
     }
 
     @Override
@@ -376,6 +386,62 @@ class CommandWorkflowTest {
                 .getResult(ApprovalResult.class)
                 .outcome())
         .isEqualTo(ApprovalResult.APPROVED);
+  }
+
+  static final String YEAR_END =
+      "cluster prod-eu (environment production) is frozen for restart, scale commands until"
+          + " 2026-12-27T00:00:00Z: year-end freeze";
+
+  @Test
+  void aCommandAFreezeHoldsEndsFrozenBeforeAnyDecision() {
+    store.freeze =
+        new FreezeCheck(
+            "freeze",
+            2,
+            true,
+            true,
+            List.of(YEAR_END, "the scale command is blocked until the freeze ends"));
+    start("c-frozen", null);
+
+    CommandResult r = result("c-frozen");
+    Histories.save(client, "c-frozen", "command-frozen");
+    assertThat(r.status()).isEqualTo(CommandStatus.frozen);
+    assertThat(r.detail()).startsWith(YEAR_END);
+    assertThat(store.decideCalls).as("no approval decision for a frozen command").hasValue(0);
+    assertThat(agent.executions).hasValue(0);
+    assertThat(store.timeline)
+        .last()
+        .asString()
+        .startsWith("frozen by policy freeze v2: " + YEAR_END);
+  }
+
+  @Test
+  void breakGlassPassesAFreezeOnTheRecordAndThenMeetsTheApprovalPolicy() throws Exception {
+    store.freeze =
+        new FreezeCheck(
+            "freeze",
+            2,
+            true,
+            false,
+            List.of(YEAR_END, "break-glass overrides the freeze for this scale command"));
+    store.decision = decision(Decision.BREAK_GLASS, 1, "break-glass allowed for admins");
+    start("c-frozen-bg", "checkout is down");
+    approval(CommandWorkflow.reviewId("c-frozen-bg"))
+        .vote(vote("bob", "admin", true, "reviewed, justified"));
+
+    CommandResult r = result("c-frozen-bg");
+    Histories.save(client, "c-frozen-bg", "command-frozen-break-glass");
+    assertThat(r.status()).isEqualTo(CommandStatus.completed);
+    assertThat(store.freezeQuestions.get(0).breakGlassJustification())
+        .isEqualTo("checkout is down");
+    assertThat(store.timeline)
+        .anySatisfy(
+            e ->
+                assertThat(e)
+                    .startsWith(
+                        "pending by policy freeze v2: frozen, passing under break-glass: "));
+    assertThat(store.decideCalls).hasValue(1);
+    assertThat(agent.executions).hasValue(1);
   }
 
   @Test
