@@ -253,6 +253,11 @@ class JobRunnerTest {
     AgentMessage busy = next();
     assertThat(busy.getCorrelationId()).isEqualTo("j-4");
     assertThat(busy.getCommandResult().getError()).isEqualTo("busy");
+    while (running.get() < 2) {
+      Thread.sleep(10);
+    }
+    Thread.sleep(100);
+    assertThat(running).as("the third waits").hasValue(2);
     release.countDown();
     List<String> answered = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
