@@ -103,6 +103,13 @@ public final class JobRunner implements AutoCloseable {
       log.info("{} {} is still queued or running; its answer will follow", kind.name, safe(id));
       return;
     }
+    earlier = state.remembered(id);
+    if (earlier != null) {
+      // The first one finished in between: it is remembered before it leaves the queued set.
+      state.inFlight.remove(id);
+      answer(kind, id, earlier);
+      return;
+    }
     try {
       lanes.get(kind.lane).execute(() -> run(kind, state, id, request));
     } catch (RejectedExecutionException e) {
