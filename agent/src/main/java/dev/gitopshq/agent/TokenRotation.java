@@ -12,38 +12,38 @@ import org.slf4j.LoggerFactory;
 /**
  * The agent's half of token rotation: persist the hub's new token before acknowledging it, so that
  * an agent restarted at any moment finds a token the hub accepts. Without the {@code token.rotate}
- * capability the agent refuses, and the hub revokes the token it offered.
+ * capability the agent's job runner refuses ({@link #refused}), and the hub revokes the token it
+ * offered.
  */
 final class TokenRotation {
 
   private static final Logger log = LoggerFactory.getLogger(TokenRotation.class);
 
   private final IdentityKeeper identities;
-  private final boolean allowed;
   private final Clock clock;
   private final Consumer<AgentIdentity> rotated;
 
   /**
-   * @param allowed whether the agent has the {@code token.rotate} capability
    * @param rotated told the saved identity, so that the next Connect uses the new token
    */
-  TokenRotation(
-      IdentityKeeper identities, boolean allowed, Clock clock, Consumer<AgentIdentity> rotated) {
+  TokenRotation(IdentityKeeper identities, Clock clock, Consumer<AgentIdentity> rotated) {
     this.identities = identities;
-    this.allowed = allowed;
     this.clock = clock;
     this.rotated = rotated;
+  }
+
+  /** The answer without the {@code token.rotate} capability: the token is not persisted. */
+  static TokenRotated refused(RotateToken rotation) {
+    return TokenRotated.newBuilder()
+        .setRotationId(rotation.getRotationId())
+        .setPersisted(false)
+        .setError("the token.rotate capability is off on this agent")
+        .build();
   }
 
   /** Persists the rotated token and answers whether it did; may call the Kubernetes API. */
   TokenRotated handle(RotateToken rotation) {
     TokenRotated.Builder answer = TokenRotated.newBuilder().setRotationId(rotation.getRotationId());
-    if (!allowed) {
-      return answer
-          .setPersisted(false)
-          .setError("the token.rotate capability is off on this agent")
-          .build();
-    }
     try {
       AgentIdentity next = identities.rotate(rotation.getAgentToken(), clock.instant());
       rotated.accept(next);

@@ -49,7 +49,7 @@ class TokenRotationTest {
     FileIdentityStore store = storeWithOldToken();
     List<AgentIdentity> told = new ArrayList<>();
     TokenRotation rotation =
-        new TokenRotation(new IdentityKeeper(store, Duration.ZERO), true, CLOCK, told::add);
+        new TokenRotation(new IdentityKeeper(store, Duration.ZERO), CLOCK, told::add);
 
     TokenRotated answer = rotation.handle(rotation());
 
@@ -64,21 +64,6 @@ class TokenRotationTest {
   }
 
   @Test
-  void withoutTheCapabilityTheAgentRefusesAndKeepsItsToken() {
-    FileIdentityStore store = storeWithOldToken();
-    List<AgentIdentity> told = new ArrayList<>();
-    TokenRotation rotation =
-        new TokenRotation(new IdentityKeeper(store, Duration.ZERO), false, CLOCK, told::add);
-
-    TokenRotated answer = rotation.handle(rotation());
-
-    assertThat(answer.getPersisted()).isFalse();
-    assertThat(answer.getError()).contains("token.rotate capability is off");
-    assertThat(store.load().orElseThrow().agentToken()).isEqualTo(OLD);
-    assertThat(told).isEmpty();
-  }
-
-  @Test
   void aStoreThatCannotSaveIsRetriedThenRefusedWithoutTheToken() {
     AtomicInteger saves = new AtomicInteger();
     IdentityStore failing =
@@ -88,7 +73,7 @@ class TokenRotationTest {
             "secrets \"gitopshq-agent-identity\" is forbidden");
     List<AgentIdentity> told = new ArrayList<>();
     TokenRotation rotation =
-        new TokenRotation(new IdentityKeeper(failing, Duration.ZERO), true, CLOCK, told::add);
+        new TokenRotation(new IdentityKeeper(failing, Duration.ZERO), CLOCK, told::add);
 
     TokenRotated answer = rotation.handle(rotation());
 

@@ -51,15 +51,10 @@ class AgentChartDirectDeployIT {
 
   static ApplyResult apply(ApplyRelease release) {
     try (KubernetesClient agent =
-            AgentChartRbacIT.install(RELEASE, only("readwrite", "directDeploy"));
-        DirectDeployer deployer =
-            new DirectDeployer(
-                true,
-                new DirectDeployConfig("gitopshq-agent", NS),
-                () -> agent,
-                Clock.systemUTC(),
-                r -> {})) {
-      return deployer.run(release);
+        AgentChartRbacIT.install(RELEASE, only("readwrite", "directDeploy"))) {
+      return new DirectDeployer(
+              new DirectDeployConfig("gitopshq-agent", NS), () -> agent, Clock.systemUTC())
+          .apply(release);
     }
   }
 

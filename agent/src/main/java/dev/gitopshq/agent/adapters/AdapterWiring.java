@@ -4,7 +4,6 @@ import dev.gitopshq.agent.link.Redactor;
 import dev.gitopshq.agent.v1.AdapterBinding;
 import dev.gitopshq.agent.v1.AdapterCredential;
 import dev.gitopshq.agent.v1.AdaptersWired;
-import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.AppliedObject;
 import dev.gitopshq.agent.v1.DirectLabels;
 import dev.gitopshq.agent.v1.WireAdapters;
@@ -29,9 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,11 +36,15 @@ import org.slf4j.LoggerFactory;
  * Makes the cluster hold exactly the adapter objects the hub's last {@link WireAdapters} asks for:
  * applies each binding's objects ({@link AdapterObjects}) with server-side apply, then deletes the
  * adapter objects it made earlier (label {@code gitopshq.dev/delivery=adapter}) that no binding
- * wants any more. One request at a time, on its own thread. Logs names, never Secret values.
+ * wants any more. The agent's job runner runs one request at a time and refuses them without the
+ * adapter.wire capability ({@link #refused}). Logs names, never Secret values.
  */
-public final class AdapterWiring implements AutoCloseable {
+public final class AdapterWiring {
   private static final Logger log = LoggerFactory.getLogger(AdapterWiring.class);
   public static final String FIELD_MANAGER = "gitopshq-adapter-wiring";
+
+  /** Why the agent refuses adapter work without the capability. */
+  static final String OFF = "the adapter.wire capability is off on this agent";
 
   /** The kinds the agent makes, in the order it deletes them (consumers before what they use). */
   private static final List<String[]> KINDS =
@@ -59,53 +59,31 @@ public final class AdapterWiring implements AutoCloseable {
           new String[] {"v1", "ServiceAccount"},
           new String[] {"v1", "Secret"});
 
-  private final boolean enabled;
   private final Supplier<KubernetesClient> kube;
-  private final Consumer<AgentMessage> send;
   private final Duration consumersGone;
-  private final ExecutorService worker =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "gitopshq-adapter-wiring");
-            t.setDaemon(true);
-            return t;
-          });
 
-  public AdapterWiring(
-      boolean enabled, Supplier<KubernetesClient> kube, Consumer<AgentMessage> send) {
-    this(enabled, kube, send, CONSUMERS_GONE);
+  public AdapterWiring(Supplier<KubernetesClient> kube) {
+    this(kube, CONSUMERS_GONE);
   }
 
   /** For tests: another wait for removed Kustomizations and Applications. */
-  AdapterWiring(
-      boolean enabled,
-      Supplier<KubernetesClient> kube,
-      Consumer<AgentMessage> send,
-      Duration consumersGone) {
-    this.enabled = enabled;
+  AdapterWiring(Supplier<KubernetesClient> kube, Duration consumersGone) {
     this.kube = kube;
-    this.send = send;
     this.consumersGone = consumersGone;
   }
 
-  public void submit(WireAdapters request) {
-    worker.execute(
-        () ->
-            send.accept(
-                AgentMessage.newBuilder()
-                    .setCorrelationId(request.getRequestId())
-                    .setAdaptersWired(wire(request))
-                    .build()));
+  /** The answer without the adapter.wire capability: nothing is changed. */
+  public static AdaptersWired refused(WireAdapters request) {
+    return AdaptersWired.newBuilder()
+        .setRequestId(request.getRequestId())
+        .setRefused(true)
+        .setError(OFF)
+        .build();
   }
 
   /** Applies the bindings and removes what no binding wants; never throws. */
   public AdaptersWired wire(WireAdapters request) {
     AdaptersWired.Builder out = AdaptersWired.newBuilder().setRequestId(request.getRequestId());
-    if (!enabled) {
-      return out.setRefused(true)
-          .setError("the adapter.wire capability is off on this agent")
-          .build();
-    }
     try {
       KubernetesClient client = kube.get();
       Set<String> wanted = new HashSet<>();
@@ -387,10 +365,5 @@ public final class AdapterWiring implements AutoCloseable {
           + ")";
     }
     return e.getMessage();
-  }
-
-  @Override
-  public void close() {
-    worker.shutdownNow();
   }
 }

@@ -1,7 +1,6 @@
 package dev.gitopshq.agent.adapters;
 
 import dev.gitopshq.agent.link.Redactor;
-import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.AppliedObject;
 import dev.gitopshq.agent.v1.ReconcileRequested;
 import dev.gitopshq.agent.v1.RequestReconcile;
@@ -16,9 +15,6 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -27,53 +23,32 @@ import java.util.function.Supplier;
  * reconcile.fluxcd.io/requestedAt}, every Argo CD Application on it {@code
  * argocd.argoproj.io/refresh=normal}. Whether the agent made them or an operator did does not
  * matter. The repository is matched by its path, so a different host name for the hub still
- * matches.
+ * matches. The agent's job runner answers it on the live-read threads (it is as quick as a live
+ * read).
  */
 public final class ReconcileRequests {
   static final String REQUESTED_AT = "reconcile.fluxcd.io/requestedAt";
   static final String REFRESH = "argocd.argoproj.io/refresh";
 
-  private final boolean enabled;
   private final Supplier<KubernetesClient> kube;
   private final Clock clock;
 
-  public ReconcileRequests(boolean enabled, Supplier<KubernetesClient> kube, Clock clock) {
-    this.enabled = enabled;
+  public ReconcileRequests(Supplier<KubernetesClient> kube, Clock clock) {
     this.kube = kube;
     this.clock = clock;
   }
 
-  /**
-   * Answers the request on {@code executor} (the agent's inspection threads: a reconcile request is
-   * as quick as a live read), or at once with "busy" when the executor refuses it.
-   */
-  public void submit(RequestReconcile r, Executor executor, Consumer<AgentMessage> send) {
-    try {
-      executor.execute(() -> send.accept(answer(r.getRequestId(), request(r))));
-    } catch (RejectedExecutionException e) {
-      send.accept(
-          answer(
-              r.getRequestId(),
-              ReconcileRequested.newBuilder()
-                  .setRequestId(r.getRequestId())
-                  .setError("the agent is busy with other inspections; try again")
-                  .build()));
-    }
-  }
-
-  private static AgentMessage answer(String requestId, ReconcileRequested answered) {
-    return AgentMessage.newBuilder()
-        .setCorrelationId(requestId)
-        .setReconcileRequested(answered)
+  /** The answer without the adapter.wire capability: nothing is annotated. */
+  public static ReconcileRequested refused(RequestReconcile r) {
+    return ReconcileRequested.newBuilder()
+        .setRequestId(r.getRequestId())
+        .setError(AdapterWiring.OFF)
         .build();
   }
 
   /** Annotates what delivers the branch; never throws. */
   public ReconcileRequested request(RequestReconcile r) {
     ReconcileRequested.Builder out = ReconcileRequested.newBuilder().setRequestId(r.getRequestId());
-    if (!enabled) {
-      return out.setError("the adapter.wire capability is off on this agent").build();
-    }
     String repo = repoPath(r.getRepoUrl());
     KubernetesClient client = kube.get();
     StringBuilder problems = new StringBuilder();

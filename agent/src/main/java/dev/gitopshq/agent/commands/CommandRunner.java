@@ -9,50 +9,25 @@ import dev.gitopshq.agent.v1.CommandTypes;
 import dev.gitopshq.agent.v1.ExecuteCommand;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs commands from the hub on one worker thread, so two commands never race on one object.
+ * Runs one command from the hub on the cluster and says how it ended: picks the action for the
+ * command's type, runs it through {@link KubeCommands}, and turns the outcome into a {@link
+ * CommandResult}. Whether a command runs at all (at most once per command id, not after its
+ * deadline, only with its type's capability, one at a time) is the agent's job runner's concern;
+ * {@link #needs}, {@link #refused} and {@link #expired} give it this kind's rules and answers.
  *
- * <p>Each command id runs at most once: a repeat (the hub re-sends after a reconnect or its own
- * restart) is answered with the first result from memory, and across agent restarts the command
- * stamp on the object makes the re-run a no-op. A command whose deadline has passed is not run. A
- * type whose capability this agent was not given is refused.
+ * <p>Across agent restarts the command stamp on the object makes a re-run a no-op.
  */
-public final class CommandRunner implements AutoCloseable {
+public final class CommandRunner {
   private static final Logger log = LoggerFactory.getLogger(CommandRunner.class);
-  private static final int REMEMBERED = 10_000;
 
-  private final Set<Capability> capabilities;
   private final KubeCommands kube;
   private final Clock clock;
-  private final Consumer<CommandResult> reply;
-  private final ExecutorService worker =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "gitopshq-commands");
-            t.setDaemon(true);
-            return t;
-          });
-  private final AtomicInteger executions = new AtomicInteger();
-  private final Map<String, CommandResult> done =
-      Collections.synchronizedMap(
-          new LinkedHashMap<>(16, 0.75f, false) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, CommandResult> eldest) {
-              return size() > REMEMBERED;
-            }
-          });
 
   /** Re-applies a drift finding's desired object (resolve-drift without Argo CD). */
   @FunctionalInterface
@@ -62,72 +37,51 @@ public final class CommandRunner implements AutoCloseable {
 
   private final DriftApplier drift;
 
-  public CommandRunner(
-      Set<Capability> capabilities, KubeCommands kube, Clock clock, Consumer<CommandResult> reply) {
+  public CommandRunner(KubeCommands kube, Clock clock) {
     this(
-        capabilities,
         kube,
         (m, ns, fm) -> new KubeCommands.Outcome(false, "", "drift resolution is not available"),
-        clock,
-        reply);
+        clock);
   }
 
-  public CommandRunner(
-      Set<Capability> capabilities,
-      KubeCommands kube,
-      DriftApplier drift,
-      Clock clock,
-      Consumer<CommandResult> reply) {
-    this.capabilities = Set.copyOf(capabilities);
+  public CommandRunner(KubeCommands kube, DriftApplier drift, Clock clock) {
     this.kube = kube;
     this.drift = drift;
     this.clock = clock;
-    this.reply = reply;
   }
 
-  /** Queues a command; its result goes to the reply consumer. */
-  public void submit(ExecuteCommand command) {
-    worker.execute(() -> reply.accept(run(command)));
+  /**
+   * The capability the command's type needs (empty when the type is unknown: the command is
+   * refused).
+   */
+  public static Set<Capability> needs(ExecuteCommand c) {
+    return CommandTypes.capabilityFor(c.getType(), c.getParamsMap())
+        .flatMap(Capability::fromSeedName)
+        .map(Set::of)
+        .orElse(Set.of());
   }
 
-  /** How many commands actually reached the cluster (repeats and refusals excluded). */
-  public int executions() {
-    return executions.get();
+  /** The answer to a command this agent may not run: an unknown type, or a missing capability. */
+  public CommandResult refused(ExecuteCommand c, Set<Capability> needed) {
+    return result(
+        c,
+        CommandResult.Outcome.REFUSED,
+        "",
+        needed.isEmpty()
+            ? "unknown command type '" + c.getType() + "'"
+            : "this agent does not have the "
+                + needed.iterator().next().seedName()
+                + " capability");
   }
 
-  CommandResult run(ExecuteCommand c) {
-    CommandResult earlier = done.get(c.getCommandId());
-    if (earlier != null) {
-      log.info("command {} was already run; repeating its result", c.getCommandId());
-      return earlier;
-    }
-    Capability needed =
-        CommandTypes.capabilityFor(c.getType(), c.getParamsMap())
-            .flatMap(Capability::fromSeedName)
-            .orElse(null);
-    if (needed == null) {
-      return result(
-          c, CommandResult.Outcome.REFUSED, "", "unknown command type '" + c.getType() + "'");
-    }
-    if (!capabilities.contains(needed)) {
-      return result(
-          c,
-          CommandResult.Outcome.REFUSED,
-          "",
-          "this agent does not have the " + needed.seedName() + " capability");
-    }
-    Instant now = clock.instant();
-    if (c.hasDeadline()
-        && now.isAfter(
-            Instant.ofEpochSecond(c.getDeadline().getSeconds(), c.getDeadline().getNanos()))) {
-      return remember(
-          c,
-          result(
-              c,
-              CommandResult.Outcome.EXPIRED,
-              "",
-              "the command's deadline had passed; it was not run"));
-    }
+  /** The answer to a command whose deadline had passed before it could start. */
+  public CommandResult expired(ExecuteCommand c) {
+    return result(
+        c, CommandResult.Outcome.EXPIRED, "", "the command's deadline had passed; it was not run");
+  }
+
+  /** Runs the command on the cluster; never throws. */
+  public CommandResult run(ExecuteCommand c) {
     log.info(
         "running command {}: {} {} {}/{}{} requested by {}",
         c.getCommandId(),
@@ -143,7 +97,6 @@ public final class CommandRunner implements AutoCloseable {
     } catch (RuntimeException e) {
       o = new KubeCommands.Outcome(false, "", "unexpected error: " + e.getMessage());
     }
-    executions.incrementAndGet();
     AgentMetrics.commandRun(c.getType(), o.success());
     CommandResult r =
         o.success()
@@ -154,9 +107,10 @@ public final class CommandRunner implements AutoCloseable {
         c.getCommandId(),
         o.success() ? "succeeded" : "failed",
         o.success() ? o.output() : o.error());
-    return remember(c, r);
+    return r;
   }
 
+  /** The one place that picks the action for a command's type. */
   private KubeCommands.Outcome execute(ExecuteCommand c) {
     String ns = c.getTarget().getNamespace();
     String name = c.getTarget().getName();
@@ -219,11 +173,6 @@ public final class CommandRunner implements AutoCloseable {
         p.getOrDefault(CommandTypes.PARAM_FIELD_MANAGER, "gitopshq-agent"));
   }
 
-  private CommandResult remember(ExecuteCommand c, CommandResult r) {
-    done.put(c.getCommandId(), r);
-    return r;
-  }
-
   private CommandResult result(
       ExecuteCommand c, CommandResult.Outcome outcome, String output, String error) {
     Instant now = clock.instant();
@@ -235,15 +184,5 @@ public final class CommandRunner implements AutoCloseable {
         .setFinishedAt(
             Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
         .build();
-  }
-
-  @Override
-  public void close() {
-    worker.shutdown();
-    try {
-      worker.awaitTermination(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

@@ -3,7 +3,6 @@ package dev.gitopshq.agent.credentials;
 import dev.gitopshq.agent.kube.CredentialWriter;
 import dev.gitopshq.agent.link.Redactor;
 import dev.gitopshq.agent.model.CredentialSecrets;
-import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.CredentialSyncResult;
 import dev.gitopshq.agent.v1.CredentialsPruned;
 import dev.gitopshq.agent.v1.NamespaceSync;
@@ -18,76 +17,59 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies the hub's {@link SyncCredential}s and {@link PruneCredentials} on one thread, in the
- * order they arrived, and answers each. Refuses everything when the credential.sync capability is
- * off, and every namespace outside credentialSync.targets. Logs ids, names and namespaces, never
- * values.
+ * Applies the hub's {@link SyncCredential}s and {@link PruneCredentials} and says how each went,
+ * refusing every namespace outside credentialSync.targets. The agent's job runner runs them one at
+ * a time, in the order they arrived, and refuses them all when the credential.sync capability is
+ * off ({@link #refused(SyncCredential)}, {@link #refused(PruneCredentials)}). Logs ids, names and
+ * namespaces, never values.
  */
-public final class CredentialSync implements AutoCloseable {
+public final class CredentialSync {
   private static final Logger log = LoggerFactory.getLogger(CredentialSync.class);
+  static final String OFF = "the credential.sync capability is off on this agent";
 
-  private final boolean enabled;
   private final List<String> targets;
   private final Predicate<String> targetAllowed;
   private final CredentialWriter writer;
-  private final Consumer<AgentMessage> send;
-  private final ExecutorService worker =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "gitopshq-credential-sync");
-            t.setDaemon(true);
-            return t;
-          });
 
   /**
-   * @param enabled whether the agent has the credential.sync capability
    * @param targets credentialSync.targets (empty: every namespace)
    */
-  public CredentialSync(
-      boolean enabled, List<String> targets, CredentialWriter writer, Consumer<AgentMessage> send) {
-    this.enabled = enabled;
+  public CredentialSync(List<String> targets, CredentialWriter writer) {
     this.targets = List.copyOf(targets);
     this.targetAllowed = ns -> this.targets.isEmpty() || this.targets.contains(ns);
     this.writer = writer;
-    this.send = send;
   }
 
-  public void submit(SyncCredential sync) {
-    worker.execute(() -> send.accept(wrap(sync.getRequestId(), sync(sync))));
+  /** The answer without the credential.sync capability: no namespace is synced. */
+  public static CredentialSyncResult refused(SyncCredential sync) {
+    log.warn("credential {} not synced: {}", sync.getCredentialId(), OFF);
+    CredentialSyncResult.Builder result = start(sync);
+    for (String ns : sync.getNamespacesList()) {
+      result.addNamespaces(NamespaceSync.newBuilder().setNamespace(ns).setError(OFF));
+    }
+    return result.build();
   }
 
-  public void submit(PruneCredentials prune) {
-    worker.execute(
-        () ->
-            send.accept(
-                AgentMessage.newBuilder()
-                    .setCorrelationId(prune.getRequestId())
-                    .setCredentialsPruned(prune(prune))
-                    .build()));
+  /** The answer without the credential.sync capability: nothing is pruned. */
+  public static CredentialsPruned refused(PruneCredentials prune) {
+    return CredentialsPruned.newBuilder().setRequestId(prune.getRequestId()).setError(OFF).build();
   }
 
-  private static AgentMessage wrap(String requestId, CredentialSyncResult result) {
-    return AgentMessage.newBuilder()
-        .setCorrelationId(requestId)
-        .setCredentialSyncResult(result)
-        .build();
+  private static CredentialSyncResult.Builder start(SyncCredential sync) {
+    return CredentialSyncResult.newBuilder()
+        .setRequestId(sync.getRequestId())
+        .setCredentialId(sync.getCredentialId())
+        .setVersion(sync.getVersion());
   }
 
   /** Writes the credential into each namespace and says how each went. */
-  CredentialSyncResult sync(SyncCredential sync) {
-    CredentialSyncResult.Builder result =
-        CredentialSyncResult.newBuilder()
-            .setRequestId(sync.getRequestId())
-            .setCredentialId(sync.getCredentialId())
-            .setVersion(sync.getVersion());
+  public CredentialSyncResult sync(SyncCredential sync) {
+    CredentialSyncResult.Builder result = start(sync);
     for (String ns : sync.getNamespacesList()) {
       String error = syncOne(sync, ns);
       result.addNamespaces(
@@ -112,9 +94,6 @@ public final class CredentialSync implements AutoCloseable {
 
   /** Null when the Secret now holds the credential; otherwise why not. */
   private String syncOne(SyncCredential sync, String namespace) {
-    if (!enabled) {
-      return "the credential.sync capability is off on this agent";
-    }
     if (!targetAllowed.test(namespace)) {
       return "namespace " + namespace + " is outside the agent's credentialSync.targets " + targets;
     }
@@ -160,12 +139,9 @@ public final class CredentialSync implements AutoCloseable {
   }
 
   /** Removes the managed Secrets the hub no longer assigns. */
-  CredentialsPruned prune(PruneCredentials prune) {
+  public CredentialsPruned prune(PruneCredentials prune) {
     CredentialsPruned.Builder out =
         CredentialsPruned.newBuilder().setRequestId(prune.getRequestId());
-    if (!enabled) {
-      return out.setError("the credential.sync capability is off on this agent").build();
-    }
     try {
       Set<String> wanted = new HashSet<>();
       for (var c : prune.getKeepList()) {
@@ -187,10 +163,5 @@ public final class CredentialSync implements AutoCloseable {
       log.warn("credential prune failed: Kubernetes API {}", e.getCode());
     }
     return out.build();
-  }
-
-  @Override
-  public void close() {
-    worker.shutdownNow();
   }
 }

@@ -19,140 +19,69 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies releases in direct-deploy mode ({@code direct.deploy}), one at a time on its own thread:
- * the {@link ApplyPlan} first, and when it refuses any object (outside the project's fence, or an
- * existing object GitOpsHQ does not manage for this project) nothing at all; otherwise server-side
- * apply of every object of the plan with the configured field manager, then pruning of what the
- * release no longer holds (only objects that still carry the delivery's labels), then waiting for
- * {@link RolloutHealth} until the apply's health timeout.
+ * Applies a release in direct-deploy mode ({@code direct.deploy}): the {@link ApplyPlan} first, and
+ * when it refuses any object (outside the project's fence, or an existing object GitOpsHQ does not
+ * manage for this project) nothing at all; otherwise server-side apply of every object of the plan
+ * with the configured field manager, then pruning of what the release no longer holds (only objects
+ * that still carry the delivery's labels), then waiting for {@link RolloutHealth} until the apply's
+ * health timeout.
  *
- * <p>Each apply id is applied at most once while the agent lives: a repeat (the hub re-sends after
- * a reconnect or its own restart) is answered with the first result from memory, and a repeat that
- * arrives while the first still runs is dropped (the first answers). The agent persists nothing;
- * after a restart a repeat is applied again, which server-side apply makes harmless: the same
- * objects with the same field manager change nothing.
+ * <p>Whether an apply runs is the agent's job runner's concern: one at a time, each apply id at
+ * most once while the agent lives (a repeat is answered with the first result), not after its
+ * deadline, only with {@code direct.deploy}; {@link #refused} and {@link #expired} are its answers.
+ * The agent persists nothing; after a restart a repeat is applied again, which server-side apply
+ * makes harmless: the same objects with the same field manager change nothing.
  */
-public final class DirectDeployer implements AutoCloseable {
+public final class DirectDeployer {
   private static final Logger log = LoggerFactory.getLogger(DirectDeployer.class);
-  private static final int REMEMBERED = 1_000;
   private static final Duration POLL = Duration.ofMillis(500);
 
   /** The longest the agent waits for rollout health, whatever the hub asks (15 minutes). */
   static final int MAX_HEALTH_SECONDS = 900;
 
-  private final boolean enabled;
   private final DirectDeployConfig config;
   private final Supplier<KubernetesClient> kube;
   private final Clock clock;
-  private final Consumer<ApplyResult> reply;
-  private final ExecutorService worker =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "gitopshq-direct-deploy");
-            t.setDaemon(true);
-            return t;
-          });
-  private final AtomicInteger applies = new AtomicInteger();
-  private final Set<String> running = Collections.synchronizedSet(new HashSet<>());
-  private final Map<String, ApplyResult> done =
-      Collections.synchronizedMap(
-          new LinkedHashMap<>(16, 0.75f, false) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, ApplyResult> eldest) {
-              return size() > REMEMBERED;
-            }
-          });
 
-  /**
-   * @param enabled whether the agent has the direct.deploy capability; without it every apply is
-   *     refused
-   */
-  public DirectDeployer(
-      boolean enabled,
-      DirectDeployConfig config,
-      Supplier<KubernetesClient> kube,
-      Clock clock,
-      Consumer<ApplyResult> reply) {
-    this.enabled = enabled;
+  public DirectDeployer(DirectDeployConfig config, Supplier<KubernetesClient> kube, Clock clock) {
     this.config = config;
     this.kube = kube;
     this.clock = clock;
-    this.reply = reply;
   }
 
-  /** Queues an apply; its result goes to the reply consumer. */
-  public void submit(ApplyRelease request) {
-    ApplyResult earlier = done.get(request.getApplyId());
-    if (earlier != null) {
-      log.info("apply {} was already done; repeating its result", request.getApplyId());
-      reply.accept(earlier);
-      return;
-    }
-    if (!running.add(request.getApplyId())) {
-      log.info("apply {} is still running; its result will follow", request.getApplyId());
-      return;
-    }
-    worker.execute(
-        () -> {
-          try {
-            reply.accept(run(request));
-          } finally {
-            running.remove(request.getApplyId());
-          }
-        });
+  /** The answer to an apply on an agent without {@code direct.deploy}: nothing is applied. */
+  public ApplyResult refused(ApplyRelease r) {
+    return result(
+        r,
+        ApplyResult.Outcome.REFUSED,
+        List.of(),
+        "this agent does not have the direct.deploy capability");
   }
 
-  /** How many applies actually reached the cluster (repeats, refusals and expiries excluded). */
-  public int applies() {
-    return applies.get();
+  /** The answer to an apply whose deadline had passed before it could start. */
+  public ApplyResult expired(ApplyRelease r) {
+    return result(
+        r,
+        ApplyResult.Outcome.EXPIRED,
+        List.of(),
+        "the apply's deadline had passed; nothing was applied");
   }
 
   /**
-   * Applies on the calling thread and returns the result (a repeat of an apply id answers from
-   * memory); {@link #submit} runs this on the deployer's thread.
+   * Applies on the calling thread (one of the job runner's: it may wait minutes for rollout health,
+   * and stops waiting when interrupted) and returns the result; never throws.
    */
-  public ApplyResult run(ApplyRelease r) {
-    ApplyResult earlier = done.get(r.getApplyId());
-    if (earlier != null) {
-      return earlier;
-    }
-    if (!enabled) {
-      return result(
-          r,
-          ApplyResult.Outcome.REFUSED,
-          List.of(),
-          "this agent does not have the direct.deploy capability");
-    }
-    if (r.hasDeadline()
-        && clock
-            .instant()
-            .isAfter(
-                Instant.ofEpochSecond(r.getDeadline().getSeconds(), r.getDeadline().getNanos()))) {
-      return remember(
-          result(
-              r,
-              ApplyResult.Outcome.EXPIRED,
-              List.of(),
-              "the apply's deadline had passed; nothing was applied"));
-    }
+  public ApplyResult apply(ApplyRelease r) {
     log.info(
         "direct apply {}: {} files of project {} environment {} at {} requested by {}",
         r.getApplyId(),
@@ -161,10 +90,9 @@ public final class DirectDeployer implements AutoCloseable {
         r.getEnvironment(),
         r.getCommit(),
         r.getRequestedBy());
-    applies.incrementAndGet();
     ApplyResult out;
     try {
-      out = apply(r);
+      out = applyPlanned(r);
     } catch (RuntimeException e) {
       out =
           result(
@@ -175,10 +103,10 @@ public final class DirectDeployer implements AutoCloseable {
     }
     log.info(
         "direct apply {} {}: {} objects", r.getApplyId(), out.getOutcome(), out.getObjectsCount());
-    return remember(out);
+    return out;
   }
 
-  private ApplyResult apply(ApplyRelease r) {
+  private ApplyResult applyPlanned(ApplyRelease r) {
     KubernetesClient client = kube.get();
     Map<String, Map<String, Boolean>> discovered = new HashMap<>();
     ApplyPlan plan =
@@ -404,11 +332,6 @@ public final class DirectDeployer implements AutoCloseable {
     }
   }
 
-  private ApplyResult remember(ApplyResult r) {
-    done.put(r.getApplyId(), r);
-    return r;
-  }
-
   private ApplyResult result(
       ApplyRelease r, ApplyResult.Outcome outcome, List<ObjectResult> objects, String error) {
     Instant now = clock.instant();
@@ -420,15 +343,5 @@ public final class DirectDeployer implements AutoCloseable {
         .setFinishedAt(
             Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
         .build();
-  }
-
-  @Override
-  public void close() {
-    worker.shutdownNow();
-    try {
-      worker.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

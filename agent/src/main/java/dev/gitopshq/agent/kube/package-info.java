@@ -9,7 +9,8 @@
  *
  * <ul>
  *   <li>{@code dev.gitopshq.agent} (the package itself, not its sub-packages): {@code Agent} builds
- *       the client and hands a supplier of it to the parts below;
+ *       the client ({@code LazyKube}, on first use) and, with {@code HubRequests}, hands a supplier
+ *       of it to the parts below;
  *   <li>{@code kube}: this package, the commands that change objects and the credential writer;
  *   <li>{@code adapters}: wiring a GitOps adapter (Argo CD, Flux) and asking it to reconcile;
  *   <li>{@code credentials}: reads the API's error code when a credential write in {@code kube}
@@ -23,7 +24,7 @@
  * </ul>
  *
  * <p>{@code model} computes objects without a client, and every other package ({@code commands},
- * {@code config}, {@code link}, {@code metrics}, {@code proxy}) reaches the cluster only through
- * the packages above.
+ * {@code config}, {@code jobs}, {@code link}, {@code metrics}, {@code proxy}) reaches the cluster
+ * only through the packages above.
  */
 package dev.gitopshq.agent.kube;

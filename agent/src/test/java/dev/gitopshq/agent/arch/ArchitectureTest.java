@@ -9,6 +9,8 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 
 /** The agent's boundaries, checked on every build. */
 @AnalyzeClasses(
@@ -70,6 +72,32 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .resideInAPackage("io.fabric8.kubernetes.client..")
         .because("dev.gitopshq.agent.kube's package documentation lists who may use the client")
+        .check(classes);
+  }
+
+  /**
+   * The handlers of the hub's jobs hold their domain logic only: the job runner ({@code
+   * dev.gitopshq.agent.jobs}) owns the worker threads, the idempotency, the deadlines and the
+   * capability checks, so none of them starts an executor of its own.
+   */
+  @ArchTest
+  void jobHandlersStartNoThreadsOfTheirOwn(JavaClasses classes) {
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "dev.gitopshq.agent.adapters..",
+            "dev.gitopshq.agent.commands..",
+            "dev.gitopshq.agent.credentials..",
+            "dev.gitopshq.agent.deploy..",
+            "dev.gitopshq.agent.drift..",
+            "dev.gitopshq.agent.inspect..")
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName(Executors.class.getName())
+        .orShould()
+        .dependOnClassesThat()
+        .areAssignableTo(Executor.class)
+        .because("the job runner runs them (dev.gitopshq.agent.jobs)")
         .check(classes);
   }
 

@@ -41,25 +41,22 @@ class CredentialSyncTest {
 
   @Test
   void refusesEverythingWhenTheCapabilityIsOff() {
-    CredentialSync off = new CredentialSync(false, List.of(), UNREACHABLE, m -> {});
-    CredentialSyncResult r = off.sync(sync("apps", "web"));
+    CredentialSyncResult r = CredentialSync.refused(sync("apps", "web"));
     assertThat(r.getNamespacesList())
         .extracting(NamespaceSync::getSynced)
         .containsExactly(false, false);
     assertThat(r.getNamespaces(0).getError()).contains("credential.sync capability is off");
     assertThat(r.getVersion()).isEqualTo(3);
-    assertThat(off.prune(PruneCredentials.getDefaultInstance()).getError())
+    assertThat(CredentialSync.refused(PruneCredentials.getDefaultInstance()).getError())
         .contains("capability is off");
-    off.close();
   }
 
   @Test
   void refusesANamespaceOutsideTheTargets() {
-    CredentialSync on = new CredentialSync(true, List.of("apps"), UNREACHABLE, m -> {});
+    CredentialSync on = new CredentialSync(List.of("apps"), UNREACHABLE);
     NamespaceSync ns = on.sync(sync("kube-system")).getNamespaces(0);
     assertThat(ns.getSynced()).isFalse();
     assertThat(ns.getError()).contains("outside the agent's credentialSync.targets [apps]");
-    on.close();
   }
 
   @Test
@@ -132,14 +129,12 @@ class CredentialSyncTest {
                   .addToData("config", "c29tZW9uZSBlbHNlJ3M=")
                   .build())
           .create();
-      CredentialSync on =
-          new CredentialSync(true, List.of(), new CredentialWriter(kube::client), m -> {});
+      CredentialSync on = new CredentialSync(List.of(), new CredentialWriter(kube::client));
       NamespaceSync ns = on.sync(sync("apps")).getNamespaces(0);
       assertThat(ns.getSynced()).isFalse();
       assertThat(ns.getError()).contains("GitOpsHQ does not overwrite it");
       assertThat(kube.client().secrets().inNamespace("apps").withName("registry").get().getData())
           .containsExactly(java.util.Map.entry("config", "c29tZW9uZSBlbHNlJ3M="));
-      on.close();
     }
   }
 }

@@ -2,7 +2,6 @@ package dev.gitopshq.agent.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.Timestamp;
 import dev.gitopshq.agent.config.DirectDeployConfig;
 import dev.gitopshq.agent.v1.AppliedObject;
 import dev.gitopshq.agent.v1.ApplyFile;
@@ -13,8 +12,6 @@ import dev.gitopshq.testkube.TestKube;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -48,47 +45,8 @@ class DirectDeployerTest {
         .build();
   }
 
-  DirectDeployer deployer(boolean enabled, Clock clock) {
-    return new DirectDeployer(enabled, DirectDeployConfig.defaults(), kube::client, clock, r -> {});
-  }
-
-  @Test
-  void aRepeatOfAnApplyIdIsAnsweredWithTheFirstOutcomeWithoutApplyingAgain() {
-    try (DirectDeployer d = deployer(true, Clock.systemUTC())) {
-      ApplyResult first = d.run(release("dep-1:dev:c1"));
-      ApplyResult again = d.run(release("dep-1:dev:c1"));
-      assertThat(again).isEqualTo(first);
-      assertThat(d.applies()).isEqualTo(1);
-      d.run(release("dep-2:dev:c1"));
-      assertThat(d.applies()).isEqualTo(2);
-    }
-  }
-
-  @Test
-  void withoutTheCapabilityNothingIsApplied() {
-    try (DirectDeployer d = deployer(false, Clock.systemUTC())) {
-      ApplyResult r = d.run(release("dep-1:dev:c1"));
-      assertThat(r.getOutcome()).isEqualTo(ApplyResult.Outcome.REFUSED);
-      assertThat(r.getError()).isEqualTo("this agent does not have the direct.deploy capability");
-      assertThat(d.applies()).isZero();
-      assertThat(kube.client().configMaps().inNamespace("demo").withName("web").get()).isNull();
-    }
-  }
-
-  @Test
-  void anApplyPastItsDeadlineIsNotStarted() {
-    Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:10:00Z"), ZoneOffset.UTC);
-    try (DirectDeployer d = deployer(true, clock)) {
-      ApplyResult r =
-          d.run(
-              release("dep-1:dev:c1").toBuilder()
-                  .setDeadline(
-                      Timestamp.newBuilder()
-                          .setSeconds(Instant.parse("2026-01-01T00:00:00Z").getEpochSecond()))
-                  .build());
-      assertThat(r.getOutcome()).isEqualTo(ApplyResult.Outcome.EXPIRED);
-      assertThat(d.applies()).isZero();
-    }
+  DirectDeployer deployer() {
+    return new DirectDeployer(DirectDeployConfig.defaults(), kube::client, Clock.systemUTC());
   }
 
   static ApplyFile file(String path, String yaml) {
@@ -145,33 +103,32 @@ class DirectDeployerTest {
                 .endMetadata()
                 .build())
         .create();
-    try (DirectDeployer d = deployer(true, Clock.systemUTC())) {
-      ApplyResult r =
-          d.run(
-              release("dep-1:dev:c1").toBuilder()
-                  .addFiles(CLUSTER_ADMIN)
-                  .addPrevious(
-                      AppliedObject.newBuilder()
-                          .setTenant("acme")
-                          .setApiVersion("v1")
-                          .setKind("ConfigMap")
-                          .setNamespace("demo")
-                          .setName("old"))
-                  .build());
-      assertThat(r.getOutcome()).isEqualTo(ApplyResult.Outcome.FAILED);
-      assertThat(r.getError())
-          .isEqualTo(
-              "1 object was refused (outside the project's fence, or not managed by GitOpsHQ for"
-                  + " this project); nothing was applied or pruned");
-      assertThat(r.getObjectsList())
-          .extracting(o -> o.getAction() + " " + o.getObject().getKind() + ": " + o.getMessage())
-          .containsExactly(
-              "refused ClusterRoleBinding: ClusterRoleBinding web-admin: kind ClusterRoleBinding"
-                  + " is denied by the project's fence (rbac.authorization.k8s.io/*)",
-              "skipped : 1 object was refused (outside the project's fence, or not managed by"
-                  + " GitOpsHQ for this project); nothing was applied or pruned; the release's"
-                  + " other objects (1) wait until it is fixed");
-    }
+    DirectDeployer d = deployer();
+    ApplyResult r =
+        d.apply(
+            release("dep-1:dev:c1").toBuilder()
+                .addFiles(CLUSTER_ADMIN)
+                .addPrevious(
+                    AppliedObject.newBuilder()
+                        .setTenant("acme")
+                        .setApiVersion("v1")
+                        .setKind("ConfigMap")
+                        .setNamespace("demo")
+                        .setName("old"))
+                .build());
+    assertThat(r.getOutcome()).isEqualTo(ApplyResult.Outcome.FAILED);
+    assertThat(r.getError())
+        .isEqualTo(
+            "1 object was refused (outside the project's fence, or not managed by GitOpsHQ for"
+                + " this project); nothing was applied or pruned");
+    assertThat(r.getObjectsList())
+        .extracting(o -> o.getAction() + " " + o.getObject().getKind() + ": " + o.getMessage())
+        .containsExactly(
+            "refused ClusterRoleBinding: ClusterRoleBinding web-admin: kind ClusterRoleBinding"
+                + " is denied by the project's fence (rbac.authorization.k8s.io/*)",
+            "skipped : 1 object was refused (outside the project's fence, or not managed by"
+                + " GitOpsHQ for this project); nothing was applied or pruned; the release's"
+                + " other objects (1) wait until it is fixed");
     assertThat(kube.client().rbac().clusterRoleBindings().withName("web-admin").get()).isNull();
     assertThat(kube.client().configMaps().inNamespace("demo").withName("web").get()).isNull();
     assertThat(kube.client().configMaps().inNamespace("demo").withName("old").get()).isNotNull();
@@ -179,55 +136,53 @@ class DirectDeployerTest {
 
   @Test
   void kubeSystemIsRefusedUnlessTheFenceNamesIt() {
-    try (DirectDeployer d = deployer(true, Clock.systemUTC())) {
-      ApplyRelease unset =
-          ApplyRelease.newBuilder()
-              .setApplyId("dep-1:dev:c1")
-              .setProject("shop")
-              .setEnvironment("dev")
-              .addFiles(SYSTEM_CONFIG)
-              .build();
-      ApplyResult refused = d.run(unset);
-      assertThat(refused.getOutcome()).isEqualTo(ApplyResult.Outcome.FAILED);
-      assertThat(refused.getObjects(0).getAction()).isEqualTo("refused");
-      assertThat(refused.getObjects(0).getMessage())
-          .startsWith("ConfigMap kube-system/web: namespace kube-system is reserved");
-      assertThat(kube.client().configMaps().inNamespace("kube-system").withName("web").get())
-          .isNull();
+    DirectDeployer d = deployer();
+    ApplyRelease unset =
+        ApplyRelease.newBuilder()
+            .setApplyId("dep-1:dev:c1")
+            .setProject("shop")
+            .setEnvironment("dev")
+            .addFiles(SYSTEM_CONFIG)
+            .build();
+    ApplyResult refused = d.apply(unset);
+    assertThat(refused.getOutcome()).isEqualTo(ApplyResult.Outcome.FAILED);
+    assertThat(refused.getObjects(0).getAction()).isEqualTo("refused");
+    assertThat(refused.getObjects(0).getMessage())
+        .startsWith("ConfigMap kube-system/web: namespace kube-system is reserved");
+    assertThat(kube.client().configMaps().inNamespace("kube-system").withName("web").get())
+        .isNull();
 
-      ApplyResult allowed =
-          d.run(
-              unset.toBuilder()
-                  .setApplyId("dep-2:dev:c1")
-                  .setFence(TenantFences.DEFAULT.toBuilder().addAllowedNamespaces("kube-system"))
-                  .build());
-      assertThat(allowed.getOutcome()).isEqualTo(ApplyResult.Outcome.SUCCEEDED);
-      assertThat(allowed.getObjects(0).getAction()).isEqualTo("applied");
-      assertThat(
-              kube.client().configMaps().inNamespace("kube-system").withName("web").get().getData())
-          .containsEntry("a", "b");
-    }
+    ApplyResult allowed =
+        d.apply(
+            unset.toBuilder()
+                .setApplyId("dep-2:dev:c1")
+                .setFence(TenantFences.DEFAULT.toBuilder().addAllowedNamespaces("kube-system"))
+                .build());
+    assertThat(allowed.getOutcome()).isEqualTo(ApplyResult.Outcome.SUCCEEDED);
+    assertThat(allowed.getObjects(0).getAction()).isEqualTo("applied");
+    assertThat(
+            kube.client().configMaps().inNamespace("kube-system").withName("web").get().getData())
+        .containsEntry("a", "b");
   }
 
   @Test
   void anExistingDeploymentWithoutTheLabelsIsRefusedAndLeftUntouched() {
     Deployment before =
         kube.client().apps().deployments().inNamespace("demo").withName("web").get();
-    try (DirectDeployer d = deployer(true, Clock.systemUTC())) {
-      ApplyResult r = d.run(release("dep-1:dev:c1").toBuilder().addFiles(DEMO_DEPLOYMENT).build());
-      assertThat(r.getOutcome()).isEqualTo(ApplyResult.Outcome.FAILED);
-      assertThat(r.getObjectsList())
-          .filteredOn(o -> o.getAction().equals("refused"))
-          .singleElement()
-          .satisfies(
-              o -> {
-                assertThat(o.getObject().getKind()).isEqualTo("Deployment");
-                assertThat(o.getMessage())
-                    .startsWith(
-                        "Deployment demo/web exists and is not managed by GitOpsHQ for project"
-                            + " shop; delete it or label it to hand it over (");
-              });
-    }
+    DirectDeployer d = deployer();
+    ApplyResult r = d.apply(release("dep-1:dev:c1").toBuilder().addFiles(DEMO_DEPLOYMENT).build());
+    assertThat(r.getOutcome()).isEqualTo(ApplyResult.Outcome.FAILED);
+    assertThat(r.getObjectsList())
+        .filteredOn(o -> o.getAction().equals("refused"))
+        .singleElement()
+        .satisfies(
+            o -> {
+              assertThat(o.getObject().getKind()).isEqualTo("Deployment");
+              assertThat(o.getMessage())
+                  .startsWith(
+                      "Deployment demo/web exists and is not managed by GitOpsHQ for project"
+                          + " shop; delete it or label it to hand it over (");
+            });
     Deployment after = kube.client().apps().deployments().inNamespace("demo").withName("web").get();
     assertThat(after.getMetadata().getResourceVersion())
         .isEqualTo(before.getMetadata().getResourceVersion());
@@ -254,22 +209,21 @@ class DirectDeployerTest {
                 .addToData("a", "old")
                 .build())
         .create();
-    try (DirectDeployer d = deployer(true, Clock.systemUTC())) {
-      ApplyResult r =
-          d.run(
-              ApplyRelease.newBuilder()
-                  .setApplyId("dep-1:dev:c1")
-                  .setProject("shop")
-                  .setEnvironment("dev")
-                  .addFiles(
-                      file(
-                          "acme/web/configmap-web.yaml",
-                          "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n"
-                              + "  namespace: demo\ndata:\n  a: new\n"))
-                  .build());
-      assertThat(r.getOutcome()).isEqualTo(ApplyResult.Outcome.SUCCEEDED);
-      assertThat(r.getObjects(0).getAction()).isEqualTo("applied");
-    }
+    DirectDeployer d = deployer();
+    ApplyResult r =
+        d.apply(
+            ApplyRelease.newBuilder()
+                .setApplyId("dep-1:dev:c1")
+                .setProject("shop")
+                .setEnvironment("dev")
+                .addFiles(
+                    file(
+                        "acme/web/configmap-web.yaml",
+                        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n"
+                            + "  namespace: demo\ndata:\n  a: new\n"))
+                .build());
+    assertThat(r.getOutcome()).isEqualTo(ApplyResult.Outcome.SUCCEEDED);
+    assertThat(r.getObjects(0).getAction()).isEqualTo("applied");
     assertThat(kube.client().configMaps().inNamespace("demo").withName("web").get().getData())
         .containsEntry("a", "new");
   }
