@@ -142,8 +142,10 @@ public class ProjectEnvironments {
                 DeliveryJson.write(overrides),
                 req.modeOf(refs.get(i)));
           }
-          ProjectEnvironmentRow saved = support.environment(orgId, projectId, name).orElseThrow();
-          selectors.reconcile(saved, clusters.list(orgId, Map.of()));
+          if (selector != null) {
+            ProjectEnvironmentRow saved = support.environment(orgId, projectId, name).orElseThrow();
+            selectors.reconcile(saved, clusters.list(orgId, Map.of()));
+          }
           Environment view =
               environmentsOf(orgId, projectId).stream()
                   .filter(e -> e.row().environment().equals(name))
