@@ -11,6 +11,16 @@ import { useSession } from "../auth/session";
 import { valuesToYaml, variableBody, yamlToValues, type VariableForm, type VariableScope } from "./configForms";
 import { DELIVERY_MODES, DeliveryModeSelect, type DeliveryMode, type EnvironmentCluster } from "./DeliveryModeSelect";
 import { queryKeys } from "../api/keys";
+import {
+  boundByName,
+  boundBySelector,
+  rowsToSelector,
+  selectorText,
+  selectorToRows,
+  type LabelSelector,
+  type SelectorRow,
+} from "./clusterSelector";
+import { SelectorEditor } from "./SelectorEditor";
 import { useOnChange } from "../components/useOnChange";
 
 type Environment = Omit<
@@ -83,9 +93,19 @@ export function ConfigTab({ project }: { project: Project }) {
                 {e.clusters.map((c) => (
                   <span key={c.cluster} className="inline-flex items-center gap-1 text-slate-600">
                     {c.cluster}
+                    {boundBySelector(c) && (
+                      <span className="rounded bg-slate-100 px-1 text-xs">
+                        {boundByName(c) ? "named and selected" : "selected"}
+                      </span>
+                    )}
                     <DeliveryModeSelect base={base} env={e} cluster={c} writable={writable} onDone={refresh} />
                   </span>
                 ))}
+                {e.clusterSelector && (
+                  <span className="text-slate-600">
+                    selector <code>{selectorText(e.clusterSelector as LabelSelector)}</code>
+                  </span>
+                )}
                 {writable && (
                   <RemoveButton
                     label={`Remove environment ${e.name}`}
@@ -98,7 +118,12 @@ export function ConfigTab({ project }: { project: Project }) {
           </ul>
         )}
         {writable && (
-          <EnvironmentForm base={base} options={(orgEnvs.data?.items ?? []).map((e) => e.name)} onDone={refresh} />
+          <EnvironmentForm
+            base={base}
+            options={(orgEnvs.data?.items ?? []).map((e) => e.name)}
+            existing={envs.data?.items ?? []}
+            onDone={refresh}
+          />
         )}
       </section>
 
@@ -176,14 +201,46 @@ function RemoveButton({ label, path, onDone }: { label: string; path: string; on
   );
 }
 
-function EnvironmentForm({ base, options, onDone }: { base: string; options: string[]; onDone: () => void }) {
+function EnvironmentForm({
+  base,
+  options,
+  existing,
+  onDone,
+}: {
+  base: string;
+  options: string[];
+  existing: Environment[];
+  onDone: () => void;
+}) {
   const [f, setF] = useState({
     name: "",
     namespacePattern: "",
     createNamespace: false,
     clusters: "",
     deliveryMode: "argocd" as DeliveryMode,
+    selecting: false,
+    rules: [] as SelectorRow[],
   });
+  // Choosing an environment the project has fills the form with it (the save replaces it whole).
+  const choose = (name: string) => {
+    const e = existing.find((x) => x.name === name);
+    setF(
+      e
+        ? {
+            name,
+            namespacePattern: e.namespacePattern,
+            createNamespace: e.createNamespace ?? false,
+            clusters: e.clusters
+              .filter(boundByName)
+              .map((c) => c.cluster)
+              .join(", "),
+            deliveryMode: (e.selectorDeliveryMode ?? "argocd") as DeliveryMode,
+            selecting: !!e.clusterSelector,
+            rules: selectorToRows(e.clusterSelector as LabelSelector | undefined),
+          }
+        : { ...f, name },
+    );
+  };
   const save = useMutation({
     mutationFn: () =>
       api(`${base}/environments/${f.name}`, {
@@ -197,6 +254,7 @@ function EnvironmentForm({ base, options, onDone }: { base: string; options: str
             .map((c) => c.trim())
             .filter(Boolean)
             .map((cluster) => ({ cluster })),
+          ...(f.selecting && { clusterSelector: rowsToSelector(f.rules) }),
         },
       }),
     onSuccess: onDone,
@@ -212,7 +270,7 @@ function EnvironmentForm({ base, options, onDone }: { base: string; options: str
     >
       <label className="text-sm">
         Environment
-        <select className={inputClass} value={f.name} onChange={(e) => setF({ ...f, name: e.target.value })} required>
+        <select className={inputClass} value={f.name} onChange={(e) => choose(e.target.value)} required>
           <option value="">choose…</option>
           {options.map((o) => (
             <option key={o}>{o}</option>
@@ -259,6 +317,15 @@ function EnvironmentForm({ base, options, onDone }: { base: string; options: str
         />
         Create namespaces (the delivery writes the Namespace objects; leave off when the platform team creates them)
       </label>
+      <label className="flex items-center gap-2 text-sm md:col-span-5">
+        <input type="checkbox" checked={f.selecting} onChange={(e) => setF({ ...f, selecting: e.target.checked })} />
+        Also bind clusters by label selector
+      </label>
+      {f.selecting && (
+        <div className="md:col-span-5">
+          <SelectorEditor rows={f.rules} onChange={(rules) => setF({ ...f, rules })} />
+        </div>
+      )}
       <div className="md:col-span-5">
         <FormError error={save.error} />
       </div>

@@ -3,6 +3,7 @@ import { api } from "../api/client";
 import { inputClass } from "../components/Button";
 import { FormError } from "../components/States";
 import type { Schemas, With } from "../api/types";
+import { boundByName } from "./clusterSelector";
 
 /** How a cluster of a project environment is delivered to (docs/delivery.md#direct-deploy). */
 export const DELIVERY_MODES = [
@@ -26,18 +27,24 @@ export type ProjectEnvironment = Omit<
 
 /**
  * The body of PUT /projects/{id}/environments/{env} that changes one cluster's delivery mode and
- * keeps everything else: the namespace pattern, createNamespace, the other clusters, every
- * cluster's overrides (the PUT replaces the environment, so what it leaves out is reset).
+ * keeps everything else: the namespace pattern, createNamespace, the other named clusters, every
+ * cluster's overrides, the cluster selector and the mode of the clusters it binds (the PUT
+ * replaces the environment, so what it leaves out is reset). Clusters only the selector binds are
+ * not sent: the selector binds them again.
  */
 export function withDeliveryMode(env: ProjectEnvironment, cluster: string, mode: DeliveryMode) {
   return {
     namespacePattern: env.namespacePattern,
     createNamespace: env.createNamespace ?? false,
-    clusters: env.clusters.map((c) => ({
+    clusters: env.clusters.filter(boundByName).map((c) => ({
       cluster: c.cluster,
       overrides: c.overrides ?? {},
       deliveryMode: c.cluster === cluster ? mode : (c.deliveryMode ?? "argocd"),
     })),
+    ...(env.clusterSelector && {
+      clusterSelector: env.clusterSelector,
+      deliveryMode: env.selectorDeliveryMode ?? "argocd",
+    }),
   };
 }
 
@@ -62,7 +69,8 @@ export function DeliveryModeSelect({
     onSuccess: onDone,
   });
   const label = `Delivery mode of ${cluster.cluster} in ${env.name}`;
-  if (!writable) {
+  // A cluster only the selector binds has the environment's mode; naming it gives it its own.
+  if (!writable || !boundByName(cluster)) {
     return <span aria-label={label}>{DELIVERY_MODES.find((m) => m.value === mode)?.label ?? mode}</span>;
   }
   return (

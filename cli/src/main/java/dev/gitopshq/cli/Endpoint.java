@@ -46,6 +46,7 @@ public enum Endpoint {
   EVIDENCE_KEYS("GET", "/api/v2/evidence/keys"),
   PROJECT_ENVIRONMENTS_LIST("GET", "/api/v2/projects/{projectId}/environments"),
   PROJECT_ENVIRONMENTS_PUT("PUT", "/api/v2/projects/{projectId}/environments/{env}"),
+  CLUSTERS_SELECTOR_PREVIEW("POST", "/api/v2/clusters/selector-preview"),
   PROJECT_FENCE_GET("GET", "/api/v2/projects/{projectId}/fence"),
   PROJECT_FENCE_PUT("PUT", "/api/v2/projects/{projectId}/fence"),
   CLUSTERS_DIRECT_DEPLOYS("GET", "/api/v2/clusters/{id}/direct-deploys"),

@@ -50,7 +50,8 @@ final class ProjectsCommand extends Base {
           Output.Column.of("Namespace pattern", "namespacePattern"),
           new Output.Column(
               "Creates namespace", n -> n.path("createNamespace").asBoolean() ? "yes" : "no"),
-          Output.Column.of("Clusters", "clusterModes"));
+          Output.Column.of("Clusters", "clusterModes"),
+          Output.Column.of("Selector", "selectorText"));
 
   /** The delivery modes the hub knows; the first is the default. */
   static final List<String> DELIVERY_MODES = List.of("argocd", "flux", "direct");
@@ -59,7 +60,8 @@ final class ProjectsCommand extends Base {
       name = "environments",
       description =
           "A project's environments: namespace pattern, whether the delivery creates the"
-              + " namespaces, and clusters with their delivery mode.")
+              + " namespaces, clusters with their delivery mode and why each is bound (named, or"
+              + " matched by the environment's cluster selector), and the selector.")
   void environments(@Parameters(paramLabel = "PROJECT") String project) {
     HubClient hub = client();
     JsonNode list = hub.call(Endpoint.PROJECT_ENVIRONMENTS_LIST, projectId(hub, project));
@@ -73,8 +75,14 @@ final class ProjectsCommand extends Base {
                       c.path("cluster").asText()
                           + " ("
                           + c.path("deliveryMode").asText("argocd")
+                          + (bySelector(c)
+                              ? (named(c) ? ", named and selected" : ", selected")
+                              : "")
                           + ")"));
-      rows.add(((ObjectNode) e.deepCopy()).put("clusterModes", String.join(", ", clusters)));
+      rows.add(
+          ((ObjectNode) e.deepCopy())
+              .put("clusterModes", String.join(", ", clusters))
+              .put("selectorText", SelectorSyntax.format(e.path("clusterSelector"))));
     }
     output().print(list, rows, ENVIRONMENTS);
   }
@@ -105,6 +113,19 @@ final class ProjectsCommand extends Base {
                       + " the direct.deploy capability).")
           String deliveryMode,
       @Option(
+              names = "--selector",
+              paramLabel = "SELECTOR",
+              description =
+                  "A label selector in kubectl's syntax, e.g. 'tier=production,region in"
+                      + " (eu-1,eu-2),!legacy': the organization's registered clusters it matches"
+                      + " are bound too, and join or leave as their labels change. '' matches"
+                      + " every cluster. Keeps the current selector when not given.")
+          String selector,
+      @Option(
+              names = "--no-selector",
+              description = "Removes the environment's cluster selector (binds by name only).")
+          boolean noSelector,
+      @Option(
               names = "--create-namespace",
               paramLabel = "true|false",
               arity = "0..1",
@@ -122,8 +143,18 @@ final class ProjectsCommand extends Base {
         current = e;
       }
     }
+    if (selector != null && noSelector) {
+      throw new CliException(ExitCode.USAGE, "give --selector or --no-selector, not both");
+    }
     Map<String, Object> body =
-        environmentBody(current, clusters, namespacePattern, deliveryMode, createNamespace);
+        environmentBody(
+            current,
+            clusters,
+            namespacePattern,
+            deliveryMode,
+            createNamespace,
+            selector,
+            noSelector);
     JsonNode saved =
         hub.call(Endpoint.PROJECT_ENVIRONMENTS_PUT, Map.of(), body, Map.of(), id, environment);
     output().raw(saved);
@@ -144,10 +175,39 @@ final class ProjectsCommand extends Base {
       String namespacePattern,
       String deliveryMode,
       Boolean createNamespace) {
+    return environmentBody(
+        current, clusters, namespacePattern, deliveryMode, createNamespace, null, false);
+  }
+
+  /**
+   * As above, with the cluster selector: {@code selector} (kubectl syntax) when given, none when
+   * {@code noSelector}, else the current one. Clusters only the selector binds are not sent as
+   * named clusters: the hub binds them again from the selector.
+   */
+  static Map<String, Object> environmentBody(
+      JsonNode current,
+      List<String> clusters,
+      String namespacePattern,
+      String deliveryMode,
+      Boolean createNamespace,
+      String selector,
+      boolean noSelector) {
     checkMode("--delivery-mode", deliveryMode);
+    Map<String, Object> clusterSelector = selector != null ? SelectorSyntax.parse(selector) : null;
     Map<String, JsonNode> existing = new LinkedHashMap<>();
     if (current != null) {
-      current.path("clusters").forEach(c -> existing.put(c.path("cluster").asText(), c));
+      current
+          .path("clusters")
+          .forEach(
+              c -> {
+                if (named(c)) {
+                  existing.put(c.path("cluster").asText(), c);
+                }
+              });
+      if (selector == null && !noSelector && current.path("clusterSelector").isObject()) {
+        clusterSelector =
+            new ObjectMapper().convertValue(current.path("clusterSelector"), Map.class);
+      }
     }
     Map<String, String> modes = new LinkedHashMap<>();
     if (clusters != null) {
@@ -194,6 +254,9 @@ final class ProjectsCommand extends Base {
     }
     if (deliveryMode != null) {
       body.put("deliveryMode", deliveryMode);
+    } else if (clusterSelector != null && current != null && current.has("selectorDeliveryMode")) {
+      // The environment's mode is also the mode of the clusters its selector binds: keep it.
+      body.put("deliveryMode", current.path("selectorDeliveryMode").asText());
     }
     body.put(
         "createNamespace",
@@ -201,7 +264,53 @@ final class ProjectsCommand extends Base {
             ? createNamespace
             : current != null && current.path("createNamespace").asBoolean(false));
     body.put("clusters", out);
+    if (clusterSelector != null) {
+      body.put("clusterSelector", clusterSelector);
+    }
     return body;
+  }
+
+  /** Whether the environment names the cluster (hubs before selectors say nothing: named). */
+  static boolean named(JsonNode c) {
+    return !c.has("boundBy") || strings(c.path("boundBy")).contains("name");
+  }
+
+  static boolean bySelector(JsonNode c) {
+    return strings(c.path("boundBy")).contains("selector");
+  }
+
+  static final List<Output.Column> PREVIEW =
+      List.of(
+          Output.Column.of("Cluster", "name"),
+          new Output.Column(
+              "Bound", n -> n.path("registered").asBoolean() ? "yes" : "when its agent registers"),
+          new Output.Column(
+              "Labels",
+              n -> {
+                List<String> pairs = new ArrayList<>();
+                n.path("labels")
+                    .fields()
+                    .forEachRemaining(e -> pairs.add(e.getKey() + "=" + e.getValue().asText()));
+                return String.join(",", pairs);
+              }));
+
+  @Command(
+      name = "preview-selector",
+      description =
+          "Which of the organization's clusters a label selector matches now (kubectl syntax,"
+              + " e.g. 'tier=production,!legacy'; '' matches every cluster). Only registered"
+              + " clusters are bound by an environment's selector.")
+  void previewSelector(@Parameters(paramLabel = "SELECTOR") String selector) {
+    JsonNode preview =
+        client()
+            .call(
+                Endpoint.CLUSTERS_SELECTOR_PREVIEW,
+                Map.of(),
+                SelectorSyntax.parse(selector),
+                Map.of());
+    List<JsonNode> rows = new ArrayList<>();
+    preview.path("clusters").forEach(rows::add);
+    output().print(preview, rows, PREVIEW);
   }
 
   static final List<Output.Column> FENCE =

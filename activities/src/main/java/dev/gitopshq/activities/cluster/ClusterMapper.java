@@ -97,12 +97,15 @@ public interface ClusterMapper {
       @Param("now") Instant now);
 
   /** Deletes a cluster with its tokens, commands and settings (foreign keys cascade). */
-  /** The project environments that deliver to the cluster, as {@code project/environment}. */
+  /**
+   * The project environments that name the cluster (not those that bind it only by selector), as
+   * {@code project/environment}.
+   */
   @Select(
       "select p.name || '/' || e.name from project_environment_clusters b"
           + " join projects p on p.org_id = b.org_id and p.id = b.project_id"
           + " join environments e on e.org_id = b.org_id and e.id = b.environment_id"
-          + " where b.org_id = #{orgId} and b.cluster_id = #{id} order by 1")
+          + " where b.org_id = #{orgId} and b.cluster_id = #{id} and b.by_name order by 1")
   List<String> deliveryBindings(@Param("orgId") UUID orgId, @Param("id") UUID id);
 
   @Delete("delete from clusters where org_id = #{orgId} and id = #{id}")

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.gitopshq.activities.cluster.LabelSelector;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Overlay;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,18 @@ public final class DeliveryJson {
       return JSON.readValue(json, OVERLAYS);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("stored overlays are not a list of overlays", e);
+    }
+  }
+
+  /** A stored label selector; null or empty text is no selector (null). */
+  public static LabelSelector selector(String json) {
+    if (json == null || json.isBlank()) {
+      return null;
+    }
+    try {
+      return JSON.readValue(json, LabelSelector.class);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("stored cluster selector is not a label selector", e);
     }
   }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import dev.gitopshq.activities.cluster.LabelSelector;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Binding;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.ClusterTarget;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Environment;
@@ -33,7 +34,8 @@ import java.util.TreeMap;
  *
  * <pre>
  * config/project.yaml
- * config/environments/&lt;env&gt;.yaml         position, namespacePattern, clusters [{name, overrides, deliveryMode unless argocd}]
+ * config/environments/&lt;env&gt;.yaml         position, namespacePattern, clusters [{name, overrides, deliveryMode unless argocd,
+ *                                        boundBy when a selector binds it}], clusterSelector, selectorDeliveryMode
  * config/tenants.yaml
  * config/workloads/&lt;name&gt;.yaml           chart, version, digest, imageTagPath, values
  * config/values/&lt;env&gt;/&lt;tenant&gt;/&lt;workload&gt;.yaml
@@ -97,11 +99,22 @@ public final class ProjectConfigFiles {
         if (c.deliveryMode() != null && !c.deliveryMode().equals(ClusterTarget.MODES.get(0))) {
           cluster.put("deliveryMode", c.deliveryMode());
         }
+        // Only when the selector binds it, so configurations from before selectors keep their
+        // bytes.
+        if (c.bySelector()) {
+          cluster.put("boundBy", c.byName() ? List.of("name", "selector") : List.of("selector"));
+        }
         clusters.add(cluster);
       }
       env.put("clusters", clusters);
       if (e.createNamespace()) {
         env.put("createNamespace", true);
+      }
+      if (e.clusterSelector() != null) {
+        env.put("clusterSelector", selector(e.clusterSelector()));
+        if (!e.selectorDeliveryMode().equals(ClusterTarget.MODES.get(0))) {
+          env.put("selectorDeliveryMode", e.selectorDeliveryMode());
+        }
       }
       out.put(DIR + "/environments/" + e.name() + ".yaml", yaml(env));
     }
@@ -217,6 +230,29 @@ public final class ProjectConfigFiles {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is not available", e);
     }
+  }
+
+  /** A label selector as Kubernetes writes one; empty parts are left out. */
+  private static Map<String, Object> selector(LabelSelector s) {
+    Map<String, Object> out = new TreeMap<>();
+    LabelSelector c = s.canonical();
+    if (!c.matchLabels().isEmpty()) {
+      out.put("matchLabels", c.matchLabels());
+    }
+    if (!c.matchExpressions().isEmpty()) {
+      List<Map<String, Object>> expressions = new ArrayList<>();
+      for (LabelSelector.Requirement r : c.matchExpressions()) {
+        Map<String, Object> m = new TreeMap<>();
+        m.put("key", r.key());
+        m.put("operator", r.operator());
+        if (!r.values().isEmpty()) {
+          m.put("values", r.values());
+        }
+        expressions.add(m);
+      }
+      out.put("matchExpressions", expressions);
+    }
+    return out;
   }
 
   private static byte[] yaml(Object value) {

@@ -1,6 +1,7 @@
 package dev.gitopshq.activities.delivery;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import dev.gitopshq.activities.cluster.LabelSelector;
 import dev.gitopshq.agent.v1.TenantFence;
 import dev.gitopshq.agent.v1.TenantFences;
 import java.util.List;
@@ -111,17 +112,34 @@ public record ProjectSnapshot(
    *
    * @param position the organization's order (lower deploys first)
    * @param namespacePattern e.g. {@code {{ .tenant }}-{{ .environment }}}
-   * @param clusters where it delivers, by cluster name
+   * @param clusters where it delivers, by cluster name: those it names and those its selector
+   *     matches
    * @param createNamespace whether the delivery writes the Namespace objects themselves
+   * @param clusterSelector the label selector of the clusters it binds besides the named ones; null
+   *     for none
+   * @param selectorDeliveryMode the delivery mode of the clusters only the selector binds
    */
   public record Environment(
       String name,
       int position,
       String namespacePattern,
       List<ClusterTarget> clusters,
-      boolean createNamespace) {
+      boolean createNamespace,
+      LabelSelector clusterSelector,
+      String selectorDeliveryMode) {
     public Environment {
       clusters = List.copyOf(clusters);
+      selectorDeliveryMode =
+          selectorDeliveryMode == null ? ClusterTarget.MODES.get(0) : selectorDeliveryMode;
+    }
+
+    public Environment(
+        String name,
+        int position,
+        String namespacePattern,
+        List<ClusterTarget> clusters,
+        boolean createNamespace) {
+      this(name, position, namespacePattern, clusters, createNamespace, null, null);
     }
 
     public Environment(
@@ -132,12 +150,23 @@ public record ProjectSnapshot(
 
   /**
    * A cluster an environment delivers to, with its cluster-specific value overrides and its
-   * delivery mode ({@code argocd}, {@code flux} or {@code direct}).
+   * delivery mode ({@code argocd}, {@code flux} or {@code direct}), and why it is there: the
+   * environment names it ({@code byName}), its selector matches it ({@code bySelector}), or both.
    */
   public record ClusterTarget(
-      String name, UUID clusterId, Map<String, Object> overrides, String deliveryMode) {
+      String name,
+      UUID clusterId,
+      Map<String, Object> overrides,
+      String deliveryMode,
+      boolean byName,
+      boolean bySelector) {
     /** The delivery modes, the default first. */
     public static final List<String> MODES = List.of("argocd", "flux", "direct");
+
+    public ClusterTarget(
+        String name, UUID clusterId, Map<String, Object> overrides, String deliveryMode) {
+      this(name, clusterId, overrides, deliveryMode, true, false);
+    }
 
     public ClusterTarget(String name, UUID clusterId, Map<String, Object> overrides) {
       this(name, clusterId, overrides, MODES.get(0));

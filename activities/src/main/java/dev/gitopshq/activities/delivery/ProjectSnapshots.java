@@ -72,7 +72,14 @@ public class ProjectSnapshots {
     for (ProjectEnvironmentClusterRow c : environments.clusters(orgId, projectId)) {
       clustersByEnv
           .computeIfAbsent(c.environmentId(), k -> new ArrayList<>())
-          .add(new ClusterTarget(c.cluster(), c.clusterId(), c.overrideMap(), c.deliveryMode()));
+          .add(
+              new ClusterTarget(
+                  c.cluster(),
+                  c.clusterId(),
+                  c.overrideMap(),
+                  c.deliveryMode(),
+                  c.byName(),
+                  c.bySelector()));
     }
     List<Environment> envs = new ArrayList<>();
     for (ProjectEnvironmentRow e : environments.list(orgId, projectId)) {
@@ -82,7 +89,9 @@ public class ProjectSnapshots {
               e.position(),
               e.namespacePattern(),
               clustersByEnv.getOrDefault(e.environmentId(), List.of()),
-              e.createNamespace()));
+              e.createNamespace(),
+              e.selector(),
+              e.selectorDeliveryMode()));
     }
 
     List<String> tenantNames =

@@ -2,6 +2,7 @@ package dev.gitopshq.activities.registration;
 
 import dev.gitopshq.activities.audit.Actor;
 import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.cluster.ClusterMemberships;
 import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenRow;
 import dev.gitopshq.workflows.registration.RegistrationActivities;
@@ -16,10 +17,23 @@ import org.springframework.transaction.annotation.Transactional;
 public class RegistrationActivitiesImpl implements RegistrationActivities {
   private final ClusterTokenMapper tokens;
   private final AuditLog audit;
+  private final ClusterMemberships memberships;
 
   public RegistrationActivitiesImpl(ClusterTokenMapper tokens, AuditLog audit) {
+    this(tokens, audit, ClusterMemberships.NONE);
+  }
+
+  public RegistrationActivitiesImpl(
+      ClusterTokenMapper tokens, AuditLog audit, ClusterMemberships memberships) {
     this.tokens = tokens;
     this.audit = audit;
+    this.memberships = memberships;
+  }
+
+  @Override
+  public void joinSelectingEnvironments(String orgId, String clusterId, String tokenId) {
+    // Each project's change runs in its own transaction (the hub's change pipeline).
+    memberships.registered(UUID.fromString(orgId), UUID.fromString(clusterId));
   }
 
   @Override

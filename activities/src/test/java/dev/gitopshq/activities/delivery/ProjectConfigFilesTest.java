@@ -2,6 +2,7 @@ package dev.gitopshq.activities.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gitopshq.activities.cluster.LabelSelector;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Binding;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.ClusterTarget;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Environment;
@@ -122,5 +123,67 @@ class ProjectConfigFilesTest {
     assertThat(ProjectConfigFiles.filesDigest(Map.of("a", "bc")))
         .isNotEqualTo(ProjectConfigFiles.filesDigest(Map.of("ab", "c")))
         .isEqualTo(ProjectConfigFiles.filesDigest(Map.of("a", "bc")));
+  }
+
+  @Test
+  void anEnvironmentsSelectorAndWhyEachClusterIsBoundAreWritten() {
+    LabelSelector selector =
+        new LabelSelector(
+            Map.of("tier", "production"),
+            List.of(new LabelSelector.Requirement("region", "In", List.of("eu-2", "eu-1"))));
+    ProjectSnapshot s =
+        new ProjectSnapshot(
+            ORG,
+            UUID.randomUUID(),
+            "shop",
+            1,
+            List.of(
+                new Environment(
+                    "production",
+                    2,
+                    "{{ .tenant }}-prod",
+                    List.of(
+                        new ClusterTarget(
+                            "eu-1", UUID.randomUUID(), Map.of(), "argocd", true, true),
+                        new ClusterTarget("eu-2", UUID.randomUUID(), Map.of(), "flux", false, true),
+                        new ClusterTarget("us-1", UUID.randomUUID(), Map.of())),
+                    false,
+                    selector,
+                    "flux")),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of());
+    assertThat(text(ProjectConfigFiles.files(s), "config/environments/production.yaml"))
+        .isEqualTo(
+            """
+            clusterSelector:
+              matchExpressions:
+              - key: region
+                operator: In
+                values:
+                - eu-1
+                - eu-2
+              matchLabels:
+                tier: production
+            clusters:
+            - boundBy:
+              - name
+              - selector
+              name: eu-1
+              overrides: {}
+            - boundBy:
+              - selector
+              deliveryMode: flux
+              name: eu-2
+              overrides: {}
+            - name: us-1
+              overrides: {}
+            name: production
+            namespacePattern: "{{ .tenant }}-prod"
+            position: 2
+            selectorDeliveryMode: flux
+            """);
   }
 }

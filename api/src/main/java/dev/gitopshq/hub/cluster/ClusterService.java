@@ -9,6 +9,8 @@ import dev.gitopshq.hub.chartrepo.AgentChartRepository;
 import dev.gitopshq.hub.config.GitProperties;
 import dev.gitopshq.hub.config.HubProperties;
 import dev.gitopshq.hub.config.TokenProperties;
+import dev.gitopshq.hub.delivery.Author;
+import dev.gitopshq.hub.delivery.project.EnvironmentSelectors;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.temporal.RotationSchedules;
 import dev.gitopshq.hub.web.ApiException;
@@ -54,6 +56,7 @@ public class ClusterService {
 
   private final GitProperties git;
   private final AgentChartRepository agentChart;
+  private final EnvironmentSelectors selectors;
 
   public ClusterService(
       ClusterMapper clusters,
@@ -65,7 +68,9 @@ public class ClusterService {
       RotationSchedules schedules,
       Clock clock,
       GitProperties git,
-      AgentChartRepository agentChart) {
+      AgentChartRepository agentChart,
+      EnvironmentSelectors selectors) {
+    this.selectors = selectors;
     this.git = git;
     this.agentChart = agentChart;
     this.clusters = clusters;
@@ -141,8 +146,26 @@ public class ClusterService {
     return new Registered(cluster, token, installCommand(cluster, token));
   }
 
-  @Transactional
+  /**
+   * Changes a cluster's display name and/or labels. Labels decide which environments' selectors
+   * bind the cluster, so the change runs across the organization's projects: each project whose
+   * environments the cluster joins or leaves gets one configuration commit naming the change.
+   */
   public ClusterRow update(HubPrincipal caller, UUID clusterId, ClusterRequests.Update req) {
+    selectors.clusterChanged(
+        caller.orgId(),
+        Author.of(caller),
+        "cluster labels changed by " + caller.actor().name(),
+        null,
+        () -> {
+          updateMetadata(caller, clusterId, req);
+          return null;
+        },
+        () -> {});
+    return get(caller.orgId(), clusterId);
+  }
+
+  private void updateMetadata(HubPrincipal caller, UUID clusterId, ClusterRequests.Update req) {
     ClusterRow before = get(caller.orgId(), clusterId);
     String displayName = req.displayName() != null ? req.displayName() : before.displayName();
     Map<String, String> labels =
@@ -162,7 +185,6 @@ public class ClusterService {
         "cluster",
         clusterId.toString(),
         details);
-    return get(caller.orgId(), clusterId);
   }
 
   /** Starts a token rotation workflow; returns its rotation id. */
@@ -198,28 +220,45 @@ public class ClusterService {
   /**
    * Deregisters a cluster: deletes it with its tokens (every stream opened with them is closed
    * within a sweep, about two seconds), its commands and settings. The audit log keeps the record.
+   * Environments that bind it by selector let it go, each project with a configuration commit; an
+   * environment that names it refuses (409) until it is removed there.
    */
-  @Transactional
   public void delete(HubPrincipal caller, UUID clusterId) {
     ClusterRow cluster = get(caller.orgId(), clusterId);
-    // Deleting would silently drop it from projects' configuration without a commit.
-    List<String> bound = clusters.deliveryBindings(caller.orgId(), clusterId);
-    if (!bound.isEmpty()) {
-      throw ApiException.conflict(
-          "cluster "
-              + cluster.name()
-              + " receives deliveries of "
-              + String.join(", ", bound)
-              + " (project/environment); remove it from those environments first");
-    }
-    Map<String, Object> d = new LinkedHashMap<>();
-    d.put("name", cluster.name());
-    d.put(
-        "registeredAt", cluster.registeredAt() == null ? null : cluster.registeredAt().toString());
-    audit.record(
-        caller.orgId(), caller.actor(), "cluster.deleted", "cluster", clusterId.toString(), d);
-    clusters.delete(caller.orgId(), clusterId);
-    schedules.remove(clusterId);
+    selectors.clusterChanged(
+        caller.orgId(),
+        Author.of(caller),
+        "cluster " + cluster.name() + " deleted by " + caller.actor().name(),
+        clusterId,
+        () -> {
+          // Deleting would silently drop it from projects' configuration without a commit.
+          List<String> bound = clusters.deliveryBindings(caller.orgId(), clusterId);
+          if (!bound.isEmpty()) {
+            throw ApiException.conflict(
+                "cluster "
+                    + cluster.name()
+                    + " receives deliveries of "
+                    + String.join(", ", bound)
+                    + " (project/environment); remove it from those environments first");
+          }
+          return null;
+        },
+        () -> {
+          Map<String, Object> d = new LinkedHashMap<>();
+          d.put("name", cluster.name());
+          d.put(
+              "registeredAt",
+              cluster.registeredAt() == null ? null : cluster.registeredAt().toString());
+          audit.record(
+              caller.orgId(),
+              caller.actor(),
+              "cluster.deleted",
+              "cluster",
+              clusterId.toString(),
+              d);
+          clusters.delete(caller.orgId(), clusterId);
+          schedules.remove(clusterId);
+        });
   }
 
   @Transactional(readOnly = true)

@@ -3,6 +3,7 @@ package dev.gitopshq.hub.config;
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.audit.AuditMapper;
 import dev.gitopshq.activities.cluster.ClusterMapper;
+import dev.gitopshq.activities.cluster.ClusterMemberships;
 import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.registration.RegistrationActivitiesImpl;
 import dev.gitopshq.activities.registration.RegistrationStore;
@@ -10,6 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 import org.apache.ibatis.annotations.Mapper;
 import org.mybatis.spring.annotation.MapperScan;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -43,7 +45,14 @@ public class StoreConfig {
   }
 
   @Bean
-  RegistrationActivitiesImpl registrationActivities(ClusterTokenMapper tokens, AuditLog audit) {
-    return new RegistrationActivitiesImpl(tokens, audit);
+  RegistrationActivitiesImpl registrationActivities(
+      ClusterTokenMapper tokens, AuditLog audit, ObjectProvider<ClusterMemberships> memberships) {
+    // Looked up when a cluster registers: the project services depend on Temporal, as the worker
+    // these activities are registered with does.
+    return new RegistrationActivitiesImpl(
+        tokens,
+        audit,
+        (orgId, clusterId) ->
+            memberships.getIfAvailable(() -> ClusterMemberships.NONE).registered(orgId, clusterId));
   }
 }

@@ -209,6 +209,56 @@ public class ProjectChanges {
   }
 
   /**
+   * What a change across projects returns: its result and the message of each project whose
+   * configuration it changed (by project id); the projects not named are not committed.
+   */
+  public record AcrossStep<T>(T value, Map<UUID, Message> messages) {}
+
+  /**
+   * Applies a change that may touch the configuration of several projects of an organization, each
+   * with its own commit message (e.g. a cluster's labels, which decide which environments its
+   * selectors bind it to), in one transaction: the organization's projects are locked, the mutation
+   * runs, then {@code config/} of every project it names is committed. Generation of each new
+   * revision starts after the transaction.
+   *
+   * @param mutation runs with the organization's projects locked; throws {@link ApiException} to
+   *     refuse
+   */
+  public <T> OrgApplied<T> applyAcross(
+      UUID orgId, Author author, Function<List<ProjectRow>, AcrossStep<T>> mutation) {
+    List<Committed> done = new ArrayList<>();
+    OrgApplied<T> applied;
+    try {
+      applied =
+          tx.execute(
+              status -> {
+                List<ProjectRow> locked = projects.lockAll(orgId);
+                AcrossStep<T> step = mutation.apply(locked);
+                List<ProjectOutcome> changed = new ArrayList<>();
+                for (ProjectRow p : locked) {
+                  Message message = step.messages().get(p.id());
+                  if (message == null) {
+                    continue;
+                  }
+                  Outcome o = commitConfig(p, author, message, done);
+                  if (o.changed()) {
+                    changed.add(new ProjectOutcome(p.id(), p.name(), o.revision(), o.commit()));
+                  }
+                }
+                return new OrgApplied<>(step.value(), changed);
+              });
+    } catch (RuntimeException | Error e) {
+      undo(done);
+      throw e;
+    }
+    for (ProjectOutcome p : applied.projects()) {
+      generations.launch(orgId, p.id(), p.revision(), "config", author.name());
+      changed(orgId, p.id(), p.revision());
+    }
+    return applied;
+  }
+
+  /**
    * Creates a project: its row, its bare repository and the first commit of {@code config/}, at
    * revision 1. When anything fails, the repository is removed again.
    *

@@ -1,5 +1,6 @@
 package dev.gitopshq.hub.web;
 
+import dev.gitopshq.activities.cluster.LabelSelector;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,10 +15,6 @@ import java.util.regex.Pattern;
 public final class Checks {
   /** RFC 1123 DNS label: lowercase alphanumerics and '-', alphanumeric at both ends. */
   public static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-
-  /** Label keys and values: alphanumerics with '-', '_', '.' inside, as Kubernetes allows. */
-  private static final Pattern LABEL_PART =
-      Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
 
   private static final int MAX_LABELS = 64;
   private final List<ApiError.FieldError> errors = new ArrayList<>();
@@ -100,7 +97,11 @@ public final class Checks {
     return text(field, value, max);
   }
 
-  /** Cluster labels: keys and values of at most 63 characters each, at most 64 pairs. */
+  /**
+   * Cluster labels, as Kubernetes validates labels: keys are qualified names (an optional DNS
+   * subdomain prefix and '/', then a name of at most 63 characters), values at most 63 characters
+   * (or empty); at most 64 pairs.
+   */
   public Checks labels(String field, Map<String, String> labels) {
     if (labels == null) {
       return this;
@@ -110,18 +111,12 @@ public final class Checks {
     }
     labels.forEach(
         (k, v) -> {
-          if (k == null || k.length() > 63 || !LABEL_PART.matcher(k).matches()) {
-            fail(
-                field + "." + k,
-                "label key must be 1-63 letters, digits, '-', '_' or '.', starting and ending"
-                    + " with a letter or digit");
-          } else if (v == null) {
-            fail(field + "." + k, "label value must be a string");
-          } else if (!v.isEmpty() && (v.length() > 63 || !LABEL_PART.matcher(v).matches())) {
-            fail(
-                field + "." + k,
-                "label value must be at most 63 letters, digits, '-', '_' or '.', starting and"
-                    + " ending with a letter or digit");
+          String why = LabelSelector.keyProblem(k);
+          if (why == null) {
+            why = LabelSelector.valueProblem(v);
+          }
+          if (why != null) {
+            fail(field + "." + k, why);
           }
         });
     return this;

@@ -28,4 +28,15 @@ public interface RegistrationActivities {
    */
   @ActivityMethod
   RegistrationState expireToken(String orgId, String clusterId, String tokenId);
+
+  /**
+   * Binds the newly registered cluster to every project environment whose cluster selector matches
+   * it (a selector matches registered clusters only), each project's change as one configuration
+   * commit that names the registration as its cause. Idempotent: a cluster already bound is left as
+   * it is, and an unchanged configuration makes no commit.
+   *
+   * @param tokenId the idempotency key (the registration token the cluster registered with)
+   */
+  @ActivityMethod
+  void joinSelectingEnvironments(String orgId, String clusterId, String tokenId);
 }

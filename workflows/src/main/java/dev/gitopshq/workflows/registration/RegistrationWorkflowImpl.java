@@ -24,6 +24,11 @@ public class RegistrationWorkflowImpl implements RegistrationWorkflow {
   /** How long the issuing transaction has to commit before the workflow gives up on it. */
   static final Duration CONFIRM_WINDOW = Duration.ofMinutes(2);
 
+  /** The change id and version of joining selecting environments on registration. */
+  static final String JOIN_SELECTING_ENVIRONMENTS = "join-selecting-environments";
+
+  static final int JOINS_ON_REGISTER = 1;
+
   private final RegistrationActivities store =
       Workflow.newActivityStub(RegistrationActivities.class, StoreActivities.options());
 
@@ -62,6 +67,7 @@ public class RegistrationWorkflowImpl implements RegistrationWorkflow {
         Workflow.await(untilExpiry, () -> registration != null || supersededBy != null);
     if (settled) {
       state = registration != null ? RegistrationState.REGISTERED : RegistrationState.SUPERSEDED;
+      joinSelectingEnvironments(request);
       return outcome();
     }
 
@@ -74,7 +80,24 @@ public class RegistrationWorkflowImpl implements RegistrationWorkflow {
     }
     state = found;
     log.info("registration token {} ended as {}", request.tokenId(), state);
+    joinSelectingEnvironments(request);
     return outcome();
+  }
+
+  /**
+   * A registered cluster joins the project environments whose cluster selectors match it. Added
+   * after histories were recorded: executions from before skip it on replay.
+   */
+  private void joinSelectingEnvironments(RegistrationRequest request) {
+    if (state != RegistrationState.REGISTERED) {
+      return;
+    }
+    int version =
+        Workflow.getVersion(
+            JOIN_SELECTING_ENVIRONMENTS, Workflow.DEFAULT_VERSION, JOINS_ON_REGISTER);
+    if (version >= JOINS_ON_REGISTER) {
+      store.joinSelectingEnvironments(request.orgId(), request.clusterId(), request.tokenId());
+    }
   }
 
   @Override

@@ -43,6 +43,13 @@ class RegistrationWorkflowTest {
       }
     }
 
+    final AtomicInteger joinCalls = new AtomicInteger();
+
+    @Override
+    public void joinSelectingEnvironments(String orgId, String clusterId, String tokenId) {
+      joinCalls.incrementAndGet();
+    }
+
     @Override
     public RegistrationState expireToken(String orgId, String clusterId, String tokenId) {
       expireCalls.incrementAndGet();
@@ -102,6 +109,7 @@ class RegistrationWorkflowTest {
     assertThat(outcome.state()).isEqualTo(RegistrationState.EXPIRED);
     assertThat(store.tokenState).isEqualTo(RegistrationState.EXPIRED);
     assertThat(store.expireCalls).hasValue(1);
+    assertThat(store.joinCalls).as("an unregistered cluster joins nothing").hasValue(0);
   }
 
   @Test
@@ -113,10 +121,11 @@ class RegistrationWorkflowTest {
 
     RegistrationOutcome outcome = result("t-register");
     Histories.save(
-        client, RegistrationWorkflow.workflowId("t-register"), "registration-registered");
+        client, RegistrationWorkflow.workflowId("t-register"), "registration-v1-registered");
     assertThat(outcome.state()).isEqualTo(RegistrationState.REGISTERED);
     assertThat(outcome.agentTokenId()).isEqualTo("agent-token-1");
     assertThat(store.expireCalls).as("a used token is never expired").hasValue(0);
+    assertThat(store.joinCalls).as("the cluster joins the environments selecting it").hasValue(1);
   }
 
   @Test
@@ -126,6 +135,7 @@ class RegistrationWorkflowTest {
 
     assertThat(result("t-old").state()).isEqualTo(RegistrationState.SUPERSEDED);
     assertThat(store.expireCalls).hasValue(0);
+    assertThat(store.joinCalls).hasValue(0);
   }
 
   @Test
@@ -159,6 +169,7 @@ class RegistrationWorkflowTest {
     RegistrationOutcome outcome = result("t-race");
     assertThat(outcome.state()).isEqualTo(RegistrationState.REGISTERED);
     assertThat(outcome.agentTokenId()).isEqualTo("agent-token-9");
+    assertThat(store.joinCalls).hasValue(1);
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.gitopshq.hub.delivery.project;
 
 import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterRow;
+import dev.gitopshq.activities.cluster.LabelSelector;
 import dev.gitopshq.activities.delivery.DeliveryJson;
 import dev.gitopshq.activities.delivery.EnvironmentMapper;
 import dev.gitopshq.activities.delivery.EnvironmentRow;
@@ -38,6 +39,7 @@ public class ProjectEnvironments {
   private final ProjectEnvironmentMapper environments;
   private final VariableMapper variables;
   private final ProjectFenceMapper fences;
+  private final EnvironmentSelectors selectors;
 
   public ProjectEnvironments(
       ConfigSupport support,
@@ -45,7 +47,9 @@ public class ProjectEnvironments {
       ClusterMapper clusters,
       ProjectEnvironmentMapper environments,
       VariableMapper variables,
-      ProjectFenceMapper fences) {
+      ProjectFenceMapper fences,
+      EnvironmentSelectors selectors) {
+    this.selectors = selectors;
     this.support = support;
     this.orgEnvironments = orgEnvironments;
     this.clusters = clusters;
@@ -118,6 +122,14 @@ public class ProjectEnvironments {
           boolean existed = support.environment(orgId, projectId, name).isPresent();
           environments.upsert(orgId, projectId, envId, req.pattern());
           environments.setCreateNamespace(orgId, projectId, envId, req.createsNamespace());
+          LabelSelector selector =
+              req.clusterSelector() == null ? null : req.clusterSelector().canonical();
+          environments.setSelector(
+              orgId,
+              projectId,
+              envId,
+              selector == null ? null : DeliveryJson.write(selector),
+              req.selectorMode());
           environments.deleteClusters(orgId, projectId, envId);
           for (int i = 0; i < refs.size(); i++) {
             Map<String, Object> overrides =
@@ -130,6 +142,10 @@ public class ProjectEnvironments {
                 DeliveryJson.write(overrides),
                 req.modeOf(refs.get(i)));
           }
+          if (selector != null) {
+            ProjectEnvironmentRow saved = support.environment(orgId, projectId, name).orElseThrow();
+            selectors.reconcile(saved, clusters.list(orgId, Map.of()));
+          }
           Environment view =
               environmentsOf(orgId, projectId).stream()
                   .filter(e -> e.row().environment().equals(name))
@@ -140,7 +156,7 @@ public class ProjectEnvironments {
           String description =
               (existed ? "Update environment " : "Add environment ")
                   + name
-                  + (clusterNames.isEmpty() ? " (no clusters)" : " on " + clusterNames);
+                  + on(clusterNames, selector);
           return new Step<>(
               view,
               Message.of(
@@ -149,6 +165,15 @@ public class ProjectEnvironments {
                   "environment",
                   name));
         });
+  }
+
+  /** Where an environment delivers, for its commit message. */
+  private static String on(String clusterNames, LabelSelector selector) {
+    if (selector == null) {
+      return clusterNames.isEmpty() ? " (no clusters)" : " on " + clusterNames;
+    }
+    String selected = "clusters matching " + selector;
+    return " on " + (clusterNames.isEmpty() ? selected : clusterNames + " and " + selected);
   }
 
   public Applied<Void> deleteEnvironment(HubPrincipal caller, UUID projectId, String name) {

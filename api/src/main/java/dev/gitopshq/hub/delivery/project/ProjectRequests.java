@@ -1,5 +1,6 @@
 package dev.gitopshq.hub.delivery.project;
 
+import dev.gitopshq.activities.cluster.LabelSelector;
 import dev.gitopshq.activities.delivery.ProjectSnapshot;
 import dev.gitopshq.activities.delivery.SourceKind;
 import dev.gitopshq.activities.render.UnitObjects;
@@ -55,20 +56,30 @@ public final class ProjectRequests {
   /**
    * {@code PUT /projects/{id}/environments/{env}}.
    *
-   * @param deliveryMode the delivery mode of every cluster that names none (default argocd)
+   * @param deliveryMode the delivery mode of every cluster that names none and of every cluster the
+   *     selector binds (default argocd)
+   * @param clusterSelector a Kubernetes label selector: the organization's registered clusters it
+   *     matches are bound too (with no overrides); absent (null) binds by name only, {@code {}}
+   *     binds every registered cluster
    */
   public record ProjectEnvironmentPut(
       String namespacePattern,
       List<ClusterRef> clusters,
       String deliveryMode,
-      Boolean createNamespace) {
+      Boolean createNamespace,
+      LabelSelector clusterSelector) {
     public ProjectEnvironmentPut(String namespacePattern, List<ClusterRef> clusters) {
-      this(namespacePattern, clusters, null, null);
+      this(namespacePattern, clusters, null, null, null);
     }
 
     public ProjectEnvironmentPut(
         String namespacePattern, List<ClusterRef> clusters, String deliveryMode) {
-      this(namespacePattern, clusters, deliveryMode, null);
+      this(namespacePattern, clusters, deliveryMode, null, null);
+    }
+
+    /** The delivery mode of the clusters only the selector binds. */
+    public String selectorMode() {
+      return deliveryMode != null ? deliveryMode : DELIVERY_MODES.get(0);
     }
 
     /** Whether delivery writes the Namespace objects (default false). */
@@ -124,7 +135,15 @@ public final class ProjectRequests {
           }
         }
       }
+      selector(c, "clusterSelector", clusterSelector);
       c.throwIfInvalid();
+    }
+  }
+
+  /** Adds the problems of a label selector (absent is fine) under {@code field}. */
+  public static void selector(Checks c, String field, LabelSelector selector) {
+    if (selector != null) {
+      selector.problems(field).forEach(p -> c.fail(p.field(), p.reason()));
     }
   }
 

@@ -1,10 +1,13 @@
 package dev.gitopshq.hub.delivery.project;
 
+import dev.gitopshq.activities.cluster.LabelSelector;
+import dev.gitopshq.activities.delivery.ProjectEnvironmentClusterRow;
 import dev.gitopshq.activities.delivery.ProjectSnapshot.Overlay;
 import dev.gitopshq.activities.delivery.ProjectTenantRow;
 import dev.gitopshq.activities.delivery.TenantValuesRow;
 import dev.gitopshq.activities.delivery.WorkloadRow;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -27,25 +30,49 @@ public final class ProjectViews {
       Instant createdAt,
       Instant updatedAt) {}
 
-  /** A cluster of a project environment, with its delivery mode (argocd, flux or direct). */
+  /**
+   * A cluster of a project environment, with its delivery mode (argocd, flux or direct) and why it
+   * is bound: {@code name} (the environment names it), {@code selector} (its selector matches it),
+   * or both.
+   */
   public record ClusterBinding(
-      String cluster, Map<String, Object> overrides, String deliveryMode) {}
+      String cluster, Map<String, Object> overrides, String deliveryMode, List<String> boundBy) {
+    static ClusterBinding of(ProjectEnvironmentClusterRow c) {
+      List<String> why = new ArrayList<>();
+      if (c.byName()) {
+        why.add("name");
+      }
+      if (c.bySelector()) {
+        why.add("selector");
+      }
+      return new ClusterBinding(c.cluster(), c.overrideMap(), c.deliveryMode(), why);
+    }
+  }
 
+  /**
+   * A project environment.
+   *
+   * @param clusterSelector the label selector that binds clusters besides the named ones; null when
+   *     it binds by name only
+   * @param selectorDeliveryMode the delivery mode of the clusters only the selector binds
+   */
   public record ProjectEnvironmentView(
       String name,
       int position,
       String namespacePattern,
       List<ClusterBinding> clusters,
-      boolean createNamespace) {
+      boolean createNamespace,
+      LabelSelector clusterSelector,
+      String selectorDeliveryMode) {
     public static ProjectEnvironmentView of(ProjectEnvironments.Environment e) {
       return new ProjectEnvironmentView(
           e.row().environment(),
           e.row().position(),
           e.row().namespacePattern(),
-          e.clusters().stream()
-              .map(c -> new ClusterBinding(c.cluster(), c.overrideMap(), c.deliveryMode()))
-              .toList(),
-          e.row().createNamespace());
+          e.clusters().stream().map(ClusterBinding::of).toList(),
+          e.row().createNamespace(),
+          e.row().selector(),
+          e.row().selectorDeliveryMode());
     }
   }
 
