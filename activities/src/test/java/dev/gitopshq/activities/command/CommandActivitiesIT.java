@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gitopshq.activities.approvalpolicy.ApprovalPolicyMapper;
+import dev.gitopshq.activities.approvalpolicy.ApprovalPolicyResolver;
+import dev.gitopshq.activities.approvalpolicy.ApprovalPolicyRow;
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.audit.AuditMapper;
 import dev.gitopshq.activities.cluster.ClusterMapper;
@@ -67,7 +70,7 @@ class CommandActivitiesIT {
             "command_activities_it",
             CommandMapper.class,
             ClusterMapper.class,
-            ApprovalSettingsMapper.class,
+            ApprovalPolicyMapper.class,
             PolicyMapper.class,
             NotificationSettingsMapper.class,
             AuditMapper.class);
@@ -112,7 +115,7 @@ class CommandActivitiesIT {
         new CommandActivitiesImpl(
             commands,
             schema.mapper(ClusterMapper.class),
-            schema.mapper(ApprovalSettingsMapper.class),
+            new ApprovalPolicyResolver(schema.mapper(ApprovalPolicyMapper.class)),
             policies,
             new WebhookNotifier(
                 new NotificationTargets(
@@ -224,12 +227,15 @@ class CommandActivitiesIT {
     assertThat(activities.decide(command("scale", ANA, null)).outcome())
         .isEqualTo(Decision.AUTO_APPROVE);
 
+    // An approval policy attached to the cluster by name ("prod", TestSchema's cluster).
     schema
-        .mapper(ApprovalSettingsMapper.class)
-        .upsert(
-            new ApprovalSettingsRow(
+        .mapper(ApprovalPolicyMapper.class)
+        .insert(
+            new ApprovalPolicyRow(
+                UUID.randomUUID(),
                 org,
-                cluster,
+                "cluster-prod",
+                "",
                 List.of("scale"),
                 List.of(),
                 2,
@@ -237,6 +243,10 @@ class CommandActivitiesIT {
                 List.of(),
                 false,
                 List.of(),
+                List.of("prod"),
+                null,
+                "admin@example.com",
+                Instant.now(),
                 "admin@example.com",
                 Instant.now()));
     Decision decision = activities.decide(command("scale", ANA, null));
