@@ -19,13 +19,14 @@ import java.util.TreeMap;
  * item 1) is being written at the same time, and the two should become one type when both are in.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ClusterSelector(Map<String, String> matchLabels, List<Requirement> matchExpressions) {
+public record ClusterSelector(
+    Map<String, String> matchLabels, List<SelectorRequirement> matchExpressions) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   public static final Set<String> OPERATORS = Set.of("In", "NotIn", "Exists", "DoesNotExist");
 
   /** One expression: {@code key operator (values)}. */
-  public record Requirement(String key, String operator, List<String> values) {
+  public record SelectorRequirement(String key, String operator, List<String> values) {
     boolean matches(Map<String, String> labels) {
       String v = labels.get(key);
       return switch (operator) {

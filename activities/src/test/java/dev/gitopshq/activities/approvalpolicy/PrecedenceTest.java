@@ -2,7 +2,7 @@ package dev.gitopshq.activities.approvalpolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gitopshq.activities.approvalpolicy.ClusterSelector.Requirement;
+import dev.gitopshq.activities.approvalpolicy.ClusterSelector.SelectorRequirement;
 import dev.gitopshq.activities.approvalpolicy.Precedence.Target;
 import java.time.Instant;
 import java.util.List;
@@ -61,7 +61,7 @@ class PrecedenceTest {
             List.of(),
             new ClusterSelector(
                 Map.of("tier", "production"),
-                List.of(new Requirement("region", "In", List.of("eu", "uk")))));
+                List.of(new SelectorRequirement("region", "In", List.of("eu", "uk")))));
     var all = List.of(everything, production, euProduction);
 
     PolicyInForce f = Precedence.resolve(all, PROD_EU).orElseThrow();
@@ -90,7 +90,8 @@ class PrecedenceTest {
   }
 
   static ClusterSelector sel(String key, String op, String... values) {
-    return new ClusterSelector(Map.of(), List.of(new Requirement(key, op, List.of(values))));
+    return new ClusterSelector(
+        Map.of(), List.of(new SelectorRequirement(key, op, List.of(values))));
   }
 
   @Test
@@ -137,7 +138,7 @@ class PrecedenceTest {
     ClusterSelector s =
         new ClusterSelector(
             Map.of("tier", "production"),
-            List.of(new Requirement("region", "NotIn", List.of("cn"))));
+            List.of(new SelectorRequirement("region", "NotIn", List.of("cn"))));
     assertThat(ClusterSelector.fromJson(s.toJson())).isEqualTo(s);
     assertThat(ClusterSelector.fromJson(null)).isNull();
   }

@@ -2,10 +2,10 @@ package dev.gitopshq.hub.approvalpolicy;
 
 import dev.gitopshq.activities.approvalpolicy.ApprovalPolicyRow;
 import dev.gitopshq.activities.identity.Permission;
-import dev.gitopshq.hub.approvalpolicy.ApprovalPolicyRequests.Body;
+import dev.gitopshq.hub.approvalpolicy.ApprovalPolicyRequests.ApprovalPolicyBody;
 import dev.gitopshq.hub.approvalpolicy.ApprovalPolicyRequests.Rules;
 import dev.gitopshq.hub.approvalpolicy.ApprovalPolicyService.Attachments;
-import dev.gitopshq.hub.approvalpolicy.ApprovalPolicyService.Governed;
+import dev.gitopshq.hub.approvalpolicy.ApprovalPolicyService.GovernedCluster;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
@@ -37,13 +37,13 @@ public class ApprovalPolicyController {
     this.policies = policies;
   }
 
-  record PolicyList(List<ApprovalPolicyView> items) {}
+  record ApprovalPolicyList(List<ApprovalPolicyView> items) {}
 
   @GetMapping
-  PolicyList list() {
+  ApprovalPolicyList list() {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_READ);
-    Map<String, List<Governed>> governed = policies.governed(caller);
-    return new PolicyList(
+    Map<String, List<GovernedCluster>> governed = policies.governed(caller);
+    return new ApprovalPolicyList(
         policies.list(caller).stream()
             .map(p -> ApprovalPolicyView.of(p, governed.get(p.name())))
             .toList());
@@ -57,7 +57,7 @@ public class ApprovalPolicyController {
 
   @PostMapping
   @ResponseStatus(HttpStatus.CREATED)
-  ApprovalPolicyView create(@RequestBody Body body) {
+  ApprovalPolicyView create(@RequestBody ApprovalPolicyBody body) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_WRITE);
     if (body == null) {
       throw ApiException.invalid("body", "must be a JSON object");
@@ -71,7 +71,7 @@ public class ApprovalPolicyController {
 
   /** Replaces the policy's rules and attachments (every field; what is left out is cleared). */
   @PutMapping("/{name}")
-  ApprovalPolicyView update(@PathVariable String name, @RequestBody Body body) {
+  ApprovalPolicyView update(@PathVariable String name, @RequestBody ApprovalPolicyBody body) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_WRITE);
     policies.get(caller, name); // another organization's policy is a 404 before the body is judged
     if (body == null) {
@@ -94,7 +94,7 @@ public class ApprovalPolicyController {
 
   private record Parsed(Rules rules, Attachments att) {}
 
-  private static Parsed parse(Checks c, Body body) {
+  private static Parsed parse(Checks c, ApprovalPolicyBody body) {
     c.displayName("description", body.description(), ApprovalPolicyRequests.MAX_DESCRIPTION, false);
     Rules rules = ApprovalPolicyRequests.rules(c, body);
     Attachments att =

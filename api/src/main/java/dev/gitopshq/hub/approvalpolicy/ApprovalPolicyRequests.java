@@ -25,12 +25,13 @@ public final class ApprovalPolicyRequests {
 
   public record BreakGlass(Boolean allowed, List<String> roles) {}
 
-  public record Expression(String key, String operator, List<String> values) {}
+  public record SelectorExpression(String key, String operator, List<String> values) {}
 
-  public record Selector(Map<String, String> matchLabels, List<Expression> matchExpressions) {}
+  public record SelectorBody(
+      Map<String, String> matchLabels, List<SelectorExpression> matchExpressions) {}
 
   /** {@code POST} and {@code PUT /api/v2/approval-policies[/{name}]}. */
-  public record Body(
+  public record ApprovalPolicyBody(
       String name,
       String description,
       List<String> requireApproval,
@@ -40,7 +41,7 @@ public final class ApprovalPolicyRequests {
       List<String> approverTeams,
       BreakGlass breakGlass,
       List<String> clusters,
-      Selector selector) {}
+      SelectorBody selector) {}
 
   /** A policy's rules, validated and normalized (sorted, distinct, defaults filled). */
   public record Rules(
@@ -112,7 +113,7 @@ public final class ApprovalPolicyRequests {
         bgRoles);
   }
 
-  static Rules rules(Checks c, Body b) {
+  static Rules rules(Checks c, ApprovalPolicyBody b) {
     return rules(
         c,
         b.requireApproval(),
@@ -139,7 +140,7 @@ public final class ApprovalPolicyRequests {
   }
 
   /** A label selector with Kubernetes' rules for its parts; null when the body has none. */
-  static ClusterSelector selector(Checks c, Selector s) {
+  static ClusterSelector selector(Checks c, SelectorBody s) {
     if (s == null) {
       return null;
     }
@@ -149,15 +150,16 @@ public final class ApprovalPolicyRequests {
     } else {
       c.labels("selector.matchLabels", labels);
     }
-    List<Expression> exprs = s.matchExpressions() == null ? List.of() : s.matchExpressions();
+    List<SelectorExpression> exprs =
+        s.matchExpressions() == null ? List.of() : s.matchExpressions();
     if (exprs.size() > MAX_EXPRESSIONS) {
       c.fail("selector.matchExpressions", "must have at most " + MAX_EXPRESSIONS + " expressions");
       exprs = List.of();
     }
-    List<ClusterSelector.Requirement> out = new ArrayList<>();
+    List<ClusterSelector.SelectorRequirement> out = new ArrayList<>();
     for (int i = 0; i < exprs.size(); i++) {
       String f = "selector.matchExpressions[" + i + "]";
-      Expression e = exprs.get(i);
+      SelectorExpression e = exprs.get(i);
       if (e == null) {
         c.fail(f, "must be an object {key, operator, values}");
         continue;
@@ -190,7 +192,7 @@ public final class ApprovalPolicyRequests {
         }
       }
       out.add(
-          new ClusterSelector.Requirement(
+          new ClusterSelector.SelectorRequirement(
               e.key(),
               e.operator(),
               values.stream().filter(Objects::nonNull).distinct().sorted().toList()));

@@ -72,9 +72,9 @@ public class ApprovalPolicyService {
 
   /** The current clusters each policy is in force for, by policy name. */
   @Transactional(readOnly = true)
-  public Map<String, List<Governed>> governed(HubPrincipal caller) {
+  public Map<String, List<GovernedCluster>> governed(HubPrincipal caller) {
     List<ClusterRow> all = clusters.list(caller.orgId(), Map.of());
-    Map<String, List<Governed>> out = new LinkedHashMap<>();
+    Map<String, List<GovernedCluster>> out = new LinkedHashMap<>();
     resolver
         .inForce(caller.orgId(), all)
         .forEach(
@@ -83,7 +83,7 @@ public class ApprovalPolicyService {
                     f ->
                         out.computeIfAbsent(f.policy().name(), k -> new ArrayList<>())
                             .add(
-                                new Governed(
+                                new GovernedCluster(
                                     all.stream()
                                         .filter(c -> c.id().equals(id))
                                         .findFirst()
@@ -95,7 +95,7 @@ public class ApprovalPolicyService {
   }
 
   /** A cluster a policy governs, and how it is attached. */
-  public record Governed(String cluster, String attachedBy, String selector) {}
+  public record GovernedCluster(String cluster, String attachedBy, String selector) {}
 
   @Transactional
   public ApprovalPolicyRow create(

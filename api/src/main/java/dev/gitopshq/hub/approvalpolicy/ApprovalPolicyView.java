@@ -4,7 +4,7 @@ import dev.gitopshq.activities.approvalpolicy.ApprovalPolicyRow;
 import dev.gitopshq.activities.approvalpolicy.ClusterSelector;
 import dev.gitopshq.activities.approvalpolicy.PolicyInForce;
 import dev.gitopshq.hub.approvalpolicy.ApprovalPolicyRequests.BreakGlass;
-import dev.gitopshq.hub.approvalpolicy.ApprovalPolicyService.Governed;
+import dev.gitopshq.hub.approvalpolicy.ApprovalPolicyService.GovernedCluster;
 import java.time.Instant;
 import java.util.List;
 
@@ -23,13 +23,13 @@ public record ApprovalPolicyView(
     BreakGlass breakGlass,
     List<String> clusters,
     ClusterSelector selector,
-    List<Governed> governs,
+    List<GovernedCluster> governs,
     String createdBy,
     Instant createdAt,
     String updatedBy,
     Instant updatedAt) {
 
-  static ApprovalPolicyView of(ApprovalPolicyRow p, List<Governed> governs) {
+  static ApprovalPolicyView of(ApprovalPolicyRow p, List<GovernedCluster> governs) {
     return new ApprovalPolicyView(
         p.name(),
         p.description(),
@@ -54,15 +54,15 @@ public record ApprovalPolicyView(
    * a warning when a label change made a tie (see {@link PolicyInForce}); null when no policy is
    * attached and the approval policy's defaults apply.
    */
-  public record InForce(
+  public record ApprovalPolicyInForce(
       String name,
       String attachedBy,
       String selector,
       String reason,
       String warning,
       List<String> tiedWith) {
-    public static InForce of(PolicyInForce p) {
-      return new InForce(
+    public static ApprovalPolicyInForce of(PolicyInForce p) {
+      return new ApprovalPolicyInForce(
           p.policy().name(), p.attachedBy(), p.selector(), p.reason(), p.warning(), p.tiedWith());
     }
   }

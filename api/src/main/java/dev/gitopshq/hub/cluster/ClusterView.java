@@ -39,7 +39,7 @@ public record ClusterView(
     Instant createdAt,
     Instant updatedAt,
     AgentHealth.Figures health,
-    ApprovalPolicyView.InForce approvalPolicy) {
+    ApprovalPolicyView.ApprovalPolicyInForce approvalPolicy) {
 
   static ClusterView of(
       ClusterRow c,
@@ -67,6 +67,6 @@ public record ClusterView(
         c.createdAt(),
         c.updatedAt(),
         health,
-        approvalPolicy.map(ApprovalPolicyView.InForce::of).orElse(null));
+        approvalPolicy.map(ApprovalPolicyView.ApprovalPolicyInForce::of).orElse(null));
   }
 }
