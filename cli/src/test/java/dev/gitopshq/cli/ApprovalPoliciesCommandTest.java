@@ -57,7 +57,7 @@ class ApprovalPoliciesCommandTest {
       json =
           status == 400
               ? "{\"status\":400,\"error\":\"invalid\",\"message\":\"invalid request\","
-                  + "\"fields\":[{\"field\":\"selector\",\"reason\":\"cluster prod-eu matches the"
+                  + "\"errors\":[{\"field\":\"selector\",\"reason\":\"cluster prod-eu matches the"
                   + " selectors of approval policies tie and production equally specifically\"}]}"
               : PROD.replace("\"production\",\"description", "\"new\",\"description");
     } else if (path.equals("/api/v2/approval-policies/production")) {
