@@ -197,7 +197,9 @@ public class ClusterService {
 
   /**
    * Deregisters a cluster: deletes it with its tokens (every stream opened with them is closed
-   * within a sweep, about two seconds), its commands and settings. The audit log keeps the record.
+   * within a sweep, about two seconds) and its commands. The audit log keeps the record. Approval
+   * policies that name the cluster stay (attachments are by name: a cluster registered again under
+   * the name is governed by them).
    */
   @Transactional
   public void delete(HubPrincipal caller, UUID clusterId) {
