@@ -380,7 +380,7 @@ scenario(
 
 scenario("a policy with a syntax error shows OPA's line", async () => {
   const page = await signIn(OWNER);
-  await page.getByRole("link", { name: "Policies" }).click();
+  await page.getByRole("link", { name: "Policies", exact: true }).click();
   await page.getByRole("link", { name: "approval", exact: true }).click();
   await accessible(page, "Policy editor");
   const editor = page.locator(".cm-content").first();

@@ -5,6 +5,7 @@ import { Shell } from "./layout/Shell";
 import { ClustersPage } from "./clusters/ClustersPage";
 import { ClusterPage } from "./clusters/ClusterPage";
 import { ApprovalsPage } from "./approvals/ApprovalsPage";
+import { ApprovalPoliciesPage } from "./approvalpolicies/ApprovalPoliciesPage";
 import { PoliciesPage } from "./policies/PoliciesPage";
 import { PolicyPage } from "./policies/PolicyPage";
 import { AuditPage } from "./audit/AuditPage";
@@ -27,6 +28,7 @@ export function App() {
         <Route path="clusters/:id/:tab" element={<ClusterPage />} />
         <Route path="commands/:id" element={<CommandPage />} />
         <Route path="approvals" element={<ApprovalsPage />} />
+        <Route path="approval-policies" element={<ApprovalPoliciesPage />} />
         <Route path="policies" element={<PoliciesPage />} />
         <Route path="policies/:name" element={<PolicyPage />} />
         <Route path="projects" element={<ProjectsPage />} />

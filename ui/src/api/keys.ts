@@ -25,6 +25,7 @@ export const queryKeys = {
   tokens: (owner: string) => ["tokens", owner] as const,
   credentials: () => ["credentials"] as const,
   policies: () => ["policies"] as const,
+  approvalPolicies: () => ["approval-policies"] as const,
   policy: (name: string) => ["policy", name] as const,
   policyVersion: (name: string, version: number) => ["policy", name, version] as const,
 

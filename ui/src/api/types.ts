@@ -202,3 +202,23 @@ export type CreatedOrg = Omit<With<Schemas["CreatedOrg"], "org" | "ownerId" | "o
 
 /** `source`: organization, configuration or none. */
 export type NotificationSettings = With<Schemas["SettingsView"], "source" | "secretSet" | "events" | "knownEvents">;
+
+/** A reusable approval policy (docs/policies.md#approval-policy-objects). */
+export type ApprovalPolicy = With<
+  Schemas["ApprovalPolicyView"],
+  | "name"
+  | "requireApproval"
+  | "autoApprove"
+  | "requiredApprovers"
+  | "approverRoles"
+  | "approverTeams"
+  | "breakGlass"
+  | "clusters"
+  | "governs"
+>;
+
+/** A label selector as the hub stores it: matchLabels and matchExpressions. */
+export type LabelSelector = Schemas["ClusterSelector"];
+
+/** The approval policy in force for a cluster, and why (the cluster view's approvalPolicy). */
+export type PolicyInForce = With<Schemas["ApprovalPolicyInForce"], "name" | "attachedBy" | "reason">;

@@ -1,8 +1,8 @@
 import { useState } from "react";
-import { useNavigate } from "react-router-dom";
+import { Link, useNavigate } from "react-router-dom";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Cluster, Schemas } from "../api/types";
+import type { Cluster, PolicyInForce, Schemas } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { ErrorState, FormError, Loading } from "../components/States";
 import { useSession } from "../auth/session";
@@ -30,7 +30,7 @@ export function SettingsTab({ cluster }: { cluster: Cluster }) {
   });
   useOnChange(policy.data, (data) => {
     if (data) {
-      const { bound, ...rest } = data;
+      const { bound, policy: _name, updatedBy: _by, updatedAt: _at, ...rest } = data;
       setText(
         JSON.stringify(bound === false ? { requiredApprovers: 1, approverRoles: ["admin", "owner"] } : rest, null, 2),
       );
@@ -42,7 +42,11 @@ export function SettingsTab({ cluster }: { cluster: Cluster }) {
   });
   const savePolicy = useMutation({
     mutationFn: () => api(`/clusters/${cluster.id}/approval-policy`, { method: "PUT", body: JSON.parse(text) }),
-    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.approvalPolicy(cluster.id) }),
+    onSuccess: () => {
+      client.invalidateQueries({ queryKey: queryKeys.approvalPolicy(cluster.id) });
+      client.invalidateQueries({ queryKey: queryKeys.cluster(cluster.id) });
+      client.invalidateQueries({ queryKey: queryKeys.approvalPolicies() });
+    },
   });
   const remove = useMutation({
     mutationFn: () => api(`/clusters/${cluster.id}`, { method: "DELETE" }),
@@ -53,8 +57,9 @@ export function SettingsTab({ cluster }: { cluster: Cluster }) {
   });
   return (
     <div className="grid gap-6 md:grid-cols-2">
+      <InForcePanel inForce={cluster.approvalPolicy as PolicyInForce | undefined} />
       <div className="space-y-2 rounded border border-slate-200 bg-white p-4">
-        <h2 className="font-medium">Approval policy binding</h2>
+        <h2 className="font-medium">This cluster's own approval policy</h2>
         {policy.isPending ? (
           <Loading what="the approval settings" />
         ) : policy.isError ? (
@@ -63,8 +68,8 @@ export function SettingsTab({ cluster }: { cluster: Cluster }) {
           <>
             <p className="text-sm text-slate-600">
               {policy.data.bound
-                ? "Bound to this cluster (OPA's input.settings)."
-                : "None bound: the policy's defaults apply."}
+                ? `Approval policy ${policy.data.policy} names this cluster; saving changes its rules.`
+                : `No policy names this cluster; saving creates cluster-${cluster.name}, which wins over every selector.`}
             </p>
             <label className="block text-sm">
               Settings (JSON)
@@ -128,6 +133,37 @@ export function SettingsTab({ cluster }: { cluster: Cluster }) {
           </div>
         )}
       </div>
+    </div>
+  );
+}
+
+/** The approval policy in force for the cluster, and why; a warning when a label change made a tie. */
+export function InForcePanel({ inForce }: { inForce: PolicyInForce | undefined }) {
+  return (
+    <div className="space-y-2 rounded border border-slate-200 bg-white p-4 md:col-span-2">
+      <h2 className="font-medium">Approval policy in force</h2>
+      {inForce ? (
+        <>
+          <p className="text-sm">
+            <Link
+              className="font-medium text-indigo-700 hover:underline"
+              to={`/approval-policies?name=${encodeURIComponent(inForce.name)}`}
+            >
+              {inForce.name}
+            </Link>{" "}
+            — {inForce.attachedBy === "name" ? "attached by name" : `matched selector ${inForce.selector}`}
+          </p>
+          {inForce.warning && (
+            <p role="alert" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900">
+              {inForce.warning}
+            </p>
+          )}
+        </>
+      ) : (
+        <p className="text-sm text-slate-600">
+          No approval policy is attached to this cluster: the defaults of the approval policy apply.
+        </p>
+      )}
     </div>
   );
 }

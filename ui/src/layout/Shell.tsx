@@ -5,6 +5,7 @@ const NAV = [
   { to: "/clusters", label: "Clusters" },
   { to: "/approvals", label: "Approvals" },
   { to: "/projects", label: "Projects" },
+  { to: "/approval-policies", label: "Approval policies" },
   { to: "/policies", label: "Policies" },
   { to: "/audit", label: "Audit" },
   { to: "/people", label: "People" },

@@ -37,6 +37,7 @@ import picocli.CommandLine.Spec;
       CommandsCommand.class,
       ApprovalsCommand.class,
       PoliciesCommand.class,
+      ApprovalPoliciesCommand.class,
       ProjectsCommand.class,
       ReleasesCommand.class,
       PromoteCommand.class,

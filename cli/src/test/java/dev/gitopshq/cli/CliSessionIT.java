@@ -228,6 +228,12 @@ class CliSessionIT {
             OWNER_TOKEN,
             Map.of("requireApproval", List.of("scale"), "requiredApprovers", 1));
     assertThat(bound.status()).as(bound.raw()).isEqualTo(200);
+    // The binding is the cluster's own approval policy, attached by name, as the CLI shows it.
+    JsonNode ownPolicy =
+        json(cli().run("approval-policy", "get", "cluster-" + CLUSTER, "-o", "json"));
+    assertThat(ownPolicy.get("requireApproval").toString()).isEqualTo("[\"scale\"]");
+    assertThat(ownPolicy.get("governs").get(0).get("cluster").asText()).isEqualTo(CLUSTER);
+    assertThat(ownPolicy.get("governs").get(0).get("attachedBy").asText()).isEqualTo("name");
 
     String rejectedId = scale("reject me");
     String approvedId = scale("approve me");

@@ -3,6 +3,7 @@ package dev.gitopshq.activities.command;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gitopshq.activities.approvalpolicy.ApprovalPolicyResolver;
 import dev.gitopshq.activities.audit.Actor;
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.cluster.ClusterMapper;
@@ -39,7 +40,7 @@ public class CommandActivitiesImpl implements CommandActivities {
 
   private final CommandMapper commands;
   private final ClusterMapper clusters;
-  private final ApprovalSettingsMapper settings;
+  private final ApprovalPolicyResolver approvalPolicies;
   private final PolicyService policies;
   private final FreezeService freezes;
   private final AuditLog audit;
@@ -51,7 +52,7 @@ public class CommandActivitiesImpl implements CommandActivities {
   public CommandActivitiesImpl(
       CommandMapper commands,
       ClusterMapper clusters,
-      ApprovalSettingsMapper settings,
+      ApprovalPolicyResolver approvalPolicies,
       PolicyService policies,
       FreezeService freezes,
       WebhookNotifier webhook,
@@ -61,7 +62,7 @@ public class CommandActivitiesImpl implements CommandActivities {
     this.freezes = freezes;
     this.commands = commands;
     this.clusters = clusters;
-    this.settings = settings;
+    this.approvalPolicies = approvalPolicies;
     this.policies = policies;
     this.audit = audit;
     this.clock = clock;
@@ -210,11 +211,15 @@ public class CommandActivitiesImpl implements CommandActivities {
     r.set("teams", json.valueToTree(spec.requester().teams()));
     r.set("behind", json.valueToTree(spec.requester().behind()));
 
-    settings
-        .find(org, clusterId)
+    // The approval policy in force (docs/policies.md#approval-policy-objects), resolved by the one
+    // service the cluster view asks too.
+    approvalPolicies
+        .inForce(cluster)
+        .map(p -> p.policy())
         .ifPresentOrElse(
             s -> {
               ObjectNode o = in.putObject("settings");
+              o.put("policy", s.name());
               o.set("require_approval", json.valueToTree(s.requireApproval()));
               o.set("auto_approve", json.valueToTree(s.autoApprove()));
               o.put("required_approvers", s.requiredApprovers());

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gitopshq.activities.approvalpolicy.ApprovalPolicyMapper;
+import dev.gitopshq.activities.approvalpolicy.ApprovalPolicyResolver;
+import dev.gitopshq.activities.approvalpolicy.ApprovalPolicyRow;
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.audit.AuditMapper;
 import dev.gitopshq.activities.cluster.ClusterMapper;
@@ -70,7 +73,7 @@ class CommandActivitiesIT {
             "command_activities_it",
             CommandMapper.class,
             ClusterMapper.class,
-            ApprovalSettingsMapper.class,
+            ApprovalPolicyMapper.class,
             PolicyMapper.class,
             NotificationSettingsMapper.class,
             FreezeWindowMapper.class,
@@ -116,7 +119,7 @@ class CommandActivitiesIT {
         new CommandActivitiesImpl(
             commands,
             schema.mapper(ClusterMapper.class),
-            schema.mapper(ApprovalSettingsMapper.class),
+            new ApprovalPolicyResolver(schema.mapper(ApprovalPolicyMapper.class)),
             policies,
             new FreezeService(
                 opa,
@@ -235,12 +238,15 @@ class CommandActivitiesIT {
     assertThat(activities.decide(command("scale", ANA, null)).outcome())
         .isEqualTo(Decision.AUTO_APPROVE);
 
+    // An approval policy attached to the cluster by name ("prod", TestSchema's cluster).
     schema
-        .mapper(ApprovalSettingsMapper.class)
-        .upsert(
-            new ApprovalSettingsRow(
+        .mapper(ApprovalPolicyMapper.class)
+        .insert(
+            new ApprovalPolicyRow(
+                UUID.randomUUID(),
                 org,
-                cluster,
+                "cluster-prod",
+                "",
                 List.of("scale"),
                 List.of(),
                 2,
@@ -248,6 +254,10 @@ class CommandActivitiesIT {
                 List.of(),
                 false,
                 List.of(),
+                List.of("prod"),
+                null,
+                "admin@example.com",
+                Instant.now(),
                 "admin@example.com",
                 Instant.now()));
     Decision decision = activities.decide(command("scale", ANA, null));

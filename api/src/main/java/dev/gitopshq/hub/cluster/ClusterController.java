@@ -2,6 +2,7 @@ package dev.gitopshq.hub.cluster;
 
 import dev.gitopshq.activities.cluster.ClusterRow;
 import dev.gitopshq.activities.identity.Permission;
+import dev.gitopshq.hub.approvalpolicy.ApprovalPolicyService;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
@@ -30,9 +31,15 @@ import org.springframework.web.bind.annotation.RestController;
 public class ClusterController {
   private final ClusterService clusters;
   private final AgentHealth health;
+  private final ApprovalPolicyService approvalPolicies;
   private final Clock clock;
 
-  public ClusterController(ClusterService clusters, AgentHealth health, Clock clock) {
+  public ClusterController(
+      ClusterService clusters,
+      AgentHealth health,
+      ApprovalPolicyService approvalPolicies,
+      Clock clock) {
+    this.approvalPolicies = approvalPolicies;
     this.clusters = clusters;
     this.health = health;
     this.clock = clock;
@@ -73,9 +80,17 @@ public class ClusterController {
     List<ClusterRow> rows = clusters.list(caller.orgId(), filter);
     Instant now = clock.instant();
     Map<UUID, AgentHealth.Figures> figures = health.of(caller.orgId(), rows, now);
+    var inForce = approvalPolicies.inForce(caller.orgId(), rows);
     return new ClusterList(
         rows.stream()
-            .map(r -> ClusterView.of(r, now, clusters.disconnectTimeout(), figures.get(r.id())))
+            .map(
+                r ->
+                    ClusterView.of(
+                        r,
+                        now,
+                        clusters.disconnectTimeout(),
+                        figures.get(r.id()),
+                        inForce.get(r.id())))
             .toList());
   }
 
@@ -133,6 +148,7 @@ public class ClusterController {
         row,
         now,
         clusters.disconnectTimeout(),
-        health.of(row.orgId(), List.of(row), now).get(row.id()));
+        health.of(row.orgId(), List.of(row), now).get(row.id()),
+        approvalPolicies.inForce(row));
   }
 }

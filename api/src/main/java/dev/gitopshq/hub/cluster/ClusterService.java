@@ -219,9 +219,11 @@ public class ClusterService {
 
   /**
    * Deregisters a cluster: deletes it with its tokens (every stream opened with them is closed
-   * within a sweep, about two seconds), its commands and settings. The audit log keeps the record.
-   * Environments that bind it by selector let it go, each project with a configuration commit; an
-   * environment that names it refuses (409) until it is removed there.
+   * within a sweep, about two seconds) and its commands. The audit log keeps the record. Approval
+   * policies that name the cluster stay (attachments are by name: a cluster registered again under
+   * the name is governed by them). Environments that bind it by selector let it go, each project
+   * with a configuration commit; an environment that names it refuses (409) until it is removed
+   * there.
    */
   public void delete(HubPrincipal caller, UUID clusterId) {
     ClusterRow cluster = get(caller.orgId(), clusterId);

@@ -1,18 +1,23 @@
 package dev.gitopshq.hub.cluster;
 
+import dev.gitopshq.activities.approvalpolicy.PolicyInForce;
 import dev.gitopshq.activities.cluster.ClusterRow;
 import dev.gitopshq.activities.cluster.ClusterStatus;
+import dev.gitopshq.hub.approvalpolicy.ApprovalPolicyView;
 import dev.gitopshq.hub.config.HubVersion;
 import dev.gitopshq.hub.config.VersionCompatibility;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A cluster as the API shows it. {@code versionDrift} is the Clusters page's badge: the agent is
  * more than one minor version behind the hub; {@code versionStatus} is current, behind or
- * unsupported; {@code health} carries the uptime, heartbeat latency and the agent's own status.
+ * unsupported; {@code health} carries the uptime, heartbeat latency and the agent's own status;
+ * {@code approvalPolicy} is the approval policy in force and why (null: none is attached, the
+ * approval policy's defaults apply).
  */
 public record ClusterView(
     String id,
@@ -33,10 +38,15 @@ public record ClusterView(
     Instant connectedAt,
     Instant createdAt,
     Instant updatedAt,
-    AgentHealth.Figures health) {
+    AgentHealth.Figures health,
+    ApprovalPolicyView.ApprovalPolicyInForce approvalPolicy) {
 
   static ClusterView of(
-      ClusterRow c, Instant now, Duration disconnectTimeout, AgentHealth.Figures health) {
+      ClusterRow c,
+      Instant now,
+      Duration disconnectTimeout,
+      AgentHealth.Figures health,
+      Optional<PolicyInForce> approvalPolicy) {
     return new ClusterView(
         c.id().toString(),
         c.name(),
@@ -56,6 +66,7 @@ public record ClusterView(
         c.connectedAt(),
         c.createdAt(),
         c.updatedAt(),
-        health);
+        health,
+        approvalPolicy.map(ApprovalPolicyView.ApprovalPolicyInForce::of).orElse(null));
   }
 }

@@ -3,11 +3,12 @@ package dev.gitopshq.hub.command;
 import dev.gitopshq.activities.agentwatch.AgentWatchActivitiesImpl;
 import dev.gitopshq.activities.approval.ApprovalActivitiesImpl;
 import dev.gitopshq.activities.approval.ApprovalMapper;
+import dev.gitopshq.activities.approvalpolicy.ApprovalPolicyMapper;
+import dev.gitopshq.activities.approvalpolicy.ApprovalPolicyResolver;
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.command.AgentDispatchActivitiesImpl;
-import dev.gitopshq.activities.command.ApprovalSettingsMapper;
 import dev.gitopshq.activities.command.CommandActivitiesImpl;
 import dev.gitopshq.activities.command.CommandMapper;
 import dev.gitopshq.activities.crypto.SecretBox;
@@ -73,7 +74,7 @@ public class CommandConfig {
   CommandActivitiesImpl commandActivities(
       CommandMapper commands,
       ClusterMapper clusters,
-      ApprovalSettingsMapper settings,
+      ApprovalPolicyResolver approvalPolicies,
       PolicyService policies,
       FreezeService freezes,
       WebhookNotifier webhook,
@@ -81,7 +82,13 @@ public class CommandConfig {
       TransactionTemplate tx,
       Clock clock) {
     return new CommandActivitiesImpl(
-        commands, clusters, settings, policies, freezes, webhook, audit, tx, clock);
+        commands, clusters, approvalPolicies, policies, freezes, webhook, audit, tx, clock);
+  }
+
+  /** The one resolver of the approval policy in force for a cluster. */
+  @Bean
+  ApprovalPolicyResolver approvalPolicyResolver(ApprovalPolicyMapper policies) {
+    return new ApprovalPolicyResolver(policies);
   }
 
   @Bean

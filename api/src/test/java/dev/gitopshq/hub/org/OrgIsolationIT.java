@@ -179,6 +179,17 @@ class OrgIsolationIT {
             tokenB,
             Map.of("requireApproval", List.of("sync"), "requiredApprovers", 1));
     assertThat(bind.status()).as(bind.raw()).isEqualTo(200);
+    b.put("approvalPolicy", "b-approval-" + s);
+    Response approvalPolicy =
+        hub.post(
+            "/api/v2/approval-policies",
+            tokenB,
+            Map.of(
+                "name",
+                b.get("approvalPolicy"),
+                "selector",
+                Map.of("matchLabels", Map.of("b-only", s))));
+    assertThat(approvalPolicy.status()).as(approvalPolicy.raw()).isEqualTo(201);
     b.put(
         "command",
         id(
@@ -249,7 +260,11 @@ class OrgIsolationIT {
                   ? b.get("tenant")
                   : path.startsWith("/api/v2/charts")
                       ? b.get("chart")
-                      : path.startsWith("/api/v2/policies") ? b.get("policy") : "web";
+                      : path.startsWith("/api/v2/policies")
+                          ? b.get("policy")
+                          : path.startsWith("/api/v2/approval-policies")
+                              ? b.get("approvalPolicy")
+                              : "web";
       case "id" -> {
         String kind = path.split("/")[3];
         yield switch (kind) {
@@ -359,7 +374,8 @@ class OrgIsolationIT {
             "/api/v2/policies/" + b.get("policy"),
             "/api/v2/freeze-windows/" + b.get("freeze"),
             "/api/v2/approvals",
-            "/api/v2/clusters/" + b.get("cluster") + "/approval-policy")) {
+            "/api/v2/clusters/" + b.get("cluster") + "/approval-policy",
+            "/api/v2/approval-policies/" + b.get("approvalPolicy"))) {
       Response r = hub.get(path, tokenB);
       assertThat(r.status()).as(path + " " + r.raw()).isEqualTo(200);
       s.append(path).append(' ').append(r.raw().replaceAll("\"lastUsedAt\":\"[^\"]*\"", ""));
@@ -528,6 +544,7 @@ class OrgIsolationIT {
               "variable",
               "chart",
               "policy",
+              "approvalPolicy",
               "freeze",
               "project",
               "projectName",
