@@ -82,8 +82,7 @@ public class CredentialSyncWorkflowImpl implements CredentialSyncWorkflow {
   private SyncOutcome send(CredentialSyncRequest request, String syncId, SyncDecision decision) {
     String holder = store.streamHolder(request.orgId(), request.clusterId());
     if (holder == null) {
-      return new SyncOutcome(
-          decision.allowed(), decision.denied(), 0, SyncOutcome.NOT_CONNECTED);
+      return new SyncOutcome(decision.allowed(), decision.denied(), 0, SyncOutcome.NOT_CONNECTED);
     }
     CredentialSendActivities sender =
         Workflow.newActivityStub(
