@@ -189,6 +189,12 @@ public interface CredentialMapper {
           + " and updated_at < #{before} limit 1000")
   List<ClusterRef> stalePending(@Param("before") Instant before);
 
+  /** The organization's clusters that have a credential assigned (a new policy re-decides them). */
+  @Select(
+      "select distinct cluster_id from credential_assignments where org_id = #{orgId}"
+          + " limit 10000")
+  List<UUID> clustersWithAssignments(@Param("orgId") UUID orgId);
+
   /**
    * Marks the targets a round allowed failed, e.g. when the cluster's agent lacks the capability;
    * the denied ones keep the policy's reasons.

@@ -1,5 +1,6 @@
 package dev.gitopshq.hub.credential;
 
+import dev.gitopshq.activities.credential.CredentialMapper;
 import dev.gitopshq.hub.temporal.WorkflowStarts;
 import dev.gitopshq.workflows.credential.CredentialSyncRequest;
 import dev.gitopshq.workflows.credential.CredentialSyncWorkflow;
@@ -26,9 +27,20 @@ public class CredentialSyncStarter {
   public static final String SYSTEM = "system";
 
   private final WorkflowClient temporal;
+  private final CredentialMapper credentials;
 
-  public CredentialSyncStarter(WorkflowClient temporal) {
+  public CredentialSyncStarter(WorkflowClient temporal, CredentialMapper credentials) {
     this.temporal = temporal;
+    this.credentials = credentials;
+  }
+
+  /**
+   * Syncs every cluster of the organization that has a credential assigned, e.g. after a new
+   * version of its credentials policy: targets it now denies lose their Secrets, targets it now
+   * allows get them.
+   */
+  public void syncOrganization(UUID orgId, String cause, String actor) {
+    sync(orgId, credentials.clustersWithAssignments(orgId), cause, actor);
   }
 
   /** Syncs one cluster's credentials. */
