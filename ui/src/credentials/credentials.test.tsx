@@ -49,6 +49,20 @@ describe("credentials", () => {
               error: "namespace kube-system is outside the agent's credentialSync.targets",
               version: 2,
               syncedVersion: null,
+              deniedByPolicy: false,
+            },
+            {
+              credentialId: "k1",
+              name: "registry",
+              type: "dockerconfigjson",
+              namespace: "payments",
+              status: "failed",
+              lastSyncedAt: null,
+              error:
+                "denied by policy: credential registry (dockerconfigjson) may not be synced to namespace payments",
+              version: 2,
+              syncedVersion: null,
+              deniedByPolicy: true,
             },
           ],
         },
@@ -64,6 +78,14 @@ describe("credentials", () => {
     expect(within(rows[2]).getByText("failed")).toBeInTheDocument();
     expect(within(rows[2]).getByText(/outside the agent's credentialSync.targets/)).toBeInTheDocument();
     expect(within(rows[2]).getByText("never")).toBeInTheDocument();
+    expect(within(rows[2]).queryByRole("link", { name: "denied by policy" })).not.toBeInTheDocument();
+    // A target the credentials policy denied says so, with the policy's reason, and links to it.
+    expect(within(rows[3]).getByText("failed")).toBeInTheDocument();
+    expect(within(rows[3]).getByRole("link", { name: "denied by policy" })).toHaveAttribute(
+      "href",
+      "/policies/credentials",
+    );
+    expect(within(rows[3]).getByText(/may not be synced to namespace payments/)).toBeInTheDocument();
   });
 
   it("says when nothing is synced and the agent lacks the capability", async () => {

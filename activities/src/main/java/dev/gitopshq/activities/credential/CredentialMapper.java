@@ -114,10 +114,13 @@ public interface CredentialMapper {
       @Param("clusterId") UUID clusterId,
       @Param("namespace") String namespace);
 
-  /** Every namespace of a credential goes back to pending (its values changed). */
+  /**
+   * Every namespace of a credential goes back to pending (its values changed), except those the
+   * policy denied: they stay failed with its reasons until a decision allows them.
+   */
   @Update(
       "update credential_assignments set status = 'pending', updated_at = #{now}"
-          + " where org_id = #{orgId} and credential_id = #{credentialId}")
+          + " where org_id = #{orgId} and credential_id = #{credentialId} and not policy_denied")
   int pendingForCredential(
       @Param("orgId") UUID orgId,
       @Param("credentialId") UUID credentialId,

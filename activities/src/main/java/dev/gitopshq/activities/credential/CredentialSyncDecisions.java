@@ -183,6 +183,16 @@ public class CredentialSyncDecisions implements CredentialSyncActivities {
           "the credentials policy gave no usable decision: " + ex.getMessage(),
           inputSha256);
     }
+    return new Verdict(
+        reasons(e, namespaces), e.policyName(), e.policyVersion(), e.policySha256(), inputSha256);
+  }
+
+  /**
+   * Reads a {@code gitopshq.credentials} decision: each namespace asked about, with the reasons it
+   * is denied (empty: allowed). Fails closed: a namespace the decision lists in neither {@code
+   * allowed} nor {@code denied}, or in {@code denied} without a reason, is denied.
+   */
+  static Map<String, List<String>> reasons(PolicyEvaluation e, List<String> namespaces) {
     String where = "the credentials policy (version " + e.policyVersion() + ")";
     JsonNode d = e.decision();
     Map<String, List<String>> reasons = new LinkedHashMap<>();
@@ -203,7 +213,7 @@ public class CredentialSyncDecisions implements CredentialSyncActivities {
       }
       reasons.put(ns, why);
     }
-    return new Verdict(reasons, e.policyName(), e.policyVersion(), e.policySha256(), inputSha256);
+    return reasons;
   }
 
   private static boolean contains(JsonNode array, String value) {

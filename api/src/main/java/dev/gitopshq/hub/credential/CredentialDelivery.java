@@ -106,7 +106,12 @@ public class CredentialDelivery implements AgentStreamListener {
 
   @Override
   public void welcomed(UUID orgId, UUID clusterId, Set<String> capabilities) {
-    starter.sync(orgId, clusterId, "the agent connected", CredentialSyncStarter.SYSTEM);
+    // An agent with the capability gets at least the prune list (a credential deleted while it was
+    // away); one without it only when targets must be marked failed.
+    if (capabilities.contains(Capabilities.CREDENTIAL_SYNC)
+        || !credentials.onCluster(orgId, clusterId).isEmpty()) {
+      starter.sync(orgId, clusterId, "the agent connected", CredentialSyncStarter.SYSTEM);
+    }
   }
 
   @Override
