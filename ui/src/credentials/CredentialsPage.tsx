@@ -250,8 +250,7 @@ function CredentialCard({ credential: c }: { credential: Credential }) {
           {c.targets.map((t) => (
             <li key={`${t.clusterId}/${t.namespace}`}>
               {t.clusterName}/{t.namespace} <StatusBadge status={t.status} />
-              {t.deniedByPolicy && <DeniedByPolicy />}{" "}
-              {t.error && <span className="text-red-800">{t.error}</span>}
+              {t.deniedByPolicy && <DeniedByPolicy />} {t.error && <span className="text-red-800">{t.error}</span>}
             </li>
           ))}
         </ul>

@@ -58,8 +58,7 @@ describe("credentials", () => {
               namespace: "payments",
               status: "failed",
               lastSyncedAt: null,
-              error:
-                "denied by policy: credential registry (dockerconfigjson) may not be synced to namespace payments",
+              error: "denied by policy: credential registry (dockerconfigjson) may not be synced to namespace payments",
               version: 2,
               syncedVersion: null,
               deniedByPolicy: true,
