@@ -149,6 +149,17 @@ describe("credentials", () => {
                   lastSyncedAt: null,
                   error: null,
                   syncedVersion: null,
+                  deniedByPolicy: false,
+                },
+                {
+                  clusterId: "c1",
+                  clusterName: "prod-eu",
+                  namespace: "kube-system",
+                  status: "failed",
+                  lastSyncedAt: null,
+                  error: "denied by policy: namespaces matching kube-* get no credentials",
+                  syncedVersion: null,
+                  deniedByPolicy: true,
                 },
               ],
             },
@@ -161,9 +172,14 @@ describe("credentials", () => {
     const card = await screen.findByRole("article", { name: "Credential registry" });
     expect(within(card).getByText("keys: .dockerconfigjson")).toBeInTheDocument();
     expect(within(card).getByText("pending")).toBeInTheDocument();
+    const denied = within(card)
+      .getByText(/kube-system/)
+      .closest("li")!;
+    expect(within(denied).getByRole("link", { name: "denied by policy" })).toBeInTheDocument();
+    expect(within(denied).getByText(/namespaces matching kube-\* get no credentials/)).toBeInTheDocument();
     await userEvent.click(within(card).getByRole("button", { name: "Assign clusters" }));
     const box = within(card).getByRole("textbox");
-    expect(box).toHaveValue("prod-eu=apps");
+    expect(box).toHaveValue("prod-eu=apps,kube-system");
     await userEvent.clear(box);
     await userEvent.type(box, "prod-eu=apps,payments");
     await userEvent.click(within(card).getByRole("button", { name: "Save targets" }));
