@@ -534,6 +534,11 @@ class CredentialSyncIT {
       assertThat(details.get("policy").asText()).isEqualTo("credentials");
       assertThat(details.get("version").asInt()).isGreaterThan(1);
       assertThat(entries.toString()).doesNotContain(CANARY);
+      // The sync's workflow history is the organization's to read: ids, names and the decision.
+      Response history =
+          hub.get("/api/v2/workflows/credential-sync-" + clusterId + "/history", OWNER_TOKEN);
+      assertThat(history.status()).as(history.raw()).isEqualTo(200);
+      assertThat(history.raw()).contains("CredSyncDecide").doesNotContain(CANARY);
 
       // The shipped policy back: publishing it re-decides the cluster, and the namespace is synced.
       ok(
