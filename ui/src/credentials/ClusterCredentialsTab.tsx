@@ -6,6 +6,7 @@ import { Empty, ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
 import type { ClusterCredential } from "./types";
 import { queryKeys } from "../api/keys";
+import { DeniedByPolicy } from "./DeniedByPolicy";
 
 /** The cluster page's Credentials tab: what the hub syncs here, per namespace (clusters:read). */
 export function ClusterCredentialsTab({ cluster }: { cluster: Cluster }) {
@@ -44,6 +45,7 @@ export function ClusterCredentialsTab({ cluster }: { cluster: Cluster }) {
             <td className="px-3 py-2">{c.namespace}</td>
             <td className="px-3 py-2">
               <StatusBadge status={c.status} />
+              {c.deniedByPolicy && <DeniedByPolicy />}
             </td>
             <td className="px-3 py-2">{c.lastSyncedAt ? relative(c.lastSyncedAt) : "never"}</td>
             <td className="px-3 py-2 text-red-800">{c.error ?? ""}</td>

@@ -4,6 +4,7 @@ import { api } from "../api/client";
 import type { Cluster, Page } from "../api/types";
 import { useSession } from "../auth/session";
 import { StatusBadge } from "../components/Badge";
+import { DeniedByPolicy } from "./DeniedByPolicy";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
@@ -248,8 +249,8 @@ function CredentialCard({ credential: c }: { credential: Credential }) {
         <ul className="mt-2 space-y-1">
           {c.targets.map((t) => (
             <li key={`${t.clusterId}/${t.namespace}`}>
-              {t.clusterName}/{t.namespace} <StatusBadge status={t.status} />{" "}
-              {t.error && <span className="text-red-800">{t.error}</span>}
+              {t.clusterName}/{t.namespace} <StatusBadge status={t.status} />
+              {t.deniedByPolicy && <DeniedByPolicy />} {t.error && <span className="text-red-800">{t.error}</span>}
             </li>
           ))}
         </ul>

@@ -49,6 +49,19 @@ describe("credentials", () => {
               error: "namespace kube-system is outside the agent's credentialSync.targets",
               version: 2,
               syncedVersion: null,
+              deniedByPolicy: false,
+            },
+            {
+              credentialId: "k1",
+              name: "registry",
+              type: "dockerconfigjson",
+              namespace: "payments",
+              status: "failed",
+              lastSyncedAt: null,
+              error: "denied by policy: credential registry (dockerconfigjson) may not be synced to namespace payments",
+              version: 2,
+              syncedVersion: null,
+              deniedByPolicy: true,
             },
           ],
         },
@@ -64,6 +77,14 @@ describe("credentials", () => {
     expect(within(rows[2]).getByText("failed")).toBeInTheDocument();
     expect(within(rows[2]).getByText(/outside the agent's credentialSync.targets/)).toBeInTheDocument();
     expect(within(rows[2]).getByText("never")).toBeInTheDocument();
+    expect(within(rows[2]).queryByRole("link", { name: "denied by policy" })).not.toBeInTheDocument();
+    // A target the credentials policy denied says so, with the policy's reason, and links to it.
+    expect(within(rows[3]).getByText("failed")).toBeInTheDocument();
+    expect(within(rows[3]).getByRole("link", { name: "denied by policy" })).toHaveAttribute(
+      "href",
+      "/policies/credentials",
+    );
+    expect(within(rows[3]).getByText(/may not be synced to namespace payments/)).toBeInTheDocument();
   });
 
   it("says when nothing is synced and the agent lacks the capability", async () => {
@@ -128,6 +149,17 @@ describe("credentials", () => {
                   lastSyncedAt: null,
                   error: null,
                   syncedVersion: null,
+                  deniedByPolicy: false,
+                },
+                {
+                  clusterId: "c1",
+                  clusterName: "prod-eu",
+                  namespace: "kube-system",
+                  status: "failed",
+                  lastSyncedAt: null,
+                  error: "denied by policy: namespaces matching kube-* get no credentials",
+                  syncedVersion: null,
+                  deniedByPolicy: true,
                 },
               ],
             },
@@ -140,9 +172,14 @@ describe("credentials", () => {
     const card = await screen.findByRole("article", { name: "Credential registry" });
     expect(within(card).getByText("keys: .dockerconfigjson")).toBeInTheDocument();
     expect(within(card).getByText("pending")).toBeInTheDocument();
+    const denied = within(card)
+      .getByText(/kube-system/)
+      .closest("li")!;
+    expect(within(denied).getByRole("link", { name: "denied by policy" })).toBeInTheDocument();
+    expect(within(denied).getByText(/namespaces matching kube-\* get no credentials/)).toBeInTheDocument();
     await userEvent.click(within(card).getByRole("button", { name: "Assign clusters" }));
     const box = within(card).getByRole("textbox");
-    expect(box).toHaveValue("prod-eu=apps");
+    expect(box).toHaveValue("prod-eu=apps,kube-system");
     await userEvent.clear(box);
     await userEvent.type(box, "prod-eu=apps,payments");
     await userEvent.click(within(card).getByRole("button", { name: "Save targets" }));

@@ -57,7 +57,7 @@ final class CredentialsCommand extends Base {
                                     + "/"
                                     + a.path("namespace").asText()
                                     + " "
-                                    + a.path("status").asText()));
+                                    + status(a)));
                 return String.join(", ", t);
               }),
           Output.Column.of("Updated", "updatedAt"));
@@ -68,9 +68,15 @@ final class CredentialsCommand extends Base {
           new Output.Column(
               "Credential", n -> n.path("name").asText() + " (" + n.path("type").asText() + ")"),
           Output.Column.of("Target namespace", "namespace"),
-          Output.Column.of("Sync status", "status"),
+          new Output.Column("Sync status", CredentialsCommand::status),
           Output.Column.of("Last synced", "lastSyncedAt"),
           Output.Column.of("Error", "error"));
+
+  /** A target's status, saying when the organization's credentials policy denied it. */
+  static String status(JsonNode target) {
+    String status = target.path("status").asText();
+    return target.path("deniedByPolicy").asBoolean(false) ? status + " (denied by policy)" : status;
+  }
 
   @Command(name = "list", aliases = "ls", description = "The organization's credentials.")
   void list() {

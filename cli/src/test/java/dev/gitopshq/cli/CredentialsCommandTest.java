@@ -54,7 +54,12 @@ class CredentialsCommandTest {
                         + "\",\"name\":\"registry\",\"type\":\"dockerconfigjson\","
                         + "\"namespace\":\"apps\",\"status\":\"failed\",\"lastSyncedAt\":null,"
                         + "\"error\":\"namespace apps is outside the agent's"
-                        + " credentialSync.targets\"}]}";
+                        + " credentialSync.targets\"},{\"credentialId\":\""
+                        + CRED_ID
+                        + "\",\"name\":\"registry\",\"type\":\"dockerconfigjson\","
+                        + "\"namespace\":\"kube-system\",\"status\":\"failed\","
+                        + "\"lastSyncedAt\":null,\"deniedByPolicy\":true,\"error\":\"denied by"
+                        + " policy: namespaces matching kube-* get no credentials\"}]}";
                 default ->
                     "{\"id\":\""
                         + CRED_ID
@@ -154,5 +159,13 @@ class CredentialsCommandTest {
     assertThat(r.out())
         .contains("CREDENTIAL", "TARGET NAMESPACE", "SYNC STATUS", "LAST SYNCED", "ERROR")
         .contains("registry (dockerconfigjson)", "apps", "failed", "credentialSync.targets");
+    // A target the credentials policy denied says so, with the policy's reason.
+    String denied =
+        r.out().lines().filter(l -> l.contains("kube-system")).findFirst().orElseThrow();
+    assertThat(denied)
+        .contains("failed (denied by policy)")
+        .contains("namespaces matching kube-* get no credentials");
+    String apps = r.out().lines().filter(l -> l.contains(" apps ")).findFirst().orElseThrow();
+    assertThat(apps).doesNotContain("denied by policy");
   }
 }

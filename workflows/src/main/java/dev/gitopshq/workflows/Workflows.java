@@ -4,6 +4,7 @@ import dev.gitopshq.workflows.adapter.AdapterWiringWorkflowImpl;
 import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflowImpl;
 import dev.gitopshq.workflows.approval.ApprovalWorkflowImpl;
 import dev.gitopshq.workflows.command.CommandWorkflowImpl;
+import dev.gitopshq.workflows.credential.CredentialSyncWorkflowImpl;
 import dev.gitopshq.workflows.generation.DeliveryGenerationWorkflowImpl;
 import dev.gitopshq.workflows.registration.RegistrationWorkflowImpl;
 import dev.gitopshq.workflows.release.ReleaseWorkflowImpl;
@@ -30,7 +31,8 @@ public final class Workflows {
           DeliveryGenerationWorkflowImpl.class,
           ReleaseWorkflowImpl.class,
           RollbackWorkflowImpl.class,
-          AdapterWiringWorkflowImpl.class);
+          AdapterWiringWorkflowImpl.class,
+          CredentialSyncWorkflowImpl.class);
 
   private Workflows() {}
 

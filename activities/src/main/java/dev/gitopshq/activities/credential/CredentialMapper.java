@@ -22,7 +22,8 @@ public interface CredentialMapper {
   String ASSIGNMENT_COLUMNS =
       "a.org_id, a.credential_id, a.cluster_id, a.namespace, a.status, a.synced_version,"
           + " a.last_synced_at, a.error, a.assigned_at, a.updated_at, c.name as credential_name,"
-          + " c.type as credential_type, c.version as credential_version, k.name as cluster_name";
+          + " c.type as credential_type, c.version as credential_version, k.name as cluster_name,"
+          + " a.policy_denied, a.decision_id";
 
   String ASSIGNMENT_FROM =
       " from credential_assignments a join credentials c on c.org_id = a.org_id and c.id ="
@@ -113,25 +114,55 @@ public interface CredentialMapper {
       @Param("clusterId") UUID clusterId,
       @Param("namespace") String namespace);
 
-  /** Every namespace of a credential goes back to pending (its values changed). */
+  /**
+   * Every namespace of a credential goes back to pending (its values changed), except those the
+   * policy denied: they stay failed with its reasons until a decision allows them.
+   */
   @Update(
       "update credential_assignments set status = 'pending', updated_at = #{now}"
-          + " where org_id = #{orgId} and credential_id = #{credentialId}")
+          + " where org_id = #{orgId} and credential_id = #{credentialId} and not policy_denied")
   int pendingForCredential(
       @Param("orgId") UUID orgId,
       @Param("credentialId") UUID credentialId,
       @Param("now") Instant now);
 
-  /** Every credential on a cluster goes back to pending (its agent connected again). */
+  /**
+   * The targets of a credential on a cluster get a round's decision: {@code denied} ones are failed
+   * with {@code error} (the policy's reasons), allowed ones lose an earlier denial (back to
+   * pending, error cleared) and keep their status otherwise. Every one is stamped with the round.
+   */
+  @Update(
+      "update credential_assignments set decision_id = #{decisionId}, policy_denied = #{denied},"
+          + " status = case when #{denied} then 'failed' when policy_denied then 'pending'"
+          + " else status end,"
+          + " error = case when #{denied} then #{error} when policy_denied then null else error end,"
+          + " updated_at = case when #{denied} or policy_denied then #{now} else updated_at end"
+          + " where org_id = #{orgId} and credential_id = #{credentialId}"
+          + " and cluster_id = #{clusterId} and namespace = #{namespace}")
+  int decide(
+      @Param("orgId") UUID orgId,
+      @Param("credentialId") UUID credentialId,
+      @Param("clusterId") UUID clusterId,
+      @Param("namespace") String namespace,
+      @Param("decisionId") UUID decisionId,
+      @Param("denied") boolean denied,
+      @Param("error") String error,
+      @Param("now") Instant now);
+
+  /** The targets a round decided and allowed go to pending: it is about to send them. */
   @Update(
       "update credential_assignments set status = 'pending', updated_at = #{now}"
-          + " where org_id = #{orgId} and cluster_id = #{clusterId}")
-  int pendingForCluster(
-      @Param("orgId") UUID orgId, @Param("clusterId") UUID clusterId, @Param("now") Instant now);
+          + " where org_id = #{orgId} and cluster_id = #{clusterId}"
+          + " and decision_id = #{decisionId} and not policy_denied")
+  int pendingForDecision(
+      @Param("orgId") UUID orgId,
+      @Param("clusterId") UUID clusterId,
+      @Param("decisionId") UUID decisionId,
+      @Param("now") Instant now);
 
   /**
    * Records an agent's report for one namespace, unless the credential changed since the version it
-   * applied (a newer sync is then on its way and decides).
+   * applied (a newer sync is then on its way and decides) or the policy denied the target since.
    */
   @Update(
       "update credential_assignments a set status = #{status}, error = #{error},"
@@ -140,7 +171,7 @@ public interface CredentialMapper {
           + " updated_at = #{now} from credentials c where a.org_id = #{orgId}"
           + " and a.credential_id = #{credentialId} and a.cluster_id = #{clusterId}"
           + " and a.namespace = #{namespace} and c.org_id = a.org_id and c.id = a.credential_id"
-          + " and c.version = #{version}")
+          + " and c.version = #{version} and not a.policy_denied")
   int report(
       @Param("orgId") UUID orgId,
       @Param("credentialId") UUID credentialId,
@@ -161,13 +192,24 @@ public interface CredentialMapper {
           + " and updated_at < #{before} limit 1000")
   List<ClusterRef> stalePending(@Param("before") Instant before);
 
-  /** Marks every namespace of a cluster failed, e.g. when its agent lacks the capability. */
+  /** The organization's clusters that have a credential assigned (a new policy re-decides them). */
+  @Select(
+      "select distinct cluster_id from credential_assignments where org_id = #{orgId}"
+          + " limit 10000")
+  List<UUID> clustersWithAssignments(@Param("orgId") UUID orgId);
+
+  /**
+   * Marks the targets a round allowed failed, e.g. when the cluster's agent lacks the capability;
+   * the denied ones keep the policy's reasons.
+   */
   @Update(
       "update credential_assignments set status = 'failed', error = #{error}, updated_at = #{now}"
-          + " where org_id = #{orgId} and cluster_id = #{clusterId}")
-  int failCluster(
+          + " where org_id = #{orgId} and cluster_id = #{clusterId}"
+          + " and decision_id = #{decisionId} and not policy_denied")
+  int failDecision(
       @Param("orgId") UUID orgId,
       @Param("clusterId") UUID clusterId,
+      @Param("decisionId") UUID decisionId,
       @Param("error") String error,
       @Param("now") Instant now);
 }

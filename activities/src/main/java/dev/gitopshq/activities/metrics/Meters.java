@@ -14,9 +14,9 @@ import java.util.function.Supplier;
  *
  * <ul>
  *   <li>{@code gitopshq_opa_decision_seconds{policy,result}}: one policy evaluation in OPA ({@code
- *       policy} is approval, release, freeze or other); {@code result} is {@code ok}, {@code
- *       unavailable} (OPA unreachable or the policy not loaded) or {@code error} (OPA failed to
- *       evaluate, or no decision);
+ *       policy} is approval, release, freeze, credentials or other); {@code result} is {@code ok},
+ *       {@code unavailable} (OPA unreachable or the policy not loaded) or {@code error} (OPA failed
+ *       to evaluate, or no decision);
  *   <li>{@code gitopshq_opa_decision_failures_total{policy,result}}: the evaluations that did not
  *       give a decision;
  *   <li>{@code gitopshq_git_write_seconds{operation}}: writing to a hosted repository ({@code
@@ -32,7 +32,8 @@ import java.util.function.Supplier;
  */
 public final class Meters {
   /** The policies the hub itself asks; any other name is tagged {@code other} (names are free). */
-  private static final Set<String> KNOWN_POLICIES = Set.of("approval", "release", "freeze");
+  private static final Set<String> KNOWN_POLICIES =
+      Set.of("approval", "release", "freeze", "credentials");
 
   private Meters() {}
 

@@ -156,7 +156,7 @@ class PolicyTextTest {
   @Test
   void theShippedPoliciesReadOnlyTheirOrganizationsDocuments() throws Exception {
     java.nio.file.Path dir = OpaTestServer.repoRoot().resolve("policies/gitopshq");
-    for (String name : List.of("approval", "freeze", "release")) {
+    for (String name : List.of("approval", "credentials", "freeze", "release")) {
       String rego = java.nio.file.Files.readString(dir.resolve(name).resolve("decision.rego"));
       assertThat(PolicyText.problems(name, rego)).as(name).isEmpty();
     }

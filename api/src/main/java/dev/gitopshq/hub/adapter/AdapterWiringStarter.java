@@ -1,19 +1,14 @@
 package dev.gitopshq.hub.adapter;
 
 import dev.gitopshq.activities.adapter.AdapterWiringMapper;
-import dev.gitopshq.workflows.TaskQueues;
+import dev.gitopshq.hub.temporal.WorkflowStarts;
 import dev.gitopshq.workflows.adapter.AdapterWiringRequest;
 import dev.gitopshq.workflows.adapter.AdapterWiringWorkflow;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowExecutionAlreadyStarted;
-import io.temporal.client.WorkflowNotFoundException;
-import io.temporal.client.WorkflowOptions;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Starts a cluster's wiring workflow, or signals the one that runs, after the transaction that
@@ -34,13 +29,13 @@ public class AdapterWiringStarter {
 
   /** Wires one cluster. */
   public void rewire(UUID orgId, UUID clusterId, String cause) {
-    afterCommit(
+    WorkflowStarts.afterCommit(
         () -> start(new AdapterWiringRequest(orgId.toString(), clusterId.toString(), cause)));
   }
 
   /** Wires every cluster bound to the project now or wired for it before. */
   public void rewireProject(UUID orgId, UUID projectId, String cause) {
-    afterCommit(
+    WorkflowStarts.afterCommit(
         () -> {
           for (UUID cluster : wirings.clustersOf(orgId, projectId)) {
             start(new AdapterWiringRequest(orgId.toString(), cluster.toString(), cause));
@@ -48,44 +43,16 @@ public class AdapterWiringStarter {
         });
   }
 
-  private static void afterCommit(Runnable r) {
-    if (TransactionSynchronizationManager.isSynchronizationActive()) {
-      TransactionSynchronizationManager.registerSynchronization(
-          new TransactionSynchronization() {
-            @Override
-            public void afterCommit() {
-              r.run();
-            }
-          });
-    } else {
-      r.run();
-    }
-  }
-
   void start(AdapterWiringRequest r) {
-    for (int attempt = 0; attempt < 3; attempt++) {
-      try {
-        AdapterWiringWorkflow stub =
-            temporal.newWorkflowStub(
-                AdapterWiringWorkflow.class,
-                WorkflowOptions.newBuilder()
-                    .setWorkflowId(r.workflowId())
-                    .setTaskQueue(TaskQueues.HUB)
-                    .build());
-        WorkflowClient.start(stub::wire, r);
-        return;
-      } catch (WorkflowExecutionAlreadyStarted e) {
-        try {
-          temporal.newWorkflowStub(AdapterWiringWorkflow.class, r.workflowId()).again(r.cause());
-          return;
-        } catch (WorkflowNotFoundException ended) {
-          // It ended between the two calls: start a new one.
-        }
-      } catch (RuntimeException e) {
-        log.warn(
-            "could not start the adapter wiring of cluster {}: {}", r.clusterId(), e.toString());
-        return;
-      }
+    try {
+      WorkflowStarts.startOrSignal(
+          temporal,
+          AdapterWiringWorkflow.class,
+          r.workflowId(),
+          stub -> WorkflowClient.start(stub::wire, r),
+          running -> running.again(r.cause()));
+    } catch (RuntimeException e) {
+      log.warn("could not start the adapter wiring of cluster {}: {}", r.clusterId(), e.toString());
     }
   }
 }

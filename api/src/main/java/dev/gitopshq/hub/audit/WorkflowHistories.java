@@ -31,6 +31,9 @@ public class WorkflowHistories {
   private static final Pattern PER_CLUSTER =
       Pattern.compile("(?:agent-watch|token-rotation-scheduled)-(" + UUID_RE + ")-[0-9A-Za-z:.-]+");
 
+  /** One workflow per cluster at a time, named by the cluster alone. */
+  private static final Pattern CLUSTER = Pattern.compile("credential-sync-(" + UUID_RE + ")");
+
   /** Longer ids name no workflow of the hub; they are refused before any query. */
   public static final int MAX_ID_LENGTH = 200;
 
@@ -55,7 +58,8 @@ public class WorkflowHistories {
     if ((m = DELIVERY.matcher(workflowId)).matches()) {
       return refs.generation(orgId, UUID.fromString(m.group(1)), Long.parseLong(m.group(2))) > 0;
     }
-    if ((m = PER_CLUSTER.matcher(workflowId)).matches()) {
+    if ((m = PER_CLUSTER.matcher(workflowId)).matches()
+        || (m = CLUSTER.matcher(workflowId)).matches()) {
       return refs.cluster(orgId, UUID.fromString(m.group(1))) > 0;
     }
     if ((m = PREFIXED.matcher(workflowId)).matches()) {

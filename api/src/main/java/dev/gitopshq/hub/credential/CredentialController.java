@@ -56,6 +56,10 @@ public class CredentialController {
 
   record AssignRequest(List<AssignmentInput> assignments) {}
 
+  /**
+   * One target of a credential. {@code deniedByPolicy}: the organization's credentials policy
+   * denied it; it is failed and {@code error} holds the policy's reasons.
+   */
   record TargetView(
       String clusterId,
       String clusterName,
@@ -63,7 +67,8 @@ public class CredentialController {
       String status,
       Instant lastSyncedAt,
       String error,
-      Long syncedVersion) {
+      Long syncedVersion,
+      boolean deniedByPolicy) {
     static TargetView of(AssignmentRow a) {
       return new TargetView(
           a.clusterId().toString(),
@@ -72,7 +77,8 @@ public class CredentialController {
           a.status(),
           a.lastSyncedAt(),
           a.error(),
-          a.syncedVersion());
+          a.syncedVersion(),
+          a.policyDenied());
     }
   }
 
@@ -104,7 +110,10 @@ public class CredentialController {
 
   record CredentialList(List<CredentialView> items) {}
 
-  /** One row of a cluster's Credentials tab. */
+  /**
+   * One row of a cluster's Credentials tab. {@code deniedByPolicy}: the organization's credentials
+   * policy denied the target; it is failed and {@code error} holds the policy's reasons.
+   */
   record ClusterCredentialView(
       String credentialId,
       String name,
@@ -114,7 +123,8 @@ public class CredentialController {
       Instant lastSyncedAt,
       String error,
       long version,
-      Long syncedVersion) {}
+      Long syncedVersion,
+      boolean deniedByPolicy) {}
 
   record ClusterCredentialList(List<ClusterCredentialView> items) {}
 
@@ -206,7 +216,8 @@ public class CredentialController {
               a.lastSyncedAt(),
               a.error(),
               a.credentialVersion(),
-              a.syncedVersion()));
+              a.syncedVersion(),
+              a.policyDenied()));
     }
     return new ClusterCredentialList(List.copyOf(rows.values()));
   }

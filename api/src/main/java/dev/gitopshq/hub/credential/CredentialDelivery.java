@@ -1,22 +1,14 @@
 package dev.gitopshq.hub.credential;
 
-import com.google.protobuf.ByteString;
 import dev.gitopshq.activities.audit.Actor;
 import dev.gitopshq.activities.audit.AuditLog;
-import dev.gitopshq.activities.credential.AssignmentRow;
 import dev.gitopshq.activities.credential.CredentialMapper;
-import dev.gitopshq.activities.credential.CredentialRow;
-import dev.gitopshq.activities.credential.CredentialVault;
 import dev.gitopshq.agent.v1.AgentMessage;
-import dev.gitopshq.agent.v1.AssignedCredential;
 import dev.gitopshq.agent.v1.Capabilities;
 import dev.gitopshq.agent.v1.CredentialSyncResult;
 import dev.gitopshq.agent.v1.CredentialsPruned;
-import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.NamespaceSync;
-import dev.gitopshq.agent.v1.PruneCredentials;
 import dev.gitopshq.agent.v1.RemovedSecret;
-import dev.gitopshq.agent.v1.SyncCredential;
 import dev.gitopshq.hub.gateway.AgentGateway;
 import dev.gitopshq.hub.gateway.AgentStreamListener;
 import dev.gitopshq.hub.gateway.LogSafe;
@@ -25,15 +17,11 @@ import jakarta.annotation.PreDestroy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -42,46 +30,36 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Delivers credentials to agents, on the replica that holds the cluster's stream: when the agent is
- * welcomed, and when a notification says a credential was assigned, unassigned, changed or deleted.
- * A re-sync marks every target of the cluster pending, loads and opens each assigned credential and
- * sends it as a {@link SyncCredential} (the only place plaintext leaves the database: inside the
- * TLS stream; it is never logged, audited or passed through Temporal), then sends the full {@link
- * PruneCredentials} so the agent removes what is no longer assigned. The agent's answers set each
- * namespace synced or failed.
+ * The agent's side of credential sync, on the replica that holds the cluster's stream: a welcomed
+ * agent gets its cluster's {@code credential-sync-<cluster>} workflow started (which asks the
+ * credentials policy, then has {@link CredentialSender} send), and the agent's answers set each
+ * namespace synced or failed and audit what it removed. Changes to credentials and assignments
+ * start the workflow from {@link CredentialService}; the notifications the database still sends for
+ * them are not needed here.
  */
 @Component
 public class CredentialDelivery implements AgentStreamListener {
   private static final Logger log = LoggerFactory.getLogger(CredentialDelivery.class);
-  static final String NO_CAPABILITY =
-      "the cluster's agent did not announce the credential.sync capability";
   private static final int MAX_ERROR = 1_000;
 
   private final AgentGateway gateway;
   private final CredentialMapper credentials;
-  private final CredentialVault vault;
+  private final CredentialSyncStarter starter;
   private final AuditLog audit;
   private final Clock clock;
   private final TransactionTemplate tx;
-  private final ExecutorService worker =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "credential-delivery");
-            t.setDaemon(true);
-            return t;
-          });
 
   public CredentialDelivery(
       AgentGateway gateway,
       CredentialMapper credentials,
-      CredentialVault vault,
+      CredentialSyncStarter starter,
       AuditLog audit,
       Clock clock,
       TransactionTemplate tx) {
     this.tx = tx;
     this.gateway = gateway;
     this.credentials = credentials;
-    this.vault = vault;
+    this.starter = starter;
     this.audit = audit;
     this.clock = clock;
   }
@@ -106,12 +84,11 @@ public class CredentialDelivery implements AgentStreamListener {
   @PreDestroy
   void stop() {
     sweeper.shutdownNow();
-    worker.shutdownNow();
   }
 
   /**
-   * Re-syncs clusters held here whose targets stayed pending (a message or answer was lost). Runs
-   * every 30 seconds; public for tests.
+   * Syncs again the clusters held here whose targets stayed pending (a message or answer was lost,
+   * or Temporal could not be reached when they changed). Runs every 30 seconds; public for tests.
    */
   public void sweep() {
     try {
@@ -119,7 +96,7 @@ public class CredentialDelivery implements AgentStreamListener {
         UUID org = ref.orgId();
         UUID cluster = ref.clusterId();
         if (gateway.heldCapabilities(org, cluster).isPresent()) {
-          later(org, cluster);
+          starter.sync(org, cluster, "targets stayed pending", CredentialSyncStarter.SYSTEM);
         }
       }
     } catch (RuntimeException e) {
@@ -129,12 +106,12 @@ public class CredentialDelivery implements AgentStreamListener {
 
   @Override
   public void welcomed(UUID orgId, UUID clusterId, Set<String> capabilities) {
-    later(orgId, clusterId);
-  }
-
-  @Override
-  public void notified(String kind, UUID orgId, UUID clusterId) {
-    later(orgId, clusterId);
+    // An agent with the capability gets at least the prune list (a credential deleted while it was
+    // away); one without it only when targets must be marked failed.
+    if (capabilities.contains(Capabilities.CREDENTIAL_SYNC)
+        || !credentials.onCluster(orgId, clusterId).isEmpty()) {
+      starter.sync(orgId, clusterId, "the agent connected", CredentialSyncStarter.SYSTEM);
+    }
   }
 
   @Override
@@ -158,101 +135,6 @@ public class CredentialDelivery implements AgentStreamListener {
     } else if (message.hasCredentialsPruned()) {
       onPruned(orgId, clusterId, message.getCredentialsPruned());
     }
-  }
-
-  private void later(UUID orgId, UUID clusterId) {
-    try {
-      worker.execute(
-          () -> {
-            try {
-              resync(orgId, clusterId);
-            } catch (RuntimeException e) {
-              log.warn("credential sync of cluster {} failed: {}", clusterId, e.toString());
-            }
-          });
-    } catch (RejectedExecutionException e) {
-      // Shutting down; the agent re-syncs on its next hello.
-    }
-  }
-
-  /** Sends every credential assigned to the cluster, then the prune list. */
-  void resync(UUID orgId, UUID clusterId) {
-    var caps = gateway.heldCapabilities(orgId, clusterId);
-    if (caps.isEmpty()) {
-      return;
-    }
-    Instant now = clock.instant();
-    List<AssignmentRow> rows = credentials.onCluster(orgId, clusterId);
-    if (!caps.get().contains(Capabilities.CREDENTIAL_SYNC)) {
-      if (!rows.isEmpty()) {
-        credentials.failCluster(orgId, clusterId, NO_CAPABILITY, now);
-      }
-      return;
-    }
-    credentials.pendingForCluster(orgId, clusterId, now);
-    Map<UUID, List<String>> namespaces = new LinkedHashMap<>();
-    for (AssignmentRow a : rows) {
-      namespaces.computeIfAbsent(a.credentialId(), k -> new ArrayList<>()).add(a.namespace());
-    }
-    PruneCredentials.Builder keep =
-        PruneCredentials.newBuilder().setRequestId(UUID.randomUUID().toString());
-    for (Map.Entry<UUID, List<String>> e : namespaces.entrySet()) {
-      CredentialRow row = credentials.find(orgId, e.getKey()).orElse(null);
-      if (row == null) {
-        continue;
-      }
-      keep.addKeep(
-          AssignedCredential.newBuilder()
-              .setCredentialId(row.id().toString())
-              .setName(row.name())
-              .addAllNamespaces(e.getValue()));
-      SyncCredential.Builder sync =
-          SyncCredential.newBuilder()
-              .setRequestId(UUID.randomUUID().toString())
-              .setCredentialId(row.id().toString())
-              .setName(row.name())
-              .setType(row.type())
-              .setVersion(row.version())
-              .addAllNamespaces(e.getValue());
-      try {
-        vault.open(row).forEach((k, v) -> sync.putData(k, ByteString.copyFrom(v)));
-      } catch (RuntimeException ex) {
-        // A row that does not open (another key, copied, tampered) is never sent.
-        for (String ns : e.getValue()) {
-          credentials.report(
-              orgId,
-              row.id(),
-              clusterId,
-              ns,
-              row.version(),
-              "failed",
-              "the hub cannot decrypt this credential (wrong encryption key or altered row)",
-              now);
-        }
-        log.warn("credential {} does not decrypt; not sent to cluster {}", row.id(), clusterId);
-        continue;
-      }
-      gateway.send(
-          orgId,
-          clusterId,
-          HubMessage.newBuilder()
-              .setCorrelationId(sync.getRequestId())
-              .setSyncCredential(sync)
-              .build());
-      log.info(
-          "credential {} (version {}) sent to cluster {} for {} namespace(s)",
-          row.id(),
-          row.version(),
-          clusterId,
-          e.getValue().size());
-    }
-    gateway.send(
-        orgId,
-        clusterId,
-        HubMessage.newBuilder()
-            .setCorrelationId(keep.getRequestId())
-            .setPruneCredentials(keep)
-            .build());
   }
 
   private void onResult(UUID orgId, UUID clusterId, CredentialSyncResult result) {

@@ -27,8 +27,9 @@ import org.springframework.transaction.annotation.Transactional;
 /**
  * Creates, changes, deletes and assigns credentials. Values are checked ({@link CredentialValues}),
  * sealed ({@link CredentialVault}) and never returned, logged or audited: the audit details hold
- * names, types, key names, versions and targets. Every change that concerns a cluster wakes the
- * replica holding its agent's stream (database triggers of V28), which re-syncs it.
+ * names, types, key names, versions and targets. Every change that concerns a cluster starts (or
+ * signals) that cluster's credential sync workflow once the change has committed, naming the change
+ * and its author as the cause the credentials policy decides on.
  */
 @Service
 public class CredentialService {
@@ -40,13 +41,16 @@ public class CredentialService {
   private final CredentialVault vault;
   private final AuditLog audit;
   private final Clock clock;
+  private final CredentialSyncStarter syncs;
 
   public CredentialService(
       CredentialMapper credentials,
       ClusterMapper clusters,
       CredentialVault vault,
       AuditLog audit,
-      Clock clock) {
+      Clock clock,
+      CredentialSyncStarter syncs) {
+    this.syncs = syncs;
     this.credentials = credentials;
     this.clusters = clusters;
     this.vault = vault;
@@ -146,6 +150,11 @@ public class CredentialService {
           checked.fingerprint(),
           now);
       credentials.pendingForCredential(orgId, id, now);
+      syncs.sync(
+          orgId,
+          clustersOf(credentials.assignmentsOf(orgId, id)),
+          "credential " + row.name() + " changed",
+          caller.id());
     }
     CredentialRow updated = get(orgId, id);
     Map<String, Object> details = describe(updated);
@@ -160,8 +169,10 @@ public class CredentialService {
   public void delete(HubPrincipal caller, UUID id) {
     UUID orgId = caller.orgId();
     CredentialRow row = get(orgId, id);
-    List<String> targets = targets(credentials.assignmentsOf(orgId, id));
+    List<AssignmentRow> assigned = credentials.assignmentsOf(orgId, id);
+    List<String> targets = targets(assigned);
     credentials.delete(orgId, id);
+    syncs.sync(orgId, clustersOf(assigned), "credential " + row.name() + " deleted", caller.id());
     Map<String, Object> details = describe(row);
     details.put("removedFrom", targets);
     audit.record(orgId, caller.actor(), "credential.deleted", "credential", id.toString(), details);
@@ -227,20 +238,24 @@ public class CredentialService {
     Instant now = clock.instant();
     List<String> removed = new ArrayList<>();
     List<String> added = new ArrayList<>();
+    Set<UUID> changed = new LinkedHashSet<>();
     for (AssignmentRow a : credentials.assignmentsOf(orgId, id)) {
       Set<String> keep = wanted.get(a.clusterId());
       if (keep == null || !keep.contains(a.namespace())) {
         credentials.unassign(orgId, id, a.clusterId(), a.namespace());
         removed.add(a.clusterName() + "/" + a.namespace());
+        changed.add(a.clusterId());
       }
     }
     for (Map.Entry<UUID, Set<String>> e : wanted.entrySet()) {
       for (String ns : e.getValue()) {
         if (credentials.assign(orgId, id, e.getKey(), ns, now) == 1) {
           added.add(byId.get(e.getKey()).name() + "/" + ns);
+          changed.add(e.getKey());
         }
       }
     }
+    syncs.sync(orgId, changed, "credential " + row.name() + " assignments changed", caller.id());
     if (!added.isEmpty() || !removed.isEmpty()) {
       Map<String, Object> details = describe(row);
       details.put("added", added);
@@ -258,6 +273,12 @@ public class CredentialService {
         .findById(orgId, clusterId)
         .orElseThrow(() -> ApiException.notFound("cluster " + clusterId));
     return credentials.onCluster(orgId, clusterId);
+  }
+
+  private static Set<UUID> clustersOf(List<AssignmentRow> rows) {
+    Set<UUID> out = new LinkedHashSet<>();
+    rows.forEach(a -> out.add(a.clusterId()));
+    return out;
   }
 
   private static List<String> targets(List<AssignmentRow> rows) {

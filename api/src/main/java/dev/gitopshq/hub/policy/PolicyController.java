@@ -1,6 +1,7 @@
 package dev.gitopshq.hub.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gitopshq.activities.credential.CredentialSyncDecisions;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.policy.InvalidPolicyException;
 import dev.gitopshq.activities.policy.OpaError;
@@ -12,6 +13,7 @@ import dev.gitopshq.activities.policy.PolicyRow;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.activities.policy.PolicyVersionRow;
 import dev.gitopshq.activities.policy.UnknownPolicyException;
+import dev.gitopshq.hub.credential.CredentialSyncStarter;
 import dev.gitopshq.hub.features.Feature;
 import dev.gitopshq.hub.features.PlanGuard;
 import dev.gitopshq.hub.security.Authz;
@@ -41,10 +43,13 @@ import org.springframework.web.bind.annotation.RestController;
 public class PolicyController {
   private final PolicyService policies;
   private final PlanGuard plans;
+  private final CredentialSyncStarter credentialSyncs;
 
-  public PolicyController(PolicyService policies, PlanGuard plans) {
+  public PolicyController(
+      PolicyService policies, PlanGuard plans, CredentialSyncStarter credentialSyncs) {
     this.policies = policies;
     this.plans = plans;
+    this.credentialSyncs = credentialSyncs;
   }
 
   /** A policy in the listing: its active version. */
@@ -148,6 +153,12 @@ public class PolicyController {
                   .map(p -> p.version() + " stays active")
                   .orElse("none exists yet")
               + ". Try again when OPA is back");
+    }
+    if (published.changed() && CredentialSyncDecisions.POLICY.equals(name)) {
+      credentialSyncs.syncOrganization(
+          caller.orgId(),
+          "credentials policy version " + published.policy().version() + " published",
+          caller.id());
     }
     return detail(published.policy(), published.previousVersion(), published.changed());
   }

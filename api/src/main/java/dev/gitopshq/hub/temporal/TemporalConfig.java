@@ -11,6 +11,8 @@ import dev.gitopshq.workflows.agentwatch.AgentWatchActivities;
 import dev.gitopshq.workflows.approval.ApprovalActivities;
 import dev.gitopshq.workflows.command.AgentDispatchActivities;
 import dev.gitopshq.workflows.command.CommandActivities;
+import dev.gitopshq.workflows.credential.CredentialSendActivities;
+import dev.gitopshq.workflows.credential.CredentialSyncActivities;
 import dev.gitopshq.workflows.generation.GenerationActivities;
 import dev.gitopshq.workflows.registration.RegistrationActivities;
 import dev.gitopshq.workflows.release.DirectApplyActivities;
@@ -87,6 +89,8 @@ public class TemporalConfig {
       DirectApplyActivities directApplies,
       RuntimeActivities runtime,
       AdapterWiringActivities adapterWiring,
+      CredentialSyncActivities credentialSync,
+      CredentialSendActivities credentialSend,
       TemporalProperties props) {
     WorkerFactoryOptions.Builder options = WorkerFactoryOptions.newBuilder();
     if (props.workflowCacheSize() != null) {
@@ -106,11 +110,12 @@ public class TemporalConfig {
         releases,
         directApplies,
         runtime,
-        adapterWiring);
+        adapterWiring,
+        credentialSync);
     // This replica's own queue: work that must run where an agent's stream is held.
     factory
-        .newWorker(RotationDeliveryActivities.queueOf(replica.id()))
-        .registerActivitiesImplementations(delivery);
+        .newWorker(TaskQueues.replica(replica.id()))
+        .registerActivitiesImplementations(delivery, credentialSend);
     return factory;
   }
 

@@ -40,8 +40,10 @@ import org.slf4j.LoggerFactory;
  * cluster and namespaces, becomes a server-side applied Secret in each target namespace with the
  * right type and data; a change re-syncs it; unassigning removes it; a namespace outside the
  * agent's credentialSync.targets fails with the reason; an agent without credential.sync is
- * refused. The credential's canary value is never in the database dump, the hub's or agent's logs,
- * the audit log or the live Secret's metadata.
+ * refused; the organization's credentials policy can deny a namespace, which then stays without the
+ * Secret, failed with the policy's reason, and audited. The credential's canary value is never in
+ * the database dump, the hub's or agent's logs, the audit log, the sync workflow's history or the
+ * live Secret's metadata.
  */
 @Tag("e2e")
 class CredentialSyncIT {
@@ -52,6 +54,7 @@ class CredentialSyncIT {
   static final String NS_A = "cs-a-" + S;
   static final String NS_B = "cs-b-" + S;
   static final String NS_OUT = "cs-out-" + S;
+  static final String NS_DENY = "cs-deny-" + S;
   static final String CANARY = "canary-" + UUID.randomUUID().toString().replace("-", "");
   static final String CANARY2 = "canary2-" + UUID.randomUUID().toString().replace("-", "");
   static final ConcurrentLinkedQueue<String> LOGS = new ConcurrentLinkedQueue<>();
@@ -61,7 +64,7 @@ class CredentialSyncIT {
   static void start() {
     kube = RealKube.shared();
     admin = kube.adminClient();
-    for (String ns : List.of(NS_A, NS_B, NS_OUT)) {
+    for (String ns : List.of(NS_A, NS_B, NS_OUT, NS_DENY)) {
       admin
           .namespaces()
           .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
@@ -82,7 +85,8 @@ class CredentialSyncIT {
           }
         };
     // Attached after the hub started: Spring Boot resets the logging configuration on start.
-    hub = HubTestSupport.shared();
+    // Every credential sync asks the organization's credentials policy: the hub with a real OPA.
+    hub = HubTestSupport.sharedWithOpa();
     Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     capture.setContext(root.getLoggerContext());
     capture.start();
@@ -93,7 +97,7 @@ class CredentialSyncIT {
   static void stop() {
     ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).detachAppender(capture);
     if (admin != null) {
-      for (String ns : List.of(NS_A, NS_B, NS_OUT)) {
+      for (String ns : List.of(NS_A, NS_B, NS_OUT, NS_DENY)) {
         admin.namespaces().withName(ns).delete();
       }
       admin.close();
@@ -450,7 +454,7 @@ class CredentialSyncIT {
                 .build())
         .getExecutionsList()
         .forEach(e -> runs.add(e.getExecution()));
-    assertThat(runs).isNotEmpty();
+    assertThat(runs).anyMatch(r -> r.getWorkflowId().startsWith("credential-sync-"));
     for (var run : runs) {
       // The raw history bytes: payloads are stored as their serialized JSON inside them.
       String history =
@@ -462,6 +466,107 @@ class CredentialSyncIT {
                   .toByteArray(),
               StandardCharsets.ISO_8859_1);
       assertThat(history).doesNotContain(CANARY).doesNotContain(CANARY2);
+    }
+  }
+
+  @Test
+  void aPolicyThatDeniesANamespaceLeavesItUnsyncedWithTheReasonAndAnAuditEntry() throws Exception {
+    String cluster = "creds-deny-" + S;
+    Map<String, String> env = env(cluster, "observe,credential.sync");
+    // The agent would write to both namespaces: only the policy keeps the Secret out of one.
+    env.put(AgentConfig.CREDENTIAL_SYNC_TARGETS, NS_A + "," + NS_DENY);
+    String shipped =
+        ok(hub.get("/api/v2/policies/credentials", OWNER_TOKEN), 200).get("rego").asText();
+    String denying =
+        shipped.replace("denied_namespaces := []", "denied_namespaces := [\"" + NS_DENY + "\"]");
+    assertThat(denying).isNotEqualTo(shipped);
+    ok(hub.send("PUT", "/api/v2/policies/credentials", OWNER_TOKEN, Map.of("rego", denying)), 200);
+    String name = "governed-" + S;
+    try (KubernetesClient agentClient = kube.adminClient();
+        Agent agent = agent(env, agentClient)) {
+      String clusterId = clusterId(cluster);
+      String id =
+          ok(
+                  hub.post(
+                      "/api/v2/credentials",
+                      OWNER_TOKEN,
+                      Map.of("name", name, "type", "opaque", "data", Map.of("token", CANARY))),
+                  201)
+              .get("id")
+              .asText();
+      ok(assign(id, clusterId, List.of(NS_A, NS_DENY)), 200);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .ignoreExceptions()
+          .untilAsserted(
+              () -> {
+                assertThat(admin.secrets().inNamespace(NS_A).withName(name).get()).isNotNull();
+                JsonNode allowed = status(clusterId).get(name + "/" + NS_A);
+                assertThat(allowed.get("status").asText()).isEqualTo("synced");
+                assertThat(allowed.get("deniedByPolicy").asBoolean()).isFalse();
+                JsonNode denied = status(clusterId).get(name + "/" + NS_DENY);
+                assertThat(denied.get("status").asText()).isEqualTo("failed");
+                assertThat(denied.get("deniedByPolicy").asBoolean()).isTrue();
+                assertThat(denied.get("error").asText())
+                    .startsWith("denied by policy: ")
+                    .contains("namespace " + NS_DENY)
+                    .contains("denies namespaces matching");
+              });
+      assertThat(admin.secrets().inNamespace(NS_DENY).withName(name).get()).isNull();
+      // The credential's own view says the same.
+      JsonNode targets = ok(hub.get("/api/v2/credentials/" + id, OWNER_TOKEN), 200).get("targets");
+      assertThat(targets)
+          .anyMatch(
+              t ->
+                  t.get("namespace").asText().equals(NS_DENY)
+                      && t.get("deniedByPolicy").asBoolean()
+                      && t.get("error").asText().contains("denies namespaces matching"));
+      // One audit entry for the denial, naming the credential, namespace, reason and policy.
+      JsonNode entries =
+          ok(hub.get("/api/v2/audit?action=credential.sync_denied&target=" + id, OWNER_TOKEN), 200)
+              .get("items");
+      assertThat(entries).hasSize(1);
+      JsonNode details = entries.get(0).get("details");
+      assertThat(details.get("name").asText()).isEqualTo(name);
+      assertThat(details.get("cluster").asText()).isEqualTo(cluster);
+      assertThat(details.get("namespaces").toString()).contains(NS_DENY).doesNotContain(NS_A);
+      assertThat(details.get("reasons").toString()).contains("denies namespaces matching");
+      assertThat(details.get("policy").asText()).isEqualTo("credentials");
+      assertThat(details.get("version").asInt()).isGreaterThan(1);
+      assertThat(entries.toString()).doesNotContain(CANARY);
+      // The sync's workflow history is the organization's to read: ids, names and the decision.
+      Response history =
+          hub.get("/api/v2/workflows/credential-sync-" + clusterId + "/history", OWNER_TOKEN);
+      assertThat(history.status()).as(history.raw()).isEqualTo(200);
+      assertThat(history.raw()).contains("CredSyncDecide").doesNotContain(CANARY);
+
+      // The shipped policy back: publishing it re-decides the cluster, and the namespace is synced.
+      ok(
+          hub.send("PUT", "/api/v2/policies/credentials", OWNER_TOKEN, Map.of("rego", shipped)),
+          200);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .ignoreExceptions()
+          .untilAsserted(
+              () -> {
+                assertThat(admin.secrets().inNamespace(NS_DENY).withName(name).get()).isNotNull();
+                JsonNode st = status(clusterId).get(name + "/" + NS_DENY);
+                assertThat(st.get("status").asText()).isEqualTo("synced");
+                assertThat(st.get("deniedByPolicy").asBoolean()).isFalse();
+              });
+
+      // Denied again later: the Secret the agent wrote is removed, not left behind.
+      ok(
+          hub.send("PUT", "/api/v2/policies/credentials", OWNER_TOKEN, Map.of("rego", denying)),
+          200);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () -> assertThat(admin.secrets().inNamespace(NS_DENY).withName(name).get()).isNull());
+      assertThat(admin.secrets().inNamespace(NS_A).withName(name).get()).isNotNull();
+      ok(hub.send("DELETE", "/api/v2/credentials/" + id, OWNER_TOKEN, null), 204);
+    } finally {
+      hub.send("PUT", "/api/v2/policies/credentials", OWNER_TOKEN, Map.of("rego", shipped));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.gitopshq.workflows.rotation;
 
+import dev.gitopshq.workflows.TaskQueues;
 import io.temporal.activity.ActivityInterface;
 
 /**
@@ -11,7 +12,7 @@ import io.temporal.activity.ActivityInterface;
 public interface RotationDeliveryActivities {
   /** The task queue a replica's worker serves for work that must run where a stream is held. */
   static String queueOf(String replicaId) {
-    return "gitopshq-hub-replica-" + replicaId;
+    return TaskQueues.replica(replicaId);
   }
 
   /**

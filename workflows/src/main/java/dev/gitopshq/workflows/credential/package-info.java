@@ -1,0 +1,9 @@
+/**
+ * Credential sync as a governed job: one durable workflow per cluster ({@code
+ * credential-sync-<cluster>}) asks the organization's {@code gitopshq.credentials} policy about
+ * every target, marks the denied ones failed with the policy's reason, and has the replica that
+ * holds the agent's stream send the allowed credentials and the prune list. A change while it runs
+ * is a signal: it syncs once more when the round ends. History holds ids, names and counts, never a
+ * credential's value.
+ */
+package dev.gitopshq.workflows.credential;
