@@ -35,7 +35,12 @@ class ClusterStatusTest {
         "test",
         T0.minusSeconds(7200),
         T0,
-        registrationOpen);
+        registrationOpen,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
   @Test

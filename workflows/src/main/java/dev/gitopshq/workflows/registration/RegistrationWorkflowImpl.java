@@ -21,6 +21,15 @@ public class RegistrationWorkflowImpl implements RegistrationWorkflow {
    */
   static final Duration LATE_SIGNAL_WAIT = Duration.ofMinutes(5);
 
+  /**
+   * How long a registration that requires acceptance waits for an admin here. After it the store
+   * still holds the cluster as pending and a decision still works; only this record stops waiting.
+   */
+  static final Duration ACCEPTANCE_WAIT = Duration.ofDays(90);
+
+  /** The change that added hub acceptance (Workflow.getVersion). */
+  static final String ACCEPTANCE_CHANGE = "hub-acceptance";
+
   /** How long the issuing transaction has to commit before the workflow gives up on it. */
   static final Duration CONFIRM_WINDOW = Duration.ofMinutes(2);
 
@@ -45,6 +54,7 @@ public class RegistrationWorkflowImpl implements RegistrationWorkflow {
   private RegistrationState state = RegistrationState.WAITING;
   private AgentRegistered registration;
   private String supersededBy;
+  private AcceptanceDecision decision;
 
   @Override
   public RegistrationOutcome run(RegistrationRequest request) {
@@ -62,6 +72,9 @@ public class RegistrationWorkflowImpl implements RegistrationWorkflow {
         Workflow.await(untilExpiry, () -> registration != null || supersededBy != null);
     if (settled) {
       state = registration != null ? RegistrationState.REGISTERED : RegistrationState.SUPERSEDED;
+      if (registration != null) {
+        awaitDecision();
+      }
       return outcome();
     }
 
@@ -73,8 +86,33 @@ public class RegistrationWorkflowImpl implements RegistrationWorkflow {
       Workflow.await(LATE_SIGNAL_WAIT, () -> registration != null);
     }
     state = found;
+    if (found == RegistrationState.REGISTERED && registration != null) {
+      awaitDecision();
+    }
     log.info("registration token {} ended as {}", request.tokenId(), state);
     return outcome();
+  }
+
+  /**
+   * Hub acceptance: a registration that requires it waits for the admin's decision. Histories
+   * recorded before the change replay without it.
+   */
+  private void awaitDecision() {
+    int version = Workflow.getVersion(ACCEPTANCE_CHANGE, Workflow.DEFAULT_VERSION, 1);
+    if (version == Workflow.DEFAULT_VERSION || !registration.acceptanceRequired()) {
+      return;
+    }
+    state = RegistrationState.PENDING_ACCEPTANCE;
+    if (Workflow.await(ACCEPTANCE_WAIT, () -> decision != null)) {
+      state = decision.accepted() ? RegistrationState.ACCEPTED : RegistrationState.REJECTED;
+    }
+  }
+
+  @Override
+  public void decided(AcceptanceDecision event) {
+    if (decision == null) {
+      decision = event;
+    }
   }
 
   @Override
