@@ -20,6 +20,7 @@ import dev.gitopshq.agent.inspect.ArgoApplicationsReader;
 import dev.gitopshq.agent.inspect.Inspector;
 import dev.gitopshq.agent.inventory.InventoryPublisher;
 import dev.gitopshq.agent.inventory.InventoryWatch;
+import dev.gitopshq.agent.kube.ClusterIdentityReport;
 import dev.gitopshq.agent.kube.CredentialWriter;
 import dev.gitopshq.agent.kube.KubeCommands;
 import dev.gitopshq.agent.link.HubChannels;
@@ -213,6 +214,7 @@ public final class Agent implements AutoCloseable {
             Clock.systemUTC(),
             this::reply);
     this.link = new HubLink(config, channel, version, Instant.now(), this::onHubMessage);
+    link.reportIdentity(new ClusterIdentityReport(kube));
     this.metrics =
         config.metricsPort() > 0
             ? new MetricsServer(config.metricsPort(), link::isConnected)
