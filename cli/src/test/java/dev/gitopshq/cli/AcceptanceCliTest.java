@@ -83,8 +83,7 @@ class AcceptanceCliTest {
         "{\"registrationToken\":\"ghqa_reg_x\",\"expiresAt\":\"2026-11-27T12:00:00Z\","
             + "\"installCommand\":\"helm install\"}");
 
-    Run.Result r =
-        hub.run(tmp, "clusters", "join-token", "edge-1", "--require-acceptance", "true");
+    Run.Result r = hub.run(tmp, "clusters", "join-token", "edge-1", "--require-acceptance", "true");
 
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(hub.received.get("POST /api/v2/clusters/" + CLUSTER + "/join-token").toString())
