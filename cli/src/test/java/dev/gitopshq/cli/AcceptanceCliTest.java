@@ -44,7 +44,7 @@ class AcceptanceCliTest {
         .contains("PendingAcceptance")
         .contains("ab".repeat(32))
         .contains("v1.31.4")
-        .containsPattern("Nodes\\s+7");
+        .containsPattern("Nodes:\\s+7");
   }
 
   @Test
