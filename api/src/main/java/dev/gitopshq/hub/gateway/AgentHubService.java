@@ -429,14 +429,8 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       throw Status.UNAUTHENTICATED.withDescription(BAD_TOKEN).asRuntimeException();
     }
     if (hello.hasIdentity()) {
-      RegistrationStore.ReportedIdentity id = ReportedIdentities.of(hello.getIdentity());
-      clusters.reportIdentity(
-          session.orgId,
-          session.clusterId,
-          id.apiServerSha256().isEmpty() ? null : id.apiServerSha256(),
-          id.nodeCount(),
-          id.kubernetesVersion(),
-          now);
+      ReportedIdentities.record(
+          clusters, session.orgId, session.clusterId, hello.getIdentity(), now);
     }
     boolean pending = clusters.isPendingAcceptance(session.orgId, session.clusterId);
     session.connected(

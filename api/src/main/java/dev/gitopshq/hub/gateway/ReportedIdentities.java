@@ -1,7 +1,10 @@
 package dev.gitopshq.hub.gateway;
 
+import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.registration.RegistrationStore.ReportedIdentity;
 import dev.gitopshq.agent.v1.ClusterIdentity;
+import java.time.Instant;
+import java.util.UUID;
 import java.util.regex.Pattern;
 
 /** Checks and converts the cluster identity an agent reports in Register and Hello. */
@@ -27,6 +30,18 @@ final class ReportedIdentities {
       return "identity.kubernetes_version: at most 64 characters of letters, digits and . + _ -";
     }
     return null;
+  }
+
+  /** Stores the identity an agent reported in Hello, for the admin who decides about it. */
+  static void record(
+      ClusterMapper clusters, UUID orgId, UUID clusterId, ClusterIdentity id, Instant now) {
+    clusters.reportIdentity(
+        orgId,
+        clusterId,
+        id.getApiServerUrlSha256().isEmpty() ? null : id.getApiServerUrlSha256(),
+        id.getNodeCount(),
+        id.getKubernetesVersion(),
+        now);
   }
 
   static ReportedIdentity of(ClusterIdentity id) {
