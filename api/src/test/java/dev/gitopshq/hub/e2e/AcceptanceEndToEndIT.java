@@ -77,8 +77,12 @@ class AcceptanceEndToEndIT {
 
   @AfterAll
   static void stop() throws InterruptedException {
-    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    kube.close();
+    if (channel != null) {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+    if (kube != null) {
+      kube.close();
+    }
   }
 
   static String name(String prefix) {
