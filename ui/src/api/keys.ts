@@ -31,6 +31,7 @@ export const queryKeys = {
 
   // Clusters
   clusters: () => ["clusters"] as const,
+  acceptancePolicy: () => ["acceptance-policy"] as const,
   cluster: (id: string | undefined) => ["cluster", id] as const,
   clusterCredentials: (clusterId: string) => ["cluster-credentials", clusterId] as const,
   bindings: (clusterId: string) => ["bindings", clusterId] as const,

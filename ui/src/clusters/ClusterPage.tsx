@@ -16,6 +16,7 @@ import { DriftTab } from "./DriftTab";
 import { ClusterCredentialsTab } from "../credentials/ClusterCredentialsTab";
 import { LogsTab } from "./logs/LogsTab";
 import { queryKeys } from "../api/keys";
+import { AcceptancePanel } from "./Acceptance";
 
 // Only tabs whose API exists are shown (logs arrive with the rest
 // of the agent's runtime visibility).
@@ -50,6 +51,7 @@ export function ClusterPage() {
         </h1>
         <StatusBadge status={c.status} />
       </div>
+      <AcceptancePanel cluster={c} />
       <TabNav label="Cluster tabs" base={`/clusters/${id}`} tabs={TABS} />
       <div className="mt-4">
         {tab === "overview" && <OverviewTab cluster={c} />}

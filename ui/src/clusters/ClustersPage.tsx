@@ -9,9 +9,10 @@ import { Empty, ErrorState, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { useSession } from "../auth/session";
 import { RegisterClusterDialog } from "./RegisterClusterDialog";
+import { AcceptancePanel, AcceptancePolicy } from "./Acceptance";
 import { queryKeys } from "../api/keys";
 
-const STATUSES = ["Connected", "Lagging", "Disconnected", "Pending", "Expired"];
+const STATUSES = ["Connected", "Lagging", "Disconnected", "Pending", "Expired", "PendingAcceptance", "Rejected"];
 
 /** Matches a cluster against the search box and the filters. */
 export function matches(
@@ -61,6 +62,7 @@ export function ClustersPage() {
           </Button>
         )}
       </div>
+      {can("org:write") && <AcceptancePolicy />}
       <div className="mt-4 grid grid-cols-2 gap-2 md:grid-cols-5">
         <label className="text-sm">
           Search
@@ -71,7 +73,9 @@ export function ClustersPage() {
           <select className={inputClass} value={filter.status} onChange={set("status")}>
             <option value="">any</option>
             {STATUSES.map((s) => (
-              <option key={s}>{s}</option>
+              <option key={s} value={s}>
+                {s === "PendingAcceptance" ? "Pending acceptance" : s}
+              </option>
             ))}
           </select>
         </label>
@@ -132,6 +136,7 @@ export function ClustersPage() {
                   </td>
                   <td className="px-3 py-2">
                     <StatusBadge status={c.status} />
+                    <AcceptancePanel cluster={c} compact />
                   </td>
                   <td className="px-3 py-2">{c.environment ?? "—"}</td>
                   <td className="px-3 py-2">

@@ -32,6 +32,7 @@ export function RegisterClusterDialog({ onClose }: { onClose: () => void }) {
     region: "",
     environment: "",
     labels: "",
+    acceptance: "",
   });
   const register = useMutation({
     mutationFn: () =>
@@ -43,6 +44,7 @@ export function RegisterClusterDialog({ onClose }: { onClose: () => void }) {
           ...(form.region && { region: form.region }),
           ...(form.environment && { environment: form.environment }),
           labels: parseLabels(form.labels),
+          ...(form.acceptance && { requireAcceptance: form.acceptance === "required" }),
         },
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.clusters() }),
@@ -121,6 +123,14 @@ export function RegisterClusterDialog({ onClose }: { onClose: () => void }) {
                 onChange={set("labels")}
                 placeholder="tier=production, team=platform"
               />
+            </label>
+            <label className="block text-sm">
+              Admin acceptance
+              <select className={inputClass} value={form.acceptance} onChange={set("acceptance")}>
+                <option value="">the organization&apos;s setting</option>
+                <option value="required">required: the agent waits for an admin</option>
+                <option value="none">not required</option>
+              </select>
             </label>
             <FormError error={register.error} />
             <div className="flex justify-end gap-2">

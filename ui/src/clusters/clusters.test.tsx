@@ -129,3 +129,76 @@ describe("clusters", () => {
     expect(calls.find((c) => c.method === "POST")?.body).toEqual({ name: "prod-eu", labels: { tier: "production" } });
   });
 });
+
+describe("hub acceptance", () => {
+  const waiting = cluster({
+    id: "c9",
+    name: "edge-1",
+    status: "PendingAcceptance",
+    agentVersion: "0.1.0",
+    acceptance: {
+      state: "pending",
+      agentConnected: true,
+      apiServerSha256: "ab".repeat(32),
+      nodeCount: 7,
+      kubernetesVersion: "v1.31.4",
+      agentVersion: "0.1.0",
+    },
+  });
+
+  it("lists a waiting cluster as Pending acceptance with its identity, and an admin accepts it", async () => {
+    setToken("t");
+    const calls = fakeHub({
+      "GET /me": () => ({ json: ME }),
+      "GET /clusters": () => ({ json: { items: [waiting, cluster({})] } }),
+      "POST /clusters/c9/accept": () => ({ json: { ...waiting, status: "Connected" } }),
+    });
+    renderAt("/clusters", "/clusters", <ClustersPage />);
+    const table = await screen.findByRole("table");
+    expect(within(table).getByText("Pending acceptance")).toBeInTheDocument();
+    expect(within(table).getByText("Kubernetes v1.31.4 · 7 nodes · agent 0.1.0")).toBeInTheDocument();
+    expect(within(table).getAllByRole("button", { name: /^Accept / })).toHaveLength(1);
+    await userEvent.click(within(table).getByRole("button", { name: "Accept edge-1" }));
+    expect(calls.some((c) => c.method === "POST" && c.path === "/clusters/c9/accept")).toBe(true);
+  });
+
+  it("shows no Accept or Reject to someone who may not manage clusters", async () => {
+    setToken("t");
+    fakeHub({
+      "GET /me": () => ({ json: { ...ME, role: "viewer", permissions: ["clusters:read"] } }),
+      "GET /clusters": () => ({ json: { items: [waiting] } }),
+    });
+    renderAt("/clusters", "/clusters", <ClustersPage />);
+    const table = await screen.findByRole("table");
+    expect(within(table).getByText("Pending acceptance")).toBeInTheDocument();
+    expect(within(table).queryByRole("button", { name: /Accept|Reject/ })).toBeNull();
+  });
+
+  it("registers a cluster whose agent must be accepted", async () => {
+    setToken("t");
+    const calls = fakeHub({
+      "GET /me": () => ({ json: ME }),
+      "GET /clusters": () => ({ json: { items: [] } }),
+      "POST /clusters": () => ({
+        status: 201,
+        json: {
+          cluster: cluster({ status: "Pending" }),
+          registrationToken: "ghqa_reg_" + "a".repeat(64),
+          expiresAt: new Date(Date.now() + 3600_000).toISOString(),
+          installCommand: "helm upgrade --install gitopshq-agent …",
+        },
+      }),
+    });
+    renderAt("/clusters", "/clusters", <ClustersPage />);
+    await userEvent.click(await screen.findByRole("button", { name: "Register cluster" }));
+    await userEvent.type(screen.getByLabelText("Name"), "edge-1");
+    await userEvent.selectOptions(screen.getByLabelText("Admin acceptance"), "required");
+    await userEvent.click(screen.getByRole("button", { name: "Register" }));
+    await screen.findByDisplayValue(/^ghqa_reg_a{64}$/);
+    expect(calls.find((c) => c.method === "POST")?.body).toEqual({
+      name: "edge-1",
+      labels: {},
+      requireAcceptance: true,
+    });
+  });
+});

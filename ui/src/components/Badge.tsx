@@ -14,6 +14,8 @@ const STATUS_TONE: Record<string, keyof typeof TONES> = {
   Disconnected: "red",
   Pending: "gray",
   Expired: "gray",
+  PendingAcceptance: "orange",
+  Rejected: "red",
   completed: "green",
   deployed: "green",
   approved: "green",
@@ -44,8 +46,11 @@ export function Badge({ children, tone = "gray" }: { children: string; tone?: ke
   );
 }
 
+/** Statuses whose name is not what a person reads. */
+const STATUS_LABEL: Record<string, string> = { PendingAcceptance: "Pending acceptance" };
+
 export function StatusBadge({ status }: { status: string }) {
-  return <Badge tone={STATUS_TONE[status] ?? "gray"}>{status.replace("_", " ")}</Badge>;
+  return <Badge tone={STATUS_TONE[status] ?? "gray"}>{STATUS_LABEL[status] ?? status.replace("_", " ")}</Badge>;
 }
 
 /** The colour of each health the inventory and Argo CD report. */

@@ -10,6 +10,13 @@ import dev.gitopshq.agent.identity.FileIdentityStore;
 import dev.gitopshq.agent.identity.IdentityStore;
 import dev.gitopshq.agent.identity.SecretIdentityStore;
 import dev.gitopshq.agent.inventory.InventoryFeed;
+import dev.gitopshq.agent.inspect.ArgoApplicationsReader;
+import dev.gitopshq.agent.inspect.Inspector;
+import dev.gitopshq.agent.inventory.InventoryPublisher;
+import dev.gitopshq.agent.inventory.InventoryWatch;
+import dev.gitopshq.agent.kube.ClusterIdentityReport;
+import dev.gitopshq.agent.kube.CredentialWriter;
+import dev.gitopshq.agent.kube.KubeCommands;
 import dev.gitopshq.agent.link.HubChannels;
 import dev.gitopshq.agent.link.HubLink;
 import dev.gitopshq.agent.logs.LogStreams;
@@ -117,6 +124,7 @@ public final class Agent implements AutoCloseable {
     String version = AgentVersion.current();
     this.channel = HubChannels.create(config, version);
     this.link = new HubLink(config, channel, version, Instant.now(), this::onHubMessage);
+    link.reportIdentity(new ClusterIdentityReport(kube));
     this.metrics =
         config.metricsPort() > 0
             ? new MetricsServer(config.metricsPort(), link::isConnected)

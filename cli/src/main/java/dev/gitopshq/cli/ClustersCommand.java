@@ -40,7 +40,11 @@ final class ClustersCommand extends Base {
           Output.Column.of("Capabilities", "capabilities"),
           Output.Column.of("Last seen", "lastSeen"),
           Output.Column.of("Registered", "registeredAt"),
-          Output.Column.of("Created", "createdAt"));
+          Output.Column.of("Created", "createdAt"),
+          Output.Column.of("Acceptance", "/acceptance/state"),
+          Output.Column.of("API server SHA-256", "/acceptance/apiServerSha256"),
+          Output.Column.of("Nodes", "/acceptance/nodeCount"),
+          Output.Column.of("Kubernetes", "/acceptance/kubernetesVersion"));
 
   @Command(name = "list", aliases = "ls", description = "List the organization's clusters.")
   void list(
@@ -82,9 +86,18 @@ final class ClustersCommand extends Base {
       @Option(names = "--region") String region,
       @Option(names = "--environment") String environment,
       @Option(names = "--label", paramLabel = "KEY=VALUE", description = "Repeatable.")
-          Map<String, String> labels) {
+          Map<String, String> labels,
+      @Option(
+              names = "--require-acceptance",
+              arity = "1",
+              paramLabel = "true|false",
+              description =
+                  "Whether an admin must accept the agent before the hub uses it (default: the"
+                      + " organization's setting, see 'clusters acceptance').")
+          Boolean requireAcceptance) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("name", name);
+    putIf(body, "requireAcceptance", requireAcceptance);
     putIf(body, "displayName", displayName);
     putIf(body, "provider", provider);
     putIf(body, "region", region);
@@ -100,11 +113,70 @@ final class ClustersCommand extends Base {
       name = "join-token",
       description =
           "A new registration token and install command; earlier unused tokens stop working.")
-  void joinToken(@Parameters(paramLabel = "CLUSTER") String cluster) {
+  void joinToken(
+      @Parameters(paramLabel = "CLUSTER") String cluster,
+      @Option(
+              names = "--require-acceptance",
+              arity = "1",
+              paramLabel = "true|false",
+              description =
+                  "Whether an admin must accept the agent that registers with the token (default:"
+                      + " the organization's setting).")
+          Boolean requireAcceptance) {
     HubClient hub = client();
+    Map<String, Object> body =
+        requireAcceptance == null ? null : Map.of("requireAcceptance", requireAcceptance);
     JsonNode created =
-        hub.call(Endpoint.CLUSTERS_JOIN_TOKEN, Map.of(), null, Map.of(), clusterId(hub, cluster));
+        hub.call(Endpoint.CLUSTERS_JOIN_TOKEN, Map.of(), body, Map.of(), clusterId(hub, cluster));
     printRegistration(created, "New registration token for " + cluster + ".");
+  }
+
+  @Command(
+      name = "accept",
+      description = {
+        "Accept a cluster whose agent waits for an admin (status PendingAcceptance): check the"
+            + " identity 'clusters get' shows first. The agent gets work at once."
+      })
+  void accept(@Parameters(paramLabel = "CLUSTER") String cluster) {
+    HubClient hub = client();
+    output()
+        .object(
+            hub.call(Endpoint.CLUSTERS_ACCEPT, Map.of(), null, Map.of(), clusterId(hub, cluster)),
+            DETAIL);
+  }
+
+  @Command(
+      name = "reject",
+      description = {
+        "Reject a cluster whose agent waits for an admin: its agent token is revoked and its"
+            + " stream closed; a new join token is needed to register it again."
+      })
+  void reject(@Parameters(paramLabel = "CLUSTER") String cluster) {
+    HubClient hub = client();
+    output()
+        .object(
+            hub.call(Endpoint.CLUSTERS_REJECT, Map.of(), null, Map.of(), clusterId(hub, cluster)),
+            DETAIL);
+  }
+
+  @Command(
+      name = "acceptance",
+      description = {
+        "Show, or with --require set, whether newly registered agents of the organization wait"
+            + " for an admin's acceptance (a join token's own --require-acceptance wins)."
+      })
+  void acceptance(
+      @Option(names = "--require", arity = "1", paramLabel = "true|false") Boolean require) {
+    HubClient hub = client();
+    JsonNode r =
+        require == null
+            ? hub.call(Endpoint.CLUSTERS_ACCEPTANCE_GET)
+            : hub.call(
+                Endpoint.CLUSTERS_ACCEPTANCE_PUT,
+                Map.of(),
+                Map.of("requireAcceptance", require),
+                Map.of());
+    output().object(r, List.of(Output.Column.of("Require acceptance", "requireAcceptance")));
   }
 
   static final List<Output.Column> DIRECT_APPLIES =

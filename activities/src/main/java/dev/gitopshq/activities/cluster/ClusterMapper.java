@@ -9,6 +9,7 @@ import java.util.UUID;
 import org.apache.ibatis.annotations.Delete;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Options;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
@@ -23,7 +24,9 @@ public interface ClusterMapper {
           + " c.updated_at,"
           + " exists (select 1 from cluster_tokens t where t.org_id = c.org_id"
           + " and t.cluster_id = c.id and t.kind = 'registration' and t.status = 'active'"
-          + " and t.expires_at > now()) as registration_open";
+          + " and t.expires_at > now()) as registration_open,"
+          + " c.acceptance, c.api_server_sha256, c.node_count, c.kubernetes_version,"
+          + " c.identity_reported_at";
 
   @Insert(
       "insert into clusters (id, org_id, name, display_name, provider, region, environment,"
@@ -80,6 +83,62 @@ public interface ClusterMapper {
       @Param("capabilities") List<String> capabilities,
       @Param("interval") int heartbeatIntervalSeconds,
       @Param("now") Instant now);
+
+  /**
+   * Records what the agent reported about its cluster (hub acceptance shows it to the admin who
+   * decides). Called on Register and on every Hello that carries an identity.
+   */
+  @Update(
+      "update clusters set api_server_sha256 = #{apiServerSha256}, node_count = #{nodeCount},"
+          + " kubernetes_version = #{kubernetesVersion}, identity_reported_at = #{now}"
+          + " where org_id = #{orgId} and id = #{id}")
+  int reportIdentity(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("apiServerSha256") String apiServerSha256,
+      @Param("nodeCount") int nodeCount,
+      @Param("kubernetesVersion") String kubernetesVersion,
+      @Param("now") Instant now);
+
+  /**
+   * Starts or clears the wait for an admin's decision when an agent registers: pending (following
+   * the registration token {@code tokenId}) when acceptance is required, otherwise none.
+   */
+  @Update(
+      "update clusters set acceptance = case when #{required} then 'pending' end,"
+          + " acceptance_token_id = case when #{required} then #{tokenId}::uuid end,"
+          + " acceptance_decided_by = null, acceptance_decided_at = null"
+          + " where org_id = #{orgId} and id = #{id}")
+  int requireAcceptance(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("required") boolean required,
+      @Param("tokenId") UUID tokenId);
+
+  /**
+   * Records an admin's decision about a pending cluster, once: {@code decision} is accepted or
+   * rejected. Returns the registration token whose workflow waited, or empty when the cluster was
+   * not pending (decided already, or another request won).
+   */
+  @Select(
+      "update clusters set acceptance = #{decision}, acceptance_decided_by = #{by},"
+          + " acceptance_decided_at = #{now}, updated_at = #{now}"
+          + " where org_id = #{orgId} and id = #{id} and acceptance = 'pending'"
+          + " returning acceptance_token_id")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  Optional<UUID> decideAcceptance(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("decision") String decision,
+      @Param("by") String by,
+      @Param("now") Instant now);
+
+  /** Whether the cluster waits for an admin's decision (the gateway asks on Hello and sweeps). */
+  @Select(
+      "select coalesce((select acceptance = 'pending' from clusters"
+          + " where org_id = #{orgId} and id = #{id}), false)")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  boolean isPendingAcceptance(@Param("orgId") UUID orgId, @Param("id") UUID id);
 
   /**
    * Clears the stream holder, but only if this replica still holds it (a reconnect may have moved

@@ -9,6 +9,13 @@ import java.util.UUID;
  * A registered cluster as stored, plus one derived fact: whether an unused, unexpired registration
  * token exists for it ({@code registrationOpen}). The connection status shown to users is computed
  * from these fields by {@link ClusterStatus}.
+ *
+ * @param acceptance null when no admin decision was required for the agent that registered last,
+ *     otherwise pending, accepted or rejected (hub acceptance)
+ * @param apiServerSha256 the SHA-256 of the API server URL the agent reported, or null
+ * @param nodeCount the node count the agent reported (0: it could not tell), or null
+ * @param kubernetesVersion the API server version the agent reported, or null
+ * @param identityReportedAt when the agent last reported these
  */
 public record ClusterRow(
     UUID id,
@@ -29,4 +36,20 @@ public record ClusterRow(
     String createdBy,
     Instant createdAt,
     Instant updatedAt,
-    boolean registrationOpen) {}
+    boolean registrationOpen,
+    String acceptance,
+    String apiServerSha256,
+    Integer nodeCount,
+    String kubernetesVersion,
+    Instant identityReportedAt) {
+
+  /** Whether an admin must still accept (or reject) the agent before the hub uses it. */
+  public boolean pendingAcceptance() {
+    return "pending".equals(acceptance);
+  }
+
+  /** Whether an admin rejected the agent; its token was revoked. */
+  public boolean rejected() {
+    return "rejected".equals(acceptance);
+  }
+}

@@ -18,10 +18,31 @@ public enum ClusterStatus {
   /** No stream, or no heartbeat within the disconnect timeout (90 s by default). */
   Disconnected,
   /** Never registered, and no registration token is usable any more. */
-  Expired;
+  Expired,
+  /**
+   * Registered with a token that requires hub acceptance, and no admin has decided yet: the agent
+   * may be connected, but the hub gives it no work. Only {@link #shown} says it.
+   */
+  PendingAcceptance,
+  /** An admin rejected the agent; its token is revoked. Only {@link #shown} says it. */
+  Rejected;
 
   /**
-   * Derives the status.
+   * The status the API and the Clusters page show: an admin's pending or negative decision about
+   * the agent first, otherwise the connection status ({@link #of}).
+   */
+  public static ClusterStatus shown(ClusterRow c, Instant now, Duration disconnectTimeout) {
+    if (c.registeredAt() != null && c.pendingAcceptance()) {
+      return PendingAcceptance;
+    }
+    if (c.registeredAt() != null && c.rejected()) {
+      return Rejected;
+    }
+    return of(c, now, disconnectTimeout);
+  }
+
+  /**
+   * Derives the connection status (never {@link #PendingAcceptance} or {@link #Rejected}).
    *
    * @param disconnectTimeout how long without a heartbeat before Disconnected (default 90 s)
    */

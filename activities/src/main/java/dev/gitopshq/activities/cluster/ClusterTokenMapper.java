@@ -156,4 +156,34 @@ public interface ClusterTokenMapper {
       @Param("clusterId") UUID clusterId,
       @Param("keep") UUID keep,
       @Param("now") Instant now);
+
+  /**
+   * Sets whether the agent that registers with this registration token must be accepted by an
+   * admin: true or false decide, null follows the organization's setting.
+   */
+  @Update(
+      "update cluster_tokens set require_acceptance = #{required}"
+          + " where org_id = #{orgId} and id = #{id} and kind = 'registration'")
+  int setRequireAcceptance(
+      @Param("orgId") UUID orgId, @Param("id") UUID id, @Param("required") Boolean required);
+
+  /**
+   * Whether the agent registering with this registration token waits for an admin's acceptance: the
+   * token's own choice, else the organization's default.
+   */
+  @Select(
+      "select coalesce(t.require_acceptance, o.require_agent_acceptance) from cluster_tokens t"
+          + " join organizations o on o.id = t.org_id"
+          + " where t.org_id = #{orgId} and t.id = #{id}")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  boolean acceptanceRequired(@Param("orgId") UUID orgId, @Param("id") UUID id);
+
+  /** Revokes every live agent token of a cluster (an admin rejected it); returns the ids. */
+  @Select(
+      "update cluster_tokens set status = 'revoked', revoked_at = #{now}"
+          + " where org_id = #{orgId} and cluster_id = #{clusterId} and kind = 'agent'"
+          + " and status in ('active', 'pending') returning id")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  List<UUID> revokeAgentTokens(
+      @Param("orgId") UUID orgId, @Param("clusterId") UUID clusterId, @Param("now") Instant now);
 }

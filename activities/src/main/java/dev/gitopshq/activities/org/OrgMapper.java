@@ -58,4 +58,13 @@ public interface OrgMapper {
       "update organizations set operator = true where id = #{id}"
           + " and not exists (select 1 from organizations where operator)")
   int claimOperator(@Param("id") UUID id);
+
+  /** Whether newly registered agents wait for an admin's acceptance by default (hub acceptance). */
+  @Select(
+      "select coalesce((select require_agent_acceptance from organizations where id = #{id}),"
+          + " false)")
+  boolean requiresAgentAcceptance(@Param("id") UUID id);
+
+  @Update("update organizations set require_agent_acceptance = #{required} where id = #{id}")
+  int setRequireAgentAcceptance(@Param("id") UUID id, @Param("required") boolean required);
 }

@@ -9,6 +9,8 @@ import java.util.UUID;
  * it out.
  *
  * @param revokedAgentTokens agent tokens of an earlier install of this cluster, now revoked
+ * @param acceptanceRequired whether the agent waits for an admin's acceptance before the hub uses
+ *     it
  */
 public record AgentRegistration(
     UUID orgId,
@@ -17,7 +19,8 @@ public record AgentRegistration(
     UUID registrationTokenId,
     UUID agentTokenId,
     String agentToken,
-    List<UUID> revokedAgentTokens) {
+    List<UUID> revokedAgentTokens,
+    boolean acceptanceRequired) {
   @Override
   public String toString() {
     return "AgentRegistration[clusterId=" + clusterId + ", agentTokenId=" + agentTokenId + "]";

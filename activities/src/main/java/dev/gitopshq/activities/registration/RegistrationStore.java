@@ -47,6 +47,18 @@ public class RegistrationStore {
    */
   @Transactional
   public IssuedRegistrationToken issue(UUID orgId, UUID clusterId, Actor actor) {
+    return issue(orgId, clusterId, actor, null);
+  }
+
+  /**
+   * Issues a registration token as {@link #issue(UUID, UUID, Actor)} does.
+   *
+   * @param requireAcceptance whether the agent that registers with it waits for an admin's
+   *     acceptance; null follows the organization's setting
+   */
+  @Transactional
+  public IssuedRegistrationToken issue(
+      UUID orgId, UUID clusterId, Actor actor, Boolean requireAcceptance) {
     Instant now = clock.instant();
     List<UUID> superseded = tokens.supersedeRegistrationTokens(orgId, clusterId, now);
     Tokens.IssuedToken token = Tokens.issue(TokenKind.REGISTRATION);
@@ -64,12 +76,18 @@ public class RegistrationStore {
             expiresAt,
             null,
             null));
+    if (requireAcceptance != null) {
+      tokens.setRequireAcceptance(orgId, tokenId, requireAcceptance);
+    }
     // Held until this transaction commits: the registration workflow waits for it (lockIssue).
     tokens.lockIssue(tokenId);
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("tokenId", tokenId.toString());
     details.put("expiresAt", expiresAt.toString());
     details.put("superseded", superseded.stream().map(UUID::toString).toList());
+    if (requireAcceptance != null) {
+      details.put("requireAcceptance", requireAcceptance);
+    }
     audit.record(
         orgId,
         actor,
@@ -80,9 +98,38 @@ public class RegistrationStore {
     return new IssuedRegistrationToken(tokenId, token.value(), expiresAt, superseded);
   }
 
-  /** What the agent says about itself in {@code Register}. */
+  /**
+   * What the agent says about itself in {@code Register}.
+   *
+   * @param identity what it says about its cluster; null from agents that do not report it
+   */
   public record AgentDescription(
-      String clusterName, String agentVersion, List<String> capabilities) {}
+      String clusterName,
+      String agentVersion,
+      List<String> capabilities,
+      ReportedIdentity identity) {
+    public AgentDescription(String clusterName, String agentVersion, List<String> capabilities) {
+      this(clusterName, agentVersion, capabilities, null);
+    }
+  }
+
+  /**
+   * The cluster's identity as its agent reported it (validated by the caller).
+   *
+   * @param apiServerSha256 SHA-256 of the API server URL, 64 lowercase hex, or empty
+   * @param nodeCount the number of nodes, 0 when unknown
+   * @param kubernetesVersion the API server's version, or empty
+   */
+  public record ReportedIdentity(String apiServerSha256, int nodeCount, String kubernetesVersion) {
+    /** The identity as the audit log records it. */
+    public Map<String, Object> details() {
+      Map<String, Object> d = new LinkedHashMap<>();
+      d.put("apiServerSha256", apiServerSha256);
+      d.put("nodeCount", nodeCount);
+      d.put("kubernetesVersion", kubernetesVersion);
+      return d;
+    }
+  }
 
   /**
    * Consumes a registration token and issues the cluster's agent token, in one transaction. Earlier
@@ -134,6 +181,20 @@ public class RegistrationStore {
         tokens.revokeAgentTokensExcept(reg.orgId(), reg.clusterId(), agentTokenId, now);
     clusters.markRegistered(
         reg.orgId(), reg.clusterId(), agent.agentVersion(), agent.capabilities(), now);
+    if (agent.identity() != null) {
+      ReportedIdentity id = agent.identity();
+      clusters.reportIdentity(
+          reg.orgId(),
+          reg.clusterId(),
+          id.apiServerSha256().isEmpty() ? null : id.apiServerSha256(),
+          id.nodeCount(),
+          id.kubernetesVersion(),
+          now);
+    }
+    // Hub acceptance: the new agent waits for an admin when its token (or else the organization)
+    // says so; a registration that needs none clears an earlier decision.
+    boolean acceptanceRequired = tokens.acceptanceRequired(reg.orgId(), reg.id());
+    clusters.requireAcceptance(reg.orgId(), reg.clusterId(), acceptanceRequired, reg.id());
 
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("registrationTokenId", reg.id().toString());
@@ -141,6 +202,10 @@ public class RegistrationStore {
     details.put("agentVersion", agent.agentVersion());
     details.put("capabilities", agent.capabilities());
     details.put("revokedAgentTokens", revoked.stream().map(UUID::toString).toList());
+    details.put("acceptanceRequired", acceptanceRequired);
+    if (agent.identity() != null) {
+      details.put("identity", agent.identity().details());
+    }
     audit.record(
         reg.orgId(),
         Actor.agent(cluster.id().toString(), cluster.name()),
@@ -156,6 +221,7 @@ public class RegistrationStore {
             reg.id(),
             agentTokenId,
             agentToken.value(),
-            revoked));
+            revoked,
+            acceptanceRequired));
   }
 }

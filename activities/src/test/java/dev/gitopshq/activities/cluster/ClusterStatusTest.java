@@ -35,7 +35,12 @@ class ClusterStatusTest {
         "test",
         T0.minusSeconds(7200),
         T0,
-        registrationOpen);
+        registrationOpen,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
   @Test
@@ -57,5 +62,48 @@ class ClusterStatusTest {
         .isEqualTo(ClusterStatus.Pending);
     assertThat(ClusterStatus.of(cluster(null, null, null, false), T0, TIMEOUT))
         .isEqualTo(ClusterStatus.Expired);
+  }
+
+  static ClusterRow decided(String acceptance) {
+    ClusterRow c = cluster(T0.minusSeconds(3600), T0, "replica-a", false);
+    return new ClusterRow(
+        c.id(),
+        c.orgId(),
+        c.name(),
+        c.displayName(),
+        c.provider(),
+        c.region(),
+        c.environment(),
+        c.labels(),
+        c.agentVersion(),
+        c.capabilities(),
+        c.heartbeatIntervalSeconds(),
+        c.registeredAt(),
+        c.connectedAt(),
+        c.connectedReplica(),
+        c.lastSeenAt(),
+        c.createdBy(),
+        c.createdAt(),
+        c.updatedAt(),
+        c.registrationOpen(),
+        acceptance,
+        null,
+        null,
+        null,
+        null);
+  }
+
+  @Test
+  void theShownStatusPutsAnAdminsPendingOrNegativeDecisionBeforeTheConnection() {
+    assertThat(ClusterStatus.shown(decided("pending"), T0, TIMEOUT))
+        .isEqualTo(ClusterStatus.PendingAcceptance);
+    assertThat(ClusterStatus.of(decided("pending"), T0, TIMEOUT))
+        .as("the connection of a waiting agent is still known")
+        .isEqualTo(ClusterStatus.Connected);
+    assertThat(ClusterStatus.shown(decided("rejected"), T0, TIMEOUT))
+        .isEqualTo(ClusterStatus.Rejected);
+    assertThat(ClusterStatus.shown(decided("accepted"), T0, TIMEOUT))
+        .isEqualTo(ClusterStatus.Connected);
+    assertThat(ClusterStatus.shown(decided(null), T0, TIMEOUT)).isEqualTo(ClusterStatus.Connected);
   }
 }

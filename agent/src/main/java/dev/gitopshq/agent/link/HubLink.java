@@ -9,6 +9,7 @@ import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.AgentSettings;
 import dev.gitopshq.agent.v1.AgentStatus;
+import dev.gitopshq.agent.v1.ClusterIdentity;
 import dev.gitopshq.agent.v1.Hello;
 import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.RegisterRequest;
@@ -83,6 +84,7 @@ public final class HubLink implements AutoCloseable {
   private volatile ConnectSession current;
   private volatile Runnable onConnected = () -> {};
   private volatile Supplier<AgentStatus> status = HubLink::memoryStatus;
+  private volatile Supplier<ClusterIdentity> clusterIdentity = () -> null;
 
   /**
    * Creates the link; nothing is sent until {@link #register} or {@link #run} is called.
@@ -136,7 +138,7 @@ public final class HubLink implements AutoCloseable {
    *     an agent token
    */
   public Optional<RegisterResponse> register(String registrationToken) throws LinkFailure {
-    RegisterRequest request =
+    RegisterRequest.Builder builder =
         RegisterRequest.newBuilder()
             .setClusterName(config.clusterName())
             .setDisplayName(config.displayName())
@@ -144,8 +146,12 @@ public final class HubLink implements AutoCloseable {
             .setRegion(config.region())
             .setEnvironment(config.environment())
             .setAgentVersion(agentVersion)
-            .addAllCapabilities(config.capabilities())
-            .build();
+            .addAllCapabilities(config.capabilities());
+    ClusterIdentity reported = clusterIdentity.get();
+    if (reported != null) {
+      builder.setIdentity(reported);
+    }
+    RegisterRequest request = builder.build();
     Backoff backoff = backoff();
     while (!stopping()) {
       if (registerCalls.incrementAndGet() == 1) {
@@ -301,6 +307,14 @@ public final class HubLink implements AutoCloseable {
     this.status = supplier;
   }
 
+  /**
+   * Supplies the cluster's identity (API server URL hash, node count, version) for Register and
+   * every Hello, which an admin sees before accepting the cluster; by default none is reported.
+   */
+  public void reportIdentity(Supplier<ClusterIdentity> supplier) {
+    this.clusterIdentity = supplier;
+  }
+
   /** The JVM's heap use, for a heartbeat's status. */
   public static AgentStatus memoryStatus() {
     Runtime rt = Runtime.getRuntime();
@@ -377,14 +391,18 @@ public final class HubLink implements AutoCloseable {
 
   /** Opens one Connect stream with the identity and waits for it to end. */
   private ConnectSession.End connect(AgentIdentity used) {
-    Hello hello =
+    Hello.Builder builder =
         Hello.newBuilder()
             .setAgentVersion(agentVersion)
             .addAllCapabilities(config.capabilities())
             .setHeartbeatIntervalSeconds(intervalSeconds())
             .setStartedAt(timestamp(startedAt))
-            .addAllDiagnosticsNamespaces(config.diagnosticsNamespaces())
-            .build();
+            .addAllDiagnosticsNamespaces(config.diagnosticsNamespaces());
+    ClusterIdentity reported = clusterIdentity.get();
+    if (reported != null) {
+      builder.setIdentity(reported);
+    }
+    Hello hello = builder.build();
     ConnectSession session = new ConnectSession(used, hello, scheduler, new SessionLink());
     current = session;
     try {
@@ -426,6 +444,12 @@ public final class HubLink implements AutoCloseable {
             clusterId,
             blankAsUnknown(welcome.getHubVersion()),
             interval);
+      }
+      if (welcome.getPendingAcceptance()) {
+        log.info(
+            "cluster {} waits for an organization admin to accept it in the hub; until then the"
+                + " hub sends no work",
+            clusterId);
       }
       return interval;
     }

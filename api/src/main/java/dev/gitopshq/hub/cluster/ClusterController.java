@@ -19,6 +19,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -30,17 +31,20 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v2/clusters")
 public class ClusterController {
   private final ClusterService clusters;
+  private final ClusterAcceptance acceptance;
   private final AgentHealth health;
   private final ApprovalPolicyService approvalPolicies;
   private final Clock clock;
 
   public ClusterController(
       ClusterService clusters,
+      ClusterAcceptance acceptance,
       AgentHealth health,
       ApprovalPolicyService approvalPolicies,
       Clock clock) {
     this.approvalPolicies = approvalPolicies;
     this.clusters = clusters;
+    this.acceptance = acceptance;
     this.health = health;
     this.clock = clock;
   }
@@ -113,14 +117,55 @@ public class ClusterController {
   /** A fresh registration token (e.g. the first one expired, or the agent must be reinstalled). */
   @PostMapping("/{id}/join-token")
   @ResponseStatus(HttpStatus.CREATED)
-  RegistrationResponse joinToken(@PathVariable UUID id) {
+  RegistrationResponse joinToken(
+      @PathVariable UUID id, @RequestBody(required = false) ClusterRequests.JoinToken body) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_WRITE);
-    ClusterService.Registered r = clusters.joinToken(caller, id);
+    ClusterService.Registered r =
+        clusters.joinToken(caller, id, body == null ? null : body.requireAcceptance());
     return new RegistrationResponse(
         view(clusters.get(caller.orgId(), id)),
         r.token().token(),
         r.token().expiresAt(),
         r.installCommand());
+  }
+
+  /**
+   * Accepts a cluster whose agent waits for an admin (hub acceptance): the agent gets work at once
+   * (its waiting stream is ended and it reconnects). 409 when the cluster does not wait.
+   */
+  @PostMapping("/{id}/accept")
+  ClusterView accept(@PathVariable UUID id) {
+    HubPrincipal caller = Authz.require(Permission.CLUSTERS_WRITE);
+    return view(acceptance.accept(caller, id));
+  }
+
+  /**
+   * Rejects a cluster whose agent waits for an admin: its agent token is revoked and its stream
+   * closed; the cluster shows Rejected until a new join token registers an agent again.
+   */
+  @PostMapping("/{id}/reject")
+  ClusterView reject(@PathVariable UUID id) {
+    HubPrincipal caller = Authz.require(Permission.CLUSTERS_WRITE);
+    return view(acceptance.reject(caller, id));
+  }
+
+  /** The organization's default for hub acceptance of newly registered agents. */
+  record AcceptancePolicyView(boolean requireAcceptance) {}
+
+  @GetMapping("/acceptance")
+  AcceptancePolicyView acceptancePolicy() {
+    HubPrincipal caller = Authz.require(Permission.CLUSTERS_READ);
+    return new AcceptancePolicyView(acceptance.required(caller.orgId()));
+  }
+
+  @PutMapping("/acceptance")
+  AcceptancePolicyView setAcceptancePolicy(@RequestBody ClusterRequests.AcceptancePolicy body) {
+    HubPrincipal caller = Authz.require(Permission.ORG_WRITE);
+    if (body == null) {
+      throw ApiException.invalid("body", "must be a JSON object");
+    }
+    body.validate();
+    return new AcceptancePolicyView(acceptance.setRequired(caller, body.requireAcceptance()));
   }
 
   record Rotation(String rotationId, String workflowId) {}

@@ -13,14 +13,18 @@ final class ClusterRequests {
   static final Set<String> PROVIDERS =
       Set.of("eks", "gke", "aks", "on-prem", "openshift", "k3s", "kind", "other");
 
-  /** {@code POST /api/v2/clusters}. */
+  /**
+   * {@code POST /api/v2/clusters}. {@code requireAcceptance} decides for the first registration
+   * token whether its agent waits for an admin's acceptance; absent: the organization's setting.
+   */
   record Create(
       String name,
       String displayName,
       String provider,
       String region,
       String environment,
-      Map<String, String> labels) {
+      Map<String, String> labels,
+      Boolean requireAcceptance) {
 
     void validate() {
       Checks c = new Checks();
@@ -34,6 +38,24 @@ final class ClusterRequests {
         c.dnsLabel("environment", environment);
       }
       c.labels("labels", labels);
+      c.throwIfInvalid();
+    }
+  }
+
+  /**
+   * {@code POST /api/v2/clusters/{id}/join-token} (the body is optional): whether the agent that
+   * registers with the new token waits for an admin's acceptance; absent: the organization's
+   * setting.
+   */
+  record JoinToken(Boolean requireAcceptance) {}
+
+  /** {@code PUT /api/v2/clusters/acceptance}: the organization's default for new registrations. */
+  record AcceptancePolicy(Boolean requireAcceptance) {
+    void validate() {
+      Checks c = new Checks();
+      if (requireAcceptance == null) {
+        c.fail("requireAcceptance", "is required (true or false)");
+      }
       c.throwIfInvalid();
     }
   }

@@ -114,7 +114,12 @@ public class ClusterService {
             caller.id(),
             now,
             now,
-            true);
+            true,
+            null,
+            null,
+            null,
+            null,
+            null);
     try {
       clusters.insert(row);
     } catch (DuplicateKeyException e) {
@@ -130,7 +135,7 @@ public class ClusterService {
     details.put("labels", labels);
     audit.record(
         caller.orgId(), caller.actor(), "cluster.created", "cluster", row.id().toString(), details);
-    IssuedRegistrationToken token = issueToken(caller, row);
+    IssuedRegistrationToken token = issueToken(caller, row, req.requireAcceptance());
     ClusterRow stored = clusters.findById(caller.orgId(), row.id()).orElseThrow();
     return new Registered(stored, token, installCommand(stored, token));
   }
@@ -138,8 +143,19 @@ public class ClusterService {
   /** A new registration token for an existing cluster; earlier unused ones stop working. */
   @Transactional
   public Registered joinToken(HubPrincipal caller, UUID clusterId) {
+    return joinToken(caller, clusterId, null);
+  }
+
+  /**
+   * A new registration token, as {@link #joinToken(HubPrincipal, UUID)}.
+   *
+   * @param requireAcceptance whether its agent waits for an admin's acceptance; null: the
+   *     organization's setting
+   */
+  @Transactional
+  public Registered joinToken(HubPrincipal caller, UUID clusterId, Boolean requireAcceptance) {
     ClusterRow cluster = get(caller.orgId(), clusterId);
-    IssuedRegistrationToken token = issueToken(caller, cluster);
+    IssuedRegistrationToken token = issueToken(caller, cluster, requireAcceptance);
     for (UUID old : token.superseded()) {
       signalSuperseded(old, token.tokenId());
     }
@@ -284,9 +300,10 @@ public class ClusterService {
     return Duration.ofSeconds(props.agent().disconnectTimeoutSeconds());
   }
 
-  private IssuedRegistrationToken issueToken(HubPrincipal caller, ClusterRow cluster) {
+  private IssuedRegistrationToken issueToken(
+      HubPrincipal caller, ClusterRow cluster, Boolean requireAcceptance) {
     IssuedRegistrationToken token =
-        registration.issue(caller.orgId(), cluster.id(), caller.actor());
+        registration.issue(caller.orgId(), cluster.id(), caller.actor(), requireAcceptance);
     RegistrationWorkflow wf =
         temporal.newWorkflowStub(
             RegistrationWorkflow.class,

@@ -17,7 +17,9 @@ import java.util.Optional;
  * more than one minor version behind the hub; {@code versionStatus} is current, behind or
  * unsupported; {@code health} carries the uptime, heartbeat latency and the agent's own status;
  * {@code approvalPolicy} is the approval policy in force and why (null: none is attached, the
- * approval policy's defaults apply).
+ * approval policy's defaults apply). {@code status} is PendingAcceptance or Rejected when an admin
+ * must decide, or decided against, the agent (hub acceptance); {@code acceptance} then carries the
+ * identity the agent reported and whether it is connected now.
  */
 public record ClusterView(
     String id,
@@ -39,7 +41,26 @@ public record ClusterView(
     Instant createdAt,
     Instant updatedAt,
     AgentHealth.Figures health,
-    ApprovalPolicyView.ApprovalPolicyInForce approvalPolicy) {
+    ApprovalPolicyView.ApprovalPolicyInForce approvalPolicy,
+    Acceptance acceptance) {
+
+  /**
+   * Hub acceptance: the decision about the agent that registered last, and the cluster identity it
+   * reported for the admin who decides.
+   *
+   * @param state pending, accepted or rejected; null (the whole object is) when none was required
+   * @param agentConnected whether the agent holds a stream now (Connected or Lagging)
+   * @param apiServerSha256 SHA-256 of the API server URL the agent uses (never the URL)
+   * @param nodeCount the cluster's node count (0: the agent could not list nodes)
+   */
+  public record Acceptance(
+      String state,
+      boolean agentConnected,
+      String apiServerSha256,
+      Integer nodeCount,
+      String kubernetesVersion,
+      String agentVersion,
+      Instant reportedAt) {}
 
   static ClusterView of(
       ClusterRow c,
@@ -55,7 +76,7 @@ public record ClusterView(
         c.region(),
         c.environment(),
         c.labels(),
-        ClusterStatus.of(c, now, disconnectTimeout),
+        ClusterStatus.shown(c, now, disconnectTimeout),
         c.lastSeenAt(),
         c.agentVersion(),
         VersionCompatibility.drifted(c.agentVersion(), HubVersion.current()),
@@ -67,6 +88,21 @@ public record ClusterView(
         c.createdAt(),
         c.updatedAt(),
         health,
-        approvalPolicy.map(ApprovalPolicyView.ApprovalPolicyInForce::of).orElse(null));
+        approvalPolicy.map(ApprovalPolicyView.ApprovalPolicyInForce::of).orElse(null),
+        acceptance(c, ClusterStatus.of(c, now, disconnectTimeout)));
+  }
+
+  private static Acceptance acceptance(ClusterRow c, ClusterStatus connection) {
+    if (c.acceptance() == null) {
+      return null;
+    }
+    return new Acceptance(
+        c.acceptance(),
+        connection == ClusterStatus.Connected || connection == ClusterStatus.Lagging,
+        c.apiServerSha256(),
+        c.nodeCount(),
+        c.kubernetesVersion(),
+        c.agentVersion(),
+        c.identityReportedAt());
   }
 }

@@ -63,6 +63,7 @@ public class LiveAgent {
    *     holds no stream for the cluster
    */
   public <T> T ask(Cluster c, String why, Function<Duration, Optional<CompletableFuture<T>>> call) {
+    ClusterAcceptance.requireAccepted(c.row(), "the hub asks its agent anything");
     CompletableFuture<T> answer;
     try {
       answer =

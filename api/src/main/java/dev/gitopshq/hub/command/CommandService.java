@@ -12,6 +12,7 @@ import dev.gitopshq.activities.command.CommandQuery;
 import dev.gitopshq.activities.command.CommandRow;
 import dev.gitopshq.activities.identity.MemberMapper;
 import dev.gitopshq.activities.identity.MemberRow;
+import dev.gitopshq.hub.cluster.ClusterAcceptance;
 import dev.gitopshq.hub.member.PeopleService;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiError;
@@ -105,6 +106,7 @@ public class CommandService {
         clusters
             .findById(caller.orgId(), clusterId)
             .orElseThrow(() -> ApiException.notFound("cluster " + clusterId));
+    ClusterAcceptance.requireAccepted(cluster, "commands run on it");
     UUID id =
         idempotencyKey == null
             ? UUID.randomUUID()

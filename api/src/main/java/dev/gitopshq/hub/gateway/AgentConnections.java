@@ -21,6 +21,12 @@ import org.slf4j.LoggerFactory;
  * The agent streams this replica holds, one per cluster. A new stream for a cluster replaces the
  * old one (the agent reconnected, or a second copy started); a stream whose token is revoked, or
  * that stays silent past the disconnect timeout, is closed.
+ *
+ * <p>Hub acceptance is checked here and only here: a stream whose cluster waits for an admin's
+ * decision ({@link AgentSession#accepted()} false) is held, so it can be closed like any other, but
+ * {@link #get}, {@link #sessions} and {@link #isConnected} do not show it, and every path that
+ * sends work (commands, deliveries, direct applies, drift checks, credential syncs, adapter wiring,
+ * live reads, logs, token rotations) finds streams through them.
  */
 final class AgentConnections {
   private static final Logger log = LoggerFactory.getLogger(AgentConnections.class);
@@ -102,18 +108,35 @@ final class AgentConnections {
     }
   }
 
-  /** The streams held here right now. */
+  /** The accepted streams held here right now: the ones that may get work. */
   Collection<AgentSession> sessions() {
+    return byCluster.values().stream().filter(AgentSession::accepted).toList();
+  }
+
+  /** Every stream held here, including those that wait for an admin's acceptance. */
+  Collection<AgentSession> all() {
     return List.copyOf(byCluster.values());
   }
 
+  /** The streams held here whose cluster waits for an admin's acceptance. */
+  Collection<AgentSession> pendingAcceptance() {
+    return byCluster.values().stream().filter(s -> !s.accepted()).toList();
+  }
+
+  /** The cluster's accepted stream, if this replica holds one. */
   Optional<AgentSession> get(UUID clusterId) {
-    return Optional.ofNullable(byCluster.get(clusterId));
+    return Optional.ofNullable(byCluster.get(clusterId)).filter(AgentSession::accepted);
+  }
+
+  /** Whether this replica holds a stream of the organization's cluster, accepted or not. */
+  boolean holds(UUID orgId, UUID clusterId) {
+    AgentSession s = byCluster.get(clusterId);
+    return s != null && s.orgId.equals(orgId);
   }
 
   boolean isConnected(UUID clusterId) {
     AgentSession s = byCluster.get(clusterId);
-    return s != null && !s.isClosed();
+    return s != null && s.accepted() && !s.isClosed();
   }
 
   int size() {

@@ -40,6 +40,7 @@ import dev.gitopshq.workflows.agentwatch.AgentWatchRequest;
 import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflow;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
+import io.grpc.Status;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -91,6 +92,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   private final CommandDispatcher dispatcher;
   private final DirectApplyDispatcher directApplies;
   private final ClusterTokenMapper tokens;
+  private final ClusterMapper clusters;
   private final Clock clock;
   private final HealthStatusManager health = new HealthStatusManager();
   private final LiveReads liveReads = new LiveReads();
@@ -117,6 +119,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
       ProjectFenceMapper fences) {
     this.props = props;
     this.tokens = tokens;
+    this.clusters = clusters;
     this.clock = clock;
     String replica = replicaIdentity.id();
     this.connections =
@@ -548,11 +551,13 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   }
 
   /**
-   * Closes streams whose token stopped working (revoked by a rotation's end or a deregistration, or
-   * past its grace expiry), whichever replica revoked it.
+   * Closes streams whose token stopped working (revoked by a rotation's end, a deregistration or an
+   * admin's rejection, or past its grace expiry), whichever replica revoked it. Then ends the
+   * streams of clusters an admin accepted while they waited: the agent reconnects at once, and its
+   * new stream gets work like any other.
    */
   private void closeRevoked() {
-    Collection<AgentSession> sessions = connections.sessions();
+    Collection<AgentSession> sessions = connections.all();
     if (sessions.isEmpty()) {
       return;
     }
@@ -563,6 +568,17 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
     connections.closeTokens(
         sessions.stream().map(s -> s.tokenId).filter(t -> !valid.contains(t)).toList(),
         "agent token revoked");
+    for (AgentSession s : connections.pendingAcceptance()) {
+      if (!s.isClosed()
+          && !clusters.isPendingAcceptance(s.orgId, s.clusterId)
+          && s.close(
+              Status.UNAVAILABLE.withDescription(
+                  "the cluster was accepted by an organization admin; reconnect"))) {
+        log.info(
+            "cluster {} accepted; its waiting stream ends so the agent reconnects", s.clusterId);
+        connections.remove(s);
+      }
+    }
   }
 
   // ---- notifications (channel gitopshq_agents, V24) ------------------------------------------
@@ -593,7 +609,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
       return;
     }
     ScheduledExecutorService t = timers;
-    if (t == null || connections.get(cluster).filter(s -> s.orgId.equals(org)).isEmpty()) {
+    if (t == null || !connections.holds(org, cluster)) {
       return;
     }
     Runnable work =

@@ -121,6 +121,9 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     // Before authentication: the refusal of an incompatible agent does not name the hub's version.
     String invalid =
         validate(req.getClusterName(), req.getAgentVersion(), req.getCapabilitiesList(), false);
+    if (invalid == null) {
+      invalid = ReportedIdentities.invalid(req.getIdentity());
+    }
     if (invalid != null) {
       out.onError(statusFor(invalid).withDescription(invalid).asRuntimeException());
       return;
@@ -131,7 +134,10 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
           registration.consume(
               BearerCredentials.TOKEN.get(),
               new RegistrationStore.AgentDescription(
-                  req.getClusterName(), req.getAgentVersion(), req.getCapabilitiesList()));
+                  req.getClusterName(),
+                  req.getAgentVersion(),
+                  req.getCapabilitiesList(),
+                  req.hasIdentity() ? ReportedIdentities.of(req.getIdentity()) : null));
     } catch (ClusterNameMismatchException e) {
       out.onError(Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException());
       return;
@@ -248,7 +254,10 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         // Everything but Hello comes after it, and every message proves the agent alive.
         requireHello(session);
         session.seen(now);
-        received(session, message, now);
+        // Hub acceptance: a cluster an admin has not accepted only keeps its stream alive.
+        if (session.accepted() || message.getPayloadCase() == AgentMessage.PayloadCase.HEARTBEAT) {
+          received(session, message, now);
+        }
       }
     }
   }
@@ -397,6 +406,9 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
           .asRuntimeException();
     }
     String invalid = validate("", hello.getAgentVersion(), hello.getCapabilitiesList(), true);
+    if (invalid == null) {
+      invalid = ReportedIdentities.invalid(hello.getIdentity());
+    }
     if (invalid != null) {
       throw statusFor(invalid).withDescription(invalid).asRuntimeException();
     }
@@ -416,7 +428,13 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     if (updated == 0) {
       throw Status.UNAUTHENTICATED.withDescription(BAD_TOKEN).asRuntimeException();
     }
-    session.connected(now, hello.getCapabilitiesList(), hello.getDiagnosticsNamespacesList());
+    if (hello.hasIdentity()) {
+      ReportedIdentities.record(
+          clusters, session.orgId, session.clusterId, hello.getIdentity(), now);
+    }
+    boolean pending = clusters.isPendingAcceptance(session.orgId, session.clusterId);
+    session.connected(
+        now, hello.getCapabilitiesList(), hello.getDiagnosticsNamespacesList(), pending);
     connections.add(session);
     session.send(
         HubMessage.newBuilder()
@@ -424,12 +442,19 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
                 Welcome.newBuilder()
                     .setClusterId(session.clusterId.toString())
                     .setSettings(settings.toBuilder().setHeartbeatIntervalSeconds(interval))
-                    .setHubVersion(hubVersion))
+                    .setHubVersion(hubVersion)
+                    .setPendingAcceptance(pending))
             .build());
     log.info(
-        "cluster {} connected (agent {})",
+        "cluster {} connected (agent {}){}",
         session.clusterId,
-        LogSafe.text(hello.getAgentVersion()));
+        LogSafe.text(hello.getAgentVersion()),
+        pending ? ", waiting for an admin's acceptance" : "");
+    if (pending) {
+      // Nothing goes out until an admin accepts the cluster; the stream is then ended and the
+      // agent's reconnect takes this path in full.
+      return;
+    }
     // Whatever waited for this agent goes out now.
     dispatcher.sendQueued(session);
     for (AgentStreamListener l : listeners) {
@@ -568,7 +593,10 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
               RegistrationWorkflow.workflowId(r.registrationTokenId().toString()))
           .agentRegistered(
               new AgentRegistered(
-                  r.agentTokenId().toString(), req.getAgentVersion(), req.getCapabilitiesList()));
+                  r.agentTokenId().toString(),
+                  req.getAgentVersion(),
+                  req.getCapabilitiesList(),
+                  r.acceptanceRequired()));
     } catch (RuntimeException e) {
       // Registration is already committed; the workflow learns it from the store at expiry.
       log.warn(

@@ -26,6 +26,7 @@ final class AgentSession {
   private volatile List<String> diagnosticsNamespaces = List.of();
   private volatile Instant lastSeen;
   private volatile boolean closed;
+  private volatile boolean pendingAcceptance;
   private volatile String endReason = "the agent disconnected";
 
   AgentSession(
@@ -56,7 +57,22 @@ final class AgentSession {
     return diagnosticsNamespaces;
   }
 
-  void connected(Instant at, List<String> announced, List<String> diagnosticsNamespaces) {
+  /**
+   * Hub acceptance: false while the cluster waits for an admin's decision. Such a stream is
+   * welcomed and kept (the cluster shows as connected), but {@link AgentConnections} hides it from
+   * every path that sends work, and the service ignores what it sends beyond heartbeats. Fixed for
+   * the stream's life: an acceptance ends the stream, and the agent's reconnect is an ordinary one.
+   */
+  boolean accepted() {
+    return !pendingAcceptance;
+  }
+
+  void connected(
+      Instant at,
+      List<String> announced,
+      List<String> diagnosticsNamespaces,
+      boolean pendingAcceptance) {
+    this.pendingAcceptance = pendingAcceptance;
     this.capabilities = Set.copyOf(announced);
     this.diagnosticsNamespaces = List.copyOf(diagnosticsNamespaces);
     this.connectedAt = at;

@@ -14,13 +14,20 @@ public interface RegistrationWorkflow {
     return "registration-" + tokenId;
   }
 
-  /** Runs until the token is consumed, superseded or expired, and says which. */
+  /**
+   * Runs until the token is consumed, superseded or expired, and says which. A registration that
+   * requires hub acceptance runs on until an admin decides (or {@code ACCEPTANCE_WAIT} passes).
+   */
   @WorkflowMethod
   RegistrationOutcome run(RegistrationRequest request);
 
   /** The gateway consumed the token and issued an agent token (identified by id, never value). */
   @SignalMethod
   void agentRegistered(AgentRegistered event);
+
+  /** An admin accepted or rejected the agent that registered with this token. */
+  @SignalMethod
+  void decided(AcceptanceDecision decision);
 
   /** A newer join token replaced this one; it no longer works. */
   @SignalMethod

@@ -21,6 +21,15 @@ public class RegistrationWorkflowImpl implements RegistrationWorkflow {
    */
   static final Duration LATE_SIGNAL_WAIT = Duration.ofMinutes(5);
 
+  /**
+   * How long a registration that requires acceptance waits for an admin here. After it the store
+   * still holds the cluster as pending and a decision still works; only this record stops waiting.
+   */
+  static final Duration ACCEPTANCE_WAIT = Duration.ofDays(90);
+
+  /** The change that added hub acceptance (Workflow.getVersion). */
+  static final String ACCEPTANCE_CHANGE = "hub-acceptance";
+
   /** How long the issuing transaction has to commit before the workflow gives up on it. */
   static final Duration CONFIRM_WINDOW = Duration.ofMinutes(2);
 
@@ -50,6 +59,7 @@ public class RegistrationWorkflowImpl implements RegistrationWorkflow {
   private RegistrationState state = RegistrationState.WAITING;
   private AgentRegistered registration;
   private String supersededBy;
+  private AcceptanceDecision decision;
 
   @Override
   public RegistrationOutcome run(RegistrationRequest request) {
@@ -67,6 +77,9 @@ public class RegistrationWorkflowImpl implements RegistrationWorkflow {
         Workflow.await(untilExpiry, () -> registration != null || supersededBy != null);
     if (settled) {
       state = registration != null ? RegistrationState.REGISTERED : RegistrationState.SUPERSEDED;
+      if (registration != null) {
+        awaitDecision();
+      }
       joinSelectingEnvironments(request);
       return outcome();
     }
@@ -79,17 +92,43 @@ public class RegistrationWorkflowImpl implements RegistrationWorkflow {
       Workflow.await(LATE_SIGNAL_WAIT, () -> registration != null);
     }
     state = found;
+    if (found == RegistrationState.REGISTERED && registration != null) {
+      awaitDecision();
+    }
     log.info("registration token {} ended as {}", request.tokenId(), state);
     joinSelectingEnvironments(request);
     return outcome();
   }
 
   /**
-   * A registered cluster joins the project environments whose cluster selectors match it. Added
-   * after histories were recorded: executions from before skip it on replay.
+   * Hub acceptance: a registration that requires it waits for the admin's decision. Histories
+   * recorded before the change replay without it.
+   */
+  private void awaitDecision() {
+    int version = Workflow.getVersion(ACCEPTANCE_CHANGE, Workflow.DEFAULT_VERSION, 1);
+    if (version == Workflow.DEFAULT_VERSION || !registration.acceptanceRequired()) {
+      return;
+    }
+    state = RegistrationState.PENDING_ACCEPTANCE;
+    if (Workflow.await(ACCEPTANCE_WAIT, () -> decision != null)) {
+      state = decision.accepted() ? RegistrationState.ACCEPTED : RegistrationState.REJECTED;
+    }
+  }
+
+  @Override
+  public void decided(AcceptanceDecision event) {
+    if (decision == null) {
+      decision = event;
+    }
+  }
+
+  /**
+   * A registered cluster (accepted, where hub acceptance is required) joins the project
+   * environments whose cluster selectors match it. Added after histories were recorded: executions
+   * from before skip it on replay.
    */
   private void joinSelectingEnvironments(RegistrationRequest request) {
-    if (state != RegistrationState.REGISTERED) {
+    if (state != RegistrationState.REGISTERED && state != RegistrationState.ACCEPTED) {
       return;
     }
     int version =

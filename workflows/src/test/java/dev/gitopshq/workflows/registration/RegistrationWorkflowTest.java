@@ -129,6 +129,40 @@ class RegistrationWorkflowTest {
   }
 
   @Test
+  void anAgentThatRequiresAcceptanceWaitsForTheAdminsDecision() {
+    RegistrationWorkflow wf = start("t-accept");
+    wf.agentRegistered(new AgentRegistered("agent-token-3", "0.1.0", List.of("observe"), true));
+
+    env.sleep(Duration.ofDays(3));
+    assertThat(wf.state()).isEqualTo(RegistrationState.PENDING_ACCEPTANCE);
+    assertThat(store.expireCalls).as("a used token is never expired").hasValue(0);
+
+    wf.decided(new AcceptanceDecision(true, "Ada Admin"));
+    RegistrationOutcome outcome = result("t-accept");
+    Histories.save(client, RegistrationWorkflow.workflowId("t-accept"), "registration-accepted");
+    assertThat(outcome.state()).isEqualTo(RegistrationState.ACCEPTED);
+    assertThat(outcome.agentTokenId()).isEqualTo("agent-token-3");
+  }
+
+  @Test
+  void aRejectedAgentEndsAsRejected() {
+    RegistrationWorkflow wf = start("t-reject");
+    wf.agentRegistered(new AgentRegistered("agent-token-4", "0.1.0", List.of(), true));
+    wf.decided(new AcceptanceDecision(false, "Ada Admin"));
+
+    assertThat(result("t-reject").state()).isEqualTo(RegistrationState.REJECTED);
+  }
+
+  @Test
+  void anUndecidedAgentStopsBeingFollowedAfterTheAcceptanceWait() {
+    RegistrationWorkflow wf = start("t-undecided");
+    wf.agentRegistered(new AgentRegistered("agent-token-5", "0.1.0", List.of(), true));
+
+    env.sleep(RegistrationWorkflowImpl.ACCEPTANCE_WAIT.plusHours(1));
+    assertThat(result("t-undecided").state()).isEqualTo(RegistrationState.PENDING_ACCEPTANCE);
+  }
+
+  @Test
   void endsWhenANewJoinTokenSupersedesIt() {
     RegistrationWorkflow wf = start("t-old");
     wf.superseded("t-new");
