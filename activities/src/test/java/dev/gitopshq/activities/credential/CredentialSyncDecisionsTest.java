@@ -111,7 +111,12 @@ class CredentialSyncDecisionsTest {
             "u",
             Instant.EPOCH,
             Instant.EPOCH,
-            false);
+            false,
+            null,
+            null,
+            null,
+            null,
+            null);
 
     JsonNode in =
         CredentialSyncDecisions.input(
