@@ -144,7 +144,7 @@ public class ApprovalPolicyController {
     for (int i = 0; i < v.size(); i++) {
       // A null element ([null]) is invalid too; Set.contains(null) would throw (a 500 found by
       // the API fuzzing).
-      if (v.get(i) == null || !CommandRequests.TYPES.contains(v.get(i))) {
+      if (v.get(i) == null || !CommandTypes.isKnown(v.get(i))) {
         c.fail(field + "[" + i + "]", "must be one of " + String.join(", ", CommandTypes.ALL));
       }
     }
