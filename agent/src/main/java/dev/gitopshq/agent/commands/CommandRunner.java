@@ -5,6 +5,7 @@ import dev.gitopshq.agent.config.Capability;
 import dev.gitopshq.agent.kube.KubeCommands;
 import dev.gitopshq.agent.metrics.AgentMetrics;
 import dev.gitopshq.agent.v1.CommandResult;
+import dev.gitopshq.agent.v1.CommandType;
 import dev.gitopshq.agent.v1.CommandTypes;
 import dev.gitopshq.agent.v1.ExecuteCommand;
 import java.time.Clock;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * <p>Each command id runs at most once: a repeat (the hub re-sends after a reconnect or its own
  * restart) is answered with the first result from memory, and across agent restarts the command
  * stamp on the object makes the re-run a no-op. A command whose deadline has passed is not run. A
- * type whose capability this agent was not given is refused.
+ * type whose capability this agent was not given is refused, and so is a type command_types.proto
+ * does not declare.
  */
 public final class CommandRunner implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CommandRunner.class);
@@ -101,11 +103,14 @@ public final class CommandRunner implements AutoCloseable {
       log.info("command {} was already run; repeating its result", c.getCommandId());
       return earlier;
     }
+    // A type command_types.proto does not declare is refused here, so nothing below can mistake
+    // it for another type.
+    CommandType type = CommandTypes.type(c.getType()).orElse(null);
     Capability needed =
         CommandTypes.capabilityFor(c.getType(), c.getParamsMap())
             .flatMap(Capability::fromSeedName)
             .orElse(null);
-    if (needed == null) {
+    if (type == null || needed == null) {
       return result(
           c, CommandResult.Outcome.REFUSED, "", "unknown command type '" + c.getType() + "'");
     }
@@ -139,7 +144,7 @@ public final class CommandRunner implements AutoCloseable {
         c.getRequestedBy());
     KubeCommands.Outcome o;
     try {
-      o = execute(c);
+      o = execute(type, c);
     } catch (RuntimeException e) {
       o = new KubeCommands.Outcome(false, "", "unexpected error: " + e.getMessage());
     }
@@ -157,12 +162,16 @@ public final class CommandRunner implements AutoCloseable {
     return remember(c, r);
   }
 
-  private KubeCommands.Outcome execute(ExecuteCommand c) {
+  /**
+   * One handler per type of command_types.proto. The switch has no default: a type added to the
+   * proto does not compile here until it has a handler.
+   */
+  private KubeCommands.Outcome execute(CommandType type, ExecuteCommand c) {
     String ns = c.getTarget().getNamespace();
     String name = c.getTarget().getName();
     Map<String, String> p = c.getParamsMap();
-    return switch (c.getType()) {
-      case "scale" -> {
+    return switch (type) {
+      case COMMAND_TYPE_SCALE -> {
         int replicas;
         try {
           replicas = Integer.parseInt(p.getOrDefault("replicas", ""));
@@ -171,11 +180,12 @@ public final class CommandRunner implements AutoCloseable {
         }
         yield kube.scale(ns, name, c.getCommandId(), replicas);
       }
-      case "restart" -> kube.restart(ns, name, c.getCommandId());
-      case "sync" -> kube.sync(ns, name, c.getCommandId(), c.getRequestedBy(), p.get("revision"));
-      case "refresh" -> kube.refresh(ns, name, c.getCommandId());
-      case CommandTypes.RESOLVE_DRIFT -> resolveDrift(c);
-      default ->
+      case COMMAND_TYPE_RESTART -> kube.restart(ns, name, c.getCommandId());
+      case COMMAND_TYPE_SYNC ->
+          kube.sync(ns, name, c.getCommandId(), c.getRequestedBy(), p.get("revision"));
+      case COMMAND_TYPE_REFRESH -> kube.refresh(ns, name, c.getCommandId());
+      case COMMAND_TYPE_RESOLVE_DRIFT -> resolveDrift(c);
+      case COMMAND_TYPE_ROLLBACK ->
           kube.rollback(
               ns,
               name,
@@ -183,6 +193,8 @@ public final class CommandRunner implements AutoCloseable {
               c.getRequestedBy(),
               p.get("historyId"),
               p.get("revision"));
+      case COMMAND_TYPE_UNSPECIFIED, UNRECOGNIZED ->
+          throw new IllegalArgumentException("not a command type: " + type);
     };
   }
 

@@ -202,6 +202,19 @@ class CommandRunnerTest {
   }
 
   @Test
+  void aTypeTheProtoDoesNotDeclareIsRefusedAndNeverRunsAsARollback() throws Exception {
+    Object operationBefore = app().getAdditionalProperties().get("operation");
+    for (String type : List.of("deploy", "", "ROLLBACK", "COMMAND_TYPE_ROLLBACK")) {
+      runner.submit(command(type, "argocd", "Application", "demo-app", Map.of("historyId", "1")));
+      CommandResult r = next();
+      assertThat(r.getOutcome()).as(type).isEqualTo(CommandResult.Outcome.REFUSED);
+      assertThat(r.getError()).isEqualTo("unknown command type '" + type + "'");
+    }
+    assertThat(app().getAdditionalProperties().get("operation")).isEqualTo(operationBefore);
+    assertThat(runner.executions()).isZero();
+  }
+
+  @Test
   void aTypeWithoutItsCapabilityIsRefused() throws Exception {
     try (CommandRunner readOnly =
         new CommandRunner(
