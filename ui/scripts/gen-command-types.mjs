@@ -32,6 +32,10 @@ const specs = types.map((t) => ({
   exactlyOneOf: t.exactlyOneOf,
   requestable: t.requestedElsewhere === "",
 }));
+// The form takes its target's kind from the type; a requestable type of any kind would need a kind input.
+for (const t of specs.filter((t) => t.requestable && t.targetKinds.length === 0)) {
+  throw new Error(`command type ${t.name} has no target kind: the command form cannot request it`);
+}
 const union = (names) => names.map((n) => JSON.stringify(n)).join(" | ");
 const all = specs.map((t) => t.name);
 const requestable = specs.filter((t) => t.requestable).map((t) => t.name);

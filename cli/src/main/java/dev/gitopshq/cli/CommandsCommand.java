@@ -104,8 +104,16 @@ final class CommandsCommand extends Base {
           String breakGlass,
       @Option(names = "--idempotency-key") String idempotencyKey) {
     CommandTypeSpec spec = requestable(type);
-    String targetKind = kind != null ? kind : spec.getTargetKinds(0);
-    if (!spec.getTargetKindsList().contains(targetKind)) {
+    String targetKind =
+        kind != null
+            ? kind
+            : spec.getTargetKindsList().stream()
+                .findFirst()
+                .orElseThrow(
+                    () ->
+                        new CliException(
+                            ExitCode.USAGE, "--kind is required for a " + type + " command"));
+    if (spec.getTargetKindsCount() > 0 && !spec.getTargetKindsList().contains(targetKind)) {
       throw new CliException(
           ExitCode.USAGE,
           "--kind must be "
