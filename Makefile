@@ -28,7 +28,7 @@ export JAVA_HOME := $(JAVA_HOME_FOUND)
 export PATH := $(JAVA_HOME_FOUND)/bin:$(PATH)
 endif
 
-.PHONY: help run test test-fast fast-java fast-rego fast-ui test-it test-e2e build tools policy-test ui-test lint fmt clean reset bench-delivery images openapi fuzz
+.PHONY: help run test test-fast fast-java fast-rego fast-ui test-it test-e2e build tools policy-test ui-test lint fmt clean reset bench-delivery images openapi command-types fuzz
 
 help: ## list the targets
 	@echo "GitOpsHQ: make <target>"
@@ -95,7 +95,7 @@ fast-rego:
 	else echo "==> policy tests skipped: opa is not built (make tools builds it)"; fi
 
 fast-ui:
-	@if [ -d ui/node_modules ]; then echo "==> ui: vitest"; cd ui && npx --no-install vitest run; \
+	@if [ -d ui/node_modules ]; then echo "==> ui: vitest"; cd ui && npm run --silent gen:api >/dev/null && npx --no-install vitest run; \
 	else echo "==> Vitest skipped: ui/node_modules is missing (cd ui && npm ci)"; fi
 
 # Unit and integration tiers: what `make test` runs in Maven but the e2e tests, and nothing else.
@@ -135,6 +135,10 @@ openapi: ## regenerate docs/openapi.yaml from the hub's /v3/api-docs.yaml (then 
 	@db="$${GITOPSHQ_TEST_DB_URL##*/}"; db="$${db%%\?*}"; tools/dev/postgres.sh "$$db" >/dev/null
 	@tools/mvn.sh -q -pl api -am verify -Dtest=none -Dit.test=OpenApiDocumentIT -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false -Dopenapi.write=true
 	@echo "==> docs/openapi.yaml regenerated ($$(git diff --shortstat -- docs/openapi.yaml | sed 's/^ *//' || true))"
+
+command-types: ## regenerate docs/command-types.json from proto/.../command_types.proto (then commit it)
+	@tools/mvn.sh -q -pl proto verify -Dtest=CommandTypesJsonTest -Dsurefire.failIfNoSpecifiedTests=false -Dcommand-types.write=true
+	@echo "==> docs/command-types.json regenerated ($$(git diff --shortstat -- docs/command-types.json | sed 's/^ *//' || true))"
 
 # CI runs it after `make test` (.ci/run), with the jars that built.
 fuzz: ## Schemathesis against a hub stack on free ports (tools/fuzz.sh): no 5xx, every answer as /v3/api-docs says

@@ -4,7 +4,8 @@
 #
 #   1. opa fmt --list --fail   every file is formatted (fix: opa fmt -w FILE)
 #   2. opa check --strict      it compiles in strict mode
-#   3. opa test -v             the *_test.rego suites pass
+#   3. opa test -v             the *_test.rego suites pass, with the command
+#                              types of docs/command-types.json as data
 #
 # Skipped with a notice while policies/ holds no .rego file yet.
 # Maven copies the shipped policies into policies/target/; that copy is
@@ -52,8 +53,11 @@ main() {
   log "opa check --strict policies/"
   "$opa" check --strict --ignore target --ignore node_modules policies/
 
-  log "opa test -v policies/"
-  "$opa" test -v --ignore target --ignore node_modules policies/
+  # docs/command-types.json is generated from command_types.proto; the approval
+  # policy's tests check its list of command types against it.
+  log "opa test -v policies/ (with docs/command-types.json as data.command_types)"
+  "$opa" test -v --ignore target --ignore node_modules policies/ \
+    command_types:docs/command-types.json
 }
 
 main "$@"

@@ -3,7 +3,8 @@
 # packages when missing); nothing downloads a Node binary or a browser.
 #
 #   tools/ui.sh build    npm ci (when package-lock.json changed) + the API types generated from
-#                        docs/openapi.yaml (ui/src/api/schema.d.ts) + type check + vite build -> ui/dist
+#                        docs/openapi.yaml (ui/src/api/schema.d.ts) and docs/command-types.json
+#                        (ui/src/api/commandTypes.ts) + type check + vite build -> ui/dist
 #   tools/ui.sh test     the API types, then the Vitest suite (components and the API client)
 #   tools/ui.sh lint     ESLint (ui/eslint.config.js) and Prettier's check (ui/.prettierrc.json)
 #   tools/ui.sh format   Prettier writes ui/'s formatting (what `make fmt` runs)
@@ -91,10 +92,11 @@ e2e() {
     node e2e/run.mjs
 }
 
-# The REST API's TypeScript types, from the committed docs/openapi.yaml (never committed
-# themselves): a REST change the UI does not follow fails the type check.
+# The REST API's TypeScript types, from the committed docs/openapi.yaml, and the command types,
+# from the committed docs/command-types.json (neither output is committed): a REST or command type
+# change the UI does not follow fails the type check.
 gen_api() {
-  log "ui: API types from docs/openapi.yaml -> ui/src/api/schema.d.ts"
+  log "ui: API types from docs/openapi.yaml and docs/command-types.json -> ui/src/api/"
   npm run --silent gen:api >/dev/null
 }
 

@@ -9,8 +9,9 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default defineConfig(
-  // Build output, and the API types generated from docs/openapi.yaml (npm run gen:api).
-  globalIgnores(["dist/", "test-results/", "src/api/schema.d.ts"]),
+  // Build output, and the API types generated from docs/openapi.yaml and docs/command-types.json
+  // (npm run gen:api).
+  globalIgnores(["dist/", "test-results/", "src/api/schema.d.ts", "src/api/commandTypes.ts"]),
   js.configs.recommended,
   tseslint.configs.recommended,
   reactHooks.configs.flat["recommended-latest"],
@@ -26,8 +27,9 @@ export default defineConfig(
     },
   },
   {
-    // The end-to-end runner is Node; what it hands page.evaluate runs in the browser.
-    files: ["e2e/**/*.mjs"],
+    // The end-to-end runner and the generators are Node; what the runner hands page.evaluate
+    // runs in the browser.
+    files: ["e2e/**/*.mjs", "scripts/**/*.mjs"],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
   {

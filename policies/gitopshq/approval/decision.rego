@@ -33,7 +33,10 @@
 # scope: package
 package gitopshq.approval
 
-# The command types the agent can execute; anything else is refused.
+# The command types the agent can execute; anything else is refused. They are
+# declared in proto/src/main/proto/agent/v1/command_types.proto: a test
+# (decision_test.rego, fed docs/command-types.json by tools/policy-test.sh)
+# fails when this set or the default lists below disagree with it.
 command_types := {"sync", "refresh", "rollback", "restart", "scale", "resolve-drift"}
 
 # Roles a member can hold that may run commands at all.
@@ -219,7 +222,7 @@ deny_reasons contains msg if {
 
 deny_reasons contains msg if {
 	not command_type in command_types
-	msg := sprintf("command type %q is not one of refresh, resolve-drift, rollback, restart, scale, sync", [command_type])
+	msg := sprintf("command type %q is not one of %s", [command_type, concat(", ", sort(command_types))])
 }
 
 deny_reasons contains msg if {

@@ -63,7 +63,7 @@ test_viewer_reason if {
 
 test_unknown_command_type_reason if {
 	d := approval.decision with input as samples.unknown_command_type_denied.input
-	d.reasons == [`command type "delete" is not one of refresh, resolve-drift, rollback, restart, scale, sync`]
+	d.reasons == [`command type "delete" is not one of refresh, resolve-drift, restart, rollback, scale, sync`]
 }
 
 # ---- production detection and defaults -------------------------------------------
@@ -226,4 +226,30 @@ test_resolve_drift_requires_approval_when_the_settings_list_it if {
 	d := approval.decision with input as doc
 	d.outcome == "require_approval"
 	d.required_approvers == 2
+}
+
+# ---- the protocol's command types --------------------------------------------------
+
+# docs/command-types.json, generated from command_types.proto and loaded by
+# tools/policy-test.sh as data.command_types.
+proto_types := data.command_types.types
+
+proto_names(required, env) := {t.name |
+	some t in proto_types
+	t.approvalRequiredByDefault[env] == required
+}
+
+test_command_types_are_the_protocols if {
+	count(proto_types) > 0
+	approval.command_types == {t.name | some t in proto_types}
+}
+
+test_production_defaults_are_the_protocols if {
+	{n | some n in approval.production_defaults.require_approval} == proto_names(true, "production")
+	{n | some n in approval.production_defaults.auto_approve} == proto_names(false, "production")
+}
+
+test_non_production_defaults_are_the_protocols if {
+	{n | some n in approval.non_production_defaults.require_approval} == proto_names(true, "nonProduction")
+	{n | some n in approval.non_production_defaults.auto_approve} == proto_names(false, "nonProduction")
 }

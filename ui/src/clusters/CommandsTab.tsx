@@ -10,10 +10,14 @@ import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { relative } from "../components/time";
 import { useSession } from "../auth/session";
 import { queryKeys } from "../api/keys";
+import {
+  COMMAND_TYPE_NAMES,
+  REQUESTABLE_COMMAND_TYPE_NAMES,
+  commandType,
+  type CommandParamSpec,
+  type RequestableCommandTypeName,
+} from "../api/commandTypes";
 
-export const COMMAND_TYPES = ["scale", "restart", "sync", "refresh", "rollback"] as const;
-/** What the list filters by: every type, including resolve-drift (requested from the Drift tab). */
-const FILTER_TYPES = [...COMMAND_TYPES, "resolve-drift"];
 const STATUSES = [
   "pending",
   "pending_approval",
@@ -28,13 +32,15 @@ const STATUSES = [
 
 /** The body of POST /clusters/{id}/commands for what the form holds. */
 export function commandBody(f: CommandForm) {
-  const kind = f.type === "scale" || f.type === "restart" ? "Deployment" : "Application";
+  const spec = commandType(f.type);
   const params: Record<string, unknown> = {};
-  if (f.type === "scale") params.replicas = Number(f.replicas);
-  if ((f.type === "sync" || f.type === "rollback") && f.revision) params.revision = f.revision;
+  for (const p of spec.params) {
+    const v = f.params[p.name] ?? "";
+    if (v !== "") params[p.name] = p.type === "INT" ? Number(v) : v;
+  }
   return {
     type: f.type,
-    target: { namespace: f.namespace, kind, name: f.name },
+    target: { namespace: f.namespace, kind: spec.targetKinds[0], name: f.name },
     params,
     ...(f.reason && { reason: f.reason }),
     ...(f.breakGlass && { breakGlass: { justification: f.justification } }),
@@ -42,14 +48,58 @@ export function commandBody(f: CommandForm) {
 }
 
 export interface CommandForm {
-  type: (typeof COMMAND_TYPES)[number];
+  type: RequestableCommandTypeName;
   namespace: string;
   name: string;
-  replicas: string;
-  revision: string;
+  /** What the form holds for each of the type's params, as typed; empty means not given. */
+  params: Record<string, string>;
   reason: string;
   breakGlass: boolean;
   justification: string;
+}
+
+/** How the form names a target kind. */
+function kindLabel(kind: string | undefined) {
+  return kind === "Application" ? "Argo CD application" : (kind ?? "Object");
+}
+
+/** One input per param the type declares, with its bounds. */
+function ParamInput({
+  param,
+  value,
+  onChange,
+}: {
+  param: CommandParamSpec;
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  return (
+    <label className="block text-sm">
+      {param.label}
+      {param.type === "INT" ? (
+        <input
+          type="number"
+          min={param.min}
+          max={param.max}
+          step={1}
+          className={inputClass}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          required={param.required}
+          title={param.summary}
+        />
+      ) : (
+        <input
+          className={inputClass}
+          value={value}
+          maxLength={param.maxLength}
+          onChange={(e) => onChange(e.target.value)}
+          required={param.required}
+          title={param.summary}
+        />
+      )}
+    </label>
+  );
 }
 
 export function CommandsTab({ cluster }: { cluster: Cluster }) {
@@ -78,7 +128,7 @@ export function CommandsTab({ cluster }: { cluster: Cluster }) {
             Type
             <select className={inputClass} value={filters.type} onChange={set("type")}>
               <option value="">any</option>
-              {FILTER_TYPES.map((t) => (
+              {COMMAND_TYPE_NAMES.map((t) => (
                 <option key={t}>{t}</option>
               ))}
             </select>
@@ -143,8 +193,7 @@ function NewCommand({ cluster }: { cluster: Cluster }) {
     type: "scale",
     namespace: "",
     name: "",
-    replicas: "1",
-    revision: "",
+    params: { replicas: "1" },
     reason: "",
     breakGlass: false,
     justification: "",
@@ -157,6 +206,7 @@ function NewCommand({ cluster }: { cluster: Cluster }) {
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.commands(cluster.id) }),
   });
   const set = (k: keyof CommandForm) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
+  const spec = commandType(f.type);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate();
@@ -173,43 +223,33 @@ function NewCommand({ cluster }: { cluster: Cluster }) {
       <label className="block text-sm">
         Command type
         <select className={inputClass} value={f.type} onChange={set("type")}>
-          {COMMAND_TYPES.map((t) => (
+          {REQUESTABLE_COMMAND_TYPE_NAMES.map((t) => (
             <option key={t}>{t}</option>
           ))}
         </select>
       </label>
+      <p className="text-xs text-slate-500">{spec.summary}</p>
       <label className="block text-sm">
         Namespace
         <input className={inputClass} value={f.namespace} onChange={set("namespace")} required />
       </label>
       <label className="block text-sm">
-        {f.type === "scale" || f.type === "restart" ? "Deployment" : "Argo CD application"}
+        {kindLabel(spec.targetKinds[0])}
         <input className={inputClass} value={f.name} onChange={set("name")} required />
       </label>
-      {f.type === "scale" && (
-        <label className="block text-sm">
-          Replicas
-          <input
-            type="number"
-            min={0}
-            max={1000}
-            className={inputClass}
-            value={f.replicas}
-            onChange={set("replicas")}
-            required
-          />
-        </label>
-      )}
-      {(f.type === "sync" || f.type === "rollback") && (
-        <label className="block text-sm">
-          Revision
-          <input
-            className={inputClass}
-            value={f.revision}
-            onChange={set("revision")}
-            required={f.type === "rollback"}
-          />
-        </label>
+      {spec.params.map((p) => (
+        <ParamInput
+          key={p.name}
+          param={p}
+          value={f.params[p.name] ?? ""}
+          onChange={(v) => setF({ ...f, params: { ...f.params, [p.name]: v } })}
+        />
+      ))}
+      {spec.exactlyOneOf.length > 0 && (
+        <p className="text-xs text-slate-500">
+          Give exactly one of{" "}
+          {spec.exactlyOneOf.map((n) => spec.params.find((p) => p.name === n)?.label ?? n).join(" or ")}.
+        </p>
       )}
       <label className="block text-sm">
         Reason

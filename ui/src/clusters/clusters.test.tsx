@@ -5,7 +5,8 @@ import type { Cluster } from "../api/types";
 import { setToken } from "../api/client";
 import { fakeHub, ME, renderAt } from "../test-utils";
 import { ClustersPage, matches } from "./ClustersPage";
-import { commandBody } from "./CommandsTab";
+import { REQUESTABLE_COMMAND_TYPE_NAMES } from "../api/commandTypes";
+import { CommandsTab, commandBody } from "./CommandsTab";
 import { parseLabels } from "./RegisterClusterDialog";
 
 const cluster = (over: Partial<Cluster>): Cluster => ({
@@ -43,8 +44,7 @@ describe("clusters", () => {
       type: "scale",
       namespace: "demo",
       name: "web",
-      replicas: "3",
-      revision: "",
+      params: { replicas: "3", revision: "left over from another type" },
       reason: "traffic",
       breakGlass: true,
       justification: "checkout is down for everyone",
@@ -60,14 +60,53 @@ describe("clusters", () => {
       type: "sync",
       namespace: "argocd",
       name: "app",
-      replicas: "",
-      revision: "abc123",
+      params: { replicas: "", revision: "abc123" },
       reason: "",
       breakGlass: false,
       justification: "",
     });
     expect(sync.target.kind).toBe("Application");
     expect(sync.params).toEqual({ revision: "abc123" });
+  });
+
+  it("offers the command types and params command_types.proto declares", async () => {
+    setToken("t");
+    const calls = fakeHub({
+      "GET /me": () => ({ json: ME }),
+      "GET /clusters/c1/commands": () => ({ json: { items: [] } }),
+      "POST /clusters/c1/commands": () => ({ status: 202, json: { id: "0f0e0d0c-1111", status: "pending" } }),
+    });
+    renderAt("/clusters/c1", "/clusters/:id", <CommandsTab cluster={cluster({})} />);
+    const type = await screen.findByLabelText("Command type");
+    expect(
+      within(type)
+        .getAllByRole("option")
+        .map((o) => o.textContent),
+    ).toEqual(REQUESTABLE_COMMAND_TYPE_NAMES);
+    expect(within(type).queryByRole("option", { name: "resolve-drift" })).toBeNull();
+    const filter = screen.getByLabelText("Type");
+    expect(within(filter).getByRole("option", { name: "resolve-drift" })).toBeInTheDocument();
+
+    const replicas = screen.getByLabelText("Replicas");
+    expect(replicas).toHaveAttribute("min", "0");
+    expect(replicas).toHaveAttribute("max", "1000");
+    expect(replicas).toBeRequired();
+
+    await userEvent.selectOptions(type, "rollback");
+    expect(screen.queryByLabelText("Replicas")).toBeNull();
+    expect(screen.getByLabelText("Argo CD application")).toBeInTheDocument();
+    expect(screen.getByLabelText("Revision")).toHaveAttribute("maxLength", "255");
+    expect(screen.getByText("Give exactly one of Revision or History id.")).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText("Namespace"), "argocd");
+    await userEvent.type(screen.getByLabelText("Argo CD application"), "demo-app");
+    await userEvent.type(screen.getByLabelText("History id"), "4");
+    await userEvent.click(screen.getByRole("button", { name: "Request command" }));
+    expect(await screen.findByRole("status")).toHaveTextContent("Requested: command 0f0e0d0c (pending)");
+    expect(calls.find((c) => c.method === "POST")?.body).toEqual({
+      type: "rollback",
+      target: { namespace: "argocd", kind: "Application", name: "demo-app" },
+      params: { historyId: 4 },
+    });
   });
 
   it("shows every cluster with its status badge, and an empty state when none match", async () => {

@@ -1,13 +1,23 @@
 package dev.gitopshq.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gitopshq.agent.v1.CommandParamSpec;
+import dev.gitopshq.agent.v1.CommandParams;
+import dev.gitopshq.agent.v1.CommandTypeSpec;
+import dev.gitopshq.agent.v1.CommandTypes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -15,7 +25,7 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "commands",
     aliases = "command",
-    description = "Operational commands on a cluster (sync, refresh, rollback, restart, scale).")
+    description = "Operational commands on a cluster (`commands types` lists the types).")
 final class CommandsCommand extends Base {
   /** The statuses after which a command does not change any more. */
   static final Set<String> TERMINAL =
@@ -69,13 +79,15 @@ final class CommandsCommand extends Base {
       @Option(
               names = "--type",
               required = true,
-              description = "sync, refresh, rollback, restart or scale")
+              completionCandidates = TypeNames.class,
+              description =
+                  "One of: ${COMPLETION-CANDIDATES} (`commands types` lists each one's params).")
           String type,
       @Option(
               names = {"-n", "--namespace"},
               required = true)
           String namespace,
-      @Option(names = "--kind", description = "Deployment (restart, scale) or Application")
+      @Option(names = "--kind", description = "The target's kind (default: the type's).")
           String kind,
       @Option(names = "--name", required = true, description = "The target object's name.")
           String name,
@@ -91,21 +103,46 @@ final class CommandsCommand extends Base {
               description = "Run without waiting for approvers; the justification is reviewed.")
           String breakGlass,
       @Option(names = "--idempotency-key") String idempotencyKey) {
+    CommandTypeSpec spec = requestable(type);
+    String targetKind =
+        kind != null
+            ? kind
+            : spec.getTargetKindsList().stream()
+                .findFirst()
+                .orElseThrow(
+                    () ->
+                        new CliException(
+                            ExitCode.USAGE, "--kind is required for a " + type + " command"));
+    if (spec.getTargetKindsCount() > 0 && !spec.getTargetKindsList().contains(targetKind)) {
+      throw new CliException(
+          ExitCode.USAGE,
+          "--kind must be "
+              + String.join(" or ", spec.getTargetKindsList())
+              + " for a "
+              + type
+              + " command");
+    }
+    Map<String, Object> typed = new LinkedHashMap<>();
+    if (params != null) {
+      params.forEach((k, v) -> typed.put(k, typed(v)));
+    }
+    CommandParams.Checked checked = CommandParams.check(spec, typed);
+    if (!checked.ok()) {
+      throw new CliException(
+          ExitCode.USAGE,
+          checked.problems().stream()
+              .map(p -> p.field() + ": " + p.message())
+              .collect(Collectors.joining("\n")));
+    }
     HubClient hub = client();
     Map<String, Object> target = new LinkedHashMap<>();
     target.put("namespace", namespace);
-    target.put(
-        "kind",
-        kind != null
-            ? kind
-            : (type.equals("restart") || type.equals("scale") ? "Deployment" : "Application"));
+    target.put("kind", targetKind);
     target.put("name", name);
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("type", type);
     body.put("target", target);
-    if (params != null && !params.isEmpty()) {
-      Map<String, Object> typed = new LinkedHashMap<>();
-      params.forEach((k, v) -> typed.put(k, typed(v)));
+    if (!typed.isEmpty()) {
       body.put("params", typed);
     }
     ClustersCommand.putIf(body, "reason", reason);
@@ -133,6 +170,98 @@ final class CommandsCommand extends Base {
       return Boolean.parseBoolean(v);
     }
     return v;
+  }
+
+  /** The type a person may ask for by this name; a usage error names the others. */
+  static CommandTypeSpec requestable(String type) {
+    return CommandTypes.requestable().stream()
+        .filter(s -> s.getName().equals(type))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new CliException(
+                    ExitCode.USAGE,
+                    CommandTypes.spec(type)
+                        .filter(s -> !s.getRequestedElsewhere().isEmpty())
+                        .map(s -> type + " " + s.getRequestedElsewhere())
+                        .orElse("--type must be one of " + String.join(", ", new TypeNames()))));
+  }
+
+  /** The names {@code --type} accepts, in the API's order (shell completion and help). */
+  static final class TypeNames implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return CommandTypes.requestable().stream().map(CommandTypeSpec::getName).iterator();
+    }
+  }
+
+  static final List<Output.Column> TYPES =
+      List.of(
+          Output.Column.of("Type", "name"),
+          new Output.Column("Target", n -> Output.text(n.path("targetKinds"))),
+          Output.Column.of("Capability", "capability"),
+          Output.Column.of("Params", "usage"),
+          Output.Column.of("Summary", "summary"));
+
+  @Command(
+      name = "types",
+      description = "The command types, each with its target kind, capability and params.")
+  void types() {
+    ArrayNode items = JsonNodeFactory.instance.arrayNode();
+    for (CommandTypeSpec s : CommandTypes.requestable()) {
+      ObjectNode t = items.addObject();
+      t.put("name", s.getName());
+      t.put("summary", s.getSummary());
+      t.put("capability", s.getCapability());
+      s.getTargetKindsList().forEach(t.putArray("targetKinds")::add);
+      t.put("usage", usage(s));
+      ArrayNode ps = t.putArray("params");
+      for (CommandParamSpec d : s.getParamsList()) {
+        ObjectNode p = ps.addObject();
+        p.put("name", d.getName());
+        p.put("type", d.getType().name().toLowerCase(Locale.ROOT));
+        p.put("required", d.getRequired());
+        if (d.getType() == CommandParamSpec.Type.INT) {
+          p.put("min", d.getMin());
+          if (d.hasMax()) {
+            p.put("max", d.getMax());
+          }
+        } else {
+          p.put("maxLength", d.getMaxLength());
+        }
+        p.put("summary", d.getSummary());
+      }
+      s.getExactlyOneOfList().forEach(t.putArray("exactlyOneOf")::add);
+    }
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    out.set("items", items);
+    output().print(out, items, TYPES);
+  }
+
+  /**
+   * A type's params as {@code -p} takes them, e.g. {@code replicas=0..1000 (required)} or, for
+   * exclusive ones, {@code revision=TEXT | historyId=0.. (one of them)}.
+   */
+  static String usage(CommandTypeSpec s) {
+    List<String> parts = new ArrayList<>();
+    List<String> exclusive = new ArrayList<>();
+    for (CommandParamSpec d : s.getParamsList()) {
+      String value =
+          d.getName()
+              + "="
+              + (d.getType() == CommandParamSpec.Type.INT
+                  ? d.getMin() + ".." + (d.hasMax() ? Integer.toString(d.getMax()) : "")
+                  : "TEXT");
+      if (s.getExactlyOneOfList().contains(d.getName())) {
+        exclusive.add(value);
+      } else {
+        parts.add(value + (d.getRequired() ? " (required)" : ""));
+      }
+    }
+    if (!exclusive.isEmpty()) {
+      parts.add(String.join(" | ", exclusive) + " (one of them)");
+    }
+    return String.join(", ", parts);
   }
 
   @Command(name = "list", aliases = "ls", description = "A cluster's commands, newest first.")

@@ -158,47 +158,20 @@ class CommandActivitiesIT {
   CommandSpec command(String type, Requester requester, String breakGlass) {
     UUID id = UUID.randomUUID();
     Instant now = Instant.now();
-    commands.insert(
-        new CommandRow(
-            id,
-            org,
-            cluster,
+    CommandSpec spec =
+        new CommandSpec(
+            org.toString(),
+            id.toString(),
+            cluster.toString(),
+            "prod",
             type,
-            "shop",
-            "Deployment",
-            "web",
+            new CommandTarget("shop", "Deployment", "web"),
             Map.of("replicas", "3"),
             "load test",
-            requester.id(),
-            requester.type(),
-            requester.name(),
-            breakGlass != null,
-            breakGlass,
-            "pending",
-            "",
-            null,
-            null,
-            null,
-            null,
-            List.of(),
-            null,
-            null,
-            null,
-            null,
-            now,
-            now,
-            null));
-    return new CommandSpec(
-        org.toString(),
-        id.toString(),
-        cluster.toString(),
-        "prod",
-        type,
-        new CommandTarget("shop", "Deployment", "web"),
-        Map.of("replicas", "3"),
-        "load test",
-        requester,
-        breakGlass);
+            requester,
+            breakGlass);
+    commands.insert(CommandRow.requested(spec, now));
+    return spec;
   }
 
   long audited(String action, String target) throws Exception {

@@ -5,6 +5,7 @@ import dev.gitopshq.agent.config.Capability;
 import dev.gitopshq.agent.kube.KubeCommands;
 import dev.gitopshq.agent.metrics.AgentMetrics;
 import dev.gitopshq.agent.v1.CommandResult;
+import dev.gitopshq.agent.v1.CommandType;
 import dev.gitopshq.agent.v1.CommandTypes;
 import dev.gitopshq.agent.v1.ExecuteCommand;
 import java.time.Clock;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * deadline, only with its type's capability, one at a time) is the agent's job runner's concern;
  * {@link #needs}, {@link #refused} and {@link #expired} give it this kind's rules and answers.
  *
- * <p>Across agent restarts the command stamp on the object makes a re-run a no-op.
+ * <p>Across agent restarts the command stamp on the object makes a re-run a no-op. A type
+ * command_types.proto does not declare is refused, never run as another type.
  */
 public final class CommandRunner {
   private static final Logger log = LoggerFactory.getLogger(CommandRunner.class);
@@ -91,9 +93,15 @@ public final class CommandRunner {
         c.getTarget().getName(),
         c.getBreakGlass() ? " (break-glass)" : "",
         c.getRequestedBy());
+    // A type command_types.proto does not declare is refused here, so nothing below can mistake
+    // it for another type.
+    CommandType type = CommandTypes.type(c.getType()).orElse(null);
+    if (type == null) {
+      return refused(c, Set.of());
+    }
     KubeCommands.Outcome o;
     try {
-      o = execute(c);
+      o = execute(type, c);
     } catch (RuntimeException e) {
       o = new KubeCommands.Outcome(false, "", "unexpected error: " + e.getMessage());
     }
@@ -110,13 +118,16 @@ public final class CommandRunner {
     return r;
   }
 
-  /** The one place that picks the action for a command's type. */
-  private KubeCommands.Outcome execute(ExecuteCommand c) {
+  /**
+   * One handler per type of command_types.proto. The switch has no default: a type added to the
+   * proto does not compile here until it has a handler.
+   */
+  private KubeCommands.Outcome execute(CommandType type, ExecuteCommand c) {
     String ns = c.getTarget().getNamespace();
     String name = c.getTarget().getName();
     Map<String, String> p = c.getParamsMap();
-    return switch (c.getType()) {
-      case "scale" -> {
+    return switch (type) {
+      case COMMAND_TYPE_SCALE -> {
         int replicas;
         try {
           replicas = Integer.parseInt(p.getOrDefault("replicas", ""));
@@ -125,11 +136,12 @@ public final class CommandRunner {
         }
         yield kube.scale(ns, name, c.getCommandId(), replicas);
       }
-      case "restart" -> kube.restart(ns, name, c.getCommandId());
-      case "sync" -> kube.sync(ns, name, c.getCommandId(), c.getRequestedBy(), p.get("revision"));
-      case "refresh" -> kube.refresh(ns, name, c.getCommandId());
-      case CommandTypes.RESOLVE_DRIFT -> resolveDrift(c);
-      default ->
+      case COMMAND_TYPE_RESTART -> kube.restart(ns, name, c.getCommandId());
+      case COMMAND_TYPE_SYNC ->
+          kube.sync(ns, name, c.getCommandId(), c.getRequestedBy(), p.get("revision"));
+      case COMMAND_TYPE_REFRESH -> kube.refresh(ns, name, c.getCommandId());
+      case COMMAND_TYPE_RESOLVE_DRIFT -> resolveDrift(c);
+      case COMMAND_TYPE_ROLLBACK ->
           kube.rollback(
               ns,
               name,
@@ -137,6 +149,8 @@ public final class CommandRunner {
               c.getRequestedBy(),
               p.get("historyId"),
               p.get("revision"));
+      case COMMAND_TYPE_UNSPECIFIED, UNRECOGNIZED ->
+          throw new IllegalArgumentException("not a command type: " + type);
     };
   }
 

@@ -148,7 +148,7 @@ public class CommandController {
     HubPrincipal caller = Authz.require(Permission.COMMANDS_READ);
     Checks.time("from", from);
     Checks.time("to", to);
-    if (type != null && !CommandRequests.TYPES.contains(type)) {
+    if (type != null && !CommandTypes.isKnown(type)) {
       throw ApiException.invalid("type", "must be one of " + String.join(", ", CommandTypes.ALL));
     }
     if (status != null && !STATUSES.contains(status)) {

@@ -132,52 +132,7 @@ public class CommandService {
     Instant now = clock.instant();
     String justification =
         req.breakGlass() == null ? null : req.breakGlass().justification().trim();
-    CommandRow row =
-        new CommandRow(
-            id,
-            caller.orgId(),
-            clusterId,
-            req.type(),
-            req.target().namespace(),
-            req.target().kind(),
-            req.target().name(),
-            params,
-            req.reason() == null ? "" : req.reason(),
-            caller.id(),
-            caller.isMember() ? "member" : "service_account",
-            caller.name(),
-            justification != null,
-            justification,
-            "pending",
-            "",
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            now,
-            now,
-            null);
-    commands.insert(row);
-    // Held until this transaction ends: the workflow's first step waits for it (see lockCreation).
-    commands.lockCreation(id);
-    Map<String, Object> d = new LinkedHashMap<>();
-    d.put("clusterId", clusterId.toString());
-    d.put("type", req.type());
-    d.put(
-        "target", req.target().namespace() + "/" + req.target().kind() + "/" + req.target().name());
-    d.put("params", params);
-    d.put("reason", row.reason());
-    d.put("breakGlass", justification != null);
-    if (justification != null) {
-      d.put("justification", justification);
-    }
-    audit.record(caller.orgId(), caller.actor(), "command.requested", "command", id.toString(), d);
-
+    String reason = req.reason() == null ? "" : req.reason();
     List<String> teams =
         caller.isMember()
             ? members
@@ -194,15 +149,32 @@ public class CommandService {
             req.type(),
             new CommandTarget(req.target().namespace(), req.target().kind(), req.target().name()),
             params,
-            row.reason(),
+            reason,
             new Requester(
                 caller.id(),
-                row.requesterType(),
+                caller.isMember() ? "member" : "service_account",
                 caller.name(),
                 caller.role() == null ? "" : caller.role().wireName(),
                 teams,
                 people.behind(caller)),
             justification);
+    CommandRow row = CommandRow.requested(spec, now);
+    commands.insert(row);
+    // Held until this transaction ends: the workflow's first step waits for it (see lockCreation).
+    commands.lockCreation(id);
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("clusterId", clusterId.toString());
+    d.put("type", req.type());
+    d.put(
+        "target", req.target().namespace() + "/" + req.target().kind() + "/" + req.target().name());
+    d.put("params", params);
+    d.put("reason", row.reason());
+    d.put("breakGlass", justification != null);
+    if (justification != null) {
+      d.put("justification", justification);
+    }
+    audit.record(caller.orgId(), caller.actor(), "command.requested", "command", id.toString(), d);
+
     CommandWorkflow wf =
         temporal.newWorkflowStub(
             CommandWorkflow.class,

@@ -6,8 +6,8 @@ import java.util.Map;
 /**
  * A validated command request.
  *
- * @param type sync, rollback, restart or scale
- * @param params replicas (scale), revision or historyId (rollback)
+ * @param type a command type's name, as command_types.proto declares it
+ * @param params the type's params, as text
  * @param breakGlassJustification set when the requester invoked break-glass
  */
 public record CommandSpec(
