@@ -7,11 +7,12 @@ import { queryKeys } from "../api/keys";
 import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { useSession } from "../auth/session";
-import { COMMAND_TYPES } from "../clusters/CommandsTab";
+import { COMMAND_TYPES } from "../api/commandTypes";
 import { formatSelector, parseSelector } from "./selector";
 
 /** Every command type a policy can list (the protocol's CommandTypes). */
-const TYPES = [...COMMAND_TYPES, "resolve-drift"];
+/** Every command type command_types.proto declares, resolve-drift included. */
+const TYPES: string[] = COMMAND_TYPES.map((t) => t.name);
 
 /** The editor's fields, as typed. */
 export interface Draft {

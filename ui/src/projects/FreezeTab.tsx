@@ -8,10 +8,11 @@ import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { stamp } from "../components/time";
 import { useSession } from "../auth/session";
 import { queryKeys } from "../api/keys";
-import { COMMAND_TYPES } from "../clusters/CommandsTab";
+import { COMMAND_TYPES } from "../api/commandTypes";
 
 /** The command types a window can hold: those a person requests, and drift resolution. */
-const FREEZABLE = [...COMMAND_TYPES, "resolve-drift"];
+/** Every command type command_types.proto declares, resolve-drift included. */
+const FREEZABLE: string[] = COMMAND_TYPES.map((t) => t.name);
 
 /** What a window holds besides deployments, in words. */
 export function commandsLabel(types: string[] | undefined): string | null {
