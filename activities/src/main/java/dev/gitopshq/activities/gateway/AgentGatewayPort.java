@@ -15,8 +15,9 @@ import java.util.concurrent.CompletableFuture;
 /** What activities need from the agent gateway. */
 public interface AgentGatewayPort {
   /**
-   * A command was parked for the cluster's agent. If this replica holds the agent's stream it sends
-   * it now; otherwise the replica that holds it finds it on its next sweep.
+   * A job was parked for the cluster's agent ({@link AgentJobMapper#park}). If this replica holds
+   * the agent's stream it sends it now; otherwise the replica that holds it is told by the commit's
+   * notification, or finds it on its next sweep.
    */
   void commandQueued(UUID orgId, UUID clusterId);
 

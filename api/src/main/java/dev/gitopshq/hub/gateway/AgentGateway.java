@@ -7,6 +7,7 @@ import dev.gitopshq.activities.command.CommandMapper;
 import dev.gitopshq.activities.command.CommandRow;
 import dev.gitopshq.activities.delivery.ProjectFenceMapper;
 import dev.gitopshq.activities.gateway.AgentGatewayPort;
+import dev.gitopshq.activities.gateway.AgentJobMapper;
 import dev.gitopshq.activities.inventory.InventoryStore;
 import dev.gitopshq.activities.registration.RegistrationStore;
 import dev.gitopshq.activities.release.DirectApplies;
@@ -70,6 +71,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Runs the agent gRPC server ({@code agent.v1.AgentHub} and {@code grpc.health.v1.Health}; no
@@ -88,13 +90,12 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   private final AgentConnections connections;
   private final HeartbeatBuffer heartbeats;
   private final AgentHubService service;
-  private final CommandDispatcher dispatcher;
-  private final DirectApplyDispatcher directApplies;
+  private final JobDispatcher jobs;
+  private final CommandJobs commandJobs;
   private final ClusterTokenMapper tokens;
   private final Clock clock;
   private final HealthStatusManager health = new HealthStatusManager();
-  private final LiveReads liveReads = new LiveReads();
-  private final LogRoutes logRoutes = new LogRoutes();
+  private final StreamExchanges exchanges = new StreamExchanges();
   private ScheduledExecutorService timers;
   private Server server;
   private final MeterRegistry meters;
@@ -114,7 +115,9 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
       MeterRegistry meters,
       DirectApplyMapper directApplyMapper,
       DirectApplies directStore,
-      ProjectFenceMapper fences) {
+      ProjectFenceMapper fences,
+      AgentJobMapper jobMapper,
+      TransactionTemplate tx) {
     this.props = props;
     this.tokens = tokens;
     this.clock = clock;
@@ -126,7 +129,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
             replica,
             clock,
             session -> {
-              logRoutes.streamEnded(session, session.endReason());
+              exchanges.streamEnded(session, session.endReason());
               watch(temporal, clusters, session);
             });
     this.heartbeats = new HeartbeatBuffer(clusters);
@@ -135,15 +138,11 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
             .setHeartbeatIntervalSeconds(props.agent().heartbeatIntervalSeconds())
             .setDisconnectTimeoutSeconds(props.agent().disconnectTimeoutSeconds())
             .build();
-    this.dispatcher = new CommandDispatcher(commands, connections, temporal, clock);
-    this.directApplies =
-        new DirectApplyDispatcher(
-            directApplyMapper,
-            directStore,
-            connections,
-            temporal.newActivityCompletionClient(),
-            fences,
-            clock);
+    this.jobs =
+        new JobDispatcher(jobMapper, connections, JobHandOver.temporal(temporal), tx, clock);
+    this.commandJobs = new CommandJobs(commands, clock);
+    jobs.register(commandJobs);
+    jobs.register(new DirectApplyJobs(directApplyMapper, directStore, fences, clock));
     this.service =
         new AgentHubService(
             registration,
@@ -151,17 +150,15 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
             clusters,
             connections,
             heartbeats,
-            dispatcher,
+            jobs,
             temporal,
             schedules,
             inventory,
-            liveReads,
-            logRoutes,
+            exchanges,
             settings,
             HubVersion.current(),
             clock,
-            new GatewayMetrics(meters, connections::size),
-            this.directApplies);
+            new GatewayMetrics(meters, connections::size));
     this.meters = meters;
   }
 
@@ -255,8 +252,8 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
 
   @Override
   public void commandQueued(UUID orgId, UUID clusterId) {
-    // Only what no stream carried yet: a command the agent already has is not sent again here.
-    dispatcher.sendUnsent(orgId, clusterId);
+    // Only what no stream carried yet: a job the agent already has is not sent again here.
+    jobs.sendQueued(orgId, clusterId);
   }
 
   /** Starts the workflow that notifies if this agent does not come back within the timeout. */
@@ -385,7 +382,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
    * (from its drift finding, by the ids in its params).
    */
   public void resolveDriftManifests(Function<CommandRow, Optional<String>> loader) {
-    dispatcher.manifests(loader);
+    commandJobs.manifests(loader);
   }
 
   /** An agent whose stream this replica holds, with the capabilities it announced. */
@@ -467,14 +464,15 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
           false);
     }
     String id = request.getSessionId();
-    if (!logRoutes.add(id, session, to)) {
+    if (!exchanges.openLog(id, session, to)) {
       throw new LogRefused(
-          "this hub replica already carries " + LogRoutes.MAX_ROUTES + " log sessions", true);
+          "this hub replica already carries " + StreamExchanges.MAX_LOG_SESSIONS + " log sessions",
+          true);
     }
     try {
       session.send(HubMessage.newBuilder().setCorrelationId(id).setOpenLogStream(request).build());
     } catch (RuntimeException e) {
-      logRoutes.forget(id);
+      exchanges.forgetLog(id);
       return Optional.empty();
     }
     return Optional.of(
@@ -491,7 +489,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
 
           @Override
           public void close(String reason) {
-            if (logRoutes.remove(session, id) != null) {
+            if (exchanges.endLog(session, id) != null) {
               session.send(
                   HubMessage.newBuilder()
                       .setCorrelationId(id)
@@ -508,7 +506,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
 
   /** Log sessions carried by this replica now. */
   public int logSessions() {
-    return logRoutes.size();
+    return exchanges.logSessions();
   }
 
   /** The organization's cluster's stream on this replica, once the hub has welcomed it. */
@@ -522,11 +520,11 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   private Optional<CompletableFuture<AgentMessage>> ask(
       AgentSession session, String requestId, HubMessage.Builder message, Duration timeout) {
     CompletableFuture<AgentMessage> answer =
-        liveReads.expect(session.clusterId, requestId, timeout);
+        exchanges.expect(session.clusterId, requestId, timeout);
     try {
       session.send(message.setCorrelationId(requestId).build());
     } catch (RuntimeException e) {
-      liveReads.abandon(requestId);
+      exchanges.abandon(requestId);
       return Optional.empty();
     }
     return Optional.of(answer);
@@ -573,10 +571,10 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   }
 
   /**
-   * {@code command:<org>:<cluster>} or {@code token:<org>:<cluster>}, from any replica's commit:
-   * when this replica holds the cluster's stream it sends the parked commands, or closes streams
-   * whose token stopped working, now rather than on its next sweep. The work runs on the gateway's
-   * timer thread, one at a time with the sweep.
+   * {@code job:<org>:<cluster>} (V40; {@code command:} before it) or {@code token:<org>:<cluster>},
+   * from any replica's commit: when this replica holds the cluster's stream it sends the queued
+   * jobs, or closes streams whose token stopped working, now rather than on its next sweep. The
+   * work runs on the gateway's timer thread, one at a time with the sweep.
    */
   @Override
   public void onNotification(String payload) {
@@ -598,11 +596,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
     }
     Runnable work =
         switch (p[0]) {
-          case "command" ->
-              () -> {
-                dispatcher.sendUnsent(org, cluster);
-                directApplies.sendUnsent(org, cluster);
-              };
+          case "job", "command" -> () -> jobs.sendQueued(org, cluster);
           case "token" -> this::closeRevoked;
           case "credential" -> () -> service.listeners.forEach(l -> l.notified(p[0], org, cluster));
           default -> null;
@@ -627,12 +621,22 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   private void sweep() {
     try {
       closeRevoked();
-      dispatcher.sweep();
-      directApplies.sweep();
+      jobs.sweep();
     } catch (RuntimeException e) {
-      // The next sweep tries again; commands stay parked in PostgreSQL meanwhile.
-      log.warn("command sweep failed: {}", e.toString());
+      // The next sweep tries again; jobs stay parked in PostgreSQL meanwhile.
+      log.warn("agent job sweep failed: {}", e.toString());
     }
+  }
+
+  /**
+   * Adds a kind of job for agents (see {@link JobKind}): its jobs parked in {@code agent_jobs} are
+   * sent, answered and handed to Temporal by the gateway's one pipeline. Call before the gateway
+   * starts (a feature's configuration does, like {@link #addListener}).
+   *
+   * @throws IllegalStateException when the kind's name or answer payload is taken
+   */
+  public void addJobKind(JobKind<?> kind) {
+    jobs.register(kind);
   }
 
   /** Registers a feature that works over agents' streams (see {@link AgentStreamListener}). */

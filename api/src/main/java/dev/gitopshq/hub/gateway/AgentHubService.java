@@ -42,12 +42,14 @@ import io.grpc.stub.StreamObserver;
 import io.temporal.client.WorkflowClient;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,17 +68,19 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   private final ClusterMapper clusters;
   private final AgentConnections connections;
   private final HeartbeatBuffer heartbeats;
-  private final CommandDispatcher dispatcher;
+  private final JobDispatcher jobs;
   private final WorkflowClient temporal;
   private final RotationSchedules schedules;
   private final InventoryStore inventory;
-  private final LiveReads liveReads;
-  private final LogRoutes logRoutes;
+  private final StreamExchanges exchanges;
   private final AgentSettings settings;
   private final String hubVersion;
   private final Clock clock;
   private final GatewayMetrics metrics;
-  private final DirectApplyDispatcher directApplies;
+
+  /** What a welcomed stream's message does, by payload; job answers go to {@link #jobs}. */
+  private final Map<AgentMessage.PayloadCase, BiConsumer<AgentSession, AgentMessage>> handlers =
+      new EnumMap<>(AgentMessage.PayloadCase.class);
 
   /** Features that use the stream without the gateway knowing them (credential sync). */
   final List<AgentStreamListener> listeners = new CopyOnWriteArrayList<>();
@@ -87,33 +91,55 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       ClusterMapper clusters,
       AgentConnections connections,
       HeartbeatBuffer heartbeats,
-      CommandDispatcher dispatcher,
+      JobDispatcher jobs,
       WorkflowClient temporal,
       RotationSchedules schedules,
       InventoryStore inventory,
-      LiveReads liveReads,
-      LogRoutes logRoutes,
+      StreamExchanges exchanges,
       AgentSettings settings,
       String hubVersion,
       Clock clock,
-      GatewayMetrics metrics,
-      DirectApplyDispatcher directApplies) {
+      GatewayMetrics metrics) {
     this.metrics = metrics;
-    this.directApplies = directApplies;
     this.registration = registration;
     this.tokens = tokens;
     this.clusters = clusters;
     this.connections = connections;
     this.heartbeats = heartbeats;
-    this.dispatcher = dispatcher;
+    this.jobs = jobs;
     this.temporal = temporal;
     this.schedules = schedules;
     this.inventory = inventory;
-    this.liveReads = liveReads;
-    this.logRoutes = logRoutes;
+    this.exchanges = exchanges;
     this.settings = settings;
     this.hubVersion = hubVersion;
     this.clock = clock;
+    handlers.put(AgentMessage.PayloadCase.HEARTBEAT, this::heartbeat);
+    handlers.put(AgentMessage.PayloadCase.TOKEN_ROTATED, this::tokenRotated);
+    handlers.put(AgentMessage.PayloadCase.INVENTORY_SNAPSHOT, observing(this::snapshot));
+    handlers.put(
+        AgentMessage.PayloadCase.INVENTORY_DELTA,
+        observing(
+            (s, m) -> bounded(() -> inventory.delta(s.orgId, s.clusterId, m.getInventoryDelta()))));
+    handlers.put(
+        AgentMessage.PayloadCase.RESOURCE_DETAIL,
+        (s, m) -> answered(s, m.getResourceDetail().getRequestId(), m));
+    handlers.put(
+        AgentMessage.PayloadCase.ARGO_APPLICATIONS,
+        (s, m) -> answered(s, m.getArgoApplications().getRequestId(), m));
+    handlers.put(
+        AgentMessage.PayloadCase.ADAPTERS_WIRED,
+        (s, m) -> answered(s, m.getAdaptersWired().getRequestId(), m));
+    handlers.put(
+        AgentMessage.PayloadCase.RECONCILE_REQUESTED,
+        (s, m) -> answered(s, m.getReconcileRequested().getRequestId(), m));
+    handlers.put(
+        AgentMessage.PayloadCase.DRIFT_REPORT,
+        observing((s, m) -> answered(s, m.getDriftReport().getCheckId(), m)));
+    handlers.put(AgentMessage.PayloadCase.LOG_CHUNK, this::logChunk);
+    handlers.put(AgentMessage.PayloadCase.LOG_STREAM_ENDED, this::logEnded);
+    handlers.put(AgentMessage.PayloadCase.CREDENTIAL_SYNC_RESULT, this::toListeners);
+    handlers.put(AgentMessage.PayloadCase.CREDENTIALS_PRUNED, this::toListeners);
   }
 
   @Override
@@ -239,155 +265,140 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       return;
     }
     Instant now = clock.instant();
-    switch (message.getPayloadCase()) {
-      case HELLO -> hello(session, message.getHello(), now);
-      case PAYLOAD_NOT_SET -> {
-        // A newer agent may send messages this hub does not know; they are ignored.
-      }
-      default -> {
-        // Everything but Hello comes after it, and every message proves the agent alive.
-        requireHello(session);
-        session.seen(now);
-        received(session, message, now);
+    AgentMessage.PayloadCase payload = message.getPayloadCase();
+    if (payload == AgentMessage.PayloadCase.HELLO) {
+      hello(session, message.getHello(), now);
+      return;
+    }
+    BiConsumer<AgentSession, AgentMessage> handler = handlers.get(payload);
+    if (handler == null && jobs.answeredBy(payload).isPresent()) {
+      handler = jobs::onAnswer;
+    }
+    if (handler == null) {
+      // A newer agent may send messages this hub does not know; they are ignored.
+      return;
+    }
+    // Everything but Hello comes after it, and every message proves the agent alive.
+    requireHello(session);
+    session.seen(now);
+    handler.accept(session, message);
+  }
+
+  private void heartbeat(AgentSession session, AgentMessage message) {
+    metrics.heartbeat();
+    Heartbeat beat = message.getHeartbeat();
+    Instant now = session.lastSeen();
+    if (beat.hasStatus()) {
+      AgentStatus st = beat.getStatus();
+      heartbeats.record(
+          session.orgId,
+          session.clusterId,
+          now,
+          statusJson(st),
+          st.getHeartbeatRttMillis() > 0
+              ? (int) Math.min(Integer.MAX_VALUE, st.getHeartbeatRttMillis())
+              : null);
+    } else {
+      heartbeats.record(session.orgId, session.clusterId, now);
+    }
+    // The agent measures the round trip from this answer.
+    session.send(
+        HubMessage.newBuilder()
+            .setHeartbeatAck(HeartbeatAck.newBuilder().setSequence(beat.getSequence()))
+            .build());
+  }
+
+  private void tokenRotated(AgentSession session, AgentMessage message) {
+    TokenRotated r = message.getTokenRotated();
+    // Only an answer about a rotation of this stream's own cluster reaches a workflow: a
+    // rotation id is not a secret, and another cluster's agent must not activate its token.
+    if (!isOwnRotation(session, r.getRotationId())) {
+      log.warn(
+          "cluster {} answered rotation {}, which is not one of its own; stream ended",
+          session.clusterId,
+          LogSafe.text(r.getRotationId()));
+      throw Status.PERMISSION_DENIED
+          .withDescription("rotation " + LogSafe.text(r.getRotationId()) + " is not this cluster's")
+          .asRuntimeException();
+    }
+    log.info(
+        "cluster {} answered rotation {}: persisted={}",
+        session.clusterId,
+        r.getRotationId(),
+        r.getPersisted());
+    try {
+      temporal
+          .newWorkflowStub(
+              TokenRotationWorkflow.class, RotationRequest.workflowId(r.getRotationId()))
+          .acknowledged(new TokenAck(r.getRotationId(), r.getPersisted(), r.getError()));
+    } catch (RuntimeException e) {
+      // Unknown or finished rotation: its workflow decided without this answer.
+      log.warn(
+          "rotation {} of cluster {} no longer waits: {}",
+          r.getRotationId(),
+          session.clusterId,
+          e.toString());
+    }
+  }
+
+  private void snapshot(AgentSession session, AgentMessage message) {
+    InventoryStore.Applied applied =
+        bounded(
+            () ->
+                inventory.snapshot(
+                    session.orgId, session.clusterId, message.getInventorySnapshot()));
+    if (message.getInventorySnapshot().getLast()) {
+      log.info(
+          "cluster {} inventory snapshot finished ({} objects in this part, {} removed, {} skipped)",
+          session.clusterId,
+          applied.written(),
+          applied.removed(),
+          applied.skipped());
+    }
+  }
+
+  private void logChunk(AgentSession session, AgentMessage message) {
+    var chunk = message.getLogChunk();
+    LogReceiver to = exchanges.log(session, chunk.getSessionId());
+    if (to == null) {
+      // A session the hub no longer holds (ended, or opened on an earlier stream): stop it.
+      session.send(
+          HubMessage.newBuilder()
+              .setCorrelationId(chunk.getSessionId())
+              .setLogStreamControl(
+                  LogStreamControl.newBuilder()
+                      .setSessionId(chunk.getSessionId())
+                      .setClose(true)
+                      .setReason("the hub holds no such log session"))
+              .build());
+    } else {
+      to.chunk(chunk.getOpened(), chunk.getData());
+    }
+  }
+
+  private void logEnded(AgentSession session, AgentMessage message) {
+    var end = message.getLogStreamEnded();
+    LogReceiver to = exchanges.endLog(session, end.getSessionId());
+    if (to != null) {
+      to.ended(end);
+    }
+  }
+
+  private void toListeners(AgentSession session, AgentMessage message) {
+    for (AgentStreamListener l : listeners) {
+      if (l.accepts(message.getPayloadCase())) {
+        l.message(session.orgId, session.clusterId, message);
       }
     }
   }
 
-  /** A message of a welcomed stream, after it counted as a sign of life. */
-  private void received(AgentSession session, AgentMessage message, Instant now) {
-    switch (message.getPayloadCase()) {
-      case HEARTBEAT -> {
-        metrics.heartbeat();
-        Heartbeat beat = message.getHeartbeat();
-        if (beat.hasStatus()) {
-          AgentStatus st = beat.getStatus();
-          heartbeats.record(
-              session.orgId,
-              session.clusterId,
-              now,
-              statusJson(st),
-              st.getHeartbeatRttMillis() > 0
-                  ? (int) Math.min(Integer.MAX_VALUE, st.getHeartbeatRttMillis())
-                  : null);
-        } else {
-          heartbeats.record(session.orgId, session.clusterId, now);
-        }
-        // The agent measures the round trip from this answer.
-        session.send(
-            HubMessage.newBuilder()
-                .setHeartbeatAck(HeartbeatAck.newBuilder().setSequence(beat.getSequence()))
-                .build());
-      }
-      case COMMAND_RESULT -> {
-        dispatcher.onResult(session, message.getCommandResult());
-      }
-      case TOKEN_ROTATED -> {
-        TokenRotated r = message.getTokenRotated();
-        // Only an answer about a rotation of this stream's own cluster reaches a workflow: a
-        // rotation id is not a secret, and another cluster's agent must not activate its token.
-        if (!isOwnRotation(session, r.getRotationId())) {
-          log.warn(
-              "cluster {} answered rotation {}, which is not one of its own; stream ended",
-              session.clusterId,
-              LogSafe.text(r.getRotationId()));
-          throw Status.PERMISSION_DENIED
-              .withDescription(
-                  "rotation " + LogSafe.text(r.getRotationId()) + " is not this cluster's")
-              .asRuntimeException();
-        }
-        log.info(
-            "cluster {} answered rotation {}: persisted={}",
-            session.clusterId,
-            r.getRotationId(),
-            r.getPersisted());
-        try {
-          temporal
-              .newWorkflowStub(
-                  TokenRotationWorkflow.class, RotationRequest.workflowId(r.getRotationId()))
-              .acknowledged(new TokenAck(r.getRotationId(), r.getPersisted(), r.getError()));
-        } catch (RuntimeException e) {
-          // Unknown or finished rotation: its workflow decided without this answer.
-          log.warn(
-              "rotation {} of cluster {} no longer waits: {}",
-              r.getRotationId(),
-              session.clusterId,
-              e.toString());
-        }
-      }
-      case INVENTORY_SNAPSHOT -> {
-        requireObserve(session);
-        InventoryStore.Applied applied =
-            bounded(
-                () ->
-                    inventory.snapshot(
-                        session.orgId, session.clusterId, message.getInventorySnapshot()));
-        if (message.getInventorySnapshot().getLast()) {
-          log.info(
-              "cluster {} inventory snapshot finished ({} objects in this part, {} removed, {} skipped)",
-              session.clusterId,
-              applied.written(),
-              applied.removed(),
-              applied.skipped());
-        }
-      }
-      case INVENTORY_DELTA -> {
-        requireObserve(session);
-        bounded(
-            () -> inventory.delta(session.orgId, session.clusterId, message.getInventoryDelta()));
-      }
-      case RESOURCE_DETAIL -> {
-        answered(session, message.getResourceDetail().getRequestId(), message);
-      }
-      case ARGO_APPLICATIONS -> {
-        answered(session, message.getArgoApplications().getRequestId(), message);
-      }
-      case ADAPTERS_WIRED -> {
-        answered(session, message.getAdaptersWired().getRequestId(), message);
-      }
-      case RECONCILE_REQUESTED -> {
-        answered(session, message.getReconcileRequested().getRequestId(), message);
-      }
-      case CREDENTIAL_SYNC_RESULT, CREDENTIALS_PRUNED -> {
-        for (AgentStreamListener l : listeners) {
-          if (l.accepts(message.getPayloadCase())) {
-            l.message(session.orgId, session.clusterId, message);
-          }
-        }
-      }
-      case APPLY_RESULT -> {
-        directApplies.onResult(session, message.getApplyResult());
-      }
-      case DRIFT_REPORT -> {
-        requireObserve(session);
-        answered(session, message.getDriftReport().getCheckId(), message);
-      }
-      case LOG_CHUNK -> {
-        var chunk = message.getLogChunk();
-        LogReceiver to = logRoutes.find(session, chunk.getSessionId());
-        if (to == null) {
-          // A session the hub no longer holds (ended, or opened on an earlier stream): stop it.
-          session.send(
-              HubMessage.newBuilder()
-                  .setCorrelationId(chunk.getSessionId())
-                  .setLogStreamControl(
-                      LogStreamControl.newBuilder()
-                          .setSessionId(chunk.getSessionId())
-                          .setClose(true)
-                          .setReason("the hub holds no such log session"))
-                  .build());
-        } else {
-          to.chunk(chunk.getOpened(), chunk.getData());
-        }
-      }
-      case LOG_STREAM_ENDED -> {
-        var end = message.getLogStreamEnded();
-        LogReceiver to = logRoutes.remove(session, end.getSessionId());
-        if (to != null) {
-          to.ended(end);
-        }
-      }
-      case HELLO, PAYLOAD_NOT_SET -> throw new IllegalStateException("handled before");
-    }
+  /** A handler of what only an agent that announced {@code observe} may send. */
+  private static BiConsumer<AgentSession, AgentMessage> observing(
+      BiConsumer<AgentSession, AgentMessage> handler) {
+    return (session, message) -> {
+      requireObserve(session);
+      handler.accept(session, message);
+    };
   }
 
   private void hello(AgentSession session, Hello hello, Instant now) {
@@ -431,7 +442,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         session.clusterId,
         LogSafe.text(hello.getAgentVersion()));
     // Whatever waited for this agent goes out now.
-    dispatcher.sendQueued(session);
+    jobs.sendWaiting(session);
     for (AgentStreamListener l : listeners) {
       try {
         l.welcomed(session.orgId, session.clusterId, session.capabilities());
@@ -439,7 +450,6 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         log.warn("cluster {}: {} failed on hello: {}", session.clusterId, l, e.toString());
       }
     }
-    directApplies.sendQueued(session);
     schedules.onHello(
         session.orgId,
         session.clusterId,
@@ -514,7 +524,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   }
 
   private void answered(AgentSession session, String requestId, AgentMessage message) {
-    if (!liveReads.complete(session.clusterId, requestId, message)) {
+    if (!exchanges.complete(session.clusterId, requestId, message)) {
       log.debug(
           "cluster {} answered live read {}, which no longer waits",
           session.clusterId,

@@ -1,7 +1,17 @@
 /**
  * The agent gateway: {@code agent.v1.AgentHub} over gRPC on the agent port, with the standard
- * health service (no server reflection). It authenticates tokens by hash, consumes registration
- * tokens atomically, holds each agent's one {@code Connect} stream, batches heartbeats, and signals
- * the registration workflow.
+ * health service (no server reflection). Split along what travels on an agent's stream:
+ *
+ * <ul>
+ *   <li>the stream and its session ({@code AgentHubService}, {@code AgentConnections}, {@code
+ *       AgentSession}): tokens authenticated by hash, registration tokens consumed atomically, one
+ *       {@code Connect} stream per agent, heartbeats batched, every payload dispatched through one
+ *       table of handlers after Hello;
+ *   <li>the one pipeline of jobs for agents ({@code JobDispatcher}, {@code JobKind}, {@code
+ *       JobHandOver}): work parked in {@code agent_jobs}, sent by the replica holding the stream, its answer recorded once and handed
+ *       to Temporal; one small handler per kind ({@code CommandJobs}, {@code DirectApplyJobs});
+ *   <li>the request/response correlation ({@code StreamExchanges}): live reads, drift checks,
+ *       adapter wiring and log sessions whose caller waits on this replica.
+ * </ul>
  */
 package dev.gitopshq.hub.gateway;

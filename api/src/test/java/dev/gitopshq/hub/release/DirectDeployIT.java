@@ -323,16 +323,21 @@ class DirectDeployIT {
 
   static void repark(String applyId) {
     HubTestSupport.exec(
-        "update direct_applies set dispatch_task_token = '\\x00'::bytea, dispatched_at = null,"
+        "update direct_applies set dispatched_at = null,"
             + " dispatch_deadline = now() + interval '1 minute' where id = ?",
+        applyId);
+    // Its job queued again, with a task token no activity has: the agent's answer is recorded,
+    // and Temporal refuses the token, so the job ends as answered with nobody waiting.
+    HubTestSupport.exec(
+        "update agent_jobs set state = 'queued', task_token = '\\x00'::bytea, sent_at = null,"
+            + " deadline = now() + interval '1 minute' where ref = ?",
         applyId);
     await()
         .atMost(Duration.ofSeconds(30))
         .until(
             () ->
                 HubTestSupport.count(
-                        "select count(*) from direct_applies where id = ? and dispatch_task_token"
-                            + " is null",
+                        "select count(*) from agent_jobs where ref = ? and state = 'completed'",
                         applyId)
                     == 1);
   }
