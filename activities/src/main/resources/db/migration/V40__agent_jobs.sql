@@ -16,20 +16,27 @@ create table agent_jobs (
     -- nobody waits any more); cancelled: never sent.
     state         text not null check (state in ('queued', 'sent', 'reported', 'completed', 'cancelled')),
     -- How the recorded answer reaches Temporal: an activity's task token, or a signal to a workflow.
+    -- Neither for a request the replica that parked it waits for (it reads the answer here).
     task_token    bytea,
     workflow_id   text check (length(workflow_id) <= 400),
     signal        text check (length(signal) <= 100),
     -- Not sent after this: the job is answered as expired by the hub.
     deadline      timestamptz,
+    -- The message of a request built by whoever parked it (adapter wiring, reconcile, drift check),
+    -- sealed with the hub's encryption key: it may carry deploy tokens. Null for kinds whose
+    -- message is built from their own table when sent.
+    payload       bytea check (length(payload) <= 33554432),
     -- The value handed to Temporal (JSON, as Temporal's JSON converter writes it).
     result        jsonb,
+    -- How often a stream carried it, and how often handing its answer to Temporal failed.
     attempts      integer not null default 0,
+    hand_overs    integer not null default 0,
     created_at    timestamptz not null,
     sent_at       timestamptz,
     reported_at   timestamptz,
     completed_at  timestamptz,
     updated_at    timestamptz not null,
-    check (task_token is not null or (workflow_id is not null and signal is not null)),
+    check ((workflow_id is null) = (signal is null)),
     unique (org_id, kind, ref),
     foreign key (org_id, cluster_id) references clusters (org_id, id) on delete cascade
 );
@@ -75,6 +82,8 @@ select gen_random_uuid(), d.org_id, d.cluster_id, 'direct_apply', d.id,
 drop trigger commands_parked on commands;
 drop trigger direct_applies_parked on direct_applies;
 drop function gitopshq_command_parked();
+drop index commands_dispatch;
+drop index direct_applies_dispatch;
 alter table commands drop column dispatch_task_token;
 alter table direct_applies drop column dispatch_task_token;
 

@@ -56,19 +56,20 @@ public interface AgentGatewayPort {
       UUID orgId, UUID clusterId, Duration timeout);
 
   /**
-   * Sends the cluster's whole set of runtime adapter bindings to its agent, if this replica holds
-   * its stream; the future completes with the agent's answer.
+   * Sends the cluster's whole set of runtime adapter bindings to its agent, from whichever replica
+   * calls: it is parked as a job, the replica holding the agent's stream sends it, and the future
+   * completes with the agent's answer, or fails with a TimeoutException after {@code timeout}.
    *
-   * @return empty when this replica holds no stream for the cluster
+   * @return empty when no replica holds a stream of the cluster
    */
   Optional<CompletableFuture<AdaptersWired>> wireAdapters(
       UUID orgId, UUID clusterId, WireAdapters request, Duration timeout);
 
   /**
-   * Asks the cluster's adapters that deliver a branch to reconcile now, if this replica holds the
-   * agent's stream.
+   * Asks the cluster's adapters that deliver a branch to reconcile now, from whichever replica
+   * calls (parked as a job, like {@link #wireAdapters}).
    *
-   * @return empty when this replica holds no stream for the cluster
+   * @return empty when no replica holds a stream of the cluster
    */
   Optional<CompletableFuture<ReconcileRequested>> requestReconcile(
       UUID orgId, UUID clusterId, RequestReconcile request, Duration timeout);

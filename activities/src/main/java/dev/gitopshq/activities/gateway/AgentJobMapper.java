@@ -52,6 +52,56 @@ public interface AgentJobMapper {
       @Param("deadline") Instant deadline,
       @Param("now") Instant now);
 
+  /**
+   * Parks a request whose message its asker built (sealed in {@code payload}); its answer is read
+   * back from the row by the asker, so no Temporal handle. Asking again with the same reference (a
+   * drift check run again) parks it afresh once the earlier one ended; while it still waits, a
+   * repeat changes nothing and waits for the same answer.
+   *
+   * @return 1 when parked
+   */
+  @Insert(
+      "insert into agent_jobs (id, org_id, cluster_id, kind, ref, state, payload, deadline,"
+          + " created_at, updated_at) values (#{id}, #{orgId}, #{clusterId}, #{kind}, #{ref},"
+          + " 'queued', #{payload}, #{deadline}, #{now}, #{now})"
+          + " on conflict (org_id, kind, ref) do update set payload = excluded.payload,"
+          + " state = 'queued', result = null, sent_at = null, reported_at = null,"
+          + " completed_at = null, deadline = excluded.deadline, updated_at = excluded.updated_at"
+          + " where agent_jobs.state in ('cancelled', 'completed')"
+          + " and agent_jobs.cluster_id = excluded.cluster_id"
+          + " and agent_jobs.task_token is null and agent_jobs.workflow_id is null")
+  int parkRequest(
+      @Param("id") UUID id,
+      @Param("orgId") UUID orgId,
+      @Param("clusterId") UUID clusterId,
+      @Param("kind") String kind,
+      @Param("ref") String ref,
+      @Param("payload") byte[] payload,
+      @Param("deadline") Instant deadline,
+      @Param("now") Instant now);
+
+  /** The sealed message of a parked request. */
+  @Select("select payload from agent_jobs where org_id = #{orgId} and id = #{id}")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  Optional<Payload> payload(@Param("orgId") UUID orgId, @Param("id") UUID id);
+
+  /** A sealed request message (a bare {@code byte[]} would be read as rows). */
+  record Payload(byte[] payload) {}
+
+  /**
+   * The asker stopped waiting: a job not answered yet is cancelled, so a later stream never carries
+   * it and a late answer is ignored.
+   */
+  @Update(
+      "update agent_jobs set state = 'cancelled', task_token = null, payload = null,"
+          + " updated_at = #{now} where org_id = #{orgId} and kind = #{kind} and ref = #{ref}"
+          + " and state in ('queued', 'sent')")
+  int abandon(
+      @Param("orgId") UUID orgId,
+      @Param("kind") String kind,
+      @Param("ref") String ref,
+      @Param("now") Instant now);
+
   @Select(
       "select "
           + COLUMNS
@@ -117,7 +167,8 @@ public interface AgentJobMapper {
 
   /** Records the value for Temporal; the job is then handed over. */
   @Update(
-      "update agent_jobs set state = 'reported', result = #{result}::jsonb, reported_at = #{now},"
+      "update agent_jobs set state = 'reported', result = #{result}::jsonb, payload = null,"
+          + " reported_at = #{now},"
           + " updated_at = #{now} where org_id = #{orgId} and id = #{id}")
   int recordResult(
       @Param("orgId") UUID orgId,
@@ -143,19 +194,26 @@ public interface AgentJobMapper {
 
   /**
    * Answers of these clusters recorded before {@code before} that Temporal has not taken yet (one
-   * recorded since may still be on its way), oldest first.
+   * recorded since may still be on its way), oldest first; those whose hand-over failed more often
+   * last, so one Temporal keeps refusing does not hold up the others.
    */
   @Select(
       "select id, org_id, kind, task_token, workflow_id, signal, result::text as result from agent_jobs"
           + " where org_id = #{orgId} and state = 'reported' and reported_at < #{before}"
           + " and cluster_id = any(#{clusters,typeHandler="
           + CLUSTERS
-          + "}) order by reported_at limit 100")
+          + "}) order by hand_overs, reported_at limit 100")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<Handle> notHandedOver(
       @Param("orgId") UUID orgId,
       @Param("clusters") List<UUID> clusters,
       @Param("before") Instant before);
+
+  /** Handing the answer to Temporal failed once more. */
+  @Update(
+      "update agent_jobs set hand_overs = hand_overs + 1 where org_id = #{orgId} and id = #{id}"
+          + " and state = 'reported'")
+  int handOverFailed(@Param("orgId") UUID orgId, @Param("id") UUID id);
 
   /**
    * Answers of any organization recorded before {@code before} and still not taken by Temporal
@@ -164,7 +222,7 @@ public interface AgentJobMapper {
    */
   @Select(
       "select id, org_id from agent_jobs where state = 'reported' and reported_at < #{before}"
-          + " order by reported_at limit 100")
+          + " order by hand_overs, reported_at limit 100")
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   List<Stale> staleReports(@Param("before") Instant before);
 
@@ -173,7 +231,8 @@ public interface AgentJobMapper {
 
   /** Temporal has the answer (or nobody waits for it any more); the token goes. */
   @Update(
-      "update agent_jobs set state = 'completed', task_token = null, completed_at = #{now},"
+      "update agent_jobs set state = 'completed', task_token = null, payload = null,"
+          + " completed_at = #{now},"
           + " updated_at = #{now} where org_id = #{orgId} and id = #{id} and state = 'reported'")
   int handedOver(@Param("orgId") UUID orgId, @Param("id") UUID id, @Param("now") Instant now);
 

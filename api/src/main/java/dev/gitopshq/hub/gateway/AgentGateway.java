@@ -5,6 +5,7 @@ import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.command.CommandMapper;
 import dev.gitopshq.activities.command.CommandRow;
+import dev.gitopshq.activities.crypto.SecretBox;
 import dev.gitopshq.activities.delivery.ProjectFenceMapper;
 import dev.gitopshq.activities.gateway.AgentGatewayPort;
 import dev.gitopshq.activities.gateway.AgentJobMapper;
@@ -21,8 +22,6 @@ import dev.gitopshq.agent.v1.Capabilities;
 import dev.gitopshq.agent.v1.CheckDrift;
 import dev.gitopshq.agent.v1.DriftReport;
 import dev.gitopshq.agent.v1.HubMessage;
-import dev.gitopshq.agent.v1.ListApplications;
-import dev.gitopshq.agent.v1.LogStreamControl;
 import dev.gitopshq.agent.v1.OpenLogStream;
 import dev.gitopshq.agent.v1.ReadResource;
 import dev.gitopshq.agent.v1.ReconcileRequested;
@@ -84,6 +83,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListener.Channel {
   static final String WAKEUPS = "gitopshq_agents";
 
+  /** Kinds of jobs whose caller waits for the answer ({@link ParkedRequests}). */
+  static final String WIRE_ADAPTERS = "wire_adapters";
+
+  static final String REQUEST_RECONCILE = "request_reconcile";
+  static final String DRIFT_CHECK = "drift_check";
+
   private static final Logger log = LoggerFactory.getLogger(AgentGateway.class);
 
   private final HubProperties props;
@@ -92,6 +97,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   private final AgentHubService service;
   private final JobDispatcher jobs;
   private final CommandJobs commandJobs;
+  private final ParkedRequests requests;
   private final ClusterTokenMapper tokens;
   private final Clock clock;
   private final HealthStatusManager health = new HealthStatusManager();
@@ -117,7 +123,8 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
       DirectApplies directStore,
       ProjectFenceMapper fences,
       AgentJobMapper jobMapper,
-      TransactionTemplate tx) {
+      TransactionTemplate tx,
+      SecretBox box) {
     this.props = props;
     this.tokens = tokens;
     this.clock = clock;
@@ -143,6 +150,25 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
     this.commandJobs = new CommandJobs(commands, clock);
     jobs.register(commandJobs);
     jobs.register(new DirectApplyJobs(directApplyMapper, directStore, fences, clock));
+    this.requests = new ParkedRequests(jobMapper, clusters, box, jobs, clock);
+    jobs.register(
+        requests.kind(
+            WIRE_ADAPTERS,
+            AgentMessage.PayloadCase.ADAPTERS_WIRED,
+            m -> m.getAdaptersWired().getRequestId(),
+            null));
+    jobs.register(
+        requests.kind(
+            REQUEST_RECONCILE,
+            AgentMessage.PayloadCase.RECONCILE_REQUESTED,
+            m -> m.getReconcileRequested().getRequestId(),
+            null));
+    jobs.register(
+        requests.kind(
+            DRIFT_CHECK,
+            AgentMessage.PayloadCase.DRIFT_REPORT,
+            m -> m.getDriftReport().getCheckId(),
+            Capabilities.OBSERVE));
     this.service =
         new AgentHubService(
             registration,
@@ -304,76 +330,47 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   @Override
   public Optional<CompletableFuture<ResourceDetail>> readResource(
       UUID orgId, UUID clusterId, ReadResource request, Duration timeout) {
-    Optional<AgentSession> held = held(orgId, clusterId);
-    if (held.isEmpty()) {
-      return Optional.empty();
-    }
-    AgentSession session = held.get();
-    List<String> allowed = session.diagnosticsNamespaces();
-    if (!request.getNamespace().isEmpty()
-        && !allowed.isEmpty()
-        && !allowed.contains(request.getNamespace())) {
-      // The hub checks the agent's own limit too, before anything reaches the cluster.
-      return Optional.of(
-          CompletableFuture.completedFuture(
-              ResourceDetail.newBuilder()
-                  .setRequestId(request.getRequestId())
-                  .setOutcome(ResourceDetail.Outcome.FORBIDDEN)
-                  .setError(
-                      "namespace "
-                          + request.getNamespace()
-                          + " is outside the agent's diagnostics.allowedNamespaces")
-                  .build()));
-    }
-    return ask(
-            session,
-            request.getRequestId(),
-            HubMessage.newBuilder().setReadResource(request),
-            timeout)
-        .map(f -> f.thenApply(AgentMessage::getResourceDetail));
+    return held(orgId, clusterId).flatMap(s -> exchanges.readResource(s, request, timeout));
   }
 
   @Override
   public Optional<CompletableFuture<ArgoApplications>> listApplications(
       UUID orgId, UUID clusterId, Duration timeout) {
-    String requestId = UUID.randomUUID().toString();
-    return held(orgId, clusterId)
-        .flatMap(
-            s ->
-                ask(
-                    s,
-                    requestId,
-                    HubMessage.newBuilder()
-                        .setListApplications(ListApplications.newBuilder().setRequestId(requestId)),
-                    timeout))
-        .map(f -> f.thenApply(AgentMessage::getArgoApplications));
+    return held(orgId, clusterId).flatMap(s -> exchanges.listApplications(s, timeout));
   }
 
+  /**
+   * Parks the wiring as a job for the cluster's agent: whichever replica holds its stream sends it,
+   * and this one reads the answer (the deploy tokens it carries are sealed in the job row).
+   *
+   * @return empty when no replica holds a stream of the cluster
+   */
   @Override
   public Optional<CompletableFuture<AdaptersWired>> wireAdapters(
       UUID orgId, UUID clusterId, WireAdapters request, Duration timeout) {
-    return held(orgId, clusterId)
-        .flatMap(
-            s ->
-                ask(
-                    s,
-                    request.getRequestId(),
-                    HubMessage.newBuilder().setWireAdapters(request),
-                    timeout))
+    return requests
+        .ask(
+            orgId,
+            clusterId,
+            WIRE_ADAPTERS,
+            request.getRequestId(),
+            HubMessage.newBuilder().setWireAdapters(request).build(),
+            timeout)
         .map(f -> f.thenApply(AgentMessage::getAdaptersWired));
   }
 
+  /** Parks the reconcile request as a job, like {@link #wireAdapters}. */
   @Override
   public Optional<CompletableFuture<ReconcileRequested>> requestReconcile(
       UUID orgId, UUID clusterId, RequestReconcile request, Duration timeout) {
-    return held(orgId, clusterId)
-        .flatMap(
-            s ->
-                ask(
-                    s,
-                    request.getRequestId(),
-                    HubMessage.newBuilder().setRequestReconcile(request),
-                    timeout))
+    return requests
+        .ask(
+            orgId,
+            clusterId,
+            REQUEST_RECONCILE,
+            request.getRequestId(),
+            HubMessage.newBuilder().setRequestReconcile(request).build(),
+            timeout)
         .map(f -> f.thenApply(AgentMessage::getReconcileRequested));
   }
 
@@ -397,20 +394,19 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   }
 
   /**
-   * Sends a drift check to the cluster's agent when this replica holds its stream and the agent
+   * Parks a drift check as a job for the cluster's agent, when it is connected to some replica and
    * announced {@code observe}; the future completes with the agent's report.
    */
   public Optional<CompletableFuture<DriftReport>> checkDrift(
       UUID orgId, UUID clusterId, CheckDrift request, Duration timeout) {
-    return held(orgId, clusterId)
-        .filter(s -> s.capabilities().contains(Capabilities.OBSERVE))
-        .flatMap(
-            s ->
-                ask(
-                    s,
-                    request.getCheckId(),
-                    HubMessage.newBuilder().setCheckDrift(request),
-                    timeout))
+    return requests
+        .ask(
+            orgId,
+            clusterId,
+            DRIFT_CHECK,
+            request.getCheckId(),
+            HubMessage.newBuilder().setCheckDrift(request).build(),
+            timeout)
         .map(f -> f.thenApply(AgentMessage::getDriftReport));
   }
 
@@ -444,64 +440,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
    */
   public Optional<LogHandle> openLogStream(
       UUID orgId, UUID clusterId, OpenLogStream request, LogReceiver to) {
-    Optional<AgentSession> held = held(orgId, clusterId);
-    if (held.isEmpty()) {
-      return Optional.empty();
-    }
-    AgentSession session = held.get();
-    if (!session.capabilities().contains(Capabilities.DIAGNOSTICS_READ)) {
-      throw new LogRefused(
-          "the agent of this cluster did not announce the diagnostics.read capability", false);
-    }
-    List<String> allowed = session.diagnosticsNamespaces();
-    if (!allowed.isEmpty() && !allowed.contains(request.getNamespace())) {
-      throw new LogRefused(
-          "namespace "
-              + request.getNamespace()
-              + " is outside the agent's diagnostics.allowedNamespaces ("
-              + String.join(", ", allowed)
-              + ")",
-          false);
-    }
-    String id = request.getSessionId();
-    if (!exchanges.openLog(id, session, to)) {
-      throw new LogRefused(
-          "this hub replica already carries " + StreamExchanges.MAX_LOG_SESSIONS + " log sessions",
-          true);
-    }
-    try {
-      session.send(HubMessage.newBuilder().setCorrelationId(id).setOpenLogStream(request).build());
-    } catch (RuntimeException e) {
-      exchanges.forgetLog(id);
-      return Optional.empty();
-    }
-    return Optional.of(
-        new LogHandle() {
-          @Override
-          public void grant(long bytes) {
-            session.send(
-                HubMessage.newBuilder()
-                    .setCorrelationId(id)
-                    .setLogStreamControl(
-                        LogStreamControl.newBuilder().setSessionId(id).setGrantBytes(bytes))
-                    .build());
-          }
-
-          @Override
-          public void close(String reason) {
-            if (exchanges.endLog(session, id) != null) {
-              session.send(
-                  HubMessage.newBuilder()
-                      .setCorrelationId(id)
-                      .setLogStreamControl(
-                          LogStreamControl.newBuilder()
-                              .setSessionId(id)
-                              .setClose(true)
-                              .setReason(reason))
-                      .build());
-            }
-          }
-        });
+    return held(orgId, clusterId).flatMap(s -> exchanges.openLogStream(s, request, to));
   }
 
   /** Log sessions carried by this replica now. */
@@ -514,20 +453,6 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
     return connections
         .get(clusterId)
         .filter(s -> s.orgId.equals(orgId) && s.connectedAt() != null && !s.isClosed());
-  }
-
-  /** Sends a request down the stream and waits for the answer with the same id. */
-  private Optional<CompletableFuture<AgentMessage>> ask(
-      AgentSession session, String requestId, HubMessage.Builder message, Duration timeout) {
-    CompletableFuture<AgentMessage> answer =
-        exchanges.expect(session.clusterId, requestId, timeout);
-    try {
-      session.send(message.setCorrelationId(requestId).build());
-    } catch (RuntimeException e) {
-      exchanges.abandon(requestId);
-      return Optional.empty();
-    }
-    return Optional.of(answer);
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.gitopshq.activities.gateway.AgentJob;
 import dev.gitopshq.activities.gateway.AgentJobMapper;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.HubMessage;
+import io.grpc.Status;
 import io.temporal.common.converter.JacksonJsonPayloadConverter;
 import java.time.Clock;
 import java.time.Duration;
@@ -87,6 +88,11 @@ final class JobDispatcher {
     }
   }
 
+  /** The kind of this name, if registered. */
+  Optional<JobKind<?>> kind(String name) {
+    return Optional.ofNullable(kinds.get(name));
+  }
+
   /** The kind whose answer this payload is, if any. */
   Optional<JobKind<?>> answeredBy(AgentMessage.PayloadCase payload) {
     return Optional.ofNullable(byAnswer.get(payload));
@@ -151,6 +157,10 @@ final class JobDispatcher {
       answerWithout(job, kind.expired(job, true));
       return;
     }
+    if (kind.requires() != null && !session.capabilities().contains(kind.requires())) {
+      answerWithout(job, "the agent did not announce the " + kind.requires() + " capability");
+      return;
+    }
     HubMessage message;
     try {
       message = kind.message(job).setCorrelationId(job.ref()).build();
@@ -199,6 +209,15 @@ final class JobDispatcher {
     JobKind<?> kind = byAnswer.get(answer.getPayloadCase());
     if (kind == null) {
       return;
+    }
+    if (kind.requires() != null && !session.capabilities().contains(kind.requires())) {
+      throw Status.PERMISSION_DENIED
+          .withDescription(
+              kind.answer()
+                  + " needs the "
+                  + kind.requires()
+                  + " capability, which this agent did not announce")
+          .asRuntimeException();
     }
     String ref = kind.ref(answer);
     if (ref == null || ref.isEmpty() || ref.length() > MAX_REF) {
@@ -272,6 +291,11 @@ final class JobDispatcher {
   }
 
   private boolean handOver(AgentJobMapper.Handle h) {
+    if (h.taskToken() == null && h.workflowId() == null) {
+      // A request: the replica that parked it reads the answer from the row.
+      jobs.handedOver(h.orgId(), h.id(), clock.instant());
+      return true;
+    }
     JobKind<?> kind = kinds.get(h.kind());
     if (kind == null) {
       return true; // Another replica, which knows the kind, hands it over.
@@ -290,6 +314,7 @@ final class JobDispatcher {
                 + " the answer is kept and handed over again",
             h.kind(),
             h.id());
+        jobs.handOverFailed(h.orgId(), h.id());
         return false;
       }
       case GONE ->

@@ -14,9 +14,12 @@ import java.util.UUID;
  *
  * <p>A new kind: one request/answer message pair in {@code agent_hub.proto} (the answer names the
  * job's reference, e.g. {@code command_id}), an activity that parks the job with {@code
- * AgentJobMapper.park} (its task token, then {@code doNotCompleteOnReturn}), one implementation of
- * this interface registered with {@link AgentGateway#addJobKind} before the gateway starts, and the
- * agent's handler.
+ * AgentJobMapper.park} (its task token, then {@code doNotCompleteOnReturn}, then {@code
+ * AgentGatewayPort.commandQueued} for an immediate send), one implementation of this interface
+ * registered with {@link AgentGateway#addJobKind} from the feature's configuration, before the
+ * gateway starts, and the agent's handler. Once registered, the kind's answer payload goes to the
+ * pipeline and no longer to an {@link AgentStreamListener}. Build the message from the job's
+ * reference when it is sent, so secrets and large content never travel through workflow history.
  *
  * @param <R> the value handed to Temporal (the waiting activity's result, or the signal's argument)
  */
@@ -27,6 +30,14 @@ public interface JobKind<R> {
 
   /** The payload of the agent's answer on its stream. */
   AgentMessage.PayloadCase answer();
+
+  /**
+   * The capability an agent must have announced to be given such jobs and to answer them (an answer
+   * from another ends its stream with PERMISSION_DENIED), or null.
+   */
+  default String requires() {
+    return null;
+  }
 
   /** The job's reference in an answer, or null when it is malformed (the answer is ignored). */
   String ref(AgentMessage answer);

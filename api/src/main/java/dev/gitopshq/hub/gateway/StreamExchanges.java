@@ -1,10 +1,19 @@
 package dev.gitopshq.hub.gateway;
 
 import dev.gitopshq.agent.v1.AgentMessage;
+import dev.gitopshq.agent.v1.ArgoApplications;
+import dev.gitopshq.agent.v1.Capabilities;
+import dev.gitopshq.agent.v1.HubMessage;
+import dev.gitopshq.agent.v1.ListApplications;
+import dev.gitopshq.agent.v1.LogStreamControl;
 import dev.gitopshq.agent.v1.LogStreamEnded;
+import dev.gitopshq.agent.v1.OpenLogStream;
+import dev.gitopshq.agent.v1.ReadResource;
+import dev.gitopshq.agent.v1.ResourceDetail;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -137,6 +146,130 @@ final class StreamExchanges {
                     .build());
       }
     }
+  }
+
+  // ---- the exchanges on a stream ------------------------------------------------------------
+
+  /**
+   * Asks the stream's agent for one object. The hub checks the agent's own namespace limit too,
+   * before anything reaches the cluster.
+   *
+   * @return empty when the stream could not take the request
+   */
+  Optional<CompletableFuture<ResourceDetail>> readResource(
+      AgentSession session, ReadResource request, Duration timeout) {
+    List<String> allowed = session.diagnosticsNamespaces();
+    if (!request.getNamespace().isEmpty()
+        && !allowed.isEmpty()
+        && !allowed.contains(request.getNamespace())) {
+      return Optional.of(
+          CompletableFuture.completedFuture(
+              ResourceDetail.newBuilder()
+                  .setRequestId(request.getRequestId())
+                  .setOutcome(ResourceDetail.Outcome.FORBIDDEN)
+                  .setError(
+                      "namespace "
+                          + request.getNamespace()
+                          + " is outside the agent's diagnostics.allowedNamespaces")
+                  .build()));
+    }
+    return ask(
+            session,
+            request.getRequestId(),
+            HubMessage.newBuilder().setReadResource(request),
+            timeout)
+        .map(f -> f.thenApply(AgentMessage::getResourceDetail));
+  }
+
+  /** Asks the stream's agent for its Argo CD Applications. */
+  Optional<CompletableFuture<ArgoApplications>> listApplications(
+      AgentSession session, Duration timeout) {
+    String requestId = UUID.randomUUID().toString();
+    return ask(
+            session,
+            requestId,
+            HubMessage.newBuilder()
+                .setListApplications(ListApplications.newBuilder().setRequestId(requestId)),
+            timeout)
+        .map(f -> f.thenApply(AgentMessage::getArgoApplications));
+  }
+
+  /**
+   * Opens a log session on the stream. The hub checks what the agent checks too: the stream must
+   * have announced diagnostics.read, and the namespace must be within the diagnostics namespaces it
+   * announced in Hello.
+   *
+   * @return empty when the stream could not take the request
+   * @throws AgentGateway.LogRefused when the namespace or capability is refused, or the replica is
+   *     full
+   */
+  Optional<AgentGateway.LogHandle> openLogStream(
+      AgentSession session, OpenLogStream request, LogReceiver to) {
+    if (!session.capabilities().contains(Capabilities.DIAGNOSTICS_READ)) {
+      throw new AgentGateway.LogRefused(
+          "the agent of this cluster did not announce the diagnostics.read capability", false);
+    }
+    List<String> allowed = session.diagnosticsNamespaces();
+    if (!allowed.isEmpty() && !allowed.contains(request.getNamespace())) {
+      throw new AgentGateway.LogRefused(
+          "namespace "
+              + request.getNamespace()
+              + " is outside the agent's diagnostics.allowedNamespaces ("
+              + String.join(", ", allowed)
+              + ")",
+          false);
+    }
+    String id = request.getSessionId();
+    if (!openLog(id, session, to)) {
+      throw new AgentGateway.LogRefused(
+          "this hub replica already carries " + MAX_LOG_SESSIONS + " log sessions", true);
+    }
+    try {
+      session.send(HubMessage.newBuilder().setCorrelationId(id).setOpenLogStream(request).build());
+    } catch (RuntimeException e) {
+      forgetLog(id);
+      return Optional.empty();
+    }
+    return Optional.of(
+        new AgentGateway.LogHandle() {
+          @Override
+          public void grant(long bytes) {
+            session.send(
+                HubMessage.newBuilder()
+                    .setCorrelationId(id)
+                    .setLogStreamControl(
+                        LogStreamControl.newBuilder().setSessionId(id).setGrantBytes(bytes))
+                    .build());
+          }
+
+          @Override
+          public void close(String reason) {
+            if (endLog(session, id) != null) {
+              session.send(
+                  HubMessage.newBuilder()
+                      .setCorrelationId(id)
+                      .setLogStreamControl(
+                          LogStreamControl.newBuilder()
+                              .setSessionId(id)
+                              .setClose(true)
+                              .setReason(reason))
+                      .build());
+            }
+          }
+        });
+  }
+
+  /** Sends a question down the stream and waits for the answer with the same id. */
+  private Optional<CompletableFuture<AgentMessage>> ask(
+      AgentSession session, String requestId, HubMessage.Builder message, Duration timeout) {
+    CompletableFuture<AgentMessage> answer = expect(session.clusterId, requestId, timeout);
+    try {
+      session.send(message.setCorrelationId(requestId).build());
+    } catch (RuntimeException e) {
+      abandon(requestId);
+      return Optional.empty();
+    }
+    return Optional.of(answer);
   }
 
   int questions() {

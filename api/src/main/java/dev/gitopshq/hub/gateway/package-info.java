@@ -8,10 +8,13 @@
  *       {@code Connect} stream per agent, heartbeats batched, every payload dispatched through one
  *       table of handlers after Hello;
  *   <li>the one pipeline of jobs for agents ({@code JobDispatcher}, {@code JobKind}, {@code
- *       JobHandOver}): work parked in {@code agent_jobs}, sent by the replica holding the stream, its answer recorded once and handed
- *       to Temporal; one small handler per kind ({@code CommandJobs}, {@code DirectApplyJobs});
- *   <li>the request/response correlation ({@code StreamExchanges}): live reads, drift checks,
- *       adapter wiring and log sessions whose caller waits on this replica.
+ *       JobHandOver}): work parked in {@code agent_jobs}, sent by the replica holding the stream,
+ *       its answer recorded once and handed to Temporal; one small handler per kind ({@code
+ *       CommandJobs}, {@code DirectApplyJobs}); Requests whose caller waits for the answer on any
+ *       replica (adapter wiring, reconcile requests, drift checks) are jobs read back by their
+ *       caller ({@code ParkedRequests});
+ *   <li>the request/response correlation on one stream ({@code StreamExchanges}): live reads and
+ *       log sessions, whose caller waits on the replica holding the stream.
  * </ul>
  */
 package dev.gitopshq.hub.gateway;

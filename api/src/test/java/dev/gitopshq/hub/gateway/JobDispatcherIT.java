@@ -2,15 +2,19 @@ package dev.gitopshq.hub.gateway;
 
 import static dev.gitopshq.hub.HubTestSupport.OWNER_TOKEN;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gitopshq.activities.cluster.AgentHealthMapper;
 import dev.gitopshq.activities.cluster.ClusterMapper;
+import dev.gitopshq.activities.crypto.SecretBox;
 import dev.gitopshq.activities.gateway.AgentJob;
 import dev.gitopshq.activities.gateway.AgentJobMapper;
 import dev.gitopshq.agent.v1.AdaptersWired;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.HubMessage;
+import dev.gitopshq.agent.v1.ReconcileRequested;
+import dev.gitopshq.agent.v1.RequestReconcile;
 import dev.gitopshq.agent.v1.WireAdapters;
 import dev.gitopshq.hub.HubTestSupport;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -22,7 +26,9 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -178,6 +184,7 @@ class JobDispatcherIT {
   final class Replica {
     final AgentConnections connections;
     final JobDispatcher dispatcher;
+    final ParkedRequests requests;
 
     Replica(String id) {
       connections =
@@ -187,6 +194,13 @@ class JobDispatcherIT {
           new JobDispatcher(
               jobs, connections, temporal, hub.bean(TransactionTemplate.class), clock);
       dispatcher.register(new EchoKind());
+      requests = new ParkedRequests(jobs, hub.bean(ClusterMapper.class), BOX, dispatcher, clock);
+      dispatcher.register(
+          requests.kind(
+              "test_request",
+              AgentMessage.PayloadCase.RECONCILE_REQUESTED,
+              m -> m.getReconcileRequested().getRequestId(),
+              null));
     }
 
     /** An agent's stream, welcomed on this replica. */
@@ -248,6 +262,87 @@ class JobDispatcherIT {
                 deadline,
                 clock.instant()))
         .isEqualTo(1);
+  }
+
+  static final SecretBox BOX = new SecretBox(SecretBox.newKey());
+
+  /** The cluster's row names a replica holding its stream, as the gateway's Hello writes it. */
+  void connected(UUID clusterId) {
+    hub.bean(ClusterMapper.class)
+        .markConnected(org, clusterId, "replica-a", "0.1.0", List.of(), 30, Instant.now());
+  }
+
+  static HubMessage reconcile(String id) {
+    return HubMessage.newBuilder()
+        .setRequestReconcile(
+            RequestReconcile.newBuilder()
+                .setRequestId(id)
+                .setRepoUrl("https://git/r")
+                .setBranch("b"))
+        .build();
+  }
+
+  @Test
+  void aRequestAskedOnOneReplicaIsSentByTheHolderAndAnsweredBackToTheAsker() throws Exception {
+    connected(cluster);
+    Stream stream = new Stream();
+    AgentSession onA = a.hold(org, cluster, stream);
+    String id = UUID.randomUUID().toString();
+
+    CompletableFuture<AgentMessage> answer =
+        b.requests
+            .ask(org, cluster, "test_request", id, reconcile(id), Duration.ofSeconds(20))
+            .orElseThrow();
+    assertThat(stream.sent).as("not held by the asking replica").isEmpty();
+    // The commit's notification reaches the holding replica.
+    a.dispatcher.sendQueued(org, cluster);
+    assertThat(stream.sent)
+        .singleElement()
+        .satisfies(
+            m -> {
+              assertThat(m.getCorrelationId()).isEqualTo(id);
+              assertThat(m.getRequestReconcile().getBranch()).isEqualTo("b");
+            });
+    assertThat(jobs.find(org, "test_request", id).map(j -> j.result()).orElse(null)).isNull();
+
+    a.dispatcher.onAnswer(
+        onA,
+        AgentMessage.newBuilder()
+            .setReconcileRequested(
+                ReconcileRequested.newBuilder().setRequestId(id).setError("no such adapter"))
+            .build());
+    assertThat(answer.get(10, TimeUnit.SECONDS).getReconcileRequested().getError())
+        .isEqualTo("no such adapter");
+    assertThat(jobs.find(org, "test_request", id).orElseThrow().state())
+        .isEqualTo(AgentJob.COMPLETED);
+  }
+
+  @Test
+  void aRequestNobodyWaitsForAnyMoreIsNeverSent() {
+    connected(cluster);
+    String id = UUID.randomUUID().toString();
+    CompletableFuture<AgentMessage> answer =
+        b.requests
+            .ask(org, cluster, "test_request", id, reconcile(id), Duration.ofMillis(200))
+            .orElseThrow();
+    clock.advance(Duration.ofSeconds(1));
+    await().atMost(Duration.ofSeconds(10)).until(answer::isDone);
+    assertThat(answer).isCompletedExceptionally();
+    assertThat(jobs.find(org, "test_request", id).orElseThrow().state())
+        .isEqualTo(AgentJob.CANCELLED);
+
+    Stream stream = new Stream();
+    a.dispatcher.sendWaiting(a.hold(org, cluster, stream));
+    assertThat(stream.sent).isEmpty();
+  }
+
+  @Test
+  void aRequestForAClusterNoReplicaHoldsIsNotParked() {
+    String id = UUID.randomUUID().toString();
+    assertThat(
+            b.requests.ask(org, cluster, "test_request", id, reconcile(id), Duration.ofSeconds(1)))
+        .isEmpty();
+    assertThat(jobs.find(org, "test_request", id)).isEmpty();
   }
 
   static AgentMessage answer(String ref) {

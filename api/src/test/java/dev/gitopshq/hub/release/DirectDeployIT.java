@@ -326,10 +326,10 @@ class DirectDeployIT {
         "update direct_applies set dispatched_at = null,"
             + " dispatch_deadline = now() + interval '1 minute' where id = ?",
         applyId);
-    // Its job queued again, with a task token no activity has: the agent's answer is recorded,
-    // and Temporal refuses the token, so the job ends as answered with nobody waiting.
+    // Its job queued again after its activity completed (no task token left, so nothing goes to
+    // Temporal): the hub sends it again and records the agent's answer.
     HubTestSupport.exec(
-        "update agent_jobs set state = 'queued', task_token = '\\x00'::bytea, sent_at = null,"
+        "update agent_jobs set state = 'queued', sent_at = null, reported_at = null,"
             + " deadline = now() + interval '1 minute' where ref = ?",
         applyId);
     await()
@@ -337,7 +337,8 @@ class DirectDeployIT {
         .until(
             () ->
                 HubTestSupport.count(
-                        "select count(*) from agent_jobs where ref = ? and state = 'completed'",
+                        "select count(*) from agent_jobs where ref = ? and state = 'completed'"
+                            + " and reported_at is not null",
                         applyId)
                     == 1);
   }
