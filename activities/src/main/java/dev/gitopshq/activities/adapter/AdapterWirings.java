@@ -395,7 +395,7 @@ public class AdapterWirings implements AdapterWiringActivities {
         gateway.wireAdapters(cluster.orgId(), cluster.id(), request, ANSWER_TIMEOUT);
     if (answer.isEmpty()) {
       throw new IllegalStateException(
-          "this hub replica holds no stream of cluster " + cluster.name() + "; retried");
+          "no hub replica holds a stream of cluster " + cluster.name() + "; retried");
     }
     try {
       return answer.get().get(ANSWER_TIMEOUT.toMillis() + 1000, TimeUnit.MILLISECONDS);

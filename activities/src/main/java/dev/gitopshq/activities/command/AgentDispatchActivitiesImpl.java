@@ -1,6 +1,8 @@
 package dev.gitopshq.activities.command;
 
 import dev.gitopshq.activities.gateway.AgentGatewayPort;
+import dev.gitopshq.activities.gateway.AgentJob;
+import dev.gitopshq.activities.gateway.AgentJobMapper;
 import dev.gitopshq.workflows.command.AgentDispatchActivities;
 import dev.gitopshq.workflows.command.CommandSpec;
 import dev.gitopshq.workflows.command.ExecutionResult;
@@ -11,18 +13,24 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * Parks a command for its agent and nudges the gateway. {@link #park} (a local activity) leaves the
- * report to come back as a signal; {@link #execute} parks it with its task token and returns
- * without completing, and the replica that receives the agent's result completes it.
+ * Parks a command as a job for its agent ({@code agent_jobs}) and nudges the gateway. {@link #park}
+ * (a local activity) leaves the report to come back as the workflow's {@code reported} signal;
+ * {@link #execute} parks it with its task token and returns without completing, and the replica
+ * that receives the agent's result completes it.
  */
 public class AgentDispatchActivitiesImpl implements AgentDispatchActivities {
+  /** The command workflow's signal that takes the agent's report (CommandWorkflow#reported). */
+  static final String REPORTED = "reported";
+
   private final CommandMapper commands;
+  private final AgentJobMapper jobs;
   private final AgentGatewayPort gateway;
   private final Clock clock;
 
   public AgentDispatchActivitiesImpl(
-      CommandMapper commands, AgentGatewayPort gateway, Clock clock) {
+      CommandMapper commands, AgentJobMapper jobs, AgentGatewayPort gateway, Clock clock) {
     this.commands = commands;
+    this.jobs = jobs;
     this.gateway = gateway;
     this.clock = clock;
   }
@@ -30,28 +38,36 @@ public class AgentDispatchActivitiesImpl implements AgentDispatchActivities {
   @Override
   public ExecutionResult execute(CommandSpec spec, long deadlineEpochMillis) {
     ActivityExecutionContext ctx = Activity.getExecutionContext();
-    UUID org = UUID.fromString(spec.orgId());
-    UUID cluster = UUID.fromString(spec.clusterId());
-    commands.queue(
-        org,
-        UUID.fromString(spec.commandId()),
-        ctx.getTaskToken(),
-        Instant.ofEpochMilli(deadlineEpochMillis),
-        clock.instant());
+    park(spec, deadlineEpochMillis, ctx.getTaskToken(), null);
     ctx.doNotCompleteOnReturn();
-    gateway.commandQueued(org, cluster);
     return null;
   }
 
   @Override
   public void park(CommandSpec spec, long deadlineEpochMillis) {
+    // The command's workflow id is its id.
+    park(spec, deadlineEpochMillis, null, spec.commandId());
+  }
+
+  private void park(CommandSpec spec, long deadlineEpochMillis, byte[] token, String workflowId) {
     UUID org = UUID.fromString(spec.orgId());
-    commands.park(
+    UUID cluster = UUID.fromString(spec.clusterId());
+    UUID id = UUID.fromString(spec.commandId());
+    Instant deadline = Instant.ofEpochMilli(deadlineEpochMillis);
+    Instant now = clock.instant();
+    commands.park(org, id, deadline, now);
+    jobs.park(
+        UUID.randomUUID(),
         org,
-        UUID.fromString(spec.commandId()),
-        Instant.ofEpochMilli(deadlineEpochMillis),
-        clock.instant());
+        cluster,
+        AgentJob.KIND_COMMAND,
+        id.toString(),
+        token,
+        workflowId,
+        workflowId == null ? null : REPORTED,
+        deadline,
+        now);
     // Also after a repeat: a command parked by a crashed replica may still wait for a stream.
-    gateway.commandQueued(org, UUID.fromString(spec.clusterId()));
+    gateway.commandQueued(org, cluster);
   }
 }

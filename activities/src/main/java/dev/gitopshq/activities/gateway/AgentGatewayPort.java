@@ -15,8 +15,9 @@ import java.util.concurrent.CompletableFuture;
 /** What activities need from the agent gateway. */
 public interface AgentGatewayPort {
   /**
-   * A command was parked for the cluster's agent. If this replica holds the agent's stream it sends
-   * it now; otherwise the replica that holds it finds it on its next sweep.
+   * A job was parked for the cluster's agent ({@link AgentJobMapper#park}). If this replica holds
+   * the agent's stream it sends it now; otherwise the replica that holds it is told by the commit's
+   * notification, or finds it on its next sweep.
    */
   void commandQueued(UUID orgId, UUID clusterId);
 
@@ -55,19 +56,20 @@ public interface AgentGatewayPort {
       UUID orgId, UUID clusterId, Duration timeout);
 
   /**
-   * Sends the cluster's whole set of runtime adapter bindings to its agent, if this replica holds
-   * its stream; the future completes with the agent's answer.
+   * Sends the cluster's whole set of runtime adapter bindings to its agent, from whichever replica
+   * calls: it is parked as a job, the replica holding the agent's stream sends it, and the future
+   * completes with the agent's answer, or fails with a TimeoutException after {@code timeout}.
    *
-   * @return empty when this replica holds no stream for the cluster
+   * @return empty when no replica holds a stream of the cluster
    */
   Optional<CompletableFuture<AdaptersWired>> wireAdapters(
       UUID orgId, UUID clusterId, WireAdapters request, Duration timeout);
 
   /**
-   * Asks the cluster's adapters that deliver a branch to reconcile now, if this replica holds the
-   * agent's stream.
+   * Asks the cluster's adapters that deliver a branch to reconcile now, from whichever replica
+   * calls (parked as a job, like {@link #wireAdapters}).
    *
-   * @return empty when this replica holds no stream for the cluster
+   * @return empty when no replica holds a stream of the cluster
    */
   Optional<CompletableFuture<ReconcileRequested>> requestReconcile(
       UUID orgId, UUID clusterId, RequestReconcile request, Duration timeout);

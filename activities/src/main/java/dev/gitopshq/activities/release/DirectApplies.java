@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.Timestamp;
 import dev.gitopshq.activities.audit.Actor;
 import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.gateway.AgentJob;
+import dev.gitopshq.activities.gateway.AgentJobMapper;
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.agent.v1.AppliedObject;
 import dev.gitopshq.agent.v1.ApplyFile;
@@ -53,6 +55,7 @@ public class DirectApplies implements DirectApplyActivities {
   private static final TypeReference<List<Map<String, String>>> LINES = new TypeReference<>() {};
 
   private final DirectApplyMapper applies;
+  private final AgentJobMapper jobs;
   private final DeploymentMapper deployments;
   private final ProjectRepos repos;
   private final AuditLog audit;
@@ -68,6 +71,7 @@ public class DirectApplies implements DirectApplyActivities {
    */
   public DirectApplies(
       DirectApplyMapper applies,
+      AgentJobMapper jobs,
       DeploymentMapper deployments,
       ProjectRepos repos,
       AuditLog audit,
@@ -76,6 +80,7 @@ public class DirectApplies implements DirectApplyActivities {
       Duration dispatchTimeout,
       Duration healthTimeout) {
     this.applies = applies;
+    this.jobs = jobs;
     this.deployments = deployments;
     this.repos = repos;
     this.audit = audit;
@@ -142,19 +147,34 @@ public class DirectApplies implements DirectApplyActivities {
                             + " directly; nothing was applied",
                         UNAVAILABLE));
     Instant now = clock.instant();
-    applies.park(
-        applyId,
-        org,
-        d.id(),
-        d.projectId(),
-        envId,
-        target.environment(),
-        UUID.fromString(target.clusterId()),
-        commit,
-        ctx.getTaskToken(),
-        now.plus(dispatchTimeout),
-        (int) healthTimeout.toSeconds(),
-        now);
+    UUID cluster = UUID.fromString(target.clusterId());
+    Instant deadline = now.plus(dispatchTimeout);
+    tx.executeWithoutResult(
+        t -> {
+          applies.park(
+              applyId,
+              org,
+              d.id(),
+              d.projectId(),
+              envId,
+              target.environment(),
+              cluster,
+              commit,
+              deadline,
+              (int) healthTimeout.toSeconds(),
+              now);
+          jobs.park(
+              UUID.randomUUID(),
+              org,
+              cluster,
+              AgentJob.KIND_DIRECT_APPLY,
+              applyId,
+              ctx.getTaskToken(),
+              null,
+              null,
+              deadline,
+              now);
+        });
     ctx.doNotCompleteOnReturn();
     return null;
   }

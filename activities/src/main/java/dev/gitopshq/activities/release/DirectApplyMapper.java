@@ -40,16 +40,15 @@ public interface DirectApplyMapper {
       @Param("environments") List<String> environments);
 
   /**
-   * Parks an apply with the apply activity's task token: creates it, or (a retried attempt) hands
-   * it the new token and lets it be sent again.
+   * Parks an apply (its job is in {@code agent_jobs}): creates it, or (a retried attempt) lets it
+   * be sent again.
    */
   @Insert(
       "insert into direct_applies (id, org_id, deployment_id, project_id, environment_id,"
-          + " environment, cluster_id, commit, status, dispatch_task_token, dispatch_deadline,"
-          + " health_timeout_s, created_at) values (#{id}, #{orgId}, #{deploymentId}, #{projectId},"
-          + " #{environmentId}, #{environment}, #{clusterId}, #{commit}, 'queued', #{token},"
+          + " environment, cluster_id, commit, status, dispatch_deadline, health_timeout_s,"
+          + " created_at) values (#{id}, #{orgId}, #{deploymentId}, #{projectId},"
+          + " #{environmentId}, #{environment}, #{clusterId}, #{commit}, 'queued',"
           + " #{deadline}, #{healthTimeout}, #{now}) on conflict (id) do update set"
-          + " dispatch_task_token = excluded.dispatch_task_token,"
           + " dispatch_deadline = excluded.dispatch_deadline, dispatched_at = null,"
           + " status = case when direct_applies.status in ('succeeded', 'failed')"
           + " then direct_applies.status else 'queued' end")
@@ -62,7 +61,6 @@ public interface DirectApplyMapper {
       @Param("environment") String environment,
       @Param("clusterId") UUID clusterId,
       @Param("commit") String commit,
-      @Param("token") byte[] token,
       @Param("deadline") Instant deadline,
       @Param("healthTimeout") int healthTimeoutSeconds,
       @Param("now") Instant now);
@@ -71,59 +69,11 @@ public interface DirectApplyMapper {
   @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
   Optional<DirectApplyRow> find(@Param("orgId") UUID orgId, @Param("id") String id);
 
-  /** Applies parked for a cluster's agent, oldest first. */
-  @Select(
-      "select "
-          + COLUMNS
-          + " from direct_applies where org_id = #{orgId} and cluster_id = #{clusterId}"
-          + " and dispatch_task_token is not null order by created_at")
-  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
-  List<DirectApplyRow> queued(@Param("orgId") UUID orgId, @Param("clusterId") UUID clusterId);
-
-  /** Parked applies no stream has carried yet, of the given clusters. */
-  @Select(
-      "select "
-          + COLUMNS
-          + " from direct_applies where org_id = #{orgId} and dispatch_task_token is not null"
-          + " and dispatched_at is null and cluster_id = any(#{clusters,typeHandler="
-          + "dev.gitopshq.activities.sqltypes.UuidArrayTypeHandler})")
-  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
-  List<DirectApplyRow> unsent(@Param("orgId") UUID orgId, @Param("clusters") List<UUID> clusters);
-
-  /** Parked applies no agent took before their deadline, in every organization. */
-  @Select(
-      "select "
-          + COLUMNS
-          + " from direct_applies where dispatch_task_token is not null and dispatched_at is null"
-          + " and dispatch_deadline < #{now} limit 100")
-  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
-  List<DirectApplyRow> overdue(@Param("now") Instant now);
-
+  /** A stream carried the apply (again, after a reconnect). */
   @Update(
       "update direct_applies set dispatched_at = #{now}, status = 'sent'"
-          + " where org_id = #{orgId} and id = #{id} and dispatch_task_token is not null")
+          + " where org_id = #{orgId} and id = #{id} and status in ('queued', 'sent')")
   int markSent(@Param("orgId") UUID orgId, @Param("id") String id, @Param("now") Instant now);
-
-  /**
-   * Takes the task token of a parked apply of this cluster, atomically: of two replicas that
-   * receive the same result, one gets it.
-   */
-  @Select(
-      "with taken as (select id, dispatch_task_token from direct_applies"
-          + " where org_id = #{orgId} and cluster_id = #{clusterId} and id = #{id}"
-          + " and dispatch_task_token is not null for update)"
-          + " update direct_applies d set dispatch_task_token = null from taken"
-          + " where d.id = taken.id returning taken.dispatch_task_token as token")
-  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
-  Optional<TaskToken> takeTaskTokenRow(
-      @Param("orgId") UUID orgId, @Param("clusterId") UUID clusterId, @Param("id") String id);
-
-  default Optional<byte[]> takeTaskToken(UUID orgId, UUID clusterId, String id) {
-    return takeTaskTokenRow(orgId, clusterId, id).map(TaskToken::token);
-  }
-
-  /** A taken task token. */
-  record TaskToken(byte[] token) {}
 
   @Update(
       "update direct_applies set status = #{status}, error = #{error},"

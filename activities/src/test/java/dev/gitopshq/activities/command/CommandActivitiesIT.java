@@ -11,6 +11,8 @@ import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.audit.AuditMapper;
 import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.crypto.SecretBox;
+import dev.gitopshq.activities.gateway.AgentJob;
+import dev.gitopshq.activities.gateway.AgentJobMapper;
 import dev.gitopshq.activities.notify.NotificationSettingsMapper;
 import dev.gitopshq.activities.notify.NotificationTargets;
 import dev.gitopshq.activities.notify.WebhookNotifier;
@@ -72,6 +74,7 @@ class CommandActivitiesIT {
         TestSchema.create(
             "command_activities_it",
             CommandMapper.class,
+            AgentJobMapper.class,
             ClusterMapper.class,
             ApprovalPolicyMapper.class,
             PolicyMapper.class,
@@ -379,52 +382,48 @@ class CommandActivitiesIT {
     CommandSpec spec = command("scale", ANA, null);
     UUID id = UUID.fromString(spec.commandId());
     List<UUID> nudged = new java.util.concurrent.CopyOnWriteArrayList<>();
+    AgentJobMapper jobs = schema.mapper(AgentJobMapper.class);
     AgentDispatchActivitiesImpl dispatch =
-        new AgentDispatchActivitiesImpl(commands, new NudgeRecorder(nudged), Clock.systemUTC());
+        new AgentDispatchActivitiesImpl(
+            commands, jobs, new NudgeRecorder(nudged), Clock.systemUTC());
     Instant deadline =
         Instant.now().plusSeconds(1200).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
 
     dispatch.park(spec, deadline.toEpochMilli());
-    assertThat(commands.unsent(org, List.of(cluster)))
-        .extracting(CommandRow::id)
-        .containsExactly(id);
+    AgentJob job = jobs.find(org, AgentJob.KIND_COMMAND, id.toString()).orElseThrow();
+    assertThat(jobs.queued(org, List.of(cluster)))
+        .extracting(AgentJob::ref)
+        .contains(id.toString());
+    assertThat(job.deadline()).isEqualTo(deadline);
     assertThat(commands.findById(org, id).orElseThrow().dispatchDeadline()).isEqualTo(deadline);
     assertThat(nudged).containsExactly(cluster);
 
     // Sent on a stream, then parked again by a retried workflow task: it stays sent.
-    assertThat(commands.claimSend(org, id, Instant.now())).isEqualTo(1);
+    assertThat(jobs.claimSend(org, job.id(), Instant.now())).isEqualTo(1);
     dispatch.park(spec, deadline.plusSeconds(60).toEpochMilli());
-    assertThat(commands.claimSend(org, id, Instant.now()))
+    assertThat(jobs.claimSend(org, job.id(), Instant.now()))
         .as("a repeated park does not make it sendable again")
         .isZero();
     assertThat(commands.findById(org, id).orElseThrow().dispatchDeadline()).isEqualTo(deadline);
+    assertThat(jobs.find(org, AgentJob.KIND_COMMAND, id.toString()).orElseThrow().deadline())
+        .isEqualTo(deadline);
 
     // The agent's report: no activity's task token waits for it, it goes to the workflow by
     // signal. After it, a repeated park does not park the command again.
-    byte[] token =
-        commands
-            .recordReport(org, cluster, id, "scaled from 2 to 3", null, Instant.now())
-            .orElseThrow();
-    assertThat(CommandMapper.reportsBySignal(token)).isTrue();
-    // A repeated report is not recorded twice.
-    assertThat(commands.recordReport(org, cluster, id, "again", "x", Instant.now())).isEmpty();
+    assertThat(commands.recordReport(org, id, "scaled from 2 to 3", null, Instant.now()))
+        .isEqualTo(1);
+    assertThat(commands.recordReport(org, id, "again", "x", Instant.now())).isZero();
+    assertThat(jobs.recordResult(org, job.id(), "{\"success\":true}", Instant.now())).isEqualTo(1);
+    AgentJobMapper.Handle handle = jobs.handle(org, job.id()).orElseThrow();
+    assertThat(handle.taskToken()).isNull();
+    assertThat(handle.workflowId()).isEqualTo(id.toString());
+    assertThat(handle.signal()).isEqualTo("reported");
     // Recorded, not yet handed over: it waits for the workflow, and is never sent again.
-    Instant later = Instant.now().plusSeconds(1);
-    assertThat(commands.reportsNotHandedOver(org, List.of(cluster), Instant.now().minusSeconds(60)))
-        .isEmpty();
-    assertThat(commands.reportsNotHandedOver(org, List.of(cluster), later))
-        .singleElement()
-        .satisfies(
-            p -> {
-              assertThat(p.id()).isEqualTo(id);
-              assertThat(p.output()).isEqualTo("scaled from 2 to 3");
-              assertThat(p.error()).isNull();
-            });
-    assertThat(commands.queued(org, cluster)).extracting(CommandRow::id).doesNotContain(id);
+    assertThat(jobs.takeWaiting(org, cluster, AgentJob.KIND_COMMAND, id.toString())).isEmpty();
     dispatch.park(spec, deadline.toEpochMilli());
-    assertThat(commands.queued(org, cluster)).extracting(CommandRow::id).doesNotContain(id);
-    assertThat(commands.reportHandedOver(org, id, Instant.now())).isEqualTo(1);
-    assertThat(commands.reportsNotHandedOver(org, List.of(cluster), later)).isEmpty();
+    assertThat(jobs.waiting(org, cluster)).extracting(AgentJob::ref).doesNotContain(id.toString());
+    assertThat(jobs.handedOver(org, job.id(), Instant.now())).isEqualTo(1);
+    assertThat(jobs.handle(org, job.id())).isEmpty();
     assertThat(nudged).hasSize(3);
   }
 

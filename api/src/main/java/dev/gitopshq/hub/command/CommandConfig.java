@@ -13,6 +13,7 @@ import dev.gitopshq.activities.command.CommandActivitiesImpl;
 import dev.gitopshq.activities.command.CommandMapper;
 import dev.gitopshq.activities.crypto.SecretBox;
 import dev.gitopshq.activities.gateway.AgentGatewayPort;
+import dev.gitopshq.activities.gateway.AgentJobMapper;
 import dev.gitopshq.activities.notify.NotificationSettingsMapper;
 import dev.gitopshq.activities.notify.NotificationTargets;
 import dev.gitopshq.activities.notify.WebhookNotifier;
@@ -126,7 +127,7 @@ public class CommandConfig {
 
   @Bean
   AgentDispatchActivitiesImpl agentDispatchActivities(
-      CommandMapper commands, AgentGatewayPort gateway, Clock clock) {
-    return new AgentDispatchActivitiesImpl(commands, gateway, clock);
+      CommandMapper commands, AgentJobMapper jobs, AgentGatewayPort gateway, Clock clock) {
+    return new AgentDispatchActivitiesImpl(commands, jobs, gateway, clock);
   }
 }

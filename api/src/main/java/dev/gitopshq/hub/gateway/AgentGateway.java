@@ -5,8 +5,10 @@ import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.command.CommandMapper;
 import dev.gitopshq.activities.command.CommandRow;
+import dev.gitopshq.activities.crypto.SecretBox;
 import dev.gitopshq.activities.delivery.ProjectFenceMapper;
 import dev.gitopshq.activities.gateway.AgentGatewayPort;
+import dev.gitopshq.activities.gateway.AgentJobMapper;
 import dev.gitopshq.activities.inventory.InventoryStore;
 import dev.gitopshq.activities.registration.RegistrationStore;
 import dev.gitopshq.activities.release.DirectApplies;
@@ -20,8 +22,6 @@ import dev.gitopshq.agent.v1.Capabilities;
 import dev.gitopshq.agent.v1.CheckDrift;
 import dev.gitopshq.agent.v1.DriftReport;
 import dev.gitopshq.agent.v1.HubMessage;
-import dev.gitopshq.agent.v1.ListApplications;
-import dev.gitopshq.agent.v1.LogStreamControl;
 import dev.gitopshq.agent.v1.OpenLogStream;
 import dev.gitopshq.agent.v1.ReadResource;
 import dev.gitopshq.agent.v1.ReconcileRequested;
@@ -71,6 +71,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Runs the agent gRPC server ({@code agent.v1.AgentHub} and {@code grpc.health.v1.Health}; no
@@ -83,20 +84,26 @@ import org.springframework.stereotype.Component;
 public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListener.Channel {
   static final String WAKEUPS = "gitopshq_agents";
 
+  /** Kinds of jobs whose caller waits for the answer ({@link ParkedRequests}). */
+  static final String WIRE_ADAPTERS = "wire_adapters";
+
+  static final String REQUEST_RECONCILE = "request_reconcile";
+  static final String DRIFT_CHECK = "drift_check";
+
   private static final Logger log = LoggerFactory.getLogger(AgentGateway.class);
 
   private final HubProperties props;
   private final AgentConnections connections;
   private final HeartbeatBuffer heartbeats;
   private final AgentHubService service;
-  private final CommandDispatcher dispatcher;
-  private final DirectApplyDispatcher directApplies;
+  private final JobDispatcher jobs;
+  private final CommandJobs commandJobs;
+  private final ParkedRequests requests;
   private final ClusterTokenMapper tokens;
   private final ClusterMapper clusters;
   private final Clock clock;
   private final HealthStatusManager health = new HealthStatusManager();
-  private final LiveReads liveReads = new LiveReads();
-  private final LogRoutes logRoutes = new LogRoutes();
+  private final StreamExchanges exchanges = new StreamExchanges();
   private ScheduledExecutorService timers;
   private Server server;
   private final MeterRegistry meters;
@@ -116,7 +123,10 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
       MeterRegistry meters,
       DirectApplyMapper directApplyMapper,
       DirectApplies directStore,
-      ProjectFenceMapper fences) {
+      ProjectFenceMapper fences,
+      AgentJobMapper jobMapper,
+      TransactionTemplate tx,
+      SecretBox box) {
     this.props = props;
     this.tokens = tokens;
     this.clusters = clusters;
@@ -129,7 +139,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
             replica,
             clock,
             session -> {
-              logRoutes.streamEnded(session, session.endReason());
+              exchanges.streamEnded(session, session.endReason());
               watch(temporal, clusters, session);
             });
     this.heartbeats = new HeartbeatBuffer(clusters);
@@ -138,15 +148,30 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
             .setHeartbeatIntervalSeconds(props.agent().heartbeatIntervalSeconds())
             .setDisconnectTimeoutSeconds(props.agent().disconnectTimeoutSeconds())
             .build();
-    this.dispatcher = new CommandDispatcher(commands, connections, temporal, clock);
-    this.directApplies =
-        new DirectApplyDispatcher(
-            directApplyMapper,
-            directStore,
-            connections,
-            temporal.newActivityCompletionClient(),
-            fences,
-            clock);
+    this.jobs =
+        new JobDispatcher(jobMapper, connections, JobHandOver.temporal(temporal), tx, clock);
+    this.commandJobs = new CommandJobs(commands, clock);
+    jobs.register(commandJobs);
+    jobs.register(new DirectApplyJobs(directApplyMapper, directStore, fences, clock));
+    this.requests = new ParkedRequests(jobMapper, clusters, box, jobs, clock);
+    jobs.register(
+        requests.kind(
+            WIRE_ADAPTERS,
+            AgentMessage.PayloadCase.ADAPTERS_WIRED,
+            m -> m.getAdaptersWired().getRequestId(),
+            null));
+    jobs.register(
+        requests.kind(
+            REQUEST_RECONCILE,
+            AgentMessage.PayloadCase.RECONCILE_REQUESTED,
+            m -> m.getReconcileRequested().getRequestId(),
+            null));
+    jobs.register(
+        requests.kind(
+            DRIFT_CHECK,
+            AgentMessage.PayloadCase.DRIFT_REPORT,
+            m -> m.getDriftReport().getCheckId(),
+            Capabilities.OBSERVE));
     this.service =
         new AgentHubService(
             registration,
@@ -154,17 +179,15 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
             clusters,
             connections,
             heartbeats,
-            dispatcher,
+            jobs,
             temporal,
             schedules,
             inventory,
-            liveReads,
-            logRoutes,
+            exchanges,
             settings,
             HubVersion.current(),
             clock,
-            new GatewayMetrics(meters, connections::size),
-            this.directApplies);
+            new GatewayMetrics(meters, connections::size));
     this.meters = meters;
   }
 
@@ -258,8 +281,8 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
 
   @Override
   public void commandQueued(UUID orgId, UUID clusterId) {
-    // Only what no stream carried yet: a command the agent already has is not sent again here.
-    dispatcher.sendUnsent(orgId, clusterId);
+    // Only what no stream carried yet: a job the agent already has is not sent again here.
+    jobs.sendQueued(orgId, clusterId);
   }
 
   /** Starts the workflow that notifies if this agent does not come back within the timeout. */
@@ -310,76 +333,47 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   @Override
   public Optional<CompletableFuture<ResourceDetail>> readResource(
       UUID orgId, UUID clusterId, ReadResource request, Duration timeout) {
-    Optional<AgentSession> held = held(orgId, clusterId);
-    if (held.isEmpty()) {
-      return Optional.empty();
-    }
-    AgentSession session = held.get();
-    List<String> allowed = session.diagnosticsNamespaces();
-    if (!request.getNamespace().isEmpty()
-        && !allowed.isEmpty()
-        && !allowed.contains(request.getNamespace())) {
-      // The hub checks the agent's own limit too, before anything reaches the cluster.
-      return Optional.of(
-          CompletableFuture.completedFuture(
-              ResourceDetail.newBuilder()
-                  .setRequestId(request.getRequestId())
-                  .setOutcome(ResourceDetail.Outcome.FORBIDDEN)
-                  .setError(
-                      "namespace "
-                          + request.getNamespace()
-                          + " is outside the agent's diagnostics.allowedNamespaces")
-                  .build()));
-    }
-    return ask(
-            session,
-            request.getRequestId(),
-            HubMessage.newBuilder().setReadResource(request),
-            timeout)
-        .map(f -> f.thenApply(AgentMessage::getResourceDetail));
+    return held(orgId, clusterId).flatMap(s -> exchanges.readResource(s, request, timeout));
   }
 
   @Override
   public Optional<CompletableFuture<ArgoApplications>> listApplications(
       UUID orgId, UUID clusterId, Duration timeout) {
-    String requestId = UUID.randomUUID().toString();
-    return held(orgId, clusterId)
-        .flatMap(
-            s ->
-                ask(
-                    s,
-                    requestId,
-                    HubMessage.newBuilder()
-                        .setListApplications(ListApplications.newBuilder().setRequestId(requestId)),
-                    timeout))
-        .map(f -> f.thenApply(AgentMessage::getArgoApplications));
+    return held(orgId, clusterId).flatMap(s -> exchanges.listApplications(s, timeout));
   }
 
+  /**
+   * Parks the wiring as a job for the cluster's agent: whichever replica holds its stream sends it,
+   * and this one reads the answer (the deploy tokens it carries are sealed in the job row).
+   *
+   * @return empty when no replica holds a stream of the cluster
+   */
   @Override
   public Optional<CompletableFuture<AdaptersWired>> wireAdapters(
       UUID orgId, UUID clusterId, WireAdapters request, Duration timeout) {
-    return held(orgId, clusterId)
-        .flatMap(
-            s ->
-                ask(
-                    s,
-                    request.getRequestId(),
-                    HubMessage.newBuilder().setWireAdapters(request),
-                    timeout))
+    return requests
+        .ask(
+            orgId,
+            clusterId,
+            WIRE_ADAPTERS,
+            request.getRequestId(),
+            HubMessage.newBuilder().setWireAdapters(request).build(),
+            timeout)
         .map(f -> f.thenApply(AgentMessage::getAdaptersWired));
   }
 
+  /** Parks the reconcile request as a job, like {@link #wireAdapters}. */
   @Override
   public Optional<CompletableFuture<ReconcileRequested>> requestReconcile(
       UUID orgId, UUID clusterId, RequestReconcile request, Duration timeout) {
-    return held(orgId, clusterId)
-        .flatMap(
-            s ->
-                ask(
-                    s,
-                    request.getRequestId(),
-                    HubMessage.newBuilder().setRequestReconcile(request),
-                    timeout))
+    return requests
+        .ask(
+            orgId,
+            clusterId,
+            REQUEST_RECONCILE,
+            request.getRequestId(),
+            HubMessage.newBuilder().setRequestReconcile(request).build(),
+            timeout)
         .map(f -> f.thenApply(AgentMessage::getReconcileRequested));
   }
 
@@ -388,7 +382,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
    * (from its drift finding, by the ids in its params).
    */
   public void resolveDriftManifests(Function<CommandRow, Optional<String>> loader) {
-    dispatcher.manifests(loader);
+    commandJobs.manifests(loader);
   }
 
   /** An agent whose stream this replica holds, with the capabilities it announced. */
@@ -403,20 +397,19 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   }
 
   /**
-   * Sends a drift check to the cluster's agent when this replica holds its stream and the agent
+   * Parks a drift check as a job for the cluster's agent, when it is connected to some replica and
    * announced {@code observe}; the future completes with the agent's report.
    */
   public Optional<CompletableFuture<DriftReport>> checkDrift(
       UUID orgId, UUID clusterId, CheckDrift request, Duration timeout) {
-    return held(orgId, clusterId)
-        .filter(s -> s.capabilities().contains(Capabilities.OBSERVE))
-        .flatMap(
-            s ->
-                ask(
-                    s,
-                    request.getCheckId(),
-                    HubMessage.newBuilder().setCheckDrift(request),
-                    timeout))
+    return requests
+        .ask(
+            orgId,
+            clusterId,
+            DRIFT_CHECK,
+            request.getCheckId(),
+            HubMessage.newBuilder().setCheckDrift(request).build(),
+            timeout)
         .map(f -> f.thenApply(AgentMessage::getDriftReport));
   }
 
@@ -450,68 +443,12 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
    */
   public Optional<LogHandle> openLogStream(
       UUID orgId, UUID clusterId, OpenLogStream request, LogReceiver to) {
-    Optional<AgentSession> held = held(orgId, clusterId);
-    if (held.isEmpty()) {
-      return Optional.empty();
-    }
-    AgentSession session = held.get();
-    if (!session.capabilities().contains(Capabilities.DIAGNOSTICS_READ)) {
-      throw new LogRefused(
-          "the agent of this cluster did not announce the diagnostics.read capability", false);
-    }
-    List<String> allowed = session.diagnosticsNamespaces();
-    if (!allowed.isEmpty() && !allowed.contains(request.getNamespace())) {
-      throw new LogRefused(
-          "namespace "
-              + request.getNamespace()
-              + " is outside the agent's diagnostics.allowedNamespaces ("
-              + String.join(", ", allowed)
-              + ")",
-          false);
-    }
-    String id = request.getSessionId();
-    if (!logRoutes.add(id, session, to)) {
-      throw new LogRefused(
-          "this hub replica already carries " + LogRoutes.MAX_ROUTES + " log sessions", true);
-    }
-    try {
-      session.send(HubMessage.newBuilder().setCorrelationId(id).setOpenLogStream(request).build());
-    } catch (RuntimeException e) {
-      logRoutes.forget(id);
-      return Optional.empty();
-    }
-    return Optional.of(
-        new LogHandle() {
-          @Override
-          public void grant(long bytes) {
-            session.send(
-                HubMessage.newBuilder()
-                    .setCorrelationId(id)
-                    .setLogStreamControl(
-                        LogStreamControl.newBuilder().setSessionId(id).setGrantBytes(bytes))
-                    .build());
-          }
-
-          @Override
-          public void close(String reason) {
-            if (logRoutes.remove(session, id) != null) {
-              session.send(
-                  HubMessage.newBuilder()
-                      .setCorrelationId(id)
-                      .setLogStreamControl(
-                          LogStreamControl.newBuilder()
-                              .setSessionId(id)
-                              .setClose(true)
-                              .setReason(reason))
-                      .build());
-            }
-          }
-        });
+    return held(orgId, clusterId).flatMap(s -> exchanges.openLogStream(s, request, to));
   }
 
   /** Log sessions carried by this replica now. */
   public int logSessions() {
-    return logRoutes.size();
+    return exchanges.logSessions();
   }
 
   /** The organization's cluster's stream on this replica, once the hub has welcomed it. */
@@ -519,20 +456,6 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
     return connections
         .get(clusterId)
         .filter(s -> s.orgId.equals(orgId) && s.connectedAt() != null && !s.isClosed());
-  }
-
-  /** Sends a request down the stream and waits for the answer with the same id. */
-  private Optional<CompletableFuture<AgentMessage>> ask(
-      AgentSession session, String requestId, HubMessage.Builder message, Duration timeout) {
-    CompletableFuture<AgentMessage> answer =
-        liveReads.expect(session.clusterId, requestId, timeout);
-    try {
-      session.send(message.setCorrelationId(requestId).build());
-    } catch (RuntimeException e) {
-      liveReads.abandon(requestId);
-      return Optional.empty();
-    }
-    return Optional.of(answer);
   }
 
   @Override
@@ -589,10 +512,10 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   }
 
   /**
-   * {@code command:<org>:<cluster>} or {@code token:<org>:<cluster>}, from any replica's commit:
-   * when this replica holds the cluster's stream it sends the parked commands, or closes streams
-   * whose token stopped working, now rather than on its next sweep. The work runs on the gateway's
-   * timer thread, one at a time with the sweep.
+   * {@code job:<org>:<cluster>} (V40; {@code command:} before it) or {@code token:<org>:<cluster>},
+   * from any replica's commit: when this replica holds the cluster's stream it sends the queued
+   * jobs, or closes streams whose token stopped working, now rather than on its next sweep. The
+   * work runs on the gateway's timer thread, one at a time with the sweep.
    */
   @Override
   public void onNotification(String payload) {
@@ -614,11 +537,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
     }
     Runnable work =
         switch (p[0]) {
-          case "command" ->
-              () -> {
-                dispatcher.sendUnsent(org, cluster);
-                directApplies.sendUnsent(org, cluster);
-              };
+          case "job", "command" -> () -> jobs.sendQueued(org, cluster);
           case "token" -> this::closeRevoked;
           case "credential" -> () -> service.listeners.forEach(l -> l.notified(p[0], org, cluster));
           default -> null;
@@ -643,12 +562,22 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   private void sweep() {
     try {
       closeRevoked();
-      dispatcher.sweep();
-      directApplies.sweep();
+      jobs.sweep();
     } catch (RuntimeException e) {
-      // The next sweep tries again; commands stay parked in PostgreSQL meanwhile.
-      log.warn("command sweep failed: {}", e.toString());
+      // The next sweep tries again; jobs stay parked in PostgreSQL meanwhile.
+      log.warn("agent job sweep failed: {}", e.toString());
     }
+  }
+
+  /**
+   * Adds a kind of job for agents (see {@link JobKind}): its jobs parked in {@code agent_jobs} are
+   * sent, answered and handed to Temporal by the gateway's one pipeline. Call before the gateway
+   * starts (a feature's configuration does, like {@link #addListener}).
+   *
+   * @throws IllegalStateException when the kind's name or answer payload is taken
+   */
+  public void addJobKind(JobKind<?> kind) {
+    jobs.register(kind);
   }
 
   /** Registers a feature that works over agents' streams (see {@link AgentStreamListener}). */

@@ -1,7 +1,5 @@
 package dev.gitopshq.hub.gateway;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenRow;
@@ -14,16 +12,11 @@ import dev.gitopshq.activities.tokens.Tokens;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.AgentSettings;
-import dev.gitopshq.agent.v1.AgentStatus;
 import dev.gitopshq.agent.v1.Capabilities;
-import dev.gitopshq.agent.v1.Heartbeat;
-import dev.gitopshq.agent.v1.HeartbeatAck;
 import dev.gitopshq.agent.v1.Hello;
 import dev.gitopshq.agent.v1.HubMessage;
-import dev.gitopshq.agent.v1.LogStreamControl;
 import dev.gitopshq.agent.v1.RegisterRequest;
 import dev.gitopshq.agent.v1.RegisterResponse;
-import dev.gitopshq.agent.v1.TokenRotated;
 import dev.gitopshq.agent.v1.Welcome;
 import dev.gitopshq.hub.config.HubVersion;
 import dev.gitopshq.hub.config.VersionCompatibility;
@@ -42,13 +35,10 @@ import io.grpc.stub.StreamObserver;
 import io.temporal.client.WorkflowClient;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,18 +55,20 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   private final ClusterTokenMapper tokens;
   private final ClusterMapper clusters;
   private final AgentConnections connections;
-  private final HeartbeatBuffer heartbeats;
-  private final CommandDispatcher dispatcher;
+  private final JobDispatcher jobs;
   private final WorkflowClient temporal;
   private final RotationSchedules schedules;
-  private final InventoryStore inventory;
-  private final LiveReads liveReads;
-  private final LogRoutes logRoutes;
   private final AgentSettings settings;
   private final String hubVersion;
   private final Clock clock;
   private final GatewayMetrics metrics;
-  private final DirectApplyDispatcher directApplies;
+
+  /**
+   * What a welcomed stream's message does, by payload; answers to jobs (commands, direct applies,
+   * adapter wiring, reconcile requests, drift checks, and any kind added later) go to {@link #jobs}
+   * instead.
+   */
+  private final StreamHandlers handlers;
 
   /** Features that use the stream without the gateway knowing them (credential sync). */
   final List<AgentStreamListener> listeners = new CopyOnWriteArrayList<>();
@@ -87,33 +79,28 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       ClusterMapper clusters,
       AgentConnections connections,
       HeartbeatBuffer heartbeats,
-      CommandDispatcher dispatcher,
+      JobDispatcher jobs,
       WorkflowClient temporal,
       RotationSchedules schedules,
       InventoryStore inventory,
-      LiveReads liveReads,
-      LogRoutes logRoutes,
+      StreamExchanges exchanges,
       AgentSettings settings,
       String hubVersion,
       Clock clock,
-      GatewayMetrics metrics,
-      DirectApplyDispatcher directApplies) {
+      GatewayMetrics metrics) {
     this.metrics = metrics;
-    this.directApplies = directApplies;
     this.registration = registration;
     this.tokens = tokens;
     this.clusters = clusters;
     this.connections = connections;
-    this.heartbeats = heartbeats;
-    this.dispatcher = dispatcher;
+    this.jobs = jobs;
     this.temporal = temporal;
     this.schedules = schedules;
-    this.inventory = inventory;
-    this.liveReads = liveReads;
-    this.logRoutes = logRoutes;
     this.settings = settings;
     this.hubVersion = hubVersion;
     this.clock = clock;
+    this.handlers =
+        new StreamHandlers(tokens, heartbeats, temporal, inventory, exchanges, metrics, listeners);
   }
 
   @Override
@@ -245,158 +232,26 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       return;
     }
     Instant now = clock.instant();
-    switch (message.getPayloadCase()) {
-      case HELLO -> hello(session, message.getHello(), now);
-      case PAYLOAD_NOT_SET -> {
-        // A newer agent may send messages this hub does not know; they are ignored.
-      }
-      default -> {
-        // Everything but Hello comes after it, and every message proves the agent alive.
-        requireHello(session);
-        session.seen(now);
-        // Hub acceptance: a cluster an admin has not accepted only keeps its stream alive.
-        if (session.accepted() || message.getPayloadCase() == AgentMessage.PayloadCase.HEARTBEAT) {
-          received(session, message, now);
-        }
-      }
+    AgentMessage.PayloadCase payload = message.getPayloadCase();
+    if (payload == AgentMessage.PayloadCase.HELLO) {
+      hello(session, message.getHello(), now);
+      return;
     }
-  }
-
-  /** A message of a welcomed stream, after it counted as a sign of life. */
-  private void received(AgentSession session, AgentMessage message, Instant now) {
-    switch (message.getPayloadCase()) {
-      case HEARTBEAT -> {
-        metrics.heartbeat();
-        Heartbeat beat = message.getHeartbeat();
-        if (beat.hasStatus()) {
-          AgentStatus st = beat.getStatus();
-          heartbeats.record(
-              session.orgId,
-              session.clusterId,
-              now,
-              statusJson(st),
-              st.getHeartbeatRttMillis() > 0
-                  ? (int) Math.min(Integer.MAX_VALUE, st.getHeartbeatRttMillis())
-                  : null);
-        } else {
-          heartbeats.record(session.orgId, session.clusterId, now);
-        }
-        // The agent measures the round trip from this answer.
-        session.send(
-            HubMessage.newBuilder()
-                .setHeartbeatAck(HeartbeatAck.newBuilder().setSequence(beat.getSequence()))
-                .build());
-      }
-      case COMMAND_RESULT -> {
-        dispatcher.onResult(session, message.getCommandResult());
-      }
-      case TOKEN_ROTATED -> {
-        TokenRotated r = message.getTokenRotated();
-        // Only an answer about a rotation of this stream's own cluster reaches a workflow: a
-        // rotation id is not a secret, and another cluster's agent must not activate its token.
-        if (!isOwnRotation(session, r.getRotationId())) {
-          log.warn(
-              "cluster {} answered rotation {}, which is not one of its own; stream ended",
-              session.clusterId,
-              LogSafe.text(r.getRotationId()));
-          throw Status.PERMISSION_DENIED
-              .withDescription(
-                  "rotation " + LogSafe.text(r.getRotationId()) + " is not this cluster's")
-              .asRuntimeException();
-        }
-        log.info(
-            "cluster {} answered rotation {}: persisted={}",
-            session.clusterId,
-            r.getRotationId(),
-            r.getPersisted());
-        try {
-          temporal
-              .newWorkflowStub(
-                  TokenRotationWorkflow.class, RotationRequest.workflowId(r.getRotationId()))
-              .acknowledged(new TokenAck(r.getRotationId(), r.getPersisted(), r.getError()));
-        } catch (RuntimeException e) {
-          // Unknown or finished rotation: its workflow decided without this answer.
-          log.warn(
-              "rotation {} of cluster {} no longer waits: {}",
-              r.getRotationId(),
-              session.clusterId,
-              e.toString());
-        }
-      }
-      case INVENTORY_SNAPSHOT -> {
-        requireObserve(session);
-        InventoryStore.Applied applied =
-            bounded(
-                () ->
-                    inventory.snapshot(
-                        session.orgId, session.clusterId, message.getInventorySnapshot()));
-        if (message.getInventorySnapshot().getLast()) {
-          log.info(
-              "cluster {} inventory snapshot finished ({} objects in this part, {} removed, {} skipped)",
-              session.clusterId,
-              applied.written(),
-              applied.removed(),
-              applied.skipped());
-        }
-      }
-      case INVENTORY_DELTA -> {
-        requireObserve(session);
-        bounded(
-            () -> inventory.delta(session.orgId, session.clusterId, message.getInventoryDelta()));
-      }
-      case RESOURCE_DETAIL -> {
-        answered(session, message.getResourceDetail().getRequestId(), message);
-      }
-      case ARGO_APPLICATIONS -> {
-        answered(session, message.getArgoApplications().getRequestId(), message);
-      }
-      case ADAPTERS_WIRED -> {
-        answered(session, message.getAdaptersWired().getRequestId(), message);
-      }
-      case RECONCILE_REQUESTED -> {
-        answered(session, message.getReconcileRequested().getRequestId(), message);
-      }
-      case CREDENTIAL_SYNC_RESULT, CREDENTIALS_PRUNED -> {
-        for (AgentStreamListener l : listeners) {
-          if (l.accepts(message.getPayloadCase())) {
-            l.message(session.orgId, session.clusterId, message);
-          }
-        }
-      }
-      case APPLY_RESULT -> {
-        directApplies.onResult(session, message.getApplyResult());
-      }
-      case DRIFT_REPORT -> {
-        requireObserve(session);
-        answered(session, message.getDriftReport().getCheckId(), message);
-      }
-      case LOG_CHUNK -> {
-        var chunk = message.getLogChunk();
-        LogReceiver to = logRoutes.find(session, chunk.getSessionId());
-        if (to == null) {
-          // A session the hub no longer holds (ended, or opened on an earlier stream): stop it.
-          session.send(
-              HubMessage.newBuilder()
-                  .setCorrelationId(chunk.getSessionId())
-                  .setLogStreamControl(
-                      LogStreamControl.newBuilder()
-                          .setSessionId(chunk.getSessionId())
-                          .setClose(true)
-                          .setReason("the hub holds no such log session"))
-                  .build());
-        } else {
-          to.chunk(chunk.getOpened(), chunk.getData());
-        }
-      }
-      case LOG_STREAM_ENDED -> {
-        var end = message.getLogStreamEnded();
-        LogReceiver to = logRoutes.remove(session, end.getSessionId());
-        if (to != null) {
-          to.ended(end);
-        }
-      }
-      case HELLO, PAYLOAD_NOT_SET -> throw new IllegalStateException("handled before");
+    // An answer to a job first: a feature that turns a message pair into a job kind takes it over.
+    BiConsumer<AgentSession, AgentMessage> handler =
+        jobs.answeredBy(payload).isPresent() ? jobs::onAnswer : handlers.get(payload);
+    if (handler == null) {
+      // A newer agent may send messages this hub does not know; they are ignored.
+      return;
     }
+    // Everything but Hello comes after it, and every message proves the agent alive.
+    requireHello(session);
+    session.seen(now);
+    // Hub acceptance: a cluster an admin has not accepted only keeps its stream alive.
+    if (!session.accepted() && payload != AgentMessage.PayloadCase.HEARTBEAT) {
+      return;
+    }
+    handler.accept(session, message);
   }
 
   private void hello(AgentSession session, Hello hello, Instant now) {
@@ -456,7 +311,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       return;
     }
     // Whatever waited for this agent goes out now.
-    dispatcher.sendQueued(session);
+    jobs.sendWaiting(session);
     for (AgentStreamListener l : listeners) {
       try {
         l.welcomed(session.orgId, session.clusterId, session.capabilities());
@@ -464,7 +319,6 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         log.warn("cluster {}: {} failed on hello: {}", session.clusterId, l, e.toString());
       }
     }
-    directApplies.sendQueued(session);
     schedules.onHello(
         session.orgId,
         session.clusterId,
@@ -503,70 +357,6 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
           "cluster {} connected with a pending token whose rotation no longer waits: {}",
           t.clusterId(),
           e.toString());
-    }
-  }
-
-  private boolean isOwnRotation(AgentSession session, String rotationId) {
-    UUID id;
-    try {
-      id = UUID.fromString(rotationId);
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
-    return tokens.isRotationOf(session.orgId, session.clusterId, id);
-  }
-
-  private static final ObjectMapper JSON = new ObjectMapper();
-
-  /** The agent's status as the JSON the API shows, bounded: at most 20 unavailable kinds. */
-  static String statusJson(AgentStatus st) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("heapUsedBytes", Math.max(0, st.getHeapUsedBytes()));
-    m.put("heapMaxBytes", Math.max(0, st.getHeapMaxBytes()));
-    m.put("inventoryObjects", Math.max(0, st.getInventoryObjects()));
-    m.put("inventorySynced", st.getInventorySynced());
-    m.put(
-        "unavailableKinds",
-        st.getInventoryUnavailableList().stream()
-            .limit(20)
-            .map(k -> k.length() <= 63 ? k : k.substring(0, 63))
-            .toList());
-    try {
-      return JSON.writeValueAsString(m);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private void answered(AgentSession session, String requestId, AgentMessage message) {
-    if (!liveReads.complete(session.clusterId, requestId, message)) {
-      log.debug(
-          "cluster {} answered live read {}, which no longer waits",
-          session.clusterId,
-          LogSafe.text(requestId));
-    }
-  }
-
-  /**
-   * The inventory is the observe capability's: an agent that did not announce it may not send one.
-   */
-  private static void requireObserve(AgentSession session) {
-    if (!session.capabilities().contains(Capabilities.OBSERVE)) {
-      throw Status.PERMISSION_DENIED
-          .withDescription(
-              "inventory needs the observe capability, which this agent did not announce")
-          .asRuntimeException();
-    }
-  }
-
-  /**
-   * An agent's message that breaks the inventory's bounds ends its stream with INVALID_ARGUMENT.
-   */
-  private static <T> T bounded(Supplier<T> write) {
-    try {
-      return write.get();
-    } catch (IllegalArgumentException e) {
-      throw Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException();
     }
   }
 

@@ -1,7 +1,20 @@
 /**
  * The agent gateway: {@code agent.v1.AgentHub} over gRPC on the agent port, with the standard
- * health service (no server reflection). It authenticates tokens by hash, consumes registration
- * tokens atomically, holds each agent's one {@code Connect} stream, batches heartbeats, and signals
- * the registration workflow.
+ * health service (no server reflection). Split along what travels on an agent's stream:
+ *
+ * <ul>
+ *   <li>the stream and its session ({@code AgentHubService}, {@code AgentConnections}, {@code
+ *       AgentSession}): tokens authenticated by hash, registration tokens consumed atomically, one
+ *       {@code Connect} stream per agent, heartbeats batched, every payload dispatched through one
+ *       table of handlers after Hello;
+ *   <li>the one pipeline of jobs for agents ({@code JobDispatcher}, {@code JobKind}, {@code
+ *       JobHandOver}): work parked in {@code agent_jobs}, sent by the replica holding the stream,
+ *       its answer recorded once and handed to Temporal; one small handler per kind ({@code
+ *       CommandJobs}, {@code DirectApplyJobs}); Requests whose caller waits for the answer on any
+ *       replica (adapter wiring, reconcile requests, drift checks) are jobs read back by their
+ *       caller ({@code ParkedRequests});
+ *   <li>the request/response correlation on one stream ({@code StreamExchanges}): live reads and
+ *       log sessions, whose caller waits on the replica holding the stream.
+ * </ul>
  */
 package dev.gitopshq.hub.gateway;

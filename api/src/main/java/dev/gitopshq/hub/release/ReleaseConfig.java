@@ -5,6 +5,7 @@ import dev.gitopshq.activities.delivery.EnvironmentMapper;
 import dev.gitopshq.activities.delivery.ProjectMapper;
 import dev.gitopshq.activities.delivery.ProjectTenantMapper;
 import dev.gitopshq.activities.gateway.AgentGatewayPort;
+import dev.gitopshq.activities.gateway.AgentJobMapper;
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.notify.WebhookNotifier;
 import dev.gitopshq.activities.org.OrgMapper;
@@ -38,6 +39,7 @@ public class ReleaseConfig {
   @Bean
   DirectApplies directApplies(
       DirectApplyMapper applies,
+      AgentJobMapper jobs,
       DeploymentMapper deployments,
       ProjectRepos repos,
       AuditLog audit,
@@ -46,6 +48,7 @@ public class ReleaseConfig {
       ReleaseProperties props) {
     return new DirectApplies(
         applies,
+        jobs,
         deployments,
         repos,
         audit,

@@ -114,7 +114,8 @@ class HubKillIT {
     assertThat(agent.commandsExecuted()).isEqualTo(executedBefore + 1);
     assertThat(
             HubTestSupport.count(
-                "select count(*) from commands where id = ?::uuid and dispatch_task_token is not null",
+                "select count(*) from agent_jobs where ref = ?"
+                    + " and state in ('queued', 'sent', 'reported')",
                 id))
         .as("no command is left parked")
         .isZero();
@@ -133,9 +134,7 @@ class HubKillIT {
         .until(
             () ->
                 HubTestSupport.count(
-                        "select count(*) from commands where id = ?::uuid"
-                            + " and dispatch_task_token is not null and dispatched_at is null",
-                        id)
+                        "select count(*) from agent_jobs where ref = ? and state = 'queued'", id)
                     == 1);
 
     hub.killAndRestart();

@@ -264,9 +264,7 @@ class LongPartitionIT {
         .until(
             () ->
                 HubTestSupport.count(
-                        "select count(*) from commands where id = ?::uuid"
-                            + " and dispatch_task_token is not null and dispatched_at is null",
-                        id)
+                        "select count(*) from agent_jobs where ref = ? and state = 'queued'", id)
                     == 1);
     assertThat(command(id).get("status").asText()).isEqualTo("executing");
     Instant handedOver = null;

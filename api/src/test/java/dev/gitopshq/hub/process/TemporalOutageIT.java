@@ -58,9 +58,7 @@ class TemporalOutageIT {
 
   static long reportsKept(String id) {
     return HubTestSupport.count(
-        "select count(*) from commands where id = ?::uuid and output is not null"
-            + " and dispatch_task_token is not null",
-        id);
+        "select count(*) from agent_jobs where ref = ? and state = 'reported'", id);
   }
 
   @Test

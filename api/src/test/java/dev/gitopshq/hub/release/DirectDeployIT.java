@@ -323,16 +323,22 @@ class DirectDeployIT {
 
   static void repark(String applyId) {
     HubTestSupport.exec(
-        "update direct_applies set dispatch_task_token = '\\x00'::bytea, dispatched_at = null,"
+        "update direct_applies set dispatched_at = null,"
             + " dispatch_deadline = now() + interval '1 minute' where id = ?",
+        applyId);
+    // Its job queued again after its activity completed (no task token left, so nothing goes to
+    // Temporal): the hub sends it again and records the agent's answer.
+    HubTestSupport.exec(
+        "update agent_jobs set state = 'queued', sent_at = null, reported_at = null,"
+            + " deadline = now() + interval '1 minute' where ref = ?",
         applyId);
     await()
         .atMost(Duration.ofSeconds(30))
         .until(
             () ->
                 HubTestSupport.count(
-                        "select count(*) from direct_applies where id = ? and dispatch_task_token"
-                            + " is null",
+                        "select count(*) from agent_jobs where ref = ? and state = 'completed'"
+                            + " and reported_at is not null",
                         applyId)
                     == 1);
   }
