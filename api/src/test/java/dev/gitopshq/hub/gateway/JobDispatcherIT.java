@@ -207,7 +207,7 @@ class JobDispatcherIT {
     AgentSession hold(UUID orgId, UUID clusterId, Stream stream) {
       AgentSession s =
           new AgentSession(orgId, clusterId, UUID.randomUUID(), stream, clock.instant());
-      s.connected(clock.instant(), List.of(), List.of());
+      s.connected(clock.instant(), List.of(), List.of(), false);
       connections.add(s);
       return s;
     }
