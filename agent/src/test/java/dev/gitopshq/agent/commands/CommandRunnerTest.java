@@ -174,7 +174,8 @@ class CommandRunnerTest {
   void aTypeTheProtoDoesNotDeclareIsRefusedAndNeverRunsAsARollback() {
     Object operationBefore = app().getAdditionalProperties().get("operation");
     for (String type : List.of("deploy", "", "ROLLBACK", "COMMAND_TYPE_ROLLBACK")) {
-      ExecuteCommand c = command(type, "argocd", "Application", "demo-app", Map.of("historyId", "1"));
+      ExecuteCommand c =
+          command(type, "argocd", "Application", "demo-app", Map.of("historyId", "1"));
       assertThat(CommandRunner.needs(c)).as(type).isEmpty();
       CommandResult r = runner.run(c);
       assertThat(r.getOutcome()).as(type).isEqualTo(CommandResult.Outcome.REFUSED);
