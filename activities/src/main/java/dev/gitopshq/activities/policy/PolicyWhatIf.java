@@ -65,7 +65,7 @@ public class PolicyWhatIf {
    * @param input the recorded input, or null ({@code note} then says so)
    * @param note {@value #INPUT_NOT_RECORDED} for a decision without its input, else null
    */
-  public record Row(
+  public record WhatIfDecision(
       String kind,
       UUID subjectId,
       Instant at,
@@ -90,15 +90,15 @@ public class PolicyWhatIf {
    * @param changed the decisions the draft takes differently (outcome or reasons), newest first
    * @param inputNotRecorded the decisions that could not be evaluated: no input was recorded
    */
-  public record Result(
+  public record WhatIfResult(
       String policy,
       String draftSha256,
       int limit,
       int found,
       int evaluated,
       boolean timedOut,
-      List<Row> changed,
-      List<Row> inputNotRecorded) {}
+      List<WhatIfDecision> changed,
+      List<WhatIfDecision> inputNotRecorded) {}
 
   /**
    * Evaluates the draft against the latest {@code limit} decisions of policy {@code name} in the
@@ -111,7 +111,7 @@ public class PolicyWhatIf {
    * @throws WhatIfBusyException another what-if is running on this hub
    * @throws OpaUnavailableException OPA could not be reached
    */
-  public Result run(UUID orgId, String name, String rego, int limit, Actor actor) {
+  public WhatIfResult run(UUID orgId, String name, String rego, int limit, Actor actor) {
     if (limit < 1 || limit > MAX_LIMIT) {
       throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT);
     }
@@ -122,7 +122,7 @@ public class PolicyWhatIf {
     List<RecordedDecisionRow> recorded = history.latest(orgId, name, limit);
     List<RecordedDecisionRow> withInput = new ArrayList<>();
     List<JsonNode> inputs = new ArrayList<>();
-    List<Row> notRecorded = new ArrayList<>();
+    List<WhatIfDecision> notRecorded = new ArrayList<>();
     for (RecordedDecisionRow r : recorded) {
       JsonNode input = parse(r.input());
       if (input == null) {
@@ -133,7 +133,7 @@ public class PolicyWhatIf {
       }
     }
     PolicyService.DraftRun run = policies.evaluateDraft(orgId, name, rego, inputs);
-    List<Row> changed = new ArrayList<>();
+    List<WhatIfDecision> changed = new ArrayList<>();
     for (int i = 0; i < run.decisions().size(); i++) {
       RecordedDecisionRow r = withInput.get(i);
       PolicyService.DraftDecision d = run.decisions().get(i);
@@ -156,7 +156,7 @@ public class PolicyWhatIf {
     details.put("timedOut", run.timedOut());
     tx.executeWithoutResult(
         status -> audit.record(orgId, actor, "policy.what_if", "policy", name, details));
-    return new Result(
+    return new WhatIfResult(
         name,
         run.sha256(),
         limit,
@@ -167,14 +167,14 @@ public class PolicyWhatIf {
         notRecorded);
   }
 
-  private static Row row(
+  private static WhatIfDecision row(
       RecordedDecisionRow r,
       String draftOutcome,
       List<String> draftReasons,
       String draftError,
       JsonNode input,
       String note) {
-    return new Row(
+    return new WhatIfDecision(
         r.kind(),
         r.subjectId(),
         r.at(),

@@ -189,7 +189,7 @@ public class PolicyController {
    * needs (policies:write and the plan's values governance).
    */
   @PostMapping("/{name}/what-if")
-  PolicyWhatIf.Result whatIf(@PathVariable String name, @RequestBody WhatIfRequest body) {
+  PolicyWhatIf.WhatIfResult whatIf(@PathVariable String name, @RequestBody WhatIfRequest body) {
     HubPrincipal caller = Authz.require(Permission.POLICIES_WRITE);
     plans.require(caller, Feature.VALUES_GOVERNANCE);
     Checks checks = new Checks().dnsLabel("name", name);
