@@ -98,12 +98,7 @@ export function PolicyPage() {
         </div>
       )}
       {can("policies:write") && (
-        <WhatIf
-          name={p.name}
-          draft={text}
-          disabled={!plan.has("FeatureValuesGovernance")}
-          onOpaErrors={setOpaErrors}
-        />
+        <WhatIf name={p.name} draft={text} disabled={!plan.has("FeatureValuesGovernance")} onOpaErrors={setOpaErrors} />
       )}
       {opaErrors.length === 0 && <FormError error={save.error} />}
       <div className="grid gap-4 lg:grid-cols-2">

@@ -1,13 +1,16 @@
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { api, ApiError, type OpaError } from "../api/client";
-import type { Schemas } from "../api/types";
+import type { Schemas, With } from "../api/types";
 import { Button, inputClass } from "../components/Button";
 import { FormError } from "../components/States";
 import { stamp } from "../components/time";
 
-type WhatIfResult = Schemas["WhatIfResult"];
-type WhatIfDecision = Schemas["WhatIfDecision"];
+type WhatIfDecision = With<Schemas["WhatIfDecision"], "kind" | "subjectId">;
+type WhatIfResult = Omit<
+  With<Schemas["WhatIfResult"], "evaluated" | "found" | "timedOut">,
+  "changed" | "inputNotRecorded"
+> & { changed: WhatIfDecision[]; inputNotRecorded: WhatIfDecision[] };
 
 /**
  * "What if": evaluates the editor's draft (not published) against the organization's latest
@@ -26,8 +29,7 @@ export function WhatIf({
 }) {
   const [limit, setLimit] = useState(100);
   const run = useMutation({
-    mutationFn: () =>
-      api<WhatIfResult>(`/policies/${name}/what-if`, { method: "POST", body: { rego: draft, limit } }),
+    mutationFn: () => api<WhatIfResult>(`/policies/${name}/what-if`, { method: "POST", body: { rego: draft, limit } }),
     onMutate: () => onOpaErrors([]),
     onError: (e) => onOpaErrors(e instanceof ApiError ? e.opaErrors : []),
   });
@@ -82,8 +84,8 @@ export function WhatIf({
           {r.inputNotRecorded.length > 0 && (
             <details className="mt-2 text-sm">
               <summary>
-                {r.inputNotRecorded.length} decision{r.inputNotRecorded.length === 1 ? "" : "s"} not evaluated:
-                input not recorded
+                {r.inputNotRecorded.length} decision{r.inputNotRecorded.length === 1 ? "" : "s"} not evaluated: input
+                not recorded
               </summary>
               <ul className="mt-1 text-xs text-slate-600">
                 {r.inputNotRecorded.map((d) => (

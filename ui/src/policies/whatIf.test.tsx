@@ -38,7 +38,13 @@ const ANSWER = {
     },
   ],
   inputNotRecorded: [
-    { kind: "deployment", subjectId: "d-0", recordedOutcome: "auto_approve", recordedReasons: [], note: "input not recorded" },
+    {
+      kind: "deployment",
+      subjectId: "d-0",
+      recordedOutcome: "auto_approve",
+      recordedReasons: [],
+      note: "input not recorded",
+    },
   ],
 };
 
