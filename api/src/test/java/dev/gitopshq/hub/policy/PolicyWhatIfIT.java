@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gitopshq.activities.policy.OpaClient;
+import dev.gitopshq.activities.policy.OpaTestServer;
 import dev.gitopshq.activities.policy.PolicyText;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 class PolicyWhatIfIT {
   static final String SUFFIX = UUID.randomUUID().toString().substring(0, 6);
+  static final ObjectMapper JSON = new ObjectMapper();
 
   static HubTestSupport hub;
   static Org org;
@@ -249,6 +252,77 @@ class PolicyWhatIfIT {
     assertThat(row.get("subjectId").asText()).isEqualTo(old);
     assertThat(row.get("note").asText()).isEqualTo("input not recorded");
     assertThat(row.get("recordedOutcome").asText()).isEqualTo("auto_approve");
+  }
+
+  @Test
+  void aDeploymentsRecordedDecisionIsEvaluatedAndListedWhenTheDraftChangesIt() throws Exception {
+    Org o = org("whatif-rel-" + SUFFIX);
+    JsonNode input =
+        JSON.readTree(
+                OpaTestServer.repoRoot()
+                    .resolve("policies/testdata/release/deploy_dev_auto_approved/data.json")
+                    .toFile())
+            .get("input");
+    // Recorded as the hub records a deployment's decision: what the published policy decided,
+    // with the input it decided on.
+    // The release policy reaches OPA in the republisher's next pass.
+    Response[] live = new Response[1];
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              live[0] =
+                  hub.post("/api/v2/policies/release/evaluate", o.token(), Map.of("input", input));
+              return live[0].status() == 200;
+            });
+    JsonNode decision = live[0].body().get("decision");
+    List<String> reasons = new ArrayList<>();
+    decision.get("reasons").forEach(r -> reasons.add(r.asText()));
+    UUID project = UUID.randomUUID();
+    UUID release = UUID.randomUUID();
+    UUID deployment = UUID.randomUUID();
+    HubTestSupport.exec(
+        "insert into projects (id, org_id, name, created_by, created_at, updated_at)"
+            + " values (?, ?, 'shop', 'test', now(), now())",
+        project,
+        o.id());
+    HubTestSupport.exec(
+        "insert into releases (id, org_id, project_id, number, kind, config_revision,"
+            + " requested_by, requester_name, created_at)"
+            + " values (?, ?, ?, 1, 'standard', 1, 'test', 'test', now())",
+        release,
+        o.id(),
+        project);
+    HubTestSupport.exec(
+        "insert into deployments (id, org_id, project_id, release_id, action, environment_ids,"
+            + " status, policy_name, policy_version, decision_outcome, decision_reasons,"
+            + " decision_input, decided_at, requested_by, requester_name, created_at, updated_at)"
+            + " values (?, ?, ?, ?, 'deploy', '{}', 'deployed', 'release', 1, ?, ?,"
+            + " cast(? as jsonb), now(), 'test', 'test', now(), now())",
+        deployment,
+        o.id(),
+        project,
+        release,
+        decision.get("outcome").asText(),
+        reasons.toArray(new String[0]),
+        input.toString());
+    String rego = hub.get("/api/v2/policies/release", o.token()).body().get("rego").asText();
+
+    Response same = hub.post("/api/v2/policies/release/what-if", o.token(), Map.of("rego", rego));
+    String denyAll = rego.replace("\n} else := \"auto_approve\"\n", "\n} else := \"deny\"\n");
+    assertThat(denyAll).isNotEqualTo(rego);
+    Response flipped =
+        hub.post("/api/v2/policies/release/what-if", o.token(), Map.of("rego", denyAll));
+
+    assertThat(same.status()).as(same.raw()).isEqualTo(200);
+    assertThat(same.body().get("evaluated").asInt()).isEqualTo(1);
+    assertThat(same.body().get("changed")).isEmpty();
+    assertThat(flipped.status()).as(flipped.raw()).isEqualTo(200);
+    JsonNode row = flipped.body().get("changed").get(0);
+    assertThat(row.get("kind").asText()).isEqualTo("deployment");
+    assertThat(row.get("subjectId").asText()).isEqualTo(deployment.toString());
+    assertThat(row.get("recordedOutcome").asText()).isEqualTo("auto_approve");
+    assertThat(row.get("draftOutcome").asText()).isEqualTo("deny");
   }
 
   @Test
