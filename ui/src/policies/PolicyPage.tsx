@@ -16,6 +16,7 @@ import { useSession } from "../auth/session";
 import { diffLines } from "./diff";
 import { queryKeys } from "../api/keys";
 import { useOnChange } from "../components/useOnChange";
+import { WhatIf } from "./WhatIf";
 
 /** OPA's errors as editor diagnostics at their line and column. */
 export function diagnostics(doc: Text, errors: OpaError[]): Diagnostic[] {
@@ -95,6 +96,9 @@ export function PolicyPage() {
           )}
           <PlanNote plan={plan} gate="FeatureValuesGovernance" />
         </div>
+      )}
+      {can("policies:write") && (
+        <WhatIf name={p.name} draft={text} disabled={!plan.has("FeatureValuesGovernance")} onOpaErrors={setOpaErrors} />
       )}
       {opaErrors.length === 0 && <FormError error={save.error} />}
       <div className="grid gap-4 lg:grid-cols-2">

@@ -36,6 +36,7 @@ public enum Endpoint {
   POLICIES_PUT("PUT", "/api/v2/policies/{name}"),
   POLICIES_VERSION("GET", "/api/v2/policies/{name}/versions/{version}"),
   POLICIES_EVALUATE("POST", "/api/v2/policies/{name}/evaluate"),
+  POLICIES_WHAT_IF("POST", "/api/v2/policies/{name}/what-if"),
   PROJECTS_LIST("GET", "/api/v2/projects"),
   PROJECTS_GET("GET", "/api/v2/projects/{id}"),
   RELEASES_CREATE("POST", "/api/v2/projects/{projectId}/releases"),

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "policies",
     aliases = "policy",
-    description = "The organization's Rego policies: read, publish, history, dry run.")
+    description = "The organization's Rego policies: read, publish, history, dry run, what-if.")
 final class PoliciesCommand extends Base {
   private static final long MAX_FILE = 512 * 1024;
 
@@ -144,6 +145,71 @@ final class PoliciesCommand extends Base {
     }
     out.line("policy " + name + " version " + r.path("version").asText() + ":");
     out.raw(r.path("decision"));
+  }
+
+  static final List<Output.Column> WHAT_IF =
+      List.of(
+          Output.Column.of("Kind", "kind"),
+          Output.Column.of("Subject", "subjectId"),
+          Output.Column.of("Decided", "at"),
+          Output.Column.of("Recorded", "recordedOutcome"),
+          new Output.Column(
+              "Draft",
+              n ->
+                  n.path("draftOutcome").isTextual()
+                      ? n.path("draftOutcome").asText()
+                      : "no decision: " + Output.oneLine(n.path("draftError").asText())),
+          Output.Column.of("Draft reasons", "draftReasons"));
+
+  @Command(
+      name = "what-if",
+      description = {
+        "Evaluate a draft (not published) against the organization's latest decisions of the"
+            + " policy and list every decision it would change, recorded beside draft. Nothing is"
+            + " recorded but an audit entry."
+      })
+  void whatIf(
+      @Parameters(paramLabel = "NAME") String name,
+      @Option(
+              names = {"-f", "--file"},
+              required = true,
+              paramLabel = "FILE")
+          Path file,
+      @Option(
+              names = "--limit",
+              paramLabel = "N",
+              description = "How many recorded decisions to evaluate, 1-500 (default 100).")
+          Integer limit) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("rego", readFile(file));
+    if (limit != null) {
+      body.put("limit", limit);
+    }
+    JsonNode r = client().call(Endpoint.POLICIES_WHAT_IF, Map.of(), body, Map.of(), name);
+    Output out = output();
+    if (!out.isTable()) {
+      out.raw(r);
+      return;
+    }
+    JsonNode changed = r.path("changed");
+    out.print(r, changed, WHAT_IF);
+    out.line(
+        "Evaluated "
+            + r.path("evaluated").asInt()
+            + " of "
+            + r.path("found").asInt()
+            + " recorded decision(s) of "
+            + name
+            + ": "
+            + changed.size()
+            + " would change"
+            + (r.path("inputNotRecorded").size() > 0
+                ? "; "
+                    + r.path("inputNotRecorded").size()
+                    + " without a recorded input (not evaluated)"
+                : "")
+            + (r.path("timedOut").asBoolean() ? "; the time budget ran out before the rest" : "")
+            + ".");
   }
 
   private static String readFile(Path file) {

@@ -11,6 +11,7 @@ import dev.gitopshq.evidence.CanonicalJson;
 import dev.gitopshq.evidence.Sha256;
 import dev.gitopshq.workflows.governance.Decision;
 import dev.gitopshq.workflows.governance.Notification;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -24,6 +25,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@code deployment}); its {@link GovernedStore} holds its rows.
  */
 public class Governance {
+  /** The largest decision input kept with a decision, in bytes of canonical JSON. */
+  public static final int MAX_RECORDED_INPUT_BYTES = 256 * 1024;
+
   private final PolicyService policies;
   private final WebhookNotifier webhook;
   private final AuditLog audit;
@@ -95,7 +99,13 @@ public class Governance {
       throw e;
     }
     // The SHA-256 of the input's canonical JSON: evidence names it next to the policy's text hash.
-    String inputSha256 = Sha256.hex(CanonicalJson.bytes(input));
+    byte[] canonical = CanonicalJson.bytes(input);
+    String inputSha256 = Sha256.hex(canonical);
+    // Kept for what-ifs of policy drafts; an input too large to keep is recorded as absent.
+    String recordedInput =
+        canonical.length <= MAX_RECORDED_INPUT_BYTES
+            ? new String(canonical, StandardCharsets.UTF_8)
+            : null;
     tx.executeWithoutResult(
         t -> {
           Instant now = clock.instant();
@@ -107,6 +117,7 @@ public class Governance {
               d.policySha256(),
               d.outcome().wireName(),
               d.reasons(),
+              recordedInput,
               now);
           store.updateDetail(org, subject, "", now);
           Map<String, Object> details = new LinkedHashMap<>();

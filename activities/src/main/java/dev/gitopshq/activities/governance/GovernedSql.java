@@ -45,6 +45,7 @@ public final class GovernedSql {
         + " policy_sha256 = #{sha256}, decision_outcome = #{outcome},"
         + " decision_reasons = #{reasons,typeHandler="
         + "dev.gitopshq.activities.store.StringListTypeHandler},"
+        + " decision_input = cast(#{input} as jsonb), decided_at = #{now},"
         + " updated_at = #{now} where org_id = #{orgId} and id = #{id}";
   }
 

@@ -43,6 +43,10 @@ public interface GovernedStore {
       @Param("detail") String detail,
       @Param("now") Instant now);
 
+  /**
+   * Records the decision with the input document it was taken on ({@code input}: its JSON text,
+   * null when it is too large to keep), which a what-if of a policy draft evaluates again.
+   */
   @UpdateProvider(type = GovernedSql.class, method = "recordDecision")
   int recordDecision(
       @Param("orgId") UUID orgId,
@@ -52,5 +56,6 @@ public interface GovernedStore {
       @Param("sha256") String sha256,
       @Param("outcome") String outcome,
       @Param("reasons") List<String> reasons,
+      @Param("input") String input,
       @Param("now") Instant now);
 }

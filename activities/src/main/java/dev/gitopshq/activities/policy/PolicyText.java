@@ -217,7 +217,25 @@ public final class PolicyText {
    * point into what the author wrote.
    */
   public static String forOpa(UUID orgId, String rego, int version) {
-    String placed = inNamespace(orgId, rego);
+    return withResult(inNamespace(orgId, rego, orgRoot(orgId)), rego, version);
+  }
+
+  /** The root of a what-if's scratch package: {@code gitopshq_whatif_<token>}. */
+  public static String scratchRoot(String token) {
+    return "gitopshq_whatif_" + token;
+  }
+
+  /**
+   * A draft as uploaded for a what-if: like {@link #forOpa} with version 0, but its package is
+   * {@code gitopshq_whatif_<token>.org_<hex>.gitopshq.<name>}, a root no decision reads, so it
+   * never merges with the published module. Its references to the organization's documents stay the
+   * organization's (the published policies and data).
+   */
+  public static String forScratch(UUID orgId, String token, String rego) {
+    return withResult(inNamespace(orgId, rego, scratchRoot(token) + "." + orgRoot(orgId)), rego, 0);
+  }
+
+  private static String withResult(String placed, String rego, int version) {
     String sha = sha256(rego);
     StringBuilder b = new StringBuilder(placed.length() + 400).append(placed);
     if (!rego.endsWith("\n")) {
@@ -374,6 +392,11 @@ public final class PolicyText {
    * organization's root. Comments and strings are left as they are.
    */
   static String inNamespace(UUID orgId, String rego) {
+    return inNamespace(orgId, rego, orgRoot(orgId));
+  }
+
+  /** As {@link #inNamespace(UUID, String)}, the package placed under {@code packageRoot}. */
+  private static String inNamespace(UUID orgId, String rego, String packageRoot) {
     String root = orgRoot(orgId);
     String code = code(rego);
     StringBuilder out = new StringBuilder(rego.length() + 256);
@@ -394,7 +417,7 @@ public final class PolicyText {
     }
     Collections.sort(inserts);
     for (int i : inserts) {
-      out.append(rego, at, i).append(root).append('.');
+      out.append(rego, at, i).append(i == pkgStart ? packageRoot : root).append('.');
       at = i;
     }
     return out.append(rego, at, rego.length()).toString();

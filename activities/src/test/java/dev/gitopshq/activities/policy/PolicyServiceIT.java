@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.gitopshq.activities.audit.Actor;
 import dev.gitopshq.activities.audit.AuditLog;
@@ -338,6 +339,101 @@ class PolicyServiceIT {
     assertThat(approvers(later)).containsExactly("admin");
     assertThat(idsInOpa()).doesNotContain("planted/" + name);
     assertThat(auditedRemoval("planted/" + name)).isEqualTo(1);
+  }
+
+  /** A decision document PolicyDecision accepts: the outcome and one reason. */
+  String outcomeRego(String outcome, String reason) {
+    return "package gitopshq."
+        + name
+        + "\n\ndecision := {\"outcome\": \""
+        + outcome
+        + "\", \"required_approvers\": "
+        + (outcome.equals("require_approval") ? 1 : 0)
+        + ", \"approver_roles\": [\"admin\"], \"approver_teams\": [], \"reasons\": [\""
+        + reason
+        + "\"]} if input.ok\n";
+  }
+
+  @Test
+  void aDraftIsEvaluatedInOpaBesideThePublishedVersionWhichKeepsDecidingAndThenItIsGone() {
+    policies.publish(orgId, name, outcomeRego("auto_approve", "published"), ANA);
+    ObjectNode ok = JSON.createObjectNode().put("ok", true);
+    ObjectNode notOk = JSON.createObjectNode().put("ok", false);
+
+    PolicyService.DraftRun run =
+        policies.evaluateDraft(
+            orgId, name, outcomeRego("require_approval", "draft"), List.of(ok, notOk));
+
+    assertThat(run.timedOut()).isFalse();
+    assertThat(run.sha256()).isEqualTo(PolicyText.sha256(outcomeRego("require_approval", "draft")));
+    assertThat(run.decisions().get(0).decision().outcome())
+        .isEqualTo(PolicyDecision.Outcome.REQUIRE_APPROVAL);
+    assertThat(run.decisions().get(0).decision().reasons()).containsExactly("draft");
+    assertThat(run.decisions().get(1).decision()).isNull();
+    assertThat(run.decisions().get(1).error()).contains("no decision");
+    assertThat(idsInOpa()).noneMatch(i -> i.startsWith("whatif/"));
+    assertThat(policies.decide(orgId, name, ok).reasons()).containsExactly("published");
+  }
+
+  @Test
+  void aFreshDraftInItsScratchPackageIsLeftAloneByTheModuleCheckAndAStaleOneIsRemoved()
+      throws Exception {
+    policies.publish(orgId, name, outcomeRego("auto_approve", "published"), ANA);
+    policies.requireManagedModules();
+    String before = policies.moduleSetSha256();
+    String token = UUID.randomUUID().toString().replace("-", "");
+    String fresh = "whatif/" + System.currentTimeMillis() + "/" + token + "/gitopshq/" + name;
+    plant(fresh, PolicyText.forScratch(orgId, token, outcomeRego("deny", "draft")));
+
+    PolicyDecision d = policies.decide(orgId, name, JSON.createObjectNode().put("ok", true));
+
+    assertThat(d.reasons()).containsExactly("published");
+    assertThat(idsInOpa()).contains(fresh);
+    assertThat(policies.moduleSetSha256()).isEqualTo(before);
+
+    String staleToken = UUID.randomUUID().toString().replace("-", "");
+    String stale =
+        "whatif/"
+            + (System.currentTimeMillis() - PolicyService.SCRATCH_MAX_AGE.toMillis() - 1000)
+            + "/"
+            + staleToken
+            + "/gitopshq/"
+            + name;
+    plant(stale, PolicyText.forScratch(orgId, staleToken, outcomeRego("deny", "draft")));
+    policies.removeUnmanaged();
+    assertThat(idsInOpa()).doesNotContain(stale).contains(fresh);
+    opa.deletePolicy(fresh);
+  }
+
+  @Test
+  void aModuleUnderAScratchIdDeclaringTheLivePackageIsRemovedBeforeItDecidesAnything()
+      throws Exception {
+    policies.publish(orgId, name, approversRego(), ANA);
+    String token = UUID.randomUUID().toString().replace("-", "");
+    String id = "whatif/" + System.currentTimeMillis() + "/" + token + "/gitopshq/" + name;
+    plant(id, planted());
+
+    PolicyEvaluation e = policies.evaluate(orgId, name, JSON.createObjectNode());
+
+    assertThat(approvers(e)).containsExactly("admin");
+    assertThat(idsInOpa()).doesNotContain(id);
+  }
+
+  @Test
+  void aDraftOpaRefusesIsReportedAsWrittenAndNothingStays() {
+    policies.publish(orgId, name, approversRego(), ANA);
+
+    assertThatThrownBy(
+            () ->
+                policies.evaluateDraft(orgId, name, approversRego() + "\nbroken := {\n", List.of()))
+        .isInstanceOfSatisfying(
+            PolicyCompileException.class,
+            e -> {
+              assertThat(e.policyId()).isEqualTo("gitopshq/" + name);
+              assertThat(e.errors().get(0).location().file()).isEqualTo("gitopshq/" + name);
+              assertThat(e.getMessage()).doesNotContain("org_").doesNotContain("whatif");
+            });
+    assertThat(idsInOpa()).noneMatch(i -> i.startsWith("whatif/"));
   }
 
   /** What PolicyService#moduleSetSha256 promises: every module OPA holds, its id and its text. */

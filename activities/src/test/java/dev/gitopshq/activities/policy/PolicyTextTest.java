@@ -91,6 +91,24 @@ class PolicyTextTest {
   }
 
   @Test
+  void aWhatIfDraftLivesInAScratchPackageButReadsTheOrganizationsDocuments() {
+    String rego =
+        "package gitopshq[\"my-policy\"]\n\n"
+            + "windows := data.gitopshq_data.freeze_windows\n"
+            + "decision := data.gitopshq.approval.decision\n";
+
+    String placed = PolicyText.forScratch(ORG, "abc", rego);
+
+    assertThat(placed)
+        .startsWith("package gitopshq_whatif_abc." + ROOT + ".gitopshq[\"my-policy\"]\n\n")
+        .contains("windows := data." + ROOT + ".gitopshq_data.freeze_windows\n")
+        .contains("decision := data." + ROOT + ".gitopshq.approval.decision\n")
+        .contains("gitopshq_policy_version := 0\n")
+        .contains("d := data.gitopshq_whatif_abc." + ROOT + ".gitopshq[\"my-policy\"].decision");
+    assertThat(placed.lines().count()).isEqualTo(PolicyText.forOpa(ORG, rego, 0).lines().count());
+  }
+
+  @Test
   void placesAModuleInItsOrganizationsNamespaceKeepingEveryLine() {
     String rego =
         "# reads data.gitopshq_data.freeze_windows (a comment stays as written)\n"

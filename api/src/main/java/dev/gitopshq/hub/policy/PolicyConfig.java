@@ -1,12 +1,14 @@
 package dev.gitopshq.hub.policy;
 
 import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.activities.policy.DecisionHistoryMapper;
 import dev.gitopshq.activities.policy.FreezeService;
 import dev.gitopshq.activities.policy.FreezeWindowMapper;
 import dev.gitopshq.activities.policy.OpaClient;
 import dev.gitopshq.activities.policy.PolicyMapper;
 import dev.gitopshq.activities.policy.PolicyRepository;
 import dev.gitopshq.activities.policy.PolicyService;
+import dev.gitopshq.activities.policy.PolicyWhatIf;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -56,6 +58,15 @@ public class PolicyConfig {
       PlatformTransactionManager transactions,
       Clock clock) {
     return new FreezeService(opa, policies, windows, audit, transactions, clock);
+  }
+
+  @Bean
+  PolicyWhatIf policyWhatIf(
+      PolicyService policies,
+      DecisionHistoryMapper history,
+      AuditLog audit,
+      PlatformTransactionManager transactions) {
+    return new PolicyWhatIf(policies, history, audit, transactions);
   }
 
   @Bean

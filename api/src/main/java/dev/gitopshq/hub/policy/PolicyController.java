@@ -12,7 +12,9 @@ import dev.gitopshq.activities.policy.PolicyEvaluationException;
 import dev.gitopshq.activities.policy.PolicyRow;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.activities.policy.PolicyVersionRow;
+import dev.gitopshq.activities.policy.PolicyWhatIf;
 import dev.gitopshq.activities.policy.UnknownPolicyException;
+import dev.gitopshq.activities.policy.WhatIfBusyException;
 import dev.gitopshq.hub.credential.CredentialSyncStarter;
 import dev.gitopshq.hub.features.Feature;
 import dev.gitopshq.hub.features.PlanGuard;
@@ -42,12 +44,17 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v2/policies")
 public class PolicyController {
   private final PolicyService policies;
+  private final PolicyWhatIf whatIfs;
   private final PlanGuard plans;
   private final CredentialSyncStarter credentialSyncs;
 
   public PolicyController(
-      PolicyService policies, PlanGuard plans, CredentialSyncStarter credentialSyncs) {
+      PolicyService policies,
+      PolicyWhatIf whatIfs,
+      PlanGuard plans,
+      CredentialSyncStarter credentialSyncs) {
     this.policies = policies;
+    this.whatIfs = whatIfs;
     this.plans = plans;
     this.credentialSyncs = credentialSyncs;
   }
@@ -81,6 +88,9 @@ public class PolicyController {
   record PublishRequest(String rego) {}
 
   record EvaluateRequest(JsonNode input) {}
+
+  /** A what-if: the draft's Rego text and how many recorded decisions to evaluate (default 100). */
+  record WhatIfRequest(String rego, Integer limit) {}
 
   /** A dry run's answer: the decision document as the policy produced it. */
   /** A dry run's answer: the version and the SHA-256 of its text that decided, and the decision. */
@@ -184,6 +194,40 @@ public class PolicyController {
               + "' into it. Try again in a few seconds");
     } catch (PolicyEvaluationException e) {
       throw new ApiException(new ApiError(422, "policy_error", e.getMessage(), null));
+    }
+  }
+
+  /**
+   * A what-if: evaluates a draft in OPA against the organization's latest recorded decisions of the
+   * policy, without publishing it; answers the decisions that would change. Needs what publishing
+   * needs (policies:write and the plan's values governance).
+   */
+  @PostMapping("/{name}/what-if")
+  PolicyWhatIf.WhatIfResult whatIf(@PathVariable String name, @RequestBody WhatIfRequest body) {
+    HubPrincipal caller = Authz.require(Permission.POLICIES_WRITE);
+    plans.require(caller, Feature.VALUES_GOVERNANCE);
+    Checks checks = new Checks().dnsLabel("name", name);
+    if (body == null || body.rego() == null || body.rego().isBlank()) {
+      checks.fail("rego", "is required");
+    }
+    int limit = body == null || body.limit() == null ? PolicyWhatIf.DEFAULT_LIMIT : body.limit();
+    if (limit < 1 || limit > PolicyWhatIf.MAX_LIMIT) {
+      checks.fail("limit", "must be between 1 and " + PolicyWhatIf.MAX_LIMIT);
+    }
+    checks.throwIfInvalid();
+    try {
+      return whatIfs.run(caller.orgId(), name, body.rego(), limit, caller.actor());
+    } catch (UnknownPolicyException e) {
+      throw ApiException.notFound("policy '" + name + "'");
+    } catch (InvalidPolicyException e) {
+      throw ApiException.invalid(
+          e.problems().stream().map(p -> new ApiError.FieldError(p.field(), p.reason())).toList());
+    } catch (WhatIfBusyException e) {
+      throw new ApiException(new ApiError(429, "what_if_busy", e.getMessage(), null));
+    } catch (OpaUnavailableException e) {
+      throw unavailable(
+          "the policy engine (OPA) is unreachable, so the draft could not be evaluated; nothing"
+              + " changed. Try again when OPA is back");
     }
   }
 
