@@ -16,6 +16,11 @@ class PrecedenceTest {
   static final UUID ORG = UUID.randomUUID();
 
   static ApprovalPolicyRow policy(String name, List<String> clusters, LabelSelector selector) {
+    return stored(name, clusters, selector == null ? null : DeliveryJson.write(selector));
+  }
+
+  /** A policy as stored, its selector as the JSON text of its row. */
+  static ApprovalPolicyRow stored(String name, List<String> clusters, String selectorJson) {
     return new ApprovalPolicyRow(
         UUID.randomUUID(),
         ORG,
@@ -29,7 +34,7 @@ class PrecedenceTest {
         false,
         List.of("admin"),
         clusters,
-        selector == null ? null : DeliveryJson.write(selector),
+        selectorJson,
         "t",
         Instant.EPOCH,
         "t",
@@ -147,29 +152,10 @@ class PrecedenceTest {
   @Test
   void aSelectorStoredBeforeTheSelectorTypesWereOneStillReads() {
     // Approval policies saved before LabelSelector served them wrote "values": null for Exists.
-    String stored =
+    String json =
         "{\"matchLabels\":{\"tier\":\"production\"},\"matchExpressions\":"
             + "[{\"key\":\"legacy\",\"operator\":\"DoesNotExist\",\"values\":null}]}";
-    LabelSelector read =
-        new ApprovalPolicyRow(
-                UUID.randomUUID(),
-                ORG,
-                "p",
-                "",
-                List.of(),
-                List.of(),
-                1,
-                List.of(),
-                List.of(),
-                false,
-                List.of(),
-                List.of(),
-                stored,
-                "t",
-                Instant.EPOCH,
-                "t",
-                Instant.EPOCH)
-            .selector();
+    LabelSelector read = stored("p", List.of(), json).selector();
     assertThat(read.requirements()).isEqualTo(2);
     assertThat(read.describe()).isEqualTo("tier=production,!legacy");
     assertThat(read.matches(Map.of("tier", "production"))).isTrue();
