@@ -218,7 +218,7 @@ export type ApprovalPolicy = With<
 >;
 
 /** A label selector as the hub stores it: matchLabels and matchExpressions. */
-export type LabelSelector = Schemas["ClusterSelector"];
+export type LabelSelector = Schemas["LabelSelector"];
 
 /** The approval policy in force for a cluster, and why (the cluster view's approvalPolicy). */
 export type PolicyInForce = With<Schemas["ApprovalPolicyInForce"], "name" | "attachedBy" | "reason">;

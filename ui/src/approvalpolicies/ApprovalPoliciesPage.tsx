@@ -8,7 +8,7 @@ import { Button, inputClass } from "../components/Button";
 import { Empty, ErrorState, FormError, Loading } from "../components/States";
 import { useSession } from "../auth/session";
 import { COMMAND_TYPES } from "../api/commandTypes";
-import { formatSelector, parseSelector } from "./selector";
+import { parseSelector, selectorText } from "../clusters/labelSelector";
 
 /** Every command type a policy can list (the protocol's CommandTypes). */
 /** Every command type command_types.proto declares, resolve-drift included. */
@@ -61,7 +61,7 @@ export function draftOf(p: ApprovalPolicy): Draft {
     breakGlassAllowed: p.breakGlass.allowed ?? false,
     breakGlassRoles: (p.breakGlass.roles ?? []).join(", "),
     clusters: p.clusters.join(", "),
-    selector: formatSelector(p.selector),
+    selector: selectorText(p.selector, "*"),
   };
 }
 
@@ -141,7 +141,7 @@ export function ApprovalPoliciesPage() {
                   </td>
                   <td className="px-4 py-2">
                     {p.clusters.length > 0 && <div>clusters: {p.clusters.join(", ")}</div>}
-                    {p.selector && <div>selector: {formatSelector(p.selector)}</div>}
+                    {p.selector && <div>selector: {selectorText(p.selector, "*")}</div>}
                     {p.clusters.length === 0 && !p.selector && <span className="text-slate-500">nothing</span>}
                   </td>
                   <td className="px-4 py-2">

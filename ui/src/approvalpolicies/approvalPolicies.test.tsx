@@ -5,7 +5,7 @@ import type { ApprovalPolicy, Cluster } from "../api/types";
 import { setToken } from "../api/client";
 import { fakeHub, ME, renderAt } from "../test-utils";
 import { ApprovalPoliciesPage } from "./ApprovalPoliciesPage";
-import { formatSelector, parseSelector } from "./selector";
+import { parseSelector, selectorText } from "../clusters/labelSelector";
 import { SettingsTab } from "../clusters/SettingsTab";
 
 const PRODUCTION: ApprovalPolicy = {
@@ -34,9 +34,9 @@ describe("approval policies", () => {
         { key: "team", operator: "Exists", values: [] },
       ],
     });
-    expect(formatSelector(s)).toBe("tier=production,region in (eu,us),env notin (dev),!canary,team");
+    expect(selectorText(s, "*")).toBe("tier=production,region in (eu,us),env notin (dev),!canary,team");
     expect(parseSelector("")).toBeNull();
-    expect(formatSelector(parseSelector("*"))).toBe("*");
+    expect(selectorText(parseSelector("*"), "*")).toBe("*");
   });
 
   it("lists each policy with its rules, attachments and the clusters it governs", async () => {

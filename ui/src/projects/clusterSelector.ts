@@ -3,20 +3,14 @@
  * Kubernetes LabelSelector the API takes, and the rows the environment editor edits it as.
  */
 
-export const OPERATORS = ["In", "NotIn", "Exists", "DoesNotExist"] as const;
-export type Operator = (typeof OPERATORS)[number];
+import {
+  selectorText as kubectlText,
+  type LabelSelector,
+  type Operator,
+  type Requirement,
+} from "../clusters/labelSelector";
 
-export interface Requirement {
-  key: string;
-  operator: Operator;
-  values?: string[];
-}
-
-/** As the API takes and returns it; `{}` selects every registered cluster. */
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: Requirement[];
-}
+export { OPERATORS, type LabelSelector, type Operator } from "../clusters/labelSelector";
 
 /** One row of the editor: `=` is a matchLabels pair, the others matchExpressions. */
 export interface SelectorRow {
@@ -59,8 +53,8 @@ export function selectorToRows(s: LabelSelector | null | undefined): SelectorRow
   return [
     ...Object.entries(s.matchLabels ?? {}).map(([key, v]) => ({ key, operator: "=" as const, values: v })),
     ...(s.matchExpressions ?? []).map((e) => ({
-      key: e.key,
-      operator: e.operator,
+      key: e.key ?? "",
+      operator: (e.operator ?? "Exists") as Operator,
       values: (e.values ?? []).join(", "),
     })),
   ];
@@ -68,23 +62,7 @@ export function selectorToRows(s: LabelSelector | null | undefined): SelectorRow
 
 /** kubectl's form, e.g. `tier=production,region in (eu-1,eu-2),!legacy`. */
 export function selectorText(s: LabelSelector): string {
-  const parts = [
-    ...Object.entries(s.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`),
-    ...(s.matchExpressions ?? []).map((e) => {
-      const values = (e.values ?? []).join(",");
-      switch (e.operator) {
-        case "In":
-          return `${e.key} in (${values})`;
-        case "NotIn":
-          return `${e.key} notin (${values})`;
-        case "Exists":
-          return e.key;
-        default:
-          return `!${e.key}`;
-      }
-    }),
-  ];
-  return parts.length === 0 ? "every registered cluster" : parts.join(",");
+  return kubectlText(s, "every registered cluster");
 }
 
 /** Why a cluster of an environment is there, as the API says (`boundBy`); hubs before selectors: named. */

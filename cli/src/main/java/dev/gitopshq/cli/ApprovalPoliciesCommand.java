@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -203,108 +202,21 @@ final class ApprovalPoliciesCommand extends Base {
     return String.join(",", out);
   }
 
-  /** A stored selector in kubectl syntax, as the hub describes it. */
+  /** A stored selector in kubectl syntax; {@code *} for the empty one (every cluster). */
   static String selector(JsonNode s) {
-    if (s.isMissingNode() || s.isNull()) {
-      return "";
-    }
-    List<String> parts = new ArrayList<>();
-    s.path("matchLabels")
-        .fields()
-        .forEachRemaining(e -> parts.add(e.getKey() + "=" + e.getValue().asText()));
-    for (JsonNode e : s.path("matchExpressions")) {
-      String key = e.path("key").asText();
-      String values = join(e.path("values"));
-      parts.add(
-          switch (e.path("operator").asText()) {
-            case "Exists" -> key;
-            case "DoesNotExist" -> "!" + key;
-            case "NotIn" -> key + " notin (" + values + ")";
-            default -> key + " in (" + values + ")";
-          });
-    }
-    return parts.isEmpty() ? "*" : String.join(",", parts);
+    return SelectorSyntax.format(s, "*");
   }
 
   /**
-   * kubectl's selector syntax as the API's {@code {matchLabels, matchExpressions}}: {@code k=v} (or
-   * {@code k==v}), {@code k!=v}, {@code k in (a,b)}, {@code k notin (a,b)}, {@code k}, {@code !k};
-   * {@code *} is the empty selector (every cluster); an empty string is no selector (null).
+   * kubectl's selector syntax ({@link SelectorSyntax}) as the API's {@code {matchLabels,
+   * matchExpressions}}; {@code *} is the empty selector (every cluster); an empty string is no
+   * selector (null).
    */
   static Map<String, Object> parseSelector(String text) {
-    String t = text.trim();
+    String t = text.strip();
     if (t.isEmpty()) {
       return null;
     }
-    Map<String, String> labels = new LinkedHashMap<>();
-    List<Map<String, Object>> exprs = new ArrayList<>();
-    if (t.equals("*")) {
-      return Map.of("matchLabels", labels, "matchExpressions", exprs);
-    }
-    for (String part : splitTopLevel(t)) {
-      String p = part.trim();
-      String lower = p.toLowerCase(Locale.ROOT);
-      int in = lower.indexOf(" notin ");
-      String op = "NotIn";
-      if (in < 0) {
-        in = lower.indexOf(" in ");
-        op = "In";
-      }
-      if (in >= 0) {
-        String key = p.substring(0, in).trim();
-        String rest = p.substring(in + (op.equals("In") ? 4 : 7)).trim();
-        if (!rest.startsWith("(") || !rest.endsWith(")")) {
-          throw new CliException(ExitCode.USAGE, "selector: expected (values) after " + key);
-        }
-        List<String> values =
-            List.of(rest.substring(1, rest.length() - 1).split(",")).stream()
-                .map(String::trim)
-                .filter(s -> !s.isEmpty())
-                .toList();
-        exprs.add(expr(key, op, values));
-      } else if (p.contains("!=")) {
-        String[] kv = p.split("!=", 2);
-        exprs.add(expr(kv[0].trim(), "NotIn", List.of(kv[1].trim())));
-      } else if (p.contains("=")) {
-        String[] kv = p.split("==?", 2);
-        labels.put(kv[0].trim(), kv[1].trim());
-      } else if (p.startsWith("!")) {
-        exprs.add(expr(p.substring(1).trim(), "DoesNotExist", List.of()));
-      } else if (!p.isEmpty()) {
-        exprs.add(expr(p, "Exists", List.of()));
-      }
-    }
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("matchLabels", labels);
-    out.put("matchExpressions", exprs);
-    return out;
-  }
-
-  private static Map<String, Object> expr(String key, String op, List<String> values) {
-    Map<String, Object> e = new LinkedHashMap<>();
-    e.put("key", key);
-    e.put("operator", op);
-    e.put("values", values);
-    return e;
-  }
-
-  /** Splits on commas outside parentheses. */
-  private static List<String> splitTopLevel(String s) {
-    List<String> out = new ArrayList<>();
-    int depth = 0;
-    int start = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '(') {
-        depth++;
-      } else if (c == ')') {
-        depth--;
-      } else if (c == ',' && depth == 0) {
-        out.add(s.substring(start, i));
-        start = i + 1;
-      }
-    }
-    out.add(s.substring(start));
-    return out;
+    return t.equals("*") ? Map.of() : SelectorSyntax.parse(t);
   }
 }

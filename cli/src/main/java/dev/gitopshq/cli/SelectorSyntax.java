@@ -56,6 +56,14 @@ final class SelectorSyntax {
 
   /** The selector of an environment as the hub returns it, in kubectl's syntax. */
   static String format(JsonNode selector) {
+    return format(selector, "(every cluster)");
+  }
+
+  /**
+   * A selector as the hub returns it, in kubectl's syntax; {@code everything} for the empty
+   * selector, an empty string for none.
+   */
+  static String format(JsonNode selector, String everything) {
     if (selector == null || selector.isNull() || selector.isMissingNode()) {
       return "";
     }
@@ -76,7 +84,7 @@ final class SelectorSyntax {
         default -> parts.add(key + " " + r.path("operator").asText());
       }
     }
-    return parts.isEmpty() ? "(every cluster)" : String.join(",", parts);
+    return parts.isEmpty() ? everything : String.join(",", parts);
   }
 
   /** Splits on commas outside parentheses. */

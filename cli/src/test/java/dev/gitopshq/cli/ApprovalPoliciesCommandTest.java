@@ -1,6 +1,7 @@
 package dev.gitopshq.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -9,7 +10,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -126,8 +126,8 @@ class ApprovalPoliciesCommandTest {
         .contains("\"clusters\":[\"prod-us\"]")
         .contains("\"matchLabels\":{\"tier\":\"production\"}")
         .contains("{\"key\":\"region\",\"operator\":\"NotIn\",\"values\":[\"cn\"]}")
-        .contains("{\"key\":\"canary\",\"operator\":\"DoesNotExist\",\"values\":[]}")
-        .contains("{\"key\":\"team\",\"operator\":\"Exists\",\"values\":[]}");
+        .contains("{\"key\":\"canary\",\"operator\":\"DoesNotExist\"}")
+        .contains("{\"key\":\"team\",\"operator\":\"Exists\"}");
   }
 
   @Test
@@ -162,9 +162,11 @@ class ApprovalPoliciesCommandTest {
   @Test
   void selectorsParseAsKubectlWrites() {
     assertThat(ApprovalPoliciesCommand.parseSelector("")).isNull();
-    assertThat(ApprovalPoliciesCommand.parseSelector("*"))
-        .isEqualTo(Map.of("matchLabels", Map.of(), "matchExpressions", List.of()));
+    assertThat(ApprovalPoliciesCommand.parseSelector("*")).as("every cluster").isEmpty();
     assertThat(ApprovalPoliciesCommand.parseSelector("env!=dev").toString())
-        .isEqualTo("{matchLabels={}, matchExpressions=[{key=env, operator=NotIn, values=[dev]}]}");
+        .isEqualTo("{matchExpressions=[{key=env, operator=NotIn, values=[dev]}]}");
+    assertThatThrownBy(() -> ApprovalPoliciesCommand.parseSelector("region in (eu"))
+        .isInstanceOf(CliException.class)
+        .hasMessageContaining("unbalanced parentheses");
   }
 }

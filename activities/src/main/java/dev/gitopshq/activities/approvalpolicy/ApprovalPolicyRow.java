@@ -1,5 +1,7 @@
 package dev.gitopshq.activities.approvalpolicy;
 
+import dev.gitopshq.activities.cluster.LabelSelector;
+import dev.gitopshq.activities.delivery.DeliveryJson;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -7,7 +9,7 @@ import java.util.UUID;
 /**
  * An approval policy as stored: its rules (what OPA receives as {@code input.settings}) and its
  * attachments: cluster names ({@code clusters}) and a label selector ({@code selectorJson}, JSON of
- * a {@link ClusterSelector}, or null when the policy has none).
+ * a {@link LabelSelector}, or null when the policy has none).
  */
 public record ApprovalPolicyRow(
     UUID id,
@@ -33,7 +35,7 @@ public record ApprovalPolicyRow(
   }
 
   /** The selector attachment, or null. */
-  public ClusterSelector selector() {
-    return ClusterSelector.fromJson(selectorJson);
+  public LabelSelector selector() {
+    return DeliveryJson.selector(selectorJson);
   }
 }

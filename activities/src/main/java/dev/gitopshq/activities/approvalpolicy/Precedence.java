@@ -1,5 +1,6 @@
 package dev.gitopshq.activities.approvalpolicy;
 
+import dev.gitopshq.activities.cluster.LabelSelector;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -102,7 +103,7 @@ public final class Precedence {
         out.add(new Conflict(name, BY_NAME, all, 0));
       }
     }
-    ClusterSelector mine = saved.selector();
+    LabelSelector mine = saved.selector();
     if (mine == null) {
       return out;
     }
@@ -127,7 +128,7 @@ public final class Precedence {
     return out;
   }
 
-  private record Match(ApprovalPolicyRow policy, ClusterSelector selector) {
+  private record Match(ApprovalPolicyRow policy, LabelSelector selector) {
     int requirements() {
       return selector.requirements();
     }

@@ -97,6 +97,15 @@ public record LabelSelector(Map<String, String> matchLabels, List<Requirement> m
     return matchLabels.isEmpty() && matchExpressions.isEmpty();
   }
 
+  /**
+   * How specific the selector is: its number of requirements (each matchLabels pair and each
+   * expression counts one). Among approval policies whose selectors match a cluster, the one with
+   * more requirements wins.
+   */
+  public int requirements() {
+    return matchLabels.size() + matchExpressions.size();
+  }
+
   /** A field under the selector's own field and why it is not valid. */
   public record Problem(String field, String reason) {}
 
@@ -106,7 +115,7 @@ public record LabelSelector(Map<String, String> matchLabels, List<Requirement> m
    */
   public List<Problem> problems(String field) {
     List<Problem> out = new ArrayList<>();
-    if (matchLabels.size() + matchExpressions.size() > MAX_REQUIREMENTS) {
+    if (requirements() > MAX_REQUIREMENTS) {
       out.add(
           new Problem(
               field,
@@ -209,9 +218,11 @@ public record LabelSelector(Map<String, String> matchLabels, List<Requirement> m
     return null;
   }
 
-  /** The selector in kubectl's string form, e.g. {@code tier=production,region in (eu-1,eu-2)}. */
-  @Override
-  public String toString() {
+  /**
+   * The selector in kubectl's string form, e.g. {@code tier=production,region in (eu-1,eu-2)}, or
+   * {@code (every cluster)} for the empty selector.
+   */
+  public String describe() {
     if (selectsEverything()) {
       return "(every cluster)";
     }
@@ -219,6 +230,12 @@ public record LabelSelector(Map<String, String> matchLabels, List<Requirement> m
     matchLabels.forEach((k, v) -> parts.add(k + "=" + v));
     matchExpressions.forEach(r -> parts.add(r.toString()));
     return String.join(",", parts);
+  }
+
+  /** The same as {@link #describe()}. */
+  @Override
+  public String toString() {
+    return describe();
   }
 
   /**

@@ -2,8 +2,10 @@ package dev.gitopshq.activities.approvalpolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gitopshq.activities.approvalpolicy.ClusterSelector.SelectorRequirement;
 import dev.gitopshq.activities.approvalpolicy.Precedence.Target;
+import dev.gitopshq.activities.cluster.LabelSelector;
+import dev.gitopshq.activities.cluster.LabelSelector.Requirement;
+import dev.gitopshq.activities.delivery.DeliveryJson;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +15,12 @@ import org.junit.jupiter.api.Test;
 class PrecedenceTest {
   static final UUID ORG = UUID.randomUUID();
 
-  static ApprovalPolicyRow policy(String name, List<String> clusters, ClusterSelector selector) {
+  static ApprovalPolicyRow policy(String name, List<String> clusters, LabelSelector selector) {
+    return stored(name, clusters, selector == null ? null : DeliveryJson.write(selector));
+  }
+
+  /** A policy as stored, its selector as the JSON text of its row. */
+  static ApprovalPolicyRow stored(String name, List<String> clusters, String selectorJson) {
     return new ApprovalPolicyRow(
         UUID.randomUUID(),
         ORG,
@@ -27,15 +34,15 @@ class PrecedenceTest {
         false,
         List.of("admin"),
         clusters,
-        selector == null ? null : selector.toJson(),
+        selectorJson,
         "t",
         Instant.EPOCH,
         "t",
         Instant.EPOCH);
   }
 
-  static ClusterSelector labels(Map<String, String> m) {
-    return new ClusterSelector(m, List.of());
+  static LabelSelector labels(Map<String, String> m) {
+    return new LabelSelector(m, List.of());
   }
 
   static final Target PROD_EU = new Target("prod-eu", Map.of("tier", "production", "region", "eu"));
@@ -59,9 +66,9 @@ class PrecedenceTest {
         policy(
             "eu-production",
             List.of(),
-            new ClusterSelector(
+            new LabelSelector(
                 Map.of("tier", "production"),
-                List.of(new SelectorRequirement("region", "In", List.of("eu", "uk")))));
+                List.of(new Requirement("region", "In", List.of("eu", "uk")))));
     var all = List.of(everything, production, euProduction);
 
     PolicyInForce f = Precedence.resolve(all, PROD_EU).orElseThrow();
@@ -89,9 +96,8 @@ class PrecedenceTest {
     assertThat(labels(Map.of("tier", "staging")).matches(l)).isFalse();
   }
 
-  static ClusterSelector sel(String key, String op, String... values) {
-    return new ClusterSelector(
-        Map.of(), List.of(new SelectorRequirement(key, op, List.of(values))));
+  static LabelSelector sel(String key, String op, String... values) {
+    return new LabelSelector(Map.of(), List.of(new Requirement(key, op, List.of(values))));
   }
 
   @Test
@@ -135,11 +141,24 @@ class PrecedenceTest {
 
   @Test
   void aSelectorSurvivesItsStoredJson() {
-    ClusterSelector s =
-        new ClusterSelector(
+    LabelSelector s =
+        new LabelSelector(
             Map.of("tier", "production"),
-            List.of(new SelectorRequirement("region", "NotIn", List.of("cn"))));
-    assertThat(ClusterSelector.fromJson(s.toJson())).isEqualTo(s);
-    assertThat(ClusterSelector.fromJson(null)).isNull();
+            List.of(new Requirement("region", "NotIn", List.of("cn"))));
+    assertThat(policy("p", List.of(), s).selector()).isEqualTo(s);
+    assertThat(policy("p", List.of(), null).selector()).isNull();
+  }
+
+  @Test
+  void aSelectorStoredBeforeTheSelectorTypesWereOneStillReads() {
+    // Approval policies saved before LabelSelector served them wrote "values": null for Exists.
+    String json =
+        "{\"matchLabels\":{\"tier\":\"production\"},\"matchExpressions\":"
+            + "[{\"key\":\"legacy\",\"operator\":\"DoesNotExist\",\"values\":null}]}";
+    LabelSelector read = stored("p", List.of(), json).selector();
+    assertThat(read.requirements()).isEqualTo(2);
+    assertThat(read.describe()).isEqualTo("tier=production,!legacy");
+    assertThat(read.matches(Map.of("tier", "production"))).isTrue();
+    assertThat(read.matches(Map.of("tier", "production", "legacy", "yes"))).isFalse();
   }
 }

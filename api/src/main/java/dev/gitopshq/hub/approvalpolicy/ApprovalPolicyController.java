@@ -100,7 +100,7 @@ public class ApprovalPolicyController {
     Attachments att =
         new Attachments(
             ApprovalPolicyRequests.clusters(c, body.clusters()),
-            ApprovalPolicyRequests.selector(c, body.selector()));
+            c.selector("selector", body.selector()));
     c.throwIfInvalid();
     return new Parsed(rules, att);
   }

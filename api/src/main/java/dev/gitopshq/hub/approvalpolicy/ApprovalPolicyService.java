@@ -3,12 +3,13 @@ package dev.gitopshq.hub.approvalpolicy;
 import dev.gitopshq.activities.approvalpolicy.ApprovalPolicyMapper;
 import dev.gitopshq.activities.approvalpolicy.ApprovalPolicyResolver;
 import dev.gitopshq.activities.approvalpolicy.ApprovalPolicyRow;
-import dev.gitopshq.activities.approvalpolicy.ClusterSelector;
 import dev.gitopshq.activities.approvalpolicy.PolicyInForce;
 import dev.gitopshq.activities.approvalpolicy.Precedence;
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterRow;
+import dev.gitopshq.activities.cluster.LabelSelector;
+import dev.gitopshq.activities.delivery.DeliveryJson;
 import dev.gitopshq.hub.approvalpolicy.ApprovalPolicyRequests.Rules;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiError;
@@ -55,7 +56,7 @@ public class ApprovalPolicyService {
   }
 
   /** A policy's attachments, validated. */
-  public record Attachments(List<String> clusters, ClusterSelector selector) {}
+  public record Attachments(List<String> clusters, LabelSelector selector) {}
 
   @Transactional(readOnly = true)
   public List<ApprovalPolicyRow> list(HubPrincipal caller) {
@@ -267,7 +268,7 @@ public class ApprovalPolicyService {
         r.breakGlassAllowed(),
         r.breakGlassRoles(),
         att.clusters(),
-        att.selector() == null ? null : att.selector().toJson(),
+        att.selector() == null ? null : DeliveryJson.write(att.selector()),
         before == null ? caller.name() : before.createdBy(),
         before == null ? now : before.createdAt(),
         caller.name(),

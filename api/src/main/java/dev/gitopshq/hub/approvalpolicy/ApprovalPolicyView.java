@@ -1,8 +1,8 @@
 package dev.gitopshq.hub.approvalpolicy;
 
 import dev.gitopshq.activities.approvalpolicy.ApprovalPolicyRow;
-import dev.gitopshq.activities.approvalpolicy.ClusterSelector;
 import dev.gitopshq.activities.approvalpolicy.PolicyInForce;
+import dev.gitopshq.activities.cluster.LabelSelector;
 import dev.gitopshq.hub.approvalpolicy.ApprovalPolicyRequests.BreakGlass;
 import dev.gitopshq.hub.approvalpolicy.ApprovalPolicyService.GovernedCluster;
 import java.time.Instant;
@@ -22,7 +22,7 @@ public record ApprovalPolicyView(
     List<String> approverTeams,
     BreakGlass breakGlass,
     List<String> clusters,
-    ClusterSelector selector,
+    LabelSelector selector,
     List<GovernedCluster> governs,
     String createdBy,
     Instant createdAt,

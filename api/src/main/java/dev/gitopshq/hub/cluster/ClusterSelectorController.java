@@ -47,15 +47,14 @@ public class ClusterSelectorController {
       throw ApiException.invalid("body", "must be a label selector (use {} to match everything)");
     }
     Checks c = new Checks();
-    body.problems("selector").forEach(p -> c.fail(p.field(), p.reason()));
+    LabelSelector selector = c.selector("selector", body);
     c.throwIfInvalid();
-    LabelSelector selector = body.canonical();
     List<Match> matched =
         clusters.list(caller.orgId(), Map.of()).stream()
             .filter(r -> selector.matches(r.labels()))
             .map(ClusterSelectorController::match)
             .toList();
-    return new Preview(selector.toString(), matched);
+    return new Preview(selector.describe(), matched);
   }
 
   private static Match match(ClusterRow r) {

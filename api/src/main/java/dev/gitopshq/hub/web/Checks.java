@@ -122,6 +122,23 @@ public final class Checks {
     return this;
   }
 
+  /**
+   * A label selector (absent is fine) as Kubernetes validates one, each problem named under {@code
+   * field} (e.g. {@code selector.matchExpressions[0].operator}); the bounds are {@link
+   * LabelSelector#MAX_REQUIREMENTS} and {@link LabelSelector#MAX_VALUES}.
+   *
+   * @return the selector in its canonical spelling (values sorted, no repeats); as given if it has
+   *     problems; null for none
+   */
+  public LabelSelector selector(String field, LabelSelector selector) {
+    if (selector == null) {
+      return null;
+    }
+    List<LabelSelector.Problem> problems = selector.problems(field);
+    problems.forEach(p -> fail(p.field(), p.reason()));
+    return problems.isEmpty() ? selector.canonical() : selector;
+  }
+
   /** The earliest and latest times the hub stores or filters by (years 1 to 9999). */
   public static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
 

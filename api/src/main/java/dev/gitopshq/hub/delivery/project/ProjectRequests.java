@@ -135,15 +135,8 @@ public final class ProjectRequests {
           }
         }
       }
-      selector(c, "clusterSelector", clusterSelector);
+      c.selector("clusterSelector", clusterSelector);
       c.throwIfInvalid();
-    }
-  }
-
-  /** Adds the problems of a label selector (absent is fine) under {@code field}. */
-  public static void selector(Checks c, String field, LabelSelector selector) {
-    if (selector != null) {
-      selector.problems(field).forEach(p -> c.fail(p.field(), p.reason()));
     }
   }
 

@@ -1,21 +1,42 @@
 import type { LabelSelector } from "../api/types";
 
 /**
- * A label selector in kubectl's syntax, as the hub describes it: `tier=production`,
- * `region in (eu,us)`, `region notin (cn)`, `canary` (exists), `!canary` (does not exist); `*` is
- * the empty selector, which matches every cluster.
+ * Kubernetes label selectors over cluster labels, as the hub takes and returns them (one schema,
+ * LabelSelector, for project environments' cluster selectors and approval policies' attachments),
+ * and kubectl's text form of them.
  */
-export function formatSelector(s: LabelSelector | null | undefined): string {
+
+export type { LabelSelector };
+
+export const OPERATORS = ["In", "NotIn", "Exists", "DoesNotExist"] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+/** One matchExpressions requirement. */
+export type Requirement = NonNullable<LabelSelector["matchExpressions"]>[number];
+
+/**
+ * kubectl's form, e.g. `tier=production,region in (eu-1,eu-2),!legacy`; `everything` for the empty
+ * selector (it matches every cluster), an empty text for none.
+ */
+export function selectorText(s: LabelSelector | null | undefined, everything: string): string {
   if (!s) return "";
-  const parts = Object.entries(s.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
-  for (const e of s.matchExpressions ?? []) {
-    const values = (e.values ?? []).join(",");
-    if (e.operator === "Exists") parts.push(e.key ?? "");
-    else if (e.operator === "DoesNotExist") parts.push(`!${e.key}`);
-    else if (e.operator === "NotIn") parts.push(`${e.key} notin (${values})`);
-    else parts.push(`${e.key} in (${values})`);
-  }
-  return parts.length === 0 ? "*" : parts.join(",");
+  const parts = [
+    ...Object.entries(s.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`),
+    ...(s.matchExpressions ?? []).map((e) => {
+      const values = (e.values ?? []).join(",");
+      switch (e.operator) {
+        case "In":
+          return `${e.key} in (${values})`;
+        case "NotIn":
+          return `${e.key} notin (${values})`;
+        case "Exists":
+          return e.key ?? "";
+        default:
+          return `!${e.key}`;
+      }
+    }),
+  ];
+  return parts.length === 0 ? everything : parts.join(",");
 }
 
 /** Splits on commas outside parentheses. */
@@ -37,14 +58,16 @@ function split(text: string): string[] {
 }
 
 /**
- * The selector typed in kubectl's syntax as the API's shape; null for an empty text (no selector).
- * The hub validates keys and values; this only shapes them.
+ * A selector typed in kubectl's syntax as the API's shape: `tier=production`, `region in (eu,us)`,
+ * `region notin (cn)`, `env!=dev`, `canary` (exists), `!canary` (does not exist); `*` is the empty
+ * selector (every cluster); an empty text is none (null). The hub validates keys and values; this
+ * only shapes them.
  */
 export function parseSelector(text: string): LabelSelector | null {
   const t = text.trim();
   if (t === "") return null;
   const matchLabels: Record<string, string> = {};
-  const matchExpressions: NonNullable<LabelSelector["matchExpressions"]> = [];
+  const matchExpressions: Requirement[] = [];
   if (t === "*") return { matchLabels, matchExpressions };
   for (const part of split(t)) {
     const set = /^(\S+)\s+(in|notin)\s*\((.*)\)$/i.exec(part);
