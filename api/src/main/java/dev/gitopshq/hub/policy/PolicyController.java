@@ -92,7 +92,6 @@ public class PolicyController {
   /** A what-if: the draft's Rego text and how many recorded decisions to evaluate (default 100). */
   record WhatIfRequest(String rego, Integer limit) {}
 
-  /** A dry run's answer: the decision document as the policy produced it. */
   /** A dry run's answer: the version and the SHA-256 of its text that decided, and the decision. */
   record EvaluateResponse(String policy, int version, String sha256, JsonNode decision) {}
 

@@ -445,7 +445,7 @@ class OrgIsolationIT {
       case "POST /api/v2/approvals/{id}/reject", "POST /api/v2/approvals/{id}/approve" ->
           Map.of("comment", "not yours");
       case "PUT /api/v2/variables/{key}" -> Map.of("value", "a's own");
-      case "PUT /api/v2/policies/{name}" ->
+      case "PUT /api/v2/policies/{name}", "POST /api/v2/policies/{name}/what-if" ->
           Map.of(
               "rego",
               "package gitopshq[\""
