@@ -108,7 +108,7 @@ class LongPartitionIT {
             .property("opa.republish-interval", "1s")
             .property("gitopshq.agent.heartbeat-interval-seconds", 1)
             .start();
-    Logger logger = (Logger) LoggerFactory.getLogger("dev.gitopshq.hub.gateway.CommandDispatcher");
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.gitopshq.hub.gateway.CommandJobs");
     dispatcherLog = new ListAppender<>();
     dispatcherLog.start();
     logger.addAppender(dispatcherLog);
