@@ -36,6 +36,13 @@ public class ClusterController {
   private final ApprovalPolicyService approvalPolicies;
   private final Clock clock;
 
+  /**
+   * A cluster id in a path, never one of the collection's own words: PATCH or DELETE of {@code
+   * /clusters/acceptance} or {@code /clusters/selector-preview} is a 405 (those paths have other
+   * methods), not a cluster id that has the wrong format.
+   */
+  private static final String ID = "/{id:(?!acceptance$|selector-preview$)[^/]+}";
+
   public ClusterController(
       ClusterService clusters,
       ClusterAcceptance acceptance,
@@ -104,7 +111,7 @@ public class ClusterController {
     return view(clusters.get(caller.orgId(), id));
   }
 
-  @PatchMapping("/{id}")
+  @PatchMapping(ID)
   ClusterView update(@PathVariable UUID id, @RequestBody ClusterRequests.Update body) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_WRITE);
     if (body == null) {
@@ -180,7 +187,7 @@ public class ClusterController {
   }
 
   /** Deregisters the cluster; its agent's stream is closed and the agent stops (exit code 3). */
-  @DeleteMapping("/{id}")
+  @DeleteMapping(ID)
   @ResponseStatus(HttpStatus.NO_CONTENT)
   void delete(@PathVariable UUID id) {
     HubPrincipal caller = Authz.require(Permission.CLUSTERS_WRITE);

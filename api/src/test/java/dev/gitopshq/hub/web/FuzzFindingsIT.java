@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
@@ -185,5 +186,22 @@ class FuzzFindingsIT {
         hub.get("/api/v2/clusters/" + java.util.UUID.randomUUID() + "/drift/checks", OWNER_TOKEN);
     assertThat(r.status()).isEqualTo(405);
     assertThat(r.body().get("error").asText()).isEqualTo("method_not_allowed");
+  }
+
+  @Test
+  void aPatchOrDeleteOfTheClustersOwnWordsIs405NotAClusterIdOfTheWrongFormat() {
+    // Schemathesis ST204: PATCH /clusters/acceptance and /clusters/selector-preview reached the
+    // cluster route and answered 400 "id: has the wrong format".
+    for (String path :
+        List.of("/api/v2/clusters/acceptance", "/api/v2/clusters/selector-preview")) {
+      for (String method : List.of("PATCH", "DELETE")) {
+        Response r = hub.send(method, path, OWNER_TOKEN, method.equals("PATCH") ? Map.of() : null);
+        assertThat(r.status()).as(method + " " + path).isEqualTo(405);
+        assertThat(r.body().get("error").asText()).isEqualTo("method_not_allowed");
+      }
+    }
+    // A malformed cluster id is still a 400 naming it.
+    Response bad = hub.send("PATCH", "/api/v2/clusters/not-a-uuid", OWNER_TOKEN, Map.of());
+    assertThat(bad.status()).isEqualTo(400);
   }
 }
