@@ -39,9 +39,10 @@ public class ClusterController {
   /**
    * A cluster id in a path, never one of the collection's own words: PATCH or DELETE of {@code
    * /clusters/acceptance} or {@code /clusters/selector-preview} is a 405 (those paths have other
-   * methods), not a cluster id that has the wrong format.
+   * methods), not a cluster id that has the wrong format. (A path pattern's regex matches within
+   * one segment and may not name '/'.)
    */
-  private static final String ID = "/{id:(?!acceptance$|selector-preview$)[^/]+}";
+  private static final String ID = "/{id:(?!acceptance$|selector-preview$).+}";
 
   public ClusterController(
       ClusterService clusters,
