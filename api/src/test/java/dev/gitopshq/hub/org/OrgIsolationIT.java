@@ -285,7 +285,12 @@ class OrgIsolationIT {
     };
   }
 
-  record Endpoint(String method, String pattern) {}
+  record Endpoint(String method, String pattern) {
+    /** Method and pattern without the variables' regexes: {@code PATCH /api/v2/clusters/{id}}. */
+    String key() {
+      return method + " " + variables(pattern, variable -> "{" + variable + "}");
+    }
+  }
 
   /** Every REST endpoint of the hub, from Spring's own mapping. */
   static List<Endpoint> endpoints() {
@@ -332,6 +337,11 @@ class OrgIsolationIT {
    * braces of its own ({@code {findingId:[0-9a-f]{8}-...}}), so braces are matched by depth.
    */
   static String fill(String pattern) {
+    return variables(pattern, variable -> value(pattern, variable));
+  }
+
+  /** The pattern with each path variable, regex and all, replaced by what {@code with} gives. */
+  static String variables(String pattern, java.util.function.UnaryOperator<String> with) {
     StringBuilder out = new StringBuilder();
     int i = 0;
     while (i < pattern.length()) {
@@ -349,7 +359,7 @@ class OrgIsolationIT {
         end++;
       } while (depth > 0);
       String variable = pattern.substring(i + 1, end - 1).split(":", 2)[0];
-      out.append(value(pattern, variable));
+      out.append(with.apply(variable));
       i = end;
     }
     return out.toString();
@@ -404,7 +414,7 @@ class OrgIsolationIT {
             "sync",
             "target",
             Map.of("namespace", "argocd", "kind", "Application", "name", "b-app"));
-    return switch (e.method() + " " + e.pattern()) {
+    return switch (e.key()) {
       case "PATCH /api/v2/members/{id}" -> Map.of("role", "viewer");
       case "PATCH /api/v2/service-accounts/{id}" -> Map.of("disabled", true);
       case "PATCH /api/v2/environments/{name}", "PATCH /api/v2/projects/{id}" ->
@@ -466,7 +476,7 @@ class OrgIsolationIT {
     // The upserts into A's own namespace go last, so that every read of B's name comes first.
     all.sort(
         java.util.Comparator.comparing(
-            (Endpoint e) -> OWN_NAMESPACE.contains(e.method() + " " + e.pattern())));
+            (Endpoint e) -> OWN_NAMESPACE.contains(e.key())));
     for (Endpoint e : all) {
       if (!e.pattern().contains("{")) {
         continue;
@@ -478,13 +488,13 @@ class OrgIsolationIT {
       Object body = body(e);
       Response r = hub.send(e.method(), path, tokenA, body);
       called++;
-      if (OWN_NAMESPACE.contains(e.method() + " " + e.pattern())) {
+      if (OWN_NAMESPACE.contains(e.key())) {
         // A name-keyed upsert creates the caller's own object under that name: B's stays B's.
         assertThat(r.status()).as(e + " " + r.raw()).isBetween(200, 201);
         continue;
       }
       if (r.status() != 404) {
-        refusals.add(e.method() + " " + e.pattern() + " -> " + r.status() + " " + r.raw());
+        refusals.add(e.key() + " -> " + r.status() + " " + r.raw());
       }
       for (String secret : List.of("clusterName", "memberEmail", "saName", "projectName")) {
         assertThat(r.raw()).as(e.method() + " " + path).doesNotContain(b.get(secret));
