@@ -180,7 +180,10 @@ kill -KILL -- "-${victim}"
 bad=0 from_victim=0
 for _ in $(seq 1 20); do
   api GET /api/v2/clusters
-  [ "$STATUS" = 200 ] || bad=$((bad + 1))
+  if [ "$STATUS" != 200 ]; then
+    bad=$((bad + 1))
+    printf '    GET /api/v2/clusters after the kill: HTTP %s from %s: %s\n' "$STATUS" "${REPLICA:-HAProxy}" "${BODY:0:200}" >&2
+  fi
   [ "$REPLICA" != hub-2 ] || from_victim=$((from_victim + 1))
   sleep 0.25
 done
