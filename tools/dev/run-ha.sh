@@ -9,7 +9,8 @@
 #                                   history, matching and worker services in one process,
 #                                   persistence and visibility in PostgreSQL; schema set up and
 #                                   upgraded with temporal-sql-tool on every start
-#   OPA                             http://127.0.0.1:8181
+#   OPA, one per replica            http://127.0.0.1:8181.. (docs/operations.md: every replica pushes
+#                                   its policies into an OPA of its own), each locked to its hub
 #   N hub replicas (default 3)      hub-1..hub-N: REST on 127.0.0.1:18081.., agent gRPC with TLS on
 #                                   127.0.0.1:18181.., one database, one shared data directory
 #                                   (hosted Git), one encryption key, GITOPSHQ_REPLICA_ID=hub-<i>
@@ -36,7 +37,7 @@
 #   GITOPSHQ_TEMPORAL_PORT      the Temporal frontend (7233); the other services use the ports
 #                               after it (+1 history, +2 matching, +6 worker, +10 frontend HTTP)
 #                               and membership ports 300 below each
-#   GITOPSHQ_OPA_PORT           OPA (8181)
+#   GITOPSHQ_OPA_PORT           hub-i's OPA listens on this + i - 1 (8181)
 #   GITOPSHQ_HUB_JAR            the hub jar to run (api/target/gitopshq-hub.jar)
 #   GITOPSHQ_SKIP_JAVA_BUILD=1  run the jar as it is
 #   GITOPSHQ_HUB_TIMEOUT        seconds to wait for each replica to be ready (180)
@@ -70,7 +71,6 @@ readonly TEMPORAL_PORT=${GITOPSHQ_TEMPORAL_PORT:-7233}
 readonly OPA_PORT=${GITOPSHQ_OPA_PORT:-8181}
 readonly HUB_HEAP=${GITOPSHQ_HA_HUB_HEAP:-512m}
 readonly LB_URL="http://${HOST}:${LB_HTTP_PORT}"
-readonly OPA_URL="http://${HOST}:${OPA_PORT}"
 readonly HUB_DB=${GITOPSHQ_HA_DB:-gitopshq_ha}
 readonly TEMPORAL_DB=${GITOPSHQ_HA_TEMPORAL_DB:-temporal}
 readonly VISIBILITY_DB=${GITOPSHQ_HA_VISIBILITY_DB:-temporal_visibility}
@@ -96,6 +96,8 @@ HAPROXY_BIN=''
 
 replica_http_port() { echo $(( REPLICA_PORT + $1 )); }
 replica_grpc_port() { echo $(( REPLICA_PORT + 100 + $1 )); }
+replica_opa_port() { echo $(( OPA_PORT + $1 - 1 )); }
+declare -A OPA_TOKENS=()
 
 # --- steps ------------------------------------------------------------------------
 check_prerequisites() {
@@ -134,11 +136,11 @@ install_haproxy() {
 
 check_ports() {
   local port entries=("${LB_HTTP_PORT}:HAProxy HTTP" "${LB_GRPC_PORT}:HAProxy gRPC" "${STATS_PORT}:HAProxy stats"
-    "${OPA_PORT}:OPA" "${TEMPORAL_PORT}:Temporal frontend" "$((TEMPORAL_PORT + 1)):Temporal history"
+    "${TEMPORAL_PORT}:Temporal frontend" "$((TEMPORAL_PORT + 1)):Temporal history"
     "$((TEMPORAL_PORT + 2)):Temporal matching" "$((TEMPORAL_PORT + 6)):Temporal worker"
     "$((TEMPORAL_PORT + 10)):Temporal frontend HTTP") i entry
   for i in $(seq 1 "${REPLICAS}"); do
-    entries+=("$(replica_http_port "$i"):hub-$i REST" "$(replica_grpc_port "$i"):hub-$i gRPC")
+    entries+=("$(replica_http_port "$i"):hub-$i REST" "$(replica_grpc_port "$i"):hub-$i gRPC" "$(replica_opa_port "$i"):OPA of hub-$i")
   done
   for entry in "${entries[@]}"; do
     port=${entry%%:*}
@@ -359,15 +361,26 @@ await_temporal() {
   info "Temporal is serving ($(elapsed))"
 }
 
+# An OPA per replica, as production runs it (a sidecar each): the hub pushes its policies into
+# its OPA, and OPAs shared by several hubs could answer with what another pushed. Each is
+# locked to its hub with a token of its own (opa_lockdown).
 launch_opa() {
-  log "starting OPA"
-  opa_lockdown "${DATA_DIR}"
-  start_proc opa "${OPA_BIN}" run --server --h2c --addr "${HOST}:${OPA_PORT}" --log-level error --skip-version-check \
-    "${OPA_AUTH_ARGS[@]}"
+  local i
+  log "starting ${REPLICAS} OPA servers (one per replica)"
+  for i in $(seq 1 "${REPLICAS}"); do
+    opa_lockdown "${HA_DIR}/opa/hub-$i"
+    OPA_TOKENS[$i]=${OPA_TOKEN}
+    start_proc "opa-$i" "${OPA_BIN}" run --server --h2c --addr "${HOST}:$(replica_opa_port "$i")" --log-level error \
+      --skip-version-check "${OPA_AUTH_ARGS[@]}"
+  done
 }
 
 await_opa() {
-  wait_for "OPA did not answer ${OPA_URL}/health" "${OPA_TIMEOUT}" opa http_ok "${OPA_URL}/health"
+  local i
+  for i in $(seq 1 "${REPLICAS}"); do
+    wait_for "OPA opa-$i did not answer http://${HOST}:$(replica_opa_port "$i")/health" "${OPA_TIMEOUT}" "opa-$i" \
+      http_ok "http://${HOST}:$(replica_opa_port "$i")/health"
+  done
 }
 
 launch_hub() {
@@ -382,7 +395,7 @@ launch_hub() {
     GITOPSHQ_DB_URL="jdbc:postgresql://${HOST}:${DB_PORT}/${HUB_DB}" \
     GITOPSHQ_DB_USER="${DB_USER}" GITOPSHQ_DB_PASSWORD="${DB_PASSWORD}" GITOPSHQ_DB_POOL_SIZE=8 \
     TEMPORAL_ADDRESS="${HOST}:${TEMPORAL_PORT}" \
-    OPA_URL="${OPA_URL}" GITOPSHQ_OPA_TOKEN="${OPA_TOKEN}" \
+    OPA_URL="http://${HOST}:$(replica_opa_port "$i")" GITOPSHQ_OPA_TOKEN="${OPA_TOKENS[$i]}" \
     GITOPSHQ_DATA_DIR="${DATA_DIR}" GITOPSHQ_RENDER_DIR="${HA_DIR}/render/${name}" \
     GITOPSHQ_ENCRYPTION_KEY="$(cat "${KEY_FILE}")" \
     GITOPSHQ_PUBLIC_URL="${LB_URL}" \
@@ -533,7 +546,7 @@ print_summary() {
   Temporal server      ${HOST}:${TEMPORAL_PORT}   (no Web UI in this profile; persistence ${TEMPORAL_DB},
                        visibility ${VISIBILITY_DB}; config ${TEMPORAL_CONFIG_DIR#"${REPO_ROOT}"/}/ha.yaml)
                        $("${TOOLS_DIR}/bin-path.sh" --no-check temporal) workflow list --address ${HOST}:${TEMPORAL_PORT}
-  OPA                  ${OPA_URL}
+  OPA                  one per replica: $(for i in $(seq 1 "${REPLICAS}"); do printf 'http://%s:%s  ' "${HOST}" "$(replica_opa_port "$i")"; done)
   PostgreSQL           jdbc:postgresql://${HOST}:${DB_PORT}/${HUB_DB} (user ${DB_USER}; keeps running after Ctrl-C)
 
   Log in with the owner API token in ${rel_tok}, e.g.
