@@ -30,6 +30,7 @@
 #   GITOPSHQ_HA_REPLICAS        number of hub replicas (3)
 #   GITOPSHQ_HA_HUB_HEAP        each replica's -Xmx (512m); -Xms is 128m
 #   GITOPSHQ_HA_DB              the hub's database (gitopshq_ha)
+#   GITOPSHQ_HA_DB_POOL_SIZE    each replica's connection pool (5; plus one listening connection)
 #   GITOPSHQ_HA_TEMPORAL_DB, GITOPSHQ_HA_VISIBILITY_DB   Temporal's (temporal, temporal_visibility)
 #   GITOPSHQ_HUB_PORT, GITOPSHQ_GRPC_PORT   HAProxy's ports (8080, 50051)
 #   GITOPSHQ_HA_REPLICA_PORT    replica i listens on this + i (REST) and this + 100 + i (gRPC) (18080)
@@ -235,7 +236,9 @@ setup_temporal_schema() {
 
 # The server's configuration, generated anew on every start: persistence and visibility on the
 # PostgreSQL databases above, the four services in one process on the ports above, and the same
-# dynamic configuration the dev server gets (tools/dev/temporal-dev-options).
+# dynamic configuration the dev server gets (tools/dev/temporal-dev-options). Each service keeps
+# pools of its own (4 × (5 + 2) connections at most): with the replicas' (N × (5 + 1)) that stays
+# well inside PostgreSQL's default max_connections of 100, which this machine's tests share.
 write_temporal_config() {
   local line key value
   {
@@ -268,8 +271,8 @@ persistence:
         connectProtocol: tcp
         user: ${DB_USER}
         password: ${DB_PASSWORD}
-        maxConns: 20
-        maxIdleConns: 20
+        maxConns: 5
+        maxIdleConns: 5
         maxConnLifetime: 1h
     postgres-visibility:
       sql:
@@ -279,8 +282,8 @@ persistence:
         connectProtocol: tcp
         user: ${DB_USER}
         password: ${DB_PASSWORD}
-        maxConns: 4
-        maxIdleConns: 4
+        maxConns: 2
+        maxIdleConns: 2
         maxConnLifetime: 1h
 global:
   membership:
@@ -393,7 +396,7 @@ launch_hub() {
   start_proc "${name}" env \
     GITOPSHQ_REPLICA_ID="${name}" \
     GITOPSHQ_DB_URL="jdbc:postgresql://${HOST}:${DB_PORT}/${HUB_DB}" \
-    GITOPSHQ_DB_USER="${DB_USER}" GITOPSHQ_DB_PASSWORD="${DB_PASSWORD}" GITOPSHQ_DB_POOL_SIZE=8 \
+    GITOPSHQ_DB_USER="${DB_USER}" GITOPSHQ_DB_PASSWORD="${DB_PASSWORD}" GITOPSHQ_DB_POOL_SIZE="${GITOPSHQ_HA_DB_POOL_SIZE:-5}" \
     TEMPORAL_ADDRESS="${HOST}:${TEMPORAL_PORT}" \
     OPA_URL="http://${HOST}:$(replica_opa_port "$i")" GITOPSHQ_OPA_TOKEN="${OPA_TOKENS[$i]}" \
     GITOPSHQ_DATA_DIR="${DATA_DIR}" GITOPSHQ_RENDER_DIR="${HA_DIR}/render/${name}" \

@@ -8,8 +8,8 @@
 #      authenticated GET is 200 on each, an anonymous one 401;
 #   2. workflows run on the Temporal server with PostgreSQL: a new project's delivery generation
 #      shows up Completed in `temporal workflow list` and in the visibility database;
-#   3. the hosted Git answers `git ls-remote` through HAProxy, and the agents' gRPC port hands
-#      the replica's TLS certificate through;
+#   3. the hosted Git answers `git ls-remote` through HAProxy, the agents' gRPC port hands the
+#      replica's TLS certificate through, and a WebSocket (a cluster's live logs) is upgraded;
 #   4. a replica killed with SIGKILL is marked DOWN and routed around: every request still 200,
 #      none from it, and a new generation still completes.
 #
@@ -154,7 +154,7 @@ expect "$vis" 1 "the workflow is in PostgreSQL (${DBS[2]}.executions_visibility)
   "delivery-${PROJECT}-r1 is not in ${DBS[2]}.executions_visibility (${vis})"
 
 # --- 3. hosted Git and the agents' gRPC port through HAProxy ---------------------------------------
-log "3. hosted Git (HTTP) and agent gRPC (TCP) through HAProxy"
+log "3. hosted Git (HTTP), agent gRPC (TCP) and WebSocket through HAProxy"
 api POST "/api/v2/projects/${PROJECT}/deploy-tokens" '{"name":"ha-smoke"}'
 deploy_token=$(sed -n 's/.*"token":"\([^"]*\)".*/\1/p' <<<"$BODY")
 clone_url=$(sed -n 's/.*"cloneUrl":"\([^"]*\)".*/\1/p' <<<"$BODY")
@@ -172,6 +172,15 @@ if command -v openssl >/dev/null 2>&1; then
     fail "no verified TLS handshake through ${LB_GRPC}"
   fi
 fi
+
+# The UI's WebSocket (a cluster's live logs) is upgraded through HAProxy's HTTP mode.
+api POST /api/v2/clusters '{"name":"ha-smoke","displayName":"HA smoke","provider":"on-prem","region":"local","environment":"dev"}'
+cluster=$(sed -n 's/.*"cluster":{"id":"\([0-9a-f-]\{36\}\)".*/\1/p' <<<"$BODY")
+ws=$(curl -s -i -N --http1.1 -m 4 -H 'Connection: Upgrade' -H 'Upgrade: websocket' -H 'Sec-WebSocket-Version: 13' \
+       -H 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==' -H "Authorization: Bearer ${TOKEN}" \
+       "${LB_URL}/api/v2/clusters/${cluster:-none}/logs/ws" 2>/dev/null | head -n 1 | tr -d '\r' || true)
+expect "${ws%% *} $(cut -d' ' -f2 <<<"$ws")" "HTTP/1.1 101" "WebSocket upgrade of /api/v2/clusters/…/logs/ws through HAProxy: 101" \
+  "WebSocket upgrade through HAProxy answered '${ws}' (cluster HTTP ${STATUS})"
 
 # --- 4. kill a replica ------------------------------------------------------------------------------
 log "4. kill hub-2 (SIGKILL) and go on"
