@@ -28,7 +28,7 @@ export JAVA_HOME := $(JAVA_HOME_FOUND)
 export PATH := $(JAVA_HOME_FOUND)/bin:$(PATH)
 endif
 
-.PHONY: help run test test-fast fast-java fast-rego fast-ui test-it test-e2e build tools policy-test ui-test lint fmt clean reset bench-delivery images openapi command-types fuzz
+.PHONY: help run run-ha test-ha test test-fast fast-java fast-rego fast-ui test-it test-e2e build tools policy-test ui-test lint fmt clean reset bench-delivery images openapi command-types fuzz
 
 help: ## list the targets
 	@echo "GitOpsHQ: make <target>"
@@ -40,6 +40,16 @@ help: ## list the targets
 
 run: ## start the dev stack (PostgreSQL, Temporal, OPA, a demo Kubernetes cluster, hub, demo agent); Ctrl-C stops it
 	@tools/dev/run.sh
+
+# The HA profile: the Temporal server (not the dev server) on PostgreSQL and REPLICAS hub replicas
+# behind HAProxy (tools/dev/run-ha.sh; docs/operations.md#ha-profile). Not part of make test.
+REPLICAS ?= 3
+run-ha: ## the HA profile: Temporal server on PostgreSQL, OPA, hub replicas (REPLICAS=3) behind HAProxy; Ctrl-C stops it
+	@tools/dev/run.sh --ha --replicas $(REPLICAS)
+
+# On demand only (a few minutes): never part of test or .ci/run.
+test-ha: ## smoke test of the HA profile: every replica answers through HAProxy, workflows run on the Temporal server, a killed replica is routed around
+	@tools/dev/test-ha.sh
 
 # PostgreSQL up with its databases: gitopshq, gitopshq_test, and the one
 # GITOPSHQ_TEST_DB_URL names when it points at another database on this server.

@@ -2,7 +2,7 @@
 # Builds the Go tools GitOpsHQ runs for real (OPA, the Temporal CLI / dev
 # server, the hub's Helm render worker, ...) from the pinned Go modules in tools/.
 #
-#   tools/build-tools.sh [opa|temporal|render-worker|helm|kube|flux|argocd|<tool>|all]     (default: all)
+#   tools/build-tools.sh [opa|temporal|render-worker|helm|kube|flux|argocd|temporal-server|<tool>|all]     (default: all)
 #
 # `all` is opa, temporal, render-worker (tools/render-worker: the process the
 # hub renders Helm charts in, Helm's module v3.21.0 with our main.go) and the
@@ -12,7 +12,10 @@
 # asked for by name: make run asks once the hub is up, the Flux tests' callers
 # before they run. `argocd` is Argo CD v3.6.1's one multi-call binary
 # (tools/argocd/go.mod) with its CRDs (manifests/crds), for dev/kube.sh's
-# argocd-start; built, like flux, only when asked for by name. helm (the Helm CLI
+# argocd-start; built, like flux, only when asked for by name. `temporal-server`
+# is the Temporal server (go.temporal.io/server v1.29.1's temporal-server and
+# temporal-sql-tool, tools/temporal-server/go.mod) that the HA profile
+# (tools/dev/run-ha.sh, make run-ha) runs on PostgreSQL; also only by name. helm (the Helm CLI
 # at the version the render worker is built from, tools/helm) is built only when
 # asked for by name: the delivery
 # benchmark compares against it and builds it on demand. `kube` is a real
@@ -124,12 +127,19 @@ copy_extra() {
     install -m 755 "$moddir/$f" "$cachedir/$(basename "$f")"
     info "$name: $f copied to $cachedir"
   done
-  src="$moddir/${spec%% *}"
-  dest="$cachedir/${spec#* }"
+  local from to how
+  read -r from to how <<<"$spec"
+  src="$moddir/$from"
+  dest="$cachedir/$to"
   [ -d "$src" ] || die "$name: $src is missing from the module source"
   rm -rf "$dest" && mkdir -p "$dest"
+  if [ "$how" = tree ]; then
+    cp -R "$src"/. "$dest"/ && chmod -R u+w "$dest"
+    info "$name: $(find "$dest" -type f | wc -l) files of $from copied to $dest"
+    return 0
+  fi
   cp "$src"/*.yaml "$dest"/ && rm -f "$dest/kustomization.yaml" && chmod -R u+w "$dest"
-  info "$name: $(find "$dest" -name '*.yaml' | wc -l) files of ${spec%% *} copied to $dest"
+  info "$name: $(find "$dest" -name '*.yaml' | wc -l) files of $from copied to $dest"
 }
 
 build_tool() {
@@ -201,8 +211,10 @@ main() {
     all) for t in "${DEFAULT_TOOLS[@]}"; do build_tool "$t"; done ;;
     kube) for t in "${KUBE_TOOLS[@]}"; do build_tool "$t"; done ;;
     flux) for t in "${FLUX_TOOLS[@]}"; do build_tool "$t"; done ;;
+    # The Temporal server and its SQL schema tool come together: the HA profile needs both.
+    temporal-server) for t in "${TEMPORAL_SERVER_TOOLS[@]}"; do build_tool "$t"; done ;;
     -h|--help) sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}" ;;
-    *) is_known_tool "$what" || die "unknown tool '$what'; usage: tools/build-tools.sh [opa|temporal|render-worker|helm|kube|flux|argocd|all]"
+    *) is_known_tool "$what" || die "unknown tool '$what'; usage: tools/build-tools.sh [opa|temporal|render-worker|helm|kube|flux|argocd|temporal-server|all]"
        build_tool "$what" ;;
   esac
 }

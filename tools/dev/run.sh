@@ -19,6 +19,9 @@
 #                                   cluster (kube.sh flux-start), started last: their first
 #                                   build (tools/build-tools.sh flux) takes ~10 minutes
 #
+# `tools/dev/run.sh --ha [--replicas N]` (make run-ha) runs the HA profile instead
+# (tools/dev/run-ha.sh: the Temporal server on PostgreSQL, hub replicas behind HAProxy).
+#
 # Ctrl-C stops everything this script started (PostgreSQL is a system service
 # and keeps running). All state and logs live under .gitopshq/ (gitignored):
 #   .gitopshq/data/           temporal.db, the hub's data dir, bootstrap-token
@@ -551,6 +554,11 @@ supervise() {
 }
 
 main() {
+  # The HA profile (make run-ha): the Temporal server and replicas behind HAProxy instead.
+  if [ "${1:-}" = --ha ]; then
+    shift
+    exec "${TOOLS_DIR}/dev/run-ha.sh" "$@"
+  fi
   cd "${REPO_ROOT}"
   trap cleanup EXIT
   trap 'echo; exit 130' INT

@@ -55,11 +55,16 @@ die()  { printf '%serror:%s %s\n' "${__c_red}" "${__c_off}" "$*" >&2; exit 1; }
 # never by `all`. argocd is Argo CD's multi-call binary (tools/argocd, v3.6.1:
 # application-controller, repo-server, server, CLI in one; ARGOCD_BINARY_NAME
 # picks the role), built on demand like Flux (`build-tools.sh argocd`, ~5
-# minutes on 2 cores the first time), never by `all`.
+# minutes on 2 cores the first time), never by `all`. TEMPORAL_SERVER_TOOLS are the
+# Temporal server itself (go.temporal.io/server's cmd/server) and its temporal-sql-tool
+# (cmd/tools/sql), one module tools/temporal-server at the server version the CLI's dev
+# server embeds: only the HA profile (tools/dev/run-ha.sh) runs them, so they are built on
+# demand (`build-tools.sh temporal-server`), never by `all`.
 KUBE_TOOLS=(kube-apiserver kube-controller-manager kube-scheduler kwok)
 FLUX_TOOLS=(source-controller kustomize-controller)
+TEMPORAL_SERVER_TOOLS=(temporal-server temporal-sql-tool)
 DEFAULT_TOOLS=(opa temporal render-worker "${KUBE_TOOLS[@]}")
-KNOWN_TOOLS=(opa temporal render-worker helm "${KUBE_TOOLS[@]}" "${FLUX_TOOLS[@]}" argocd)
+KNOWN_TOOLS=(opa temporal render-worker helm "${KUBE_TOOLS[@]}" "${FLUX_TOOLS[@]}" argocd "${TEMPORAL_SERVER_TOOLS[@]}")
 tool_module() {
   case "$1" in
     opa)      echo github.com/open-policy-agent/opa ;;
@@ -69,6 +74,7 @@ tool_module() {
     kwok)     echo sigs.k8s.io/kwok ;;
     source-controller|kustomize-controller) echo "github.com/fluxcd/$1" ;;
     argocd)   echo github.com/argoproj/argo-cd/v3 ;;
+    temporal-server|temporal-sql-tool) echo go.temporal.io/server ;;
     *) return 1 ;;
   esac
 }
@@ -82,6 +88,8 @@ tool_package() {
     kwok)     echo sigs.k8s.io/kwok/cmd/kwok ;;
     source-controller|kustomize-controller) echo "github.com/fluxcd/$1" ;;
     argocd)   echo github.com/argoproj/argo-cd/v3/cmd ;;
+    temporal-server)   echo go.temporal.io/server/cmd/server ;;
+    temporal-sql-tool) echo go.temporal.io/server/cmd/tools/sql ;;
     *) return 1 ;;
   esac
 }
@@ -89,6 +97,7 @@ tool_dir() {
   case "$1" in
     kube-*) echo "${TOOLS_DIR}/kube" ;;
     source-controller|kustomize-controller) echo "${TOOLS_DIR}/flux/$1" ;;
+    temporal-sql-tool) echo "${TOOLS_DIR}/temporal-server" ;;
     *)      echo "${TOOLS_DIR}/$1" ;;
   esac
 }
@@ -98,6 +107,7 @@ tool_build_target() {
   case "$1" in
     kube-*|kwok) echo kube ;;
     source-controller|kustomize-controller) echo flux ;;
+    temporal-server|temporal-sql-tool) echo temporal-server ;;
     *) echo "$1" ;;
   esac
 }
@@ -140,11 +150,15 @@ tool_revision() {
 # (config/crd/bases: 6 source.toolkit.fluxcd.io kinds, 1 kustomize.toolkit.fluxcd.io),
 # which dev/kube.sh applies before it starts them, and Argo CD's (manifests/crds:
 # Application, ApplicationSet, AppProject; its kustomization.yaml is left out).
-# Prints "<module dir> <cache subdir>".
+# Prints "<module dir> <cache subdir> [tree]"; and temporal-sql-tool's schema/postgresql/v12
+# (the server's SQL schema, tree and all: the HA profile sets up its databases with it).
 tool_extra_dir() {
   case "$1" in
     source-controller|kustomize-controller) echo "config/crd/bases crds" ;;
     argocd) echo "manifests/crds crds" ;;
+    # The whole tree (third word "tree"), not just its *.yaml: the SQL schema of the server's
+    # persistence and visibility stores, versioned, that temporal-sql-tool sets up.
+    temporal-sql-tool) echo "schema/postgresql/v12 schema tree" ;;
     *) return 1 ;;
   esac
 }
