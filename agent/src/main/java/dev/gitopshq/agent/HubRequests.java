@@ -25,6 +25,7 @@ import dev.gitopshq.agent.v1.ApplyResult;
 import dev.gitopshq.agent.v1.ArgoApplications;
 import dev.gitopshq.agent.v1.CheckDrift;
 import dev.gitopshq.agent.v1.CommandResult;
+import dev.gitopshq.agent.v1.CredentialSyncResult;
 import dev.gitopshq.agent.v1.DriftReport;
 import dev.gitopshq.agent.v1.ExecuteCommand;
 import dev.gitopshq.agent.v1.HubMessage;
@@ -89,6 +90,7 @@ final class HubRequests implements AutoCloseable {
   private final List<JobKind<?, ?>> kinds = new ArrayList<>();
   private final JobKind<ExecuteCommand, CommandResult> commands;
   private final JobKind<ApplyRelease, ApplyResult> applies;
+  private final JobKind<SyncCredential, CredentialSyncResult> syncs;
 
   /**
    * @param hub the Connect stream
@@ -134,7 +136,9 @@ final class HubRequests implements AutoCloseable {
                     r -> JobKind.deadline(r.hasDeadline(), r.getDeadline()), deployer::expired));
     CredentialSync credentials =
         new CredentialSync(config.credentialSyncTargets(), new CredentialWriter(kube));
-    JobKind<SyncCredential, ?> syncs =
+    // A credential_sync job of the hub's outbox: sent again after a reconnect, answered from
+    // memory (its answer holds namespaces and errors, never the value), so it is written once.
+    syncs =
         kind(
             JobKind.builder(
                     "credential sync",
@@ -142,6 +146,7 @@ final class HubRequests implements AutoCloseable {
                     credentials::sync,
                     AgentMessage.Builder::setCredentialSyncResult)
                 .lane(CREDENTIALS)
+                .remembering(1_000)
                 .requires(
                     needs(Capability.CREDENTIAL_SYNC), (s, needed) -> CredentialSync.refused(s)));
     JobKind<PruneCredentials, ?> prunes =
@@ -287,6 +292,11 @@ final class HubRequests implements AutoCloseable {
   /** How many direct applies reached the cluster (repeats, refusals and expiries excluded). */
   int directAppliesExecuted() {
     return jobs.started(applies);
+  }
+
+  /** How many credential syncs reached the cluster (repeats and refusals excluded). */
+  int credentialSyncsExecuted() {
+    return jobs.started(syncs);
   }
 
   /** Ends the log sessions and stops the job runner's threads. */

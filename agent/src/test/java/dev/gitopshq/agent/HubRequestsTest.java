@@ -3,6 +3,7 @@ package dev.gitopshq.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.Timestamp;
 import dev.gitopshq.agent.config.AgentConfig;
 import dev.gitopshq.agent.config.DirectDeployConfig;
@@ -229,6 +230,57 @@ class HubRequestsTest {
         .isEqualTo("the apply's deadline had passed; nothing was applied");
     assertThat(requests.directAppliesExecuted()).isZero();
     assertThat(kube.client().configMaps().inNamespace("demo").withName("web").get()).isNull();
+  }
+
+  @Test
+  void aCredentialSyncSentAgainAfterAReconnectIsWrittenOnceAndAnsweredWithTheFirstResult()
+      throws Exception {
+    agentWith("observe,credential.sync");
+    HubMessage sync =
+        HubMessage.newBuilder()
+            .setCorrelationId("req-1")
+            .setSyncCredential(
+                SyncCredential.newBuilder()
+                    .setRequestId("req-1")
+                    .setCredentialId("cred-1")
+                    .setName("api-key")
+                    .setType("opaque")
+                    .setVersion(2)
+                    .addNamespaces("demo")
+                    .putData("token", ByteString.copyFromUtf8("s3cret")))
+            .build();
+    requests.onHubMessage(sync);
+    AgentMessage first = next();
+    String version =
+        kube.client()
+            .secrets()
+            .inNamespace("demo")
+            .withName("api-key")
+            .get()
+            .getMetadata()
+            .getResourceVersion();
+    // The hub's job pipeline sends a job again after the agent's Hello.
+    requests.onHubMessage(sync);
+    AgentMessage again = next();
+
+    assertThat(first.getCorrelationId()).isEqualTo("req-1");
+    assertThat(first.getCredentialSyncResult().getRequestId()).isEqualTo("req-1");
+    assertThat(first.getCredentialSyncResult().getNamespacesList())
+        .extracting(NamespaceSync::getNamespace, NamespaceSync::getSynced)
+        .containsExactly(tuple("demo", true));
+    assertThat(again).isEqualTo(first);
+    assertThat(first.toString()).doesNotContain("s3cret");
+    assertThat(
+            kube.client()
+                .secrets()
+                .inNamespace("demo")
+                .withName("api-key")
+                .get()
+                .getMetadata()
+                .getResourceVersion())
+        .as("not written again")
+        .isEqualTo(version);
+    assertThat(requests.credentialSyncsExecuted()).isEqualTo(1);
   }
 
   @Test

@@ -160,6 +160,36 @@ public interface CredentialMapper {
       @Param("decisionId") UUID decisionId,
       @Param("now") Instant now);
 
+  /** The targets of one credential a round decided and allowed go to pending: it is sent now. */
+  @Update(
+      "update credential_assignments set status = 'pending', updated_at = #{now}"
+          + " where org_id = #{orgId} and cluster_id = #{clusterId}"
+          + " and credential_id = #{credentialId} and decision_id = #{decisionId}"
+          + " and not policy_denied")
+  int pendingForCredentialDecision(
+      @Param("orgId") UUID orgId,
+      @Param("clusterId") UUID clusterId,
+      @Param("credentialId") UUID credentialId,
+      @Param("decisionId") UUID decisionId,
+      @Param("now") Instant now);
+
+  /**
+   * Marks the targets of one credential a round allowed failed (its job was not sent, e.g. no
+   * stream took it in time); the denied ones keep the policy's reasons.
+   */
+  @Update(
+      "update credential_assignments set status = 'failed', error = #{error}, updated_at = #{now}"
+          + " where org_id = #{orgId} and cluster_id = #{clusterId}"
+          + " and credential_id = #{credentialId} and decision_id = #{decisionId}"
+          + " and not policy_denied")
+  int failCredentialDecision(
+      @Param("orgId") UUID orgId,
+      @Param("clusterId") UUID clusterId,
+      @Param("credentialId") UUID credentialId,
+      @Param("decisionId") UUID decisionId,
+      @Param("error") String error,
+      @Param("now") Instant now);
+
   /**
    * Records an agent's report for one namespace, unless the credential changed since the version it
    * applied (a newer sync is then on its way and decides) or the policy denied the target since.

@@ -102,6 +102,7 @@ public class CredentialSyncDecisions implements CredentialSyncActivities {
       verdicts.put(e.getKey(), verdict(org, namespaces, input, now));
     }
     List<String> denied = new ArrayList<>();
+    List<String> sendable = new ArrayList<>();
     int[] allowed = {0};
     tx.executeWithoutResult(
         s -> {
@@ -114,6 +115,9 @@ public class CredentialSyncDecisions implements CredentialSyncActivities {
                   org, a.credentialId(), id, a.namespace(), decision, error != null, error, now);
               if (error == null) {
                 allowed[0]++;
+                if (!sendable.contains(a.credentialId().toString())) {
+                  sendable.add(a.credentialId().toString());
+                }
                 continue;
               }
               denied.add(a.credentialName() + "/" + a.namespace());
@@ -126,7 +130,7 @@ public class CredentialSyncDecisions implements CredentialSyncActivities {
             }
           }
         });
-    return new SyncDecision(allowed[0], denied);
+    return new SyncDecision(allowed[0], denied, sendable);
   }
 
   @Override

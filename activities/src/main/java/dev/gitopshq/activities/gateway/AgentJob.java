@@ -30,6 +30,12 @@ public record AgentJob(
   /** A direct apply ({@code direct_applies}); it completes the waiting apply activity. */
   public static final String KIND_DIRECT_APPLY = "direct_apply";
 
+  /**
+   * One credential of a credential sync round ({@code credential_assignments}, by the round's
+   * decision); it completes the waiting send activity. Its reference is the sync request id.
+   */
+  public static final String KIND_CREDENTIAL_SYNC = "credential_sync";
+
   public static final String QUEUED = "queued";
   public static final String SENT = "sent";
   public static final String REPORTED = "reported";

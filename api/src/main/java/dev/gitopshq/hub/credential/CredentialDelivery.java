@@ -5,9 +5,7 @@ import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.credential.CredentialMapper;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.Capabilities;
-import dev.gitopshq.agent.v1.CredentialSyncResult;
 import dev.gitopshq.agent.v1.CredentialsPruned;
-import dev.gitopshq.agent.v1.NamespaceSync;
 import dev.gitopshq.agent.v1.RemovedSecret;
 import dev.gitopshq.hub.gateway.AgentGateway;
 import dev.gitopshq.hub.gateway.AgentStreamListener;
@@ -16,7 +14,6 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -32,10 +29,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * The agent's side of credential sync, on the replica that holds the cluster's stream: a welcomed
  * agent gets its cluster's {@code credential-sync-<cluster>} workflow started (which asks the
- * credentials policy, then has {@link CredentialSender} send), and the agent's answers set each
- * namespace synced or failed and audit what it removed. Changes to credentials and assignments
- * start the workflow from {@link CredentialService}; the notifications the database still sends for
- * them are not needed here.
+ * credentials policy, then sends each allowed credential as a {@link CredentialSyncJobs} job and
+ * has {@link CredentialSender} send the prune list), and the agent's prune answers audit what it
+ * removed. Its sync answers are the job kind's, registered here with the gateway: they set each
+ * namespace synced or failed and complete the waiting send activity. Changes to credentials and
+ * assignments start the workflow from {@link CredentialService}; the notifications the database
+ * still sends for them are not needed here.
  */
 @Component
 public class CredentialDelivery implements AgentStreamListener {
@@ -43,6 +42,7 @@ public class CredentialDelivery implements AgentStreamListener {
   private static final int MAX_ERROR = 1_000;
 
   private final AgentGateway gateway;
+  private final CredentialSyncJobs syncJobs;
   private final CredentialMapper credentials;
   private final CredentialSyncStarter starter;
   private final AuditLog audit;
@@ -51,6 +51,7 @@ public class CredentialDelivery implements AgentStreamListener {
 
   public CredentialDelivery(
       AgentGateway gateway,
+      CredentialSyncJobs syncJobs,
       CredentialMapper credentials,
       CredentialSyncStarter starter,
       AuditLog audit,
@@ -58,6 +59,7 @@ public class CredentialDelivery implements AgentStreamListener {
       TransactionTemplate tx) {
     this.tx = tx;
     this.gateway = gateway;
+    this.syncJobs = syncJobs;
     this.credentials = credentials;
     this.starter = starter;
     this.audit = audit;
@@ -77,6 +79,7 @@ public class CredentialDelivery implements AgentStreamListener {
 
   @PostConstruct
   void register() {
+    gateway.addJobKind(syncJobs);
     gateway.addListener(this);
     sweeper.scheduleWithFixedDelay(this::sweep, 30, 30, TimeUnit.SECONDS);
   }
@@ -114,10 +117,14 @@ public class CredentialDelivery implements AgentStreamListener {
     }
   }
 
+  /**
+   * Prune answers only: {@code CredentialSyncResult} is the answer of {@link CredentialSyncJobs}
+   * jobs and goes to the job pipeline (also for runs that began before it, whose send parks the
+   * same jobs).
+   */
   @Override
   public boolean accepts(AgentMessage.PayloadCase payload) {
-    return payload == AgentMessage.PayloadCase.CREDENTIAL_SYNC_RESULT
-        || payload == AgentMessage.PayloadCase.CREDENTIALS_PRUNED;
+    return payload == AgentMessage.PayloadCase.CREDENTIALS_PRUNED;
   }
 
   @Override
@@ -130,44 +137,8 @@ public class CredentialDelivery implements AgentStreamListener {
       log.warn("cluster {} sent credential results without credential.sync; ignored", clusterId);
       return;
     }
-    if (message.hasCredentialSyncResult()) {
-      onResult(orgId, clusterId, message.getCredentialSyncResult());
-    } else if (message.hasCredentialsPruned()) {
+    if (message.hasCredentialsPruned()) {
       onPruned(orgId, clusterId, message.getCredentialsPruned());
-    }
-  }
-
-  private void onResult(UUID orgId, UUID clusterId, CredentialSyncResult result) {
-    UUID credentialId;
-    try {
-      credentialId = UUID.fromString(result.getCredentialId());
-    } catch (IllegalArgumentException e) {
-      return;
-    }
-    Instant now = clock.instant();
-    int n = 0;
-    for (NamespaceSync ns : result.getNamespacesList()) {
-      if (++n > 200) {
-        break;
-      }
-      String error = ns.getSynced() ? null : bounded(ns.getError());
-      credentials.report(
-          orgId,
-          credentialId,
-          clusterId,
-          ns.getNamespace(),
-          result.getVersion(),
-          ns.getSynced() ? "synced" : "failed",
-          error,
-          now);
-      if (!ns.getSynced()) {
-        log.info(
-            "credential {} not synced to cluster {} namespace {}: {}",
-            credentialId,
-            clusterId,
-            LogSafe.text(ns.getNamespace()),
-            LogSafe.text(error));
-      }
     }
   }
 

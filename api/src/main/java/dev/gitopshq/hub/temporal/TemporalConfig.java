@@ -11,6 +11,7 @@ import dev.gitopshq.workflows.agentwatch.AgentWatchActivities;
 import dev.gitopshq.workflows.approval.ApprovalActivities;
 import dev.gitopshq.workflows.command.AgentDispatchActivities;
 import dev.gitopshq.workflows.command.CommandActivities;
+import dev.gitopshq.workflows.credential.CredentialJobActivities;
 import dev.gitopshq.workflows.credential.CredentialSendActivities;
 import dev.gitopshq.workflows.credential.CredentialSyncActivities;
 import dev.gitopshq.workflows.generation.GenerationActivities;
@@ -91,6 +92,7 @@ public class TemporalConfig {
       AdapterWiringActivities adapterWiring,
       CredentialSyncActivities credentialSync,
       CredentialSendActivities credentialSend,
+      CredentialJobActivities credentialJobs,
       TemporalProperties props) {
     WorkerFactoryOptions.Builder options = WorkerFactoryOptions.newBuilder();
     if (props.workflowCacheSize() != null) {
@@ -111,7 +113,8 @@ public class TemporalConfig {
         directApplies,
         runtime,
         adapterWiring,
-        credentialSync);
+        credentialSync,
+        credentialJobs);
     // This replica's own queue: work that must run where an agent's stream is held.
     factory
         .newWorker(TaskQueues.replica(replica.id()))

@@ -13,11 +13,16 @@ import dev.gitopshq.agent.Agent;
 import dev.gitopshq.agent.config.AgentConfig;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
+import dev.gitopshq.hub.credential.CredentialSyncJobs;
 import dev.gitopshq.testkube.RealKube;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -513,6 +519,45 @@ class CredentialSyncIT {
                     .contains("denies namespaces matching");
               });
       assertThat(admin.secrets().inNamespace(NS_DENY).withName(name).get()).isNull();
+      // A credential whose every target the policy denies is never sent: no job names it.
+      String deniedOnly = "denied-only-" + S;
+      String deniedId =
+          ok(
+                  hub.post(
+                      "/api/v2/credentials",
+                      OWNER_TOKEN,
+                      Map.of(
+                          "name", deniedOnly, "type", "opaque", "data", Map.of("token", CANARY))),
+                  201)
+              .get("id")
+              .asText();
+      ok(assign(deniedId, clusterId, List.of(NS_DENY)), 200);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .ignoreExceptions()
+          .untilAsserted(
+              () -> {
+                JsonNode st = status(clusterId).get(deniedOnly + "/" + NS_DENY);
+                assertThat(st.get("status").asText()).isEqualTo("failed");
+                assertThat(st.get("deniedByPolicy").asBoolean()).isTrue();
+              });
+      assertThat(
+              HubTestSupport.count(
+                  "select count(*) from agent_jobs where kind = 'credential_sync'"
+                      + " and (ref = ? or result->>'credentialId' = ?)",
+                  ref(deniedId),
+                  deniedId))
+          .isZero();
+      // The allowed one did go as a job.
+      assertThat(
+              HubTestSupport.count(
+                  "select count(*) from agent_jobs where kind = 'credential_sync'"
+                      + " and cluster_id = ? and result->>'credentialId' = ?",
+                  UUID.fromString(clusterId),
+                  id))
+          .isPositive();
+      assertThat(admin.secrets().inNamespace(NS_DENY).withName(deniedOnly).get()).isNull();
+      ok(hub.send("DELETE", "/api/v2/credentials/" + deniedId, OWNER_TOKEN, null), 204);
       // The credential's own view says the same.
       JsonNode targets = ok(hub.get("/api/v2/credentials/" + id, OWNER_TOKEN), 200).get("targets");
       assertThat(targets)
@@ -625,6 +670,215 @@ class CredentialSyncIT {
             .untilAsserted(
                 () -> assertThat(admin.secrets().inNamespace(NS_B).withName(name).get()).isNull());
       }
+    }
+  }
+
+  @Test
+  void aCredentialGoesAsAJobOfTheOutboxAndASentJobIsSentAgainAfterTheAgentReconnects()
+      throws Exception {
+    String cluster = "jobs-" + S;
+    String name = "job-" + S;
+    // Every state a credential_sync job passes through, in order (the outbox keeps only the last).
+    HubTestSupport.exec(
+        "create table if not exists cs_job_states (seq bigserial, ref text, state text)");
+    HubTestSupport.exec(
+        "create or replace function cs_job_state() returns trigger language plpgsql as $$"
+            + " begin insert into cs_job_states (ref, state) values (new.ref, new.state);"
+            + " return null; end $$");
+    HubTestSupport.exec(
+        "create trigger cs_job_state after insert or update of state on agent_jobs for each row"
+            + " when (new.kind = 'credential_sync') execute function cs_job_state()");
+    try (Cuttable link = new Cuttable(hub.grpcAddress());
+        KubernetesClient agentClient = kube.adminClient()) {
+      Map<String, String> env = env(cluster, "observe,credential.sync");
+      env.put(AgentConfig.HUB_ADDRESS, "127.0.0.1:" + link.port());
+      env.put(AgentConfig.RECONNECT_MAX_SECONDS, "1");
+      try (Agent agent = agent(env, agentClient)) {
+        String clusterId = clusterId(cluster);
+        String id =
+            ok(
+                    hub.post(
+                        "/api/v2/credentials",
+                        OWNER_TOKEN,
+                        Map.of("name", name, "type", "opaque", "data", Map.of("token", CANARY))),
+                    201)
+                .get("id")
+                .asText();
+        ok(assign(id, clusterId, List.of(NS_A)), 200);
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .ignoreExceptions()
+            .untilAsserted(
+                () -> {
+                  assertThat(data(admin.secrets().inNamespace(NS_A).withName(name).get(), "token"))
+                      .isEqualTo(CANARY);
+                  assertThat(status(clusterId).get(name + "/" + NS_A).get("status").asText())
+                      .isEqualTo("synced");
+                });
+        // The credential went as one job of the outbox, named by the round's request id.
+        String ref = ref(id);
+        await()
+            .atMost(Duration.ofSeconds(15))
+            .until(() -> states(ref), s -> s.contains("completed"));
+        assertThat(states(ref)).containsExactly("queued", "sent", "reported", "completed");
+        assertThat(
+                HubTestSupport.count(
+                    "select count(*) from agent_jobs where kind = 'credential_sync'"
+                        + " and cluster_id = ? and ref = ? and attempts = 1 and payload is null"
+                        + " and task_token is null and result->>'credentialId' = ?",
+                    UUID.fromString(clusterId),
+                    ref,
+                    id))
+            .isEqualTo(1);
+
+        // The stream carried it, the answer was lost, then the link broke: after the agent's Hello
+        // the hub sends the job again, and the agent answers from memory without writing again.
+        HubTestSupport.exec(
+            "update agent_jobs set state = 'sent', result = null, reported_at = null"
+                + " where kind = 'credential_sync' and ref = ?",
+            ref);
+        String written =
+            admin
+                .secrets()
+                .inNamespace(NS_A)
+                .withName(name)
+                .get()
+                .getMetadata()
+                .getResourceVersion();
+        LOGS.clear();
+        link.cut();
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> states(ref), s -> s.size() >= 8 && s.get(7).equals("completed"));
+        // The first "sent" after "completed" is this test's own update; the second, the hub's.
+        assertThat(states(ref))
+            .containsExactly(
+                "queued", "sent", "reported", "completed", "sent", "sent", "reported", "completed");
+        assertThat(new ArrayList<>(LOGS))
+            .anyMatch(l -> l.contains("credential sync " + ref + " was already run"));
+        assertThat(
+                HubTestSupport.count(
+                    "select count(*) from agent_jobs where ref = ? and attempts = 2", ref))
+            .isEqualTo(1);
+        // The reconnect synced the cluster again (a new round: its own job); the Secret holds the
+        // same value, and the repeated job wrote nothing.
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .ignoreExceptions()
+            .untilAsserted(
+                () ->
+                    assertThat(status(clusterId).get(name + "/" + NS_A).get("status").asText())
+                        .isEqualTo("synced"));
+        assertThat(new ArrayList<>(LOGS))
+            .noneMatch(l -> l.contains("credential sync " + ref + " failed"));
+        assertThat(data(admin.secrets().inNamespace(NS_A).withName(name).get(), "token"))
+            .isEqualTo(CANARY);
+        assertThat(written).isNotBlank();
+        ok(hub.send("DELETE", "/api/v2/credentials/" + id, OWNER_TOKEN, null), 204);
+      }
+    } finally {
+      HubTestSupport.exec("drop trigger if exists cs_job_state on agent_jobs");
+      HubTestSupport.exec("drop function if exists cs_job_state()");
+      HubTestSupport.exec("drop table if exists cs_job_states");
+    }
+  }
+
+  /** The request id of the credential's job in the round that last decided its targets. */
+  static String ref(String credentialId) throws Exception {
+    try (var c = HubTestSupport.db();
+        var ps =
+            c.prepareStatement(
+                "select distinct decision_id::text from credential_assignments"
+                    + " where credential_id = ?")) {
+      ps.setObject(1, UUID.fromString(credentialId));
+      try (var rs = ps.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        return CredentialSyncJobs.requestId(rs.getString(1), UUID.fromString(credentialId));
+      }
+    }
+  }
+
+  static List<String> states(String ref) throws Exception {
+    List<String> out = new ArrayList<>();
+    try (var c = HubTestSupport.db();
+        var ps = c.prepareStatement("select state from cs_job_states where ref = ? order by seq")) {
+      ps.setString(1, ref);
+      try (var rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(rs.getString(1));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A TCP relay to the hub whose connections can be cut, as a network break would. */
+  static final class Cuttable implements AutoCloseable {
+    private final ServerSocket server;
+    private final List<Socket> open = new CopyOnWriteArrayList<>();
+
+    Cuttable(String target) throws IOException {
+      String[] hostPort = target.split(":");
+      server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+      Thread accept =
+          new Thread(
+              () -> {
+                while (!server.isClosed()) {
+                  try {
+                    Socket in = server.accept();
+                    Socket out = new Socket(hostPort[0], Integer.parseInt(hostPort[1]));
+                    open.add(in);
+                    open.add(out);
+                    pipe(in, out);
+                    pipe(out, in);
+                  } catch (IOException e) {
+                    // closed, or the hub refused: the agent retries
+                  }
+                }
+              },
+              "cuttable-accept");
+      accept.setDaemon(true);
+      accept.start();
+    }
+
+    private static void pipe(Socket from, Socket to) {
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  from.getInputStream().transferTo(to.getOutputStream());
+                } catch (IOException e) {
+                  // cut
+                } finally {
+                  try {
+                    to.close();
+                    from.close();
+                  } catch (IOException e) {
+                    // already closed
+                  }
+                }
+              },
+              "cuttable-pipe");
+      t.setDaemon(true);
+      t.start();
+    }
+
+    int port() {
+      return server.getLocalPort();
+    }
+
+    /** Closes every connection; new ones are relayed again. */
+    void cut() throws IOException {
+      for (Socket s : open) {
+        s.close();
+      }
+      open.clear();
+    }
+
+    @Override
+    public void close() throws IOException {
+      server.close();
+      cut();
     }
   }
 

@@ -5,6 +5,8 @@ import dev.gitopshq.workflows.TaskQueues;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +19,11 @@ import java.util.Set;
  * holding replica went away, the stream broke) is tried again, decision included, after a backoff
  * that doubles from 30 s to 10 min, or at once when a change arrives. A round with no replica
  * holding the stream ends the sync: the agent's next connection starts a new one.
+ *
+ * <p>Since version 1 ({@link #JOBS_CHANGE}) a round sends the prune list from the holding replica,
+ * then each allowed credential as its own {@code credential_sync} job of the agent-job outbox and
+ * waits for the agent's answer to each; a credential whose job the agent did not answer fails the
+ * round. Version 0 (one send activity on the holding replica) still replays.
  */
 public class CredentialSyncWorkflowImpl implements CredentialSyncWorkflow {
   /** How many rounds one run does before it goes on in a new run (a short history). */
@@ -25,11 +32,32 @@ public class CredentialSyncWorkflowImpl implements CredentialSyncWorkflow {
   /** How many failed sends in a row one sync retries before it gives up (the sweep restarts it). */
   static final int MAX_SEND_FAILURES = 8;
 
+  /** The change that sends each credential as a job of the agent-job outbox. */
+  static final String JOBS_CHANGE = "credential-sync-jobs";
+
+  /**
+   * One credential's job: parked at once, answered when the agent wrote it (its lane runs one
+   * credential at a time). The hub answers a job no stream took within two minutes; a retry takes
+   * over the same job, so a job sent but unanswered (the agent restarted mid-write) goes again.
+   */
+  static final ActivityOptions JOB =
+      ActivityOptions.newBuilder()
+          .setStartToCloseTimeout(Duration.ofMinutes(5))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(5))
+                  .setMaximumAttempts(2)
+                  .build())
+          .build();
+
   static final Duration FIRST_RETRY = Duration.ofSeconds(30);
   static final Duration MAX_RETRY = Duration.ofMinutes(10);
 
   private final CredentialSyncActivities store =
       Workflow.newActivityStub(CredentialSyncActivities.class, StoreActivities.options());
+
+  private final CredentialJobActivities jobs =
+      Workflow.newActivityStub(CredentialJobActivities.class, JOB);
 
   private final Set<SyncCause> waiting = new LinkedHashSet<>();
 
@@ -84,20 +112,10 @@ public class CredentialSyncWorkflowImpl implements CredentialSyncWorkflow {
     if (holder == null) {
       return new SyncOutcome(decision.allowed(), decision.denied(), 0, SyncOutcome.NOT_CONNECTED);
     }
-    CredentialSendActivities sender =
-        Workflow.newActivityStub(
-            CredentialSendActivities.class,
-            ActivityOptions.newBuilder()
-                .setTaskQueue(TaskQueues.replica(holder))
-                // The holding replica takes it at once; if it died, the round is retried.
-                .setScheduleToStartTimeout(Duration.ofSeconds(30))
-                .setStartToCloseTimeout(Duration.ofSeconds(60))
-                .setRetryOptions(
-                    RetryOptions.newBuilder()
-                        .setInitialInterval(Duration.ofSeconds(2))
-                        .setMaximumAttempts(3)
-                        .build())
-                .build());
+    CredentialSendActivities sender = sender(holder);
+    if (Workflow.getVersion(JOBS_CHANGE, Workflow.DEFAULT_VERSION, 1) != Workflow.DEFAULT_VERSION) {
+      return sendJobs(request, syncId, decision, sender);
+    }
     try {
       SyncSent sent = sender.sync(request.orgId(), request.clusterId(), syncId);
       return new SyncOutcome(
@@ -105,6 +123,64 @@ public class CredentialSyncWorkflowImpl implements CredentialSyncWorkflow {
     } catch (ActivityFailure e) {
       return new SyncOutcome(decision.allowed(), decision.denied(), 0, SyncOutcome.SEND_FAILED);
     }
+  }
+
+  /** Version 1: the prune list from the holding replica, then one job per allowed credential. */
+  private SyncOutcome sendJobs(
+      CredentialSyncRequest request,
+      String syncId,
+      SyncDecision decision,
+      CredentialSendActivities sender) {
+    SyncOutcome failed =
+        new SyncOutcome(decision.allowed(), decision.denied(), 0, SyncOutcome.SEND_FAILED);
+    try {
+      SyncSent pruned = sender.prune(request.orgId(), request.clusterId(), syncId);
+      if (!pruned.skipped().isEmpty()) {
+        // The agent lacks credential.sync: its targets are failed with why; nothing to send.
+        return new SyncOutcome(decision.allowed(), decision.denied(), 0, SyncOutcome.SENT);
+      }
+    } catch (ActivityFailure e) {
+      return failed;
+    }
+    List<Promise<CredentialSynced>> sends = new ArrayList<>();
+    for (String credentialId : decision.credentials()) {
+      sends.add(
+          Async.function(jobs::send, request.orgId(), request.clusterId(), syncId, credentialId));
+    }
+    int sent = 0;
+    boolean unanswered = false;
+    for (Promise<CredentialSynced> p : sends) {
+      try {
+        if (p.get().answered()) {
+          sent++;
+        } else {
+          unanswered = true;
+        }
+      } catch (ActivityFailure e) {
+        unanswered = true;
+      }
+    }
+    return new SyncOutcome(
+        decision.allowed(),
+        decision.denied(),
+        sent,
+        unanswered ? SyncOutcome.SEND_FAILED : SyncOutcome.SENT);
+  }
+
+  private static CredentialSendActivities sender(String holder) {
+    return Workflow.newActivityStub(
+        CredentialSendActivities.class,
+        ActivityOptions.newBuilder()
+            .setTaskQueue(TaskQueues.replica(holder))
+            // The holding replica takes it at once; if it died, the round is retried.
+            .setScheduleToStartTimeout(Duration.ofSeconds(30))
+            .setStartToCloseTimeout(Duration.ofSeconds(60))
+            .setRetryOptions(
+                RetryOptions.newBuilder()
+                    .setInitialInterval(Duration.ofSeconds(2))
+                    .setMaximumAttempts(3)
+                    .build())
+            .build());
   }
 
   @Override

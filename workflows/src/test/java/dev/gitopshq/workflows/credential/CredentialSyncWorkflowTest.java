@@ -9,6 +9,8 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -30,6 +32,7 @@ class CredentialSyncWorkflowTest {
   TestWorkflowEnvironment env;
   Store store;
   Sender sender;
+  Jobs jobs;
 
   /** Records each decision; denies what {@code deny} names. */
   static final class Store implements CredentialSyncActivities {
@@ -53,7 +56,16 @@ class CredentialSyncWorkflowTest {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-      return new SyncDecision(2 - deny.size(), deny);
+      // Two credentials, one target each: "registry" (k1) and "ci" (k2); a denied target's
+      // credential is not sent.
+      List<String> credentials = new ArrayList<>();
+      if (deny.stream().noneMatch(d -> d.startsWith("registry/"))) {
+        credentials.add("k1");
+      }
+      if (deny.stream().noneMatch(d -> d.startsWith("ci/"))) {
+        credentials.add("k2");
+      }
+      return new SyncDecision(2 - deny.size(), deny, credentials);
     }
 
     @Override
@@ -62,23 +74,49 @@ class CredentialSyncWorkflowTest {
     }
   }
 
-  /** Opens the credential (here: holds the canary) and "sends" it; fails the first attempts. */
+  /** Sends the prune list on the holding replica; fails the first attempts. */
   static final class Sender implements CredentialSendActivities {
     final List<String> syncIds = new CopyOnWriteArrayList<>();
     final List<Long> at = new CopyOnWriteArrayList<>();
     final AtomicInteger failFirst = new AtomicInteger();
-    final List<String> wire = new CopyOnWriteArrayList<>();
+    volatile String skipped = "";
     TestWorkflowEnvironment env;
 
     @Override
     public SyncSent sync(String orgId, String clusterId, String syncId) {
+      throw new AssertionError("version 0's send; new runs park jobs");
+    }
+
+    @Override
+    public SyncSent prune(String orgId, String clusterId, String syncId) {
       syncIds.add(syncId);
       at.add(env.currentTimeMillis());
       if (failFirst.getAndDecrement() > 0) {
         throw new IllegalStateException("this hub replica holds no stream of cluster " + clusterId);
       }
+      return new SyncSent(0, 0, skipped);
+    }
+  }
+
+  /**
+   * The job pipeline: "opens" the credential (here: holds the canary), puts it on the (fake) wire
+   * and answers as the agent would; a credential in {@code unanswered} is answered by the hub.
+   */
+  static final class Jobs implements CredentialJobActivities {
+    final List<String> sent = new CopyOnWriteArrayList<>();
+    final List<String> wire = new CopyOnWriteArrayList<>();
+    volatile List<String> unanswered = List.of();
+
+    @Override
+    public CredentialSynced send(
+        String orgId, String clusterId, String syncId, String credentialId) {
+      sent.add(syncId + "/" + credentialId);
+      if (unanswered.contains(credentialId)) {
+        return new CredentialSynced(
+            credentialId, 0, 0, 0, "the cluster's agent did not take the credential in time");
+      }
       wire.add(CANARY);
-      return new SyncSent(1, 0, "");
+      return new CredentialSynced(credentialId, 3, 1, 0, "");
     }
   }
 
@@ -88,7 +126,8 @@ class CredentialSyncWorkflowTest {
     Worker hub = env.newWorker(TaskQueues.HUB);
     hub.registerWorkflowImplementationTypes(CredentialSyncWorkflowImpl.class);
     store = new Store();
-    hub.registerActivitiesImplementations(store);
+    jobs = new Jobs();
+    hub.registerActivitiesImplementations(store, jobs);
     sender = new Sender();
     sender.env = env;
     env.newWorker(TaskQueues.replica(REPLICA)).registerActivitiesImplementations(sender);
@@ -133,14 +172,20 @@ class CredentialSyncWorkflowTest {
 
     assertThat(done.state()).isEqualTo(SyncOutcome.SENT);
     assertThat(done.allowed()).isEqualTo(2);
-    assertThat(done.sent()).isEqualTo(1);
+    assertThat(done.sent()).isEqualTo(2);
     assertThat(store.causes).containsExactly("the agent connected");
+    // The prune list from the holding replica, then one job per allowed credential.
     assertThat(sender.syncIds).containsExactlyElementsOf(store.syncIds);
-    assertThat(sender.wire).containsExactly(CANARY);
+    String syncId = store.syncIds.get(0);
+    assertThat(jobs.sent).containsExactlyInAnyOrder(syncId + "/k1", syncId + "/k2");
+    assertThat(jobs.wire).containsExactly(CANARY, CANARY);
     // The value went on the (fake) wire; the workflow's history holds ids, names and counts only.
     String history = history(r.workflowId());
-    assertThat(history).contains(store.syncIds.get(0)).doesNotContain(CANARY);
-    Histories.save(env.getWorkflowClient(), r.workflowId(), "credential-sync-sent");
+    assertThat(history)
+        .contains(syncId)
+        .contains(CredentialSyncWorkflowImpl.JOBS_CHANGE)
+        .doesNotContain(CANARY);
+    Histories.save(env.getWorkflowClient(), r.workflowId(), "credential-sync-jobs-sent");
   }
 
   @Test
@@ -167,6 +212,12 @@ class CredentialSyncWorkflowTest {
     // Two rounds, each with its own key, each sent once.
     assertThat(store.syncIds).doesNotHaveDuplicates().hasSize(2);
     assertThat(sender.syncIds).containsExactlyElementsOf(store.syncIds);
+    assertThat(jobs.sent)
+        .containsExactlyInAnyOrder(
+            store.syncIds.get(0) + "/k1",
+            store.syncIds.get(0) + "/k2",
+            store.syncIds.get(1) + "/k1",
+            store.syncIds.get(1) + "/k2");
   }
 
   @Test
@@ -181,7 +232,9 @@ class CredentialSyncWorkflowTest {
     assertThat(done.allowed()).isEqualTo(1);
     assertThat(done.state()).isEqualTo(SyncOutcome.SENT);
     assertThat(sender.syncIds).hasSize(1);
-    Histories.save(env.getWorkflowClient(), r.workflowId(), "credential-sync-denied");
+    // The denied credential is never sent; the prune list went, so its Secret is removed.
+    assertThat(jobs.sent).containsExactly(store.syncIds.get(0) + "/k2");
+    Histories.save(env.getWorkflowClient(), r.workflowId(), "credential-sync-jobs-denied");
   }
 
   @Test
@@ -218,5 +271,41 @@ class CredentialSyncWorkflowTest {
     assertThat(done.state()).isEqualTo(SyncOutcome.NOT_CONNECTED);
     assertThat(store.causes).hasSize(1);
     assertThat(sender.syncIds).isEmpty();
+    assertThat(jobs.sent).isEmpty();
+  }
+
+  @Test
+  void aCredentialTheAgentDidNotAnswerFailsTheRoundWhichIsDecidedAndSentAgain() {
+    jobs.unanswered = List.of("k2");
+    CredentialSyncRequest r =
+        new CredentialSyncRequest("org", "c6", "the agent connected", "system");
+    WorkflowClient.start(stub(r)::sync, r);
+    // The first round: k1 answered, k2 not; the round is retried after 30 s with a fresh decision.
+    env.sleep(Duration.ofSeconds(5));
+    assertThat(store.syncIds).hasSize(1);
+    jobs.unanswered = List.of();
+    env.sleep(Duration.ofSeconds(40));
+    SyncOutcome done =
+        env.getWorkflowClient().newUntypedWorkflowStub(r.workflowId()).getResult(SyncOutcome.class);
+
+    assertThat(done.state()).isEqualTo(SyncOutcome.SENT);
+    assertThat(done.sent()).isEqualTo(2);
+    assertThat(store.causes).containsExactly("the agent connected", "retrying a send that failed");
+    assertThat(jobs.sent).hasSize(4);
+  }
+
+  @Test
+  void anAgentWithoutTheCapabilityGetsNoJob() {
+    sender.skipped = "the cluster's agent did not announce the credential.sync capability";
+    CredentialSyncRequest r =
+        new CredentialSyncRequest("org", "c7", "the agent connected", "system");
+
+    SyncOutcome done = stub(r).sync(r);
+
+    // Its targets were failed with why by the prune step; nothing is retried.
+    assertThat(done.state()).isEqualTo(SyncOutcome.SENT);
+    assertThat(done.sent()).isZero();
+    assertThat(store.causes).hasSize(1);
+    assertThat(jobs.sent).isEmpty();
   }
 }
