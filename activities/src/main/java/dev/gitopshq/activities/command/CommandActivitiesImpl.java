@@ -200,7 +200,7 @@ public class CommandActivitiesImpl implements CommandActivities {
     c.put("id", cluster.id().toString());
     c.put("name", cluster.name());
     c.put("environment", cluster.environment());
-    c.set("labels", json.valueToTree(cluster.labels()));
+    c.set("labels", json.valueToTree(cluster.effectiveLabels()));
     c.set("capabilities", json.valueToTree(cluster.capabilities()));
 
     ObjectNode r = in.putObject("requester");
