@@ -13,6 +13,7 @@ public enum Endpoint {
   CLUSTERS_CREATE("POST", "/api/v2/clusters"),
   CLUSTERS_GET("GET", "/api/v2/clusters/{id}"),
   CLUSTERS_DELETE("DELETE", "/api/v2/clusters/{id}"),
+  CLUSTERS_UPDATE("PATCH", "/api/v2/clusters/{id}"),
   CLUSTERS_JOIN_TOKEN("POST", "/api/v2/clusters/{id}/join-token"),
   CLUSTERS_ROTATE_TOKEN("POST", "/api/v2/clusters/{id}/rotate-token"),
   CLUSTERS_ACCEPT("POST", "/api/v2/clusters/{id}/accept"),
