@@ -14,6 +14,8 @@ public enum Endpoint {
   CLUSTERS_GET("GET", "/api/v2/clusters/{id}"),
   CLUSTERS_DELETE("DELETE", "/api/v2/clusters/{id}"),
   CLUSTERS_UPDATE("PATCH", "/api/v2/clusters/{id}"),
+  ORGS_LIST("GET", "/api/v2/orgs"),
+  ORGS_SET_PLAN("PUT", "/api/v2/orgs/{id}/plan"),
   CLUSTERS_JOIN_TOKEN("POST", "/api/v2/clusters/{id}/join-token"),
   CLUSTERS_ROTATE_TOKEN("POST", "/api/v2/clusters/{id}/rotate-token"),
   CLUSTERS_ACCEPT("POST", "/api/v2/clusters/{id}/accept"),
