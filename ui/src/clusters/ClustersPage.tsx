@@ -26,7 +26,9 @@ export function matches(
   if (f.provider && c.provider !== f.provider) return false;
   if (f.label) {
     const [k, v] = f.label.split(/[:=]/, 2);
-    if (!(k in c.labels) || (v !== undefined && c.labels[k] !== v)) return false;
+    // Selectors see the effective labels: the agent's reported ones with the hub's winning.
+    const labels = c.effectiveLabels ?? c.labels;
+    if (!(k in labels) || (v !== undefined && labels[k] !== v)) return false;
   }
   return true;
 }

@@ -9,6 +9,15 @@ import { relative, stamp } from "../components/time";
 import { useSession } from "../auth/session";
 import { TokenShownOnce } from "./TokenShownOnce";
 
+/** `k=v, …`, or a dash for none. */
+export function labelText(labels: Record<string, string> | undefined): string {
+  return (
+    Object.entries(labels ?? {})
+      .map(([k, v]) => `${k}=${v}`)
+      .join(", ") || "—"
+  );
+}
+
 export function OverviewTab({ cluster: c }: { cluster: Cluster }) {
   const { can } = useSession();
   const joinToken = useMutation({
@@ -24,12 +33,9 @@ export function OverviewTab({ cluster: c }: { cluster: Cluster }) {
     ["Provider", c.provider ?? "—"],
     ["Region", c.region ?? "—"],
     ["Environment", c.environment ?? "—"],
-    [
-      "Labels",
-      Object.entries(c.labels)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(", ") || "—",
-    ],
+    ["Labels (set in the hub)", labelText(c.labels)],
+    ["Labels reported by the agent", labelText(c.reportedLabels)],
+    ["Effective labels (selectors and policies)", labelText(c.effectiveLabels ?? c.labels)],
     [
       "Agent version",
       <>

@@ -7,6 +7,7 @@ import { Button, inputClass } from "../components/Button";
 import { ErrorState, FormError, Loading } from "../components/States";
 import { useSession } from "../auth/session";
 import { parseLabels } from "./RegisterClusterDialog";
+import { labelText } from "./OverviewTab";
 import { queryKeys } from "../api/keys";
 import { useOnChange } from "../components/useOnChange";
 
@@ -107,6 +108,10 @@ export function SettingsTab({ cluster }: { cluster: Cluster }) {
             </Button>
           )}
           <FormError error={saveLabels.error} />
+          <p className="text-xs text-slate-500">
+            Reported by the agent (its chart's cluster.labels): {labelText(cluster.reportedLabels)}. A label set here
+            wins over a reported one with the same key; selectors see both ({labelText(cluster.effectiveLabels)}).
+          </p>
         </div>
         <div className="space-y-2 rounded border border-slate-200 bg-white p-4">
           <h2 className="font-medium">Capabilities</h2>

@@ -8,6 +8,7 @@ import { ClustersPage, matches } from "./ClustersPage";
 import { REQUESTABLE_COMMAND_TYPE_NAMES } from "../api/commandTypes";
 import { CommandsTab, commandBody } from "./CommandsTab";
 import { parseLabels } from "./RegisterClusterDialog";
+import { OverviewTab } from "./OverviewTab";
 
 const cluster = (over: Partial<Cluster>): Cluster => ({
   id: "c1",
@@ -33,6 +34,38 @@ describe("clusters", () => {
     expect(matches(c, { ...none, label: "tier=dev" })).toBe(false);
     expect(matches(c, { ...none, label: "team" })).toBe(false);
     expect(matches(c, { ...none, provider: "gke" })).toBe(false);
+  });
+
+  it("filters on the effective labels: the agent's reported ones, a hub label winning", () => {
+    const c = cluster({
+      labels: { tier: "production" },
+      reportedLabels: { tier: "staging", team: "shop" },
+      effectiveLabels: { tier: "production", team: "shop" },
+    });
+    expect(matches(c, { ...none, label: "team=shop" })).toBe(true);
+    expect(matches(c, { ...none, label: "tier=staging" })).toBe(false);
+    expect(matches(c, { ...none, label: "tier=production" })).toBe(true);
+  });
+
+  it("shows the labels set in the hub, those the agent reports and the effective ones", () => {
+    setToken("t");
+    fakeHub({ "GET /me": () => ({ json: ME }) });
+    renderAt(
+      "/x",
+      "/x",
+      <OverviewTab
+        cluster={cluster({
+          labels: { tier: "production" },
+          reportedLabels: { tier: "staging", team: "shop" },
+          effectiveLabels: { team: "shop", tier: "production" },
+        })}
+      />,
+    );
+    expect(screen.getByText("Labels (set in the hub)").nextSibling).toHaveTextContent("tier=production");
+    expect(screen.getByText("Labels reported by the agent").nextSibling).toHaveTextContent("tier=staging, team=shop");
+    expect(screen.getByText("Effective labels (selectors and policies)").nextSibling).toHaveTextContent(
+      "team=shop, tier=production",
+    );
   });
 
   it("parses labels typed as k=v pairs", () => {

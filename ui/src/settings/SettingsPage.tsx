@@ -154,7 +154,36 @@ function Notifications() {
   );
 }
 
-function Organizations() {
+const PLANS = ["free", "pro", "enterprise"] as const;
+
+/** An organization's plan; the operator organization's owners change it here (audited). */
+function PlanSelect({ org }: { org: Org }) {
+  const client = useQueryClient();
+  const setPlan = useMutation({
+    mutationFn: (plan: string) => api<Org>(`/orgs/${org.id}/plan`, { method: "PUT", body: { plan } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.orgs() }),
+  });
+  return (
+    <>
+      <select
+        aria-label={`Plan of ${org.slug}`}
+        className={inputClass}
+        value={setPlan.isPending && setPlan.variables ? setPlan.variables : org.plan}
+        disabled={setPlan.isPending}
+        onChange={(e) => setPlan.mutate(e.target.value)}
+      >
+        {PLANS.map((p) => (
+          <option key={p} value={p}>
+            {p}
+          </option>
+        ))}
+      </select>
+      <FormError error={setPlan.error} />
+    </>
+  );
+}
+
+export function Organizations() {
   const client = useQueryClient();
   const orgs = useQuery({ queryKey: queryKeys.orgs(), queryFn: () => api<Page<Org>>("/orgs") });
   const [f, setF] = useState({ slug: "", name: "", email: "", owner: "" });
@@ -179,6 +208,7 @@ function Organizations() {
               <tr>
                 <th className="px-3 py-2">Slug</th>
                 <th className="px-3 py-2">Name</th>
+                <th className="px-3 py-2">Plan</th>
                 <th className="px-3 py-2">Members</th>
                 <th className="px-3 py-2">Clusters</th>
                 <th className="px-3 py-2">Created</th>
@@ -191,6 +221,9 @@ function Organizations() {
                     {o.slug} {o.operator && <Badge tone="blue">operator</Badge>}
                   </td>
                   <td className="px-3 py-2">{o.name}</td>
+                  <td className="px-3 py-2">
+                    <PlanSelect org={o} />
+                  </td>
                   <td className="px-3 py-2">{o.members}</td>
                   <td className="px-3 py-2">{o.clusters}</td>
                   <td className="px-3 py-2">{stamp(o.createdAt)}</td>

@@ -118,7 +118,7 @@ public final class Agent implements AutoCloseable {
     String version = AgentVersion.current();
     this.channel = HubChannels.create(config, version);
     this.link = new HubLink(config, channel, version, Instant.now(), this::onHubMessage);
-    link.reportIdentity(new ClusterIdentityReport(kube));
+    link.reportIdentity(new ClusterIdentityReport(kube, config.clusterLabels()));
     this.metrics =
         config.metricsPort() > 0
             ? new MetricsServer(config.metricsPort(), link::isConnected)

@@ -31,6 +31,7 @@ import java.lang.reflect.Modifier;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -60,6 +61,7 @@ class AgentChartDeploymentTest {
           "GITOPSHQ_PROVIDER",
           "GITOPSHQ_REGION",
           "GITOPSHQ_ENVIRONMENT",
+          "GITOPSHQ_CLUSTER_LABELS",
           "GITOPSHQ_CAPABILITIES",
           "GITOPSHQ_STATUS_INTERVAL_SECONDS",
           "GITOPSHQ_HUB_INSECURE",
@@ -99,6 +101,7 @@ class AgentChartDeploymentTest {
             "agent.provider", "eks",
             "agent.region", "eu-west-1",
             "agent.environment", "production",
+            "cluster.labels.tier", "production",
             "rbac.profile", "readwrite",
             "tls.insecure", true,
             "proxy.httpProxy", "http://proxy.corp:3128",
@@ -419,6 +422,28 @@ class AgentChartDeploymentTest {
   }
 
   @Test
+  void theClusterLabelsReachTheAgentAsTheChartSetsThem() {
+    Map<String, Object> v = values("registrationToken", TOKEN);
+    Map<String, Object> labels = new LinkedHashMap<>();
+    labels.put("tier", "production");
+    labels.put("topology.kubernetes.io/zone", "eu-1a");
+    labels.put("replicas", "3");
+    Chart.put(v, "cluster.labels", labels);
+
+    AgentConfig config = AgentConfig.fromEnv(CHART.render(v).resolvedEnv());
+
+    assertThat(config.clusterLabels())
+        .containsOnly(
+            Map.entry("tier", "production"),
+            Map.entry("topology.kubernetes.io/zone", "eu-1a"),
+            Map.entry("replicas", "3"));
+    assertThat(
+            AgentConfig.fromEnv(CHART.render(values("registrationToken", TOKEN)).resolvedEnv())
+                .clusterLabels())
+        .isEmpty();
+  }
+
+  @Test
   void emptyLabelsAreNotSet() {
     assertThat(CHART.render().env())
         .doesNotContainKeys(
@@ -426,6 +451,7 @@ class AgentChartDeploymentTest {
             "GITOPSHQ_PROVIDER",
             "GITOPSHQ_REGION",
             "GITOPSHQ_ENVIRONMENT",
+            "GITOPSHQ_CLUSTER_LABELS",
             "GITOPSHQ_HUB_INSECURE",
             "GITOPSHQ_HUB_PLAINTEXT",
             "GITOPSHQ_HUB_CA_FILE",

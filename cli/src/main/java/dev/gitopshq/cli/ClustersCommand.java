@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
@@ -36,6 +37,8 @@ final class ClustersCommand extends Base {
           Output.Column.of("Region", "region"),
           Output.Column.of("Environment", "environment"),
           Output.Column.of("Labels", "labels"),
+          Output.Column.of("Reported labels", "reportedLabels"),
+          Output.Column.of("Effective labels", "effectiveLabels"),
           Output.Column.of("Agent", "agentVersion"),
           Output.Column.of("Capabilities", "capabilities"),
           Output.Column.of("Last seen", "lastSeen"),
@@ -107,6 +110,76 @@ final class ClustersCommand extends Base {
     }
     JsonNode created = client().call(Endpoint.CLUSTERS_CREATE, Map.of(), body, Map.of());
     printRegistration(created, "Registered cluster " + name + ".");
+  }
+
+  /** {@code key=value} sets a label, {@code key-} removes one (kubectl's syntax). */
+  private static final Pattern LABEL_ARG = Pattern.compile("([^=]+)=(.*)|(.+)-");
+
+  @Command(
+      name = "label",
+      description = {
+        "Set (key=value) or remove (key-) labels set in the hub, as kubectl label does. Project"
+            + " environments' selectors move the cluster in or out at once (a configuration commit"
+            + " per project). Labels the agent reports (its chart's cluster.labels) are apart:"
+            + " a label set here wins over a reported one with the same key."
+      })
+  void label(
+      @Parameters(index = "0", paramLabel = "CLUSTER") String cluster,
+      @Parameters(index = "1..*", arity = "1..*", paramLabel = "KEY=VALUE|KEY-")
+          List<String> changes,
+      @Option(
+              names = "--overwrite",
+              description = "Allow changing the value of a label that is set already.")
+          boolean overwrite) {
+    HubClient hub = client();
+    String id = clusterId(hub, cluster);
+    JsonNode current = hub.call(Endpoint.CLUSTERS_GET, id);
+    Map<String, String> labels = new TreeMap<>();
+    JsonNode set = current.path("labels");
+    set.fieldNames().forEachRemaining(k -> labels.put(k, set.get(k).asText()));
+    Map<String, String> updated = applyLabelChanges(labels, changes, overwrite);
+    if (updated.equals(labels)) {
+      // Nothing to change (kubectl says "not labeled"): no PATCH, no commit.
+      output().object(current, DETAIL);
+      return;
+    }
+    JsonNode after =
+        hub.call(Endpoint.CLUSTERS_UPDATE, Map.of(), Map.of("labels", updated), Map.of(), id);
+    output().object(after, DETAIL);
+  }
+
+  /**
+   * The labels after kubectl-style changes: {@code key=value} sets, {@code key-} removes.
+   *
+   * @throws CliException a change that is neither, or that changes a set value without {@code
+   *     overwrite}
+   */
+  static Map<String, String> applyLabelChanges(
+      Map<String, String> labels, List<String> changes, boolean overwrite) {
+    Map<String, String> out = new TreeMap<>(labels);
+    for (String change : changes) {
+      Matcher m = LABEL_ARG.matcher(change);
+      if (!m.matches()) {
+        throw new CliException(
+            ExitCode.USAGE, "'" + change + "' is neither key=value (set) nor key- (remove)");
+      }
+      if (m.group(3) != null) {
+        out.remove(m.group(3));
+        continue;
+      }
+      String old = out.get(m.group(1));
+      if (old != null && !old.equals(m.group(2)) && !overwrite) {
+        throw new CliException(
+            ExitCode.USAGE,
+            "label '"
+                + m.group(1)
+                + "' is already set to '"
+                + old
+                + "'; give --overwrite to change it");
+      }
+      out.put(m.group(1), m.group(2));
+    }
+    return out;
   }
 
   @Command(

@@ -48,6 +48,7 @@ import picocli.CommandLine.Spec;
       CredentialsCommand.class,
       CompletionCommand.class,
       DriftCommand.class,
+      OrgsCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Root implements Runnable {

@@ -38,6 +38,6 @@ public class ApprovalPolicyResolver {
   }
 
   public static Precedence.Target target(ClusterRow c) {
-    return new Precedence.Target(c.name(), c.labels() == null ? Map.of() : c.labels());
+    return new Precedence.Target(c.name(), c.effectiveLabels());
   }
 }

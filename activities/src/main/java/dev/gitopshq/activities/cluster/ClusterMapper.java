@@ -26,7 +26,7 @@ public interface ClusterMapper {
           + " and t.cluster_id = c.id and t.kind = 'registration' and t.status = 'active'"
           + " and t.expires_at > now()) as registration_open,"
           + " c.acceptance, c.api_server_sha256, c.node_count, c.kubernetes_version,"
-          + " c.identity_reported_at";
+          + " c.identity_reported_at, c.reported_labels";
 
   @Insert(
       "insert into clusters (id, org_id, name, display_name, provider, region, environment,"
@@ -45,7 +45,7 @@ public interface ClusterMapper {
   @Select(
       "select "
           + COLUMNS
-          + " from clusters c where c.org_id = #{orgId} and c.labels @> #{labels,typeHandler=dev.gitopshq.activities.store.JsonMapTypeHandler}"
+          + " from clusters c where c.org_id = #{orgId} and (c.reported_labels || c.labels) @> #{labels,typeHandler=dev.gitopshq.activities.store.JsonMapTypeHandler}"
           + " order by c.name")
   List<ClusterRow> list(@Param("orgId") UUID orgId, @Param("labels") Map<String, String> labels);
 
@@ -99,6 +99,19 @@ public interface ClusterMapper {
       @Param("nodeCount") int nodeCount,
       @Param("kubernetesVersion") String kubernetesVersion,
       @Param("now") Instant now);
+
+  /**
+   * Stores the labels the agent reports (kept apart from those set in the hub, {@code labels}).
+   * Returns 0 when they are what the cluster had.
+   */
+  @Update(
+      "update clusters set reported_labels = #{labels,typeHandler=dev.gitopshq.activities.store.JsonMapTypeHandler},"
+          + " updated_at = now() where org_id = #{orgId} and id = #{id}"
+          + " and reported_labels <> #{labels,typeHandler=dev.gitopshq.activities.store.JsonMapTypeHandler}")
+  int reportLabels(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("labels") Map<String, String> labels);
 
   /**
    * Starts or clears the wait for an admin's decision when an agent registers: pending (following

@@ -3,6 +3,7 @@ package dev.gitopshq.activities.cluster;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -16,6 +17,8 @@ import java.util.UUID;
  * @param nodeCount the node count the agent reported (0: it could not tell), or null
  * @param kubernetesVersion the API server version the agent reported, or null
  * @param identityReportedAt when the agent last reported these
+ * @param reportedLabels the labels the agent reports (its chart's {@code cluster.labels}); {@code
+ *     labels} are those set in the hub. Selectors and policies see {@link #effectiveLabels()}.
  */
 public record ClusterRow(
     UUID id,
@@ -41,7 +44,34 @@ public record ClusterRow(
     String apiServerSha256,
     Integer nodeCount,
     String kubernetesVersion,
-    Instant identityReportedAt) {
+    Instant identityReportedAt,
+    Map<String, String> reportedLabels) {
+
+  public ClusterRow {
+    labels = labels == null ? Map.of() : labels;
+    reportedLabels = reportedLabels == null ? Map.of() : reportedLabels;
+  }
+
+  /**
+   * The labels selectors and policies see: those the agent reports, with those set in the hub
+   * winning for a key set in both (an admin's label is never overridden from the cluster).
+   */
+  public Map<String, String> effectiveLabels() {
+    if (reportedLabels.isEmpty()) {
+      return labels;
+    }
+    Map<String, String> out = new TreeMap<>(reportedLabels);
+    out.putAll(labels);
+    return out;
+  }
+
+  /**
+   * Whether the hub may use the cluster's agent: it registered and no admin decision is pending or
+   * negative (hub acceptance). Only such a cluster is bound by environments' selectors.
+   */
+  public boolean usable() {
+    return registeredAt != null && !pendingAcceptance() && !rejected();
+  }
 
   /** Whether an admin must still accept (or reject) the agent before the hub uses it. */
   public boolean pendingAcceptance() {

@@ -128,19 +128,19 @@ public class CommandActivitiesImpl implements CommandActivities {
     UUID org = UUID.fromString(spec.orgId());
     ClusterRow cluster = cluster(org, spec.clusterId());
     FreezeCheck check;
+    FreezeService.CommandRequest request =
+        new FreezeService.CommandRequest(
+            spec.type(),
+            cluster.id().toString(),
+            cluster.name(),
+            cluster.environment(),
+            spec.breakGlass(),
+            spec.breakGlass() ? spec.breakGlassJustification() : "",
+            clock.instant());
     try {
       // Writes the current freeze windows to OPA first, so a restarted OPA cannot thaw anything.
-      check =
-          freezes.checkCommand(
-              org,
-              new FreezeService.CommandRequest(
-                  spec.type(),
-                  cluster.id().toString(),
-                  cluster.name(),
-                  cluster.environment(),
-                  spec.breakGlass(),
-                  spec.breakGlass() ? spec.breakGlassJustification() : "",
-                  clock.instant()));
+      check = freezes.checkCommand(org, request);
+      freezes.record(org, UUID.fromString(spec.commandId()), request, check);
     } catch (OpaException e) {
       commands.updateDetail(
           org,
@@ -200,7 +200,7 @@ public class CommandActivitiesImpl implements CommandActivities {
     c.put("id", cluster.id().toString());
     c.put("name", cluster.name());
     c.put("environment", cluster.environment());
-    c.set("labels", json.valueToTree(cluster.labels()));
+    c.set("labels", json.valueToTree(cluster.effectiveLabels()));
     c.set("capabilities", json.valueToTree(cluster.capabilities()));
 
     ObjectNode r = in.putObject("requester");

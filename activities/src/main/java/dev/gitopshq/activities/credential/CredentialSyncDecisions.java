@@ -158,7 +158,7 @@ public class CredentialSyncDecisions implements CredentialSyncActivities {
     c.put("id", cluster.id().toString());
     c.put("name", cluster.name());
     c.put("environment", cluster.environment());
-    c.set("labels", JSON.valueToTree(cluster.labels() == null ? Map.of() : cluster.labels()));
+    c.set("labels", JSON.valueToTree(cluster.effectiveLabels()));
     ObjectNode k = in.putObject("credential");
     k.put("id", credential.credentialId().toString());
     k.put("name", credential.credentialName());

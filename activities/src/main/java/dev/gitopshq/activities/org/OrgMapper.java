@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.UUID;
 import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Options;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
 import org.apache.ibatis.annotations.Update;
@@ -58,6 +59,16 @@ public interface OrgMapper {
       "update organizations set operator = true where id = #{id}"
           + " and not exists (select 1 from organizations where operator)")
   int claimOperator(@Param("id") UUID id);
+
+  /**
+   * Puts the organization on another plan. Returns the plan it was on, or empty when there is no
+   * such organization.
+   */
+  @Select(
+      "update organizations o set plan = #{plan} from (select id, plan from organizations"
+          + " where id = #{id} for update) old where o.id = old.id returning old.plan")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  Optional<String> setPlan(@Param("id") UUID id, @Param("plan") String plan);
 
   /** Whether newly registered agents wait for an admin's acceptance by default (hub acceptance). */
   @Select(

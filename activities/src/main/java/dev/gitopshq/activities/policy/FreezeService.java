@@ -51,6 +51,7 @@ public class FreezeService {
   private final AuditLog audit;
   private final TransactionTemplate tx;
   private final Clock clock;
+  private final FreezeDecisionMapper decisions;
 
   // Serializes read-then-write pushes in this hub, so an older list never overwrites a newer one.
   private final Object pushLock = new Object();
@@ -62,6 +63,21 @@ public class FreezeService {
       AuditLog audit,
       PlatformTransactionManager transactions,
       Clock clock) {
+    this(opa, policies, windows, audit, transactions, clock, null);
+  }
+
+  /**
+   * @param decisions where {@link #record} keeps decisions for what-ifs; null records none
+   */
+  public FreezeService(
+      OpaClient opa,
+      PolicyService policies,
+      FreezeWindowMapper windows,
+      AuditLog audit,
+      PlatformTransactionManager transactions,
+      Clock clock,
+      FreezeDecisionMapper decisions) {
+    this.decisions = decisions;
     this.opa = opa;
     this.policies = policies;
     this.windows = windows;
@@ -351,6 +367,43 @@ public class FreezeService {
   public FreezeCheck check(UUID orgId, Request request) {
     push(orgId);
     return toCheck(policies.evaluate(orgId, POLICY, input(request)));
+  }
+
+  /** A freeze decision's outcome as recorded and compared by what-ifs. */
+  public static String outcome(FreezeCheck check) {
+    return check.blocked() ? "blocked" : check.frozen() ? "frozen" : "open";
+  }
+
+  /**
+   * Records the policy's decision about a deployment with the input it was taken on, so a what-if
+   * of a draft of the freeze policy can replay it. Nothing is recorded for a check the policy was
+   * not asked (version 0).
+   */
+  public void record(UUID orgId, UUID deploymentId, Request request, FreezeCheck check) {
+    record(orgId, "deployment", deploymentId, input(request), check);
+  }
+
+  /** As {@link #record(UUID, UUID, Request, FreezeCheck)}, for a command. */
+  public void record(UUID orgId, UUID commandId, CommandRequest request, FreezeCheck check) {
+    record(orgId, "command", commandId, input(request), check);
+  }
+
+  private void record(UUID orgId, String kind, UUID subject, JsonNode input, FreezeCheck check) {
+    if (decisions == null || check.policyVersion() == 0) {
+      return;
+    }
+    tx.executeWithoutResult(
+        status ->
+            decisions.record(
+                orgId,
+                kind,
+                subject,
+                check.policy(),
+                check.policyVersion(),
+                outcome(check),
+                check.reasons(),
+                input.toString(),
+                clock.instant()));
   }
 
   /**

@@ -504,8 +504,14 @@ public class PolicyService {
    * @param decision the draft's decision, or null with {@code error}
    * @param error why the draft decided nothing for this input (it failed, or left {@code decision}
    *     undefined), or null
+   * @param raw the draft's {@code decision} document as OPA returned it, or null when it returned
+   *     none; policies whose decisions are not outcomes (freeze) read it
    */
-  public record DraftDecision(PolicyDecision decision, String error) {}
+  public record DraftDecision(PolicyDecision decision, String error, JsonNode raw) {
+    public DraftDecision(PolicyDecision decision, String error) {
+      this(decision, error, null);
+    }
+  }
 
   /**
    * What a draft decides for each input, in order.
@@ -579,7 +585,11 @@ public class PolicyService {
         return new DraftDecision(
             null, "the draft produced no decision for this input (decision is undefined)");
       }
-      return new DraftDecision(PolicyDecision.of(name, 0, decision), null);
+      try {
+        return new DraftDecision(PolicyDecision.of(name, 0, decision), null, decision);
+      } catch (PolicyEvaluationException e) {
+        return new DraftDecision(null, e.getMessage(), decision);
+      }
     } catch (PolicyEvaluationException e) {
       return new DraftDecision(null, e.getMessage());
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gitopshq.activities.audit.Actor;
 import dev.gitopshq.activities.audit.AuditLog;
+import dev.gitopshq.workflows.release.FreezeCheck;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,10 +18,11 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * A what-if of a policy draft: the draft is evaluated in the real OPA ({@link
  * PolicyService#evaluateDraft}) against the latest decisions the published policy recorded for the
- * organization's commands and deployments, and every decision the draft would take differently is
- * listed beside the recorded one, with its input. Nothing is stored but the audit entry {@code
- * policy.what_if}; decisions recorded without their input (before V52) are listed as such, never
- * guessed.
+ * organization's commands and deployments (for the freeze policy, its recorded freeze decisions,
+ * whose outcome is {@code open}, {@code frozen} or {@code blocked}), and every decision the draft
+ * would take differently is listed beside the recorded one, with its input. Nothing is stored but
+ * the audit entry {@code policy.what_if}; decisions recorded without their input (before V52) are
+ * listed as such, never guessed.
  */
 public class PolicyWhatIf {
   /** The most recorded decisions one what-if evaluates. */
@@ -53,7 +55,8 @@ public class PolicyWhatIf {
   /**
    * One recorded decision beside the draft's.
    *
-   * @param kind {@code command} or {@code deployment}
+   * @param kind {@code command} or {@code deployment} (for the freeze policy, the subject it froze
+   *     or let through)
    * @param subjectId the command's or deployment's id
    * @param at when it was decided
    * @param recordedVersion the published version that decided
@@ -138,13 +141,13 @@ public class PolicyWhatIf {
       RecordedDecisionRow r = withInput.get(i);
       PolicyService.DraftDecision d = run.decisions().get(i);
       List<String> recordedReasons = r.reasons() == null ? List.of() : r.reasons();
-      if (d.decision() == null) {
-        changed.add(row(r, null, List.of(), d.error(), inputs.get(i), null));
+      Drafted drafted = drafted(name, d);
+      if (drafted.error() != null) {
+        changed.add(row(r, null, List.of(), drafted.error(), inputs.get(i), null));
         continue;
       }
-      String outcome = d.decision().outcome().wireName();
-      if (!outcome.equals(r.outcome()) || !d.decision().reasons().equals(recordedReasons)) {
-        changed.add(row(r, outcome, d.decision().reasons(), null, inputs.get(i), null));
+      if (!drafted.outcome().equals(r.outcome()) || !drafted.reasons().equals(recordedReasons)) {
+        changed.add(row(r, drafted.outcome(), drafted.reasons(), null, inputs.get(i), null));
       }
     }
     Map<String, Object> details = new LinkedHashMap<>();
@@ -165,6 +168,29 @@ public class PolicyWhatIf {
         run.timedOut(),
         changed,
         notRecorded);
+  }
+
+  /** A draft's decision as compared with a recorded one: outcome and reasons, or why none. */
+  private record Drafted(String outcome, List<String> reasons, String error) {}
+
+  /**
+   * The freeze policy decides {@code frozen} and {@code blocked}, recorded as the outcome {@code
+   * open}, {@code frozen} or {@code blocked} ({@link FreezeService#outcome}); every other policy
+   * decides an outcome.
+   */
+  private static Drafted drafted(String policy, PolicyService.DraftDecision d) {
+    if (FreezeService.POLICY.equals(policy) && d.raw() != null) {
+      try {
+        FreezeCheck check = FreezeService.toCheck(new PolicyEvaluation(policy, 0, null, d.raw()));
+        return new Drafted(FreezeService.outcome(check), check.reasons(), null);
+      } catch (PolicyEvaluationException | OpaUnavailableException e) {
+        return new Drafted(null, List.of(), e.getMessage());
+      }
+    }
+    if (d.decision() == null) {
+      return new Drafted(null, List.of(), d.error());
+    }
+    return new Drafted(d.decision().outcome().wireName(), d.decision().reasons(), null);
   }
 
   private static WhatIfDecision row(

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -119,14 +120,26 @@ public class RegistrationStore {
    * @param apiServerSha256 SHA-256 of the API server URL, 64 lowercase hex, or empty
    * @param nodeCount the number of nodes, 0 when unknown
    * @param kubernetesVersion the API server's version, or empty
+   * @param labels the cluster's labels as the agent's chart sets them (kept apart from the labels
+   *     set in the hub)
    */
-  public record ReportedIdentity(String apiServerSha256, int nodeCount, String kubernetesVersion) {
+  public record ReportedIdentity(
+      String apiServerSha256, int nodeCount, String kubernetesVersion, Map<String, String> labels) {
+    public ReportedIdentity {
+      labels = labels == null ? Map.of() : Map.copyOf(labels);
+    }
+
+    public ReportedIdentity(String apiServerSha256, int nodeCount, String kubernetesVersion) {
+      this(apiServerSha256, nodeCount, kubernetesVersion, Map.of());
+    }
+
     /** The identity as the audit log records it. */
     public Map<String, Object> details() {
       Map<String, Object> d = new LinkedHashMap<>();
       d.put("apiServerSha256", apiServerSha256);
       d.put("nodeCount", nodeCount);
       d.put("kubernetesVersion", kubernetesVersion);
+      d.put("labels", new TreeMap<>(labels));
       return d;
     }
   }
@@ -190,6 +203,7 @@ public class RegistrationStore {
           id.nodeCount(),
           id.kubernetesVersion(),
           now);
+      clusters.reportLabels(reg.orgId(), reg.clusterId(), id.labels());
     }
     // Hub acceptance: the new agent waits for an admin when its token (or else the organization)
     // says so; a registration that needs none clears an earlier decision.

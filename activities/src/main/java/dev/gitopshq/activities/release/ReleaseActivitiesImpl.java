@@ -208,19 +208,19 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
     UUID org = UUID.fromString(r.orgId());
     ProjectRow project = project(org, UUID.fromString(r.projectId()));
     FreezeCheck check;
+    FreezeService.Request request =
+        new FreezeService.Request(
+            r.action(),
+            project.id().toString(),
+            project.name(),
+            r.environments(),
+            r.breakGlass(),
+            r.breakGlass() ? r.breakGlassJustification() : "",
+            clock.instant());
     try {
       // Writes the current freeze windows to OPA first, so a restarted OPA cannot thaw anything.
-      check =
-          freeze.check(
-              org,
-              new FreezeService.Request(
-                  r.action(),
-                  project.id().toString(),
-                  project.name(),
-                  r.environments(),
-                  r.breakGlass(),
-                  r.breakGlass() ? r.breakGlassJustification() : "",
-                  clock.instant()));
+      check = freeze.check(org, request);
+      freeze.record(org, UUID.fromString(r.deploymentId()), request, check);
     } catch (OpaException e) {
       deployments.updateDetail(
           org,

@@ -40,6 +40,7 @@ class ClusterStatusTest {
         null,
         null,
         null,
+        null,
         null);
   }
 
@@ -87,6 +88,7 @@ class ClusterStatusTest {
         c.updatedAt(),
         c.registrationOpen(),
         acceptance,
+        null,
         null,
         null,
         null,

@@ -116,6 +116,7 @@ class CredentialSyncDecisionsTest {
             null,
             null,
             null,
+            null,
             null);
 
     JsonNode in =

@@ -1,5 +1,8 @@
 package dev.gitopshq.agent.config;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gitopshq.agent.proxy.ProxyConfigException;
 import dev.gitopshq.agent.proxy.ProxySettings;
 import dev.gitopshq.agent.proxy.ProxyUrl;
@@ -10,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -18,6 +22,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -55,6 +60,9 @@ import java.util.regex.Pattern;
  * @param metricsPort the port of the Prometheus endpoint; 0: none
  * @param credentialSyncTargets the namespaces synced credentials may be written to (the chart's
  *     {@code credentialSync.targets}); empty: every namespace a credential is assigned to
+ * @param clusterLabels the cluster's labels as the chart's {@code cluster.labels} sets them, which
+ *     the agent reports to the hub in Register and Hello; the hub's own labels win for a key set in
+ *     both
  */
 public record AgentConfig(
     String hubAddress,
@@ -78,7 +86,8 @@ public record AgentConfig(
     List<String> diagnosticsNamespaces,
     String argocdServer,
     int metricsPort,
-    List<String> credentialSyncTargets) {
+    List<String> credentialSyncTargets,
+    Map<String, String> clusterLabels) {
 
   /** Hub gRPC endpoint, {@code host:port}. Required. */
   public static final String HUB_ADDRESS = "GITOPSHQ_HUB_ADDRESS";
@@ -160,6 +169,12 @@ public record AgentConfig(
   public static final String CREDENTIAL_SYNC_TARGETS = "GITOPSHQ_CREDENTIAL_SYNC_TARGETS";
 
   /** Cap of the reconnect backoff, in seconds. */
+  /**
+   * The cluster's labels as a JSON object of strings (the chart's {@code cluster.labels}), e.g.
+   * {@code {"tier":"production"}}. Optional.
+   */
+  public static final String CLUSTER_LABELS = "GITOPSHQ_CLUSTER_LABELS";
+
   public static final String RECONNECT_MAX_SECONDS = "GITOPSHQ_RECONNECT_MAX_SECONDS";
 
   /** The pod's namespace, set by the Downward API in the Helm chart. */
@@ -350,7 +365,42 @@ public record AgentConfig(
             optional(env, DIAGNOSTICS_ALLOWED_NAMESPACES).orElse("")),
         argocdServer(optional(env, ARGOCD_SERVER).orElse("")),
         optional(env, METRICS_PORT).map(AgentConfig::metricsPort).orElse(0),
-        credentialSyncTargets(env));
+        credentialSyncTargets(env),
+        clusterLabels(optional(env, CLUSTER_LABELS).orElse("")));
+  }
+
+  /** At most this many labels, as the hub accepts. */
+  static final int MAX_CLUSTER_LABELS = 64;
+
+  private static Map<String, String> clusterLabels(String value) {
+    if (value.isBlank()) {
+      return Map.of();
+    }
+    JsonNode node;
+    try {
+      node = new ObjectMapper().readTree(value);
+    } catch (JsonProcessingException e) {
+      throw new ConfigException(
+          CLUSTER_LABELS, "must be a JSON object of strings, e.g. {\"tier\":\"production\"}");
+    }
+    if (node == null || !node.isObject()) {
+      throw new ConfigException(
+          CLUSTER_LABELS, "must be a JSON object of strings, e.g. {\"tier\":\"production\"}");
+    }
+    Map<String, String> out = new TreeMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (!e.getValue().isTextual()) {
+        throw new ConfigException(
+            CLUSTER_LABELS, "label " + e.getKey() + " must have a string value (quote it)");
+      }
+      out.put(e.getKey(), e.getValue().asText());
+    }
+    if (out.size() > MAX_CLUSTER_LABELS) {
+      throw new ConfigException(
+          CLUSTER_LABELS, "must have at most " + MAX_CLUSTER_LABELS + " labels");
+    }
+    return Map.copyOf(out);
   }
 
   /**

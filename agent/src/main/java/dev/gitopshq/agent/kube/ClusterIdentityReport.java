@@ -10,6 +10,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -23,8 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * What the agent tells the hub about its cluster in Register and Hello, for the admin who accepts
  * or rejects it (hub acceptance): the SHA-256 of the API server URL (the address itself never
- * leaves the cluster), the node count and the API server's version. Each part the agent cannot read
- * (no RBAC to list nodes, the API server unreachable) is left out; reporting never fails.
+ * leaves the cluster), the node count, the API server's version and the cluster's labels as the
+ * chart sets them. Each part the agent cannot read (no RBAC to list nodes, the API server
+ * unreachable) is left out; reporting never fails.
  *
  * <p>Reading runs on its own thread and a Register or Hello waits for it at most {@link #WAIT}: a
  * slow API server (the client retries for a long time) must not hold up the link to the hub. The
@@ -37,6 +39,7 @@ public final class ClusterIdentityReport implements Supplier<ClusterIdentity> {
   static final Duration WAIT = Duration.ofSeconds(3);
 
   private final Supplier<KubernetesClient> client;
+  private final Map<String, String> labels;
   private final Executor reader =
       Executors.newSingleThreadExecutor(
           r -> {
@@ -48,7 +51,16 @@ public final class ClusterIdentityReport implements Supplier<ClusterIdentity> {
   private ClusterIdentity last;
 
   public ClusterIdentityReport(Supplier<KubernetesClient> client) {
+    this(client, Map.of());
+  }
+
+  /**
+   * @param labels the cluster's labels as the chart sets them ({@code cluster.labels}), reported
+   *     with every identity
+   */
+  public ClusterIdentityReport(Supplier<KubernetesClient> client, Map<String, String> labels) {
     this.client = client;
+    this.labels = Map.copyOf(labels);
   }
 
   /** A fresh report, or the last one if reading takes longer than {@link #WAIT}; null if none. */
@@ -71,7 +83,7 @@ public final class ClusterIdentityReport implements Supplier<ClusterIdentity> {
 
   /** Reads the identity now, leaving out what cannot be read. */
   ClusterIdentity read() {
-    ClusterIdentity.Builder id = ClusterIdentity.newBuilder();
+    ClusterIdentity.Builder id = ClusterIdentity.newBuilder().putAllLabels(labels);
     KubernetesClient kube;
     try {
       kube = client.get();

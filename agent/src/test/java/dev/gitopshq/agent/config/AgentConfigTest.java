@@ -35,6 +35,22 @@ class AgentConfigTest {
   }
 
   @Test
+  void readsTheClusterLabelsTheChartSetsAsJson() {
+    assertThat(parse(minimal()).clusterLabels()).isEmpty();
+    assertThat(
+            parse(minimal("GITOPSHQ_CLUSTER_LABELS", "{\"tier\":\"production\",\"team\":\"shop\"}"))
+                .clusterLabels())
+        .containsOnly(Map.entry("tier", "production"), Map.entry("team", "shop"));
+    assertThatThrownBy(() -> parse(minimal("GITOPSHQ_CLUSTER_LABELS", "tier=production")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("GITOPSHQ_CLUSTER_LABELS")
+        .hasMessageContaining("JSON object");
+    assertThatThrownBy(() -> parse(minimal("GITOPSHQ_CLUSTER_LABELS", "{\"replicas\":3}")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("label replicas must have a string value");
+  }
+
+  @Test
   void appliesTheDocumentedDefaults() {
     AgentConfig config = parse(minimal());
 

@@ -1,6 +1,7 @@
 package dev.gitopshq.agent.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -14,6 +15,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
@@ -101,6 +103,22 @@ class ClusterIdentityReportTest {
       assertThat(id.getNodeCount()).isZero();
       assertThat(id.getKubernetesVersion()).isEqualTo("v1.30.2");
       assertThat(id.getApiServerUrlSha256()).hasSize(64);
+    }
+  }
+
+  @Test
+  void reportsTheLabelsTheChartSetsEvenWhenTheApiServerIsUnreachable() throws IOException {
+    int closed;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closed = s.getLocalPort();
+    }
+    try (KubernetesClient kube = client("http://127.0.0.1:" + closed)) {
+      ClusterIdentity id =
+          new ClusterIdentityReport(() -> kube, Map.of("tier", "production", "team", "shop"))
+              .read();
+
+      assertThat(id.getLabelsMap())
+          .containsOnly(entry("tier", "production"), entry("team", "shop"));
     }
   }
 

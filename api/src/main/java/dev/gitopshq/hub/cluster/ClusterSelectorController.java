@@ -51,13 +51,13 @@ public class ClusterSelectorController {
     c.throwIfInvalid();
     List<Match> matched =
         clusters.list(caller.orgId(), Map.of()).stream()
-            .filter(r -> selector.matches(r.labels()))
+            .filter(r -> selector.matches(r.effectiveLabels()))
             .map(ClusterSelectorController::match)
             .toList();
     return new Preview(selector.describe(), matched);
   }
 
   private static Match match(ClusterRow r) {
-    return new Match(r.id(), r.name(), r.displayName(), r.labels(), r.registeredAt() != null);
+    return new Match(r.id(), r.name(), r.displayName(), r.effectiveLabels(), r.usable());
   }
 }

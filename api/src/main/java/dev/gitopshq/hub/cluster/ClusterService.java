@@ -119,6 +119,7 @@ public class ClusterService {
             null,
             null,
             null,
+            null,
             null);
     try {
       clusters.insert(row);

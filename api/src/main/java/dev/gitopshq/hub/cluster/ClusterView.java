@@ -19,7 +19,10 @@ import java.util.Optional;
  * {@code approvalPolicy} is the approval policy in force and why (null: none is attached, the
  * approval policy's defaults apply). {@code status} is PendingAcceptance or Rejected when an admin
  * must decide, or decided against, the agent (hub acceptance); {@code acceptance} then carries the
- * identity the agent reported and whether it is connected now.
+ * identity the agent reported and whether it is connected now. {@code labels} are those set in the
+ * hub (PATCH changes them), {@code reportedLabels} those the agent reports (its chart's {@code
+ * cluster.labels}) and {@code effectiveLabels} what selectors and policies see: both merged, the
+ * hub's value winning for a key set in both.
  */
 public record ClusterView(
     String id,
@@ -42,7 +45,9 @@ public record ClusterView(
     Instant updatedAt,
     AgentHealth.Figures health,
     ApprovalPolicyView.ApprovalPolicyInForce approvalPolicy,
-    Acceptance acceptance) {
+    Acceptance acceptance,
+    Map<String, String> reportedLabels,
+    Map<String, String> effectiveLabels) {
 
   /**
    * Hub acceptance: the decision about the agent that registered last, and the cluster identity it
@@ -89,7 +94,9 @@ public record ClusterView(
         c.updatedAt(),
         health,
         approvalPolicy.map(ApprovalPolicyView.ApprovalPolicyInForce::of).orElse(null),
-        acceptance(c, ClusterStatus.of(c, now, disconnectTimeout)));
+        acceptance(c, ClusterStatus.of(c, now, disconnectTimeout)),
+        c.reportedLabels(),
+        c.effectiveLabels());
   }
 
   private static Acceptance acceptance(ClusterRow c, ClusterStatus connection) {

@@ -315,6 +315,9 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     for (AgentStreamListener l : listeners) {
       try {
         l.welcomed(session.orgId, session.clusterId, session.capabilities());
+        if (hello.hasIdentity()) {
+          l.identityReported(session.orgId, session.clusterId, hello.getIdentity());
+        }
       } catch (RuntimeException e) {
         log.warn("cluster {}: {} failed on hello: {}", session.clusterId, l, e.toString());
       }

@@ -1,6 +1,7 @@
 package dev.gitopshq.hub.gateway;
 
 import dev.gitopshq.agent.v1.AgentMessage;
+import dev.gitopshq.agent.v1.ClusterIdentity;
 import java.util.Set;
 import java.util.UUID;
 
@@ -14,6 +15,12 @@ public interface AgentStreamListener {
 
   /** The agent's Hello was accepted on this replica. */
   default void welcomed(UUID orgId, UUID clusterId, Set<String> capabilities) {}
+
+  /**
+   * The welcomed agent's Hello carried its cluster's identity (validated), e.g. the labels its
+   * chart sets. Called after {@link #welcomed}.
+   */
+  default void identityReported(UUID orgId, UUID clusterId, ClusterIdentity identity) {}
 
   /** The agent sent a message of a kind the listener {@link #accepts}. */
   default void message(UUID orgId, UUID clusterId, AgentMessage message) {}

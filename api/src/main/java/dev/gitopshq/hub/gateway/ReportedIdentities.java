@@ -1,9 +1,12 @@
 package dev.gitopshq.hub.gateway;
 
 import dev.gitopshq.activities.cluster.ClusterMapper;
+import dev.gitopshq.activities.cluster.LabelSelector;
 import dev.gitopshq.activities.registration.RegistrationStore.ReportedIdentity;
 import dev.gitopshq.agent.v1.ClusterIdentity;
 import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -14,6 +17,9 @@ final class ReportedIdentities {
 
   /** More nodes than any Kubernetes cluster supports by far. */
   static final int MAX_NODES = 1_000_000;
+
+  /** As many labels as the hub accepts on a cluster. */
+  static final int MAX_LABELS = 64;
 
   private ReportedIdentities() {}
 
@@ -28,6 +34,18 @@ final class ReportedIdentities {
     }
     if (!VERSION.matcher(id.getKubernetesVersion()).matches()) {
       return "identity.kubernetes_version: at most 64 characters of letters, digits and . + _ -";
+    }
+    if (id.getLabelsCount() > MAX_LABELS) {
+      return "identity.labels: at most " + MAX_LABELS + " labels";
+    }
+    for (Map.Entry<String, String> e : new TreeMap<>(id.getLabelsMap()).entrySet()) {
+      String why = LabelSelector.keyProblem(e.getKey());
+      if (why == null) {
+        why = LabelSelector.valueProblem(e.getValue());
+      }
+      if (why != null) {
+        return "identity.labels." + LogSafe.text(e.getKey()) + ": " + why;
+      }
     }
     return null;
   }
@@ -46,6 +64,9 @@ final class ReportedIdentities {
 
   static ReportedIdentity of(ClusterIdentity id) {
     return new ReportedIdentity(
-        id.getApiServerUrlSha256(), id.getNodeCount(), id.getKubernetesVersion());
+        id.getApiServerUrlSha256(),
+        id.getNodeCount(),
+        id.getKubernetesVersion(),
+        id.getLabelsMap());
   }
 }

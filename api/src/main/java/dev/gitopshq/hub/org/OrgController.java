@@ -2,11 +2,13 @@ package dev.gitopshq.hub.org;
 
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.org.OrgSummary;
+import dev.gitopshq.hub.features.Plan;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
@@ -15,6 +17,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
@@ -22,7 +25,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code /api/v2/orgs}: the instance's organizations. Creating one and listing all take {@code
- * orgs:write}, which only the owners of the operator organization hold; anyone may read their own.
+ * orgs:write}, which only the owners of the operator organization hold, as does changing an
+ * organization's plan; anyone may read their own.
  */
 @RestController
 @RequestMapping("/api/v2/orgs")
@@ -108,6 +112,29 @@ public class OrgController {
   OrgList list() {
     Authz.require(Permission.ORGS_WRITE);
     return new OrgList(service.list().stream().map(OrgView::of).toList());
+  }
+
+  record SetPlan(String plan) {}
+
+  /**
+   * Puts an organization on another plan ({@code free}, {@code pro} or {@code enterprise}); only
+   * the operator organization's owners ({@code orgs:write}) may.
+   */
+  @PutMapping("/{id}/plan")
+  OrgView setPlan(@PathVariable UUID id, @RequestBody(required = false) SetPlan body) {
+    HubPrincipal caller = Authz.require(Permission.ORGS_WRITE);
+    String wire = body == null ? null : body.plan();
+    Plan plan =
+        Arrays.stream(Plan.values())
+            .filter(p -> p.wireName().equals(wire))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    ApiException.invalid(
+                        "plan",
+                        "must be one of "
+                            + Arrays.stream(Plan.values()).map(Plan::wireName).toList()));
+    return OrgView.of(service.setPlan(caller, id, plan));
   }
 
   @GetMapping("/{id}")

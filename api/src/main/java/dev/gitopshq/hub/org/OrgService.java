@@ -13,6 +13,7 @@ import dev.gitopshq.activities.org.OrgSummary;
 import dev.gitopshq.activities.tokens.TokenKind;
 import dev.gitopshq.activities.tokens.Tokens;
 import dev.gitopshq.hub.config.HubProperties;
+import dev.gitopshq.hub.features.Plan;
 import dev.gitopshq.hub.policy.PolicySync;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
@@ -141,6 +142,28 @@ public class OrgService {
           });
     }
     return new Created(orgs.summary(org.id()).orElseThrow(), owner, row, token.value());
+  }
+
+  /**
+   * Puts an organization on another plan (an instance admin's act): its feature gates follow at
+   * once, request by request ({@code PlanGuard}); nothing already configured is removed. Audited as
+   * {@code org.plan_changed} in the operator organization and in the organization changed.
+   */
+  @Transactional
+  public OrgSummary setPlan(HubPrincipal caller, UUID id, Plan plan) {
+    String before =
+        orgs.setPlan(id, plan.wireName())
+            .orElseThrow(() -> ApiException.notFound("organization " + id));
+    if (!before.equals(plan.wireName())) {
+      Map<String, Object> d = new LinkedHashMap<>();
+      d.put("from", before);
+      d.put("to", plan.wireName());
+      audit.record(caller.orgId(), caller.actor(), "org.plan_changed", "org", id.toString(), d);
+      if (!caller.orgId().equals(id)) {
+        audit.record(id, caller.actor(), "org.plan_changed", "org", id.toString(), d);
+      }
+    }
+    return orgs.summary(id).orElseThrow();
   }
 
   /** The caller's own organization. */

@@ -2,6 +2,7 @@ package dev.gitopshq.hub.policy;
 
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.policy.DecisionHistoryMapper;
+import dev.gitopshq.activities.policy.FreezeDecisionMapper;
 import dev.gitopshq.activities.policy.FreezeService;
 import dev.gitopshq.activities.policy.FreezeWindowMapper;
 import dev.gitopshq.activities.policy.OpaClient;
@@ -56,8 +57,9 @@ public class PolicyConfig {
       FreezeWindowMapper windows,
       AuditLog audit,
       PlatformTransactionManager transactions,
-      Clock clock) {
-    return new FreezeService(opa, policies, windows, audit, transactions, clock);
+      Clock clock,
+      FreezeDecisionMapper decisions) {
+    return new FreezeService(opa, policies, windows, audit, transactions, clock, decisions);
   }
 
   @Bean

@@ -3,24 +3,33 @@ package dev.gitopshq.hub.delivery;
 import static dev.gitopshq.hub.HubTestSupport.OWNER_TOKEN;
 import static dev.gitopshq.hub.delivery.DeliveryFixtures.uniq;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
+import dev.gitopshq.agent.v1.AgentMessage;
+import dev.gitopshq.agent.v1.ClusterIdentity;
+import dev.gitopshq.agent.v1.Hello;
+import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.RegisterRequest;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
+import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -92,6 +101,68 @@ class ClusterSelectorIT {
                 .setAgentVersion("0.1.0")
                 .addCapabilities("observe")
                 .build());
+  }
+
+  /** Registers as an agent whose chart sets {@code cluster.labels}; returns its agent token. */
+  static String registerReporting(Cluster c, Map<String, String> labels) {
+    Metadata md = new Metadata();
+    md.put(
+        Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
+        "Bearer " + c.registrationToken());
+    return AgentHubGrpc.newBlockingStub(channel)
+        .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(md))
+        .withDeadlineAfter(10, TimeUnit.SECONDS)
+        .register(
+            RegisterRequest.newBuilder()
+                .setClusterName(c.name())
+                .setAgentVersion("0.1.0")
+                .addCapabilities("observe")
+                .setIdentity(ClusterIdentity.newBuilder().putAllLabels(labels))
+                .build())
+        .getAgentToken();
+  }
+
+  /**
+   * Connects as the agent, says Hello with these labels in its identity (an upgraded chart), waits
+   * for the hub's welcome and disconnects.
+   */
+  static void helloReporting(String agentToken, Map<String, String> labels) throws Exception {
+    Metadata md = new Metadata();
+    md.put(
+        Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + agentToken);
+    CompletableFuture<HubMessage> first = new CompletableFuture<>();
+    StreamObserver<AgentMessage> out =
+        AgentHubGrpc.newStub(channel)
+            .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(md))
+            .connect(
+                new StreamObserver<HubMessage>() {
+                  @Override
+                  public void onNext(HubMessage value) {
+                    first.complete(value);
+                  }
+
+                  @Override
+                  public void onError(Throwable t) {
+                    first.completeExceptionally(t);
+                  }
+
+                  @Override
+                  public void onCompleted() {}
+                });
+    out.onNext(
+        AgentMessage.newBuilder()
+            .setHello(
+                Hello.newBuilder()
+                    .setAgentVersion("0.1.0")
+                    .addCapabilities("observe")
+                    .setIdentity(ClusterIdentity.newBuilder().putAllLabels(labels)))
+            .build());
+    assertThat(first.get(10, TimeUnit.SECONDS).hasWelcome()).isTrue();
+    out.onCompleted();
+  }
+
+  JsonNode clusterView(Cluster c) {
+    return f.ok(hub.get("/api/v2/clusters/" + c.id(), OWNER_TOKEN), 200);
   }
 
   Cluster registered(String tier) {
@@ -285,6 +356,128 @@ class ClusterSelectorIT {
         "Cluster " + c.name() + " joins " + env + " (cluster " + c.name() + " registered)";
     assertThat(lastCommitMessage()).startsWith(joined);
     assertThat(configAudit().get(0)).isEqualTo(joined);
+  }
+
+  @Test
+  void labelsTheAgentReportsSelectItAndAHelloThatChangesThemMovesItWithACommitAndAnAuditEntry()
+      throws Exception {
+    f.ok(putEnv(Map.of("clusterSelector", tierSelector("production"))), 200);
+    String name = uniq("c");
+    JsonNode created =
+        f.ok(
+            hub.post(
+                "/api/v2/clusters",
+                OWNER_TOKEN,
+                Map.of("name", name, "labels", Map.of("suite", suite))),
+            201);
+    Cluster c =
+        new Cluster(
+            created.get("cluster").get("id").asText(),
+            name,
+            created.get("registrationToken").asText());
+
+    // The chart's cluster.labels arrive with Register: the registration joins the environment.
+    String agentToken = registerReporting(c, Map.of("tier", "production"));
+    await().atMost(Duration.ofSeconds(60)).until(() -> bound().containsKey(name));
+    JsonNode view = clusterView(c);
+    assertThat(view.get("labels").size()).isEqualTo(1);
+    assertThat(view.get("reportedLabels").get("tier").asText()).isEqualTo("production");
+    assertThat(view.get("effectiveLabels").get("suite").asText()).isEqualTo(suite);
+    assertThat(view.get("effectiveLabels").get("tier").asText()).isEqualTo("production");
+
+    // A label set in the hub wins over the reported one for the same key.
+    f.ok(
+        hub.patch(
+            "/api/v2/clusters/" + c.id(),
+            OWNER_TOKEN,
+            Map.of("labels", Map.of("suite", suite, "tier", "staging"))),
+        200);
+    assertThat(bound()).doesNotContainKey(name);
+    f.ok(
+        hub.patch(
+            "/api/v2/clusters/" + c.id(), OWNER_TOKEN, Map.of("labels", Map.of("suite", suite))),
+        200);
+    assertThat(bound()).containsKey(name);
+
+    // The chart is upgraded with other labels: the next Hello moves the cluster out.
+    long before = DeliveryFixtures.revision(project);
+    helloReporting(agentToken, Map.of("tier", "retired"));
+    await().atMost(Duration.ofSeconds(30)).until(() -> !bound().containsKey(name));
+    String left =
+        "Cluster " + name + " leaves " + env + " (labels reported by the agent of cluster " + name;
+    assertThat(lastCommitMessage()).startsWith(left);
+    assertThat(configAudit().get(0)).startsWith(left);
+    assertThat(DeliveryFixtures.revision(project)).isEqualTo(before + 1);
+    JsonNode reported =
+        hub.get("/api/v2/audit?action=cluster.labels_reported&target=" + c.id(), OWNER_TOKEN)
+            .body()
+            .get("items")
+            .get(0)
+            .get("details");
+    assertThat(reported.get("reportedLabels").get("from").get("tier").asText())
+        .isEqualTo("production");
+    assertThat(reported.get("reportedLabels").get("to").get("tier").asText()).isEqualTo("retired");
+    assertThat(clusterView(c).get("reportedLabels").get("tier").asText()).isEqualTo("retired");
+
+    // The same labels again change nothing.
+    helloReporting(agentToken, Map.of("tier", "retired"));
+    Thread.sleep(1000);
+    assertThat(DeliveryFixtures.revision(project)).isEqualTo(before + 1);
+  }
+
+  @Test
+  void aBadLabelReportedByTheAgentIsRefusedNamingIt() {
+    Cluster c = cluster("production", OWNER_TOKEN);
+    assertThatThrownBy(() -> registerReporting(c, Map.of("bad key!", "x")))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+              assertThat(e.getStatus().getDescription()).startsWith("identity.labels.bad key!");
+            });
+  }
+
+  @Test
+  void aClusterPendingAcceptanceJoinsNoEnvironmentUntilAnAdminAcceptsIt() {
+    String name = uniq("c");
+    JsonNode created =
+        f.ok(
+            hub.post(
+                "/api/v2/clusters",
+                OWNER_TOKEN,
+                Map.of(
+                    "name",
+                    name,
+                    "labels",
+                    Map.of("suite", suite, "tier", "production"),
+                    "requireAcceptance",
+                    true)),
+            201);
+    Cluster c =
+        new Cluster(
+            created.get("cluster").get("id").asText(),
+            name,
+            created.get("registrationToken").asText());
+    register(c);
+    assertThat(clusterView(c).get("status").asText()).isEqualTo("PendingAcceptance");
+
+    f.ok(putEnv(Map.of("clusterSelector", tierSelector("production"))), 200);
+    assertThat(bound()).as("saving the environment").doesNotContainKey(name);
+    f.ok(
+        hub.patch(
+            "/api/v2/clusters/" + c.id(),
+            OWNER_TOKEN,
+            Map.of("labels", Map.of("suite", suite, "tier", "production", "zone", "a"))),
+        200);
+    assertThat(bound()).as("relabelling it").doesNotContainKey(name);
+    JsonNode preview =
+        f.ok(
+            hub.post("/api/v2/clusters/selector-preview", OWNER_TOKEN, tierSelector("production")),
+            200);
+    assertThat(preview.get("clusters").get(0).get("registered").asBoolean()).isFalse();
+
+    f.ok(hub.post("/api/v2/clusters/" + c.id() + "/accept", OWNER_TOKEN, Map.of()), 200);
+    await().atMost(Duration.ofSeconds(60)).until(() -> bound().containsKey(name));
   }
 
   @Test

@@ -84,6 +84,61 @@ class FeatureGatesIT {
   }
 
   @Test
+  void theOperatorsOwnerChangesAnOrganizationsPlanAuditedAndItsGatesFollowAtOnce() {
+    Org org = org("free");
+    String promote = project() + "/releases/1/promote";
+    assertRefused(hub.post(promote, org.ownerToken(), Map.of()), "FeaturePromotion", "free");
+
+    Response changed =
+        hub.send(
+            "PUT",
+            "/api/v2/orgs/" + org.id() + "/plan",
+            HubTestSupport.OWNER_TOKEN,
+            Map.of("plan", "pro"));
+    assertThat(changed.status()).as(changed.raw()).isEqualTo(200);
+    assertThat(changed.body().get("plan").asText()).isEqualTo("pro");
+    assertThat(hub.get("/api/v2/features", org.ownerToken()).body().get("plan").asText())
+        .isEqualTo("pro");
+    assertThat(hub.post(promote, org.ownerToken(), Map.of()).status())
+        .as("past the gate: the project does not exist")
+        .isEqualTo(404);
+    JsonNode audited =
+        hub.get("/api/v2/audit?action=org.plan_changed&target=" + org.id(), org.ownerToken())
+            .body()
+            .get("items");
+    assertThat(audited).hasSize(1);
+    assertThat(audited.get(0).get("details").get("from").asText()).isEqualTo("free");
+    assertThat(audited.get(0).get("details").get("to").asText()).isEqualTo("pro");
+
+    // The organization's own owner may not change its plan; nor may anyone name a plan that
+    // does not exist, or an organization that does not.
+    Response own =
+        hub.send(
+            "PUT",
+            "/api/v2/orgs/" + org.id() + "/plan",
+            org.ownerToken(),
+            Map.of("plan", "enterprise"));
+    assertThat(own.status()).as(own.raw()).isEqualTo(403);
+    Response bad =
+        hub.send(
+            "PUT",
+            "/api/v2/orgs/" + org.id() + "/plan",
+            HubTestSupport.OWNER_TOKEN,
+            Map.of("plan", "platinum"));
+    assertThat(bad.status()).as(bad.raw()).isEqualTo(400);
+    assertThat(bad.body().get("errors").findValuesAsText("field")).containsExactly("plan");
+    Response missing =
+        hub.send(
+            "PUT",
+            "/api/v2/orgs/" + UUID.randomUUID() + "/plan",
+            HubTestSupport.OWNER_TOKEN,
+            Map.of("plan", "pro"));
+    assertThat(missing.status()).as(missing.raw()).isEqualTo(404);
+    assertThat(hub.get("/api/v2/features", org.ownerToken()).body().get("plan").asText())
+        .isEqualTo("pro");
+  }
+
+  @Test
   void promotionNeedsPro() {
     String path = project() + "/releases/1/promote";
     assertRefused(hub.post(path, free.ownerToken(), Map.of()), "FeaturePromotion", "free");

@@ -11,6 +11,8 @@ import dev.gitopshq.activities.policy.PolicyText;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -323,6 +325,57 @@ class PolicyWhatIfIT {
     assertThat(row.get("subjectId").asText()).isEqualTo(deployment.toString());
     assertThat(row.get("recordedOutcome").asText()).isEqualTo("auto_approve");
     assertThat(row.get("draftOutcome").asText()).isEqualTo("deny");
+  }
+
+  @Test
+  void aFreezeDecisionIsRecordedWithItsInputAndADraftOfTheFreezePolicyThatChangesItListsIt() {
+    Org o = org("whatif-fz-" + SUFFIX);
+    Instant now = Instant.now();
+    Response window =
+        hub.post(
+            "/api/v2/freeze-windows",
+            o.token(),
+            Map.of(
+                "environment",
+                "prod-" + SUFFIX,
+                "startsAt",
+                now.minus(1, ChronoUnit.HOURS).toString(),
+                "endsAt",
+                now.plus(2, ChronoUnit.HOURS).toString(),
+                "reason",
+                "what-if freeze",
+                "commandTypes",
+                List.of("scale")));
+    assertThat(window.status()).as(window.raw()).isEqualTo(201);
+    String frozen = command(o, "scale");
+    String rego = hub.get("/api/v2/policies/freeze", o.token()).body().get("rego").asText();
+    // The freeze decision is recorded when the command workflow asks the freeze policy.
+    Response[] same = new Response[1];
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> {
+              same[0] =
+                  hub.post("/api/v2/policies/freeze/what-if", o.token(), Map.of("rego", rego));
+              return same[0].status() == 200 && same[0].body().get("evaluated").asInt() == 1;
+            });
+    assertThat(same[0].body().get("changed"))
+        .as("the published text decides as recorded")
+        .isEmpty();
+
+    String letThrough = rego.replace("\"blocked\": blocked,", "\"blocked\": false,");
+    assertThat(letThrough).isNotEqualTo(rego);
+    Response flipped =
+        hub.post("/api/v2/policies/freeze/what-if", o.token(), Map.of("rego", letThrough));
+    assertThat(flipped.status()).as(flipped.raw()).isEqualTo(200);
+    JsonNode row = flipped.body().get("changed").get(0);
+    assertThat(row.get("kind").asText()).isEqualTo("command");
+    assertThat(row.get("subjectId").asText()).isEqualTo(frozen);
+    assertThat(row.get("recordedOutcome").asText()).isEqualTo("blocked");
+    assertThat(row.get("draftOutcome").asText()).isEqualTo("frozen");
+    assertThat(row.get("recordedReasons").get(0).asText()).contains("is frozen for scale");
+    assertThat(row.get("input").get("action").asText()).isEqualTo("command");
+    assertThat(row.get("input").get("command").get("type").asText()).isEqualTo("scale");
   }
 
   @Test

@@ -74,9 +74,13 @@ public class EnvironmentSelectors implements ClusterMemberships {
     }
   }
 
-  /** Whether a selector binds this cluster: it matches the labels of a registered cluster. */
+  /**
+   * Whether a selector binds this cluster: it matches the labels (set in the hub or reported by the
+   * agent) of a registered cluster that no admin decision holds back (hub acceptance: a pending or
+   * rejected cluster joins nothing, whichever change asks).
+   */
   static boolean selects(LabelSelector selector, ClusterRow c) {
-    return selector != null && c.registeredAt() != null && selector.matches(c.labels());
+    return selector != null && c.usable() && selector.matches(c.effectiveLabels());
   }
 
   /**
