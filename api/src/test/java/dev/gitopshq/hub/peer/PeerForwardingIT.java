@@ -65,6 +65,7 @@ class PeerForwardingIT {
   static HubTestSupport b;
   static FakeAgent agent;
   static String clusterId;
+  static UUID orgId;
   static final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeAll
@@ -75,6 +76,7 @@ class PeerForwardingIT {
     Response created = b.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", name));
     assertThat(created.status()).as(created.raw()).isEqualTo(201);
     clusterId = created.body().get("cluster").get("id").asText();
+    orgId = UUID.fromString(b.get("/api/v2/me", OWNER_TOKEN).body().get("org").get("id").asText());
     agent =
         FakeAgent.connect(a.grpcAddress(), name, created.body().get("registrationToken").asText());
     assertThat(a.gateway().connectedAgents()).isEqualTo(1);
@@ -92,7 +94,9 @@ class PeerForwardingIT {
   }
 
   static HubTestSupport replica(HubTestSupport hub, String id) {
-    return hub.property("gitopshq.replica-id", id)
+    // Small pools: the test database server is shared, and two replicas start here.
+    return hub.property("spring.datasource.hikari.maximum-pool-size", 5)
+        .property("gitopshq.replica-id", id)
         .property("gitopshq.peer.key", PEER_KEY)
         .property("gitopshq.peer.port", 0)
         .property("gitopshq.peer.address", "127.0.0.1")
@@ -164,11 +168,12 @@ class PeerForwardingIT {
       agent.log(opened.getSessionId(), "later\n");
       assertThat(in.readLine()).isEqualTo("later");
     }
-    // The reader left on b: the session ends on the agent behind a.
+    // The reader left on b; b notices at its next write: the session ends on the agent behind a.
     await()
         .atMost(Duration.ofSeconds(15))
         .until(
             () -> {
+              agent.log(opened.getSessionId(), "after the reader left\n");
               LogStreamControl c = agent.logControls.poll(1, TimeUnit.SECONDS);
               return c != null && c.getSessionId().equals(opened.getSessionId()) && c.getClose();
             });
@@ -233,10 +238,7 @@ class PeerForwardingIT {
             .build();
     PeerReadResource call =
         PeerReadResource.newBuilder()
-            .setTarget(
-                PeerTarget.newBuilder()
-                    .setOrgId(HubTestSupport.defaultOrgId().toString())
-                    .setClusterId(clusterId))
+            .setTarget(PeerTarget.newBuilder().setOrgId(orgId.toString()).setClusterId(clusterId))
             .setRequest(read)
             .build();
     ManagedChannel ch =
@@ -291,7 +293,7 @@ class PeerForwardingIT {
   void aForwardedLiveReadCostsOneHopMore() throws Exception {
     int rounds = Integer.getInteger("gitopshq.bench.peer.rounds", 50);
     int warmup = Integer.getInteger("gitopshq.bench.peer.warmup", 20);
-    UUID org = HubTestSupport.defaultOrgId();
+    UUID org = orgId;
     UUID cluster = UUID.fromString(clusterId);
     LongSupplier restA = () -> timed(() -> expect200(a.get(inspectPath("bench"), OWNER_TOKEN)));
     LongSupplier restB = () -> timed(() -> expect200(b.get(inspectPath("bench"), OWNER_TOKEN)));
