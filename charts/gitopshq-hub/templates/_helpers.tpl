@@ -64,6 +64,9 @@ GITOPSHQ_WEBHOOK_SECRET: {{ . | b64enc | quote }}
 {{- with .Values.encryptionKey.value }}
 GITOPSHQ_ENCRYPTION_KEY: {{ . | trim | b64enc | quote }}
 {{- end }}
+{{- with .Values.peerKey.value }}
+GITOPSHQ_PEER_KEY: {{ . | b64enc | quote }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -127,6 +130,9 @@ Refuses combinations that cannot work, naming the values to change.
 {{- if and .Values.encryptionKey.value .Values.encryptionKey.existingSecret }}
 {{- fail "set encryptionKey.value or encryptionKey.existingSecret, not both" }}
 {{- end }}
+{{- if and .Values.peerKey.value .Values.peerKey.existingSecret }}
+{{- fail "set peerKey.value or peerKey.existingSecret, not both" }}
+{{- end }}
 {{- if gt (int .Values.replicaCount) 1 }}
 {{- if not .Values.persistence.enabled }}
 {{- fail "replicaCount > 1 needs persistence.enabled=true on shared storage: with an emptyDir every replica would keep its own copy of the hosted Git repositories" }}
@@ -136,6 +142,9 @@ Refuses combinations that cannot work, naming the values to change.
 {{- end }}
 {{- if not (or .Values.encryptionKey.value .Values.encryptionKey.existingSecret) }}
 {{- fail "replicaCount > 1 needs one encryption key for all replicas: set encryptionKey.existingSecret or encryptionKey.value (openssl rand -base64 32)" }}
+{{- end }}
+{{- if not (or .Values.peerKey.value .Values.peerKey.existingSecret) }}
+{{- fail "replicaCount > 1 needs one peer key for all replicas, so that any replica can reach an agent connected to another: set peerKey.existingSecret or peerKey.value (openssl rand -hex 32)" }}
 {{- end }}
 {{- end }}
 {{- end }}

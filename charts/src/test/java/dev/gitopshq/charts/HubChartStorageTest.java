@@ -138,7 +138,9 @@ class HubChartStorageTest {
                 "replicaCount",
                 3,
                 "encryptionKey.existingSecret",
-                "hub-encryption"));
+                "hub-encryption",
+                "peerKey.existingSecret",
+                "hub-peer"));
 
     assertThat(r.all(PersistentVolumeClaim.class)).isEmpty();
     assertThat(volume(r, "data").getPersistentVolumeClaim().getClaimName())
@@ -210,6 +212,18 @@ class HubChartStorageTest {
         .contains("replicaCount > 1 needs one encryption key for all replicas")
         .contains("encryptionKey.existingSecret", "encryptionKey.value");
 
+    assertThat(
+            CHART.renderError(
+                values(
+                    "replicaCount",
+                    2,
+                    "persistence.accessModes",
+                    List.of("ReadWriteMany"),
+                    "encryptionKey.existingSecret",
+                    "hub-encryption")))
+        .contains("replicaCount > 1 needs one peer key for all replicas")
+        .contains("peerKey.existingSecret", "peerKey.value");
+
     Rendered shared =
         render(
             values(
@@ -218,13 +232,32 @@ class HubChartStorageTest {
                 "persistence.accessModes",
                 List.of("ReadWriteMany"),
                 "encryptionKey.existingSecret",
-                "hub-encryption"));
+                "hub-encryption",
+                "peerKey.existingSecret",
+                "hub-peer"));
     assertThat(shared.deployment().getSpec().getReplicas()).isEqualTo(2);
     assertThat(shared.get(PersistentVolumeClaim.class, PVC).getSpec().getAccessModes())
         .containsExactly("ReadWriteMany");
     // One replica on a ReadWriteOnce volume, and none at all, are fine.
     assertThat(render(values("replicaCount", 1)).deployment().getSpec().getReplicas()).isEqualTo(1);
     assertThat(render(values("replicaCount", 0)).deployment().getSpec().getReplicas()).isZero();
+  }
+
+  @Test
+  void aPeerKeyFromAnExistingSecretIsReferencedAndTheReplicaAdvertisesItsPodIp() {
+    Rendered r =
+        render(values("peerKey.existingSecret", "hub-peer", "peerKey.existingSecretKey", "k"));
+
+    EnvVar key = r.env().get("GITOPSHQ_PEER_KEY");
+    assertThat(key.getValue()).isNull();
+    assertThat(key.getValueFrom().getSecretKeyRef().getName()).isEqualTo("hub-peer");
+    assertThat(key.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("k");
+    assertThat(r.env().get("GITOPSHQ_PEER_ADDRESS").getValueFrom().getFieldRef().getFieldPath())
+        .isEqualTo("status.podIP");
+    assertThat(r.env().get("GITOPSHQ_PEER_PORT").getValue()).isEqualTo("50052");
+    // Without a key the replica forwards nothing and serves no peer port.
+    assertThat(render(values()).env()).doesNotContainKey("GITOPSHQ_PEER_KEY");
+    assertThat(CHART.renderError(values("peerKey.value", "too-short"))).isNotEmpty();
   }
 
   @Test

@@ -42,6 +42,9 @@ class HubChartTest {
   /** Base64 of 32 bytes, as {@code openssl rand -base64 32} prints one. */
   static final String ENCRYPTION_KEY = "q83vASNFZ4mrze8BI0VniavN7wEjRWeJq83vASNFZ4k=";
 
+  /** A peer key, as {@code openssl rand -hex 32} prints one. */
+  static final String PEER_KEY = "6f1c0e7d2a9b4c5d8e3f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d";
+
   static Rendered render(Map<String, Object> v) {
     return CHART.render(RELEASE, NS, v);
   }
@@ -83,6 +86,7 @@ class HubChartTest {
         "persistence.accessModes", List.of("ReadWriteMany"),
         "persistence.storageClass", "efs",
         "encryptionKey.value", ENCRYPTION_KEY,
+        "peerKey.value", PEER_KEY,
         "releases.approvalTimeout", "48h",
         "replicaCount", 3);
   }
@@ -126,6 +130,9 @@ class HubChartTest {
             "GITOPSHQ_RENDER_DIR",
             "GITOPSHQ_PUBLIC_URL",
             "GITOPSHQ_ENCRYPTION_KEY",
+            "GITOPSHQ_PEER_KEY",
+            "GITOPSHQ_PEER_PORT",
+            "GITOPSHQ_PEER_ADDRESS",
             "GITOPSHQ_RELEASE_APPROVAL_TIMEOUT");
   }
 
@@ -155,14 +162,18 @@ class HubChartTest {
             entry("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75"),
             entry("GITOPSHQ_PUBLIC_URL", "https://gitopshq.example.com"),
             entry("GITOPSHQ_ENCRYPTION_KEY", ENCRYPTION_KEY),
+            entry("GITOPSHQ_PEER_KEY", PEER_KEY),
+            entry("GITOPSHQ_PEER_PORT", "50052"),
+            entry("GITOPSHQ_PEER_ADDRESS", "fieldRef:status.podIP"),
             entry("GITOPSHQ_RELEASE_APPROVAL_TIMEOUT", "48h"));
-    // The five secrets are references to one Secret, never plain values in the Deployment.
+    // The six secrets are references to one Secret, never plain values in the Deployment.
     for (String name :
         List.of(
             "GITOPSHQ_DB_PASSWORD",
             "GITOPSHQ_BOOTSTRAP_TOKEN",
             "GITOPSHQ_WEBHOOK_SECRET",
             "GITOPSHQ_ENCRYPTION_KEY",
+            "GITOPSHQ_PEER_KEY",
             "GITOPSHQ_OPA_TOKEN")) {
       EnvVar var = r.env().get(name);
       assertThat(var.getValue()).as(name).isNull();
@@ -176,6 +187,7 @@ class HubChartTest {
             "GITOPSHQ_BOOTSTRAP_TOKEN",
             "GITOPSHQ_WEBHOOK_SECRET",
             "GITOPSHQ_ENCRYPTION_KEY",
+            "GITOPSHQ_PEER_KEY",
             "GITOPSHQ_OPA_TOKEN");
     assertThat(r.deployment().getSpec().getReplicas()).isEqualTo(3);
   }
@@ -237,6 +249,9 @@ class HubChartTest {
             "JAVA_TOOL_OPTIONS",
             "GITOPSHQ_PUBLIC_URL",
             "GITOPSHQ_ENCRYPTION_KEY",
+            "GITOPSHQ_PEER_KEY",
+            "GITOPSHQ_PEER_PORT",
+            "GITOPSHQ_PEER_ADDRESS",
             "GITOPSHQ_RELEASE_APPROVAL_TIMEOUT");
   }
 

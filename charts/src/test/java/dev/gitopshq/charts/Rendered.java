@@ -120,8 +120,9 @@ public final class Rendered {
 
   /**
    * The environment the container would see: plain values, ConfigMap and Secret keys looked up in
-   * the rendered objects, and {@code metadata.namespace} from the Downward API. A reference to an
-   * object the chart did not render fails the test.
+   * the rendered objects, {@code metadata.namespace} from the Downward API ({@code status.podIP} as
+   * {@code fieldRef:status.podIP}). A reference to an object the chart did not render fails the
+   * test.
    */
   public Map<String, String> resolvedEnv() {
     String namespace = deployment().getMetadata().getNamespace();
@@ -150,6 +151,10 @@ public final class Rendered {
     if (from.getFieldRef() != null
         && "metadata.namespace".equals(from.getFieldRef().getFieldPath())) {
       return namespace;
+    }
+    if (from.getFieldRef() != null && "status.podIP".equals(from.getFieldRef().getFieldPath())) {
+      // Known only in the running pod: named.
+      return "fieldRef:status.podIP";
     }
     throw new AssertionError("cannot resolve env var " + var.getName() + ": " + from);
   }

@@ -2,6 +2,7 @@ package dev.gitopshq.hub.cluster;
 
 import dev.gitopshq.activities.cluster.ClusterRow;
 import dev.gitopshq.activities.cluster.ClusterStatus;
+import dev.gitopshq.hub.gateway.StreamForwarder;
 import dev.gitopshq.hub.web.ApiError;
 import dev.gitopshq.hub.web.ApiException;
 import java.time.Clock;
@@ -55,12 +56,12 @@ public class LiveAgent {
   }
 
   /**
-   * Asks the agent and waits for its answer: 409 when it is not connected ({@code why} says what
-   * needs it), 503 when too many live reads wait, 504 when it does not answer within {@link
-   * #TIMEOUT}.
+   * Asks the agent and waits for its answer, through whichever hub replica holds its stream: 409
+   * when no replica does ({@code why} says what needs it), 503 when too many live reads wait, 504
+   * when it does not answer within {@link #TIMEOUT}.
    *
-   * @param call sends the request through the gateway with the deadline; empty when this replica
-   *     holds no stream for the cluster
+   * @param call sends the request through the gateway with the deadline; empty when no replica
+   *     holds a stream for the cluster
    */
   public <T> T ask(Cluster c, String why, Function<Duration, Optional<CompletableFuture<T>>> call) {
     ClusterAcceptance.requireAccepted(c.row(), "the hub asks its agent anything");
@@ -71,7 +72,10 @@ public class LiveAgent {
               .orElseThrow(
                   () ->
                       ApiException.conflict(
-                          "the agent of cluster " + c.row().name() + " is not connected; " + why));
+                          "the agent of cluster "
+                              + c.row().name()
+                              + " is not connected to any hub replica; "
+                              + why));
     } catch (IllegalStateException busy) {
       throw new ApiException(new ApiError(503, "unavailable", busy.getMessage(), null));
     }
@@ -80,17 +84,32 @@ public class LiveAgent {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ApiException(new ApiError(503, "unavailable", "interrupted", null));
-    } catch (ExecutionException | CancellationException e) {
-      throw new ApiException(
-          new ApiError(
-              504,
-              "agent_timeout",
-              "the agent of cluster "
-                  + c.row().name()
-                  + " did not answer within "
-                  + TIMEOUT.toSeconds()
-                  + " s",
-              null));
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof StreamForwarder.NotHeld gone) {
+        throw ApiException.conflict(
+            "the agent of cluster "
+                + c.row().name()
+                + " is not connected ("
+                + gone.getMessage()
+                + "); "
+                + why);
+      }
+      throw timeout(c);
+    } catch (CancellationException e) {
+      throw timeout(c);
     }
+  }
+
+  private static ApiException timeout(Cluster c) {
+    return new ApiException(
+        new ApiError(
+            504,
+            "agent_timeout",
+            "the agent of cluster "
+                + c.row().name()
+                + " did not answer within "
+                + TIMEOUT.toSeconds()
+                + " s",
+            null));
   }
 }

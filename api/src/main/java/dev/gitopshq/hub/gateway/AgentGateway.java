@@ -107,6 +107,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   private ScheduledExecutorService timers;
   private Server server;
   private final MeterRegistry meters;
+  private volatile StreamForwarder forwarder = StreamForwarder.NONE;
 
   public AgentGateway(
       HubProperties props,
@@ -330,16 +331,46 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
         .orElse(false);
   }
 
+  /**
+   * Reads one object through the cluster's stream, here or through the replica that holds it.
+   *
+   * @return empty when no replica holds a stream of the cluster
+   */
   @Override
   public Optional<CompletableFuture<ResourceDetail>> readResource(
+      UUID orgId, UUID clusterId, ReadResource request, Duration timeout) {
+    return held(orgId, clusterId).isPresent()
+        ? readResourceHere(orgId, clusterId, request, timeout)
+        : forwarder.readResource(orgId, clusterId, request, timeout);
+  }
+
+  /** As {@link #readResource}, only through a stream this replica holds (peer calls). */
+  public Optional<CompletableFuture<ResourceDetail>> readResourceHere(
       UUID orgId, UUID clusterId, ReadResource request, Duration timeout) {
     return held(orgId, clusterId).flatMap(s -> exchanges.readResource(s, request, timeout));
   }
 
+  /** Lists Argo CD Applications, here or through the replica that holds the stream. */
   @Override
   public Optional<CompletableFuture<ArgoApplications>> listApplications(
       UUID orgId, UUID clusterId, Duration timeout) {
+    return held(orgId, clusterId).isPresent()
+        ? listApplicationsHere(orgId, clusterId, timeout)
+        : forwarder.listApplications(orgId, clusterId, timeout);
+  }
+
+  /** As {@link #listApplications}, only through a stream this replica holds (peer calls). */
+  public Optional<CompletableFuture<ArgoApplications>> listApplicationsHere(
+      UUID orgId, UUID clusterId, Duration timeout) {
     return held(orgId, clusterId).flatMap(s -> exchanges.listApplications(s, timeout));
+  }
+
+  /**
+   * Sets how requests for agents whose streams other replicas hold reach them (live reads,
+   * inventory refreshes, log sessions); without it they answer as if the agent were not connected.
+   */
+  public void forwardThrough(StreamForwarder forwarder) {
+    this.forwarder = forwarder;
   }
 
   /**
@@ -418,7 +449,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
     /** True for a refusal by the hub's limits (429), false for a forbidden namespace (403). */
     public final boolean busy;
 
-    LogRefused(String message, boolean busy) {
+    public LogRefused(String message, boolean busy) {
       super(message, null, false, false);
       this.busy = busy;
     }
@@ -434,14 +465,22 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   }
 
   /**
-   * Opens a log session on the cluster's stream, if this replica holds it. The hub checks what the
-   * agent checks too: the stream must have announced diagnostics.read, and the namespace must be
-   * within the diagnostics namespaces it announced in Hello.
+   * Opens a log session on the cluster's stream, here or through the replica that holds it. The hub
+   * checks what the agent checks too: the stream must have announced diagnostics.read, and the
+   * namespace must be within the diagnostics namespaces it announced in Hello.
    *
-   * @return empty when this replica holds no stream for the cluster
+   * @return empty when no replica holds a stream for the cluster
    * @throws LogRefused when the namespace or capability is refused, or the replica is full
    */
   public Optional<LogHandle> openLogStream(
+      UUID orgId, UUID clusterId, OpenLogStream request, LogReceiver to) {
+    return held(orgId, clusterId).isPresent()
+        ? openLogStreamHere(orgId, clusterId, request, to)
+        : forwarder.openLogStream(orgId, clusterId, request, to);
+  }
+
+  /** As {@link #openLogStream}, only on a stream this replica holds (peer calls). */
+  public Optional<LogHandle> openLogStreamHere(
       UUID orgId, UUID clusterId, OpenLogStream request, LogReceiver to) {
     return held(orgId, clusterId).flatMap(s -> exchanges.openLogStream(s, request, to));
   }
@@ -458,8 +497,16 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
         .filter(s -> s.orgId.equals(orgId) && s.connectedAt() != null && !s.isClosed());
   }
 
+  /** Asks for a fresh inventory, here or through the replica that holds the stream. */
   @Override
   public boolean requestInventory(UUID orgId, UUID clusterId, String requestId) {
+    return held(orgId, clusterId).isPresent()
+        ? requestInventoryHere(orgId, clusterId, requestId)
+        : forwarder.requestInventory(orgId, clusterId, requestId);
+  }
+
+  /** As {@link #requestInventory}, only through a stream this replica holds (peer calls). */
+  public boolean requestInventoryHere(UUID orgId, UUID clusterId, String requestId) {
     return held(orgId, clusterId)
         .map(
             s -> {

@@ -61,8 +61,8 @@ public class InventoryService {
   /**
    * Reads one object live through the cluster's agent. 403 naming {@code observe} when the agent
    * lacks it (or the agent's own refusal: RBAC, allowed namespaces), 404 when the object does not
-   * exist, 409 when the agent is not connected, 504 when it does not answer in time, 502 when
-   * reading failed in the cluster.
+   * exist, 409 when no hub replica holds the agent's stream, 504 when it does not answer in time,
+   * 502 when reading failed in the cluster.
    */
   public Inspected inspect(
       HubPrincipal caller,
@@ -111,7 +111,7 @@ public class InventoryService {
 
   /**
    * Asks the agent for a fresh snapshot. 403 naming {@code observe} when the agent lacks it, 409
-   * when it is not connected to this hub.
+   * when no hub replica holds its stream (whichever does sends the request).
    */
   @Transactional
   public String refresh(HubPrincipal caller, UUID clusterId) {
@@ -130,7 +130,7 @@ public class InventoryService {
       throw ApiException.conflict(
           "the agent of cluster "
               + c.row().name()
-              + " is not connected; its last inventory stays readable");
+              + " is not connected to any hub replica; its last inventory stays readable");
     }
     return requestId;
   }

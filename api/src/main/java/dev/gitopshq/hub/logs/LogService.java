@@ -110,16 +110,18 @@ public class LogService {
 
   /**
    * Opens a session and waits until the agent has the log open. 403 when the agent lacks
-   * diagnostics.read or the namespace is outside its diagnostics.allowedNamespaces, 409 when it is
-   * not connected, 429 when a limit is reached, 404 when the pod or container does not exist, 504
-   * when the agent does not open it in time, 502 when reading failed.
+   * diagnostics.read or the namespace is outside its diagnostics.allowedNamespaces, 409 when no hub
+   * replica holds its stream, 429 when a limit is reached, 404 when the pod or container does not
+   * exist, 504 when the agent does not open it in time, 502 when reading failed.
    */
   public LogSession open(HubPrincipal caller, UUID clusterId, LogRequest request) {
     LiveAgent.Cluster c = live.cluster(caller.orgId(), clusterId);
     LiveAgent.requireCapability(c.row(), Capabilities.DIAGNOSTICS_READ);
     if (!c.connected()) {
       throw ApiException.conflict(
-          "the agent of cluster " + c.row().name() + " is not connected; logs are read live");
+          "the agent of cluster "
+              + c.row().name()
+              + " is not connected to any hub replica; logs are read live");
     }
     LogSession s =
         new LogSession(
@@ -161,7 +163,9 @@ public class LogService {
     if (handle.isEmpty()) {
       open.remove(s.id);
       throw ApiException.conflict(
-          "the agent of cluster " + c.row().name() + " is not connected; logs are read live");
+          "the agent of cluster "
+              + c.row().name()
+              + " is not connected to any hub replica; logs are read live");
     }
     s.attach(handle.get(), this::ended);
     boolean opened;

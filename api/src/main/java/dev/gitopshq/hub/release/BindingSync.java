@@ -94,7 +94,7 @@ public class BindingSync {
       Optional<CompletableFuture<ArgoApplications>> answer =
           gateway.listApplications(cluster.orgId(), cluster.id(), TIMEOUT);
       if (answer.isEmpty()) {
-        return new Applications(List.of(), "the agent is not connected to this hub");
+        return new Applications(List.of(), "the agent is not connected to any hub replica");
       }
       ArgoApplications apps = answer.get().get(TIMEOUT.toMillis() + 500, TimeUnit.MILLISECONDS);
       if (apps.getForbidden()) {
