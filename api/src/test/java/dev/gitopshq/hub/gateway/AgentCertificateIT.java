@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
+import dev.gitopshq.agent.Agent;
+import dev.gitopshq.agent.config.AgentConfig;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.ClientCertificate;
@@ -15,6 +17,7 @@ import dev.gitopshq.agent.v1.RegisterRequest;
 import dev.gitopshq.agent.v1.RegisterResponse;
 import dev.gitopshq.agent.v1.RenewCertificateRequest;
 import dev.gitopshq.hub.HubTestSupport;
+import dev.gitopshq.testkube.TestKube;
 import io.grpc.ChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
@@ -34,7 +37,9 @@ import java.security.KeyPairGenerator;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -134,7 +139,7 @@ class AgentCertificateIT {
   }
 
   /** An agent's side: its key, and the certificate the hub gave it (if any). */
-  static final class Agent {
+  static final class Caller {
     final KeyPair keys;
     final String clusterId;
     final String clusterName;
@@ -142,7 +147,7 @@ class AgentCertificateIT {
     String agentToken;
     ClientCertificate certificate;
 
-    Agent() throws Exception {
+    Caller() throws Exception {
       KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
       g.initialize(new ECGenParameterSpec("secp256r1"));
       keys = g.generateKeyPair();
@@ -161,7 +166,7 @@ class AgentCertificateIT {
           StandardCharsets.US_ASCII);
     }
 
-    Agent register() throws Exception {
+    Caller register() throws Exception {
       RegisterResponse r =
           stub(channel(null), registrationToken)
               .register(request(clusterName).setCertificateRequest(csr()).build());
@@ -188,7 +193,7 @@ class AgentCertificateIT {
   }
 
   /** A TLS channel trusting the test CA, presenting {@code as}'s certificate when given. */
-  static ManagedChannel channel(Agent as) throws Exception {
+  static ManagedChannel channel(Caller as) throws Exception {
     TlsChannelCredentials.Builder tls =
         TlsChannelCredentials.newBuilder().trustManager(dir.resolve("ca.crt").toFile());
     if (as != null) {
@@ -269,7 +274,7 @@ class AgentCertificateIT {
 
   @Test
   void registerWithACsrReturnsACertificateOfTheOrganizationsCaNamingTheCluster() throws Exception {
-    Agent a = new Agent().register();
+    Caller a = new Caller().register();
     X509Certificate cert = x509(a.certificate.getCertificatePem());
     X509Certificate ca = x509(a.certificate.getCaCertificatePem());
     cert.verify(ca.getPublicKey());
@@ -290,7 +295,7 @@ class AgentCertificateIT {
 
   @Test
   void aGarbageCsrIsInvalidArgumentAndLeavesTheRegistrationTokenUnused() throws Exception {
-    Agent a = new Agent();
+    Caller a = new Caller();
     assertThatThrownBy(
             () ->
                 stub(channel(null), a.registrationToken)
@@ -310,15 +315,15 @@ class AgentCertificateIT {
 
   @Test
   void connectWithTheClustersCertificateAndTokenIsWelcomed() throws Exception {
-    Agent a = new Agent().register();
+    Caller a = new Caller().register();
     Stream s = Stream.open(channel(a), a.agentToken);
     assertThat(s.welcomed()).isTrue();
   }
 
   @Test
   void anotherClustersCertificateWithThisClustersTokenIsUnauthenticated() throws Exception {
-    Agent a = new Agent().register();
-    Agent b = new Agent().register();
+    Caller a = new Caller().register();
+    Caller b = new Caller().register();
     Stream s = Stream.open(channel(b), a.agentToken);
     assertThat(s.closedWith()).isEqualTo(Status.Code.UNAUTHENTICATED);
     assertThat(s.status.getDescription()).contains("another cluster");
@@ -326,7 +331,7 @@ class AgentCertificateIT {
 
   @Test
   void revokingTheCertificateEndsTheLiveStreamAndRefusesItAfterwards() throws Exception {
-    Agent a = new Agent().register();
+    Caller a = new Caller().register();
     Stream s = Stream.open(channel(a), a.agentToken);
     assertThat(s.welcomed()).isTrue();
     JsonNode revoked =
@@ -347,7 +352,7 @@ class AgentCertificateIT {
 
   @Test
   void renewalIssuesANewCertificateThatConnects() throws Exception {
-    Agent a = new Agent().register();
+    Caller a = new Caller().register();
     ClientCertificate renewed =
         stub(channel(a), a.agentToken)
             .renewCertificate(
@@ -359,7 +364,7 @@ class AgentCertificateIT {
 
   @Test
   void whenTheOrganizationRequiresACertificateATokenAloneIsRefused() throws Exception {
-    Agent a = new Agent().register();
+    Caller a = new Caller().register();
     assertThat(
             hub.send("PUT", "/api/v2/agent-ca", OWNER_TOKEN, Map.of("requireCertificate", true))
                 .status())
@@ -391,5 +396,49 @@ class AgentCertificateIT {
     assertThat(
             hub.get("/api/v2/clusters/" + UUID.randomUUID() + "/certificate", OWNER_TOKEN).status())
         .isEqualTo(404);
+  }
+
+  @Test
+  void theRealAgentRegistersWithACertificateAndStaysConnectedWhenTheOrganizationRequiresOne()
+      throws Exception {
+    String name = "mtls-agent-" + UUID.randomUUID().toString().substring(0, 6);
+    JsonNode created = hub.post("/api/v2/clusters", OWNER_TOKEN, Map.of("name", name)).body();
+    String id = created.get("cluster").get("id").asText();
+    Path identity = Files.createTempDirectory("agent").resolve("id.json");
+    Map<String, String> env = new HashMap<>();
+    env.put(AgentConfig.HUB_ADDRESS, hub.grpcAddress());
+    env.put(AgentConfig.HUB_CA_FILE, dir.resolve("ca.crt").toString());
+    env.put(AgentConfig.AGENT_TOKEN_PATH, identity.toString());
+    env.put(AgentConfig.CLUSTER_NAME, name);
+    env.put(AgentConfig.STATUS_INTERVAL_SECONDS, "1");
+    env.put(AgentConfig.RECONNECT_MAX_SECONDS, "1");
+    env.put(AgentConfig.REGISTRATION_TOKEN, created.get("registrationToken").asText());
+    try (TestKube kube = TestKube.start()) {
+      try (Agent agent = Agent.start(AgentConfig.fromEnv(env), kube::client)) {
+        assertThat(agent.awaitConnected(Duration.ofSeconds(30))).isTrue();
+      }
+      JsonNode shown = hub.get("/api/v2/clusters/" + id + "/certificate", OWNER_TOKEN).body();
+      String serial = shown.get("current").get("serial").asText();
+      // The identity file keeps the key and certificate next to the token.
+      assertThat(Files.readString(identity)).contains("clientCertificatePem", "clientKeyPem");
+      hub.send("PUT", "/api/v2/agent-ca", OWNER_TOKEN, Map.of("requireCertificate", true));
+      try {
+        env.remove(AgentConfig.REGISTRATION_TOKEN);
+        try (Agent agent = Agent.start(AgentConfig.fromEnv(env), kube::client)) {
+          assertThat(agent.awaitConnected(Duration.ofSeconds(30)))
+              .as("the restarted agent presents its stored certificate")
+              .isTrue();
+        }
+        assertThat(
+                hub.get("/api/v2/clusters/" + id + "/certificate", OWNER_TOKEN)
+                    .body()
+                    .get("current")
+                    .get("serial")
+                    .asText())
+            .isEqualTo(serial);
+      } finally {
+        hub.send("PUT", "/api/v2/agent-ca", OWNER_TOKEN, Map.of("requireCertificate", false));
+      }
+    }
   }
 }
