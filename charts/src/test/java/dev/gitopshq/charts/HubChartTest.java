@@ -75,6 +75,7 @@ class HubChartTest {
         "agent.publicAddress", "agents.gitopshq.example.com:443",
         "agent.chart", "oci://registry.example.com/charts/gitopshq-agent",
         "agent.tls.existingSecret", "hub-grpc-tls",
+        "agent.certificateValidity", "12h",
         "bootstrap.token", OWNER_TOKEN,
         "webhook.url", "https://hooks.example.com/gitopshq",
         "webhook.secret", "whsec-0123456789abcdef",
@@ -155,7 +156,8 @@ class HubChartTest {
             entry("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75"),
             entry("GITOPSHQ_PUBLIC_URL", "https://gitopshq.example.com"),
             entry("GITOPSHQ_ENCRYPTION_KEY", ENCRYPTION_KEY),
-            entry("GITOPSHQ_RELEASE_APPROVAL_TIMEOUT", "48h"));
+            entry("GITOPSHQ_RELEASE_APPROVAL_TIMEOUT", "48h"),
+            entry("GITOPSHQ_AGENT_CERT_VALIDITY", "12h"));
     // The five secrets are references to one Secret, never plain values in the Deployment.
     for (String name :
         List.of(
