@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Cluster } from "../api/types";
+import type { Cluster, Schemas } from "../api/types";
 import { Badge } from "../components/Badge";
 import { Button } from "../components/Button";
 import { ErrorState, FormError, Loading } from "../components/States";
@@ -9,27 +9,10 @@ import { relative, stamp } from "../components/time";
 import { useSession } from "../auth/session";
 import { queryKeys } from "../api/keys";
 
-/** One client certificate of a cluster's agent (GET /clusters/{id}/certificate). */
-export type AgentCertificate = {
-  serial: string;
-  notBefore: string;
-  notAfter: string;
-  status: "valid" | "expired" | "revoked";
-  revokedAt?: string;
-  revokedBy?: string;
-};
+type ClusterCertificates = Schemas["ClusterCertificates"];
+type AgentCa = Schemas["CaView"];
 
-type ClusterCertificates = { current?: AgentCertificate; required?: boolean; certificates: AgentCertificate[] };
-
-type AgentCa = {
-  certificatePem: string;
-  fingerprintSha256: string;
-  notAfter: string;
-  requireCertificate: boolean;
-  certificateValiditySeconds: number;
-};
-
-const TONE = { valid: "green", expired: "gray", revoked: "red" } as const;
+const TONE: Record<string, "green" | "gray" | "red"> = { valid: "green", expired: "gray", revoked: "red" };
 
 /**
  * The agent's client certificate (mutual TLS, docs/security.md#agent-certificates): the current
@@ -81,7 +64,7 @@ export function AgentCertificatePanel({ cluster }: { cluster: Cluster }) {
               {certs.data.required ? ", which this organization refuses" : ""}.
             </p>
           )}
-          {certs.data.certificates.length > 0 && (
+          {(certs.data.certificates ?? []).length > 0 && (
             <table className="w-full text-left text-xs" aria-label="Certificates">
               <thead className="text-slate-500">
                 <tr>
@@ -92,11 +75,11 @@ export function AgentCertificatePanel({ cluster }: { cluster: Cluster }) {
                 </tr>
               </thead>
               <tbody>
-                {certs.data.certificates.map((c) => (
+                {(certs.data.certificates ?? []).map((c) => (
                   <tr key={c.serial} className="border-t border-slate-100">
-                    <td className="py-1 font-mono">{c.serial.slice(0, 12)}…</td>
+                    <td className="py-1 font-mono">{(c.serial ?? "").slice(0, 12)}…</td>
                     <td>
-                      <Badge tone={TONE[c.status]}>{c.status}</Badge>
+                      <Badge tone={TONE[c.status ?? ""] ?? "gray"}>{c.status ?? ""}</Badge>
                     </td>
                     <td>{stamp(c.notAfter)}</td>
                     <td>{c.revokedBy ?? ""}</td>
@@ -162,7 +145,7 @@ export function CertificatePolicy() {
         Agents must present a client certificate (mutual TLS) with their token
       </label>
       <span className="ml-2 text-xs text-slate-500" title={ca.data.fingerprintSha256}>
-        CA SHA-256 {ca.data.fingerprintSha256.slice(0, 23)}…
+        CA SHA-256 {(ca.data.fingerprintSha256 ?? "").slice(0, 23)}…
       </span>
       <FormError error={set.error} />
     </div>
