@@ -32,6 +32,8 @@ export const queryKeys = {
   // Clusters
   clusters: () => ["clusters"] as const,
   acceptancePolicy: () => ["acceptance-policy"] as const,
+  agentCa: () => ["agent-ca"] as const,
+  clusterCertificate: (clusterId: string) => ["cluster-certificate", clusterId] as const,
   cluster: (id: string | undefined) => ["cluster", id] as const,
   clusterCredentials: (clusterId: string) => ["cluster-credentials", clusterId] as const,
   bindings: (clusterId: string) => ["bindings", clusterId] as const,

@@ -10,6 +10,7 @@ import { relative } from "../components/time";
 import { useSession } from "../auth/session";
 import { RegisterClusterDialog } from "./RegisterClusterDialog";
 import { AcceptancePanel, AcceptancePolicy } from "./Acceptance";
+import { CertificatePolicy } from "./Certificate";
 import { queryKeys } from "../api/keys";
 
 const STATUSES = ["Connected", "Lagging", "Disconnected", "Pending", "Expired", "PendingAcceptance", "Rejected"];
@@ -65,6 +66,7 @@ export function ClustersPage() {
         )}
       </div>
       {can("org:write") && <AcceptancePolicy />}
+      {can("org:write") && <CertificatePolicy />}
       <div className="mt-4 grid grid-cols-2 gap-2 md:grid-cols-5">
         <label className="text-sm">
           Search

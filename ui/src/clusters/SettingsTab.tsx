@@ -10,6 +10,7 @@ import { parseLabels } from "./RegisterClusterDialog";
 import { labelText } from "./OverviewTab";
 import { queryKeys } from "../api/keys";
 import { useOnChange } from "../components/useOnChange";
+import { AgentCertificatePanel } from "./Certificate";
 
 type ApprovalSettings = Schemas["View"];
 
@@ -59,6 +60,7 @@ export function SettingsTab({ cluster }: { cluster: Cluster }) {
   return (
     <div className="grid gap-6 md:grid-cols-2">
       <InForcePanel inForce={cluster.approvalPolicy as PolicyInForce | undefined} />
+      <AgentCertificatePanel cluster={cluster} />
       <div className="space-y-2 rounded border border-slate-200 bg-white p-4">
         <h2 className="font-medium">This cluster's own approval policy</h2>
         {policy.isPending ? (

@@ -11,6 +11,7 @@ import dev.gitopshq.agent.identity.IdentityStore;
 import dev.gitopshq.agent.identity.SecretIdentityStore;
 import dev.gitopshq.agent.inventory.InventoryFeed;
 import dev.gitopshq.agent.kube.ClusterIdentityReport;
+import dev.gitopshq.agent.link.ClientKeys;
 import dev.gitopshq.agent.link.HubChannels;
 import dev.gitopshq.agent.link.HubLink;
 import dev.gitopshq.agent.logs.LogStreams;
@@ -100,6 +101,7 @@ public final class Agent implements AutoCloseable {
   private final InventoryFeed inventory;
   private final HubRequests requests;
   private final AgentLifecycle lifecycle;
+  private final CertificateRenewal renewal;
   private final CompletableFuture<Integer> exitCode = new CompletableFuture<>();
   private final Thread thread;
 
@@ -116,8 +118,10 @@ public final class Agent implements AutoCloseable {
             : new SecretIdentityStore(
                 kube, config.identitySecretNamespace(), config.identitySecretName());
     String version = AgentVersion.current();
-    this.channel = HubChannels.create(config, version);
+    ClientKeys keys = config.hubPlaintext() ? null : new ClientKeys();
+    this.channel = HubChannels.create(config, version, keys);
     this.link = new HubLink(config, channel, version, Instant.now(), this::onHubMessage);
+    link.useClientKeys(keys);
     link.reportIdentity(new ClusterIdentityReport(kube, config.clusterLabels()));
     this.metrics =
         config.metricsPort() > 0
@@ -151,6 +155,7 @@ public final class Agent implements AutoCloseable {
             inventory,
             clock);
     this.lifecycle = new AgentLifecycle(config, link, identities);
+    this.renewal = keys == null ? null : new CertificateRenewal(identities, link, clock);
     this.thread = new Thread(this::runLifecycle, "gitopshq-agent");
   }
 
@@ -198,6 +203,9 @@ public final class Agent implements AutoCloseable {
     Agent agent = new Agent(config, direct, kube, owns);
     agent.lifecycle.logStartup();
     agent.thread.start();
+    if (agent.renewal != null) {
+      agent.renewal.start(CertificateRenewal.CHECK_EVERY);
+    }
     return agent;
   }
 
@@ -262,6 +270,9 @@ public final class Agent implements AutoCloseable {
   @Override
   public void close() {
     boolean running = !exitCode.isDone();
+    if (renewal != null) {
+      renewal.close();
+    }
     link.close();
     try {
       // A Register call in flight gets a moment to finish, so that an identity the hub has

@@ -1,12 +1,17 @@
 package dev.gitopshq.agent;
 
+import com.google.protobuf.ByteString;
 import dev.gitopshq.agent.config.AgentConfig;
 import dev.gitopshq.agent.config.ExitCodes;
 import dev.gitopshq.agent.identity.AgentIdentity;
+import dev.gitopshq.agent.identity.ClientCredential;
+import dev.gitopshq.agent.link.ClientKeys;
 import dev.gitopshq.agent.link.HubLink;
 import dev.gitopshq.agent.link.LinkFailure;
 import dev.gitopshq.agent.link.Redactor;
+import dev.gitopshq.agent.v1.ClientCertificate;
 import dev.gitopshq.agent.v1.RegisterResponse;
+import java.security.KeyPair;
 import java.time.Instant;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -96,16 +101,34 @@ final class AgentLifecycle {
                 + " is not set; create a join token with"
                 + " POST /api/v2/clusters/{id}/join-token");
       }
-      Optional<RegisterResponse> response = link.register(registrationToken.get());
+      // Over TLS the agent asks for a client certificate with its registration (mutual TLS).
+      KeyPair key = config.hubPlaintext() ? null : ClientKeys.newKey();
+      Optional<RegisterResponse> response =
+          link.register(
+              registrationToken.get(), key == null ? ByteString.EMPTY : ClientKeys.csr(key));
       if (response.isEmpty()) {
         return ExitCodes.OK;
+      }
+      ClientCredential certificate = null;
+      if (key != null && response.get().hasClientCertificate()) {
+        ClientCertificate issued = response.get().getClientCertificate();
+        certificate =
+            new ClientCredential(
+                ClientKeys.keyPem(key.getPrivate()),
+                issued.getCertificatePem(),
+                issued.getCaCertificatePem());
+        log.info(
+            "the hub issued client certificate {}, valid until {}",
+            certificate.serial(),
+            certificate.notAfter());
       }
       identity =
           new AgentIdentity(
               response.get().getClusterId(),
               response.get().getAgentToken(),
               config.hubAddress(),
-              Instant.now());
+              Instant.now(),
+              certificate);
       identities.saveRegistered(identity);
     }
     link.run(identity);

@@ -2,6 +2,7 @@ package dev.gitopshq.agent;
 
 import dev.gitopshq.agent.config.ExitCodes;
 import dev.gitopshq.agent.identity.AgentIdentity;
+import dev.gitopshq.agent.identity.ClientCredential;
 import dev.gitopshq.agent.identity.IdentityStore;
 import dev.gitopshq.agent.identity.IdentityStoreException;
 import dev.gitopshq.agent.link.LinkFailure;
@@ -96,7 +97,24 @@ final class IdentityKeeper {
         retrying("load", store::load)
             .orElseThrow(() -> new IdentityStoreException("no stored identity to rotate"));
     AgentIdentity next =
-        new AgentIdentity(current.clusterId(), agentToken, current.hubAddress(), issuedAt);
+        new AgentIdentity(
+            current.clusterId(), agentToken, current.hubAddress(), issuedAt, current.certificate());
+    save(next);
+    return next;
+  }
+
+  /**
+   * Replaces the stored identity's client certificate, keeping its token.
+   *
+   * @return the saved identity
+   * @throws IdentityStoreException if there is no stored identity, or every attempt to read or save
+   *     failed
+   */
+  AgentIdentity renewCertificate(ClientCredential certificate) {
+    AgentIdentity next =
+        retrying("load", store::load)
+            .orElseThrow(() -> new IdentityStoreException("no stored identity to renew"))
+            .withCertificate(certificate);
     save(next);
     return next;
   }

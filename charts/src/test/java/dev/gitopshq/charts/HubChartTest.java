@@ -78,6 +78,7 @@ class HubChartTest {
         "agent.publicAddress", "agents.gitopshq.example.com:443",
         "agent.chart", "oci://registry.example.com/charts/gitopshq-agent",
         "agent.tls.existingSecret", "hub-grpc-tls",
+        "agent.certificateValidity", "12h",
         "bootstrap.token", OWNER_TOKEN,
         "webhook.url", "https://hooks.example.com/gitopshq",
         "webhook.secret", "whsec-0123456789abcdef",
@@ -165,7 +166,8 @@ class HubChartTest {
             entry("GITOPSHQ_PEER_KEY", PEER_KEY),
             entry("GITOPSHQ_PEER_PORT", "50052"),
             entry("GITOPSHQ_PEER_ADDRESS", "fieldRef:status.podIP"),
-            entry("GITOPSHQ_RELEASE_APPROVAL_TIMEOUT", "48h"));
+            entry("GITOPSHQ_RELEASE_APPROVAL_TIMEOUT", "48h"),
+            entry("GITOPSHQ_AGENT_CERT_VALIDITY", "12h"));
     // The six secrets are references to one Secret, never plain values in the Deployment.
     for (String name :
         List.of(

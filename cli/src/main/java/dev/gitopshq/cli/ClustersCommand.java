@@ -252,6 +252,86 @@ final class ClustersCommand extends Base {
     output().object(r, List.of(Output.Column.of("Require acceptance", "requireAcceptance")));
   }
 
+  static final List<Output.Column> CERTIFICATES =
+      List.of(
+          Output.Column.of("Serial", "serial"),
+          Output.Column.of("Status", "status"),
+          Output.Column.of("Not before", "notBefore"),
+          Output.Column.of("Not after", "notAfter"),
+          Output.Column.of("Revoked", "revokedAt"),
+          Output.Column.of("Revoked by", "revokedBy"));
+
+  @Command(
+      name = "certificate",
+      aliases = "cert",
+      description = {
+        "The agent's client certificates (mutual TLS): 'show CLUSTER' lists them, newest first;"
+            + " 'revoke CLUSTER' revokes every live one, which ends the agent's stream at once;"
+            + " 'ca' shows the organization's agent CA (--pem prints only its certificate) and,"
+            + " with --require, sets whether agents must present a certificate."
+      })
+  void certificate(
+      @Parameters(index = "0", paramLabel = "show|revoke|ca") String action,
+      @Parameters(index = "1", arity = "0..1", paramLabel = "CLUSTER") String cluster,
+      @Option(names = "--require", arity = "1", paramLabel = "true|false") Boolean require,
+      @Option(names = "--pem", description = "With ca: print only the CA certificate (PEM).")
+          boolean pem) {
+    HubClient hub = client();
+    switch (action) {
+      case "ca" -> {
+        JsonNode ca =
+            require == null
+                ? hub.call(Endpoint.AGENT_CA_GET)
+                : hub.call(
+                    Endpoint.AGENT_CA_PUT,
+                    Map.of(),
+                    Map.of("requireCertificate", require),
+                    Map.of());
+        if (pem) {
+          root().out.print(ca.path("certificatePem").asText());
+          root().out.flush();
+          return;
+        }
+        output()
+            .object(
+                ca,
+                List.of(
+                    Output.Column.of("Require certificate", "requireCertificate"),
+                    Output.Column.of("Certificate validity (s)", "certificateValiditySeconds"),
+                    Output.Column.of("CA SHA-256", "fingerprintSha256"),
+                    Output.Column.of("CA not after", "notAfter")));
+      }
+      case "show", "revoke" -> {
+        if (cluster == null) {
+          throw new CliException(ExitCode.USAGE, "certificate " + action + " needs a CLUSTER");
+        }
+        String id = clusterId(hub, cluster);
+        if (action.equals("revoke")) {
+          JsonNode r = hub.call(Endpoint.CLUSTERS_CERTIFICATE_REVOKE, Map.of(), null, Map.of(), id);
+          int n = r.path("revoked").size();
+          root()
+              .err
+              .println(
+                  n == 0
+                      ? cluster + " had no live client certificate"
+                      : "revoked "
+                          + n
+                          + " client certificate(s) of "
+                          + cluster
+                          + "; its agent's stream ends now");
+          root().err.flush();
+        }
+        JsonNode c = hub.call(Endpoint.CLUSTERS_CERTIFICATE_GET, id);
+        List<JsonNode> rows = new ArrayList<>();
+        c.path("certificates").forEach(rows::add);
+        output().print(c, rows, CERTIFICATES);
+      }
+      default ->
+          throw new CliException(
+              ExitCode.USAGE, "certificate takes show, revoke or ca, not " + action);
+    }
+  }
+
   static final List<Output.Column> DIRECT_APPLIES =
       List.of(
           Output.Column.of("Project", "project"),

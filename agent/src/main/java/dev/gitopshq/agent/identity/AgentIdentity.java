@@ -14,9 +14,24 @@ import java.util.Objects;
  * @param agentToken the agent token, {@code ghqa_} followed by 64 hex characters
  * @param hubAddress the hub address the agent registered with
  * @param registeredAt when the hub accepted the registration
+ * @param certificate the client certificate for mutual TLS; null when the hub issued none
  */
 public record AgentIdentity(
-    String clusterId, String agentToken, String hubAddress, Instant registeredAt) {
+    String clusterId,
+    String agentToken,
+    String hubAddress,
+    Instant registeredAt,
+    ClientCredential certificate) {
+
+  /** An identity without a client certificate. */
+  public AgentIdentity(String clusterId, String agentToken, String hubAddress, Instant at) {
+    this(clusterId, agentToken, hubAddress, at, null);
+  }
+
+  /** This identity with another client certificate. */
+  public AgentIdentity withCertificate(ClientCredential next) {
+    return new AgentIdentity(clusterId, agentToken, hubAddress, registeredAt, next);
+  }
 
   /** Rejects missing or blank values, which would make a useless identity. */
   public AgentIdentity {
@@ -41,6 +56,8 @@ public record AgentIdentity(
         + hubAddress
         + ", registeredAt="
         + registeredAt
+        + ", certificate="
+        + (certificate == null ? "none" : certificate.serial())
         + ", agentToken=<redacted>]";
   }
 }

@@ -26,6 +26,11 @@ final class IdentityJson {
     json.put("agentToken", identity.agentToken());
     json.put("hubAddress", identity.hubAddress());
     json.put("registeredAt", identity.registeredAt().toString());
+    if (identity.certificate() != null) {
+      json.put("clientKeyPem", identity.certificate().keyPem());
+      json.put("clientCertificatePem", identity.certificate().certificatePem());
+      json.put("clientCaPem", identity.certificate().caPem());
+    }
     try {
       return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(json);
     } catch (JsonProcessingException e) {
@@ -55,10 +60,31 @@ final class IdentityJson {
           text(json, "clusterId", where),
           text(json, "agentToken", where),
           text(json, "hubAddress", where),
-          Instant.parse(text(json, "registeredAt", where)));
+          Instant.parse(text(json, "registeredAt", where)),
+          certificate(json, where));
     } catch (DateTimeParseException e) {
       throw new IdentityStoreException(
           "the agent identity in " + where + " has an invalid registeredAt timestamp");
+    }
+  }
+
+  /** The client certificate, null when the identity has none (older agents, plaintext hubs). */
+  private static ClientCredential certificate(JsonNode json, String where) {
+    if (!json.hasNonNull("clientCertificatePem")) {
+      return null;
+    }
+    try {
+      return new ClientCredential(
+          text(json, "clientKeyPem", where),
+          text(json, "clientCertificatePem", where),
+          json.path("clientCaPem").asText(""));
+    } catch (IllegalArgumentException e) {
+      // The message names the field, never the key.
+      throw new IdentityStoreException(
+          "the agent identity in "
+              + where
+              + " has an unusable client certificate: "
+              + e.getMessage());
     }
   }
 

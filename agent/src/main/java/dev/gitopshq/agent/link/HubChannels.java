@@ -61,8 +61,16 @@ public final class HubChannels {
    * @throws ConfigException if the CA file holds no usable certificate
    */
   public static ManagedChannel create(AgentConfig config, String agentVersion) {
+    return create(config, agentVersion, null);
+  }
+
+  /**
+   * Creates the channel as {@link #create(AgentConfig, String)} does; over TLS every new connection
+   * presents the client certificate {@code keys} holds then (mutual TLS), if any.
+   */
+  public static ManagedChannel create(AgentConfig config, String agentVersion, ClientKeys keys) {
     NettyChannelBuilder builder =
-        NettyChannelBuilder.forTarget(config.hubAddress(), credentials(config))
+        NettyChannelBuilder.forTarget(config.hubAddress(), credentials(config, keys))
             .keepAliveTime(KEEPALIVE_SECONDS, TimeUnit.SECONDS)
             .keepAliveTimeout(KEEPALIVE_TIMEOUT_SECONDS, TimeUnit.SECONDS)
             .keepAliveWithoutCalls(true)
@@ -76,19 +84,21 @@ public final class HubChannels {
     return HubProxyDetector.forHub(config.hubAddress(), config.hubPlaintext(), config.proxy());
   }
 
-  private static ChannelCredentials credentials(AgentConfig config) {
+  private static ChannelCredentials credentials(AgentConfig config, ClientKeys keys) {
     if (config.hubPlaintext()) {
       return InsecureChannelCredentials.create();
     }
+    TlsChannelCredentials.Builder tls = TlsChannelCredentials.newBuilder();
+    if (keys != null) {
+      tls.keyManager(keys);
+    }
     if (config.hubInsecure()) {
-      return TlsChannelCredentials.newBuilder().trustManager(new TrustEverything()).build();
+      return tls.trustManager(new TrustEverything()).build();
     }
     if (config.hubCaFile().isPresent()) {
-      return TlsChannelCredentials.newBuilder()
-          .trustManager(systemTrustPlus(config.hubCaFile().get()))
-          .build();
+      return tls.trustManager(systemTrustPlus(config.hubCaFile().get())).build();
     }
-    return TlsChannelCredentials.create();
+    return tls.build();
   }
 
   /**

@@ -1,19 +1,23 @@
 package dev.gitopshq.agent.link;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.Timestamp;
 import dev.gitopshq.agent.config.AgentConfig;
 import dev.gitopshq.agent.config.ExitCodes;
 import dev.gitopshq.agent.identity.AgentIdentity;
+import dev.gitopshq.agent.identity.ClientCredential;
 import dev.gitopshq.agent.metrics.AgentMetrics;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.AgentSettings;
 import dev.gitopshq.agent.v1.AgentStatus;
+import dev.gitopshq.agent.v1.ClientCertificate;
 import dev.gitopshq.agent.v1.ClusterIdentity;
 import dev.gitopshq.agent.v1.Hello;
 import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.RegisterRequest;
 import dev.gitopshq.agent.v1.RegisterResponse;
+import dev.gitopshq.agent.v1.RenewCertificateRequest;
 import dev.gitopshq.agent.v1.Welcome;
 import io.grpc.ClientInterceptor;
 import io.grpc.ManagedChannel;
@@ -23,6 +27,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -85,6 +90,7 @@ public final class HubLink implements AutoCloseable {
   private volatile Runnable onConnected = () -> {};
   private volatile Supplier<AgentStatus> status = HubLink::memoryStatus;
   private volatile Supplier<ClusterIdentity> clusterIdentity = () -> null;
+  private volatile ClientKeys keys;
 
   /**
    * Creates the link; nothing is sent until {@link #register} or {@link #run} is called.
@@ -138,6 +144,15 @@ public final class HubLink implements AutoCloseable {
    *     an agent token
    */
   public Optional<RegisterResponse> register(String registrationToken) throws LinkFailure {
+    return register(registrationToken, ByteString.EMPTY);
+  }
+
+  /**
+   * Registers as {@link #register(String)} does, sending a CSR for the agent's client certificate
+   * (empty: none); the response then carries the certificate, if the hub issues them.
+   */
+  public Optional<RegisterResponse> register(String registrationToken, ByteString csr)
+      throws LinkFailure {
     RegisterRequest.Builder builder =
         RegisterRequest.newBuilder()
             .setClusterName(config.clusterName())
@@ -146,7 +161,8 @@ public final class HubLink implements AutoCloseable {
             .setRegion(config.region())
             .setEnvironment(config.environment())
             .setAgentVersion(agentVersion)
-            .addAllCapabilities(config.capabilities());
+            .addAllCapabilities(config.capabilities())
+            .setCertificateRequest(csr);
     ClusterIdentity reported = clusterIdentity.get();
     if (reported != null) {
       builder.setIdentity(reported);
@@ -219,18 +235,30 @@ public final class HubLink implements AutoCloseable {
     clusterId = initial.clusterId();
     identity.set(initial);
     Backoff backoff = backoff();
+    ClientCredential presented = null;
+    boolean first = true;
     while (!stopping()) {
       connectAttempts.incrementAndGet();
       AgentIdentity used = identity.get();
+      ClientCredential wanted = usable(used.certificate());
+      ClientKeys k = keys;
+      if (k != null && (first || !Objects.equals(wanted, presented))) {
+        k.use(wanted);
+        presented = wanted;
+        if (!first) {
+          // The next stream must run on a new TLS connection, which presents the new certificate.
+          channel.enterIdle();
+        }
+      }
+      first = false;
       ConnectSession.End end = connect(used);
       if (stopping()) {
         return;
       }
-      if (end.status().getCode() == Status.Code.UNAUTHENTICATED && identity.get() != used) {
-        // The hub revoked the token this stream was opened with after a rotation: the agent
-        // already holds (and persisted) the new one, so it reconnects with it at once.
-        log.info(
-            "the hub ended the stream opened with the previous token; reconnecting with the rotated one");
+      if (identity.get() != used) {
+        // A rotated token or a renewed certificate (already persisted): the hub revoked what this
+        // stream was opened with, or the agent ended it itself, so it reconnects at once.
+        log.info("reconnecting with the agent's rotated token or renewed certificate");
         continue;
       }
       AgentIdentity identityForError = used;
@@ -281,6 +309,64 @@ public final class HubLink implements AutoCloseable {
   public boolean writable() {
     ConnectSession session = current;
     return session != null && session.welcomed() && session.ready();
+  }
+
+  /**
+   * The client certificate to present: none when it has expired (the hub would refuse it; a renewal
+   * with the token alone gets a new one where the organization allows that).
+   */
+  private static ClientCredential usable(ClientCredential c) {
+    if (c == null) {
+      return null;
+    }
+    if (!Instant.now().isBefore(c.notAfter())) {
+      log.warn(
+          "the client certificate {} expired at {}; connecting without it",
+          c.serial(),
+          c.notAfter());
+      return null;
+    }
+    return c;
+  }
+
+  /** Presents the client certificates {@code keys} holds on every TLS connection (mutual TLS). */
+  public void useClientKeys(ClientKeys keys) {
+    this.keys = keys;
+  }
+
+  /** The identity the link connects with, once {@link #run} started. */
+  public Optional<AgentIdentity> identity() {
+    return Optional.ofNullable(identity.get());
+  }
+
+  /**
+   * Asks the hub for a new client certificate for the key of {@code csr}, authenticated by the
+   * agent token (and the current certificate over mutual TLS).
+   *
+   * @throws StatusRuntimeException as the hub answered (UNIMPLEMENTED from a hub without
+   *     certificates)
+   */
+  public ClientCertificate renewCertificate(ByteString csr) {
+    AgentIdentity used = identity.get();
+    if (used == null) {
+      throw Status.FAILED_PRECONDITION.withDescription("not registered").asRuntimeException();
+    }
+    return AgentHubGrpc.newBlockingStub(channel)
+        .withInterceptors(bearer(used.agentToken()))
+        .withDeadlineAfter(REGISTER_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
+        .renewCertificate(RenewCertificateRequest.newBuilder().setCertificateRequest(csr).build());
+  }
+
+  /**
+   * Switches to an identity with a renewed certificate (already persisted): the current stream ends
+   * cleanly and the next one, on a new TLS connection, presents the new certificate.
+   */
+  public void certificateRenewed(AgentIdentity next) {
+    identity.set(next);
+    ConnectSession session = current;
+    if (session != null) {
+      session.closeGracefully();
+    }
   }
 
   /**

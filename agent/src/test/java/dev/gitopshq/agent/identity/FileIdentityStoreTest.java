@@ -3,10 +3,13 @@ package dev.gitopshq.agent.identity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.gitopshq.agent.link.ClientKeys;
+import dev.gitopshq.agent.link.ClientKeysTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -151,5 +154,23 @@ class FileIdentityStoreTest {
   @Test
   void neverPrintsTheTokenInToString() {
     assertThat(identity("c1", TOKEN_A).toString()).doesNotContain(TOKEN_A).contains("c1");
+  }
+
+  @Test
+  void keepsTheClientCertificateAndKeyWithTheIdentity() throws Exception {
+    FileIdentityStore store = new FileIdentityStore(temp.resolve("agent.json"));
+    ClientCredential certificate =
+        ClientKeysTest.credential(
+            ClientKeys.newKey(), Instant.parse("2026-01-01T00:00:00Z"), Duration.ofHours(24));
+    AgentIdentity saved =
+        identity("9b2f6c1e-0000-4000-8000-000000000001", TOKEN_A).withCertificate(certificate);
+
+    store.save(saved);
+
+    AgentIdentity loaded = store.load().orElseThrow();
+    assertThat(loaded).isEqualTo(saved);
+    assertThat(loaded.certificate().serial()).isEqualTo(certificate.serial());
+    assertThat(loaded.toString()).doesNotContain("PRIVATE KEY");
+    assertThat(Files.readString(store.file())).contains("\"clientCertificatePem\"");
   }
 }

@@ -1,10 +1,13 @@
 package dev.gitopshq.hub.config;
 
+import dev.gitopshq.activities.agentcert.AgentCertificateMapper;
+import dev.gitopshq.activities.agentcert.AgentCertificates;
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.audit.AuditMapper;
 import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterMemberships;
 import dev.gitopshq.activities.cluster.ClusterTokenMapper;
+import dev.gitopshq.activities.crypto.SecretBox;
 import dev.gitopshq.activities.registration.RegistrationActivitiesImpl;
 import dev.gitopshq.activities.registration.RegistrationStore;
 import java.time.Clock;
@@ -12,6 +15,7 @@ import java.time.Duration;
 import org.apache.ibatis.annotations.Mapper;
 import org.mybatis.spring.annotation.MapperScan;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -42,6 +46,19 @@ public class StoreConfig {
   RegistrationStore registrationStore(
       ClusterMapper clusters, ClusterTokenMapper tokens, AuditLog audit, Clock clock) {
     return new RegistrationStore(clusters, tokens, audit, clock);
+  }
+
+  /**
+   * Agents' client certificates; {@code gitopshq.agent.certificate-validity}
+   * (GITOPSHQ_AGENT_CERT_VALIDITY, default 24h) is how long each one is valid.
+   */
+  @Bean
+  AgentCertificates agentCertificates(
+      AgentCertificateMapper mapper,
+      SecretBox box,
+      Clock clock,
+      @Value("${gitopshq.agent.certificate-validity:24h}") Duration validity) {
+    return new AgentCertificates(mapper, box, clock, validity);
   }
 
   @Bean

@@ -1,5 +1,6 @@
 package dev.gitopshq.hub.gateway;
 
+import dev.gitopshq.activities.agentcert.AgentCertificates;
 import dev.gitopshq.activities.cluster.AgentHealthMapper;
 import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenMapper;
@@ -44,6 +45,7 @@ import io.grpc.Status;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.grpc.MetricCollectingServerInterceptor;
@@ -108,6 +110,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   private Server server;
   private final MeterRegistry meters;
   private volatile StreamForwarder forwarder = StreamForwarder.NONE;
+  private final AgentCertificates certificates;
 
   public AgentGateway(
       HubProperties props,
@@ -127,8 +130,10 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
       ProjectFenceMapper fences,
       AgentJobMapper jobMapper,
       TransactionTemplate tx,
-      SecretBox box) {
+      SecretBox box,
+      AgentCertificates certificates) {
     this.props = props;
+    this.certificates = certificates;
     this.tokens = tokens;
     this.clusters = clusters;
     this.clock = clock;
@@ -188,7 +193,8 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
             settings,
             HubVersion.current(),
             clock,
-            new GatewayMetrics(meters, connections::size));
+            new GatewayMetrics(meters, connections::size),
+            certificates);
     this.meters = meters;
   }
 
@@ -197,7 +203,9 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
     HubProperties.Agent a = props.agent();
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(a.grpcPort()))
-            .addService(ServerInterceptors.intercept(service, new BearerCredentials()))
+            .addService(
+                ServerInterceptors.intercept(
+                    service, new BearerCredentials(), new ClientCertificates()))
             // grpc_server_* per method and status code (Micrometer's gRPC binder).
             .intercept(new MetricCollectingServerInterceptor(meters))
             // Added last, so called first: it must see grpc's own call object.
@@ -212,7 +220,12 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
     if (a.tlsCertFile() != null && !a.tlsCertFile().isBlank()) {
       try {
         builder.sslContext(
-            GrpcSslContexts.forServer(new File(a.tlsCertFile()), new File(a.tlsKeyFile())).build());
+            GrpcSslContexts.forServer(new File(a.tlsCertFile()), new File(a.tlsKeyFile()))
+                // Agents' client certificates (mutual TLS) are optional here and checked by the
+                // service against their organization's CA.
+                .trustManager(new ClientCertificates.AnyClientCertificate())
+                .clientAuth(ClientAuth.OPTIONAL)
+                .build());
       } catch (IOException e) {
         throw new UncheckedIOException("cannot load the agent gateway's TLS certificate", e);
       }
@@ -538,6 +551,21 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
     connections.closeTokens(
         sessions.stream().map(s -> s.tokenId).filter(t -> !valid.contains(t)).toList(),
         "agent token revoked");
+    List<UUID> certificateIds =
+        sessions.stream().map(s -> s.certificateId).filter(c -> c != null).distinct().toList();
+    if (!certificateIds.isEmpty()) {
+      Set<UUID> good = new HashSet<>(certificates.stillValid(certificateIds));
+      for (AgentSession s : sessions) {
+        if (s.certificateId != null
+            && !good.contains(s.certificateId)
+            && s.close(
+                Status.UNAUTHENTICATED.withDescription(
+                    "agent client certificate revoked or expired"))) {
+          log.info("cluster {}: its client certificate was revoked or expired", s.clusterId);
+          connections.remove(s);
+        }
+      }
+    }
     for (AgentSession s : connections.pendingAcceptance()) {
       if (!s.isClosed()
           && !clusters.isPendingAcceptance(s.orgId, s.clusterId)

@@ -1,5 +1,9 @@
 package dev.gitopshq.hub.gateway;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Timestamp;
+import dev.gitopshq.activities.agentcert.AgentCertificates;
+import dev.gitopshq.activities.agentcert.CertificateAuthority;
 import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenRow;
@@ -13,10 +17,12 @@ import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.AgentSettings;
 import dev.gitopshq.agent.v1.Capabilities;
+import dev.gitopshq.agent.v1.ClientCertificate;
 import dev.gitopshq.agent.v1.Hello;
 import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.RegisterRequest;
 import dev.gitopshq.agent.v1.RegisterResponse;
+import dev.gitopshq.agent.v1.RenewCertificateRequest;
 import dev.gitopshq.agent.v1.Welcome;
 import dev.gitopshq.hub.config.HubVersion;
 import dev.gitopshq.hub.config.VersionCompatibility;
@@ -33,10 +39,13 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.temporal.client.WorkflowClient;
+import java.security.PublicKey;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
@@ -62,6 +71,7 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
   private final String hubVersion;
   private final Clock clock;
   private final GatewayMetrics metrics;
+  private final AgentCertificates certificates;
 
   /**
    * What a welcomed stream's message does, by payload; answers to jobs (commands, direct applies,
@@ -87,8 +97,10 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       AgentSettings settings,
       String hubVersion,
       Clock clock,
-      GatewayMetrics metrics) {
+      GatewayMetrics metrics,
+      AgentCertificates certificates) {
     this.metrics = metrics;
+    this.certificates = certificates;
     this.registration = registration;
     this.tokens = tokens;
     this.clusters = clusters;
@@ -113,6 +125,13 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
     }
     if (invalid != null) {
       out.onError(statusFor(invalid).withDescription(invalid).asRuntimeException());
+      return;
+    }
+    PublicKey agentKey;
+    try {
+      agentKey = csrKey(req.getCertificateRequest());
+    } catch (StatusRuntimeException e) {
+      out.onError(e);
       return;
     }
     Optional<AgentRegistration> result;
@@ -149,38 +168,158 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
           r.revokedAgentTokens(), "agent identity replaced by a new registration");
     }
     signalRegistered(r, req);
-    out.onNext(
+    RegisterResponse.Builder response =
         RegisterResponse.newBuilder()
             .setClusterId(r.clusterId().toString())
             .setAgentToken(r.agentToken())
-            .setSettings(settings)
-            .build());
+            .setSettings(settings);
+    try {
+      // A new registration replaces the agent's identity: its earlier certificates end with it.
+      certificates.revokeAll(r.orgId(), r.clusterId(), "registration");
+      if (agentKey != null) {
+        response.setClientCertificate(
+            clientCertificate(certificates.issue(r.orgId(), r.clusterId(), agentKey)));
+      }
+    } catch (RuntimeException e) {
+      // The registration is committed: the agent gets its token, and asks for a certificate again
+      // with RenewCertificate.
+      log.warn(
+          "cluster {} registered, but its client certificate could not be issued: {}",
+          r.clusterId(),
+          e.toString());
+    }
+    out.onNext(response.build());
     out.onCompleted();
   }
 
   @Override
-  public StreamObserver<AgentMessage> connect(StreamObserver<HubMessage> responses) {
-    ServerCallStreamObserver<HubMessage> out = (ServerCallStreamObserver<HubMessage>) responses;
-    String token = BearerCredentials.TOKEN.get();
+  public void renewCertificate(RenewCertificateRequest req, StreamObserver<ClientCertificate> out) {
+    try {
+      PublicKey agentKey = csrKey(req.getCertificateRequest());
+      if (agentKey == null) {
+        throw Status.INVALID_ARGUMENT
+            .withDescription("certificate_request: is required")
+            .asRuntimeException();
+      }
+      ClusterTokenRow t = authenticate(BearerCredentials.TOKEN.get());
+      certificateOf(t);
+      AgentCertificates.Issued issued;
+      try {
+        issued = certificates.issue(t.orgId(), t.clusterId(), agentKey);
+      } catch (RuntimeException e) {
+        log.error("cluster {}: issuing its client certificate failed", t.clusterId(), e);
+        throw Status.UNAVAILABLE
+            .withDescription("cannot issue a certificate now; retry")
+            .asRuntimeException();
+      }
+      log.info(
+          "cluster {}: client certificate {} issued, valid until {}",
+          t.clusterId(),
+          issued.row().serial(),
+          issued.row().notAfter());
+      out.onNext(clientCertificate(issued));
+      out.onCompleted();
+    } catch (StatusRuntimeException e) {
+      out.onError(e);
+    }
+  }
+
+  /** The CSR's public key, null when none was sent; INVALID_ARGUMENT when it is no good. */
+  private static PublicKey csrKey(ByteString csr) {
+    if (csr.isEmpty()) {
+      return null;
+    }
+    try {
+      return CertificateAuthority.publicKeyOf(csr.toByteArray());
+    } catch (CertificateAuthority.BadCsr e) {
+      throw Status.INVALID_ARGUMENT
+          .withDescription("certificate_request: " + e.getMessage())
+          .asRuntimeException();
+    }
+  }
+
+  private static ClientCertificate clientCertificate(AgentCertificates.Issued issued) {
+    return ClientCertificate.newBuilder()
+        .setCertificatePem(issued.certificatePem())
+        .setCaCertificatePem(issued.caPem())
+        .setSerial(issued.row().serial())
+        .setNotAfter(
+            Timestamp.newBuilder()
+                .setSeconds(issued.row().notAfter().getEpochSecond())
+                .setNanos(issued.row().notAfter().getNano()))
+        .build();
+  }
+
+  /**
+   * The agent token's row; UNAUTHENTICATED for any bad token, UNAVAILABLE when PostgreSQL cannot
+   * tell.
+   */
+  private ClusterTokenRow authenticate(String token) {
     Optional<ClusterTokenRow> auth = Optional.empty();
     if (TokenKind.AGENT.matches(token)) {
       try {
         auth = tokens.findActiveAgentToken(Tokens.sha256Hex(token), clock.instant());
       } catch (RuntimeException e) {
         log.error("agent token lookup failed", e);
-        out.onError(
-            Status.UNAVAILABLE
-                .withDescription("hub storage unavailable; retry")
-                .asRuntimeException());
-        return Drain.INSTANCE;
+        throw Status.UNAVAILABLE
+            .withDescription("hub storage unavailable; retry")
+            .asRuntimeException();
       }
     }
-    if (auth.isEmpty()) {
-      out.onError(unauthenticated());
+    return auth.orElseThrow(AgentHubService::unauthenticated);
+  }
+
+  /**
+   * The client certificate the call presented over mutual TLS, checked against the cluster its
+   * agent token names: its agent_certificates id, or null when it presented none and the
+   * organization allows that. UNAUTHENTICATED for a certificate that is not the cluster's, not the
+   * organization CA's, expired, unknown or revoked, and for none where one is required.
+   */
+  private UUID certificateOf(ClusterTokenRow t) {
+    X509Certificate presented = ClientCertificates.CERTIFICATE.get();
+    try {
+      if (presented == null) {
+        if (certificates.required(t.orgId())) {
+          log.info(
+              "cluster {}: refused, its organization requires a client certificate", t.clusterId());
+          throw Status.UNAUTHENTICATED
+              .withDescription(
+                  "the organization requires a client certificate (mutual TLS) with the agent"
+                      + " token")
+              .asRuntimeException();
+        }
+        return null;
+      }
+      AgentCertificates.Check check = certificates.check(t.orgId(), t.clusterId(), presented);
+      if (check instanceof AgentCertificates.Check.Refused refused) {
+        log.warn("cluster {}: refused: {}", t.clusterId(), refused.reason());
+        throw Status.UNAUTHENTICATED.withDescription(refused.reason()).asRuntimeException();
+      }
+      return ((AgentCertificates.Check.Accepted) check).row().id();
+    } catch (StatusRuntimeException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      log.error("client certificate check failed", e);
+      throw Status.UNAVAILABLE
+          .withDescription("hub storage unavailable; retry")
+          .asRuntimeException();
+    }
+  }
+
+  @Override
+  public StreamObserver<AgentMessage> connect(StreamObserver<HubMessage> responses) {
+    ServerCallStreamObserver<HubMessage> out = (ServerCallStreamObserver<HubMessage>) responses;
+    ClusterTokenRow t;
+    UUID certificateId;
+    try {
+      t = authenticate(BearerCredentials.TOKEN.get());
+      certificateId = certificateOf(t);
+    } catch (StatusRuntimeException e) {
+      out.onError(e);
       return Drain.INSTANCE;
     }
-    ClusterTokenRow t = auth.get();
     AgentSession session = new AgentSession(t.orgId(), t.clusterId(), t.id(), out, clock.instant());
+    session.certificateId = certificateId;
     out.setOnCancelHandler(() -> ended(session));
     acknowledgeByUse(t);
     return new StreamObserver<>() {

@@ -29,6 +29,12 @@ final class AgentSession {
   private volatile boolean pendingAcceptance;
   private volatile String endReason = "the agent disconnected";
 
+  /**
+   * The client certificate (agent_certificates.id) the stream was opened with over mutual TLS; null
+   * without one. Its revocation or expiry ends the stream.
+   */
+  volatile UUID certificateId;
+
   AgentSession(
       UUID orgId,
       UUID clusterId,
