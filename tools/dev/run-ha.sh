@@ -13,7 +13,9 @@
 #                                   its policies into an OPA of its own), each locked to its hub
 #   N hub replicas (default 3)      hub-1..hub-N: REST on 127.0.0.1:18081.., agent gRPC with TLS on
 #                                   127.0.0.1:18181.., one database, one shared data directory
-#                                   (hosted Git), one encryption key, GITOPSHQ_REPLICA_ID=hub-<i>
+#                                   (hosted Git), one encryption key, GITOPSHQ_REPLICA_ID=hub-<i>,
+#                                   peer port 127.0.0.1:18281.. with one peer key (forwarding to
+#                                   the replica that holds an agent's stream)
 #   HAProxy                         http://127.0.0.1:8080 (REST, hosted Git over HTTP, WebSocket;
 #                                   HTTP mode) and 127.0.0.1:50051 (agents' gRPC; TCP passthrough,
 #                                   TLS ends on the replica); every replica health-checked on
@@ -85,6 +87,7 @@ readonly LOG_DIR="${HA_DIR}/logs"
 readonly TLS_DIR="${STATE_DIR}/tls"      # the same local CA as make run's
 readonly TOKEN_FILE="${DATA_DIR}/bootstrap-token"
 readonly KEY_FILE="${HA_DIR}/encryption-key"
+readonly PEER_KEY_FILE="${HA_DIR}/peer-key"
 readonly TEMPORAL_CONFIG_DIR="${HA_DIR}/temporal"
 readonly HAPROXY_CFG="${HA_DIR}/haproxy.cfg"
 HUB_JAR=${GITOPSHQ_HUB_JAR:-${REPO_ROOT}/api/target/gitopshq-hub.jar}
@@ -97,6 +100,7 @@ HAPROXY_BIN=''
 
 replica_http_port() { echo $(( REPLICA_PORT + $1 )); }
 replica_grpc_port() { echo $(( REPLICA_PORT + 100 + $1 )); }
+replica_peer_port() { echo $(( REPLICA_PORT + 200 + $1 )); }
 replica_opa_port() { echo $(( OPA_PORT + $1 - 1 )); }
 declare -A OPA_TOKENS=()
 
@@ -141,7 +145,7 @@ check_ports() {
     "$((TEMPORAL_PORT + 2)):Temporal matching" "$((TEMPORAL_PORT + 6)):Temporal worker"
     "$((TEMPORAL_PORT + 10)):Temporal frontend HTTP") i entry
   for i in $(seq 1 "${REPLICAS}"); do
-    entries+=("$(replica_http_port "$i"):hub-$i REST" "$(replica_grpc_port "$i"):hub-$i gRPC" "$(replica_opa_port "$i"):OPA of hub-$i")
+    entries+=("$(replica_http_port "$i"):hub-$i REST" "$(replica_grpc_port "$i"):hub-$i gRPC" "$(replica_peer_port "$i"):hub-$i peer" "$(replica_opa_port "$i"):OPA of hub-$i")
   done
   for entry in "${entries[@]}"; do
     port=${entry%%:*}
@@ -176,6 +180,11 @@ prepare_dirs() {
   # others sealed), made once.
   if [ ! -s "${KEY_FILE}" ]; then
     (umask 077 && head -c 32 /dev/urandom | base64 >"${KEY_FILE}")
+  fi
+  # One peer key for every replica: a replica forwards a live read, an inventory refresh or a log
+  # stream to the replica holding the agent's stream (hub.v1.HubPeer), authenticated with it.
+  if [ ! -s "${PEER_KEY_FILE}" ]; then
+    (umask 077 && head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"${PEER_KEY_FILE}")
   fi
 }
 
@@ -401,6 +410,8 @@ launch_hub() {
     OPA_URL="http://${HOST}:$(replica_opa_port "$i")" GITOPSHQ_OPA_TOKEN="${OPA_TOKENS[$i]}" \
     GITOPSHQ_DATA_DIR="${DATA_DIR}" GITOPSHQ_RENDER_DIR="${HA_DIR}/render/${name}" \
     GITOPSHQ_ENCRYPTION_KEY="$(cat "${KEY_FILE}")" \
+    GITOPSHQ_PEER_KEY="$(cat "${PEER_KEY_FILE}")" GITOPSHQ_PEER_PORT="$(replica_peer_port "$i")" \
+    GITOPSHQ_PEER_ADDRESS="${HOST}" \
     GITOPSHQ_PUBLIC_URL="${LB_URL}" \
     GITOPSHQ_HTTP_PORT="$(replica_http_port "$i")" AGENT_GRPC_PORT="$(replica_grpc_port "$i")" \
     AGENT_GRPC_PUBLIC_ADDRESS="${HOST}:${LB_GRPC_PORT}" \

@@ -2,6 +2,7 @@ package dev.gitopshq.charts;
 
 import static dev.gitopshq.charts.Chart.values;
 import static dev.gitopshq.charts.HubChartTest.ENCRYPTION_KEY;
+import static dev.gitopshq.charts.HubChartTest.PEER_KEY;
 import static dev.gitopshq.charts.HubChartTest.render;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,7 +41,9 @@ class HubChartHaTest {
             "persistence.storageClass",
             "efs",
             "encryptionKey.value",
-            ENCRYPTION_KEY);
+            ENCRYPTION_KEY,
+            "peerKey.value",
+            PEER_KEY);
     for (int i = 0; i < more.length; i += 2) {
       Chart.put(v, (String) more[i], more[i + 1]);
     }
