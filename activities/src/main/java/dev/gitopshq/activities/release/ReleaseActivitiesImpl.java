@@ -17,13 +17,12 @@ import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.governance.Governance;
 import dev.gitopshq.activities.notify.WebhookNotifier;
 import dev.gitopshq.activities.policy.FreezeService;
-import dev.gitopshq.activities.policy.OpaException;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.workflows.governance.Decision;
+import dev.gitopshq.workflows.governance.FreezeCheck;
 import dev.gitopshq.workflows.governance.Notification;
 import dev.gitopshq.workflows.release.DeploymentRequest;
 import dev.gitopshq.workflows.release.DeploymentStatus;
-import dev.gitopshq.workflows.release.FreezeCheck;
 import dev.gitopshq.workflows.release.ReleaseActivities;
 import dev.gitopshq.workflows.release.ReleaseFailures;
 import io.temporal.failure.ApplicationFailure;
@@ -207,45 +206,26 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
   public FreezeCheck checkFreeze(DeploymentRequest r) {
     UUID org = UUID.fromString(r.orgId());
     ProjectRow project = project(org, UUID.fromString(r.projectId()));
-    FreezeCheck check;
-    try {
-      // Writes the current freeze windows to OPA first, so a restarted OPA cannot thaw anything.
-      check =
-          freeze.check(
-              org,
-              new FreezeService.Request(
-                  r.action(),
-                  project.id().toString(),
-                  project.name(),
-                  r.environments(),
-                  r.breakGlass(),
-                  r.breakGlass() ? r.breakGlassJustification() : "",
-                  clock.instant()));
-    } catch (OpaException e) {
-      deployments.updateDetail(
-          org,
-          UUID.fromString(r.deploymentId()),
-          "waiting for a freeze decision: " + e.getMessage() + " (retrying)",
-          clock.instant());
-      throw e;
-    }
-    if (check.frozen()) {
-      Map<String, Object> d = new LinkedHashMap<>();
-      d.put("policy", check.policy());
-      d.put("version", check.policyVersion());
-      d.put("blocked", check.blocked());
-      d.put("reasons", check.reasons());
-      tx.executeWithoutResult(
-          t ->
-              audit.record(
-                  org,
-                  Actor.system("opa"),
-                  "deployment.freeze_decision",
-                  "deployment",
-                  r.deploymentId(),
-                  d));
-    }
-    return check;
+    // check writes the current freeze windows to OPA first, so a restarted OPA cannot thaw
+    // anything.
+    return freeze.decide(
+        org,
+        "deployment",
+        r.deploymentId(),
+        () ->
+            freeze.check(
+                org,
+                new FreezeService.Request(
+                    r.action(),
+                    project.id().toString(),
+                    project.name(),
+                    r.environments(),
+                    r.breakGlass(),
+                    r.breakGlass() ? r.breakGlassJustification() : "",
+                    clock.instant())),
+        detail ->
+            deployments.updateDetail(
+                org, UUID.fromString(r.deploymentId()), detail, clock.instant()));
   }
 
   @Override
