@@ -74,18 +74,17 @@ test: ## the whole test suite: formatting and shell checks, the UI's ESLint and 
 # test-fast is the developer's loop: offline, no clean, nothing built that it does not test (no
 # Go tools, no UI bundle, no images, no jars). Java, Rego and Vitest run side by side, each part's
 # output printed when it is done. Java: one `test-compile` of every module (incremental), then two
-# Mavens at once, one for the tests of agent, charts, api and cli (-Dfast.tests=hub, the pom's
-# profiles) and one for every other module's, each with its modules side by side (-T 1C), so the
-# hub's tests need not wait for those of the modules it builds on (in one reactor a module's tests
-# start when its dependencies' tests are done). The Java tests run at nice 5: Vitest's jsdom tests
-# wait on rendering with 1-5 s timeouts that a starved CPU misses, so they come first for the
-# CPU; the Java tests wait on nothing that short. MVN_ARGS naming modules (-pl, -rf) run one
-# Maven as before. The tools already in the cache are used: the render and chart tests run the
-# render worker and helm, the Rego tests opa.
+# Mavens at once that copy no resources (-Dfast.tests, the pom's profiles), one for the tests of api
+# and cli, one for those of every other module, each with its modules side by side (-T 1C): in one
+# reactor the hub's tests would wait for those of every module it builds on. The Java tests run at
+# nice 5: Vitest's jsdom tests wait on rendering with 1-5 s timeouts that a starved CPU misses, so
+# they come first for the CPU; the Java tests wait on nothing that short. MVN_ARGS naming modules
+# (-pl, -rf) run one Maven as before. The tools already in the cache are used: the render and chart
+# tests run the render worker and helm, the Rego tests opa.
 test-fast: ## the quick loop (under 2 min on 2 cores): Java unit tests (no ITs, offline), opa test and the UI's Vitest side by side; builds nothing else
 	@$(MAKE) -j3 --output-sync=target fast-java fast-rego fast-ui
 
-FAST_JAVA_HUB := agent,charts,api,cli
+FAST_JAVA_HUB := api,cli
 FAST_MVN = nice -n 5 tools/mvn.sh -q -o -T 1C
 FAST_TEST_ARGS = -Dtest.excludedGroups=integration,e2e $(MVN_ARGS)
 
@@ -100,7 +99,7 @@ fast-java:
 	esac; \
 	$(FAST_MVN) test-compile $(MVN_ARGS) || exit; \
 	$(FAST_MVN) test -pl $(FAST_JAVA_HUB) -am -Dfast.tests=hub $(FAST_TEST_ARGS) & hub=$$!; \
-	$(FAST_MVN) test -pl '$(shell echo '$(FAST_JAVA_HUB)' | sed 's/[^,]*/!&/g')' $(FAST_TEST_ARGS); rest=$$?; \
+	$(FAST_MVN) test -pl '$(shell echo '$(FAST_JAVA_HUB)' | sed 's/[^,]*/!&/g')' -Dfast.tests=rest $(FAST_TEST_ARGS); rest=$$?; \
 	wait $$hub && exit $$rest
 
 fast-rego:
