@@ -81,7 +81,7 @@ test: ## the whole test suite: formatting and shell checks, the UI's ESLint and 
 # they come first for the CPU; the Java tests wait on nothing that short. MVN_ARGS naming modules
 # (-pl, -rf) run one Maven as before. The tools already in the cache are used: the render and chart
 # tests run the render worker and helm, the Rego tests opa.
-test-fast: ## the quick loop (under 2 min on 2 cores): Java unit tests (no ITs, offline), opa test and the UI's Vitest side by side; builds nothing else
+test-fast: ## the quick loop (about 2 min on 2 cores): Java unit tests (no ITs, offline), opa test and the UI's Vitest side by side; builds nothing else
 	@$(MAKE) -j3 --output-sync=target fast-java fast-rego fast-ui
 
 FAST_JAVA_HUB := api,cli
