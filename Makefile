@@ -82,14 +82,21 @@ test: ## the whole test suite: formatting and shell checks, the UI's ESLint and 
 # test.groups / test.excludedGroups pick them; `make test` runs every tier and everything else.
 #
 # test-fast is the developer's loop: offline, no clean, nothing built that it does not test (no
-# Go tools, no UI bundle, no images, no jars). The Java modules run side by side (-T 1C, one per
-# core: most test JVMs spend much of their time waiting on timers and sockets) with the Rego tests
-# beside them, each part's output printed when it is done; Vitest comes after them, since its
-# jsdom tests wait on rendering with 1-5 s timeouts that a starved CPU misses. The tools already in
-# the cache are used: the render and chart tests run the render worker and helm, the Rego tests opa.
-test-fast: ## the quick loop (about 3 min on 2 cores): Java unit tests (no ITs, offline) and opa test side by side, then the UI's Vitest; builds nothing else
-	@$(MAKE) -j2 --output-sync=target fast-java fast-rego
-	@$(MAKE) fast-ui
+# Go tools, no UI bundle, no images, no jars). Java, Rego and Vitest run side by side, each part's
+# output printed when it is done. Java: one `test-compile` of every module (incremental), then two
+# Mavens at once that copy no resources (-Dfast.tests, the pom's profiles), one for the tests of api
+# and cli, one for those of every other module, each with its modules side by side (-T 1C): in one
+# reactor the hub's tests would wait for those of every module it builds on. The Java tests run at
+# nice 5: Vitest's jsdom tests wait on rendering with 1-5 s timeouts that a starved CPU misses, so
+# they come first for the CPU; the Java tests wait on nothing that short. MVN_ARGS naming modules
+# (-pl, -rf) run one Maven as before. The tools already in the cache are used: the render and chart
+# tests run the render worker and helm, the Rego tests opa.
+test-fast: ## the quick loop (about 2 min on 2 cores): Java unit tests (no ITs, offline), opa test and the UI's Vitest side by side; builds nothing else
+	@$(MAKE) -j3 --output-sync=target fast-java fast-rego fast-ui
+
+FAST_JAVA_HUB := api,cli
+FAST_MVN = nice -n 5 tools/mvn.sh -q -o -T 1C
+FAST_TEST_ARGS = -Dtest.excludedGroups=integration,e2e $(MVN_ARGS)
 
 fast-java:
 	@echo "==> unit tests: mvn -o -T 1C test, tags integration and e2e excluded$(if $(MVN_ARGS), ($(MVN_ARGS)))"
@@ -97,7 +104,13 @@ fast-java:
 	  v=GITOPSHQ_$$(echo "$$t" | tr a-z- A-Z_)_BIN; \
 	  if [ -z "$${!v:-}" ] && p=$$(tools/bin-path.sh "$$t" 2>/dev/null); then export "$$v=$$p"; fi; \
 	done; \
-	tools/mvn.sh -q -o -T 1C test -Dtest.excludedGroups=integration,e2e $(MVN_ARGS)
+	case " $(MVN_ARGS) " in \
+	  *" -pl"*|*" --projects"*|*" -rf"*|*" --resume-from"*) exec $(FAST_MVN) test $(FAST_TEST_ARGS);; \
+	esac; \
+	$(FAST_MVN) test-compile $(MVN_ARGS) || exit; \
+	$(FAST_MVN) test -pl $(FAST_JAVA_HUB) -am -Dfast.tests=hub $(FAST_TEST_ARGS) & hub=$$!; \
+	$(FAST_MVN) test -pl '$(shell echo '$(FAST_JAVA_HUB)' | sed 's/[^,]*/!&/g')' -Dfast.tests=rest $(FAST_TEST_ARGS); rest=$$?; \
+	wait $$hub && exit $$rest
 
 fast-rego:
 	@if opa=$${GITOPSHQ_OPA_BIN:-$$(tools/bin-path.sh opa 2>/dev/null)}; then \

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gitopshq.activities.approvalpolicy.ApprovalPolicyResolver;
-import dev.gitopshq.activities.audit.Actor;
 import dev.gitopshq.activities.audit.AuditLog;
 import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterRow;
@@ -12,7 +11,6 @@ import dev.gitopshq.activities.governance.Governance;
 import dev.gitopshq.activities.notify.WebhookNotifier;
 import dev.gitopshq.activities.policy.FreezeService;
 import dev.gitopshq.activities.policy.FreezeWindowRow;
-import dev.gitopshq.activities.policy.OpaException;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.agent.v1.Capabilities;
 import dev.gitopshq.agent.v1.CommandTypes;
@@ -20,11 +18,10 @@ import dev.gitopshq.workflows.command.CommandActivities;
 import dev.gitopshq.workflows.command.CommandSpec;
 import dev.gitopshq.workflows.command.CommandStatus;
 import dev.gitopshq.workflows.governance.Decision;
+import dev.gitopshq.workflows.governance.FreezeCheck;
 import dev.gitopshq.workflows.governance.Notification;
-import dev.gitopshq.workflows.release.FreezeCheck;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -127,7 +124,6 @@ public class CommandActivitiesImpl implements CommandActivities {
   public FreezeCheck checkFreeze(CommandSpec spec) {
     UUID org = UUID.fromString(spec.orgId());
     ClusterRow cluster = cluster(org, spec.clusterId());
-    FreezeCheck check;
     FreezeService.CommandRequest request =
         new FreezeService.CommandRequest(
             spec.type(),
@@ -137,35 +133,19 @@ public class CommandActivitiesImpl implements CommandActivities {
             spec.breakGlass(),
             spec.breakGlass() ? spec.breakGlassJustification() : "",
             clock.instant());
-    try {
-      // Writes the current freeze windows to OPA first, so a restarted OPA cannot thaw anything.
-      check = freezes.checkCommand(org, request);
-      freezes.record(org, UUID.fromString(spec.commandId()), request, check);
-    } catch (OpaException e) {
-      commands.updateDetail(
-          org,
-          UUID.fromString(spec.commandId()),
-          "waiting for a freeze decision: " + e.getMessage() + " (retrying)",
-          clock.instant());
-      throw e;
-    }
-    if (check.frozen()) {
-      Map<String, Object> d = new LinkedHashMap<>();
-      d.put("policy", check.policy());
-      d.put("version", check.policyVersion());
-      d.put("blocked", check.blocked());
-      d.put("reasons", check.reasons());
-      tx.executeWithoutResult(
-          t ->
-              audit.record(
-                  org,
-                  Actor.system("opa"),
-                  "command.freeze_decision",
-                  "command",
-                  spec.commandId(),
-                  d));
-    }
-    return check;
+    UUID commandId = UUID.fromString(spec.commandId());
+    // checkCommand writes the current freeze windows to OPA first, so a restarted OPA cannot thaw
+    // anything; the decision is recorded with its input for what-ifs of the freeze policy.
+    return freezes.decide(
+        org,
+        "command",
+        spec.commandId(),
+        () -> {
+          FreezeCheck check = freezes.checkCommand(org, request);
+          freezes.record(org, commandId, request, check);
+          return check;
+        },
+        detail -> commands.updateDetail(org, commandId, detail, clock.instant()));
   }
 
   private ClusterRow cluster(UUID org, String clusterId) {

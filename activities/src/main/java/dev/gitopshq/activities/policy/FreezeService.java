@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gitopshq.activities.audit.Actor;
 import dev.gitopshq.activities.audit.AuditLog;
-import dev.gitopshq.workflows.release.FreezeCheck;
+import dev.gitopshq.workflows.governance.FreezeCheck;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -404,6 +406,50 @@ public class FreezeService {
                 check.reasons(),
                 input.toString(),
                 clock.instant()));
+  }
+
+  /**
+   * A freeze decision about one deployment or command, with what both record: asks {@code ask}
+   * ({@link #check} or {@link #checkCommand}); when OPA gives no decision, tells the subject's
+   * readers through {@code waiting} ("waiting for a freeze decision: ... (retrying)") and rethrows,
+   * so the activity retries; a frozen decision is audited as {@code <subjectKind>.freeze_decision}
+   * by {@code system:opa} on the subject.
+   *
+   * @param subjectKind {@code deployment} or {@code command}: the audit target type
+   * @param subjectId the deployment's or command's id
+   * @param waiting stores the subject's detail line
+   * @throws OpaException as {@code ask} does
+   */
+  public FreezeCheck decide(
+      UUID orgId,
+      String subjectKind,
+      String subjectId,
+      Supplier<FreezeCheck> ask,
+      Consumer<String> waiting) {
+    FreezeCheck check;
+    try {
+      check = ask.get();
+    } catch (OpaException e) {
+      waiting.accept("waiting for a freeze decision: " + e.getMessage() + " (retrying)");
+      throw e;
+    }
+    if (check.frozen()) {
+      Map<String, Object> d = new LinkedHashMap<>();
+      d.put("policy", check.policy());
+      d.put("version", check.policyVersion());
+      d.put("blocked", check.blocked());
+      d.put("reasons", check.reasons());
+      tx.executeWithoutResult(
+          t ->
+              audit.record(
+                  orgId,
+                  Actor.system("opa"),
+                  subjectKind + ".freeze_decision",
+                  subjectKind,
+                  subjectId,
+                  d));
+    }
+    return check;
   }
 
   /**

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gitopshq.activities.audit.Actor;
 import dev.gitopshq.activities.audit.AuditLog;
-import dev.gitopshq.workflows.release.FreezeCheck;
+import dev.gitopshq.workflows.governance.FreezeCheck;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

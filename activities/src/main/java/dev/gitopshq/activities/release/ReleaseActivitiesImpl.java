@@ -17,13 +17,12 @@ import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.governance.Governance;
 import dev.gitopshq.activities.notify.WebhookNotifier;
 import dev.gitopshq.activities.policy.FreezeService;
-import dev.gitopshq.activities.policy.OpaException;
 import dev.gitopshq.activities.policy.PolicyService;
 import dev.gitopshq.workflows.governance.Decision;
+import dev.gitopshq.workflows.governance.FreezeCheck;
 import dev.gitopshq.workflows.governance.Notification;
 import dev.gitopshq.workflows.release.DeploymentRequest;
 import dev.gitopshq.workflows.release.DeploymentStatus;
-import dev.gitopshq.workflows.release.FreezeCheck;
 import dev.gitopshq.workflows.release.ReleaseActivities;
 import dev.gitopshq.workflows.release.ReleaseFailures;
 import io.temporal.failure.ApplicationFailure;
@@ -207,7 +206,6 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
   public FreezeCheck checkFreeze(DeploymentRequest r) {
     UUID org = UUID.fromString(r.orgId());
     ProjectRow project = project(org, UUID.fromString(r.projectId()));
-    FreezeCheck check;
     FreezeService.Request request =
         new FreezeService.Request(
             r.action(),
@@ -217,35 +215,19 @@ public class ReleaseActivitiesImpl implements ReleaseActivities {
             r.breakGlass(),
             r.breakGlass() ? r.breakGlassJustification() : "",
             clock.instant());
-    try {
-      // Writes the current freeze windows to OPA first, so a restarted OPA cannot thaw anything.
-      check = freeze.check(org, request);
-      freeze.record(org, UUID.fromString(r.deploymentId()), request, check);
-    } catch (OpaException e) {
-      deployments.updateDetail(
-          org,
-          UUID.fromString(r.deploymentId()),
-          "waiting for a freeze decision: " + e.getMessage() + " (retrying)",
-          clock.instant());
-      throw e;
-    }
-    if (check.frozen()) {
-      Map<String, Object> d = new LinkedHashMap<>();
-      d.put("policy", check.policy());
-      d.put("version", check.policyVersion());
-      d.put("blocked", check.blocked());
-      d.put("reasons", check.reasons());
-      tx.executeWithoutResult(
-          t ->
-              audit.record(
-                  org,
-                  Actor.system("opa"),
-                  "deployment.freeze_decision",
-                  "deployment",
-                  r.deploymentId(),
-                  d));
-    }
-    return check;
+    UUID deploymentId = UUID.fromString(r.deploymentId());
+    // check writes the current freeze windows to OPA first, so a restarted OPA cannot thaw
+    // anything; the decision is recorded with its input for what-ifs of the freeze policy.
+    return freeze.decide(
+        org,
+        "deployment",
+        r.deploymentId(),
+        () -> {
+          FreezeCheck check = freeze.check(org, request);
+          freeze.record(org, deploymentId, request, check);
+          return check;
+        },
+        detail -> deployments.updateDetail(org, deploymentId, detail, clock.instant()));
   }
 
   @Override

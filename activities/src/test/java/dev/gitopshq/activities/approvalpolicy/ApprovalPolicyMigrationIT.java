@@ -1,19 +1,18 @@
 package dev.gitopshq.activities.approvalpolicy;
 
+import static dev.gitopshq.activities.store.MigrationSchema.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.zaxxer.hikari.HikariDataSource;
+import dev.gitopshq.activities.store.MigrationSchema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,7 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 class ApprovalPolicyMigrationIT {
   static final String SCHEMA = "it_approval_policy_migration";
-  static HikariDataSource db;
+  static MigrationSchema db;
   static final UUID ORG = UUID.randomUUID();
   static final UUID PROD = UUID.randomUUID();
   static final UUID LONG = UUID.randomUUID();
@@ -34,20 +33,8 @@ class ApprovalPolicyMigrationIT {
 
   @BeforeAll
   static void migrateAnOldDatabase() throws SQLException {
-    String url =
-        System.getenv()
-            .getOrDefault("GITOPSHQ_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/gitopshq_test");
-    db = new HikariDataSource();
-    db.setJdbcUrl(url + (url.contains("?") ? "&" : "?") + "currentSchema=" + SCHEMA);
-    db.setUsername(System.getenv().getOrDefault("GITOPSHQ_TEST_DB_USER", "gitopshq"));
-    db.setPassword(System.getenv().getOrDefault("GITOPSHQ_TEST_DB_PASSWORD", "gitopshq"));
-    db.setMaximumPoolSize(2);
-    try (Connection c = db.getConnection();
-        Statement s = c.createStatement()) {
-      s.execute("drop schema if exists " + SCHEMA + " cascade");
-    }
-    Flyway.configure().dataSource(db).schemas(SCHEMA).target("39").load().migrate();
-    try (Connection c = db.getConnection()) {
+    db = MigrationSchema.upTo(SCHEMA, "39");
+    try (Connection c = db.connection()) {
       exec(c, "insert into organizations (id, slug, name) values (?, 'acme', 'Acme')", ORG);
       cluster(c, PROD, "prod-eu");
       cluster(c, LONG, LONG_NAME);
@@ -71,7 +58,7 @@ class ApprovalPolicyMigrationIT {
           ORG,
           LONG);
     }
-    Flyway.configure().dataSource(db).schemas(SCHEMA).load().migrate();
+    db.migrate();
   }
 
   static void cluster(Connection c, UUID id, String name) throws SQLException {
@@ -84,15 +71,6 @@ class ApprovalPolicyMigrationIT {
         name);
   }
 
-  static void exec(Connection c, String sql, Object... args) throws SQLException {
-    try (PreparedStatement p = c.prepareStatement(sql)) {
-      for (int i = 0; i < args.length; i++) {
-        p.setObject(i + 1, args[i]);
-      }
-      p.executeUpdate();
-    }
-  }
-
   @AfterAll
   static void close() {
     db.close();
@@ -101,7 +79,7 @@ class ApprovalPolicyMigrationIT {
   /** name -> [clusters, require_approval, auto_approve, required, roles, teams, bg, bg roles]. */
   static Map<String, List<Object>> policies() throws SQLException {
     Map<String, List<Object>> out = new LinkedHashMap<>();
-    try (Connection c = db.getConnection();
+    try (Connection c = db.connection();
         PreparedStatement p =
             c.prepareStatement(
                 "select name, clusters, require_approval, auto_approve, required_approvers,"
@@ -197,7 +175,7 @@ class ApprovalPolicyMigrationIT {
 
   @Test
   void theOldTableIsGone() throws SQLException {
-    try (Connection c = db.getConnection();
+    try (Connection c = db.connection();
         PreparedStatement p =
             c.prepareStatement(
                 "select count(*) from information_schema.tables where table_schema = ?"

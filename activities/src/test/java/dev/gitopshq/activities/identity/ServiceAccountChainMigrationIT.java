@@ -1,18 +1,17 @@
 package dev.gitopshq.activities.identity;
 
+import static dev.gitopshq.activities.store.MigrationSchema.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.zaxxer.hikari.HikariDataSource;
+import dev.gitopshq.activities.store.MigrationSchema;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,7 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class ServiceAccountChainMigrationIT {
   static final String SCHEMA = "it_sa_chain_migration";
-  static HikariDataSource db;
+  static MigrationSchema db;
   static final UUID ORG = UUID.randomUUID();
   static final UUID HUMAN = UUID.randomUUID();
   static final UUID SA1 = UUID.randomUUID();
@@ -33,20 +32,8 @@ class ServiceAccountChainMigrationIT {
 
   @BeforeAll
   static void migrateAnOldDatabase() throws SQLException {
-    String url =
-        System.getenv()
-            .getOrDefault("GITOPSHQ_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/gitopshq_test");
-    db = new HikariDataSource();
-    db.setJdbcUrl(url + (url.contains("?") ? "&" : "?") + "currentSchema=" + SCHEMA);
-    db.setUsername(System.getenv().getOrDefault("GITOPSHQ_TEST_DB_USER", "gitopshq"));
-    db.setPassword(System.getenv().getOrDefault("GITOPSHQ_TEST_DB_PASSWORD", "gitopshq"));
-    db.setMaximumPoolSize(2);
-    try (Connection c = db.getConnection();
-        Statement s = c.createStatement()) {
-      s.execute("drop schema if exists " + SCHEMA + " cascade");
-    }
-    Flyway.configure().dataSource(db).schemas(SCHEMA).target("36").load().migrate();
-    try (Connection c = db.getConnection()) {
+    db = MigrationSchema.upTo(SCHEMA, "36");
+    try (Connection c = db.connection()) {
       exec(c, "insert into organizations (id, slug, name) values (?, 'acme', 'Acme')", ORG);
       exec(
           c,
@@ -71,7 +58,7 @@ class ServiceAccountChainMigrationIT {
           UUID.randomUUID(),
           SA3.toString());
     }
-    Flyway.configure().dataSource(db).schemas(SCHEMA).load().migrate();
+    db.migrate();
   }
 
   static void account(Connection c, UUID id, UUID createdBy) throws SQLException {
@@ -100,15 +87,6 @@ class ServiceAccountChainMigrationIT {
         account.toString());
   }
 
-  static void exec(Connection c, String sql, Object... args) throws SQLException {
-    try (PreparedStatement p = c.prepareStatement(sql)) {
-      for (int i = 0; i < args.length; i++) {
-        p.setObject(i + 1, args[i]);
-      }
-      p.executeUpdate();
-    }
-  }
-
   @AfterAll
   static void close() {
     db.close();
@@ -116,7 +94,7 @@ class ServiceAccountChainMigrationIT {
 
   @Test
   void accountsMadeByAccountsKnowTheirMakerAndAnOwnerFromUpTheChain() throws SQLException {
-    try (Connection c = db.getConnection();
+    try (Connection c = db.connection();
         PreparedStatement p =
             c.prepareStatement(
                 "select id, created_by_account, owner_member_id from service_accounts"
@@ -138,7 +116,7 @@ class ServiceAccountChainMigrationIT {
 
   @Test
   void anOpenApprovalOfTheLastAccountHasEveryoneUpTheChainBehindIt() throws SQLException {
-    try (Connection c = db.getConnection();
+    try (Connection c = db.connection();
         PreparedStatement p =
             c.prepareStatement("select requester_behind from approvals where id = 'a1'")) {
       try (ResultSet r = p.executeQuery()) {

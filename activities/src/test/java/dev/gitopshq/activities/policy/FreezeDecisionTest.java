@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gitopshq.workflows.release.FreezeCheck;
+import dev.gitopshq.workflows.governance.FreezeCheck;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import org.apache.ibatis.mapping.Environment;
 import org.apache.ibatis.session.Configuration;
 import org.apache.ibatis.session.SqlSessionFactoryBuilder;
@@ -33,18 +32,7 @@ public final class TestSchema implements AutoCloseable {
 
   /** Drops and migrates {@code schema}, with these mappers. */
   public static TestSchema create(String schema, Class<?>... mappers) throws SQLException {
-    String url =
-        System.getenv()
-            .getOrDefault("GITOPSHQ_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/gitopshq_test");
-    HikariDataSource db = new HikariDataSource();
-    db.setJdbcUrl(url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema);
-    db.setUsername(System.getenv().getOrDefault("GITOPSHQ_TEST_DB_USER", "gitopshq"));
-    db.setPassword(System.getenv().getOrDefault("GITOPSHQ_TEST_DB_PASSWORD", "gitopshq"));
-    db.setMaximumPoolSize(4);
-    try (Connection c = db.getConnection();
-        Statement s = c.createStatement()) {
-      s.execute("drop schema if exists " + schema + " cascade");
-    }
+    HikariDataSource db = MigrationSchema.emptySchema(schema, 4);
     Flyway.configure().dataSource(db).schemas(schema).load().migrate();
     Configuration cfg = new Configuration();
     cfg.setMapUnderscoreToCamelCase(true);

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaCodeUnit;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
 import java.util.EnumSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -15,16 +16,13 @@ import org.junit.jupiter.api.Test;
  * of the hub names the gate and calls {@link PlanGuard#require} with it. A gate added without an
  * endpoint that checks it fails here.
  */
+// The hub's classes as ArchitectureTest imports them: ArchUnit imports them once per test JVM.
+@AnalyzeClasses(packages = "dev.gitopshq.hub", importOptions = ImportOption.DoNotIncludeTests.class)
 class FeatureGatesTest {
-  static final JavaClasses HUB =
-      new ClassFileImporter()
-          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-          .importPackages("dev.gitopshq.hub");
-
-  @Test
-  void everyReportedGateIsRequiredByAGuardedEndpoint() {
+  @ArchTest
+  void everyReportedGateIsRequiredByAGuardedEndpoint(JavaClasses hub) {
     Set<Feature> enforced = EnumSet.noneOf(Feature.class);
-    HUB.stream()
+    hub.stream()
         .filter(c -> !c.getPackageName().equals(Feature.class.getPackageName()))
         .flatMap(c -> c.getCodeUnits().stream())
         .filter(FeatureGatesTest::callsTheGuard)

@@ -2,12 +2,9 @@ package dev.gitopshq.hub.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gitopshq.agent.v1.HubMessage;
-import io.grpc.stub.ServerCallStreamObserver;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -20,59 +17,13 @@ class AgentConnectionsTest {
   static final Instant NOW = Instant.parse("2026-11-27T21:00:00Z");
   final UUID org = UUID.randomUUID();
 
-  /** The hub's side of a stream, recording what was sent and how it ended. */
-  static final class Stream extends ServerCallStreamObserver<HubMessage> {
-    final List<HubMessage> sent = new ArrayList<>();
-    Throwable ended;
-
-    @Override
-    public boolean isCancelled() {
-      return false;
-    }
-
-    @Override
-    public void setOnCancelHandler(Runnable onCancelHandler) {}
-
-    @Override
-    public void setCompression(String compression) {}
-
-    @Override
-    public boolean isReady() {
-      return true;
-    }
-
-    @Override
-    public void setOnReadyHandler(Runnable onReadyHandler) {}
-
-    @Override
-    public void disableAutoInboundFlowControl() {}
-
-    @Override
-    public void request(int count) {}
-
-    @Override
-    public void setMessageCompression(boolean enable) {}
-
-    @Override
-    public void onNext(HubMessage value) {
-      sent.add(value);
-    }
-
-    @Override
-    public void onError(Throwable t) {
-      ended = t;
-    }
-
-    @Override
-    public void onCompleted() {}
-  }
-
   // Without mappers: recording sessions fails and is logged, as when PostgreSQL is away.
   final AgentConnections connections =
       new AgentConnections(null, null, "replica-1", Clock.fixed(NOW, ZoneOffset.UTC), s -> {});
 
   AgentSession welcomed(boolean pendingAcceptance) {
-    AgentSession s = new AgentSession(org, UUID.randomUUID(), UUID.randomUUID(), new Stream(), NOW);
+    AgentSession s =
+        new AgentSession(org, UUID.randomUUID(), UUID.randomUUID(), new RecordingStream(), NOW);
     s.connected(NOW, List.of("observe", "kubernetes.scale"), List.of(), pendingAcceptance);
     connections.add(s);
     return s;

@@ -17,7 +17,6 @@ import dev.gitopshq.agent.v1.ReconcileRequested;
 import dev.gitopshq.agent.v1.RequestReconcile;
 import dev.gitopshq.agent.v1.WireAdapters;
 import dev.gitopshq.hub.HubTestSupport;
-import io.grpc.stub.ServerCallStreamObserver;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -132,54 +131,6 @@ class JobDispatcherIT {
     }
   }
 
-  /** What the hub sent down one stream. */
-  static final class Stream extends ServerCallStreamObserver<HubMessage> {
-    final List<HubMessage> sent = new CopyOnWriteArrayList<>();
-
-    @Override
-    public void onNext(HubMessage value) {
-      sent.add(value);
-    }
-
-    List<String> refs() {
-      return sent.stream().map(HubMessage::getCorrelationId).toList();
-    }
-
-    @Override
-    public void onError(Throwable t) {}
-
-    @Override
-    public void onCompleted() {}
-
-    @Override
-    public boolean isCancelled() {
-      return false;
-    }
-
-    @Override
-    public void setOnCancelHandler(Runnable onCancelHandler) {}
-
-    @Override
-    public void setCompression(String compression) {}
-
-    @Override
-    public boolean isReady() {
-      return true;
-    }
-
-    @Override
-    public void setOnReadyHandler(Runnable onReadyHandler) {}
-
-    @Override
-    public void request(int count) {}
-
-    @Override
-    public void setMessageCompression(boolean enable) {}
-
-    @Override
-    public void disableAutoInboundFlowControl() {}
-  }
-
   /** One hub replica: its streams and its dispatcher. */
   final class Replica {
     final AgentConnections connections;
@@ -204,7 +155,7 @@ class JobDispatcherIT {
     }
 
     /** An agent's stream, welcomed on this replica. */
-    AgentSession hold(UUID orgId, UUID clusterId, Stream stream) {
+    AgentSession hold(UUID orgId, UUID clusterId, RecordingStream stream) {
       AgentSession s =
           new AgentSession(orgId, clusterId, UUID.randomUUID(), stream, clock.instant());
       s.connected(clock.instant(), List.of(), List.of(), false);
@@ -285,7 +236,7 @@ class JobDispatcherIT {
   @Test
   void aRequestAskedOnOneReplicaIsSentByTheHolderAndAnsweredBackToTheAsker() throws Exception {
     connected(cluster);
-    Stream stream = new Stream();
+    RecordingStream stream = new RecordingStream();
     AgentSession onA = a.hold(org, cluster, stream);
     String id = UUID.randomUUID().toString();
 
@@ -331,7 +282,7 @@ class JobDispatcherIT {
     assertThat(jobs.find(org, "test_request", id).orElseThrow().state())
         .isEqualTo(AgentJob.CANCELLED);
 
-    Stream stream = new Stream();
+    RecordingStream stream = new RecordingStream();
     a.dispatcher.sendWaiting(a.hold(org, cluster, stream));
     assertThat(stream.sent).isEmpty();
   }
@@ -362,7 +313,7 @@ class JobDispatcherIT {
   @Test
   void onlyTheReplicaHoldingTheStreamSendsAJobAndItSendsItOnce() {
     String ref = park(org, cluster, later());
-    Stream stream = new Stream();
+    RecordingStream stream = new RecordingStream();
     a.hold(org, cluster, stream);
 
     b.dispatcher.sendQueued(org, cluster);
@@ -382,12 +333,12 @@ class JobDispatcherIT {
   @Test
   void aJobIsSentAgainAfterTheAgentReconnects() {
     String ref = park(org, cluster, later());
-    Stream first = new Stream();
+    RecordingStream first = new RecordingStream();
     a.dispatcher.sendWaiting(a.hold(org, cluster, first));
     assertThat(first.refs()).containsExactly(ref);
 
     // The agent comes back on the other replica: its Hello brings the job again.
-    Stream second = new Stream();
+    RecordingStream second = new RecordingStream();
     b.dispatcher.sendWaiting(b.hold(org, cluster, second));
     assertThat(second.refs()).containsExactly(ref);
     assertThat(jobs.find(org, "test_echo", ref).orElseThrow().attempts()).isEqualTo(2);
@@ -396,12 +347,12 @@ class JobDispatcherIT {
   @Test
   void anAnswerIsRecordedThenHandedOverOnceAndARepeatIsIgnored() {
     String ref = park(org, cluster, later());
-    Stream stream = new Stream();
+    RecordingStream stream = new RecordingStream();
     AgentSession onA = a.hold(org, cluster, stream);
     a.dispatcher.sendQueued(org, cluster);
 
     // The answer arrives at the other replica (the agent reconnected there), then again.
-    AgentSession onB = b.hold(org, cluster, new Stream());
+    AgentSession onB = b.hold(org, cluster, new RecordingStream());
     b.dispatcher.onAnswer(onB, answer(ref));
     a.dispatcher.onAnswer(onA, answer(ref));
     b.dispatcher.onAnswer(onB, answer(ref));
@@ -414,7 +365,7 @@ class JobDispatcherIT {
   @Test
   void anAnswerTemporalCouldNotTakeIsHandedOverByTheSweep() {
     String ref = park(org, cluster, later());
-    AgentSession s = a.hold(org, cluster, new Stream());
+    AgentSession s = a.hold(org, cluster, new RecordingStream());
     a.dispatcher.sendQueued(org, cluster);
 
     temporal.next = JobHandOver.Outcome.UNREACHABLE;
@@ -436,7 +387,7 @@ class JobDispatcherIT {
   @Test
   void anAnswerNobodyWaitsForAnyMoreEndsTheJob() {
     String ref = park(org, cluster, later());
-    AgentSession s = a.hold(org, cluster, new Stream());
+    AgentSession s = a.hold(org, cluster, new RecordingStream());
     temporal.next = JobHandOver.Outcome.GONE;
     a.dispatcher.onAnswer(s, answer(ref));
     assertThat(state(org, ref)).isEqualTo(AgentJob.COMPLETED);
@@ -446,7 +397,7 @@ class JobDispatcherIT {
   void aCancelledJobIsNeverSentNorAnswered() {
     String ref = park(org, cluster, later());
     assertThat(jobs.cancel(org, "test_echo", ref, clock.instant())).isEqualTo(1);
-    Stream stream = new Stream();
+    RecordingStream stream = new RecordingStream();
     AgentSession s = a.hold(org, cluster, stream);
     a.dispatcher.sendWaiting(s);
     a.dispatcher.sendQueued(org, cluster);
@@ -462,7 +413,7 @@ class JobDispatcherIT {
     String expired = park(org, cluster, clock.instant().minusSeconds(1));
     String refused = "refused-" + UUID.randomUUID();
     park(org, cluster, refused, later());
-    Stream stream = new Stream();
+    RecordingStream stream = new RecordingStream();
     a.dispatcher.sendWaiting(a.hold(org, cluster, stream));
 
     assertThat(stream.sent).isEmpty();
@@ -480,7 +431,7 @@ class JobDispatcherIT {
     String theirs = park(theirOrg, theirCluster, later());
 
     // A stream of this organization that names their cluster's id.
-    Stream stream = new Stream();
+    RecordingStream stream = new RecordingStream();
     AgentSession s = a.hold(org, theirCluster, stream);
     a.dispatcher.sendWaiting(s);
     a.dispatcher.sendQueued(org, theirCluster);

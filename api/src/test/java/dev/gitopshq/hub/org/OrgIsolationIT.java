@@ -474,9 +474,7 @@ class OrgIsolationIT {
     List<String> refusals = new ArrayList<>();
     int called = 0;
     // The upserts into A's own namespace go last, so that every read of B's name comes first.
-    all.sort(
-        java.util.Comparator.comparing(
-            (Endpoint e) -> OWN_NAMESPACE.contains(e.key())));
+    all.sort(java.util.Comparator.comparing((Endpoint e) -> OWN_NAMESPACE.contains(e.key())));
     for (Endpoint e : all) {
       if (!e.pattern().contains("{")) {
         continue;

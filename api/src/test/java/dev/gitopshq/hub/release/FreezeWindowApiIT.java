@@ -11,7 +11,7 @@ import dev.gitopshq.activities.policy.OpaTestServer;
 import dev.gitopshq.activities.policy.OpaUnavailableException;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
-import dev.gitopshq.workflows.release.FreezeCheck;
+import dev.gitopshq.workflows.governance.FreezeCheck;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,8 +1,8 @@
 package dev.gitopshq.workflows.command;
 
 import dev.gitopshq.workflows.governance.Decision;
+import dev.gitopshq.workflows.governance.FreezeCheck;
 import dev.gitopshq.workflows.governance.Notification;
-import dev.gitopshq.workflows.release.FreezeCheck;
 import io.temporal.activity.ActivityInterface;
 
 /** The store, policy and notification steps of a command. */

@@ -1,6 +1,7 @@
 package dev.gitopshq.workflows.release;
 
 import dev.gitopshq.workflows.StoreActivities;
+import dev.gitopshq.workflows.governance.FreezeCheck;
 import dev.gitopshq.workflows.governance.Gate;
 import dev.gitopshq.workflows.governance.GovernedRun;
 import io.temporal.activity.ActivityOptions;

@@ -1,6 +1,7 @@
 package dev.gitopshq.workflows.release;
 
 import dev.gitopshq.workflows.governance.Decision;
+import dev.gitopshq.workflows.governance.FreezeCheck;
 import dev.gitopshq.workflows.governance.Notification;
 import io.temporal.activity.ActivityInterface;
 import java.util.Map;

@@ -11,6 +11,7 @@ import dev.gitopshq.workflows.approval.ApprovalWorkflow;
 import dev.gitopshq.workflows.approval.ApprovalWorkflowImpl;
 import dev.gitopshq.workflows.approval.RecordedVote;
 import dev.gitopshq.workflows.governance.Decision;
+import dev.gitopshq.workflows.governance.FreezeCheck;
 import dev.gitopshq.workflows.governance.Notification;
 import dev.gitopshq.workflows.governance.Requester;
 import io.temporal.client.WorkflowClient;

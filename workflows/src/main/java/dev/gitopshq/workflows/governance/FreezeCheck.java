@@ -1,4 +1,4 @@
-package dev.gitopshq.workflows.release;
+package dev.gitopshq.workflows.governance;
 
 import java.util.List;
 
