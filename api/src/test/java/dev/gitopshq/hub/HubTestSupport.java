@@ -454,6 +454,16 @@ public final class HubTestSupport implements AutoCloseable {
     return tokenOf(id);
   }
 
+  /** Puts a member of the bootstrap organization in {@link #everyoneTeam()}. */
+  public void grantEverything(String memberId) {
+    expect(
+        post(
+            "/api/v2/teams/" + everyoneTeam() + "/members",
+            OWNER_TOKEN,
+            Map.of("memberId", memberId)),
+        200);
+  }
+
   /** Like {@link #memberToken} but in no team: the member reaches no project and no cluster. */
   public String ungrantedMemberToken(String role) {
     return tokenOf(newMember(role));
