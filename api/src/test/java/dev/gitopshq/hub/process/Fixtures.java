@@ -199,7 +199,8 @@ final class Fixtures {
     for (Map<String, Object> grant :
         List.<Map<String, Object>>of(
             Map.of("teamId", teamId, "role", "member", "scope", "projects"),
-            Map.of("teamId", teamId, "role", "member", "scope", "clusters", "selector", Map.of()))) {
+            Map.of(
+                "teamId", teamId, "role", "member", "scope", "clusters", "selector", Map.of()))) {
       Response g = hub.post("/api/v2/grants", OWNER_TOKEN, grant);
       assertThat(g.status()).as(g.raw()).isEqualTo(201);
     }
