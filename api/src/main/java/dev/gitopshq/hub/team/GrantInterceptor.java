@@ -2,6 +2,7 @@ package dev.gitopshq.hub.team;
 
 import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterRow;
+import dev.gitopshq.activities.command.CommandMapper;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.identity.Role;
 import dev.gitopshq.hub.security.HubPrincipal;
@@ -24,28 +25,34 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * The one place grants are enforced for objects addressed by path: every endpoint whose pattern
- * starts {@code /api/v2/projects/{id}} or {@code /api/v2/clusters/{id}} (whatever the variable is
- * called) first asks {@link Access} for the caller's role on that project or cluster. None: 404,
- * exactly as for an object that does not exist. Some: the caller's project (or cluster) permissions
- * for the rest of the request are those of that role, so the controllers' own {@code Authz.require}
- * checks judge the grant.
+ * starts {@code /api/v2/projects/{id}}, {@code /api/v2/clusters/{id}} or {@code
+ * /api/v2/commands/{id}} (a command is its cluster's; whatever the variable is called) first asks
+ * {@link Access} for the caller's role on that project or cluster. None: 404, exactly as for an
+ * object that does not exist. Some: the caller's project (or cluster) permissions for the rest of
+ * the request are those of that role, so the controllers' own {@code Authz.require} checks judge
+ * the grant.
  */
 @Configuration
 public class GrantInterceptor implements HandlerInterceptor, WebMvcConfigurer {
   private static final String PROJECTS = "/api/v2/projects/{";
   private static final String CLUSTERS = "/api/v2/clusters/{";
+  private static final String COMMANDS = "/api/v2/commands/{";
 
   private final Access access;
   private final ClusterMapper clusters;
+  private final CommandMapper commands;
 
-  public GrantInterceptor(Access access, ClusterMapper clusters) {
+  public GrantInterceptor(Access access, ClusterMapper clusters, CommandMapper commands) {
     this.access = access;
     this.clusters = clusters;
+    this.commands = commands;
   }
 
   @Override
   public void addInterceptors(InterceptorRegistry registry) {
-    registry.addInterceptor(this).addPathPatterns("/api/v2/projects/**", "/api/v2/clusters/**");
+    registry
+        .addInterceptor(this)
+        .addPathPatterns("/api/v2/projects/**", "/api/v2/clusters/**", "/api/v2/commands/**");
   }
 
   @Override
@@ -80,6 +87,19 @@ public class GrantInterceptor implements HandlerInterceptor, WebMvcConfigurer {
           cluster
               .flatMap(c -> access.clusterRole(caller, c))
               .orElseThrow(() -> ApiException.notFound("cluster " + id));
+      narrow(auth, caller, Access.within(caller, role, Access.CLUSTER_PERMISSIONS));
+    } else if (p.startsWith(COMMANDS)) {
+      // A command is its cluster's: without a grant on the cluster it does not exist either.
+      UUID id = id(request, p.substring(COMMANDS.length()));
+      if (id == null) {
+        return true;
+      }
+      Role role =
+          commands
+              .findById(caller.orgId(), id)
+              .flatMap(c -> clusters.findById(caller.orgId(), c.clusterId()))
+              .flatMap(c -> access.clusterRole(caller, c))
+              .orElseThrow(() -> ApiException.notFound("command " + id));
       narrow(auth, caller, Access.within(caller, role, Access.CLUSTER_PERMISSIONS));
     }
     return true;

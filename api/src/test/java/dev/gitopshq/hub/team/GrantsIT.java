@@ -334,6 +334,20 @@ class GrantsIT {
                     Map.of("name", "t"))
                 .status())
         .isEqualTo(201);
+    // A command on that cluster: it is the cluster's, so it is not there either.
+    HubTestSupport.exec(
+        "update clusters set capabilities = '{observe,argocd.write}' where id = ?::uuid", cluster);
+    Response command =
+        hub.post(
+            "/api/v2/clusters/" + cluster + "/commands",
+            OWNER_TOKEN,
+            Map.of(
+                "type",
+                "sync",
+                "target",
+                Map.of("namespace", "argocd", "kind", "Application", "name", "matrix-app")));
+    assertThat(command.status()).as(command.raw()).isBetween(200, 202);
+    String commandId = command.body().get("id").asText();
     long auditBefore = HubTestSupport.count("select count(*) from audit_log");
     String before =
         hub.get("/api/v2/projects/" + project, OWNER_TOKEN).raw()
@@ -344,8 +358,12 @@ class GrantsIT {
     int called = 0;
     for (String role : List.of("member", "viewer")) {
       String token = hub.ungrantedMemberToken(role);
-      for (String prefix : List.of("/api/v2/projects/{", "/api/v2/clusters/{")) {
-        String object = prefix.contains("projects") ? project : cluster;
+      for (String prefix :
+          List.of("/api/v2/projects/{", "/api/v2/clusters/{", "/api/v2/commands/{")) {
+        String object =
+            prefix.contains("projects")
+                ? project
+                : prefix.contains("commands") ? commandId : cluster;
         for (Endpoint e : endpoints(prefix)) {
           String path = fill(e.pattern(), object);
           Object body = e.method().equals("GET") || e.method().equals("DELETE") ? null : Map.of();
