@@ -12,6 +12,7 @@ import { AuditPage } from "./audit/AuditPage";
 import { ProjectsPage } from "./projects/ProjectsPage";
 import { ProjectPage } from "./projects/ProjectPage";
 import { PeoplePage } from "./people/PeoplePage";
+import { TeamsPage } from "./people/TeamsPage";
 import { SettingsPage } from "./settings/SettingsPage";
 import { CredentialsPage } from "./credentials/CredentialsPage";
 import { CommandPage } from "./clusters/CommandPage";
@@ -36,6 +37,7 @@ export function App() {
         <Route path="projects/:id/:tab" element={<ProjectPage />} />
         <Route path="audit" element={<AuditPage />} />
         <Route path="people" element={<PeoplePage />} />
+        <Route path="teams" element={<TeamsPage />} />
         <Route path="settings" element={<SettingsPage />} />
         <Route path="credentials" element={<CredentialsPage />} />
         <Route path="*" element={<p className="p-4">No such page.</p>} />

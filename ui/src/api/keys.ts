@@ -20,6 +20,8 @@ export const queryKeys = {
   notifications: () => ["notifications"] as const,
   orgs: () => ["orgs"] as const,
   members: () => ["members"] as const,
+  teams: () => ["teams"] as const,
+  team: (id: string) => ["teams", id] as const,
   serviceAccounts: () => ["service-accounts"] as const,
   /** The tokens of a member or a service account: `owner` is its path, /members/{id} or /service-accounts/{id}. */
   tokens: (owner: string) => ["tokens", owner] as const,

@@ -183,6 +183,12 @@ export type Features = Schemas["Features"];
 
 export type Member = With<Schemas["MemberView"], "id" | "email" | "name" | "role">;
 
+export type Team = With<Schemas["TeamController.TeamView"], "id" | "name" | "memberCount">;
+
+export type Grant = With<Schemas["TeamController.GrantView"], "id" | "role" | "scope">;
+
+export type TeamDetail = With<Schemas["TeamDetail"], "id" | "name">;
+
 export type ServiceAccount = With<Schemas["ServiceAccountView"], "id" | "name" | "scopes">;
 
 /** An API token's metadata, as the token lists show it; `status` is active, expired or revoked. */

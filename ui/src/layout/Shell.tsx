@@ -9,6 +9,7 @@ const NAV = [
   { to: "/policies", label: "Policies" },
   { to: "/audit", label: "Audit" },
   { to: "/people", label: "People" },
+  { to: "/teams", label: "Teams" },
   { to: "/settings", label: "Settings" },
   { to: "/credentials", label: "Credentials" },
 ];

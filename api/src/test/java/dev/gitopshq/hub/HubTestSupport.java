@@ -444,17 +444,73 @@ public final class HubTestSupport implements AutoCloseable {
    * test uses, and one API token of theirs: the token.
    */
   public String memberToken(String role) {
+    String id = newMember(role);
+    // Members reach projects and clusters through grants: this one is in a team with member on
+    // every project and every cluster, as the upgrade to grants leaves existing members
+    // (V56's team 'everyone'), so tests of roles judge the role alone.
+    Response in =
+        post("/api/v2/teams/" + everyoneTeam() + "/members", OWNER_TOKEN, Map.of("memberId", id));
+    expect(in, 200);
+    return tokenOf(id);
+  }
+
+  /** Puts a member of the bootstrap organization in {@link #everyoneTeam()}. */
+  public void grantEverything(String memberId) {
+    expect(
+        post(
+            "/api/v2/teams/" + everyoneTeam() + "/members",
+            OWNER_TOKEN,
+            Map.of("memberId", memberId)),
+        200);
+  }
+
+  /** Like {@link #memberToken} but in no team: the member reaches no project and no cluster. */
+  public String ungrantedMemberToken(String role) {
+    return tokenOf(newMember(role));
+  }
+
+  /** The id of a new member of the bootstrap owner's organization with {@code role}. */
+  public String newMember(String role) {
     String email = role + "-" + UUID.randomUUID().toString().substring(0, 8) + "@example.com";
     Response m =
         post("/api/v2/members", OWNER_TOKEN, Map.of("email", email, "name", role, "role", role));
     expect(m, 201);
-    Response t =
-        post(
-            "/api/v2/members/" + m.body().get("id").asText() + "/tokens",
-            OWNER_TOKEN,
-            Map.of("name", "t"));
+    return m.body().get("id").asText();
+  }
+
+  /** A new API token of a member of the bootstrap owner's organization. */
+  public String tokenOf(String memberId) {
+    Response t = post("/api/v2/members/" + memberId + "/tokens", OWNER_TOKEN, Map.of("name", "t"));
     expect(t, 201);
     return t.body().get("token").asText();
+  }
+
+  /**
+   * The bootstrap organization's team {@code test-everyone}, made at first use with member on every
+   * project and on every cluster.
+   */
+  public synchronized String everyoneTeam() {
+    for (JsonNode t : get("/api/v2/teams", OWNER_TOKEN).body().get("items")) {
+      if (t.get("name").asText().equals("test-everyone")) {
+        return t.get("id").asText();
+      }
+    }
+    Response team = post("/api/v2/teams", OWNER_TOKEN, Map.of("name", "test-everyone"));
+    expect(team, 201);
+    String id = team.body().get("id").asText();
+    expect(
+        post(
+            "/api/v2/grants",
+            OWNER_TOKEN,
+            Map.of("teamId", id, "role", "member", "scope", "projects")),
+        201);
+    expect(
+        post(
+            "/api/v2/grants",
+            OWNER_TOKEN,
+            Map.of("teamId", id, "role", "member", "scope", "clusters", "selector", Map.of())),
+        201);
+    return id;
   }
 
   /**

@@ -43,6 +43,11 @@ abstract class Base {
     return resolve(hub, idOrName, Endpoint.PROJECTS_LIST, "project");
   }
 
+  /** A team's id from its id or its name. */
+  String teamId(HubClient hub, String idOrName) {
+    return resolve(hub, idOrName, Endpoint.TEAMS_LIST, "team");
+  }
+
   private static String resolve(HubClient hub, String idOrName, Endpoint list, String what) {
     if (UUID.matcher(idOrName).matches()) {
       return idOrName;

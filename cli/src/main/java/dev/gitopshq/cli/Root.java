@@ -38,6 +38,8 @@ import picocli.CommandLine.Spec;
       ApprovalsCommand.class,
       PoliciesCommand.class,
       ApprovalPoliciesCommand.class,
+      TeamsCommand.class,
+      GrantsCommand.class,
       ProjectsCommand.class,
       ReleasesCommand.class,
       PromoteCommand.class,

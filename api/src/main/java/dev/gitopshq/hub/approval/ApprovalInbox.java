@@ -3,16 +3,19 @@ package dev.gitopshq.hub.approval;
 import dev.gitopshq.activities.approval.ApprovalMapper;
 import dev.gitopshq.activities.approval.ApprovalRow;
 import dev.gitopshq.activities.approval.ApprovalVoteRow;
+import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.command.CommandMapper;
 import dev.gitopshq.activities.command.CommandRow;
 import dev.gitopshq.activities.identity.MemberMapper;
 import dev.gitopshq.activities.identity.MemberRow;
+import dev.gitopshq.activities.identity.Role;
 import dev.gitopshq.activities.release.ChangeSummary;
 import dev.gitopshq.activities.release.DeploymentMapper;
 import dev.gitopshq.activities.release.DeploymentSubjectRow;
 import dev.gitopshq.hub.features.Feature;
 import dev.gitopshq.hub.features.PlanGuard;
 import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.team.Access;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
 import dev.gitopshq.workflows.approval.ApprovalRequest;
@@ -22,6 +25,7 @@ import dev.gitopshq.workflows.approval.Eligibility;
 import io.temporal.client.WorkflowClient;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -40,6 +44,8 @@ public class ApprovalInbox {
   private final MemberMapper members;
   private final WorkflowClient temporal;
   private final PlanGuard plans;
+  private final ClusterMapper clusters;
+  private final Access access;
 
   /** The kind of the approval that holds a rollback deployment. */
   private static final String ROLLBACK = "rollback";
@@ -50,7 +56,11 @@ public class ApprovalInbox {
       DeploymentMapper deployments,
       MemberMapper members,
       WorkflowClient temporal,
-      PlanGuard plans) {
+      PlanGuard plans,
+      ClusterMapper clusters,
+      Access access) {
+    this.clusters = clusters;
+    this.access = access;
     this.plans = plans;
     this.approvals = approvals;
     this.commands = commands;
@@ -153,7 +163,7 @@ public class ApprovalInbox {
                 a ->
                     Eligibility.ownRequest(a.requesterId(), a.requesterBehind(), caller.id())
                             == null
-                        && eligible(a, me))
+                        && eligible(a, me, roleOn(caller, a)))
             .filter(
                 a ->
                     approvals.votes(caller.orgId(), a.id()).stream()
@@ -185,7 +195,10 @@ public class ApprovalInbox {
               + " or own, or one made by such an account, and four eyes needs someone else");
     }
     MemberRow me = members.findById(caller.orgId(), caller.memberId()).orElseThrow();
-    if (!eligible(a, me)) {
+    // Without a grant on the command's cluster or the deployment's project, the approval is not
+    // there for the caller; with one, the grant's role is what the policy's roles are judged on.
+    Role role = roleOn(caller, a).orElseThrow(() -> ApiException.notFound("approval " + id));
+    if (!eligible(a, me, Optional.of(role))) {
       throw ApiException.forbidden(
           "you are not an eligible approver: this needs role "
               + roles(a)
@@ -204,7 +217,7 @@ public class ApprovalInbox {
             new ApprovalVote(
                 caller.id(),
                 caller.name(),
-                me.role(),
+                role.wireName(),
                 me.teams(),
                 approve,
                 comment == null ? "" : comment));
@@ -215,8 +228,33 @@ public class ApprovalInbox {
     return Eligibility.roles(a.approverRoles(), a.approverTeams());
   }
 
-  static boolean eligible(ApprovalRow a, MemberRow m) {
-    return Eligibility.eligible(a.approverRoles(), a.approverTeams(), m.role(), m.teams());
+  /**
+   * Whether the member may vote: they reach the approval's subject (a grant, or owner/admin) and
+   * their role there, or one of their teams, is one the approval accepts.
+   */
+  static boolean eligible(ApprovalRow a, MemberRow m, Optional<Role> role) {
+    return role.isPresent()
+        && Eligibility.eligible(
+            a.approverRoles(), a.approverTeams(), role.get().wireName(), m.teams());
+  }
+
+  /**
+   * The caller's role on what the approval is about: the command's cluster or the deployment's
+   * project, through their grants (owners and admins: their role). Empty when they do not reach it.
+   */
+  private Optional<Role> roleOn(HubPrincipal caller, ApprovalRow a) {
+    if (!Access.governed(caller)) {
+      return Optional.of(caller.role());
+    }
+    Optional<CommandRow> command = commands.findById(caller.orgId(), a.subjectId());
+    if (command.isPresent()) {
+      return clusters
+          .findById(caller.orgId(), command.get().clusterId())
+          .flatMap(c -> access.clusterRole(caller, c));
+    }
+    return deployments
+        .subject(caller.orgId(), a.subjectId())
+        .flatMap(d -> access.projectRole(caller, d.projectId()));
   }
 
   private Item item(UUID orgId, ApprovalRow a) {

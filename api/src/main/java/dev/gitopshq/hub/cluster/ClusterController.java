@@ -5,6 +5,7 @@ import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.hub.approvalpolicy.ApprovalPolicyService;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.team.Access;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.workflows.rotation.RotationRequest;
 import java.time.Clock;
@@ -35,6 +36,7 @@ public class ClusterController {
   private final AgentHealth health;
   private final ApprovalPolicyService approvalPolicies;
   private final Clock clock;
+  private final Access access;
 
   /**
    * A cluster id in a path, never one of the collection's own words: PATCH or DELETE of {@code
@@ -49,7 +51,9 @@ public class ClusterController {
       ClusterAcceptance acceptance,
       AgentHealth health,
       ApprovalPolicyService approvalPolicies,
-      Clock clock) {
+      Clock clock,
+      Access access) {
+    this.access = access;
     this.approvalPolicies = approvalPolicies;
     this.clusters = clusters;
     this.acceptance = acceptance;
@@ -89,7 +93,11 @@ public class ClusterController {
         filter.put(l.substring(0, colon), l.substring(colon + 1));
       }
     }
-    List<ClusterRow> rows = clusters.list(caller.orgId(), filter);
+    // A member or viewer lists the clusters their teams' grants match, no others.
+    List<ClusterRow> rows =
+        clusters.list(caller.orgId(), filter).stream()
+            .filter(r -> access.clusterRole(caller, r).isPresent())
+            .toList();
     Instant now = clock.instant();
     Map<UUID, AgentHealth.Figures> figures = health.of(caller.orgId(), rows, now);
     var inForce = approvalPolicies.inForce(caller.orgId(), rows);

@@ -7,6 +7,7 @@ import dev.gitopshq.activities.tokens.TokenKind;
 import dev.gitopshq.activities.tokens.Tokens;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.security.TokenAuthenticator;
+import dev.gitopshq.hub.team.Access;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,11 +39,15 @@ public class GitAccess {
   /** When this replica last wrote each token's last use: skips the UPDATE on every poll. */
   private final ConcurrentMap<UUID, Instant> touched = new ConcurrentHashMap<>();
 
+  private final Access access;
+
   public GitAccess(
       DeployTokenMapper deployTokens,
       HostedRepoMapper repos,
       TokenAuthenticator apiTokens,
-      Clock clock) {
+      Clock clock,
+      Access access) {
+    this.access = access;
     this.deployTokens = deployTokens;
     this.repos = repos;
     this.apiTokens = apiTokens;
@@ -119,8 +124,10 @@ public class GitAccess {
         if (!p.can(Permission.PROJECTS_READ)) {
           return new Decision.Forbidden();
         }
+        // A member or viewer reads a project's repository only through a grant on the project.
         return repos
             .projectId(p.orgId(), request.project())
+            .filter(id -> access.projectRole(p, id).isPresent())
             .<Decision>map(
                 id -> new Decision.Allowed(a, new Target(p.orgId(), id, request.repositoryName())))
             .orElseGet(Decision.NotFound::new);

@@ -13,6 +13,7 @@ import dev.gitopshq.activities.identity.ServiceAccountRow;
 import dev.gitopshq.activities.tokens.TokenKind;
 import dev.gitopshq.activities.tokens.Tokens;
 import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.team.TeamService;
 import dev.gitopshq.hub.web.ApiException;
 import java.time.Clock;
 import java.time.Duration;
@@ -36,6 +37,7 @@ public class PeopleService {
   private final MemberSessionMapper sessions;
   private final AuditLog audit;
   private final Clock clock;
+  private final TeamService teams;
 
   public PeopleService(
       MemberMapper members,
@@ -43,7 +45,9 @@ public class PeopleService {
       ApiTokenMapper tokens,
       MemberSessionMapper sessions,
       AuditLog audit,
-      Clock clock) {
+      Clock clock,
+      TeamService teams) {
+    this.teams = teams;
     this.members = members;
     this.accounts = accounts;
     this.tokens = tokens;
@@ -83,6 +87,8 @@ public class PeopleService {
     } catch (DuplicateKeyException e) {
       throw ApiException.conflict("a member with email '" + email + "' already exists");
     }
+    // The teams become manual memberships of real teams (made when missing).
+    this.teams.syncMemberships(caller.orgId(), row.id(), row.teams(), TeamService.MANUAL);
     audit.record(
         caller.orgId(),
         caller.actor(),
@@ -90,7 +96,7 @@ public class PeopleService {
         "member",
         row.id().toString(),
         Map.of("email", email, "name", name, "role", role.wireName(), "teams", teams));
-    return row;
+    return members.findById(caller.orgId(), row.id()).orElse(row);
   }
 
   /** Changes a member's role and/or teams. Only owners make or unmake owners. */
@@ -109,6 +115,12 @@ public class PeopleService {
     }
     List<String> nextTeams = teams == null ? before.teams() : teams;
     members.update(caller.orgId(), memberId, next.wireName(), nextTeams);
+    if (teams != null) {
+      // The teams given are the member's manual memberships; those from SSO stay.
+      this.teams.syncMemberships(caller.orgId(), memberId, teams, TeamService.MANUAL);
+    } else {
+      this.teams.refresh(caller.orgId(), memberId);
+    }
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("role", Map.of("from", before.role(), "to", next.wireName()));
     d.put("teams", Map.of("from", before.teams(), "to", nextTeams));

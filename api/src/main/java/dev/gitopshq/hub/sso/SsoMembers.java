@@ -12,6 +12,7 @@ import dev.gitopshq.activities.org.OrgRow;
 import dev.gitopshq.activities.tokens.TokenKind;
 import dev.gitopshq.activities.tokens.Tokens;
 import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.team.TeamService;
 import dev.gitopshq.hub.web.ApiError;
 import dev.gitopshq.hub.web.ApiException;
 import java.time.Clock;
@@ -41,6 +42,7 @@ public class SsoMembers {
   private final MemberSessionMapper sessions;
   private final AuditLog audit;
   private final Clock clock;
+  private final TeamService teams;
 
   public SsoMembers(
       OidcProperties config,
@@ -48,13 +50,15 @@ public class SsoMembers {
       MemberMapper members,
       MemberSessionMapper sessions,
       AuditLog audit,
-      Clock clock) {
+      Clock clock,
+      TeamService teams) {
     this.config = config;
     this.orgs = orgs;
     this.members = members;
     this.sessions = sessions;
     this.audit = audit;
     this.clock = clock;
+    this.teams = teams;
   }
 
   /** Who the provider says signed in: verified claims of an ID token or access token. */
@@ -148,6 +152,7 @@ public class SsoMembers {
             clock.instant());
     members.insert(row);
     members.linkOidcIdentity(orgId, row.id(), id.issuer(), id.subject());
+    teams.syncMemberships(orgId, row.id(), grant.teams(), TeamService.OIDC);
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("email", id.email());
     d.put("name", id.name());
@@ -169,15 +174,18 @@ public class SsoMembers {
     Role current = Role.parse(member.role()).orElse(Role.VIEWER);
     Role next = current == Role.OWNER ? Role.OWNER : grant.role();
     List<String> teams = grant.teams();
-    if (next == current && teams.equals(member.teams())) {
+    // The groups decide the member's 'oidc' team memberships; those an admin gave stay.
+    List<String> before = this.teams.names(orgId, member.id(), TeamService.OIDC);
+    if (next == current && teams.equals(before)) {
       return member;
     }
-    members.update(orgId, member.id(), next.wireName(), teams);
+    members.update(orgId, member.id(), next.wireName(), member.teams());
+    this.teams.syncMemberships(orgId, member.id(), teams, TeamService.OIDC);
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("groups", grant.matchedGroups());
     d.put("issuer", id.issuer());
     d.put("role", Map.of("from", current.wireName(), "to", next.wireName()));
-    d.put("teams", Map.of("from", member.teams(), "to", teams));
+    d.put("teams", Map.of("from", before, "to", teams));
     audit.record(orgId, MAPPING, "member.sso_mapping_applied", "member", member.id().toString(), d);
     return members.findById(orgId, member.id()).orElseThrow();
   }

@@ -237,6 +237,7 @@ public final class DeliveryFixtures {
             OWNER_TOKEN,
             Map.of("email", uniq(role) + "@example.com", "name", "A " + role, "role", role));
     assertThat(m.status()).isEqualTo(201);
+    hub.grantEverything(m.body().get("id").asText()); // roles, not grants, are under test
     return ok(
             hub.post(
                 "/api/v2/members/" + m.body().get("id").asText() + "/tokens",

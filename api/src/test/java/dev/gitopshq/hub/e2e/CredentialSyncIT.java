@@ -915,6 +915,7 @@ class CredentialSyncIT {
                 Map.of(
                     "email", role + "-" + S + "@example.com", "name", "A " + role, "role", role)),
             201);
+    hub.grantEverything(m.get("id").asText()); // roles, not grants, are under test
     return ok(
             hub.post(
                 "/api/v2/members/" + m.get("id").asText() + "/tokens",

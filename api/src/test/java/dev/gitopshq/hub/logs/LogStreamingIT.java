@@ -709,6 +709,7 @@ class LogStreamingIT {
             .body()
             .get("id")
             .asText();
+    hub.grantEverything(member); // a viewer reads the cluster's logs through a grant
     String memberToken =
         hub.post("/api/v2/members/" + member + "/tokens", OWNER_TOKEN, Map.of("name", "t"))
             .body()

@@ -94,6 +94,23 @@ class OrgIsolationIT {
             hub.post(
                 "/api/v2/members/" + b.get("member") + "/tokens", tokenB, Map.of("name", "t"))));
 
+    b.put("teamName", "b-team-" + s);
+    b.put("team", id(hub.post("/api/v2/teams", tokenB, Map.of("name", b.get("teamName")))));
+    assertThat(
+            hub.post(
+                    "/api/v2/teams/" + b.get("team") + "/members",
+                    tokenB,
+                    Map.of("memberId", b.get("member")))
+                .status())
+        .isEqualTo(200);
+    b.put(
+        "grant",
+        id(
+            hub.post(
+                "/api/v2/grants",
+                tokenB,
+                Map.of("teamId", b.get("team"), "role", "viewer", "scope", "projects"))));
+
     b.put("saName", "b-sa-" + s);
     b.put(
         "sa",
@@ -234,6 +251,7 @@ class OrgIsolationIT {
     return switch (variable) {
       case "clusterId" -> b.get("cluster");
       case "projectId" -> b.get("project");
+      case "memberId" -> b.get("member");
       case "tokenId" ->
           path.startsWith("/api/v2/members")
               ? b.get("memberToken")
@@ -277,6 +295,8 @@ class OrgIsolationIT {
           case "projects" -> b.get("project");
           case "orgs" -> b.get("org");
           case "credentials" -> b.get("credential");
+          case "teams" -> b.get("team");
+          case "grants" -> b.get("grant");
           default -> throw new IllegalStateException("no object of B for " + path);
         };
       }
@@ -385,7 +405,9 @@ class OrgIsolationIT {
             "/api/v2/freeze-windows/" + b.get("freeze"),
             "/api/v2/approvals",
             "/api/v2/clusters/" + b.get("cluster") + "/approval-policy",
-            "/api/v2/approval-policies/" + b.get("approvalPolicy"))) {
+            "/api/v2/approval-policies/" + b.get("approvalPolicy"),
+            "/api/v2/teams/" + b.get("team"),
+            "/api/v2/grants")) {
       Response r = hub.get(path, tokenB);
       assertThat(r.status()).as(path + " " + r.raw()).isEqualTo(200);
       s.append(path).append(' ').append(r.raw().replaceAll("\"lastUsedAt\":\"[^\"]*\"", ""));
@@ -419,7 +441,11 @@ class OrgIsolationIT {
       case "PATCH /api/v2/service-accounts/{id}" -> Map.of("disabled", true);
       case "PATCH /api/v2/environments/{name}", "PATCH /api/v2/projects/{id}" ->
           Map.of("description", "taken over");
-      case "PATCH /api/v2/tenants/{name}", "PATCH /api/v2/clusters/{id}" ->
+      case "PATCH /api/v2/teams/{id}" -> Map.of("name", "taken-over");
+      case "POST /api/v2/teams/{id}/members" -> Map.of("memberId", b.get("member"));
+      case "PATCH /api/v2/tenants/{name}",
+          "PATCH /api/v2/clusters/{id}",
+          "PATCH /api/v2/clusters/{id:(?!acceptance$|selector-preview$).+}" ->
           Map.of("displayName", "taken over");
       case "POST /api/v2/projects/{projectId}/rollbacks" -> Map.of("toRelease", 1, "scope", "all");
       case "POST /api/v2/projects/{projectId}/deploy-tokens",
@@ -547,6 +573,9 @@ class OrgIsolationIT {
               "memberEmail",
               "sa",
               "saName",
+              "team",
+              "teamName",
+              "grant",
               "env",
               "tenant",
               "variable",

@@ -68,6 +68,7 @@ class PolicyApiIT {
                 "role",
                 "viewer"));
     assertThat(viewer.status()).isEqualTo(201);
+    hub.grantEverything(viewer.body().get("id").asText());
     viewerToken =
         hub.post(
                 "/api/v2/members/" + viewer.body().get("id").asText() + "/tokens",

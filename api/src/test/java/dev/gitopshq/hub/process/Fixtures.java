@@ -191,6 +191,22 @@ final class Fixtures {
                 role));
     assertThat(m.status()).as(m.raw()).isEqualTo(201);
     String id = m.body().get("id").asText();
+    // Members reach clusters and projects through grants; roles, not grants, are under test here.
+    Response team =
+        hub.post("/api/v2/teams", OWNER_TOKEN, Map.of("name", "all-" + id.substring(0, 8)));
+    assertThat(team.status()).as(team.raw()).isEqualTo(201);
+    String teamId = team.body().get("id").asText();
+    for (Map<String, Object> grant :
+        List.<Map<String, Object>>of(
+            Map.of("teamId", teamId, "role", "member", "scope", "projects"),
+            Map.of(
+                "teamId", teamId, "role", "member", "scope", "clusters", "selector", Map.of()))) {
+      Response g = hub.post("/api/v2/grants", OWNER_TOKEN, grant);
+      assertThat(g.status()).as(g.raw()).isEqualTo(201);
+    }
+    Response in =
+        hub.post("/api/v2/teams/" + teamId + "/members", OWNER_TOKEN, Map.of("memberId", id));
+    assertThat(in.status()).as(in.raw()).isEqualTo(200);
     Response t = hub.post("/api/v2/members/" + id + "/tokens", OWNER_TOKEN, Map.of("name", "t"));
     assertThat(t.status()).as(t.raw()).isEqualTo(201);
     return new String[] {t.body().get("token").asText(), id, t.body().get("id").asText()};

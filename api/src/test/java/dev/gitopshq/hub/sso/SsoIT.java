@@ -447,6 +447,60 @@ class SsoIT {
     assertThat(member("lee@example.com").get("teams").get(0).asText()).isEqualTo("web");
   }
 
+  /** Signs lee in through the device flow: the session token. */
+  String signInLee() {
+    Device device = authorize(idp, "gitopshq-cli");
+    approve(idp, device, "lee", "lee-pass");
+    String accessToken = accessToken(poll(idp, "gitopshq-cli", device));
+    HubTestSupport.Response exchanged =
+        hub.post("/api/v2/auth/oidc/token", null, Map.of("accessToken", accessToken));
+    assertThat(exchanged.status()).as(exchanged.raw()).isEqualTo(201);
+    return exchanged.body().get("token").asText();
+  }
+
+  @Test
+  void groupTeamsAreSsoMembershipsOfRealTeamsAndManualOnesSurviveTheNextSignIn() {
+    signInLee();
+    String leeId = member("lee@example.com").get("id").asText();
+    JsonNode web = null;
+    for (JsonNode t : hub.get("/api/v2/teams", OWNER_TOKEN).body().get("items")) {
+      if (t.get("name").asText().equals("web")) {
+        web = t;
+      }
+    }
+    assertThat(web).as("the mapping's team exists as a team").isNotNull();
+    JsonNode detail = hub.get("/api/v2/teams/" + web.get("id").asText(), OWNER_TOKEN).body();
+    assertThat(detail.get("members").toString())
+        .contains("\"memberId\":\"" + leeId + "\"")
+        .contains("\"source\":\"oidc\"");
+
+    // An admin puts lee in a team by hand; the next sign-in keeps it and the group's team.
+    HubTestSupport.Response oncall =
+        hub.post("/api/v2/teams", OWNER_TOKEN, Map.of("name", "oncall-" + leeId.substring(0, 8)));
+    assertThat(oncall.status()).as(oncall.raw()).isEqualTo(201);
+    String oncallId = oncall.body().get("id").asText();
+    assertThat(
+            hub.post(
+                    "/api/v2/teams/" + oncallId + "/members",
+                    OWNER_TOKEN,
+                    Map.of("memberId", leeId))
+                .status())
+        .isEqualTo(200);
+    signInLee();
+    assertThat(member("lee@example.com").get("teams").toString())
+        .contains("web")
+        .contains("oncall-" + leeId.substring(0, 8));
+    // Removing lee from the group's team by hand is not possible: the provider decides it.
+    assertThat(
+            hub.send(
+                    "DELETE",
+                    "/api/v2/teams/" + web.get("id").asText() + "/members/" + leeId,
+                    OWNER_TOKEN,
+                    null)
+                .status())
+        .isEqualTo(404);
+  }
+
   @Test
   void eachAccessTokenBuysOneSessionEvenAfterSignOut() {
     Device device = authorize(idp, "gitopshq-cli");

@@ -10,6 +10,7 @@ import dev.gitopshq.hub.delivery.project.ProjectViews.ProjectView;
 import dev.gitopshq.hub.delivery.project.ProjectViews.Repository;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.team.Access;
 import dev.gitopshq.hub.web.ApiException;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
@@ -32,9 +33,11 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v2/projects")
 public class ProjectController {
   private final ProjectService projects;
+  private final Access access;
 
-  public ProjectController(ProjectService projects) {
+  public ProjectController(ProjectService projects, Access access) {
     this.projects = projects;
+    this.access = access;
   }
 
   ProjectView view(ProjectRow p) {
@@ -66,7 +69,12 @@ public class ProjectController {
   @GetMapping
   Items<ProjectView> list() {
     HubPrincipal caller = Authz.require(Permission.PROJECTS_READ);
-    return new Items<>(projects.list(caller.orgId()).stream().map(this::view).toList());
+    // A member or viewer lists the projects their teams have a grant on, no others.
+    return new Items<>(
+        projects.list(caller.orgId()).stream()
+            .filter(p -> access.projectRole(caller, p.id()).isPresent())
+            .map(this::view)
+            .toList());
   }
 
   @GetMapping("/{id}")
