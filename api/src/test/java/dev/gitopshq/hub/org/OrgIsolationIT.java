@@ -443,9 +443,7 @@ class OrgIsolationIT {
           Map.of("description", "taken over");
       case "PATCH /api/v2/teams/{id}" -> Map.of("name", "taken-over");
       case "POST /api/v2/teams/{id}/members" -> Map.of("memberId", b.get("member"));
-      case "PATCH /api/v2/tenants/{name}",
-          "PATCH /api/v2/clusters/{id}",
-          "PATCH /api/v2/clusters/{id:(?!acceptance$|selector-preview$).+}" ->
+      case "PATCH /api/v2/tenants/{name}", "PATCH /api/v2/clusters/{id}" ->
           Map.of("displayName", "taken over");
       case "POST /api/v2/projects/{projectId}/rollbacks" -> Map.of("toRelease", 1, "scope", "all");
       case "POST /api/v2/projects/{projectId}/deploy-tokens",
