@@ -91,12 +91,15 @@ test: ## the whole test suite: formatting and shell checks, the UI's ESLint and 
 # they come first for the CPU; the Java tests wait on nothing that short. MVN_ARGS naming modules
 # (-pl, -rf) run one Maven as before. The tools already in the cache are used: the render and chart
 # tests run the render worker and helm, the Rego tests opa.
-test-fast: ## the quick loop (about 2 min on 2 cores): Java unit tests (no ITs, offline), opa test and the UI's Vitest side by side; builds nothing else
+test-fast: ## the quick loop (under 2 min on 2 cores): Java unit tests (no ITs, offline), opa test and the UI's Vitest side by side; builds nothing else
 	@$(MAKE) -j3 --output-sync=target fast-java fast-rego fast-ui
 
 FAST_JAVA_HUB := api,cli
-FAST_MVN = nice -n 5 tools/mvn.sh -q -o -T 1C
-FAST_TEST_ARGS = -Dtest.excludedGroups=integration,e2e $(MVN_ARGS)
+# C1 only and the serial collector, for Maven and the test JVMs: short-lived JVMs on 2 cores spend
+# less CPU compiling and collecting (measured idle: Java part 124 s -> 86 s, CPU 239 s -> 154 s).
+FAST_JVM := -XX:TieredStopAtLevel=1 -XX:+UseSerialGC
+FAST_MVN = MAVEN_OPTS="$${MAVEN_OPTS:-} $(FAST_JVM)" nice -n 5 tools/mvn.sh -q -o -T 1C
+FAST_TEST_ARGS = -Dtest.excludedGroups=integration,e2e '-Dtest.jvm.extra=$(FAST_JVM)' $(MVN_ARGS)
 
 fast-java:
 	@echo "==> unit tests: mvn -o -T 1C test, tags integration and e2e excluded$(if $(MVN_ARGS), ($(MVN_ARGS)))"
