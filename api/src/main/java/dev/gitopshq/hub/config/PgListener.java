@@ -58,6 +58,7 @@ public class PgListener implements SmartLifecycle {
   private volatile boolean running;
   private volatile Thread thread;
   private volatile Connection connection;
+  private volatile boolean listening;
 
   public PgListener(List<Channel> channels, DataSourceProperties db) {
     this.channels =
@@ -87,6 +88,7 @@ public class PgListener implements SmartLifecycle {
             s.execute("LISTEN " + name);
           }
         }
+        listening = true;
         channels.values().forEach(ch -> ch.onListening(true));
         PGConnection pg = c.unwrap(PGConnection.class);
         while (running) {
@@ -100,6 +102,7 @@ public class PgListener implements SmartLifecycle {
           }
         }
       } catch (SQLException e) {
+        listening = false;
         channels.values().forEach(ch -> ch.onListening(false));
         if (running) {
           log.warn(
@@ -112,6 +115,11 @@ public class PgListener implements SmartLifecycle {
         connection = null;
       }
     }
+  }
+
+  /** Whether notifications arrive now (the LISTEN statements ran on a live connection). */
+  public boolean listening() {
+    return listening;
   }
 
   private void deliver(PGNotification n) {
@@ -138,6 +146,7 @@ public class PgListener implements SmartLifecycle {
   @Override
   public void stop() {
     running = false;
+    listening = false;
     channels.values().forEach(ch -> ch.onListening(false));
     Connection c = connection;
     if (c != null) {

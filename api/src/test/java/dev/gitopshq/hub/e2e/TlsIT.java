@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gitopshq.agent.Agent;
 import dev.gitopshq.agent.config.AgentConfig;
+import dev.gitopshq.hub.GatewayTlsFiles;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.testkube.TestKube;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,49 +30,7 @@ class TlsIT {
 
   @BeforeAll
   static void start() throws Exception {
-    dir = Files.createTempDirectory("gitopshq-tls");
-    openssl(
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-days",
-        "2",
-        "-subj",
-        "/CN=GitOpsHQ test CA",
-        "-keyout",
-        "ca.key",
-        "-out",
-        "ca.crt");
-    openssl(
-        "req",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-subj",
-        "/CN=127.0.0.1",
-        "-keyout",
-        "hub.key",
-        "-out",
-        "hub.csr");
-    Files.writeString(dir.resolve("san.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
-    openssl(
-        "x509",
-        "-req",
-        "-in",
-        "hub.csr",
-        "-CA",
-        "ca.crt",
-        "-CAkey",
-        "ca.key",
-        "-CAcreateserial",
-        "-days",
-        "2",
-        "-extfile",
-        "san.ext",
-        "-out",
-        "hub.crt");
+    dir = GatewayTlsFiles.create("gitopshq-tls");
     kube = TestKube.start();
     hub =
         new HubTestSupport()
@@ -85,14 +43,6 @@ class TlsIT {
   static void stop() {
     hub.close();
     kube.close();
-  }
-
-  static void openssl(String... args) throws Exception {
-    List<String> cmd = new java.util.ArrayList<>(List.of("openssl"));
-    cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    assertThat(p.waitFor()).as("openssl " + String.join(" ", args) + "\n" + out).isZero();
   }
 
   static String lastClusterId;

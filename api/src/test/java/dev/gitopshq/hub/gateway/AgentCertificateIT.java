@@ -3,6 +3,7 @@ package dev.gitopshq.hub.gateway;
 import static dev.gitopshq.hub.HubTestSupport.OWNER_TOKEN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
@@ -16,7 +17,9 @@ import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.RegisterRequest;
 import dev.gitopshq.agent.v1.RegisterResponse;
 import dev.gitopshq.agent.v1.RenewCertificateRequest;
+import dev.gitopshq.hub.GatewayTlsFiles;
 import dev.gitopshq.hub.HubTestSupport;
+import dev.gitopshq.hub.config.PgListener;
 import dev.gitopshq.testkube.TestKube;
 import io.grpc.ChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -69,49 +72,7 @@ class AgentCertificateIT {
 
   @BeforeAll
   static void start() throws Exception {
-    dir = Files.createTempDirectory("gitopshq-mtls");
-    openssl(
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-days",
-        "2",
-        "-subj",
-        "/CN=GitOpsHQ test CA",
-        "-keyout",
-        "ca.key",
-        "-out",
-        "ca.crt");
-    openssl(
-        "req",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-subj",
-        "/CN=127.0.0.1",
-        "-keyout",
-        "hub.key",
-        "-out",
-        "hub.csr");
-    Files.writeString(dir.resolve("san.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
-    openssl(
-        "x509",
-        "-req",
-        "-in",
-        "hub.csr",
-        "-CA",
-        "ca.crt",
-        "-CAkey",
-        "ca.key",
-        "-CAcreateserial",
-        "-days",
-        "2",
-        "-extfile",
-        "san.ext",
-        "-out",
-        "hub.crt");
+    dir = GatewayTlsFiles.create("gitopshq-mtls");
     hub =
         new HubTestSupport()
             .property("gitopshq.agent.tls-cert-file", dir.resolve("hub.crt"))
@@ -119,6 +80,10 @@ class AgentCertificateIT {
             .property("gitopshq.agent.certificate-validity", "2h")
             .property("gitopshq.agent.sweep-millis", 60_000)
             .start();
+    // The sweep runs once a minute here, so revocation is seen through the notification alone:
+    // wait until the hub listens for them.
+    PgListener listener = hub.context().getBean(PgListener.class);
+    await().atMost(Duration.ofSeconds(30)).until(listener::listening);
   }
 
   @AfterAll
@@ -128,14 +93,6 @@ class AgentCertificateIT {
       hub.send("PUT", "/api/v2/agent-ca", OWNER_TOKEN, Map.of("requireCertificate", false));
       hub.close();
     }
-  }
-
-  static void openssl(String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of("openssl"));
-    cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    assertThat(p.waitFor()).as("openssl " + String.join(" ", args) + "\n" + out).isZero();
   }
 
   /** An agent's side: its key, and the certificate the hub gave it (if any). */

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gitopshq.activities.policy.OpaTestServer;
+import dev.gitopshq.hub.HubEndpoints;
+import dev.gitopshq.hub.HubEndpoints.Endpoint;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
 import dev.gitopshq.hub.delivery.DeliveryFixtures;
@@ -16,18 +18,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.springframework.web.bind.annotation.RequestMethod;
-import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
-import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
  * Organizations are isolated: the instance's admin creates them, and an owner of one organization
@@ -305,84 +301,14 @@ class OrgIsolationIT {
     };
   }
 
-  record Endpoint(String method, String pattern) {
-    /** Method and pattern without the variables' regexes: {@code PATCH /api/v2/clusters/{id}}. */
-    String key() {
-      return method + " " + variables(pattern, variable -> "{" + variable + "}");
-    }
-  }
-
   /** Every REST endpoint of the hub, from Spring's own mapping. */
   static List<Endpoint> endpoints() {
-    RequestMappingHandlerMapping mapping =
-        hub.context().getBean("requestMappingHandlerMapping", RequestMappingHandlerMapping.class);
-    Set<String> seen = new TreeSet<>();
-    List<Endpoint> out = new ArrayList<>();
-    for (RequestMappingInfo info : mapping.getHandlerMethods().keySet()) {
-      for (String declared : info.getPatternValues()) {
-        for (String pattern : alternatives(declared)) {
-          if (!pattern.startsWith("/api/v2/")) {
-            continue;
-          }
-          Set<RequestMethod> methods = info.getMethodsCondition().getMethods();
-          for (RequestMethod m : methods.isEmpty() ? Set.of(RequestMethod.GET) : methods) {
-            if (seen.add(m + " " + pattern)) {
-              out.add(new Endpoint(m.name(), pattern));
-            }
-          }
-        }
-      }
-    }
-    return out;
+    return HubEndpoints.under(hub, "/api/v2/");
   }
 
-  static final Pattern CHOICE = Pattern.compile("\\{[^}/:]+:([a-z-]+(\\|[a-z-]+)+)}");
-
-  /** A pattern with a choice of literals ({@code {collection:a|b}}) as one pattern per literal. */
-  static List<String> alternatives(String pattern) {
-    Matcher m = CHOICE.matcher(pattern);
-    if (!m.find()) {
-      return List.of(pattern);
-    }
-    List<String> out = new ArrayList<>();
-    for (String literal : m.group(1).split("\\|")) {
-      out.addAll(
-          alternatives(pattern.substring(0, m.start()) + literal + pattern.substring(m.end())));
-    }
-    return out;
-  }
-
-  /**
-   * The pattern with each path variable replaced by B's object. A variable may carry a regex with
-   * braces of its own ({@code {findingId:[0-9a-f]{8}-...}}), so braces are matched by depth.
-   */
+  /** The pattern with each path variable replaced by B's object. */
   static String fill(String pattern) {
-    return variables(pattern, variable -> value(pattern, variable));
-  }
-
-  /** The pattern with each path variable, regex and all, replaced by what {@code with} gives. */
-  static String variables(String pattern, java.util.function.UnaryOperator<String> with) {
-    StringBuilder out = new StringBuilder();
-    int i = 0;
-    while (i < pattern.length()) {
-      char c = pattern.charAt(i);
-      if (c != '{') {
-        out.append(c);
-        i++;
-        continue;
-      }
-      int depth = 0;
-      int end = i;
-      do {
-        char d = pattern.charAt(end);
-        depth += d == '{' ? 1 : d == '}' ? -1 : 0;
-        end++;
-      } while (depth > 0);
-      String variable = pattern.substring(i + 1, end - 1).split(":", 2)[0];
-      out.append(with.apply(variable));
-      i = end;
-    }
-    return out.toString();
+    return HubEndpoints.variables(pattern, variable -> value(pattern, variable));
   }
 
   /** What organization B looks like to its own owner: objects and the audit chain's length. */
@@ -424,6 +350,13 @@ class OrgIsolationIT {
    */
   static final Set<String> OWN_NAMESPACE =
       Set.of("PUT /api/v2/variables/{key}", "PUT /api/v2/policies/{name}");
+
+  /**
+   * Endpoints for the operator organization's owners ({@code orgs:write}), who act on every
+   * organization by design: any other caller gets the same 403 whatever the id, so it learns
+   * nothing of B.
+   */
+  static final Set<String> OPERATOR_ONLY = Set.of("PUT /api/v2/orgs/{id}/plan");
 
   /** A valid body for each write, so that only the object's organization can refuse it. */
   static Object body(Endpoint e) {
@@ -513,6 +446,14 @@ class OrgIsolationIT {
       if (OWN_NAMESPACE.contains(e.key())) {
         // A name-keyed upsert creates the caller's own object under that name: B's stays B's.
         assertThat(r.status()).as(e + " " + r.raw()).isBetween(200, 201);
+        continue;
+      }
+      if (OPERATOR_ONLY.contains(e.key())) {
+        Response unknown =
+            hub.send(
+                e.method(), path.replace(b.get("org"), UUID.randomUUID().toString()), tokenA, body);
+        assertThat(r.status()).as(e + " " + r.raw()).isEqualTo(403);
+        assertThat(r.raw()).as(e + " for B's id and an unknown one").isEqualTo(unknown.raw());
         continue;
       }
       if (r.status() != 404) {

@@ -4,19 +4,16 @@ import static dev.gitopshq.hub.HubTestSupport.OWNER_TOKEN;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.gitopshq.hub.HubEndpoints;
+import dev.gitopshq.hub.HubEndpoints.Endpoint;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.web.bind.annotation.RequestMethod;
-import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
-import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
  * Teams and grants: a member or viewer reaches a project or cluster only through a grant of one of
@@ -273,53 +270,20 @@ class GrantsIT {
         .containsExactly("dev-" + s);
   }
 
-  record Endpoint(String method, String pattern) {}
-
   static List<Endpoint> endpoints(String prefix) {
-    RequestMappingHandlerMapping mapping =
-        hub.context().getBean("requestMappingHandlerMapping", RequestMappingHandlerMapping.class);
-    Set<String> seen = new TreeSet<>();
-    List<Endpoint> out = new ArrayList<>();
-    for (RequestMappingInfo info : mapping.getHandlerMethods().keySet()) {
-      for (String pattern : info.getPatternValues()) {
-        if (!pattern.startsWith(prefix)) {
-          continue;
-        }
-        Set<RequestMethod> methods = info.getMethodsCondition().getMethods();
-        for (RequestMethod m : methods.isEmpty() ? Set.of(RequestMethod.GET) : methods) {
-          if (seen.add(m + " " + pattern)) {
-            out.add(new Endpoint(m.name(), pattern));
-          }
-        }
-      }
-    }
-    return out;
+    return HubEndpoints.under(hub, prefix);
   }
 
   /** The pattern with its first variable {@code first} and every other one a plausible value. */
   static String fill(String pattern, String first) {
-    StringBuilder out = new StringBuilder();
-    int i = 0;
-    boolean firstDone = false;
-    while (i < pattern.length()) {
-      char c = pattern.charAt(i);
-      if (c != '{') {
-        out.append(c);
-        i++;
-        continue;
-      }
-      int depth = 0;
-      int end = i;
-      do {
-        char d = pattern.charAt(end);
-        depth += d == '{' ? 1 : d == '}' ? -1 : 0;
-        end++;
-      } while (depth > 0);
-      out.append(firstDone ? UUID.randomUUID().toString() : first);
-      firstDone = true;
-      i = end;
-    }
-    return out.toString();
+    boolean[] firstDone = {false};
+    return HubEndpoints.variables(
+        pattern,
+        variable -> {
+          String value = firstDone[0] ? UUID.randomUUID().toString() : first;
+          firstDone[0] = true;
+          return value;
+        });
   }
 
   @Test
