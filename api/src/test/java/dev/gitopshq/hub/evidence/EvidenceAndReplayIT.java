@@ -170,6 +170,8 @@ class EvidenceAndReplayIT {
                 role,
                 "role",
                 role));
+    // Members reach clusters and projects through a grant; roles are under test here.
+    hub.grantEverything(m.body().get("id").asText());
     return hub.post(
             "/api/v2/members/" + m.body().get("id").asText() + "/tokens",
             OWNER_TOKEN,
