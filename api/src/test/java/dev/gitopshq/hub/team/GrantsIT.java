@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -23,9 +24,25 @@ import org.junit.jupiter.api.Test;
 class GrantsIT {
   static HubTestSupport hub;
 
+  /** The projects this class made, deleted after it. */
+  static final List<String> projects = new ArrayList<>();
+
   @BeforeAll
   static void start() {
     hub = HubTestSupport.shared();
+  }
+
+  /**
+   * The shared hub's projects live in the organization every test hub shares, with repositories in
+   * this hub's data directory: a row left behind has no repository for a hub process on the same
+   * database, and every organization-level change there would fail on it (DatabaseOutageIT).
+   */
+  @AfterAll
+  static void deleteProjects() {
+    for (String id : projects) {
+      Response r = hub.send("DELETE", "/api/v2/projects/" + id, OWNER_TOKEN, null);
+      assertThat(r.status()).as(r.raw()).isEqualTo(204);
+    }
   }
 
   static String suffix() {
@@ -53,6 +70,7 @@ class GrantsIT {
   static String project(String name) {
     Response r = hub.post("/api/v2/projects", OWNER_TOKEN, Map.of("name", name));
     assertThat(r.status()).as(r.raw()).isEqualTo(201);
+    projects.add(r.body().get("id").asText());
     return r.body().get("id").asText();
   }
 
