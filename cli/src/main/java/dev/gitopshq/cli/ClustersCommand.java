@@ -204,6 +204,12 @@ final class ClustersCommand extends Base {
     printRegistration(created, "New registration token for " + cluster + ".");
   }
 
+  /** Calls a bodiless endpoint on the cluster named or identified by {@code cluster}. */
+  private JsonNode callOn(Endpoint endpoint, String cluster) {
+    HubClient hub = client();
+    return hub.call(endpoint, Map.of(), null, Map.of(), clusterId(hub, cluster));
+  }
+
   @Command(
       name = "accept",
       description = {
@@ -211,11 +217,7 @@ final class ClustersCommand extends Base {
             + " identity 'clusters get' shows first. The agent gets work at once."
       })
   void accept(@Parameters(paramLabel = "CLUSTER") String cluster) {
-    HubClient hub = client();
-    output()
-        .object(
-            hub.call(Endpoint.CLUSTERS_ACCEPT, Map.of(), null, Map.of(), clusterId(hub, cluster)),
-            DETAIL);
+    output().object(callOn(Endpoint.CLUSTERS_ACCEPT, cluster), DETAIL);
   }
 
   @Command(
@@ -225,11 +227,7 @@ final class ClustersCommand extends Base {
             + " stream closed; a new join token is needed to register it again."
       })
   void reject(@Parameters(paramLabel = "CLUSTER") String cluster) {
-    HubClient hub = client();
-    output()
-        .object(
-            hub.call(Endpoint.CLUSTERS_REJECT, Map.of(), null, Map.of(), clusterId(hub, cluster)),
-            DETAIL);
+    output().object(callOn(Endpoint.CLUSTERS_REJECT, cluster), DETAIL);
   }
 
   @Command(
