@@ -183,6 +183,10 @@ public class ApprovalInbox {
         approvals
             .findById(caller.orgId(), id)
             .orElseThrow(() -> ApiException.notFound("approval " + id));
+    // Without a grant on the command's cluster or the deployment's project, the approval is not
+    // there for the caller (the same 404 as an unknown id, before any other answer); with one, the
+    // grant's role is what the policy's roles are judged on.
+    Role role = roleOn(caller, a).orElseThrow(() -> ApiException.notFound("approval " + id));
     if (ROLLBACK.equals(a.kind())) {
       plans.require(caller, Feature.ROLLBACK_APPROVAL);
     }
@@ -195,9 +199,6 @@ public class ApprovalInbox {
               + " or own, or one made by such an account, and four eyes needs someone else");
     }
     MemberRow me = members.findById(caller.orgId(), caller.memberId()).orElseThrow();
-    // Without a grant on the command's cluster or the deployment's project, the approval is not
-    // there for the caller; with one, the grant's role is what the policy's roles are judged on.
-    Role role = roleOn(caller, a).orElseThrow(() -> ApiException.notFound("approval " + id));
     if (!eligible(a, me, Optional.of(role))) {
       throw ApiException.forbidden(
           "you are not an eligible approver: this needs role "

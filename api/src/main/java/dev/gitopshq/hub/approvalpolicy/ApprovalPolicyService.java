@@ -12,6 +12,7 @@ import dev.gitopshq.activities.cluster.LabelSelector;
 import dev.gitopshq.activities.delivery.DeliveryJson;
 import dev.gitopshq.hub.approvalpolicy.ApprovalPolicyRequests.Rules;
 import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.team.Access;
 import dev.gitopshq.hub.web.ApiError;
 import dev.gitopshq.hub.web.ApiException;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +26,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -41,13 +44,16 @@ public class ApprovalPolicyService {
   private final ClusterMapper clusters;
   private final AuditLog audit;
   private final Clock clock;
+  private final Access access;
 
   public ApprovalPolicyService(
       ApprovalPolicyMapper policies,
       ApprovalPolicyResolver resolver,
       ClusterMapper clusters,
       AuditLog audit,
-      Clock clock) {
+      Clock clock,
+      Access access) {
+    this.access = access;
     this.policies = policies;
     this.resolver = resolver;
     this.clusters = clusters;
@@ -71,27 +77,37 @@ public class ApprovalPolicyService {
         .orElseThrow(() -> ApiException.notFound("approval policy " + name));
   }
 
-  /** The current clusters each policy is in force for, by policy name. */
+  /**
+   * The current clusters each policy is in force for, by policy name: for a member or viewer, only
+   * the clusters their teams' grants reach (the policy is resolved against every cluster all the
+   * same).
+   */
   @Transactional(readOnly = true)
   public Map<String, List<GovernedCluster>> governed(HubPrincipal caller) {
     List<ClusterRow> all = clusters.list(caller.orgId(), Map.of());
+    Set<UUID> reached =
+        all.stream()
+            .filter(c -> access.clusterRole(caller, c).isPresent())
+            .map(ClusterRow::id)
+            .collect(Collectors.toSet());
     Map<String, List<GovernedCluster>> out = new LinkedHashMap<>();
     resolver
         .inForce(caller.orgId(), all)
         .forEach(
             (id, p) ->
-                p.ifPresent(
-                    f ->
-                        out.computeIfAbsent(f.policy().name(), k -> new ArrayList<>())
-                            .add(
-                                new GovernedCluster(
-                                    all.stream()
-                                        .filter(c -> c.id().equals(id))
-                                        .findFirst()
-                                        .orElseThrow()
-                                        .name(),
-                                    f.attachedBy(),
-                                    f.selector()))));
+                p.filter(f -> reached.contains(id))
+                    .ifPresent(
+                        f ->
+                            out.computeIfAbsent(f.policy().name(), k -> new ArrayList<>())
+                                .add(
+                                    new GovernedCluster(
+                                        all.stream()
+                                            .filter(c -> c.id().equals(id))
+                                            .findFirst()
+                                            .orElseThrow()
+                                            .name(),
+                                        f.attachedBy(),
+                                        f.selector()))));
     return out;
   }
 

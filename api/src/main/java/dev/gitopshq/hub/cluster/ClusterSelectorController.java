@@ -5,6 +5,7 @@ import dev.gitopshq.activities.cluster.LabelSelector;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.team.Access;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
 import java.util.List;
@@ -25,9 +26,11 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v2/clusters")
 public class ClusterSelectorController {
   private final ClusterService clusters;
+  private final Access access;
 
-  public ClusterSelectorController(ClusterService clusters) {
+  public ClusterSelectorController(ClusterService clusters, Access access) {
     this.clusters = clusters;
+    this.access = access;
   }
 
   /** A cluster the selector matches. */
@@ -52,6 +55,8 @@ public class ClusterSelectorController {
     List<Match> matched =
         clusters.list(caller.orgId(), Map.of()).stream()
             .filter(r -> selector.matches(r.effectiveLabels()))
+            // A member or viewer sees only the clusters their teams' grants reach, as in the list.
+            .filter(r -> access.clusterRole(caller, r).isPresent())
             .map(ClusterSelectorController::match)
             .toList();
     return new Preview(selector.describe(), matched);

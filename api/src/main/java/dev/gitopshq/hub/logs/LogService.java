@@ -8,6 +8,7 @@ import dev.gitopshq.hub.cluster.LiveAgent;
 import dev.gitopshq.hub.gateway.AgentGateway;
 import dev.gitopshq.hub.security.CallerCheck;
 import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.team.Access;
 import dev.gitopshq.hub.web.ApiError;
 import dev.gitopshq.hub.web.ApiException;
 import jakarta.annotation.PreDestroy;
@@ -53,6 +54,7 @@ public class LogService {
   private final ScheduledExecutorService watchdog;
   private final ScheduledExecutorService callers;
   private final CallerCheck callerCheck;
+  private final Access access;
 
   /** Audit entries are written off the gRPC and reader threads, in order, with a bounded queue. */
   private final ThreadPoolExecutor auditor =
@@ -75,8 +77,10 @@ public class LogService {
       PlatformTransactionManager transactions,
       LogsProperties props,
       Clock clock,
-      CallerCheck callerCheck) {
+      CallerCheck callerCheck,
+      Access access) {
     this.live = live;
+    this.access = access;
     this.gateway = gateway;
     this.audit = audit;
     this.tx = new TransactionTemplate(transactions);
@@ -115,7 +119,7 @@ public class LogService {
    * exist, 504 when the agent does not open it in time, 502 when reading failed.
    */
   public LogSession open(HubPrincipal caller, UUID clusterId, LogRequest request) {
-    LiveAgent.Cluster c = live.cluster(caller.orgId(), clusterId);
+    LiveAgent.Cluster c = cluster(caller, clusterId);
     LiveAgent.requireCapability(c.row(), Capabilities.DIAGNOSTICS_READ);
     if (!c.connected()) {
       throw ApiException.conflict(
@@ -196,9 +200,16 @@ public class LogService {
     return s;
   }
 
-  /** The cluster (404 for another organization's). */
+  /**
+   * The cluster: 404 for another organization's, and for one the caller reaches through no grant
+   * (the WebSocket is not under the grant interceptor, so the check is here for both transports).
+   */
   public LiveAgent.Cluster cluster(HubPrincipal caller, UUID clusterId) {
-    return live.cluster(caller.orgId(), clusterId);
+    LiveAgent.Cluster c = live.cluster(caller.orgId(), clusterId);
+    if (access.clusterRole(caller, c.row()).isEmpty()) {
+      throw ApiException.notFound("cluster " + clusterId);
+    }
+    return c;
   }
 
   /** Sessions open now (for tests and the benchmark). */

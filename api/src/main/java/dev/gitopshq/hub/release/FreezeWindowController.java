@@ -6,6 +6,7 @@ import dev.gitopshq.activities.policy.FreezeWindowRow;
 import dev.gitopshq.agent.v1.CommandTypes;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.team.Access;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
 import java.time.Clock;
@@ -40,10 +41,21 @@ public class FreezeWindowController {
 
   private final FreezeService freezes;
   private final Clock clock;
+  private final Access access;
 
-  public FreezeWindowController(FreezeService freezes, Clock clock) {
+  public FreezeWindowController(FreezeService freezes, Clock clock, Access access) {
     this.freezes = freezes;
     this.clock = clock;
+    this.access = access;
+  }
+
+  /**
+   * Whether the caller sees the window: one for every project is the organization's and everyone's
+   * to see; one for a single project only for whoever reaches that project (a grant, or owner and
+   * admin).
+   */
+  private boolean visible(HubPrincipal caller, FreezeWindowRow w) {
+    return w.projectId() == null || access.projectRole(caller, w.projectId()).isPresent();
   }
 
   /**
@@ -92,7 +104,8 @@ public class FreezeWindowController {
     List<FreezeWindowRow> rows =
         active == null ? freezes.list(caller.orgId()) : freezes.list(caller.orgId(), active);
     Instant now = clock.instant();
-    return new WindowList(rows.stream().map(w -> view(w, now)).toList());
+    return new WindowList(
+        rows.stream().filter(w -> visible(caller, w)).map(w -> view(w, now)).toList());
   }
 
   @GetMapping("/{id}")
@@ -100,6 +113,7 @@ public class FreezeWindowController {
     HubPrincipal caller = Authz.require(Permission.RELEASES_READ);
     return freezes
         .find(caller.orgId(), id)
+        .filter(w -> visible(caller, w))
         .map(w -> view(w, clock.instant()))
         .orElseThrow(() -> ApiException.notFound("freeze window " + id));
   }
