@@ -219,9 +219,10 @@ public class PolicyService {
    * Removes from OPA every module the hub does not manage, auditing each as {@code
    * policy.unmanaged_module_removed}: a module under an id that is no active policy of an existing
    * organization (planted by someone holding OPA's token, or left by an older hub), whatever
-   * package it declares. OPA's own configuration (packages under {@code system}, such as the
-   * authorization policy OPA was started with) is left alone: no decision reads it. The republisher
-   * calls this once per pass; decisions do the same through {@link #requireManagedModules}.
+   * package it declares. OPA's own configuration (packages under {@code system} under an id that is
+   * not the hub's, such as the authorization policy OPA was started with) is left alone: no
+   * decision reads it. The republisher calls this once per pass; decisions do the same through
+   * {@link #requireManagedModules}.
    *
    * @return the ids removed, escaped for printing
    * @throws OpaUnavailableException OPA could not be reached
@@ -348,10 +349,17 @@ public class PolicyService {
         continue;
       }
       set.put(PolicyText.sha256(m.id()), PolicyText.sha256(m.raw()));
-      if (!m.packagePath().isEmpty() && m.packagePath().get(0).equals("system")) {
-        continue; // OPA's own configuration (its authorization policy): no decision reads it
-      }
       Matcher id = MANAGED_ID.matcher(m.id());
+      if (!m.packagePath().isEmpty()
+          && m.packagePath().get(0).equals("system")
+          && !id.matches()
+          && !scratch.matches()) {
+        // OPA's own configuration (its authorization policy, loaded when OPA started): no decision
+        // reads it. Under an id of the hub's, the only ids the hub's token may upload to, a
+        // "system" package would be someone with the token widening OPA's authorization policy:
+        // judged like any other module there, and removed.
+        continue;
+      }
       UUID orgId = id.matches() ? uuid(id.group(1)) : null;
       if (orgId == null) {
         unmanaged.add(m);
