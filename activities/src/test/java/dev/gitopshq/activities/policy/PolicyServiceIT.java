@@ -363,7 +363,7 @@ class PolicyServiceIT {
     ObjectNode ok = JSON.createObjectNode().put("ok", true);
     ObjectNode notOk = JSON.createObjectNode().put("ok", false);
 
-    PolicyService.DraftRun run =
+    PolicyDrafts.DraftRun run =
         policies.evaluateDraft(
             orgId, name, outcomeRego("require_approval", "draft"), List.of(ok, notOk));
 
@@ -397,7 +397,7 @@ class PolicyServiceIT {
     String staleToken = UUID.randomUUID().toString().replace("-", "");
     String stale =
         "whatif/"
-            + (System.currentTimeMillis() - PolicyService.SCRATCH_MAX_AGE.toMillis() - 1000)
+            + (System.currentTimeMillis() - PolicyDrafts.SCRATCH_MAX_AGE.toMillis() - 1000)
             + "/"
             + staleToken
             + "/gitopshq/"
