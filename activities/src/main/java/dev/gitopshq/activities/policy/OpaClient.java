@@ -53,8 +53,10 @@ import okio.BufferedSource;
  *
  * <p>OPA's API is locked to the hub: OPA runs with token authentication and an authorization policy
  * (policies/system/authz) that admits only the hub's token, which this client sends as a bearer
- * token on every call. The token is never logged nor put into a message; nothing here logs request
- * or answer bodies (input documents, policy text).
+ * token on every call, and only for the calls this client makes for the hub (module ids and
+ * document paths of the hub's shapes; the one data document it writes is an organization's freeze
+ * windows). The token is never logged nor put into a message; nothing here logs request or answer
+ * bodies (input documents, policy text).
  *
  * <p>Every call has explicit timeouts (connect 2 s, whole call 5 s by default), so a hung OPA
  * cannot hold a request thread or a database lock for long, and every answer is read up to a bound
@@ -629,7 +631,9 @@ public class OpaClient implements AutoCloseable {
               + display
               + " refused the hub's credentials (401) to "
               + what
-              + ": set GITOPSHQ_OPA_TOKEN to the token OPA's authorization policy admits");
+              + ": set GITOPSHQ_OPA_TOKEN to the token OPA's authorization policy admits, and run"
+              + " OPA with this hub's policies/system/authz (it admits only the calls the hub"
+              + " makes)");
     }
     List<OpaError> errors = errors(answer.body());
     String detail = errors.isEmpty() ? "" : ": " + errors.get(0).describe();

@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -56,6 +55,7 @@ public class PolicyService {
   private final AuditLog audit;
   private final TransactionTemplate tx;
   private final Clock clock;
+  private final PolicyDrafts drafts;
 
   /**
    * How long a check that OPA holds exactly the hub's modules serves decisions before OPA is listed
@@ -105,6 +105,7 @@ public class PolicyService {
     this.tx = new TransactionTemplate(transactions);
     this.clock = clock;
     this.moduleCheckMaxAgeNanos = moduleCheckMaxAge.toNanos();
+    this.drafts = new PolicyDrafts(opa, clock);
   }
 
   /**
@@ -219,9 +220,10 @@ public class PolicyService {
    * Removes from OPA every module the hub does not manage, auditing each as {@code
    * policy.unmanaged_module_removed}: a module under an id that is no active policy of an existing
    * organization (planted by someone holding OPA's token, or left by an older hub), whatever
-   * package it declares. OPA's own configuration (packages under {@code system}, such as the
-   * authorization policy OPA was started with) is left alone: no decision reads it. The republisher
-   * calls this once per pass; decisions do the same through {@link #requireManagedModules}.
+   * package it declares. OPA's own configuration (packages under {@code system} under an id that is
+   * not the hub's, such as the authorization policy OPA was started with) is left alone: no
+   * decision reads it. The republisher calls this once per pass; decisions do the same through
+   * {@link #requireManagedModules}.
    *
    * @return the ids removed, escaped for printing
    * @throws OpaUnavailableException OPA could not be reached
@@ -338,20 +340,23 @@ public class PolicyService {
     List<Differing> differing = new ArrayList<>();
     TreeMap<String, String> set = new TreeMap<>();
     for (OpaClient.Module m : modules) {
-      Matcher scratch = SCRATCH_ID.matcher(m.id());
-      if (scratch.matches()
-          && m.packagePath().size() > 1
-          && m.packagePath().get(0).equals(PolicyText.scratchRoot(scratch.group(2)))
-          && clock.millis() - Long.parseLong(scratch.group(1)) < SCRATCH_MAX_AGE.toMillis()) {
+      if (PolicyDrafts.isFreshDraft(m, clock.millis())) {
         // A what-if's draft in a package no decision reads, for the few seconds it runs: not part
         // of the module set that decides. An older one (its hub stopped mid-run) is removed.
         continue;
       }
       set.put(PolicyText.sha256(m.id()), PolicyText.sha256(m.raw()));
-      if (!m.packagePath().isEmpty() && m.packagePath().get(0).equals("system")) {
-        continue; // OPA's own configuration (its authorization policy): no decision reads it
-      }
       Matcher id = MANAGED_ID.matcher(m.id());
+      if (!m.packagePath().isEmpty()
+          && m.packagePath().get(0).equals("system")
+          && !id.matches()
+          && !PolicyDrafts.isDraftId(m.id())) {
+        // OPA's own configuration (its authorization policy, loaded when OPA started): no decision
+        // reads it. Under an id of the hub's, the only ids the hub's token may upload to, a
+        // "system" package would be someone with the token widening OPA's authorization policy:
+        // judged like any other module there, and removed.
+        continue;
+      }
       UUID orgId = id.matches() ? uuid(id.group(1)) : null;
       if (orgId == null) {
         unmanaged.add(m);
@@ -485,114 +490,19 @@ public class PolicyService {
     return repository.operatorOrg();
   }
 
-  /** {@code whatif/<epoch millis>/<32 hex token>/gitopshq/<name>}: a what-if's draft. */
-  private static final Pattern SCRATCH_ID =
-      Pattern.compile(
-          "whatif/(\\d{1,15})/([0-9a-f]{32})/gitopshq/[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
-
-  /** How long a what-if's draft may stay in OPA before the republisher removes it. */
-  static final Duration SCRATCH_MAX_AGE = Duration.ofMinutes(2);
-
-  /** The longest a what-if evaluates before it answers with what it has. */
-  public static final Duration WHAT_IF_BUDGET = Duration.ofSeconds(20);
-
-  private final ReentrantLock whatIfs = new ReentrantLock();
-
   /**
-   * One recorded decision evaluated by a draft: the draft's decision, or why there is none.
-   *
-   * @param decision the draft's decision, or null with {@code error}
-   * @param error why the draft decided nothing for this input (it failed, or left {@code decision}
-   *     undefined), or null
-   * @param raw the draft's {@code decision} document as OPA returned it, or null when it returned
-   *     none; policies whose decisions are not outcomes (freeze) read it
-   */
-  public record DraftDecision(PolicyDecision decision, String error, JsonNode raw) {
-    public DraftDecision(PolicyDecision decision, String error) {
-      this(decision, error, null);
-    }
-  }
-
-  /**
-   * What a draft decides for each input, in order.
-   *
-   * @param sha256 the SHA-256 of the draft's text
-   * @param decisions one per input evaluated
-   * @param timedOut true when the time budget ran out before every input was evaluated
-   */
-  public record DraftRun(String sha256, List<DraftDecision> decisions, boolean timedOut) {}
-
-  /**
-   * Evaluates a draft of policy {@code name} in the real OPA without publishing it: the draft is
-   * uploaded under a scratch id in a package of its own ({@link PolicyText#forScratch}), which no
-   * decision reads and {@link #requireManagedModules} leaves alone while it is fresh, evaluated for
-   * each input, and removed in any case. One what-if runs at a time on this hub; the run stops
-   * after {@link #WHAT_IF_BUDGET}.
+   * Evaluates a draft of policy {@code name} in the real OPA without publishing it ({@link
+   * PolicyDrafts#evaluate}): uploaded under a scratch id, which {@link #requireManagedModules}
+   * leaves alone while it is fresh, evaluated for each input, and removed in any case.
    *
    * @throws InvalidPolicyException the text breaks a rule of {@link PolicyText}
    * @throws PolicyCompileException OPA refused the draft (errors as the author wrote it)
    * @throws WhatIfBusyException another what-if is running on this hub
    * @throws OpaUnavailableException OPA could not be reached
    */
-  public DraftRun evaluateDraft(UUID orgId, String name, String rego, List<JsonNode> inputs) {
-    PolicyText.requireValid(name, rego);
-    long deadline = System.nanoTime() + WHAT_IF_BUDGET.toNanos();
-    try {
-      if (!whatIfs.tryLock(5, TimeUnit.SECONDS)) {
-        throw new WhatIfBusyException("another what-if is running on this hub; try again shortly");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new OpaUnavailableException("interrupted while waiting for another what-if", e);
-    }
-    String token = UUID.randomUUID().toString().replace("-", "");
-    String id = "whatif/" + clock.millis() + "/" + token + "/gitopshq/" + name;
-    String root = PolicyText.scratchRoot(token);
-    try {
-      try {
-        opa.putPolicy(id, PolicyText.forScratch(orgId, token, rego));
-      } catch (PolicyCompileException e) {
-        throw e.asWritten(id.substring(0, id.length() - ("gitopshq/" + name).length()), root)
-            .asWritten("", PolicyText.orgRoot(orgId));
-      }
-      String path = root + "/" + PolicyText.packagePath(orgId, name) + "/" + PolicyText.RESULT_RULE;
-      List<DraftDecision> out = new ArrayList<>();
-      boolean timedOut = false;
-      for (JsonNode input : inputs) {
-        if (System.nanoTime() > deadline) {
-          timedOut = true;
-          break;
-        }
-        out.add(draftDecision(name, path, input));
-      }
-      return new DraftRun(PolicyText.sha256(rego), out, timedOut);
-    } finally {
-      try {
-        opa.deletePolicy(id);
-      } catch (OpaException e) {
-        // The republisher removes it once it is older than SCRATCH_MAX_AGE.
-        log.warn("could not remove the what-if draft {} from OPA: {}", id, e.getMessage());
-      }
-      whatIfs.unlock();
-    }
-  }
-
-  private DraftDecision draftDecision(String name, String path, JsonNode input) {
-    try {
-      JsonNode result = opa.evaluate(path, input);
-      JsonNode decision = result.isObject() ? result.get("decision") : null;
-      if (decision == null || decision.isNull()) {
-        return new DraftDecision(
-            null, "the draft produced no decision for this input (decision is undefined)");
-      }
-      try {
-        return new DraftDecision(PolicyDecision.of(name, 0, decision), null, decision);
-      } catch (PolicyEvaluationException e) {
-        return new DraftDecision(null, e.getMessage(), decision);
-      }
-    } catch (PolicyEvaluationException e) {
-      return new DraftDecision(null, e.getMessage());
-    }
+  public PolicyDrafts.DraftRun evaluateDraft(
+      UUID orgId, String name, String rego, List<JsonNode> inputs) {
+    return drafts.evaluate(orgId, name, rego, inputs);
   }
 
   private static final Pattern MANAGED_ID =

@@ -135,11 +135,11 @@ public class PolicyWhatIf {
         inputs.add(input);
       }
     }
-    PolicyService.DraftRun run = policies.evaluateDraft(orgId, name, rego, inputs);
+    PolicyDrafts.DraftRun run = policies.evaluateDraft(orgId, name, rego, inputs);
     List<WhatIfDecision> changed = new ArrayList<>();
     for (int i = 0; i < run.decisions().size(); i++) {
       RecordedDecisionRow r = withInput.get(i);
-      PolicyService.DraftDecision d = run.decisions().get(i);
+      PolicyDrafts.DraftDecision d = run.decisions().get(i);
       List<String> recordedReasons = r.reasons() == null ? List.of() : r.reasons();
       Drafted drafted = drafted(name, d);
       if (drafted.error() != null) {
@@ -178,7 +178,7 @@ public class PolicyWhatIf {
    * open}, {@code frozen} or {@code blocked} ({@link FreezeService#outcome}); every other policy
    * decides an outcome.
    */
-  private static Drafted drafted(String policy, PolicyService.DraftDecision d) {
+  private static Drafted drafted(String policy, PolicyDrafts.DraftDecision d) {
     if (FreezeService.POLICY.equals(policy) && d.raw() != null) {
       try {
         FreezeCheck check = FreezeService.toCheck(new PolicyEvaluation(policy, 0, null, d.raw()));

@@ -27,6 +27,16 @@ class OpaClientIT {
   private static final java.util.UUID ORG =
       java.util.UUID.fromString("7c1e0c52-4a3f-4a51-9d2e-1b8f3c1d2e9a");
 
+  /**
+   * Where the organization's packages and data live in OPA: the token admits only the hub's calls,
+   * so every module here is uploaded under an id the hub manages and evaluated under this root.
+   */
+  private static final String ROOT = PolicyText.orgRoot(ORG);
+
+  private static String id(String name) {
+    return PolicyText.opaPolicyId(ORG, name);
+  }
+
   static OpaTestServer server;
   static OpaClient opa;
 
@@ -63,14 +73,14 @@ class OpaClientIT {
         opa.evaluate(
             PolicyText.packagePath(ORG, "sample") + "/allow", JSON.readTree("{\"user\":\"bob\"}"));
     assertThat(bob.isMissingNode()).isTrue();
-    assertThat(opa.evaluate("gitopshq/nothing-here", null).isMissingNode()).isTrue();
+    assertThat(opa.evaluate(ROOT + "/gitopshq/nothing-here", null).isMissingNode()).isTrue();
     assertThat(opa.healthy()).isTrue();
   }
 
   @Test
   void aModuleThatDoesNotCompileIsRefusedWithOpasRowAndColumnAndTheOldOneStays()
       throws IOException {
-    opa.putPolicy("gitopshq/broken", "package gitopshq.broken\n\nok := true\n");
+    opa.putPolicy(id("broken"), "package " + ROOT + ".gitopshq.broken\n\nok := true\n");
     String bad =
         """
         package gitopshq.broken
@@ -80,39 +90,41 @@ class OpaClientIT {
         allowed if {
         \tinput.user == missing_var
         }
-        """;
+        """
+            .replace("package gitopshq.", "package " + ROOT + ".gitopshq.");
 
-    assertThatThrownBy(() -> opa.putPolicy("gitopshq/broken", bad))
+    assertThatThrownBy(() -> opa.putPolicy(id("broken"), bad))
         .isInstanceOfSatisfying(
             PolicyCompileException.class,
             e -> {
-              assertThat(e.policyId()).isEqualTo("gitopshq/broken");
+              assertThat(e.policyId()).isEqualTo(id("broken"));
               assertThat(e.errors()).isNotEmpty();
               OpaError first = e.errors().get(0);
               assertThat(first.code()).isEqualTo("rego_unsafe_var_error");
               assertThat(first.message()).contains("missing_var");
-              assertThat(first.location().file()).isEqualTo("gitopshq/broken");
+              assertThat(first.location().file()).isEqualTo(id("broken"));
               assertThat(first.location().row()).isEqualTo(6);
               assertThat(first.location().col()).isPositive();
-              assertThat(e.getMessage()).contains("gitopshq/broken:6:");
+              assertThat(e.getMessage()).contains(id("broken") + ":6:");
             });
 
     assertThatThrownBy(
-            () -> opa.putPolicy("gitopshq/broken", "package gitopshq.broken\n\nok := {\n"))
+            () -> opa.putPolicy(id("broken"), "package " + ROOT + ".gitopshq.broken\n\nok := {\n"))
         .isInstanceOfSatisfying(
             PolicyCompileException.class,
             e -> assertThat(e.errors().get(0).code()).isEqualTo("rego_parse_error"));
 
     // OPA kept the version that compiled.
-    assertThat(opa.evaluate("gitopshq/broken/ok", JSON.readTree("{}")).asBoolean()).isTrue();
+    assertThat(opa.evaluate(ROOT + "/gitopshq/broken/ok", JSON.readTree("{}")).asBoolean())
+        .isTrue();
   }
 
   @Test
   void anEvaluationErrorIsReportedNotMistakenForAnAnswer() {
     opa.putPolicy(
-        "gitopshq/conflict",
-        "package gitopshq.conflict\n\nvalue := x if {\n\tsome x in [1, 2]\n}\n");
-    assertThatThrownBy(() -> opa.evaluate("gitopshq/conflict", null))
+        id("conflict"),
+        "package " + ROOT + ".gitopshq.conflict\n\nvalue := x if {\n\tsome x in [1, 2]\n}\n");
+    assertThatThrownBy(() -> opa.evaluate(ROOT + "/gitopshq/conflict", null))
         .isInstanceOf(PolicyEvaluationException.class)
         .hasMessageContaining("conflicting");
   }
@@ -154,34 +166,48 @@ class OpaClientIT {
 
   @Test
   void writesADataDocumentThatPoliciesReadAndReplacesItWhole() throws IOException {
+    // An organization of its own: the freeze test expects no windows for ORG until it writes them.
+    java.util.UUID org = java.util.UUID.randomUUID();
+    String root = PolicyText.orgRoot(org);
     opa.putPolicy(
-        "gitopshq/reader",
-        "package gitopshq.reader\n\nnames := [w.name | some w in data.gitopshq_data.sample]\n");
+        PolicyText.opaPolicyId(org, "reader"),
+        "package "
+            + root
+            + ".gitopshq.reader\n\nnames := [w.name | some w in data."
+            + root
+            + ".gitopshq_data.freeze_windows]\n");
+    String windows = PolicyText.dataPath(org, "freeze_windows");
 
-    opa.putData("gitopshq_data/sample", JSON.readTree("[{\"name\":\"a\"},{\"name\":\"b\"}]"));
-    assertThat(opa.evaluate("gitopshq_data/sample", null).toString())
-        .isEqualTo("[{\"name\":\"a\"},{\"name\":\"b\"}]");
-    assertThat(opa.evaluate("gitopshq/reader/names", null).toString()).isEqualTo("[\"a\",\"b\"]");
+    opa.putData(windows, JSON.readTree("[{\"name\":\"a\"},{\"name\":\"b\"}]"));
+    assertThat(opa.evaluate(root + "/gitopshq/reader/names", null).toString())
+        .isEqualTo("[\"a\",\"b\"]");
 
     // A second write replaces the document; it does not merge into it.
-    opa.putData("gitopshq_data/sample", JSON.readTree("[{\"name\":\"c\"}]"));
-    assertThat(opa.evaluate("gitopshq/reader/names", null).toString()).isEqualTo("[\"c\"]");
-    opa.putData("gitopshq_data/sample", JSON.readTree("[]"));
-    assertThat(opa.evaluate("gitopshq/reader/names", null).toString()).isEqualTo("[]");
+    opa.putData(windows, JSON.readTree("[{\"name\":\"c\"}]"));
+    assertThat(opa.evaluate(root + "/gitopshq/reader/names", null).toString()).isEqualTo("[\"c\"]");
+    opa.putData(windows, JSON.readTree("[]"));
+    assertThat(opa.evaluate(root + "/gitopshq/reader/names", null).toString()).isEqualTo("[]");
   }
 
   @Test
   void writingDataWhereAPolicyDefinesRulesIsRefusedNotMistakenForAnOutage() throws IOException {
-    opa.putPolicy("gitopshq/owned", "package gitopshq.owned\n\nallow := true\n");
+    OpaTestServer own = OpaTestServer.startNew();
+    try (OpaClient client = own.client()) {
+      // A module defining the very document the hub writes (OPA refuses the write, 400).
+      client.putPolicy(id("owned"), "package " + ROOT + ".gitopshq_data\n\nfreeze_windows := []\n");
 
-    assertThatThrownBy(() -> opa.putData("gitopshq/owned/allow", JSON.readTree("false")))
-        .isInstanceOf(OpaException.class)
-        .isNotInstanceOf(OpaUnavailableException.class)
-        .hasMessageContaining("400")
-        .hasMessageContaining("conflicting rule");
-    assertThat(opa.evaluate("gitopshq/owned/allow", null).asBoolean()).isTrue();
-    assertThatThrownBy(() -> opa.putData("../escape", JSON.readTree("1")))
-        .isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(
+              () ->
+                  client.putData(PolicyText.dataPath(ORG, "freeze_windows"), JSON.readTree("[{}]")))
+          .isInstanceOf(OpaException.class)
+          .isNotInstanceOf(OpaUnavailableException.class)
+          .hasMessageContaining("400")
+          .hasMessageContaining("conflicting rule");
+      assertThatThrownBy(() -> client.putData("../escape", JSON.readTree("1")))
+          .isInstanceOf(IllegalArgumentException.class);
+    } finally {
+      own.close();
+    }
   }
 
   @Test
@@ -286,16 +312,18 @@ class OpaClientIT {
     OpaTestServer other = OpaTestServer.startNew();
     try (OpaClient client =
         new OpaClient(other.url(), Duration.ofSeconds(2), Duration.ofSeconds(5), other.token())) {
-      client.putPolicy("gitopshq/sample", "package gitopshq.sample\n\nallow := true\n");
+      client.putPolicy(id("sample"), "package " + ROOT + ".gitopshq.sample\n\nallow := true\n");
       other.stop();
 
       assertThat(client.healthy()).isFalse();
-      assertThatThrownBy(() -> client.evaluate("gitopshq/sample", JSON.readTree("{}")))
+      assertThatThrownBy(() -> client.evaluate(ROOT + "/gitopshq/sample", JSON.readTree("{}")))
           .isInstanceOf(OpaUnavailableException.class)
           .hasMessageContaining("unreachable")
           .hasMessageContaining("127.0.0.1:" + other.port());
       assertThatThrownBy(
-              () -> client.putPolicy("gitopshq/sample", "package gitopshq.sample\n\nallow := 1\n"))
+              () ->
+                  client.putPolicy(
+                      id("sample"), "package " + ROOT + ".gitopshq.sample\n\nallow := 1\n"))
           .isInstanceOf(OpaUnavailableException.class);
     } finally {
       other.close();
@@ -304,25 +332,88 @@ class OpaClientIT {
 
   @Test
   void opasApiRefusesEveryoneButTheHubsToken() {
-    String module = "package gitopshq.approval\n\ndecision := {\"outcome\": \"auto_approve\"}\n";
+    String module =
+        "package " + ROOT + ".gitopshq.approval\n\ndecision := {\"outcome\": \"auto_approve\"}\n";
     try (OpaClient anonymous = new OpaClient(server.url());
         OpaClient wrong = new OpaClient(server.url(), "guessed-token")) {
       for (OpaClient c : List.of(anonymous, wrong)) {
         // No replacing a policy behind the hub's back, no reading or writing data, no decisions.
-        assertThatThrownBy(() -> c.putPolicy("gitopshq/approval", module))
+        assertThatThrownBy(() -> c.putPolicy(id("approval"), module))
             .isInstanceOf(OpaException.class)
             .hasMessageContaining("refused the hub's credentials (401)")
             .message()
             .doesNotContain("guessed-token");
-        assertThatThrownBy(() -> c.evaluate("gitopshq/approval", null)).hasMessageContaining("401");
+        assertThatThrownBy(() -> c.evaluate(ROOT + "/gitopshq/approval", null))
+            .hasMessageContaining("401");
         assertThatThrownBy(() -> c.putData("gitopshq_data/freeze_windows", JSON.createArrayNode()))
             .hasMessageContaining("401");
         // Probes still see OPA's health.
         assertThat(c.healthy()).isTrue();
       }
     }
-    opa.putPolicy("gitopshq/locked", "package gitopshq.locked\n\nallow := true\n");
-    assertThat(opa.evaluate("gitopshq/locked/allow", null).asBoolean()).isTrue();
+    opa.putPolicy(id("locked"), "package " + ROOT + ".gitopshq.locked\n\nallow := true\n");
+    assertThat(opa.evaluate(ROOT + "/gitopshq/locked/allow", null).asBoolean()).isTrue();
+  }
+
+  /** OPA's status for a call with the hub's token, sent as-is (not through the client). */
+  private static int withHubToken(String method, String path, String body) throws Exception {
+    java.net.http.HttpRequest.Builder b =
+        java.net.http.HttpRequest.newBuilder(server.url().resolve(path))
+            .header("Authorization", "Bearer " + server.token())
+            .header("Content-Type", "application/json")
+            .method(
+                method,
+                body == null
+                    ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                    : java.net.http.HttpRequest.BodyPublishers.ofString(body));
+    try (java.net.http.HttpClient http =
+        java.net.http.HttpClient.newBuilder()
+            .version(java.net.http.HttpClient.Version.HTTP_1_1)
+            .build()) {
+      return http.send(b.build(), java.net.http.HttpResponse.BodyHandlers.discarding())
+          .statusCode();
+    }
+  }
+
+  @Test
+  void theHubsTokenCannotWriteDataDocumentsOrPlantModulesAndDecisionsStillWork() throws Exception {
+    opa.putPolicy(
+        id("guarded"),
+        PolicyText.forOpa(
+            ORG,
+            "package gitopshq.guarded\n\ndecision := {\"teams\": data.gitopshq_data.teams}\n",
+            1));
+
+    // Whoever holds the hub's token cannot change what decisions read, nor the token OPA admits,
+    // nor plant a module under an id the hub does not manage: OPA refuses as for a wrong token.
+    assertThat(withHubToken("PUT", "/v1/data/" + ROOT + "/gitopshq_data/teams", "[\"mallory\"]"))
+        .isEqualTo(401);
+    assertThat(withHubToken("PUT", "/v1/data/gitopshq_opa/token_sha256", "\"0\"")).isEqualTo(401);
+    assertThat(withHubToken("PUT", "/v1/data", "{}")).isEqualTo(401);
+    assertThat(
+            withHubToken(
+                "PATCH", "/v1/data", "[{\"op\": \"add\", \"path\": \"/x\", \"value\": 1}]"))
+        .isEqualTo(401);
+    assertThat(withHubToken("DELETE", "/v1/data/" + ROOT + "/gitopshq_data/freeze_windows", null))
+        .isEqualTo(401);
+    assertThat(withHubToken("GET", "/v1/data", null)).isEqualTo(401);
+    assertThat(withHubToken("POST", "/v1/query", "{\"query\": \"data\"}")).isEqualTo(401);
+    assertThat(withHubToken("PUT", "/v1/policies/planted/x", "package planted\n\nx := 1\n"))
+        .isEqualTo(401);
+    assertThat(opa.listPolicyIds()).doesNotContain("planted/x");
+    JsonNode teams = opa.evaluate(PolicyText.packagePath(ORG, "guarded") + "/decision", null);
+    assertThat(teams.isMissingNode()).isTrue();
+
+    // The hub's own calls still work: its freeze windows, its modules, its decisions.
+    opa.putData(PolicyText.dataPath(ORG, "freeze_windows"), JSON.readTree("[]"));
+    assertThat(opa.getPolicy(id("guarded"))).isPresent();
+    assertThat(
+            opa.evaluate(PolicyText.packagePath(ORG, "guarded") + "/gitopshq_result", null)
+                .get("version")
+                .asInt())
+        .isEqualTo(1);
+    opa.deletePolicy(id("guarded"));
+    assertThat(opa.getPolicy(id("guarded"))).isEmpty();
   }
 
   @Test
@@ -338,7 +429,7 @@ class OpaClientIT {
       assertThatThrownBy(
               () ->
                   opa.putPolicy(
-                      "gitopshq/reach", "package gitopshq.reach\n\nleak := " + call + "\n"))
+                      id("reach"), "package " + ROOT + ".gitopshq.reach\n\nleak := " + call + "\n"))
           .isInstanceOfSatisfying(
               PolicyCompileException.class,
               e ->
@@ -353,21 +444,23 @@ class OpaClientIT {
 
   @Test
   void readsBackTheModuleTextOpaHolds() {
-    String module = PolicyText.forOpa(ORG, "package gitopshq.readback\n\nallow := true\n", 4);
-    opa.putPolicy("gitopshq/readback", module);
-    assertThat(opa.getPolicy("gitopshq/readback")).contains(module);
-    assertThat(opa.getPolicy("gitopshq/never-uploaded")).isEmpty();
+    String module =
+        PolicyText.forOpa(ORG, "package " + ROOT + ".gitopshq.readback\n\nallow := true\n", 4);
+    opa.putPolicy(id("readback"), module);
+    assertThat(opa.getPolicy(id("readback"))).contains(module);
+    assertThat(opa.getPolicy(id("never-uploaded"))).isEmpty();
   }
 
   @Test
   void speaksHttp2OnOneReusedConnectionAndReconnectsAfterOpaRestarts() throws IOException {
-    String module = "package gitopshq.h2\n\nimport rego.v1\n\nsize := count(input.items)\n";
+    String module =
+        "package " + ROOT + ".gitopshq.h2\n\nimport rego.v1\n\nsize := count(input.items)\n";
     JsonNode input = JSON.readTree("{\"items\": [1, 2, 3]}");
     OpaTestServer own = OpaTestServer.startNew();
     try (OpaClient client = own.client()) {
-      client.putPolicy("gitopshq/h2", module);
+      client.putPolicy(id("h2"), module);
       for (int i = 0; i < 50; i++) {
-        assertThat(client.evaluate("gitopshq/h2/size", input).asInt()).isEqualTo(3);
+        assertThat(client.evaluate(ROOT + "/gitopshq/h2/size", input).asInt()).isEqualTo(3);
       }
       // Cleartext HTTP/2 with prior knowledge (OPA's --h2c), all 51 calls on one connection.
       assertThat(client.protocol()).isEqualTo("h2_prior_knowledge");
@@ -377,8 +470,8 @@ class OpaClientIT {
       // a new one instead of failing on the dead one.
       own.stop();
       own.start();
-      client.putPolicy("gitopshq/h2", module);
-      assertThat(client.evaluate("gitopshq/h2/size", input).asInt()).isEqualTo(3);
+      client.putPolicy(id("h2"), module);
+      assertThat(client.evaluate(ROOT + "/gitopshq/h2/size", input).asInt()).isEqualTo(3);
       assertThat(client.protocol()).isEqualTo("h2_prior_knowledge");
       assertThat(client.connectionsOpened()).isEqualTo(2);
     } finally {
@@ -398,15 +491,15 @@ class OpaClientIT {
                 OpaClient.Transport.H2C);
         OpaClient http1 = plain.client()) {
       assertThat(h2c.healthy()).isFalse();
-      assertThatThrownBy(() -> h2c.evaluate("gitopshq/anything", null))
+      assertThatThrownBy(() -> h2c.evaluate(ROOT + "/gitopshq/anything", null))
           .isInstanceOf(OpaUnavailableException.class)
           .hasMessageContaining("--h2c")
           .hasMessageContaining("GITOPSHQ_OPA_PROTOCOL=http1")
           .message()
           .doesNotContain(plain.token());
 
-      http1.putPolicy("gitopshq/plain", "package gitopshq.plain\n\nallow := true\n");
-      assertThat(http1.evaluate("gitopshq/plain/allow", null).asBoolean()).isTrue();
+      http1.putPolicy(id("plain"), "package " + ROOT + ".gitopshq.plain\n\nallow := true\n");
+      assertThat(http1.evaluate(ROOT + "/gitopshq/plain/allow", null).asBoolean()).isTrue();
       assertThat(http1.protocol()).isEqualTo("http/1.1");
     } finally {
       plain.close();
@@ -417,7 +510,7 @@ class OpaClientIT {
   void credentialsInTheUrlNeverAppearInMessages() {
     OpaClient client = new OpaClient(URI.create("http://user:s3cret@127.0.0.1:1"));
     assertThat(client.address()).isEqualTo("http://127.0.0.1:1");
-    assertThatThrownBy(() -> client.evaluate("gitopshq/x", null))
+    assertThatThrownBy(() -> client.evaluate(ROOT + "/gitopshq/x", null))
         .isInstanceOf(OpaUnavailableException.class)
         .message()
         .doesNotContain("s3cret");

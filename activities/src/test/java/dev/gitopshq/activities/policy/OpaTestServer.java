@@ -23,9 +23,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>It runs locked down as {@code make run} runs it: token authentication with the authorization
  * policy {@code policies/system/authz}, which admits only {@link #token()} (a fresh random one per
- * server); {@link #client()} holds it. The binary is the project's OPA build, without the built-ins
- * that reach outside OPA. It serves cleartext HTTP/2 ({@code --h2c}), as the hub expects; {@link
- * #startNewHttp1Only()} starts one without it.
+ * server); {@link #client()} holds it, and it admits only the calls the hub makes. Tests that need
+ * OPA to hold a module the hub did not upload (as one loaded from a file when OPA starts, or by an
+ * operator with credentials of their own) use {@link #operatorToken()}, which a test-only addition
+ * to the authorization policy admits for every call; nothing the hub runs with has it. The binary
+ * is the project's OPA build, without the built-ins that reach outside OPA. It serves cleartext
+ * HTTP/2 ({@code --h2c}), as the hub expects; {@link #startNewHttp1Only()} starts one without it.
  */
 public final class OpaTestServer implements AutoCloseable {
   private static final Duration STARTUP = Duration.ofSeconds(30);
@@ -34,7 +37,9 @@ public final class OpaTestServer implements AutoCloseable {
   private final int port;
   private final Path logFile;
   private final String token;
+  private final String operatorToken;
   private final Path tokenData;
+  private final Path operatorPolicy;
   private final boolean h2c;
   private volatile Process process;
 
@@ -44,10 +49,24 @@ public final class OpaTestServer implements AutoCloseable {
     this.port = port;
     this.logFile = logFile;
     this.token = "opa-test-" + java.util.UUID.randomUUID();
-    // OPA's authorization policy reads the SHA-256 of the one token it admits from this data file.
+    this.operatorToken = "opa-test-operator-" + java.util.UUID.randomUUID();
+    // OPA's authorization policy reads the SHA-256 of the one token it admits from this data file;
+    // the test-only operator's beside it.
     this.tokenData = Files.createTempFile("gitopshq-opa-token-", ".json");
     Files.writeString(
-        tokenData, "{\"gitopshq_opa\": {\"token_sha256\": \"" + PolicyText.sha256(token) + "\"}}");
+        tokenData,
+        "{\"gitopshq_opa\": {\"token_sha256\": \""
+            + PolicyText.sha256(token)
+            + "\"}, \"gitopshq_opa_test\": {\"operator_token_sha256\": \""
+            + PolicyText.sha256(operatorToken)
+            + "\"}}");
+    this.operatorPolicy = Files.createTempFile("gitopshq-opa-operator-", ".rego");
+    Files.writeString(
+        operatorPolicy,
+        "package system.authz\n\n"
+            + "# Tests only: the operator's token may make every call.\n"
+            + "allow if crypto.sha256(input.identity) =="
+            + " data.gitopshq_opa_test.operator_token_sha256\n");
     // A test JVM that dies without closing this must not leave OPA running.
     Runtime.getRuntime()
         .addShutdownHook(
@@ -106,6 +125,7 @@ public final class OpaTestServer implements AutoCloseable {
       command.add("--h2c");
     }
     command.add(repoRoot().resolve("policies/system/authz/authz.rego").toString());
+    command.add(operatorPolicy.toString());
     command.add(tokenData.toString());
     try {
       process =
@@ -154,6 +174,14 @@ public final class OpaTestServer implements AutoCloseable {
   /** The one bearer token this OPA's API admits. */
   public String token() {
     return token;
+  }
+
+  /**
+   * A token OPA admits for every call, for tests only: it plants what the hub's token may not (a
+   * module under an id the hub does not manage), standing for what an operator loads into OPA.
+   */
+  public String operatorToken() {
+    return operatorToken;
   }
 
   /**

@@ -258,7 +258,10 @@ class PolicyServiceIT {
         + "approvers contains \"mallory\"\n";
   }
 
-  /** PUT /v1/policies/<id> with OPA's token, the id percent-encoded whole (slashes too). */
+  /**
+   * PUT /v1/policies/<id> as an operator of OPA (the test-only token OPA admits for every call: the
+   * hub's token may upload only under the hub's ids), the id percent-encoded whole (slashes too).
+   */
   void plant(String id, String text) throws Exception {
     HttpRequest put =
         HttpRequest.newBuilder(
@@ -267,7 +270,7 @@ class PolicyServiceIT {
                     .resolve(
                         "/v1/policies/"
                             + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20")))
-            .header("Authorization", "Bearer " + server.token())
+            .header("Authorization", "Bearer " + server.operatorToken())
             .PUT(HttpRequest.BodyPublishers.ofString(text))
             .build();
     HttpResponse<String> answer =
@@ -360,7 +363,7 @@ class PolicyServiceIT {
     ObjectNode ok = JSON.createObjectNode().put("ok", true);
     ObjectNode notOk = JSON.createObjectNode().put("ok", false);
 
-    PolicyService.DraftRun run =
+    PolicyDrafts.DraftRun run =
         policies.evaluateDraft(
             orgId, name, outcomeRego("require_approval", "draft"), List.of(ok, notOk));
 
@@ -394,7 +397,7 @@ class PolicyServiceIT {
     String staleToken = UUID.randomUUID().toString().replace("-", "");
     String stale =
         "whatif/"
-            + (System.currentTimeMillis() - PolicyService.SCRATCH_MAX_AGE.toMillis() - 1000)
+            + (System.currentTimeMillis() - PolicyDrafts.SCRATCH_MAX_AGE.toMillis() - 1000)
             + "/"
             + staleToken
             + "/gitopshq/"
@@ -477,6 +480,29 @@ class PolicyServiceIT {
           .containsExactly("admin");
     } finally {
       refusing.close();
+    }
+  }
+
+  @Test
+  void aModuleUnderTheHubsIdThatWidensOpasAuthorizationIsRemovedBeforeTheNextDecision()
+      throws Exception {
+    policies.publish(orgId, name, approversRego(), ANA);
+    PolicyService hub =
+        new PolicyService(
+            opa, repository, auditLog, transactions, Clock.systemUTC(), Duration.ZERO);
+    // The hub's token may upload under the hub's ids only, but the text may declare OPA's own
+    // package: this one lets every call through, anonymous ones included.
+    String widening = PolicyText.opaPolicyId(orgId, "widen-" + name);
+    opa.putPolicy(widening, "package system.authz\n\nallow if true\n");
+    try (OpaClient anonymous = new OpaClient(server.url())) {
+      assertThat(anonymous.listPolicyIds()).contains(widening);
+
+      assertThat(approvers(hub.evaluate(orgId, name, JSON.createObjectNode())))
+          .containsExactly("admin");
+
+      assertThat(opa.listPolicyIds()).doesNotContain(widening);
+      assertThat(auditedRemoval(widening)).isEqualTo(1);
+      assertThatThrownBy(anonymous::listPolicyIds).hasMessageContaining("401");
     }
   }
 

@@ -7,6 +7,7 @@ import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -114,7 +115,15 @@ public class OrgController {
     return new OrgList(service.list().stream().map(OrgView::of).toList());
   }
 
-  record SetPlan(String plan) {}
+  /**
+   * The plan to put an organization on; {@code allowableValues} are {@link Plan}'s wire names
+   * (OrgControllerTest checks they stay the same).
+   */
+  record SetPlan(
+      @Schema(
+              allowableValues = {"free", "pro", "enterprise"},
+              requiredMode = Schema.RequiredMode.REQUIRED)
+          String plan) {}
 
   /**
    * Puts an organization on another plan ({@code free}, {@code pro} or {@code enterprise}); only

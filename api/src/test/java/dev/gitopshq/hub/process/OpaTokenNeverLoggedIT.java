@@ -67,10 +67,11 @@ class OpaTokenNeverLoggedIT {
     String token = opa.token();
     await().atMost(Duration.ofSeconds(30)).until(() -> decide(hub).status() == 200);
 
-    // Someone plants a module; the next decision removes it and the hub logs that it did.
+    // Someone plants a module (with a credential of OPA's operator: the hub's token may not); the
+    // next decision removes it and the hub logs that it did.
     HttpRequest plant =
         HttpRequest.newBuilder(URI.create(opa.url() + "/v1/policies/planted/x"))
-            .header("Authorization", "Bearer " + token)
+            .header("Authorization", "Bearer " + opa.operatorToken())
             .PUT(HttpRequest.BodyPublishers.ofString("package planted\n\nx := 1\n"))
             .build();
     assertThat(
