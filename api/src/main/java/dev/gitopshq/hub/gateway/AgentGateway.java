@@ -31,6 +31,7 @@ import dev.gitopshq.agent.v1.RequestReconcile;
 import dev.gitopshq.agent.v1.ResourceDetail;
 import dev.gitopshq.agent.v1.RotateToken;
 import dev.gitopshq.agent.v1.WireAdapters;
+import dev.gitopshq.hub.config.GrpcTls;
 import dev.gitopshq.hub.config.HubProperties;
 import dev.gitopshq.hub.config.HubVersion;
 import dev.gitopshq.hub.config.PgListener;
@@ -43,7 +44,6 @@ import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
-import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
 import io.grpc.protobuf.services.HealthStatusManager;
@@ -52,7 +52,6 @@ import io.micrometer.core.instrument.binder.grpc.MetricCollectingServerIntercept
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -217,18 +216,17 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
             .permitKeepAliveWithoutCalls(true)
             .keepAliveTime(60, TimeUnit.SECONDS)
             .maxInboundMessageSize(16 * 1024 * 1024);
-    if (a.tlsCertFile() != null && !a.tlsCertFile().isBlank()) {
-      try {
-        builder.sslContext(
-            GrpcSslContexts.forServer(new File(a.tlsCertFile()), new File(a.tlsKeyFile()))
-                // Agents' client certificates (mutual TLS) are optional here and checked by the
-                // service against their organization's CA.
-                .trustManager(new ClientCertificates.AnyClientCertificate())
-                .clientAuth(ClientAuth.OPTIONAL)
-                .build());
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot load the agent gateway's TLS certificate", e);
-      }
+    if (GrpcTls.configured(a.tlsCertFile())) {
+      builder.sslContext(
+          GrpcTls.server(
+              a.tlsCertFile(),
+              a.tlsKeyFile(),
+              "agent gateway",
+              // Agents' client certificates (mutual TLS) are optional here and checked by the
+              // service against their organization's CA.
+              b ->
+                  b.trustManager(new ClientCertificates.AnyClientCertificate())
+                      .clientAuth(ClientAuth.OPTIONAL)));
     }
     try {
       server = builder.build().start();
@@ -257,7 +255,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
     log.info(
         "agent gateway listening on port {} ({}), replica {}",
         port(),
-        a.tlsCertFile() == null || a.tlsCertFile().isBlank() ? "plaintext" : "TLS",
+        GrpcTls.configured(a.tlsCertFile()) ? "TLS" : "plaintext",
         connections.replicaId());
   }
 
