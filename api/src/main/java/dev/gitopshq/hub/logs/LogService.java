@@ -6,6 +6,7 @@ import dev.gitopshq.agent.v1.Capabilities;
 import dev.gitopshq.agent.v1.OpenLogStream;
 import dev.gitopshq.hub.cluster.LiveAgent;
 import dev.gitopshq.hub.gateway.AgentGateway;
+import dev.gitopshq.hub.gateway.LiveRequests;
 import dev.gitopshq.hub.security.CallerCheck;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiError;
@@ -44,7 +45,7 @@ public class LogService {
   private static final Logger log = LoggerFactory.getLogger(LogService.class);
 
   private final LiveAgent live;
-  private final AgentGateway gateway;
+  private final LiveRequests liveRequests;
   private final AuditLog audit;
   private final TransactionTemplate tx;
   private final LogsProperties props;
@@ -70,14 +71,14 @@ public class LogService {
 
   public LogService(
       LiveAgent live,
-      AgentGateway gateway,
+      LiveRequests liveRequests,
       AuditLog audit,
       PlatformTransactionManager transactions,
       LogsProperties props,
       Clock clock,
       CallerCheck callerCheck) {
     this.live = live;
-    this.gateway = gateway;
+    this.liveRequests = liveRequests;
     this.audit = audit;
     this.tx = new TransactionTemplate(transactions);
     this.props = props;
@@ -153,7 +154,7 @@ public class LogService {
     try {
       // Attach before sending: the agent may answer before openLogStream returns.
       s.attach(null, this::ended);
-      handle = gateway.openLogStream(caller.orgId(), clusterId, req, s);
+      handle = liveRequests.openLogStream(caller.orgId(), clusterId, req, s);
     } catch (AgentGateway.LogRefused refused) {
       open.remove(s.id);
       throw refused.busy

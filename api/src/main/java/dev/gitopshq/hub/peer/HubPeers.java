@@ -9,6 +9,7 @@ import dev.gitopshq.agent.v1.ResourceDetail;
 import dev.gitopshq.hub.config.GrpcTls;
 import dev.gitopshq.hub.config.ReplicaIdentity;
 import dev.gitopshq.hub.gateway.AgentGateway;
+import dev.gitopshq.hub.gateway.LiveRequests;
 import dev.gitopshq.hub.gateway.LogReceiver;
 import dev.gitopshq.hub.gateway.StreamForwarder;
 import dev.gitopshq.hub.v1.HubPeerGrpc;
@@ -76,7 +77,7 @@ public class HubPeers implements SmartLifecycle, StreamForwarder {
   private final PeerProperties props;
   private final String replicaId;
   private final HubPeerMapper replicas;
-  private final AgentGateway gateway;
+  private final LiveRequests live;
   private final Clock clock;
   private final PeerKey key;
 
@@ -92,12 +93,12 @@ public class HubPeers implements SmartLifecycle, StreamForwarder {
       PeerProperties props,
       ReplicaIdentity replica,
       HubPeerMapper replicas,
-      AgentGateway gateway,
+      LiveRequests live,
       Clock clock) {
     this.props = props;
     this.replicaId = replica.id();
     this.replicas = replicas;
-    this.gateway = gateway;
+    this.live = live;
     this.clock = clock;
     this.key = props.enabled() ? new PeerKey(props.key()) : null;
     this.clientTls =
@@ -106,7 +107,7 @@ public class HubPeers implements SmartLifecycle, StreamForwarder {
                 props.tlsCertFile(), props.tlsKeyFile(), props.tlsCaFile(), "peer port")
             : null;
     if (key != null) {
-      gateway.forwardThrough(this);
+      live.forwardThrough(this);
     }
   }
 
@@ -122,7 +123,7 @@ public class HubPeers implements SmartLifecycle, StreamForwarder {
     }
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(props.port()))
-            .addService(ServerInterceptors.intercept(new HubPeerService(gateway, replicaId), key))
+            .addService(ServerInterceptors.intercept(new HubPeerService(live, replicaId), key))
             .maxInboundMessageSize(16 * 1024 * 1024);
     if (clientTls != null) {
       // Mutual TLS: only a replica whose certificate the peer CA signed gets to present the key.
