@@ -14,8 +14,9 @@
 #   N hub replicas (default 3)      hub-1..hub-N: REST on 127.0.0.1:18081.., agent gRPC with TLS on
 #                                   127.0.0.1:18181.., one database, one shared data directory
 #                                   (hosted Git), one encryption key, GITOPSHQ_REPLICA_ID=hub-<i>,
-#                                   peer port 127.0.0.1:18281.. with one peer key (forwarding to
-#                                   the replica that holds an agent's stream)
+#                                   peer port 127.0.0.1:18281.. with one peer key and mutual TLS
+#                                   (a peer CA of its own; forwarding to the replica that holds an
+#                                   agent's stream)
 #   HAProxy                         http://127.0.0.1:8080 (REST, hosted Git over HTTP, WebSocket;
 #                                   HTTP mode) and 127.0.0.1:50051 (agents' gRPC; TCP passthrough,
 #                                   TLS ends on the replica); every replica health-checked on
@@ -85,6 +86,7 @@ readonly HA_DIR="${STATE_DIR}/ha"
 readonly DATA_DIR="${HA_DIR}/data"       # shared by every replica: hosted Git, bootstrap token
 readonly LOG_DIR="${HA_DIR}/logs"
 readonly TLS_DIR="${STATE_DIR}/tls"      # the same local CA as make run's
+readonly PEER_TLS_DIR="${HA_DIR}/peer-tls"  # the peer port's own CA and the replicas' certificate
 readonly TOKEN_FILE="${DATA_DIR}/bootstrap-token"
 readonly KEY_FILE="${HA_DIR}/encryption-key"
 readonly PEER_KEY_FILE="${HA_DIR}/peer-key"
@@ -411,7 +413,8 @@ launch_hub() {
     GITOPSHQ_DATA_DIR="${DATA_DIR}" GITOPSHQ_RENDER_DIR="${HA_DIR}/render/${name}" \
     GITOPSHQ_ENCRYPTION_KEY="$(cat "${KEY_FILE}")" \
     GITOPSHQ_PEER_KEY="$(cat "${PEER_KEY_FILE}")" GITOPSHQ_PEER_PORT="$(replica_peer_port "$i")" \
-    GITOPSHQ_PEER_ADDRESS="${HOST}" \
+    GITOPSHQ_PEER_ADDRESS="${HOST}" GITOPSHQ_PEER_TLS_CA="${PEER_TLS_DIR}/ca.crt" \
+    GITOPSHQ_PEER_TLS_CERT="${PEER_TLS_DIR}/hub.crt" GITOPSHQ_PEER_TLS_KEY="${PEER_TLS_DIR}/hub.key" \
     GITOPSHQ_PUBLIC_URL="${LB_URL}" \
     GITOPSHQ_HTTP_PORT="$(replica_http_port "$i")" AGENT_GRPC_PORT="$(replica_grpc_port "$i")" \
     AGENT_GRPC_PUBLIC_ADDRESS="${HOST}:${LB_GRPC_PORT}" \
@@ -624,6 +627,8 @@ main() {
   check_ports
   prepare_dirs
   make_local_tls "${TLS_DIR}" "${HOST}"
+  # Another CA for the peer port, so a certificate made for agents' gateway is no peer's.
+  make_local_tls "${PEER_TLS_DIR}" "${HOST}"
   start_postgres
   build_tools
   build_java

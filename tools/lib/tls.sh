@@ -2,7 +2,9 @@
 # make_local_tls <dir> <host>: a local CA (ca.crt, ca.key) and a server certificate for <host>
 # and localhost (hub.crt, hub.key) in <dir>, made once (kept when all four exist). Used for the
 # hub's agent gateway by `make run` (the demo agent verifies the hub against this CA, as an agent
-# in a real cluster does with tls.caBundle / GITOPSHQ_HUB_CA_FILE) and by bench/run-fleet.sh.
+# in a real cluster does with tls.caBundle / GITOPSHQ_HUB_CA_FILE) and by bench/run-fleet.sh;
+# run-ha.sh makes a second set for the replicas' peer port (the certificate has no extended key
+# usage, so it serves as the replicas' client certificate too).
 # Needs common.sh (log, die).
 make_local_tls() {
   local dir=$1 host=$2

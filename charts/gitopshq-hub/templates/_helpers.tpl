@@ -133,6 +133,9 @@ Refuses combinations that cannot work, naming the values to change.
 {{- if and .Values.peerKey.value .Values.peerKey.existingSecret }}
 {{- fail "set peerKey.value or peerKey.existingSecret, not both" }}
 {{- end }}
+{{- if and .Values.peerTls.existingSecret (not (or .Values.peerKey.value .Values.peerKey.existingSecret)) }}
+{{- fail "peerTls.existingSecret is set but there is no peer port without a peer key: set peerKey.existingSecret or peerKey.value" }}
+{{- end }}
 {{- if gt (int .Values.replicaCount) 1 }}
 {{- if not .Values.persistence.enabled }}
 {{- fail "replicaCount > 1 needs persistence.enabled=true on shared storage: with an emptyDir every replica would keep its own copy of the hosted Git repositories" }}
@@ -145,6 +148,9 @@ Refuses combinations that cannot work, naming the values to change.
 {{- end }}
 {{- if not (or .Values.peerKey.value .Values.peerKey.existingSecret) }}
 {{- fail "replicaCount > 1 needs one peer key for all replicas, so that any replica can reach an agent connected to another: set peerKey.existingSecret or peerKey.value (openssl rand -hex 32)" }}
+{{- end }}
+{{- if not (or .Values.peerTls.existingSecret .Values.peerTls.allowPlaintext) }}
+{{- fail "replicaCount > 1 forwards live reads and log streams between replicas, with the peer key, over the pod network: set peerTls.existingSecret to a Secret with tls.crt, tls.key and ca.crt (mutual TLS), or peerTls.allowPlaintext=true where that network is trusted" }}
 {{- end }}
 {{- end }}
 {{- end }}

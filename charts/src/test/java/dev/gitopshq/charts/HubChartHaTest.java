@@ -6,8 +6,11 @@ import static dev.gitopshq.charts.HubChartTest.PEER_KEY;
 import static dev.gitopshq.charts.HubChartTest.render;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +46,9 @@ class HubChartHaTest {
             "encryptionKey.value",
             ENCRYPTION_KEY,
             "peerKey.value",
-            PEER_KEY);
+            PEER_KEY,
+            "peerTls.existingSecret",
+            "hub-peer-tls");
     for (int i = 0; i < more.length; i += 2) {
       Chart.put(v, (String) more[i], more[i + 1]);
     }
@@ -72,6 +77,51 @@ class HubChartHaTest {
     // One Service selects every replica.
     assertThat(r.get(Service.class, NAME).getSpec().getSelector())
         .isEqualTo(r.deployment().getSpec().getSelector().getMatchLabels());
+  }
+
+  @Test
+  void replicasForwardToEachOtherOverMutualTls() {
+    Rendered r = render(threeReplicas());
+
+    assertThat(r.resolvedEnv())
+        .containsEntry("GITOPSHQ_PEER_TLS_CERT", "/etc/gitopshq/peer-tls/tls.crt")
+        .containsEntry("GITOPSHQ_PEER_TLS_KEY", "/etc/gitopshq/peer-tls/tls.key")
+        .containsEntry("GITOPSHQ_PEER_TLS_CA", "/etc/gitopshq/peer-tls/ca.crt")
+        // Replicas dial pod IPs; the certificate names the installation.
+        .containsEntry("GITOPSHQ_PEER_TLS_SERVER_NAME", NAME + "-peer");
+    Volume peerTls =
+        r.deployment().getSpec().getTemplate().getSpec().getVolumes().stream()
+            .filter(v -> v.getName().equals("peer-tls"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(peerTls.getSecret().getSecretName()).isEqualTo("hub-peer-tls");
+    assertThat(peerTls.getSecret().getItems())
+        .extracting(KeyToPath::getKey)
+        .containsExactly("tls.crt", "tls.key", "ca.crt");
+    VolumeMount mount =
+        r.container().getVolumeMounts().stream()
+            .filter(m -> m.getName().equals("peer-tls"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(mount.getMountPath()).isEqualTo("/etc/gitopshq/peer-tls");
+    assertThat(mount.getReadOnly()).isTrue();
+  }
+
+  @Test
+  void replicasWithoutPeerTlsAreRefusedUnlessPlaintextIsChosen() {
+    assertThat(HubChartTest.CHART.renderError(threeReplicas("peerTls.existingSecret", "")))
+        .contains("replicaCount > 1")
+        .contains("peerTls.existingSecret", "peerTls.allowPlaintext");
+    Rendered plain =
+        render(threeReplicas("peerTls.existingSecret", "", "peerTls.allowPlaintext", true));
+    assertThat(plain.resolvedEnv())
+        .containsKey("GITOPSHQ_PEER_KEY")
+        .doesNotContainKeys("GITOPSHQ_PEER_TLS_CERT", "GITOPSHQ_PEER_TLS_CA");
+    // A peer certificate without a peer key would configure a port that never opens.
+    assertThat(
+            HubChartTest.CHART.renderError(
+                values("peerTls.existingSecret", "hub-peer-tls", "replicaCount", 1)))
+        .contains("no peer port without a peer key");
   }
 
   @Test

@@ -140,7 +140,9 @@ class HubChartStorageTest {
                 "encryptionKey.existingSecret",
                 "hub-encryption",
                 "peerKey.existingSecret",
-                "hub-peer"));
+                "hub-peer",
+                "peerTls.existingSecret",
+                "hub-peer-tls"));
 
     assertThat(r.all(PersistentVolumeClaim.class)).isEmpty();
     assertThat(volume(r, "data").getPersistentVolumeClaim().getClaimName())
@@ -234,7 +236,9 @@ class HubChartStorageTest {
                 "encryptionKey.existingSecret",
                 "hub-encryption",
                 "peerKey.existingSecret",
-                "hub-peer"));
+                "hub-peer",
+                "peerTls.existingSecret",
+                "hub-peer-tls"));
     assertThat(shared.deployment().getSpec().getReplicas()).isEqualTo(2);
     assertThat(shared.get(PersistentVolumeClaim.class, PVC).getSpec().getAccessModes())
         .containsExactly("ReadWriteMany");

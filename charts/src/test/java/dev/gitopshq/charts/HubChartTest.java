@@ -88,6 +88,8 @@ class HubChartTest {
         "persistence.storageClass", "efs",
         "encryptionKey.value", ENCRYPTION_KEY,
         "peerKey.value", PEER_KEY,
+        "peerTls.existingSecret", "hub-peer-tls",
+        "peerTls.serverName", "peers.gitopshq.internal",
         "releases.approvalTimeout", "48h",
         "replicaCount", 3);
   }
@@ -134,6 +136,10 @@ class HubChartTest {
             "GITOPSHQ_PEER_KEY",
             "GITOPSHQ_PEER_PORT",
             "GITOPSHQ_PEER_ADDRESS",
+            "GITOPSHQ_PEER_TLS_CERT",
+            "GITOPSHQ_PEER_TLS_KEY",
+            "GITOPSHQ_PEER_TLS_CA",
+            "GITOPSHQ_PEER_TLS_SERVER_NAME",
             "GITOPSHQ_RELEASE_APPROVAL_TIMEOUT");
   }
 
@@ -166,6 +172,7 @@ class HubChartTest {
             entry("GITOPSHQ_PEER_KEY", PEER_KEY),
             entry("GITOPSHQ_PEER_PORT", "50052"),
             entry("GITOPSHQ_PEER_ADDRESS", "fieldRef:status.podIP"),
+            entry("GITOPSHQ_PEER_TLS_SERVER_NAME", "peers.gitopshq.internal"),
             entry("GITOPSHQ_RELEASE_APPROVAL_TIMEOUT", "48h"),
             entry("GITOPSHQ_AGENT_CERT_VALIDITY", "12h"));
     // The six secrets are references to one Secret, never plain values in the Deployment.
@@ -254,6 +261,10 @@ class HubChartTest {
             "GITOPSHQ_PEER_KEY",
             "GITOPSHQ_PEER_PORT",
             "GITOPSHQ_PEER_ADDRESS",
+            "GITOPSHQ_PEER_TLS_CERT",
+            "GITOPSHQ_PEER_TLS_KEY",
+            "GITOPSHQ_PEER_TLS_CA",
+            "GITOPSHQ_PEER_TLS_SERVER_NAME",
             "GITOPSHQ_RELEASE_APPROVAL_TIMEOUT");
   }
 

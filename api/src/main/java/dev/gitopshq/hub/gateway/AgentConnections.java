@@ -128,6 +128,12 @@ final class AgentConnections {
     return Optional.ofNullable(byCluster.get(clusterId)).filter(AgentSession::accepted);
   }
 
+  /** The organization's cluster's stream on this replica, once the hub has welcomed it. */
+  Optional<AgentSession> welcomed(UUID orgId, UUID clusterId) {
+    return get(clusterId)
+        .filter(s -> s.orgId.equals(orgId) && s.connectedAt() != null && !s.isClosed());
+  }
+
   /** Whether this replica holds a stream of the organization's cluster, accepted or not. */
   boolean holds(UUID orgId, UUID clusterId) {
     AgentSession s = byCluster.get(clusterId);

@@ -23,17 +23,15 @@ import dev.gitopshq.agent.v1.Capabilities;
 import dev.gitopshq.agent.v1.CheckDrift;
 import dev.gitopshq.agent.v1.DriftReport;
 import dev.gitopshq.agent.v1.HubMessage;
-import dev.gitopshq.agent.v1.OpenLogStream;
 import dev.gitopshq.agent.v1.ReadResource;
 import dev.gitopshq.agent.v1.ReconcileRequested;
-import dev.gitopshq.agent.v1.RefreshInventory;
 import dev.gitopshq.agent.v1.RequestReconcile;
 import dev.gitopshq.agent.v1.ResourceDetail;
 import dev.gitopshq.agent.v1.RotateToken;
 import dev.gitopshq.agent.v1.WireAdapters;
+import dev.gitopshq.hub.config.GrpcTls;
 import dev.gitopshq.hub.config.HubProperties;
 import dev.gitopshq.hub.config.HubVersion;
-import dev.gitopshq.hub.config.PgListener;
 import dev.gitopshq.hub.config.ReplicaIdentity;
 import dev.gitopshq.hub.temporal.RotationSchedules;
 import dev.gitopshq.workflows.TaskQueues;
@@ -41,9 +39,7 @@ import dev.gitopshq.workflows.agentwatch.AgentWatchRequest;
 import dev.gitopshq.workflows.agentwatch.AgentWatchWorkflow;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
-import io.grpc.Status;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
-import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
 import io.grpc.protobuf.services.HealthStatusManager;
@@ -52,14 +48,11 @@ import io.micrometer.core.instrument.binder.grpc.MetricCollectingServerIntercept
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -83,9 +76,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * the hub is ready and stops first, telling connected agents to reconnect elsewhere.
  */
 @Component
-public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListener.Channel {
-  static final String WAKEUPS = "gitopshq_agents";
-
+public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
   /** Kinds of jobs whose caller waits for the answer ({@link ParkedRequests}). */
   static final String WIRE_ADAPTERS = "wire_adapters";
 
@@ -101,16 +92,13 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
   private final JobDispatcher jobs;
   private final CommandJobs commandJobs;
   private final ParkedRequests requests;
-  private final ClusterTokenMapper tokens;
-  private final ClusterMapper clusters;
-  private final Clock clock;
   private final HealthStatusManager health = new HealthStatusManager();
   private final StreamExchanges exchanges = new StreamExchanges();
   private ScheduledExecutorService timers;
   private Server server;
   private final MeterRegistry meters;
-  private volatile StreamForwarder forwarder = StreamForwarder.NONE;
-  private final AgentCertificates certificates;
+  private final LiveRequests live;
+  private final AgentNotifications notifications;
 
   public AgentGateway(
       HubProperties props,
@@ -133,10 +121,6 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
       SecretBox box,
       AgentCertificates certificates) {
     this.props = props;
-    this.certificates = certificates;
-    this.tokens = tokens;
-    this.clusters = clusters;
-    this.clock = clock;
     String replica = replicaIdentity.id();
     this.connections =
         new AgentConnections(
@@ -196,6 +180,27 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
             new GatewayMetrics(meters, connections::size),
             certificates);
     this.meters = meters;
+    this.live = new LiveRequests(connections, exchanges);
+    this.notifications =
+        new AgentNotifications(
+            connections,
+            jobs,
+            service.listeners,
+            tokens,
+            clusters,
+            certificates,
+            clock,
+            () -> timers);
+  }
+
+  /** Requests that need the agent live, here or through the replica holding its stream. */
+  public LiveRequests live() {
+    return live;
+  }
+
+  /** What this gateway does on {@code gitopshq_agents} notifications (a bean: GatewayConfig). */
+  public AgentNotifications notifications() {
+    return notifications;
   }
 
   @Override
@@ -217,18 +222,17 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
             .permitKeepAliveWithoutCalls(true)
             .keepAliveTime(60, TimeUnit.SECONDS)
             .maxInboundMessageSize(16 * 1024 * 1024);
-    if (a.tlsCertFile() != null && !a.tlsCertFile().isBlank()) {
-      try {
-        builder.sslContext(
-            GrpcSslContexts.forServer(new File(a.tlsCertFile()), new File(a.tlsKeyFile()))
-                // Agents' client certificates (mutual TLS) are optional here and checked by the
-                // service against their organization's CA.
-                .trustManager(new ClientCertificates.AnyClientCertificate())
-                .clientAuth(ClientAuth.OPTIONAL)
-                .build());
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot load the agent gateway's TLS certificate", e);
-      }
+    if (GrpcTls.configured(a.tlsCertFile())) {
+      builder.sslContext(
+          GrpcTls.server(
+              a.tlsCertFile(),
+              a.tlsKeyFile(),
+              "agent gateway",
+              // Agents' client certificates (mutual TLS) are optional here and checked by the
+              // service against their organization's CA.
+              b ->
+                  b.trustManager(new ClientCertificates.AnyClientCertificate())
+                      .clientAuth(ClientAuth.OPTIONAL)));
     }
     try {
       server = builder.build().start();
@@ -257,7 +261,7 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
     log.info(
         "agent gateway listening on port {} ({}), replica {}",
         port(),
-        a.tlsCertFile() == null || a.tlsCertFile().isBlank() ? "plaintext" : "TLS",
+        GrpcTls.configured(a.tlsCertFile()) ? "TLS" : "plaintext",
         connections.replicaId());
   }
 
@@ -344,46 +348,24 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
         .orElse(false);
   }
 
-  /**
-   * Reads one object through the cluster's stream, here or through the replica that holds it.
-   *
-   * @return empty when no replica holds a stream of the cluster
-   */
+  /** See {@link LiveRequests#readResource}. */
   @Override
   public Optional<CompletableFuture<ResourceDetail>> readResource(
       UUID orgId, UUID clusterId, ReadResource request, Duration timeout) {
-    return held(orgId, clusterId).isPresent()
-        ? readResourceHere(orgId, clusterId, request, timeout)
-        : forwarder.readResource(orgId, clusterId, request, timeout);
+    return live.readResource(orgId, clusterId, request, timeout);
   }
 
-  /** As {@link #readResource}, only through a stream this replica holds (peer calls). */
-  public Optional<CompletableFuture<ResourceDetail>> readResourceHere(
-      UUID orgId, UUID clusterId, ReadResource request, Duration timeout) {
-    return held(orgId, clusterId).flatMap(s -> exchanges.readResource(s, request, timeout));
-  }
-
-  /** Lists Argo CD Applications, here or through the replica that holds the stream. */
+  /** See {@link LiveRequests#listApplications}. */
   @Override
   public Optional<CompletableFuture<ArgoApplications>> listApplications(
       UUID orgId, UUID clusterId, Duration timeout) {
-    return held(orgId, clusterId).isPresent()
-        ? listApplicationsHere(orgId, clusterId, timeout)
-        : forwarder.listApplications(orgId, clusterId, timeout);
+    return live.listApplications(orgId, clusterId, timeout);
   }
 
-  /** As {@link #listApplications}, only through a stream this replica holds (peer calls). */
-  public Optional<CompletableFuture<ArgoApplications>> listApplicationsHere(
-      UUID orgId, UUID clusterId, Duration timeout) {
-    return held(orgId, clusterId).flatMap(s -> exchanges.listApplications(s, timeout));
-  }
-
-  /**
-   * Sets how requests for agents whose streams other replicas hold reach them (live reads,
-   * inventory refreshes, log sessions); without it they answer as if the agent were not connected.
-   */
-  public void forwardThrough(StreamForwarder forwarder) {
-    this.forwarder = forwarder;
+  /** See {@link LiveRequests#requestInventory}. */
+  @Override
+  public boolean requestInventory(UUID orgId, UUID clusterId, String requestId) {
+    return live.requestInventory(orgId, clusterId, requestId);
   }
 
   /**
@@ -477,27 +459,6 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
     void close(String reason);
   }
 
-  /**
-   * Opens a log session on the cluster's stream, here or through the replica that holds it. The hub
-   * checks what the agent checks too: the stream must have announced diagnostics.read, and the
-   * namespace must be within the diagnostics namespaces it announced in Hello.
-   *
-   * @return empty when no replica holds a stream for the cluster
-   * @throws LogRefused when the namespace or capability is refused, or the replica is full
-   */
-  public Optional<LogHandle> openLogStream(
-      UUID orgId, UUID clusterId, OpenLogStream request, LogReceiver to) {
-    return held(orgId, clusterId).isPresent()
-        ? openLogStreamHere(orgId, clusterId, request, to)
-        : forwarder.openLogStream(orgId, clusterId, request, to);
-  }
-
-  /** As {@link #openLogStream}, only on a stream this replica holds (peer calls). */
-  public Optional<LogHandle> openLogStreamHere(
-      UUID orgId, UUID clusterId, OpenLogStream request, LogReceiver to) {
-    return held(orgId, clusterId).flatMap(s -> exchanges.openLogStream(s, request, to));
-  }
-
   /** Log sessions carried by this replica now. */
   public int logSessions() {
     return exchanges.logSessions();
@@ -505,138 +466,12 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort, PgListene
 
   /** The organization's cluster's stream on this replica, once the hub has welcomed it. */
   private Optional<AgentSession> held(UUID orgId, UUID clusterId) {
-    return connections
-        .get(clusterId)
-        .filter(s -> s.orgId.equals(orgId) && s.connectedAt() != null && !s.isClosed());
-  }
-
-  /** Asks for a fresh inventory, here or through the replica that holds the stream. */
-  @Override
-  public boolean requestInventory(UUID orgId, UUID clusterId, String requestId) {
-    return held(orgId, clusterId).isPresent()
-        ? requestInventoryHere(orgId, clusterId, requestId)
-        : forwarder.requestInventory(orgId, clusterId, requestId);
-  }
-
-  /** As {@link #requestInventory}, only through a stream this replica holds (peer calls). */
-  public boolean requestInventoryHere(UUID orgId, UUID clusterId, String requestId) {
-    return held(orgId, clusterId)
-        .map(
-            s -> {
-              s.send(
-                  HubMessage.newBuilder()
-                      .setCorrelationId(requestId)
-                      .setRefreshInventory(RefreshInventory.newBuilder().setRequestId(requestId))
-                      .build());
-              return true;
-            })
-        .orElse(false);
-  }
-
-  /**
-   * Closes streams whose token stopped working (revoked by a rotation's end, a deregistration or an
-   * admin's rejection, or past its grace expiry), whichever replica revoked it. Then ends the
-   * streams of clusters an admin accepted while they waited: the agent reconnects at once, and its
-   * new stream gets work like any other.
-   */
-  private void closeRevoked() {
-    Collection<AgentSession> sessions = connections.all();
-    if (sessions.isEmpty()) {
-      return;
-    }
-    Set<UUID> valid =
-        new HashSet<>(
-            tokens.stillValid(
-                sessions.stream().map(s -> s.tokenId).distinct().toList(), clock.instant()));
-    connections.closeTokens(
-        sessions.stream().map(s -> s.tokenId).filter(t -> !valid.contains(t)).toList(),
-        "agent token revoked");
-    List<UUID> certificateIds =
-        sessions.stream().map(s -> s.certificateId).filter(c -> c != null).distinct().toList();
-    if (!certificateIds.isEmpty()) {
-      Set<UUID> good = new HashSet<>(certificates.stillValid(certificateIds));
-      for (AgentSession s : sessions) {
-        if (s.certificateId != null
-            && !good.contains(s.certificateId)
-            && s.close(
-                Status.UNAUTHENTICATED.withDescription(
-                    "agent client certificate revoked or expired"))) {
-          log.info("cluster {}: its client certificate was revoked or expired", s.clusterId);
-          connections.remove(s);
-        }
-      }
-    }
-    for (AgentSession s : connections.pendingAcceptance()) {
-      if (!s.isClosed()
-          && !clusters.isPendingAcceptance(s.orgId, s.clusterId)
-          && s.close(
-              Status.UNAVAILABLE.withDescription(
-                  "the cluster was accepted by an organization admin; reconnect"))) {
-        log.info(
-            "cluster {} accepted; its waiting stream ends so the agent reconnects", s.clusterId);
-        connections.remove(s);
-      }
-    }
-  }
-
-  // ---- notifications (channel gitopshq_agents, V24) ------------------------------------------
-
-  @Override
-  public String channel() {
-    return WAKEUPS;
-  }
-
-  /**
-   * {@code job:<org>:<cluster>} (V40; {@code command:} before it) or {@code token:<org>:<cluster>},
-   * from any replica's commit: when this replica holds the cluster's stream it sends the queued
-   * jobs, or closes streams whose token stopped working, now rather than on its next sweep. The
-   * work runs on the gateway's timer thread, one at a time with the sweep.
-   */
-  @Override
-  public void onNotification(String payload) {
-    String[] p = payload == null ? new String[0] : payload.split(":");
-    if (p.length != 3) {
-      return;
-    }
-    UUID org;
-    UUID cluster;
-    try {
-      org = UUID.fromString(p[1]);
-      cluster = UUID.fromString(p[2]);
-    } catch (IllegalArgumentException e) {
-      return;
-    }
-    ScheduledExecutorService t = timers;
-    if (t == null || !connections.holds(org, cluster)) {
-      return;
-    }
-    Runnable work =
-        switch (p[0]) {
-          case "job", "command" -> () -> jobs.sendQueued(org, cluster);
-          case "token" -> this::closeRevoked;
-          case "credential" -> () -> service.listeners.forEach(l -> l.notified(p[0], org, cluster));
-          default -> null;
-        };
-    if (work != null) {
-      t.execute(
-          () -> {
-            try {
-              work.run();
-            } catch (RuntimeException e) {
-              log.warn("acting on {} failed (the sweep retries): {}", p[0], e.toString());
-            }
-          });
-    }
-  }
-
-  @Override
-  public void onListening(boolean listening) {
-    // The sweep runs either way; notifications only make it immediate.
+    return connections.welcomed(orgId, clusterId);
   }
 
   private void sweep() {
     try {
-      closeRevoked();
+      notifications.closeRevoked();
       jobs.sweep();
     } catch (RuntimeException e) {
       // The next sweep tries again; jobs stay parked in PostgreSQL meanwhile.

@@ -10,7 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Reaches an agent whose stream another hub replica holds: what {@link AgentGateway} does with a
+ * Reaches an agent whose stream another hub replica holds: what {@link LiveRequests} does with a
  * request for the live agent when this replica does not hold its stream. Every method answers empty
  * (or false) when no other replica holds it either; the agent is then not connected.
  */

@@ -14,7 +14,12 @@
  *       replica (adapter wiring, reconcile requests, drift checks) are jobs read back by their
  *       caller ({@code ParkedRequests});
  *   <li>the request/response correlation on one stream ({@code StreamExchanges}): live reads and
- *       log sessions, whose caller waits on the replica holding the stream.
+ *       log sessions, whose caller waits on the replica holding the stream; {@code LiveRequests}
+ *       serves them from a stream held here or hands them to the replica holding it ({@code
+ *       StreamForwarder});
+ *   <li>other replicas' commits that concern a stream held here ({@code AgentNotifications},
+ *       PostgreSQL channel {@code gitopshq_agents}): queued jobs sent, revoked tokens' and
+ *       certificates' streams closed at once rather than on the next sweep.
  * </ul>
  */
 package dev.gitopshq.hub.gateway;

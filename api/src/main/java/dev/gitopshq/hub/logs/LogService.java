@@ -6,6 +6,7 @@ import dev.gitopshq.agent.v1.Capabilities;
 import dev.gitopshq.agent.v1.OpenLogStream;
 import dev.gitopshq.hub.cluster.LiveAgent;
 import dev.gitopshq.hub.gateway.AgentGateway;
+import dev.gitopshq.hub.gateway.LiveRequests;
 import dev.gitopshq.hub.security.CallerCheck;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.team.Access;
@@ -45,7 +46,7 @@ public class LogService {
   private static final Logger log = LoggerFactory.getLogger(LogService.class);
 
   private final LiveAgent live;
-  private final AgentGateway gateway;
+  private final LiveRequests liveRequests;
   private final AuditLog audit;
   private final TransactionTemplate tx;
   private final LogsProperties props;
@@ -72,7 +73,7 @@ public class LogService {
 
   public LogService(
       LiveAgent live,
-      AgentGateway gateway,
+      LiveRequests liveRequests,
       AuditLog audit,
       PlatformTransactionManager transactions,
       LogsProperties props,
@@ -81,7 +82,7 @@ public class LogService {
       Access access) {
     this.live = live;
     this.access = access;
-    this.gateway = gateway;
+    this.liveRequests = liveRequests;
     this.audit = audit;
     this.tx = new TransactionTemplate(transactions);
     this.props = props;
@@ -157,7 +158,7 @@ public class LogService {
     try {
       // Attach before sending: the agent may answer before openLogStream returns.
       s.attach(null, this::ended);
-      handle = gateway.openLogStream(caller.orgId(), clusterId, req, s);
+      handle = liveRequests.openLogStream(caller.orgId(), clusterId, req, s);
     } catch (AgentGateway.LogRefused refused) {
       open.remove(s.id);
       throw refused.busy

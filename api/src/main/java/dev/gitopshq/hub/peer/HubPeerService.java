@@ -6,6 +6,7 @@ import dev.gitopshq.agent.v1.LogChunk;
 import dev.gitopshq.agent.v1.LogStreamEnded;
 import dev.gitopshq.agent.v1.ResourceDetail;
 import dev.gitopshq.hub.gateway.AgentGateway;
+import dev.gitopshq.hub.gateway.LiveRequests;
 import dev.gitopshq.hub.gateway.LogReceiver;
 import dev.gitopshq.hub.v1.HubPeerGrpc;
 import dev.gitopshq.hub.v1.PeerLogControl;
@@ -32,18 +33,18 @@ import java.util.function.Supplier;
 
 /**
  * The holder's side of {@code hub.v1.HubPeer}: it answers only from agent streams this replica
- * holds ({@code AgentGateway.*Here}), so a forwarded call is never forwarded again; a cluster whose
+ * holds ({@code LiveRequests.*Here}), so a forwarded call is never forwarded again; a cluster whose
  * stream it does not hold is answered FAILED_PRECONDITION.
  */
 final class HubPeerService extends HubPeerGrpc.HubPeerImplBase {
   /** The deadline of a forwarded read whose call carries none. */
   static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
-  private final AgentGateway gateway;
+  private final LiveRequests live;
   private final String replicaId;
 
-  HubPeerService(AgentGateway gateway, String replicaId) {
-    this.gateway = gateway;
+  HubPeerService(LiveRequests live, String replicaId) {
+    this.live = live;
     this.replicaId = replicaId;
   }
 
@@ -51,7 +52,7 @@ final class HubPeerService extends HubPeerGrpc.HubPeerImplBase {
   public void readResource(PeerReadResource req, StreamObserver<ResourceDetail> out) {
     UUID[] t = target(req.getTarget(), out);
     if (t != null) {
-      answer(() -> gateway.readResourceHere(t[0], t[1], req.getRequest(), remaining()), out);
+      answer(() -> live.readResourceHere(t[0], t[1], req.getRequest(), remaining()), out);
     }
   }
 
@@ -59,7 +60,7 @@ final class HubPeerService extends HubPeerGrpc.HubPeerImplBase {
   public void listApplications(PeerTarget req, StreamObserver<ArgoApplications> out) {
     UUID[] t = target(req, out);
     if (t != null) {
-      answer(() -> gateway.listApplicationsHere(t[0], t[1], remaining()), out);
+      answer(() -> live.listApplicationsHere(t[0], t[1], remaining()), out);
     }
   }
 
@@ -71,7 +72,7 @@ final class HubPeerService extends HubPeerGrpc.HubPeerImplBase {
     }
     if (req.getRequestId().isEmpty()) {
       out.onError(Status.INVALID_ARGUMENT.withDescription("request_id is empty").asException());
-    } else if (gateway.requestInventoryHere(t[0], t[1], req.getRequestId())) {
+    } else if (live.requestInventoryHere(t[0], t[1], req.getRequestId())) {
       out.onNext(PeerSent.getDefaultInstance());
       out.onCompleted();
     } else {
@@ -124,7 +125,7 @@ final class HubPeerService extends HubPeerGrpc.HubPeerImplBase {
       }
       Optional<AgentGateway.LogHandle> h;
       try {
-        h = gateway.openLogStreamHere(t[0], t[1], c.getOpen().getRequest(), this);
+        h = live.openLogStreamHere(t[0], t[1], c.getOpen().getRequest(), this);
       } catch (AgentGateway.LogRefused refused) {
         send(
             PeerLogEvent.newBuilder()

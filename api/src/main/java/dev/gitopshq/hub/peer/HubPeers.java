@@ -6,8 +6,10 @@ import dev.gitopshq.agent.v1.LogStreamEnded;
 import dev.gitopshq.agent.v1.OpenLogStream;
 import dev.gitopshq.agent.v1.ReadResource;
 import dev.gitopshq.agent.v1.ResourceDetail;
+import dev.gitopshq.hub.config.GrpcTls;
 import dev.gitopshq.hub.config.ReplicaIdentity;
 import dev.gitopshq.hub.gateway.AgentGateway;
+import dev.gitopshq.hub.gateway.LiveRequests;
 import dev.gitopshq.hub.gateway.LogReceiver;
 import dev.gitopshq.hub.gateway.StreamForwarder;
 import dev.gitopshq.hub.v1.HubPeerGrpc;
@@ -24,7 +26,10 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.stub.StreamObserver;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -51,7 +56,9 @@ import org.springframework.stereotype.Component;
  * it serves {@code hub.v1.HubPeer} on its own port, advertises the address in {@code hub_replicas}
  * every {@value #ADVERTISE_SECONDS} s, and forwards what the {@link AgentGateway} cannot serve from
  * its own streams to the replica PostgreSQL names as the holder of the agent's stream. Without a
- * key it does none of it: requests for agents connected elsewhere answer 409, as before.
+ * key it does none of it: requests for agents connected elsewhere answer 409, as before. With a
+ * certificate, key and CA the peer port is mutual TLS both ways (the key is still checked); without
+ * them it is plaintext, and the replica says so at startup.
  */
 @Component
 public class HubPeers implements SmartLifecycle, StreamForwarder {
@@ -70,9 +77,13 @@ public class HubPeers implements SmartLifecycle, StreamForwarder {
   private final PeerProperties props;
   private final String replicaId;
   private final HubPeerMapper replicas;
-  private final AgentGateway gateway;
+  private final LiveRequests live;
   private final Clock clock;
   private final PeerKey key;
+
+  /** The client side of the peer port's mutual TLS; null when the peer port is plaintext. */
+  private final SslContext clientTls;
+
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
   private Server server;
   private ScheduledExecutorService timer;
@@ -82,16 +93,21 @@ public class HubPeers implements SmartLifecycle, StreamForwarder {
       PeerProperties props,
       ReplicaIdentity replica,
       HubPeerMapper replicas,
-      AgentGateway gateway,
+      LiveRequests live,
       Clock clock) {
     this.props = props;
     this.replicaId = replica.id();
     this.replicas = replicas;
-    this.gateway = gateway;
+    this.live = live;
     this.clock = clock;
     this.key = props.enabled() ? new PeerKey(props.key()) : null;
+    this.clientTls =
+        key != null && props.tls()
+            ? GrpcTls.client(
+                props.tlsCertFile(), props.tlsKeyFile(), props.tlsCaFile(), "peer port")
+            : null;
     if (key != null) {
-      gateway.forwardThrough(this);
+      live.forwardThrough(this);
     }
   }
 
@@ -105,13 +121,27 @@ public class HubPeers implements SmartLifecycle, StreamForwarder {
       server = null;
       return;
     }
+    NettyServerBuilder builder =
+        NettyServerBuilder.forAddress(new InetSocketAddress(props.port()))
+            .addService(ServerInterceptors.intercept(new HubPeerService(live, replicaId), key))
+            .maxInboundMessageSize(16 * 1024 * 1024);
+    if (clientTls != null) {
+      // Mutual TLS: only a replica whose certificate the peer CA signed gets to present the key.
+      builder.sslContext(
+          GrpcTls.server(
+              props.tlsCertFile(),
+              props.tlsKeyFile(),
+              "peer port",
+              b -> b.trustManager(new File(props.tlsCaFile())).clientAuth(ClientAuth.REQUIRE)));
+    } else {
+      log.warn(
+          "the peer port of replica {} is plaintext: the peer key and forwarded reads and logs"
+              + " cross the network unencrypted; keep it inside the cluster network, or set"
+              + " GITOPSHQ_PEER_TLS_CERT, GITOPSHQ_PEER_TLS_KEY and GITOPSHQ_PEER_TLS_CA",
+          replicaId);
+    }
     try {
-      server =
-          NettyServerBuilder.forAddress(new InetSocketAddress(props.port()))
-              .addService(ServerInterceptors.intercept(new HubPeerService(gateway, replicaId), key))
-              .maxInboundMessageSize(16 * 1024 * 1024)
-              .build()
-              .start();
+      server = builder.build().start();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot listen on peer gRPC port " + props.port(), e);
     }
@@ -126,7 +156,11 @@ public class HubPeers implements SmartLifecycle, StreamForwarder {
     advertise();
     timer.scheduleWithFixedDelay(
         this::advertise, ADVERTISE_SECONDS, ADVERTISE_SECONDS, TimeUnit.SECONDS);
-    log.info("peer forwarding on: replica {} serves hub.v1.HubPeer at {}", replicaId, advertised);
+    log.info(
+        "peer forwarding on: replica {} serves hub.v1.HubPeer at {} ({})",
+        replicaId,
+        advertised,
+        clientTls != null ? "mutual TLS" : "plaintext");
   }
 
   private String host() {
@@ -405,16 +439,23 @@ public class HubPeers implements SmartLifecycle, StreamForwarder {
     }
     return replicas
         .holderAddress(orgId, clusterId, replicaId, clock.instant().minus(STALE))
-        .map(
-            address ->
-                channels.computeIfAbsent(
-                    address,
-                    a ->
-                        NettyChannelBuilder.forTarget(a)
-                            .usePlaintext()
-                            .maxInboundMessageSize(16 * 1024 * 1024)
-                            .keepAliveTime(60, TimeUnit.SECONDS)
-                            .build()));
+        .map(address -> channels.computeIfAbsent(address, a -> channel(a)));
+  }
+
+  private ManagedChannel channel(String address) {
+    NettyChannelBuilder b =
+        NettyChannelBuilder.forTarget(address)
+            .maxInboundMessageSize(16 * 1024 * 1024)
+            .keepAliveTime(60, TimeUnit.SECONDS);
+    if (clientTls == null) {
+      return b.usePlaintext().build();
+    }
+    b.sslContext(clientTls);
+    if (props.tlsServerName() != null) {
+      // Replicas dial each other's pod IPs; their certificates name the installation instead.
+      b.overrideAuthority(props.tlsServerName());
+    }
+    return b.build();
   }
 
   private static PeerTarget target(UUID orgId, UUID clusterId) {

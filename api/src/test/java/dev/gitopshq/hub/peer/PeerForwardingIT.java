@@ -8,6 +8,7 @@ import dev.gitopshq.agent.v1.LogStreamControl;
 import dev.gitopshq.agent.v1.OpenLogStream;
 import dev.gitopshq.agent.v1.ReadResource;
 import dev.gitopshq.agent.v1.ResourceDetail;
+import dev.gitopshq.hub.GatewayTlsFiles;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
 import dev.gitopshq.hub.v1.HubPeerGrpc;
@@ -17,7 +18,9 @@ import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.grpc.stub.MetadataUtils;
 import java.io.BufferedReader;
 import java.io.InputStream;
@@ -42,6 +45,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import javax.net.ssl.SSLException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -50,9 +54,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Two hub replicas, a and b, on one PostgreSQL and one Temporal server, both with the same peer
- * key. The agent's stream is held by a; every request goes to b, which forwards it to a over
- * hub.v1.HubPeer. The last test lets the agent go: then, and only then, b answers 409.
+ * Two hub replicas, a and b, on one PostgreSQL and one Temporal server, both with the same peer key
+ * and the same peer certificate (mutual TLS, a private CA made with openssl). The agent's stream is
+ * held by a; every request goes to b, which forwards it to a over hub.v1.HubPeer. The last test
+ * lets the agent go: then, and only then, b answers 409.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PeerForwardingIT {
@@ -60,6 +65,9 @@ class PeerForwardingIT {
   static final String LOGS_PROTOCOL = "gitopshq.logs.v1";
 
   static final String PEER_KEY = "peer-key-for-tests-0123456789abcdef0123456789";
+
+  /** The peer CA, and the certificate both replicas serve and present (GatewayTlsFiles). */
+  static Path tls;
 
   static HubTestSupport a;
   static HubTestSupport b;
@@ -70,6 +78,7 @@ class PeerForwardingIT {
 
   @BeforeAll
   static void start() throws Exception {
+    tls = GatewayTlsFiles.create("gitopshq-peer-tls");
     a = replica(new HubTestSupport(), "replica-a");
     b = replica(new HubTestSupport(a), "replica-b");
     String name = "forwarded-" + UUID.randomUUID().toString().substring(0, 6);
@@ -100,6 +109,9 @@ class PeerForwardingIT {
         .property("gitopshq.peer.key", PEER_KEY)
         .property("gitopshq.peer.port", 0)
         .property("gitopshq.peer.address", "127.0.0.1")
+        .property("gitopshq.peer.tls-cert-file", tls.resolve("hub.crt"))
+        .property("gitopshq.peer.tls-key-file", tls.resolve("hub.key"))
+        .property("gitopshq.peer.tls-ca-file", tls.resolve("ca.crt"))
         .start();
   }
 
@@ -241,10 +253,7 @@ class PeerForwardingIT {
             .setTarget(PeerTarget.newBuilder().setOrgId(orgId.toString()).setClusterId(clusterId))
             .setRequest(read)
             .build();
-    ManagedChannel ch =
-        NettyChannelBuilder.forAddress("127.0.0.1", a.bean(HubPeers.class).port())
-            .usePlaintext()
-            .build();
+    ManagedChannel ch = peerChannel(a, tls, tls);
     try {
       assertThat(code(() -> HubPeerGrpc.newBlockingStub(ch).readResource(call)))
           .isEqualTo(Status.Code.UNAUTHENTICATED);
@@ -266,10 +275,7 @@ class PeerForwardingIT {
       ch.shutdownNow();
     }
     // b does not hold the stream, and never forwards a forwarded call again.
-    ManagedChannel toB =
-        NettyChannelBuilder.forAddress("127.0.0.1", b.bean(HubPeers.class).port())
-            .usePlaintext()
-            .build();
+    ManagedChannel toB = peerChannel(b, tls, tls);
     try {
       assertThat(
               code(
@@ -281,6 +287,31 @@ class PeerForwardingIT {
     } finally {
       toB.shutdownNow();
     }
+  }
+
+  @Test
+  @Order(5)
+  void aPeerWithACertificateFromAnotherCaIsRefusedEitherWay() throws Exception {
+    Path other = GatewayTlsFiles.create("gitopshq-other-ca");
+    PeerReadResource call = peerRead("other-ca");
+    // A client whose certificate another CA signed never gets to present the key.
+    assertThat(readWithKey(peerChannel(a, other, tls), call)).isEqualTo(Status.Code.UNAVAILABLE);
+    // Nor does one with no certificate at all.
+    assertThat(readWithKey(peerChannel(a, null, tls), call)).isEqualTo(Status.Code.UNAVAILABLE);
+    // And a replica trusting another CA refuses a's certificate: it would not forward to it.
+    assertThat(readWithKey(peerChannel(a, tls, other), call)).isEqualTo(Status.Code.UNAVAILABLE);
+    // The installation's certificate and key read through a.
+    assertThat(readWithKey(peerChannel(a, tls, tls), call)).isEqualTo(Status.Code.OK);
+  }
+
+  @Test
+  @Order(5)
+  void aPlaintextClientCannotTalkToTheTlsPeerPort() {
+    ManagedChannel plain =
+        NettyChannelBuilder.forAddress("127.0.0.1", a.bean(HubPeers.class).port())
+            .usePlaintext()
+            .build();
+    assertThat(readWithKey(plain, peerRead("plaintext"))).isEqualTo(Status.Code.UNAVAILABLE);
   }
 
   /**
@@ -413,6 +444,47 @@ class PeerForwardingIT {
 
   static double ms(long nanos) {
     return nanos / 1e6;
+  }
+
+  /**
+   * A channel to the hub's peer port presenting the certificate in {@code cert} (none when null)
+   * and trusting the CA in {@code ca}.
+   */
+  static ManagedChannel peerChannel(HubTestSupport hub, Path cert, Path ca) {
+    try {
+      SslContextBuilder b = GrpcSslContexts.forClient().trustManager(ca.resolve("ca.crt").toFile());
+      if (cert != null) {
+        b.keyManager(cert.resolve("hub.crt").toFile(), cert.resolve("hub.key").toFile());
+      }
+      return NettyChannelBuilder.forAddress("127.0.0.1", hub.bean(HubPeers.class).port())
+          .sslContext(b.build())
+          .build();
+    } catch (SSLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static PeerReadResource peerRead(String name) {
+    return PeerReadResource.newBuilder()
+        .setTarget(PeerTarget.newBuilder().setOrgId(orgId.toString()).setClusterId(clusterId))
+        .setRequest(
+            ReadResource.newBuilder()
+                .setRequestId(UUID.randomUUID().toString())
+                .setVersion("v1")
+                .setKind("ConfigMap")
+                .setNamespace("demo")
+                .setName(name))
+        .build();
+  }
+
+  /** The code of a read with the installation's key over {@code ch}, which is shut down after. */
+  static Status.Code readWithKey(ManagedChannel ch, PeerReadResource call) {
+    try {
+      return code(
+          () -> withKey(ch, PEER_KEY).withDeadlineAfter(5, TimeUnit.SECONDS).readResource(call));
+    } finally {
+      ch.shutdownNow();
+    }
   }
 
   static HubPeerGrpc.HubPeerBlockingStub withKey(ManagedChannel ch, String key) {

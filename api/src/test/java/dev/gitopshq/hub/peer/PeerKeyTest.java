@@ -21,10 +21,26 @@ class PeerKeyTest {
 
   @Test
   void forwardingIsOffWithoutAKey() {
-    assertThat(new PeerProperties(null, null, null).enabled()).isFalse();
-    assertThat(new PeerProperties("  ", null, null).enabled()).isFalse();
-    PeerProperties on = new PeerProperties("k".repeat(32), null, "10.0.0.7");
+    assertThat(new PeerProperties(null, null, null, null, null, null, null).enabled()).isFalse();
+    assertThat(new PeerProperties("  ", null, null, null, null, null, null).enabled()).isFalse();
+    PeerProperties on =
+        new PeerProperties("k".repeat(32), null, "10.0.0.7", null, null, null, null);
     assertThat(on.enabled()).isTrue();
     assertThat(on.port()).isEqualTo(50052);
+    assertThat(on.tls()).isFalse();
+  }
+
+  @Test
+  void aHalfConfiguredPeerTlsStopsTheReplicaNamingWhatIsMissing() {
+    PeerProperties half =
+        new PeerProperties("k".repeat(32), null, null, "/tls/peer.crt", "/tls/peer.key", " ", null);
+    assertThatThrownBy(half::tls)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageEndingWith("missing: GITOPSHQ_PEER_TLS_CA");
+    assertThat(
+            new PeerProperties(
+                    "k".repeat(32), null, null, "/tls/peer.crt", "/tls/peer.key", "/tls/ca.crt", "")
+                .tls())
+        .isTrue();
   }
 }
