@@ -26,9 +26,11 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jgit.lib.ObjectId;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -49,6 +51,13 @@ class GitHttpIT {
   static int port;
   static Path work;
   static final AtomicInteger clones = new AtomicInteger();
+
+  /**
+   * The projects this class made in the organization every test hub shares, deleted after it: a hub
+   * process on the same database (DatabaseOutageIT) commits to every project of that organization
+   * and has no repository for these.
+   */
+  static final List<UUID> sharedOrgProjects = new CopyOnWriteArrayList<>();
 
   @BeforeAll
   static void start() throws Exception {
@@ -92,7 +101,18 @@ class GitHttpIT {
                     Map.of("project", name),
                     "delivery.generated")
                 .format());
+    if (org.equals(orgId)) {
+      sharedOrgProjects.add(id);
+    }
     return new Project(org, id, name, main);
+  }
+
+  @AfterAll
+  static void deleteSharedOrgProjects() {
+    for (UUID id : sharedOrgProjects) {
+      Response r = hub.send("DELETE", "/api/v2/projects/" + id, OWNER_TOKEN, null);
+      assertThat(r.status()).as(r.raw()).isEqualTo(204);
+    }
   }
 
   static Project project(String prefix) {
