@@ -204,8 +204,12 @@ api POST "/api/v2/members/${approver_id}/tokens" '{"name":"failover","expiresInD
 want 201 "creating the approver's token"
 APPROVER_TOKEN=$(jq -r '.token' <<<"$BODY")
 
-api POST /api/v2/environments '{"name":"dev","description":"failover test"}'
-[ "$STATUS" = 409 ] || want 201 "creating environment dev"
+# dev before production: the release policy auto-approves dev and asks an admin only for the last
+# environment in the organization's order (policies.md), so the release deploys at once.
+for env in dev production; do
+  api POST /api/v2/environments "{\"name\":\"${env}\",\"description\":\"failover test\"}"
+  [ "$STATUS" = 409 ] || want 201 "creating environment ${env}"
+done
 api POST /api/v2/tenants '{"name":"demo","displayName":"Demo tenant"}'
 want 201 "creating tenant demo"
 chart="${WORK}/demo-web-0.1.0.tgz"

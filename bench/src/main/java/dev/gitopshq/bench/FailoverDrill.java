@@ -686,7 +686,8 @@ public final class FailoverDrill {
     for (int attempt = 0; ; attempt++) {
       String n = attempt == 0 ? name : name + "-r" + attempt;
       try {
-        return rest.json("POST", "/api/v2/clusters", Map.of("name", n), 201, "creating cluster " + n);
+        return rest.json(
+            "POST", "/api/v2/clusters", Map.of("name", n), 201, "creating cluster " + n);
       } catch (IllegalStateException e) {
         if (attempt == 4) {
           throw e;
