@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The failover test of the HA profile (`make test-failover`; on demand, never part of make test or
-# .ci/run: about 6 minutes on 2 cores, see docs/operations.md for its last result). Starts
+# .ci/run: 7 to 15 minutes on 2 cores, see docs/operations.md for its last result). Starts
 # tools/dev/run-ha.sh with 3 replicas on ports and databases of its own, a real control plane
 # (tools/dev/kube.sh: kube-apiserver, controllers and kwok, seeded with the demo workloads, pod
 # logs growing a line a second) and ONE real agent (the agent jar; observe, diagnostics.read,
@@ -24,8 +24,8 @@
 #
 #   1. every simulated agent cut by the kill, and the real agent, is back within the bound
 #      (GITOPSHQ_FAILOVER_BOUND, 15 s: the agent's backoff dev.gitopshq.agent.link.Backoff draws
-#      the first three delays from [0, 1], [0, 2] and [0, 4] s, 7 s at most, plus 8 s for TLS,
-#      Register-free reconnection and Hello on a loaded 2-core machine);
+#      the first three delays from [0, 1], [0, 2] and [0, 4] s, 7 s at most, plus 8 s for the TLS
+#      handshake and Hello on a loaded 2-core machine);
 #   2. the command completed exactly once (one completed entry in its timeline, one "running
 #      command" in the agent's log, the Deployment's spec.replicas changed);
 #   3. the release finished exactly once (one deployment, deployed; one "direct apply" of it in
@@ -63,7 +63,9 @@ while [ $# -gt 0 ]; do
     *) die "usage: tools/dev/test-failover.sh [--agents N]" ;;
   esac
 done
-[[ "$AGENTS" =~ ^[0-9]+$ ]] && [ "$AGENTS" -ge 1 ] && [ "$AGENTS" -le 1000 ] || die "--agents: 1 to 1000"
+if ! [[ "$AGENTS" =~ ^[0-9]+$ ]] || [ "$AGENTS" -lt 1 ] || [ "$AGENTS" -gt 1000 ]; then
+  die "--agents: 1 to 1000"
+fi
 
 readonly UP_TIMEOUT=${GITOPSHQ_HA_TEST_TIMEOUT:-900}
 readonly BOUND=${GITOPSHQ_FAILOVER_BOUND:-15}
