@@ -968,7 +968,6 @@ public final class FailoverDrill {
     String victim = killed[1];
     down.victim = victim;
     down.start(statsUrl);
-    int onVictim = 0;
     log(
         "killed "
             + victim
@@ -1260,7 +1259,12 @@ public final class FailoverDrill {
     perLoop.forEach((k, v) -> summary.append(String.format(" %s %d (%d failed)", k, v[0], v[1])));
     System.out.println("    requests:" + summary);
     for (Call c : excused) {
-      System.out.println("      in flight on " + victim + ": " + c.describe());
+      boolean onVictim = c.replica() == null || c.replica().contains(victim);
+      System.out.println(
+          (onVictim
+                  ? "      in flight on " + victim + ": "
+                  : "      live read while the agent's stream moved off " + victim + ": ")
+              + c.describe());
     }
     for (Call c : bad) {
       System.out.println("      NOT excused: " + c.describe());
