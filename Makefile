@@ -28,7 +28,7 @@ export JAVA_HOME := $(JAVA_HOME_FOUND)
 export PATH := $(JAVA_HOME_FOUND)/bin:$(PATH)
 endif
 
-.PHONY: help run run-ha test-ha test test-fast fast-java fast-rego fast-ui test-it test-e2e build tools policy-test ui-test lint fmt clean reset bench-delivery images openapi command-types fuzz
+.PHONY: help run run-ha test-ha test-failover test test-fast fast-java fast-rego fast-ui test-it test-e2e build tools policy-test ui-test lint fmt clean reset bench-delivery images openapi command-types fuzz
 
 help: ## list the targets
 	@echo "GitOpsHQ: make <target>"
@@ -50,6 +50,9 @@ run-ha: ## the HA profile: Temporal server on PostgreSQL, OPA, hub replicas (REP
 # On demand only (a few minutes): never part of test or .ci/run.
 test-ha: ## smoke test of the HA profile: every replica answers through HAProxy, workflows run on the Temporal server, a killed replica is routed around
 	@tools/dev/test-ha.sh
+
+test-failover: ## failover test of the HA profile: kill -9 the replica holding a real agent while 200 simulated agents, a log follow, inspection, Git, a command awaiting approval and a release run
+	@tools/dev/test-failover.sh
 
 # PostgreSQL up with its databases: gitopshq, gitopshq_test, and the one
 # GITOPSHQ_TEST_DB_URL names when it points at another database on this server.

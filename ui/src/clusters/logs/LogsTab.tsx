@@ -6,18 +6,30 @@ import type { Cluster, Schemas, With } from "../../api/types";
 import { Button, inputClass } from "../../components/Button";
 import { Empty } from "../../components/States";
 import type { Inventory, Resource } from "../InventoryTab";
-import { openLogSocket } from "./logSocket";
+import { openLogSocket, type LogParams } from "./logSocket";
 import { createLogTerminal, type LogTerminal } from "./terminal";
 import { queryKeys } from "../../api/keys";
 
 /** The download buffer keeps at most this many lines (the oldest go first). */
 export const MAX_BUFFER_LINES = 50_000;
+/**
+ * A session that broke because the agent's hub replica went away reconnects by itself once the
+ * agent is connected again (its `connectedAt` changed), waiting at most this long for it.
+ */
+export const RECONNECT_WAIT_MS = 60_000;
+/**
+ * When the socket itself broke (the replica serving it went away) and the agent's connection did
+ * not change, the agent is still there: reconnect after at most this long.
+ */
+export const SOCKET_RECONNECT_WAIT_MS = 5_000;
+const RECONNECT_POLL_MS = 1_000;
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\S+ /;
 
 type State =
   | { kind: "idle" }
   | { kind: "connecting" }
   | { kind: "streaming" }
+  | { kind: "reconnecting"; message: string }
   | { kind: "ended"; reason: string; message: string }
   | { kind: "error"; status: number; message: string };
 
@@ -25,7 +37,8 @@ type State =
  * The Log Streaming tab: namespace → pod → container, then the tail and new lines in an xterm.js
  * terminal over the hub's log WebSocket. Lines always arrive with their timestamps, so the toggle
  * only changes what is shown; pause keeps receiving into the (bounded) buffer and shows it on
- * resume; the download is the buffer as it is shown.
+ * resume; the download is the buffer as it is shown. A session that breaks because a hub replica
+ * went away reconnects by itself once the agent is connected again (new lines only).
  */
 export function LogsTab({ cluster }: { cluster: Cluster }) {
   const [namespace, setNamespace] = useState("");
@@ -132,34 +145,88 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
     setLineCount(0);
     term.current?.clear();
     term.current?.write("\x1b[2J\x1b[H", true);
-    setState({ kind: "connecting" });
-    close.current = openLogSocket(
-      cluster.id,
-      { namespace, pod, container, tailLines, timestamps: true, follow: true },
-      {
-        onOpened: () => setState({ kind: "streaming" }),
-        onData: (text) => {
-          const parts = (partial.current + text).split("\n");
-          partial.current = parts.pop() ?? "";
-          lines.current.push(...parts);
-          const over = lines.current.length - MAX_BUFFER_LINES;
-          if (over > 0) {
-            lines.current.splice(0, over);
-            shown.current = Math.max(0, shown.current - over);
-          }
-          setLineCount(lines.current.length);
-          flush();
-        },
-        onEnded: (reason, message) => {
-          close.current = null;
-          setState({ kind: "ended", reason, message });
-        },
-        onError: (status, message) => {
-          close.current = null;
-          setState({ kind: "error", status, message });
-        },
-      },
+    connect({ namespace, pod, container, tailLines, timestamps: true, follow: true });
+  };
+
+  /** The agent's connection as the cluster reports it now ("" when it cannot be read). */
+  const agentConnectedAt = () =>
+    api<Cluster>(`/clusters/${cluster.id}`).then(
+      (c) => (c.status === "Connected" ? (c.connectedAt ?? "") : ""),
+      () => "",
     );
+
+  /** Opens a session; one that broke after it opened reconnects by itself (see reconnect). */
+  const connect = (params: LogParams) => {
+    setState({ kind: "connecting" });
+    let opened = false;
+    // The agent's connection as this session opens: a reconnect waits for a newer one.
+    const seen = agentConnectedAt();
+    close.current = openLogSocket(cluster.id, params, {
+      onOpened: () => {
+        opened = true;
+        setState({ kind: "streaming" });
+      },
+      onData: (text) => {
+        const parts = (partial.current + text).split("\n");
+        partial.current = parts.pop() ?? "";
+        lines.current.push(...parts);
+        const over = lines.current.length - MAX_BUFFER_LINES;
+        if (over > 0) {
+          lines.current.splice(0, over);
+          shown.current = Math.max(0, shown.current - over);
+        }
+        setLineCount(lines.current.length);
+        flush();
+      },
+      onEnded: (reason, message) => {
+        close.current = null;
+        if (opened && reason === "agent_disconnected") reconnect(params, seen, RECONNECT_WAIT_MS, message);
+        else setState({ kind: "ended", reason, message });
+      },
+      onError: (status, message) => {
+        close.current = null;
+        if (opened && status === 0) reconnect(params, seen, SOCKET_RECONNECT_WAIT_MS, message);
+        else setState({ kind: "error", status, message });
+      },
+    });
+  };
+
+  /**
+   * After a break: polls the cluster once a second until its agent is connected again (a
+   * `connectedAt` other than the session's), then opens the session again with only new lines
+   * (the buffer keeps what came before). Without a new connection within `wait`: a socket that
+   * broke reconnects anyway (the agent was elsewhere), a session the agent's replica ended gives
+   * up and says so.
+   */
+  const reconnect = (params: LogParams, seen: Promise<string>, wait: number, why: string) => {
+    setState({ kind: "reconnecting", message: why });
+    // Polls left (one a second) before the wait is over.
+    let left = Math.ceil(wait / RECONNECT_POLL_MS);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let cancelled = false;
+    const poll = async () => {
+      const [before, now] = await Promise.all([seen, agentConnectedAt()]);
+      if (cancelled) return;
+      const back = now !== "" && now !== before;
+      left--;
+      if (back || (left <= 0 && wait === SOCKET_RECONNECT_WAIT_MS)) {
+        connect({ ...params, tailLines: 0 });
+      } else if (left <= 0) {
+        close.current = null;
+        setState({
+          kind: "error",
+          status: 0,
+          message: `${why}; the agent did not connect again within ${wait / 1000} s, start again`,
+        });
+      } else {
+        timer = setTimeout(() => void poll(), RECONNECT_POLL_MS);
+      }
+    };
+    timer = setTimeout(() => void poll(), RECONNECT_POLL_MS);
+    close.current = () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
   };
 
   const download = () => {
@@ -186,7 +253,7 @@ export function LogsTab({ cluster }: { cluster: Cluster }) {
     );
   }
 
-  const streaming = state.kind === "streaming" || state.kind === "connecting";
+  const streaming = state.kind === "streaming" || state.kind === "connecting" || state.kind === "reconnecting";
   return (
     <div
       className="space-y-3"
@@ -327,6 +394,8 @@ function status(s: State, paused: boolean, lines: number): string {
       return "Opening the log…";
     case "streaming":
       return paused ? `Paused (${count}; new lines are kept)` : `Streaming (${count})`;
+    case "reconnecting":
+      return `Reconnecting when the agent is back: ${s.message} (${count})`;
     case "ended":
       return s.reason === "completed" || s.reason === "closed"
         ? `Stopped (${count})`

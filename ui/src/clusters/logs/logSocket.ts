@@ -67,7 +67,7 @@ export function openLogSocket(clusterId: string, p: LogParams, h: LogHandlers): 
     if (done) return;
     done = true;
     if (ev.code === 1000) h.onEnded("closed", "");
-    else h.onError(0, "the connection to the hub closed (" + ev.code + "); start again");
+    else h.onError(0, "the connection to the hub closed (" + ev.code + ")");
   };
   return () => {
     done = true;

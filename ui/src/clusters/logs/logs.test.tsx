@@ -178,6 +178,50 @@ describe("cluster log streaming", () => {
     expect(text).toBe("GET /api/orders 500\nGET / 200\n");
   });
 
+  it("reconnects by itself once the agent is back after its hub replica went away, with new lines only", async () => {
+    // The cluster as GET /clusters/c1 answers it (serialized on every call): the agent's connection
+    // changes after the break.
+    const live: Cluster = { ...cluster, connectedAt: "2026-11-26T09:00:00Z" };
+    const calls = hub(live);
+    const user = await choose();
+    await user.click(screen.getByRole("button", { name: "Start streaming" }));
+    const first = FakeSocket.last!;
+    first.text({ type: "opened", sessionId: "s1" });
+    first.bytes("2026-11-26T10:00:00Z before\n");
+    await waitFor(() => expect(calls.some((c) => c.path === "/clusters/c1")).toBe(true));
+
+    // The replica holding the agent's stream died: the serving replica ends the session.
+    first.text({
+      type: "ended",
+      reason: "agent_disconnected",
+      message: "the hub replica holding the agent's stream went away (UNAVAILABLE)",
+    });
+    expect(await screen.findByText(/Reconnecting when the agent is back/)).toBeInTheDocument();
+    // Still the old connection: no new socket yet.
+    await new Promise((r) => setTimeout(r, 1_200));
+    expect(FakeSocket.last).toBe(first);
+
+    live.connectedAt = "2026-11-26T10:00:02Z";
+    await waitFor(() => expect(FakeSocket.last).not.toBe(first), { timeout: 3_000 });
+    const second = FakeSocket.last!;
+    expect(second.url).toContain("tailLines=0");
+    second.text({ type: "opened", sessionId: "s2" });
+    second.bytes("2026-11-26T10:00:03Z after\n");
+    expect(screenText()).toContain("before\n");
+    expect(screenText()).toContain("after\n");
+    expect(screen.getByText("Streaming (2 lines)")).toBeInTheDocument();
+
+    // A socket that closes by itself (its own replica went away) reconnects too.
+    act(() => second.onclose?.({ code: 1006 }));
+    expect(await screen.findByText(/the connection to the hub closed \(1006\)/)).toBeInTheDocument();
+    live.connectedAt = "2026-11-26T10:00:05Z";
+    await waitFor(() => expect(FakeSocket.last).not.toBe(second), { timeout: 3_000 });
+
+    await user.click(screen.getByRole("button", { name: "Stop" }));
+    expect(FakeSocket.last!.closedWith).toBe(1000);
+    // Two polls a second apart on each break, on a busy machine.
+  }, 20_000);
+
   it("says why a session could not start or was ended", async () => {
     hub();
     const user = await choose();
