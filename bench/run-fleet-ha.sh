@@ -2,15 +2,16 @@
 # Benchmark: the fleet (issue 28: P1, P2 and the reconnect storm) against one hub replica and
 # against three, both behind HAProxy, in one run.
 #
-#   bench/run-fleet-ha.sh [--agents 1000] [--rate 3400] [--seconds 20] [--register-parallelism 16]
-#                         [--replicas 3] [--kill 2]
+#   bench/run-fleet-ha.sh [--agents 1000] [--rate 3400] [--seconds 20] [--register-parallelism 8]
+#                         [--replicas 3] [--kill 2] [--resume bench/results/fleet-ha1-<time>.json]
 #
 # Starts the HA profile (tools/dev/run-ha.sh: the real Temporal server on PostgreSQL, an OPA per
 # replica, hub replicas with peer forwarding, HAProxy in front with the agents' gRPC as TCP
 # passthrough) twice, on ports and databases of its own:
 #
 #   1. with one replica: dev.gitopshq.bench.FleetBench creates --agents clusters through HAProxy,
-#      registers them and connects one TLS stream per agent, then measures heap after GC and RSS
+#      registers them (8 at a time unless --register-parallelism says otherwise: each replica has a
+#      pool of 8 PostgreSQL connections) and connects one TLS stream per agent, then measures heap after GC and RSS
 #      per connected agent (P2) and heartbeats per second at --rate and saturated, with p50/p99
 #      (P1), as bench/run-fleet.sh does against the bare hub; it keeps the agents' tokens;
 #   2. with --replicas replicas on the same databases: the same agents connect again (no new
@@ -24,6 +25,9 @@
 #
 # The second run's output ends with both rows and the ratios (N replicas / 1); its JSON,
 # bench/results/fleet-ha-<UTC time>.json, holds both (the first is fleet-ha1-<UTC time>.json).
+# --resume skips step 1: the databases, the agents' tokens (bench/target/stack-ha/bench/agents.tsv)
+# and that report of a run whose second part failed are used as they are.
+#
 # The comparison is one replica behind the same HAProxy, not run-fleet.sh's bare hub: same
 # Temporal server, PostgreSQL pool, OPA arrangement, load-balancer hop and TLS passthrough, so the
 # replica count is the only difference.
@@ -64,9 +68,27 @@ HA_NAME=''
 
 ha_ready() { [ -s "${HA_READY}" ]; }
 
-# Starts run-ha.sh with <replicas> replicas and waits for its ready file.
+# PostgreSQL's free connection slots (max_connections minus the connections open now).
+pg_free_slots() {
+  local sql="select (select setting::int from pg_settings where name = 'max_connections') - count(*) from pg_stat_activity"
+  if [ "$(id -un)" = postgres ]; then
+    psql -p "${PG_PORT}" -qAt -c "$sql" 2>/dev/null || echo 0
+  else
+    runuser -u postgres -- psql -p "${PG_PORT}" -qAt -c "$sql" 2>/dev/null || echo 0
+  fi
+}
+
+# Starts run-ha.sh with <replicas> replicas and waits for its ready file. PostgreSQL's
+# connections are shared with other stacks on this machine: first wait (up to 10 min) until the
+# replicas' pools and Temporal's fit.
 start_ha() {
-  local n=$1 maxconn=$2
+  local n=$1 maxconn=$2 need deadline=$(( SECONDS + 600 ))
+  need=$(( n * (${BENCH_HA_POOL:-8} + 1) + 25 ))
+  until [ "$(pg_free_slots)" -ge "$need" ]; do
+    [ "$SECONDS" -lt "$deadline" ] || die "PostgreSQL has fewer than ${need} free connections (others use them); try again later"
+    info "waiting for ${need} free PostgreSQL connections (now $(pg_free_slots))"
+    sleep 10
+  done
   rm -f "${HA_READY}"
   HA_NAME="ha-$n"
   log "starting the HA profile with ${n} replica(s) (tools/dev/run-ha.sh; log ${LOG_DIR#"${REPO_ROOT}"/}/${HA_NAME}.log)"
@@ -79,7 +101,7 @@ start_ha() {
     GITOPSHQ_HUB_PORT="${PORT_BASE}" GITOPSHQ_GRPC_PORT="$((PORT_BASE + 51))" \
     GITOPSHQ_HA_STATS_PORT="$((PORT_BASE + 404))" GITOPSHQ_HA_REPLICA_PORT="$((PORT_BASE + 80))" \
     GITOPSHQ_OPA_PORT="$((PORT_BASE + 481))" GITOPSHQ_TEMPORAL_PORT="${TEMPORAL_HA_PORT}" \
-    GITOPSHQ_HA_READY_FILE="${HA_READY}" \
+    GITOPSHQ_HA_READY_FILE="${HA_READY}" GITOPSHQ_HUB_TIMEOUT="${BENCH_HA_HUB_TIMEOUT:-600}" \
     "${REPO_ROOT}/tools/dev/run-ha.sh"
   wait_for "the HA profile with ${n} replica(s) was not ready" 600 "${HA_NAME}" ha_ready
   info "HA profile ready"
@@ -141,11 +163,13 @@ drop_databases() {
 }
 
 main() {
-  local agents=1000 replicas=3 kill=2 maxconn stamp one three rc=0 java_home major
+  local agents=1000 replicas=3 kill=2 maxconn stamp one three rc=0 java_home major resume=''
   local -a bench_args=()
-  check_options "$0" "agents rate seconds register-parallelism replicas kill" "" -- "$@"
+  check_options "$0" "agents rate seconds register-parallelism replicas kill" "resume" -- "$@"
   while [ $# -gt 0 ]; do
     case "$1" in
+      --resume=*) resume=${1#*=}; shift ;;
+      --resume) resume=$2; shift 2 ;;
       --replicas=*) replicas=${1#*=}; shift ;;
       --replicas) replicas=$2; shift 2 ;;
       --kill=*) kill=${1#*=}; shift ;;
@@ -156,8 +180,8 @@ main() {
       *) bench_args+=("$1" "$2"); shift 2 ;;
     esac
   done
-  [ "$replicas" -ge 2 ] && [ "$replicas" -le 9 ] || die "--replicas must be 2..9"
-  [ "$kill" -ge 1 ] && [ "$kill" -le "$replicas" ] || die "--kill must name a replica, 1..${replicas}"
+  if [ "$replicas" -lt 2 ] || [ "$replicas" -gt 9 ]; then die "--replicas must be 2..9"; fi
+  if [ "$kill" -lt 1 ] || [ "$kill" -gt "$replicas" ]; then die "--kill must name a replica, 1..${replicas}"; fi
   ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
   maxconn=$((agents + 200))
   [ $((2 * maxconn + 200)) -le "$(ulimit -n)" ] ||
@@ -175,30 +199,40 @@ main() {
   build_bench_jar
   check_machine_idle
   mkdir -p "${LOG_DIR}" "${RESULTS_DIR}" "${HA_STATE}"
-  rm -rf "${WORK}" "${HA_STATE}/ha/run"
+  if [ -n "$resume" ]; then
+    [ -s "${WORK}/agents.tsv" ] || die "--resume: no agents' tokens in ${WORK#"${REPO_ROOT}"/}/agents.tsv"
+    rm -rf "${WORK}/storm" "${HA_STATE}/ha/run"
+  else
+    rm -rf "${WORK}" "${HA_STATE}/ha/run"
+  fi
   mkdir -p "${WORK}/storm"
   chmod 700 "${HA_STATE}" "${WORK}"
   trap ha_stack_stop EXIT
   trap 'echo; exit 130' INT
   trap 'exit 143' TERM
 
-  log "dropping ${HA_DB}, ${HA_TEMPORAL_DB}, ${HA_VISIBILITY_DB}"
-  drop_databases
-  rm -rf "${HA_STATE}/ha/data"
   stamp=$(date -u +%Y%m%dT%H%M%SZ)
-  one="${RESULTS_DIR}/fleet-ha1-${stamp}.json"
   three="${RESULTS_DIR}/fleet-ha-${stamp}.json"
-
-  start_ha 1 "${maxconn}"
-  OWNER_TOKEN=$(cat "${HA_STATE}/ha/data/bootstrap-token")
-  log "measuring: 1 replica behind HAProxy (load $(cut -d' ' -f1-3 /proc/loadavg))"
-  run_bench dev.gitopshq.bench.FleetBench \
-    --label "1 replica" --hub-url "${LB_HTTP}" --grpc "${LB_GRPC}" --hub-pid "$(replica_pids 1)" \
-    --haproxy-stats "${STATS}" --ca "${HA_STATE}/tls/ca.crt" --jcmd "${JAVA%/java}/jcmd" \
-    --save-agents "${WORK}/agents.tsv" --out "${one}" "${bench_args[@]}"
-  stop_ha
+  if [ -n "$resume" ]; then
+    one=$resume
+    info "resuming: 1 replica measured in ${one#"${REPO_ROOT}"/}"
+  else
+    log "dropping ${HA_DB}, ${HA_TEMPORAL_DB}, ${HA_VISIBILITY_DB}"
+    drop_databases
+    rm -rf "${HA_STATE}/ha/data"
+    one="${RESULTS_DIR}/fleet-ha1-${stamp}.json"
+    start_ha 1 "${maxconn}"
+    OWNER_TOKEN=$(cat "${HA_STATE}/ha/data/bootstrap-token")
+    log "measuring: 1 replica behind HAProxy (load $(cut -d' ' -f1-3 /proc/loadavg))"
+    run_bench dev.gitopshq.bench.FleetBench \
+      --label "1 replica" --hub-url "${LB_HTTP}" --grpc "${LB_GRPC}" --hub-pid "$(replica_pids 1)" \
+      --haproxy-stats "${STATS}" --ca "${HA_STATE}/tls/ca.crt" --jcmd "${JAVA%/java}/jcmd" \
+      --save-agents "${WORK}/agents.tsv" --out "${one}" --register-parallelism 8 "${bench_args[@]}"
+    stop_ha
+  fi
 
   start_ha "$replicas" "${maxconn}"
+  OWNER_TOKEN=$(cat "${HA_STATE}/ha/data/bootstrap-token")
   log "measuring: ${replicas} replicas behind HAProxy, then the storm (load $(cut -d' ' -f1-3 /proc/loadavg))"
   run_bench_start dev.gitopshq.bench.FleetBench \
     --label "${replicas} replicas" --hub-url "${LB_HTTP}" --grpc "${LB_GRPC}" \
