@@ -15,6 +15,7 @@ import io.grpc.ClientInterceptor;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
@@ -844,16 +845,7 @@ public final class FleetBench {
                   }
                   long r1 = System.nanoTime();
                   createNanos.addAndGet(r1 - r0);
-                  RegisterResponse reg =
-                      AgentHubGrpc.newBlockingStub(a.channel)
-                          .withInterceptors(bearer(registrationToken))
-                          .withDeadlineAfter(60, TimeUnit.SECONDS)
-                          .register(
-                              RegisterRequest.newBuilder()
-                                  .setClusterName(a.name)
-                                  .setAgentVersion("0.1.0")
-                                  .addCapabilities("observe")
-                                  .build());
+                  RegisterResponse reg = register(a, registrationToken);
                   registerNanos.addAndGet(System.nanoTime() - r1);
                   a.token = reg.getAgentToken();
                   a.open(rec);
@@ -876,6 +868,33 @@ public final class FleetBench {
       registrars.shutdownNow();
       if (rest != null) {
         rest.close();
+      }
+    }
+  }
+
+  /**
+   * Registers the agent's cluster; like the agent, tries again (up to 5 times, 1 s, 2 s, ... apart)
+   * when the hub answers UNAVAILABLE, as a busy hub does when its database pool is exhausted.
+   */
+  static RegisterResponse register(SimAgent a, String registrationToken)
+      throws InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return AgentHubGrpc.newBlockingStub(a.channel)
+            .withInterceptors(bearer(registrationToken))
+            .withDeadlineAfter(60, TimeUnit.SECONDS)
+            .register(
+                RegisterRequest.newBuilder()
+                    .setClusterName(a.name)
+                    .setAgentVersion("0.1.0")
+                    .addCapabilities("observe")
+                    .build());
+      } catch (StatusRuntimeException e) {
+        if (attempt == 5 || e.getStatus().getCode() != Status.Code.UNAVAILABLE) {
+          throw e;
+        }
+        System.err.println("registering " + a.name + " failed, retrying: " + e.getStatus());
+        Thread.sleep(1_000L * attempt);
       }
     }
   }
