@@ -37,23 +37,31 @@
 # The script raises the soft limit to the hard one and sets HAProxy's maxconn (GITOPSHQ_HA_MAXCONN)
 # to the agents plus 200.
 #
-# Env knobs: BENCH_HA_HEAP (each replica's -Xmx, 1g), BENCH_HA_POOL (each replica's PostgreSQL
-# pool, 8: run-ha.sh's 5 answered registrations 503 and closed streams "hub database unavailable"
-# at 16 registrations in parallel on a loaded machine; 3 x (8 + 1) plus Temporal's ~20 stays well
-# inside PostgreSQL's 100 connections, which other stacks on this machine share), BENCH_JAVA_OPTS (the measuring JVM, -Xmx1g;
-# -Xmx3g for 10,000 agents), BENCH_HA_PORT_BASE (38000: HAProxy REST on it, agents' gRPC +51,
-# stats +404, replicas' REST +80+i, gRPC +180+i, peer +280+i, OPA +480+i), BENCH_HA_TEMPORAL_PORT
-# (the Temporal frontend, 29233; the server's other ports follow it, membership ports 300 below,
-# which Temporal stores as smallint: keep it below 33,067), BENCH_HA_DB (gitopshq_bench_ha; Temporal's: temporal_bench_ha and
-# temporal_visibility_bench_ha; all three are dropped first), BENCH_HA_STATE_DIR
-# (bench/target/stack-ha: run-ha.sh's state and logs, ha/logs/).
+# Env knobs:
+#   BENCH_HA_HEAP          each replica's -Xmx (1g)
+#   BENCH_HA_POOL          each replica's PostgreSQL pool (8: run-ha.sh's 5 answered registrations
+#                          503 and closed streams "hub database unavailable" at 16 registrations
+#                          in parallel on a loaded machine; 3 x (8 + 1) plus Temporal's ~20 stays
+#                          inside PostgreSQL's 100 connections, which other stacks here share)
+#   BENCH_JAVA_OPTS        the measuring JVM (-Xmx1g; -Xmx3g for 10,000 agents)
+#   BENCH_HA_PORT_BASE     26000, below the ephemeral ports (32768-60999: a client connection
+#                          held 38000 when HAProxy came to bind it): HAProxy REST on it, agents'
+#                          gRPC +51, stats +404; replicas' REST +80+i, gRPC +180+i, peer +280+i;
+#                          OPA +480+i
+#   BENCH_HA_TEMPORAL_PORT the Temporal frontend (29233); the server's other ports follow it and
+#                          its membership ports are 300 below each, stored as smallint: keep it
+#                          below 33,068
+#   BENCH_HA_DB            gitopshq_bench_ha (Temporal's: temporal_bench_ha and
+#                          temporal_visibility_bench_ha; all three are dropped first)
+#   BENCH_HA_HUB_TIMEOUT   seconds for each replica to become ready (600)
+#   BENCH_HA_STATE_DIR     bench/target/stack-ha: run-ha.sh's state and logs (ha/logs/)
 #
 # Needs `make build` (the jars), `make tools` (opa, temporal, temporal-server) and HAProxy.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib/stack.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib/stack.sh"
 
-readonly PORT_BASE=${BENCH_HA_PORT_BASE:-38000}
+readonly PORT_BASE=${BENCH_HA_PORT_BASE:-26000}
 readonly HA_DB=${BENCH_HA_DB:-gitopshq_bench_ha}
 readonly HA_TEMPORAL_DB=temporal_bench_ha HA_VISIBILITY_DB=temporal_visibility_bench_ha
 readonly HA_STATE=${BENCH_HA_STATE_DIR:-${BENCH_DIR}/target/stack-ha}
@@ -61,7 +69,7 @@ readonly HA_READY="${HA_STATE}/ready"
 readonly LB_HTTP="http://${HOST}:${PORT_BASE}" LB_GRPC="${HOST}:$((PORT_BASE + 51))"
 readonly STATS="http://${HOST}:$((PORT_BASE + 404))/"
 # Temporal keeps its membership ports (300 below each service port) in a smallint column: the
-# frontend port must stay below 33,067.
+# frontend port must be at most 33,067.
 readonly TEMPORAL_HA_PORT=${BENCH_HA_TEMPORAL_PORT:-29233}
 readonly WORK="${HA_STATE}/bench"
 HA_NAME=''
