@@ -1,8 +1,5 @@
 package dev.gitopshq.bench;
 
-import java.util.Collections;
-import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.Timestamp;
 import dev.gitopshq.agent.link.Backoff;
@@ -18,6 +15,7 @@ import io.grpc.ClientInterceptor;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
@@ -29,16 +27,24 @@ import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.MetadataUtils;
 import java.io.File;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -48,6 +54,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -73,7 +80,14 @@ import java.util.regex.Pattern;
  *       ratio.
  * </ol>
  *
- * Everything is on loopback and bounded by the options and deadlines.
+ * With several server processes behind one address ({@code --hub-pid hub-1=<pid>,hub-2=<pid>} and
+ * {@code --haproxy-stats}: the replicas of bench/run-fleet-ha.sh behind HAProxy) memory is measured
+ * in every replica, summed and per replica, and the agents' spread is HAProxy's sessions per
+ * server; {@code --save-agents} keeps the clusters' agent tokens so that a second run ({@code
+ * --agents-from}) connects the same agents without registering them again, and {@code
+ * --compare-with} adds an earlier run's results and the ratios to the table and the report.
+ *
+ * <p>Everything is on loopback and bounded by the options and deadlines.
  */
 public final class FleetBench {
   private static final Metadata.Key<String> AUTHORIZATION =
@@ -99,8 +113,16 @@ public final class FleetBench {
             Duration.ofSeconds(60),
             () -> ThreadLocalRandom.current().nextDouble());
 
-    /** Connect attempts since the storm began; when this agent was welcomed back. */
+    /** Connect attempts since the storm began. */
     final AtomicInteger attempts = new AtomicInteger();
+
+    /** Whether the stream is open and welcomed (flips on Welcome and on a stream failure). */
+    volatile boolean connected;
+
+    volatile boolean welcomedOnce;
+
+    /** During a storm: when this agent's stream failed first, and when it was welcomed again. */
+    volatile long lostNanos;
 
     volatile long welcomedBackNanos;
 
@@ -127,12 +149,16 @@ public final class FleetBench {
                 @Override
                 public void onNext(HubMessage m) {
                   if (m.hasWelcome()) {
-                    if (rec.storm != null) {
-                      if (welcomedBackNanos == 0) {
+                    Storm storm = rec.storm;
+                    boolean was = connected;
+                    connected = true;
+                    if (storm != null) {
+                      if (!was) {
                         welcomedBackNanos = System.nanoTime();
-                        rec.storm.back.countDown();
+                        storm.down.decrementAndGet();
                       }
-                    } else {
+                    } else if (!welcomedOnce) {
+                      welcomedOnce = true;
                       rec.welcomed.countDown();
                     }
                     backoff.reset();
@@ -144,27 +170,47 @@ public final class FleetBench {
                 @Override
                 public void onError(Throwable e) {
                   Storm storm = rec.storm;
+                  boolean was = connected;
+                  connected = false;
                   if (storm == null) {
                     if (!rec.ending) {
-                      System.err.println("stream of " + name + " ended: " + e);
+                      // As the agent does: connect again after its backoff (a busy hub answers
+                      // UNAVAILABLE when its database pool is exhausted).
+                      long delay = backoff.next().toMillis();
+                      System.err.println(
+                          "stream of " + name + " ended: " + e + "; again in " + delay + " ms");
+                      CompletableFuture.runAsync(
+                          () -> {
+                            if (!rec.ending && rec.storm == null) {
+                              open(rec);
+                            }
+                          },
+                          CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS));
                     }
                     return;
                   }
                   storm.errors.merge(Status.fromThrowable(e).getCode().name(), 1, Integer::sum);
-                  if (welcomedBackNanos == 0) {
-                    long delay = backoff.next().toMillis();
-                    storm.timer.schedule(
-                        () -> {
-                          attempts.incrementAndGet();
-                          storm.attemptAt(System.nanoTime());
-                          if (storm.resetChannelBackoff) {
-                            channel.resetConnectBackoff();
-                          }
-                          open(rec);
-                        },
-                        delay,
-                        TimeUnit.MILLISECONDS);
+                  if (was) {
+                    // This agent's stream went with the server that was killed (with several
+                    // replicas, only the agents it held).
+                    if (lostNanos == 0) {
+                      lostNanos = System.nanoTime();
+                      storm.lost.incrementAndGet();
+                    }
+                    storm.down.incrementAndGet();
                   }
+                  long delay = backoff.next().toMillis();
+                  storm.timer.schedule(
+                      () -> {
+                        attempts.incrementAndGet();
+                        storm.attemptAt(System.nanoTime());
+                        if (storm.resetChannelBackoff) {
+                          channel.resetConnectBackoff();
+                        }
+                        open(rec);
+                      },
+                      delay,
+                      TimeUnit.MILLISECONDS);
                 }
 
                 @Override
@@ -216,8 +262,14 @@ public final class FleetBench {
     }
   }
 
-  /** Where the agents connect and how the server process is measured. */
-  record Target(String label, String address, long pid, String hubUrl) {}
+  /**
+   * Where the agents connect and which server processes are measured: one (the hub, the echo
+   * server) or the replicas behind a load balancer, by name ({@code hub-1}, as HAProxy names its
+   * servers). {@code hubUrl} is null for the echo server; {@code statsUrl}, HAProxy's statistics
+   * page, is null without HAProxy.
+   */
+  record Target(
+      String label, String address, Map<String, Long> pids, String hubUrl, String statsUrl) {}
 
   /** The latencies of one phase, collected from the channels' threads. */
   static final class Recorder {
@@ -254,6 +306,21 @@ public final class FleetBench {
     }
   }
 
+  /** The run's options, shared by every target. */
+  record Options(
+      int agents,
+      int rate,
+      int seconds,
+      int parallel,
+      String jcmd,
+      Path stormDir,
+      boolean stormRestart,
+      boolean resetChannelBackoff,
+      int soakMinutes,
+      int soakRate,
+      Path saveAgents,
+      Path agentsFrom) {}
+
   public static void main(String[] argv) throws Exception {
     Args args = new Args(argv);
     int agents = Math.min(20_000, args.intValue("agents", 1_000, 1));
@@ -262,21 +329,44 @@ public final class FleetBench {
     int parallel = Math.min(64, args.intValue("register-parallelism", 16, 1));
     File ca = new File(args.required("ca"));
     String jcmd = args.required("jcmd");
-    Target echo =
-        new Target(
-            "echo server", args.required("echo"), Long.parseLong(args.required("echo-pid")), null);
+    List<Target> targets = new ArrayList<>();
+    String echoAddress = args.get("echo", "");
+    if (!echoAddress.isEmpty()) {
+      targets.add(
+          new Target(
+              "echo server",
+              echoAddress,
+              Map.of("echo", Long.parseLong(args.required("echo-pid"))),
+              null,
+              null));
+    }
     Target hub =
         new Target(
-            "hub",
+            args.get("label", "hub"),
             args.required("grpc"),
-            Long.parseLong(args.required("hub-pid")),
-            args.required("hub-url"));
+            pids(args.required("hub-pid")),
+            args.required("hub-url"),
+            blankToNull(args.get("haproxy-stats", "")));
+    targets.add(hub);
     Path out = Path.of(args.required("out"));
     String stormArg = args.get("storm-dir", "");
-    Path stormDir = stormArg.isEmpty() ? null : Path.of(stormArg);
-    boolean resetChannelBackoff = args.intValue("reset-channel-backoff", 1, 0) == 1;
-    int soakMinutes = Math.min(240, args.intValue("soak-minutes", 0, 0));
-    int soakRate = Math.min(100_000, args.intValue("soak-rate", 500, 1));
+    String saveArg = args.get("save-agents", "");
+    String fromArg = args.get("agents-from", "");
+    String compareArg = args.get("compare-with", "");
+    Options o =
+        new Options(
+            agents,
+            rate,
+            seconds,
+            parallel,
+            jcmd,
+            stormArg.isEmpty() ? null : Path.of(stormArg),
+            args.intValue("storm-restart", 1, 0) == 1,
+            args.intValue("reset-channel-backoff", 1, 0) == 1,
+            Math.min(240, args.intValue("soak-minutes", 0, 0)),
+            Math.min(100_000, args.intValue("soak-rate", 500, 1)),
+            saveArg.isEmpty() ? null : Path.of(saveArg),
+            fromArg.isEmpty() ? null : Path.of(fromArg));
     args.rejectUnknown();
 
     SslContext ssl = GrpcSslContexts.forClient().trustManager(ca).build();
@@ -284,37 +374,103 @@ public final class FleetBench {
     ExecutorService callbacks = Executors.newFixedThreadPool(2);
     Report report = new Report("fleet");
     report.put(
-        "parameters", Map.of("agents", agents, "rate", rate, "seconds", seconds, "tls", true));
+        "parameters",
+        Map.of(
+            "agents",
+            agents,
+            "rate",
+            rate,
+            "seconds",
+            seconds,
+            "tls",
+            true,
+            "target",
+            hub.label(),
+            "replicas",
+            hub.pids().size(),
+            "throughHaproxy",
+            hub.statsUrl() != null));
     Map<String, Map<String, Object>> results = new LinkedHashMap<>();
     try {
-      for (Target t : List.of(echo, hub)) {
-        results.put(
-            t.label(),
-            measure(
-                t,
-                agents,
-                rate,
-                seconds,
-                parallel,
-                ssl,
-                loop,
-                callbacks,
-                jcmd,
-                stormDir,
-                resetChannelBackoff,
-                soakMinutes,
-                soakRate));
+      for (Target t : targets) {
+        results.put(t.label(), measure(t, o, ssl, loop, callbacks));
       }
     } finally {
       callbacks.shutdownNow();
       loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
 
-    Map<String, Object> e = results.get(echo.label());
+    Map<String, Map<String, Object>> rows = new LinkedHashMap<>();
+    Map<String, Object> baseline = null;
+    if (!compareArg.isEmpty()) {
+      JsonNode before = JsonHttp.JSON.readTree(Path.of(compareArg).toFile());
+      var fields = before.get("results").fields();
+      while (fields.hasNext()) {
+        var f = fields.next();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> m = JsonHttp.JSON.convertValue(f.getValue(), Map.class);
+        rows.put(f.getKey(), m);
+        baseline = m;
+      }
+      report.put("baseline", Map.of("file", compareArg, "results", rows));
+    }
+    rows.putAll(results);
+    printSummary(rows);
+    printReplicas(rows);
     Map<String, Object> h = results.get(hub.label());
+    Map<String, Object> ratios = new LinkedHashMap<>();
+    if (!echoAddress.isEmpty()) {
+      Map<String, Object> e = results.get("echo server");
+      double throughputRatio = num(h, "saturatedRate") / num(e, "saturatedRate");
+      double memoryRatio = num(h, "heapKibPerAgent") / num(e, "heapKibPerAgent");
+      System.out.printf(
+          "P1: hub/echo saturated heartbeat rate %.2fx (target >= 0.5x); hub open loop %.0f hb/s"
+              + " at p99 %.1f ms (target >= 3,400 hb/s, p99 < 50 ms)%n",
+          throughputRatio, num(h, "openLoopRate"), num(h, "openLoopP99Ms"));
+      System.out.printf(
+          "P2: hub/echo heap per agent %.2fx (target <= 2x); hub heap with %d agents %.0f MiB%n",
+          memoryRatio, agents, num(h, "heapMibConnected"));
+      ratios.put("saturatedRateHubOverEcho", throughputRatio);
+      ratios.put("heapPerAgentHubOverEcho", memoryRatio);
+    }
+    if (baseline != null) {
+      ratios.putAll(compare(baseline, h, String.valueOf(baseline.get("label")), hub.label()));
+    }
+    report.put("results", results);
+    report.put("ratios", ratios);
+    report.write(out);
+    System.out.println("written to " + out);
+  }
+
+  /** {@code 1234} (one process, named hub) or {@code hub-1=1234,hub-2=1240} (named replicas). */
+  static Map<String, Long> pids(String arg) {
+    Map<String, Long> pids = new LinkedHashMap<>();
+    for (String part : arg.split(",")) {
+      int eq = part.indexOf('=');
+      if (eq < 0) {
+        pids.put("hub", Long.parseLong(part.trim()));
+      } else {
+        pids.put(part.substring(0, eq).trim(), Long.parseLong(part.substring(eq + 1).trim()));
+      }
+    }
+    return pids;
+  }
+
+  private static String blankToNull(String s) {
+    return s.isBlank() ? null : s;
+  }
+
+  static double num(Map<String, Object> m, String key) {
+    Object v = m.get(key);
+    return v instanceof Number n ? n.doubleValue() : Double.NaN;
+  }
+
+  /** One row per measured target (and the baseline's, read from its report). */
+  static void printSummary(Map<String, Map<String, Object>> rows) {
     Table table =
         new Table(
             "server",
+            "replicas",
             "agents",
             "connect s",
             "heap/agent KiB",
@@ -324,11 +480,14 @@ public final class FleetBench {
             "p50 ms",
             "p99 ms",
             "saturated hb/s",
+            "sat. p50 ms",
             "sat. p99 ms");
-    for (var r : results.entrySet()) {
+    for (var r : rows.entrySet()) {
       Map<String, Object> m = r.getValue();
+      Object replicas = m.get("replicas");
       table.row(
           r.getKey(),
+          replicas instanceof Map<?, ?> rep ? rep.size() : 1,
           m.get("agents"),
           m.get("connectSeconds"),
           m.get("heapKibPerAgent"),
@@ -338,59 +497,121 @@ public final class FleetBench {
           m.get("openLoopP50Ms"),
           m.get("openLoopP99Ms"),
           m.get("saturatedRate"),
+          m.get("saturatedP50Ms"),
           m.get("saturatedP99Ms"));
     }
     System.out.println(table);
-    double throughputRatio = (double) h.get("saturatedRate") / (double) e.get("saturatedRate");
-    double memoryRatio = (double) h.get("heapKibPerAgent") / (double) e.get("heapKibPerAgent");
-    System.out.printf(
-        "P1: hub/echo saturated heartbeat rate %.2fx (target >= 0.5x); hub open loop %.0f hb/s at"
-            + " p99 %.1f ms (target >= 3,400 hb/s, p99 < 50 ms)%n",
-        throughputRatio, h.get("openLoopRate"), h.get("openLoopP99Ms"));
-    System.out.printf(
-        "P2: hub/echo heap per agent %.2fx (target <= 2x); hub heap with %d agents %.0f MiB%n",
-        memoryRatio, agents, h.get("heapMibConnected"));
-    report.put("results", results);
-    report.put(
-        "ratios",
-        Map.of(
-            "saturatedRateHubOverEcho", throughputRatio, "heapPerAgentHubOverEcho", memoryRatio));
-    report.write(out);
-    System.out.println("written to " + out);
+  }
+
+  /** Per replica: its share of the agents (HAProxy's sessions) and its memory per agent. */
+  @SuppressWarnings("unchecked")
+  static void printReplicas(Map<String, Map<String, Object>> rows) {
+    Table table =
+        new Table(
+            "server",
+            "replica",
+            "agents",
+            "heap idle MiB",
+            "heap MiB",
+            "heap/agent KiB",
+            "RSS idle MiB",
+            "RSS MiB",
+            "RSS/agent KiB");
+    boolean any = false;
+    for (var r : rows.entrySet()) {
+      if (!(r.getValue().get("replicas") instanceof Map<?, ?> replicas) || replicas.size() < 1) {
+        continue;
+      }
+      for (var e : ((Map<String, Map<String, Object>>) replicas).entrySet()) {
+        Map<String, Object> m = e.getValue();
+        any = true;
+        table.row(
+            r.getKey(),
+            e.getKey(),
+            m.get("agents"),
+            round(num(m, "heapKibIdle") / 1024),
+            round(num(m, "heapKibConnected") / 1024),
+            m.get("heapKibPerAgent"),
+            round(num(m, "rssKibIdle") / 1024),
+            round(num(m, "rssKibConnected") / 1024),
+            m.get("rssKibPerAgent"));
+      }
+    }
+    if (any) {
+      System.out.println(table);
+    }
+  }
+
+  /** The ratios of {@code after} (e.g. three replicas) over {@code before} (one), printed too. */
+  static Map<String, Object> compare(
+      Map<String, Object> before, Map<String, Object> after, String b, String a) {
+    String[][] keys = {
+      {"saturatedRate", "saturated heartbeats/s"},
+      {"saturatedP99Ms", "saturated p99"},
+      {"openLoopRate", "open-loop heartbeats/s"},
+      {"openLoopP50Ms", "open-loop p50"},
+      {"openLoopP99Ms", "open-loop p99"},
+      {"heapKibPerAgent", "heap per agent (summed over replicas)"},
+      {"rssKibPerAgent", "RSS per agent (summed over replicas)"},
+      {"heapMibConnected", "heap with every agent (sum)"},
+      {"rssMibConnected", "RSS with every agent (sum)"},
+      {"maxReplicaHeapMibConnected", "heap of the fullest replica"},
+      {"connectSeconds", "connect time"}
+    };
+    Map<String, Object> ratios = new LinkedHashMap<>();
+    Table table = new Table("measure", b, a, a + " / " + b);
+    for (String[] k : keys) {
+      double x = num(before, k[0]);
+      double y = num(after, k[0]);
+      double ratio = round(y / x);
+      ratios.put(k[0] + "Ratio", ratio);
+      table.row(k[1], x, y, ratio);
+    }
+    System.out.println(table);
+    return ratios;
   }
 
   static Map<String, Object> measure(
-      Target t,
-      int agents,
-      int rate,
-      int seconds,
-      int parallel,
-      SslContext ssl,
-      EventLoopGroup loop,
-      ExecutorService callbacks,
-      String jcmd,
-      Path stormDir,
-      boolean resetChannelBackoff,
-      int soakMinutes,
-      int soakRate)
+      Target t, Options o, SslContext ssl, EventLoopGroup loop, ExecutorService callbacks)
       throws Exception {
-    System.out.printf("== %s (%s, pid %d)%n", t.label(), t.address(), t.pid());
-    long heap0 = heapAfterGc(jcmd, t.pid());
-    long rss0 = rssKib(t.pid());
+    int agents = o.agents();
+    System.out.printf("== %s (%s, pids %s)%n", t.label(), t.address(), t.pids());
+    Map<String, long[]> mem0 = memory(o.jcmd(), t.pids());
     Recorder rec = new Recorder();
     List<SimAgent> fleet = Collections.synchronizedList(new ArrayList<>(agents));
     // Like real agents, every agent beats at least every 20 s between the phases: the hub closes
     // streams that stay silent for its disconnect timeout (90 s).
     Thread keepAlive =
         Thread.ofPlatform().daemon().name("fleet-keepalive").start(() -> keepAlive(fleet));
+    List<String[]> known = o.agentsFrom() == null ? null : readAgents(o.agentsFrom(), agents);
     long c0 = System.nanoTime();
-    connect(t, agents, parallel, ssl, loop, callbacks, rec, fleet);
+    connect(
+        t,
+        known == null ? agents : known.size(),
+        o.parallel(),
+        ssl,
+        loop,
+        callbacks,
+        rec,
+        fleet,
+        known);
+    agents = fleet.size();
     double connectSeconds = (System.nanoTime() - c0) / 1e9;
-    System.out.printf("%d agents connected in %.1f s%n", agents, connectSeconds);
-    long heap1 = heapAfterGc(jcmd, t.pid());
-    long rss1 = rssKib(t.pid());
+    System.out.printf(
+        "%d agents %s in %.1f s%n",
+        agents,
+        known == null ? "connected" : "connected again (clusters of an earlier run)",
+        connectSeconds);
+    if (o.saveAgents() != null) {
+      saveAgents(o.saveAgents(), fleet);
+    }
+    Map<String, long[]> mem1 = memory(o.jcmd(), t.pids());
+    Map<String, Integer> spread = t.statsUrl() == null ? null : spread(t.statsUrl());
+    if (spread != null) {
+      System.out.println("agents per replica (HAProxy's sessions): " + spread);
+    }
 
-    Phase open = openLoop(fleet, rec, rate, seconds);
+    Phase open = openLoop(fleet, rec, o.rate(), o.seconds());
     Stats openStats = Stats.ofNanos(open.rttNanos());
     System.out.printf(
         "open loop: %,d sent, %,d acked in %.1f s = %,.0f hb/s, p50 %.2f ms, p99 %.2f ms%n",
@@ -400,18 +621,19 @@ public final class FleetBench {
         open.ackRate(),
         openStats.p50(),
         openStats.p99());
-    Phase sat = closedLoop(fleet, rec, seconds);
+    Phase sat = closedLoop(fleet, rec, o.seconds());
     Stats satStats = Stats.ofNanos(sat.rttNanos());
     System.out.printf(
         "saturation: %,d acked in %.1f s = %,.0f hb/s, p50 %.2f ms, p99 %.2f ms%n",
         sat.acked(), sat.seconds(), sat.ackRate(), satStats.p50(), satStats.p99());
     List<Map<String, Object>> soak =
-        soakMinutes > 0 && t.hubUrl() != null
-            ? soak(t, fleet, rec, soakMinutes, soakRate, jcmd)
+        o.soakMinutes() > 0 && t.hubUrl() != null
+            ? soak(t, fleet, rec, o.soakMinutes(), o.soakRate(), o.jcmd())
             : null;
     Map<String, Object> storm =
-        stormDir != null && t.hubUrl() != null
-            ? storm(t, fleet, rec, stormDir, resetChannelBackoff)
+        o.stormDir() != null && t.hubUrl() != null
+            ? storm(
+                t, fleet, rec, o.stormDir(), o.stormRestart(), o.resetChannelBackoff(), o.jcmd())
             : null;
 
     rec.ending = true;
@@ -434,8 +656,14 @@ public final class FleetBench {
       }
     }
 
+    long heap0 = sum(mem0, 0);
+    long heap1 = sum(mem1, 0);
+    long rss0 = sum(mem0, 1);
+    long rss1 = sum(mem1, 1);
     Map<String, Object> m = new LinkedHashMap<>();
+    m.put("label", t.label());
     m.put("agents", agents);
+    m.put("registered", known == null);
     m.put("connectSeconds", round(connectSeconds));
     m.put("heapKibIdle", heap0);
     m.put("heapKibConnected", heap1);
@@ -443,8 +671,31 @@ public final class FleetBench {
     m.put("heapKibPerAgent", round((heap1 - heap0) / (double) agents));
     m.put("rssKibIdle", rss0);
     m.put("rssKibConnected", rss1);
+    m.put("rssMibConnected", round(rss1 / 1024.0));
     m.put("rssKibPerAgent", round((rss1 - rss0) / (double) agents));
-    m.put("openLoopTargetRate", rate);
+    Map<String, Object> replicas = new LinkedHashMap<>();
+    long maxHeap = 0;
+    for (String name : t.pids().keySet()) {
+      long[] before = mem0.get(name);
+      long[] after = mem1.get(name);
+      int on = spread != null ? spread.getOrDefault(name, 0) : agents;
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("agents", on);
+      r.put("heapKibIdle", before[0]);
+      r.put("heapKibConnected", after[0]);
+      r.put("heapKibPerAgent", on == 0 ? null : round((after[0] - before[0]) / (double) on));
+      r.put("rssKibIdle", before[1]);
+      r.put("rssKibConnected", after[1]);
+      r.put("rssKibPerAgent", on == 0 ? null : round((after[1] - before[1]) / (double) on));
+      replicas.put(name, r);
+      maxHeap = Math.max(maxHeap, after[0]);
+    }
+    m.put("replicas", replicas);
+    m.put("maxReplicaHeapMibConnected", round(maxHeap / 1024.0));
+    if (spread != null) {
+      m.put("spread", spread);
+    }
+    m.put("openLoopTargetRate", o.rate());
     m.put("openLoopRate", round(open.ackRate()));
     m.put("openLoopP50Ms", openStats.p50());
     m.put("openLoopP99Ms", openStats.p99());
@@ -463,7 +714,87 @@ public final class FleetBench {
     return m;
   }
 
-  /** Connects {@code agents} agents to {@code t}, {@code parallel} registrations at a time. */
+  /** Heap after a full GC and RSS, in KiB, of every process (one after the other). */
+  static Map<String, long[]> memory(String jcmd, Map<String, Long> pids)
+      throws IOException, InterruptedException {
+    Map<String, long[]> m = new LinkedHashMap<>();
+    for (var e : pids.entrySet()) {
+      m.put(e.getKey(), new long[] {heapAfterGc(jcmd, e.getValue()), rssKib(e.getValue())});
+    }
+    return m;
+  }
+
+  private static long sum(Map<String, long[]> m, int i) {
+    return m.values().stream().mapToLong(v -> v[i]).sum();
+  }
+
+  /**
+   * The agents' streams per replica: the current sessions of each server of HAProxy's {@code
+   * hub_grpc} backend (its statistics as CSV). One agent is one TCP connection.
+   */
+  static Map<String, Integer> spread(String statsUrl) throws IOException, InterruptedException {
+    String csv;
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      csv =
+          http.send(
+                  HttpRequest.newBuilder(URI.create(statsUrl.replaceAll("/$", "") + "/;csv"))
+                      .timeout(Duration.ofSeconds(5))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+    }
+    String[] lines = csv.split("\n");
+    List<String> header = Arrays.asList(lines[0].replaceFirst("^# ", "").split(","));
+    int px = header.indexOf("pxname");
+    int sv = header.indexOf("svname");
+    int scur = header.indexOf("scur");
+    Map<String, Integer> spread = new TreeMap<>();
+    for (int i = 1; i < lines.length; i++) {
+      String[] f = lines[i].split(",", -1);
+      if (f.length > scur
+          && f[px].equals("hub_grpc")
+          && !f[sv].equals("BACKEND")
+          && !f[sv].equals("FRONTEND")) {
+        spread.put(f[sv], Integer.parseInt(f[scur]));
+      }
+    }
+    return spread;
+  }
+
+  /** Writes every agent's cluster name and agent token (one per line), for a later run. */
+  static void saveAgents(Path file, List<SimAgent> fleet) throws IOException {
+    StringBuilder sb = new StringBuilder();
+    synchronized (fleet) {
+      for (SimAgent a : fleet) {
+        sb.append(a.name).append('\t').append(a.token).append('\n');
+      }
+    }
+    Files.writeString(file, sb.toString());
+    try {
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    } catch (UnsupportedOperationException e) {
+      // not a POSIX file system
+    }
+  }
+
+  static List<String[]> readAgents(Path file, int max) throws IOException {
+    List<String[]> agents = new ArrayList<>();
+    for (String line : Files.readAllLines(file)) {
+      String[] f = line.split("\t");
+      if (f.length == 2 && agents.size() < max) {
+        agents.add(f);
+      }
+    }
+    if (agents.isEmpty()) {
+      throw new IllegalStateException("no agents in " + file);
+    }
+    return agents;
+  }
+
+  /**
+   * Connects {@code agents} agents to {@code t}, {@code parallel} registrations at a time; with
+   * {@code known} (name and agent token of clusters an earlier run registered) it only connects.
+   */
   static void connect(
       Target t,
       int agents,
@@ -472,7 +803,8 @@ public final class FleetBench {
       EventLoopGroup loop,
       ExecutorService callbacks,
       Recorder rec,
-      List<SimAgent> fleet)
+      List<SimAgent> fleet,
+      List<String[]> known)
       throws Exception {
     String[] hostPort = t.address().split(":");
     rec.welcomed = new CountDownLatch(agents);
@@ -485,7 +817,8 @@ public final class FleetBench {
     try {
       List<Future<SimAgent>> started = new ArrayList<>();
       for (int i = 0; i < agents; i++) {
-        String name = "fleet-" + run + "-" + i;
+        String name = known == null ? "fleet-" + run + "-" + i : known.get(i)[0];
+        String knownToken = known == null ? null : known.get(i)[1];
         started.add(
             registrars.submit(
                 () -> {
@@ -499,6 +832,12 @@ public final class FleetBench {
                           .executor(callbacks)
                           .keepAliveTime(5, TimeUnit.MINUTES)
                           .build();
+                  if (knownToken != null) {
+                    // A cluster registered by an earlier run (--agents-from): connect only.
+                    a.token = knownToken;
+                    a.open(rec);
+                    return a;
+                  }
                   String registrationToken = "ghqa_reg_bench";
                   long r0 = System.nanoTime();
                   if (rest != null) {
@@ -506,16 +845,7 @@ public final class FleetBench {
                   }
                   long r1 = System.nanoTime();
                   createNanos.addAndGet(r1 - r0);
-                  RegisterResponse reg =
-                      AgentHubGrpc.newBlockingStub(a.channel)
-                          .withInterceptors(bearer(registrationToken))
-                          .withDeadlineAfter(60, TimeUnit.SECONDS)
-                          .register(
-                              RegisterRequest.newBuilder()
-                                  .setClusterName(a.name)
-                                  .setAgentVersion("0.1.0")
-                                  .addCapabilities("observe")
-                                  .build());
+                  RegisterResponse reg = register(a, registrationToken);
                   registerNanos.addAndGet(System.nanoTime() - r1);
                   a.token = reg.getAgentToken();
                   a.open(rec);
@@ -529,13 +859,42 @@ public final class FleetBench {
         throw new IllegalStateException(
             rec.welcomed.getCount() + " of " + agents + " agents were not welcomed within 120 s");
       }
-      System.out.printf(
-          "mean per agent: cluster created (REST) %.1f ms, Register %.1f ms%n",
-          createNanos.get() / 1e6 / agents, registerNanos.get() / 1e6 / agents);
+      if (known == null) {
+        System.out.printf(
+            "mean per agent: cluster created (REST) %.1f ms, Register %.1f ms%n",
+            createNanos.get() / 1e6 / agents, registerNanos.get() / 1e6 / agents);
+      }
     } finally {
       registrars.shutdownNow();
       if (rest != null) {
         rest.close();
+      }
+    }
+  }
+
+  /**
+   * Registers the agent's cluster; like the agent, tries again (up to 5 times, 1 s, 2 s, ... apart)
+   * when the hub answers UNAVAILABLE, as a busy hub does when its database pool is exhausted.
+   */
+  static RegisterResponse register(SimAgent a, String registrationToken)
+      throws InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return AgentHubGrpc.newBlockingStub(a.channel)
+            .withInterceptors(bearer(registrationToken))
+            .withDeadlineAfter(60, TimeUnit.SECONDS)
+            .register(
+                RegisterRequest.newBuilder()
+                    .setClusterName(a.name)
+                    .setAgentVersion("0.1.0")
+                    .addCapabilities("observe")
+                    .build());
+      } catch (StatusRuntimeException e) {
+        if (attempt == 5 || e.getStatus().getCode() != Status.Code.UNAVAILABLE) {
+          throw e;
+        }
+        System.err.println("registering " + a.name + " failed, retrying: " + e.getStatus());
+        Thread.sleep(1_000L * attempt);
       }
     }
   }
@@ -570,8 +929,8 @@ public final class FleetBench {
         row.put("rate", round(p.ackRate()));
         row.put("p50Ms", st.p50());
         row.put("p99Ms", st.p99());
-        row.put("heapKibAfterGc", heapAfterGc(jcmd, t.pid()));
-        row.put("openFds", openFds(t.pid()));
+        row.put("heapKibAfterGc", heapAfterGc(jcmd, t.pids().values().iterator().next()));
+        row.put("openFds", openFds(t.pids().values().iterator().next()));
         row.put("poolActive", metric(metrics, "hikaricp_connections_active"));
         row.put("poolIdle", metric(metrics, "hikaricp_connections_idle"));
         row.put("poolPending", metric(metrics, "hikaricp_connections_pending"));
@@ -613,22 +972,25 @@ public final class FleetBench {
   }
 
   /**
-   * L2: the hub is killed with SIGKILL while every agent is connected, and started again. The
-   * agents reconnect with the agent's backoff; this records when each came back, every attempt (per
-   * second since the kill, so the herd and the jitter are visible) and how attempts failed.
+   * L2: the hub, or one of its replicas, is killed with SIGKILL while every agent is connected
+   * (and, with one hub, started again). The agents whose stream it held reconnect with the agent's
+   * backoff; this records when each came back, every attempt (per second since the kill, so the
+   * herd and the jitter are visible) and how attempts failed.
    */
   static final class Storm {
     static final int SECONDS = 900;
     final ScheduledExecutorService timer = Executors.newScheduledThreadPool(1);
     final Map<String, Integer> errors = new ConcurrentHashMap<>();
-    final AtomicIntegerArray attemptsPerSecond =
-        new AtomicIntegerArray(SECONDS);
-    final CountDownLatch back;
+    final AtomicIntegerArray attemptsPerSecond = new AtomicIntegerArray(SECONDS);
+
+    /** Agents whose stream failed since the kill, and those without a stream right now. */
+    final AtomicInteger lost = new AtomicInteger();
+
+    final AtomicInteger down = new AtomicInteger();
     final boolean resetChannelBackoff;
     volatile long killedNanos = Long.MAX_VALUE;
 
-    Storm(int agents, boolean resetChannelBackoff) {
-      this.back = new CountDownLatch(agents);
+    Storm(boolean resetChannelBackoff) {
       this.resetChannelBackoff = resetChannelBackoff;
     }
 
@@ -640,29 +1002,57 @@ public final class FleetBench {
     }
   }
 
-  /** Kills the hub (through the script: {@code <dir>/kill-request}) and measures the recovery. */
+  /**
+   * Kills the hub or a replica (through the script: {@code <dir>/kill-request}; it answers with
+   * {@code <dir>/killed}, the time, and {@code <dir>/killed-replica}, which one) and measures the
+   * recovery: done when the agents that lost their stream all have one again. With {@code restart}
+   * the script starts the hub again and writes {@code <dir>/restarted} when it is healthy; without,
+   * the other replicas take the agents.
+   */
   static Map<String, Object> storm(
-      Target t, List<SimAgent> fleet, Recorder rec, Path dir, boolean resetChannelBackoff)
+      Target t,
+      List<SimAgent> fleet,
+      Recorder rec,
+      Path dir,
+      boolean restart,
+      boolean resetChannelBackoff,
+      String jcmd)
       throws Exception {
     SimAgent[] all = fleet.toArray(SimAgent[]::new);
-    Storm storm = new Storm(all.length, resetChannelBackoff);
+    Storm storm = new Storm(resetChannelBackoff);
     rec.storm = storm;
     Files.writeString(dir.resolve("kill-request"), "kill");
     long killedEpoch = Long.parseLong(awaitFile(dir.resolve("killed"), 30).trim());
+    String killed =
+        Files.exists(dir.resolve("killed-replica"))
+            ? Files.readString(dir.resolve("killed-replica")).trim()
+            : "hub";
     storm.killedNanos =
         System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(System.currentTimeMillis() - killedEpoch);
-    System.out.println("hub killed (SIGKILL); agents reconnect with backoff");
-    long healthyEpoch = Long.parseLong(awaitFile(dir.resolve("restarted"), 300).trim());
-    double downSeconds = (healthyEpoch - killedEpoch) / 1000.0;
-    System.out.printf("hub healthy again %.1f s after the kill%n", downSeconds);
-    long healthyNanos =
-        storm.killedNanos + TimeUnit.MILLISECONDS.toNanos(healthyEpoch - killedEpoch);
+    System.out.printf(
+        "%s killed (SIGKILL); its agents reconnect with backoff%s%n",
+        killed, restart ? "" : " (it is not restarted)");
+    double downSeconds = Double.NaN;
+    long healthyNanos = 0;
+    if (restart) {
+      long healthyEpoch = Long.parseLong(awaitFile(dir.resolve("restarted"), 300).trim());
+      downSeconds = (healthyEpoch - killedEpoch) / 1000.0;
+      System.out.printf("hub healthy again %.1f s after the kill%n", downSeconds);
+      healthyNanos = storm.killedNanos + TimeUnit.MILLISECONDS.toNanos(healthyEpoch - killedEpoch);
+    }
 
-    // The REST API while the fleet comes back: every answer's status, 4 requests a second.
+    // The REST API while the fleet comes back: every answer's status, 4 requests a second. Done
+    // when no agent is without a stream, at least 5 s after the kill (the streams the killed
+    // process held all fail within a moment; with several replicas most agents never notice).
     Map<Integer, Integer> rest = new TreeMap<>();
+    long settledAfter = storm.killedNanos + TimeUnit.SECONDS.toNanos(5);
     try (JsonHttp http = new JsonHttp(t.hubUrl(), System.getenv("BENCH_HUB_TOKEN"))) {
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
-      while (storm.back.getCount() > 0 && System.nanoTime() < deadline) {
+      while (System.nanoTime() < deadline) {
+        long now = System.nanoTime();
+        if (now > settledAfter && storm.down.get() == 0 && storm.lost.get() > 0) {
+          break;
+        }
         int status;
         try {
           status = http.get("/api/v2/clusters?limit=1").status();
@@ -670,12 +1060,13 @@ public final class FleetBench {
           status = 0; // no answer at all
         }
         rest.merge(status, 1, Integer::sum);
-        storm.back.await(250, TimeUnit.MILLISECONDS);
+        Thread.sleep(250);
       }
     }
+    double settledSeconds = (System.nanoTime() - storm.killedNanos) / 1e9;
     rec.storm = null;
     storm.timer.shutdownNow();
-    long missing = storm.back.getCount();
+    long missing = storm.down.get();
     double[] sinceKill = new double[all.length];
     double[] sinceHealthy = new double[all.length];
     int n = 0;
@@ -684,12 +1075,13 @@ public final class FleetBench {
     for (SimAgent a : all) {
       attempts += a.attempts.get();
       maxAttempts = Math.max(maxAttempts, a.attempts.get());
-      if (a.welcomedBackNanos != 0) {
+      if (a.lostNanos != 0 && a.connected && a.welcomedBackNanos > a.lostNanos) {
         sinceKill[n] = (a.welcomedBackNanos - storm.killedNanos) / 1e6;
-        sinceHealthy[n] = Math.max(0, (a.welcomedBackNanos - healthyNanos) / 1e6);
+        sinceHealthy[n] = restart ? Math.max(0, (a.welcomedBackNanos - healthyNanos) / 1e6) : 0;
         n++;
       }
     }
+    int lost = storm.lost.get();
     Stats fromKill = Stats.ofMillis(Arrays.copyOf(sinceKill, n));
     Stats fromHealthy = Stats.ofMillis(Arrays.copyOf(sinceHealthy, n));
     List<Integer> perSecond = new ArrayList<>();
@@ -703,33 +1095,69 @@ public final class FleetBench {
     perSecond = perSecond.subList(0, last + 1);
     int peak = perSecond.stream().mapToInt(Integer::intValue).max().orElse(0);
     System.out.printf(
-        "reconnect storm: %d of %d agents back; since the kill p50 %.1f s, max %.1f s; since the"
-            + " hub was healthy p50 %.1f s, p99 %.1f s, max %.1f s%n",
-        all.length - missing,
+        "reconnect storm: %d of %d agents lost their stream, %d back (%d still without one after"
+            + " %.1f s); since the kill p50 %.1f s, p99 %.1f s, max %.1f s%n",
+        lost,
         all.length,
+        n,
+        missing,
+        settledSeconds,
         fromKill.p50() / 1000,
-        fromKill.max() / 1000,
-        fromHealthy.p50() / 1000,
-        fromHealthy.p99() / 1000,
-        fromHealthy.max() / 1000);
+        fromKill.p99() / 1000,
+        fromKill.max() / 1000);
+    if (restart) {
+      System.out.printf(
+          "since the hub was healthy p50 %.1f s, p99 %.1f s, max %.1f s%n",
+          fromHealthy.p50() / 1000, fromHealthy.p99() / 1000, fromHealthy.max() / 1000);
+    }
     System.out.printf(
-        "connect attempts: %d (%.1f per agent, at most %d), peak %d in one second; failures %s;"
-            + " REST answers while recovering %s%n",
-        attempts, attempts / (double) all.length, maxAttempts, peak, storm.errors, rest);
+        "connect attempts: %d (%.1f per agent that lost its stream, at most %d), peak %d in one"
+            + " second; failures %s; REST answers while recovering %s%n",
+        attempts, attempts / (double) Math.max(1, lost), maxAttempts, peak, storm.errors, rest);
     System.out.println("attempts per second since the kill: " + perSecond);
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("agents", all.length);
+    m.put("killed", killed);
+    m.put("restarted", restart);
+    m.put("lostStream", lost);
     m.put("notBack", missing);
+    m.put("settledSeconds", round(settledSeconds));
     m.put("resetChannelBackoff", resetChannelBackoff);
-    m.put("hubDownSeconds", downSeconds);
+    if (restart) {
+      m.put("hubDownSeconds", downSeconds);
+    }
     m.put("backSinceKillMs", fromKill.toMap());
-    m.put("backSinceHealthyMs", fromHealthy.toMap());
+    if (restart) {
+      m.put("backSinceHealthyMs", fromHealthy.toMap());
+    }
     m.put("connectAttempts", attempts);
     m.put("maxAttemptsPerAgent", maxAttempts);
     m.put("peakAttemptsPerSecond", peak);
     m.put("attemptsPerSecond", perSecond);
     m.put("streamFailures", storm.errors);
     m.put("restStatusesWhileRecovering", rest);
+    if (!restart && t.statsUrl() != null) {
+      // Where the killed replica's agents went, and what the survivors hold now.
+      Map<String, Integer> spread = spread(t.statsUrl());
+      Map<String, Long> survivors = new LinkedHashMap<>(t.pids());
+      survivors.remove(killed);
+      Map<String, long[]> mem = memory(jcmd, survivors);
+      Map<String, Object> after = new LinkedHashMap<>();
+      for (var e : mem.entrySet()) {
+        after.put(
+            e.getKey(),
+            Map.of(
+                "agents", spread.getOrDefault(e.getKey(), 0),
+                "heapKib", e.getValue()[0],
+                "rssKib", e.getValue()[1]));
+      }
+      System.out.println("after the storm, agents per replica (HAProxy's sessions): " + spread);
+      System.out.println(
+          "after the storm, heap after GC and RSS of the survivors (KiB): "
+              + after.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList());
+      m.put("spreadAfter", spread);
+      m.put("survivorsAfter", after);
+    }
     return m;
   }
 

@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# Benchmark: the fleet (issue 28: P1, P2 and the reconnect storm) against one hub replica and
+# against three, both behind HAProxy, in one run.
+#
+#   bench/run-fleet-ha.sh [--agents 1000] [--rate 3400] [--seconds 20] [--register-parallelism 8]
+#                         [--replicas 3] [--kill 2] [--resume bench/results/fleet-ha1-<time>.json]
+#
+# Starts the HA profile (tools/dev/run-ha.sh: the real Temporal server on PostgreSQL, an OPA per
+# replica, hub replicas with peer forwarding, HAProxy in front with the agents' gRPC as TCP
+# passthrough) twice, on ports and databases of its own:
+#
+#   1. with one replica: dev.gitopshq.bench.FleetBench creates --agents clusters through HAProxy,
+#      registers them (8 at a time unless --register-parallelism says otherwise: each replica has a
+#      pool of 8 PostgreSQL connections) and connects one TLS stream per agent, then measures heap after GC and RSS
+#      per connected agent (P2) and heartbeats per second at --rate and saturated, with p50/p99
+#      (P1), as bench/run-fleet.sh does against the bare hub; it keeps the agents' tokens;
+#   2. with --replicas replicas on the same databases: the same agents connect again (no new
+#      registration), the same measurements, summed over the replicas and per replica, with the
+#      agents' spread over the replicas (HAProxy's current sessions per server; the agents'
+#      backend balances leastconn). Then the storm: replica hub-<--kill> gets SIGKILL and is not
+#      started again; its agents reconnect with the agent's backoff through HAProxy to the
+#      others: when each came back (p50/p99/max from the kill), connect attempts per second, how
+#      attempts failed, the REST API's answers through HAProxy meanwhile, and where the agents
+#      and the survivors' memory are afterwards.
+#
+# The second run's output ends with both rows and the ratios (N replicas / 1); its JSON,
+# bench/results/fleet-ha-<UTC time>.json, holds both (the first is fleet-ha1-<UTC time>.json).
+# --resume skips step 1: the databases, the agents' tokens (bench/target/stack-ha/bench/agents.tsv)
+# and that report of a run whose second part failed are used as they are.
+#
+# The comparison is one replica behind the same HAProxy, not run-fleet.sh's bare hub: same
+# Temporal server, PostgreSQL pool, OPA arrangement, load-balancer hop and TLS passthrough, so the
+# replica count is the only difference.
+#
+# File descriptors: the measuring JVM holds one per agent, HAProxy two per agent (client and
+# server side), so --agents is capped by `ulimit -n` (hard limit): at 20,000 about 9,800 agents.
+# The script raises the soft limit to the hard one and sets HAProxy's maxconn (GITOPSHQ_HA_MAXCONN)
+# to the agents plus 200.
+#
+# Env knobs:
+#   BENCH_HA_HEAP          each replica's -Xmx (1g)
+#   BENCH_HA_POOL          each replica's PostgreSQL pool (8: run-ha.sh's 5 answered registrations
+#                          503 and closed streams "hub database unavailable" at 16 registrations
+#                          in parallel on a loaded machine; 3 x (8 + 1) plus Temporal's ~20 stays
+#                          inside PostgreSQL's 100 connections, which other stacks here share)
+#   BENCH_JAVA_OPTS        the measuring JVM (-Xmx1g; -Xmx3g for 10,000 agents)
+#   BENCH_HA_PORT_BASE     26000, below the ephemeral ports (32768-60999: a client connection
+#                          held 38000 when HAProxy came to bind it): HAProxy REST on it, agents'
+#                          gRPC +51, stats +404; replicas' REST +80+i, gRPC +180+i, peer +280+i;
+#                          OPA +480+i
+#   BENCH_HA_TEMPORAL_PORT the Temporal frontend (29233); the server's other ports follow it and
+#                          its membership ports are 300 below each, stored as smallint: keep it
+#                          below 33,068
+#   BENCH_HA_DB            gitopshq_bench_ha (Temporal's: temporal_bench_ha and
+#                          temporal_visibility_bench_ha; all three are dropped first)
+#   BENCH_HA_HUB_TIMEOUT   seconds for each replica to become ready (600)
+#   BENCH_HA_STATE_DIR     bench/target/stack-ha: run-ha.sh's state and logs (ha/logs/)
+#
+# Needs `make build` (the jars), `make tools` (opa, temporal, temporal-server) and HAProxy.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib/stack.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/stack.sh"
+
+readonly PORT_BASE=${BENCH_HA_PORT_BASE:-26000}
+readonly HA_DB=${BENCH_HA_DB:-gitopshq_bench_ha}
+readonly HA_TEMPORAL_DB=temporal_bench_ha HA_VISIBILITY_DB=temporal_visibility_bench_ha
+readonly HA_STATE=${BENCH_HA_STATE_DIR:-${BENCH_DIR}/target/stack-ha}
+readonly HA_READY="${HA_STATE}/ready"
+readonly LB_HTTP="http://${HOST}:${PORT_BASE}" LB_GRPC="${HOST}:$((PORT_BASE + 51))"
+readonly STATS="http://${HOST}:$((PORT_BASE + 404))/"
+# Temporal keeps its membership ports (300 below each service port) in a smallint column: the
+# frontend port must be at most 33,067.
+readonly TEMPORAL_HA_PORT=${BENCH_HA_TEMPORAL_PORT:-29233}
+readonly WORK="${HA_STATE}/bench"
+HA_NAME=''
+
+ha_ready() { [ -s "${HA_READY}" ]; }
+
+# PostgreSQL's free connection slots (max_connections minus the connections open now).
+pg_free_slots() {
+  local sql="select (select setting::int from pg_settings where name = 'max_connections') - count(*) from pg_stat_activity"
+  if [ "$(id -un)" = postgres ]; then
+    psql -p "${PG_PORT}" -qAt -c "$sql" 2>/dev/null || echo 0
+  else
+    runuser -u postgres -- psql -p "${PG_PORT}" -qAt -c "$sql" 2>/dev/null || echo 0
+  fi
+}
+
+# Starts run-ha.sh with <replicas> replicas and waits for its ready file. PostgreSQL's
+# connections are shared with other stacks on this machine: first wait (up to 10 min) until the
+# replicas' pools and Temporal's fit.
+start_ha() {
+  local n=$1 maxconn=$2 need deadline=$(( SECONDS + 600 ))
+  need=$(( n * (${BENCH_HA_POOL:-8} + 1) + 25 ))
+  until [ "$(pg_free_slots)" -ge "$need" ]; do
+    [ "$SECONDS" -lt "$deadline" ] || die "PostgreSQL has fewer than ${need} free connections (others use them); try again later"
+    info "waiting for ${need} free PostgreSQL connections (now $(pg_free_slots))"
+    sleep 10
+  done
+  rm -f "${HA_READY}"
+  HA_NAME="ha-$n"
+  log "starting the HA profile with ${n} replica(s) (tools/dev/run-ha.sh; log ${LOG_DIR#"${REPO_ROOT}"/}/${HA_NAME}.log)"
+  start_proc "${HA_NAME}" env \
+    GITOPSHQ_STATE_DIR="${HA_STATE}" GITOPSHQ_HA_REPLICAS="$n" GITOPSHQ_SKIP_JAVA_BUILD=1 \
+    GITOPSHQ_HA_HUB_HEAP="${BENCH_HA_HEAP:-1g}" GITOPSHQ_HA_MAXCONN="${maxconn}" \
+    GITOPSHQ_HA_DB_POOL_SIZE="${BENCH_HA_POOL:-8}" \
+    GITOPSHQ_HA_DB="${HA_DB}" GITOPSHQ_HA_TEMPORAL_DB="${HA_TEMPORAL_DB}" \
+    GITOPSHQ_HA_VISIBILITY_DB="${HA_VISIBILITY_DB}" \
+    GITOPSHQ_HUB_PORT="${PORT_BASE}" GITOPSHQ_GRPC_PORT="$((PORT_BASE + 51))" \
+    GITOPSHQ_HA_STATS_PORT="$((PORT_BASE + 404))" GITOPSHQ_HA_REPLICA_PORT="$((PORT_BASE + 80))" \
+    GITOPSHQ_OPA_PORT="$((PORT_BASE + 481))" GITOPSHQ_TEMPORAL_PORT="${TEMPORAL_HA_PORT}" \
+    GITOPSHQ_HA_READY_FILE="${HA_READY}" GITOPSHQ_HUB_TIMEOUT="${BENCH_HA_HUB_TIMEOUT:-600}" \
+    "${REPO_ROOT}/tools/dev/run-ha.sh"
+  wait_for "the HA profile with ${n} replica(s) was not ready" 600 "${HA_NAME}" ha_ready
+  info "HA profile ready"
+}
+
+stop_ha() {
+  [ -n "${HA_NAME}" ] || return 0
+  log "stopping the HA profile (${HA_NAME})"
+  stop_proc "${HA_NAME}" 150
+  HA_NAME=''
+}
+
+# hub-1=<pid>,hub-2=<pid>,... from run-ha.sh's pid files.
+replica_pids() {
+  local n=$1 i out=''
+  for i in $(seq 1 "$n"); do
+    out+="${out:+,}hub-$i=$(cat "${HA_STATE}/ha/run/hub-$i.pid")"
+  done
+  echo "$out"
+}
+
+# While the measuring JVM runs: on its request (<dir>/kill-request) kill replica hub-<kill> with
+# SIGKILL and write which one (<dir>/killed-replica) and when (<dir>/killed, epoch ms).
+storm_control() {
+  local dir=$1 kill=$2 pid
+  while kill -0 "${BENCH_PID}" 2>/dev/null; do
+    if [ -f "$dir/kill-request" ]; then
+      pid=$(cat "${HA_STATE}/ha/run/hub-${kill}.pid")
+      echo "hub-${kill}" > "$dir/killed-replica"
+      kill -KILL "$pid"
+      date +%s%3N > "$dir/killed.tmp" && mv "$dir/killed.tmp" "$dir/killed"
+      log "hub-${kill} killed (SIGKILL, pid ${pid}); it is not started again"
+      break
+    fi
+    sleep 0.05
+  done
+}
+
+ha_stack_stop() {
+  local rc=$?
+  trap '' INT TERM
+  if [ -n "${BENCH_PID}" ] && kill -0 "${BENCH_PID}" 2>/dev/null; then
+    kill -KILL "${BENCH_PID}" 2>/dev/null || true
+  fi
+  stop_ha || true
+  exit "$rc"
+}
+
+drop_databases() {
+  local db sql
+  for db in "${HA_DB}" "${HA_TEMPORAL_DB}" "${HA_VISIBILITY_DB}"; do
+    sql="drop database if exists ${db} with (force)"
+    if [ "$(id -un)" = postgres ]; then
+      psql -p "${PG_PORT}" -qAt -c "$sql" >/dev/null
+    else
+      runuser -u postgres -- psql -p "${PG_PORT}" -qAt -c "$sql" >/dev/null
+    fi
+  done
+}
+
+main() {
+  local agents=1000 replicas=3 kill=2 maxconn stamp one three rc=0 java_home major resume=''
+  local -a bench_args=()
+  check_options "$0" "agents rate seconds register-parallelism replicas kill" "resume" -- "$@"
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --resume=*) resume=${1#*=}; shift ;;
+      --resume) resume=$2; shift 2 ;;
+      --replicas=*) replicas=${1#*=}; shift ;;
+      --replicas) replicas=$2; shift 2 ;;
+      --kill=*) kill=${1#*=}; shift ;;
+      --kill) kill=$2; shift 2 ;;
+      --agents=*) agents=${1#*=}; bench_args+=("$1"); shift ;;
+      --agents) agents=$2; bench_args+=("$1" "$2"); shift 2 ;;
+      --*=*) bench_args+=("$1"); shift ;;
+      *) bench_args+=("$1" "$2"); shift 2 ;;
+    esac
+  done
+  if [ "$replicas" -lt 2 ] || [ "$replicas" -gt 9 ]; then die "--replicas must be 2..9"; fi
+  if [ "$kill" -lt 1 ] || [ "$kill" -gt "$replicas" ]; then die "--kill must name a replica, 1..${replicas}"; fi
+  ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+  maxconn=$((agents + 200))
+  [ $((2 * maxconn + 200)) -le "$(ulimit -n)" ] ||
+    die "--agents ${agents}: HAProxy needs two file descriptors per agent, more than ulimit -n ($(ulimit -n)) allows; at most $(( ($(ulimit -n) - 200) / 2 - 200 )) agents"
+  command -v haproxy >/dev/null 2>&1 || die "HAProxy is not installed: apt-get install -y haproxy"
+  java_home=$("${TOOLS_DIR}/lib/java.sh") || exit 1
+  JAVA="${java_home}/bin/java"
+  major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "${java_home}/release" 2>/dev/null || true)
+  if [ -n "$major" ] && [ "$major" -ge 24 ]; then
+    JVM_OPTS=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
+  fi
+  for jar in "${HUB_JAR}" "${AGENT_JAR}"; do
+    [ -f "$jar" ] || die "${jar#"${REPO_ROOT}"/} is missing; build the Java artifacts first: make build"
+  done
+  build_bench_jar
+  check_machine_idle
+  mkdir -p "${LOG_DIR}" "${RESULTS_DIR}" "${HA_STATE}"
+  if [ -n "$resume" ]; then
+    [ -s "${WORK}/agents.tsv" ] || die "--resume: no agents' tokens in ${WORK#"${REPO_ROOT}"/}/agents.tsv"
+    rm -rf "${WORK}/storm" "${HA_STATE}/ha/run"
+  else
+    rm -rf "${WORK}" "${HA_STATE}/ha/run"
+  fi
+  mkdir -p "${WORK}/storm"
+  chmod 700 "${HA_STATE}" "${WORK}"
+  trap ha_stack_stop EXIT
+  trap 'echo; exit 130' INT
+  trap 'exit 143' TERM
+
+  stamp=$(date -u +%Y%m%dT%H%M%SZ)
+  three="${RESULTS_DIR}/fleet-ha-${stamp}.json"
+  if [ -n "$resume" ]; then
+    one=$resume
+    info "resuming: 1 replica measured in ${one#"${REPO_ROOT}"/}"
+  else
+    log "dropping ${HA_DB}, ${HA_TEMPORAL_DB}, ${HA_VISIBILITY_DB}"
+    drop_databases
+    rm -rf "${HA_STATE}/ha/data"
+    one="${RESULTS_DIR}/fleet-ha1-${stamp}.json"
+    start_ha 1 "${maxconn}"
+    OWNER_TOKEN=$(cat "${HA_STATE}/ha/data/bootstrap-token")
+    log "measuring: 1 replica behind HAProxy (load $(cut -d' ' -f1-3 /proc/loadavg))"
+    run_bench dev.gitopshq.bench.FleetBench \
+      --label "1 replica" --hub-url "${LB_HTTP}" --grpc "${LB_GRPC}" --hub-pid "$(replica_pids 1)" \
+      --haproxy-stats "${STATS}" --ca "${HA_STATE}/tls/ca.crt" --jcmd "${JAVA%/java}/jcmd" \
+      --save-agents "${WORK}/agents.tsv" --out "${one}" --register-parallelism 8 "${bench_args[@]}"
+    stop_ha
+  fi
+
+  start_ha "$replicas" "${maxconn}"
+  OWNER_TOKEN=$(cat "${HA_STATE}/ha/data/bootstrap-token")
+  log "measuring: ${replicas} replicas behind HAProxy, then the storm (load $(cut -d' ' -f1-3 /proc/loadavg))"
+  run_bench_start dev.gitopshq.bench.FleetBench \
+    --label "${replicas} replicas" --hub-url "${LB_HTTP}" --grpc "${LB_GRPC}" \
+    --hub-pid "$(replica_pids "$replicas")" --haproxy-stats "${STATS}" \
+    --ca "${HA_STATE}/tls/ca.crt" --jcmd "${JAVA%/java}/jcmd" \
+    --agents-from "${WORK}/agents.tsv" --storm-dir "${WORK}/storm" --storm-restart 0 \
+    --compare-with "${one}" --out "${three}" "${bench_args[@]}"
+  storm_control "${WORK}/storm" "$kill"
+  wait "${BENCH_PID}" || rc=$?
+  BENCH_PID=''
+  info "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+  rm -f "${WORK}/agents.tsv"
+  return "$rc"
+}
+
+main "$@"
