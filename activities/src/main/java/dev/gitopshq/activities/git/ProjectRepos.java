@@ -3,16 +3,11 @@ package dev.gitopshq.activities.git;
 import dev.gitopshq.activities.metrics.Meters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.text.ParseException;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.Date;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,21 +19,14 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
-import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheBuilder;
 import org.eclipse.jgit.dircache.DirCacheEntry;
 import org.eclipse.jgit.errors.IncorrectObjectTypeException;
 import org.eclipse.jgit.errors.MissingObjectException;
-import org.eclipse.jgit.internal.storage.file.FileRepository;
-import org.eclipse.jgit.internal.storage.file.GC;
-import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
-import org.eclipse.jgit.internal.storage.file.PackInserter;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
@@ -49,28 +37,22 @@ import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.lib.Repository;
-import org.eclipse.jgit.lib.StoredConfig;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
-import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.treewalk.filter.AndTreeFilter;
 import org.eclipse.jgit.treewalk.filter.PathFilter;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The hosted repositories: one bare repository per project under {@code
- * <root>/<orgId>/<projectId>.git}. Only the hub writes them, and only here: every commit is built
- * from the branch's current tree plus a list of {@link TreeEdit}s and moved onto the branch with a
- * compare-and-set ref update, so two writers (threads or replicas sharing the directory) never lose
- * each other's commits. The hub writes only regular files and trees: the repositories hold no
- * symbolic links, submodules or executables.
+ * The hosted repositories: one repository per project, kept by a {@link RepoStore} (bare
+ * repositories under {@code <root>/<orgId>/<projectId>.git}, or packs and refs in PostgreSQL). Only
+ * the hub writes them, and only here: every commit is built from the branch's current tree plus a
+ * list of {@link TreeEdit}s and moved onto the branch with a compare-and-set ref update, so two
+ * writers (threads or replicas sharing the store) never lose each other's commits. The hub writes
+ * only regular files and trees: the repositories hold no symbolic links, submodules or executables.
  */
 public final class ProjectRepos implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(ProjectRepos.class);
-
   /** The branch configuration and generated manifests are committed to. */
   public static final String MAIN = "main";
 
@@ -80,18 +62,23 @@ public final class ProjectRepos implements AutoCloseable {
   /** The longest pause between two attempts, in milliseconds. */
   private static final int MAX_BACKOFF_MILLIS = 200;
 
-  private final Path root;
-  private final ConcurrentMap<Path, Repository> open = new ConcurrentHashMap<>();
+  private final RepoStore store;
 
   /**
    * One lock per branch of a repository: writers in this process take turns instead of racing for
-   * the ref's lock file, which they would lose again and again while the winner finishes. Writers
-   * in other processes sharing the directory are still handled by the compare-and-set update.
+   * the ref, which they would lose again and again while the winner finishes. Writers in other
+   * processes (replicas) are still handled by the compare-and-set update.
    */
   private final ConcurrentMap<String, ReentrantLock> branchLocks = new ConcurrentHashMap<>();
 
+  /** Bare repositories in a directory: {@code new ProjectRepos(new FileRepoStore(root))}. */
   public ProjectRepos(Path root) {
-    this.root = root.toAbsolutePath().normalize();
+    this(new FileRepoStore(root));
+  }
+
+  /** The repositories {@code store} keeps; closing this closes the store. */
+  public ProjectRepos(RepoStore store) {
+    this.store = Objects.requireNonNull(store, "store");
   }
 
   /** The branch the runtime adapters of an environment watch. */
@@ -99,42 +86,35 @@ public final class ProjectRepos implements AutoCloseable {
     return "deploy/" + environment;
   }
 
-  public Path root() {
-    return root;
+  /** Where the repositories are kept. */
+  public RepoStore store() {
+    return store;
   }
 
-  /** Where a project's bare repository lives. */
+  /** The directory of the repositories, with the file storage. */
+  public Path root() {
+    return fileStore().root();
+  }
+
+  /** Where a project's bare repository lives, with the file storage. */
   public Path dir(UUID orgId, UUID projectId) {
-    return root.resolve(orgId.toString()).resolve(projectId + ".git");
+    return fileStore().dir(orgId, projectId);
+  }
+
+  private FileRepoStore fileStore() {
+    if (store instanceof FileRepoStore file) {
+      return file;
+    }
+    throw new IllegalStateException("the repositories are not kept in files but " + store.kind());
   }
 
   public boolean exists(UUID orgId, UUID projectId) {
-    return Files.isRegularFile(dir(orgId, projectId).resolve("HEAD"));
+    return store.exists(orgId, projectId);
   }
 
-  /** Creates the project's bare repository with HEAD on {@value #MAIN}; nothing when it exists. */
+  /** Creates the project's repository with HEAD on {@value #MAIN}; nothing when it exists. */
   public Repository create(UUID orgId, UUID projectId) {
-    Path dir = dir(orgId, projectId);
-    synchronized (this) {
-      if (!exists(orgId, projectId)) {
-        try {
-          Files.createDirectories(dir.getParent());
-          try (Repository r =
-              new FileRepositoryBuilder().setGitDir(dir.toFile()).setBare().build()) {
-            r.create(true);
-            RefUpdate head = r.updateRef(Constants.HEAD);
-            head.disableRefLog();
-            head.link(Constants.R_HEADS + MAIN);
-            StoredConfig config = r.getConfig();
-            // Keep a reflog of every branch move: who moved what, when.
-            config.setBoolean("core", null, "logAllRefUpdates", true);
-            config.save();
-          }
-        } catch (IOException e) {
-          throw new UncheckedIOException("cannot create the repository at " + dir, e);
-        }
-      }
-    }
+    store.create(orgId, projectId, MAIN);
     return open(orgId, projectId);
   }
 
@@ -144,46 +124,12 @@ public final class ProjectRepos implements AutoCloseable {
    * @throws NoSuchRepositoryException when the project has none
    */
   public Repository open(UUID orgId, UUID projectId) {
-    Path dir = dir(orgId, projectId);
-    Repository cached = open.get(dir);
-    if (cached != null) {
-      return cached;
-    }
-    if (!exists(orgId, projectId)) {
-      throw new NoSuchRepositoryException("project " + projectId + " has no repository");
-    }
-    return open.computeIfAbsent(
-        dir,
-        d -> {
-          try {
-            return new FileRepositoryBuilder()
-                .setGitDir(d.toFile())
-                .setBare()
-                .setMustExist(true)
-                .build();
-          } catch (IOException e) {
-            throw new UncheckedIOException("cannot open the repository at " + d, e);
-          }
-        });
+    return store.open(orgId, projectId);
   }
 
   /** Closes and removes the project's repository. */
   public void delete(UUID orgId, UUID projectId) {
-    Path dir = dir(orgId, projectId);
-    Repository r = open.remove(dir);
-    if (r != null) {
-      r.close();
-    }
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete the repository at " + dir, e);
-    }
+    store.delete(orgId, projectId);
   }
 
   /** The commit a branch points at. */
@@ -376,7 +322,7 @@ public final class ProjectRepos implements AutoCloseable {
 
   private ReentrantLock branchLock(UUID orgId, UUID projectId, String refName) {
     return branchLocks.computeIfAbsent(
-        dir(orgId, projectId) + " " + refName, k -> new ReentrantLock());
+        orgId + "/" + projectId + " " + refName, k -> new ReentrantLock());
   }
 
   /**
@@ -403,7 +349,7 @@ public final class ProjectRepos implements AutoCloseable {
       UUID orgId, UUID projectId, List<? extends Map<String, byte[]>> fileSets) {
     fileSets.forEach(files -> files.keySet().forEach(RepoPaths::requireSafe));
     Repository repo = open(orgId, projectId);
-    try (ObjectInserter inserter = bulkInserter(repo)) {
+    try (ObjectInserter inserter = store.bulkInserter(repo)) {
       List<ObjectId> trees = new ArrayList<>(fileSets.size());
       for (Map<String, byte[]> files : fileSets) {
         SortedMap<String, Entry> entries = new TreeMap<>();
@@ -421,56 +367,15 @@ public final class ProjectRepos implements AutoCloseable {
     }
   }
 
-  /** An inserter that writes one pack file when flushed (loose objects where there is no pack). */
-  private static ObjectInserter bulkInserter(Repository repo) {
-    if (repo.getObjectDatabase() instanceof ObjectDirectory objects) {
-      PackInserter pack = objects.newPackInserter();
-      pack.checkExisting(true);
-      return pack;
-    }
-    return repo.newObjectInserter();
-  }
-
   /**
-   * Repacks the repository when bulk writes left too many packs or loose objects (JGit's {@code gc
-   * --auto}: more than {@code gc.autoPackLimit} (50) packs or about {@code gc.auto} (6,700) loose
-   * objects); otherwise does nothing. Unreachable objects younger than two weeks are kept, so trees
-   * written by a generation that has not committed yet survive. Never throws: a repository that
-   * could not be repacked now is repacked after a later write.
+   * Compacts the repository when bulk writes left too many packs or loose objects (JGit's {@code gc
+   * --auto} with the file storage; a DFS garbage collection with PostgreSQL); otherwise does
+   * nothing. Unreachable objects younger than two weeks are kept, so trees written by a generation
+   * that has not committed yet survive. Never throws: a repository that could not be repacked now
+   * is repacked after a later write.
    */
-  static final int AUTO_PACK_LIMIT = 50;
-
-  static final int AUTO_LOOSE_LIMIT = 6_700;
-  static final Duration PACK_EXPIRE = Duration.ofHours(1);
-
   public void maintain(UUID orgId, UUID projectId) {
-    Repository repo = open(orgId, projectId);
-    if (!(repo instanceof FileRepository file)) {
-      return;
-    }
-    synchronized (repo) {
-      try {
-        // Only packs older than an hour count: younger ones are never deleted (a reader may have
-        // just opened one), so repacking for them would only add another pack.
-        long cutoff = System.currentTimeMillis() - PACK_EXPIRE.toMillis();
-        long oldPacks =
-            file.getObjectDatabase().getPacks().stream()
-                .filter(p -> p.getPackFile().lastModified() < cutoff)
-                .count();
-        if (oldPacks <= AUTO_PACK_LIMIT
-            && new GC(file).getStatistics().numberOfLooseObjects <= AUTO_LOOSE_LIMIT) {
-          return;
-        }
-        GC gc = new GC(file);
-        // Unreachable objects younger than this stay: trees of a generation still rendering.
-        gc.setExpire(Date.from(Instant.now().minus(Duration.ofDays(14))));
-        gc.gc().get();
-      } catch (IOException | ParseException | ExecutionException | GitAPIException e) {
-        log.warn("repacking the repository of project {} failed: {}", projectId, e.toString());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    store.maintain(orgId, projectId);
   }
 
   /**
@@ -760,8 +665,7 @@ public final class ProjectRepos implements AutoCloseable {
 
   @Override
   public void close() {
-    open.values().forEach(Repository::close);
-    open.clear();
+    store.close();
   }
 
   // ---- trees ---------------------------------------------------------------------------

@@ -31,18 +31,27 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The hosted repositories' store on a real bare repository in a temporary directory. */
+/**
+ * The hosted repositories on real bare repositories in a temporary directory (the file storage).
+ * {@link PostgresProjectReposIT} runs the same tests on the PostgreSQL storage, replacing the ones
+ * that look at files.
+ */
 class ProjectReposTest {
-  private static final Ident ADA = Ident.of("member", "42", "Ada Admin");
+  static final Ident ADA = Ident.of("member", "42", "Ada Admin");
 
   @TempDir Path root;
   ProjectRepos repos;
   final UUID org = UUID.randomUUID();
   final UUID project = UUID.randomUUID();
 
+  /** A new ProjectRepos on the same storage: another replica, with its own caches. */
+  ProjectRepos newReplica() {
+    return new ProjectRepos(root);
+  }
+
   @BeforeEach
   void create() {
-    repos = new ProjectRepos(root);
+    repos = newReplica();
     repos.create(org, project);
   }
 
@@ -51,19 +60,19 @@ class ProjectReposTest {
     repos.close();
   }
 
-  private CommitResult commit(TreeEdit... edits) {
+  CommitResult commit(TreeEdit... edits) {
     return repos.commit(org, project, ProjectRepos.MAIN, null, List.of(edits), ADA, "change\n");
   }
 
-  private SortedMap<String, byte[]> files(ObjectId commit) {
+  SortedMap<String, byte[]> files(ObjectId commit) {
     return repos.readFiles(org, project, commit, "");
   }
 
-  private static byte[] bytes(String s) {
+  static byte[] bytes(String s) {
     return s.getBytes(UTF_8);
   }
 
-  private static Map<String, String> text(SortedMap<String, byte[]> files) {
+  static Map<String, String> text(SortedMap<String, byte[]> files) {
     java.util.TreeMap<String, String> out = new java.util.TreeMap<>();
     files.forEach((k, v) -> out.put(k, new String(v, UTF_8)));
     return out;
@@ -405,7 +414,7 @@ class ProjectReposTest {
   @Test
   void twoReplicasSharingTheDirectoryDoNotLoseCommits() throws Exception {
     commit(TreeEdit.file("base.yaml", bytes("base")));
-    try (ProjectRepos other = new ProjectRepos(root)) {
+    try (ProjectRepos other = newReplica()) {
       ExecutorService pool = Executors.newFixedThreadPool(2);
       CountDownLatch start = new CountDownLatch(1);
       try {
