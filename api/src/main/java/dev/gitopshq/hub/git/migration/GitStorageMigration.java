@@ -1,5 +1,7 @@
 package dev.gitopshq.hub.git.migration;
 
+import dev.gitopshq.activities.git.ProjectRepos;
+import dev.gitopshq.activities.git.RepoStore;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -31,21 +33,6 @@ public final class GitStorageMigration {
     String label() {
       return orgSlug + "/" + name + " (" + orgId + "/" + projectId + ")";
     }
-  }
-
-  /** The storage repositories are copied into. */
-  public interface Target {
-    /** The storage's name in the output ({@code postgres}). */
-    String name();
-
-    /** Whether the storage holds a repository for the project (even an empty one). */
-    boolean exists(UUID orgId, UUID projectId);
-
-    /** Creates the project's repository (HEAD on main) and returns it; the existing one if any. */
-    Repository create(UUID orgId, UUID projectId);
-
-    /** The project's repository; it exists. */
-    Repository open(UUID orgId, UUID projectId);
   }
 
   /** What happened to one repository. */
@@ -82,17 +69,17 @@ public final class GitStorageMigration {
   }
 
   private final Path fileRoot;
-  private final Target target;
+  private final RepoStore target;
   private final PrintStream out;
   private final boolean dryRun;
 
   /**
    * @param fileRoot the file storage's root (GITOPSHQ_GIT_ROOT)
-   * @param target where the repositories go
+   * @param target where the repositories go (the PostgreSQL store)
    * @param out where the lines are printed
    * @param dryRun compare and print only: nothing is written
    */
-  public GitStorageMigration(Path fileRoot, Target target, PrintStream out, boolean dryRun) {
+  public GitStorageMigration(Path fileRoot, RepoStore target, PrintStream out, boolean dryRun) {
     this.fileRoot = fileRoot.toAbsolutePath().normalize();
     this.target = target;
     this.out = out;
@@ -112,7 +99,7 @@ public final class GitStorageMigration {
         "migrate-git-storage: %d projects, file repositories under %s -> %s storage%s%n",
         projects.size(),
         fileRoot,
-        target.name(),
+        target.kind(),
         dryRun ? " (dry run: nothing is written)" : "");
     int[] counts = new int[Outcome.values().length];
     long objects = 0;
@@ -174,7 +161,7 @@ public final class GitStorageMigration {
         (System.nanoTime() - started) / 1e9,
         !s.ok()
             ? "NOT DONE (see the refused and failed lines; nothing of theirs was overwritten)"
-            : dryRun ? "dry run" : "every repository is in the " + target.name() + " storage");
+            : dryRun ? "dry run" : "every repository is in the " + target.kind() + " storage");
     out.flush();
     return s;
   }
@@ -193,12 +180,12 @@ public final class GitStorageMigration {
       if (target.exists(p.orgId(), p.projectId())) {
         Repository existing = target.open(p.orgId(), p.projectId());
         RepoCopy.RefState have = RepoCopy.refs(existing);
-        List<String> diff = want.differences(have, MAX_DIFFERENCES, "file", target.name());
+        List<String> diff = want.differences(have, MAX_DIFFERENCES, "file", target.kind());
         if (!diff.isEmpty() && !have.isEmpty()) {
           return new Result(
               Outcome.REFUSED,
               "the "
-                  + target.name()
+                  + target.kind()
                   + " storage already holds this repository with other refs ("
                   + String.join("; ", diff)
                   + "); left as it is",
@@ -220,7 +207,8 @@ public final class GitStorageMigration {
       if (dryRun) {
         return new Result(Outcome.WOULD_COPY, want.refs().size() + " refs", 0, 0);
       }
-      Repository copy = target.create(p.orgId(), p.projectId());
+      target.create(p.orgId(), p.projectId(), ProjectRepos.MAIN);
+      Repository copy = target.open(p.orgId(), p.projectId());
       RepoCopy.Copied copied = RepoCopy.copy(source, copy, temp);
       Optional<String> problem = RepoCopy.verify(copy, want, counted);
       if (problem.isPresent()) {

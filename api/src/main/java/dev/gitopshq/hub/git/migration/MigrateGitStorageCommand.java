@@ -1,11 +1,14 @@
 package dev.gitopshq.hub.git.migration;
 
+import dev.gitopshq.activities.git.RepoStore;
+import dev.gitopshq.activities.git.pg.PostgresRepoStore;
 import dev.gitopshq.hub.config.GitProperties;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import javax.sql.DataSource;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.flyway.FlywayAutoConfiguration;
@@ -15,6 +18,7 @@ import org.springframework.boot.autoconfigure.jdbc.JdbcTemplateAutoConfiguration
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -82,7 +86,7 @@ public final class MigrateGitStorageCommand {
                     "spring.main.banner-mode", "off"))
             .run(springArgs.toArray(String[]::new))) {
       GitProperties git = context.getBean(GitProperties.class);
-      GitStorageMigration.Target target = context.getBean(GitStorageMigration.Target.class);
+      RepoStore target = context.getBean(RepoStore.class);
       List<GitStorageMigration.Project> projects = projects(context.getBean(JdbcTemplate.class));
       GitStorageMigration.Summary summary =
           new GitStorageMigration(git.root(), target, out, dryRun).run(projects);
@@ -127,5 +131,10 @@ public final class MigrateGitStorageCommand {
     FlywayAutoConfiguration.class
   })
   @EnableConfigurationProperties(GitProperties.class)
-  static class Context {}
+  static class Context {
+    @Bean(destroyMethod = "close")
+    RepoStore postgresStore(DataSource dataSource) {
+      return new PostgresRepoStore(dataSource);
+    }
+  }
 }
