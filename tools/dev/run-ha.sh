@@ -12,8 +12,9 @@
 #   OPA, one per replica            http://127.0.0.1:8181.. (docs/operations.md: every replica pushes
 #                                   its policies into an OPA of its own), each locked to its hub
 #   N hub replicas (default 3)      hub-1..hub-N: REST on 127.0.0.1:18081.., agent gRPC with TLS on
-#                                   127.0.0.1:18181.., one database, one shared data directory
-#                                   (hosted Git), one encryption key, GITOPSHQ_REPLICA_ID=hub-<i>,
+#                                   127.0.0.1:18181.., one database (which also holds the hosted
+#                                   Git: GITOPSHQ_GIT_STORAGE=postgres), one data directory (the
+#                                   bootstrap token file), one encryption key, GITOPSHQ_REPLICA_ID=hub-<i>,
 #                                   peer port 127.0.0.1:18281.. with one peer key (forwarding to
 #                                   the replica that holds an agent's stream)
 #   HAProxy                         http://127.0.0.1:8080 (REST, hosted Git over HTTP, WebSocket;
@@ -33,6 +34,8 @@
 #   GITOPSHQ_HA_HUB_HEAP        each replica's -Xmx (512m); -Xms is 128m
 #   GITOPSHQ_HA_DB              the hub's database (gitopshq_ha)
 #   GITOPSHQ_HA_DB_POOL_SIZE    each replica's connection pool (5; plus one listening connection)
+#   GITOPSHQ_HA_GIT_STORAGE     the hosted Git's storage (postgres; file keeps it in data/repos,
+#                               shared by the replicas as a shared volume would be)
 #   GITOPSHQ_HA_TEMPORAL_DB, GITOPSHQ_HA_VISIBILITY_DB   Temporal's (temporal, temporal_visibility)
 #   GITOPSHQ_HUB_PORT, GITOPSHQ_GRPC_PORT   HAProxy's ports (8080, 50051)
 #   GITOPSHQ_HA_REPLICA_PORT    replica i listens on this + i (REST) and this + 100 + i (gRPC) (18080)
@@ -82,7 +85,9 @@ readonly DB_PORT=${GITOPSHQ_PG_PORT:-5432}
 readonly HUB_TIMEOUT=${GITOPSHQ_HUB_TIMEOUT:-180} TEMPORAL_TIMEOUT=90 OPA_TIMEOUT=30
 
 readonly HA_DIR="${STATE_DIR}/ha"
-readonly DATA_DIR="${HA_DIR}/data"       # shared by every replica: hosted Git, bootstrap token
+readonly DATA_DIR="${HA_DIR}/data"       # shared by every replica: the bootstrap token (and the
+                                         # hosted Git with GITOPSHQ_HA_GIT_STORAGE=file)
+readonly GIT_STORAGE=${GITOPSHQ_HA_GIT_STORAGE:-postgres}
 readonly LOG_DIR="${HA_DIR}/logs"
 readonly TLS_DIR="${STATE_DIR}/tls"      # the same local CA as make run's
 readonly TOKEN_FILE="${DATA_DIR}/bootstrap-token"
@@ -409,6 +414,7 @@ launch_hub() {
     TEMPORAL_ADDRESS="${HOST}:${TEMPORAL_PORT}" \
     OPA_URL="http://${HOST}:$(replica_opa_port "$i")" GITOPSHQ_OPA_TOKEN="${OPA_TOKENS[$i]}" \
     GITOPSHQ_DATA_DIR="${DATA_DIR}" GITOPSHQ_RENDER_DIR="${HA_DIR}/render/${name}" \
+    GITOPSHQ_GIT_STORAGE="${GIT_STORAGE}" \
     GITOPSHQ_ENCRYPTION_KEY="$(cat "${KEY_FILE}")" \
     GITOPSHQ_PEER_KEY="$(cat "${PEER_KEY_FILE}")" GITOPSHQ_PEER_PORT="$(replica_peer_port "$i")" \
     GITOPSHQ_PEER_ADDRESS="${HOST}" \

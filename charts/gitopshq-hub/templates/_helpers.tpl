@@ -84,10 +84,19 @@ that must not fill (or outlive the pod on) the shared volume.
 {{- end }}
 
 {{/*
+"true" when the data directory is on a PVC: with persistence.enabled, except for
+more than one replica with git.storage=postgres (the repositories are in
+PostgreSQL; nothing left in the directory needs to be shared or kept).
+*/}}
+{{- define "gitopshq-hub.dataOnClaim" -}}
+{{- if and .Values.persistence.enabled (not (and (eq .Values.git.storage "postgres") (gt (int .Values.replicaCount) 1))) }}true{{ end }}
+{{- end }}
+
+{{/*
 "true" when the chart creates a PVC only one node can mount.
 */}}
 {{- define "gitopshq-hub.singleNodeVolume" -}}
-{{- if and .Values.persistence.enabled (not .Values.persistence.existingClaim) (not (has "ReadWriteMany" .Values.persistence.accessModes)) }}true{{ end }}
+{{- if and (include "gitopshq-hub.dataOnClaim" .) (not .Values.persistence.existingClaim) (not (has "ReadWriteMany" .Values.persistence.accessModes)) }}true{{ end }}
 {{- end }}
 
 {{/*
@@ -134,11 +143,13 @@ Refuses combinations that cannot work, naming the values to change.
 {{- fail "set peerKey.value or peerKey.existingSecret, not both" }}
 {{- end }}
 {{- if gt (int .Values.replicaCount) 1 }}
+{{- if eq .Values.git.storage "file" }}
 {{- if not .Values.persistence.enabled }}
 {{- fail "replicaCount > 1 needs persistence.enabled=true on shared storage: with an emptyDir every replica would keep its own copy of the hosted Git repositories" }}
 {{- end }}
 {{- if include "gitopshq-hub.singleNodeVolume" . }}
-{{- fail "replicaCount > 1 needs a volume every replica can mount: set persistence.accessModes to [ReadWriteMany] (with a persistence.storageClass that supports it) or persistence.existingClaim to a claim on shared storage; a ReadWriteOnce volume holds the hosted Git repositories for one node only" }}
+{{- fail "replicaCount > 1 needs a volume every replica can mount: set persistence.accessModes to [ReadWriteMany] (with a persistence.storageClass that supports it) or persistence.existingClaim to a claim on shared storage; a ReadWriteOnce volume holds the hosted Git repositories for one node only (or set git.storage=postgres: no shared volume at all)" }}
+{{- end }}
 {{- end }}
 {{- if not (or .Values.encryptionKey.value .Values.encryptionKey.existingSecret) }}
 {{- fail "replicaCount > 1 needs one encryption key for all replicas: set encryptionKey.existingSecret or encryptionKey.value (openssl rand -base64 32)" }}

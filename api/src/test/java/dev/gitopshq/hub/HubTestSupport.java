@@ -263,6 +263,9 @@ public final class HubTestSupport implements AutoCloseable {
     p.put("gitopshq.data-dir", dataDir.toString());
     // The database is shared by every hub of this JVM, so the repositories it names are too.
     p.put("gitopshq.git.root", sharedRepos().toString());
+    // GITOPSHQ_TEST_GIT_STORAGE=postgres runs every test hub on the PostgreSQL storage.
+    p.put(
+        "gitopshq.git.storage", System.getenv().getOrDefault("GITOPSHQ_TEST_GIT_STORAGE", "file"));
     p.put("gitopshq.encryption-key", ENCRYPTION_KEY);
     p.put("gitopshq.bootstrap.token", OWNER_TOKEN);
     p.put("gitopshq.agent.grpc-port", grpcPort);

@@ -97,6 +97,34 @@ class HubChartHaTest {
   }
 
   @Test
+  void threeReplicasOnPostgresStorageNeedNoSharedVolume() {
+    // No ReadWriteMany class, no existing claim: the repositories are in the database.
+    Map<String, Object> v = threeReplicas("git.storage", "postgres");
+    Chart.put(v, "persistence.accessModes", List.of("ReadWriteOnce"));
+    Rendered r = render(v);
+
+    assertThat(r.deployment().getSpec().getReplicas()).isEqualTo(3);
+    assertThat(r.all(PersistentVolumeClaim.class)).isEmpty();
+    assertThat(
+            r.deployment().getSpec().getTemplate().getSpec().getVolumes().stream()
+                .filter(vol -> vol.getName().equals("data"))
+                .findFirst()
+                .orElseThrow()
+                .getEmptyDir())
+        .isNotNull();
+    assertThat(r.deployment().getSpec().getStrategy().getType()).isEqualTo("RollingUpdate");
+    assertThat(r.resolvedEnv())
+        .containsEntry("GITOPSHQ_GIT_STORAGE", "postgres")
+        .doesNotContainKey("GITOPSHQ_GIT_ROOT");
+    // The same three replicas on file storage and a ReadWriteOnce volume are refused.
+    Map<String, Object> files = threeReplicas();
+    Chart.put(files, "persistence.accessModes", List.of("ReadWriteOnce"));
+    assertThat(HubChartTest.CHART.renderError(files))
+        .contains(
+            "replicaCount > 1 needs a volume every replica can mount", "git.storage=postgres");
+  }
+
+  @Test
   void oneReplicaGetsNoBudgetThatWouldBlockEveryDrain() {
     assertThat(render(values()).find(PodDisruptionBudget.class, NAME)).isEmpty();
   }

@@ -103,6 +103,7 @@ class HubChartStorageTest {
     assertThat(mountPath(r, "data")).isEqualTo(DATA);
     assertThat(mountPath(r, "render")).isEqualTo(RENDER);
     assertThat(env.get("GITOPSHQ_DATA_DIR").getValue()).isEqualTo(DATA);
+    assertThat(env.get("GITOPSHQ_GIT_STORAGE").getValue()).isEqualTo("file");
     assertThat(env.get("GITOPSHQ_GIT_ROOT").getValue()).isEqualTo(DATA + "/repos");
     assertThat(env.get("GITOPSHQ_RENDER_DIR").getValue()).isEqualTo(RENDER);
     // Render scratch stays off the shared volume, on its own emptyDir.
@@ -179,6 +180,19 @@ class HubChartStorageTest {
             "data:        PVC gitopshq-agent-gitopshq-hub-data (10Gi, ReadWriteOnce; kept on helm uninstall)",
             "hosted Git:  https://gitopshq.example.com/git/<org>/<project>.git")
         .doesNotContain("persistence.enabled=false", "publicUrl is empty");
+  }
+
+  @Test
+  void withPostgresStorageTheRepositoriesLeaveTheVolume() {
+    // One replica: the data directory keeps its PVC (a generated encryption key lives there).
+    Rendered one = render(values("git.storage", "postgres"));
+    assertThat(one.env().get("GITOPSHQ_GIT_STORAGE").getValue()).isEqualTo("postgres");
+    assertThat(one.env()).doesNotContainKey("GITOPSHQ_GIT_ROOT");
+    assertThat(one.get(PersistentVolumeClaim.class, PVC)).isNotNull();
+    assertThat(CHART.notes(values("git.storage", "postgres"))).contains("Git storage: postgres");
+    // Unknown storages are refused before anything is installed.
+    assertThat(CHART.renderError(values("git.storage", "s3")))
+        .contains("/git/storage", "file", "postgres");
   }
 
   @Test

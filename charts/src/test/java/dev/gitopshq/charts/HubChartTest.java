@@ -127,6 +127,7 @@ class HubChartTest {
             "GITOPSHQ_HTTP_PORT",
             "AGENT_GRPC_PORT",
             "GITOPSHQ_DATA_DIR",
+            "GITOPSHQ_GIT_STORAGE",
             "GITOPSHQ_GIT_ROOT",
             "GITOPSHQ_RENDER_DIR",
             "GITOPSHQ_PUBLIC_URL",

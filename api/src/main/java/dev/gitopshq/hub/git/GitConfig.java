@@ -1,8 +1,12 @@
 package dev.gitopshq.hub.git;
 
+import dev.gitopshq.activities.git.FileRepoStore;
 import dev.gitopshq.activities.git.ProjectRepos;
+import dev.gitopshq.activities.git.RepoStore;
+import dev.gitopshq.activities.git.pg.PostgresRepoStore;
 import dev.gitopshq.hub.config.GitProperties;
 import jakarta.servlet.http.HttpServletRequest;
+import javax.sql.DataSource;
 import org.eclipse.jgit.http.server.GitServlet;
 import org.eclipse.jgit.http.server.resolver.AsIsFileService;
 import org.eclipse.jgit.transport.UploadPack;
@@ -13,8 +17,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The hosted repositories' store, and their read-only smart-HTTP endpoint at {@code /git/*} (JGit's
- * {@link GitServlet} behind {@link GitAuthFilter}).
+ * The hosted repositories' store (files or PostgreSQL, {@link GitProperties#storage()}), and their
+ * read-only smart-HTTP endpoint at {@code /git/*} (JGit's {@link GitServlet} behind {@link
+ * GitAuthFilter}).
  */
 @Configuration
 public class GitConfig {
@@ -23,9 +28,15 @@ public class GitConfig {
    */
   static final String MAPPING = "/git/*";
 
+  /** The repositories, in the storage GITOPSHQ_GIT_STORAGE names. */
   @Bean(destroyMethod = "close")
-  ProjectRepos projectRepos(GitProperties props) {
-    return new ProjectRepos(props.root());
+  ProjectRepos projectRepos(GitProperties props, DataSource dataSource) {
+    RepoStore store =
+        switch (props.storage()) {
+          case "postgres" -> new PostgresRepoStore(dataSource);
+          default -> new FileRepoStore(props.root());
+        };
+    return new ProjectRepos(store);
   }
 
   @Bean

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gitopshq.activities.git.CommitMessage;
 import dev.gitopshq.activities.git.CommitResult;
+import dev.gitopshq.activities.git.FileRepoStore;
 import dev.gitopshq.activities.git.Ident;
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.git.TreeEdit;
@@ -31,6 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 
 /**
  * The hosted repositories over Git smart HTTP, driven by the real {@code git} command: deploy
@@ -50,9 +52,16 @@ class GitHttpIT {
   static Path work;
   static final AtomicInteger clones = new AtomicInteger();
 
+  /** The shared hub (file storage); a subclass that runs these tests on another hub uses it. */
   @BeforeAll
-  static void start() throws Exception {
-    hub = HubTestSupport.shared();
+  static void start(TestInfo test) throws Exception {
+    if (test.getTestClass().orElseThrow() == GitHttpIT.class) {
+      use(HubTestSupport.shared());
+    }
+  }
+
+  static void use(HubTestSupport on) throws Exception {
+    hub = on;
     repos = hub.bean(ProjectRepos.class);
     port = Integer.parseInt(hub.context().getEnvironment().getProperty("local.server.port"));
     orgId = HubTestSupport.defaultOrgId();
@@ -464,7 +473,9 @@ class GitHttpIT {
     Project p = project("shop");
     String token = deployToken(p);
     // A real repository next to the repository root, and one file: neither may be reachable.
-    Path outside = repos.root().getParent().resolve("outside.git");
+    Path outside =
+        (repos.store() instanceof FileRepoStore files ? files.root().getParent() : work)
+            .resolve("outside.git");
     assertThat(git(work, "init", "--bare", "-q", outside.toString()).exit()).isZero();
 
     List<String> targets =
