@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Copies every project's hosted Git repository from the file storage (GITOPSHQ_GIT_ROOT) into the
 # PostgreSQL storage (the hub's database), verifies each copy and prints one line per repository
-# and a summary (docs/operations.md#moving-the-git-repositories-into-postgresql). Run it with every
+# and a summary (docs/operations.md#moving-the-repositories-into-postgresql). Run it with every
 # hub replica stopped; running it again skips what is already copied.
 #
 #   tools/dev/migrate-git-storage.sh [--dry-run] [--gitopshq.git.root=DIR ...]
