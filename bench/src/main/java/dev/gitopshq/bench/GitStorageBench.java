@@ -107,6 +107,7 @@ public final class GitStorageBench {
     }
     List<Long> sizes = new ArrayList<>();
     List<Map<String, Object>> detail = new ArrayList<>();
+    Map<String, Object> tables = new LinkedHashMap<>();
     try (db;
         JsonHttp api = new JsonHttp(hub, token);
         ProjectRepos repos = open(storage, gitRoot, db)) {
@@ -183,6 +184,9 @@ public final class GitStorageBench {
             Table.ms(fetch), mib(bytes));
         deleteTree(into);
       }
+      if (storage.equals("postgres")) {
+        tables.putAll(pgTables(db));
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -197,8 +201,8 @@ public final class GitStorageBench {
     }
     out.put("stats", stats);
     out.put("repoBytesMedian", median(sizes));
-    if (storage.equals("postgres")) {
-      out.put("tables", pgTables(db));
+    if (!tables.isEmpty()) {
+      out.put("tables", tables);
     }
     out.put("rounds_detail", detail);
     try {
@@ -486,8 +490,8 @@ public final class GitStorageBench {
       "commit of " + units + " units", "incremental commit (1 unit)", "git clone over HTTP", "git fetch (1 new commit)"
     };
     for (int i = 0; i < STEPS.length; i++) {
-      double f = file.path("stats").path(STEPS[i]).path("p50").asDouble();
-      double p = pg.path("stats").path(STEPS[i]).path("p50").asDouble();
+      double f = file.path("stats").path(STEPS[i]).path("p50Ms").asDouble();
+      double p = pg.path("stats").path(STEPS[i]).path("p50Ms").asDouble();
       t.row(labels[i], f, p, String.format(Locale.ROOT, "%.2fx", p / f));
       medians.put(STEPS[i], Map.of("fileMs", f, "postgresMs", p, "ratio", Stats.round(p / f)));
     }
