@@ -82,7 +82,9 @@ public final class LiveRequests {
   /**
    * Reads one object through the cluster's stream, here or through the replica that holds it.
    *
-   * @return empty when no replica holds a stream of the cluster
+   * @return empty when no replica holds a stream of the cluster and it was not lost lately (a
+   *     stream lost lately is waited for; the answer then fails with {@link
+   *     StreamForwarder.NotHeld} if the agent is not back within the wait)
    */
   public Optional<CompletableFuture<ResourceDetail>> readResource(
       UUID orgId, UUID clusterId, ReadResource request, Duration timeout) {
@@ -128,7 +130,8 @@ public final class LiveRequests {
    * checks what the agent checks too: the stream must have announced diagnostics.read, and the
    * namespace must be within the diagnostics namespaces it announced in Hello.
    *
-   * @return empty when no replica holds a stream for the cluster
+   * @return empty when no replica holds a stream for the cluster, at once or (when it was lost
+   *     lately) after the wait
    * @throws AgentGateway.LogRefused when the namespace or capability is refused, or the replica is
    *     full
    */
