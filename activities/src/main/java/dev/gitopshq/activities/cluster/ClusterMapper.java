@@ -168,6 +168,29 @@ public interface ClusterMapper {
       @Param("connectedAt") Instant connectedAt,
       @Param("now") Instant now);
 
+  /**
+   * Whether the cluster's agent lost its stream since {@code since} and is likely on its way back:
+   * PostgreSQL still names a holder ({@code self}, or any replica when {@code forwarding}; the
+   * caller found that none serves it) that heard the agent since then (less one heartbeat interval,
+   * heartbeats being that far apart), or its last session was closed since then. A cluster gone for
+   * longer, or never connected, is not.
+   */
+  @Select(
+      "select exists (select 1 from clusters c where c.org_id = #{orgId} and c.id = #{id} and ("
+          + " (c.connected_replica is not null and (c.connected_replica = #{self} or #{forwarding})"
+          + " and c.last_seen_at >= #{since}::timestamptz"
+          + " - make_interval(secs => c.heartbeat_interval_seconds))"
+          + " or (c.connected_replica is null and exists (select 1 from agent_sessions s"
+          + " where s.org_id = c.org_id and s.cluster_id = c.id"
+          + " and s.disconnected_at >= #{since}))))")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  boolean streamLostSince(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("self") String selfReplica,
+      @Param("forwarding") boolean forwarding,
+      @Param("since") Instant since);
+
   /** Deletes a cluster with its tokens, commands and settings (foreign keys cascade). */
   /**
    * The project environments that name the cluster (not those that bind it only by selector), as

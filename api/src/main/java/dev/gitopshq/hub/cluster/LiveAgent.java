@@ -2,6 +2,7 @@ package dev.gitopshq.hub.cluster;
 
 import dev.gitopshq.activities.cluster.ClusterRow;
 import dev.gitopshq.activities.cluster.ClusterStatus;
+import dev.gitopshq.hub.gateway.LiveRequests;
 import dev.gitopshq.hub.gateway.StreamForwarder;
 import dev.gitopshq.hub.web.ApiError;
 import dev.gitopshq.hub.web.ApiException;
@@ -27,10 +28,20 @@ public class LiveAgent {
 
   private final ClusterService clusters;
   private final Clock clock;
+  private final LiveRequests liveRequests;
 
-  public LiveAgent(ClusterService clusters, Clock clock) {
+  public LiveAgent(ClusterService clusters, Clock clock, LiveRequests liveRequests) {
     this.clusters = clusters;
     this.clock = clock;
+    this.liveRequests = liveRequests;
+  }
+
+  /**
+   * Whether the hub may ask the cluster's agent now: it is connected, or it lost its stream lately
+   * and the request waits for it to come back ({@code GITOPSHQ_LIVE_RECONNECT_WAIT}).
+   */
+  public boolean reachable(Cluster c) {
+    return c.connected() || liveRequests.reconnecting(c.row().orgId(), c.row().id());
   }
 
   /** A cluster with its derived status. */
@@ -56,9 +67,10 @@ public class LiveAgent {
   }
 
   /**
-   * Asks the agent and waits for its answer, through whichever hub replica holds its stream: 409
-   * when no replica does ({@code why} says what needs it), 503 when too many live reads wait, 504
-   * when it does not answer within {@link #TIMEOUT}.
+   * Asks the agent and waits for its answer, through whichever hub replica holds its stream (when
+   * the agent lost its stream lately, after it came back): 409 when no replica does ({@code why}
+   * says what needs it), 503 when too many live reads wait, 504 when it does not answer within
+   * {@link #TIMEOUT}.
    *
    * @param call sends the request through the gateway with the deadline; empty when no replica
    *     holds a stream for the cluster
@@ -68,7 +80,7 @@ public class LiveAgent {
     CompletableFuture<T> answer;
     try {
       answer =
-          (c.connected() ? call.apply(TIMEOUT) : Optional.<CompletableFuture<T>>empty())
+          (reachable(c) ? call.apply(TIMEOUT) : Optional.<CompletableFuture<T>>empty())
               .orElseThrow(
                   () ->
                       ApiException.conflict(

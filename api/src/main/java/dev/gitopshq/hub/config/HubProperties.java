@@ -1,6 +1,7 @@
 package dev.gitopshq.hub.config;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -37,6 +38,9 @@ public record HubProperties(
    * @param sweepMillis how often a replica looks for parked commands and revoked tokens of the
    *     agents it holds without being told (PostgreSQL notifications tell it at once; the sweep is
    *     the fallback); 2,000 when 0
+   * @param liveReconnectWait how long a live request (a read, Argo CD's applications, an inventory
+   *     refresh, a log session) waits for an agent that lost its stream lately to come back to some
+   *     replica before it answers 409; 10 s when unset, 0 never waits
    */
   public record Agent(
       int grpcPort,
@@ -47,9 +51,14 @@ public record HubProperties(
       String chart,
       String tlsCertFile,
       String tlsKeyFile,
-      long sweepMillis) {
+      long sweepMillis,
+      Duration liveReconnectWait) {
     public long sweepMillis() {
       return sweepMillis > 0 ? sweepMillis : 2_000;
+    }
+
+    public Duration liveReconnectWait() {
+      return liveReconnectWait != null ? liveReconnectWait : Duration.ofSeconds(10);
     }
   }
 }

@@ -180,7 +180,14 @@ public class AgentGateway implements SmartLifecycle, AgentGatewayPort {
             new GatewayMetrics(meters, connections::size),
             certificates);
     this.meters = meters;
-    this.live = new LiveRequests(connections, exchanges);
+    this.live =
+        new LiveRequests(
+            connections,
+            exchanges,
+            new ReconnectWait(props.agent().liveReconnectWait(), clock, Thread::sleep),
+            (orgId, clusterId, forwarding, within) ->
+                clusters.streamLostSince(
+                    orgId, clusterId, replica, forwarding, clock.instant().minus(within)));
     this.notifications =
         new AgentNotifications(
             connections,

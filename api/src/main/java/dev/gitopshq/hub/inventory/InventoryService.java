@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /** Reads a cluster's inventory, and asks its agent for a fresh one. */
 @Service
@@ -29,13 +29,19 @@ public class InventoryService {
   private final InventoryStore inventory;
   private final AgentGatewayPort gateway;
   private final AuditLog audit;
+  private final TransactionTemplate tx;
 
   public InventoryService(
-      LiveAgent live, InventoryStore inventory, AgentGatewayPort gateway, AuditLog audit) {
+      LiveAgent live,
+      InventoryStore inventory,
+      AgentGatewayPort gateway,
+      AuditLog audit,
+      TransactionTemplate tx) {
     this.live = live;
     this.inventory = inventory;
     this.gateway = gateway;
     this.audit = audit;
+    this.tx = tx;
   }
 
   /** The cluster (404 for another organization's), with whether its agent is connected now. */
@@ -113,25 +119,28 @@ public class InventoryService {
    * Asks the agent for a fresh snapshot. 403 naming {@code observe} when the agent lacks it, 409
    * when no hub replica holds its stream (whichever does sends the request).
    */
-  @Transactional
   public String refresh(HubPrincipal caller, UUID clusterId) {
     LiveAgent.Cluster c = live.cluster(caller.orgId(), clusterId);
     LiveAgent.requireCapability(c.row(), Capabilities.OBSERVE);
     String requestId = UUID.randomUUID().toString();
-    // Audited first, in the transaction: a refresh that cannot be sent rolls its entry back.
-    audit.record(
-        caller.orgId(),
-        caller.actor(),
-        "inventory.refresh",
-        "cluster",
-        clusterId.toString(),
-        Map.of("requestId", requestId));
+    // Sent outside any transaction: when the agent is coming back to another replica the send
+    // waits for it (GITOPSHQ_LIVE_RECONNECT_WAIT), and must not hold a database connection while
+    // it does. Audited once sent; a refresh only asks the agent for what it reports anyway.
     if (!gateway.requestInventory(caller.orgId(), clusterId, requestId)) {
       throw ApiException.conflict(
           "the agent of cluster "
               + c.row().name()
               + " is not connected to any hub replica; its last inventory stays readable");
     }
+    tx.executeWithoutResult(
+        t ->
+            audit.record(
+                caller.orgId(),
+                caller.actor(),
+                "inventory.refresh",
+                "cluster",
+                clusterId.toString(),
+                Map.of("requestId", requestId)));
     return requestId;
   }
 }

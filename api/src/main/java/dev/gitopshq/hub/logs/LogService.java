@@ -122,7 +122,7 @@ public class LogService {
   public LogSession open(HubPrincipal caller, UUID clusterId, LogRequest request) {
     LiveAgent.Cluster c = cluster(caller, clusterId);
     LiveAgent.requireCapability(c.row(), Capabilities.DIAGNOSTICS_READ);
-    if (!c.connected()) {
+    if (!live.reachable(c)) {
       throw ApiException.conflict(
           "the agent of cluster "
               + c.row().name()

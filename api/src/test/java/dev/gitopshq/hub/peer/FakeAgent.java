@@ -40,6 +40,7 @@ final class FakeAgent implements StreamObserver<HubMessage>, AutoCloseable {
   private final ManagedChannel channel;
   private final ScheduledExecutorService beats = Executors.newSingleThreadScheduledExecutor();
   private StreamObserver<AgentMessage> out;
+  private String token;
   private long seq;
 
   private FakeAgent(ManagedChannel channel) {
@@ -61,7 +62,17 @@ final class FakeAgent implements StreamObserver<HubMessage>, AutoCloseable {
                     .addAllCapabilities(CAPABILITIES)
                     .build())
             .getAgentToken();
+    return stream(ch, token);
+  }
+
+  /** Connects again, as the same agent, on {@code grpcAddress}: a new stream with its token. */
+  FakeAgent reconnect(String grpcAddress) throws InterruptedException {
+    return stream(NettyChannelBuilder.forTarget(grpcAddress).usePlaintext().build(), token);
+  }
+
+  private static FakeAgent stream(ManagedChannel ch, String token) throws InterruptedException {
     FakeAgent a = new FakeAgent(ch);
+    a.token = token;
     a.out = AgentHubGrpc.newStub(ch).withInterceptors(bearer(token)).connect(a);
     a.send(
         AgentMessage.newBuilder()

@@ -56,13 +56,21 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Two hub replicas, a and b, on one PostgreSQL and one Temporal server, both with the same peer key
  * and the same peer certificate (mutual TLS, a private CA made with openssl). The agent's stream is
- * held by a; every request goes to b, which forwards it to a over hub.v1.HubPeer. The last test
- * lets the agent go: then, and only then, b answers 409.
+ * held by a; every request goes to b, which forwards it to a over hub.v1.HubPeer. Then the agent's
+ * stream drops, and a replica holding it dies: requests wait for the agent to come back to another
+ * replica and are served. The last test lets the agent go for longer than that wait: then, and only
+ * then, the replicas answer 409, at once.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PeerForwardingIT {
   /** The WebSocket subprotocol of log sessions (LogsWebSocket.PROTOCOL). */
   static final String LOGS_PROTOCOL = "gitopshq.logs.v1";
+
+  /** How long a live request waits for an agent coming back (GITOPSHQ_LIVE_RECONNECT_WAIT). */
+  static final Duration RECONNECT_WAIT = Duration.ofSeconds(5);
+
+  /** When the agent comes back after its stream dropped, well within the wait. */
+  static final long BACK_AFTER_MILLIS = 1_500;
 
   static final String PEER_KEY = "peer-key-for-tests-0123456789abcdef0123456789";
 
@@ -112,6 +120,7 @@ class PeerForwardingIT {
         .property("gitopshq.peer.tls-cert-file", tls.resolve("hub.crt"))
         .property("gitopshq.peer.tls-key-file", tls.resolve("hub.key"))
         .property("gitopshq.peer.tls-ca-file", tls.resolve("ca.crt"))
+        .property("gitopshq.agent.live-reconnect-wait", RECONNECT_WAIT.toMillis() + "ms")
         .start();
   }
 
@@ -395,18 +404,101 @@ class PeerForwardingIT {
 
   @Test
   @Order(7)
-  void onceNoReplicaHoldsTheAgentsStreamTheOtherReplicaAnswers409() {
+  void requestsWhileTheAgentReconnectsToTheOtherReplicaWaitForItAndAreServed() throws Exception {
     agent.close();
-    await().atMost(Duration.ofSeconds(15)).until(() -> a.gateway().connectedAgents() == 0);
-    Response read = b.get(inspectPath("settings"), OWNER_TOKEN);
-    assertThat(read.status()).as(read.raw()).isEqualTo(409);
-    assertThat(read.body().get("message").asText()).contains("is not connected to any hub replica");
-    Response refresh =
-        b.post("/api/v2/clusters/" + clusterId + "/inventory/refresh", OWNER_TOKEN, null);
-    assertThat(refresh.status()).as(refresh.raw()).isEqualTo(409);
-    Response logs =
-        b.get("/api/v2/clusters/" + clusterId + "/logs?namespace=demo&pod=web-0", OWNER_TOKEN);
-    assertThat(logs.status()).as(logs.raw()).isEqualTo(409);
+    awaitNoHolder();
+    // Sent while no replica holds the stream: the read to a (forwarded to b once the agent is
+    // there), the refresh to b (served there).
+    long start = System.nanoTime();
+    CompletableFuture<Response> read =
+        CompletableFuture.supplyAsync(() -> a.get(inspectPath("settings"), OWNER_TOKEN));
+    CompletableFuture<Response> refresh =
+        CompletableFuture.supplyAsync(
+            () ->
+                b.post("/api/v2/clusters/" + clusterId + "/inventory/refresh", OWNER_TOKEN, null));
+    Thread.sleep(BACK_AFTER_MILLIS);
+    agent = agent.reconnect(b.grpcAddress());
+
+    Response r = read.get(30, TimeUnit.SECONDS);
+    assertThat(r.status()).as(r.raw()).isEqualTo(200);
+    assertThat(r.raw()).contains("answeredBy: fake-agent");
+    Response f = refresh.get(30, TimeUnit.SECONDS);
+    assertThat(f.status()).as(f.raw()).isEqualTo(202);
+    assertThat(agent.refreshes.poll(10, TimeUnit.SECONDS))
+        .isEqualTo(f.body().get("requestId").asText());
+    assertThat(ms(System.nanoTime() - start)).isGreaterThanOrEqualTo(BACK_AFTER_MILLIS);
+    assertThat(b.gateway().connectedAgents()).isEqualTo(1);
+  }
+
+  @Test
+  @Order(8)
+  void aReadForwardedToAKilledReplicaWaitsForTheAgentOnASurvivor() throws Exception {
+    agent.close();
+    awaitNoHolder();
+    // As after SIGKILL: PostgreSQL still names the dead replica as the holder, its hub_replicas row
+    // still fresh, its peer port refusing connections.
+    int deadPort = HubTestSupport.freePort();
+    HubTestSupport.exec(
+        "insert into hub_replicas (replica_id, peer_address, seen_at)"
+            + " values ('replica-killed', ?, now())",
+        "127.0.0.1:" + deadPort);
+    try {
+      HubTestSupport.exec(
+          "update clusters set connected_replica = 'replica-killed', connected_at = now(),"
+              + " last_seen_at = now() where id = ?::uuid",
+          clusterId);
+      long start = System.nanoTime();
+      CompletableFuture<Response> read =
+          CompletableFuture.supplyAsync(() -> b.get(inspectPath("settings"), OWNER_TOKEN));
+      Thread.sleep(BACK_AFTER_MILLIS);
+      agent = agent.reconnect(a.grpcAddress());
+
+      Response r = read.get(30, TimeUnit.SECONDS);
+      assertThat(r.status()).as(r.raw()).isEqualTo(200);
+      assertThat(r.raw()).contains("answeredBy: fake-agent");
+      assertThat(ms(System.nanoTime() - start)).isGreaterThanOrEqualTo(BACK_AFTER_MILLIS);
+      assertThat(a.gateway().connectedAgents()).isEqualTo(1);
+    } finally {
+      HubTestSupport.exec("delete from hub_replicas where replica_id = 'replica-killed'");
+    }
+  }
+
+  @Test
+  @Order(9)
+  void onceTheAgentIsGoneForLongerThanTheWaitTheReplicasAnswer409AtOnce() throws Exception {
+    agent.close();
+    awaitNoHolder();
+    Thread.sleep(RECONNECT_WAIT.toMillis() + 500);
+    for (HubTestSupport hub : List.of(a, b)) {
+      long start = System.nanoTime();
+      Response read = hub.get(inspectPath("settings"), OWNER_TOKEN);
+      assertThat(read.status()).as(read.raw()).isEqualTo(409);
+      assertThat(read.body().get("message").asText())
+          .contains("is not connected to any hub replica");
+      Response refresh =
+          hub.post("/api/v2/clusters/" + clusterId + "/inventory/refresh", OWNER_TOKEN, null);
+      assertThat(refresh.status()).as(refresh.raw()).isEqualTo(409);
+      Response logs =
+          hub.get("/api/v2/clusters/" + clusterId + "/logs?namespace=demo&pod=web-0", OWNER_TOKEN);
+      assertThat(logs.status()).as(logs.raw()).isEqualTo(409);
+      // No wait: the three answers together come well within the wait.
+      assertThat(ms(System.nanoTime() - start)).isLessThan(RECONNECT_WAIT.toMillis() / 2.0);
+    }
+  }
+
+  /** Waits until no replica holds the agent's stream and PostgreSQL names none. */
+  static void awaitNoHolder() {
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .until(
+            () ->
+                a.gateway().connectedAgents() == 0
+                    && b.gateway().connectedAgents() == 0
+                    && HubTestSupport.count(
+                            "select count(*) from clusters where id = ?::uuid"
+                                + " and connected_replica is null",
+                            clusterId)
+                        == 1);
   }
 
   static void gatewayRead(HubTestSupport hub, UUID org, UUID cluster) {
