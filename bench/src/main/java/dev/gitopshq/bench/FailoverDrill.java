@@ -2,6 +2,7 @@ package dev.gitopshq.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.gitopshq.agent.link.Backoff;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
@@ -38,6 +39,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -673,7 +675,7 @@ public final class FailoverDrill {
       return;
     }
     try (var s = Files.walk(dir)) {
-      s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
   }
 
@@ -758,9 +760,7 @@ public final class FailoverDrill {
 
   /** spec.replicas of a live read's YAML, or -1. */
   static int specReplicas(JsonNode detail) throws IOException {
-    JsonNode obj =
-        new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
-            .readTree(detail.path("yaml").asText(""));
+    JsonNode obj = new YAMLMapper().readTree(detail.path("yaml").asText(""));
     return obj == null ? -1 : obj.path("spec").path("replicas").asInt(-1);
   }
 

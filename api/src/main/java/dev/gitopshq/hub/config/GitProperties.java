@@ -1,6 +1,7 @@
 package dev.gitopshq.hub.config;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -19,7 +20,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("gitopshq.git")
 public record GitProperties(String storage, Path root, String publicUrl, Path renderDir) {
   /** The storage names GITOPSHQ_GIT_STORAGE accepts. */
-  public static final java.util.List<String> STORAGES = java.util.List.of("file", "postgres");
+  public static final List<String> STORAGES = List.of("file", "postgres");
 
   public GitProperties {
     storage = storage == null || storage.isBlank() ? "file" : storage.strip();

@@ -2,6 +2,7 @@ package dev.gitopshq.activities.git.pg;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import org.eclipse.jgit.internal.storage.dfs.DfsOutputStream;
 
 /**
@@ -46,7 +47,7 @@ final class ChunkOutputStream extends DfsOutputStream {
   }
 
   private void storeChunk() throws IOException {
-    byte[] data = fill == buf.length ? buf : java.util.Arrays.copyOf(buf, fill);
+    byte[] data = fill == buf.length ? buf : Arrays.copyOf(buf, fill);
     sql.update(
         "insert into git_pack_chunks (org_id, project_id, pack_name, ext, chunk, data)"
             + " values (?, ?, ?, ?, ?, ?)",

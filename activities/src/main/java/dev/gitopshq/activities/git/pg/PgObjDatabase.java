@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jgit.internal.storage.dfs.DfsObjDatabase;
 import org.eclipse.jgit.internal.storage.dfs.DfsOutputStream;
 import org.eclipse.jgit.internal.storage.dfs.DfsPackDescription;
+import org.eclipse.jgit.internal.storage.dfs.DfsPackFile;
 import org.eclipse.jgit.internal.storage.dfs.DfsReaderOptions;
 import org.eclipse.jgit.internal.storage.dfs.ReadableChannel;
 import org.eclipse.jgit.internal.storage.pack.PackExt;
@@ -252,7 +253,7 @@ final class PgObjDatabase extends DfsObjDatabase {
   @Override
   public long getApproximateObjectCount() {
     long count = 0;
-    for (org.eclipse.jgit.internal.storage.dfs.DfsPackFile p : getCurrentPacks()) {
+    for (DfsPackFile p : getCurrentPacks()) {
       count += p.getPackDescription().getObjectCount();
     }
     return count;

@@ -1,6 +1,7 @@
 package dev.gitopshq.activities.git.pg;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -63,7 +64,7 @@ final class PgRefDatabase extends DfsRefDatabase {
                 + " left join git_refs r on r.org_id = g.org_id and r.project_id = g.project_id"
                 + " where g.org_id = ? and g.project_id = ?",
             rs -> {
-              List<Row> out = new java.util.ArrayList<>();
+              List<Row> out = new ArrayList<>();
               while (rs.next()) {
                 packVersion[0] = rs.getLong(1);
                 if (rs.getString(2) != null) {
