@@ -13,6 +13,7 @@ import dev.gitopshq.activities.git.TreeEdit;
 import dev.gitopshq.activities.tokens.Tokens;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
+import dev.gitopshq.hub.git.GitCli.Run;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.AfterAll;
@@ -170,33 +170,9 @@ class GitHttpIT {
 
   // ---- the real git ------------------------------------------------------------------------
 
-  record Run(int exit, String output) {}
-
-  /** Runs git with no user or system configuration, no credential helper and no prompts. */
+  /** The real git, with no user or system configuration, no credential helper and no prompts. */
   static Run git(Path dir, String... args) throws Exception {
-    List<String> cmd =
-        new ArrayList<>(List.of("git", "-c", "credential.helper=", "-c", "http.lowSpeedTime=30"));
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
-    Map<String, String> env = pb.environment();
-    String path = env.get("PATH");
-    env.clear();
-    env.put("PATH", path);
-    env.put("HOME", work.resolve("home").toString());
-    env.put("GIT_TERMINAL_PROMPT", "0");
-    env.put("GIT_ASKPASS", "/bin/false");
-    env.put("GIT_CONFIG_NOSYSTEM", "1");
-    env.put("GIT_CONFIG_GLOBAL", "/dev/null");
-    env.put("LC_ALL", "C");
-    env.put("GIT_AUTHOR_NAME", "Mallory");
-    env.put("GIT_AUTHOR_EMAIL", "mallory@example.com");
-    env.put("GIT_COMMITTER_NAME", "Mallory");
-    env.put("GIT_COMMITTER_EMAIL", "mallory@example.com");
-    Process p = pb.start();
-    p.getOutputStream().close();
-    byte[] out = p.getInputStream().readAllBytes();
-    assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("git finished").isTrue();
-    return new Run(p.exitValue(), new String(out, UTF_8));
+    return new GitCli(work.resolve("home"), "Mallory").run(dir, args);
   }
 
   static Path newDir() {

@@ -9,6 +9,7 @@ import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.activities.git.TreeEdit;
 import dev.gitopshq.activities.git.pg.PostgresRepoStore;
 import dev.gitopshq.hub.HubTestSupport;
+import dev.gitopshq.hub.git.GitCli.Run;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -5,18 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gitopshq.activities.git.ProjectRepos;
 import dev.gitopshq.hub.HubTestSupport;
+import dev.gitopshq.hub.git.GitCli;
+import dev.gitopshq.hub.git.GitCli.Run;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -37,33 +35,9 @@ class GitGrantsIT {
     Files.createDirectories(work.resolve("home"));
   }
 
-  record Run(int exit, String output) {}
-
   /** The real git, with no user or system configuration, no credential helper and no prompts. */
   static Run git(Path dir, String... args) throws Exception {
-    List<String> cmd =
-        new ArrayList<>(List.of("git", "-c", "credential.helper=", "-c", "http.lowSpeedTime=30"));
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
-    Map<String, String> env = pb.environment();
-    String path = env.get("PATH");
-    env.clear();
-    env.put("PATH", path);
-    env.put("HOME", work.resolve("home").toString());
-    env.put("GIT_TERMINAL_PROMPT", "0");
-    env.put("GIT_ASKPASS", "/bin/false");
-    env.put("GIT_CONFIG_NOSYSTEM", "1");
-    env.put("GIT_CONFIG_GLOBAL", "/dev/null");
-    env.put("LC_ALL", "C");
-    env.put("GIT_AUTHOR_NAME", "Member");
-    env.put("GIT_AUTHOR_EMAIL", "member@example.com");
-    env.put("GIT_COMMITTER_NAME", "Member");
-    env.put("GIT_COMMITTER_EMAIL", "member@example.com");
-    Process p = pb.start();
-    p.getOutputStream().close();
-    byte[] out = p.getInputStream().readAllBytes();
-    assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("git finished").isTrue();
-    return new Run(p.exitValue(), new String(out, UTF_8));
+    return new GitCli(work.resolve("home"), "Member").run(dir, args);
   }
 
   /** The status and body of a smart-HTTP request with the token as the Basic password. */
