@@ -189,11 +189,23 @@ public final class OpaTestServer implements AutoCloseable {
    * caller closes it.
    */
   public OpaClient client() {
+    return clientWith(token);
+  }
+
+  /**
+   * A client with {@link #operatorToken()}: it reads what the hub's token may not (a data document
+   * such as the freeze windows, to check what the hub pushed); the caller closes it.
+   */
+  public OpaClient operatorClient() {
+    return clientWith(operatorToken);
+  }
+
+  private OpaClient clientWith(String bearer) {
     return new OpaClient(
         url(),
         OpaClient.DEFAULT_CONNECT_TIMEOUT,
         OpaClient.DEFAULT_REQUEST_TIMEOUT,
-        token,
+        bearer,
         h2c ? OpaClient.Transport.H2C : OpaClient.Transport.HTTP1);
   }
 

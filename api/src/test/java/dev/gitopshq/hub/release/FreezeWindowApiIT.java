@@ -61,7 +61,7 @@ class FreezeWindowApiIT {
   static void start() throws SQLException {
     hub = HubTestSupport.sharedWithOpa();
     opa = hub.opa();
-    opaDirect = opa.client();
+    opaDirect = opa.operatorClient(); // the hub's own token may not read data documents
     orgId = HubTestSupport.defaultOrgId();
     insertEnvironment(STAGING, 2);
     insertEnvironment(PRODUCTION, 3);
