@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The failover test of the HA profile (`make test-failover`; on demand, never part of make test or
-# .ci/run: 7 to 15 minutes on 2 cores, see docs/operations.md for its last result). Starts
+# .ci/run: 3 to 15 minutes on 2 cores by load, see docs/operations.md for its last result). Starts
 # tools/dev/run-ha.sh with 3 replicas on ports and databases of its own, a real control plane
 # (tools/dev/kube.sh: kube-apiserver, controllers and kwok, seeded with the demo workloads, pod
 # logs growing a line a second) and ONE real agent (the agent jar; observe, diagnostics.read,
