@@ -46,18 +46,22 @@ final class PgObjDatabase extends DfsObjDatabase {
    * @return false when the repository no longer exists
    */
   boolean refreshIfStale() throws IOException {
-    Long current =
-        sql.query(
-            "select pack_version from git_repositories where org_id = ? and project_id = ?",
-            rs -> rs.next() ? rs.getLong(1) : null,
-            orgId,
-            projectId);
+    Long current = packVersion();
     if (current == null) {
       clearCache();
       return false;
     }
     noticeVersion(current);
     return true;
+  }
+
+  /** The repository's pack-list version in PostgreSQL; null when the repository is gone. */
+  private Long packVersion() throws IOException {
+    return sql.query(
+        "select pack_version from git_repositories where org_id = ? and project_id = ?",
+        rs -> rs.next() ? rs.getLong(1) : null,
+        orgId,
+        projectId);
   }
 
   /** The pack list's version is {@code current} now (read with the refs, or just above). */
@@ -153,12 +157,7 @@ final class PgObjDatabase extends DfsObjDatabase {
   protected List<DfsPackDescription> listPacks() throws IOException {
     record Row(String name, String source, long objects, long created, String ext, long size) {}
     // The version first: a pack listed meanwhile makes the next check read the list again.
-    Long v =
-        sql.query(
-            "select pack_version from git_repositories where org_id = ? and project_id = ?",
-            rs -> rs.next() ? rs.getLong(1) : null,
-            orgId,
-            projectId);
+    Long v = packVersion();
     if (v == null) {
       return new ArrayList<>();
     }
