@@ -11,6 +11,7 @@ PG_CLUSTER=main
 PG_PORT="${GITOPSHQ_PG_PORT:-5432}"
 PG_USER="${GITOPSHQ_PG_USER:-gitopshq}"
 PG_PASSWORD="${GITOPSHQ_PG_PASSWORD:-gitopshq}"
+PG_MAX_CONNECTIONS="${GITOPSHQ_PG_MAX_CONNECTIONS:-300}"
 databases=("$@")
 [ ${#databases[@]} -gt 0 ] || databases=(gitopshq gitopshq_test)
 
@@ -30,6 +31,14 @@ fi
 
 status=$(pg_lsclusters -h | awk -v v="${PG_VERSION}" -v c="${PG_CLUSTER}" '$1==v && $2==c {print $4}')
 if [ "${status}" != "online" ]; then
+  # Connections: the HA profile (three replicas' pools and the Temporal server's), a test run and
+  # the benchmarks share this server; PostgreSQL's default of 100 ran out with them. Set only
+  # while the server is down (it takes a restart), and never lowered.
+  conf_max=$(pg_conftool -s "${PG_VERSION}" "${PG_CLUSTER}" show max_connections 2>/dev/null || echo 100)
+  if [ "${conf_max:-100}" -lt "${PG_MAX_CONNECTIONS}" ]; then
+    pg_conftool "${PG_VERSION}" "${PG_CLUSTER}" set max_connections "${PG_MAX_CONNECTIONS}"
+    echo "postgres: max_connections ${conf_max} -> ${PG_MAX_CONNECTIONS}"
+  fi
   echo "postgres: starting ${PG_VERSION}/${PG_CLUSTER} on port ${PG_PORT}"
   # pg_ctlcluster switches to the cluster owner (postgres) itself.
   pg_ctlcluster "${PG_VERSION}" "${PG_CLUSTER}" start || die "could not start PostgreSQL; see /var/log/postgresql/postgresql-${PG_VERSION}-${PG_CLUSTER}.log"
