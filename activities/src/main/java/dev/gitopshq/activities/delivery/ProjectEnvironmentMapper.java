@@ -90,6 +90,16 @@ public interface ProjectEnvironmentMapper {
   List<ProjectEnvironmentClusterRow> clusters(
       @Param("orgId") UUID orgId, @Param("projectId") UUID projectId);
 
+  /** One cluster's places in the organization's project environments, named or selected. */
+  @Select(
+      "select pc.org_id, pc.project_id, pc.environment_id, pc.cluster_id, c.name as cluster,"
+          + " pc.overrides, pc.delivery_mode, pc.by_name, pc.by_selector"
+          + " from project_environment_clusters pc join clusters c"
+          + " on c.org_id = pc.org_id and c.id = pc.cluster_id"
+          + " where pc.org_id = #{orgId} and pc.cluster_id = #{clusterId}")
+  List<ProjectEnvironmentClusterRow> placesOf(
+      @Param("orgId") UUID orgId, @Param("clusterId") UUID clusterId);
+
   /** Removes every cluster of the environment, named or selected. */
   @Delete(
       "delete from project_environment_clusters"

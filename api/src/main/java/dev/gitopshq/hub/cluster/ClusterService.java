@@ -173,7 +173,8 @@ public class ClusterService {
         caller.orgId(),
         Author.of(caller),
         "cluster labels changed by " + caller.actor().name(),
-        null,
+        clusterId,
+        false,
         () -> {
           updateMetadata(caller, clusterId, req);
           return null;
@@ -249,6 +250,7 @@ public class ClusterService {
         Author.of(caller),
         "cluster " + cluster.name() + " deleted by " + caller.actor().name(),
         clusterId,
+        true,
         () -> {
           // Deleting would silently drop it from projects' configuration without a commit.
           List<String> bound = clusters.deliveryBindings(caller.orgId(), clusterId);

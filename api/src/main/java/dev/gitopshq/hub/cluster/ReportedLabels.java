@@ -114,7 +114,8 @@ public class ReportedLabels implements AgentStreamListener {
                 orgId,
                 author,
                 "labels reported by the agent of cluster " + c.name(),
-                null,
+                clusterId,
+                false,
                 () -> {
                   ClusterRow before = clusters.findById(orgId, clusterId).orElse(null);
                   if (before == null || clusters.reportLabels(orgId, clusterId, labels) == 0) {

@@ -90,29 +90,43 @@ public class EnvironmentSelectors implements ClusterMemberships {
    * @param orgClusters the organization's clusters as they are now, less any being deleted
    */
   List<Change> reconcile(ProjectEnvironmentRow env, List<ClusterRow> orgClusters) {
+    List<ProjectEnvironmentClusterRow> current =
+        environments.clusters(env.orgId(), env.projectId()).stream()
+            .filter(r -> r.environmentId().equals(env.environmentId()))
+            .toList();
+    return reconcile(env, orgClusters, current);
+  }
+
+  /**
+   * Brings the environment's selected clusters among {@code candidates} and {@code current} up to
+   * date: a candidate the selector matches is selected, a selected row whose cluster is not a
+   * matching candidate is let go. Rows and clusters outside both lists are not looked at.
+   *
+   * @param current the environment's rows of the clusters in scope
+   */
+  private List<Change> reconcile(
+      ProjectEnvironmentRow env,
+      List<ClusterRow> candidates,
+      List<ProjectEnvironmentClusterRow> current) {
     UUID orgId = env.orgId();
-    Map<UUID, ProjectEnvironmentClusterRow> current = new LinkedHashMap<>();
-    for (ProjectEnvironmentClusterRow r : environments.clusters(orgId, env.projectId())) {
-      if (r.environmentId().equals(env.environmentId())) {
-        current.put(r.clusterId(), r);
-      }
-    }
+    Map<UUID, ProjectEnvironmentClusterRow> rows = new LinkedHashMap<>();
+    current.forEach(r -> rows.put(r.clusterId(), r));
     LabelSelector selector = env.selector();
     Set<UUID> matched =
-        orgClusters.stream()
+        candidates.stream()
             .filter(c -> c.orgId().equals(orgId) && selects(selector, c))
             .map(ClusterRow::id)
             .collect(Collectors.toSet());
     List<Change> out = new ArrayList<>();
-    for (ClusterRow c : orgClusters) {
-      ProjectEnvironmentClusterRow row = current.get(c.id());
+    for (ClusterRow c : candidates) {
+      ProjectEnvironmentClusterRow row = rows.get(c.id());
       if (matched.contains(c.id()) && (row == null || !row.bySelector())) {
         environments.select(
             orgId, env.projectId(), env.environmentId(), c.id(), env.selectorDeliveryMode());
         out.add(new Change(env.environment(), c.name(), row == null ? Kind.JOINS : Kind.MATCHED));
       }
     }
-    for (ProjectEnvironmentClusterRow row : current.values()) {
+    for (ProjectEnvironmentClusterRow row : rows.values()) {
       if (row.bySelector() && !matched.contains(row.clusterId())) {
         if (row.byName()) {
           environments.unselectNamed(orgId, env.projectId(), env.environmentId(), row.clusterId());
@@ -128,27 +142,47 @@ public class EnvironmentSelectors implements ClusterMemberships {
   }
 
   /**
-   * A change of a cluster (its labels, or its deletion) run across the organization's projects:
-   * with every project locked, {@code mutation} runs, then every environment with a selector is
-   * brought up to date, each project whose clusters changed as one commit naming {@code cause}.
+   * A change of one cluster (its labels, its registration or its deletion) run across the
+   * organization's projects: with every project locked, {@code mutation} runs, then that cluster's
+   * place in every environment with a selector is brought up to date, each project whose clusters
+   * changed as one commit naming {@code cause}. Only this cluster is looked at: the cost of a
+   * change does not grow with the organization's fleet (a registration of the 10,000th cluster
+   * reads one cluster, not 10,000).
    *
-   * @param leaving a cluster being deleted, which no selector may match any more; or null
+   * @param leaving whether the cluster is being deleted: no selector may match it any more
    * @param then runs last in the transaction (e.g. deletes the leaving cluster)
    */
   public <T> OrgApplied<T> clusterChanged(
-      UUID orgId, Author author, String cause, UUID leaving, Supplier<T> mutation, Runnable then) {
+      UUID orgId,
+      Author author,
+      String cause,
+      UUID clusterId,
+      boolean leaving,
+      Supplier<T> mutation,
+      Runnable then) {
     return changes.applyAcross(
         orgId,
         author,
         locked -> {
           T value = mutation.get();
-          List<ClusterRow> all =
-              clusters.list(orgId, Map.of()).stream().filter(c -> !c.id().equals(leaving)).toList();
           Map<UUID, List<Change>> byProject = new LinkedHashMap<>();
-          for (ProjectEnvironmentRow env : environments.listSelecting(orgId)) {
-            List<Change> changed = reconcile(env, all);
-            if (!changed.isEmpty()) {
-              byProject.computeIfAbsent(env.projectId(), k -> new ArrayList<>()).addAll(changed);
+          List<ProjectEnvironmentRow> selecting = environments.listSelecting(orgId);
+          if (!selecting.isEmpty()) {
+            List<ClusterRow> candidates =
+                leaving ? List.of() : clusters.findById(orgId, clusterId).stream().toList();
+            List<ProjectEnvironmentClusterRow> places = environments.placesOf(orgId, clusterId);
+            for (ProjectEnvironmentRow env : selecting) {
+              List<ProjectEnvironmentClusterRow> current =
+                  places.stream()
+                      .filter(
+                          r ->
+                              r.projectId().equals(env.projectId())
+                                  && r.environmentId().equals(env.environmentId()))
+                      .toList();
+              List<Change> changed = reconcile(env, candidates, current);
+              if (!changed.isEmpty()) {
+                byProject.computeIfAbsent(env.projectId(), k -> new ArrayList<>()).addAll(changed);
+              }
             }
           }
           Map<UUID, Message> messages = new LinkedHashMap<>();
@@ -179,7 +213,13 @@ public class EnvironmentSelectors implements ClusterMemberships {
               Actor agent = Actor.agent(c.id().toString(), c.name());
               Author author = new Author(agent, c.name() + " (agent " + c.id() + ")");
               clusterChanged(
-                  orgId, author, "cluster " + c.name() + " registered", null, () -> null, () -> {});
+                  orgId,
+                  author,
+                  "cluster " + c.name() + " registered",
+                  c.id(),
+                  false,
+                  () -> null,
+                  () -> {});
             });
   }
 }
