@@ -85,7 +85,11 @@ import java.util.regex.Pattern;
  * in every replica, summed and per replica, and the agents' spread is HAProxy's sessions per
  * server; {@code --save-agents} keeps the clusters' agent tokens so that a second run ({@code
  * --agents-from}) connects the same agents without registering them again, and {@code
- * --compare-with} adds an earlier run's results and the ratios to the table and the report.
+ * --compare-with} adds an earlier run's results and the ratios to the table and the report. With
+ * {@code --register-only 1} the run only creates and registers the clusters and saves their tokens
+ * (the fleet's set-up, so that every measured run only connects). {@code --grpc} and {@code
+ * --haproxy-stats} take several addresses, comma separated: agents spread over several load
+ * balancers in turn (one HAProxy holds two file descriptors per agent).
  *
  * <p>Everything is on loopback and bounded by the options and deadlines.
  */
@@ -266,10 +270,19 @@ public final class FleetBench {
    * Where the agents connect and which server processes are measured: one (the hub, the echo
    * server) or the replicas behind a load balancer, by name ({@code hub-1}, as HAProxy names its
    * servers). {@code hubUrl} is null for the echo server; {@code statsUrl}, HAProxy's statistics
-   * page, is null without HAProxy.
+   * page (several, comma separated, for several HAProxies), is null without HAProxy.
    */
   record Target(
-      String label, String address, Map<String, Long> pids, String hubUrl, String statsUrl) {}
+      String label, String address, Map<String, Long> pids, String hubUrl, String statsUrl) {
+    /**
+     * Where agent {@code i} connects: {@code address} names one host:port, or several (comma
+     * separated: load balancers in front of the same replicas), taken in turn.
+     */
+    String[] addressOf(int i) {
+      String[] all = address.split(",");
+      return all[i % all.length].trim().split(":");
+    }
+  }
 
   /** The latencies of one phase, collected from the channels' threads. */
   static final class Recorder {
@@ -367,6 +380,7 @@ public final class FleetBench {
             Math.min(100_000, args.intValue("soak-rate", 500, 1)),
             saveArg.isEmpty() ? null : Path.of(saveArg),
             fromArg.isEmpty() ? null : Path.of(fromArg));
+    boolean registerOnly = args.intValue("register-only", 0, 0) == 1;
     args.rejectUnknown();
 
     SslContext ssl = GrpcSslContexts.forClient().trustManager(ca).build();
@@ -390,6 +404,17 @@ public final class FleetBench {
             hub.pids().size(),
             "throughHaproxy",
             hub.statsUrl() != null));
+    if (registerOnly) {
+      try {
+        register(hub, o, ssl, loop, callbacks, report);
+      } finally {
+        callbacks.shutdownNow();
+        loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      }
+      report.write(out);
+      System.out.println("written to " + out);
+      return;
+    }
     Map<String, Map<String, Object>> results = new LinkedHashMap<>();
     try {
       for (Target t : targets) {
@@ -732,7 +757,17 @@ public final class FleetBench {
    * The agents' streams per replica: the current sessions of each server of HAProxy's {@code
    * hub_grpc} backend (its statistics as CSV). One agent is one TCP connection.
    */
-  static Map<String, Integer> spread(String statsUrl) throws IOException, InterruptedException {
+  static Map<String, Integer> spread(String statsUrls) throws IOException, InterruptedException {
+    Map<String, Integer> spread = new TreeMap<>();
+    for (String statsUrl : statsUrls.split(",")) {
+      spreadOf(statsUrl.trim()).forEach((server, n) -> spread.merge(server, n, Integer::sum));
+    }
+    return spread;
+  }
+
+  /** {@link #spread} of one HAProxy. */
+  private static Map<String, Integer> spreadOf(String statsUrl)
+      throws IOException, InterruptedException {
     String csv;
     try (HttpClient http = HttpClient.newHttpClient()) {
       csv =
@@ -759,6 +794,48 @@ public final class FleetBench {
       }
     }
     return spread;
+  }
+
+  /**
+   * {@code --register-only 1}: creates and registers {@code --agents} clusters ({@code
+   * --register-parallelism} at a time) without opening their streams, and saves their tokens
+   * ({@code --save-agents}) for runs that connect them ({@code --agents-from}). Registration is
+   * the fleet's set-up, not what the phases measure: so every measured run sees the same agents
+   * connect, none of them right after registering thousands of clusters.
+   */
+  static void register(
+      Target t,
+      Options o,
+      SslContext ssl,
+      EventLoopGroup loop,
+      ExecutorService callbacks,
+      Report report)
+      throws Exception {
+    if (o.saveAgents() == null) {
+      throw new IllegalStateException("--register-only needs --save-agents <file>");
+    }
+    System.out.printf(
+        "== registering %,d clusters through %s, %d at a time%n",
+        o.agents(), t.address(), o.parallel());
+    List<SimAgent> fleet = Collections.synchronizedList(new ArrayList<>(o.agents()));
+    long t0 = System.nanoTime();
+    connect(t, o.agents(), o.parallel(), ssl, loop, callbacks, new Recorder(), fleet, null, false);
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    saveAgents(o.saveAgents(), fleet);
+    System.out.printf(
+        "%,d clusters created and registered in %.1f s: %.1f per second%n",
+        fleet.size(), seconds, fleet.size() / seconds);
+    report.put(
+        "registration",
+        Map.of(
+            "clusters",
+            fleet.size(),
+            "seconds",
+            round(seconds),
+            "perSecond",
+            round(fleet.size() / seconds),
+            "parallel",
+            o.parallel()));
   }
 
   /** Writes every agent's cluster name and agent token (one per line), for a later run. */
@@ -806,8 +883,27 @@ public final class FleetBench {
       List<SimAgent> fleet,
       List<String[]> known)
       throws Exception {
-    String[] hostPort = t.address().split(":");
-    rec.welcomed = new CountDownLatch(agents);
+    connect(t, agents, parallel, ssl, loop, callbacks, rec, fleet, known, true);
+  }
+
+  /**
+   * As {@link #connect(Target, int, int, SslContext, EventLoopGroup, ExecutorService, Recorder,
+   * List, List)}; without {@code streams} each agent only registers (no Connect stream) and its
+   * channel is closed again.
+   */
+  static void connect(
+      Target t,
+      int agents,
+      int parallel,
+      SslContext ssl,
+      EventLoopGroup loop,
+      ExecutorService callbacks,
+      Recorder rec,
+      List<SimAgent> fleet,
+      List<String[]> known,
+      boolean streams)
+      throws Exception {
+    rec.welcomed = new CountDownLatch(streams ? agents : 0);
     AtomicLong createNanos = new AtomicLong();
     AtomicLong registerNanos = new AtomicLong();
     String run = UUID.randomUUID().toString().substring(0, 6);
@@ -819,6 +915,7 @@ public final class FleetBench {
       for (int i = 0; i < agents; i++) {
         String name = known == null ? "fleet-" + run + "-" + i : known.get(i)[0];
         String knownToken = known == null ? null : known.get(i)[1];
+        String[] hostPort = t.addressOf(i);
         started.add(
             registrars.submit(
                 () -> {
@@ -848,7 +945,11 @@ public final class FleetBench {
                   RegisterResponse reg = register(a, registrationToken);
                   registerNanos.addAndGet(System.nanoTime() - r1);
                   a.token = reg.getAgentToken();
-                  a.open(rec);
+                  if (streams) {
+                    a.open(rec);
+                  } else {
+                    a.channel.shutdown();
+                  }
                   return a;
                 }));
       }
