@@ -89,10 +89,11 @@ pg_free_slots() {
 
 # Starts run-ha.sh with <replicas> replicas and waits for its ready file. PostgreSQL's
 # connections are shared with other stacks on this machine: first wait (up to 10 min) until the
-# replicas' pools and Temporal's fit.
+# replicas' pools (each plus its listening connection) and the Temporal server's (4 services ×
+# (5 + 2), run-ha.sh's write_temporal_config) fit.
 start_ha() {
   local n=$1 maxconn=$2 need deadline=$(( SECONDS + 600 ))
-  need=$(( n * (${BENCH_HA_POOL:-8} + 1) + 25 ))
+  need=$(( n * (${BENCH_HA_POOL:-8} + 1) + 28 ))
   until [ "$(pg_free_slots)" -ge "$need" ]; do
     [ "$SECONDS" -lt "$deadline" ] || die "PostgreSQL has fewer than ${need} free connections (others use them); try again later"
     info "waiting for ${need} free PostgreSQL connections (now $(pg_free_slots))"
