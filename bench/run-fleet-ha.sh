@@ -39,18 +39,19 @@
 #
 # Env knobs:
 #   BENCH_HA_HEAP          each replica's -Xmx (1g)
-#   BENCH_HA_POOL          each replica's PostgreSQL pool (8: run-ha.sh's 5 answered registrations
-#                          503 and closed streams "hub database unavailable" at 16 registrations
-#                          in parallel on a loaded machine; 3 x (8 + 1) plus Temporal's ~20 stays
-#                          inside PostgreSQL's 100 connections, which other stacks here share)
+#   BENCH_HA_POOL          each replica's PostgreSQL pool (8, run-ha.sh's default: a pool of 5
+#                          answered registrations 503 and closed streams "hub database unavailable"
+#                          at 16 registrations in parallel on a loaded machine; 3 x (8 + 1) plus the
+#                          Temporal server's 28 at most is 55 of PostgreSQL's 300 connections here,
+#                          which other stacks on this machine share)
 #   BENCH_JAVA_OPTS        the measuring JVM (-Xmx1g; -Xmx3g for 10,000 agents)
 #   BENCH_HA_PORT_BASE     26000, below the ephemeral ports (32768-60999: a client connection
 #                          held 38000 when HAProxy came to bind it): HAProxy REST on it, agents'
 #                          gRPC +51, stats +404; replicas' REST +80+i, gRPC +180+i, peer +280+i;
 #                          OPA +480+i
-#   BENCH_HA_TEMPORAL_PORT the Temporal frontend (29233); the server's other ports follow it and
-#                          its membership ports are 300 below each, stored as smallint: keep it
-#                          below 33,068
+#   BENCH_HA_TEMPORAL_PORT the Temporal frontend (29233); the server's other ports follow it (up to
+#                          +6, the worker) and its membership ports are 300 below each, stored as
+#                          smallint: at most 33,061 (run-ha.sh refuses more)
 #   BENCH_HA_DB            gitopshq_bench_ha (Temporal's: temporal_bench_ha and
 #                          temporal_visibility_bench_ha; all three are dropped first)
 #   BENCH_HA_HUB_TIMEOUT   seconds for each replica to become ready (600)
@@ -69,7 +70,7 @@ readonly HA_READY="${HA_STATE}/ready"
 readonly LB_HTTP="http://${HOST}:${PORT_BASE}" LB_GRPC="${HOST}:$((PORT_BASE + 51))"
 readonly STATS="http://${HOST}:$((PORT_BASE + 404))/"
 # Temporal keeps its membership ports (300 below each service port) in a smallint column: the
-# frontend port must be at most 33,067.
+# frontend port must be at most 33,061 (the worker's, frontend + 6 - 300, at most 32,767).
 readonly TEMPORAL_HA_PORT=${BENCH_HA_TEMPORAL_PORT:-29233}
 readonly WORK="${HA_STATE}/bench"
 HA_NAME=''
@@ -88,10 +89,11 @@ pg_free_slots() {
 
 # Starts run-ha.sh with <replicas> replicas and waits for its ready file. PostgreSQL's
 # connections are shared with other stacks on this machine: first wait (up to 10 min) until the
-# replicas' pools and Temporal's fit.
+# replicas' pools (each plus its listening connection) and the Temporal server's (4 services ×
+# (5 + 2), run-ha.sh's write_temporal_config) fit.
 start_ha() {
   local n=$1 maxconn=$2 need deadline=$(( SECONDS + 600 ))
-  need=$(( n * (${BENCH_HA_POOL:-8} + 1) + 25 ))
+  need=$(( n * (${BENCH_HA_POOL:-8} + 1) + 28 ))
   until [ "$(pg_free_slots)" -ge "$need" ]; do
     [ "$SECONDS" -lt "$deadline" ] || die "PostgreSQL has fewer than ${need} free connections (others use them); try again later"
     info "waiting for ${need} free PostgreSQL connections (now $(pg_free_slots))"
@@ -171,7 +173,7 @@ drop_databases() {
 }
 
 main() {
-  local agents=1000 replicas=3 kill=2 maxconn stamp one three rc=0 java_home major resume=''
+  local agents=1000 replicas=3 kill=2 maxconn stamp one three rc=0 resume=''
   local -a bench_args=()
   check_options "$0" "agents rate seconds register-parallelism replicas kill" "resume" -- "$@"
   while [ $# -gt 0 ]; do
@@ -195,12 +197,7 @@ main() {
   [ $((2 * maxconn + 200)) -le "$(ulimit -n)" ] ||
     die "--agents ${agents}: HAProxy needs two file descriptors per agent, more than ulimit -n ($(ulimit -n)) allows; at most $(( ($(ulimit -n) - 200) / 2 - 200 )) agents"
   command -v haproxy >/dev/null 2>&1 || die "HAProxy is not installed: apt-get install -y haproxy"
-  java_home=$("${TOOLS_DIR}/lib/java.sh") || exit 1
-  JAVA="${java_home}/bin/java"
-  major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "${java_home}/release" 2>/dev/null || true)
-  if [ -n "$major" ] && [ "$major" -ge 24 ]; then
-    JVM_OPTS=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
-  fi
+  java_setup
   for jar in "${HUB_JAR}" "${AGENT_JAR}"; do
     [ -f "$jar" ] || die "${jar#"${REPO_ROOT}"/} is missing; build the Java artifacts first: make build"
   done

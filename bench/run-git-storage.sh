@@ -36,34 +36,21 @@ readonly WORK_DIR="${BENCH_DIR}/target/git-storage"
 # The storages measured, in this order (one of them alone for a quick look: no comparison then).
 readonly BENCH_GIT_STORAGES=${BENCH_GIT_STORAGES:-file postgres}
 # The hub's connection pool: one clone or fetch at a time needs few, and the machine's PostgreSQL
-# is shared (max_connections 100).
+# is shared (max_connections 300).
 readonly BENCH_HUB_DB_POOL=${BENCH_HUB_DB_POOL:-5}
 
 # stack_init without the agent and testkube jars (no cluster here).
 init() {
-  local java_home major entry port
   command -v git >/dev/null 2>&1 || die "git is missing; install it with: apt-get install -y git"
   for cmd in curl jq setsid; do
     command -v "$cmd" >/dev/null 2>&1 || die "${cmd} is missing"
   done
-  java_home=$("${TOOLS_DIR}/lib/java.sh") || exit 1
-  export JAVA_HOME=${java_home}
-  JAVA="${java_home}/bin/java"
-  major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "${java_home}/release" 2>/dev/null || true)
-  if [ -n "$major" ] && [ "$major" -ge 24 ]; then
-    JVM_OPTS=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
-  fi
+  java_setup
   [ -f "${HUB_JAR}" ] || die "${HUB_JAR#"${REPO_ROOT}"/} is missing; build it first: make build"
   OPA_BIN=$("${TOOLS_DIR}/bin-path.sh" opa 2>/dev/null) || die "the opa binary is not built; run: make tools"
   TEMPORAL_BIN=$("${TOOLS_DIR}/bin-path.sh" temporal 2>/dev/null) || die "the temporal binary is not built; run: make tools"
   "${TOOLS_DIR}/bin-path.sh" render-worker >/dev/null 2>&1 || die "the render worker is not built; run: make tools"
-  for entry in "${HUB_HTTP_PORT}:hub HTTP (BENCH_HUB_HTTP_PORT)" "${HUB_GRPC_PORT}:hub gRPC (BENCH_HUB_GRPC_PORT)" \
-               "${TEMPORAL_PORT}:Temporal (BENCH_TEMPORAL_PORT)" "${OPA_PORT}:OPA (BENCH_OPA_PORT)"; do
-    port=${entry%%:*}
-    if port_in_use "$port"; then
-      die "port ${port} for ${entry#*:} is in use (another benchmark run?); see: ss -ltnp 'sport = :${port}'"
-    fi
-  done
+  stack_check_ports
   build_bench_jar
   check_machine_idle
   rm -rf "${STACK_DIR}" "${WORK_DIR}"

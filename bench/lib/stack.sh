@@ -129,20 +129,12 @@ check_options() {
 # Checks tools, jars and ports, builds the benchmark jar when needed, prepares
 # the run directory and installs the EXIT trap. Fails before starting anything.
 stack_init() {
-  local missing=0 java_home major cmd
+  local missing=0 cmd
   for cmd in curl jq setsid; do
     command -v "$cmd" >/dev/null 2>&1 || { echo "error: ${cmd} is missing; install it with: apt-get install -y ${cmd/setsid/util-linux}" >&2; missing=1; }
   done
   [ "$missing" = 0 ] || exit 1
-  java_home=$("${TOOLS_DIR}/lib/java.sh") || exit 1
-  export JAVA_HOME=${java_home}
-  JAVA="${java_home}/bin/java"
-  # JDK 24+ warns about Netty's sun.misc.Unsafe use and native access; allow both
-  # explicitly, as tools/dev/run.sh does.
-  major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "${java_home}/release" 2>/dev/null || true)
-  if [ -n "$major" ] && [ "$major" -ge 24 ]; then
-    JVM_OPTS=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
-  fi
+  java_setup
 
   local jar
   for jar in "${HUB_JAR}" "${AGENT_JAR}" "${TESTKUBE_JAR}"; do
@@ -155,15 +147,7 @@ stack_init() {
   "${TOOLS_DIR}/bin-path.sh" render-worker >/dev/null 2>&1 ||
     die "the render worker is not built; run: make tools"
 
-  local entry port
-  for entry in "${HUB_HTTP_PORT}:hub HTTP (BENCH_HUB_HTTP_PORT)" "${HUB_GRPC_PORT}:hub gRPC (BENCH_HUB_GRPC_PORT)" \
-               "${TEMPORAL_PORT}:Temporal (BENCH_TEMPORAL_PORT)" "${OPA_PORT}:OPA (BENCH_OPA_PORT)"; do
-    port=${entry%%:*}
-    if port_in_use "$port"; then
-      die "port ${port} for ${entry#*:} is in use (another benchmark run?); see: ss -ltnp 'sport = :${port}'"
-    fi
-  done
-
+  stack_check_ports
   build_bench_jar
   check_machine_idle
   rm -rf "${STACK_DIR}"
@@ -174,6 +158,13 @@ stack_init() {
   trap stack_stop EXIT
   trap 'echo; exit 130' INT
   trap 'exit 143' TERM
+}
+
+# stack_check_ports: refuses to start when a port of the stack is taken.
+stack_check_ports() {
+  require_free_ports "another benchmark run?" \
+    "${HUB_HTTP_PORT}:hub HTTP, BENCH_HUB_HTTP_PORT" "${HUB_GRPC_PORT}:hub gRPC, BENCH_HUB_GRPC_PORT" \
+    "${TEMPORAL_PORT}:Temporal, BENCH_TEMPORAL_PORT" "${OPA_PORT}:OPA, BENCH_OPA_PORT"
 }
 
 # The benchmark jar, built when missing or older than its sources or than the

@@ -28,13 +28,14 @@
 # State and logs: ${GITOPSHQ_STATE_DIR:-.gitopshq}/ha/ (data/, logs/<proc>.log, temporal/ha.yaml,
 # haproxy.cfg). Installs HAProxy with apt-get when it is missing (CI runs as root).
 #
-#   tools/dev/run-ha.sh [--replicas N]
+#   tools/dev/run-ha.sh [--replicas N] [--check-ports]
 #
 # Env knobs:
 #   GITOPSHQ_HA_REPLICAS        number of hub replicas (3)
 #   GITOPSHQ_HA_HUB_HEAP        each replica's -Xmx (512m); -Xms is 128m
 #   GITOPSHQ_HA_DB              the hub's database (gitopshq_ha)
-#   GITOPSHQ_HA_DB_POOL_SIZE    each replica's connection pool (5; plus one listening connection)
+#   GITOPSHQ_HA_DB_POOL_SIZE    each replica's connection pool (8; plus one listening connection:
+#                               5 made 200 agents registering at once wait over 5 s, 503)
 #   GITOPSHQ_HA_GIT_STORAGE     the hosted Git's storage (postgres; file keeps it in data/repos,
 #                               shared by the replicas as a shared volume would be)
 #   GITOPSHQ_HA_TEMPORAL_DB, GITOPSHQ_HA_VISIBILITY_DB   Temporal's (temporal, temporal_visibility)
@@ -51,13 +52,18 @@
 #                               descriptors per connection within its `ulimit -n`)
 #   GITOPSHQ_TEMPORAL_PORT      the Temporal frontend (7233); the other services use the ports
 #                               after it (+1 history, +2 matching, +6 worker, +10 frontend HTTP)
-#                               and membership ports 300 below each
+#                               and membership ports 300 below each, which the server stores as
+#                               smallint: 301 to 33,061
 #   GITOPSHQ_OPA_PORT           hub-i's OPA listens on this + i - 1 (8181)
 #   GITOPSHQ_HUB_JAR            the hub jar to run (api/target/gitopshq-hub.jar)
 #   GITOPSHQ_SKIP_JAVA_BUILD=1  run the jar as it is
 #   GITOPSHQ_HUB_TIMEOUT        seconds to wait for each replica to be ready (180)
 #   GITOPSHQ_HA_READY_FILE      once everything is up, write the summary's key facts here
 #                               (NAME=value lines; tools/dev/test-ha.sh reads them)
+#
+# Every port it binds is checked before anything starts: free, not held by a connection, and a
+# warning for those inside the kernel's ephemeral port range (a client connection may take one
+# before its server binds it). `--check-ports` does only that and exits.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 # shellcheck source=../lib/procs.sh
@@ -68,12 +74,14 @@ set -euo pipefail
 # --- configuration ------------------------------------------------------------
 readonly HOST=127.0.0.1
 REPLICAS=${GITOPSHQ_HA_REPLICAS:-3}
+CHECK_PORTS_ONLY=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --replicas) [ $# -ge 2 ] || die "--replicas needs a number"; REPLICAS=$2; shift 2 ;;
     --replicas=*) REPLICAS=${1#*=}; shift ;;
+    --check-ports) CHECK_PORTS_ONLY=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"; exit 0 ;;
-    *) die "unknown argument '$1'; usage: tools/dev/run-ha.sh [--replicas N]" ;;
+    *) die "unknown argument '$1'; usage: tools/dev/run-ha.sh [--replicas N] [--check-ports]" ;;
   esac
 done
 [[ "$REPLICAS" =~ ^[1-9][0-9]?$ ]] || die "the number of replicas must be 1..99, not '${REPLICAS}'"
@@ -87,6 +95,11 @@ readonly LOAD_BALANCERS
 readonly LB_MAXCONN=${GITOPSHQ_HA_MAXCONN:-4096}
 readonly REPLICA_PORT=${GITOPSHQ_HA_REPLICA_PORT:-18080}
 readonly TEMPORAL_PORT=${GITOPSHQ_TEMPORAL_PORT:-7233}
+# Each Temporal service's membership port is its gRPC port minus this; the server keeps it in a
+# smallint column (cluster_membership.rpc_port), so none may exceed 32,767.
+readonly MEMBERSHIP_OFFSET=300 SMALLINT_MAX=32767
+# The services' gRPC ports after the frontend's (history, matching, worker) and the frontend's HTTP.
+readonly HISTORY_OFFSET=1 MATCHING_OFFSET=2 WORKER_OFFSET=6 FRONTEND_HTTP_OFFSET=10
 readonly OPA_PORT=${GITOPSHQ_OPA_PORT:-8181}
 readonly HUB_HEAP=${GITOPSHQ_HA_HUB_HEAP:-512m}
 readonly LB_URL="http://${HOST}:${LB_HTTP_PORT}"
@@ -95,6 +108,7 @@ readonly TEMPORAL_DB=${GITOPSHQ_HA_TEMPORAL_DB:-temporal}
 readonly VISIBILITY_DB=${GITOPSHQ_HA_VISIBILITY_DB:-temporal_visibility}
 readonly DB_USER=${GITOPSHQ_PG_USER:-gitopshq} DB_PASSWORD=${GITOPSHQ_PG_PASSWORD:-gitopshq}
 readonly DB_PORT=${GITOPSHQ_PG_PORT:-5432}
+readonly DB_POOL_SIZE=${GITOPSHQ_HA_DB_POOL_SIZE:-8}
 readonly HUB_TIMEOUT=${GITOPSHQ_HUB_TIMEOUT:-180} TEMPORAL_TIMEOUT=90 OPA_TIMEOUT=30
 
 readonly HA_DIR="${STATE_DIR}/ha"
@@ -125,17 +139,12 @@ declare -A OPA_TOKENS=()
 
 # --- steps ------------------------------------------------------------------------
 check_prerequisites() {
-  local missing=0 java_home major
+  local missing=0
   command -v curl >/dev/null 2>&1   || { echo "error: curl is missing; install it with: apt-get install -y curl" >&2; missing=1; }
   command -v setsid >/dev/null 2>&1 || { echo "error: setsid is missing; install it with: apt-get install -y util-linux" >&2; missing=1; }
   command -v psql >/dev/null 2>&1   || { echo "error: psql is missing; install it with: apt-get install -y postgresql-client-15" >&2; missing=1; }
   [ "$missing" = 0 ] || exit 1
-  java_home=$("${TOOLS_DIR}/lib/java.sh") || exit 1
-  JAVA="${java_home}/bin/java"
-  major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "${java_home}/release" 2>/dev/null || true)
-  if [ -n "$major" ] && [ "$major" -ge 24 ]; then
-    JVM_OPTS=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
-  fi
+  java_setup
 }
 
 # HAProxy from Debian; installed when missing (as root: CI's fresh machine), else a clear error.
@@ -176,22 +185,93 @@ lb_all() {
   echo "$out"
 }
 
-check_ports() {
-  local port entries=("${TEMPORAL_PORT}:Temporal frontend" "$((TEMPORAL_PORT + 1)):Temporal history"
-    "$((TEMPORAL_PORT + 2)):Temporal matching" "$((TEMPORAL_PORT + 6)):Temporal worker"
-    "$((TEMPORAL_PORT + 10)):Temporal frontend HTTP") i entry
+# Every port the profile binds, one "port:what" a line.
+bound_ports() {
+  local i svc
   for i in $(seq 1 "${LOAD_BALANCERS}"); do
-    entries+=("$(lb_http_port "$i"):$(lb_name "$i") HTTP" "$(lb_grpc_port "$i"):$(lb_name "$i") gRPC" "$(lb_stats_port "$i"):$(lb_name "$i") stats")
+    echo "$(lb_http_port "$i"):$(lb_name "$i") HTTP"
+    echo "$(lb_grpc_port "$i"):$(lb_name "$i") gRPC"
+    echo "$(lb_stats_port "$i"):$(lb_name "$i") stats"
   done
+  for svc in frontend:0 "history:${HISTORY_OFFSET}" "matching:${MATCHING_OFFSET}" "worker:${WORKER_OFFSET}"; do
+    echo "$((TEMPORAL_PORT + ${svc#*:})):Temporal ${svc%%:*}"
+    echo "$((TEMPORAL_PORT + ${svc#*:} - MEMBERSHIP_OFFSET)):Temporal ${svc%%:*} membership"
+  done
+  echo "$((TEMPORAL_PORT + FRONTEND_HTTP_OFFSET)):Temporal frontend HTTP"
   for i in $(seq 1 "${REPLICAS}"); do
-    entries+=("$(replica_http_port "$i"):hub-$i REST" "$(replica_grpc_port "$i"):hub-$i gRPC" "$(replica_peer_port "$i"):hub-$i peer" "$(replica_opa_port "$i"):OPA of hub-$i")
+    echo "$(replica_http_port "$i"):hub-$i REST"
+    echo "$(replica_grpc_port "$i"):hub-$i gRPC"
+    echo "$(replica_peer_port "$i"):hub-$i peer"
+    echo "$(replica_opa_port "$i"):OPA of hub-$i"
   done
+}
+
+# The port settings themselves, before anything else: whole numbers, and a Temporal port whose
+# membership ports (300 below each service's) are valid ports the server can store as smallint.
+check_port_settings() {
+  local knob value entry port max_temporal=$(( SMALLINT_MAX + MEMBERSHIP_OFFSET - WORKER_OFFSET ))
+  for knob in GITOPSHQ_HUB_PORT:"${LB_HTTP_PORT}" GITOPSHQ_GRPC_PORT:"${LB_GRPC_PORT}" \
+              GITOPSHQ_HA_STATS_PORT:"${STATS_PORT}" GITOPSHQ_HA_REPLICA_PORT:"${REPLICA_PORT}" \
+              GITOPSHQ_TEMPORAL_PORT:"${TEMPORAL_PORT}" GITOPSHQ_OPA_PORT:"${OPA_PORT}"; do
+    value=${knob#*:}
+    [[ "$value" =~ ^[1-9][0-9]{0,4}$ ]] || die "${knob%%:*} must be a port number, not '${value}'"
+  done
+  [ "${TEMPORAL_PORT}" -le "${max_temporal}" ] ||
+    die "GITOPSHQ_TEMPORAL_PORT ${TEMPORAL_PORT} is above ${max_temporal}: the Temporal server stores each service's membership port (${MEMBERSHIP_OFFSET} below its port; the worker's is GITOPSHQ_TEMPORAL_PORT + ${WORKER_OFFSET} - ${MEMBERSHIP_OFFSET}) as a smallint, at most ${SMALLINT_MAX}, and would stop at start; pick a lower port"
+  [ "${TEMPORAL_PORT}" -gt "${MEMBERSHIP_OFFSET}" ] ||
+    die "GITOPSHQ_TEMPORAL_PORT ${TEMPORAL_PORT} is too low: the Temporal server's membership ports are ${MEMBERSHIP_OFFSET} below each service's port"
+  while IFS= read -r entry; do
+    port=${entry%%:*}
+    [ "$port" -le 65535 ] || die "port ${port} (${entry#*:}) is above 65535; pick lower ports (tools/dev/run-ha.sh --help)"
+  done < <(bound_ports)
+}
+
+# The kernel's ephemeral port range ("32768 60999"), or nothing where /proc does not say.
+ephemeral_range() { tr -s '[:space:]' ' ' </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true; }
+
+# True when ip_local_reserved_ports ("8080,50000-50100") reserves $1: the kernel never gives it to
+# a client connection.
+port_reserved() {
+  local port=$1 item
+  local -a items=()
+  IFS=, read -ra items < <(tr -d '[:space:]' </proc/sys/net/ipv4/ip_local_reserved_ports 2>/dev/null) || true
+  for item in "${items[@]}"; do
+    [ -n "$item" ] || continue
+    if [ "$port" -ge "${item%-*}" ] && [ "$port" -le "${item#*-}" ]; then return 0; fi
+  done
+  return 1
+}
+
+# True when a TCP connection holds $1 as its local port right now (a client's ephemeral port): a
+# server cannot bind it until that connection ends. Without ss, false.
+port_held() {
+  command -v ss >/dev/null 2>&1 && [ -n "$(ss -Htn state established "( sport = :$1 )" 2>/dev/null)" ]
+}
+
+# Refuses a port that something listens on or that a connection holds. A port inside the kernel's
+# ephemeral range is a warning, not a refusal: the default agents' gRPC port 50051 is inside it on
+# a stock Linux (32768-60999), and a connection that takes such a port between this check and the
+# bind makes that server fail at start, with its log tail shown.
+check_ports() {
+  local entry port range lo hi in_range=()
+  local -a entries
+  mapfile -t entries < <(bound_ports)
+  require_free_ports "is a previous 'make run' or 'make run-ha' still running?" "${entries[@]}"
+  range=$(ephemeral_range)
+  lo=${range%% *} hi=$(echo "$range" | cut -d' ' -f2)
   for entry in "${entries[@]}"; do
     port=${entry%%:*}
-    if port_in_use "$port"; then
-      die "port ${port} (${entry#*:}) is already in use, is a previous 'make run' or 'make run-ha' still running? See: ss -ltnp 'sport = :${port}'"
+    if port_held "$port"; then
+      die "port ${port} (${entry#*:}) is a connection's local port right now (see: ss -tnp 'sport = :${port}'); pick other ports${range:+, outside the ephemeral range ${lo}-${hi} that client connections take theirs from}"
+    fi
+    if [ -n "$lo" ] && [ "$port" -ge "$lo" ] && [ "$port" -le "$hi" ] && ! port_reserved "$port"; then
+      in_range+=("${port} (${entry#*:})")
     fi
   done
+  if [ ${#in_range[@]} -gt 0 ] && [ -z "${EPHEMERAL_WARNED:-}" ]; then
+    EPHEMERAL_WARNED=1
+    warn "inside the kernel's ephemeral port range ${lo}-${hi} (/proc/sys/net/ipv4/ip_local_port_range): $(printf '%s, ' "${in_range[@]}" | sed 's/, $//'); a client connection can hold such a port when its server comes to bind it, and that server then fails to start. Ports below ${lo} avoid that, as does adding these to the kernel's reserved ports (sysctl net.ipv4.ip_local_reserved_ports): $(printf '%s\n' "${in_range[@]}" | cut -d' ' -f1 | paste -sd,)"
+  fi
 }
 
 cleanup() {
@@ -208,7 +288,10 @@ cleanup() {
     done
     log "stopped (PostgreSQL keeps running; logs are in ${LOG_DIR#"${REPO_ROOT}"/}/)"
   fi
-  rm -f "${HA_DIR}"/run/*.pid "${GITOPSHQ_HA_READY_FILE:-/nonexistent}" 2>/dev/null || true
+  # Only what this run wrote: a run refused at its checks leaves a running profile's files alone.
+  if [ ${#PROC_NAMES[@]} -gt 0 ]; then
+    rm -f "${HA_DIR}"/run/*.pid "${GITOPSHQ_HA_READY_FILE:-/nonexistent}" 2>/dev/null || true
+  fi
   exit "$rc"
 }
 
@@ -285,8 +368,9 @@ setup_temporal_schema() {
 # The server's configuration, generated anew on every start: persistence and visibility on the
 # PostgreSQL databases above, the four services in one process on the ports above, and the same
 # dynamic configuration the dev server gets (tools/dev/temporal-dev-options). Each service keeps
-# pools of its own (4 × (5 + 2) connections at most): with the replicas' (N × (5 + 1)) that stays
-# well inside PostgreSQL's default max_connections of 100, which this machine's tests share.
+# pools of its own (4 × (5 + 2) = 28 connections at most): with the replicas' N × (8 + 1), 55 for
+# three, that stays inside PostgreSQL's default max_connections of 100; this machine's PostgreSQL
+# allows 300, which the other stacks and tests here share.
 write_temporal_config() {
   local line key value
   {
@@ -341,23 +425,23 @@ services:
   frontend:
     rpc:
       grpcPort: ${TEMPORAL_PORT}
-      membershipPort: $((TEMPORAL_PORT - 300))
+      membershipPort: $((TEMPORAL_PORT - MEMBERSHIP_OFFSET))
       bindOnLocalHost: true
-      httpPort: $((TEMPORAL_PORT + 10))
+      httpPort: $((TEMPORAL_PORT + FRONTEND_HTTP_OFFSET))
   history:
     rpc:
-      grpcPort: $((TEMPORAL_PORT + 1))
-      membershipPort: $((TEMPORAL_PORT + 1 - 300))
+      grpcPort: $((TEMPORAL_PORT + HISTORY_OFFSET))
+      membershipPort: $((TEMPORAL_PORT + HISTORY_OFFSET - MEMBERSHIP_OFFSET))
       bindOnLocalHost: true
   matching:
     rpc:
-      grpcPort: $((TEMPORAL_PORT + 2))
-      membershipPort: $((TEMPORAL_PORT + 2 - 300))
+      grpcPort: $((TEMPORAL_PORT + MATCHING_OFFSET))
+      membershipPort: $((TEMPORAL_PORT + MATCHING_OFFSET - MEMBERSHIP_OFFSET))
       bindOnLocalHost: true
   worker:
     rpc:
-      grpcPort: $((TEMPORAL_PORT + 6))
-      membershipPort: $((TEMPORAL_PORT + 6 - 300))
+      grpcPort: $((TEMPORAL_PORT + WORKER_OFFSET))
+      membershipPort: $((TEMPORAL_PORT + WORKER_OFFSET - MEMBERSHIP_OFFSET))
       bindOnLocalHost: true
 clusterMetadata:
   enableGlobalNamespace: false
@@ -444,7 +528,7 @@ launch_hub() {
   start_proc "${name}" env \
     GITOPSHQ_REPLICA_ID="${name}" \
     GITOPSHQ_DB_URL="jdbc:postgresql://${HOST}:${DB_PORT}/${HUB_DB}" \
-    GITOPSHQ_DB_USER="${DB_USER}" GITOPSHQ_DB_PASSWORD="${DB_PASSWORD}" GITOPSHQ_DB_POOL_SIZE="${GITOPSHQ_HA_DB_POOL_SIZE:-5}" \
+    GITOPSHQ_DB_USER="${DB_USER}" GITOPSHQ_DB_PASSWORD="${DB_PASSWORD}" GITOPSHQ_DB_POOL_SIZE="${DB_POOL_SIZE}" \
     TEMPORAL_ADDRESS="${HOST}:${TEMPORAL_PORT}" \
     OPA_URL="http://${HOST}:$(replica_opa_port "$i")" GITOPSHQ_OPA_TOKEN="${OPA_TOKENS[$i]}" \
     GITOPSHQ_DATA_DIR="${DATA_DIR}" GITOPSHQ_RENDER_DIR="${HA_DIR}/render/${name}" \
@@ -672,9 +756,11 @@ main() {
   trap 'exit 143' TERM
   trap 'exit 129' HUP
 
+  check_port_settings
+  check_ports
+  [ "${CHECK_PORTS_ONLY}" = 0 ] || { log "ports free: $(bound_ports | cut -d: -f1 | paste -sd' ')"; exit 0; }
   check_prerequisites
   install_haproxy
-  check_ports
   prepare_dirs
   make_local_tls "${TLS_DIR}" "${HOST}"
   # Another CA for the peer port, so a certificate made for agents' gateway is no peer's.

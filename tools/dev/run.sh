@@ -119,29 +119,15 @@ check_prerequisites() {
   command -v jq >/dev/null 2>&1     || { echo "error: jq is missing (used to read the hub's JSON answers); install it with: apt-get install -y jq" >&2; missing=1; }
   command -v setsid >/dev/null 2>&1 || { echo "error: setsid is missing; install it with: apt-get install -y util-linux" >&2; missing=1; }
   [ "$missing" = 0 ] || exit 1
-  local java_home major
-  java_home=$("${TOOLS_DIR}/lib/java.sh") || exit 1
-  JAVA="${java_home}/bin/java"
-  # JDK 24+ prints eight WARNING lines per JVM because Netty (inside gRPC and
-  # the Fabric8 mock server) uses sun.misc.Unsafe and loads a native library.
-  # Both are allowed today; saying so explicitly keeps the logs readable.
-  major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "${java_home}/release" 2>/dev/null || true)
-  if [ -n "$major" ] && [ "$major" -ge 24 ]; then
-    JVM_OPTS=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
-  fi
+  java_setup
 }
 
 # A previous `make run` that is still alive (or anything else on our ports)
 # would make the new processes fail in confusing ways: refuse early.
 check_ports() {
-  local entry port what
-  for entry in "${TEMPORAL_PORT}:Temporal" "${TEMPORAL_UI_PORT}:Temporal Web UI" "${OPA_PORT}:OPA" \
-               "${HUB_HTTP_PORT}:hub HTTP" "${HUB_GRPC_PORT}:hub gRPC" "${IDP_PORT}:dev OIDC provider"; do
-    port=${entry%%:*} what=${entry#*:}
-    if port_in_use "$port"; then
-      die "port ${port} (${what}) is already in use, is a previous 'make run' still running? See: ss -ltnp 'sport = :${port}'"
-    fi
-  done
+  require_free_ports "is a previous 'make run' still running?" \
+    "${TEMPORAL_PORT}:Temporal" "${TEMPORAL_UI_PORT}:Temporal Web UI" "${OPA_PORT}:OPA" \
+    "${HUB_HTTP_PORT}:hub HTTP" "${HUB_GRPC_PORT}:hub gRPC" "${IDP_PORT}:dev OIDC provider"
 }
 
 cleanup() {

@@ -47,13 +47,15 @@
 # base+80 HTTP and base+51 gRPC, stats base+404, replicas base+100.., Temporal base+233.., OPA
 # base+181..), GITOPSHQ_HA_TEST_TIMEOUT (seconds for the stack to come up, 900),
 # GITOPSHQ_HUB_TIMEOUT (seconds for each replica to be ready, 600 here: a loaded 2-core machine
-# took over 180), GITOPSHQ_HA_DB_POOL_SIZE (each replica's pool, 8 here: with run-ha.sh's 5, 200
-# agents registering at once on a loaded machine waited over 5 s for a connection, 503).
+# took over 180), GITOPSHQ_HA_DB_POOL_SIZE (each replica's pool, run-ha.sh's 8: with 5, 200 agents
+# registering at once on a loaded machine waited over 5 s for a connection, 503).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 readonly HOST=127.0.0.1
 # shellcheck source=../lib/procs.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/procs.sh"
+# shellcheck source=../lib/ha.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/ha.sh"
 
 AGENTS=200
 while [ $# -gt 0 ]; do
@@ -80,7 +82,7 @@ readonly HUB_JAR="${REPO_ROOT}/api/target/gitopshq-hub.jar"
 readonly AGENT_JAR="${REPO_ROOT}/agent/target/gitopshq-agent.jar"
 readonly BENCH_JAR="${REPO_ROOT}/bench/target/gitopshq-bench.jar"
 readonly REAL_CLUSTER=failover-real
-RUN_PID='' DRILL_PID='' KUBE_STARTED=0 FAILED=0 T0=${SECONDS}
+DRILL_PID='' KUBE_STARTED=0 FAILED=0 T0=${SECONDS}
 
 pass() { printf '    PASS %s\n' "$*"; }
 fail() { printf '    FAIL %s\n' "$*"; FAILED=1; }
@@ -96,17 +98,7 @@ stop_all() {
   fi
   [ ${#PROC_PID[@]} -eq 0 ] || stop_proc agent 10
   [ "${KUBE_STARTED}" = 0 ] || "${TOOLS_DIR}/dev/kube.sh" stop "${KUBE_DIR}" >/dev/null 2>&1 || true
-  if [ -n "${RUN_PID}" ] && kill -0 "${RUN_PID}" 2>/dev/null; then
-    log "stopping the HA profile"
-    kill -TERM "${RUN_PID}" 2>/dev/null || true
-    local deadline=$(( SECONDS + 90 ))
-    while kill -0 "${RUN_PID}" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do sleep 1; done
-    if kill -0 "${RUN_PID}" 2>/dev/null; then
-      warn "run-ha.sh did not stop in 90 s; killing its process group"
-      kill -KILL -- "-${RUN_PID}" 2>/dev/null || true
-    fi
-    wait "${RUN_PID}" 2>/dev/null || true
-  fi
+  ha_stop
   exit "$rc"
 }
 trap stop_all EXIT
@@ -120,12 +112,7 @@ done
 for jar in "${HUB_JAR}" "${AGENT_JAR}"; do
   [ -f "$jar" ] || die "${jar#"${REPO_ROOT}"/} is missing; build it first: make build"
 done
-JAVA="$("${TOOLS_DIR}/lib/java.sh")/bin/java"
-JVM_OPTS=()
-major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$(dirname "$(dirname "$JAVA")")/release" 2>/dev/null || true)
-if [ -n "$major" ] && [ "$major" -ge 24 ]; then
-  JVM_OPTS=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
-fi
+java_setup
 if [ ! -f "${BENCH_JAR}" ] ||
    [ -n "$(find "${REPO_ROOT}/bench/pom.xml" "${REPO_ROOT}/bench/src" -newer "${BENCH_JAR}" -type f -print -quit)" ]; then
   log "building the bench jar (tools/mvn.sh -q -o -f bench/pom.xml package)"
@@ -133,15 +120,15 @@ if [ ! -f "${BENCH_JAR}" ] ||
     die "building bench/ failed; it needs the project's modules in the local Maven repository (bench/README.md)"
 fi
 
-# Every port the stack will bind, Temporal's membership ports (300 below each service) included:
-# run-ha.sh checks its listeners, not those, and the Temporal server exits when one is taken.
-for port in $((BASE + 80)) $((BASE + 51)) $((BASE + 404)) $((BASE + 101)) $((BASE + 102)) $((BASE + 103)) \
-            $((BASE + 201)) $((BASE + 202)) $((BASE + 203)) $((BASE + 301)) $((BASE + 302)) $((BASE + 303)) \
-            $((BASE + 181)) $((BASE + 182)) $((BASE + 183)) \
-            $((BASE + 233)) $((BASE + 234)) $((BASE + 235)) $((BASE + 239)) $((BASE + 243)) \
-            $((BASE - 67)) $((BASE - 66)) $((BASE - 65)) $((BASE - 61)); do
-  ! port_in_use "$port" || die "port ${port} is in use (ss -ltnp 'sport = :${port}'); pick other ports with GITOPSHQ_FAILOVER_PORT_BASE"
-done
+# The HA profile's settings. Its ports, Temporal's membership ports (300 below each service)
+# included, are checked by run-ha.sh itself, here before the control plane starts.
+HA_ENV=(GITOPSHQ_STATE_DIR="${WORK}/state" GITOPSHQ_HA_READY_FILE="${READY}" GITOPSHQ_HUB_JAR="${HUB_JAR}"
+  GITOPSHQ_HUB_TIMEOUT="${GITOPSHQ_HUB_TIMEOUT:-600}"
+  GITOPSHQ_HA_DB="${DBS[0]}" GITOPSHQ_HA_TEMPORAL_DB="${DBS[1]}" GITOPSHQ_HA_VISIBILITY_DB="${DBS[2]}"
+  GITOPSHQ_HUB_PORT=$((BASE + 80)) GITOPSHQ_GRPC_PORT=$((BASE + 51)) GITOPSHQ_HA_STATS_PORT=$((BASE + 404))
+  GITOPSHQ_HA_REPLICA_PORT=$((BASE + 100)) GITOPSHQ_TEMPORAL_PORT=$((BASE + 233)) GITOPSHQ_OPA_PORT=$((BASE + 181)))
+env "${HA_ENV[@]}" "${TOOLS_DIR}/dev/run-ha.sh" --replicas 3 --check-ports >/dev/null ||
+  die "pick other ports with GITOPSHQ_FAILOVER_PORT_BASE"
 
 rm -rf "${WORK}"
 mkdir -p "${LOG_DIR}" "${DRILL_DIR}"
@@ -153,30 +140,14 @@ done
 
 # --- the stack ---------------------------------------------------------------------------------
 log "starting the HA profile (3 replicas, ports ${BASE}.., log ${WORK#"${REPO_ROOT}"/}/run-ha.log) and the control plane"
-GITOPSHQ_STATE_DIR="${WORK}/state" GITOPSHQ_HA_READY_FILE="${READY}" GITOPSHQ_HUB_JAR="${HUB_JAR}" \
-  GITOPSHQ_HUB_TIMEOUT="${GITOPSHQ_HUB_TIMEOUT:-600}" GITOPSHQ_HA_DB_POOL_SIZE="${GITOPSHQ_HA_DB_POOL_SIZE:-8}" \
-  GITOPSHQ_HA_DB=${DBS[0]} GITOPSHQ_HA_TEMPORAL_DB=${DBS[1]} GITOPSHQ_HA_VISIBILITY_DB=${DBS[2]} \
-  GITOPSHQ_HUB_PORT=$((BASE + 80)) GITOPSHQ_GRPC_PORT=$((BASE + 51)) GITOPSHQ_HA_STATS_PORT=$((BASE + 404)) \
-  GITOPSHQ_HA_REPLICA_PORT=$((BASE + 100)) GITOPSHQ_TEMPORAL_PORT=$((BASE + 233)) GITOPSHQ_OPA_PORT=$((BASE + 181)) \
-  setsid "${TOOLS_DIR}/dev/run-ha.sh" --replicas 3 </dev/null >"${WORK}/run-ha.log" 2>&1 &
-RUN_PID=$!
+ha_launch "${WORK}/run-ha.log" 3 "${HA_ENV[@]}"
 KUBE_STARTED=1
 "${TOOLS_DIR}/dev/kube.sh" start "${KUBE_DIR}" >"${LOG_DIR}/kube.log" 2>&1 ||
   die "the control plane did not start (see ${LOG_DIR}/kube.log)"
 "${TOOLS_DIR}/dev/kube.sh" seed "${KUBE_DIR}" >>"${LOG_DIR}/kube.log" 2>&1 || die "seeding the demo workloads failed (see ${LOG_DIR}/kube.log)"
 KC="${KUBE_DIR}/admin.kubeconfig"
 
-deadline=$(( SECONDS + UP_TIMEOUT ))
-until [ -s "${READY}" ]; do
-  if ! kill -0 "${RUN_PID}" 2>/dev/null; then
-    tail -n 40 "${WORK}/run-ha.log" >&2
-    die "run-ha.sh exited before the stack was ready"
-  fi
-  [ "$SECONDS" -lt "$deadline" ] || { tail -n 40 "${WORK}/run-ha.log" >&2; die "the stack was not ready within ${UP_TIMEOUT} s"; }
-  sleep 2
-done
-# shellcheck disable=SC1090  # written by run-ha.sh: NAME=value lines
-. "${READY}"
+ha_await_ready "${READY}" "${UP_TIMEOUT}"
 log "stack ready after $((SECONDS - T0)) s"
 TOKEN=$(tr -d '[:space:]' <"${TOKEN_FILE}")
 CA="${WORK}/state/tls/ca.crt"

@@ -21,6 +21,8 @@
 # GITOPSHQ_HUB_JAR / GITOPSHQ_SKIP_JAVA_BUILD as for run-ha.sh.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+# shellcheck source=../lib/ha.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/ha.sh"
 
 REPLICAS=3
 case "${1:-}" in
@@ -34,7 +36,7 @@ readonly UP_TIMEOUT=${GITOPSHQ_HA_TEST_TIMEOUT:-900}
 readonly WORK="${STATE_DIR}/ha-test"
 readonly READY="${WORK}/ready.env"
 readonly DBS=(gitopshq_ha_test temporal_ha_test temporal_visibility_ha_test)
-RUN_PID='' FAILED=0
+FAILED=0
 
 pass() { printf '    PASS %s\n' "$*"; }
 fail() { printf '    FAIL %s\n' "$*" >&2; FAILED=1; }
@@ -43,22 +45,7 @@ expect() { if [ "$1" = "$2" ]; then pass "$3"; else fail "$4"; fi; }
 
 as_postgres() { if [ "$(id -un)" = postgres ]; then "$@"; else runuser -u postgres -- "$@"; fi; }
 
-stop_stack() {
-  [ -n "${RUN_PID}" ] || return 0
-  if kill -0 "${RUN_PID}" 2>/dev/null; then
-    log "stopping the HA profile"
-    kill -TERM "${RUN_PID}" 2>/dev/null || true
-    local deadline=$(( SECONDS + 90 ))
-    while kill -0 "${RUN_PID}" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do sleep 1; done
-    if kill -0 "${RUN_PID}" 2>/dev/null; then
-      warn "run-ha.sh did not stop in 90 s; killing its process group"
-      kill -KILL -- "-${RUN_PID}" 2>/dev/null || true
-    fi
-  fi
-  wait "${RUN_PID}" 2>/dev/null || true
-  RUN_PID=''
-}
-trap 'stop_stack' EXIT
+trap 'ha_stop' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -72,24 +59,11 @@ for db in "${DBS[@]}"; do
 done
 
 log "starting the HA profile (${REPLICAS} replicas; log ${WORK#"${REPO_ROOT}"/}/run-ha.log)"
-GITOPSHQ_STATE_DIR="${WORK}/state" GITOPSHQ_HA_READY_FILE="${READY}" \
-  GITOPSHQ_HA_DB=${DBS[0]} GITOPSHQ_HA_TEMPORAL_DB=${DBS[1]} GITOPSHQ_HA_VISIBILITY_DB=${DBS[2]} \
+ha_launch "${WORK}/run-ha.log" "${REPLICAS}" GITOPSHQ_STATE_DIR="${WORK}/state" GITOPSHQ_HA_READY_FILE="${READY}" \
+  GITOPSHQ_HA_DB="${DBS[0]}" GITOPSHQ_HA_TEMPORAL_DB="${DBS[1]}" GITOPSHQ_HA_VISIBILITY_DB="${DBS[2]}" \
   GITOPSHQ_HUB_PORT=28080 GITOPSHQ_GRPC_PORT=28051 GITOPSHQ_HA_STATS_PORT=28404 \
-  GITOPSHQ_HA_REPLICA_PORT=28100 GITOPSHQ_TEMPORAL_PORT=27233 GITOPSHQ_OPA_PORT=28181 \
-  setsid "${TOOLS_DIR}/dev/run-ha.sh" --replicas "${REPLICAS}" </dev/null >"${WORK}/run-ha.log" 2>&1 &
-RUN_PID=$!
-
-deadline=$(( SECONDS + UP_TIMEOUT ))
-until [ -s "${READY}" ]; do
-  if ! kill -0 "${RUN_PID}" 2>/dev/null; then
-    tail -n 40 "${WORK}/run-ha.log" >&2
-    die "run-ha.sh exited before the stack was ready"
-  fi
-  [ "$SECONDS" -lt "$deadline" ] || { tail -n 40 "${WORK}/run-ha.log" >&2; die "the stack was not ready within ${UP_TIMEOUT} s"; }
-  sleep 2
-done
-# shellcheck disable=SC1090  # written by run-ha.sh: NAME=value lines
-. "${READY}"
+  GITOPSHQ_HA_REPLICA_PORT=28100 GITOPSHQ_TEMPORAL_PORT=27233 GITOPSHQ_OPA_PORT=28181
+ha_await_ready "${READY}" "${UP_TIMEOUT}"
 log "stack ready after ${SECONDS} s"
 TOKEN=$(tr -d '[:space:]' <"${TOKEN_FILE}")
 
@@ -208,7 +182,7 @@ else
   fail "no generation completed after the kill (project HTTP ${STATUS})"
 fi
 
-stop_stack
+ha_stop
 if [ "$FAILED" = 0 ]; then
   log "HA smoke test passed (${SECONDS} s)"
 else

@@ -213,6 +213,23 @@ hub_render_env() {
   printf 'GITOPSHQ_RENDER_WORKER_BIN=%s\n' "${GITOPSHQ_RENDER_WORKER_BIN:-$(tool_bin_path render-worker)}"
 }
 
+# --- Java -----------------------------------------------------------------------
+# java_setup: JAVA_HOME (exported) from tools/lib/java.sh, JAVA, and JVM_OPTS, the options every JVM
+# the scripts start gets. JDK 24+ prints eight WARNING lines per JVM because Netty (inside gRPC and
+# the Fabric8 mock server) uses sun.misc.Unsafe and loads a native library; both are allowed
+# today, and saying so explicitly keeps the logs readable.
+java_setup() {
+  local major
+  JAVA_HOME=$("${TOOLS_DIR}/lib/java.sh") || exit 1
+  export JAVA_HOME
+  JAVA="${JAVA_HOME}/bin/java"
+  JVM_OPTS=()
+  major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "${JAVA_HOME}/release" 2>/dev/null || true)
+  if [ -n "$major" ] && [ "$major" -ge 24 ]; then
+    JVM_OPTS=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
+  fi
+}
+
 # --- Temporal dev server ----------------------------------------------------
 # temporal_dev_options: prints the arguments of tools/dev/temporal-dev-options, one a line,
 # for `mapfile -t opts < <(temporal_dev_options)`.

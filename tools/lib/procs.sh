@@ -29,6 +29,19 @@ port_in_use() {
   fi
 }
 
+# require_free_ports <hint> <port:what>...: exits with an error on the first port something listens
+# on, naming the port, what it is for and the hint (what may hold it: "is a previous 'make run'
+# still running?"), before anything is started.
+require_free_ports() {
+  local hint=$1 entry port; shift
+  for entry in "$@"; do
+    port=${entry%%:*}
+    if port_in_use "$port"; then
+      die "port ${port} (${entry#*:}) is already in use, ${hint} See: ss -ltnp 'sport = :${port}'"
+    fi
+  done
+}
+
 port_accepts() { (exec 3<>"/dev/tcp/${HOST}/$1") 2>/dev/null; }
 
 http_ok() { [ "$(curl -s -o /dev/null -m 3 -w '%{http_code}' "$1" 2>/dev/null)" = 200 ]; }
