@@ -9,13 +9,15 @@
 # replica, hub replicas with peer forwarding, HAProxy in front with the agents' gRPC as TCP
 # passthrough) twice, on ports and databases of its own:
 #
-#   1. with one replica: dev.gitopshq.bench.FleetBench creates --agents clusters through HAProxy,
-#      registers them (8 at a time unless --register-parallelism says otherwise: each replica has a
-#      pool of 8 PostgreSQL connections) and connects one TLS stream per agent, then measures heap after GC and RSS
-#      per connected agent (P2) and heartbeats per second at --rate and saturated, with p50/p99
-#      (P1), as bench/run-fleet.sh does against the bare hub; it keeps the agents' tokens;
-#   2. with --replicas replicas on the same databases: the same agents connect again (no new
-#      registration), the same measurements, summed over the replicas and per replica, with the
+#   0. with one replica: dev.gitopshq.bench.FleetBench --register-only creates --agents clusters
+#      through HAProxy and registers them (8 at a time unless --register-parallelism says
+#      otherwise: each replica has a pool of 8 PostgreSQL connections), without streams, and keeps
+#      the agents' tokens: the fleet's set-up, timed (clusters per second) but not what is compared;
+#   1. still one replica: the agents connect, one TLS stream each, then heap after GC and RSS per
+#      connected agent (P2) and heartbeats per second at --rate and saturated, with p50/p99 (P1),
+#      as bench/run-fleet.sh does against the bare hub;
+#   2. with --replicas replicas on the same databases: the same agents connect again, the same
+#      measurements, summed over the replicas and per replica, with the
 #      agents' spread over the replicas (HAProxy's current sessions per server; the agents'
 #      backend balances leastconn). Then the storm: replica hub-<--kill> gets SIGKILL and is not
 #      started again; its agents reconnect with the agent's backoff through HAProxy to the
@@ -24,7 +26,8 @@
 #      and the survivors' memory are afterwards.
 #
 # The second run's output ends with both rows and the ratios (N replicas / 1); its JSON,
-# bench/results/fleet-ha-<UTC time>.json, holds both (the first is fleet-ha1-<UTC time>.json).
+# bench/results/fleet-ha-<UTC time>.json, holds both (the first is fleet-ha1-<UTC time>.json, the
+# registration's rate fleet-ha-registration-<UTC time>.json).
 # --resume skips step 1: the databases, the agents' tokens (bench/target/stack-ha/bench/agents.tsv)
 # and that report of a run whose second part failed are used as they are.
 #
@@ -33,12 +36,17 @@
 # replica count is the only difference.
 #
 # File descriptors: the measuring JVM holds one per agent, HAProxy two per agent (client and
-# server side), so --agents is capped by `ulimit -n` (hard limit): at 20,000 about 9,800 agents.
-# The script raises the soft limit to the hard one and sets HAProxy's maxconn (GITOPSHQ_HA_MAXCONN)
-# to the agents plus 200.
+# server side), so one HAProxy takes at most about (`ulimit -n` - 600) / 2 agents: ~9,700 at this
+# machine's hard limit of 20,000. The script raises the soft limit to the hard one and starts as
+# many HAProxy processes as the agents need (run-ha.sh's GITOPSHQ_HA_LOAD_BALANCERS, up to 4: for
+# 10,000 agents two), each in front of every replica; the agents take them in turn, as a fleet
+# behind one DNS name with two addresses would. HAProxy's maxconn (GITOPSHQ_HA_MAXCONN) is each
+# one's share of the agents plus 200.
 #
 # Env knobs:
-#   BENCH_HA_HEAP          each replica's -Xmx (1g)
+#   BENCH_HA_HEAP          each replica's -Xmx (1g; 2g for 10,000 agents: one replica holds them all)
+#   BENCH_HA_LOAD_BALANCERS  at least this many HAProxies (1; more are started when the agents need
+#                          them), e.g. 2 to try the split with a small fleet
 #   BENCH_HA_POOL          each replica's PostgreSQL pool (8, run-ha.sh's default: a pool of 5
 #                          answered registrations 503 and closed streams "hub database unavailable"
 #                          at 16 registrations in parallel on a loaded machine; 3 x (8 + 1) plus the
@@ -67,8 +75,9 @@ readonly HA_DB=${BENCH_HA_DB:-gitopshq_bench_ha}
 readonly HA_TEMPORAL_DB=temporal_bench_ha HA_VISIBILITY_DB=temporal_visibility_bench_ha
 readonly HA_STATE=${BENCH_HA_STATE_DIR:-${BENCH_DIR}/target/stack-ha}
 readonly HA_READY="${HA_STATE}/ready"
-readonly LB_HTTP="http://${HOST}:${PORT_BASE}" LB_GRPC="${HOST}:$((PORT_BASE + 51))"
-readonly STATS="http://${HOST}:$((PORT_BASE + 404))/"
+readonly LB_HTTP="http://${HOST}:${PORT_BASE}"
+# Every HAProxy's agents' gRPC address and statistics page, comma separated (from the ready file).
+LB_GRPC='' STATS=''
 # Temporal keeps its membership ports (300 below each service port) in a smallint column: the
 # frontend port must be at most 33,061 (the worker's, frontend + 6 - 300, at most 32,767).
 readonly TEMPORAL_HA_PORT=${BENCH_HA_TEMPORAL_PORT:-29233}
@@ -92,7 +101,7 @@ pg_free_slots() {
 # replicas' pools (each plus its listening connection) and the Temporal server's (4 services ×
 # (5 + 2), run-ha.sh's write_temporal_config) fit.
 start_ha() {
-  local n=$1 maxconn=$2 need deadline=$(( SECONDS + 600 ))
+  local n=$1 maxconn=$2 lbs=$3 need deadline=$(( SECONDS + 600 ))
   need=$(( n * (${BENCH_HA_POOL:-8} + 1) + 28 ))
   until [ "$(pg_free_slots)" -ge "$need" ]; do
     [ "$SECONDS" -lt "$deadline" ] || die "PostgreSQL has fewer than ${need} free connections (others use them); try again later"
@@ -105,6 +114,7 @@ start_ha() {
   start_proc "${HA_NAME}" env \
     GITOPSHQ_STATE_DIR="${HA_STATE}" GITOPSHQ_HA_REPLICAS="$n" GITOPSHQ_SKIP_JAVA_BUILD=1 \
     GITOPSHQ_HA_HUB_HEAP="${BENCH_HA_HEAP:-1g}" GITOPSHQ_HA_MAXCONN="${maxconn}" \
+    GITOPSHQ_HA_LOAD_BALANCERS="${lbs}" \
     GITOPSHQ_HA_DB_POOL_SIZE="${BENCH_HA_POOL:-8}" \
     GITOPSHQ_HA_DB="${HA_DB}" GITOPSHQ_HA_TEMPORAL_DB="${HA_TEMPORAL_DB}" \
     GITOPSHQ_HA_VISIBILITY_DB="${HA_VISIBILITY_DB}" \
@@ -114,7 +124,9 @@ start_ha() {
     GITOPSHQ_HA_READY_FILE="${HA_READY}" GITOPSHQ_HUB_TIMEOUT="${BENCH_HA_HUB_TIMEOUT:-600}" \
     "${REPO_ROOT}/tools/dev/run-ha.sh"
   wait_for "the HA profile with ${n} replica(s) was not ready" 600 "${HA_NAME}" ha_ready
-  info "HA profile ready"
+  LB_GRPC=$(sed -n 's/^LB_GRPC_ALL=//p' "${HA_READY}")
+  STATS=$(sed -n 's/^STATS_URL_ALL=//p' "${HA_READY}")
+  info "HA profile ready (agents' gRPC through ${LB_GRPC})"
 }
 
 stop_ha() {
@@ -173,7 +185,7 @@ drop_databases() {
 }
 
 main() {
-  local agents=1000 replicas=3 kill=2 maxconn stamp one three rc=0 resume=''
+  local agents=1000 replicas=3 kill=2 maxconn lbs=${BENCH_HA_LOAD_BALANCERS:-1} stamp one three rc=0 resume=''
   local -a bench_args=()
   check_options "$0" "agents rate seconds register-parallelism replicas kill" "resume" -- "$@"
   while [ $# -gt 0 ]; do
@@ -193,9 +205,15 @@ main() {
   if [ "$replicas" -lt 2 ] || [ "$replicas" -gt 9 ]; then die "--replicas must be 2..9"; fi
   if [ "$kill" -lt 1 ] || [ "$kill" -gt "$replicas" ]; then die "--kill must name a replica, 1..${replicas}"; fi
   ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-  maxconn=$((agents + 200))
-  [ $((2 * maxconn + 200)) -le "$(ulimit -n)" ] ||
-    die "--agents ${agents}: HAProxy needs two file descriptors per agent, more than ulimit -n ($(ulimit -n)) allows; at most $(( ($(ulimit -n) - 200) / 2 - 200 )) agents"
+  [ $((agents + 500)) -le "$(ulimit -n)" ] ||
+    die "--agents ${agents}: the measuring JVM holds a file descriptor per agent, more than ulimit -n ($(ulimit -n)) allows"
+  # The fewest HAProxies whose share of the agents fits one process's descriptors (two per agent).
+  until [ $(( 2 * ((agents + lbs - 1) / lbs + 200) + 200 )) -le "$(ulimit -n)" ]; do
+    lbs=$((lbs + 1))
+    [ "$lbs" -le 4 ] || die "--agents ${agents}: even four HAProxies would each need more file descriptors than ulimit -n ($(ulimit -n)) allows"
+  done
+  maxconn=$(( (agents + lbs - 1) / lbs + 200 ))
+  [ "$lbs" = 1 ] || info "${lbs} HAProxies in front of the replicas, ${maxconn} connections each at most (ulimit -n $(ulimit -n))"
   command -v haproxy >/dev/null 2>&1 || die "HAProxy is not installed: apt-get install -y haproxy"
   java_setup
   for jar in "${HUB_JAR}" "${AGENT_JAR}"; do
@@ -226,17 +244,23 @@ main() {
     drop_databases
     rm -rf "${HA_STATE}/ha/data"
     one="${RESULTS_DIR}/fleet-ha1-${stamp}.json"
-    start_ha 1 "${maxconn}"
+    start_ha 1 "${maxconn}" "${lbs}"
     OWNER_TOKEN=$(cat "${HA_STATE}/ha/data/bootstrap-token")
+    log "registering ${agents} clusters through HAProxy, no streams (the set-up; load $(cut -d' ' -f1-3 /proc/loadavg))"
+    run_bench dev.gitopshq.bench.FleetBench \
+      --label "registration" --hub-url "${LB_HTTP}" --grpc "${LB_GRPC}" --hub-pid "$(replica_pids 1)" \
+      --ca "${HA_STATE}/tls/ca.crt" --jcmd "${JAVA%/java}/jcmd" --register-only 1 \
+      --save-agents "${WORK}/agents.tsv" --out "${RESULTS_DIR}/fleet-ha-registration-${stamp}.json" \
+      --register-parallelism 8 "${bench_args[@]}"
     log "measuring: 1 replica behind HAProxy (load $(cut -d' ' -f1-3 /proc/loadavg))"
     run_bench dev.gitopshq.bench.FleetBench \
       --label "1 replica" --hub-url "${LB_HTTP}" --grpc "${LB_GRPC}" --hub-pid "$(replica_pids 1)" \
       --haproxy-stats "${STATS}" --ca "${HA_STATE}/tls/ca.crt" --jcmd "${JAVA%/java}/jcmd" \
-      --save-agents "${WORK}/agents.tsv" --out "${one}" --register-parallelism 8 "${bench_args[@]}"
+      --agents-from "${WORK}/agents.tsv" --out "${one}" "${bench_args[@]}"
     stop_ha
   fi
 
-  start_ha "$replicas" "${maxconn}"
+  start_ha "$replicas" "${maxconn}" "${lbs}"
   OWNER_TOKEN=$(cat "${HA_STATE}/ha/data/bootstrap-token")
   log "measuring: ${replicas} replicas behind HAProxy, then the storm (load $(cut -d' ' -f1-3 /proc/loadavg))"
   run_bench_start dev.gitopshq.bench.FleetBench \
