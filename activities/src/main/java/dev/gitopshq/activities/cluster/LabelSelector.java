@@ -1,5 +1,6 @@
 package dev.gitopshq.activities.cluster;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -53,7 +54,10 @@ public record LabelSelector(Map<String, String> matchLabels, List<Requirement> m
    * @param operator In, NotIn, Exists or DoesNotExist
    * @param values for In and NotIn (at least one); none for Exists and DoesNotExist
    */
-  public record Requirement(String key, String operator, List<String> values) {
+  public record Requirement(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String key,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String operator,
+      List<String> values) {
     public Requirement {
       values = values == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(values));
     }

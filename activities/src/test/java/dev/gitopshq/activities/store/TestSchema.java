@@ -56,6 +56,11 @@ public final class TestSchema implements AutoCloseable {
     return sessions.getMapper(type);
   }
 
+  /** MyBatis' configuration: the SQL each mapper method sends (for EXPLAIN in index tests). */
+  public Configuration configuration() {
+    return sessions.getConfiguration();
+  }
+
   public TransactionTemplate tx() {
     return tx;
   }

@@ -5,6 +5,7 @@ import dev.gitopshq.hub.adapter.AdapterService.Adapters;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
@@ -32,7 +33,7 @@ public class AdapterController {
   }
 
   /** The body of PUT: {@code {"adapter": "auto" | "manual"}}. */
-  record AdapterPut(String adapter) {}
+  record AdapterPut(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String adapter) {}
 
   @GetMapping
   public Adapters get(@PathVariable UUID id) {

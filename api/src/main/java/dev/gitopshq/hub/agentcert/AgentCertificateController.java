@@ -5,6 +5,7 @@ import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -34,7 +35,7 @@ public class AgentCertificateController {
   }
 
   /** {@code PUT /api/v2/agent-ca}: {@code {"requireCertificate": true}}. */
-  record Policy(Boolean requireCertificate) {}
+  record Policy(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) Boolean requireCertificate) {}
 
   @PutMapping("/api/v2/agent-ca")
   AgentCertificateService.CaView setPolicy(@RequestBody(required = false) Policy body) {

@@ -1,6 +1,7 @@
 package dev.gitopshq.hub.cluster;
 
 import dev.gitopshq.hub.web.Checks;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -18,7 +19,7 @@ final class ClusterRequests {
    * token whether its agent waits for an admin's acceptance; absent: the organization's setting.
    */
   record Create(
-      String name,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name,
       String displayName,
       String provider,
       String region,
@@ -50,7 +51,8 @@ final class ClusterRequests {
   record JoinToken(Boolean requireAcceptance) {}
 
   /** {@code PUT /api/v2/clusters/acceptance}: the organization's default for new registrations. */
-  record AcceptancePolicy(Boolean requireAcceptance) {
+  record AcceptancePolicy(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Boolean requireAcceptance) {
     void validate() {
       Checks c = new Checks();
       if (requireAcceptance == null) {

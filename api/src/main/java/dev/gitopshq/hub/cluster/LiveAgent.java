@@ -44,6 +44,15 @@ public class LiveAgent {
     return c.connected() || liveRequests.reconnecting(c.row().orgId(), c.row().id());
   }
 
+  /**
+   * The longest the answer of a live request may take: the reconnect wait ({@code
+   * GITOPSHQ_LIVE_RECONNECT_WAIT}) when the agent is coming back, then {@code timeout} for the
+   * agent to answer.
+   */
+  public Duration deadline(Duration timeout) {
+    return liveRequests.reconnectWait().plus(timeout);
+  }
+
   /** A cluster with its derived status. */
   public record Cluster(ClusterRow row, ClusterStatus status) {
     /** Whether its agent holds a stream now (Connected or Lagging). */

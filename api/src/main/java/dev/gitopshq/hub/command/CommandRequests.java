@@ -4,6 +4,7 @@ import dev.gitopshq.agent.v1.CommandParams;
 import dev.gitopshq.agent.v1.CommandTypeSpec;
 import dev.gitopshq.agent.v1.CommandTypes;
 import dev.gitopshq.hub.web.Checks;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -18,14 +19,18 @@ public final class CommandRequests {
   private static final Pattern DNS_SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
-  public record Target(String namespace, String kind, String name) {}
+  public record Target(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String namespace,
+      String kind,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name) {}
 
-  public record BreakGlass(String justification) {}
+  public record BreakGlass(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String justification) {}
 
   /** {@code POST /api/v2/clusters/{id}/commands}. */
   public record Create(
-      String type,
-      Target target,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String type,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Target target,
       Map<String, Object> params,
       String reason,
       BreakGlass breakGlass) {

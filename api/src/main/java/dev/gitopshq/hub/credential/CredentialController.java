@@ -6,6 +6,7 @@ import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,7 +38,11 @@ public class CredentialController {
   }
 
   /** The body of POST: values as strings by Secret key. */
-  record CreateCredential(String name, String type, String description, Map<String, String> data) {
+  record CreateCredential(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String type,
+      String description,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Map<String, String> data) {
     @Override
     public String toString() {
       return "CreateCredential[name=" + name + ", type=" + type + "]";
@@ -52,9 +57,12 @@ public class CredentialController {
     }
   }
 
-  record AssignmentInput(UUID clusterId, List<String> namespaces) {}
+  record AssignmentInput(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) UUID clusterId,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<String> namespaces) {}
 
-  record AssignRequest(List<AssignmentInput> assignments) {}
+  record AssignRequest(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<AssignmentInput> assignments) {}
 
   /**
    * One target of a credential. {@code deniedByPolicy}: the organization's credentials policy

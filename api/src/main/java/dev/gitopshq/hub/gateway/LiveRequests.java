@@ -71,6 +71,11 @@ public final class LiveRequests {
         && lost.lostLately(orgId, clusterId, forwarder != StreamForwarder.NONE, waits.max());
   }
 
+  /** The longest a request waits for an agent that lost its stream lately; zero: none waits. */
+  public Duration reconnectWait() {
+    return waits.max();
+  }
+
   /**
    * Sets how requests for agents whose streams other replicas hold reach them (live reads,
    * inventory refreshes, log sessions); without it they answer as if the agent were not connected.

@@ -6,6 +6,7 @@ import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -36,7 +37,8 @@ public class DeployTokenController {
     this.service = service;
   }
 
-  record CreateDeployToken(String name, Integer expiresInDays) {}
+  record CreateDeployToken(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name, Integer expiresInDays) {}
 
   /** The response that issues a token: the only time {@code token} is shown. */
   record IssuedView(

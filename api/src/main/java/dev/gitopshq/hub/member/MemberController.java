@@ -10,6 +10,7 @@ import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,7 +44,11 @@ public class MemberController {
     this.plans = plans;
   }
 
-  record CreateMember(String email, String name, String role, List<String> teams) {}
+  record CreateMember(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String email,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String role,
+      List<String> teams) {}
 
   record UpdateMember(String role, List<String> teams) {}
 
@@ -57,7 +62,10 @@ public class MemberController {
 
   record MemberList(List<MemberView> items) {}
 
-  record CreateToken(String name, Integer expiresInDays, List<String> scopes) {}
+  record CreateToken(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name,
+      Integer expiresInDays,
+      List<String> scopes) {}
 
   /**
    * A token's metadata; {@code token} is set only in the response that created it. {@code status}

@@ -6,6 +6,7 @@ import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -33,7 +34,10 @@ public class ServiceAccountController {
     this.clock = clock;
   }
 
-  record CreateServiceAccount(String name, String description, List<String> scopes) {}
+  record CreateServiceAccount(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name,
+      String description,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<String> scopes) {}
 
   /** What PATCH may change; absent fields stay as they are. */
   record UpdateServiceAccount(

@@ -11,6 +11,7 @@ import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiError;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +53,10 @@ public class NotificationController {
    * @param secret the HMAC-SHA256 key, 16+ characters; required the first time, kept when absent
    * @param events the events to send; absent or empty for all
    */
-  record Settings(String webhookUrl, String secret, List<String> events) {
+  record Settings(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String webhookUrl,
+      String secret,
+      List<String> events) {
     @Override
     public String toString() {
       return "Settings[webhookUrl=" + webhookUrl + ", events=" + events + "]";

@@ -39,9 +39,14 @@ public class OrgController {
     this.service = service;
   }
 
-  record Owner(String email, String name) {}
+  record Owner(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String email,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name) {}
 
-  record CreateOrg(String slug, String name, Owner owner) {}
+  record CreateOrg(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String slug,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Owner owner) {}
 
   record OrgView(
       String id,

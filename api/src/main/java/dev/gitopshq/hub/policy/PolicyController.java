@@ -23,6 +23,7 @@ import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiError;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.List;
 import org.springframework.http.ResponseEntity;
@@ -85,12 +86,13 @@ public class PolicyController {
   record PolicyVersionDetail(
       String name, int version, String rego, String createdBy, Instant createdAt, boolean active) {}
 
-  record PublishRequest(String rego) {}
+  record PublishRequest(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String rego) {}
 
-  record EvaluateRequest(JsonNode input) {}
+  record EvaluateRequest(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) JsonNode input) {}
 
   /** A what-if: the draft's Rego text and how many recorded decisions to evaluate (default 100). */
-  record WhatIfRequest(String rego, Integer limit) {}
+  record WhatIfRequest(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String rego, Integer limit) {}
 
   /** A dry run's answer: the version and the SHA-256 of its text that decided, and the decision. */
   record EvaluateResponse(String policy, int version, String sha256, JsonNode decision) {}

@@ -10,11 +10,13 @@ import dev.gitopshq.agent.v1.Capabilities;
 import dev.gitopshq.agent.v1.FluxKustomization;
 import dev.gitopshq.hub.cluster.LiveAgent;
 import dev.gitopshq.hub.delivery.project.ProjectService;
+import dev.gitopshq.hub.gateway.StreamForwarder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.springframework.stereotype.Service;
 
@@ -39,10 +41,12 @@ public class BindingSync {
 
   private final ProjectService projects;
   private final AgentGatewayPort gateway;
+  private final LiveAgent live;
 
-  public BindingSync(ProjectService projects, AgentGatewayPort gateway) {
+  public BindingSync(ProjectService projects, AgentGatewayPort gateway, LiveAgent live) {
     this.projects = projects;
     this.gateway = gateway;
+    this.live = live;
   }
 
   /**
@@ -79,7 +83,12 @@ public class BindingSync {
     }
   }
 
-  /** The cluster's Argo CD Applications and Flux Kustomizations, or why they cannot be read now. */
+  /**
+   * The cluster's Argo CD Applications and Flux Kustomizations, or why they cannot be read now. An
+   * agent that lost its stream lately is waited for as every live read waits ({@link
+   * LiveAgent#reachable}, {@code GITOPSHQ_LIVE_RECONNECT_WAIT}); one never connected, or gone for
+   * longer than the wait, is not.
+   */
   public Applications applications(LiveAgent.Cluster c) {
     ClusterRow cluster = c.row();
     if (!cluster.capabilities().contains(Capabilities.ARGOCD_READ)
@@ -87,7 +96,7 @@ public class BindingSync {
       return new Applications(
           List.of(), "the agent has neither argocd.read nor observe to read Argo CD or Flux");
     }
-    if (!c.connected()) {
+    if (!live.reachable(c)) {
       return new Applications(List.of(), "the agent is not connected");
     }
     try {
@@ -96,7 +105,8 @@ public class BindingSync {
       if (answer.isEmpty()) {
         return new Applications(List.of(), "the agent is not connected to any hub replica");
       }
-      ArgoApplications apps = answer.get().get(TIMEOUT.toMillis() + 500, TimeUnit.MILLISECONDS);
+      ArgoApplications apps =
+          answer.get().get(live.deadline(TIMEOUT).toMillis() + 500, TimeUnit.MILLISECONDS);
       if (apps.getForbidden()) {
         return new Applications(List.of(), apps.getError());
       }
@@ -104,6 +114,12 @@ public class BindingSync {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new Applications(List.of(), "interrupted");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof StreamForwarder.NotHeld gone) {
+        return new Applications(
+            List.of(), "the agent is not connected (" + gone.getMessage() + ")");
+      }
+      return new Applications(List.of(), "the agent did not list its Argo CD applications in time");
     } catch (Exception e) {
       return new Applications(List.of(), "the agent did not list its Argo CD applications in time");
     }

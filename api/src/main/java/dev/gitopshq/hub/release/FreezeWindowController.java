@@ -9,6 +9,7 @@ import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.team.Access;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -67,9 +68,9 @@ public class FreezeWindowController {
   record CreateRequest(
       String environment,
       String project,
-      String startsAt,
-      String endsAt,
-      String reason,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String startsAt,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String endsAt,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String reason,
       List<String> commandTypes) {}
 
   /**

@@ -3,6 +3,7 @@ package dev.gitopshq.hub.release;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.gitopshq.activities.release.RollbackScope;
 import dev.gitopshq.hub.web.Checks;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -43,8 +44,8 @@ final class ReleaseRequests {
 
   /** {@code POST /api/v2/projects/{id}/rollbacks}. */
   record Rollback(
-      Integer toRelease,
-      JsonNode scope,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Integer toRelease,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) JsonNode scope,
       String description,
       Boolean breakGlass,
       String justification) {

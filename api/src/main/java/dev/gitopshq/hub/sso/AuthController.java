@@ -62,7 +62,7 @@ public class AuthController {
 
   record AuthConfig(Sso sso, boolean apiTokens) {}
 
-  record TokenExchange(String accessToken) {
+  record TokenExchange(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String accessToken) {
     @Override
     public String toString() {
       return "TokenExchange[]";

@@ -9,6 +9,7 @@ import dev.gitopshq.hub.security.Authz;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.web.ApiException;
 import dev.gitopshq.hub.web.Checks;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -42,10 +43,14 @@ public class TeamController {
 
   record TeamBody(String name, String description) {}
 
-  record MemberBody(String memberId) {}
+  record MemberBody(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String memberId) {}
 
   record GrantBody(
-      String teamId, String role, String scope, String projectId, LabelSelector selector) {}
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String teamId,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String role,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String scope,
+      String projectId,
+      LabelSelector selector) {}
 
   record TeamView(UUID id, String name, String description, int memberCount, Instant createdAt) {}
 

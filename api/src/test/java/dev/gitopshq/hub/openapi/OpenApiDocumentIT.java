@@ -15,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -92,6 +94,64 @@ class OpenApiDocumentIT {
     for (JsonNode field : docs.at("/components/schemas/ApiError/required")) {
       assertThat(unauthorized.has(field.asText())).as(field.asText()).isTrue();
     }
+  }
+
+  /**
+   * A request body's schema marks as required exactly the fields whose absence the server answers
+   * with a 400 naming them: an empty body to each of these operations is refused naming just the
+   * required fields of the schema the document gives for it.
+   */
+  @Test
+  void requestBodiesRequireWhatTheServerRefusesWithout() {
+    JsonNode docs = hub.get("/v3/api-docs", null).body();
+    String[][] operations = {
+      {"POST", "/api/v2/clusters"},
+      {"PUT", "/api/v2/clusters/acceptance"},
+      {"POST", "/api/v2/projects"},
+      {"POST", "/api/v2/environments"},
+      {"POST", "/api/v2/tenants"},
+      {"POST", "/api/v2/grants"}
+    };
+    for (String[] op : operations) {
+      String ref =
+          docs.path("paths")
+              .path(op[1])
+              .path(op[0].toLowerCase(Locale.ROOT))
+              .at("/requestBody/content/application~1json/schema/$ref")
+              .asText();
+      assertThat(ref).as(op[0] + " " + op[1]).startsWith("#/components/schemas/");
+      List<String> required = texts(docs.at(ref.substring(1) + "/required"));
+      assertThat(required).as(ref).isNotEmpty();
+      HubTestSupport.Response refused =
+          hub.send(op[0], op[1], HubTestSupport.OWNER_TOKEN, Map.of());
+      assertThat(refused.status()).as(refused.raw()).isEqualTo(400);
+      List<String> named = new ArrayList<>();
+      refused.body().path("errors").forEach(e -> named.add(e.path("field").asText()));
+      assertThat(named).as(op[0] + " " + op[1]).containsExactlyInAnyOrderElementsOf(required);
+    }
+  }
+
+  @Test
+  void nestedRequestSchemasRequireTheirMandatoryFields() {
+    JsonNode schemas = hub.get("/v3/api-docs", null).body().path("components").path("schemas");
+    assertThat(texts(schemas.at("/CommandRequests.Create/required")))
+        .containsExactlyInAnyOrder("type", "target");
+    assertThat(texts(schemas.at("/CommandRequests.Target/required")))
+        .containsExactlyInAnyOrder("namespace", "name");
+    assertThat(texts(schemas.at("/Rollback/required")))
+        .containsExactlyInAnyOrder("toRelease", "scope");
+    assertThat(texts(schemas.at("/CreateOrg/required")))
+        .containsExactlyInAnyOrder("slug", "name", "owner");
+    assertThat(texts(schemas.at("/Requirement/required")))
+        .containsExactlyInAnyOrder("key", "operator");
+    // A field that is optional stays so: a release may be cut without a description.
+    assertThat(schemas.at("/ReleaseRequests.Create/required").isMissingNode()).isTrue();
+  }
+
+  private static List<String> texts(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(n -> out.add(n.asText()));
+    return out;
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.gitopshq.hub.peer;
 import com.google.protobuf.ByteString;
 import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
+import dev.gitopshq.agent.v1.ArgoApplications;
 import dev.gitopshq.agent.v1.Heartbeat;
 import dev.gitopshq.agent.v1.Hello;
 import dev.gitopshq.agent.v1.HubMessage;
@@ -131,6 +132,15 @@ final class FakeAgent implements StreamObserver<HubMessage>, AutoCloseable {
                                   + "\n  namespace: "
                                   + m.getReadResource().getNamespace()
                                   + "\ndata:\n  answeredBy: fake-agent\n"))
+                  .build());
+      case LIST_APPLICATIONS ->
+          // No Argo CD Application and no Flux Kustomization: an answer, with nothing that tracks
+          // a binding.
+          send(
+              AgentMessage.newBuilder()
+                  .setArgoApplications(
+                      ArgoApplications.newBuilder()
+                          .setRequestId(m.getListApplications().getRequestId()))
                   .build());
       case REFRESH_INVENTORY -> refreshes.add(m.getRefreshInventory().getRequestId());
       case OPEN_LOG_STREAM -> {

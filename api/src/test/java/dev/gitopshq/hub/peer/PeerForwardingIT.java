@@ -4,6 +4,7 @@ import static dev.gitopshq.hub.HubTestSupport.OWNER_TOKEN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.gitopshq.agent.v1.LogStreamControl;
 import dev.gitopshq.agent.v1.OpenLogStream;
 import dev.gitopshq.agent.v1.ReadResource;
@@ -98,6 +99,7 @@ class PeerForwardingIT {
         FakeAgent.connect(a.grpcAddress(), name, created.body().get("registrationToken").asText());
     assertThat(a.gateway().connectedAgents()).isEqualTo(1);
     assertThat(b.gateway().connectedAgents()).isZero();
+    bind(name);
     await()
         .atMost(Duration.ofSeconds(10))
         .until(
@@ -108,6 +110,41 @@ class PeerForwardingIT {
                             .body()
                             .get("status")
                             .asText()));
+  }
+
+  /**
+   * Gives the cluster one binding (a project whose environment delivers to it, with one tenant), so
+   * that its Bindings tab asks the agent for its Argo CD applications.
+   */
+  static void bind(String cluster) {
+    String env = "env-" + cluster;
+    String tenant = "tenant-" + cluster;
+    ok(b.post("/api/v2/environments", OWNER_TOKEN, Map.of("name", env)));
+    ok(b.post("/api/v2/tenants", OWNER_TOKEN, Map.of("name", tenant)));
+    String project =
+        ok(b.post("/api/v2/projects", OWNER_TOKEN, Map.of("name", "project-" + cluster)))
+            .get("id")
+            .asText();
+    ok(
+        b.send(
+            "PUT",
+            "/api/v2/projects/" + project + "/environments/" + env,
+            OWNER_TOKEN,
+            Map.of("clusters", List.of(Map.of("cluster", cluster, "deliveryMode", "argocd")))));
+    ok(b.send("PUT", "/api/v2/projects/" + project + "/tenants/" + tenant, OWNER_TOKEN, Map.of()));
+  }
+
+  static JsonNode ok(Response r) {
+    assertThat(r.status()).as(r.raw()).isBetween(200, 299);
+    return r.body();
+  }
+
+  /** Why the cluster's one binding's sync state is what it is, as its Bindings tab says. */
+  static String bindingSyncReason(HubTestSupport hub) {
+    Response r = hub.get("/api/v2/clusters/" + clusterId + "/bindings", OWNER_TOKEN);
+    assertThat(r.status()).as(r.raw()).isEqualTo(200);
+    assertThat(r.body().get("items")).as(r.raw()).hasSize(1);
+    return r.body().get("items").get(0).path("syncReason").asText();
   }
 
   static HubTestSupport replica(HubTestSupport hub, String id) {
@@ -416,6 +453,9 @@ class PeerForwardingIT {
         CompletableFuture.supplyAsync(
             () ->
                 b.post("/api/v2/clusters/" + clusterId + "/inventory/refresh", OWNER_TOKEN, null));
+    // The Bindings tab's sync states wait for the agent too, and then come from its answer.
+    CompletableFuture<String> syncReason =
+        CompletableFuture.supplyAsync(() -> bindingSyncReason(a));
     Thread.sleep(BACK_AFTER_MILLIS);
     agent = agent.reconnect(b.grpcAddress());
 
@@ -426,6 +466,8 @@ class PeerForwardingIT {
     assertThat(f.status()).as(f.raw()).isEqualTo(202);
     assertThat(agent.refreshes.poll(10, TimeUnit.SECONDS))
         .isEqualTo(f.body().get("requestId").asText());
+    assertThat(syncReason.get(30, TimeUnit.SECONDS))
+        .startsWith("no Argo CD application or Flux kustomization tracks deploy/env-");
     assertThat(ms(System.nanoTime() - start)).isGreaterThanOrEqualTo(BACK_AFTER_MILLIS);
     assertThat(b.gateway().connectedAgents()).isEqualTo(1);
   }
@@ -481,7 +523,8 @@ class PeerForwardingIT {
       Response logs =
           hub.get("/api/v2/clusters/" + clusterId + "/logs?namespace=demo&pod=web-0", OWNER_TOKEN);
       assertThat(logs.status()).as(logs.raw()).isEqualTo(409);
-      // No wait: the three answers together come well within the wait.
+      assertThat(bindingSyncReason(hub)).isEqualTo("the agent is not connected");
+      // No wait: the four answers together come well within the wait.
       assertThat(ms(System.nanoTime() - start)).isLessThan(RECONNECT_WAIT.toMillis() / 2.0);
     }
   }

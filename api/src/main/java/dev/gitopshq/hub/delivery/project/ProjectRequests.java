@@ -8,6 +8,7 @@ import dev.gitopshq.agent.v1.KindScopes;
 import dev.gitopshq.agent.v1.TenantFences;
 import dev.gitopshq.hub.delivery.DeliveryChecks;
 import dev.gitopshq.hub.web.Checks;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,8 @@ public final class ProjectRequests {
   public static final List<String> DELIVERY_MODES = ProjectSnapshot.ClusterTarget.MODES;
 
   /** {@code POST /projects}. */
-  public record ProjectCreate(String name, String description) {
+  public record ProjectCreate(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name, String description) {
     public void validate() {
       Checks c = new Checks();
       c.dnsLabel("name", name);
@@ -31,7 +33,8 @@ public final class ProjectRequests {
   }
 
   /** {@code PATCH /projects/{id}}. */
-  public record ProjectUpdate(String description) {
+  public record ProjectUpdate(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String description) {
     public void validate() {
       Checks c = new Checks();
       if (description == null) {
@@ -47,7 +50,10 @@ public final class ProjectRequests {
    *
    * @param deliveryMode argocd, flux or direct; null: the environment's {@code deliveryMode}
    */
-  public record ClusterRef(String cluster, Map<String, Object> overrides, String deliveryMode) {
+  public record ClusterRef(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String cluster,
+      Map<String, Object> overrides,
+      String deliveryMode) {
     public ClusterRef(String cluster, Map<String, Object> overrides) {
       this(cluster, overrides, null);
     }
@@ -174,8 +180,8 @@ public final class ProjectRequests {
   /** {@code POST /projects/{id}/workloads} and {@code PUT .../workloads/{name}}. */
   public record WorkloadWrite(
       String name,
-      String chart,
-      String version,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String chart,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String version,
       Map<String, Object> values,
       String imageTagPath,
       Map<String, String> kindScopes) {
@@ -211,7 +217,8 @@ public final class ProjectRequests {
   }
 
   /** {@code PUT /projects/{id}/values/{workload}/{tenant}/{environment}}. */
-  public record ValuesPut(Map<String, Object> values) {
+  public record ValuesPut(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Map<String, Object> values) {
     public void validate() {
       Checks c = new Checks();
       if (values == null) {
@@ -224,7 +231,12 @@ public final class ProjectRequests {
 
   /** {@code PUT /projects/{id}/variables}. */
   public record ProjectVariablePut(
-      String scope, String environment, String tenant, String service, String key, String value) {
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String scope,
+      String environment,
+      String tenant,
+      String service,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String key,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String value) {
     public void validate() {
       Checks c = new Checks();
       scopeFields(c, scope, environment, tenant, service);
@@ -252,16 +264,21 @@ public final class ProjectRequests {
   }
 
   /** A tenant-environment pair of a binding. */
-  public record TargetRef(String tenant, String environment) {}
+  public record TargetRef(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String tenant,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String environment) {}
 
   /** A JSON merge patch for a binding's resources of a kind (and name). */
-  public record OverlayRef(String kind, String name, Map<String, Object> patch) {}
+  public record OverlayRef(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String kind,
+      String name,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Map<String, Object> patch) {}
 
   /** {@code POST /projects/{id}/bindings} and {@code PUT .../bindings/{name}}. */
   public record BindingWrite(
       String name,
-      String kind,
-      String source,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String kind,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String source,
       List<TargetRef> targets,
       List<OverlayRef> overlays,
       Map<String, String> kindScopes) {

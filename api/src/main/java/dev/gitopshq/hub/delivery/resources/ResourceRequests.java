@@ -3,6 +3,7 @@ package dev.gitopshq.hub.delivery.resources;
 import dev.gitopshq.activities.delivery.SourceKind;
 import dev.gitopshq.hub.delivery.DeliveryChecks;
 import dev.gitopshq.hub.web.Checks;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,10 @@ public final class ResourceRequests {
 
   /** {@code POST /environments}. */
   public record EnvironmentCreate(
-      String name, String description, Integer position, Integer verifyTimeoutSeconds) {
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name,
+      String description,
+      Integer position,
+      Integer verifyTimeoutSeconds) {
     public void validate() {
       Checks c = new Checks();
       c.dnsLabel("name", name);
@@ -58,7 +62,8 @@ public final class ResourceRequests {
   }
 
   /** {@code PUT /environments/order}: every environment's name, in the new order. */
-  public record EnvironmentOrder(List<String> order) {
+  public record EnvironmentOrder(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<String> order) {
     public void validate(List<String> existing) {
       Checks c = new Checks();
       if (order == null) {
@@ -73,7 +78,10 @@ public final class ResourceRequests {
   }
 
   /** {@code POST /tenants}. */
-  public record TenantCreate(String name, String displayName, Map<String, String> labels) {
+  public record TenantCreate(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name,
+      String displayName,
+      Map<String, String> labels) {
     public void validate() {
       Checks c = new Checks();
       c.dnsLabel("name", name);
@@ -97,7 +105,10 @@ public final class ResourceRequests {
   }
 
   /** {@code POST} and {@code PUT /manifest-bundles} and {@code /kustomize-bases}. */
-  public record SourceWrite(String name, String description, Map<String, String> files) {
+  public record SourceWrite(
+      String name,
+      String description,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Map<String, String> files) {
     public void validate(SourceKind kind, String pathName) {
       Checks c = new Checks();
       if (pathName == null) {
@@ -112,7 +123,7 @@ public final class ResourceRequests {
   }
 
   /** {@code PUT /variables/{key}}. */
-  public record VariableValue(String value) {
+  public record VariableValue(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String value) {
     public void validate(String key) {
       Checks c = new Checks();
       DeliveryChecks.variableKey(c, "key", key);
