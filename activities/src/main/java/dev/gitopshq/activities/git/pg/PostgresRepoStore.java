@@ -61,11 +61,15 @@ public final class PostgresRepoStore implements RepoStore {
     return orgId + "/" + projectId;
   }
 
+  /**
+   * A repository is there once it has HEAD: {@link #create} writes both in one transaction, and an
+   * import ({@link #beginImport}) writes the row first and HEAD only when it publishes.
+   */
   @Override
   public boolean exists(UUID orgId, UUID projectId) {
     try {
       return sql.query(
-          "select 1 from git_repositories where org_id = ? and project_id = ?",
+          "select 1 from git_refs where org_id = ? and project_id = ? and name = 'HEAD'",
           rs -> rs.next(),
           orgId,
           projectId);
@@ -97,6 +101,18 @@ public final class PostgresRepoStore implements RepoStore {
           });
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the repository of project " + projectId, e);
+    }
+  }
+
+  /**
+   * Starts writing the project's whole repository ({@link RepoImport}): nothing of it is visible
+   * until it is published, and publishing replaces whatever the project had. The caller closes it.
+   */
+  public RepoImport beginImport(UUID orgId, UUID projectId) {
+    try {
+      return RepoImport.begin(sql, orgId, projectId);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot import the repository of project " + projectId, e);
     }
   }
 
