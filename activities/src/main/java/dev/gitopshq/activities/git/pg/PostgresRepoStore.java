@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * it holds is current.
  *
  * <p>Memory: a pack is written and read one chunk at a time (at most {@link ChunkChannel#MAX_AHEAD}
- * chunks per reader); what is read is kept in JGit's block cache (one per JVM, 32 MiB by default).
+ * chunks per reader); what is read is kept in JGit's block cache ({@link BlockCache}: one per JVM,
+ * 32 MiB by default, GITOPSHQ_GIT_BLOCK_CACHE_MB).
  */
 public final class PostgresRepoStore implements RepoStore {
   private static final Logger log = LoggerFactory.getLogger(PostgresRepoStore.class);
@@ -48,8 +49,15 @@ public final class PostgresRepoStore implements RepoStore {
   private final Sql sql;
   private final ConcurrentMap<String, PgRepository> open = new ConcurrentHashMap<>();
 
+  /** A store with JGit's block cache as it is (its default size unless configured before). */
   public PostgresRepoStore(DataSource dataSource) {
     this.sql = new Sql(dataSource);
+  }
+
+  /** A store that first sizes JGit's block cache to {@code blockCacheMb} MiB. */
+  public PostgresRepoStore(DataSource dataSource, int blockCacheMb) {
+    this(dataSource);
+    BlockCache.configure(blockCacheMb);
   }
 
   @Override

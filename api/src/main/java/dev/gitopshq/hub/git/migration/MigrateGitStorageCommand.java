@@ -99,6 +99,15 @@ public final class MigrateGitStorageCommand {
       return summary.ok() ? OK : NOT_DONE;
     } catch (Exception e) {
       err.println("migrate-git-storage: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+      // Spring wraps a bad setting (GITOPSHQ_GIT_BLOCK_CACHE_MB=2) in bean creation errors: the
+      // innermost cause says what to change.
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      if (root != e) {
+        err.println("migrate-git-storage: because: " + root.getMessage());
+      }
       return NOT_DONE;
     }
   }
@@ -139,8 +148,8 @@ public final class MigrateGitStorageCommand {
   @EnableConfigurationProperties(GitProperties.class)
   static class Context {
     @Bean(destroyMethod = "close")
-    PostgresRepoStore postgresStore(DataSource dataSource) {
-      return new PostgresRepoStore(dataSource);
+    PostgresRepoStore postgresStore(DataSource dataSource, GitProperties git) {
+      return new PostgresRepoStore(dataSource, git.blockCacheMb());
     }
   }
 }

@@ -383,4 +383,14 @@ class MigrateGitStorageIT {
     assertThat(last.code()).as(last.out()).isEqualTo(MigrateGitStorageCommand.OK);
     assertThat(last.out()).contains("0 migrated, 4 up to date, 0 replaced, 0 refused, 0 failed");
   }
+
+  @Test
+  @Order(3)
+  void aBlockCacheTooSmallStopsTheCommandBeforeAnythingIsReadNamingTheVariable() throws Exception {
+    Run run = migrate("--gitopshq.git.block-cache-mb=2");
+    assertThat(run.code()).as(run.out()).isEqualTo(MigrateGitStorageCommand.NOT_DONE);
+    assertThat(run.out())
+        .contains("GITOPSHQ_GIT_BLOCK_CACHE_MB must be at least 4, not 2")
+        .doesNotContain("summary:");
+  }
 }
