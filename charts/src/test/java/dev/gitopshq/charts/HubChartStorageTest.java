@@ -198,6 +198,27 @@ class HubChartStorageTest {
   }
 
   @Test
+  void theBlockCacheSizeReachesTheHubWithPostgresStorageAndIsBounded() {
+    // JGit's default unless set; the file storage has no block cache, so no variable.
+    assertThat(render(values("git.storage", "postgres")).env().get("GITOPSHQ_GIT_BLOCK_CACHE_MB"))
+        .extracting(EnvVar::getValue)
+        .isEqualTo("32");
+    assertThat(
+            render(values("git.storage", "postgres", "git.blockCacheMiB", 256))
+                .env()
+                .get("GITOPSHQ_GIT_BLOCK_CACHE_MB")
+                .getValue())
+        .isEqualTo("256");
+    assertThat(render(values("git.blockCacheMiB", 256)).env())
+        .doesNotContainKey("GITOPSHQ_GIT_BLOCK_CACHE_MB");
+    // What the hub would refuse at start is refused before anything is installed.
+    assertThat(CHART.renderError(values("git.storage", "postgres", "git.blockCacheMiB", 2)))
+        .contains("/git/blockCacheMiB", "minimum");
+    assertThat(CHART.renderError(values("git.storage", "postgres", "git.blockCacheMiB", "64Mi")))
+        .contains("/git/blockCacheMiB");
+  }
+
+  @Test
   void moreThanOneReplicaNeedsSharedStorageAndOneKey() {
     assertThat(CHART.renderError(values("replicaCount", 2, "encryptionKey.value", ENCRYPTION_KEY)))
         .contains("replicaCount > 1 needs a volume every replica can mount")

@@ -1,5 +1,6 @@
 package dev.gitopshq.hub.config;
 
+import dev.gitopshq.activities.git.pg.BlockCache;
 import java.nio.file.Path;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -16,17 +17,49 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *     used in clone URLs: {@code <publicUrl>/git/<org>/<project>.git}
  * @param renderDir where renders get their fresh working directories (GITOPSHQ_RENDER_DIR, default
  *     {@code <data dir>/render})
+ * @param blockCacheMb the size of JGit's block cache in MiB with the postgres storage
+ *     (GITOPSHQ_GIT_BLOCK_CACHE_MB, default {@value BlockCache#DEFAULT_MB}): what was read of the
+ *     packs, shared by all repositories, on the JVM's heap; each block it misses is one query
  */
 @ConfigurationProperties("gitopshq.git")
-public record GitProperties(String storage, Path root, String publicUrl, Path renderDir) {
+public record GitProperties(
+    String storage, Path root, String publicUrl, Path renderDir, Integer blockCacheMb) {
   /** The storage names GITOPSHQ_GIT_STORAGE accepts. */
   public static final List<String> STORAGES = List.of("file", "postgres");
+
+  /** The smallest block cache GITOPSHQ_GIT_BLOCK_CACHE_MB accepts (64 blocks of 64 KiB). */
+  public static final int MIN_BLOCK_CACHE_MB = 4;
 
   public GitProperties {
     storage = storage == null || storage.isBlank() ? "file" : storage.strip();
     if (!STORAGES.contains(storage)) {
       throw new IllegalArgumentException(
           "GITOPSHQ_GIT_STORAGE must be one of " + STORAGES + ", not " + storage);
+    }
+    blockCacheMb = blockCacheMb == null ? BlockCache.DEFAULT_MB : blockCacheMb;
+    checkBlockCache(blockCacheMb, storage, Runtime.getRuntime().maxMemory());
+  }
+
+  /**
+   * Refuses a block cache below {@value #MIN_BLOCK_CACHE_MB} MiB, or, with the postgres storage
+   * (the only one that uses it), above half the JVM's heap ({@code maxHeapBytes}): the cache lives
+   * on the heap, and the rest of the hub needs the other half.
+   */
+  static void checkBlockCache(int mb, String storage, long maxHeapBytes) {
+    if (mb < MIN_BLOCK_CACHE_MB) {
+      throw new IllegalArgumentException(
+          "GITOPSHQ_GIT_BLOCK_CACHE_MB must be at least " + MIN_BLOCK_CACHE_MB + ", not " + mb);
+    }
+    long maxMb = maxHeapBytes / (2 * 1024 * 1024);
+    if (storage.equals("postgres") && mb > maxMb) {
+      throw new IllegalArgumentException(
+          "GITOPSHQ_GIT_BLOCK_CACHE_MB="
+              + mb
+              + " is more than half the JVM's heap ("
+              + maxHeapBytes / (1024 * 1024)
+              + " MiB): lower it to "
+              + maxMb
+              + " or less, or give the JVM more memory (-Xmx, the container's memory limit)");
     }
   }
 

@@ -33,7 +33,7 @@ public class GitConfig {
   ProjectRepos projectRepos(GitProperties props, DataSource dataSource) {
     RepoStore store =
         switch (props.storage()) {
-          case "postgres" -> new PostgresRepoStore(dataSource);
+          case "postgres" -> new PostgresRepoStore(dataSource, props.blockCacheMb());
           default -> new FileRepoStore(props.root());
         };
     return new ProjectRepos(store);

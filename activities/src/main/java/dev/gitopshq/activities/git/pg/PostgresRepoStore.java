@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * it holds is current.
  *
  * <p>Memory: a pack is written and read one chunk at a time (at most {@link ChunkChannel#MAX_AHEAD}
- * chunks per reader); what is read is kept in JGit's block cache (one per JVM, 32 MiB by default).
+ * chunks per reader); what is read is kept in JGit's block cache ({@link BlockCache}: one per JVM,
+ * 32 MiB by default, GITOPSHQ_GIT_BLOCK_CACHE_MB).
  */
 public final class PostgresRepoStore implements RepoStore {
   private static final Logger log = LoggerFactory.getLogger(PostgresRepoStore.class);
@@ -48,8 +49,15 @@ public final class PostgresRepoStore implements RepoStore {
   private final Sql sql;
   private final ConcurrentMap<String, PgRepository> open = new ConcurrentHashMap<>();
 
+  /** A store with JGit's block cache as it is (its default size unless configured before). */
   public PostgresRepoStore(DataSource dataSource) {
     this.sql = new Sql(dataSource);
+  }
+
+  /** A store that first sizes JGit's block cache to {@code blockCacheMb} MiB. */
+  public PostgresRepoStore(DataSource dataSource, int blockCacheMb) {
+    this(dataSource);
+    BlockCache.configure(blockCacheMb);
   }
 
   @Override
@@ -61,11 +69,15 @@ public final class PostgresRepoStore implements RepoStore {
     return orgId + "/" + projectId;
   }
 
+  /**
+   * A repository is there once it has HEAD: {@link #create} writes both in one transaction, and an
+   * import ({@link #beginImport}) writes the row first and HEAD only when it publishes.
+   */
   @Override
   public boolean exists(UUID orgId, UUID projectId) {
     try {
       return sql.query(
-          "select 1 from git_repositories where org_id = ? and project_id = ?",
+          "select 1 from git_refs where org_id = ? and project_id = ? and name = 'HEAD'",
           rs -> rs.next(),
           orgId,
           projectId);
@@ -97,6 +109,18 @@ public final class PostgresRepoStore implements RepoStore {
           });
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the repository of project " + projectId, e);
+    }
+  }
+
+  /**
+   * Starts writing the project's whole repository ({@link RepoImport}): nothing of it is visible
+   * until it is published, and publishing replaces whatever the project had. The caller closes it.
+   */
+  public RepoImport beginImport(UUID orgId, UUID projectId) {
+    try {
+      return RepoImport.begin(sql, orgId, projectId);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot import the repository of project " + projectId, e);
     }
   }
 

@@ -1,6 +1,5 @@
 package dev.gitopshq.hub.git.migration;
 
-import dev.gitopshq.activities.git.RepoStore;
 import dev.gitopshq.activities.git.pg.PostgresRepoStore;
 import dev.gitopshq.hub.config.GitProperties;
 import java.io.PrintStream;
@@ -22,17 +21,17 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * {@code java -jar gitopshq-hub.jar migrate-git-storage [--dry-run]}: copies every project's file
- * repository into the PostgreSQL storage ({@link GitStorageMigration}) and exits, without serving
- * anything. It starts only what it needs: the database (with the hub's Flyway migrations, as a hub
- * start would run them), the hub's Git settings and the target storage; it reads the hub's own
- * configuration (GITOPSHQ_DB_URL, GITOPSHQ_GIT_ROOT, ...).
+ * {@code java -jar gitopshq-hub.jar migrate-git-storage [--dry-run] [--replace]}: copies every
+ * project's file repository into the PostgreSQL storage ({@link GitStorageMigration}) and exits,
+ * without serving anything. It starts only what it needs: the database (with the hub's Flyway
+ * migrations, as a hub start would run them), the hub's Git settings and the target storage; it
+ * reads the hub's own configuration (GITOPSHQ_DB_URL, GITOPSHQ_GIT_ROOT, ...).
  */
 public final class MigrateGitStorageCommand {
   /** The first argument of the hub jar that selects this mode. */
   public static final String NAME = "migrate-git-storage";
 
-  /** Exit codes: everything migrated (or equal already); something refused or failed; bad usage. */
+  /** Exit codes: everything migrated (or up to date); something refused or failed; bad usage. */
   public static final int OK = 0;
 
   public static final int NOT_DONE = 1;
@@ -40,16 +39,21 @@ public final class MigrateGitStorageCommand {
 
   private static final String USAGE_TEXT =
       """
-      usage: java -jar gitopshq-hub.jar migrate-git-storage [--dry-run] [--help] [--name=value ...]
+      usage: java -jar gitopshq-hub.jar migrate-git-storage [--dry-run] [--replace] [--help]
+                 [--name=value ...]
 
       Copies every project's Git repository from the file storage (GITOPSHQ_GIT_ROOT) into the
       PostgreSQL storage (the hub's database), verifies each copy (the same refs, every object
       reachable from them present) and prints one line per repository and a summary. Run it with
-      the hub stopped; re-running it skips the repositories already copied. It reads the hub's
-      configuration (GITOPSHQ_DB_URL, GITOPSHQ_DB_USER, GITOPSHQ_DB_PASSWORD, GITOPSHQ_GIT_ROOT);
-      Spring options such as --gitopshq.git.root=DIR override it.
+      the hub stopped. Each repository's refs are written last, in one transaction: a run that
+      stops half-way leaves no half-written repository, and running it again resumes, skipping
+      the repositories already up to date. It reads the hub's configuration (GITOPSHQ_DB_URL,
+      GITOPSHQ_DB_USER, GITOPSHQ_DB_PASSWORD, GITOPSHQ_GIT_ROOT); Spring options such as
+      --gitopshq.git.root=DIR override it.
 
         --dry-run   compare only: print what would be copied, write nothing
+        --replace   rewrite a repository PostgreSQL holds with other refs or objects from the
+                    file repository (without it such a repository is refused and left alone)
       """;
 
   private MigrateGitStorageCommand() {}
@@ -57,10 +61,12 @@ public final class MigrateGitStorageCommand {
   /** Runs the command with the arguments after {@value #NAME}; returns the process's exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     boolean dryRun = false;
+    boolean replace = false;
     List<String> springArgs = new ArrayList<>();
     for (String a : args) {
       switch (a) {
         case "--dry-run" -> dryRun = true;
+        case "--replace" -> replace = true;
         case "--help", "-h" -> {
           out.print(USAGE_TEXT);
           return OK;
@@ -86,13 +92,22 @@ public final class MigrateGitStorageCommand {
                     "spring.main.banner-mode", "off"))
             .run(springArgs.toArray(String[]::new))) {
       GitProperties git = context.getBean(GitProperties.class);
-      RepoStore target = context.getBean(RepoStore.class);
+      PostgresRepoStore target = context.getBean(PostgresRepoStore.class);
       List<GitStorageMigration.Project> projects = projects(context.getBean(JdbcTemplate.class));
       GitStorageMigration.Summary summary =
-          new GitStorageMigration(git.root(), target, out, dryRun).run(projects);
+          new GitStorageMigration(git.root(), target, out, dryRun, replace).run(projects);
       return summary.ok() ? OK : NOT_DONE;
     } catch (Exception e) {
       err.println("migrate-git-storage: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+      // Spring wraps a bad setting (GITOPSHQ_GIT_BLOCK_CACHE_MB=2) in bean creation errors: the
+      // innermost cause says what to change.
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      if (root != e) {
+        err.println("migrate-git-storage: because: " + root.getMessage());
+      }
       return NOT_DONE;
     }
   }
@@ -133,8 +148,8 @@ public final class MigrateGitStorageCommand {
   @EnableConfigurationProperties(GitProperties.class)
   static class Context {
     @Bean(destroyMethod = "close")
-    RepoStore postgresStore(DataSource dataSource) {
-      return new PostgresRepoStore(dataSource);
+    PostgresRepoStore postgresStore(DataSource dataSource, GitProperties git) {
+      return new PostgresRepoStore(dataSource, git.blockCacheMb());
     }
   }
 }

@@ -10,6 +10,7 @@ import dev.gitopshq.activities.git.TreeEdit;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.eclipse.jgit.internal.storage.dfs.DfsRepositoryDescription;
@@ -63,7 +64,7 @@ class RepoCopyTest {
   }
 
   @Test
-  void copiesEveryBranchAndHeadAndTheCheckPasses() throws Exception {
+  void copiesEveryObjectBeforeAnyRefAndTheCheckPassesOnceTheRefsAreThere() throws Exception {
     commit("main", "config/a.yaml", "a: 1\n");
     CommitResult main = commit("main", "rendered/b.yaml", "b: 1\n");
     CommitResult staging = commit("deploy/staging", "rendered/b.yaml", "b: 0\n");
@@ -71,9 +72,23 @@ class RepoCopyTest {
     InMemoryRepository target = new InMemoryRepository(new DfsRepositoryDescription("t"));
     target.updateRef(Constants.HEAD).link("refs/heads/main");
 
-    RepoCopy.Copied copied = RepoCopy.copy(source, target, temp);
+    RepoCopy.RefState state = RepoCopy.refs(source);
+
+    RepoCopy.Copied copied = RepoCopy.copyObjects(source, state, target, temp);
 
     assertThat(copied.objects()).isPositive();
+    // The objects are all there, and no ref points at them yet: the caller writes the refs.
+    long[] stored = new long[1];
+    assertThat(RepoCopy.missingObject(target, state, stored)).isEmpty();
+    assertThat(stored[0]).isEqualTo(copied.objects());
+    assertThat(target.getRefDatabase().getRefsByPrefix(Constants.R_REFS)).isEmpty();
+    assertThat(RepoCopy.verify(target, state, new long[1]))
+        .hasValueSatisfying(v -> assertThat(v).contains("refs differ"));
+    for (Map.Entry<String, ObjectId> e : state.refs().entrySet()) {
+      RefUpdate u = target.updateRef(e.getKey());
+      u.setNewObjectId(e.getValue());
+      assertThat(u.update()).isEqualTo(RefUpdate.Result.NEW);
+    }
     assertThat(target.exactRef("refs/heads/main").getObjectId()).isEqualTo(main.commit());
     assertThat(target.exactRef("refs/heads/deploy/staging").getObjectId())
         .isEqualTo(staging.commit());
