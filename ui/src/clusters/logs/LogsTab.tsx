@@ -6,7 +6,7 @@ import type { Cluster, Schemas, With } from "../../api/types";
 import { Button, inputClass } from "../../components/Button";
 import { Empty } from "../../components/States";
 import type { Inventory, Resource } from "../InventoryTab";
-import { openLogSocket, type LogParams } from "./logSocket";
+import { ACCESS_ENDS, openLogSocket, type LogParams } from "./logSocket";
 import { createLogTerminal, type LogTerminal } from "./terminal";
 import { queryKeys } from "../../api/keys";
 
@@ -397,6 +397,9 @@ function status(s: State, paused: boolean, lines: number): string {
     case "reconnecting":
       return `Reconnecting when the agent is back: ${s.message} (${count})`;
     case "ended":
+      if (ACCESS_ENDS.includes(s.reason)) {
+        return `Ended, you may no longer read this log: ${s.message} (${count}). It will not reconnect.`;
+      }
       return s.reason === "completed" || s.reason === "closed"
         ? `Stopped (${count})`
         : `Ended: ${s.message} (${count})`;

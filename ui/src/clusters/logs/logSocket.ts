@@ -36,6 +36,9 @@ export function logSocketUrl(clusterId: string, p: LogParams): string {
   return `${proto}//${window.location.host}/api/v2/clusters/${encodeURIComponent(clusterId)}/logs/ws${q}`;
 }
 
+/** Ends that mean the caller may no longer read this log: reconnecting would not help. */
+export const ACCESS_ENDS = ["access_revoked", "cluster_hidden"];
+
 /** Opens a log session; returns the function that ends it. */
 export function openLogSocket(clusterId: string, p: LogParams, h: LogHandlers): () => void {
   const token = getToken() ?? "";
@@ -43,6 +46,7 @@ export function openLogSocket(clusterId: string, p: LogParams, h: LogHandlers): 
   ws.binaryType = "arraybuffer";
   const decoder = new TextDecoder();
   let done = false;
+  let opened = false;
   ws.onmessage = (ev: MessageEvent) => {
     if (typeof ev.data === "string") {
       let m: { type?: string; sessionId?: string; reason?: string; message?: string; status?: number };
@@ -51,8 +55,10 @@ export function openLogSocket(clusterId: string, p: LogParams, h: LogHandlers): 
       } catch {
         return;
       }
-      if (m.type === "opened") h.onOpened?.(m.sessionId ?? "");
-      else if (m.type === "ended") {
+      if (m.type === "opened") {
+        opened = true;
+        h.onOpened?.(m.sessionId ?? "");
+      } else if (m.type === "ended") {
         done = true;
         h.onEnded(m.reason ?? "closed", m.message ?? "");
       } else if (m.type === "error") {
@@ -66,7 +72,16 @@ export function openLogSocket(clusterId: string, p: LogParams, h: LogHandlers): 
   ws.onclose = (ev: CloseEvent) => {
     if (done) return;
     done = true;
+    // Close codes the hub chose, for when its "ended" or "error" message did not arrive: 1008 the
+    // caller's token, session or membership was revoked (the reason says which), 4404 after the
+    // session opened the cluster is no longer visible to the caller (a grant revoked, a team left),
+    // 4000 + status a refusal. None of these reconnects; only a broken connection (status 0) may.
     if (ev.code === 1000) h.onEnded("closed", "");
+    else if (opened && ev.code === 1008) h.onEnded("access_revoked", ev.reason || "access revoked");
+    else if (opened && ev.code === 4404)
+      h.onEnded("cluster_hidden", "access revoked: this cluster is no longer visible to you");
+    else if (ev.code === 1008) h.onError(403, ev.reason || "access revoked");
+    else if (ev.code > 4000 && ev.code < 5000) h.onError(ev.code - 4000, ev.reason || "the log session was refused");
     else h.onError(0, "the connection to the hub closed (" + ev.code + ")");
   };
   return () => {

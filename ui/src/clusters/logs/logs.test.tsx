@@ -26,7 +26,7 @@ class FakeSocket {
   static last: FakeSocket | null = null;
   binaryType = "blob";
   onmessage: ((ev: { data: unknown }) => void) | null = null;
-  onclose: ((ev: { code: number }) => void) | null = null;
+  onclose: ((ev: { code: number; reason?: string }) => void) | null = null;
   closedWith: number | null = null;
   constructor(
     public url: string,
@@ -244,6 +244,45 @@ describe("cluster log streaming", () => {
       await screen.findByText("Ended: the reader did not take 131072 bytes for 30 s (0 lines)"),
     ).toBeInTheDocument();
   });
+
+  it("does not reconnect a session whose access was revoked, and says so", async () => {
+    const live: Cluster = { ...cluster, connectedAt: "2026-11-26T09:00:00Z" };
+    hub(live);
+    const user = await choose();
+    await user.click(screen.getByRole("button", { name: "Start streaming" }));
+    // The grant was revoked: the hub's ended message, then close 4404 as for an unknown cluster.
+    const first = FakeSocket.last!;
+    first.text({ type: "opened", sessionId: "s1" });
+    first.bytes("2026-11-26T10:00:00Z before\n");
+    first.text({
+      type: "ended",
+      reason: "cluster_hidden",
+      message: "access revoked: cluster demo is no longer visible to you",
+    });
+    act(() => first.onclose?.({ code: 4404, reason: "not_found" }));
+    expect(
+      await screen.findByText(
+        "Ended, you may no longer read this log: access revoked: cluster demo is no longer visible to you (1 line). It will not reconnect.",
+      ),
+    ).toBeInTheDocument();
+
+    // Only the close arrives (its message was lost): 4404 and 1008 still end it for good.
+    for (const [code, reason, shown] of [
+      [4404, "not_found", "access revoked: this cluster is no longer visible to you"],
+      [1008, "access revoked: token revoked", "access revoked: token revoked"],
+    ] as const) {
+      await user.click(screen.getByRole("button", { name: "Start streaming" }));
+      const ws = FakeSocket.last!;
+      ws.text({ type: "opened", sessionId: "s-" + code });
+      act(() => ws.onclose?.({ code, reason }));
+      expect(await screen.findByText(new RegExp("you may no longer read this log: " + shown))).toBeInTheDocument();
+      // The agent connects again meanwhile: still no new socket (a broken one would reconnect in ~1 s).
+      live.connectedAt = "2026-11-26T10:00:0" + (code % 10) + "Z";
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(FakeSocket.last).toBe(ws);
+      expect(screen.queryByText(/Reconnecting/)).toBeNull();
+    }
+  }, 20_000);
 
   it("explains that an agent without diagnostics.read has no logs", async () => {
     hub({ ...cluster, capabilities: ["observe"] });

@@ -323,6 +323,11 @@ public final class Agent implements AutoCloseable {
     return requests.commandsExecuted();
   }
 
+  /** How many log sessions the agent is reading now (a session the hub closed is gone). */
+  public int openLogStreams() {
+    return requests.openLogStreams();
+  }
+
   /** How many objects the agent's inventory holds (0 without the observe capability). */
   public int inventorySize() {
     return inventory == null ? 0 : inventory.size();

@@ -289,6 +289,11 @@ final class HubRequests implements AutoCloseable {
     return jobs.started(commands);
   }
 
+  /** How many log sessions the agent is reading now. */
+  int openLogStreams() {
+    return logStreams.size();
+  }
+
   /** How many direct applies reached the cluster (repeats, refusals and expiries excluded). */
   int directAppliesExecuted() {
     return jobs.started(applies);

@@ -10,12 +10,14 @@ import dev.gitopshq.hub.gateway.LiveRequests;
 import dev.gitopshq.hub.security.CallerCheck;
 import dev.gitopshq.hub.security.HubPrincipal;
 import dev.gitopshq.hub.team.Access;
+import dev.gitopshq.hub.team.AccessChanged;
 import dev.gitopshq.hub.web.ApiError;
 import dev.gitopshq.hub.web.ApiException;
 import jakarta.annotation.PreDestroy;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,10 +32,12 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.event.TransactionalEventListener;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -107,6 +111,9 @@ public class LogService {
             });
     long recheck = props.recheckInterval().toMillis();
     callers.scheduleWithFixedDelay(this::recheckCallers, recheck, recheck, TimeUnit.MILLISECONDS);
+    long accessRecheck = props.accessRecheckInterval().toMillis();
+    callers.scheduleWithFixedDelay(
+        () -> recheckAccess(null), accessRecheck, accessRecheck, TimeUnit.MILLISECONDS);
   }
 
   public LogsProperties limits() {
@@ -139,6 +146,7 @@ public class LogService {
             clock,
             System::nanoTime);
     s.callerTokenId = caller.tokenId();
+    s.caller = caller;
     reserve(s);
     OpenLogStream req =
         OpenLogStream.newBuilder()
@@ -336,6 +344,81 @@ public class LogService {
       if (why != null) {
         s.finish(new LogSession.End(LogSession.End.ACCESS_REVOKED, "access revoked: " + why), true);
       }
+    }
+  }
+
+  /**
+   * A grant, a team membership or a member's role changed through this replica: the sessions of the
+   * organization are checked now, on the caller-check thread, once the change committed (or at once
+   * when it ran outside a transaction).
+   */
+  @TransactionalEventListener(fallbackExecution = true)
+  void onAccessChanged(AccessChanged change) {
+    try {
+      callers.execute(() -> recheckAccess(change.orgId()));
+    } catch (RejectedExecutionException e) {
+      // The hub is stopping: its sessions end anyway.
+    }
+  }
+
+  /**
+   * Ends the sessions of members to whom their cluster is no longer visible: a grant revoked, a
+   * team left, a role lowered, the cluster's labels changed. Each member's role and grants and each
+   * cluster's labels are read once per pass (never per log line). Runs every {@code
+   * gitopshq.logs.access-recheck-interval}, the bound for changes made through another replica, and
+   * at once for the organization of a change made through this one ({@link #onAccessChanged}). The
+   * agent is told to stop; the reader gets the reason as the session's last line (HTTP) or close
+   * code 4404 as for an unknown cluster (WebSocket); the audit entry says {@code cluster_hidden}.
+   *
+   * @param orgId only this organization's sessions; null for all
+   */
+  void recheckAccess(UUID orgId) {
+    List<LogSession> all = new ArrayList<>();
+    for (LogSession s : open.values()) {
+      if (s.caller != null
+          && s.caller.isMember()
+          && s.end() == null
+          && (orgId == null || orgId.equals(s.orgId))) {
+        all.add(s);
+      }
+    }
+    if (all.isEmpty()) {
+      return;
+    }
+    Map<UUID, Predicate<Map<String, String>>> reach = new HashMap<>();
+    Map<UUID, Optional<Map<String, String>>> labels = new HashMap<>();
+    for (LogSession s : all) {
+      boolean visible;
+      try {
+        Optional<Map<String, String>> l =
+            labels.computeIfAbsent(s.clusterId, id -> labelsOf(s.orgId, id));
+        visible =
+            l.isPresent()
+                && reach
+                    .computeIfAbsent(s.caller.memberId(), m -> access.clustersReachedNow(s.caller))
+                    .test(l.get());
+      } catch (RuntimeException e) {
+        // The database is away: the next pass asks again; new requests are refused meanwhile.
+        log.warn("checking the access of open log sessions: {}", e.toString());
+        return;
+      }
+      if (!visible) {
+        s.finish(
+            new LogSession.End(
+                LogSession.End.CLUSTER_HIDDEN,
+                "access revoked: cluster " + s.clusterName + " is no longer visible to you"),
+            true);
+      }
+    }
+  }
+
+  /** The cluster's labels now; empty when it was deleted. */
+  private Optional<Map<String, String>> labelsOf(UUID orgId, UUID clusterId) {
+    try {
+      Map<String, String> l = live.cluster(orgId, clusterId).row().labels();
+      return Optional.of(l == null ? Map.of() : l);
+    } catch (ApiException e) {
+      return Optional.empty();
     }
   }
 

@@ -6,6 +6,7 @@ import dev.gitopshq.agent.v1.ClusterAddresses;
 import dev.gitopshq.agent.v1.LogStreamEnded;
 import dev.gitopshq.hub.gateway.AgentGateway;
 import dev.gitopshq.hub.gateway.LogReceiver;
+import dev.gitopshq.hub.security.HubPrincipal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,6 +31,12 @@ public final class LogSession implements LogReceiver {
     /** The caller's token was revoked, the member removed, ...: the session was cut. */
     public static final String ACCESS_REVOKED = "access_revoked";
 
+    /**
+     * The cluster is no longer visible to the caller (a grant revoked, a team left, a role lowered,
+     * the cluster's labels changed): the session was cut as if the cluster were unknown.
+     */
+    public static final String CLUSTER_HIDDEN = "cluster_hidden";
+
     /** Whether the log simply ended or the reader left: no notice is appended for those. */
     public boolean normal() {
       return code.equals("completed") || code.equals("closed");
@@ -49,6 +56,12 @@ public final class LogSession implements LogReceiver {
    * when nothing is to be checked (unit tests).
    */
   volatile UUID callerTokenId;
+
+  /**
+   * Who opened the session, to ask again whether the cluster is still visible to them; null when
+   * nothing is to be checked (unit tests).
+   */
+  volatile HubPrincipal caller;
 
   private final long window;
   private final LongSupplier nanos;

@@ -19,6 +19,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param openTimeout how long the agent may take to open the log (GITOPSHQ_LOGS_OPEN_TIMEOUT, 10 s)
  * @param recheckInterval how often open sessions check their caller may still read logs (token or
  *     session not revoked, member not removed; GITOPSHQ_LOGS_RECHECK_INTERVAL, 1 s, at most 1 s)
+ * @param accessRecheckInterval how often open sessions of members check that the cluster is still
+ *     visible to them (grants, team memberships, role, the cluster's labels;
+ *     GITOPSHQ_LOGS_ACCESS_RECHECK_INTERVAL, 15 s, between 100 ms and 5 min). A change made through
+ *     this replica is checked at once; this bounds the others.
  */
 @ConfigurationProperties("gitopshq.logs")
 public record LogsProperties(
@@ -29,7 +33,8 @@ public record LogsProperties(
     Duration idleTimeout,
     Duration stallTimeout,
     Duration openTimeout,
-    Duration recheckInterval) {
+    Duration recheckInterval,
+    Duration accessRecheckInterval) {
 
   public LogsProperties {
     maxPerCluster = maxPerCluster > 0 ? maxPerCluster : 20;
@@ -46,5 +51,11 @@ public record LogsProperties(
             : (recheckInterval.compareTo(Duration.ofSeconds(1)) > 0
                 ? Duration.ofSeconds(1)
                 : recheckInterval);
+    accessRecheckInterval =
+        accessRecheckInterval == null || accessRecheckInterval.toMillis() < 100
+            ? Duration.ofSeconds(15)
+            : (accessRecheckInterval.compareTo(Duration.ofMinutes(5)) > 0
+                ? Duration.ofMinutes(5)
+                : accessRecheckInterval);
   }
 }

@@ -40,8 +40,8 @@ import org.springframework.web.util.UriComponentsBuilder;
  * are JSON: {@code {"type":"opened","sessionId":…}}, then at the end {@code
  * {"type":"ended","reason":…,"message":…}} or, when the session could not start, {@code
  * {"type":"error","status":403,"message":…}}, after which the server closes (4000 + status for
- * errors, 1008 with the reason as close text when the caller's access was revoked while it ran,
- * 1000 otherwise).
+ * errors, 1008 with the reason as close text when the caller's token, session or membership was
+ * revoked while it ran, 4404 when the cluster stopped being visible to them, 1000 otherwise).
  */
 @Configuration
 @EnableWebSocket
@@ -162,15 +162,30 @@ public class LogsWebSocket extends AbstractWebSocketHandler
               end == null ? "closed" : end.code(),
               "message",
               end == null ? "" : end.message()),
-          end != null && end.code().equals(LogSession.End.ACCESS_REVOKED)
-              // 1008 policy violation, the reason ("access revoked: token revoked") as its text.
-              ? CloseStatus.POLICY_VIOLATION.withReason(closeReason(end.message()))
-              : CloseStatus.NORMAL);
+          closeStatus(end));
     } catch (IOException | RuntimeException e) {
       // The browser went away.
     } finally {
       session.readerGone();
     }
+  }
+
+  /**
+   * How an ended session closes: 1008 (policy violation) with the reason as its text when the
+   * caller's credential no longer holds ("access revoked: token revoked"), 4404 {@code not_found}
+   * when the cluster is no longer visible to them (as for an unknown cluster at open), 1000
+   * otherwise.
+   */
+  static CloseStatus closeStatus(LogSession.End end) {
+    if (end == null) {
+      return CloseStatus.NORMAL;
+    }
+    return switch (end.code()) {
+      case LogSession.End.ACCESS_REVOKED ->
+          CloseStatus.POLICY_VIOLATION.withReason(closeReason(end.message()));
+      case LogSession.End.CLUSTER_HIDDEN -> new CloseStatus(4404, "not_found");
+      default -> CloseStatus.NORMAL;
+    };
   }
 
   /** A close reason fits in 123 bytes of UTF-8. */

@@ -13,6 +13,7 @@ import dev.gitopshq.activities.identity.ServiceAccountRow;
 import dev.gitopshq.activities.tokens.TokenKind;
 import dev.gitopshq.activities.tokens.Tokens;
 import dev.gitopshq.hub.security.HubPrincipal;
+import dev.gitopshq.hub.team.AccessChanged;
 import dev.gitopshq.hub.team.TeamService;
 import dev.gitopshq.hub.web.ApiException;
 import java.time.Clock;
@@ -24,6 +25,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -38,6 +40,7 @@ public class PeopleService {
   private final AuditLog audit;
   private final Clock clock;
   private final TeamService teams;
+  private final ApplicationEventPublisher events;
 
   public PeopleService(
       MemberMapper members,
@@ -46,7 +49,9 @@ public class PeopleService {
       MemberSessionMapper sessions,
       AuditLog audit,
       Clock clock,
-      TeamService teams) {
+      TeamService teams,
+      ApplicationEventPublisher events) {
+    this.events = events;
     this.teams = teams;
     this.members = members;
     this.accounts = accounts;
@@ -126,6 +131,10 @@ public class PeopleService {
     d.put("teams", Map.of("from", before.teams(), "to", nextTeams));
     audit.record(
         caller.orgId(), caller.actor(), "member.updated", "member", memberId.toString(), d);
+    if (next != current) {
+      // A lower role may put grants in charge of what the member reaches.
+      events.publishEvent(new AccessChanged(caller.orgId()));
+    }
     return members.findById(caller.orgId(), memberId).orElseThrow();
   }
 

@@ -4,6 +4,7 @@ import dev.gitopshq.activities.cluster.ClusterRow;
 import dev.gitopshq.activities.cluster.LabelSelector;
 import dev.gitopshq.activities.identity.GrantMapper;
 import dev.gitopshq.activities.identity.GrantRow;
+import dev.gitopshq.activities.identity.MemberMapper;
 import dev.gitopshq.activities.identity.Permission;
 import dev.gitopshq.activities.identity.Role;
 import dev.gitopshq.hub.security.HubPrincipal;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.springframework.stereotype.Service;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
@@ -54,9 +56,11 @@ public class Access {
   private static final String CACHE = Access.class.getName() + ".grants";
 
   private final GrantMapper grants;
+  private final MemberMapper members;
 
-  public Access(GrantMapper grants) {
+  public Access(GrantMapper grants, MemberMapper members) {
     this.grants = grants;
+    this.members = members;
   }
 
   /** Whether grants decide what this caller reaches (a member or viewer of the organization). */
@@ -91,8 +95,46 @@ public class Access {
     if (!governed(caller)) {
       return Optional.of(caller.role() == null ? Role.MEMBER : caller.role());
     }
+    return clusterRole(caller, labels, grantsOf(caller));
+  }
+
+  /**
+   * Which cluster labels a member who authenticated earlier reaches now: their role and grants are
+   * read again from the database (never from the request's copy), so a grant taken away, a team
+   * left or a role lowered since counts. For what outlives the request that authenticated, such as
+   * an open log session. A service account reaches what its token's scopes allow, which {@code
+   * CallerCheck} checks again; a removed member reaches nothing.
+   */
+  public Predicate<Map<String, String>> clustersReachedNow(HubPrincipal caller) {
+    if (!caller.isMember()) {
+      return labels -> true;
+    }
+    Optional<Role> role =
+        members.findById(caller.orgId(), caller.memberId()).flatMap(m -> Role.parse(m.role()));
+    if (role.isEmpty()) {
+      return labels -> false;
+    }
+    HubPrincipal now =
+        new HubPrincipal(
+            caller.orgId(),
+            caller.tokenId(),
+            caller.memberId(),
+            caller.serviceAccountId(),
+            caller.name(),
+            role.get(),
+            caller.permissions(),
+            caller.operatorOrg());
+    if (!governed(now)) {
+      return labels -> true;
+    }
+    List<GrantRow> current = grants.ofMember(now.orgId(), now.memberId());
+    return labels -> clusterRole(now, labels, current).isPresent();
+  }
+
+  private static Optional<Role> clusterRole(
+      HubPrincipal caller, Map<String, String> labels, List<GrantRow> grants) {
     Role best = null;
-    for (GrantRow g : grantsOf(caller)) {
+    for (GrantRow g : grants) {
       if (!GrantRow.CLUSTERS.equals(g.scope())) {
         continue;
       }

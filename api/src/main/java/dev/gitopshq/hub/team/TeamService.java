@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.UUID;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -35,6 +36,7 @@ public class TeamService {
   private final ProjectMapper projects;
   private final AuditLog audit;
   private final Clock clock;
+  private final ApplicationEventPublisher events;
 
   public TeamService(
       TeamMapper teams,
@@ -42,7 +44,9 @@ public class TeamService {
       MemberMapper members,
       ProjectMapper projects,
       AuditLog audit,
-      Clock clock) {
+      Clock clock,
+      ApplicationEventPublisher events) {
+    this.events = events;
     this.teams = teams;
     this.grants = grants;
     this.members = members;
@@ -128,6 +132,7 @@ public class TeamService {
         "team",
         id.toString(),
         Map.of("name", team.name(), "grants", its.size()));
+    events.publishEvent(new AccessChanged(caller.orgId()));
   }
 
   /** Puts a member in the team by hand (a no-op when they are in it by hand already). */
@@ -166,6 +171,7 @@ public class TeamService {
         "team",
         teamId.toString(),
         Map.of("team", team.name(), "member", memberId.toString()));
+    events.publishEvent(new AccessChanged(caller.orgId()));
   }
 
   /**
@@ -199,6 +205,9 @@ public class TeamService {
       changed = true;
     }
     teams.refresh(orgId, memberId);
+    if (changed) {
+      events.publishEvent(new AccessChanged(orgId));
+    }
     return changed;
   }
 
@@ -274,5 +283,6 @@ public class TeamService {
       d.put("projectId", g.projectId().toString());
     }
     audit.record(caller.orgId(), caller.actor(), "grant.deleted", "grant", id.toString(), d);
+    events.publishEvent(new AccessChanged(caller.orgId()));
   }
 }

@@ -70,9 +70,9 @@ final class GrantFixtures {
         201);
   }
 
-  /** A grant of {@code role} on the clusters whose labels include {@code labels}. */
-  void clusterGrant(String team, String role, Map<String, String> labels) {
-    id(
+  /** A grant of {@code role} on the clusters whose labels include {@code labels}: its id. */
+  String clusterGrant(String team, String role, Map<String, String> labels) {
+    return id(
         hub.post(
             "/api/v2/grants",
             owner,
