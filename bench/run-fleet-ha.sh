@@ -4,6 +4,7 @@
 #
 #   bench/run-fleet-ha.sh [--agents 1000] [--rate 3400] [--seconds 20] [--register-parallelism 8]
 #                         [--replicas 3] [--kill 2] [--resume bench/results/fleet-ha1-<time>.json]
+#                         [--register-only 1 | --registered 1]
 #
 # Starts the HA profile (tools/dev/run-ha.sh: the real Temporal server on PostgreSQL, an OPA per
 # replica, hub replicas with peer forwarding, HAProxy in front with the agents' gRPC as TCP
@@ -28,8 +29,11 @@
 # The second run's output ends with both rows and the ratios (N replicas / 1); its JSON,
 # bench/results/fleet-ha-<UTC time>.json, holds both (the first is fleet-ha1-<UTC time>.json, the
 # registration's rate fleet-ha-registration-<UTC time>.json).
-# --resume skips step 1: the databases, the agents' tokens (bench/target/stack-ha/bench/agents.tsv)
-# and that report of a run whose second part failed are used as they are.
+# --resume skips steps 0 and 1: the databases, the agents' tokens
+# (bench/target/stack-ha/bench/agents.tsv) and that report of a run whose second part failed are
+# used as they are. --register-only 1 runs step 0 alone and keeps the databases and tokens;
+# --registered 1 then starts at step 1 with them: registering 10,000 clusters takes half an hour
+# on this 2-core machine and needs no quiet machine, the measurements do.
 #
 # The comparison is one replica behind the same HAProxy, not run-fleet.sh's bare hub: same
 # Temporal server, PostgreSQL pool, OPA arrangement, load-balancer hop and TLS passthrough, so the
@@ -186,10 +190,15 @@ drop_databases() {
 
 main() {
   local agents=1000 replicas=3 kill=2 maxconn lbs=${BENCH_HA_LOAD_BALANCERS:-1} stamp one three rc=0 resume=''
+  local register_only=0 registered=0
   local -a bench_args=()
-  check_options "$0" "agents rate seconds register-parallelism replicas kill" "resume" -- "$@"
+  check_options "$0" "agents rate seconds register-parallelism replicas kill register-only registered" "resume" -- "$@"
   while [ $# -gt 0 ]; do
     case "$1" in
+      --register-only=*) register_only=${1#*=}; shift ;;
+      --register-only) register_only=$2; shift 2 ;;
+      --registered=*) registered=${1#*=}; shift ;;
+      --registered) registered=$2; shift 2 ;;
       --resume=*) resume=${1#*=}; shift ;;
       --resume) resume=$2; shift 2 ;;
       --replicas=*) replicas=${1#*=}; shift ;;
@@ -204,6 +213,9 @@ main() {
   done
   if [ "$replicas" -lt 2 ] || [ "$replicas" -gt 9 ]; then die "--replicas must be 2..9"; fi
   if [ "$kill" -lt 1 ] || [ "$kill" -gt "$replicas" ]; then die "--kill must name a replica, 1..${replicas}"; fi
+  if [ "$register_only" = 1 ] && { [ "$registered" = 1 ] || [ -n "$resume" ]; }; then
+    die "--register-only registers a new fleet; it goes with neither --registered nor --resume"
+  fi
   ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
   [ $((agents + 500)) -le "$(ulimit -n)" ] ||
     die "--agents ${agents}: the measuring JVM holds a file descriptor per agent, more than ulimit -n ($(ulimit -n)) allows"
@@ -222,8 +234,9 @@ main() {
   build_bench_jar
   check_machine_idle
   mkdir -p "${LOG_DIR}" "${RESULTS_DIR}" "${HA_STATE}"
-  if [ -n "$resume" ]; then
-    [ -s "${WORK}/agents.tsv" ] || die "--resume: no agents' tokens in ${WORK#"${REPO_ROOT}"/}/agents.tsv"
+  if [ -n "$resume" ] || [ "$registered" = 1 ]; then
+    [ "$(wc -l < "${WORK}/agents.tsv" 2>/dev/null || echo 0)" -ge "$agents" ] ||
+      die "${resume:+--resume}${resume:---registered}: fewer than ${agents} agents' tokens in ${WORK#"${REPO_ROOT}"/}/agents.tsv (run with --register-only 1 first)"
     rm -rf "${WORK}/storm" "${HA_STATE}/ha/run"
   else
     rm -rf "${WORK}" "${HA_STATE}/ha/run"
@@ -240,18 +253,27 @@ main() {
     one=$resume
     info "resuming: 1 replica measured in ${one#"${REPO_ROOT}"/}"
   else
-    log "dropping ${HA_DB}, ${HA_TEMPORAL_DB}, ${HA_VISIBILITY_DB}"
-    drop_databases
-    rm -rf "${HA_STATE}/ha/data"
     one="${RESULTS_DIR}/fleet-ha1-${stamp}.json"
+    if [ "$registered" != 1 ]; then
+      log "dropping ${HA_DB}, ${HA_TEMPORAL_DB}, ${HA_VISIBILITY_DB}"
+      drop_databases
+      rm -rf "${HA_STATE}/ha/data"
+    fi
     start_ha 1 "${maxconn}" "${lbs}"
     OWNER_TOKEN=$(cat "${HA_STATE}/ha/data/bootstrap-token")
-    log "registering ${agents} clusters through HAProxy, no streams (the set-up; load $(cut -d' ' -f1-3 /proc/loadavg))"
-    run_bench dev.gitopshq.bench.FleetBench \
-      --label "registration" --hub-url "${LB_HTTP}" --grpc "${LB_GRPC}" --hub-pid "$(replica_pids 1)" \
-      --ca "${HA_STATE}/tls/ca.crt" --jcmd "${JAVA%/java}/jcmd" --register-only 1 \
-      --save-agents "${WORK}/agents.tsv" --out "${RESULTS_DIR}/fleet-ha-registration-${stamp}.json" \
-      --register-parallelism 8 "${bench_args[@]}"
+    if [ "$registered" != 1 ]; then
+      log "registering ${agents} clusters through HAProxy, no streams (the set-up; load $(cut -d' ' -f1-3 /proc/loadavg))"
+      run_bench dev.gitopshq.bench.FleetBench \
+        --label "registration" --hub-url "${LB_HTTP}" --grpc "${LB_GRPC}" --hub-pid "$(replica_pids 1)" \
+        --ca "${HA_STATE}/tls/ca.crt" --jcmd "${JAVA%/java}/jcmd" --register-only 1 \
+        --save-agents "${WORK}/agents.tsv" --out "${RESULTS_DIR}/fleet-ha-registration-${stamp}.json" \
+        --register-parallelism 8 "${bench_args[@]}"
+      if [ "$register_only" = 1 ]; then
+        stop_ha
+        info "registered; measure with: bench/run-fleet-ha.sh --agents ${agents} --registered 1"
+        return 0
+      fi
+    fi
     log "measuring: 1 replica behind HAProxy (load $(cut -d' ' -f1-3 /proc/loadavg))"
     run_bench dev.gitopshq.bench.FleetBench \
       --label "1 replica" --hub-url "${LB_HTTP}" --grpc "${LB_GRPC}" --hub-pid "$(replica_pids 1)" \
@@ -273,7 +295,8 @@ main() {
   wait "${BENCH_PID}" || rc=$?
   BENCH_PID=''
   info "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-  rm -f "${WORK}/agents.tsv"
+  # The tokens of a fleet registered apart (--register-only) stay for another measurement.
+  [ "$registered" = 1 ] || rm -f "${WORK}/agents.tsv"
   return "$rc"
 }
 
