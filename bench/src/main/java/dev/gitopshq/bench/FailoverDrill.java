@@ -3,26 +3,9 @@ package dev.gitopshq.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.gitopshq.agent.link.Backoff;
-import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.Heartbeat;
-import dev.gitopshq.agent.v1.Hello;
-import dev.gitopshq.agent.v1.HubMessage;
-import dev.gitopshq.agent.v1.RegisterRequest;
 import dev.gitopshq.agent.v1.RegisterResponse;
-import io.grpc.ClientInterceptor;
-import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
-import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioSocketChannel;
-import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
-import io.grpc.stub.ClientCallStreamObserver;
-import io.grpc.stub.ClientResponseObserver;
-import io.grpc.stub.MetadataUtils;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -49,7 +32,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -75,8 +57,6 @@ import java.util.regex.Pattern;
  */
 public final class FailoverDrill {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Metadata.Key<String> AUTHORIZATION =
-      Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
   private static final Pattern REPLICA_HEADER =
       Pattern.compile("(?im)^(?:<|.*<= Recv header:)\\s*x-gitopshq-replica:\\s*(\\S+)");
   private static final String USAGE =
@@ -208,76 +188,42 @@ public final class FailoverDrill {
   // --- simulated agents ------------------------------------------------------------------------
 
   /** A simulated agent: real cluster, registration, Connect stream, heartbeats, reconnects. */
-  static final class SimAgent {
-    final String name;
-    ManagedChannel channel;
-    String token;
-    ClientCallStreamObserver<AgentMessage> out;
+  static final class DrillAgent extends SimAgent {
+    final ScheduledExecutorService timer;
     final AtomicLong seq = new AtomicLong();
-    final Backoff backoff =
-        new Backoff(
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(60),
-            () -> ThreadLocalRandom.current().nextDouble());
     volatile long lostAt;
     volatile long welcomedAt;
     volatile int welcomes;
     final List<long[]> outages = Collections.synchronizedList(new ArrayList<>());
 
-    SimAgent(String name) {
-      this.name = name;
+    DrillAgent(String name, ScheduledExecutorService timer) {
+      super(name, 10);
+      this.timer = timer;
     }
 
-    void open(ScheduledExecutorService timer) {
-      AgentHubGrpc.newStub(channel)
-          .withInterceptors(bearer(token))
-          .connect(
-              new ClientResponseObserver<AgentMessage, HubMessage>() {
-                @Override
-                public void beforeStart(ClientCallStreamObserver<AgentMessage> s) {
-                  synchronized (SimAgent.this) {
-                    out = s;
-                  }
-                }
-
-                @Override
-                public void onNext(HubMessage m) {
-                  if (m.hasWelcome()) {
-                    long now = System.currentTimeMillis();
-                    welcomedAt = now;
-                    welcomes++;
-                    if (lostAt != 0) {
-                      outages.add(new long[] {lostAt, now});
-                      lostAt = 0;
-                    }
-                    backoff.reset();
-                  }
-                }
-
-                @Override
-                public void onError(Throwable e) {
-                  lost(timer);
-                }
-
-                @Override
-                public void onCompleted() {
-                  lost(timer);
-                }
-              });
-      synchronized (this) {
-        out.onNext(
-            AgentMessage.newBuilder()
-                .setHello(
-                    Hello.newBuilder()
-                        .setAgentVersion("0.1.0")
-                        .addCapabilities("observe")
-                        .setHeartbeatIntervalSeconds(10))
-                .build());
+    @Override
+    void welcomed() {
+      long now = System.currentTimeMillis();
+      welcomedAt = now;
+      welcomes++;
+      if (lostAt != 0) {
+        outages.add(new long[] {lostAt, now});
+        lostAt = 0;
       }
     }
 
+    @Override
+    void failed(Throwable e) {
+      lost();
+    }
+
+    @Override
+    void completed() {
+      lost();
+    }
+
     /** The stream ended: try again after the agent's own backoff, as HubLink does. */
-    void lost(ScheduledExecutorService timer) {
+    void lost() {
       if (!running) {
         return;
       }
@@ -288,7 +234,7 @@ public final class FailoverDrill {
       timer.schedule(
           () -> {
             channel.resetConnectBackoff();
-            open(timer);
+            open();
           },
           delay,
           TimeUnit.MILLISECONDS);
@@ -299,7 +245,7 @@ public final class FailoverDrill {
         return;
       }
       try {
-        out.onNext(
+        send(
             AgentMessage.newBuilder()
                 .setHeartbeat(Heartbeat.newBuilder().setSequence(seq.incrementAndGet()))
                 .build());
@@ -309,57 +255,34 @@ public final class FailoverDrill {
     }
   }
 
-  static ClientInterceptor bearer(String token) {
-    Metadata h = new Metadata();
-    h.put(AUTHORIZATION, "Bearer " + token);
-    return MetadataUtils.newAttachHeadersInterceptor(h);
-  }
-
-  static List<SimAgent> startFleet(
-      int agents,
-      String grpc,
-      SslContext ssl,
-      EventLoopGroup loop,
-      ExecutorService callbacks,
-      ScheduledExecutorService timer,
-      Http rest)
+  static List<DrillAgent> startFleet(
+      int agents, String grpc, SimChannels channels, ScheduledExecutorService timer, Http rest)
       throws Exception {
     String[] hp = grpc.split(":");
     String run = UUID.randomUUID().toString().substring(0, 6);
     ExecutorService pool = Executors.newFixedThreadPool(4);
-    List<Future<SimAgent>> started = new ArrayList<>();
+    List<Future<DrillAgent>> started = new ArrayList<>();
     for (int i = 0; i < agents; i++) {
       String name = "failover-" + run + "-" + i;
       started.add(
           pool.submit(
               () -> {
-                SimAgent a = new SimAgent(name);
+                DrillAgent a = new DrillAgent(name, timer);
                 JsonNode created = createCluster(rest, name);
-                a.channel =
-                    NettyChannelBuilder.forAddress(hp[0], Integer.parseInt(hp[1]))
-                        .overrideAuthority("127.0.0.1")
-                        .sslContext(ssl)
-                        .eventLoopGroup(loop)
-                        .channelType(NioSocketChannel.class)
-                        .executor(callbacks)
-                        .build();
+                a.channel = channels.to(hp[0], Integer.parseInt(hp[1])).build();
                 RegisterResponse reg =
-                    AgentHubGrpc.newBlockingStub(a.channel)
-                        .withInterceptors(bearer(created.get("registrationToken").asText()))
-                        .withDeadlineAfter(60, TimeUnit.SECONDS)
-                        .register(
-                            RegisterRequest.newBuilder()
-                                .setClusterName(created.path("cluster").path("name").asText(name))
-                                .setAgentVersion("0.1.0")
-                                .addCapabilities("observe")
-                                .build());
+                    SimAgent.register(
+                        a.channel,
+                        created.path("cluster").path("name").asText(name),
+                        created.get("registrationToken").asText(),
+                        1);
                 a.token = reg.getAgentToken();
-                a.open(timer);
+                a.open();
                 return a;
               }));
     }
-    List<SimAgent> fleet = new ArrayList<>();
-    for (Future<SimAgent> f : started) {
+    List<DrillAgent> fleet = new ArrayList<>();
+    for (Future<DrillAgent> f : started) {
       fleet.add(f.get(10, TimeUnit.MINUTES));
     }
     pool.shutdown();
@@ -809,20 +732,18 @@ public final class FailoverDrill {
     Http approver = new Http(hubUrl, Args.env("FAILOVER_APPROVER_TOKEN"));
     String deployToken = Args.env("FAILOVER_DEPLOY_TOKEN");
 
-    SslContext ssl = GrpcSslContexts.forClient().trustManager(ca).build();
-    EventLoopGroup loopGroup = new NioEventLoopGroup(2);
-    ExecutorService callbacks = Executors.newFixedThreadPool(2);
+    SimChannels channels = new SimChannels(ca);
     ScheduledExecutorService timer = Executors.newScheduledThreadPool(2);
 
     log("connecting " + agents + " simulated agents through HAProxy (" + grpc + ")");
     long f0 = System.currentTimeMillis();
-    List<SimAgent> fleet = startFleet(agents, grpc, ssl, loopGroup, callbacks, timer, owner);
+    List<DrillAgent> fleet = startFleet(agents, grpc, channels, timer, owner);
     log(
         agents
             + " simulated agents connected in "
             + (System.currentTimeMillis() - f0) / 1000.0
             + " s");
-    timer.scheduleAtFixedRate(() -> fleet.forEach(SimAgent::beat), 5, 10, TimeUnit.SECONDS);
+    timer.scheduleAtFixedRate(() -> fleet.forEach(DrillAgent::beat), 5, 10, TimeUnit.SECONDS);
 
     // The command, created with required approval and left waiting.
     JsonNode live =
@@ -1094,7 +1015,7 @@ public final class FailoverDrill {
     List<Double> ms = new ArrayList<>();
     int affected = 0;
     int notBack = 0;
-    for (SimAgent a : fleet) {
+    for (DrillAgent a : fleet) {
       boolean hit = false;
       for (long[] o : new ArrayList<>(a.outages)) {
         if (o[0] >= killAt - 1000) {
@@ -1265,8 +1186,7 @@ public final class FailoverDrill {
     if (bad.isEmpty()) {
       pass(
           String.format(
-              "no request failed but %d in flight on %s;"
-                  + " none after HAProxy marked it down",
+              "no request failed but %d in flight on %s; none after HAProxy marked it down",
               excused.size(), victim));
     } else {
       fail(
@@ -1294,12 +1214,11 @@ public final class FailoverDrill {
     }
     System.out.printf("    drill ran %.0f s after the agents connected%n", (endAt - f0) / 1000.0);
 
-    for (SimAgent a : fleet) {
+    for (DrillAgent a : fleet) {
       a.channel.shutdownNow();
     }
     timer.shutdownNow();
-    callbacks.shutdownNow();
-    loopGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    channels.close();
     System.out.println(
         failed.get() == 0
             ? "failover drill: all checks passed"

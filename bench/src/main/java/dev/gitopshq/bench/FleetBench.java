@@ -2,29 +2,11 @@ package dev.gitopshq.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.Timestamp;
-import dev.gitopshq.agent.link.Backoff;
-import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
 import dev.gitopshq.agent.v1.AgentStatus;
 import dev.gitopshq.agent.v1.Heartbeat;
-import dev.gitopshq.agent.v1.Hello;
-import dev.gitopshq.agent.v1.HubMessage;
-import dev.gitopshq.agent.v1.RegisterRequest;
 import dev.gitopshq.agent.v1.RegisterResponse;
-import io.grpc.ClientInterceptor;
-import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
 import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioSocketChannel;
-import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
-import io.grpc.stub.ClientCallStreamObserver;
-import io.grpc.stub.ClientResponseObserver;
-import io.grpc.stub.MetadataUtils;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -51,7 +33,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -94,28 +75,18 @@ import java.util.regex.Pattern;
  * <p>Everything is on loopback and bounded by the options and deadlines.
  */
 public final class FleetBench {
-  private static final Metadata.Key<String> AUTHORIZATION =
-      Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
   private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
   private static final int MAX_SAMPLES = 4_000_000;
 
   private FleetBench() {}
 
   /** One simulated agent: its channel, its stream and its heartbeats in flight. */
-  static final class SimAgent {
-    volatile String name;
-    ManagedChannel channel;
-    ClientCallStreamObserver<AgentMessage> out;
+  static final class FleetAgent extends SimAgent {
+    final Recorder rec;
     final Map<Long, Long> inFlight = new ConcurrentHashMap<>();
     final AtomicLong sequence = new AtomicLong();
     volatile long lastRttMillis;
     volatile long lastBeatNanos = System.nanoTime();
-    String token;
-    final Backoff backoff =
-        new Backoff(
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(60),
-            () -> ThreadLocalRandom.current().nextDouble());
 
     /** Connect attempts since the storm began. */
     final AtomicInteger attempts = new AtomicInteger();
@@ -130,116 +101,89 @@ public final class FleetBench {
 
     volatile long welcomedBackNanos;
 
-    SimAgent(String name) {
-      this.name = name;
+    FleetAgent(String name, Recorder rec) {
+      super(name, 30);
+      this.rec = rec;
     }
 
-    /**
-     * Opens the Connect stream and says Hello. When the stream fails during a storm, it tries again
-     * after the agent's backoff (full jitter from 1 s, capped at 60 s), as HubLink does.
-     */
-    void open(Recorder rec) {
-      AgentHubGrpc.newStub(channel)
-          .withInterceptors(bearer(token))
-          .connect(
-              new ClientResponseObserver<AgentMessage, HubMessage>() {
-                @Override
-                public void beforeStart(ClientCallStreamObserver<AgentMessage> s) {
-                  synchronized (SimAgent.this) {
-                    out = s;
-                  }
-                }
-
-                @Override
-                public void onNext(HubMessage m) {
-                  if (m.hasWelcome()) {
-                    Storm storm = rec.storm;
-                    boolean was = connected;
-                    connected = true;
-                    if (storm != null) {
-                      if (!was) {
-                        welcomedBackNanos = System.nanoTime();
-                        storm.down.decrementAndGet();
-                      }
-                    } else if (!welcomedOnce) {
-                      welcomedOnce = true;
-                      rec.welcomed.countDown();
-                    }
-                    backoff.reset();
-                  } else if (m.hasHeartbeatAck()) {
-                    rec.ack(SimAgent.this, m.getHeartbeatAck().getSequence());
-                  }
-                }
-
-                @Override
-                public void onError(Throwable e) {
-                  Storm storm = rec.storm;
-                  boolean was = connected;
-                  connected = false;
-                  if (storm == null) {
-                    if (!rec.ending) {
-                      // As the agent does: connect again after its backoff (a busy hub answers
-                      // UNAVAILABLE when its database pool is exhausted).
-                      long delay = backoff.next().toMillis();
-                      System.err.println(
-                          "stream of " + name + " ended: " + e + "; again in " + delay + " ms");
-                      CompletableFuture.runAsync(
-                          () -> {
-                            if (!rec.ending && rec.storm == null) {
-                              open(rec);
-                            }
-                          },
-                          CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS));
-                    }
-                    return;
-                  }
-                  storm.errors.merge(Status.fromThrowable(e).getCode().name(), 1, Integer::sum);
-                  if (was) {
-                    // This agent's stream went with the server that was killed (with several
-                    // replicas, only the agents it held).
-                    if (lostNanos == 0) {
-                      lostNanos = System.nanoTime();
-                      storm.lost.incrementAndGet();
-                    }
-                    storm.down.incrementAndGet();
-                  }
-                  long delay = backoff.next().toMillis();
-                  storm.timer.schedule(
-                      () -> {
-                        attempts.incrementAndGet();
-                        storm.attemptAt(System.nanoTime());
-                        if (storm.resetChannelBackoff) {
-                          channel.resetConnectBackoff();
-                        }
-                        open(rec);
-                      },
-                      delay,
-                      TimeUnit.MILLISECONDS);
-                }
-
-                @Override
-                public void onCompleted() {}
-              });
-      synchronized (this) {
-        out.onNext(
-            AgentMessage.newBuilder()
-                .setHello(
-                    Hello.newBuilder()
-                        .setAgentVersion("0.1.0")
-                        .addCapabilities("observe")
-                        .setHeartbeatIntervalSeconds(30))
-                .build());
+    @Override
+    void welcomed() {
+      Storm storm = rec.storm;
+      boolean was = connected;
+      connected = true;
+      if (storm != null) {
+        if (!was) {
+          welcomedBackNanos = System.nanoTime();
+          storm.down.decrementAndGet();
+        }
+      } else if (!welcomedOnce) {
+        welcomedOnce = true;
+        rec.welcomed.countDown();
       }
     }
 
-    /** Sends the next heartbeat (a stream's observer is not thread-safe: one sender at a time). */
+    @Override
+    void acked(long seq) {
+      rec.ack(this, seq);
+    }
+
+    /**
+     * When the stream fails, it tries again after the agent's backoff (full jitter from 1 s, capped
+     * at 60 s), as HubLink does; during a storm each attempt is counted.
+     */
+    @Override
+    void failed(Throwable e) {
+      Storm storm = rec.storm;
+      boolean was = connected;
+      connected = false;
+      if (storm == null) {
+        if (!rec.ending) {
+          // As the agent does: connect again after its backoff (a busy hub answers
+          // UNAVAILABLE when its database pool is exhausted).
+          long delay = backoff.next().toMillis();
+          System.err.println("stream of " + name + " ended: " + e + "; again in " + delay + " ms");
+          CompletableFuture.runAsync(
+              () -> {
+                if (!rec.ending && rec.storm == null) {
+                  open();
+                }
+              },
+              CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS));
+        }
+        return;
+      }
+      storm.errors.merge(Status.fromThrowable(e).getCode().name(), 1, Integer::sum);
+      if (was) {
+        // This agent's stream went with the server that was killed (with several
+        // replicas, only the agents it held).
+        if (lostNanos == 0) {
+          lostNanos = System.nanoTime();
+          storm.lost.incrementAndGet();
+        }
+        storm.down.incrementAndGet();
+      }
+      long delay = backoff.next().toMillis();
+      storm.timer.schedule(
+          () -> {
+            attempts.incrementAndGet();
+            storm.attemptAt(System.nanoTime());
+            if (storm.resetChannelBackoff) {
+              channel.resetConnectBackoff();
+            }
+            open();
+          },
+          delay,
+          TimeUnit.MILLISECONDS);
+    }
+
+    /** Sends the next heartbeat, with an AgentStatus as the agent sends it. */
     synchronized void beat() {
       long seq = sequence.incrementAndGet();
       long now = System.nanoTime();
       lastBeatNanos = now;
       inFlight.put(seq, now);
       Instant t = Instant.now();
-      out.onNext(
+      send(
           AgentMessage.newBuilder()
               .setHeartbeat(
                   Heartbeat.newBuilder()
@@ -291,11 +235,11 @@ public final class FleetBench {
     final AtomicLong acked = new AtomicLong();
     volatile boolean on;
     volatile boolean ending;
-    volatile SimAgent[] closedLoop;
+    volatile FleetAgent[] closedLoop;
     volatile CountDownLatch welcomed;
     volatile Storm storm;
 
-    void ack(SimAgent a, long seq) {
+    void ack(FleetAgent a, long seq) {
       Long sent = a.inFlight.remove(seq);
       if (sent == null) {
         return;
@@ -383,9 +327,7 @@ public final class FleetBench {
     boolean registerOnly = args.intValue("register-only", 0, 0) == 1;
     args.rejectUnknown();
 
-    SslContext ssl = GrpcSslContexts.forClient().trustManager(ca).build();
-    EventLoopGroup loop = new NioEventLoopGroup(2);
-    ExecutorService callbacks = Executors.newFixedThreadPool(2);
+    SimChannels channels = new SimChannels(ca);
     Report report = new Report("fleet");
     report.put(
         "parameters",
@@ -405,24 +347,18 @@ public final class FleetBench {
             "throughHaproxy",
             hub.statsUrl() != null));
     if (registerOnly) {
-      try {
-        register(hub, o, ssl, loop, callbacks, report);
-      } finally {
-        callbacks.shutdownNow();
-        loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      try (channels) {
+        register(hub, o, channels, report);
       }
       report.write(out);
       System.out.println("written to " + out);
       return;
     }
     Map<String, Map<String, Object>> results = new LinkedHashMap<>();
-    try {
+    try (channels) {
       for (Target t : targets) {
-        results.put(t.label(), measure(t, o, ssl, loop, callbacks));
+        results.put(t.label(), measure(t, o, channels));
       }
-    } finally {
-      callbacks.shutdownNow();
-      loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
 
     Map<String, Map<String, Object>> rows = new LinkedHashMap<>();
@@ -596,14 +532,12 @@ public final class FleetBench {
     return ratios;
   }
 
-  static Map<String, Object> measure(
-      Target t, Options o, SslContext ssl, EventLoopGroup loop, ExecutorService callbacks)
-      throws Exception {
+  static Map<String, Object> measure(Target t, Options o, SimChannels channels) throws Exception {
     int agents = o.agents();
     System.out.printf("== %s (%s, pids %s)%n", t.label(), t.address(), t.pids());
     Map<String, long[]> mem0 = memory(o.jcmd(), t.pids());
     Recorder rec = new Recorder();
-    List<SimAgent> fleet = Collections.synchronizedList(new ArrayList<>(agents));
+    List<FleetAgent> fleet = Collections.synchronizedList(new ArrayList<>(agents));
     // Like real agents, every agent beats at least every 20 s between the phases: the hub closes
     // streams that stay silent for its disconnect timeout (90 s).
     Thread keepAlive =
@@ -611,15 +545,7 @@ public final class FleetBench {
     List<String[]> known = o.agentsFrom() == null ? null : readAgents(o.agentsFrom(), agents);
     long c0 = System.nanoTime();
     connect(
-        t,
-        known == null ? agents : known.size(),
-        o.parallel(),
-        ssl,
-        loop,
-        callbacks,
-        rec,
-        fleet,
-        known);
+        t, known == null ? agents : known.size(), o.parallel(), channels, rec, fleet, known, true);
     agents = fleet.size();
     double connectSeconds = (System.nanoTime() - c0) / 1e9;
     System.out.printf(
@@ -664,7 +590,7 @@ public final class FleetBench {
     rec.ending = true;
     keepAlive.interrupt();
     keepAlive.join();
-    for (SimAgent a : fleet) {
+    for (FleetAgent a : fleet) {
       try {
         a.out.onCompleted();
       } catch (RuntimeException ignored) {
@@ -674,7 +600,7 @@ public final class FleetBench {
     }
     // Bounded: a connection the server does not close in time is cut.
     long closeBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    for (SimAgent a : fleet) {
+    for (FleetAgent a : fleet) {
       long left = closeBy - System.nanoTime();
       if (left <= 0 || !a.channel.awaitTermination(left, TimeUnit.NANOSECONDS)) {
         a.channel.shutdownNow();
@@ -799,27 +725,20 @@ public final class FleetBench {
   /**
    * {@code --register-only 1}: creates and registers {@code --agents} clusters ({@code
    * --register-parallelism} at a time) without opening their streams, and saves their tokens
-   * ({@code --save-agents}) for runs that connect them ({@code --agents-from}). Registration is
-   * the fleet's set-up, not what the phases measure: so every measured run sees the same agents
+   * ({@code --save-agents}) for runs that connect them ({@code --agents-from}). Registration is the
+   * fleet's set-up, not what the phases measure: so every measured run sees the same agents
    * connect, none of them right after registering thousands of clusters.
    */
-  static void register(
-      Target t,
-      Options o,
-      SslContext ssl,
-      EventLoopGroup loop,
-      ExecutorService callbacks,
-      Report report)
-      throws Exception {
+  static void register(Target t, Options o, SimChannels channels, Report report) throws Exception {
     if (o.saveAgents() == null) {
       throw new IllegalStateException("--register-only needs --save-agents <file>");
     }
     System.out.printf(
         "== registering %,d clusters through %s, %d at a time%n",
         o.agents(), t.address(), o.parallel());
-    List<SimAgent> fleet = Collections.synchronizedList(new ArrayList<>(o.agents()));
+    List<FleetAgent> fleet = Collections.synchronizedList(new ArrayList<>(o.agents()));
     long t0 = System.nanoTime();
-    connect(t, o.agents(), o.parallel(), ssl, loop, callbacks, new Recorder(), fleet, null, false);
+    connect(t, o.agents(), o.parallel(), channels, new Recorder(), fleet, null, false);
     double seconds = (System.nanoTime() - t0) / 1e9;
     saveAgents(o.saveAgents(), fleet);
     System.out.printf(
@@ -839,10 +758,10 @@ public final class FleetBench {
   }
 
   /** Writes every agent's cluster name and agent token (one per line), for a later run. */
-  static void saveAgents(Path file, List<SimAgent> fleet) throws IOException {
+  static void saveAgents(Path file, List<FleetAgent> fleet) throws IOException {
     StringBuilder sb = new StringBuilder();
     synchronized (fleet) {
-      for (SimAgent a : fleet) {
+      for (FleetAgent a : fleet) {
         sb.append(a.name).append('\t').append(a.token).append('\n');
       }
     }
@@ -871,35 +790,16 @@ public final class FleetBench {
   /**
    * Connects {@code agents} agents to {@code t}, {@code parallel} registrations at a time; with
    * {@code known} (name and agent token of clusters an earlier run registered) it only connects.
+   * Without {@code streams} each agent only registers (no Connect stream) and its channel is closed
+   * again.
    */
   static void connect(
       Target t,
       int agents,
       int parallel,
-      SslContext ssl,
-      EventLoopGroup loop,
-      ExecutorService callbacks,
+      SimChannels channels,
       Recorder rec,
-      List<SimAgent> fleet,
-      List<String[]> known)
-      throws Exception {
-    connect(t, agents, parallel, ssl, loop, callbacks, rec, fleet, known, true);
-  }
-
-  /**
-   * As {@link #connect(Target, int, int, SslContext, EventLoopGroup, ExecutorService, Recorder,
-   * List, List)}; without {@code streams} each agent only registers (no Connect stream) and its
-   * channel is closed again.
-   */
-  static void connect(
-      Target t,
-      int agents,
-      int parallel,
-      SslContext ssl,
-      EventLoopGroup loop,
-      ExecutorService callbacks,
-      Recorder rec,
-      List<SimAgent> fleet,
+      List<FleetAgent> fleet,
       List<String[]> known,
       boolean streams)
       throws Exception {
@@ -911,7 +811,7 @@ public final class FleetBench {
     JsonHttp rest =
         t.hubUrl() == null ? null : new JsonHttp(t.hubUrl(), System.getenv("BENCH_HUB_TOKEN"));
     try {
-      List<Future<SimAgent>> started = new ArrayList<>();
+      List<Future<FleetAgent>> started = new ArrayList<>();
       for (int i = 0; i < agents; i++) {
         String name = known == null ? "fleet-" + run + "-" + i : known.get(i)[0];
         String knownToken = known == null ? null : known.get(i)[1];
@@ -919,20 +819,16 @@ public final class FleetBench {
         started.add(
             registrars.submit(
                 () -> {
-                  SimAgent a = new SimAgent(name);
+                  FleetAgent a = new FleetAgent(name, rec);
                   a.channel =
-                      NettyChannelBuilder.forAddress(hostPort[0], Integer.parseInt(hostPort[1]))
-                          .overrideAuthority("127.0.0.1")
-                          .sslContext(ssl)
-                          .eventLoopGroup(loop)
-                          .channelType(NioSocketChannel.class)
-                          .executor(callbacks)
+                      channels
+                          .to(hostPort[0], Integer.parseInt(hostPort[1]))
                           .keepAliveTime(5, TimeUnit.MINUTES)
                           .build();
                   if (knownToken != null) {
                     // A cluster registered by an earlier run (--agents-from): connect only.
                     a.token = knownToken;
-                    a.open(rec);
+                    a.open();
                     return a;
                   }
                   String registrationToken = "ghqa_reg_bench";
@@ -942,18 +838,18 @@ public final class FleetBench {
                   }
                   long r1 = System.nanoTime();
                   createNanos.addAndGet(r1 - r0);
-                  RegisterResponse reg = register(a, registrationToken);
+                  RegisterResponse reg = SimAgent.register(a.channel, a.name, registrationToken, 5);
                   registerNanos.addAndGet(System.nanoTime() - r1);
                   a.token = reg.getAgentToken();
                   if (streams) {
-                    a.open(rec);
+                    a.open();
                   } else {
                     a.channel.shutdown();
                   }
                   return a;
                 }));
       }
-      for (Future<SimAgent> f : started) {
+      for (Future<FleetAgent> f : started) {
         fleet.add(f.get(10, TimeUnit.MINUTES));
       }
       if (!rec.welcomed.await(120, TimeUnit.SECONDS)) {
@@ -974,39 +870,12 @@ public final class FleetBench {
   }
 
   /**
-   * Registers the agent's cluster; like the agent, tries again (up to 5 times, 1 s, 2 s, ... apart)
-   * when the hub answers UNAVAILABLE, as a busy hub does when its database pool is exhausted.
-   */
-  static RegisterResponse register(SimAgent a, String registrationToken)
-      throws InterruptedException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return AgentHubGrpc.newBlockingStub(a.channel)
-            .withInterceptors(bearer(registrationToken))
-            .withDeadlineAfter(60, TimeUnit.SECONDS)
-            .register(
-                RegisterRequest.newBuilder()
-                    .setClusterName(a.name)
-                    .setAgentVersion("0.1.0")
-                    .addCapabilities("observe")
-                    .build());
-      } catch (StatusRuntimeException e) {
-        if (attempt == 5 || e.getStatus().getCode() != Status.Code.UNAVAILABLE) {
-          throw e;
-        }
-        System.err.println("registering " + a.name + " failed, retrying: " + e.getStatus());
-        Thread.sleep(1_000L * attempt);
-      }
-    }
-  }
-
-  /**
    * L1: heartbeats at {@code rate} for {@code minutes}; after every minute the hub's heap after a
    * full GC, its open file descriptors, its PostgreSQL pool (Hikari's active, idle and pending
    * connections from /actuator/prometheus) and that minute's p99. Flat rows are the result.
    */
   static List<Map<String, Object>> soak(
-      Target t, List<SimAgent> fleet, Recorder rec, int minutes, int rate, String jcmd)
+      Target t, List<FleetAgent> fleet, Recorder rec, int minutes, int rate, String jcmd)
       throws Exception {
     List<Map<String, Object>> rows = new ArrayList<>();
     Table table =
@@ -1112,14 +981,14 @@ public final class FleetBench {
    */
   static Map<String, Object> storm(
       Target t,
-      List<SimAgent> fleet,
+      List<FleetAgent> fleet,
       Recorder rec,
       Path dir,
       boolean restart,
       boolean resetChannelBackoff,
       String jcmd)
       throws Exception {
-    SimAgent[] all = fleet.toArray(SimAgent[]::new);
+    FleetAgent[] all = fleet.toArray(FleetAgent[]::new);
     Storm storm = new Storm(resetChannelBackoff);
     rec.storm = storm;
     Files.writeString(dir.resolve("kill-request"), "kill");
@@ -1173,7 +1042,7 @@ public final class FleetBench {
     int n = 0;
     long attempts = 0;
     int maxAttempts = 0;
-    for (SimAgent a : all) {
+    for (FleetAgent a : all) {
       attempts += a.attempts.get();
       maxAttempts = Math.max(maxAttempts, a.attempts.get());
       if (a.lostNanos != 0 && a.connected && a.welcomedBackNanos > a.lostNanos) {
@@ -1274,16 +1143,16 @@ public final class FleetBench {
     return Files.readString(file);
   }
 
-  private static void keepAlive(List<SimAgent> fleet) {
+  private static void keepAlive(List<FleetAgent> fleet) {
     try {
       while (true) {
         Thread.sleep(5_000);
         long stale = System.nanoTime() - TimeUnit.SECONDS.toNanos(20);
-        SimAgent[] now;
+        FleetAgent[] now;
         synchronized (fleet) {
-          now = fleet.toArray(SimAgent[]::new);
+          now = fleet.toArray(FleetAgent[]::new);
         }
-        for (SimAgent a : now) {
+        for (FleetAgent a : now) {
           if (a.out != null && a.lastBeatNanos < stale) {
             try {
               a.beat();
@@ -1303,7 +1172,7 @@ public final class FleetBench {
    * still have created the cluster, so a retry uses a new name (the agent takes it); the abandoned
    * cluster stays unregistered. Three attempts.
    */
-  static String createCluster(JsonHttp rest, SimAgent a) {
+  static String createCluster(JsonHttp rest, FleetAgent a) {
     for (int attempt = 0; ; attempt++) {
       String name = attempt == 0 ? a.name : a.name + "-r" + attempt;
       try {
@@ -1321,14 +1190,14 @@ public final class FleetBench {
   }
 
   /** Heartbeats at {@code rate} per second, round-robin over the fleet, for {@code seconds}. */
-  static Phase openLoop(List<SimAgent> fleet, Recorder rec, int rate, int seconds)
+  static Phase openLoop(List<FleetAgent> fleet, Recorder rec, int rate, int seconds)
       throws InterruptedException {
     rec.n.set(0);
     rec.acked.set(0);
     rec.on = true;
     long start = System.nanoTime();
     long end = start + TimeUnit.SECONDS.toNanos(seconds);
-    SimAgent[] all = fleet.toArray(SimAgent[]::new);
+    FleetAgent[] all = fleet.toArray(FleetAgent[]::new);
     long sent = 0;
     int next = 0;
     while (System.nanoTime() < end) {
@@ -1351,14 +1220,14 @@ public final class FleetBench {
   }
 
   /** Every agent keeps one heartbeat in flight for {@code seconds}. */
-  static Phase closedLoop(List<SimAgent> fleet, Recorder rec, int seconds)
+  static Phase closedLoop(List<FleetAgent> fleet, Recorder rec, int seconds)
       throws InterruptedException {
     rec.n.set(0);
     rec.acked.set(0);
-    rec.closedLoop = fleet.toArray(SimAgent[]::new);
+    rec.closedLoop = fleet.toArray(FleetAgent[]::new);
     rec.on = true;
     long start = System.nanoTime();
-    for (SimAgent a : rec.closedLoop) {
+    for (FleetAgent a : rec.closedLoop) {
       a.beat();
     }
     Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));
@@ -1403,11 +1272,5 @@ public final class FleetBench {
 
   private static double round(double v) {
     return Math.round(v * 100) / 100.0;
-  }
-
-  private static ClientInterceptor bearer(String token) {
-    Metadata headers = new Metadata();
-    headers.put(AUTHORIZATION, "Bearer " + token);
-    return MetadataUtils.newAttachHeadersInterceptor(headers);
   }
 }

@@ -1,22 +1,12 @@
 package dev.gitopshq.bench;
 
-import io.grpc.ClientInterceptor;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gitopshq.agent.v1.AgentHubGrpc;
 import dev.gitopshq.agent.v1.AgentMessage;
-import dev.gitopshq.agent.v1.Hello;
-import dev.gitopshq.agent.v1.HubMessage;
 import dev.gitopshq.agent.v1.InventoryDelta;
 import dev.gitopshq.agent.v1.InventoryObject;
 import dev.gitopshq.agent.v1.InventorySnapshot;
-import dev.gitopshq.agent.v1.RegisterRequest;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
-import io.grpc.Metadata;
-import io.grpc.stub.ClientCallStreamObserver;
-import io.grpc.stub.ClientResponseObserver;
-import io.grpc.stub.MetadataUtils;
-import io.grpc.stub.StreamObserver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,18 +21,15 @@ import java.util.concurrent.TimeUnit;
  * The hub's ingest rate of inventory messages: {@code --clusters} simulated agents register over
  * gRPC, open their Connect streams and say Hello with {@code observe}; then each sends a snapshot
  * of {@code --objects} objects (parts of 500) and afterwards {@code --deltas} deltas of 500 new
- * objects each, all clusters at once. A phase ends when the hub's REST API counts every object;
- * the figure is objects stored per second. Loopback only; bounded by the options and a deadline.
+ * objects each, all clusters at once. A phase ends when the hub's REST API counts every object; the
+ * figure is objects stored per second. Loopback only; bounded by the options and a deadline.
  */
 public final class InventoryIngestBench {
-  private static final Metadata.Key<String> AUTHORIZATION =
-      Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
-
   private static volatile boolean finished;
 
   private InventoryIngestBench() {}
 
-  record Agent(String clusterId, StreamObserver<AgentMessage> out) {}
+  record Agent(String clusterId, SimAgent sim) {}
 
   public static void main(String[] argv) throws Exception {
     Args args = new Args(argv);
@@ -64,49 +51,26 @@ public final class InventoryIngestBench {
         JsonNode created =
             hub.post("/api/v2/clusters", Map.of("name", name)).expect(201, "registering " + name);
         String clusterId = created.get("cluster").get("id").asText();
-        var reg =
-            AgentHubGrpc.newBlockingStub(channel)
-                .withInterceptors(bearer(created.get("registrationToken").asText()))
-                .register(
-                    RegisterRequest.newBuilder()
-                        .setClusterName(name)
-                        .setAgentVersion("0.1.0")
-                        .addCapabilities("observe")
-                        .build());
-        StreamObserver<AgentMessage> stream =
-            AgentHubGrpc.newStub(channel)
-                .withInterceptors(bearer(reg.getAgentToken()))
-                .connect(
-                    new ClientResponseObserver<AgentMessage, HubMessage>() {
-                      @Override
-                      public void beforeStart(ClientCallStreamObserver<AgentMessage> s) {}
+        SimAgent sim =
+            new SimAgent(name, 30) {
+              @Override
+              void welcomed() {
+                welcomed.countDown();
+              }
 
-                      @Override
-                      public void onNext(HubMessage m) {
-                        if (m.hasWelcome()) {
-                          welcomed.countDown();
-                        }
-                      }
-
-                      @Override
-                      public void onError(Throwable t) {
-                        if (!finished) {
-                          System.err.println("stream of " + name + " ended: " + t);
-                        }
-                      }
-
-                      @Override
-                      public void onCompleted() {}
-                    });
-        stream.onNext(
-            AgentMessage.newBuilder()
-                .setHello(
-                    Hello.newBuilder()
-                        .setAgentVersion("0.1.0")
-                        .addCapabilities("observe")
-                        .setHeartbeatIntervalSeconds(30))
-                .build());
-        agents.add(new Agent(clusterId, stream));
+              @Override
+              void failed(Throwable t) {
+                if (!finished) {
+                  System.err.println("stream of " + name + " ended: " + t);
+                }
+              }
+            };
+        sim.channel = channel;
+        sim.token =
+            SimAgent.register(channel, name, created.get("registrationToken").asText(), 1)
+                .getAgentToken();
+        sim.open();
+        agents.add(new Agent(clusterId, sim));
       }
       if (!welcomed.await(60, TimeUnit.SECONDS)) {
         throw new IllegalStateException("not every simulated agent was welcomed within 60 s");
@@ -124,7 +88,7 @@ public final class InventoryIngestBench {
           for (int k = p * 500; k < Math.min(objects, (p + 1) * 500); k++) {
             part.addObjects(object(a.clusterId(), k));
           }
-          a.out().onNext(AgentMessage.newBuilder().setInventorySnapshot(part).build());
+          a.sim().send(AgentMessage.newBuilder().setInventorySnapshot(part).build());
         }
       }
       double snapshotSeconds = waitForTotal(hub, agents, (long) clusters * objects, t0);
@@ -141,7 +105,7 @@ public final class InventoryIngestBench {
           for (int k = 0; k < 500; k++) {
             delta.addUpserts(object(a.clusterId(), objects + d * 500 + k));
           }
-          a.out().onNext(AgentMessage.newBuilder().setInventoryDelta(delta).build());
+          a.sim().send(AgentMessage.newBuilder().setInventoryDelta(delta).build());
         }
       }
       long total = (long) clusters * (objects + deltas * 500L);
@@ -152,7 +116,7 @@ public final class InventoryIngestBench {
           (long) clusters * deltas * 500, deltaSeconds, deltaRate);
 
       finished = true;
-      agents.forEach(a -> a.out().onCompleted());
+      agents.forEach(a -> a.sim().out.onCompleted());
       Map<String, Object> report = new LinkedHashMap<>();
       report.put("clusters", clusters);
       report.put("objectsPerSnapshot", objects);
@@ -201,11 +165,5 @@ public final class InventoryIngestBench {
       Thread.sleep(100);
     }
     throw new IllegalStateException("the hub did not store " + expected + " objects within 5 min");
-  }
-
-  private static ClientInterceptor bearer(String token) {
-    Metadata headers = new Metadata();
-    headers.put(AUTHORIZATION, "Bearer " + token);
-    return MetadataUtils.newAttachHeadersInterceptor(headers);
   }
 }
