@@ -316,6 +316,11 @@ public final class HubTestSupport implements AutoCloseable {
     return temporal;
   }
 
+  /** The Temporal dev server's address ({@code new HubTestSupport(true)}); else null. */
+  public String temporalAddress() {
+    return devServer == null ? null : devServer.address();
+  }
+
   public int httpPort() {
     return httpPort;
   }

@@ -154,6 +154,46 @@ public interface ClusterMapper {
   boolean isPendingAcceptance(@Param("orgId") UUID orgId, @Param("id") UUID id);
 
   /**
+   * What a Hello needs from the row it has just marked connected, in one read: whether the cluster
+   * waits for an admin's decision, and whether it has its token rotation schedule.
+   */
+  @Select(
+      "select coalesce(acceptance = 'pending', false) as pending_acceptance, rotation_scheduled"
+          + " from clusters where org_id = #{orgId} and id = #{id}")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  Optional<ClusterHelloState> helloState(@Param("orgId") UUID orgId, @Param("id") UUID id);
+
+  /**
+   * Whether the cluster's agent last reported {@code capability} (its token rotation schedule is
+   * wanted), and whether the schedule was made (null: unknown).
+   */
+  @Select(
+      "select coalesce(#{capability} = any(capabilities), false) as wanted,"
+          + " rotation_scheduled as scheduled"
+          + " from clusters where org_id = #{orgId} and id = #{id}")
+  @Options(flushCache = Options.FlushCachePolicy.TRUE, useCache = false)
+  Optional<RotationScheduleState> rotationSchedule(
+      @Param("orgId") UUID orgId, @Param("id") UUID id, @Param("capability") String capability);
+
+  /**
+   * Records whether the cluster has its token rotation schedule, if the recorded state is still
+   * {@code expected} (null: unknown): a replica that called Temporal on an older state loses.
+   */
+  @Update(
+      "update clusters set rotation_scheduled = #{scheduled}"
+          + " where org_id = #{orgId} and id = #{id}"
+          + " and rotation_scheduled is not distinct from #{expected,jdbcType=BOOLEAN}")
+  int recordRotationSchedule(
+      @Param("orgId") UUID orgId,
+      @Param("id") UUID id,
+      @Param("expected") Boolean expected,
+      @Param("scheduled") boolean scheduled);
+
+  /** Forgets whether the cluster has its token rotation schedule: the next Hello finds out. */
+  @Update("update clusters set rotation_scheduled = null where org_id = #{orgId} and id = #{id}")
+  int forgetRotationSchedule(@Param("orgId") UUID orgId, @Param("id") UUID id);
+
+  /**
    * Clears the stream holder, but only if this replica still holds it (a reconnect may have moved
    * it).
    */

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Timestamp;
 import dev.gitopshq.activities.agentcert.AgentCertificates;
 import dev.gitopshq.activities.agentcert.CertificateAuthority;
+import dev.gitopshq.activities.cluster.ClusterHelloState;
 import dev.gitopshq.activities.cluster.ClusterMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenMapper;
 import dev.gitopshq.activities.cluster.ClusterTokenRow;
@@ -426,10 +427,25 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
       ReportedIdentities.record(
           clusters, session.orgId, session.clusterId, hello.getIdentity(), now);
     }
-    boolean pending = clusters.isPendingAcceptance(session.orgId, session.clusterId);
+    // The cluster was deleted since it was marked connected: as if its token were unknown.
+    ClusterHelloState state =
+        clusters
+            .helloState(session.orgId, session.clusterId)
+            .orElseThrow(
+                () -> Status.UNAUTHENTICATED.withDescription(BAD_TOKEN).asRuntimeException());
+    boolean pending = state.pendingAcceptance();
     session.connected(
         now, hello.getCapabilitiesList(), hello.getDiagnosticsNamespacesList(), pending);
     connections.add(session);
+    if (!pending) {
+      // Before the Welcome, so that a welcomed agent's schedule is already decided on (the
+      // Temporal call, if the recorded state differs, runs on a thread of its own).
+      schedules.onHello(
+          session.orgId,
+          session.clusterId,
+          hello.getCapabilitiesList().contains(Capabilities.TOKEN_ROTATE),
+          state.rotationScheduled());
+    }
     session.send(
         HubMessage.newBuilder()
             .setWelcome(
@@ -461,10 +477,6 @@ final class AgentHubService extends AgentHubGrpc.AgentHubImplBase {
         log.warn("cluster {}: {} failed on hello: {}", session.clusterId, l, e.toString());
       }
     }
-    schedules.onHello(
-        session.orgId,
-        session.clusterId,
-        hello.getCapabilitiesList().contains(Capabilities.TOKEN_ROTATE));
   }
 
   /**

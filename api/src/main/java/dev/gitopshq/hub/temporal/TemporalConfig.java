@@ -24,6 +24,8 @@ import dev.gitopshq.workflows.rotation.RotationDeliveryActivities;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
+import io.temporal.client.schedules.ScheduleClient;
+import io.temporal.client.schedules.ScheduleClientOptions;
 import io.temporal.common.reporter.MicrometerClientStatsReporter;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
@@ -72,6 +74,14 @@ public class TemporalConfig {
   WorkflowClient workflowClient(WorkflowServiceStubs stubs, TemporalProperties props) {
     return WorkflowClient.newInstance(
         stubs, WorkflowClientOptions.newBuilder().setNamespace(props.namespace()).build());
+  }
+
+  /** The schedules of the namespace (token rotation); a test may supply its own. */
+  @Bean
+  @ConditionalOnMissingBean
+  ScheduleClient scheduleClient(WorkflowServiceStubs stubs, TemporalProperties props) {
+    return ScheduleClient.newInstance(
+        stubs, ScheduleClientOptions.newBuilder().setNamespace(props.namespace()).build());
   }
 
   @Bean
