@@ -2,6 +2,8 @@ package dev.gitopshq.activities.git.pg;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -64,6 +66,44 @@ final class PgObjDatabase extends DfsObjDatabase {
         projectId);
   }
 
+  /**
+   * Moves the repository's pack-list version on, in the caller's transaction, and returns the new
+   * one: the repository's row stays locked until the transaction ends, so writers that change the
+   * pack list or the refs go one after the other, and every reader reads the pack list again.
+   *
+   * @throws IOException when the repository is gone
+   */
+  static long movePackVersion(Connection c, UUID orgId, UUID projectId)
+      throws SQLException, IOException {
+    Long v =
+        Sql.query(
+            c,
+            "update git_repositories set pack_version = pack_version + 1"
+                + " where org_id = ? and project_id = ? returning pack_version",
+            rs -> rs.next() ? rs.getLong(1) : null,
+            orgId,
+            projectId);
+    if (v == null) {
+      throw new IOException("the repository of project " + projectId + " is gone");
+    }
+    return v;
+  }
+
+  /**
+   * Takes a current pack out of the list, in the caller's transaction; its rows stay for readers
+   * that hold the older list until maintenance removes them ({@code PostgresRepoStore#maintain}).
+   */
+  static void retirePack(Connection c, UUID orgId, UUID projectId, String pack)
+      throws SQLException {
+    Sql.update(
+        c,
+        "update git_packs set state = 'replaced', replaced_at = now()"
+            + " where org_id = ? and project_id = ? and pack_name = ? and state = 'current'",
+        orgId,
+        projectId,
+        pack);
+  }
+
   /** The pack list's version is {@code current} now (read with the refs, or just above). */
   void noticeVersion(long current) {
     if (version.get() != current) {
@@ -92,17 +132,7 @@ final class PgObjDatabase extends DfsObjDatabase {
         sql.inTransaction(
             c -> {
               // Lock the repository's row first: two writers list packs one after the other.
-              Long v =
-                  Sql.query(
-                      c,
-                      "update git_repositories set pack_version = pack_version + 1"
-                          + " where org_id = ? and project_id = ? returning pack_version",
-                      rs -> rs.next() ? rs.getLong(1) : null,
-                      orgId,
-                      projectId);
-              if (v == null) {
-                throw new IOException("the repository of project " + projectId + " is gone");
-              }
+              long v = movePackVersion(c, orgId, projectId);
               for (DfsPackDescription d : desc) {
                 int n =
                     Sql.update(
@@ -120,14 +150,7 @@ final class PgObjDatabase extends DfsObjDatabase {
               }
               if (replace != null) {
                 for (DfsPackDescription d : replace) {
-                  Sql.update(
-                      c,
-                      "update git_packs set state = 'replaced', replaced_at = now()"
-                          + " where org_id = ? and project_id = ? and pack_name = ?"
-                          + " and state = 'current'",
-                      orgId,
-                      projectId,
-                      d.getPackName());
+                  retirePack(c, orgId, projectId, d.getPackName());
                 }
               }
               return v;

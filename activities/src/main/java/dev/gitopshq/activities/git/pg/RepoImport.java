@@ -88,17 +88,7 @@ public final class RepoImport implements AutoCloseable {
         c -> {
           // Lock the repository's row first, as a pack commit does, and move its pack version:
           // every reader reads the pack list again before it uses the new refs.
-          Long v =
-              Sql.query(
-                  c,
-                  "update git_repositories set pack_version = pack_version + 1"
-                      + " where org_id = ? and project_id = ? returning pack_version",
-                  rs -> rs.next() ? rs.getLong(1) : null,
-                  orgId,
-                  projectId);
-          if (v == null) {
-            throw new IOException("the repository of project " + projectId + " is gone");
-          }
+          PgObjDatabase.movePackVersion(c, orgId, projectId);
           Map<String, String> now = refRows(c, orgId, projectId);
           if (!now.equals(refsBefore)) {
             throw new IOException(
@@ -107,13 +97,7 @@ public final class RepoImport implements AutoCloseable {
                     + " changed while it was being imported; nothing was replaced");
           }
           for (String pack : packsBefore) {
-            Sql.update(
-                c,
-                "update git_packs set state = 'replaced', replaced_at = now()"
-                    + " where org_id = ? and project_id = ? and pack_name = ? and state = 'current'",
-                orgId,
-                projectId,
-                pack);
+            PgObjDatabase.retirePack(c, orgId, projectId, pack);
           }
           Sql.update(
               c, "delete from git_refs where org_id = ? and project_id = ?", orgId, projectId);
