@@ -11,9 +11,7 @@ import dev.gitopshq.agent.config.AgentConfig;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
 import dev.gitopshq.testkube.RealKube;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.BufferedReader;
 import java.io.InputStream;
@@ -49,7 +47,7 @@ class LogStreamingIT {
   static RealKube kube;
   static KubernetesClient admin;
   static HubTestSupport hub;
-  static final String NS = "demo";
+  static final String NS = KwokLogs.NAMESPACE;
   static final String DEPLOYMENT = "logs-" + UUID.randomUUID().toString().substring(0, 6);
   static final HttpClient http = HttpClient.newHttpClient();
   static String pod;
@@ -59,40 +57,7 @@ class LogStreamingIT {
   static void start() throws Exception {
     kube = RealKube.shared();
     admin = kube.adminClient();
-    if (admin.namespaces().withName(NS).get() == null) {
-      admin
-          .namespaces()
-          .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
-          .create();
-    }
-    admin
-        .apps()
-        .deployments()
-        .inNamespace(NS)
-        .resource(
-            new DeploymentBuilder()
-                .withNewMetadata()
-                .withName(DEPLOYMENT)
-                .endMetadata()
-                .withNewSpec()
-                .withReplicas(1)
-                .withNewSelector()
-                .addToMatchLabels("app", DEPLOYMENT)
-                .endSelector()
-                .withNewTemplate()
-                .withNewMetadata()
-                .addToLabels("app", DEPLOYMENT)
-                .endMetadata()
-                .withNewSpec()
-                .addNewContainer()
-                .withName("app")
-                .withImage("registry.example/app:1")
-                .endContainer()
-                .endSpec()
-                .endTemplate()
-                .endSpec()
-                .build())
-        .create();
+    KwokLogs.deployment(admin, DEPLOYMENT);
     hub =
         new HubTestSupport()
             .property("gitopshq.logs.max-per-cluster", 4)

@@ -8,11 +8,10 @@ import dev.gitopshq.agent.Agent;
 import dev.gitopshq.agent.config.AgentConfig;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
+import dev.gitopshq.hub.logs.KwokLogs;
 import dev.gitopshq.hub.logs.LogService;
 import dev.gitopshq.testkube.RealKube;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -57,7 +56,7 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("e2e")
 class LogSessionGrantsIT {
-  static final String NS = "demo";
+  static final String NS = KwokLogs.NAMESPACE;
   static final String PROTOCOL = "gitopshq.logs.v1";
   static final String DEPLOYMENT = "grants-" + UUID.randomUUID().toString().substring(0, 6);
   static final Duration BOUND = Duration.ofSeconds(30);
@@ -74,40 +73,7 @@ class LogSessionGrantsIT {
   static void start() throws Exception {
     kube = RealKube.shared();
     admin = kube.adminClient();
-    if (admin.namespaces().withName(NS).get() == null) {
-      admin
-          .namespaces()
-          .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
-          .create();
-    }
-    admin
-        .apps()
-        .deployments()
-        .inNamespace(NS)
-        .resource(
-            new DeploymentBuilder()
-                .withNewMetadata()
-                .withName(DEPLOYMENT)
-                .endMetadata()
-                .withNewSpec()
-                .withReplicas(1)
-                .withNewSelector()
-                .addToMatchLabels("app", DEPLOYMENT)
-                .endSelector()
-                .withNewTemplate()
-                .withNewMetadata()
-                .addToLabels("app", DEPLOYMENT)
-                .endMetadata()
-                .withNewSpec()
-                .addNewContainer()
-                .withName("app")
-                .withImage("registry.example/app:1")
-                .endContainer()
-                .endSpec()
-                .endTemplate()
-                .endSpec()
-                .build())
-        .create();
+    KwokLogs.deployment(admin, DEPLOYMENT);
     hub = new HubTestSupport().property("gitopshq.logs.access-recheck-interval", "2s").start();
     org = new GrantFixtures(hub, "log-grants");
     s = UUID.randomUUID().toString().substring(0, 8);
