@@ -11,7 +11,6 @@ import dev.gitopshq.agent.config.AgentConfig;
 import dev.gitopshq.hub.HubTestSupport;
 import dev.gitopshq.hub.HubTestSupport.Response;
 import dev.gitopshq.testkube.RealKube;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.BufferedReader;
 import java.io.InputStream;
@@ -57,7 +56,6 @@ class LogStreamingIT {
   static void start() throws Exception {
     kube = RealKube.shared();
     admin = kube.adminClient();
-    KwokLogs.deployment(admin, DEPLOYMENT);
     hub =
         new HubTestSupport()
             .property("gitopshq.logs.max-per-cluster", 4)
@@ -65,19 +63,7 @@ class LogStreamingIT {
             .property("gitopshq.logs.window-bytes", 131072)
             .property("gitopshq.logs.stall-timeout", "5s")
             .start();
-    await()
-        .atMost(Duration.ofSeconds(90))
-        .until(
-            () ->
-                admin.pods().inNamespace(NS).withLabel("app", DEPLOYMENT).list().getItems().stream()
-                    .anyMatch(p -> "Running".equals(p.getStatus().getPhase())));
-    pod =
-        admin.pods().inNamespace(NS).withLabel("app", DEPLOYMENT).list().getItems().stream()
-            .filter(p -> "Running".equals(p.getStatus().getPhase()))
-            .map(Pod::getMetadata)
-            .findFirst()
-            .orElseThrow()
-            .getName();
+    pod = KwokLogs.runningPod(admin, DEPLOYMENT);
     // The log has a few lines before any test reads it.
     appendLines(20, "warmup");
   }
@@ -98,17 +84,7 @@ class LogStreamingIT {
 
   /** Appends CRI lines to the demo namespace's log (what kwok serves for its containers). */
   static void appendLines(int n, String marker) throws Exception {
-    StringBuilder b = new StringBuilder();
-    for (int i = 0; i < n; i++) {
-      b.append(Instant.now())
-          .append(" stdout F ")
-          .append(marker)
-          .append(' ')
-          .append(i)
-          .append('\n');
-    }
-    Files.writeString(
-        kube.podLogFile(NS), b.toString(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    KwokLogs.appendLines(kube, n, marker);
   }
 
   /** A registered cluster with a running agent. */

@@ -11,7 +11,6 @@ import dev.gitopshq.hub.HubTestSupport.Response;
 import dev.gitopshq.hub.logs.KwokLogs;
 import dev.gitopshq.hub.logs.LogService;
 import dev.gitopshq.testkube.RealKube;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -25,9 +24,7 @@ import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -73,23 +70,10 @@ class LogSessionGrantsIT {
   static void start() throws Exception {
     kube = RealKube.shared();
     admin = kube.adminClient();
-    KwokLogs.deployment(admin, DEPLOYMENT);
     hub = new HubTestSupport().property("gitopshq.logs.access-recheck-interval", "2s").start();
     org = new GrantFixtures(hub, "log-grants");
     s = UUID.randomUUID().toString().substring(0, 8);
-    await()
-        .atMost(Duration.ofSeconds(90))
-        .until(
-            () ->
-                admin.pods().inNamespace(NS).withLabel("app", DEPLOYMENT).list().getItems().stream()
-                    .anyMatch(p -> "Running".equals(p.getStatus().getPhase())));
-    pod =
-        admin.pods().inNamespace(NS).withLabel("app", DEPLOYMENT).list().getItems().stream()
-            .filter(p -> "Running".equals(p.getStatus().getPhase()))
-            .map(Pod::getMetadata)
-            .findFirst()
-            .orElseThrow()
-            .getName();
+    pod = KwokLogs.runningPod(admin, DEPLOYMENT);
     appendLines(5, "warmup");
   }
 
@@ -108,13 +92,7 @@ class LogSessionGrantsIT {
   }
 
   static void appendLines(int n, String marker) throws IOException {
-    StringBuilder b = new StringBuilder();
-    for (int i = 0; i < n; i++) {
-      b.append(Instant.now()).append(" stdout F ").append(marker).append(' ').append(i);
-      b.append('\n');
-    }
-    Files.writeString(
-        kube.podLogFile(NS), b.toString(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    KwokLogs.appendLines(kube, n, marker);
   }
 
   /** A cluster of the test's organization with these labels and a running agent. */
