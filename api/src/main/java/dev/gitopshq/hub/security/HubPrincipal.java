@@ -27,6 +27,18 @@ public record HubPrincipal(
     return memberId != null;
   }
 
+  /** The same caller with another role (e.g. as the database says it is now). */
+  public HubPrincipal withRole(Role newRole) {
+    return new HubPrincipal(
+        orgId, tokenId, memberId, serviceAccountId, name, newRole, permissions, operatorOrg);
+  }
+
+  /** The same caller with other permissions (e.g. narrowed to a grant's). */
+  public HubPrincipal withPermissions(Set<Permission> newPermissions) {
+    return new HubPrincipal(
+        orgId, tokenId, memberId, serviceAccountId, name, role, newPermissions, operatorOrg);
+  }
+
   public boolean can(Permission permission) {
     return permissions.contains(permission);
   }

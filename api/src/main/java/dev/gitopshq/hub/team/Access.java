@@ -114,16 +114,7 @@ public class Access {
     if (role.isEmpty()) {
       return labels -> false;
     }
-    HubPrincipal now =
-        new HubPrincipal(
-            caller.orgId(),
-            caller.tokenId(),
-            caller.memberId(),
-            caller.serviceAccountId(),
-            caller.name(),
-            role.get(),
-            caller.permissions(),
-            caller.operatorOrg());
+    HubPrincipal now = caller.withRole(role.get());
     if (!governed(now)) {
       return labels -> true;
     }

@@ -131,16 +131,7 @@ public class GrantInterceptor implements HandlerInterceptor, WebMvcConfigurer {
     if (perms.equals(caller.permissions())) {
       return;
     }
-    HubPrincipal scoped =
-        new HubPrincipal(
-            caller.orgId(),
-            caller.tokenId(),
-            caller.memberId(),
-            caller.serviceAccountId(),
-            caller.name(),
-            caller.role(),
-            perms,
-            caller.operatorOrg());
+    HubPrincipal scoped = caller.withPermissions(perms);
     SecurityContext context = SecurityContextHolder.createEmptyContext();
     context.setAuthentication(
         new UsernamePasswordAuthenticationToken(
