@@ -96,6 +96,9 @@ public final class FleetBench {
 
     volatile boolean welcomedOnce;
 
+    /** Counted down at the first Welcome. */
+    final CountDownLatch firstWelcome = new CountDownLatch(1);
+
     /** During a storm: when this agent's stream failed first, and when it was welcomed again. */
     volatile long lostNanos;
 
@@ -119,6 +122,7 @@ public final class FleetBench {
       } else if (!welcomedOnce) {
         welcomedOnce = true;
         rec.welcomed.countDown();
+        firstWelcome.countDown();
       }
     }
 
@@ -826,9 +830,14 @@ public final class FleetBench {
                           .keepAliveTime(5, TimeUnit.MINUTES)
                           .build();
                   if (knownToken != null) {
-                    // A cluster registered by an earlier run (--agents-from): connect only.
+                    // A cluster registered by an earlier run (--agents-from): connect only, at
+                    // most `parallel` agents between opening the stream and the Welcome, as a
+                    // fleet rolls out. All at once, 10,000 TLS handshakes and Hellos on one
+                    // replica outlast the clients' handshake timeout, and the retries feed the
+                    // herd (6,000 of 10,000 not welcomed in 120 s). The storm is not paced.
                     a.token = knownToken;
                     a.open();
+                    a.firstWelcome.await(120, TimeUnit.SECONDS);
                     return a;
                   }
                   String registrationToken = "ghqa_reg_bench";
